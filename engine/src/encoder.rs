@@ -1,0 +1,209 @@
+//! Sentence encoder: a BERT-family model (all-MiniLM-L6-v2 by default) turned into sentence
+//! embeddings the way sentence-transformers does it: mean pooling over the real (unpadded) tokens,
+//! then L2 normalisation.
+
+use std::path::PathBuf;
+
+use candle_core::{DType, Device, Tensor};
+use candle_nn::VarBuilder;
+use candle_transformers::models::bert::{BertModel, Config};
+use tokenizers::{Tokenizer, TruncationParams};
+
+use crate::device::device_name;
+use crate::model_dir::{ModelDir, ModelDirError};
+
+/// Sentences encoded per forward pass. Inputs are sorted by length first, so little is padded.
+const MAX_BATCH: usize = 64;
+
+/// Used when the model directory does not say its maximum sequence length.
+const DEFAULT_MAX_SEQ_LEN: usize = 256;
+
+#[derive(Debug, thiserror::Error)]
+pub enum EncoderError {
+    #[error(transparent)]
+    ModelDir(#[from] ModelDirError),
+    #[error("cannot parse {path}: {message}")]
+    Config { path: PathBuf, message: String },
+    #[error("cannot load tokenizer {path}: {message}")]
+    Tokenizer { path: PathBuf, message: String },
+    #[error("tokenization failed: {0}")]
+    Tokenize(String),
+    #[error("model error: {0}")]
+    Model(#[from] candle_core::Error),
+}
+
+/// A loaded sentence encoder. Cheap to share behind an `Arc`; `embed` takes `&self`.
+pub struct Encoder {
+    model: BertModel,
+    tokenizer: Tokenizer,
+    device: Device,
+    name: String,
+    dimension: usize,
+    max_seq_len: usize,
+}
+
+impl Encoder {
+    /// Loads config, tokenizer and safetensors weights from a model directory onto `device`.
+    pub fn load(dir: &ModelDir, device: Device) -> Result<Self, EncoderError> {
+        let config_path = dir.config_file();
+        let config_text =
+            std::fs::read_to_string(&config_path).map_err(|source| ModelDirError::Io {
+                path: config_path.clone(),
+                source,
+            })?;
+        let config: Config =
+            serde_json::from_str(&config_text).map_err(|e| EncoderError::Config {
+                path: config_path.clone(),
+                message: e.to_string(),
+            })?;
+        let max_seq_len = read_max_seq_len(dir)
+            .unwrap_or(DEFAULT_MAX_SEQ_LEN)
+            .min(config.max_position_embeddings);
+
+        let tokenizer_path = dir.tokenizer_file();
+        let mut tokenizer =
+            Tokenizer::from_file(&tokenizer_path).map_err(|e| EncoderError::Tokenizer {
+                path: tokenizer_path.clone(),
+                message: e.to_string(),
+            })?;
+        // The shipped tokenizer.json pads every input to 128 tokens; we pad per batch ourselves
+        // and mask the padding, so turn its padding off.
+        tokenizer.with_padding(None);
+        tokenizer
+            .with_truncation(Some(TruncationParams {
+                max_length: max_seq_len,
+                ..Default::default()
+            }))
+            .map_err(|e| EncoderError::Tokenizer {
+                path: tokenizer_path,
+                message: e.to_string(),
+            })?;
+
+        // SAFETY: the weights file is memory-mapped read-only; Tally never writes model files
+        // while running.
+        let vb = unsafe {
+            VarBuilder::from_mmaped_safetensors(&[dir.weights_file()], DType::F32, &device)?
+        };
+        let model = BertModel::load(vb, &config)?;
+        Ok(Self {
+            model,
+            tokenizer,
+            device,
+            name: dir.name(),
+            dimension: config.hidden_size,
+            max_seq_len,
+        })
+    }
+
+    /// The model's name (its directory name, e.g. `all-MiniLM-L6-v2`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Length of every embedding.
+    pub fn dimension(&self) -> usize {
+        self.dimension
+    }
+
+    /// Longest input in tokens; longer inputs are truncated.
+    pub fn max_seq_len(&self) -> usize {
+        self.max_seq_len
+    }
+
+    /// The device the model runs on ("cpu", "cuda:0").
+    pub fn device_name(&self) -> String {
+        device_name(&self.device)
+    }
+
+    /// The word pieces the model sees for `text`, special tokens included.
+    pub fn tokens(&self, text: &str) -> Result<Vec<String>, EncoderError> {
+        let encoding = self
+            .tokenizer
+            .encode(text, true)
+            .map_err(|e| EncoderError::Tokenize(e.to_string()))?;
+        Ok(encoding.get_tokens().to_vec())
+    }
+
+    /// Embeds one text.
+    pub fn embed_one(&self, text: &str) -> Result<Vec<f32>, EncoderError> {
+        let mut embeddings = self.embed(&[text])?;
+        Ok(embeddings.pop().unwrap_or_default())
+    }
+
+    /// Embeds texts: one unit-length vector per text, in input order.
+    pub fn embed<S: AsRef<str>>(&self, texts: &[S]) -> Result<Vec<Vec<f32>>, EncoderError> {
+        let encodings = self
+            .tokenizer
+            .encode_batch(texts.iter().map(|t| t.as_ref()).collect::<Vec<_>>(), true)
+            .map_err(|e| EncoderError::Tokenize(e.to_string()))?;
+        // Batch similar lengths together so that little compute goes to padding.
+        let mut order: Vec<usize> = (0..encodings.len()).collect();
+        order.sort_by_key(|&i| encodings[i].get_ids().len());
+
+        let mut out = vec![Vec::new(); encodings.len()];
+        for chunk in order.chunks(MAX_BATCH) {
+            let ids: Vec<&[u32]> = chunk.iter().map(|&i| encodings[i].get_ids()).collect();
+            let pooled = self.forward_pooled(&ids)?;
+            for (&i, embedding) in chunk.iter().zip(pooled) {
+                out[i] = embedding;
+            }
+        }
+        Ok(out)
+    }
+
+    /// One forward pass over a batch of token id sequences, padded to the longest with a mask.
+    fn forward_pooled(&self, ids: &[&[u32]]) -> Result<Vec<Vec<f32>>, EncoderError> {
+        let batch = ids.len();
+        let len = ids.iter().map(|s| s.len()).max().unwrap_or(0).max(1);
+        let mut flat_ids = vec![0u32; batch * len];
+        let mut flat_mask = vec![0u32; batch * len];
+        for (row, seq) in ids.iter().enumerate() {
+            flat_ids[row * len..row * len + seq.len()].copy_from_slice(seq);
+            flat_mask[row * len..row * len + seq.len()].fill(1);
+        }
+        let input_ids = Tensor::from_vec(flat_ids, (batch, len), &self.device)?;
+        let mask = Tensor::from_vec(flat_mask, (batch, len), &self.device)?;
+        let token_type_ids = input_ids.zeros_like()?;
+
+        let hidden = self.model.forward(&input_ids, &token_type_ids, Some(&mask))?;
+        // Mean over real tokens only: padded positions are zeroed and not counted.
+        let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
+        let summed = hidden.broadcast_mul(&mask)?.sum(1)?;
+        let counts = mask.sum(1)?.clamp(1e-9f32, f32::MAX)?;
+        let mean = summed.broadcast_div(&counts)?;
+        let norms = mean.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12f32, f32::MAX)?;
+        let normalised = mean.broadcast_div(&norms)?;
+        Ok(normalised.to_vec2::<f32>()?)
+    }
+}
+
+/// Cosine similarity of two vectors (plain dot product for unit vectors, but safe for any).
+pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let na: f32 = a.iter().map(|x| x * x).sum::<f32>().sqrt();
+    let nb: f32 = b.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if na == 0.0 || nb == 0.0 {
+        0.0
+    } else {
+        dot / (na * nb)
+    }
+}
+
+/// `max_seq_length` from sentence-transformers' `sentence_bert_config.json`, when present.
+fn read_max_seq_len(dir: &ModelDir) -> Option<usize> {
+    let text = std::fs::read_to_string(dir.path().join("sentence_bert_config.json")).ok()?;
+    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    value.get("max_seq_length")?.as_u64().map(|n| n as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cosine;
+
+    #[test]
+    fn cosine_of_parallel_and_orthogonal_vectors() {
+        assert!((cosine(&[1.0, 2.0], &[2.0, 4.0]) - 1.0).abs() < 1e-6);
+        assert!(cosine(&[1.0, 0.0], &[0.0, 3.0]).abs() < 1e-6);
+        assert_eq!(cosine(&[0.0, 0.0], &[1.0, 1.0]), 0.0);
+    }
+}

@@ -1,0 +1,17 @@
+//! Tally's answering engine.
+//!
+//! Everything that answers questions lives here, free of web code: the sentence encoder and other
+//! neural models, the data sets Tally can read, and (in later modules) retrieval, quantities and the
+//! answering pipelines. The `tally` binary and the web app only wire these together.
+
+pub mod corpora;
+pub mod device;
+pub mod encoder;
+pub mod model_dir;
+
+pub use corpora::{discover_corpora, CorpusInfo};
+pub use encoder::{Encoder, EncoderError};
+pub use model_dir::{ModelDir, ModelDirError};
+
+/// The engine's version, stored with every answer so that answers can be traced to the code.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
