@@ -48,7 +48,11 @@ fn minilm_reproduces_reference_tokens_and_cosines() {
             .iter()
             .map(|t| t.as_str().unwrap())
             .collect();
-        assert_eq!(encoder.tokens(text).unwrap(), expected, "tokens of {text:?}");
+        assert_eq!(
+            encoder.tokens(text).unwrap(),
+            expected,
+            "tokens of {text:?}"
+        );
     }
 
     // One batch with mixed lengths: padding must not change any embedding.

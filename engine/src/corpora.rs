@@ -20,12 +20,36 @@ pub struct CorpusInfo {
 
 /// Known data sets: (name, path under the data directory, description).
 const KNOWN: &[(&str, &str, &str)] = &[
-    ("stresstest", "coqex/stresstest_v1/stresstest_bing_v1.json", "CoQEx Stresstest count queries: web snippets"),
-    ("lcquad-count", "coqex/count_lcquad_v2/count_lcquadv2_bing_v1.json", "CoQEx LC-QuAD 2.0 count queries: web snippets"),
-    ("nq-count", "coqex/natural_questions_dev/natural_questions_dev_bing_v1.json", "Natural Questions count queries: web snippets"),
-    ("coquad", "coqex/CoQuAD_v2/inference/train.csv", "CoQuAD count queries with gold counts (no snippets)"),
-    ("newsquant", "quantities/newsquant_dev.json", "NewsQuant sentences with gold quantities"),
-    ("qsearch", "qsearch/qsearch_text_dev.jsonl", "Qsearch quantity queries with judged sentences"),
+    (
+        "stresstest",
+        "coqex/stresstest_v1/stresstest_bing_v1.json",
+        "CoQEx Stresstest count queries: web snippets",
+    ),
+    (
+        "lcquad-count",
+        "coqex/count_lcquad_v2/count_lcquadv2_bing_v1.json",
+        "CoQEx LC-QuAD 2.0 count queries: web snippets",
+    ),
+    (
+        "nq-count",
+        "coqex/natural_questions_dev/natural_questions_dev_bing_v1.json",
+        "Natural Questions count queries: web snippets",
+    ),
+    (
+        "coquad",
+        "coqex/CoQuAD_v2/inference/train.csv",
+        "CoQuAD count queries with gold counts (no snippets)",
+    ),
+    (
+        "newsquant",
+        "quantities/newsquant_dev.json",
+        "NewsQuant sentences with gold quantities",
+    ),
+    (
+        "qsearch",
+        "qsearch/qsearch_text_dev.jsonl",
+        "Qsearch quantity queries with judged sentences",
+    ),
 ];
 
 /// Lists the known data sets present under `data_dir`. A missing directory yields an empty list.

@@ -165,13 +165,19 @@ impl Encoder {
         let mask = Tensor::from_vec(flat_mask, (batch, len), &self.device)?;
         let token_type_ids = input_ids.zeros_like()?;
 
-        let hidden = self.model.forward(&input_ids, &token_type_ids, Some(&mask))?;
+        let hidden = self
+            .model
+            .forward(&input_ids, &token_type_ids, Some(&mask))?;
         // Mean over real tokens only: padded positions are zeroed and not counted.
         let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
         let summed = hidden.broadcast_mul(&mask)?.sum(1)?;
         let counts = mask.sum(1)?.clamp(1e-9f32, f32::MAX)?;
         let mean = summed.broadcast_div(&counts)?;
-        let norms = mean.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12f32, f32::MAX)?;
+        let norms = mean
+            .sqr()?
+            .sum_keepdim(1)?
+            .sqrt()?
+            .clamp(1e-12f32, f32::MAX)?;
         let normalised = mean.broadcast_div(&norms)?;
         Ok(normalised.to_vec2::<f32>()?)
     }

@@ -21,7 +21,9 @@ const REQUIRED_FILES: [&str; 3] = ["config.json", "tokenizer.json", "model.safet
 
 #[derive(Debug, thiserror::Error)]
 pub enum ModelDirError {
-    #[error("model directory {0} does not exist (run the set-up script, or pass a model directory)")]
+    #[error(
+        "model directory {0} does not exist (run the set-up script, or pass a model directory)"
+    )]
     Missing(PathBuf),
     #[error("model directory {dir} lacks {file}")]
     MissingFile { dir: PathBuf, file: &'static str },

@@ -1,0 +1,201 @@
+//! Pages of the app.
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+
+use crate::status::{get_status, SystemStatus};
+
+/// Home: the question box and the status panel.
+#[component]
+pub fn HomePage() -> impl IntoView {
+    let query = use_query_map();
+    let question = move || query.read().get("q").unwrap_or_default();
+    view! {
+        <section class="ask">
+            <h1>"Tally"</h1>
+            <p class="lead">
+                "Ask how many of something there are, or for things whose quantities meet a condition."
+            </p>
+            <form class="question-box" method="get" action="/" role="search">
+                <label for="q" class="visually-hidden">"Your question"</label>
+                <input
+                    id="q"
+                    name="q"
+                    type="search"
+                    maxlength="500"
+                    placeholder="how many languages are spoken in Indonesia?"
+                    prop:value=question
+                />
+                <button type="submit">"Ask"</button>
+            </form>
+            <Show when=move || !question().trim().is_empty()>
+                <p class="notice" role="status">
+                    "You asked: “" {question} "”. This build cannot answer yet: "
+                    "the count and quantity pipelines are not part of it."
+                </p>
+            </Show>
+        </section>
+        <StatusPanel/>
+    }
+}
+
+/// What the server has really loaded, re-checked on demand.
+#[component]
+fn StatusPanel() -> impl IntoView {
+    let rechecks = RwSignal::new(0u32);
+    let status = Resource::new(move || rechecks.get(), |_| get_status());
+    // Effects run only in the browser: this marks the panel once the WASM app has taken over.
+    let hydrated = RwSignal::new(false);
+    Effect::new(move |_| hydrated.set(true));
+    view! {
+        <section
+            class="status-panel"
+            aria-labelledby="status-title"
+            data-hydrated=move || if hydrated.get() { "true" } else { "false" }
+        >
+            <div class="status-head">
+                <h2 id="status-title">"System status"</h2>
+                <button
+                    id="recheck"
+                    type="button"
+                    on:click=move |_| rechecks.update(|n| *n += 1)
+                >
+                    "Check again"
+                </button>
+            </div>
+            <Transition fallback=|| view! { <p>"Checking…"</p> }>
+                {move || Suspend::new(async move {
+                    match status.await {
+                        Ok(status) => view! { <StatusView status/> }.into_any(),
+                        Err(e) => {
+                            view! { <p class="error">{format!("Cannot read the status: {e}")}</p> }
+                                .into_any()
+                        }
+                    }
+                })}
+            </Transition>
+            <p id="recheck-count" class="muted">
+                {move || match rechecks.get() {
+                    0 => "Checked when the page loaded.".to_string(),
+                    1 => "Re-checked 1 time.".to_string(),
+                    n => format!("Re-checked {n} times."),
+                }}
+            </p>
+        </section>
+    }
+}
+
+#[component]
+fn StatusView(status: SystemStatus) -> impl IntoView {
+    let encoder = status.encoder;
+    let encoder_text = if encoder.loaded {
+        format!(
+            "{} · {} dimensions · {}",
+            encoder.model.unwrap_or_default(),
+            encoder.dimension.unwrap_or_default(),
+            encoder.device.unwrap_or_default()
+        )
+    } else {
+        format!(
+            "not loaded: {}",
+            encoder.error.unwrap_or_else(|| "unknown error".into())
+        )
+    };
+    let database_text = if status.database.connected {
+        "connected: answers and feedback are saved".to_string()
+    } else {
+        format!(
+            "not connected: feedback cannot be saved ({})",
+            status.database.error.unwrap_or_default()
+        )
+    };
+    let corpora = status.corpora;
+    let data_dir = status.data_dir;
+    view! {
+        <dl class="status-list" data-status=status.status.clone()>
+            <dt>"Encoder"</dt>
+            <dd id="status-encoder" class=if encoder.loaded { "ok" } else { "bad" }>{encoder_text}</dd>
+            <dt>"Database"</dt>
+            <dd id="status-database" class=if status.database.connected { "ok" } else { "bad" }>
+                {database_text}
+            </dd>
+            <dt>"Corpora"</dt>
+            <dd id="status-corpora">
+                {if corpora.is_empty() {
+                    match data_dir {
+                        Some(dir) => format!("none found in {dir}"),
+                        None => "no data directory set (TALLY_DATA)".to_string(),
+                    }
+                    .into_any()
+                } else {
+                    view! {
+                        <ul>
+                            {corpora
+                                .into_iter()
+                                .map(|c| {
+                                    view! {
+                                        <li>
+                                            <strong>{c.name}</strong>
+                                            " — "
+                                            {c.description}
+                                            <span class="muted">{format!(" ({})", human_bytes(c.bytes))}</span>
+                                        </li>
+                                    }
+                                })
+                                .collect_view()}
+                        </ul>
+                    }
+                        .into_any()
+                }}
+            </dd>
+            <dt>"Version"</dt>
+            <dd>{status.version}</dd>
+            <dt>"Checked at"</dt>
+            <dd id="status-checked-at">{status.checked_at}</dd>
+        </dl>
+    }
+}
+
+#[component]
+pub fn NotFound() -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    {
+        if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+            response.set_status(http::StatusCode::NOT_FOUND);
+        }
+    }
+    view! {
+        <section class="not-found">
+            <h1>"Page not found"</h1>
+            <p><a href="/">"Back to the question box"</a></p>
+        </section>
+    }
+}
+
+/// "1.2 MB"-style sizes for people.
+fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["B", "KB", "MB", "GB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1000.0 && unit < UNITS.len() - 1 {
+        value /= 1000.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::human_bytes;
+
+    #[test]
+    fn human_bytes_uses_decimal_units() {
+        assert_eq!(human_bytes(999), "999 B");
+        assert_eq!(human_bytes(1_500), "1.5 KB");
+        assert_eq!(human_bytes(83_506_384), "83.5 MB");
+    }
+}

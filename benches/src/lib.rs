@@ -1,0 +1,1 @@
+//! Benchmarks live in `benches/`; this crate only groups them.

@@ -1,0 +1,119 @@
+//! The JSON API's handlers and its error type.
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::db::DbError;
+use crate::feedback::{self, Feedback, NewFeedback};
+use crate::state::AppState;
+
+/// An API error: an HTTP status and a sentence for people, sent as `{"error": "..."}`.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            message: message.into(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+impl From<DbError> for ApiError {
+    fn from(error: DbError) -> Self {
+        match error {
+            DbError::Unavailable(why) => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "The database is unavailable, so feedback cannot be saved right now \
+                     (nothing already stored is affected): {why}"
+                ),
+            ),
+            DbError::Invalid(why) => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, why),
+            DbError::Query(e) => {
+                tracing::error!(error = %e, "database query failed");
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "database query failed")
+            }
+        }
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> Self {
+        ApiError::new(rejection.status(), rejection.body_text())
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(rejection: QueryRejection) -> Self {
+        ApiError::new(StatusCode::BAD_REQUEST, rejection.body_text())
+    }
+}
+
+/// `POST /api/feedback`: 201 with the stored row, or 200 with the earlier row when the same
+/// `client_token` was sent before.
+pub async fn post_feedback(
+    State(state): State<AppState>,
+    body: Result<Json<NewFeedback>, JsonRejection>,
+) -> Result<(StatusCode, Json<Feedback>), ApiError> {
+    let Json(new) = body?;
+    let (row, created) = feedback::insert(&state.db, &new).await?;
+    let code = if created {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((code, Json(row)))
+}
+
+/// `GET /api/feedback/{id}`.
+pub async fn get_feedback(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+) -> Result<Json<Feedback>, ApiError> {
+    feedback::get(&state.db, id)
+        .await?
+        .map(Json)
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no feedback with id {id}")))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ListParams {
+    limit: Option<i64>,
+}
+
+/// `GET /api/feedback?limit=N`: the newest feedback first (N from 1 to 500, default 50).
+pub async fn list_feedback(
+    State(state): State<AppState>,
+    params: Result<Query<ListParams>, QueryRejection>,
+) -> Result<Json<Vec<Feedback>>, ApiError> {
+    let Query(params) = params?;
+    let limit = params.limit.unwrap_or(50);
+    if !(1..=500).contains(&limit) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "limit must be between 1 and 500",
+        ));
+    }
+    Ok(Json(feedback::recent(&state.db, limit).await?))
+}
+
+/// Any other `/api/...` path.
+pub async fn not_found() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")
+}

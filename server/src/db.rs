@@ -1,0 +1,116 @@
+//! The PostgreSQL store: a lazily connected pool whose migrations are applied on first contact.
+//!
+//! The server starts and keeps answering when the database is down: every use checks the pool
+//! and reports [`DbError::Unavailable`], which the HTTP layer turns into a clear 503 ("feedback
+//! cannot be saved"). Once the database is back, the next use connects again.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::postgres::PgPoolOptions;
+use sqlx::PgPool;
+use tokio::sync::Mutex;
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
+
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
+    #[error("{0}")]
+    Invalid(String),
+    #[error("database error: {0}")]
+    Query(#[from] sqlx::Error),
+}
+
+/// Handle to the store; cheap to clone.
+#[derive(Clone)]
+pub struct Database {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    pool: Result<PgPool, String>,
+    migrated: AtomicBool,
+    migrate_lock: Mutex<()>,
+}
+
+impl Database {
+    /// Prepares a pool for `url` without connecting yet.
+    pub fn new(url: &str) -> Self {
+        let pool = PgPoolOptions::new()
+            .max_connections(8)
+            .acquire_timeout(Duration::from_secs(3))
+            .connect_lazy(url)
+            .map_err(|e| format!("invalid DATABASE_URL: {e}"));
+        Self {
+            inner: Arc::new(Inner {
+                pool,
+                migrated: AtomicBool::new(false),
+                migrate_lock: Mutex::new(()),
+            }),
+        }
+    }
+
+    /// A store that cannot be used, for when no database could be set up; says why on every use.
+    pub fn unavailable(reason: String) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                pool: Err(reason),
+                migrated: AtomicBool::new(false),
+                migrate_lock: Mutex::new(()),
+            }),
+        }
+    }
+
+    /// The pool, once the database answers and the schema is current.
+    pub async fn pool(&self) -> Result<&PgPool, DbError> {
+        let pool = self
+            .inner
+            .pool
+            .as_ref()
+            .map_err(|e| DbError::Unavailable(e.clone()))?;
+        if !self.inner.migrated.load(Ordering::Acquire) {
+            let _guard = self.inner.migrate_lock.lock().await;
+            if !self.inner.migrated.load(Ordering::Acquire) {
+                MIGRATOR
+                    .run(pool)
+                    .await
+                    .map_err(|e| DbError::Unavailable(e.to_string()))?;
+                self.inner.migrated.store(true, Ordering::Release);
+            }
+        }
+        Ok(pool)
+    }
+
+    /// Whether the database answers right now (runs the migrations if they have not run yet).
+    pub async fn check(&self) -> Result<(), DbError> {
+        let pool = self.pool().await?;
+        sqlx::query("SELECT 1")
+            .execute(pool)
+            .await
+            .map_err(|e| DbError::Unavailable(e.to_string()))?;
+        Ok(())
+    }
+
+    /// Closes the pool's connections (on shutdown, before the private cluster stops).
+    pub async fn close(&self) {
+        if let Ok(pool) = &self.inner.pool {
+            pool.close().await;
+        }
+    }
+}
+
+/// Maps an error from a query to what the caller should be told: lost connections are
+/// "unavailable", not internal errors.
+pub fn classify(error: sqlx::Error) -> DbError {
+    match error {
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::WorkerCrashed => DbError::Unavailable(error.to_string()),
+        other => DbError::Query(other),
+    }
+}

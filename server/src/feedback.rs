@@ -1,0 +1,301 @@
+//! Feedback people give on answers (or on the app in general), stored in PostgreSQL.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sqlx::FromRow;
+use uuid::Uuid;
+
+use crate::db::{classify, Database, DbError};
+
+/// Longest comment accepted, in characters (the table allows the same).
+pub const MAX_COMMENT_CHARS: usize = 4000;
+
+/// Which part of an answer the feedback is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Part {
+    Answer,
+    Cnp,
+    Instance,
+    SearchResult,
+    General,
+}
+
+impl Part {
+    fn as_str(self) -> &'static str {
+        match self {
+            Part::Answer => "answer",
+            Part::Cnp => "cnp",
+            Part::Instance => "instance",
+            Part::SearchResult => "search_result",
+            Part::General => "general",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Correct,
+    Wrong,
+    Relevant,
+    NotRelevant,
+    Moved,
+}
+
+impl Verdict {
+    fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Correct => "correct",
+            Verdict::Wrong => "wrong",
+            Verdict::Relevant => "relevant",
+            Verdict::NotRelevant => "not_relevant",
+            Verdict::Moved => "moved",
+        }
+    }
+}
+
+/// The CNP group a CNP is moved to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CnpGroup {
+    Synonyms,
+    Subgroups,
+    Incomparables,
+}
+
+impl CnpGroup {
+    fn as_str(self) -> &'static str {
+        match self {
+            CnpGroup::Synonyms => "synonyms",
+            CnpGroup::Subgroups => "subgroups",
+            CnpGroup::Incomparables => "incomparables",
+        }
+    }
+}
+
+/// Feedback as submitted.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewFeedback {
+    pub answer_id: Option<i64>,
+    pub part: Part,
+    pub part_ref: Option<String>,
+    pub verdict: Verdict,
+    pub corrected_value: Option<f64>,
+    pub moved_to: Option<CnpGroup>,
+    pub comment: Option<String>,
+    /// Chosen by the client once per submission; re-sending it returns the stored row.
+    pub client_token: Option<Uuid>,
+}
+
+/// Feedback as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, FromRow)]
+pub struct Feedback {
+    pub id: i64,
+    pub answer_id: Option<i64>,
+    pub part: String,
+    pub part_ref: Option<String>,
+    pub verdict: String,
+    pub corrected_value: Option<f64>,
+    pub moved_to: Option<String>,
+    pub comment: Option<String>,
+    pub client_token: Option<Uuid>,
+    pub created_at: DateTime<Utc>,
+}
+
+impl NewFeedback {
+    /// Checks that the parts of the submission fit together; the message says what is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        let allowed: &[Verdict] = match self.part {
+            Part::Answer | Part::General => &[Verdict::Correct, Verdict::Wrong],
+            Part::Cnp => &[Verdict::Correct, Verdict::Wrong, Verdict::Moved],
+            Part::Instance | Part::SearchResult => &[Verdict::Relevant, Verdict::NotRelevant],
+        };
+        if !allowed.contains(&self.verdict) {
+            let names: Vec<&str> = allowed.iter().map(|v| v.as_str()).collect();
+            return Err(format!(
+                "verdict `{}` does not apply to part `{}` (use one of: {})",
+                self.verdict.as_str(),
+                self.part.as_str(),
+                names.join(", ")
+            ));
+        }
+        if self.part != Part::General && self.answer_id.is_none() {
+            return Err(format!(
+                "feedback on part `{}` needs the answer_id it is about",
+                self.part.as_str()
+            ));
+        }
+        let needs_ref = matches!(self.part, Part::Cnp | Part::Instance | Part::SearchResult);
+        match &self.part_ref {
+            None if needs_ref => {
+                return Err(format!(
+                    "feedback on part `{}` needs part_ref: which one in the answer",
+                    self.part.as_str()
+                ))
+            }
+            Some(r) if r.trim().is_empty() || r.chars().count() > 200 => {
+                return Err("part_ref must be 1 to 200 characters".into())
+            }
+            _ => {}
+        }
+        if (self.verdict == Verdict::Moved) != self.moved_to.is_some() {
+            return Err("moved_to is given exactly when the verdict is `moved`".into());
+        }
+        if let Some(value) = self.corrected_value {
+            if self.verdict != Verdict::Wrong {
+                return Err("corrected_value goes with the verdict `wrong`".into());
+            }
+            if !value.is_finite() {
+                return Err("corrected_value must be a finite number".into());
+            }
+        }
+        if let Some(comment) = &self.comment {
+            if comment.chars().count() > MAX_COMMENT_CHARS {
+                return Err(format!(
+                    "comment is longer than {MAX_COMMENT_CHARS} characters"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+const COLUMNS: &str =
+    "id, answer_id, part, part_ref, verdict, corrected_value, moved_to, comment, \
+                       client_token, created_at";
+
+/// Stores feedback. Returns the row and whether it was created now (`false` when the same
+/// `client_token` was stored before).
+pub async fn insert(db: &Database, new: &NewFeedback) -> Result<(Feedback, bool), DbError> {
+    new.validate().map_err(DbError::Invalid)?;
+    let pool = db.pool().await?;
+    let inserted: Option<Feedback> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "INSERT INTO feedback (answer_id, part, part_ref, verdict, corrected_value, moved_to, \
+         comment, client_token) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+         ON CONFLICT (client_token) DO NOTHING RETURNING {COLUMNS}"
+    )))
+    .bind(new.answer_id)
+    .bind(new.part.as_str())
+    .bind(new.part_ref.as_deref())
+    .bind(new.verdict.as_str())
+    .bind(new.corrected_value)
+    .bind(new.moved_to.map(CnpGroup::as_str))
+    .bind(new.comment.as_deref())
+    .bind(new.client_token)
+    .fetch_optional(pool)
+    .await
+    .map_err(|e| match e {
+        sqlx::Error::Database(ref d) if d.is_foreign_key_violation() => DbError::Invalid(format!(
+            "answer {} does not exist",
+            new.answer_id.unwrap_or_default()
+        )),
+        other => classify(other),
+    })?;
+    if let Some(row) = inserted {
+        return Ok((row, true));
+    }
+    let existing: Feedback = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM feedback WHERE client_token = $1"
+    )))
+    .bind(new.client_token)
+    .fetch_one(pool)
+    .await
+    .map_err(classify)?;
+    Ok((existing, false))
+}
+
+/// One stored feedback row.
+pub async fn get(db: &Database, id: i64) -> Result<Option<Feedback>, DbError> {
+    let pool = db.pool().await?;
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM feedback WHERE id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(pool)
+    .await
+    .map_err(classify)
+}
+
+/// The most recent feedback, newest first.
+pub async fn recent(db: &Database, limit: i64) -> Result<Vec<Feedback>, DbError> {
+    let pool = db.pool().await?;
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM feedback ORDER BY id DESC LIMIT $1"
+    )))
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+    .map_err(classify)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn general(verdict: Verdict) -> NewFeedback {
+        NewFeedback {
+            answer_id: None,
+            part: Part::General,
+            part_ref: None,
+            verdict,
+            corrected_value: None,
+            moved_to: None,
+            comment: None,
+            client_token: None,
+        }
+    }
+
+    #[test]
+    fn general_feedback_needs_no_answer() {
+        assert_eq!(general(Verdict::Correct).validate(), Ok(()));
+    }
+
+    #[test]
+    fn verdict_must_fit_the_part() {
+        let err = general(Verdict::Relevant).validate().unwrap_err();
+        assert!(err.contains("does not apply to part `general`"), "{err}");
+    }
+
+    #[test]
+    fn parts_of_an_answer_need_the_answer_and_which_part() {
+        let mut f = general(Verdict::Relevant);
+        f.part = Part::Instance;
+        assert!(f.validate().unwrap_err().contains("answer_id"));
+        f.answer_id = Some(3);
+        assert!(f.validate().unwrap_err().contains("part_ref"));
+        f.part_ref = Some("instance-2".into());
+        assert_eq!(f.validate(), Ok(()));
+    }
+
+    #[test]
+    fn moved_cnp_needs_a_group_and_corrections_need_wrong() {
+        let mut f = general(Verdict::Moved);
+        f.part = Part::Cnp;
+        f.answer_id = Some(1);
+        f.part_ref = Some("cnp-1".into());
+        assert!(f.validate().unwrap_err().contains("moved_to"));
+        f.moved_to = Some(CnpGroup::Subgroups);
+        assert_eq!(f.validate(), Ok(()));
+
+        let mut g = general(Verdict::Correct);
+        g.corrected_value = Some(12.0);
+        assert!(g.validate().unwrap_err().contains("wrong"));
+        g.verdict = Verdict::Wrong;
+        g.corrected_value = Some(f64::NAN);
+        assert!(g.validate().unwrap_err().contains("finite"));
+    }
+
+    #[test]
+    fn unknown_fields_and_values_are_rejected() {
+        let err = serde_json::from_str::<NewFeedback>(r#"{"part":"general","verdict":"meh"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("unknown variant `meh`"), "{err}");
+        assert!(serde_json::from_str::<NewFeedback>(
+            r#"{"part":"general","verdict":"correct","answr_id":1}"#
+        )
+        .is_err());
+    }
+}

@@ -1,0 +1,76 @@
+//! The system's status: what is really loaded. Served as `/api/health` and to the status panel.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use tally_app::status::{CorpusStatus, DatabaseStatus, EncoderStatus, SystemStatus};
+
+use crate::state::AppState;
+
+/// Checks every part now (the database with a real query).
+pub async fn current_status(state: &AppState) -> SystemStatus {
+    let encoder = match &state.encoder.encoder {
+        Ok(encoder) => EncoderStatus {
+            loaded: true,
+            model: Some(encoder.name().to_string()),
+            dimension: Some(encoder.dimension()),
+            device: Some(encoder.device_name()),
+            path: state.encoder.path.as_ref().map(|p| p.display().to_string()),
+            error: None,
+        },
+        Err(error) => EncoderStatus {
+            loaded: false,
+            model: None,
+            dimension: None,
+            device: None,
+            path: state.encoder.path.as_ref().map(|p| p.display().to_string()),
+            error: Some(error.clone()),
+        },
+    };
+    let database = match state.db.check().await {
+        Ok(()) => DatabaseStatus {
+            connected: true,
+            error: None,
+        },
+        Err(e) => DatabaseStatus {
+            connected: false,
+            error: Some(e.to_string()),
+        },
+    };
+    let status = if !encoder.loaded {
+        "failed"
+    } else if !database.connected {
+        "degraded"
+    } else {
+        "ok"
+    };
+    SystemStatus {
+        status: status.to_string(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        checked_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        encoder,
+        database,
+        data_dir: state.data_dir.as_ref().map(|p| p.display().to_string()),
+        corpora: state
+            .corpora
+            .iter()
+            .map(|c| CorpusStatus {
+                name: c.name.clone(),
+                description: c.description.clone(),
+                bytes: c.bytes,
+            })
+            .collect(),
+    }
+}
+
+/// `GET /api/health`: 200 while answering works (even without a database), 503 when the
+/// encoder failed to load.
+pub async fn health(State(state): State<AppState>) -> (StatusCode, Json<SystemStatus>) {
+    let status = current_status(&state).await;
+    let code = if status.encoder.loaded {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (code, Json(status))
+}

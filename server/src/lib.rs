@@ -1,0 +1,12 @@
+//! The `tally` binary's library: HTTP server, command line and wiring between the engine, the
+//! web app and PostgreSQL.
+
+pub mod api;
+pub mod cli;
+pub mod db;
+pub mod feedback;
+pub mod health;
+pub mod http;
+pub mod pg_cluster;
+pub mod serve;
+pub mod state;

@@ -1,0 +1,154 @@
+//! `tally serve`: load what the app needs, listen, and shut down cleanly.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use leptos::config::LeptosOptions;
+use tally_engine::{device::best_device, discover_corpora, Encoder, ModelDir};
+use tokio::net::TcpListener;
+
+use crate::cli::ServeArgs;
+use crate::db::Database;
+use crate::http::router;
+use crate::pg_cluster::PrivateCluster;
+use crate::state::{AppState, EncoderSlot};
+
+pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let listener = TcpListener::bind(args.addr)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.addr))?;
+
+    let (db, cluster) = open_database(&args).await;
+    let encoder = load_encoder(&args).await;
+    let data_dir = args.data_dir();
+    let corpora = data_dir
+        .as_deref()
+        .map(discover_corpora)
+        .unwrap_or_default();
+
+    let state = AppState {
+        leptos_options: leptos_options(&args),
+        encoder,
+        db: db.clone(),
+        data_dir,
+        corpora: Arc::new(corpora),
+    };
+    // Apply migrations now rather than on the first request, and say how it went.
+    match db.check().await {
+        Ok(()) => tracing::info!("database ready"),
+        Err(e) => tracing::warn!("{e}; Tally keeps answering, but feedback cannot be saved"),
+    }
+
+    tracing::info!("Tally listening on http://{}", args.addr);
+    let served = axum::serve(listener, router(state))
+        .with_graceful_shutdown(shutdown_signal())
+        .await;
+
+    db.close().await;
+    if let Some(cluster) = cluster.filter(PrivateCluster::started_here) {
+        match cluster.stop() {
+            Ok(()) => tracing::info!("private PostgreSQL cluster stopped"),
+            Err(e) => tracing::warn!("could not stop the private PostgreSQL cluster: {e}"),
+        }
+    }
+    served.context("server error")
+}
+
+/// The configured database, or a private cluster; never fails: without a database the app runs
+/// and says that feedback cannot be saved.
+async fn open_database(args: &ServeArgs) -> (Database, Option<PrivateCluster>) {
+    if let Some(url) = args.database_url() {
+        return (Database::new(url), None);
+    }
+    match PrivateCluster::start(&args.pg_dir).await {
+        Ok(cluster) => {
+            tracing::info!(
+                "private PostgreSQL cluster on port {} (data in {})",
+                cluster.port(),
+                cluster.data_dir().display()
+            );
+            (Database::new(&cluster.url()), Some(cluster))
+        }
+        Err(e) => {
+            tracing::warn!("no DATABASE_URL and no private cluster: {e}");
+            (
+                Database::unavailable(format!("no private PostgreSQL cluster: {e}")),
+                None,
+            )
+        }
+    }
+}
+
+async fn load_encoder(args: &ServeArgs) -> EncoderSlot {
+    let dir = match ModelDir::resolve(&args.encoder, &args.models) {
+        Ok(dir) => dir,
+        Err(e) => {
+            tracing::error!("encoder not loaded: {e}");
+            return EncoderSlot {
+                encoder: Err(e.to_string()),
+                path: None,
+            };
+        }
+    };
+    let path = Some(dir.path().to_path_buf());
+    let loaded = tokio::task::spawn_blocking(move || Encoder::load(&dir, best_device()))
+        .await
+        .map_err(|e| format!("encoder loading crashed: {e}"))
+        .and_then(|r| r.map_err(|e| e.to_string()));
+    match &loaded {
+        Ok(encoder) => tracing::info!(
+            "encoder {} loaded ({} dimensions, {})",
+            encoder.name(),
+            encoder.dimension(),
+            encoder.device_name()
+        ),
+        Err(e) => tracing::error!("encoder not loaded: {e}"),
+    }
+    EncoderSlot {
+        encoder: loaded.map(Arc::new),
+        path,
+    }
+}
+
+/// Leptos settings: site files from --site-root; hashed file names when cargo-leptos left a
+/// `hash.txt` beside the binary (it does with `hash-files = true`).
+fn leptos_options(args: &ServeArgs) -> LeptosOptions {
+    let hash_file_present = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|dir| dir.join("hash.txt")))
+        .is_some_and(|p: PathBuf| p.is_file());
+    LeptosOptions::builder()
+        .output_name("tally")
+        .site_root(args.site_root.display().to_string())
+        .site_pkg_dir("pkg")
+        .site_addr(args.addr)
+        .hash_files(hash_file_present)
+        .build()
+}
+
+/// Resolves on Ctrl-C or SIGTERM; in-flight requests then finish before the server stops.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if let Err(e) = tokio::signal::ctrl_c().await {
+            tracing::warn!("cannot listen for Ctrl-C: {e}");
+            std::future::pending::<()>().await;
+        }
+    };
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(e) => {
+                tracing::warn!("cannot listen for SIGTERM: {e}");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down: finishing in-flight requests");
+}

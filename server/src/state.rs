@@ -1,0 +1,32 @@
+//! What the server holds while running, shared by every request.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::extract::FromRef;
+use leptos::config::LeptosOptions;
+use tally_engine::{CorpusInfo, Encoder};
+
+use crate::db::Database;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub leptos_options: LeptosOptions,
+    pub encoder: EncoderSlot,
+    pub db: Database,
+    pub data_dir: Option<PathBuf>,
+    pub corpora: Arc<Vec<CorpusInfo>>,
+}
+
+/// The sentence encoder, or why it could not be loaded.
+#[derive(Clone)]
+pub struct EncoderSlot {
+    pub encoder: Result<Arc<Encoder>, String>,
+    pub path: Option<PathBuf>,
+}
+
+impl FromRef<AppState> for LeptosOptions {
+    fn from_ref(state: &AppState) -> Self {
+        state.leptos_options.clone()
+    }
+}

@@ -1,0 +1,126 @@
+//! Starting and stopping the real `tally` binary for a test.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// The workspace root: tests run the server from there so that `models/` and `target/site`
+/// resolve as they do for the README's commands.
+pub fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .expect("workspace root exists")
+}
+
+/// A scratch directory for one test under `target/test-runs`, emptied first.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = workspace_root().join("target/test-runs").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir can be created");
+    dir
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// A running `tally serve`. Dropping it stops it gracefully (so that a private cluster it
+/// started is stopped too).
+pub struct Server {
+    child: Option<Child>,
+    pub base_url: String,
+    pub log: PathBuf,
+}
+
+impl Server {
+    /// Starts `tally serve` with `args` (after `serve --addr ...`) and extra environment, and
+    /// waits until it answers `/api/health`.
+    pub async fn start(log_dir: &Path, label: &str, args: &[&str], env: &[(&str, &str)]) -> Self {
+        let port = free_port();
+        let log = log_dir.join(format!("{label}.log"));
+        let log_file = std::fs::File::create(&log).expect("log file");
+        let mut command = Command::new(env!("CARGO_BIN_EXE_tally"));
+        command
+            .current_dir(workspace_root())
+            .arg("serve")
+            .arg("--addr")
+            .arg(format!("127.0.0.1:{port}"))
+            .args(args)
+            .env_remove("DATABASE_URL")
+            .env("TALLY_LOG", "info,tower_http=debug")
+            .stdin(Stdio::null())
+            .stdout(log_file.try_clone().expect("log file"))
+            .stderr(log_file);
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let child = command.spawn().expect("the tally binary starts");
+        let server = Self {
+            child: Some(child),
+            base_url: format!("http://127.0.0.1:{port}"),
+            log,
+        };
+        server.wait_until_up().await;
+        server
+    }
+
+    async fn wait_until_up(&self) {
+        let deadline = Instant::now() + Duration::from_secs(180);
+        let client = reqwest::Client::new();
+        while Instant::now() < deadline {
+            if client.get(self.url("/api/health")).send().await.is_ok() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        panic!("server did not come up; log:\n{}", self.log_text());
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base_url)
+    }
+
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Sends SIGTERM and waits for the process to exit; returns its exit status.
+    pub fn stop(mut self) -> ExitStatus {
+        self.terminate().expect("server was running")
+    }
+
+    fn terminate(&mut self) -> Option<ExitStatus> {
+        let mut child = self.child.take()?;
+        // SAFETY: plain kill(2) on our own child's pid.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+        }
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Ok(Some(status)) = child.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                return child.wait().ok();
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.terminate();
+    }
+}
+
+/// A URL on which nothing listens: a database that is down.
+pub fn unreachable_database_url() -> String {
+    format!("postgres://tally@127.0.0.1:{}/tally", free_port())
+}
