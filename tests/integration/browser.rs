@@ -4,25 +4,14 @@
 
 use std::process::Command;
 
-use crate::support::{scratch_dir, unreachable_database_url, workspace_root, Server};
+use crate::support::{
+    require_built_site, scratch_dir, unreachable_database_url, workspace_root, Server,
+};
 
 #[tokio::test]
 async fn home_page_hydrates_and_rechecks_status() {
     let root = workspace_root();
-    let pkg = root.join("target/site/pkg");
-    let has_wasm = std::fs::read_dir(&pkg)
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .any(|e| e.path().extension().is_some_and(|x| x == "wasm"))
-        })
-        .unwrap_or(false);
-    assert!(
-        has_wasm,
-        "no WASM in {}: build the site first (`cargo leptos build`, done by scripts/test.sh)",
-        pkg.display()
-    );
-
+    require_built_site();
     let dir = scratch_dir("browser");
     let db_url = unreachable_database_url();
     let server = Server::start(&dir, "server", &[], &[("DATABASE_URL", &db_url)]).await;

@@ -4,4 +4,5 @@
 mod browser;
 mod database;
 mod health;
+mod site;
 mod support;

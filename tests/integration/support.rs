@@ -124,3 +124,20 @@ impl Drop for Server {
 pub fn unreachable_database_url() -> String {
     format!("postgres://tally@127.0.0.1:{}/tally", free_port())
 }
+
+/// Fails with a clear message unless `cargo leptos build` has written the site (WASM, JS, CSS).
+pub fn require_built_site() {
+    let pkg = workspace_root().join("target/site/pkg");
+    let has_wasm = std::fs::read_dir(&pkg)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .any(|e| e.path().extension().is_some_and(|x| x == "wasm"))
+        })
+        .unwrap_or(false);
+    assert!(
+        has_wasm,
+        "no WASM in {}: build the site first (`cargo leptos build`, done by scripts/test.sh)",
+        pkg.display()
+    );
+}
