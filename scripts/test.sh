@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every check and test of Tally: formatting, lints (server and WASM sides), the site build,
+# Runs every check and test of Tally: formatting, lints, the site build (server and WASM),
 # unit tests, the reference-embedding test, the PostgreSQL integration tests and the browser
 # hydration test. Installs what is missing first (scripts/setup.sh test).
 set -euo pipefail
@@ -13,8 +13,6 @@ step "formatting (cargo fmt --check)"
 cargo fmt --all -- --check
 step "lints, server side (cargo clippy --workspace)"
 cargo clippy --workspace --all-targets -- -D warnings
-step "lints, browser side (hydrate, wasm32)"
-cargo clippy -p tally-app --features hydrate --target wasm32-unknown-unknown -- -D warnings
 step "site build (cargo leptos build)"
 cargo leptos build
 step "tests (cargo test --workspace)"

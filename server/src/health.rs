@@ -1,11 +1,18 @@
 //! The system's status: what is really loaded. Served as `/api/health` and to the status panel.
 
+use std::time::Duration;
+
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use tally_app::status::{CorpusStatus, DatabaseStatus, EncoderStatus, SystemStatus};
 
+use crate::db::DbError;
 use crate::state::AppState;
+
+/// How long a status check waits for the database: long enough for a healthy local server, short
+/// enough that a down database does not stall the page or a load balancer's probe.
+const DATABASE_CHECK_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// Checks every part now (the database with a real query).
 pub async fn current_status(state: &AppState) -> SystemStatus {
@@ -27,7 +34,15 @@ pub async fn current_status(state: &AppState) -> SystemStatus {
             error: Some(error.clone()),
         },
     };
-    let database = match state.db.check().await {
+    let check = tokio::time::timeout(DATABASE_CHECK_TIMEOUT, state.db.check())
+        .await
+        .unwrap_or_else(|_| {
+            Err(DbError::Unavailable(format!(
+                "no answer within {} s",
+                DATABASE_CHECK_TIMEOUT.as_secs()
+            )))
+        });
+    let database = match check {
         Ok(()) => DatabaseStatus {
             connected: true,
             error: None,
