@@ -1,0 +1,404 @@
+//! Tally's own unit table (`engine/data/units.json`, embedded at build time): canonical units with
+//! their dimension, conversion to the dimension's base unit, and the surfaces (symbols, names)
+//! text uses for them.
+//!
+//! Surface rules: symbols match exactly (case matters: `MB` megabyte, `Mb` megabit, `mW`
+//! milliwatt, `MW` megawatt); names and the symbols listed as `symbols_ci` match in any case.
+//! A surface may name several units (`C`: degree Celsius or coulomb; `pound`: mass or sterling);
+//! [`UnitTable::lookup`] returns them all, most common first, and the extractor picks one from
+//! context. Currencies never convert into each other.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+const BUILTIN: &str = include_str!("../data/units.json");
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum UnitError {
+    #[error("unit table is not valid JSON: {0}")]
+    Parse(String),
+    #[error("unit table: {0}")]
+    Invalid(String),
+    #[error("cannot convert {from} ({from_dim}) to {to} ({to_dim})")]
+    Incompatible {
+        from: String,
+        from_dim: String,
+        to: String,
+        to_dim: String,
+    },
+}
+
+/// One unit, prefixed units included (`kilometre` is a unit of its own).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unit {
+    pub id: String,
+    pub dimension: String,
+    /// base = value × factor + offset.
+    pub factor: f64,
+    pub offset: f64,
+    /// ISO 4217 code for currencies.
+    pub currency: Option<String>,
+    pub symbols: Vec<String>,
+    pub names: Vec<String>,
+}
+
+impl Unit {
+    /// The value in the dimension's base unit.
+    pub fn to_base(&self, value: f64) -> f64 {
+        value * self.factor + self.offset
+    }
+
+    /// A value given in the dimension's base unit, expressed in this unit.
+    pub fn from_base(&self, base: f64) -> f64 {
+        (base - self.offset) / self.factor
+    }
+}
+
+/// The table with its surface index.
+#[derive(Debug)]
+pub struct UnitTable {
+    units: Vec<Unit>,
+    by_id: HashMap<String, usize>,
+    exact: HashMap<String, Vec<usize>>,
+    folded: HashMap<String, Vec<usize>>,
+    dimensions: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct RawTable {
+    dimensions: HashMap<String, String>,
+    prefixes: HashMap<String, (String, f64)>,
+    units: Vec<RawUnit>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawUnit {
+    id: String,
+    dim: String,
+    factor: f64,
+    #[serde(default)]
+    offset: f64,
+    #[serde(default)]
+    currency: Option<String>,
+    #[serde(default)]
+    symbols: Vec<String>,
+    #[serde(default)]
+    symbols_ci: Vec<String>,
+    #[serde(default)]
+    names: Vec<String>,
+    #[serde(default)]
+    prefixes: Vec<String>,
+    #[serde(default)]
+    prefixed_ci: bool,
+    #[serde(default)]
+    no_plural: bool,
+}
+
+impl UnitTable {
+    /// The table shipped with Tally.
+    pub fn builtin() -> &'static UnitTable {
+        static TABLE: OnceLock<UnitTable> = OnceLock::new();
+        TABLE.get_or_init(|| {
+            // The embedded table is checked by the tests; failing here is a build defect.
+            UnitTable::from_json(BUILTIN).expect("the embedded unit table is valid")
+        })
+    }
+
+    /// Reads a table in the format of `engine/data/units.json`.
+    pub fn from_json(text: &str) -> Result<Self, UnitError> {
+        let raw: RawTable =
+            serde_json::from_str(text).map_err(|e| UnitError::Parse(e.to_string()))?;
+        let mut table = UnitTable {
+            units: Vec::new(),
+            by_id: HashMap::new(),
+            exact: HashMap::new(),
+            folded: HashMap::new(),
+            dimensions: raw.dimensions.keys().cloned().collect(),
+        };
+        table.dimensions.sort();
+        for unit in &raw.units {
+            if !raw.dimensions.contains_key(&unit.dim) {
+                return Err(UnitError::Invalid(format!(
+                    "unit {} has unknown dimension {}",
+                    unit.id, unit.dim
+                )));
+            }
+            if !(unit.factor.is_finite() && unit.factor > 0.0 && unit.offset.is_finite()) {
+                return Err(UnitError::Invalid(format!(
+                    "unit {} has a bad factor",
+                    unit.id
+                )));
+            }
+            table.add(
+                Unit {
+                    id: unit.id.clone(),
+                    dimension: unit.dim.clone(),
+                    factor: unit.factor,
+                    offset: unit.offset,
+                    currency: unit.currency.clone(),
+                    symbols: unit.symbols.clone(),
+                    names: with_plurals(&unit.names, unit.no_plural),
+                },
+                &unit.symbols_ci,
+            )?;
+            for prefix in &unit.prefixes {
+                let (prefix_name, scale) = raw.prefixes.get(prefix).ok_or_else(|| {
+                    UnitError::Invalid(format!("unit {} uses unknown prefix {prefix}", unit.id))
+                })?;
+                let names: Vec<String> = unit
+                    .names
+                    .iter()
+                    .map(|n| format!("{prefix_name}{n}"))
+                    .collect();
+                let mut symbols: Vec<String> = unit
+                    .symbols
+                    .iter()
+                    .map(|s| format!("{prefix}{s}"))
+                    .collect();
+                // "µ" (micro sign) and "μ" (Greek mu) both occur in text.
+                if prefix == "μ" {
+                    symbols.extend(unit.symbols.iter().map(|s| format!("µ{s}")));
+                    symbols.extend(unit.symbols.iter().map(|s| format!("u{s}")));
+                }
+                let id = format!("{prefix_name}{}", unit.id);
+                if table.by_id.contains_key(&id) {
+                    continue;
+                }
+                let ci: Vec<String> = if unit.prefixed_ci {
+                    symbols.clone()
+                } else {
+                    Vec::new()
+                };
+                table.add(
+                    Unit {
+                        id,
+                        dimension: unit.dim.clone(),
+                        factor: unit.factor * scale,
+                        offset: 0.0,
+                        currency: None,
+                        symbols,
+                        names: with_plurals(&names, unit.no_plural),
+                    },
+                    &ci,
+                )?;
+            }
+        }
+        Ok(table)
+    }
+
+    fn add(&mut self, unit: Unit, case_insensitive: &[String]) -> Result<(), UnitError> {
+        if self.by_id.contains_key(&unit.id) {
+            return Err(UnitError::Invalid(format!("duplicate unit id {}", unit.id)));
+        }
+        let index = self.units.len();
+        for symbol in &unit.symbols {
+            push_unique(self.exact.entry(symbol.clone()).or_default(), index);
+        }
+        for surface in unit.names.iter().chain(case_insensitive) {
+            push_unique(
+                self.folded.entry(surface.to_lowercase()).or_default(),
+                index,
+            );
+        }
+        self.by_id.insert(unit.id.clone(), index);
+        self.units.push(unit);
+        Ok(())
+    }
+
+    pub fn len(&self) -> usize {
+        self.units.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.units.is_empty()
+    }
+
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+
+    /// The dimension names, sorted.
+    pub fn dimensions(&self) -> &[String] {
+        &self.dimensions
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Unit> {
+        self.by_id.get(id).map(|&i| &self.units[i])
+    }
+
+    /// Every unit `surface` can name, most common first. A symbol written exactly as listed wins
+    /// (`Mb` is a megabit); otherwise names and case-insensitive symbols are tried (`mb`).
+    pub fn lookup(&self, surface: &str) -> Vec<&Unit> {
+        let surface = surface.trim();
+        let found = match self.exact.get(surface) {
+            Some(exact) => exact,
+            None => match self.folded.get(&surface.to_lowercase()) {
+                Some(folded) => folded,
+                None => return Vec::new(),
+            },
+        };
+        found.iter().map(|&i| &self.units[i]).collect()
+    }
+
+    /// Converts `value` from one unit to another of the same dimension. Currencies convert only
+    /// to themselves.
+    pub fn convert(&self, value: f64, from: &Unit, to: &Unit) -> Result<f64, UnitError> {
+        let compatible = from.dimension == to.dimension && from.currency == to.currency;
+        if !compatible {
+            return Err(UnitError::Incompatible {
+                from: from.id.clone(),
+                from_dim: from.dimension.clone(),
+                to: to.id.clone(),
+                to_dim: to.dimension.clone(),
+            });
+        }
+        Ok(to.from_base(from.to_base(value)))
+    }
+}
+
+fn push_unique(list: &mut Vec<usize>, index: usize) {
+    if !list.contains(&index) {
+        list.push(index);
+    }
+}
+
+/// Names with their regular plurals added ("mile" → "miles", "inch" → "inches").
+fn with_plurals(names: &[String], no_plural: bool) -> Vec<String> {
+    let mut out = names.to_vec();
+    if no_plural {
+        return out;
+    }
+    for name in names {
+        let plural = if ["s", "x", "z", "ch", "sh"]
+            .iter()
+            .any(|end| name.ends_with(end))
+        {
+            format!("{name}es")
+        } else {
+            format!("{name}s")
+        };
+        if !out.contains(&plural) {
+            out.push(plural);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(surface: &str) -> Vec<String> {
+        UnitTable::builtin()
+            .lookup(surface)
+            .into_iter()
+            .map(|u| u.id.clone())
+            .collect()
+    }
+
+    fn convert(value: f64, from: &str, to: &str) -> Result<f64, UnitError> {
+        let table = UnitTable::builtin();
+        table.convert(value, table.get(from).unwrap(), table.get(to).unwrap())
+    }
+
+    #[test]
+    fn table_has_at_least_400_units_in_many_dimensions() {
+        let table = UnitTable::builtin();
+        assert!(table.len() >= 400, "{} units", table.len());
+        for dim in [
+            "length",
+            "mass",
+            "time",
+            "speed",
+            "power",
+            "energy",
+            "data",
+            "area",
+            "volume",
+            "temperature",
+            "currency",
+            "count",
+            "ratio",
+        ] {
+            assert!(table.units().iter().any(|u| u.dimension == dim), "{dim}");
+        }
+    }
+
+    #[test]
+    fn symbols_are_case_sensitive_names_are_not() {
+        assert_eq!(ids("MB"), ["megabyte"]);
+        assert_eq!(ids("Mb"), ["megabit"]);
+        assert_eq!(ids("gb"), ["gigabyte"]);
+        assert_eq!(ids("GHZ"), ["gigahertz"]);
+        assert_eq!(ids("kb"), ["kilobyte_legacy", "kilobit"]);
+        assert_eq!(ids("GMS"), ["gram"]);
+        assert_eq!(ids("KGS"), ["kgs"], "the Kyrgyzstani som, not kilograms");
+        assert_eq!(ids("mW"), ["milliwatt"]);
+        assert_eq!(ids("MW"), ["megawatt"]);
+        assert_eq!(ids("km"), ["kilometre"]);
+        assert_eq!(ids("Kilometers"), ["kilometre"]);
+        assert_eq!(ids("FEET"), ["foot"]);
+        assert_eq!(ids("inches"), ["inch"]);
+        assert_eq!(ids("KPH"), ["kilometre_per_hour"]);
+        assert_eq!(ids("µs"), ["microsecond"]);
+        assert_eq!(ids("μs"), ["microsecond"]);
+    }
+
+    #[test]
+    fn ambiguous_surfaces_list_every_reading() {
+        assert_eq!(ids("C"), ["celsius", "coulomb"]);
+        assert_eq!(ids("pound"), ["pound", "gbp"]);
+        assert_eq!(ids("$"), ["usd"]);
+        assert!(ids("m").contains(&"metre".to_string()));
+    }
+
+    #[test]
+    fn conversions_use_factors_and_offsets() {
+        assert!(
+            (convert(100.0, "kilometre_per_hour", "mile_per_hour").unwrap() - 62.137119).abs()
+                < 1e-5
+        );
+        assert!((convert(212.0, "fahrenheit", "celsius").unwrap() - 100.0).abs() < 1e-9);
+        assert!((convert(0.0, "celsius", "kelvin").unwrap() - 273.15).abs() < 1e-9);
+        assert!((convert(-40.0, "celsius", "fahrenheit").unwrap() + 40.0).abs() < 1e-9);
+        assert_eq!(convert(1.0, "gibibyte", "byte").unwrap(), 1_073_741_824.0);
+        assert!((convert(1.0, "mile", "kilometre").unwrap() - 1.609344).abs() < 1e-12);
+        assert_eq!(convert(1.0, "kilowatt_hour", "joule").unwrap(), 3_600_000.0);
+    }
+
+    #[test]
+    fn currencies_and_dimensions_do_not_mix() {
+        assert!(matches!(
+            convert(10.0, "usd", "eur"),
+            Err(UnitError::Incompatible { .. })
+        ));
+        assert!(matches!(
+            convert(10.0, "metre", "second"),
+            Err(UnitError::Incompatible { .. })
+        ));
+        assert_eq!(convert(10.0, "usd", "usd").unwrap(), 10.0);
+    }
+
+    #[test]
+    fn bad_tables_are_rejected_with_reasons() {
+        let unknown_dim = r#"{"dimensions": {}, "prefixes": {}, "units": [{"id": "x", "dim": "nope", "factor": 1}]}"#;
+        assert!(
+            matches!(UnitTable::from_json(unknown_dim), Err(UnitError::Invalid(m)) if m.contains("unknown dimension"))
+        );
+        let zero = r#"{"dimensions": {"l": "m"}, "prefixes": {}, "units": [{"id": "x", "dim": "l", "factor": 0}]}"#;
+        assert!(
+            matches!(UnitTable::from_json(zero), Err(UnitError::Invalid(m)) if m.contains("bad factor"))
+        );
+        let dup = r#"{"dimensions": {"l": "m"}, "prefixes": {}, "units": [{"id": "x", "dim": "l", "factor": 1}, {"id": "x", "dim": "l", "factor": 2}]}"#;
+        assert!(
+            matches!(UnitTable::from_json(dup), Err(UnitError::Invalid(m)) if m.contains("duplicate"))
+        );
+        assert!(matches!(
+            UnitTable::from_json("{"),
+            Err(UnitError::Parse(_))
+        ));
+    }
+}

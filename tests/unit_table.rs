@@ -1,0 +1,194 @@
+//! Cross-checks Tally's own unit table against the Qsearch unit collection
+//! (`../shared/data/quantities/kg-unit-collection.json`, Apache-2.0): every Tally unit that also
+//! appears there (same symbol, written exactly, and the collection converts it to the SI unit that
+//! is the base of the Tally unit's dimension) must have the same conversion factor to 1e-6
+//! relative. Prints how much of the collection the table covers.
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+
+use tally_engine::UnitTable;
+
+/// The collection's SI units that are the base unit of a Tally dimension.
+const BASES: &[(&str, &str)] = &[
+    ("<Metre>", "length"),
+    ("<Kilogram>", "mass"),
+    ("<Second>", "time"),
+    ("<Metre_per_second>", "speed"),
+    ("<Metre_per_second_squared>", "acceleration"),
+    ("<Watt>", "power"),
+    ("<Joule>", "energy"),
+    ("<Byte>", "data"),
+    ("<Square_metre>", "area"),
+    ("<Cubic_metre>", "volume"),
+    ("<Kelvin>", "temperature"),
+    ("<1>", "ratio"),
+    ("<Hertz>", "frequency"),
+    ("<Pascal_(unit)>", "pressure"),
+    ("<Newton_(unit)>", "force"),
+    ("<Newton-metre>", "torque"),
+    ("<Volt>", "voltage"),
+    ("<Ampere>", "current"),
+    ("<Coulomb>", "charge"),
+    ("<Ohm>", "resistance"),
+    ("<Farad>", "capacitance"),
+    ("<Radian>", "angle"),
+    ("<Kilogram_per_cubic_metre>", "density"),
+    ("<Cubic_metre_per_second>", "flow"),
+    ("<Lumen_(unit)>", "luminous_flux"),
+    ("<Lux>", "illuminance"),
+    ("<Candela>", "luminous_intensity"),
+    ("<Mole_(unit)>", "amount"),
+    ("<Becquerel>", "radioactivity"),
+    ("<Sievert>", "dose"),
+    ("<Gray_(unit)>", "absorbed_dose"),
+    ("<Tesla_(unit)>", "magnetic_flux_density"),
+];
+
+/// Symbols where Tally deliberately differs from the collection, and why.
+const DELIBERATE: &[(&str, &str)] = &[
+    (
+        "hp",
+        "the collection's `hp` is metric horsepower (735.5 W); Tally reads `hp` as mechanical \
+         horsepower (745.7 W), as US and UK car specifications use it, and `PS`/`CV` as metric",
+    ),
+    (
+        "ly",
+        "the collection rounds to 9.4608e15 m; Tally uses the IAU value 9460730472580800 m",
+    ),
+    (
+        "keV",
+        "the collection rounds to 1.6022e-16 J; Tally uses the exact 1.602176634e-16 J",
+    ),
+    (
+        "ch",
+        "the collection's chain is the US survey chain; Tally's is the international 20.1168 m",
+    ),
+    (
+        "rd",
+        "the collection's rod is the US survey rod; Tally's is the international 5.0292 m",
+    ),
+    (
+        "TR",
+        "the collection rounds to 3517 W; Tally uses 12000 BTU/h = 3516.853 W",
+    ),
+    (
+        "RT",
+        "the collection rounds to 3517 W; Tally uses 12000 BTU/h = 3516.853 W",
+    ),
+];
+
+fn data_dir() -> PathBuf {
+    std::env::var_os("TALLY_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"))
+}
+
+#[test]
+fn conversion_factors_agree_with_the_qsearch_unit_collection() {
+    let path = data_dir().join("quantities/kg-unit-collection.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let collection: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    let bases: HashMap<&str, &str> = BASES.iter().copied().collect();
+    let deliberate: HashSet<&str> = DELIBERATE.iter().map(|(s, _)| *s).collect();
+    let table = UnitTable::builtin();
+
+    // symbol -> [(dimension, factor, entity)] from the collection.
+    let mut by_symbol: HashMap<&str, Vec<(&str, f64, &str)>> = HashMap::new();
+    for entry in &collection {
+        let (Some(si), Some(factor)) = (entry["siUnit"].as_str(), entry["conversionToSI"].as_f64())
+        else {
+            continue;
+        };
+        let Some(&dimension) = bases.get(si) else {
+            continue;
+        };
+        for symbol in entry["symbols"].as_array().into_iter().flatten() {
+            if let Some(symbol) = symbol.as_str() {
+                by_symbol.entry(symbol).or_default().push((
+                    dimension,
+                    factor,
+                    entry["entity"].as_str().unwrap_or("?"),
+                ));
+            }
+        }
+    }
+
+    let mut checked = 0;
+    let mut disagreements = Vec::new();
+    let mut covered_entities: HashSet<&str> = HashSet::new();
+    let mut deliberate_seen: HashSet<&str> = HashSet::new();
+    for unit in table.units() {
+        if unit.offset != 0.0 {
+            continue; // the collection lists temperature scales as differences, not points
+        }
+        for symbol in &unit.symbols {
+            let Some(entries) = by_symbol.get(symbol.as_str()) else {
+                continue;
+            };
+            let same_dimension: Vec<_> = entries
+                .iter()
+                .filter(|(d, _, _)| *d == unit.dimension)
+                .collect();
+            if same_dimension.is_empty() {
+                continue;
+            }
+            checked += 1;
+            let agreeing: Vec<_> = same_dimension
+                .iter()
+                .filter(|(_, f, _)| ((unit.factor - f) / f).abs() <= 1e-6)
+                .collect();
+            covered_entities.extend(agreeing.iter().map(|(_, _, e)| *e));
+            if agreeing.is_empty() && deliberate.contains(symbol.as_str()) {
+                deliberate_seen.insert(symbol.as_str());
+            } else if agreeing.is_empty() {
+                disagreements.push(format!(
+                    "{} `{symbol}`: Tally {} vs collection {:?}",
+                    unit.id, unit.factor, same_dimension
+                ));
+            }
+        }
+    }
+
+    let convertible = collection
+        .iter()
+        .filter(|e| e["siUnit"].as_str().is_some_and(|s| bases.contains_key(s)))
+        .count();
+    let currencies = collection
+        .iter()
+        .filter(|e| e["isCurrency"] == true)
+        .count();
+    let table_currencies: HashSet<&str> = table
+        .units()
+        .iter()
+        .filter_map(|u| u.currency.as_deref())
+        .collect();
+    println!(
+        "unit table: {} units; checked {checked} shared symbols against the collection",
+        table.len()
+    );
+    println!(
+        "coverage: {} of {} collection units in Tally's dimensions ({:.1}%) matched with equal \
+         factors; collection has {} units in all, {currencies} currencies (Tally: {})",
+        covered_entities.len(),
+        convertible,
+        100.0 * covered_entities.len() as f64 / convertible as f64,
+        collection.len(),
+        table_currencies.len()
+    );
+    for (symbol, why) in DELIBERATE {
+        println!("deliberate difference `{symbol}`: {why}");
+    }
+    assert!(checked >= 50, "only {checked} symbols were comparable");
+    assert!(
+        disagreements.is_empty(),
+        "factors disagree:\n{}",
+        disagreements.join("\n")
+    );
+    // The list of deliberate differences must not outlive them.
+    assert_eq!(
+        deliberate_seen, deliberate,
+        "deliberate differences that no longer differ"
+    );
+}
