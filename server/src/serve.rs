@@ -114,10 +114,14 @@ async fn load_encoder(args: &ServeArgs) -> EncoderSlot {
 /// Leptos settings: site files from --site-root; hashed file names when cargo-leptos left a
 /// `hash.txt` beside the binary (it does with `hash-files = true`).
 fn leptos_options(args: &ServeArgs) -> LeptosOptions {
-    let hash_file_present = std::env::current_exe()
+    let hash_file = std::env::current_exe()
         .ok()
         .and_then(|exe| exe.parent().map(|dir| dir.join("hash.txt")))
-        .is_some_and(|p: PathBuf| p.is_file());
+        .filter(|p: &PathBuf| p.is_file());
+    if let Some(hash_file) = &hash_file {
+        warn_if_site_mismatches(hash_file, &args.site_root.join("pkg"));
+    }
+    let hash_file_present = hash_file.is_some();
     LeptosOptions::builder()
         .output_name("tally")
         .site_root(args.site_root.display().to_string())
@@ -125,6 +129,33 @@ fn leptos_options(args: &ServeArgs) -> LeptosOptions {
         .site_addr(args.addr)
         .hash_files(hash_file_present)
         .build()
+}
+
+/// Debug and release builds share one site directory but each binary has its own `hash.txt`;
+/// a binary run after the other build would link files that are not there. Say so plainly.
+fn warn_if_site_mismatches(hash_file: &std::path::Path, pkg_dir: &std::path::Path) {
+    let Ok(hashes) = std::fs::read_to_string(hash_file) else {
+        return;
+    };
+    for line in hashes.lines() {
+        let Some((kind, hash)) = line.split_once(':') else {
+            continue;
+        };
+        let kind = kind.trim();
+        if !["js", "wasm", "css"].contains(&kind) {
+            continue;
+        }
+        let expected = pkg_dir.join(format!("tally.{}.{kind}", hash.trim()));
+        if !expected.is_file() {
+            tracing::warn!(
+                "{} is missing: the site in {} was built for another build of this binary; \
+                 rebuild with `cargo leptos build` (or `--release`) before serving",
+                expected.display(),
+                pkg_dir.display()
+            );
+            return;
+        }
+    }
 }
 
 /// Resolves on Ctrl-C or SIGTERM; in-flight requests then finish before the server stops.
