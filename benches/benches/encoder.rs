@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use tally_engine::device::Device;
 use tally_engine::{Encoder, ModelDir};
 
 const SENTENCES: [&str; 8] = [
@@ -30,7 +31,7 @@ fn encoder_throughput(c: &mut Criterion) {
             return;
         }
     };
-    let encoder = Encoder::load(&dir, candle_cpu()).expect("the model loads");
+    let encoder = Encoder::load(&dir, Device::Cpu).expect("the model loads");
 
     let mut group = c.benchmark_group("encoder_cpu");
     for batch in [1usize, 8, 64] {
@@ -41,10 +42,6 @@ fn encoder_throughput(c: &mut Criterion) {
         });
     }
     group.finish();
-}
-
-fn candle_cpu() -> tally_engine::device::Device {
-    tally_engine::device::Device::Cpu
 }
 
 criterion_group! {

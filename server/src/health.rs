@@ -16,23 +16,14 @@ const DATABASE_CHECK_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// Checks every part now (the database with a real query).
 pub async fn current_status(state: &AppState) -> SystemStatus {
-    let encoder = match &state.encoder.encoder {
-        Ok(encoder) => EncoderStatus {
-            loaded: true,
-            model: Some(encoder.name().to_string()),
-            dimension: Some(encoder.dimension()),
-            device: Some(encoder.device_name()),
-            path: state.encoder.path.as_ref().map(|p| p.display().to_string()),
-            error: None,
-        },
-        Err(error) => EncoderStatus {
-            loaded: false,
-            model: None,
-            dimension: None,
-            device: None,
-            path: state.encoder.path.as_ref().map(|p| p.display().to_string()),
-            error: Some(error.clone()),
-        },
+    let loaded = state.encoder.encoder.as_ref().ok();
+    let encoder = EncoderStatus {
+        loaded: loaded.is_some(),
+        model: loaded.map(|e| e.name().to_string()),
+        dimension: loaded.map(|e| e.dimension()),
+        device: loaded.map(|e| e.device_name()),
+        path: state.encoder.path.as_ref().map(|p| p.display().to_string()),
+        error: state.encoder.encoder.as_ref().err().cloned(),
     };
     let check = tokio::time::timeout(DATABASE_CHECK_TIMEOUT, state.db.check())
         .await
@@ -42,15 +33,9 @@ pub async fn current_status(state: &AppState) -> SystemStatus {
                 DATABASE_CHECK_TIMEOUT.as_secs()
             )))
         });
-    let database = match check {
-        Ok(()) => DatabaseStatus {
-            connected: true,
-            error: None,
-        },
-        Err(e) => DatabaseStatus {
-            connected: false,
-            error: Some(e.to_string()),
-        },
+    let database = DatabaseStatus {
+        connected: check.is_ok(),
+        error: check.err().map(|e| e.to_string()),
     };
     let status = if !encoder.loaded {
         "failed"

@@ -148,8 +148,9 @@ impl PrivateCluster {
             .ok()
             .and_then(|p| p.trim().parse::<u16>().ok())
             .filter(|&p| TcpListener::bind(("127.0.0.1", p)).is_ok());
-        let mut last_error = None;
-        for attempt in 0..3 {
+        const ATTEMPTS: usize = 3;
+        let mut attempt = 0;
+        loop {
             let port = match previous {
                 Some(port) if attempt == 0 => port,
                 _ => free_port().map_err(|source| ClusterError::Io {
@@ -172,10 +173,10 @@ impl PrivateCluster {
                     let _ = std::fs::write(&port_file, port.to_string());
                     return Ok(());
                 }
-                Err(e) => last_error = Some(e),
+                Err(e) if attempt + 1 == ATTEMPTS => return Err(e),
+                Err(_) => attempt += 1,
             }
         }
-        Err(last_error.unwrap_or(ClusterError::NotInstalled))
     }
 
     /// The port of a postmaster already running on this data directory, if any (line 4 of
