@@ -8,11 +8,13 @@ pub mod corpora;
 pub mod device;
 pub mod encoder;
 pub mod model_dir;
+pub mod quantity;
 pub mod units;
 
 pub use corpora::{discover_corpora, CorpusInfo};
 pub use encoder::{Encoder, EncoderError};
 pub use model_dir::{ModelDir, ModelDirError};
+pub use quantity::{extract, parse_query, Change, Quantity, QuantityUnit, Value};
 pub use units::{Unit, UnitError, UnitTable};
 
 /// The engine's version, stored with every answer so that answers can be traced to the code.

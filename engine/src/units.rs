@@ -45,6 +45,11 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// The unit's canonical name ("kilometre", "dollar", "degree celsius").
+    pub fn name(&self) -> &str {
+        self.names.first().map(String::as_str).unwrap_or(&self.id)
+    }
+
     /// The value in the dimension's base unit.
     pub fn to_base(&self, value: f64) -> f64 {
         value * self.factor + self.offset
@@ -161,7 +166,13 @@ impl UnitTable {
                 // "µ" (micro sign) and "μ" (Greek mu) both occur in text.
                 if prefix == "μ" {
                     symbols.extend(unit.symbols.iter().map(|s| format!("µ{s}")));
-                    symbols.extend(unit.symbols.iter().map(|s| format!("u{s}")));
+                    // The ASCII stand-in "u" only where it does not spell a word ("us", "um").
+                    symbols.extend(
+                        unit.symbols
+                            .iter()
+                            .map(|s| format!("u{s}"))
+                            .filter(|s| !matches!(s.as_str(), "us" | "um")),
+                    );
                 }
                 let id = format!("{prefix_name}{}", unit.id);
                 if table.by_id.contains_key(&id) {
@@ -241,6 +252,14 @@ impl UnitTable {
             },
         };
         found.iter().map(|&i| &self.units[i]).collect()
+    }
+
+    /// Units whose symbols are written exactly `surface` (case-sensitive; names do not count).
+    pub fn lookup_symbol(&self, surface: &str) -> Vec<&Unit> {
+        self.exact
+            .get(surface)
+            .map(|found| found.iter().map(|&i| &self.units[i]).collect())
+            .unwrap_or_default()
     }
 
     /// Converts `value` from one unit to another of the same dimension. Currencies convert only

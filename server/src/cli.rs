@@ -25,6 +25,53 @@ pub struct Cli {
 pub enum Command {
     /// Run the web app and JSON API (the default).
     Serve(ServeArgs),
+    /// Score a component against gold data and print the paper's metrics.
+    #[command(subcommand)]
+    Eval(EvalCommand),
+    /// Measure speed and print figures.
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EvalCommand {
+    /// Quantity extraction against a gold file in the NewsQuant format: precision, recall and F1
+    /// for value, value+unit and value+change.
+    Extraction(EvalExtractionArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalExtractionArgs {
+    /// Gold file (e.g. ../shared/data/quantities/newsquant_dev.json).
+    #[arg(long)]
+    pub gold: PathBuf,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also print every sentence where the extractor and the gold differ.
+    #[arg(long)]
+    pub errors: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Extraction speed on one core: the gold sentences repeated to --sentences, and single texts
+    /// of 1 KB, 100 KB and 10 MB.
+    Extraction(BenchExtractionArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BenchExtractionArgs {
+    /// Sentences to read (a gold file in the NewsQuant format, or a text file with one sentence
+    /// per line).
+    #[arg(long, default_value = "../shared/data/quantities/newsquant_dev.json")]
+    pub sentences_from: PathBuf,
+    /// How many sentences to extract from (the file's sentences repeated).
+    #[arg(long, default_value_t = 100_000)]
+    pub sentences: usize,
+    /// Print one JSON object instead of lines.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -103,7 +150,9 @@ mod tests {
     #[test]
     fn no_sub_command_means_serve_with_defaults() {
         let command = Cli::parse_from(["tally"]).command_or_default();
-        let Command::Serve(args) = command;
+        let Command::Serve(args) = command else {
+            panic!("the default command is serve");
+        };
         assert_eq!(args.encoder, "all-MiniLM-L6-v2");
         assert_eq!(args.site_root, PathBuf::from("target/site"));
     }

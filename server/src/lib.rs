@@ -2,8 +2,10 @@
 //! web app and PostgreSQL.
 
 pub mod api;
+pub mod bench;
 pub mod cli;
 pub mod db;
+pub mod eval;
 pub mod feedback;
 pub mod health;
 pub mod http;

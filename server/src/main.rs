@@ -1,5 +1,5 @@
 use clap::Parser;
-use tally_server::cli::{Cli, Command};
+use tally_server::cli::{BenchCommand, Cli, Command, EvalCommand};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -11,5 +11,7 @@ async fn main() -> anyhow::Result<()> {
         .init();
     match Cli::parse().command_or_default() {
         Command::Serve(args) => tally_server::serve::serve(args).await,
+        Command::Eval(EvalCommand::Extraction(args)) => tally_server::eval::extraction(&args),
+        Command::Bench(BenchCommand::Extraction(args)) => tally_server::bench::extraction(&args),
     }
 }

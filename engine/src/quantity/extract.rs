@@ -1,0 +1,1239 @@
+//! The extractor: text → [`Quantity`] list. See the module documentation of `quantity` for what
+//! is and is not a quantity; the rules are spelled out next to the code that applies them.
+
+use std::cell::OnceCell;
+
+use super::lexicon::{self, PREFIX_CONDITIONS, SUFFIX_CONDITIONS};
+use super::tokens::{tokenize, Kind, Token};
+use super::unit_context::{choose, TextCues};
+use super::{Change, NumberKind, PerUnit, Quantity, QuantityUnit, Value};
+use crate::{Unit, UnitTable};
+
+/// Every quantity in `text`, in text order.
+pub fn extract(text: &str) -> Vec<Quantity> {
+    let mut tokens = Vec::with_capacity(text.len() / 4 + 1);
+    tokenize(text, &mut tokens);
+    Scan {
+        text,
+        lower: text.to_ascii_lowercase(),
+        toks: tokens,
+        table: UnitTable::builtin(),
+        cues: OnceCell::new(),
+    }
+    .run()
+}
+
+/// A number found in the token stream, with what was learned about it so far.
+#[derive(Debug, Clone)]
+struct Mention {
+    /// First token of the number (a sign included).
+    first: usize,
+    /// One past the last token of the number (scale words included).
+    last: usize,
+    value: f64,
+    kind: NumberKind,
+    /// The multiplier a scale word or suffix applied ("5 million": 1e6).
+    scale: f64,
+    /// Written in digits without sign, separators or decimals: the digit count.
+    plain_digits: Option<usize>,
+    has_comma: bool,
+    in_words: bool,
+    /// A currency symbol before the number: its first token and unit.
+    currency: Option<(usize, &'static Unit)>,
+    unit: Option<UnitReading>,
+    /// One past the last token of the quantity (unit included).
+    end: usize,
+    change: Change,
+    range_to: Option<f64>,
+    /// Letters glued to the end of the digits that were not read as anything ("5G").
+    glued_tail: bool,
+}
+
+/// A unit reading before disambiguation.
+#[derive(Debug, Clone)]
+struct UnitReading {
+    surface: String,
+    /// Table readings, most common first; empty for a plain noun.
+    candidates: Vec<&'static Unit>,
+    noun: Option<String>,
+    /// Set when a noun is also a count unit of the table ("users" → person).
+    noun_unit: Option<&'static Unit>,
+    per: Option<PerUnit>,
+}
+
+enum Reading {
+    Number(Mention),
+    /// Not a quantity (a date, a phone number …): continue after these tokens.
+    Skip(usize),
+    Nothing,
+}
+
+struct Scan<'t> {
+    text: &'t str,
+    /// `text` with ASCII letters lower-cased: same byte offsets.
+    lower: String,
+    toks: Vec<Token>,
+    table: &'static UnitTable,
+    cues: OnceCell<TextCues>,
+}
+
+impl<'t> Scan<'t> {
+    fn run(self) -> Vec<Quantity> {
+        let mut mentions = Vec::new();
+        let mut i = 0;
+        while i < self.toks.len() {
+            match self.read_number(i) {
+                Reading::Number(mention) => {
+                    i = mention.last.max(i + 1);
+                    mentions.push(mention);
+                }
+                Reading::Skip(next) => i = next.max(i + 1),
+                Reading::Nothing => i += 1,
+            }
+        }
+        let mut kept = Vec::with_capacity(mentions.len());
+        for mut mention in mentions {
+            self.read_unit(&mut mention);
+            if self.is_not_a_quantity(&mention) {
+                continue;
+            }
+            mention.change = self.change_of(&mention);
+            kept.push(mention);
+        }
+        self.join_ranges(&mut kept);
+        self.resolve(kept)
+    }
+
+    // ----- token helpers -------------------------------------------------------------------
+
+    fn raw(&self, i: usize) -> &'t str {
+        let t = self.toks[i];
+        &self.text[t.start..t.end]
+    }
+
+    /// The token lower-cased (ASCII), or "" past the end.
+    fn low(&self, i: usize) -> &str {
+        match self.toks.get(i) {
+            Some(t) => &self.lower[t.start..t.end],
+            None => "",
+        }
+    }
+
+    fn kind(&self, i: usize) -> Option<Kind> {
+        self.toks.get(i).map(|t| t.kind)
+    }
+
+    fn is_word(&self, i: usize) -> bool {
+        self.kind(i) == Some(Kind::Word)
+    }
+
+    /// Token `i` exists and touches the token before it.
+    fn glued(&self, i: usize) -> bool {
+        self.toks.get(i).is_some_and(|t| !t.spaced)
+    }
+
+    fn word_before(&self, i: usize) -> &str {
+        if i == 0 {
+            ""
+        } else {
+            self.low(i - 1)
+        }
+    }
+
+    fn is_capitalised(&self, i: usize) -> bool {
+        self.is_word(i) && self.raw(i).chars().any(char::is_uppercase)
+    }
+
+    /// Tokens `from..to` are separated by at most one white-space character each.
+    fn tight(&self, from: usize, to: usize) -> bool {
+        (from + 1..to).all(|k| {
+            let gap = &self.text[self.toks[k - 1].end..self.toks[k].start];
+            gap.chars().count() <= 1
+        })
+    }
+
+    fn cues(&self) -> &TextCues {
+        self.cues.get_or_init(|| {
+            let words = self
+                .toks
+                .iter()
+                .filter(|t| t.kind == Kind::Word)
+                .map(|t| &self.lower[t.start..t.end]);
+            let mut cues = TextCues::from_words(words);
+            cues.add_symbols(self.text);
+            cues
+        })
+    }
+
+    // ----- numbers ---------------------------------------------------------------------------
+
+    fn read_number(&self, i: usize) -> Reading {
+        match self.toks[i].kind {
+            Kind::Num => self.read_digits(i),
+            Kind::Word => self.read_words(i),
+            Kind::Sym => match lexicon::fraction_char(self.raw(i)) {
+                Some(value) => Reading::Number(Mention::new(
+                    i,
+                    i + 1,
+                    value,
+                    NumberKind::Fraction,
+                )),
+                None => Reading::Nothing,
+            },
+        }
+    }
+
+    fn read_digits(&self, i: usize) -> Reading {
+        let raw = self.raw(i);
+        if raw.matches('.').count() >= 2 {
+            // "1.2.3", "12.05.2020": versions and dates.
+            return Reading::Skip(i + 1);
+        }
+        let sym = |k: usize, s: &str| {
+            self.kind(k) == Some(Kind::Sym) && self.glued(k) && self.raw(k) == s
+        };
+        let num = |k: usize| self.kind(k) == Some(Kind::Num) && self.glued(k);
+        // Times: "10:30", "1:36.6".
+        if sym(i + 1, ":") && num(i + 2) {
+            let mut end = i + 3;
+            while sym(end, ":") && num(end + 1) {
+                end += 2;
+            }
+            return Reading::Skip(end);
+        }
+        // Slashes: "3/4" a fraction; "12/05/2020", "9/11", "24/7" not quantities.
+        if sym(i + 1, "/") && num(i + 2) {
+            if sym(i + 3, "/") && num(i + 4) {
+                return Reading::Skip(i + 5);
+            }
+            let a: f64 = raw.parse().unwrap_or(f64::NAN);
+            let b: f64 = self.raw(i + 2).parse().unwrap_or(f64::NAN);
+            let fraction_denominator = [2.0, 3.0, 4.0, 5.0, 8.0, 10.0, 16.0, 100.0].contains(&b);
+            if fraction_denominator && a < b && !raw.contains(['.', ',']) {
+                return Reading::Number(Mention::new(i, i + 3, a / b, NumberKind::Fraction));
+            }
+            return Reading::Skip(i + 3);
+        }
+        // ISO dates "2020-05-12".
+        if raw.len() == 4 && sym(i + 1, "-") && num(i + 2) && sym(i + 3, "-") && num(i + 4) {
+            return Reading::Skip(i + 5);
+        }
+        if let Some(end) = self.phone_number_end(i) {
+            return Reading::Skip(end);
+        }
+
+        let mut first = i;
+        let mut last = i + 1;
+        let mut digits: String = raw.chars().filter(|&c| c != ',').collect();
+        let has_comma = raw.contains(',');
+        // Space-separated thousands: "6 000", "1 250 000".
+        if !has_comma && !raw.contains('.') && raw.len() <= 3 {
+            while self.kind(last) == Some(Kind::Num)
+                && self.raw(last).len() == 3
+                && !self.glued(last)
+                && self.tight(last - 1, last + 1)
+                && !self.glued(last + 1)
+            {
+                digits.push_str(self.raw(last));
+                last += 1;
+            }
+        }
+        let mut value: f64 = digits.parse().unwrap_or(f64::NAN);
+        let mut plain_digits =
+            (!has_comma && !digits.contains('.') && last == i + 1).then_some(digits.len());
+
+        // Signs glued to the number at the start of a word: "-5", "−3.2", "+4".
+        if i > 0 && self.glued(i) && self.kind(i - 1) == Some(Kind::Sym) {
+            let sign = self.raw(i - 1);
+            let starts_word = i == 1
+                || self.toks[i - 1].spaced
+                || matches!(self.raw(i - 2), "(" | "[" | "~" | ":");
+            if starts_word && matches!(sign, "-" | "−" | "+") {
+                if sign != "+" {
+                    value = -value;
+                }
+                first = i - 1;
+                plain_digits = None;
+            }
+        }
+
+        // Scientific notation: "1.5e6", "2E-3", "3 × 10^8".
+        if let Some((exponent, end)) = self.exponent_after(last) {
+            value = scientific(&digits, value, exponent);
+            last = end;
+            plain_digits = None;
+        }
+
+        let mut mention = Mention::new(first, last, value, NumberKind::Cardinal);
+        mention.has_comma = has_comma;
+
+        // Vulgar fraction glued on: "2½".
+        if self.kind(last) == Some(Kind::Sym) && self.glued(last) {
+            if let Some(f) = lexicon::fraction_char(self.raw(last)) {
+                mention.value += f.copysign(mention.value);
+                mention.last += 1;
+                plain_digits = None;
+            }
+        }
+
+        // Letters glued to the digits: ordinal, decade, clock, scale — or a unit, read later.
+        let tail = mention.last;
+        if self.is_word(tail) && self.glued(tail) {
+            let word = self.raw(tail);
+            if lexicon::is_ordinal_suffix(word) {
+                mention.kind = NumberKind::Ordinal;
+                mention.last = tail + 1;
+            } else if word == "s" && digits.ends_with('0') {
+                return Reading::Skip(tail + 1); // "1990s", "90s"
+            } else if self.is_clock(tail) {
+                return Reading::Skip(tail + 1);
+            } else if let Some(scale) = self.glued_scale(word, first) {
+                mention.scale = scale;
+                mention.last = tail + 1;
+                plain_digits = None;
+            }
+        }
+        self.scale_words(&mut mention);
+        if mention.scale != 1.0 {
+            plain_digits = None;
+        }
+        mention.plain_digits = plain_digits;
+        Reading::Number(mention)
+    }
+
+    /// Scale suffixes glued to digits; "m"/"b" count as million/billion only after a currency
+    /// ("$5m"), otherwise they are units ("5m" is five metres).
+    fn glued_scale(&self, word: &str, first: usize) -> Option<f64> {
+        if let Some(scale) = lexicon::glued_scale(word) {
+            return Some(scale);
+        }
+        let after_currency = || self.currency_before(first).is_some();
+        match word {
+            "m" | "M" if after_currency() => Some(1e6),
+            "b" | "B" if after_currency() => Some(1e9),
+            _ => None,
+        }
+    }
+
+    /// Scale words after a number: "1.2 million", "two hundred thousand", "5 dozen".
+    fn scale_words(&self, mention: &mut Mention) {
+        loop {
+            let k = mention.last;
+            if !self.is_word(k) {
+                break;
+            }
+            let word = self.low(k);
+            let scale = match word {
+                "dozen" => 12.0,
+                _ => match lexicon::scale_word(word) {
+                    Some(s) => s,
+                    None => break,
+                },
+            };
+            mention.value *= scale;
+            mention.scale *= scale;
+            mention.last = k + 1;
+        }
+        if mention.scale != 1.0 {
+            mention.value /= mention.scale;
+            mention.value *= mention.scale;
+        }
+    }
+
+    /// "e6", "E-3" glued, or "× 10^8" / "x10^8": the exponent and the end token.
+    fn exponent_after(&self, k: usize) -> Option<(i32, usize)> {
+        let glued_num = |j: usize| self.kind(j) == Some(Kind::Num) && self.glued(j);
+        let signed = |j: usize| -> Option<(i32, usize)> {
+            let (negative, at) = match self.raw_if_sym(j) {
+                Some("-") | Some("−") if self.glued(j) => (true, j + 1),
+                Some("+") if self.glued(j) => (false, j + 1),
+                _ => (false, j),
+            };
+            if !glued_num(at) || self.raw(at).contains([',', '.']) {
+                return None;
+            }
+            let e: i32 = self.raw(at).parse().ok()?;
+            Some((if negative { -e } else { e }, at + 1))
+        };
+        if self.is_word(k) && self.glued(k) && matches!(self.raw(k), "e" | "E") {
+            return signed(k + 1);
+        }
+        let times = matches!(self.raw_if_any(k), Some("×") | Some("x") | Some("*"));
+        if times
+            && self.kind(k + 1) == Some(Kind::Num)
+            && self.raw(k + 1) == "10"
+            && self.raw_if_sym(k + 2) == Some("^")
+            && self.glued(k + 2)
+        {
+            return signed(k + 3);
+        }
+        None
+    }
+
+    fn raw_if_sym(&self, k: usize) -> Option<&'t str> {
+        (self.kind(k) == Some(Kind::Sym)).then(|| self.raw(k))
+    }
+
+    fn raw_if_any(&self, k: usize) -> Option<&'t str> {
+        (k < self.toks.len()).then(|| self.raw(k))
+    }
+
+    /// "5pm", "10.45pm", "11 a.m.", "5 PM".
+    fn is_clock(&self, k: usize) -> bool {
+        if !self.is_word(k) {
+            return false;
+        }
+        match self.raw(k) {
+            "am" | "pm" | "AM" | "PM" => {
+                // "5 am" but not "5 am I": require a clock-like context for the spaced form.
+                self.glued(k) || !self.is_word(k + 1) || self.low(k + 1) != "i"
+            }
+            "a" | "p" | "A" | "P" => {
+                self.raw_if_sym(k + 1) == Some(".") && matches!(self.low(k + 2), "m")
+            }
+            _ => false,
+        }
+    }
+
+    /// Phone numbers: "555-1234", "555-123-4567", "(555) 123-4567", "+44 20 7946 0958".
+    fn phone_number_end(&self, i: usize) -> Option<usize> {
+        let len = |k: usize| self.raw(k).len();
+        let is_group = |k: usize| {
+            self.kind(k) == Some(Kind::Num)
+                && !self.raw(k).contains([',', '.'])
+                && (2..=4).contains(&len(k))
+        };
+        let international = i > 0 && self.raw_if_sym(i - 1) == Some("+") && self.glued(i);
+        let bracketed = i > 0 && self.raw_if_sym(i - 1) == Some("(") && self.raw_if_sym(i + 1) == Some(")");
+        if bracketed && len(i) == 3 && is_group(i + 2) && len(i + 2) == 3 {
+            if self.raw_if_sym(i + 3) == Some("-") && is_group(i + 4) && len(i + 4) == 4 {
+                return Some(i + 5);
+            }
+        }
+        if international {
+            // At least three spaced or dashed groups.
+            let mut k = i + 1;
+            let mut groups = 1;
+            while k < self.toks.len() {
+                let dash = self.raw_if_sym(k) == Some("-") && self.glued(k);
+                let next = if dash { k + 1 } else { k };
+                if is_group(next) && self.tight(next - 1, next + 1) {
+                    groups += 1;
+                    k = next + 1;
+                } else {
+                    break;
+                }
+            }
+            return (groups >= 3).then_some(k);
+        }
+        if len(i) == 3 && is_group(i) {
+            let dash = |k: usize| {
+                matches!(self.raw_if_sym(k), Some("-") | Some(".")) && self.glued(k) && self.glued(k + 1)
+            };
+            if dash(i + 1) && is_group(i + 2) {
+                if len(i + 2) == 4 {
+                    return Some(i + 3);
+                }
+                if len(i + 2) == 3 && dash(i + 3) && is_group(i + 4) && len(i + 4) == 4 {
+                    return Some(i + 5);
+                }
+            }
+        }
+        None
+    }
+
+    fn read_words(&self, i: usize) -> Reading {
+        let word = self.low(i);
+        let next = self.low(i + 1);
+        // "a dozen", "a hundred", "a million", "a third of", "a couple of".
+        if matches!(word, "a" | "an") {
+            let mut mention = if next == "dozen" {
+                Mention::new(i, i + 2, 12.0, NumberKind::Cardinal)
+            } else if let Some(scale) = lexicon::scale_word(next).filter(|s| *s >= 100.0) {
+                let mut m = Mention::new(i, i + 2, scale, NumberKind::Cardinal);
+                m.scale = scale;
+                m
+            } else if let Some(denominator) =
+                lexicon::fraction_word(next).filter(|_| self.low(i + 2) == "of")
+            {
+                Mention::new(i, i + 2, 1.0 / denominator, NumberKind::Fraction)
+            } else if next == "couple" && self.low(i + 2) == "of" {
+                Mention::new(i, i + 2, 2.0, NumberKind::Cardinal)
+            } else {
+                return Reading::Nothing;
+            };
+            mention.in_words = true;
+            self.scale_words(&mut mention);
+            return Reading::Number(mention);
+        }
+        if word == "half" {
+            let mut mention = if matches!(next, "a" | "an")
+                && (self.low(i + 2) == "dozen" || lexicon::scale_word(self.low(i + 2)).is_some())
+            {
+                let mut m = Mention::new(i, i + 2, 0.5, NumberKind::Cardinal);
+                self.scale_words(&mut m);
+                m
+            } else if matches!(next, "of" | "the") || self.condition_word_before(i) {
+                Mention::new(i, i + 1, 0.5, NumberKind::Fraction)
+            } else {
+                return Reading::Nothing;
+            };
+            mention.in_words = true;
+            return Reading::Number(mention);
+        }
+        if let Some(n) = lexicon::multiplier_word(word) {
+            let mut m = Mention::new(i, i + 1, n as f64, NumberKind::Multiplier);
+            m.in_words = true;
+            return Reading::Number(m);
+        }
+        if let Some(n) = lexicon::ordinal_word(word) {
+            let mut m = Mention::new(i, i + 1, n as f64, NumberKind::Ordinal);
+            m.in_words = true;
+            return Reading::Number(m);
+        }
+        if lexicon::unit_word(word).is_none() && lexicon::tens_word(word).is_none() {
+            return Reading::Nothing;
+        }
+        // A number word inside a name: "Formula One", "Big Ten".
+        if self.is_capitalised(i) && i > 0 && self.is_capitalised(i - 1) {
+            return Reading::Nothing;
+        }
+        let Some(mut mention) = self.number_words(i) else {
+            return Reading::Nothing;
+        };
+        // "one" as a pronoun: "each one", "the one that".
+        if mention.last == i + 1 && word == "one" && lexicon::pronoun_one_cue(self.word_before(i))
+        {
+            return Reading::Nothing;
+        }
+        mention.in_words = true;
+        Reading::Number(mention)
+    }
+
+    /// "seventeen", "two hundred and five", "twenty-five thousand", "two thirds",
+    /// "one and a half", "ninety five".
+    fn number_words(&self, i: usize) -> Option<Mention> {
+        let mut total = 0u64;
+        let mut current = 0u64;
+        let mut k = i;
+        let mut last = i;
+        // What may come next: a units word (after tens, hundred or scale), tens (after hundred or
+        // scale), hundred/scale (after a number).
+        let mut units_ok = true;
+        let mut tens_ok = true;
+        let mut saw_big = false;
+        while k < self.toks.len() {
+            if self.raw_if_sym(k) == Some("-") && self.glued(k) && self.glued(k + 1) && last == k {
+                k += 1;
+                continue;
+            }
+            if !self.is_word(k) {
+                break;
+            }
+            let word = self.low(k);
+            if let Some(n) = lexicon::unit_word(word).filter(|_| units_ok) {
+                current += n as u64;
+                units_ok = false;
+                tens_ok = false;
+            } else if let Some(n) = lexicon::tens_word(word).filter(|_| tens_ok) {
+                current += n as u64;
+                tens_ok = false;
+                units_ok = true;
+            } else if word == "hundred" && current > 0 && current < 100 {
+                current *= 100;
+                units_ok = true;
+                tens_ok = true;
+                saw_big = true;
+            } else if let Some(scale) = lexicon::scale_word(word).filter(|s| *s >= 1e3) {
+                if last == i && current == 0 {
+                    break;
+                }
+                total += current.max(1) * scale as u64;
+                current = 0;
+                units_ok = true;
+                tens_ok = true;
+                saw_big = true;
+            } else if word == "and"
+                && saw_big
+                && (lexicon::unit_word(self.low(k + 1)).is_some()
+                    || lexicon::tens_word(self.low(k + 1)).is_some())
+            {
+                k += 1;
+                continue;
+            } else {
+                break;
+            }
+            k += 1;
+            last = k;
+        }
+        if last == i {
+            return None;
+        }
+        let mut value = (total + current) as f64;
+        let mut kind = NumberKind::Cardinal;
+        let mut end = last;
+        // "two thirds", "three quarters", "one-third".
+        let hyphen = self.raw_if_sym(end) == Some("-") && self.glued(end) && self.glued(end + 1);
+        let fraction_at = if hyphen { end + 1 } else { end };
+        if value < 20.0 {
+            if let Some(d) = lexicon::fraction_word(self.low(fraction_at)) {
+                let plural_ok = value == 1.0 || self.low(fraction_at).ends_with('s');
+                if plural_ok && self.low(fraction_at) != "second" {
+                    value /= d;
+                    kind = NumberKind::Fraction;
+                    end = fraction_at + 1;
+                }
+            }
+        }
+        // "one and a half".
+        if kind == NumberKind::Cardinal
+            && self.low(end) == "and"
+            && self.low(end + 1) == "a"
+            && self.low(end + 2) == "half"
+        {
+            value += 0.5;
+            end += 3;
+        }
+        let mut mention = Mention::new(i, end, value, kind);
+        self.scale_words(&mut mention);
+        Some(mention)
+    }
+
+    // ----- currency and units -------------------------------------------------------------------
+
+    /// A currency symbol or code right before token `first` ("$", "US$", "US $", "EUR", "Rs.").
+    fn currency_before(&self, first: usize) -> Option<(usize, &'static Unit)> {
+        for k in (1..=3).rev() {
+            if first < k {
+                continue;
+            }
+            let from = first - k;
+            if self.kind(from) == Some(Kind::Num) || !self.tight(from, first + 1) {
+                continue;
+            }
+            let surface = &self.text[self.toks[from].start..self.toks[first - 1].end];
+            let mut found = self.table.lookup_symbol(surface);
+            if found.is_empty() && surface.contains(' ') {
+                let squeezed: String = surface.split_whitespace().collect();
+                found = self.table.lookup_symbol(&squeezed);
+            }
+            if let Some(unit) = found.into_iter().find(|u| u.dimension == "currency") {
+                // A code written as a word must stand apart from other letters ("CHF5" is fine,
+                // "ACHF" is not a token boundary issue because tokens are whole words).
+                return Some((from, unit));
+            }
+        }
+        None
+    }
+
+    fn read_unit(&self, mention: &mut Mention) {
+        if mention.kind == NumberKind::Ordinal {
+            return;
+        }
+        let start = mention.first;
+        if let Some((from, unit)) = self.currency_before(start) {
+            mention.currency = Some((from, unit));
+            // "$58.24 per barrel", "$5 a month".
+            let (per, end) = self.per_unit(mention.last, true);
+            mention.unit = Some(UnitReading {
+                surface: self.text[self.toks[from].start..self.toks[start - 1].end].to_string(),
+                candidates: vec![unit],
+                noun: None,
+                noun_unit: None,
+                per,
+            });
+            mention.end = end;
+            return;
+        }
+        let e = mention.last;
+        // "3-inch", "10-year-old": a hyphen between the number and its unit.
+        let at = if self.raw_if_sym(e) == Some("-") && self.glued(e) && self.is_word(e + 1) && self.glued(e + 1) {
+            e + 1
+        } else {
+            e
+        };
+        if let Some((mut reading, end)) = self.table_unit(at, mention.scale != 1.0) {
+            let currency = reading.candidates.iter().any(|u| u.dimension == "currency");
+            let (per, end) = self.per_unit(end, currency);
+            reading.per = per;
+            mention.unit = Some(reading);
+            mention.end = end;
+            return;
+        }
+        if self.is_word(e) && self.glued(e) {
+            mention.glued_tail = true;
+            return;
+        }
+        if let Some((reading, end)) = self.noun_after(mention) {
+            mention.unit = Some(reading);
+            mention.end = end;
+        }
+    }
+
+    /// The longest unit surface of the table starting at token `at` (up to four tokens).
+    fn table_unit(&self, at: usize, scaled: bool) -> Option<(UnitReading, usize)> {
+        if at >= self.toks.len() || self.kind(at) == Some(Kind::Num) {
+            return None;
+        }
+        for n in (1..=4).rev() {
+            let end = at + n;
+            if end > self.toks.len() || !self.tight(at, end) {
+                continue;
+            }
+            // A unit ends at a word boundary: "5 mg" but not the "m" of "5 mgx".
+            if self.glued(end) && self.kind(end) == Some(Kind::Word) && self.kind(end - 1) == Some(Kind::Word) {
+                continue;
+            }
+            let surface = &self.text[self.toks[at].start..self.toks[end - 1].end];
+            if n == 1 && self.blocked(at, surface) {
+                continue;
+            }
+            let mut candidates: Vec<&'static Unit> = self
+                .table
+                .lookup(surface)
+                .into_iter()
+                .filter(|u| u.dimension != "count")
+                .collect();
+            if candidates.is_empty() {
+                continue;
+            }
+            // "degrees" alone: an angle, or a temperature when the text is about temperature.
+            let lower = surface.to_lowercase();
+            if matches!(lower.as_str(), "degree" | "degrees" | "deg" | "°") {
+                for id in ["celsius", "fahrenheit"] {
+                    if let Some(t) = self.table.get(id) {
+                        candidates.push(t);
+                    }
+                }
+            }
+            let _ = scaled;
+            return Some((
+                UnitReading {
+                    surface: surface.to_string(),
+                    candidates,
+                    noun: None,
+                    noun_unit: None,
+                    per: None,
+                },
+                end,
+            ));
+        }
+        None
+    }
+
+    /// Unit symbols that are also common words or letters, accepted only glued to the number
+    /// ("5h", "40C") or, for capital letters, when no word follows ("40 C.").
+    fn blocked(&self, at: usize, surface: &str) -> bool {
+        match surface {
+            "a" | "an" | "at" | "in" | "are" | "is" | "as" | "s" | "d" | "h" | "t" | "u" | "p"
+            | "q" | "b" | "st" | "gr" | "pt" | "pc" | "mo" | "cd" | "Da" | "ha" | "hand"
+            | "hands" | "chain" | "chains" | "rod" | "rods" | "gray" | "grain" | "grains"
+            | "gross" | "league" | "leagues" | "slug" | "slugs" | "real" | "sol" | "mil"
+            | "thou" | "erg" | "kip" | "lei" | "lev" | "leu" | "Br" | "Ft" | "K" | "TL" | "SR"
+            | "LE" | "DA" | "DT" | "BD" | "KD" | "JD" | "QR" | "Tk" | "RM" | "Rp" | "Dh"
+            | "sun" | "bit" | "bits" => {
+                self.toks[at].spaced || surface == "a" || surface == "are"
+            }
+            "A" | "B" | "G" | "T" | "P" | "N" | "J" | "S" | "L" | "V" | "W" | "C" | "F" | "H" | "M" => {
+                self.toks[at].spaced && self.is_word(at + 1)
+            }
+            _ => false,
+        }
+    }
+
+    /// "per barrel", "a month", "/kg", "per share" after a unit (or a currency amount).
+    fn per_unit(&self, at: usize, currency: bool) -> (Option<PerUnit>, usize) {
+        let none = (None, at);
+        let word = self.low(at);
+        let slash = self.raw_if_sym(at) == Some("/");
+        if !(matches!(word, "per" | "a" | "an" | "each") || slash) {
+            return none;
+        }
+        let k = at + 1;
+        if k >= self.toks.len() || self.kind(k) != Some(Kind::Word) {
+            return none;
+        }
+        if let Some((reading, end)) = self.table_unit(k, false) {
+            let unit = reading.candidates[0];
+            let time_like = unit.dimension == "time";
+            if word == "per" || slash || time_like {
+                return (
+                    Some(PerUnit {
+                        name: unit.name().to_string(),
+                        unit_id: Some(unit.id.clone()),
+                    }),
+                    end,
+                );
+            }
+            return none;
+        }
+        if currency && (word == "per" || word == "a" || word == "an") {
+            let noun = self.low(k);
+            if !lexicon::is_function_word(noun) && noun.chars().all(char::is_alphabetic) {
+                let name = singular(noun);
+                let unit_id = self
+                    .table
+                    .lookup(&name)
+                    .first()
+                    .map(|u| u.id.clone());
+                return (Some(PerUnit { name, unit_id }), k + 1);
+            }
+        }
+        none
+    }
+
+    /// The noun a bare number counts: "73 songs", "three course meal", "one of the students".
+    fn noun_after(&self, mention: &Mention) -> Option<(UnitReading, usize)> {
+        let mut k = mention.last;
+        if mention.in_words && self.low(k) == "of" {
+            if matches!(
+                self.low(k + 1),
+                "the" | "his" | "her" | "its" | "their" | "our" | "my" | "your" | "those" | "these"
+            ) {
+                k += 2;
+            } else {
+                return None;
+            }
+        }
+        let start = k;
+        let mut words: Vec<String> = Vec::new();
+        while k < self.toks.len() && words.len() < 3 {
+            if !self.is_word(k) || (self.glued(k) && k != start) {
+                break;
+            }
+            let w = self.low(k);
+            if lexicon::is_function_word(w)
+                || lexicon::unit_word(w).is_some()
+                || lexicon::tens_word(w).is_some()
+                || lexicon::scale_word(w).is_some()
+                || lexicon::month(self.raw(k))
+                || lexicon::multiplier_word(w).is_some()
+            {
+                break;
+            }
+            let verb_like = w.ends_with("ed") || w.ends_with("ing") || w.ends_with("ly");
+            if verb_like && (!words.is_empty() || w.ends_with("ly")) {
+                break;
+            }
+            let mut word = w.to_string();
+            let mut next = k + 1;
+            // Hyphenated compounds: "first-team".
+            if self.raw_if_sym(next) == Some("-") && self.glued(next) && self.is_word(next + 1) && self.glued(next + 1) {
+                word = format!("{word}-{}", self.low(next + 1));
+                next += 2;
+            }
+            let plural = is_plural(&word);
+            words.push(word);
+            k = next;
+            if plural {
+                break;
+            }
+        }
+        if words.is_empty() {
+            return None;
+        }
+        // A lone verb form: "5 killed", "3 remaining".
+        if words.len() == 1 && (words[0].ends_with("ed") || words[0].ends_with("ing")) {
+            return None;
+        }
+        let last = words.len() - 1;
+        words[last] = singular(&words[last]);
+        let head = &words[last];
+        let noun_unit = self
+            .table
+            .lookup(head)
+            .into_iter()
+            .find(|u| u.dimension == "count");
+        let surface = self.text[self.toks[start].start..self.toks[k - 1].end].to_string();
+        Some((
+            UnitReading {
+                surface,
+                candidates: Vec::new(),
+                noun: Some(words.join(" ")),
+                noun_unit,
+                per: None,
+            },
+            k,
+        ))
+    }
+
+    // ----- what is not a quantity ----------------------------------------------------------------
+
+    fn is_not_a_quantity(&self, m: &Mention) -> bool {
+        if !m.value.is_nan() && m.kind == NumberKind::Ordinal {
+            return false;
+        }
+        if m.value.is_nan() {
+            return true;
+        }
+        if m.in_words {
+            return false;
+        }
+        if m.glued_tail {
+            return true; // "5G", "3D", "1080p"
+        }
+        let has_table_unit = m.unit.as_ref().is_some_and(|u| !u.candidates.is_empty());
+        if m.currency.is_some() {
+            return false;
+        }
+        let p = m.first; // token after the candidate's left context
+        if p > 0 {
+            let prev = p - 1;
+            // Letters glued before the digits: "PS5", "S23", "cac40", "H1N1".
+            if self.is_word(prev) && self.glued(p) {
+                return true;
+            }
+            // "COVID-19", "F-150", "TA-35", "mid-2019".
+            if self.raw_if_sym(prev) == Some("-") && self.glued(p) && prev > 0 && self.glued(prev) && self.is_word(prev - 1) {
+                return true;
+            }
+            // Ranks: "#1", "No. 1", "number 1".
+            if self.raw_if_sym(prev) == Some("#") {
+                return true;
+            }
+            if self.raw_if_sym(prev) == Some(".") && prev > 0 && matches!(self.low(prev - 1), "no" | "nos") {
+                return true;
+            }
+            // Dates: "March 29", "Oct. 31", "Mar 9 2018".
+            let month_before = lexicon::month(self.raw(prev))
+                || (self.raw_if_sym(prev) == Some(".") && prev > 0 && lexicon::month(self.raw(prev - 1)));
+            if month_before && (m.value <= 31.0 || self.year_like(m)) && m.value.fract() == 0.0 {
+                return true;
+            }
+            // Identifiers: "iPhone 11", "Windows 10", "Section 427", "S P 500".
+            if self.is_capitalised(prev)
+                && !has_table_unit
+                && !m.has_comma
+                && !self.is_ordinary_word(self.low(prev))
+            {
+                return true;
+            }
+            if matches!(self.low(prev), "number" | "no" | "room" | "route" | "page" | "chapter" | "version" | "episode" | "season" | "level" | "grade" | "article" | "section" | "rule" | "flight") && !has_table_unit {
+                return true;
+            }
+        }
+        // "29 March", "5 May".
+        if m.value <= 31.0 && m.value.fract() == 0.0 && self.is_word(m.last) && lexicon::month(self.raw(m.last)) {
+            return true;
+        }
+        if self.is_clock(m.last) || (self.low(m.last) == "o" && self.low(m.last + 2) == "clock") {
+            return true;
+        }
+        if self.year_like(m) {
+            return self.is_year(m);
+        }
+        false
+    }
+
+    /// Capitalised words that do not name things: sentence-initial "About", "Over", "Some".
+    fn is_ordinary_word(&self, word: &str) -> bool {
+        lexicon::is_function_word(word)
+            || lexicon::unit_word(word).is_some()
+            || lexicon::tens_word(word).is_some()
+            || PREFIX_CONDITIONS.iter().any(|(p, _)| p.len() == 1 && p[0] == word)
+            || matches!(word, "only" | "nearly" | "almost" | "about" | "roughly" | "just" | "at" | "by" | "with" | "some" | "around" | "approximately" | "estimated" | "total" | "and" | "or")
+    }
+
+    fn year_like(&self, m: &Mention) -> bool {
+        m.plain_digits == Some(4)
+            && m.currency.is_none()
+            && (1200.0..=2100.0).contains(&m.value)
+    }
+
+    /// A four-digit number that is a year unless a unit or plural noun follows or a quantity
+    /// word comes before ("an average of 1500", "more than 2000 people").
+    fn is_year(&self, m: &Mention) -> bool {
+        let p = m.first;
+        let prev = if p > 0 { self.low(p - 1) } else { "" };
+        let prev_raw = if p > 0 { self.raw(p - 1) } else { "" };
+        if lexicon::year_cue(prev)
+            || lexicon::month(prev_raw)
+            || matches!(prev, "," | "'" | "’" | "(" | "-" | "–" | "/")
+            || (prev == "of" && p >= 2 && lexicon::month(self.raw(p - 2)))
+        {
+            return true;
+        }
+        if let Some(unit) = &m.unit {
+            if !unit.candidates.is_empty() {
+                return false;
+            }
+            if let Some(noun) = &unit.noun {
+                let last_word = unit.surface.split_whitespace().last().unwrap_or("");
+                if is_plural(&last_word.to_lowercase()) || noun == "people" {
+                    return false;
+                }
+            }
+        }
+        let quantity_word = PREFIX_CONDITIONS.iter().any(|(pattern, _)| pattern.last() == Some(&prev))
+            || matches!(prev, "of" | "than" | "about" | "total" | "average" | "nearly" | "some");
+        !quantity_word
+    }
+
+    // ----- conditions -----------------------------------------------------------------------
+
+    /// The condition in the few words before the quantity (longest phrase wins), else after it.
+    fn change_of(&self, m: &Mention) -> Change {
+        let first = m.currency.map_or(m.first, |(from, _)| from);
+        let mut p = first;
+        let mut skipped = 0;
+        while p > 0 {
+            let end = p - 1;
+            let mut best: Option<(usize, Change)> = None;
+            for (pattern, change) in PREFIX_CONDITIONS {
+                if self.phrase_ends_at(pattern, end) && best.is_none_or(|(len, _)| pattern.len() > len) {
+                    best = Some((pattern.len(), *change));
+                }
+            }
+            if let Some((_, change)) = best {
+                return change;
+            }
+            if skipped < 2 && self.is_word(end) && lexicon::is_filler(self.low(end)) {
+                p -= 1;
+                skipped += 1;
+                continue;
+            }
+            break;
+        }
+        let after = m.end.max(m.last);
+        if self.raw_if_sym(m.last) == Some("+") && self.glued(m.last) {
+            return Change::AtLeast;
+        }
+        for (pattern, change) in SUFFIX_CONDITIONS {
+            if self.phrase_starts_at(pattern, after) {
+                return *change;
+            }
+        }
+        Change::Equal
+    }
+
+    fn phrase_ends_at(&self, pattern: &[&str], end: usize) -> bool {
+        if end + 1 < pattern.len() {
+            return false;
+        }
+        let start = end + 1 - pattern.len();
+        pattern.iter().enumerate().all(|(j, w)| self.low(start + j) == *w)
+    }
+
+    fn phrase_starts_at(&self, pattern: &[&str], start: usize) -> bool {
+        pattern.iter().enumerate().all(|(j, w)| self.low(start + j) == *w)
+    }
+
+    fn condition_word_before(&self, i: usize) -> bool {
+        i > 0
+            && PREFIX_CONDITIONS
+                .iter()
+                .any(|(pattern, _)| self.phrase_ends_at(pattern, i - 1))
+    }
+
+    // ----- ranges -----------------------------------------------------------------------------
+
+    /// "between 50 and 60 km", "from 5 to 10 kg", "50-60 km", "1 to 1.5 degrees"; and the unit of
+    /// "eight or nine euros" shared by both numbers.
+    fn join_ranges(&self, mentions: &mut Vec<Mention>) {
+        let mut i = 0;
+        while i + 1 < mentions.len() {
+            let (a, b) = (&mentions[i], &mentions[i + 1]);
+            let countable = |m: &Mention| matches!(m.kind, NumberKind::Cardinal | NumberKind::Fraction);
+            if !countable(a) || !countable(b) {
+                i += 1;
+                continue;
+            }
+            let gap_start = a.end.max(a.last);
+            let b_first = b.currency.map_or(b.first, |(from, _)| from);
+            if b_first <= gap_start || b_first - gap_start != 1 {
+                i += 1;
+                continue;
+            }
+            let connector = self.low(gap_start);
+            let a_first = a.currency.map_or(a.first, |(from, _)| from);
+            let before_a = self.word_before(a_first);
+            let same_unit = match (&a.unit, &b.unit) {
+                (None, _) => true,
+                (Some(x), Some(y)) => x.surface.to_lowercase() == y.surface.to_lowercase()
+                    || (!x.candidates.is_empty() && !y.candidates.is_empty() && x.candidates[0].id == y.candidates[0].id),
+                (Some(_), None) => a.currency.is_some(),
+            };
+            let dash = matches!(connector, "-" | "–" | "—");
+            let is_range = match connector {
+                "and" => before_a == "between",
+                "to" => {
+                    before_a == "from"
+                        || (same_unit && !(a.unit.is_some() && matches!(a.change, Change::Up | Change::Down)))
+                }
+                _ => dash && same_unit,
+            };
+            if is_range {
+                let b = mentions.remove(i + 1);
+                let a = &mut mentions[i];
+                if a.scale == 1.0 && b.scale != 1.0 {
+                    a.value *= b.scale;
+                }
+                a.range_to = Some(b.value);
+                if a.unit.is_none() || (a.currency.is_none() && b.unit.as_ref().is_some_and(|u| !u.candidates.is_empty())) {
+                    a.unit = b.unit;
+                    a.currency = a.currency.or(b.currency);
+                }
+                a.end = b.end.max(b.last);
+                i += 1;
+                continue;
+            }
+            if matches!(connector, "or" | "and") && a.unit.is_none() && b.unit.is_some() {
+                let (scale, unit, currency) = (b.scale, b.unit.clone(), b.currency);
+                let a = &mut mentions[i];
+                if a.scale == 1.0 && scale != 1.0 {
+                    a.value *= scale;
+                }
+                a.unit = unit;
+                a.currency = currency;
+            }
+            i += 1;
+        }
+    }
+
+    // ----- output ----------------------------------------------------------------------------
+
+    fn resolve(&self, mentions: Vec<Mention>) -> Vec<Quantity> {
+        let mut dimensions = std::collections::HashSet::new();
+        for m in &mentions {
+            if let Some(u) = &m.unit {
+                if u.candidates.len() == 1 {
+                    dimensions.insert(u.candidates[0].dimension.clone());
+                }
+            }
+        }
+        let needs_context = mentions
+            .iter()
+            .any(|m| m.unit.as_ref().is_some_and(|u| u.candidates.len() > 1));
+        if needs_context {
+            // Built here so that the dimensions of the whole text are known.
+            let _ = self.cues();
+        }
+        let mut out = Vec::with_capacity(mentions.len());
+        for m in mentions {
+            let unit = m.unit.as_ref().map(|reading| self.unit_of(reading, &m, &dimensions));
+            let first = m.currency.map_or(m.first, |(from, _)| from);
+            let end = m.end.max(m.last);
+            let value = match m.range_to {
+                Some(to) => Value::Range { from: m.value, to },
+                None => Value::Single(m.value),
+            };
+            out.push(Quantity {
+                span: self.toks[first].start..self.toks[end - 1].end,
+                value,
+                unit,
+                change: m.change,
+                kind: m.kind,
+                overflow: !value.is_finite(),
+            });
+        }
+        out
+    }
+
+    fn unit_of(
+        &self,
+        reading: &UnitReading,
+        m: &Mention,
+        dimensions: &std::collections::HashSet<String>,
+    ) -> QuantityUnit {
+        let per_suffix = |name: &str| match &reading.per {
+            Some(per) => format!("{name} per {}", per.name),
+            None => name.to_string(),
+        };
+        if let Some(noun) = &reading.noun {
+            return QuantityUnit {
+                surface: reading.surface.clone(),
+                name: per_suffix(noun),
+                unit_id: reading.noun_unit.map(|u| u.id.clone()),
+                dimension: reading.noun_unit.map(|u| u.dimension.clone()),
+                per: reading.per.clone(),
+            };
+        }
+        let unit = if reading.candidates.len() > 1 {
+            let mut cues = self.cues().clone();
+            cues.dimensions = dimensions.clone();
+            choose(&reading.candidates, m.scale >= 1e6, &cues)
+        } else {
+            reading.candidates[0]
+        };
+        QuantityUnit {
+            surface: reading.surface.clone(),
+            name: per_suffix(unit.name()),
+            unit_id: Some(unit.id.clone()),
+            dimension: Some(unit.dimension.clone()),
+            per: reading.per.clone(),
+        }
+    }
+}
+
+impl Mention {
+    fn new(first: usize, last: usize, value: f64, kind: NumberKind) -> Self {
+        Mention {
+            first,
+            last,
+            value,
+            kind,
+            scale: 1.0,
+            plain_digits: None,
+            has_comma: false,
+            in_words: false,
+            currency: None,
+            unit: None,
+            end: last,
+            change: Change::Equal,
+            range_to: None,
+            glued_tail: false,
+        }
+    }
+}
+
+/// Mantissa digits × 10^exponent, parsed as one literal so that "1e999" is infinite rather than
+/// a rounding artefact.
+fn scientific(digits: &str, value: f64, exponent: i32) -> f64 {
+    let literal = format!("{}e{exponent}", digits);
+    let magnitude: f64 = literal.parse().unwrap_or(f64::NAN);
+    magnitude.copysign(value)
+}
+
+/// Looks like an English plural: "songs", "countries", but not "boss", "virus", "analysis".
+fn is_plural(word: &str) -> bool {
+    matches!(word, "people" | "men" | "women" | "children" | "feet" | "teeth" | "mice" | "geese" | "police" | "staff" | "cattle")
+        || (word.len() > 3
+            && word.ends_with('s')
+            && !word.ends_with("ss")
+            && !word.ends_with("us")
+            && !word.ends_with("is")
+            && !word.ends_with("'s"))
+}
+
+/// A light English singular for the last word of a count noun ("countries" → "country").
+pub(crate) fn singular(word: &str) -> String {
+    let irregular = match word {
+        "men" => Some("man"),
+        "women" => Some("woman"),
+        "children" => Some("child"),
+        "feet" => Some("foot"),
+        "teeth" => Some("tooth"),
+        "mice" => Some("mouse"),
+        "geese" => Some("goose"),
+        "people" => Some("people"),
+        "series" | "species" | "news" => Some(word),
+        _ => None,
+    };
+    if let Some(s) = irregular {
+        return s.to_string();
+    }
+    if !is_plural(word) {
+        return word.to_string();
+    }
+    if let Some(stem) = word.strip_suffix("ies") {
+        if stem.len() > 1 {
+            return format!("{stem}y");
+        }
+    }
+    for ending in ["sses", "shes", "ches", "xes", "zes"] {
+        if word.ends_with(ending) {
+            return word[..word.len() - 2].to_string();
+        }
+    }
+    word[..word.len() - 1].to_string()
+}
