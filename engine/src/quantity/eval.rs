@@ -4,7 +4,8 @@
 //! Matching follows the CQE evaluation: per sentence, a predicted quantity matches a gold one when
 //! the values are numerically equal (relative tolerance 1e-5; ranges match ranges end by end;
 //! gold ranges are written "a-b"). Three scores are kept, each a one-to-one matching within the
-//! sentence: value; value + unit; value + change. Ordinals are not quantities and are not scored.
+//! sentence: value; value + unit; value + change. Ordinals and multipliers ("twice") are not
+//! scored.
 //!
 //! Units are compared through Tally's unit table: the gold `normalized_unit` is looked up as a
 //! unit name ("kilometre per hour", "pound sterling", "percentage"), and matches when it names the
@@ -235,7 +236,7 @@ pub fn evaluate(gold: &[GoldSentence]) -> ExtractionReport {
     for sentence in gold {
         let predicted: Vec<Quantity> = extract(&sentence.text)
             .into_iter()
-            .filter(|q| q.kind != NumberKind::Ordinal)
+            .filter(|q| matches!(q.kind, NumberKind::Cardinal | NumberKind::Fraction))
             .collect();
         n_gold += sentence.quantities.len();
         n_pred += predicted.len();

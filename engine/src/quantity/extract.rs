@@ -91,16 +91,28 @@ impl<'t> Scan<'t> {
                 Reading::Nothing => i += 1,
             }
         }
-        let mut kept = Vec::with_capacity(mentions.len());
+        let mut kept: Vec<Mention> = Vec::with_capacity(mentions.len());
+        let mut dropped_end = usize::MAX;
         for mut mention in mentions {
             self.read_unit(&mut mention);
-            if self.is_not_a_quantity(&mention) {
+            // "ISO 3888-2": the number after a dropped one and a hyphen goes with it.
+            let continues_dropped = mention.first >= 2
+                && dropped_end == mention.first - 1
+                && self.raw_if_sym(mention.first - 1) == Some("-")
+                && self.glued(mention.first);
+            if continues_dropped || self.is_not_a_quantity(&mention) {
+                dropped_end = mention.end.max(mention.last);
                 continue;
             }
             mention.change = self.change_of(&mention);
             kept.push(mention);
         }
         self.join_ranges(&mut kept);
+        for i in 1..kept.len() {
+            if kept[i].change == Change::Equal && self.restates(&kept[i - 1], &kept[i]) {
+                kept[i].change = kept[i - 1].change;
+            }
+        }
         self.resolve(kept)
     }
 
@@ -287,7 +299,12 @@ impl<'t> Scan<'t> {
                 return Reading::Skip(tail + 1); // "1990s", "90s"
             } else if self.is_clock(tail) {
                 return Reading::Skip(tail + 1);
+            } else if word == "G" && (2.0..=6.0).contains(&value) && plain_digits == Some(1) {
+                // "5G", "4G": a network generation, not gauss.
+                mention.last = tail + 1;
+                mention.kind = NumberKind::Ordinal;
             } else if let Some(scale) = self.glued_scale(word, first) {
+                mention.value *= scale;
                 mention.scale = scale;
                 mention.last = tail + 1;
                 plain_digits = None;
@@ -333,10 +350,6 @@ impl<'t> Scan<'t> {
             mention.value *= scale;
             mention.scale *= scale;
             mention.last = k + 1;
-        }
-        if mention.scale != 1.0 {
-            mention.value /= mention.scale;
-            mention.value *= mention.scale;
         }
     }
 
@@ -466,6 +479,9 @@ impl<'t> Scan<'t> {
             self.scale_words(&mut mention);
             return Reading::Number(mention);
         }
+        if let Some(reading) = self.vague_amount(i) {
+            return reading;
+        }
         if word == "half" {
             let mut mention = if matches!(next, "a" | "an")
                 && (self.low(i + 2) == "dozen" || lexicon::scale_word(self.low(i + 2)).is_some())
@@ -473,7 +489,7 @@ impl<'t> Scan<'t> {
                 let mut m = Mention::new(i, i + 2, 0.5, NumberKind::Cardinal);
                 self.scale_words(&mut m);
                 m
-            } else if matches!(next, "of" | "the") || self.condition_word_before(i) {
+            } else if next == "of" || self.condition_word_before(i) {
                 Mention::new(i, i + 1, 0.5, NumberKind::Fraction)
             } else {
                 return Reading::Nothing;
@@ -494,20 +510,70 @@ impl<'t> Scan<'t> {
         if lexicon::unit_word(word).is_none() && lexicon::tens_word(word).is_none() {
             return Reading::Nothing;
         }
-        // A number word inside a name: "Formula One", "Big Ten".
+        // A number word inside a name ("Formula One", "Big Ten") or a compound
+        // ("production-four-door").
         if self.is_capitalised(i) && i > 0 && self.is_capitalised(i - 1) {
+            return Reading::Nothing;
+        }
+        if i > 1 && self.glued(i) && self.raw_if_sym(i - 1) == Some("-") && self.glued(i - 1) && self.is_word(i - 2) {
             return Reading::Nothing;
         }
         let Some(mut mention) = self.number_words(i) else {
             return Reading::Nothing;
         };
-        // "one" as a pronoun: "each one", "the one that".
-        if mention.last == i + 1 && word == "one" && lexicon::pronoun_one_cue(self.word_before(i))
-        {
-            return Reading::Nothing;
+        // "one" as a pronoun: "each one", "the one that", "one of them", "get one".
+        if mention.last == i + 1 && word == "one" {
+            let after = self.low(i + 1);
+            let determiner = matches!(
+                self.low(i + 2),
+                "the" | "his" | "her" | "its" | "their" | "our" | "my" | "your" | "those" | "these"
+            );
+            let noun_follows = self.is_word(i + 1)
+                && !lexicon::is_function_word(after)
+                && !self.glued(i + 1);
+            let number_follows = matches!(after, "to" | "or" | "-" | "and")
+                && (self.kind(i + 2) == Some(Kind::Num)
+                    || lexicon::unit_word(self.low(i + 2)).is_some());
+            if lexicon::pronoun_one_cue(self.word_before(i))
+                || (after == "of" && !determiner)
+                || (after != "of" && !noun_follows && !number_follows)
+            {
+                return Reading::Nothing;
+            }
         }
         mention.in_words = true;
         Reading::Number(mention)
+    }
+
+    /// Vague amounts as order-of-magnitude ranges: "dozens of" 12–120, "thousands of"
+    /// 1,000–10,000, "tens of millions of" 10–100 million.
+    fn vague_amount(&self, i: usize) -> Option<Reading> {
+        let magnitude = |w: &str| -> Option<f64> {
+            match w {
+                "dozens" => Some(12.0),
+                "hundreds" => Some(1e2),
+                "thousands" => Some(1e3),
+                "millions" => Some(1e6),
+                "billions" => Some(1e9),
+                "trillions" => Some(1e12),
+                _ => None,
+            }
+        };
+        let word = self.low(i);
+        let of_magnitude = magnitude(self.low(i + 2)).filter(|m| *m >= 1e3 && self.low(i + 1) == "of");
+        let (low, last) = match (word, of_magnitude) {
+            ("tens", Some(m)) => (10.0 * m, i + 3),
+            ("hundreds", Some(m)) => (100.0 * m, i + 3),
+            _ => (magnitude(word)?, i + 1),
+        };
+        if self.low(last) != "of" {
+            return None;
+        }
+        // "of" belongs to the amount, so that the noun after it is the counted thing.
+        let mut mention = Mention::new(i, last + 1, low, NumberKind::Cardinal);
+        mention.range_to = Some(low * 10.0);
+        mention.in_words = true;
+        Some(Reading::Number(mention))
     }
 
     /// "seventeen", "two hundred and five", "twenty-five thousand", "two thirds",
@@ -664,6 +730,13 @@ impl<'t> Scan<'t> {
             mention.glued_tail = true;
             return;
         }
+        if self.is_word(e) && is_modifier(self.low(e)) && !self.glued(e) {
+            if let Some((reading, end)) = self.table_unit(e + 1, mention.scale != 1.0) {
+                mention.unit = Some(reading);
+                mention.end = end;
+                return;
+            }
+        }
         if let Some((reading, end)) = self.noun_after(mention) {
             mention.unit = Some(reading);
             mention.end = end;
@@ -725,7 +798,8 @@ impl<'t> Scan<'t> {
     /// ("5h", "40C") or, for capital letters, when no word follows ("40 C.").
     fn blocked(&self, at: usize, surface: &str) -> bool {
         match surface {
-            "a" | "an" | "at" | "in" | "are" | "is" | "as" | "s" | "d" | "h" | "t" | "u" | "p"
+            "s" => true,
+            "a" | "an" | "at" | "in" | "are" | "is" | "as" | "d" | "h" | "t" | "u" | "p"
             | "q" | "b" | "st" | "gr" | "pt" | "pc" | "mo" | "cd" | "Da" | "ha" | "hand"
             | "hands" | "chain" | "chains" | "rod" | "rods" | "gray" | "grain" | "grains"
             | "gross" | "league" | "leagues" | "slug" | "slugs" | "real" | "sol" | "mil"
@@ -755,7 +829,9 @@ impl<'t> Scan<'t> {
         }
         if let Some((reading, end)) = self.table_unit(k, false) {
             let unit = reading.candidates[0];
-            let time_like = unit.dimension == "time";
+            // "a year earlier", "a month ago" say when, not how often.
+            let when = matches!(self.low(end), "earlier" | "ago" | "later" | "before" | "after" | "on" | "from" | "since");
+            let time_like = unit.dimension == "time" && !when;
             if word == "per" || slash || time_like {
                 return (
                     Some(PerUnit {
@@ -795,9 +871,25 @@ impl<'t> Scan<'t> {
                 return None;
             }
         }
+        // "the most spectacular catches", "eight more picks": markers that are not the noun.
+        if (matches!(self.low(k), "most" | "least") && k > mention.last)
+            || (matches!(self.low(k), "more" | "other") && self.is_word(k + 1))
+        {
+            k += 1;
+        }
+        // "three-point", "12-page": the word after the hyphen is the unit.
+        let hyphenated = k == mention.last
+            && self.raw_if_sym(k) == Some("-")
+            && self.glued(k)
+            && self.is_word(k + 1)
+            && self.glued(k + 1);
+        if hyphenated {
+            k += 1;
+        }
         let start = k;
         let mut words: Vec<String> = Vec::new();
-        while k < self.toks.len() && words.len() < 3 {
+        let longest = if hyphenated { 1 } else { 3 };
+        while k < self.toks.len() && words.len() < longest {
             if !self.is_word(k) || (self.glued(k) && k != start) {
                 break;
             }
@@ -811,8 +903,11 @@ impl<'t> Scan<'t> {
             {
                 break;
             }
-            let verb_like = w.ends_with("ed") || w.ends_with("ing") || w.ends_with("ly");
-            if verb_like && (!words.is_empty() || w.ends_with("ly")) {
+            // A comparative: "40k cheaper than".
+            if self.low(k + 1) == "than" {
+                break;
+            }
+            if w.ends_with("ly") || (w.ends_with("ed") && !words.is_empty()) {
                 break;
             }
             let mut word = w.to_string();
@@ -828,6 +923,11 @@ impl<'t> Scan<'t> {
             if plural {
                 break;
             }
+        }
+        // Leading participles and modifiers are not the counted thing: "300 recorded songs",
+        // "400 charging stations", "50 previous years", "eight more picks".
+        while words.len() > 1 && is_modifier(&words[0]) {
+            words.remove(0);
         }
         if words.is_empty() {
             return None;
@@ -937,7 +1037,7 @@ impl<'t> Scan<'t> {
     fn year_like(&self, m: &Mention) -> bool {
         m.plain_digits == Some(4)
             && m.currency.is_none()
-            && (1200.0..=2100.0).contains(&m.value)
+            && (1000.0..=2100.0).contains(&m.value)
     }
 
     /// A four-digit number that is a year unless a unit or plural noun follows or a quantity
@@ -946,10 +1046,12 @@ impl<'t> Scan<'t> {
         let p = m.first;
         let prev = if p > 0 { self.low(p - 1) } else { "" };
         let prev_raw = if p > 0 { self.raw(p - 1) } else { "" };
+        let before_prev = if p >= 2 { self.low(p - 2) } else { "" };
         if lexicon::year_cue(prev)
             || lexicon::month(prev_raw)
             || matches!(prev, "," | "'" | "’" | "(" | "-" | "–" | "/")
-            || (prev == "of" && p >= 2 && lexicon::month(self.raw(p - 2)))
+            || (prev == "." && matches!(before_prev, "d" | "c"))
+            || (prev == "of" && !matches!(before_prev, "average" | "total" | "sum" | "maximum" | "minimum" | "excess"))
         {
             return true;
         }
@@ -959,13 +1061,14 @@ impl<'t> Scan<'t> {
             }
             if let Some(noun) = &unit.noun {
                 let last_word = unit.surface.split_whitespace().last().unwrap_or("");
-                if is_plural(&last_word.to_lowercase()) || noun == "people" {
+                let capitalised = unit.surface.starts_with(|c: char| c.is_uppercase());
+                if !capitalised && (is_plural(&last_word.to_lowercase()) || noun == "people") {
                     return false;
                 }
             }
         }
         let quantity_word = PREFIX_CONDITIONS.iter().any(|(pattern, _)| pattern.last() == Some(&prev))
-            || matches!(prev, "of" | "than" | "about" | "total" | "average" | "nearly" | "some");
+            || matches!(prev, "of" | "than" | "about" | "total" | "average" | "nearly" | "some" | "hire" | "employs");
         !quantity_word
     }
 
@@ -984,7 +1087,17 @@ impl<'t> Scan<'t> {
                     best = Some((pattern.len(), *change));
                 }
             }
-            if let Some((_, change)) = best {
+            if let Some((len, change)) = best {
+                let trigger_start = end + 1 - len;
+                let bare_direction = len == 1 && matches!(change, Change::Up | Change::Down);
+                // "gave up 517 yards", "signed up 40 users": a particle, not a movement.
+                if bare_direction && trigger_start > 0 && is_particle_verb(self.low(trigger_start - 1)) {
+                    return Change::Equal;
+                }
+                // "up from 2.4 million": the old value of a movement is just a value.
+                if bare_direction && self.low(end + 1) == "from" {
+                    return Change::Equal;
+                }
                 return change;
             }
             if skipped < 2 && self.is_word(end) && lexicon::is_filler(self.low(end)) {
@@ -1004,6 +1117,18 @@ impl<'t> Scan<'t> {
             }
         }
         Change::Equal
+    }
+
+    /// The quantity restates the previous one in other units: "100 km (60 miles)",
+    /// "224 kW / 300 PS", "lost 190 points, or 0.6%". It shares its condition.
+    fn restates(&self, previous: &Mention, m: &Mention) -> bool {
+        let first = m.currency.map_or(m.first, |(from, _)| from);
+        let gap_start = previous.end.max(previous.last);
+        if first <= gap_start {
+            return false;
+        }
+        let gap: Vec<&str> = (gap_start..first).map(|k| self.low(k)).collect();
+        matches!(gap.as_slice(), ["("] | ["/"] | [",", "or"] | ["(", "or"])
     }
 
     fn phrase_ends_at(&self, pattern: &[&str], end: usize) -> bool {
@@ -1069,7 +1194,12 @@ impl<'t> Scan<'t> {
                     a.value *= b.scale;
                 }
                 a.range_to = Some(b.value);
-                if a.unit.is_none() || (a.currency.is_none() && b.unit.as_ref().is_some_and(|u| !u.candidates.is_empty())) {
+                let b_has_per = b.unit.as_ref().is_some_and(|u| u.per.is_some());
+                let a_has_per = a.unit.as_ref().is_some_and(|u| u.per.is_some());
+                if a.unit.is_none()
+                    || (b_has_per && !a_has_per)
+                    || (a.currency.is_none() && b.unit.as_ref().is_some_and(|u| !u.candidates.is_empty()))
+                {
                     a.unit = b.unit;
                     a.currency = a.currency.or(b.currency);
                 }
@@ -1186,6 +1316,33 @@ impl Mention {
     }
 }
 
+/// Verbs whose particle "up"/"down" does not mean a movement of the number after it.
+fn is_particle_verb(word: &str) -> bool {
+    matches!(
+        word,
+        "gave" | "give" | "gives" | "giving" | "given" | "picked" | "pick" | "picks" | "put"
+            | "puts" | "set" | "sets" | "signed" | "sign" | "made" | "make" | "makes" | "took"
+            | "take" | "takes" | "broke" | "break" | "breaks" | "back" | "backs" | "sum" | "summed"
+            | "end" | "ended" | "ends" | "line" | "lined" | "wrap" | "wrapped" | "wrote" | "write"
+            | "count" | "counted" | "stepped" | "step" | "teamed" | "team" | "added" | "add"
+    )
+}
+
+/// Words before a count noun that do not belong to it.
+fn is_modifier(word: &str) -> bool {
+    let ing_noun = matches!(
+        word,
+        "lightning" | "building" | "housing" | "clothing" | "morning" | "evening" | "wedding"
+            | "meeting" | "training" | "funding" | "ceiling" | "painting" | "recording" | "spring"
+            | "string" | "parking" | "shipping" | "banking" | "marketing" | "hearing" | "offering"
+            | "opening" | "setting" | "ranking" | "rating" | "landing" | "seating" | "heating"
+            | "engineering" | "accounting" | "advertising" | "manufacturing" | "mining" | "fishing"
+            | "boxing" | "swimming" | "sailing" | "shooting" | "voting" | "polling" | "spending"
+    );
+    matches!(word, "more" | "previous" | "additional" | "extra" | "further" | "other")
+        || (!ing_noun && word.len() > 5 && (word.ends_with("ed") || word.ends_with("ing")))
+}
+
 /// Mantissa digits × 10^exponent, parsed as one literal so that "1e999" is infinite rather than
 /// a rounding artefact.
 fn scientific(digits: &str, value: f64, exponent: i32) -> f64 {
@@ -1229,6 +1386,9 @@ pub(crate) fn singular(word: &str) -> String {
         if stem.len() > 1 {
             return format!("{stem}y");
         }
+    }
+    if word.len() > 6 && word.ends_with("uses") && !word.ends_with("ouses") && !word.ends_with("auses") {
+        return word[..word.len() - 2].to_string(); // "viruses", "bonuses"
     }
     for ending in ["sses", "shes", "ches", "xes", "zes"] {
         if word.ends_with(ending) {

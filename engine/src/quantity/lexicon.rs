@@ -394,6 +394,7 @@ pub(crate) fn is_function_word(word: &str) -> bool {
             | "near"
             | "once"
             | "twice"
+            | "thanks"
             | "last"
             | "next"
             | "past"
@@ -635,6 +636,7 @@ pub(crate) fn is_filler(word: &str) -> bool {
     matches!(
         word,
         "by" | "just" | "only" | "a" | "an" | "average" | "total" | "of" | "sharply" | "slightly"
+            | "from"
     )
 }
 

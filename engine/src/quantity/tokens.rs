@@ -2,6 +2,7 @@
 //! with its byte span and whether white space came before it ("5km" and "PS5" are glued, "5 km"
 //! is not). It never allocates per token and is linear in the input.
 
+#[cfg(test)]
 use std::ops::Range;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +43,9 @@ pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>) {
         }
         let kind;
         let mut end = start + c.len_utf8();
-        if c.is_ascii_digit() {
+        // A leading decimal point: ".5", "a .500 record".
+        let leading_point = c == '.' && spaced && bytes.get(end).is_some_and(u8::is_ascii_digit);
+        if c.is_ascii_digit() || leading_point {
             kind = Kind::Num;
             while end < bytes.len() {
                 let b = bytes[end];

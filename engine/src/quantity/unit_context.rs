@@ -24,6 +24,7 @@ pub(crate) struct TextCues {
     money: usize,
     mass: usize,
     electric: usize,
+    astronomy: usize,
     /// Dimensions (and currencies) of the text's unambiguous quantities.
     pub dimensions: HashSet<String>,
 }
@@ -55,6 +56,13 @@ impl TextCues {
             }
             if lexicon::mass_cue(word) {
                 cues.mass += 1;
+            }
+            if matches!(
+                word,
+                "star" | "stars" | "galaxy" | "galaxies" | "parsec" | "parsecs" | "astronomer"
+                    | "astronomers" | "telescope" | "universe" | "cosmic" | "nebula"
+            ) {
+                cues.astronomy += 1;
             }
             if matches!(
                 word,
@@ -95,6 +103,9 @@ pub(crate) fn choose<'u>(candidates: &[&'u Unit], scaled: bool, cues: &TextCues)
             "currency" => cues.money as isize - cues.mass as isize,
             "mass" => cues.mass as isize - cues.money as isize,
             "charge" | "capacitance" => cues.electric as isize,
+            // "pc": percent, unless the text is about astronomy (parsec).
+            "ratio" => 1,
+            "length" if unit.id == "parsec" => 2 * cues.astronomy as isize,
             _ => 0,
         }
     };
@@ -134,5 +145,11 @@ mod tests {
     fn c_is_celsius_unless_the_text_is_about_charge() {
         assert_eq!(pick("C", false, "it was 40 C outside"), "celsius");
         assert_eq!(pick("C", false, "a charge of 5 C on the capacitor"), "coulomb");
+    }
+
+    #[test]
+    fn pc_is_percent_unless_the_text_is_about_stars() {
+        assert_eq!(pick("pc", false, "a rate of 1.38 pc"), "percent");
+        assert_eq!(pick("pc", false, "the galaxy is 5 pc from the star"), "parsec");
     }
 }
