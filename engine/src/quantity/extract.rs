@@ -257,9 +257,9 @@ impl<'t> Scan<'t> {
         // Signs glued to the number at the start of a word: "-5", "−3.2", "+4".
         if i > 0 && self.glued(i) && self.kind(i - 1) == Some(Kind::Sym) {
             let sign = self.raw(i - 1);
-            let starts_word = i == 1
-                || self.toks[i - 1].spaced
-                || matches!(self.raw(i - 2), "(" | "[" | "~" | ":");
+            let after_number = i >= 2 && self.kind(i - 2) == Some(Kind::Num);
+            let starts_word = !after_number
+                && (i == 1 || self.toks[i - 1].spaced || matches!(self.raw(i - 2), "(" | "[" | "~" | ":"));
             if starts_word && matches!(sign, "-" | "−" | "+") {
                 if sign != "+" {
                     value = -value;
@@ -276,6 +276,22 @@ impl<'t> Scan<'t> {
             plain_digits = None;
         }
 
+        // Mixed fractions: "10 1/2 miles", "7 3/4 %".
+        if plain_digits.is_some()
+            && self.kind(last) == Some(Kind::Num)
+            && !self.glued(last)
+            && self.raw_if_sym(last + 1) == Some("/")
+            && self.glued(last + 1)
+            && num(last + 2)
+        {
+            let a: f64 = self.raw(last).parse().unwrap_or(f64::NAN);
+            let b: f64 = self.raw(last + 2).parse().unwrap_or(f64::NAN);
+            if a < b && [2.0, 3.0, 4.0, 8.0, 16.0].contains(&b) {
+                value += a / b;
+                last += 3;
+                plain_digits = None;
+            }
+        }
         let mut mention = Mention::new(first, last, value, NumberKind::Cardinal);
         mention.has_comma = has_comma;
 
@@ -304,7 +320,7 @@ impl<'t> Scan<'t> {
                 mention.last = tail + 1;
                 mention.kind = NumberKind::Ordinal;
             } else if let Some(scale) = self.glued_scale(word, first) {
-                mention.value *= scale;
+                mention.value = round_scaled(mention.value * scale);
                 mention.scale = scale;
                 mention.last = tail + 1;
                 plain_digits = None;
@@ -324,12 +340,29 @@ impl<'t> Scan<'t> {
         if let Some(scale) = lexicon::glued_scale(word) {
             return Some(scale);
         }
-        let after_currency = || self.currency_before(first).is_some();
+        let after_currency = || {
+            self.currency_before(first).is_some()
+                || self.currency_word_follows(first)
+        };
         match word {
             "m" | "M" if after_currency() => Some(1e6),
             "b" | "B" if after_currency() => Some(1e9),
             _ => None,
         }
+    }
+
+    /// A currency word after the glued suffix of the number starting at `first`: "1.8M dollars".
+    fn currency_word_follows(&self, first: usize) -> bool {
+        let mut k = first;
+        while k < self.toks.len() && (k == first || self.glued(k)) {
+            k += 1;
+        }
+        self.is_word(k)
+            && self
+                .table
+                .lookup(self.raw(k))
+                .iter()
+                .any(|u| u.dimension == "currency")
     }
 
     /// Scale words after a number: "1.2 million", "two hundred thousand", "5 dozen".
@@ -347,7 +380,7 @@ impl<'t> Scan<'t> {
                     None => break,
                 },
             };
-            mention.value *= scale;
+            mention.value = round_scaled(mention.value * scale);
             mention.scale *= scale;
             mention.last = k + 1;
         }
@@ -528,13 +561,14 @@ impl<'t> Scan<'t> {
                 self.low(i + 2),
                 "the" | "his" | "her" | "its" | "their" | "our" | "my" | "your" | "those" | "these"
             );
-            let noun_follows = self.is_word(i + 1)
+            let noun_follows = (self.is_word(i + 1)
                 && !lexicon::is_function_word(after)
-                && !self.glued(i + 1);
+                && !self.glued(i + 1))
+                || (after == "-" && self.glued(i + 1) && self.is_word(i + 2) && self.glued(i + 2));
             let number_follows = matches!(after, "to" | "or" | "-" | "and")
                 && (self.kind(i + 2) == Some(Kind::Num)
                     || lexicon::unit_word(self.low(i + 2)).is_some());
-            if lexicon::pronoun_one_cue(self.word_before(i))
+            if (lexicon::pronoun_one_cue(self.word_before(i)) && !noun_follows && !determiner)
                 || (after == "of" && !determiner)
                 || (after != "of" && !noun_follows && !number_follows)
             {
@@ -679,9 +713,14 @@ impl<'t> Scan<'t> {
             }
             let surface = &self.text[self.toks[from].start..self.toks[first - 1].end];
             let mut found = self.table.lookup_symbol(surface);
-            if found.is_empty() && surface.contains(' ') {
+            if found.is_empty() {
                 let squeezed: String = surface.split_whitespace().collect();
                 found = self.table.lookup_symbol(&squeezed);
+                // Lower-cased text: "c $", "hk $" (only next to a currency sign).
+                let article = matches!(self.low(from), "a" | "an");
+                if found.is_empty() && !article && squeezed.contains(['$', '£', '¥', '€']) {
+                    found = self.table.lookup_symbol(&squeezed.to_uppercase());
+                }
             }
             if let Some(unit) = found.into_iter().find(|u| u.dimension == "currency") {
                 // A code written as a word must stand apart from other letters ("CHF5" is fine,
@@ -718,6 +757,31 @@ impl<'t> Scan<'t> {
         } else {
             e
         };
+        // "24703L202", "24703 m212", "24703 L-202": letters and digits of a code, not a unit.
+        if self.is_word(at) {
+            let digits_after = (self.kind(at + 1) == Some(Kind::Num) && self.glued(at + 1))
+                || (self.raw_if_sym(at + 1) == Some("-") && self.glued(at + 1) && self.kind(at + 2) == Some(Kind::Num) && self.glued(at + 2));
+            if digits_after {
+                mention.glued_tail = true;
+                return;
+            }
+        }
+        // "20 (kg)", "20 [kg]".
+        if let Some(close) = match self.raw_if_sym(at) {
+            Some("(") => Some(")"),
+            Some("[") => Some("]"),
+            Some("{") => Some("}"),
+            Some("<") => Some(">"),
+            _ => None,
+        } {
+            if let Some((reading, end)) = self.table_unit(at + 1, mention.scale != 1.0) {
+                if self.raw_if_sym(end) == Some(close) {
+                    mention.unit = Some(reading);
+                    mention.end = end + 1;
+                    return;
+                }
+            }
+        }
         if let Some((mut reading, end)) = self.table_unit(at, mention.scale != 1.0) {
             let currency = reading.candidates.iter().any(|u| u.dimension == "currency");
             let (per, end) = self.per_unit(end, currency);
@@ -945,15 +1009,17 @@ impl<'t> Scan<'t> {
             .into_iter()
             .find(|u| u.dimension == "count");
         let surface = self.text[self.toks[start].start..self.toks[k - 1].end].to_string();
+        // "78,000 times a minute", "5 visits per day".
+        let (per, end) = self.per_unit(k, false);
         Some((
             UnitReading {
                 surface,
                 candidates: Vec::new(),
                 noun: Some(words.join(" ")),
                 noun_unit,
-                per: None,
+                per,
             },
-            k,
+            end,
         ))
     }
 
@@ -995,7 +1061,9 @@ impl<'t> Scan<'t> {
                 return true;
             }
             // Dates: "March 29", "Oct. 31", "Mar 9 2018".
+            let loose_month = matches!(self.low(prev), "may" | "march") && !has_table_unit && m.unit.is_none();
             let month_before = lexicon::month(self.raw(prev))
+                || loose_month
                 || (self.raw_if_sym(prev) == Some(".") && prev > 0 && lexicon::month(self.raw(prev - 1)));
             if month_before && (m.value <= 31.0 || self.year_like(m)) && m.value.fract() == 0.0 {
                 return true;
@@ -1008,7 +1076,26 @@ impl<'t> Scan<'t> {
             {
                 return true;
             }
-            if matches!(self.low(prev), "number" | "no" | "room" | "route" | "page" | "chapter" | "version" | "episode" | "season" | "level" | "grade" | "article" | "section" | "rule" | "flight") && !has_table_unit {
+            if matches!(
+                self.low(prev),
+                "number" | "no" | "room" | "route" | "page" | "chapter" | "version" | "episode"
+                    | "season" | "level" | "grade" | "article" | "section" | "rule" | "flight"
+                    | "highway" | "exit" | "interstate" | "channel" | "platform" | "gate"
+                    | "terminal" | "model" | "bus"
+            ) && !has_table_unit
+            {
+                return true;
+            }
+        }
+        // Street addresses: "123 Random Street".
+        if let Some(unit) = &m.unit {
+            let last_word = unit.surface.rsplit(' ').next().unwrap_or("");
+            if unit.noun.is_some()
+                && matches!(
+                    last_word.to_lowercase().as_str(),
+                    "street" | "st" | "avenue" | "ave" | "road" | "rd" | "boulevard" | "blvd" | "lane" | "drive" | "way" | "place"
+                )
+            {
                 return true;
             }
         }
@@ -1047,6 +1134,9 @@ impl<'t> Scan<'t> {
         let prev = if p > 0 { self.low(p - 1) } else { "" };
         let prev_raw = if p > 0 { self.raw(p - 1) } else { "" };
         let before_prev = if p >= 2 { self.low(p - 2) } else { "" };
+        if m.unit.as_ref().is_some_and(|u| !u.candidates.is_empty()) {
+            return false; // "the 1000 hp barrier"
+        }
         if lexicon::year_cue(prev)
             || lexicon::month(prev_raw)
             || matches!(prev, "," | "'" | "’" | "(" | "-" | "–" | "/")
@@ -1341,6 +1431,15 @@ fn is_modifier(word: &str) -> bool {
     );
     matches!(word, "more" | "previous" | "additional" | "extra" | "further" | "other")
         || (!ing_noun && word.len() > 5 && (word.ends_with("ed") || word.ends_with("ing")))
+}
+
+/// "16.4 million" is 16,400,000, not 16,399,999.999999998: drop the binary rounding noise that
+/// scaling adds (13 significant digits are kept).
+fn round_scaled(value: f64) -> f64 {
+    if !value.is_finite() {
+        return value;
+    }
+    format!("{value:.12e}").parse().unwrap_or(value)
 }
 
 /// Mantissa digits × 10^exponent, parsed as one literal so that "1e999" is infinite rather than

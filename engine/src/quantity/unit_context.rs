@@ -95,11 +95,12 @@ pub(crate) fn choose<'u>(candidates: &[&'u Unit], scaled: bool, cues: &TextCues)
     }
     let score = |unit: &Unit| -> isize {
         match unit.dimension.as_str() {
-            "temperature" if cues.temperature + cues.celsius + cues.fahrenheit == 0 => 0,
+            // A temperature scale needs its own cue: "98 degrees" stays degrees, because guessing
+            // Celsius or Fahrenheit would change what the number means.
             "temperature" if unit.id == "fahrenheit" => {
-                1 + cues.temperature as isize + cues.fahrenheit as isize
+                cues.fahrenheit as isize * (1 + cues.temperature as isize)
             }
-            "temperature" => 1 + cues.temperature as isize + cues.celsius as isize,
+            "temperature" => cues.celsius as isize * (1 + cues.temperature as isize),
             "currency" => cues.money as isize - cues.mass as isize,
             "mass" => cues.mass as isize - cues.money as isize,
             "charge" | "capacitance" => cues.electric as isize,
