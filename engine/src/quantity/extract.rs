@@ -863,6 +863,8 @@ impl<'t> Scan<'t> {
     fn blocked(&self, at: usize, surface: &str) -> bool {
         match surface {
             "s" => true,
+            // "in" is inches only in heights such as "6 ft 2 in".
+            "in" => !(at >= 2 && matches!(self.low(at - 2), "ft" | "feet" | "foot" | "'" | "′")),
             "a" | "an" | "at" | "in" | "are" | "is" | "as" | "d" | "h" | "t" | "u" | "p"
             | "q" | "b" | "st" | "gr" | "pt" | "pc" | "mo" | "cd" | "Da" | "ha" | "hand"
             | "hands" | "chain" | "chains" | "rod" | "rods" | "gray" | "grain" | "grains"
@@ -872,7 +874,7 @@ impl<'t> Scan<'t> {
             | "sun" | "bit" | "bits" => {
                 self.toks[at].spaced || surface == "a" || surface == "are"
             }
-            "A" | "B" | "G" | "T" | "P" | "N" | "J" | "S" | "L" | "V" | "W" | "C" | "F" | "H" | "M" => {
+            "A" | "B" | "G" | "T" | "P" | "N" | "J" | "S" | "L" | "V" | "W" | "H" | "M" => {
                 self.toks[at].spaced && self.is_word(at + 1)
             }
             _ => false,
@@ -1255,6 +1257,13 @@ impl<'t> Scan<'t> {
             }
             let gap_start = a.end.max(a.last);
             let b_first = b.currency.map_or(b.first, |(from, _)| from);
+            if let Some(smaller) = self.compound_amount(a, b, gap_start, b_first) {
+                let b = mentions.remove(i + 1);
+                let a = &mut mentions[i];
+                a.value += smaller;
+                a.end = b.end.max(b.last);
+                continue;
+            }
             if b_first <= gap_start || b_first - gap_start != 1 {
                 i += 1;
                 continue;
@@ -1308,6 +1317,28 @@ impl<'t> Scan<'t> {
             }
             i += 1;
         }
+    }
+
+    /// "13 dollars and 45 cents", "6 ft 2 in": `b` in `a`'s unit, when `b` is a smaller unit of
+    /// the same kind right after `a`.
+    fn compound_amount(&self, a: &Mention, b: &Mention, gap_start: usize, b_first: usize) -> Option<f64> {
+        if b_first < gap_start || a.range_to.is_some() || b.range_to.is_some() {
+            return None;
+        }
+        let gap: Vec<&str> = (gap_start..b_first).map(|k| self.low(k)).collect();
+        if !matches!(gap.as_slice(), [] | ["and"] | [","]) {
+            return None;
+        }
+        let big = a.unit.as_ref()?.candidates.first()?;
+        let small = b.unit.as_ref()?.candidates.first()?;
+        let same_kind = big.dimension == small.dimension && big.currency == small.currency;
+        if !same_kind || small.factor >= big.factor || a.unit.as_ref()?.per.is_some() || b.value < 0.0 {
+            return None;
+        }
+        // Only smaller units that complete the larger one: feet+inches, dollars+cents.
+        let part = small.to_base(b.value) - small.offset;
+        let whole = big.factor;
+        (part < whole).then(|| part / whole)
     }
 
     // ----- output ----------------------------------------------------------------------------

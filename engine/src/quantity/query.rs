@@ -135,6 +135,12 @@ pub fn parse_query(query: &str) -> ParsedQuery {
         }
         constraints.push(constraint_of(q, span, negated));
     }
+    // A bare number shares the unit of the next constraint: "more than 5 and less than 3 kg".
+    for i in (0..constraints.len().saturating_sub(1)).rev() {
+        if constraints[i].unit.is_none() {
+            constraints[i].unit = constraints[i + 1].unit.clone();
+        }
+    }
     for (i, a) in constraints.iter().enumerate() {
         for b in &constraints[i + 1..] {
             if contradict(a, b) {

@@ -1,0 +1,218 @@
+//! The extractor on the forms issue 3 lists: numbers, scales, words, fractions, ranges,
+//! conditions, units and currencies, and what must not come out as a measurement.
+
+use tally_engine::quantity::NumberKind;
+use tally_engine::{extract, Change, Quantity, Value};
+
+/// (value, unit name or "-", change) of every counted quantity (ordinals and multipliers left out).
+fn read(text: &str) -> Vec<(String, String, &'static str)> {
+    extract(text)
+        .into_iter()
+        .filter(|q| matches!(q.kind, NumberKind::Cardinal | NumberKind::Fraction))
+        .map(|q| (value(&q), unit(&q), q.change.symbol()))
+        .collect()
+}
+
+fn value(q: &Quantity) -> String {
+    match q.value {
+        Value::Single(v) => format!("{v}"),
+        Value::Range { from, to } => format!("{from}..{to}"),
+    }
+}
+
+fn unit(q: &Quantity) -> String {
+    q.unit.as_ref().map_or("-".into(), |u| u.name.clone())
+}
+
+fn one(text: &str) -> (String, String, &'static str) {
+    let found = read(text);
+    assert_eq!(found.len(), 1, "{text}: {found:?}");
+    found.into_iter().next().unwrap()
+}
+
+fn values(text: &str) -> Vec<String> {
+    read(text).into_iter().map(|(v, _, _)| v).collect()
+}
+
+#[test]
+fn digits_separators_signs_and_scientific_notation() {
+    assert_eq!(values("It weighs 1,200.5 kg."), ["1200.5"]);
+    assert_eq!(values("a crowd of 6 000 people"), ["6000"]);
+    assert_eq!(values("the low was -5 degrees"), ["-5"]);
+    assert_eq!(values("about 1.5e6 cells"), ["1500000"]);
+    assert_eq!(values("a speed of 3 × 10^8 m/s"), ["300000000"]);
+    assert_eq!(values("a .500 record"), ["0.5"]);
+}
+
+#[test]
+fn scale_words_and_suffixes() {
+    assert_eq!(one("with 138k followers"), ("138000".into(), "follower".into(), "="));
+    assert_eq!(values("a 2.5bn deal"), ["2500000000"]);
+    assert_eq!(one("it raised $300 million"), ("300000000".into(), "dollar".into(), "="));
+    assert_eq!(values("debt of 1.2 trillion"), ["1200000000000"]);
+    assert_eq!(values("a price of 3 lakh rupees"), ["300000"]);
+    assert_eq!(one("a $5m budget").1, "dollar");
+    assert_eq!(values("a $5m budget"), ["5000000"]);
+    assert_eq!(one("a 5m drop").1, "metre", "without a currency, m is metres");
+}
+
+#[test]
+fn number_words() {
+    assert_eq!(values("seventeen people"), ["17"]);
+    assert_eq!(values("two hundred and five pages"), ["205"]);
+    assert_eq!(values("twenty-five thousand fans"), ["25000"]);
+    assert_eq!(values("a dozen eggs"), ["12"]);
+    assert_eq!(values("half a million people"), ["500000"]);
+    assert_eq!(values("one and a half hours"), ["1.5"]);
+    assert_eq!(values("two thirds of voters"), [format!("{}", 2.0 / 3.0)]);
+    let twice = extract("she scored twice");
+    assert_eq!(twice.len(), 1);
+    assert_eq!(twice[0].kind, NumberKind::Multiplier);
+    assert_eq!(twice[0].value, Value::Single(2.0));
+}
+
+#[test]
+fn ordinals_are_kept_apart_from_counts() {
+    let found = extract("the 22nd amendment and the third season");
+    assert_eq!(found.len(), 2);
+    assert!(found.iter().all(|q| q.kind == NumberKind::Ordinal));
+    assert!(read("the 22nd amendment and the third season").is_empty());
+}
+
+#[test]
+fn fractions_and_percentages() {
+    assert_eq!(values("3/4 of the vote"), ["0.75"]);
+    assert_eq!(one("a rise of 40 %").1, "percent");
+    assert_eq!(one("inflation of 2.1 per cent").1, "percent");
+    assert_eq!(values("a third of those screened"), [format!("{}", 1.0 / 3.0)]);
+}
+
+#[test]
+fn ranges() {
+    assert_eq!(one("between 50 and 60 km"), ("50..60".into(), "kilometre".into(), "="));
+    assert_eq!(one("50-60 km"), ("50..60".into(), "kilometre".into(), "="));
+    assert_eq!(one("from 5 to 10 kg"), ("5..10".into(), "kilogram".into(), "="));
+    assert_eq!(one("between 1 and 5 billion dollars").0, "1000000000..5000000000");
+    assert_eq!(one("millions of Americans").0, "1000000..10000000");
+}
+
+#[test]
+fn conditions_before_and_after() {
+    let change = |text: &str| one(text).2;
+    assert_eq!(change("about 35 miles"), "~");
+    assert_eq!(change("nearly 78,000 times"), "~");
+    assert_eq!(change("more than 300 hp"), ">");
+    assert_eq!(change("at least 128 GB"), ">=");
+    assert_eq!(change("up to 400 jobs"), "<=");
+    assert_eq!(change("under $10"), "<");
+    assert_eq!(change("below 5 degrees"), "<");
+    assert_eq!(change("no more than 5 kg"), "<=");
+    assert_eq!(change("50 people or more"), ">=");
+    assert_eq!(change("shares rose 6.5%"), "up");
+    assert_eq!(change("exports dropped 7%"), "down");
+    assert_eq!(change("the defense gave up 517 yards"), "=");
+    // A restated quantity shares the condition: "more than 100 kilometers (60 miles)".
+    let both = read("moths can fly more than 100 kilometers (60 miles)");
+    assert_eq!(both[1], ("60".into(), "mile".into(), ">"));
+}
+
+#[test]
+fn units_and_compound_units() {
+    assert_eq!(one("87 mph").1, "mile per hour");
+    assert_eq!(one("140 km/h").1, "kilometre per hour");
+    assert_eq!(one("30 miles per gallon").1, "mile per gallon");
+    assert_eq!(one("$1.34 per share").1, "dollar per share");
+    assert_eq!(one("a $3500 a month mortgage").1, "dollar per month");
+    assert_eq!(one("275 pound-feet of torque").1, "pound-foot");
+    assert_eq!(one("a 3-inch screen").1, "inch");
+    assert_eq!(one("a 15 year-old student").1, "year");
+    assert_eq!(one("the weight is 20 (kg)").1, "kilogram");
+    assert_eq!(one("it cost thirteen dollars and forty-five cents").0, "13.45");
+    assert_eq!(one("he is 6 ft 2 in tall").0, format!("{}", 6.0 + 2.0 / 12.0));
+}
+
+#[test]
+fn currencies_with_symbols_and_codes() {
+    let currency = |text: &str| -> String {
+        let q = &extract(text)[0];
+        q.unit.as_ref().and_then(|u| u.unit_id.clone()).unwrap_or_default()
+    };
+    assert_eq!(currency("$5"), "usd");
+    assert_eq!(currency("US$5"), "usd");
+    assert_eq!(currency("US $58.24"), "usd");
+    assert_eq!(currency("HK$10.05 billion"), "hkd");
+    assert_eq!(currency("€200"), "eur");
+    assert_eq!(currency("£60,000"), "gbp");
+    assert_eq!(currency("¥1000"), "jpy");
+    assert_eq!(currency("USD 5"), "usd");
+    assert_eq!(currency("EUR 30"), "eur");
+    assert_eq!(currency("Rs. 500"), "inr");
+    assert_eq!(currency("10.5 million Australian dollars"), "aud");
+}
+
+#[test]
+fn ambiguous_units_follow_the_context() {
+    let id = |text: &str| -> String {
+        let q = &read_all(text)[0];
+        q.unit.as_ref().and_then(|u| u.unit_id.clone()).unwrap_or_default()
+    };
+    assert_eq!(id("it was 40 C in the shade"), "celsius");
+    assert_eq!(id("a charge of 5 C on the capacitor"), "coulomb");
+    assert_eq!(id("he sold it for 40 pounds, a fair price"), "gbp");
+    assert_eq!(id("the baby weighs 8 pounds"), "pound");
+    assert_eq!(id("a 3 million pounds deal"), "gbp");
+    assert_eq!(id("37.5 degrees of approach angle"), "degree_angle");
+    assert_eq!(id("temperatures of 40 degrees Fahrenheit"), "fahrenheit");
+    assert_eq!(id("a 5 m wall"), "metre");
+    assert_eq!(id("Britain can borrow at 1.38pc"), "percent");
+}
+
+fn read_all(text: &str) -> Vec<Quantity> {
+    extract(text)
+}
+
+#[test]
+fn dates_years_times_phones_and_versions_are_not_measurements() {
+    for text in [
+        "She died on September 8 in Dar es Salaam.",
+        "Brexit is due on March 29.",
+        "It was founded in 1988.",
+        "the 1988 horror film",
+        "during the 1990s",
+        "on 12/05/2020 and 2020-05-12",
+        "the meeting is at 10:30",
+        "he arrived at 5pm, she at 11 a.m.",
+        "call 555-1234 or (555) 123-4567 or +44 20 7946 0958",
+        "the new iPhone 11 runs iOS 13.2.1",
+        "an upgrade to Windows 10",
+        "COVID-19 spread",
+        "the PS5 and the F-150",
+        "the S&P 500 index",
+        "Section 427 Row 21",
+        "a 5G network",
+    ] {
+        assert!(read(text).is_empty(), "{text}: {:?}", read(text));
+    }
+    // Years with a unit or count are quantities.
+    assert_eq!(values("more than 2000 people"), ["2000"]);
+    assert_eq!(values("the 1000 hp barrier"), ["1000"]);
+    assert_eq!(values("an average of 1500."), ["1500"]);
+}
+
+#[test]
+fn spans_cover_value_and_unit() {
+    let text = "prices of about US $58.24 per barrel";
+    let q = &extract(text)[0];
+    assert_eq!(&text[q.span.clone()], "US $58.24 per barrel");
+    assert_eq!(q.change, Change::Approx);
+}
+
+#[test]
+fn overflow_is_flagged_not_wrong() {
+    let q = &extract("a value of 1e999 units")[0];
+    assert!(q.overflow);
+    assert_eq!(q.value, Value::Single(f64::INFINITY));
+    let q = &extract("999999999999999999999999 km")[0];
+    assert!(!q.overflow);
+    assert!((q.value.low() - 1e24).abs() / 1e24 < 1e-12);
+}
