@@ -865,7 +865,7 @@ impl<'t> Scan<'t> {
             "s" => true,
             // "in" is inches only in heights such as "6 ft 2 in".
             "in" => !(at >= 2 && matches!(self.low(at - 2), "ft" | "feet" | "foot" | "'" | "′")),
-            "a" | "an" | "at" | "in" | "are" | "is" | "as" | "d" | "h" | "t" | "u" | "p"
+            "a" | "an" | "at" | "are" | "is" | "as" | "d" | "h" | "t" | "u" | "p"
             | "q" | "b" | "st" | "gr" | "pt" | "pc" | "mo" | "cd" | "Da" | "ha" | "hand"
             | "hands" | "chain" | "chains" | "rod" | "rods" | "gray" | "grain" | "grains"
             | "gross" | "league" | "leagues" | "slug" | "slugs" | "real" | "sol" | "mil"
@@ -1326,12 +1326,15 @@ impl<'t> Scan<'t> {
             return None;
         }
         let gap: Vec<&str> = (gap_start..b_first).map(|k| self.low(k)).collect();
-        if !matches!(gap.as_slice(), [] | ["and"] | [","]) {
+        if !matches!(gap.as_slice(), [] | ["and"]) {
             return None;
         }
         let big = a.unit.as_ref()?.candidates.first()?;
         let small = b.unit.as_ref()?.candidates.first()?;
-        let same_kind = big.dimension == small.dimension && big.currency == small.currency;
+        // Money, lengths and weights; listed durations ("3 years, 2 months") stay separate.
+        let same_kind = big.dimension == small.dimension
+            && big.currency == small.currency
+            && matches!(big.dimension.as_str(), "currency" | "length" | "mass");
         if !same_kind || small.factor >= big.factor || a.unit.as_ref()?.per.is_some() || b.value < 0.0 {
             return None;
         }
