@@ -61,6 +61,16 @@ struct UnitReading {
     per: Option<PerUnit>,
 }
 
+/// How a mention relates to the one before it.
+enum Join {
+    /// "13 dollars and 45 cents": the second adds this much to the first.
+    Compound(f64),
+    Range,
+    /// "eight or nine euros": the first takes the second's unit.
+    ShareUnit,
+    Apart,
+}
+
 enum Reading {
     Number(Mention),
     /// Not a quantity (a date, a phone number …): continue after these tokens.
@@ -1244,78 +1254,105 @@ impl<'t> Scan<'t> {
 
     // ----- ranges -----------------------------------------------------------------------------
 
-    /// "between 50 and 60 km", "from 5 to 10 kg", "50-60 km", "1 to 1.5 degrees"; and the unit of
-    /// "eight or nine euros" shared by both numbers.
+    /// "between 50 and 60 km", "from 5 to 10 kg", "50-60 km", "1 to 1.5 degrees"; the unit of
+    /// "eight or nine euros" shared by both numbers; "13 dollars and 45 cents" as one amount.
+    /// One pass: each mention is compared with the last one kept.
     fn join_ranges(&self, mentions: &mut Vec<Mention>) {
-        let mut i = 0;
-        while i + 1 < mentions.len() {
-            let (a, b) = (&mentions[i], &mentions[i + 1]);
-            let countable = |m: &Mention| matches!(m.kind, NumberKind::Cardinal | NumberKind::Fraction);
-            if !countable(a) || !countable(b) {
-                i += 1;
-                continue;
-            }
-            let gap_start = a.end.max(a.last);
-            let b_first = b.currency.map_or(b.first, |(from, _)| from);
-            if let Some(smaller) = self.compound_amount(a, b, gap_start, b_first) {
-                let b = mentions.remove(i + 1);
-                let a = &mut mentions[i];
-                a.value += smaller;
-                a.end = b.end.max(b.last);
-                continue;
-            }
-            if b_first <= gap_start || b_first - gap_start != 1 {
-                i += 1;
-                continue;
-            }
-            let connector = self.low(gap_start);
-            let a_first = a.currency.map_or(a.first, |(from, _)| from);
-            let before_a = self.word_before(a_first);
-            let same_unit = match (&a.unit, &b.unit) {
-                (None, _) => true,
-                (Some(x), Some(y)) => x.surface.to_lowercase() == y.surface.to_lowercase()
-                    || (!x.candidates.is_empty() && !y.candidates.is_empty() && x.candidates[0].id == y.candidates[0].id),
-                (Some(_), None) => a.currency.is_some(),
+        let mut kept: Vec<Mention> = Vec::with_capacity(mentions.len());
+        // A range is complete once joined: "5 to 10 to 15" does not chain.
+        let mut last_is_range = false;
+        for b in mentions.drain(..) {
+            let join = match kept.last() {
+                Some(a) if !last_is_range => self.join_of(a, &b),
+                _ => Join::Apart,
             };
-            let dash = matches!(connector, "-" | "–" | "—");
-            let is_range = match connector {
-                "and" => before_a == "between",
-                "to" => {
-                    before_a == "from"
-                        || (same_unit && !(a.unit.is_some() && matches!(a.change, Change::Up | Change::Down)))
-                }
-                _ => dash && same_unit,
-            };
-            if is_range {
-                let b = mentions.remove(i + 1);
-                let a = &mut mentions[i];
-                if a.scale == 1.0 && b.scale != 1.0 {
-                    a.value *= b.scale;
-                }
-                a.range_to = Some(b.value);
-                let b_has_per = b.unit.as_ref().is_some_and(|u| u.per.is_some());
-                let a_has_per = a.unit.as_ref().is_some_and(|u| u.per.is_some());
-                if a.unit.is_none()
-                    || (b_has_per && !a_has_per)
-                    || (a.currency.is_none() && b.unit.as_ref().is_some_and(|u| !u.candidates.is_empty()))
-                {
-                    a.unit = b.unit;
-                    a.currency = a.currency.or(b.currency);
-                }
-                a.end = b.end.max(b.last);
-                i += 1;
+            let Some(a) = kept.last_mut() else {
+                kept.push(b);
                 continue;
-            }
-            if matches!(connector, "or" | "and") && a.unit.is_none() && b.unit.is_some() {
-                let (scale, unit, currency) = (b.scale, b.unit.clone(), b.currency);
-                let a = &mut mentions[i];
-                if a.scale == 1.0 && scale != 1.0 {
-                    a.value *= scale;
+            };
+            match join {
+                Join::Compound(smaller) => {
+                    a.value += smaller;
+                    a.end = b.end.max(b.last);
                 }
-                a.unit = unit;
-                a.currency = currency;
+                Join::Range => {
+                    if a.scale == 1.0 && b.scale != 1.0 {
+                        a.value *= b.scale;
+                    }
+                    a.range_to = Some(b.value);
+                    let b_has_per = b.unit.as_ref().is_some_and(|u| u.per.is_some());
+                    let a_has_per = a.unit.as_ref().is_some_and(|u| u.per.is_some());
+                    if a.unit.is_none()
+                        || (b_has_per && !a_has_per)
+                        || (a.currency.is_none()
+                            && b.unit.as_ref().is_some_and(|u| !u.candidates.is_empty()))
+                    {
+                        a.unit = b.unit;
+                        a.currency = a.currency.or(b.currency);
+                    }
+                    a.end = b.end.max(b.last);
+                    last_is_range = true;
+                }
+                Join::ShareUnit => {
+                    if a.scale == 1.0 && b.scale != 1.0 {
+                        a.value *= b.scale;
+                    }
+                    a.unit = b.unit.clone();
+                    a.currency = b.currency;
+                    kept.push(b);
+                    last_is_range = false;
+                }
+                Join::Apart => {
+                    kept.push(b);
+                    last_is_range = false;
+                }
             }
-            i += 1;
+        }
+        *mentions = kept;
+    }
+
+    fn join_of(&self, a: &Mention, b: &Mention) -> Join {
+        let countable = |m: &Mention| matches!(m.kind, NumberKind::Cardinal | NumberKind::Fraction);
+        if !countable(a) || !countable(b) {
+            return Join::Apart;
+        }
+        let gap_start = a.end.max(a.last);
+        let b_first = b.currency.map_or(b.first, |(from, _)| from);
+        if let Some(smaller) = self.compound_amount(a, b, gap_start, b_first) {
+            return Join::Compound(smaller);
+        }
+        if b_first <= gap_start || b_first - gap_start != 1 {
+            return Join::Apart;
+        }
+        let connector = self.low(gap_start);
+        let a_first = a.currency.map_or(a.first, |(from, _)| from);
+        let before_a = self.word_before(a_first);
+        let same_unit = match (&a.unit, &b.unit) {
+            (None, _) => true,
+            (Some(x), Some(y)) => {
+                x.surface.to_lowercase() == y.surface.to_lowercase()
+                    || (!x.candidates.is_empty()
+                        && !y.candidates.is_empty()
+                        && x.candidates[0].id == y.candidates[0].id)
+            }
+            (Some(_), None) => a.currency.is_some(),
+        };
+        let dash = matches!(connector, "-" | "–" | "—");
+        let is_range = match connector {
+            "and" => before_a == "between",
+            "to" => {
+                before_a == "from"
+                    || (same_unit
+                        && !(a.unit.is_some() && matches!(a.change, Change::Up | Change::Down)))
+            }
+            _ => dash && same_unit,
+        };
+        if is_range {
+            Join::Range
+        } else if matches!(connector, "or" | "and") && a.unit.is_none() && b.unit.is_some() {
+            Join::ShareUnit
+        } else {
+            Join::Apart
         }
     }
 
