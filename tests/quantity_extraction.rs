@@ -46,14 +46,24 @@ fn digits_separators_signs_and_scientific_notation() {
 
 #[test]
 fn scale_words_and_suffixes() {
-    assert_eq!(one("with 138k followers"), ("138000".into(), "follower".into(), "="));
+    assert_eq!(
+        one("with 138k followers"),
+        ("138000".into(), "follower".into(), "=")
+    );
     assert_eq!(values("a 2.5bn deal"), ["2500000000"]);
-    assert_eq!(one("it raised $300 million"), ("300000000".into(), "dollar".into(), "="));
+    assert_eq!(
+        one("it raised $300 million"),
+        ("300000000".into(), "dollar".into(), "=")
+    );
     assert_eq!(values("debt of 1.2 trillion"), ["1200000000000"]);
     assert_eq!(values("a price of 3 lakh rupees"), ["300000"]);
     assert_eq!(one("a $5m budget").1, "dollar");
     assert_eq!(values("a $5m budget"), ["5000000"]);
-    assert_eq!(one("a 5m drop").1, "metre", "without a currency, m is metres");
+    assert_eq!(
+        one("a 5m drop").1,
+        "metre",
+        "without a currency, m is metres"
+    );
 }
 
 #[test]
@@ -84,15 +94,27 @@ fn fractions_and_percentages() {
     assert_eq!(values("3/4 of the vote"), ["0.75"]);
     assert_eq!(one("a rise of 40 %").1, "percent");
     assert_eq!(one("inflation of 2.1 per cent").1, "percent");
-    assert_eq!(values("a third of those screened"), [format!("{}", 1.0 / 3.0)]);
+    assert_eq!(
+        values("a third of those screened"),
+        [format!("{}", 1.0 / 3.0)]
+    );
 }
 
 #[test]
 fn ranges() {
-    assert_eq!(one("between 50 and 60 km"), ("50..60".into(), "kilometre".into(), "="));
+    assert_eq!(
+        one("between 50 and 60 km"),
+        ("50..60".into(), "kilometre".into(), "=")
+    );
     assert_eq!(one("50-60 km"), ("50..60".into(), "kilometre".into(), "="));
-    assert_eq!(one("from 5 to 10 kg"), ("5..10".into(), "kilogram".into(), "="));
-    assert_eq!(one("between 1 and 5 billion dollars").0, "1000000000..5000000000");
+    assert_eq!(
+        one("from 5 to 10 kg"),
+        ("5..10".into(), "kilogram".into(), "=")
+    );
+    assert_eq!(
+        one("between 1 and 5 billion dollars").0,
+        "1000000000..5000000000"
+    );
     assert_eq!(one("millions of Americans").0, "1000000..10000000");
 }
 
@@ -127,15 +149,24 @@ fn units_and_compound_units() {
     assert_eq!(one("a 3-inch screen").1, "inch");
     assert_eq!(one("a 15 year-old student").1, "year");
     assert_eq!(one("the weight is 20 (kg)").1, "kilogram");
-    assert_eq!(one("it cost thirteen dollars and forty-five cents").0, "13.45");
-    assert_eq!(one("he is 6 ft 2 in tall").0, format!("{}", 6.0 + 2.0 / 12.0));
+    assert_eq!(
+        one("it cost thirteen dollars and forty-five cents").0,
+        "13.45"
+    );
+    assert_eq!(
+        one("he is 6 ft 2 in tall").0,
+        format!("{}", 6.0 + 2.0 / 12.0)
+    );
 }
 
 #[test]
 fn currencies_with_symbols_and_codes() {
     let currency = |text: &str| -> String {
         let q = &extract(text)[0];
-        q.unit.as_ref().and_then(|u| u.unit_id.clone()).unwrap_or_default()
+        q.unit
+            .as_ref()
+            .and_then(|u| u.unit_id.clone())
+            .unwrap_or_default()
     };
     assert_eq!(currency("$5"), "usd");
     assert_eq!(currency("US$5"), "usd");
@@ -154,7 +185,10 @@ fn currencies_with_symbols_and_codes() {
 fn ambiguous_units_follow_the_context() {
     let id = |text: &str| -> String {
         let q = &read_all(text)[0];
-        q.unit.as_ref().and_then(|u| u.unit_id.clone()).unwrap_or_default()
+        q.unit
+            .as_ref()
+            .and_then(|u| u.unit_id.clone())
+            .unwrap_or_default()
     };
     assert_eq!(id("it was 40 C in the shade"), "celsius");
     assert_eq!(id("a charge of 5 C on the capacitor"), "coulomb");

@@ -16,14 +16,20 @@ fn newsquant_dev_reaches_the_goals() {
     let path = data_dir().join("quantities/newsquant_dev.json");
     let gold = read_gold(&path).unwrap_or_else(|e| panic!("{e}"));
     let report = evaluate(&gold);
-    let change = report.value_change.expect("NewsQuant has change annotations");
+    let change = report
+        .value_change
+        .expect("NewsQuant has change annotations");
     println!(
         "newsquant_dev: {} sentences; F1 value {:.1}, value+unit {:.1}, value+change {:.1}",
         report.sentences, report.value.f1, report.value_unit.f1, change.f1
     );
     assert_eq!(report.sentences, 295);
     assert!(report.value.f1 >= 93.0, "value F1 {:?}", report.value);
-    assert!(report.value_unit.f1 >= 87.0, "value+unit F1 {:?}", report.value_unit);
+    assert!(
+        report.value_unit.f1 >= 87.0,
+        "value+unit F1 {:?}",
+        report.value_unit
+    );
     assert!(change.f1 >= 89.0, "value+change F1 {change:?}");
 }
 
@@ -42,7 +48,10 @@ fn recognizers_sets_are_read_well() {
             "recognizers_{name}: {} sentences; F1 value {:.1}, value+unit {:.1}",
             report.sentences, report.value.f1, report.value_unit.f1
         );
-        assert!(report.value_change.is_none(), "no change annotations in {name}");
+        assert!(
+            report.value_change.is_none(),
+            "no change annotations in {name}"
+        );
         assert!(report.value.f1 >= value_floor, "{name}: {:?}", report.value);
     }
 }

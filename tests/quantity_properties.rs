@@ -10,7 +10,7 @@ fn with_commas(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -90,7 +90,16 @@ fn pathological_inputs_return_in_bounded_time() {
     assert_eq!(found.len(), 1);
     assert!(found[0].overflow, "a million nines is flagged as overflow");
 
-    for text in ["1e999", "1e-999 m", "999999999999999999999999 km", "-0", "0/0", "1/0", "½½½", "٣٤ كم"] {
+    for text in [
+        "1e999",
+        "1e-999 m",
+        "999999999999999999999999 km",
+        "-0",
+        "0/0",
+        "1/0",
+        "½½½",
+        "٣٤ كم",
+    ] {
         let _ = extract(text);
         let _ = parse_query(text);
     }

@@ -36,7 +36,12 @@ pub fn extraction(args: &BenchExtractionArgs) -> anyhow::Result<()> {
         bail!("{} holds no sentences", args.sentences_from.display());
     }
     let total = args.sentences.max(1);
-    let sentences: Vec<&str> = unique.iter().map(String::as_str).cycle().take(total).collect();
+    let sentences: Vec<&str> = unique
+        .iter()
+        .map(String::as_str)
+        .cycle()
+        .take(total)
+        .collect();
     let bytes: usize = sentences.iter().map(|s| s.len()).sum();
 
     // Warm up (unit table, allocator), then time the whole stream.

@@ -57,11 +57,27 @@ pub struct Prf {
 
 impl Prf {
     fn from_counts(correct: usize, gold: usize, predicted: usize) -> Self {
-        let p = if predicted == 0 { 0.0 } else { correct as f64 / predicted as f64 };
-        let r = if gold == 0 { 0.0 } else { correct as f64 / gold as f64 };
-        let f1 = if p + r == 0.0 { 0.0 } else { 2.0 * p * r / (p + r) };
+        let p = if predicted == 0 {
+            0.0
+        } else {
+            correct as f64 / predicted as f64
+        };
+        let r = if gold == 0 {
+            0.0
+        } else {
+            correct as f64 / gold as f64
+        };
+        let f1 = if p + r == 0.0 {
+            0.0
+        } else {
+            2.0 * p * r / (p + r)
+        };
         let pct = |x: f64| (x * 1000.0).round() / 10.0;
-        Prf { p: pct(p), r: pct(r), f1: pct(f1) }
+        Prf {
+            p: pct(p),
+            r: pct(r),
+            f1: pct(f1),
+        }
     }
 }
 
@@ -210,9 +226,7 @@ fn matching(
     let mut used = vec![false; predicted.len()];
     gold.iter()
         .map(|g| {
-            let Some(gv) = gold_number(&g.value) else {
-                return None;
-            };
+            let gv = gold_number(&g.value)?;
             let found = predicted.iter().enumerate().position(|(i, p)| {
                 !used[i] && values_match(gv, predicted_number(p)) && accept(g, p)
             });
@@ -328,7 +342,21 @@ mod tests {
         .unwrap();
         let report = evaluate(&gold);
         // Two predictions (5 dollar, 5 kg), two gold (5 dollar, 7 kg): one match.
-        assert_eq!(report.value, Prf { p: 50.0, r: 50.0, f1: 50.0 });
-        assert_eq!(report.value_unit, Prf { p: 50.0, r: 50.0, f1: 50.0 });
+        assert_eq!(
+            report.value,
+            Prf {
+                p: 50.0,
+                r: 50.0,
+                f1: 50.0
+            }
+        );
+        assert_eq!(
+            report.value_unit,
+            Prf {
+                p: 50.0,
+                r: 50.0,
+                f1: 50.0
+            }
+        );
     }
 }

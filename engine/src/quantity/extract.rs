@@ -71,8 +71,12 @@ enum Join {
     Apart,
 }
 
+fn number(mention: Mention) -> Reading {
+    Reading::Number(Box::new(mention))
+}
+
 enum Reading {
-    Number(Mention),
+    Number(Box<Mention>),
     /// Not a quantity (a date, a phone number …): continue after these tokens.
     Skip(usize),
     Nothing,
@@ -95,7 +99,7 @@ impl<'t> Scan<'t> {
             match self.read_number(i) {
                 Reading::Number(mention) => {
                     i = mention.last.max(i + 1);
-                    mentions.push(mention);
+                    mentions.push(*mention);
                 }
                 Reading::Skip(next) => i = next.max(i + 1),
                 Reading::Nothing => i += 1,
@@ -194,12 +198,7 @@ impl<'t> Scan<'t> {
             Kind::Num => self.read_digits(i),
             Kind::Word => self.read_words(i),
             Kind::Sym => match lexicon::fraction_char(self.raw(i)) {
-                Some(value) => Reading::Number(Mention::new(
-                    i,
-                    i + 1,
-                    value,
-                    NumberKind::Fraction,
-                )),
+                Some(value) => number(Mention::new(i, i + 1, value, NumberKind::Fraction)),
                 None => Reading::Nothing,
             },
         }
@@ -232,7 +231,7 @@ impl<'t> Scan<'t> {
             let b: f64 = self.raw(i + 2).parse().unwrap_or(f64::NAN);
             let fraction_denominator = [2.0, 3.0, 4.0, 5.0, 8.0, 10.0, 16.0, 100.0].contains(&b);
             if fraction_denominator && a < b && !raw.contains(['.', ',']) {
-                return Reading::Number(Mention::new(i, i + 3, a / b, NumberKind::Fraction));
+                return number(Mention::new(i, i + 3, a / b, NumberKind::Fraction));
             }
             return Reading::Skip(i + 3);
         }
@@ -269,7 +268,9 @@ impl<'t> Scan<'t> {
             let sign = self.raw(i - 1);
             let after_number = i >= 2 && self.kind(i - 2) == Some(Kind::Num);
             let starts_word = !after_number
-                && (i == 1 || self.toks[i - 1].spaced || matches!(self.raw(i - 2), "(" | "[" | "~" | ":"));
+                && (i == 1
+                    || self.toks[i - 1].spaced
+                    || matches!(self.raw(i - 2), "(" | "[" | "~" | ":"));
             if starts_word && matches!(sign, "-" | "−" | "+") {
                 if sign != "+" {
                     value = -value;
@@ -341,7 +342,7 @@ impl<'t> Scan<'t> {
             plain_digits = None;
         }
         mention.plain_digits = plain_digits;
-        Reading::Number(mention)
+        number(mention)
     }
 
     /// Scale suffixes glued to digits; "m"/"b" count as million/billion only after a currency
@@ -350,10 +351,8 @@ impl<'t> Scan<'t> {
         if let Some(scale) = lexicon::glued_scale(word) {
             return Some(scale);
         }
-        let after_currency = || {
-            self.currency_before(first).is_some()
-                || self.currency_word_follows(first)
-        };
+        let after_currency =
+            || self.currency_before(first).is_some() || self.currency_word_follows(first);
         match word {
             "m" | "M" if after_currency() => Some(1e6),
             "b" | "B" if after_currency() => Some(1e9),
@@ -460,11 +459,17 @@ impl<'t> Scan<'t> {
                 && (2..=4).contains(&len(k))
         };
         let international = i > 0 && self.raw_if_sym(i - 1) == Some("+") && self.glued(i);
-        let bracketed = i > 0 && self.raw_if_sym(i - 1) == Some("(") && self.raw_if_sym(i + 1) == Some(")");
-        if bracketed && len(i) == 3 && is_group(i + 2) && len(i + 2) == 3 {
-            if self.raw_if_sym(i + 3) == Some("-") && is_group(i + 4) && len(i + 4) == 4 {
-                return Some(i + 5);
-            }
+        let bracketed =
+            i > 0 && self.raw_if_sym(i - 1) == Some("(") && self.raw_if_sym(i + 1) == Some(")");
+        if bracketed
+            && len(i) == 3
+            && is_group(i + 2)
+            && len(i + 2) == 3
+            && self.raw_if_sym(i + 3) == Some("-")
+            && is_group(i + 4)
+            && len(i + 4) == 4
+        {
+            return Some(i + 5);
         }
         if international {
             // At least three spaced or dashed groups.
@@ -484,7 +489,9 @@ impl<'t> Scan<'t> {
         }
         if len(i) == 3 && is_group(i) {
             let dash = |k: usize| {
-                matches!(self.raw_if_sym(k), Some("-") | Some(".")) && self.glued(k) && self.glued(k + 1)
+                matches!(self.raw_if_sym(k), Some("-") | Some("."))
+                    && self.glued(k)
+                    && self.glued(k + 1)
             };
             if dash(i + 1) && is_group(i + 2) {
                 if len(i + 2) == 4 {
@@ -520,7 +527,7 @@ impl<'t> Scan<'t> {
             };
             mention.in_words = true;
             self.scale_words(&mut mention);
-            return Reading::Number(mention);
+            return number(mention);
         }
         if let Some(reading) = self.vague_amount(i) {
             return reading;
@@ -538,17 +545,17 @@ impl<'t> Scan<'t> {
                 return Reading::Nothing;
             };
             mention.in_words = true;
-            return Reading::Number(mention);
+            return number(mention);
         }
         if let Some(n) = lexicon::multiplier_word(word) {
             let mut m = Mention::new(i, i + 1, n as f64, NumberKind::Multiplier);
             m.in_words = true;
-            return Reading::Number(m);
+            return number(m);
         }
         if let Some(n) = lexicon::ordinal_word(word) {
             let mut m = Mention::new(i, i + 1, n as f64, NumberKind::Ordinal);
             m.in_words = true;
-            return Reading::Number(m);
+            return number(m);
         }
         if lexicon::unit_word(word).is_none() && lexicon::tens_word(word).is_none() {
             return Reading::Nothing;
@@ -558,7 +565,12 @@ impl<'t> Scan<'t> {
         if self.is_capitalised(i) && i > 0 && self.is_capitalised(i - 1) {
             return Reading::Nothing;
         }
-        if i > 1 && self.glued(i) && self.raw_if_sym(i - 1) == Some("-") && self.glued(i - 1) && self.is_word(i - 2) {
+        if i > 1
+            && self.glued(i)
+            && self.raw_if_sym(i - 1) == Some("-")
+            && self.glued(i - 1)
+            && self.is_word(i - 2)
+        {
             return Reading::Nothing;
         }
         let Some(mut mention) = self.number_words(i) else {
@@ -586,7 +598,7 @@ impl<'t> Scan<'t> {
             }
         }
         mention.in_words = true;
-        Reading::Number(mention)
+        number(mention)
     }
 
     /// Vague amounts as order-of-magnitude ranges: "dozens of" 12–120, "thousands of"
@@ -604,7 +616,8 @@ impl<'t> Scan<'t> {
             }
         };
         let word = self.low(i);
-        let of_magnitude = magnitude(self.low(i + 2)).filter(|m| *m >= 1e3 && self.low(i + 1) == "of");
+        let of_magnitude =
+            magnitude(self.low(i + 2)).filter(|m| *m >= 1e3 && self.low(i + 1) == "of");
         let (low, last) = match (word, of_magnitude) {
             ("tens", Some(m)) => (10.0 * m, i + 3),
             ("hundreds", Some(m)) => (100.0 * m, i + 3),
@@ -617,7 +630,7 @@ impl<'t> Scan<'t> {
         let mut mention = Mention::new(i, last + 1, low, NumberKind::Cardinal);
         mention.range_to = Some(low * 10.0);
         mention.in_words = true;
-        Some(Reading::Number(mention))
+        Some(number(mention))
     }
 
     /// "seventeen", "two hundred and five", "twenty-five thousand", "two thirds",
@@ -762,7 +775,11 @@ impl<'t> Scan<'t> {
         }
         let e = mention.last;
         // "3-inch", "10-year-old": a hyphen between the number and its unit.
-        let at = if self.raw_if_sym(e) == Some("-") && self.glued(e) && self.is_word(e + 1) && self.glued(e + 1) {
+        let at = if self.raw_if_sym(e) == Some("-")
+            && self.glued(e)
+            && self.is_word(e + 1)
+            && self.glued(e + 1)
+        {
             e + 1
         } else {
             e
@@ -770,7 +787,10 @@ impl<'t> Scan<'t> {
         // "24703L202", "24703 m212", "24703 L-202": letters and digits of a code, not a unit.
         if self.is_word(at) {
             let digits_after = (self.kind(at + 1) == Some(Kind::Num) && self.glued(at + 1))
-                || (self.raw_if_sym(at + 1) == Some("-") && self.glued(at + 1) && self.kind(at + 2) == Some(Kind::Num) && self.glued(at + 2));
+                || (self.raw_if_sym(at + 1) == Some("-")
+                    && self.glued(at + 1)
+                    && self.kind(at + 2) == Some(Kind::Num)
+                    && self.glued(at + 2));
             if digits_after {
                 mention.glued_tail = true;
                 return;
@@ -828,7 +848,10 @@ impl<'t> Scan<'t> {
                 continue;
             }
             // A unit ends at a word boundary: "5 mg" but not the "m" of "5 mgx".
-            if self.glued(end) && self.kind(end) == Some(Kind::Word) && self.kind(end - 1) == Some(Kind::Word) {
+            if self.glued(end)
+                && self.kind(end) == Some(Kind::Word)
+                && self.kind(end - 1) == Some(Kind::Word)
+            {
                 continue;
             }
             let surface = &self.text[self.toks[at].start..self.toks[end - 1].end];
@@ -875,15 +898,13 @@ impl<'t> Scan<'t> {
             "s" => true,
             // "in" is inches only in heights such as "6 ft 2 in".
             "in" => !(at >= 2 && matches!(self.low(at - 2), "ft" | "feet" | "foot" | "'" | "′")),
-            "a" | "an" | "at" | "are" | "is" | "as" | "d" | "h" | "t" | "u" | "p"
-            | "q" | "b" | "st" | "gr" | "pt" | "pc" | "mo" | "cd" | "Da" | "ha" | "hand"
-            | "hands" | "chain" | "chains" | "rod" | "rods" | "gray" | "grain" | "grains"
-            | "gross" | "league" | "leagues" | "slug" | "slugs" | "real" | "sol" | "mil"
-            | "thou" | "erg" | "kip" | "lei" | "lev" | "leu" | "Br" | "Ft" | "K" | "TL" | "SR"
-            | "LE" | "DA" | "DT" | "BD" | "KD" | "JD" | "QR" | "Tk" | "RM" | "Rp" | "Dh"
-            | "sun" | "bit" | "bits" => {
-                self.toks[at].spaced || surface == "a" || surface == "are"
-            }
+            "a" | "an" | "at" | "are" | "is" | "as" | "d" | "h" | "t" | "u" | "p" | "q" | "b"
+            | "st" | "gr" | "pt" | "pc" | "mo" | "cd" | "Da" | "ha" | "hand" | "hands"
+            | "chain" | "chains" | "rod" | "rods" | "gray" | "grain" | "grains" | "gross"
+            | "league" | "leagues" | "slug" | "slugs" | "real" | "sol" | "mil" | "thou" | "erg"
+            | "kip" | "lei" | "lev" | "leu" | "Br" | "Ft" | "K" | "TL" | "SR" | "LE" | "DA"
+            | "DT" | "BD" | "KD" | "JD" | "QR" | "Tk" | "RM" | "Rp" | "Dh" | "sun" | "bit"
+            | "bits" => self.toks[at].spaced || surface == "a" || surface == "are",
             "A" | "B" | "G" | "T" | "P" | "N" | "J" | "S" | "L" | "V" | "W" | "H" | "M" => {
                 self.toks[at].spaced && self.is_word(at + 1)
             }
@@ -906,7 +927,10 @@ impl<'t> Scan<'t> {
         if let Some((reading, end)) = self.table_unit(k, false) {
             let unit = reading.candidates[0];
             // "a year earlier", "a month ago" say when, not how often.
-            let when = matches!(self.low(end), "earlier" | "ago" | "later" | "before" | "after" | "on" | "from" | "since");
+            let when = matches!(
+                self.low(end),
+                "earlier" | "ago" | "later" | "before" | "after" | "on" | "from" | "since"
+            );
             let time_like = unit.dimension == "time" && !when;
             if word == "per" || slash || time_like {
                 return (
@@ -923,11 +947,7 @@ impl<'t> Scan<'t> {
             let noun = self.low(k);
             if !lexicon::is_function_word(noun) && noun.chars().all(char::is_alphabetic) {
                 let name = singular(noun);
-                let unit_id = self
-                    .table
-                    .lookup(&name)
-                    .first()
-                    .map(|u| u.id.clone());
+                let unit_id = self.table.lookup(&name).first().map(|u| u.id.clone());
                 return (Some(PerUnit { name, unit_id }), k + 1);
             }
         }
@@ -989,7 +1009,11 @@ impl<'t> Scan<'t> {
             let mut word = w.to_string();
             let mut next = k + 1;
             // Hyphenated compounds: "first-team".
-            if self.raw_if_sym(next) == Some("-") && self.glued(next) && self.is_word(next + 1) && self.glued(next + 1) {
+            if self.raw_if_sym(next) == Some("-")
+                && self.glued(next)
+                && self.is_word(next + 1)
+                && self.glued(next + 1)
+            {
                 word = format!("{word}-{}", self.low(next + 1));
                 next += 2;
             }
@@ -1062,21 +1086,32 @@ impl<'t> Scan<'t> {
                 return true;
             }
             // "COVID-19", "F-150", "TA-35", "mid-2019".
-            if self.raw_if_sym(prev) == Some("-") && self.glued(p) && prev > 0 && self.glued(prev) && self.is_word(prev - 1) {
+            if self.raw_if_sym(prev) == Some("-")
+                && self.glued(p)
+                && prev > 0
+                && self.glued(prev)
+                && self.is_word(prev - 1)
+            {
                 return true;
             }
             // Ranks: "#1", "No. 1", "number 1".
             if self.raw_if_sym(prev) == Some("#") {
                 return true;
             }
-            if self.raw_if_sym(prev) == Some(".") && prev > 0 && matches!(self.low(prev - 1), "no" | "nos") {
+            if self.raw_if_sym(prev) == Some(".")
+                && prev > 0
+                && matches!(self.low(prev - 1), "no" | "nos")
+            {
                 return true;
             }
             // Dates: "March 29", "Oct. 31", "Mar 9 2018".
-            let loose_month = matches!(self.low(prev), "may" | "march") && !has_table_unit && m.unit.is_none();
+            let loose_month =
+                matches!(self.low(prev), "may" | "march") && !has_table_unit && m.unit.is_none();
             let month_before = lexicon::month(self.raw(prev))
                 || loose_month
-                || (self.raw_if_sym(prev) == Some(".") && prev > 0 && lexicon::month(self.raw(prev - 1)));
+                || (self.raw_if_sym(prev) == Some(".")
+                    && prev > 0
+                    && lexicon::month(self.raw(prev - 1)));
             if month_before && (m.value <= 31.0 || self.year_like(m)) && m.value.fract() == 0.0 {
                 return true;
             }
@@ -1090,10 +1125,30 @@ impl<'t> Scan<'t> {
             }
             if matches!(
                 self.low(prev),
-                "number" | "no" | "room" | "route" | "page" | "chapter" | "version" | "episode"
-                    | "season" | "level" | "grade" | "article" | "section" | "rule" | "flight"
-                    | "highway" | "exit" | "interstate" | "channel" | "platform" | "gate"
-                    | "terminal" | "model" | "bus"
+                "number"
+                    | "no"
+                    | "room"
+                    | "route"
+                    | "page"
+                    | "chapter"
+                    | "version"
+                    | "episode"
+                    | "season"
+                    | "level"
+                    | "grade"
+                    | "article"
+                    | "section"
+                    | "rule"
+                    | "flight"
+                    | "highway"
+                    | "exit"
+                    | "interstate"
+                    | "channel"
+                    | "platform"
+                    | "gate"
+                    | "terminal"
+                    | "model"
+                    | "bus"
             ) && !has_table_unit
             {
                 return true;
@@ -1105,14 +1160,29 @@ impl<'t> Scan<'t> {
             if unit.noun.is_some()
                 && matches!(
                     last_word.to_lowercase().as_str(),
-                    "street" | "st" | "avenue" | "ave" | "road" | "rd" | "boulevard" | "blvd" | "lane" | "drive" | "way" | "place"
+                    "street"
+                        | "st"
+                        | "avenue"
+                        | "ave"
+                        | "road"
+                        | "rd"
+                        | "boulevard"
+                        | "blvd"
+                        | "lane"
+                        | "drive"
+                        | "way"
+                        | "place"
                 )
             {
                 return true;
             }
         }
         // "29 March", "5 May".
-        if m.value <= 31.0 && m.value.fract() == 0.0 && self.is_word(m.last) && lexicon::month(self.raw(m.last)) {
+        if m.value <= 31.0
+            && m.value.fract() == 0.0
+            && self.is_word(m.last)
+            && lexicon::month(self.raw(m.last))
+        {
             return true;
         }
         if self.is_clock(m.last) || (self.low(m.last) == "o" && self.low(m.last + 2) == "clock") {
@@ -1129,14 +1199,32 @@ impl<'t> Scan<'t> {
         lexicon::is_function_word(word)
             || lexicon::unit_word(word).is_some()
             || lexicon::tens_word(word).is_some()
-            || PREFIX_CONDITIONS.iter().any(|(p, _)| p.len() == 1 && p[0] == word)
-            || matches!(word, "only" | "nearly" | "almost" | "about" | "roughly" | "just" | "at" | "by" | "with" | "some" | "around" | "approximately" | "estimated" | "total" | "and" | "or")
+            || PREFIX_CONDITIONS
+                .iter()
+                .any(|(p, _)| p.len() == 1 && p[0] == word)
+            || matches!(
+                word,
+                "only"
+                    | "nearly"
+                    | "almost"
+                    | "about"
+                    | "roughly"
+                    | "just"
+                    | "at"
+                    | "by"
+                    | "with"
+                    | "some"
+                    | "around"
+                    | "approximately"
+                    | "estimated"
+                    | "total"
+                    | "and"
+                    | "or"
+            )
     }
 
     fn year_like(&self, m: &Mention) -> bool {
-        m.plain_digits == Some(4)
-            && m.currency.is_none()
-            && (1000.0..=2100.0).contains(&m.value)
+        m.plain_digits == Some(4) && m.currency.is_none() && (1000.0..=2100.0).contains(&m.value)
     }
 
     /// A four-digit number that is a year unless a unit or plural noun follows or a quantity
@@ -1153,7 +1241,11 @@ impl<'t> Scan<'t> {
             || lexicon::month(prev_raw)
             || matches!(prev, "," | "'" | "’" | "(" | "-" | "–" | "/")
             || (prev == "." && matches!(before_prev, "d" | "c"))
-            || (prev == "of" && !matches!(before_prev, "average" | "total" | "sum" | "maximum" | "minimum" | "excess"))
+            || (prev == "of"
+                && !matches!(
+                    before_prev,
+                    "average" | "total" | "sum" | "maximum" | "minimum" | "excess"
+                ))
         {
             return true;
         }
@@ -1169,8 +1261,20 @@ impl<'t> Scan<'t> {
                 }
             }
         }
-        let quantity_word = PREFIX_CONDITIONS.iter().any(|(pattern, _)| pattern.last() == Some(&prev))
-            || matches!(prev, "of" | "than" | "about" | "total" | "average" | "nearly" | "some" | "hire" | "employs");
+        let quantity_word = PREFIX_CONDITIONS
+            .iter()
+            .any(|(pattern, _)| pattern.last() == Some(&prev))
+            || matches!(
+                prev,
+                "of" | "than"
+                    | "about"
+                    | "total"
+                    | "average"
+                    | "nearly"
+                    | "some"
+                    | "hire"
+                    | "employs"
+            );
         !quantity_word
     }
 
@@ -1185,7 +1289,9 @@ impl<'t> Scan<'t> {
             let end = p - 1;
             let mut best: Option<(usize, Change)> = None;
             for (pattern, change) in PREFIX_CONDITIONS {
-                if self.phrase_ends_at(pattern, end) && best.is_none_or(|(len, _)| pattern.len() > len) {
+                if self.phrase_ends_at(pattern, end)
+                    && best.is_none_or(|(len, _)| pattern.len() > len)
+                {
                     best = Some((pattern.len(), *change));
                 }
             }
@@ -1193,7 +1299,10 @@ impl<'t> Scan<'t> {
                 let trigger_start = end + 1 - len;
                 let bare_direction = len == 1 && matches!(change, Change::Up | Change::Down);
                 // "gave up 517 yards", "signed up 40 users": a particle, not a movement.
-                if bare_direction && trigger_start > 0 && is_particle_verb(self.low(trigger_start - 1)) {
+                if bare_direction
+                    && trigger_start > 0
+                    && is_particle_verb(self.low(trigger_start - 1))
+                {
                     return Change::Equal;
                 }
                 // "up from 2.4 million": the old value of a movement is just a value.
@@ -1238,11 +1347,17 @@ impl<'t> Scan<'t> {
             return false;
         }
         let start = end + 1 - pattern.len();
-        pattern.iter().enumerate().all(|(j, w)| self.low(start + j) == *w)
+        pattern
+            .iter()
+            .enumerate()
+            .all(|(j, w)| self.low(start + j) == *w)
     }
 
     fn phrase_starts_at(&self, pattern: &[&str], start: usize) -> bool {
-        pattern.iter().enumerate().all(|(j, w)| self.low(start + j) == *w)
+        pattern
+            .iter()
+            .enumerate()
+            .all(|(j, w)| self.low(start + j) == *w)
     }
 
     fn condition_word_before(&self, i: usize) -> bool {
@@ -1358,7 +1473,13 @@ impl<'t> Scan<'t> {
 
     /// "13 dollars and 45 cents", "6 ft 2 in": `b` in `a`'s unit, when `b` is a smaller unit of
     /// the same kind right after `a`.
-    fn compound_amount(&self, a: &Mention, b: &Mention, gap_start: usize, b_first: usize) -> Option<f64> {
+    fn compound_amount(
+        &self,
+        a: &Mention,
+        b: &Mention,
+        gap_start: usize,
+        b_first: usize,
+    ) -> Option<f64> {
         if b_first < gap_start || a.range_to.is_some() || b.range_to.is_some() {
             return None;
         }
@@ -1372,7 +1493,11 @@ impl<'t> Scan<'t> {
         let same_kind = big.dimension == small.dimension
             && big.currency == small.currency
             && matches!(big.dimension.as_str(), "currency" | "length" | "mass");
-        if !same_kind || small.factor >= big.factor || a.unit.as_ref()?.per.is_some() || b.value < 0.0 {
+        if !same_kind
+            || small.factor >= big.factor
+            || a.unit.as_ref()?.per.is_some()
+            || b.value < 0.0
+        {
             return None;
         }
         // Only smaller units that complete the larger one: feet+inches, dollars+cents.
@@ -1401,7 +1526,10 @@ impl<'t> Scan<'t> {
         }
         let mut out = Vec::with_capacity(mentions.len());
         for m in mentions {
-            let unit = m.unit.as_ref().map(|reading| self.unit_of(reading, &m, &dimensions));
+            let unit = m
+                .unit
+                .as_ref()
+                .map(|reading| self.unit_of(reading, &m, &dimensions));
             let first = m.currency.map_or(m.first, |(from, _)| from);
             let end = m.end.max(m.last);
             let value = match m.range_to {
@@ -1481,11 +1609,50 @@ impl Mention {
 fn is_particle_verb(word: &str) -> bool {
     matches!(
         word,
-        "gave" | "give" | "gives" | "giving" | "given" | "picked" | "pick" | "picks" | "put"
-            | "puts" | "set" | "sets" | "signed" | "sign" | "made" | "make" | "makes" | "took"
-            | "take" | "takes" | "broke" | "break" | "breaks" | "back" | "backs" | "sum" | "summed"
-            | "end" | "ended" | "ends" | "line" | "lined" | "wrap" | "wrapped" | "wrote" | "write"
-            | "count" | "counted" | "stepped" | "step" | "teamed" | "team" | "added" | "add"
+        "gave"
+            | "give"
+            | "gives"
+            | "giving"
+            | "given"
+            | "picked"
+            | "pick"
+            | "picks"
+            | "put"
+            | "puts"
+            | "set"
+            | "sets"
+            | "signed"
+            | "sign"
+            | "made"
+            | "make"
+            | "makes"
+            | "took"
+            | "take"
+            | "takes"
+            | "broke"
+            | "break"
+            | "breaks"
+            | "back"
+            | "backs"
+            | "sum"
+            | "summed"
+            | "end"
+            | "ended"
+            | "ends"
+            | "line"
+            | "lined"
+            | "wrap"
+            | "wrapped"
+            | "wrote"
+            | "write"
+            | "count"
+            | "counted"
+            | "stepped"
+            | "step"
+            | "teamed"
+            | "team"
+            | "added"
+            | "add"
     )
 }
 
@@ -1493,15 +1660,52 @@ fn is_particle_verb(word: &str) -> bool {
 fn is_modifier(word: &str) -> bool {
     let ing_noun = matches!(
         word,
-        "lightning" | "building" | "housing" | "clothing" | "morning" | "evening" | "wedding"
-            | "meeting" | "training" | "funding" | "ceiling" | "painting" | "recording" | "spring"
-            | "string" | "parking" | "shipping" | "banking" | "marketing" | "hearing" | "offering"
-            | "opening" | "setting" | "ranking" | "rating" | "landing" | "seating" | "heating"
-            | "engineering" | "accounting" | "advertising" | "manufacturing" | "mining" | "fishing"
-            | "boxing" | "swimming" | "sailing" | "shooting" | "voting" | "polling" | "spending"
+        "lightning"
+            | "building"
+            | "housing"
+            | "clothing"
+            | "morning"
+            | "evening"
+            | "wedding"
+            | "meeting"
+            | "training"
+            | "funding"
+            | "ceiling"
+            | "painting"
+            | "recording"
+            | "spring"
+            | "string"
+            | "parking"
+            | "shipping"
+            | "banking"
+            | "marketing"
+            | "hearing"
+            | "offering"
+            | "opening"
+            | "setting"
+            | "ranking"
+            | "rating"
+            | "landing"
+            | "seating"
+            | "heating"
+            | "engineering"
+            | "accounting"
+            | "advertising"
+            | "manufacturing"
+            | "mining"
+            | "fishing"
+            | "boxing"
+            | "swimming"
+            | "sailing"
+            | "shooting"
+            | "voting"
+            | "polling"
+            | "spending"
     );
-    matches!(word, "more" | "previous" | "additional" | "extra" | "further" | "other")
-        || (!ing_noun && word.len() > 5 && (word.ends_with("ed") || word.ends_with("ing")))
+    matches!(
+        word,
+        "more" | "previous" | "additional" | "extra" | "further" | "other"
+    ) || (!ing_noun && word.len() > 5 && (word.ends_with("ed") || word.ends_with("ing")))
 }
 
 /// "16.4 million" is 16,400,000, not 16,399,999.999999998: drop the binary rounding noise that
@@ -1523,13 +1727,25 @@ fn scientific(digits: &str, value: f64, exponent: i32) -> f64 {
 
 /// Looks like an English plural: "songs", "countries", but not "boss", "virus", "analysis".
 fn is_plural(word: &str) -> bool {
-    matches!(word, "people" | "men" | "women" | "children" | "feet" | "teeth" | "mice" | "geese" | "police" | "staff" | "cattle")
-        || (word.len() > 3
-            && word.ends_with('s')
-            && !word.ends_with("ss")
-            && !word.ends_with("us")
-            && !word.ends_with("is")
-            && !word.ends_with("'s"))
+    matches!(
+        word,
+        "people"
+            | "men"
+            | "women"
+            | "children"
+            | "feet"
+            | "teeth"
+            | "mice"
+            | "geese"
+            | "police"
+            | "staff"
+            | "cattle"
+    ) || (word.len() > 3
+        && word.ends_with('s')
+        && !word.ends_with("ss")
+        && !word.ends_with("us")
+        && !word.ends_with("is")
+        && !word.ends_with("'s"))
 }
 
 /// A light English singular for the last word of a count noun ("countries" → "country").
@@ -1557,7 +1773,11 @@ pub(crate) fn singular(word: &str) -> String {
             return format!("{stem}y");
         }
     }
-    if word.len() > 6 && word.ends_with("uses") && !word.ends_with("ouses") && !word.ends_with("auses") {
+    if word.len() > 6
+        && word.ends_with("uses")
+        && !word.ends_with("ouses")
+        && !word.ends_with("auses")
+    {
         return word[..word.len() - 2].to_string(); // "viruses", "bonuses"
     }
     for ending in ["sses", "shes", "ches", "xes", "zes"] {

@@ -153,9 +153,9 @@ pub(crate) fn is_ordinal_suffix(word: &str) -> bool {
 pub(crate) fn month(word_raw: &str) -> bool {
     let lower = word_raw.to_ascii_lowercase();
     match lower.as_str() {
-        "january" | "february" | "april" | "june" | "july" | "august" | "september"
-        | "october" | "november" | "december" | "jan" | "feb" | "apr" | "jun" | "jul" | "aug"
-        | "sep" | "sept" | "oct" | "nov" | "dec" => true,
+        "january" | "february" | "april" | "june" | "july" | "august" | "september" | "october"
+        | "november" | "december" | "jan" | "feb" | "apr" | "jun" | "jul" | "aug" | "sep"
+        | "sept" | "oct" | "nov" | "dec" => true,
         "march" | "may" | "mar" => word_raw.starts_with(|c: char| c.is_uppercase()),
         _ => false,
     }
@@ -438,7 +438,6 @@ pub(crate) fn pronoun_one_cue(word: &str) -> bool {
     )
 }
 
-
 /// Condition phrases before a number, longest first within each entry's class. Each is a list of
 /// lower-cased words that must end right before the number (fillers aside, see `is_filler`).
 pub(crate) const PREFIX_CONDITIONS: &[(&[&str], Change)] = &[
@@ -635,7 +634,15 @@ pub(crate) const SUFFIX_CONDITIONS: &[(&[&str], Change)] = &[
 pub(crate) fn is_filler(word: &str) -> bool {
     matches!(
         word,
-        "by" | "just" | "only" | "a" | "an" | "average" | "total" | "of" | "sharply" | "slightly"
+        "by" | "just"
+            | "only"
+            | "a"
+            | "an"
+            | "average"
+            | "total"
+            | "of"
+            | "sharply"
+            | "slightly"
             | "from"
     )
 }

@@ -79,10 +79,18 @@ impl Constraint {
 
     /// How a person would read it: "> 300 horsepower", "between 5 and 10 kilogram".
     pub fn describe(&self) -> String {
-        let unit = self.unit.as_ref().map(|u| format!(" {}", u.name)).unwrap_or_default();
+        let unit = self
+            .unit
+            .as_ref()
+            .map(|u| format!(" {}", u.name))
+            .unwrap_or_default();
         match (self.condition, self.high) {
-            (Condition::Range, Some(h)) => format!("between {} and {}{unit}", fmt(self.value), fmt(h)),
-            (Condition::Outside, Some(h)) => format!("outside {}–{}{unit}", fmt(self.value), fmt(h)),
+            (Condition::Range, Some(h)) => {
+                format!("between {} and {}{unit}", fmt(self.value), fmt(h))
+            }
+            (Condition::Outside, Some(h)) => {
+                format!("outside {}–{}{unit}", fmt(self.value), fmt(h))
+            }
             (c, _) => format!("{} {}{unit}", c.symbol(), fmt(self.value)),
         }
     }
@@ -225,7 +233,10 @@ fn condition_start(query: &str, start: usize) -> (usize, bool) {
     let vocabulary = |w: &str| {
         PREFIX_CONDITIONS.iter().any(|(p, _)| p.contains(&w))
             || lexicon::is_filler(w)
-            || matches!(w, "between" | "from" | "not" | "except" | "excluding" | "without" | "other" | "never")
+            || matches!(
+                w,
+                "between" | "from" | "not" | "except" | "excluding" | "without" | "other" | "never"
+            )
     };
     let mut begin = start;
     let mut words: Vec<String> = Vec::new();
@@ -237,7 +248,12 @@ fn condition_start(query: &str, start: usize) -> (usize, bool) {
         begin = offset;
         words.insert(0, lower);
     }
-    let negator = |w: &String| matches!(w.as_str(), "not" | "except" | "excluding" | "without" | "never" | "other");
+    let negator = |w: &String| {
+        matches!(
+            w.as_str(),
+            "not" | "except" | "excluding" | "without" | "never" | "other"
+        )
+    };
     let built_in = words.ends_with(&["not".into(), "less".into(), "than".into()])
         || words.ends_with(&["not".into(), "more".into(), "than".into()]);
     (begin, words.iter().any(negator) && !built_in)
@@ -249,7 +265,9 @@ fn words_before(text: &str, end: usize) -> impl Iterator<Item = (usize, &str)> {
     let mut spans = Vec::new();
     let mut word_start: Option<usize> = None;
     for (i, c) in head.char_indices() {
-        let part = c.is_alphanumeric() || c == '\'' || matches!(c, '<' | '>' | '≤' | '≥' | '~' | '≈' | '=');
+        let part = c.is_alphanumeric()
+            || c == '\''
+            || matches!(c, '<' | '>' | '≤' | '≥' | '~' | '≈' | '=');
         match (part, word_start) {
             (true, None) => word_start = Some(i),
             (false, Some(s)) => {
@@ -299,9 +317,28 @@ fn is_query_stopword(word: &str) -> bool {
     lexicon::is_function_word(word)
         || matches!(
             word,
-            "with" | "which" | "what" | "that" | "have" | "has" | "than" | "least" | "most" | "more"
-                | "less" | "fewer" | "greater" | "between" | "not" | "except" | "excluding"
-                | "show" | "find" | "list" | "me" | "-"
+            "with"
+                | "which"
+                | "what"
+                | "that"
+                | "have"
+                | "has"
+                | "than"
+                | "least"
+                | "most"
+                | "more"
+                | "less"
+                | "fewer"
+                | "greater"
+                | "between"
+                | "not"
+                | "except"
+                | "excluding"
+                | "show"
+                | "find"
+                | "list"
+                | "me"
+                | "-"
         )
 }
 
@@ -310,7 +347,11 @@ mod tests {
     use super::*;
 
     fn described(query: &str) -> Vec<String> {
-        parse_query(query).constraints.iter().map(Constraint::describe).collect()
+        parse_query(query)
+            .constraints
+            .iter()
+            .map(Constraint::describe)
+            .collect()
     }
 
     #[test]
@@ -322,10 +363,19 @@ mod tests {
             described("cars with more than 300 hp and under $50k"),
             vec!["> 300 horsepower", "< 50000 dollar"]
         );
-        assert_eq!(parse_query("cars with more than 300 hp and under $50k").terms, vec!["cars"]);
-        assert_eq!(described("between 5 and 10 kg"), vec!["between 5 and 10 kilogram"]);
+        assert_eq!(
+            parse_query("cars with more than 300 hp and under $50k").terms,
+            vec!["cars"]
+        );
+        assert_eq!(
+            described("between 5 and 10 kg"),
+            vec!["between 5 and 10 kilogram"]
+        );
         assert_eq!(described("not 500 dollars"), vec!["≠ 500 dollar"]);
-        assert_eq!(described("phones under $300 with at least 128 GB"), vec!["< 300 dollar", "≥ 128 gigabyte"]);
+        assert_eq!(
+            described("phones under $300 with at least 128 GB"),
+            vec!["< 300 dollar", "≥ 128 gigabyte"]
+        );
     }
 
     #[test]

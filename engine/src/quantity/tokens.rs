@@ -49,9 +49,8 @@ pub(crate) fn tokenize(text: &str, out: &mut Vec<Token>) {
             kind = Kind::Num;
             while end < bytes.len() {
                 let b = bytes[end];
-                if b.is_ascii_digit() {
-                    end += 1;
-                } else if b == b'.' && bytes.get(end + 1).is_some_and(u8::is_ascii_digit) {
+                let decimal_point = b == b'.' && bytes.get(end + 1).is_some_and(u8::is_ascii_digit);
+                if b.is_ascii_digit() || decimal_point {
                     end += 1;
                 } else if b == b',' && is_thousands_group(&bytes[end + 1..]) {
                     end += 4;

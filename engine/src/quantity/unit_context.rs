@@ -59,14 +59,30 @@ impl TextCues {
             }
             if matches!(
                 word,
-                "star" | "stars" | "galaxy" | "galaxies" | "parsec" | "parsecs" | "astronomer"
-                    | "astronomers" | "telescope" | "universe" | "cosmic" | "nebula"
+                "star"
+                    | "stars"
+                    | "galaxy"
+                    | "galaxies"
+                    | "parsec"
+                    | "parsecs"
+                    | "astronomer"
+                    | "astronomers"
+                    | "telescope"
+                    | "universe"
+                    | "cosmic"
+                    | "nebula"
             ) {
                 cues.astronomy += 1;
             }
             if matches!(
                 word,
-                "charge" | "capacitor" | "capacitance" | "coulomb" | "farad" | "circuit" | "voltage"
+                "charge"
+                    | "capacitor"
+                    | "capacitance"
+                    | "coulomb"
+                    | "farad"
+                    | "circuit"
+                    | "voltage"
             ) {
                 cues.electric += 1;
             }
@@ -145,12 +161,18 @@ mod tests {
     #[test]
     fn c_is_celsius_unless_the_text_is_about_charge() {
         assert_eq!(pick("C", false, "it was 40 C outside"), "celsius");
-        assert_eq!(pick("C", false, "a charge of 5 C on the capacitor"), "coulomb");
+        assert_eq!(
+            pick("C", false, "a charge of 5 C on the capacitor"),
+            "coulomb"
+        );
     }
 
     #[test]
     fn pc_is_percent_unless_the_text_is_about_stars() {
         assert_eq!(pick("pc", false, "a rate of 1.38 pc"), "percent");
-        assert_eq!(pick("pc", false, "the galaxy is 5 pc from the star"), "parsec");
+        assert_eq!(
+            pick("pc", false, "the galaxy is 5 pc from the star"),
+            "parsec"
+        );
     }
 }
