@@ -2,6 +2,7 @@
 //! PostgreSQL (a private cluster per test, or the server's own) and talk HTTP to it.
 
 mod browser;
+mod cli;
 mod database;
 mod health;
 mod site;

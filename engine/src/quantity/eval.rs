@@ -23,7 +23,7 @@ use crate::UnitTable;
 
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Read {
         path: String,
         source: std::io::Error,
