@@ -20,8 +20,18 @@ fn tally(args: &[&str]) -> std::process::Output {
 #[test]
 fn eval_extraction_prints_the_metrics_as_json() {
     let gold = data_dir().join("quantities/newsquant_dev.json");
-    let out = tally(&["eval", "extraction", "--gold", gold.to_str().unwrap(), "--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = tally(&[
+        "eval",
+        "extraction",
+        "--gold",
+        gold.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(report["sentences"], 295);
     for key in ["value", "value_unit", "value_change"] {
@@ -60,7 +70,11 @@ fn bench_extraction_reports_a_rate() {
         "2000",
         "--json",
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let figures: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(figures["sentences"], 2000);
     assert!(figures["sentences_per_second"].as_f64().unwrap() > 0.0);
