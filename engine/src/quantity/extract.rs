@@ -804,7 +804,7 @@ impl<'t> Scan<'t> {
             Some("<") => Some(">"),
             _ => None,
         } {
-            if let Some((reading, end)) = self.table_unit(at + 1, mention.scale != 1.0) {
+            if let Some((reading, end)) = self.table_unit(at + 1) {
                 if self.raw_if_sym(end) == Some(close) {
                     mention.unit = Some(reading);
                     mention.end = end + 1;
@@ -812,7 +812,7 @@ impl<'t> Scan<'t> {
                 }
             }
         }
-        if let Some((mut reading, end)) = self.table_unit(at, mention.scale != 1.0) {
+        if let Some((mut reading, end)) = self.table_unit(at) {
             let currency = reading.candidates.iter().any(|u| u.dimension == "currency");
             let (per, end) = self.per_unit(end, currency);
             reading.per = per;
@@ -825,7 +825,7 @@ impl<'t> Scan<'t> {
             return;
         }
         if self.is_word(e) && is_modifier(self.low(e)) && !self.glued(e) {
-            if let Some((reading, end)) = self.table_unit(e + 1, mention.scale != 1.0) {
+            if let Some((reading, end)) = self.table_unit(e + 1) {
                 mention.unit = Some(reading);
                 mention.end = end;
                 return;
@@ -838,7 +838,7 @@ impl<'t> Scan<'t> {
     }
 
     /// The longest unit surface of the table starting at token `at` (up to four tokens).
-    fn table_unit(&self, at: usize, scaled: bool) -> Option<(UnitReading, usize)> {
+    fn table_unit(&self, at: usize) -> Option<(UnitReading, usize)> {
         if at >= self.toks.len() || self.kind(at) == Some(Kind::Num) {
             return None;
         }
@@ -876,7 +876,6 @@ impl<'t> Scan<'t> {
                     }
                 }
             }
-            let _ = scaled;
             return Some((
                 UnitReading {
                     surface: surface.to_string(),
@@ -924,7 +923,7 @@ impl<'t> Scan<'t> {
         if k >= self.toks.len() || self.kind(k) != Some(Kind::Word) {
             return none;
         }
-        if let Some((reading, end)) = self.table_unit(k, false) {
+        if let Some((reading, end)) = self.table_unit(k) {
             let unit = reading.candidates[0];
             // "a year earlier", "a month ago" say when, not how often.
             let when = matches!(
@@ -1520,16 +1519,18 @@ impl<'t> Scan<'t> {
         let needs_context = mentions
             .iter()
             .any(|m| m.unit.as_ref().is_some_and(|u| u.candidates.len() > 1));
-        if needs_context {
-            // Built here so that the dimensions of the whole text are known.
-            let _ = self.cues();
-        }
+        // Cue words and the dimensions of the whole text, built once and only when needed.
+        let cues = needs_context.then(|| {
+            let mut cues = self.cues().clone();
+            cues.dimensions = dimensions;
+            cues
+        });
         let mut out = Vec::with_capacity(mentions.len());
         for m in mentions {
             let unit = m
                 .unit
                 .as_ref()
-                .map(|reading| self.unit_of(reading, &m, &dimensions));
+                .map(|reading| self.unit_of(reading, &m, cues.as_ref()));
             let first = m.currency.map_or(m.first, |(from, _)| from);
             let end = m.end.max(m.last);
             let value = match m.range_to {
@@ -1548,12 +1549,7 @@ impl<'t> Scan<'t> {
         out
     }
 
-    fn unit_of(
-        &self,
-        reading: &UnitReading,
-        m: &Mention,
-        dimensions: &std::collections::HashSet<String>,
-    ) -> QuantityUnit {
+    fn unit_of(&self, reading: &UnitReading, m: &Mention, cues: Option<&TextCues>) -> QuantityUnit {
         let per_suffix = |name: &str| match &reading.per {
             Some(per) => format!("{name} per {}", per.name),
             None => name.to_string(),
@@ -1568,9 +1564,10 @@ impl<'t> Scan<'t> {
             };
         }
         let unit = if reading.candidates.len() > 1 {
-            let mut cues = self.cues().clone();
-            cues.dimensions = dimensions.clone();
-            choose(&reading.candidates, m.scale >= 1e6, &cues)
+            match cues {
+                Some(cues) => choose(&reading.candidates, m.scale >= 1e6, cues),
+                None => reading.candidates[0],
+            }
         } else {
             reading.candidates[0]
         };
