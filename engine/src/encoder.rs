@@ -151,6 +151,47 @@ impl Encoder {
         Ok(out)
     }
 
+    /// The tokenizer (padding off, truncation at [`Encoder::max_seq_len`]). Clone it to change
+    /// truncation, e.g. for question–snippet pairs with a stride.
+    pub fn tokenizer(&self) -> &Tokenizer {
+        &self.tokenizer
+    }
+
+    /// The device tensors must live on to go through the model.
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    /// Per-token hidden states for a batch of (token ids, token type ids) sequences, padded to
+    /// the longest: `(batch, longest, dimension)`, with the `(batch, longest)` 0/1 mask.
+    pub fn token_states(
+        &self,
+        sequences: &[(&[u32], &[u32])],
+    ) -> Result<(Tensor, Tensor), EncoderError> {
+        let batch = sequences.len();
+        let len = sequences
+            .iter()
+            .map(|(ids, _)| ids.len())
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        let mut flat_ids = vec![0u32; batch * len];
+        let mut flat_types = vec![0u32; batch * len];
+        let mut flat_mask = vec![0u32; batch * len];
+        for (row, (ids, types)) in sequences.iter().enumerate() {
+            flat_ids[row * len..row * len + ids.len()].copy_from_slice(ids);
+            flat_types[row * len..row * len + types.len()].copy_from_slice(types);
+            flat_mask[row * len..row * len + ids.len()].fill(1);
+        }
+        let input_ids = Tensor::from_vec(flat_ids, (batch, len), &self.device)?;
+        let token_type_ids = Tensor::from_vec(flat_types, (batch, len), &self.device)?;
+        let mask = Tensor::from_vec(flat_mask, (batch, len), &self.device)?;
+        let hidden = self
+            .model
+            .forward(&input_ids, &token_type_ids, Some(&mask))?;
+        Ok((hidden, mask))
+    }
+
     /// One forward pass over a batch of token id sequences, padded to the longest with a mask.
     fn forward_pooled(&self, ids: &[&[u32]]) -> Result<Vec<Vec<f32>>, EncoderError> {
         let batch = ids.len();

@@ -5,6 +5,7 @@
 //! answering pipelines. The `tally` binary and the web app only wire these together.
 
 pub mod corpora;
+pub mod count;
 pub mod device;
 pub mod encoder;
 pub mod model_dir;

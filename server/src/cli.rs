@@ -25,6 +25,13 @@ pub struct Cli {
 pub enum Command {
     /// Run the web app and JSON API (the default).
     Serve(ServeArgs),
+    /// Store snippets in the snippet index (SQuAD-format JSON or JSONL of {"id","text","source"}).
+    Ingest(IngestArgs),
+    /// Answer a count question from the snippet index and print the answer with its evidence.
+    Ask(AskArgs),
+    /// Train a model of Tally's own.
+    #[command(subcommand)]
+    Train(TrainCommand),
     /// Score a component against gold data and print the paper's metrics.
     #[command(subcommand)]
     Eval(EvalCommand),
@@ -38,6 +45,171 @@ pub enum EvalCommand {
     /// Quantity extraction against a gold file in the NewsQuant format: precision, recall and F1
     /// for value, value+unit and value+change.
     Extraction(EvalExtractionArgs),
+    /// Count answering on SQuAD-format snippets and a gold CSV: RP, coverage, P/C and proximity
+    /// for every consolidation strategy.
+    Count(EvalCountArgs),
+    /// CNP classification (Algorithm 2) against annotated categories: accuracy per class.
+    Cnp(EvalCnpArgs),
+    /// Instance ranking against gold instances and aliases: MAP@k, AR@k, Hit@10, MRR.
+    Instances(EvalInstancesArgs),
+}
+
+/// Where the models are: shared by the commands that answer count questions.
+#[derive(Debug, Clone, Args)]
+pub struct ModelArgs {
+    /// Directory holding model directories.
+    #[arg(long, env = "TALLY_MODELS", default_value = "models")]
+    pub models: PathBuf,
+    /// Sentence encoder: a model directory's path, or a name (or hub id) looked up in --models.
+    #[arg(long, env = "TALLY_ENCODER", default_value = "all-MiniLM-L6-v2")]
+    pub encoder: String,
+    /// Span-model head directory [default: the head trained by the project, built in].
+    #[arg(long, env = "TALLY_SPAN_MODEL")]
+    pub span_model: Option<PathBuf>,
+}
+
+/// Count pipeline settings a user may change.
+#[derive(Debug, Clone, Args)]
+pub struct CountArgs {
+    /// Consolidation: weighted-median, most-confident, most-frequent or median.
+    #[arg(long)]
+    pub strategy: Option<String>,
+    /// Span confidence threshold.
+    #[arg(long)]
+    pub threshold: Option<f64>,
+    /// Relax the threshold by 0.1 until this many counts pass (0: no relaxation).
+    #[arg(long)]
+    pub min_counts: Option<usize>,
+    /// Span scorer: neural (Tally's span model), lexical (baseline) or hybrid (their mean).
+    #[arg(long)]
+    pub scorer: Option<String>,
+    /// CNP band θ.
+    #[arg(long)]
+    pub theta: Option<f64>,
+    /// Instance scoring: type-compatibility, summed-confidence, context-frequency or qa-only.
+    #[arg(long)]
+    pub instance_scoring: Option<String>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct IngestArgs {
+    /// Files to ingest.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// squad or jsonl [default: by file extension].
+    #[arg(long)]
+    pub format: Option<String>,
+    /// Corpus name stored with each snippet [default: the file name].
+    #[arg(long)]
+    pub corpus: Option<String>,
+    /// Snippet index directory.
+    #[arg(long, env = "TALLY_INDEX", default_value = "target/tally-index")]
+    pub index: PathBuf,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct AskArgs {
+    /// The question ("how many songs did john lennon write").
+    pub question: String,
+    /// Print the whole answer as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Snippets retrieved by BM25 for a question without a stored snippet set.
+    #[arg(long, default_value_t = 50)]
+    pub k: usize,
+    /// Snippet index directory (filled with the default corpus when empty).
+    #[arg(long, env = "TALLY_INDEX", default_value = "target/tally-index")]
+    pub index: PathBuf,
+    /// Directory of the public data sets [default: ../shared/data when it exists].
+    #[arg(long, env = "TALLY_DATA")]
+    pub data: Option<PathBuf>,
+    #[command(flatten)]
+    pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: CountArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TrainCommand {
+    /// The span head of the count pipeline, with 5-fold cross-validation by query.
+    CountSpans(TrainCountSpansArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TrainCountSpansArgs {
+    /// The CoQEx data directory (with stresstest_v1/ and count_lcquad_v2/).
+    #[arg(long, default_value = "../shared/data/coqex")]
+    pub data: PathBuf,
+    /// Where to write span_head.safetensors and span_head.json.
+    #[arg(long)]
+    pub out: PathBuf,
+    #[arg(long, default_value_t = 12)]
+    pub epochs: usize,
+    #[arg(long, default_value_t = 5)]
+    pub folds: usize,
+    /// Print the full cross-validation report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub models: ModelArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalCountArgs {
+    /// SQuAD-format snippets (e.g. ../shared/data/coqex/stresstest_v1/stresstest_bing_v1.json).
+    #[arg(long)]
+    pub snippets: PathBuf,
+    /// CSV with qid, query, answer_norm.
+    #[arg(long)]
+    pub gold: PathBuf,
+    /// Print {"queries","answered","rp","coverage","pc","proximity"} for the chosen strategy.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: CountArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalCnpArgs {
+    /// A CoQuAD `*_contexts.csv` file.
+    #[arg(long)]
+    pub contexts: PathBuf,
+    #[arg(long)]
+    pub json: bool,
+    /// CNP band θ.
+    #[arg(long, default_value_t = 0.3)]
+    pub theta: f64,
+    /// Keep a larger count a synonym when its phrase's cosine to CNP_rep is above 0.5 (the
+    /// authors' code); by default larger counts are incomparable (the paper's text).
+    #[arg(long)]
+    pub larger_synonyms: bool,
+    /// Phrases with cosine to CNP_rep at most this are incomparable.
+    #[arg(long, default_value_t = 0.1)]
+    pub min_cosine: f32,
+    #[command(flatten)]
+    pub models: ModelArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalInstancesArgs {
+    /// SQuAD-format snippets.
+    #[arg(long)]
+    pub snippets: PathBuf,
+    /// CSV with qid, query, answer_enum.
+    #[arg(long)]
+    pub gold: PathBuf,
+    /// CSV with item, aliases.
+    #[arg(long)]
+    pub aliases: PathBuf,
+    /// Print the chosen scoring's figures as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: CountArgs,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -58,6 +230,30 @@ pub enum BenchCommand {
     /// Extraction speed on one core: the gold sentences repeated to --sentences, and single texts
     /// of 1 KB, 100 KB and 10 MB.
     Extraction(BenchExtractionArgs),
+    /// End-to-end latency of one count question over its stored snippets, with the stage split.
+    Count(Box<BenchCountArgs>),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BenchCountArgs {
+    /// The question (a dataset question answers from its stored snippets).
+    #[arg(
+        long,
+        default_value = "how many songs did paul mccartney write for the beatles"
+    )]
+    pub question: String,
+    #[arg(long, default_value_t = 20)]
+    pub runs: usize,
+    #[arg(long)]
+    pub json: bool,
+    #[arg(long, env = "TALLY_INDEX", default_value = "target/tally-index")]
+    pub index: PathBuf,
+    #[arg(long, env = "TALLY_DATA")]
+    pub data: Option<PathBuf>,
+    #[command(flatten)]
+    pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: CountArgs,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -4,6 +4,7 @@
 pub mod api;
 pub mod bench;
 pub mod cli;
+pub mod count;
 pub mod db;
 pub mod eval;
 pub mod feedback;

@@ -3,6 +3,7 @@
 
 mod browser;
 mod cli;
+mod count_cli;
 mod database;
 mod health;
 mod site;

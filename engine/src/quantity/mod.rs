@@ -29,6 +29,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 pub use extract::extract;
+pub(crate) use extract::singular;
 pub use query::{parse_query, Constraint, ParsedQuery, QueryProblem};
 
 /// A quantity's relation to its value: exact, approximate, a bound, or a change over time.

@@ -1,0 +1,76 @@
+//! The default snippet corpus: the CoQEx snippet files when the data directory has them, and
+//! otherwise a small demo corpus written for Tally (embedded in the binary).
+
+use std::path::Path;
+
+use super::dataset::{parse_jsonl, read_squad, DatasetError};
+use super::snippet_index::{IndexError, SnippetIndex};
+
+/// Demo snippets: a few count questions with hand-written snippets.
+pub const DEMO_SNIPPETS: &str = include_str!("../../data/demo_snippets.jsonl");
+
+/// CoQEx snippet files under the data directory: (corpus name, path).
+pub const DATASET_SNIPPETS: &[(&str, &str)] = &[
+    ("stresstest", "coqex/stresstest_v1/stresstest_bing_v1.json"),
+    (
+        "lcquad-count",
+        "coqex/count_lcquad_v2/count_lcquadv2_bing_v1.json",
+    ),
+    (
+        "nq-count",
+        "coqex/natural_questions_dev/natural_questions_dev_bing_v1.json",
+    ),
+];
+
+#[derive(Debug, thiserror::Error)]
+pub enum CorpusError {
+    #[error(transparent)]
+    Dataset(#[from] DatasetError),
+    #[error(transparent)]
+    Index(#[from] IndexError),
+}
+
+/// Fills an empty index with the default corpus; returns (corpus, snippets added) per corpus.
+/// An index that already has snippets is left alone.
+pub fn ingest_default(
+    index: &SnippetIndex,
+    data_dir: Option<&Path>,
+) -> Result<Vec<(String, usize)>, CorpusError> {
+    if !index.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut added = Vec::new();
+    if let Some(dir) = data_dir {
+        for (name, rel) in DATASET_SNIPPETS {
+            let path = dir.join(rel);
+            if path.is_file() {
+                let sets = read_squad(&path)?;
+                added.push((name.to_string(), index.add(name, &sets)?));
+            }
+        }
+    }
+    if added.is_empty() {
+        let sets = parse_jsonl(DEMO_SNIPPETS, Path::new("demo_snippets.jsonl"))?;
+        added.push(("demo".to_string(), index.add("demo", &sets)?));
+    }
+    Ok(added)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demo_corpus_without_data() {
+        let index = SnippetIndex::in_memory().unwrap();
+        let added = ingest_default(&index, None).unwrap();
+        assert_eq!(added[0].0, "demo");
+        assert!(added[0].1 >= 10);
+        let snippets = index
+            .prefetched("How many languages are spoken in Indonesia?")
+            .unwrap();
+        assert!(snippets.len() >= 5);
+        // A second call leaves a filled index alone.
+        assert!(ingest_default(&index, None).unwrap().is_empty());
+    }
+}

@@ -1,0 +1,377 @@
+//! The three count evaluations behind `tally eval count | cnp | instances`: they read the CoQEx
+//! files, run the pipeline (or one stage of it) and score with [`super::metrics`].
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::consolidate::Strategy;
+use super::contextualize::{classify, CnpClass, CnpInput, ContextSettings};
+use super::dataset::{
+    gold_for, read_aliases, read_gold_counts, read_gold_instances, read_squad, DatasetError,
+    QuerySnippets,
+};
+use super::instances::InstanceScoring;
+use super::metrics::{
+    class_accuracy, count_scores, instance_scores, relevance, ClassAccuracy, CountScores,
+    InstanceScores,
+};
+use super::pipeline::{best_per_snippet, predict, CountPipeline, CountSettings, PipelineError};
+use super::question::analyse;
+use crate::encoder::{Encoder, EncoderError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum EvaluateError {
+    #[error(transparent)]
+    Dataset(#[from] DatasetError),
+    #[error(transparent)]
+    Pipeline(#[from] PipelineError),
+    #[error(transparent)]
+    Encoder(#[from] EncoderError),
+    #[error("{path}: {message}")]
+    Format { path: String, message: String },
+}
+
+/// Count figures for every strategy, plus which scorer produced them.
+#[derive(Debug, Clone, Serialize)]
+pub struct CountReport {
+    pub scorer: String,
+    pub settings: CountSettings,
+    pub strategies: BTreeMap<String, CountScores>,
+}
+
+/// Answers every question of a snippet file that has a gold count; scores each strategy.
+pub fn evaluate_counts(
+    pipeline: &CountPipeline,
+    snippets: &Path,
+    gold: &Path,
+    settings: &CountSettings,
+) -> Result<CountReport, EvaluateError> {
+    let sets = read_squad(snippets)?;
+    let gold = read_gold_counts(gold)?;
+    let mut per_query = Vec::new();
+    for set in &sets {
+        let Some(g) = gold_for(set, &gold).and_then(|g| g.count) else {
+            continue;
+        };
+        let texts: Vec<&str> = set.snippets.iter().map(|s| s.text.as_str()).collect();
+        let analysis = analyse(&set.question);
+        let scored =
+            pipeline.score_candidates(&set.question, &analysis, &texts, settings.scorer)?;
+        per_query.push((best_per_snippet(&scored), g));
+    }
+    let mut strategies = BTreeMap::new();
+    for strategy in Strategy::ALL {
+        let s = CountSettings {
+            strategy,
+            ..settings.clone()
+        };
+        let pairs: Vec<(Option<f64>, f64)> = per_query
+            .iter()
+            .map(|(chosen, g)| (predict(chosen, &s).2, *g))
+            .collect();
+        strategies.insert(strategy.name().to_string(), count_scores(&pairs));
+    }
+    let scorer = if pipeline.has_span_model() {
+        settings.scorer.name()
+    } else {
+        "lexical"
+    };
+    Ok(CountReport {
+        scorer: scorer.to_string(),
+        settings: settings.clone(),
+        strategies,
+    })
+}
+
+/// One row of a CoQuAD contextualization file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContextRow {
+    pub qid: String,
+    pub query: String,
+    pub prediction: f64,
+    /// (snippet id, confidence, span text, count)
+    pub candidates: Vec<(String, f64, String, f64)>,
+    pub synonyms: Vec<String>,
+    pub subgroups: Vec<String>,
+    pub incomparables: Vec<String>,
+}
+
+/// Reads a `*_contexts.csv` file (columns qid, query, prediction, tf_answer, equivalent_ids,
+/// subgroups_ids, unrelated_ids).
+pub fn read_contexts(path: &Path) -> Result<Vec<ContextRow>, EvaluateError> {
+    let format_error = |message: String| EvaluateError::Format {
+        path: path.display().to_string(),
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|source| DatasetError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader
+        .headers()
+        .map_err(|e| format_error(e.to_string()))?
+        .clone();
+    let column = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| format_error(format!("no column named `{name}`")))
+    };
+    let cols = [
+        column("qid")?,
+        column("query")?,
+        column("prediction")?,
+        column("tf_answer")?,
+        column("equivalent_ids")?,
+        column("subgroups_ids")?,
+        column("unrelated_ids")?,
+    ];
+    let mut rows = Vec::new();
+    for (n, record) in reader.records().enumerate() {
+        let record = record.map_err(|e| format_error(e.to_string()))?;
+        let get = |i: usize| record.get(cols[i]).unwrap_or("").trim().to_string();
+        let candidates = parse_tuples(&get(3))
+            .map_err(|m| format_error(format!("row {}: tf_answer: {m}", n + 2)))?;
+        let ids = |i: usize| -> Vec<String> {
+            get(i)
+                .trim_matches(|c| c == '[' || c == ']')
+                .split(',')
+                .map(|s| s.trim().trim_matches('\'').to_string())
+                .filter(|s| !s.is_empty())
+                .collect()
+        };
+        rows.push(ContextRow {
+            qid: get(0),
+            query: get(1),
+            prediction: get(2).parse().unwrap_or(f64::NAN),
+            candidates,
+            synonyms: ids(4),
+            subgroups: ids(5),
+            incomparables: ids(6),
+        });
+    }
+    Ok(rows)
+}
+
+/// Parses a Python list of 4-tuples `[('1', 0.47, '3 songs', 3.0), …]`.
+fn parse_tuples(text: &str) -> Result<Vec<(String, f64, String, f64)>, String> {
+    #[derive(Debug)]
+    enum Item {
+        Str(String),
+        Num(f64),
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    let mut tuples = Vec::new();
+    let mut current: Option<Vec<Item>> = None;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '(' => current = Some(Vec::new()),
+            ')' => {
+                let items = current.take().ok_or("unbalanced )")?;
+                match items.as_slice() {
+                    [Item::Str(id), Item::Num(conf), Item::Str(span), Item::Num(count)] => {
+                        tuples.push((id.clone(), *conf, span.clone(), *count));
+                    }
+                    other => return Err(format!("unexpected tuple {other:?}")),
+                }
+            }
+            '\'' | '"' => {
+                let quote = c;
+                let mut s = String::new();
+                i += 1;
+                while i < chars.len() && chars[i] != quote {
+                    if chars[i] == '\\' && i + 1 < chars.len() {
+                        i += 1;
+                    }
+                    s.push(chars[i]);
+                    i += 1;
+                }
+                if let Some(items) = current.as_mut() {
+                    items.push(Item::Str(s));
+                }
+            }
+            c if c.is_ascii_digit() || c == '-' || c == '.' => {
+                let start = i;
+                while i + 1 < chars.len()
+                    && (chars[i + 1].is_ascii_alphanumeric()
+                        || matches!(chars[i + 1], '.' | '-' | '+'))
+                {
+                    i += 1;
+                }
+                let number: String = chars[start..=i].iter().collect();
+                let value = number
+                    .parse::<f64>()
+                    .map_err(|_| format!("bad number {number}"))?;
+                if let Some(items) = current.as_mut() {
+                    items.push(Item::Num(value));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(tuples)
+}
+
+/// CNP classification accuracy per gold class.
+#[derive(Debug, Clone, Serialize)]
+pub struct CnpReport {
+    pub queries: usize,
+    pub candidates: usize,
+    pub settings: ContextSettings,
+    pub synonyms: ClassAccuracy,
+    pub subgroups: ClassAccuracy,
+    pub incomparables: ClassAccuracy,
+}
+
+/// Classifies every candidate of every row with Algorithm 2 (the file's prediction as the count)
+/// and compares with the annotated categories. CNP_rep counts as a synonym.
+pub fn evaluate_cnp(
+    rows: &[ContextRow],
+    encoder: &Encoder,
+    settings: &ContextSettings,
+) -> Result<CnpReport, EvaluateError> {
+    let mut pairs = Vec::new();
+    let mut candidates = 0;
+    for row in rows {
+        if !row.prediction.is_finite() || row.candidates.is_empty() {
+            continue;
+        }
+        let spans: Vec<&str> = row.candidates.iter().map(|c| c.2.as_str()).collect();
+        let embeddings = encoder.embed(&spans)?;
+        let inputs: Vec<CnpInput> = row
+            .candidates
+            .iter()
+            .zip(&embeddings)
+            .map(|(c, e)| CnpInput {
+                count: c.3,
+                confidence: c.1,
+                embedding: e,
+            })
+            .collect();
+        let classes = classify(&inputs, row.prediction, settings);
+        for (c, class) in row.candidates.iter().zip(classes) {
+            let gold = if row.synonyms.contains(&c.0) {
+                "synonym"
+            } else if row.subgroups.contains(&c.0) {
+                "subgroup"
+            } else if row.incomparables.contains(&c.0) {
+                "incomparable"
+            } else {
+                continue;
+            };
+            let predicted = match class {
+                CnpClass::Representative | CnpClass::Synonym => "synonym",
+                CnpClass::Subgroup => "subgroup",
+                CnpClass::Incomparable => "incomparable",
+            };
+            candidates += 1;
+            pairs.push((gold.to_string(), predicted.to_string()));
+        }
+    }
+    let by_class = class_accuracy(&pairs);
+    let get = |k: &str| by_class.get(k).cloned().unwrap_or_default();
+    Ok(CnpReport {
+        queries: rows.len(),
+        candidates,
+        settings: *settings,
+        synonyms: get("synonym"),
+        subgroups: get("subgroup"),
+        incomparables: get("incomparable"),
+    })
+}
+
+/// Instance figures for every scoring.
+#[derive(Debug, Clone, Serialize)]
+pub struct InstanceReport {
+    pub scorings: BTreeMap<String, InstanceScores>,
+}
+
+/// Ranks instances for every question with gold instances and a snippet set; scores each
+/// scoring with the alias rule.
+pub fn evaluate_instances(
+    pipeline: &CountPipeline,
+    snippets: &Path,
+    gold: &Path,
+    aliases: &Path,
+    settings: &CountSettings,
+) -> Result<InstanceReport, EvaluateError> {
+    let sets = read_squad(snippets)?;
+    let gold = read_gold_instances(gold)?;
+    let aliases = read_aliases(aliases)?;
+    let find = |qid: &str, query: &str| -> Option<&QuerySnippets> {
+        sets.iter().find(|s| s.qid == qid).or_else(|| {
+            sets.iter()
+                .find(|s| s.question.trim().eq_ignore_ascii_case(query.trim()))
+        })
+    };
+    let mut per_scoring: HashMap<InstanceScoring, Vec<(Vec<bool>, usize)>> = HashMap::new();
+    for g in &gold {
+        let Some(set) = find(&g.qid, &g.query) else {
+            continue;
+        };
+        let gold_aliases: Vec<Vec<String>> = g
+            .instances
+            .iter()
+            .map(|i| aliases.get(i).cloned().unwrap_or_else(|| vec![i.clone()]))
+            .collect();
+        // The span model runs once per question; only the instance ranking differs.
+        let texts: Vec<&str> = set.snippets.iter().map(|s| s.text.as_str()).collect();
+        let analysis = analyse(&set.question);
+        let scored =
+            pipeline.score_candidates(&set.question, &analysis, &texts, settings.scorer)?;
+        let chosen = best_per_snippet(&scored);
+        let mut snippet_confidence = vec![0.0; texts.len()];
+        for c in &chosen {
+            snippet_confidence[c.snippet] = c.confidence;
+        }
+        let best = chosen
+            .iter()
+            .max_by(|a, b| a.confidence.total_cmp(&b.confidence))
+            .map(|c| c.snippet);
+        for scoring in InstanceScoring::ALL {
+            let ranked = pipeline.instances_for(
+                &analysis,
+                &texts,
+                &snippet_confidence,
+                best,
+                scoring,
+                100,
+            )?;
+            let names: Vec<String> = ranked.into_iter().map(|i| i.name).collect();
+            per_scoring
+                .entry(scoring)
+                .or_default()
+                .push((relevance(&names, &gold_aliases), g.instances.len()));
+        }
+    }
+    Ok(InstanceReport {
+        scorings: per_scoring
+            .into_iter()
+            .map(|(k, v)| (k.name().to_string(), instance_scores(&v)))
+            .collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_tuples() {
+        let t =
+            parse_tuples("[('1', 0.47, '3', 3.0), ('13', 0.79, \"3-movie 'collection'\", 3.0)]")
+                .unwrap();
+        assert_eq!(t.len(), 2);
+        assert_eq!(
+            t[1],
+            ("13".into(), 0.79, "3-movie 'collection'".into(), 3.0)
+        );
+        assert_eq!(parse_tuples("[('1', 1e-05, 'x', 1e6)]").unwrap()[0].3, 1e6);
+    }
+}

@@ -1,0 +1,27 @@
+//! Count questions (CoQEx): "how many songs did Paul McCartney write for the Beatles?" → a count
+//! with its evidence.
+//!
+//! The stages, one module each: [`question`] analysis, count [`candidates`] (ExtractCount),
+//! span confidences from Tally's own [`span_model`] (trained by [`train`]) or the [`lexical`]
+//! baseline, [`consolidate`] into one count, [`contextualize`] the count phrases (CNPs), and
+//! [`instances`]. [`pipeline`] runs them all; [`snippet_index`] finds the snippets; [`dataset`]
+//! reads the CoQEx files and [`metrics`] scores answers against them.
+
+pub mod candidates;
+pub mod consolidate;
+pub mod contextualize;
+pub mod corpus;
+pub mod dataset;
+pub mod evaluate;
+pub mod instances;
+pub mod lexical;
+pub mod metrics;
+pub mod pipeline;
+pub mod question;
+pub mod snippet_index;
+pub mod span_model;
+pub mod train;
+
+pub use candidates::{count_candidates, extract_count, CountCandidate};
+pub use consolidate::Strategy;
+pub use pipeline::{CountAnswer, CountPipeline, CountSettings, ScorerKind};

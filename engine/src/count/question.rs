@@ -1,0 +1,309 @@
+//! Question analysis without external NLP services: full questions ("how many songs did Lennon
+//! write?") and keyword queries ("songs by lennon") → the answer type (head noun with its
+//! modifiers, singular), the other content phrases (entities), content terms, and the "how many
+//! X" → "which X" rewrite used to look for instances.
+
+use serde::{Deserialize, Serialize};
+
+use crate::quantity::singular;
+
+/// What Tally understood of a count question.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuestionAnalysis {
+    pub question: String,
+    /// "how many …", "number of …" (false for a keyword query).
+    pub has_count_cue: bool,
+    /// The counted noun phrase as asked ("indian elephants").
+    pub answer_type: String,
+    /// Its singular form ("indian elephant").
+    pub answer_type_singular: String,
+    /// Its head noun, singular ("elephant").
+    pub head: String,
+    /// The other content phrases ("paul mccartney", "beatles").
+    pub entities: Vec<String>,
+    /// Every content word, lower case, in order.
+    pub terms: Vec<String>,
+    /// The question asking for instances ("which indian elephants are there in the world").
+    pub which_question: String,
+}
+
+/// Phrases that introduce the counted noun.
+const COUNT_CUES: &[&[&str]] = &[
+    &["how", "many"],
+    &["how", "much"],
+    &["total", "number", "of"],
+    &["number", "of"],
+    &["count", "of"],
+];
+
+/// Words that end a noun phrase and are never content terms.
+fn is_stop(word: &str) -> bool {
+    matches!(
+        word,
+        "a" | "an"
+            | "the"
+            | "of"
+            | "in"
+            | "on"
+            | "at"
+            | "to"
+            | "for"
+            | "from"
+            | "with"
+            | "by"
+            | "as"
+            | "than"
+            | "and"
+            | "or"
+            | "but"
+            | "that"
+            | "which"
+            | "who"
+            | "whom"
+            | "whose"
+            | "what"
+            | "when"
+            | "where"
+            | "how"
+            | "many"
+            | "much"
+            | "this"
+            | "these"
+            | "those"
+            | "there"
+            | "here"
+            | "is"
+            | "are"
+            | "was"
+            | "were"
+            | "be"
+            | "been"
+            | "being"
+            | "do"
+            | "does"
+            | "did"
+            | "have"
+            | "has"
+            | "had"
+            | "can"
+            | "could"
+            | "will"
+            | "would"
+            | "should"
+            | "may"
+            | "might"
+            | "it"
+            | "its"
+            | "they"
+            | "them"
+            | "their"
+            | "he"
+            | "his"
+            | "she"
+            | "her"
+            | "we"
+            | "our"
+            | "you"
+            | "your"
+            | "i"
+            | "my"
+            | "into"
+            | "about"
+            | "ever"
+            | "all"
+            | "total"
+            | "number"
+            | "exist"
+            | "exists"
+            | "currently"
+            | "now"
+            | "right"
+            | "so"
+            | "far"
+            | "since"
+            | "until"
+            | "during"
+            | "per"
+            | "over"
+            | "under"
+            | "between"
+            | "within"
+            | "without"
+            | "not"
+            | "no"
+    )
+}
+
+/// Lower-case words of a text, apostrophes kept inside words ("don't").
+pub fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
+        .map(|w| w.trim_matches(|c| c == '\'' || c == '-').to_lowercase())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Analyses a question or keyword query.
+pub fn analyse(question: &str) -> QuestionAnalysis {
+    let question = question.trim();
+    let w = words(question);
+    let cue = find_cue(&w);
+    let (type_start, has_count_cue) = match cue {
+        Some((start, len)) => (start + len, true),
+        None => (0, false),
+    };
+    // The answer type: content words right after the cue (for a keyword query, the first content
+    // words), stopping at a function word, a verb-like word or the end.
+    let mut start = type_start;
+    while start < w.len() && is_stop(&w[start]) {
+        start += 1;
+    }
+    let mut end = start;
+    while end < w.len() && !is_stop(&w[end]) && (end == start || !is_participle(&w[end])) {
+        end += 1;
+        // Questions put the head noun right before an auxiliary; keyword queries before a
+        // preposition. More than four words is no longer a noun phrase.
+        if end - start >= 4 {
+            break;
+        }
+    }
+    let type_words = &w[start..end];
+    let answer_type = type_words.join(" ");
+    let head = type_words.last().map(|h| singular(h)).unwrap_or_default();
+    let answer_type_singular = match type_words.split_last() {
+        Some((_, mods)) if !mods.is_empty() => format!("{} {head}", mods.join(" ")),
+        _ => head.clone(),
+    };
+
+    let mut entities = Vec::new();
+    let mut phrase: Vec<&str> = Vec::new();
+    for (i, word) in w.iter().enumerate() {
+        let in_cue = cue.is_some_and(|(s, l)| i >= s && i < s + l);
+        if (start..end).contains(&i) || in_cue || is_stop(word) || is_verb_like(word) {
+            if !phrase.is_empty() {
+                entities.push(phrase.join(" "));
+                phrase.clear();
+            }
+        } else {
+            phrase.push(word);
+        }
+    }
+    if !phrase.is_empty() {
+        entities.push(phrase.join(" "));
+    }
+    // A lone verb is not an entity ("write", "spoken").
+    entities.retain(|e| e.contains(' ') || !is_verb_like(e));
+
+    let terms = w.iter().filter(|x| !is_stop(x)).cloned().collect();
+    let which_question = match cue {
+        Some((s, l)) => {
+            let rest = w[s + l..].join(" ");
+            let before = w[..s].join(" ");
+            format!("{before} which {rest}").trim().to_string()
+        }
+        None => format!("which {}", w.join(" ")),
+    };
+    QuestionAnalysis {
+        question: question.to_string(),
+        has_count_cue,
+        answer_type,
+        answer_type_singular,
+        head,
+        entities,
+        terms,
+        which_question,
+    }
+}
+
+fn find_cue(w: &[String]) -> Option<(usize, usize)> {
+    (0..w.len()).find_map(|i| {
+        COUNT_CUES
+            .iter()
+            .find(|cue| w.len() >= i + cue.len() && cue.iter().zip(&w[i..]).all(|(a, b)| a == b))
+            .map(|cue| (i, cue.len()))
+    })
+}
+
+/// Past participles and -ing forms end the answer type in keyword queries ("languages spoken").
+fn is_participle(word: &str) -> bool {
+    (word.len() > 4 && (word.ends_with("ed") || word.ends_with("ing")))
+        || matches!(
+            word,
+            "spoken" | "written" | "made" | "sold" | "won" | "built"
+        )
+}
+
+fn is_verb_like(word: &str) -> bool {
+    is_participle(word)
+        || matches!(
+            word,
+            "write"
+                | "wrote"
+                | "speak"
+                | "play"
+                | "played"
+                | "sing"
+                | "make"
+                | "win"
+                | "live"
+                | "attend"
+                | "paint"
+                | "held"
+                | "sent"
+                | "go"
+                | "going"
+                | "elected"
+                | "compose"
+                | "approve"
+                | "participated"
+                | "translated"
+                | "get"
+                | "got"
+                | "own"
+                | "use"
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_question() {
+        let a = analyse("how many songs did paul mccartney write for the beatles ");
+        assert!(a.has_count_cue);
+        assert_eq!(a.answer_type, "songs");
+        assert_eq!(a.head, "song");
+        assert_eq!(a.entities, vec!["paul mccartney", "beatles"]);
+        assert_eq!(
+            a.which_question,
+            "which songs did paul mccartney write for the beatles"
+        );
+    }
+
+    #[test]
+    fn modifiers_and_singular() {
+        let a = analyse("How many Indian elephants are there in the world?");
+        assert_eq!(a.answer_type, "indian elephants");
+        assert_eq!(a.answer_type_singular, "indian elephant");
+        assert_eq!(a.head, "elephant");
+        assert_eq!(a.entities, vec!["world"]);
+        let a = analyse("As of 2009, how many people lived in Somalia?");
+        assert_eq!(a.head, "people");
+        assert_eq!(a.which_question, "as of 2009 which people lived in somalia");
+    }
+
+    #[test]
+    fn keyword_queries() {
+        let a = analyse("songs by lennon");
+        assert!(!a.has_count_cue);
+        assert_eq!(a.answer_type, "songs");
+        assert_eq!(a.entities, vec!["lennon"]);
+        assert_eq!(a.which_question, "which songs by lennon");
+        let a = analyse("languages spoken in indonesia");
+        assert_eq!(a.answer_type, "languages");
+        assert_eq!(a.entities, vec!["indonesia"]);
+        let a = analyse("number of countries in africa");
+        assert!(a.has_count_cue);
+        assert_eq!(a.head, "country");
+    }
+}

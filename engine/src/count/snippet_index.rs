@@ -1,0 +1,289 @@
+//! The snippet index (tantivy): BM25 over title and text, the stored text, the snippet id, the
+//! corpus name and, for dataset snippets, the question they were retrieved for.
+//!
+//! A question gets its snippets in one of two ways: the stored snippet set of a known dataset
+//! question ("prefetched", as in the CoQEx demo), or BM25 top-k over the whole index.
+
+use std::path::Path;
+
+use tantivy::collector::TopDocs;
+use tantivy::query::{QueryParser, TermQuery};
+use tantivy::schema::{Field, IndexRecordOption, Schema, Value, STORED, STRING, TEXT};
+use tantivy::{doc, Index, IndexReader, IndexWriter, TantivyDocument, Term};
+
+use super::dataset::{QuerySnippets, Snippet};
+
+/// Writer memory budget: small corpora, one thread.
+const WRITER_BYTES: usize = 64_000_000;
+/// Most snippets a prefetched question can return.
+const MAX_PREFETCHED: usize = 1000;
+/// The largest k a search accepts; more is capped, not an error.
+pub const MAX_K: usize = 1000;
+
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("index error: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
+    #[error("cannot open index directory {path}: {source}")]
+    Io {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot open {0}: {1}")]
+    Open(std::path::PathBuf, String),
+}
+
+struct Fields {
+    id: Field,
+    corpus: Field,
+    question_key: Field,
+    question: Field,
+    title: Field,
+    text: Field,
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let fields = Fields {
+        id: b.add_text_field("id", STRING | STORED),
+        corpus: b.add_text_field("corpus", STRING | STORED),
+        question_key: b.add_text_field("question_key", STRING | STORED),
+        question: b.add_text_field("question", STORED),
+        title: b.add_text_field("title", TEXT | STORED),
+        text: b.add_text_field("text", TEXT | STORED),
+    };
+    (b.build(), fields)
+}
+
+/// The key a question is stored and looked up by: lower case, words only.
+pub fn question_key(question: &str) -> String {
+    question
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A snippet found by search, with its BM25 score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub snippet: Snippet,
+    pub corpus: String,
+    pub score: f32,
+}
+
+/// A tantivy index of snippets.
+pub struct SnippetIndex {
+    index: Index,
+    reader: IndexReader,
+    fields: Fields,
+}
+
+impl SnippetIndex {
+    /// An index held in memory.
+    pub fn in_memory() -> Result<Self, IndexError> {
+        let (schema, fields) = schema();
+        Self::from_index(Index::create_in_ram(schema), fields)
+    }
+
+    /// Opens the index in `dir`, creating it (and the directory) when there is none.
+    pub fn open_or_create(dir: &Path) -> Result<Self, IndexError> {
+        std::fs::create_dir_all(dir).map_err(|source| IndexError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let (schema, fields) = schema();
+        let directory = tantivy::directory::MmapDirectory::open(dir)
+            .map_err(|e| IndexError::Open(dir.to_path_buf(), e.to_string()))?;
+        let index = Index::open_or_create(directory, schema)?;
+        Self::from_index(index, fields)
+    }
+
+    fn from_index(index: Index, fields: Fields) -> Result<Self, IndexError> {
+        let reader = index.reader()?;
+        Ok(Self {
+            index,
+            reader,
+            fields,
+        })
+    }
+
+    /// Number of snippets stored.
+    pub fn len(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Adds snippet sets under `corpus` and commits. Snippets without a question are stored for
+    /// BM25 search only. Returns the number added.
+    pub fn add(&self, corpus: &str, sets: &[QuerySnippets]) -> Result<usize, IndexError> {
+        let mut writer: IndexWriter = self.index.writer_with_num_threads(1, WRITER_BYTES)?;
+        let f = &self.fields;
+        let mut added = 0;
+        for set in sets {
+            let key = question_key(&set.question);
+            for snippet in &set.snippets {
+                writer.add_document(doc!(
+                    f.id => snippet.id.as_str(),
+                    f.corpus => corpus,
+                    f.question_key => key.as_str(),
+                    f.question => set.question.as_str(),
+                    f.title => snippet.source.as_str(),
+                    f.text => snippet.text.as_str(),
+                ))?;
+                added += 1;
+            }
+        }
+        writer.commit()?;
+        self.reader.reload()?;
+        Ok(added)
+    }
+
+    /// The stored snippet set of a known question, in id order; empty when the question is not
+    /// a dataset question.
+    pub fn prefetched(&self, question: &str) -> Result<Vec<Snippet>, IndexError> {
+        let key = question_key(question);
+        if key.is_empty() {
+            return Ok(Vec::new());
+        }
+        let searcher = self.reader.searcher();
+        let query = TermQuery::new(
+            Term::from_field_text(self.fields.question_key, &key),
+            IndexRecordOption::Basic,
+        );
+        let docs = searcher.search(
+            &query,
+            &TopDocs::with_limit(MAX_PREFETCHED).order_by_score(),
+        )?;
+        let mut hits = docs
+            .into_iter()
+            .map(|(score, address)| self.hit(&searcher.doc(address)?, score))
+            .collect::<Result<Vec<_>, IndexError>>()?;
+        // Dataset order ("…_0", "…_1", …), so answers are reproducible.
+        hits.sort_by_key(|h| snippet_order(&h.snippet.id));
+        Ok(hits.into_iter().map(|h| h.snippet).collect())
+    }
+
+    /// BM25 top-`k` snippets over title and text (k capped at [`MAX_K`]).
+    pub fn search(&self, question: &str, k: usize) -> Result<Vec<Hit>, IndexError> {
+        let k = k.clamp(1, MAX_K);
+        let searcher = self.reader.searcher();
+        let parser = QueryParser::for_index(&self.index, vec![self.fields.title, self.fields.text]);
+        // Words only: the user's punctuation is not query syntax.
+        let (query, _errors) = parser.parse_query_lenient(&question_key(question));
+        let docs = searcher.search(&query, &TopDocs::with_limit(k).order_by_score())?;
+        docs.into_iter()
+            .map(|(score, address)| self.hit(&searcher.doc(address)?, score))
+            .collect()
+    }
+
+    /// Distinct dataset questions in the index (for example questions in the UI).
+    pub fn questions(&self, limit: usize) -> Result<Vec<String>, IndexError> {
+        let searcher = self.reader.searcher();
+        let mut seen = std::collections::BTreeSet::new();
+        let mut out = Vec::new();
+        for segment in searcher.segment_readers() {
+            let store = segment
+                .get_store_reader(64)
+                .map_err(|e| IndexError::Tantivy(e.into()))?;
+            for doc_id in 0..segment.max_doc() {
+                let doc: TantivyDocument = store.get(doc_id)?;
+                let q = text_of(&doc, self.fields.question);
+                if !q.is_empty() && seen.insert(q.clone()) {
+                    out.push(q);
+                    if out.len() >= limit {
+                        return Ok(out);
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn hit(&self, doc: &TantivyDocument, score: f32) -> Result<Hit, IndexError> {
+        let f = &self.fields;
+        Ok(Hit {
+            snippet: Snippet {
+                id: text_of(doc, f.id),
+                text: text_of(doc, f.text),
+                source: text_of(doc, f.title),
+                answers: Vec::new(),
+            },
+            corpus: text_of(doc, f.corpus),
+            score,
+        })
+    }
+}
+
+fn text_of(doc: &TantivyDocument, field: Field) -> String {
+    doc.get_first(field)
+        .and_then(|v| v.as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Sort key of a snippet id: numeric suffix after the last '_' first, then the id.
+fn snippet_order(id: &str) -> (u64, String) {
+    let n = id
+        .rsplit_once('_')
+        .and_then(|(_, n)| n.parse().ok())
+        .unwrap_or(u64::MAX);
+    (n, id.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(question: &str, texts: &[&str]) -> QuerySnippets {
+        QuerySnippets {
+            qid: "q".into(),
+            question: question.into(),
+            snippets: texts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| Snippet {
+                    id: format!("q_{i}"),
+                    text: t.to_string(),
+                    source: String::new(),
+                    answers: Vec::new(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn prefetched_and_bm25() {
+        let index = SnippetIndex::in_memory().unwrap();
+        index
+            .add(
+                "test",
+                &[
+                    set(
+                        "How many moons does Mars have?",
+                        &["Mars has two moons.", "Phobos is larger."],
+                    ),
+                    set("", &["Jupiter has 95 known moons.", "Bananas are yellow."]),
+                ],
+            )
+            .unwrap();
+        assert_eq!(index.len(), 4);
+        let pre = index.prefetched("how many moons does mars have").unwrap();
+        assert_eq!(pre.len(), 2);
+        assert_eq!(pre[0].text, "Mars has two moons.");
+        assert!(index.prefetched("unknown question").unwrap().is_empty());
+        let hits = index.search("moons of Jupiter?", 10).unwrap();
+        assert_eq!(hits[0].snippet.text, "Jupiter has 95 known moons.");
+        assert!(hits.iter().all(|h| !h.snippet.text.contains("Bananas")));
+        // Query syntax in user input is not an error.
+        assert!(index.search("moons AND (\"", usize::MAX).is_ok());
+        assert_eq!(
+            index.questions(10).unwrap(),
+            vec!["How many moons does Mars have?".to_string()]
+        );
+    }
+}

@@ -1,0 +1,335 @@
+//! Tally's span-prediction model: the MiniLM encoder with an extractive question-answering head.
+//!
+//! Input: "[CLS] question [SEP] snippet [SEP]", long snippets cut into windows with a stride.
+//! Output per token: start and end logits, turned into probabilities over the snippet's tokens
+//! and [CLS] (the "no answer" position). The head is a two-layer perceptron over the encoder's
+//! token states; the encoder stays frozen (see `train.rs` for why and how it is trained).
+//!
+//! Two decodings: [`best_span`] (any span up to a maximum length, as a general QA model) and
+//! [`candidate_confidence`] (the probability of a known count candidate's span), which the count
+//! pipeline uses because every answer it can use must be a count phrase anyway.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use candle_core::{DType, Module, Tensor};
+use candle_nn::{linear, Linear, VarBuilder};
+use serde::{Deserialize, Serialize};
+use tokenizers::{Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
+
+use crate::encoder::{Encoder, EncoderError};
+
+/// Window length in tokens (question included) and the overlap between windows.
+pub const WINDOW_TOKENS: usize = 256;
+pub const WINDOW_STRIDE: usize = 64;
+/// Windows per forward pass.
+const BATCH: usize = 32;
+/// File names inside a span-model directory.
+pub const WEIGHTS_FILE: &str = "span_head.safetensors";
+pub const META_FILE: &str = "span_head.json";
+
+#[derive(Debug, thiserror::Error)]
+pub enum SpanModelError {
+    #[error(transparent)]
+    Encoder(#[from] EncoderError),
+    #[error("model error: {0}")]
+    Model(#[from] candle_core::Error),
+    #[error("cannot read span model {path}: {message}")]
+    Load { path: PathBuf, message: String },
+    #[error("tokenization failed: {0}")]
+    Tokenize(String),
+}
+
+/// The trainable part: token state → (start, end) logits.
+pub struct SpanHead {
+    hidden: Linear,
+    out: Linear,
+}
+
+impl SpanHead {
+    pub fn new(vb: VarBuilder, dimension: usize, hidden: usize) -> candle_core::Result<Self> {
+        Ok(Self {
+            hidden: linear(dimension, hidden, vb.pp("hidden"))?,
+            out: linear(hidden, 2, vb.pp("out"))?,
+        })
+    }
+
+    /// `(batch, tokens, dimension)` → `(batch, tokens, 2)` logits.
+    pub fn forward(&self, states: &Tensor) -> candle_core::Result<Tensor> {
+        self.out.forward(&self.hidden.forward(states)?.gelu()?)
+    }
+}
+
+/// What a trained head directory says about itself.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SpanModelMeta {
+    /// Encoder it was trained on (directory name) and its weights' sha256.
+    pub encoder: String,
+    pub encoder_sha256: String,
+    pub hidden: usize,
+    /// Free-form training record (data, epochs, cross-validation figures).
+    #[serde(default)]
+    pub training: serde_json::Value,
+}
+
+/// Where the project's trained head lives in the source tree.
+pub fn builtin_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/count-spans")
+}
+
+/// One window of a question–snippet pair.
+#[derive(Debug, Clone)]
+pub struct Window {
+    /// Index of the snippet in the list that was windowed.
+    pub snippet: usize,
+    pub ids: Vec<u32>,
+    pub type_ids: Vec<u32>,
+    /// Byte span in the snippet of each token; `None` for the question and special tokens.
+    pub spans: Vec<Option<Range<usize>>>,
+}
+
+impl Window {
+    /// Tokens covering `span` of the snippet: first and last token index, when any.
+    pub fn token_range(&self, span: &Range<usize>) -> Option<(usize, usize)> {
+        let mut first = None;
+        let mut last = None;
+        for (i, s) in self.spans.iter().enumerate() {
+            if let Some(s) = s {
+                if s.start < span.end && s.end > span.start {
+                    first.get_or_insert(i);
+                    last = Some(i);
+                }
+            }
+        }
+        Some((first?, last?))
+    }
+}
+
+/// Start and end probabilities of one window (position 0 is [CLS]: "no answer here").
+#[derive(Debug, Clone)]
+pub struct WindowScores {
+    pub start: Vec<f32>,
+    pub end: Vec<f32>,
+}
+
+/// A pair tokenizer: the encoder's, truncating only the snippet, with overflow windows.
+pub fn pair_tokenizer(encoder: &Encoder) -> Result<Tokenizer, SpanModelError> {
+    let mut tokenizer = encoder.tokenizer().clone();
+    tokenizer
+        .with_truncation(Some(TruncationParams {
+            max_length: WINDOW_TOKENS.min(encoder.max_seq_len()),
+            stride: WINDOW_STRIDE,
+            strategy: TruncationStrategy::OnlySecond,
+            direction: TruncationDirection::Right,
+        }))
+        .map_err(|e| SpanModelError::Tokenize(e.to_string()))?;
+    Ok(tokenizer)
+}
+
+/// Cuts every (question, snippet) pair into windows.
+pub fn make_windows(
+    tokenizer: &Tokenizer,
+    question: &str,
+    snippets: &[&str],
+) -> Result<Vec<Window>, SpanModelError> {
+    let inputs: Vec<tokenizers::EncodeInput> =
+        snippets.iter().map(|s| (question, *s).into()).collect();
+    let encodings = tokenizer
+        .encode_batch(inputs, true)
+        .map_err(|e| SpanModelError::Tokenize(e.to_string()))?;
+    let mut windows = Vec::new();
+    for (snippet, encoding) in encodings.into_iter().enumerate() {
+        let mut parts = vec![encoding.clone()];
+        parts.extend(encoding.get_overflowing().iter().cloned());
+        for part in parts {
+            let spans = part
+                .get_sequence_ids()
+                .iter()
+                .zip(part.get_offsets())
+                .zip(part.get_special_tokens_mask())
+                .map(|((seq, &(a, b)), &special)| {
+                    (*seq == Some(1) && special == 0 && b > a).then_some(a..b)
+                })
+                .collect();
+            windows.push(Window {
+                snippet,
+                ids: part.get_ids().to_vec(),
+                type_ids: part.get_type_ids().to_vec(),
+                spans,
+            });
+        }
+    }
+    Ok(windows)
+}
+
+/// The encoder with a trained span head.
+pub struct SpanModel {
+    encoder: Arc<Encoder>,
+    tokenizer: Tokenizer,
+    head: SpanHead,
+    meta: SpanModelMeta,
+}
+
+impl SpanModel {
+    /// Loads a head directory (`span_head.safetensors` + `span_head.json`) for `encoder`.
+    pub fn load(encoder: Arc<Encoder>, dir: &Path) -> Result<Self, SpanModelError> {
+        let load_error = |message: String| SpanModelError::Load {
+            path: dir.to_path_buf(),
+            message,
+        };
+        let meta_text = std::fs::read_to_string(dir.join(META_FILE))
+            .map_err(|e| load_error(format!("{META_FILE}: {e}")))?;
+        let meta: SpanModelMeta =
+            serde_json::from_str(&meta_text).map_err(|e| load_error(e.to_string()))?;
+        let weights = dir.join(WEIGHTS_FILE);
+        let tensors = candle_core::safetensors::load(&weights, encoder.device())
+            .map_err(|e| load_error(format!("{WEIGHTS_FILE}: {e}")))?;
+        let vb = VarBuilder::from_tensors(tensors, DType::F32, encoder.device());
+        let head = SpanHead::new(vb, encoder.dimension(), meta.hidden)
+            .map_err(|e| load_error(e.to_string()))?;
+        Ok(Self {
+            tokenizer: pair_tokenizer(&encoder)?,
+            encoder,
+            head,
+            meta,
+        })
+    }
+
+    /// The head trained by the project (`engine/data/count-spans`).
+    pub fn builtin(encoder: Arc<Encoder>) -> Result<Self, SpanModelError> {
+        Self::load(encoder, &builtin_dir())
+    }
+
+    pub fn meta(&self) -> &SpanModelMeta {
+        &self.meta
+    }
+
+    pub fn encoder(&self) -> &Arc<Encoder> {
+        &self.encoder
+    }
+
+    /// Windows of every snippet with their start/end probabilities, batched by length.
+    pub fn score(
+        &self,
+        question: &str,
+        snippets: &[&str],
+    ) -> Result<Vec<(Window, WindowScores)>, SpanModelError> {
+        let windows = make_windows(&self.tokenizer, question, snippets)?;
+        let mut order: Vec<usize> = (0..windows.len()).collect();
+        order.sort_by_key(|&i| windows[i].ids.len());
+        let mut scores: Vec<Option<WindowScores>> = vec![None; windows.len()];
+        for chunk in order.chunks(BATCH) {
+            let batch: Vec<&Window> = chunk.iter().map(|&i| &windows[i]).collect();
+            let logits = self.logits(&batch)?;
+            for (&i, (window, row)) in chunk.iter().zip(batch.iter().zip(logits)) {
+                scores[i] = Some(probabilities(window, &row));
+            }
+        }
+        Ok(windows
+            .into_iter()
+            .zip(scores)
+            .filter_map(|(w, s)| Some((w, s?)))
+            .collect())
+    }
+
+    /// Raw `(start, end)` logits per token for a batch of windows.
+    fn logits(&self, batch: &[&Window]) -> Result<Vec<Vec<[f32; 2]>>, SpanModelError> {
+        let sequences: Vec<(&[u32], &[u32])> = batch
+            .iter()
+            .map(|w| (w.ids.as_slice(), w.type_ids.as_slice()))
+            .collect();
+        let (states, _mask) = self.encoder.token_states(&sequences)?;
+        head_logits(&self.head, &states, batch.iter().map(|w| w.ids.len()))
+    }
+}
+
+/// Runs the head on `(batch, tokens, dim)` states and returns each row's logits, cut to its length.
+pub fn head_logits(
+    head: &SpanHead,
+    states: &Tensor,
+    lengths: impl Iterator<Item = usize>,
+) -> Result<Vec<Vec<[f32; 2]>>, SpanModelError> {
+    let logits = head.forward(states)?.to_dtype(DType::F32)?;
+    let rows: Vec<Vec<Vec<f32>>> = logits.to_vec3()?;
+    Ok(rows
+        .into_iter()
+        .zip(lengths)
+        .map(|(row, len)| row.into_iter().take(len).map(|v| [v[0], v[1]]).collect())
+        .collect())
+}
+
+/// Soft-max over the positions an answer may take: [CLS] and the snippet's tokens.
+pub fn probabilities(window: &Window, logits: &[[f32; 2]]) -> WindowScores {
+    let allowed = |i: usize| i == 0 || window.spans.get(i).is_some_and(Option::is_some);
+    let softmax = |k: usize| -> Vec<f32> {
+        let max = (0..logits.len())
+            .filter(|&i| allowed(i))
+            .map(|i| logits[i][k])
+            .fold(f32::NEG_INFINITY, f32::max);
+        let exp: Vec<f32> = (0..logits.len())
+            .map(|i| {
+                if allowed(i) {
+                    (logits[i][k] - max).exp()
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let total: f32 = exp.iter().sum::<f32>().max(f32::MIN_POSITIVE);
+        exp.into_iter().map(|e| e / total).collect()
+    };
+    WindowScores {
+        start: softmax(0),
+        end: softmax(1),
+    }
+}
+
+/// The most probable answer span of a window, at most `max_tokens` long, with its probability;
+/// `None` when "no answer" ([CLS]) is more probable than any span.
+pub fn best_span(
+    window: &Window,
+    scores: &WindowScores,
+    max_tokens: usize,
+) -> Option<(Range<usize>, f32)> {
+    let null = scores.start[0] * scores.end[0];
+    let mut best: Option<(usize, usize, f32)> = None;
+    for s in 1..window.spans.len() {
+        if window.spans[s].is_none() {
+            continue;
+        }
+        for e in s..window.spans.len().min(s + max_tokens) {
+            if window.spans[e].is_none() {
+                break;
+            }
+            let p = scores.start[s] * scores.end[e];
+            if best.is_none_or(|(_, _, b)| p > b) {
+                best = Some((s, e, p));
+            }
+        }
+    }
+    let (s, e, p) = best.filter(|&(_, _, p)| p > null)?;
+    let start = window.spans[s].as_ref()?.start;
+    let end = window.spans[e].as_ref()?.end;
+    Some((start..end, p))
+}
+
+/// The probability of a count candidate's span in a window: the best start among the tokens from
+/// the phrase start to the number, times the best end among the tokens from the number to the
+/// phrase end ("estimated 700 languages", "700 languages" and "700" all stand for it).
+pub fn candidate_confidence(
+    window: &Window,
+    scores: &WindowScores,
+    phrase: &Range<usize>,
+    number: &Range<usize>,
+) -> Option<f32> {
+    let (phrase_first, phrase_last) = window.token_range(phrase)?;
+    let (number_first, number_last) = window.token_range(number)?;
+    let start = (phrase_first..=number_first.max(phrase_first))
+        .map(|i| scores.start[i])
+        .fold(0.0f32, f32::max);
+    let end = (number_last.min(phrase_last)..=phrase_last)
+        .map(|i| scores.end[i])
+        .fold(0.0f32, f32::max);
+    Some(start * end)
+}

@@ -1,0 +1,432 @@
+//! The count-question commands: `tally ingest`, `tally ask`, `tally train count-spans`,
+//! `tally eval count | cnp | instances` and `tally bench count`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use tally_engine::count::consolidate::Strategy;
+use tally_engine::count::contextualize::ContextSettings;
+use tally_engine::count::corpus::ingest_default;
+use tally_engine::count::dataset::{read_jsonl, read_squad};
+use tally_engine::count::evaluate::{
+    evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts,
+};
+use tally_engine::count::instances::InstanceScoring;
+use tally_engine::count::snippet_index::SnippetIndex;
+use tally_engine::count::span_model::SpanModel;
+use tally_engine::count::train::{load_training_queries, train_count_spans, TrainSettings};
+use tally_engine::count::{CountAnswer, CountPipeline, CountSettings, ScorerKind};
+use tally_engine::device::best_device;
+use tally_engine::{Encoder, ModelDir};
+
+use crate::cli::{
+    AskArgs, BenchCountArgs, CountArgs, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs, IngestArgs,
+    ModelArgs, TrainCountSpansArgs,
+};
+
+/// Loads the encoder named by `--encoder`.
+fn load_encoder(models: &ModelArgs) -> anyhow::Result<(Arc<Encoder>, PathBuf)> {
+    let dir = ModelDir::resolve(&models.encoder, &models.models).with_context(|| {
+        format!(
+            "the encoder `{}` was not found (run scripts/setup.sh to fetch it)",
+            models.encoder
+        )
+    })?;
+    let path = dir.path().to_path_buf();
+    let encoder = Encoder::load(&dir, best_device()).context("the encoder could not be loaded")?;
+    Ok((Arc::new(encoder), path))
+}
+
+/// The count pipeline: the encoder with the span head given, or the built-in one.
+pub fn load_pipeline(models: &ModelArgs) -> anyhow::Result<CountPipeline> {
+    let (encoder, _) = load_encoder(models)?;
+    let span_model = match &models.span_model {
+        Some(dir) => SpanModel::load(encoder.clone(), dir)
+            .with_context(|| format!("the span model in {} could not be loaded", dir.display()))?,
+        None => SpanModel::builtin(encoder.clone())
+            .context("the built-in span model could not be loaded")?,
+    };
+    Ok(CountPipeline::new(Some(span_model), Some(encoder)))
+}
+
+/// Default settings with the user's changes; unknown names are errors with the choices listed.
+pub fn count_settings(args: &CountArgs) -> anyhow::Result<CountSettings> {
+    let mut settings = CountSettings::default();
+    if let Some(name) = &args.strategy {
+        settings.strategy = Strategy::parse(name).with_context(|| {
+            format!("unknown strategy `{name}` (weighted-median, most-confident, most-frequent, median)")
+        })?;
+    }
+    if let Some(t) = args.threshold {
+        if !(0.0..=1.0).contains(&t) {
+            bail!("the threshold must be between 0 and 1, not {t}");
+        }
+        settings.threshold = t;
+    }
+    if let Some(n) = args.min_counts {
+        settings.relax_threshold = n > 0;
+        settings.min_counts = n;
+    }
+    if let Some(name) = &args.scorer {
+        settings.scorer = ScorerKind::parse(name)
+            .with_context(|| format!("unknown scorer `{name}` (neural, lexical, hybrid)"))?;
+    }
+    if let Some(theta) = args.theta {
+        if !(0.0..=1.0).contains(&theta) {
+            bail!("θ must be between 0 and 1, not {theta}");
+        }
+        settings.context.theta = theta;
+    }
+    if let Some(name) = &args.instance_scoring {
+        settings.instance_scoring = InstanceScoring::parse(name).with_context(|| {
+            format!("unknown instance scoring `{name}` (type-compatibility, summed-confidence, context-frequency, qa-only)")
+        })?;
+    }
+    Ok(settings)
+}
+
+/// `../shared/data` when no data directory is given and it exists.
+fn data_dir(given: &Option<PathBuf>) -> Option<PathBuf> {
+    match given {
+        Some(dir) if !dir.as_os_str().is_empty() => Some(dir.clone()),
+        _ => Some(PathBuf::from("../shared/data")).filter(|d| d.is_dir()),
+    }
+}
+
+/// Opens the snippet index, filling an empty one with the default corpus.
+pub fn open_index(index: &Path, data: &Option<PathBuf>) -> anyhow::Result<SnippetIndex> {
+    let snippets = SnippetIndex::open_or_create(index).with_context(|| {
+        format!(
+            "the snippet index in {} could not be opened",
+            index.display()
+        )
+    })?;
+    let added = ingest_default(&snippets, data_dir(data).as_deref())
+        .context("the default corpus could not be ingested")?;
+    for (corpus, n) in added {
+        tracing::info!("ingested {n} snippets of {corpus} into {}", index.display());
+    }
+    Ok(snippets)
+}
+
+/// `tally ingest FILE… [--format squad|jsonl] [--corpus NAME] [--index DIR]`.
+pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
+    let index = SnippetIndex::open_or_create(&args.index).with_context(|| {
+        format!(
+            "the snippet index in {} could not be opened",
+            args.index.display()
+        )
+    })?;
+    let started = Instant::now();
+    let mut total = 0;
+    for file in &args.files {
+        let format = match args.format.as_deref() {
+            Some(f) => f.to_string(),
+            None if file.extension().is_some_and(|e| e == "jsonl") => "jsonl".into(),
+            None => "squad".into(),
+        };
+        let sets = match format.as_str() {
+            "squad" => read_squad(file)?,
+            "jsonl" => read_jsonl(file)?,
+            other => bail!("unknown format `{other}` (squad, jsonl)"),
+        };
+        let corpus = args.corpus.clone().unwrap_or_else(|| {
+            file.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+        let n = index.add(&corpus, &sets)?;
+        println!("{}: {n} snippets as corpus `{corpus}`", file.display());
+        total += n;
+    }
+    println!(
+        "{total} snippets in {:.2} s; the index in {} now holds {}",
+        started.elapsed().as_secs_f64(),
+        args.index.display(),
+        index.len()
+    );
+    Ok(())
+}
+
+/// `tally ask "QUESTION" [--json]`.
+pub fn ask(args: &AskArgs) -> anyhow::Result<()> {
+    if args.question.trim().is_empty() {
+        bail!("the question is empty");
+    }
+    let mut settings = count_settings(&args.settings)?;
+    settings.snippets = args.k.clamp(1, 1000);
+    let index = open_index(&args.index, &args.data)?;
+    let pipeline = load_pipeline(&args.models)?;
+    let answer = pipeline.answer_from_index(&index, &args.question, &settings)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&answer)?);
+    } else {
+        print_answer(&answer);
+    }
+    Ok(())
+}
+
+fn print_answer(a: &CountAnswer) {
+    println!("{}", a.question);
+    match (a.count, &a.cnp_rep) {
+        (Some(count), Some(rep)) => println!(
+            "  count: {count} (\"{}\", agreement {:.0}%)",
+            rep.text,
+            100.0 * a.confidence
+        ),
+        (Some(count), None) => println!("  count: {count}"),
+        _ => println!("  no count found"),
+    }
+    println!(
+        "  {} snippets ({}), threshold used {:.1}, answer type \"{}\"",
+        a.snippets.len(),
+        a.retrieval,
+        a.threshold_used,
+        a.analysis.answer_type
+    );
+    for (name, group) in [
+        ("synonyms", &a.groups.synonyms),
+        ("subgroups", &a.groups.subgroups),
+        ("incomparables", &a.groups.incomparables),
+    ] {
+        if !group.is_empty() {
+            let items: Vec<String> = group
+                .iter()
+                .take(6)
+                .map(|c| format!("\"{}\" ({:.2})", c.text, c.confidence))
+                .collect();
+            println!("  {name}: {}", items.join(", "));
+        }
+    }
+    if !a.instances.is_empty() {
+        let items: Vec<String> = a
+            .instances
+            .iter()
+            .take(10)
+            .map(|i| format!("{} ({:.2})", i.name, i.score))
+            .collect();
+        println!("  instances: {}", items.join(", "));
+    }
+    let timings: Vec<String> = a
+        .timings
+        .iter()
+        .map(|t| format!("{} {:.1} ms", t.stage, t.ms))
+        .collect();
+    println!("  timings: {}", timings.join(", "));
+}
+
+/// `tally train count-spans --data DIR --out DIR`.
+pub fn train(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
+    if args.folds < 2 {
+        bail!("cross-validation needs at least 2 folds");
+    }
+    let (encoder, encoder_dir) = load_encoder(&args.models)?;
+    let queries = load_training_queries(&args.data)?;
+    let settings = TrainSettings {
+        epochs: args.epochs,
+        folds: args.folds,
+        ..TrainSettings::default()
+    };
+    eprintln!(
+        "training on {} queries with {} on {}",
+        queries.len(),
+        encoder.name(),
+        encoder.device_name()
+    );
+    let started = Instant::now();
+    let report = train_count_spans(
+        encoder,
+        &encoder_dir,
+        &queries,
+        &args.out,
+        &settings,
+        &|line| eprintln!("  {line}"),
+    )?;
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+        return Ok(());
+    }
+    println!(
+        "trained in {:.1} s ({} windows, {} with an answer); written to {}",
+        started.elapsed().as_secs_f64(),
+        report.windows,
+        report.positive_windows,
+        args.out.display()
+    );
+    println!(
+        "cross-validated (5-fold by query), threshold {:.1}:",
+        report.best_threshold
+    );
+    let key = format!("{:.1}", report.best_threshold);
+    println!(
+        "{:<14} {:<8} {:<16} {:>6} {:>6} {:>6} {:>6}",
+        "data set", "scorer", "strategy", "RP", "Cov", "P/C", "Prox"
+    );
+    for (dataset, scorers) in &report.cross_validation {
+        for (scorer, strategies) in scorers {
+            for (strategy, thresholds) in strategies {
+                if let Some(s) = thresholds.get(&key) {
+                    println!(
+                        "{dataset:<14} {scorer:<8} {strategy:<16} {:>6.1} {:>6.1} {:>6.1} {:>6.3}",
+                        s.rp, s.coverage, s.pc, s.proximity
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `tally eval count --snippets FILE --gold FILE [--strategy S] [--json]`.
+pub fn eval_count(args: &EvalCountArgs) -> anyhow::Result<()> {
+    let settings = count_settings(&args.settings)?;
+    let pipeline = load_pipeline(&args.models)?;
+    let report = evaluate_counts(&pipeline, &args.snippets, &args.gold, &settings)
+        .context("the snippet or gold file could not be used")?;
+    let chosen = report
+        .strategies
+        .get(settings.strategy.name())
+        .context("no figures for the chosen strategy")?;
+    if args.json {
+        println!("{}", serde_json::to_string(chosen)?);
+        return Ok(());
+    }
+    println!(
+        "{} queries with a gold count, scorer {}, threshold {:.1} (relaxed to ≥{} counts)",
+        chosen.queries, report.scorer, settings.threshold, settings.min_counts
+    );
+    println!(
+        "{:<16} {:>8} {:>6} {:>6} {:>6} {:>9}",
+        "strategy", "answered", "RP", "Cov", "P/C", "Proximity"
+    );
+    for (name, s) in &report.strategies {
+        println!(
+            "{name:<16} {:>8} {:>6.1} {:>6.1} {:>6.1} {:>9.3}",
+            s.answered, s.rp, s.coverage, s.pc, s.proximity
+        );
+    }
+    Ok(())
+}
+
+/// `tally eval cnp --contexts FILE [--json]`.
+pub fn eval_cnp(args: &EvalCnpArgs) -> anyhow::Result<()> {
+    if !(0.0..=1.0).contains(&args.theta) {
+        bail!("θ must be between 0 and 1, not {}", args.theta);
+    }
+    let (encoder, _) = load_encoder(&args.models)?;
+    let rows = read_contexts(&args.contexts).context("the contexts file could not be used")?;
+    let settings = ContextSettings {
+        theta: args.theta,
+        incomparable_cosine: args.min_cosine,
+        larger_synonym_cosine: args.larger_synonyms.then_some(0.5),
+    };
+    let report = evaluate_cnp(&rows, &encoder, &settings)?;
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+        return Ok(());
+    }
+    println!(
+        "{} queries, {} annotated candidates, θ = {}",
+        report.queries, report.candidates, args.theta
+    );
+    println!("{:<14} {:>8} {:>9}", "class", "members", "accuracy");
+    for (name, c) in [
+        ("synonyms", &report.synonyms),
+        ("subgroups", &report.subgroups),
+        ("incomparables", &report.incomparables),
+    ] {
+        println!("{name:<14} {:>8} {:>9.1}", c.members, c.accuracy);
+    }
+    Ok(())
+}
+
+/// `tally eval instances --snippets FILE --gold FILE --aliases FILE [--json]`.
+pub fn eval_instances(args: &EvalInstancesArgs) -> anyhow::Result<()> {
+    let settings = count_settings(&args.settings)?;
+    let pipeline = load_pipeline(&args.models)?;
+    let report = evaluate_instances(
+        &pipeline,
+        &args.snippets,
+        &args.gold,
+        &args.aliases,
+        &settings,
+    )
+    .context("the snippet, gold or alias file could not be used")?;
+    if args.json {
+        let chosen = report
+            .scorings
+            .get(settings.instance_scoring.name())
+            .context("no figures for the chosen scoring")?;
+        println!("{}", serde_json::to_string(chosen)?);
+        return Ok(());
+    }
+    println!(
+        "{:<20} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
+        "scoring", "queries", "MAP@1", "MAP@5", "MAP@10", "AR@1", "AR@5", "AR@10", "Hit@10", "MRR"
+    );
+    for (name, s) in &report.scorings {
+        println!(
+            "{name:<20} {:>7} {:>6.1} {:>6.1} {:>6.1} {:>6.1} {:>6.1} {:>6.1} {:>6.1} {:>6.3}",
+            s.queries, s.map1, s.map5, s.map10, s.ar1, s.ar5, s.ar10, s.hit10, s.mrr
+        );
+    }
+    Ok(())
+}
+
+/// `tally bench count`: end-to-end latency of one question, p50/p95 and the mean stage split.
+pub fn bench(args: &BenchCountArgs) -> anyhow::Result<()> {
+    let settings = count_settings(&args.settings)?;
+    let index = open_index(&args.index, &args.data)?;
+    let pipeline = load_pipeline(&args.models)?;
+    // One warm-up run: first-call allocations are not what a served question pays.
+    let warm = pipeline.answer_from_index(&index, &args.question, &settings)?;
+    let mut totals = Vec::new();
+    let mut stages: Vec<(String, f64)> = warm
+        .timings
+        .iter()
+        .map(|t| (t.stage.clone(), 0.0))
+        .collect();
+    for _ in 0..args.runs.max(1) {
+        let started = Instant::now();
+        let answer = pipeline.answer_from_index(&index, &args.question, &settings)?;
+        totals.push(started.elapsed().as_secs_f64() * 1e3);
+        for (slot, t) in stages.iter_mut().zip(&answer.timings) {
+            slot.1 += t.ms;
+        }
+    }
+    let runs = totals.len() as f64;
+    totals.sort_by(f64::total_cmp);
+    let pick = |q: f64| totals[((totals.len() - 1) as f64 * q).round() as usize];
+    let (p50, p95) = (pick(0.5), pick(0.95));
+    let with_count = warm.snippets.iter().filter(|s| !s.spans.is_empty()).count();
+    if args.json {
+        let split: serde_json::Map<String, serde_json::Value> = stages
+            .iter()
+            .map(|(s, ms)| (s.clone(), serde_json::json!(ms / runs)))
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({
+                "question": args.question, "runs": totals.len(), "snippets": warm.snippets.len(),
+                "snippets_with_count": with_count, "p50_ms": p50, "p95_ms": p95, "stages_ms": split,
+                "scorer": warm.settings.scorer.name(),
+            })
+        );
+        return Ok(());
+    }
+    println!(
+        "\"{}\": {} snippets ({} with a count candidate), {} runs, scorer {}",
+        args.question,
+        warm.snippets.len(),
+        with_count,
+        totals.len(),
+        warm.settings.scorer.name()
+    );
+    println!("  end to end: p50 {p50:.1} ms, p95 {p95:.1} ms");
+    for (stage, ms) in &stages {
+        println!("  {stage:<18} {:>8.1} ms", ms / runs);
+    }
+    Ok(())
+}

@@ -1,0 +1,205 @@
+//! The count-question commands end to end, from the real binary on the real CoQEx data.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use crate::support::{scratch_dir, workspace_root};
+
+fn data_dir() -> PathBuf {
+    std::env::var_os("TALLY_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("../shared/data"))
+}
+
+/// Runs `tally` from the workspace root (where `models/` is), with the data directory set.
+fn tally(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tally"))
+        .args(args)
+        .current_dir(workspace_root())
+        .env("TALLY_DATA", data_dir())
+        .env_remove("RUST_BACKTRACE")
+        .env_remove("TALLY_INDEX")
+        .output()
+        .expect("the tally binary runs")
+}
+
+fn json_of(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn path(rel: &str) -> String {
+    data_dir().join(rel).to_string_lossy().into_owned()
+}
+
+#[test]
+fn ask_answers_a_dataset_question_with_its_evidence() {
+    let index = scratch_dir("count-ask").join("index");
+    let out = tally(&[
+        "ask",
+        "how many songs did paul mccartney write for the beatles",
+        "--json",
+        "--index",
+        index.to_str().unwrap(),
+    ]);
+    let answer = json_of(&out);
+    assert_eq!(answer["retrieval"], "prefetched");
+    let count = answer["count"].as_f64().expect("a count");
+    // Gold 180; the snippets disagree, so accept the CoQEx relaxed band around plausible answers.
+    assert!((60.0..=300.0).contains(&count), "count {count}");
+    let rep = &answer["cnp_rep"];
+    assert!(rep["count"].as_f64().is_some(), "CNP_rep has a count");
+    assert!(rep["text"]
+        .as_str()
+        .unwrap()
+        .chars()
+        .any(|c| c.is_ascii_digit()));
+    let snippets = answer["snippets"].as_array().unwrap();
+    assert!(snippets.len() > 20, "{} snippets", snippets.len());
+    // Every span's character offsets point at its text.
+    let mut spans = 0;
+    for s in snippets {
+        let text: Vec<char> = s["text"].as_str().unwrap().chars().collect();
+        for span in s["spans"].as_array().unwrap() {
+            let (a, b) = (
+                span["start"].as_u64().unwrap() as usize,
+                span["end"].as_u64().unwrap() as usize,
+            );
+            let shown: String = text[a..b].iter().collect();
+            assert_eq!(shown, span["text"].as_str().unwrap());
+            spans += 1;
+        }
+    }
+    assert!(spans > 10);
+    let stages: Vec<&str> = answer["timings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["stage"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        stages,
+        [
+            "retrieval",
+            "analysis",
+            "span scoring",
+            "consolidation",
+            "contextualization",
+            "instances"
+        ]
+    );
+    assert!(!answer["instances"].as_array().unwrap().is_empty());
+    assert_eq!(answer["settings"]["scorer"], "neural");
+
+    // Another question over the same index goes through BM25.
+    let out = tally(&[
+        "ask",
+        "songs by lennon",
+        "--json",
+        "--k",
+        "20",
+        "--index",
+        index.to_str().unwrap(),
+    ]);
+    let answer = json_of(&out);
+    assert_eq!(answer["retrieval"], "bm25");
+    assert_eq!(answer["snippets"].as_array().unwrap().len(), 20);
+}
+
+#[test]
+fn ask_rejects_bad_settings_with_a_sentence() {
+    let index = scratch_dir("count-ask-bad").join("index");
+    let out = tally(&[
+        "ask",
+        "how many moons",
+        "--strategy",
+        "mode",
+        "--index",
+        index.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown strategy `mode`"));
+    let out = tally(&["ask", "  ", "--index", index.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the question is empty"));
+}
+
+/// Floors at the measured figures (weighted median: P/C 34.0; the goal of 60 is not
+/// reached yet), so that a regression shows.
+#[test]
+fn eval_count_scores_natural_questions() {
+    let out = tally(&[
+        "eval",
+        "count",
+        "--snippets",
+        &path("coqex/natural_questions_dev/natural_questions_dev_bing_v1.json"),
+        "--gold",
+        &path("coqex/natural_questions_dev/natural_questions_dev.csv"),
+        "--json",
+    ]);
+    let s = json_of(&out);
+    assert_eq!(s["queries"], 39);
+    assert_eq!(s["answered"], 39);
+    assert!(s["pc"].as_f64().unwrap() >= 30.0, "{s}");
+    let proximity = s["proximity"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&proximity));
+}
+
+#[test]
+fn eval_cnp_beats_the_published_accuracies() {
+    let out = tally(&[
+        "eval",
+        "cnp",
+        "--contexts",
+        &path("coqex/CoQuAD_v2/contextualization/snippet_contexts.csv"),
+        "--json",
+    ]);
+    let r = json_of(&out);
+    assert!(r["candidates"].as_u64().unwrap() > 100);
+    for (class, published) in [
+        ("synonyms", 79.6),
+        ("subgroups", 61.9),
+        ("incomparables", 71.4),
+    ] {
+        let acc = r[class]["accuracy"].as_f64().unwrap();
+        assert!(acc > published, "{class}: {acc} vs published {published}");
+    }
+}
+
+/// Floors at the measured figures (Hit@10 32.1, MRR 0.118; published 25.0 / 0.143, goal 35 / 0.20).
+#[test]
+fn eval_instances_scores_natural_questions() {
+    let out = tally(&[
+        "eval",
+        "instances",
+        "--snippets",
+        &path("coqex/natural_questions_dev/natural_questions_dev_bing_v1.json"),
+        "--gold",
+        &path("coqex/natural_questions_dev/natural_questions_dev_instances.csv"),
+        "--aliases",
+        &path("coqex/natural_questions_dev/aliases.csv"),
+        "--json",
+    ]);
+    let s = json_of(&out);
+    assert_eq!(s["queries"], 28);
+    assert!(s["hit@10"].as_f64().unwrap() >= 30.0, "{s}");
+    assert!(s["mrr"].as_f64().unwrap() >= 0.10, "{s}");
+}
+
+#[test]
+fn eval_count_explains_a_bad_file() {
+    let out = tally(&[
+        "eval",
+        "count",
+        "--snippets",
+        "no/such.json",
+        "--gold",
+        "no/such.csv",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read no/such.json"));
+}
