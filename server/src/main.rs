@@ -9,6 +9,8 @@ async fn main() -> anyhow::Result<()> {
         .with_env_filter(
             EnvFilter::try_from_env("TALLY_LOG").unwrap_or_else(|_| EnvFilter::new("info")),
         )
+        // Logs go to stderr: stdout is for what a command prints (JSON, tables).
+        .with_writer(std::io::stderr)
         .init();
     match Cli::parse().command_or_default() {
         Command::Serve(args) => tally_server::serve::serve(args).await,
