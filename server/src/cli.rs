@@ -117,16 +117,40 @@ pub struct AskArgs {
     /// Snippets retrieved by BM25 for a question without a stored snippet set.
     #[arg(long, default_value_t = 50)]
     pub k: usize,
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    #[command(flatten)]
+    pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: CountArgs,
+}
+
+/// Where the snippets come from: the index, filled from the data directory when empty.
+#[derive(Debug, Clone, Args)]
+pub struct CorpusArgs {
     /// Snippet index directory (filled with the default corpus when empty).
     #[arg(long, env = "TALLY_INDEX", default_value = "target/tally-index")]
     pub index: PathBuf,
     /// Directory of the public data sets [default: ../shared/data when it exists].
     #[arg(long, env = "TALLY_DATA")]
     pub data: Option<PathBuf>,
-    #[command(flatten)]
-    pub models: ModelArgs,
-    #[command(flatten)]
-    pub settings: CountArgs,
+}
+
+impl CorpusArgs {
+    pub fn data_dir(&self) -> Option<PathBuf> {
+        data_dir_or_default(&self.data)
+    }
+}
+
+/// The data directory as given, or `../shared/data` when none is given and that exists.
+pub fn data_dir_or_default(given: &Option<PathBuf>) -> Option<PathBuf> {
+    match given {
+        Some(dir) if !dir.as_os_str().is_empty() => Some(dir.clone()),
+        _ => {
+            let default = PathBuf::from("../shared/data");
+            default.is_dir().then_some(default)
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -246,10 +270,8 @@ pub struct BenchCountArgs {
     pub runs: usize,
     #[arg(long)]
     pub json: bool,
-    #[arg(long, env = "TALLY_INDEX", default_value = "target/tally-index")]
-    pub index: PathBuf,
-    #[arg(long, env = "TALLY_DATA")]
-    pub data: Option<PathBuf>,
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
     #[command(flatten)]
     pub models: ModelArgs,
     #[command(flatten)]
@@ -305,13 +327,7 @@ pub struct ServeArgs {
 impl ServeArgs {
     /// The data directory: as given, or `../shared/data` when that exists.
     pub fn data_dir(&self) -> Option<PathBuf> {
-        match &self.data {
-            Some(dir) if !dir.as_os_str().is_empty() => Some(dir.clone()),
-            _ => {
-                let default = PathBuf::from("../shared/data");
-                default.is_dir().then_some(default)
-            }
-        }
+        data_dir_or_default(&self.data)
     }
 
     /// The database URL, treating an empty value as unset.

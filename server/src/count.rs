@@ -1,7 +1,7 @@
 //! The count-question commands: `tally ingest`, `tally ask`, `tally train count-spans`,
 //! `tally eval count | cnp | instances` and `tally bench count`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -22,8 +22,8 @@ use tally_engine::device::best_device;
 use tally_engine::{Encoder, ModelDir};
 
 use crate::cli::{
-    AskArgs, BenchCountArgs, CountArgs, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs, IngestArgs,
-    ModelArgs, TrainCountSpansArgs,
+    AskArgs, BenchCountArgs, CorpusArgs, CountArgs, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs,
+    IngestArgs, ModelArgs, TrainCountSpansArgs,
 };
 
 /// Loads the encoder named by `--encoder`.
@@ -87,23 +87,16 @@ pub fn count_settings(args: &CountArgs) -> anyhow::Result<CountSettings> {
     Ok(settings)
 }
 
-/// `../shared/data` when no data directory is given and it exists.
-fn data_dir(given: &Option<PathBuf>) -> Option<PathBuf> {
-    match given {
-        Some(dir) if !dir.as_os_str().is_empty() => Some(dir.clone()),
-        _ => Some(PathBuf::from("../shared/data")).filter(|d| d.is_dir()),
-    }
-}
-
 /// Opens the snippet index, filling an empty one with the default corpus.
-pub fn open_index(index: &Path, data: &Option<PathBuf>) -> anyhow::Result<SnippetIndex> {
+pub fn open_index(corpus: &CorpusArgs) -> anyhow::Result<SnippetIndex> {
+    let index = &corpus.index;
     let snippets = SnippetIndex::open_or_create(index).with_context(|| {
         format!(
             "the snippet index in {} could not be opened",
             index.display()
         )
     })?;
-    let added = ingest_default(&snippets, data_dir(data).as_deref())
+    let added = ingest_default(&snippets, corpus.data_dir().as_deref())
         .context("the default corpus could not be ingested")?;
     for (corpus, n) in added {
         tracing::info!("ingested {n} snippets of {corpus} into {}", index.display());
@@ -157,7 +150,7 @@ pub fn ask(args: &AskArgs) -> anyhow::Result<()> {
     }
     let mut settings = count_settings(&args.settings)?;
     settings.snippets = args.k.clamp(1, 1000);
-    let index = open_index(&args.index, &args.data)?;
+    let index = open_index(&args.corpus)?;
     let pipeline = load_pipeline(&args.models)?;
     let answer = pipeline.answer_from_index(&index, &args.question, &settings)?;
     if args.json {
@@ -378,7 +371,7 @@ pub fn eval_instances(args: &EvalInstancesArgs) -> anyhow::Result<()> {
 /// `tally bench count`: end-to-end latency of one question, p50/p95 and the mean stage split.
 pub fn bench(args: &BenchCountArgs) -> anyhow::Result<()> {
     let settings = count_settings(&args.settings)?;
-    let index = open_index(&args.index, &args.data)?;
+    let index = open_index(&args.corpus)?;
     let pipeline = load_pipeline(&args.models)?;
     // One warm-up run: first-call allocations are not what a served question pays.
     let warm = pipeline.answer_from_index(&index, &args.question, &settings)?;

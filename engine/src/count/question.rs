@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::quantity::singular;
+use crate::quantity::{is_function_word, singular};
 
 /// What Tally understood of a count question.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -36,102 +36,22 @@ const COUNT_CUES: &[&[&str]] = &[
     &["count", "of"],
 ];
 
-/// Words that end a noun phrase and are never content terms.
+/// Words that end a noun phrase and are never content terms: the extractor's function words
+/// plus the words questions add ("how many", "exist", "currently").
 fn is_stop(word: &str) -> bool {
-    matches!(
-        word,
-        "a" | "an"
-            | "the"
-            | "of"
-            | "in"
-            | "on"
-            | "at"
-            | "to"
-            | "for"
-            | "from"
-            | "with"
-            | "by"
-            | "as"
-            | "than"
-            | "and"
-            | "or"
-            | "but"
-            | "that"
-            | "which"
-            | "who"
-            | "whom"
-            | "whose"
-            | "what"
-            | "when"
-            | "where"
-            | "how"
-            | "many"
-            | "much"
-            | "this"
-            | "these"
-            | "those"
-            | "there"
-            | "here"
-            | "is"
-            | "are"
-            | "was"
-            | "were"
-            | "be"
-            | "been"
-            | "being"
-            | "do"
-            | "does"
-            | "did"
-            | "have"
-            | "has"
-            | "had"
-            | "can"
-            | "could"
-            | "will"
-            | "would"
-            | "should"
-            | "may"
-            | "might"
-            | "it"
-            | "its"
-            | "they"
-            | "them"
-            | "their"
-            | "he"
-            | "his"
-            | "she"
-            | "her"
-            | "we"
-            | "our"
-            | "you"
-            | "your"
-            | "i"
-            | "my"
-            | "into"
-            | "about"
-            | "ever"
-            | "all"
-            | "total"
-            | "number"
-            | "exist"
-            | "exists"
-            | "currently"
-            | "now"
-            | "right"
-            | "so"
-            | "far"
-            | "since"
-            | "until"
-            | "during"
-            | "per"
-            | "over"
-            | "under"
-            | "between"
-            | "within"
-            | "without"
-            | "not"
-            | "no"
-    )
+    is_function_word(word)
+        || matches!(
+            word,
+            "many"
+                | "much"
+                | "total"
+                | "number"
+                | "exist"
+                | "exists"
+                | "currently"
+                | "right"
+                | "far"
+        )
 }
 
 /// Lower-case words of a text, apostrophes kept inside words ("don't").
