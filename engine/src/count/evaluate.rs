@@ -326,23 +326,8 @@ pub fn evaluate_instances(
         let scored =
             pipeline.score_candidates(&set.question, &analysis, &texts, settings.scorer)?;
         let chosen = best_per_snippet(&scored);
-        let mut snippet_confidence = vec![0.0; texts.len()];
-        for c in &chosen {
-            snippet_confidence[c.snippet] = c.confidence;
-        }
-        let best = chosen
-            .iter()
-            .max_by(|a, b| a.confidence.total_cmp(&b.confidence))
-            .map(|c| c.snippet);
         for scoring in InstanceScoring::ALL {
-            let ranked = pipeline.instances_for(
-                &analysis,
-                &texts,
-                &snippet_confidence,
-                best,
-                scoring,
-                100,
-            )?;
+            let ranked = pipeline.instances_for(&analysis, &texts, &chosen, scoring, 100)?;
             let names: Vec<String> = ranked.into_iter().map(|i| i.name).collect();
             per_scoring
                 .entry(scoring)

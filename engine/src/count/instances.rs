@@ -389,7 +389,7 @@ const MONTHS: &[&str] = &[
 
 /// The normalised key of a name, or `None` when it is not an instance (dates, numbers, money,
 /// bare function words, the question's own words).
-pub fn normalise(name: &str, analysis: &QuestionAnalysis) -> Option<String> {
+fn normalise(name: &str, own_words: &[String]) -> Option<String> {
     if name
         .chars()
         .any(|c| c.is_ascii_digit() || "$€£¥%".contains(c))
@@ -419,16 +419,10 @@ pub fn normalise(name: &str, analysis: &QuestionAnalysis) -> Option<String> {
         return None;
     }
     let key = w.join(" ");
-    // The question's own subject ("Africa", "the Beatles") and answer type ("languages") are
-    // not instances of the answer.
-    let question_words = words(&analysis.question);
-    let answer_type = words(&analysis.answer_type);
-    let mut type_forms = answer_type.clone();
-    type_forms.extend(words(&analysis.answer_type_singular));
     // Names mostly made of the question's words ("Cracker Barrel Locations") are its subject.
     let from_question = w
         .iter()
-        .filter(|x| question_words.contains(x) || type_forms.contains(x) || is_headline_verb(x))
+        .filter(|x| own_words.contains(x) || is_headline_verb(x))
         .count();
     if 2 * from_question > w.len() {
         return None;
@@ -527,8 +521,19 @@ pub fn rank(
     });
 }
 
+/// The question's own words and its answer type's forms: the question's subject ("Africa", "the
+/// Beatles") and answer type ("languages") are not instances of the answer.
+fn question_own_words(analysis: &QuestionAnalysis) -> Vec<String> {
+    let mut own = words(&analysis.question);
+    own.extend(words(&analysis.answer_type));
+    own.extend(words(&analysis.answer_type_singular));
+    own
+}
+
 /// Finds, normalises and merges the instances of a question's snippets (not yet scored).
 pub fn find_instances(snippets: &[&str], analysis: &QuestionAnalysis) -> Vec<Instance> {
+    // Computed once per question, not once per candidate name.
+    let own_words = question_own_words(analysis);
     let mut mentions = Vec::new();
     for (s, text) in snippets.iter().enumerate() {
         for span in instance_spans(text) {
@@ -538,7 +543,7 @@ pub fn find_instances(snippets: &[&str], analysis: &QuestionAnalysis) -> Vec<Ins
                 .or_else(|| surface.strip_suffix("’s"))
                 .unwrap_or(surface)
                 .to_string();
-            if let Some(key) = normalise(&surface, analysis) {
+            if let Some(key) = normalise(&surface, &own_words) {
                 mentions.push((key, surface, Mention { snippet: s, span }));
             }
         }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::candidates::{count_candidates, CountCandidate};
 use super::consolidate::{consolidate, select, Scored, Strategy};
-use super::contextualize::{classify, representative, CnpClass, CnpInput, ContextSettings};
+use super::contextualize::{classify, CnpClass, CnpInput, ContextSettings};
 use super::dataset::Snippet;
 use super::instances::{find_instances, rank, Instance, InstanceScoring};
 use super::lexical::lexical_confidence;
@@ -367,7 +367,6 @@ impl CountPipeline {
                 }
             }
             confidence = if total > 0.0 { agreeing / total } else { 0.0 };
-            debug_assert!(representative(&inputs, prediction).is_some());
         }
         for group in [
             &mut groups.synonyms,
@@ -379,19 +378,10 @@ impl CountPipeline {
         lap("contextualization", &mut timings);
 
         // Instances.
-        let mut snippet_confidence = vec![0.0; snippets.len()];
-        for c in &chosen {
-            snippet_confidence[c.snippet] = c.confidence;
-        }
-        let best_snippet = chosen
-            .iter()
-            .max_by(|a, b| a.confidence.total_cmp(&b.confidence))
-            .map(|c| c.snippet);
         let instances = self.instances_for(
             &analysis,
             &texts,
-            &snippet_confidence,
-            best_snippet,
+            &chosen,
             settings.instance_scoring,
             settings.max_instances,
         )?;
@@ -478,22 +468,30 @@ impl CountPipeline {
         })
     }
 
-    /// Instances of the snippets, scored and ranked, at most `max`.
+    /// Instances of the snippets, scored and ranked, at most `max`; `chosen` (each snippet's
+    /// count span) gives the snippets' confidences and the most confident snippet.
     pub fn instances_for(
         &self,
         analysis: &QuestionAnalysis,
         texts: &[&str],
-        snippet_confidence: &[f64],
-        best_snippet: Option<usize>,
+        chosen: &[Chosen],
         scoring: InstanceScoring,
         max: usize,
     ) -> Result<Vec<Instance>, PipelineError> {
+        let mut snippet_confidence = vec![0.0; texts.len()];
+        for c in chosen {
+            snippet_confidence[c.snippet] = c.confidence;
+        }
+        let best_snippet = chosen
+            .iter()
+            .max_by(|a, b| a.confidence.total_cmp(&b.confidence))
+            .map(|c| c.snippet);
         let mut instances = find_instances(texts, analysis);
         let fits = self.type_fits(&instances, analysis, scoring)?;
         let fit_of = |inst: &Instance| fits.get(&inst.key).copied().unwrap_or(1.0);
         rank(
             &mut instances,
-            snippet_confidence,
+            &snippet_confidence,
             best_snippet,
             scoring,
             &fit_of,

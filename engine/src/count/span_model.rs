@@ -140,9 +140,9 @@ pub fn make_windows(
         .map_err(|e| SpanModelError::Tokenize(e.to_string()))?;
     let mut windows = Vec::new();
     for (snippet, encoding) in encodings.into_iter().enumerate() {
-        let mut parts = vec![encoding.clone()];
-        parts.extend(encoding.get_overflowing().iter().cloned());
-        for part in parts {
+        // The first window, then the overflow windows the tokenizer cut off it.
+        let overflow = encoding.get_overflowing().to_vec();
+        for part in std::iter::once(encoding).chain(overflow) {
             let spans = part
                 .get_sequence_ids()
                 .iter()

@@ -28,7 +28,7 @@ use super::candidates::{count_candidates, CountCandidate};
 use super::consolidate::Strategy;
 use super::dataset::{gold_for, read_gold_counts, read_squad, DatasetError, Snippet};
 use super::lexical::lexical_confidence;
-use super::metrics::{count_scores, ratio, CountScores};
+use super::metrics::{count_scores, CountScores};
 use super::pipeline::{best_per_snippet, predict, CountSettings};
 use super::question::analyse;
 use super::span_model::{
@@ -597,9 +597,4 @@ fn shuffle<T>(items: &mut [T], seed: u64) {
         state ^= state << 17;
         items.swap(i, (state % (i as u64 + 1)) as usize);
     }
-}
-
-/// Whether a prediction is right by the relaxed-precision rule.
-pub fn is_relaxed_correct(prediction: f64, gold: f64) -> bool {
-    ratio(prediction, gold) >= 0.9
 }
