@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 pub use extract::extract;
 pub(crate) use extract::singular;
 pub(crate) use lexicon::is_function_word;
-pub use query::{parse_query, Constraint, ParsedQuery, QueryProblem};
+pub use query::{parse_query, Condition, Constraint, ParsedQuery, QueryProblem};
 
 /// A quantity's relation to its value: exact, approximate, a bound, or a change over time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -132,7 +132,7 @@ pub fn parse_query(query: &str) -> ParsedQuery {
     let mut problems = Vec::new();
     let mut covered: Vec<Range<usize>> = Vec::new();
     for q in &quantities {
-        let (start, negated) = condition_start(query, q.span.start);
+        let (start, negated, within) = condition_start(query, q.span.start);
         let span = start..q.span.end;
         covered.push(span.clone());
         if q.overflow {
@@ -141,7 +141,12 @@ pub fn parse_query(query: &str) -> ParsedQuery {
             });
             continue;
         }
-        constraints.push(constraint_of(q, span, negated));
+        let mut constraint = constraint_of(q, span, negated);
+        // "within 3 hours", "within 55 sec": at most.
+        if within && constraint.condition == Condition::Equal {
+            constraint.condition = Condition::AtMost;
+        }
+        constraints.push(constraint);
     }
     // A bare number shares the unit of the next constraint: "more than 5 and less than 3 kg".
     for i in (0..constraints.len().saturating_sub(1)).rev() {
@@ -228,14 +233,23 @@ fn contradict(a: &Constraint, b: &Constraint) -> bool {
     lo > hi || (lo == hi && (strict(a) || strict(b)))
 }
 
-/// Where the condition words before a quantity start, and whether a negation is among them.
-fn condition_start(query: &str, start: usize) -> (usize, bool) {
+/// Where the condition words before a quantity start, whether a negation is among them, and
+/// whether they end in "within".
+fn condition_start(query: &str, start: usize) -> (usize, bool, bool) {
     let vocabulary = |w: &str| {
         PREFIX_CONDITIONS.iter().any(|(p, _)| p.contains(&w))
             || lexicon::is_filler(w)
             || matches!(
                 w,
-                "between" | "from" | "not" | "except" | "excluding" | "without" | "other" | "never"
+                "between"
+                    | "from"
+                    | "not"
+                    | "except"
+                    | "excluding"
+                    | "without"
+                    | "other"
+                    | "never"
+                    | "within"
             )
     };
     let mut begin = start;
@@ -256,7 +270,8 @@ fn condition_start(query: &str, start: usize) -> (usize, bool) {
     };
     let built_in = words.ends_with(&["not".into(), "less".into(), "than".into()])
         || words.ends_with(&["not".into(), "more".into(), "than".into()]);
-    (begin, words.iter().any(negator) && !built_in)
+    let within = words.last().is_some_and(|w| w == "within");
+    (begin, words.iter().any(negator) && !built_in, within)
 }
 
 /// Words (with byte offsets) before `end`, nearest first.
@@ -372,6 +387,7 @@ mod tests {
             vec!["between 5 and 10 kilogram"]
         );
         assert_eq!(described("not 500 dollars"), vec!["≠ 500 dollar"]);
+        assert_eq!(described("within 3 hours"), vec!["≤ 3 hour"]);
         assert_eq!(
             described("phones under $300 with at least 128 GB"),
             vec!["< 300 dollar", "≥ 128 gigabyte"]
