@@ -10,6 +10,7 @@ pub mod device;
 pub mod encoder;
 pub mod model_dir;
 pub mod quantity;
+pub mod search;
 pub mod units;
 
 pub use corpora::{discover_corpora, CorpusInfo};

@@ -1,0 +1,276 @@
+//! Documents for the sentence index: readers for plain text, JSONL, SQuAD-format snippet files and
+//! Qsearch's judged sentences, and the default corpus (the shared data sets when the data directory
+//! has them, otherwise a small demo corpus written for Tally and embedded in the binary).
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::index::{Document, IngestStats, SearchIndexError, SentenceIndex};
+use crate::count::dataset::{read_squad, DatasetError};
+
+/// Demo documents: a few paragraphs about stadiums, phones, cars and athletes.
+pub const DEMO_DOCUMENTS: &str = include_str!("../../data/demo_quantities.jsonl");
+
+/// Data files of the default corpus, relative to the data directory: (name, path, format).
+pub const DATASET_DOCUMENTS: &[(&str, &str, Format)] = &[
+    ("qsearch", "qsearch/qsearch_text_dev.jsonl", Format::Qsearch),
+    (
+        "newsquant",
+        "quantities/newsquant_dev.json",
+        Format::NewsQuant,
+    ),
+    (
+        "stresstest",
+        "coqex/stresstest_v1/stresstest_bing_v1.json",
+        Format::Squad,
+    ),
+];
+
+/// File formats the search index reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Plain text: the file is one document.
+    Text,
+    /// JSON lines of `{"id","text"[,"source","entity"]}`.
+    Jsonl,
+    /// SQuAD-format snippet files (CoQEx): each paragraph is a document.
+    Squad,
+    /// Qsearch judged queries: each judged sentence is a document (with its entity).
+    Qsearch,
+    /// NewsQuant / CQE gold files: each sentence is a document.
+    NewsQuant,
+}
+
+impl Format {
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "text" | "txt" => Some(Format::Text),
+            "jsonl" => Some(Format::Jsonl),
+            "squad" => Some(Format::Squad),
+            "qsearch" => Some(Format::Qsearch),
+            "newsquant" => Some(Format::NewsQuant),
+            _ => None,
+        }
+    }
+
+    /// The format a file name suggests.
+    pub fn guess(path: &Path) -> Self {
+        let name = path.to_string_lossy();
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("jsonl") if name.contains("qsearch") => Format::Qsearch,
+            Some("jsonl") => Format::Jsonl,
+            Some("json") if name.contains("newsquant") || name.contains("recognizers") => {
+                Format::NewsQuant
+            }
+            Some("json") => Format::Squad,
+            _ => Format::Text,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CorpusError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Parse {
+        path: std::path::PathBuf,
+        message: String,
+    },
+    #[error(transparent)]
+    Dataset(#[from] DatasetError),
+    #[error(transparent)]
+    Index(#[from] SearchIndexError),
+}
+
+/// Reads the documents of a file.
+pub fn read_documents(path: &Path, format: Format) -> Result<Vec<Document>, CorpusError> {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if format == Format::Squad {
+        return Ok(read_squad(path)?
+            .into_iter()
+            .flat_map(|set| set.snippets)
+            .map(|s| Document {
+                id: s.id,
+                text: s.text,
+                source: if s.source.is_empty() {
+                    stem.clone()
+                } else {
+                    s.source
+                },
+                entity: None,
+            })
+            .collect());
+    }
+    let text = std::fs::read_to_string(path).map_err(|source| CorpusError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_documents(&text, format, &stem).map_err(|message| CorpusError::Parse {
+        path: path.to_path_buf(),
+        message,
+    })
+}
+
+/// Parses documents from text already read; `name` identifies the source.
+pub fn parse_documents(text: &str, format: Format, name: &str) -> Result<Vec<Document>, String> {
+    match format {
+        Format::Text => Ok(vec![Document {
+            id: name.to_string(),
+            text: text.to_string(),
+            source: name.to_string(),
+            entity: None,
+        }]),
+        Format::Jsonl => text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(n, line)| {
+                let mut doc: Document = serde_json::from_str(line)
+                    .map_err(|e| format!("line {}: {e} (expected {{\"id\",\"text\"}})", n + 1))?;
+                if doc.source.is_empty() {
+                    doc.source = name.to_string();
+                }
+                Ok(doc)
+            })
+            .collect(),
+        Format::Qsearch => {
+            let mut documents = Vec::new();
+            let mut seen = std::collections::HashSet::new();
+            for query in parse_judged(text)? {
+                for judged in query.judged {
+                    if seen.insert(judged.sentence.clone()) {
+                        documents.push(Document {
+                            id: format!("{name}-{}", documents.len()),
+                            text: judged.sentence,
+                            source: name.to_string(),
+                            entity: judged.entity,
+                        });
+                    }
+                }
+            }
+            Ok(documents)
+        }
+        Format::NewsQuant => {
+            #[derive(Deserialize)]
+            struct Gold {
+                text: String,
+            }
+            let sentences: Vec<Gold> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+            Ok(sentences
+                .into_iter()
+                .enumerate()
+                .map(|(n, g)| Document {
+                    id: format!("{name}-{n}"),
+                    text: g.text,
+                    source: name.to_string(),
+                    entity: None,
+                })
+                .collect())
+        }
+        Format::Squad => Err("SQuAD files are read from a path".into()),
+    }
+}
+
+/// One sentence judged for a query (Qsearch).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Judged {
+    pub sentence: String,
+    #[serde(default)]
+    pub entity: Option<String>,
+    pub relevant: bool,
+}
+
+/// A query with its judged sentences (Qsearch).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct JudgedQuery {
+    pub qid: serde_json::Value,
+    pub query: String,
+    pub judged: Vec<Judged>,
+}
+
+/// Parses a judged-queries file (one JSON object per line).
+pub fn parse_judged(text: &str) -> Result<Vec<JudgedQuery>, String> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, line)| {
+            serde_json::from_str(line).map_err(|e| {
+                format!(
+                    "line {}: {e} (expected {{\"qid\",\"query\",\"judged\":[{{\"sentence\",\"relevant\"}}]}})",
+                    n + 1
+                )
+            })
+        })
+        .collect()
+}
+
+/// Fills an empty index with the default corpus; returns (name, figures) per part. An index that
+/// already has sentences is left alone.
+pub fn ingest_default(
+    index: &SentenceIndex,
+    data_dir: Option<&Path>,
+) -> Result<Vec<(String, IngestStats)>, CorpusError> {
+    if !index.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut added = Vec::new();
+    if let Some(dir) = data_dir {
+        for (name, rel, format) in DATASET_DOCUMENTS {
+            let path = dir.join(rel);
+            if path.is_file() {
+                let documents = read_documents(&path, *format)?;
+                let stats = if *format == Format::Qsearch || *format == Format::NewsQuant {
+                    index.add_unsplit(&documents)?
+                } else {
+                    index.add(&documents)?
+                };
+                added.push((name.to_string(), stats));
+            }
+        }
+    }
+    if added.is_empty() {
+        let documents =
+            parse_documents(DEMO_DOCUMENTS, Format::Jsonl, "demo").map_err(|message| {
+                CorpusError::Parse {
+                    path: "demo_quantities.jsonl".into(),
+                    message,
+                }
+            })?;
+        added.push(("demo".to_string(), index.add(&documents)?));
+    }
+    Ok(added)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_demo_corpus_parses_and_indexes() {
+        let index = SentenceIndex::in_memory().unwrap();
+        let added = ingest_default(&index, None).unwrap();
+        assert_eq!(added[0].0, "demo");
+        assert!(added[0].1.sentences >= 25, "{added:?}");
+        assert!(added[0].1.quantities >= 30, "{added:?}");
+        assert_eq!(index.len() as usize, added[0].1.sentences);
+    }
+
+    #[test]
+    fn bad_jsonl_names_the_line() {
+        let err = parse_documents(
+            "{\"id\":\"a\",\"text\":\"x\"}\nnot json",
+            Format::Jsonl,
+            "f",
+        )
+        .unwrap_err();
+        assert!(err.starts_with("line 2:"), "{err}");
+    }
+}

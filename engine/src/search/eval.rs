@@ -1,0 +1,165 @@
+//! Scoring rankers on judged sentences (the Qsearch text benchmark's format): index the union of
+//! all judged sentences, run every query, and measure P@10, MRR@10 and NDCG@10 with binary
+//! relevance; unjudged sentences count as not relevant, and every query counts (one without a
+//! relevant sentence scores 0).
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+
+use super::corpus::{parse_documents, parse_judged, Format, JudgedQuery};
+use super::index::{SearchIndexError, SentenceIndex};
+use super::rank::{search, Ranker, SearchError, SearchSettings};
+use crate::Encoder;
+
+/// Cut-off of every metric.
+pub const CUTOFF: usize = 10;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SearchEvalError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Parse {
+        path: std::path::PathBuf,
+        message: String,
+    },
+    #[error("{0} has no queries")]
+    Empty(std::path::PathBuf),
+    #[error(transparent)]
+    Index(#[from] SearchIndexError),
+    #[error(transparent)]
+    Search(#[from] SearchError),
+}
+
+/// The judged queries and the index of their sentences.
+pub struct JudgedCollection {
+    pub queries: Vec<JudgedQuery>,
+    pub index: SentenceIndex,
+}
+
+impl JudgedCollection {
+    /// Reads a judged file and indexes the union of its sentences (each judged sentence as one
+    /// sentence, with the entity the file gives).
+    pub fn load(path: &std::path::Path) -> Result<Self, SearchEvalError> {
+        let text = std::fs::read_to_string(path).map_err(|source| SearchEvalError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let parse_error = |message| SearchEvalError::Parse {
+            path: path.to_path_buf(),
+            message,
+        };
+        let queries = parse_judged(&text).map_err(parse_error)?;
+        if queries.is_empty() {
+            return Err(SearchEvalError::Empty(path.to_path_buf()));
+        }
+        let documents = parse_documents(&text, Format::Qsearch, "judged").map_err(parse_error)?;
+        let index = SentenceIndex::in_memory()?;
+        index.add_unsplit(&documents)?;
+        Ok(JudgedCollection { queries, index })
+    }
+}
+
+/// Metrics of one ranker over all queries.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RankerScores {
+    pub ranker: Ranker,
+    pub queries: usize,
+    #[serde(rename = "p@10")]
+    pub precision: f64,
+    #[serde(rename = "mrr@10")]
+    pub mrr: f64,
+    #[serde(rename = "ndcg@10")]
+    pub ndcg: f64,
+}
+
+/// Runs every query with `settings` and scores the ranked sentences.
+pub fn evaluate(
+    collection: &JudgedCollection,
+    encoder: Option<&Encoder>,
+    settings: &SearchSettings,
+) -> Result<RankerScores, SearchEvalError> {
+    let settings = SearchSettings {
+        k: CUTOFF,
+        ..settings.clone()
+    };
+    let (mut precision, mut mrr, mut ndcg) = (0.0, 0.0, 0.0);
+    for query in &collection.queries {
+        let relevant: HashSet<&str> = query
+            .judged
+            .iter()
+            .filter(|j| j.relevant)
+            .map(|j| j.sentence.as_str())
+            .collect();
+        let results = search(&collection.index, encoder, &query.query, &settings)?;
+        let ranked: Vec<&str> = if settings.ranker == Ranker::Entity {
+            results
+                .entities
+                .iter()
+                .map(|e| e.evidence.text.as_str())
+                .collect()
+        } else {
+            results.hits.iter().map(|h| h.text.as_str()).collect()
+        };
+        let gains: Vec<bool> = ranked
+            .iter()
+            .take(CUTOFF)
+            .map(|s| relevant.contains(s))
+            .collect();
+        let scores = ranking_scores(&gains, relevant.len());
+        precision += scores.0;
+        mrr += scores.1;
+        ndcg += scores.2;
+    }
+    let n = collection.queries.len() as f64;
+    Ok(RankerScores {
+        ranker: settings.ranker,
+        queries: collection.queries.len(),
+        precision: precision / n,
+        mrr: mrr / n,
+        ndcg: ndcg / n,
+    })
+}
+
+/// (P@10, RR@10, NDCG@10) of one ranking given as relevance flags, with `relevant` relevant
+/// sentences in all.
+pub fn ranking_scores(gains: &[bool], relevant: usize) -> (f64, f64, f64) {
+    let top = &gains[..gains.len().min(CUTOFF)];
+    let hits = top.iter().filter(|g| **g).count();
+    let precision = hits as f64 / CUTOFF as f64;
+    let rr = top
+        .iter()
+        .position(|g| *g)
+        .map_or(0.0, |i| 1.0 / (i + 1) as f64);
+    let discount = |i: usize| 1.0 / ((i + 2) as f64).log2();
+    let dcg: f64 = top
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| **g)
+        .map(|(i, _)| discount(i))
+        .sum();
+    let ideal: f64 = (0..relevant.min(CUTOFF)).map(discount).sum();
+    let ndcg = if ideal > 0.0 { dcg / ideal } else { 0.0 };
+    (precision, rr, ndcg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranking_scores_follow_their_definitions() {
+        let (p, rr, ndcg) = ranking_scores(&[false, true, false, true], 2);
+        assert!((p - 0.2).abs() < 1e-12);
+        assert!((rr - 0.5).abs() < 1e-12);
+        let dcg = 1.0 / 3f64.log2() + 1.0 / 5f64.log2();
+        let ideal = 1.0 + 1.0 / 3f64.log2();
+        assert!((ndcg - dcg / ideal).abs() < 1e-12);
+        assert_eq!(ranking_scores(&[true; 10], 20), (1.0, 1.0, 1.0));
+        assert_eq!(ranking_scores(&[false; 3], 0), (0.0, 0.0, 0.0));
+    }
+}

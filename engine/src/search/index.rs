@@ -1,0 +1,313 @@
+//! The sentence index (tantivy): BM25 over the sentence text (English stemming), the stored
+//! sentence with its quantities (for highlighting), and one multi-valued `u64` fast field holding
+//! every quantity's packed comparison key and base-unit value ([`super::keys`]), so that
+//! conditions filter and score inside the index.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::schema::{
+    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value, STORED,
+};
+use tantivy::{Index, IndexReader, IndexWriter, TantivyDocument, Term};
+
+use super::keys;
+use super::sentences::split_sentences;
+use crate::quantity::{extract, Quantity};
+
+/// Writer memory budget per thread.
+const WRITER_BYTES_PER_THREAD: usize = 64_000_000;
+/// Documents handed to the writer per extraction batch.
+const BATCH: usize = 4096;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SearchIndexError {
+    #[error("search index error: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
+    #[error("cannot use index directory {path}: {source}")]
+    Io {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot open {0}: {1}")]
+    Open(std::path::PathBuf, String),
+    #[error("stored sentence {0} is unreadable: {1}")]
+    Stored(u32, String),
+}
+
+/// A document to index: split into sentences on the way in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Document {
+    pub id: String,
+    pub text: String,
+    #[serde(default)]
+    pub source: String,
+    /// The entity the document is about, when the corpus says (Qsearch's judged sentences do).
+    #[serde(default)]
+    pub entity: Option<String>,
+}
+
+/// A sentence as stored: its text, where it came from, and its quantities.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredSentence {
+    /// `<document id>#<sentence number>`.
+    pub id: String,
+    pub text: String,
+    pub source: String,
+    pub entity: Option<String>,
+    pub quantities: Vec<Quantity>,
+}
+
+#[derive(Clone, Copy)]
+pub(crate) struct Fields {
+    pub id: Field,
+    pub source: Field,
+    pub entity: Field,
+    pub text: Field,
+    pub quantities: Field,
+    pub packed: Field,
+}
+
+/// The name of the fast field holding packed quantity entries.
+pub(crate) const PACKED_FIELD: &str = "quantity";
+
+fn schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let stemmed = TextOptions::default()
+        .set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer("en_stem")
+                .set_index_option(IndexRecordOption::WithFreqs),
+        )
+        .set_stored();
+    let fields = Fields {
+        id: b.add_text_field("id", STORED),
+        source: b.add_text_field("source", STORED),
+        entity: b.add_text_field("entity", STORED),
+        text: b.add_text_field("text", stemmed),
+        quantities: b.add_text_field("quantities", STORED),
+        packed: b.add_u64_field(PACKED_FIELD, NumericOptions::default().set_fast()),
+    };
+    (b.build(), fields)
+}
+
+/// Figures of one ingestion.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct IngestStats {
+    pub documents: usize,
+    pub sentences: usize,
+    pub quantities: usize,
+    /// Seconds spent splitting and extracting.
+    pub extraction_s: f64,
+    /// Seconds spent in tantivy (adding and committing).
+    pub indexing_s: f64,
+}
+
+/// A tantivy index of sentences with their quantities.
+pub struct SentenceIndex {
+    index: Index,
+    reader: IndexReader,
+    fields: Fields,
+}
+
+impl SentenceIndex {
+    /// A new index in memory (tests, evaluation).
+    pub fn in_memory() -> Result<Self, SearchIndexError> {
+        let (schema, fields) = schema();
+        Self::from_index(Index::create_in_ram(schema), fields)
+    }
+
+    /// Opens the index in `dir`, creating it (and the directory) when there is none.
+    pub fn open_or_create(dir: &Path) -> Result<Self, SearchIndexError> {
+        std::fs::create_dir_all(dir).map_err(|source| SearchIndexError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let (schema, fields) = schema();
+        let directory = tantivy::directory::MmapDirectory::open(dir)
+            .map_err(|e| SearchIndexError::Open(dir.to_path_buf(), e.to_string()))?;
+        let index = Index::open_or_create(directory, schema)?;
+        Self::from_index(index, fields)
+    }
+
+    fn from_index(index: Index, fields: Fields) -> Result<Self, SearchIndexError> {
+        let reader = index.reader()?;
+        Ok(SentenceIndex {
+            index,
+            reader,
+            fields,
+        })
+    }
+
+    /// Number of sentences.
+    pub fn len(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Splits, extracts and indexes `documents`, then commits.
+    pub fn add(&self, documents: &[Document]) -> Result<IngestStats, SearchIndexError> {
+        self.add_with(documents, sentences_of)
+    }
+
+    /// Indexes each document as one sentence (corpora that are sentences already), then commits.
+    pub fn add_unsplit(&self, documents: &[Document]) -> Result<IngestStats, SearchIndexError> {
+        self.add_with(documents, |d| vec![sentence_of(d, d.id.clone(), &d.text)])
+    }
+
+    fn add_with(
+        &self,
+        documents: &[Document],
+        split: impl Fn(&Document) -> Vec<StoredSentence> + Sync,
+    ) -> Result<IngestStats, SearchIndexError> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+        let mut writer: IndexWriter = self
+            .index
+            .writer_with_num_threads(threads, threads * WRITER_BYTES_PER_THREAD)?;
+        let mut stats = IngestStats {
+            documents: documents.len(),
+            ..IngestStats::default()
+        };
+        for batch in documents.chunks(BATCH) {
+            let started = std::time::Instant::now();
+            let sentences = extract_parallel(batch, &split);
+            stats.extraction_s += started.elapsed().as_secs_f64();
+            let started = std::time::Instant::now();
+            for sentence in &sentences {
+                stats.sentences += 1;
+                stats.quantities += sentence.quantities.len();
+                writer.add_document(self.document(sentence))?;
+            }
+            stats.indexing_s += started.elapsed().as_secs_f64();
+        }
+        let started = std::time::Instant::now();
+        writer.commit()?;
+        writer.wait_merging_threads()?;
+        self.reader.reload()?;
+        stats.indexing_s += started.elapsed().as_secs_f64();
+        Ok(stats)
+    }
+
+    fn document(&self, sentence: &StoredSentence) -> TantivyDocument {
+        let f = self.fields;
+        let mut doc = TantivyDocument::default();
+        doc.add_text(f.id, &sentence.id);
+        doc.add_text(f.source, &sentence.source);
+        if let Some(entity) = &sentence.entity {
+            doc.add_text(f.entity, entity);
+        }
+        doc.add_text(f.text, &sentence.text);
+        doc.add_text(
+            f.quantities,
+            serde_json::to_string(&sentence.quantities).unwrap_or_else(|_| "[]".into()),
+        );
+        for entry in sentence.quantities.iter().flat_map(keys::entries) {
+            doc.add_u64(f.packed, keys::pack(entry));
+        }
+        doc
+    }
+
+    pub(crate) fn searcher(&self) -> tantivy::Searcher {
+        self.reader.searcher()
+    }
+
+    /// The stored sentence at `address`.
+    pub(crate) fn stored(
+        &self,
+        searcher: &tantivy::Searcher,
+        address: tantivy::DocAddress,
+    ) -> Result<StoredSentence, SearchIndexError> {
+        let doc: TantivyDocument = searcher.doc(address)?;
+        let f = self.fields;
+        let text_of = |field: Field| {
+            doc.get_first(field)
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string()
+        };
+        let quantities = serde_json::from_str(&text_of(f.quantities))
+            .map_err(|e| SearchIndexError::Stored(address.doc_id, e.to_string()))?;
+        let entity = text_of(f.entity);
+        Ok(StoredSentence {
+            id: text_of(f.id),
+            text: text_of(f.text),
+            source: text_of(f.source),
+            entity: (!entity.is_empty()).then_some(entity),
+            quantities,
+        })
+    }
+
+    /// The BM25 query of some words (stemmed as the index is), `None` when no word is left.
+    pub(crate) fn text_query(&self, words: &[String]) -> Option<Box<dyn Query>> {
+        let mut analyzer = self.index.tokenizer_for_field(self.fields.text).ok()?;
+        let mut terms: Vec<Term> = Vec::new();
+        for word in words {
+            let mut stream = analyzer.token_stream(word);
+            while let Some(token) = stream.next() {
+                let term = Term::from_field_text(self.fields.text, &token.text);
+                if !terms.contains(&term) {
+                    terms.push(term);
+                }
+            }
+        }
+        if terms.is_empty() {
+            return None;
+        }
+        let clauses = terms
+            .into_iter()
+            .map(|t| {
+                let q: Box<dyn Query> = Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs));
+                (Occur::Should, q)
+            })
+            .collect();
+        Some(Box::new(BooleanQuery::new(clauses)))
+    }
+}
+
+/// Splitting and extraction over the cores, in document order.
+fn extract_parallel(
+    documents: &[Document],
+    split: &(impl Fn(&Document) -> Vec<StoredSentence> + Sync),
+) -> Vec<StoredSentence> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = documents.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = documents
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().flat_map(split).collect::<Vec<_>>()))
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
+/// The sentences of a document with their quantities.
+pub fn sentences_of(document: &Document) -> Vec<StoredSentence> {
+    split_sentences(&document.text)
+        .into_iter()
+        .enumerate()
+        .map(|(n, range)| {
+            sentence_of(
+                document,
+                format!("{}#{n}", document.id),
+                &document.text[range],
+            )
+        })
+        .collect()
+}
+
+fn sentence_of(document: &Document, id: String, text: &str) -> StoredSentence {
+    StoredSentence {
+        id,
+        quantities: extract(text),
+        text: text.to_string(),
+        source: document.source.clone(),
+        entity: document.entity.clone(),
+    }
+}

@@ -1,0 +1,21 @@
+//! Quantity-condition search: "stadiums with a capacity of more than 80000", "phones under $300
+//! with at least 128 GB".
+//!
+//! Documents are split into sentences ([`sentences`]), their quantities extracted by the quantity
+//! module and stored in a tantivy index with packed comparison keys ([`keys`], [`index`]); a query
+//! is parsed by the same module into terms and constraints, and ranked by one of the rankers in
+//! [`rank`]. [`eval`] scores the rankers on judged sentences (P@10, MRR@10, NDCG@10).
+
+pub mod conditions;
+pub mod corpus;
+pub mod eval;
+mod filter;
+pub mod index;
+pub mod keys;
+pub mod rank;
+pub mod results;
+pub mod sentences;
+
+pub use index::{Document, IngestStats, SearchIndexError, SentenceIndex};
+pub use rank::{search, Ranker, SearchError, SearchSettings, SortOrder, MAX_K};
+pub use results::{EntityHit, Hit, SearchResults};
