@@ -25,10 +25,14 @@ pub struct Cli {
 pub enum Command {
     /// Run the web app and JSON API (the default).
     Serve(ServeArgs),
-    /// Store snippets in the snippet index (SQuAD-format JSON or JSONL of {"id","text","source"}).
+    /// Store documents: snippets for count questions (SQuAD-format JSON or JSONL of
+    /// {"id","text","source"}) and sentences with their quantities for quantity search (also plain
+    /// text, Qsearch judged files and NewsQuant files).
     Ingest(IngestArgs),
     /// Answer a count question from the snippet index and print the answer with its evidence.
     Ask(AskArgs),
+    /// Quantity-condition search ("stadiums with a capacity of more than 80000 people").
+    Search(SearchArgs),
     /// Train a model of Tally's own.
     #[command(subcommand)]
     Train(TrainCommand),
@@ -52,6 +56,8 @@ pub enum EvalCommand {
     Cnp(EvalCnpArgs),
     /// Instance ranking against gold instances and aliases: MAP@k, AR@k, Hit@10, MRR.
     Instances(EvalInstancesArgs),
+    /// Quantity search on judged sentences (Qsearch format): P@10, MRR@10, NDCG@10 per ranker.
+    Search(EvalSearchArgs),
 }
 
 /// Where the models are: shared by the commands that answer count questions.
@@ -96,15 +102,84 @@ pub struct IngestArgs {
     /// Files to ingest.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// squad or jsonl [default: by file extension].
+    /// squad, jsonl, text, qsearch or newsquant [default: by file name].
     #[arg(long)]
     pub format: Option<String>,
     /// Corpus name stored with each snippet [default: the file name].
     #[arg(long)]
     pub corpus: Option<String>,
+    /// Which index: count (snippets), search (sentences) or both [default: both for squad and
+    /// jsonl, search for the other formats].
+    #[arg(long)]
+    pub into: Option<String>,
     /// Snippet index directory.
     #[arg(long, env = "TALLY_INDEX", default_value = "target/tally-index")]
     pub index: PathBuf,
+    /// Sentence index directory (quantity search).
+    #[arg(
+        long,
+        env = "TALLY_SEARCH_INDEX",
+        default_value = "target/tally-search-index"
+    )]
+    pub search_index: PathBuf,
+}
+
+/// Quantity-search settings a user may change.
+#[derive(Debug, Clone, Args)]
+pub struct SearchSettingsArgs {
+    /// bm25, bm25-filter, qbm25, dense or entity.
+    #[arg(long, default_value = "dense")]
+    pub ranker: String,
+    /// Weight α of the quantity score.
+    #[arg(long, default_value_t = 1.0)]
+    pub alpha: f64,
+    /// Results to return (capped at 1000).
+    #[arg(short, long, default_value_t = 10)]
+    pub k: usize,
+    /// relevance, value-ascending or value-descending.
+    #[arg(long, default_value = "relevance")]
+    pub sort: String,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SearchArgs {
+    /// The query ("phones under $300 with at least 128 GB").
+    pub query: String,
+    /// Print the whole result as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub settings: SearchSettingsArgs,
+    /// Sentence index directory (filled with the default corpus when empty).
+    #[arg(
+        long,
+        env = "TALLY_SEARCH_INDEX",
+        default_value = "target/tally-search-index"
+    )]
+    pub search_index: PathBuf,
+    /// Directory of the public data sets [default: ../shared/data when it exists].
+    #[arg(long, env = "TALLY_DATA")]
+    pub data: Option<PathBuf>,
+    #[command(flatten)]
+    pub models: ModelArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalSearchArgs {
+    /// Judged queries (e.g. ../shared/data/qsearch/qsearch_text_dev.jsonl).
+    #[arg(long)]
+    pub judged: PathBuf,
+    /// Print {"queries","p@10","mrr@10","ndcg@10"} for the chosen ranker only.
+    #[arg(long)]
+    pub json: bool,
+    /// The ranker printed by --json [default: dense, the best measured].
+    #[arg(long)]
+    pub ranker: Option<String>,
+    /// Weight α of the quantity score.
+    #[arg(long, default_value_t = 1.0)]
+    pub alpha: f64,
+    #[command(flatten)]
+    pub models: ModelArgs,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -256,6 +331,27 @@ pub enum BenchCommand {
     Extraction(BenchExtractionArgs),
     /// End-to-end latency of one count question over its stored snippets, with the stage split.
     Count(Box<BenchCountArgs>),
+    /// Quantity search at scale: indexes ≥ 1M sentences (real and generated), then times bm25
+    /// and qbm25 on a fixed query set; prints throughput, latency, memory and disk.
+    Search(BenchSearchArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BenchSearchArgs {
+    /// Sentences to index (real sentences from the data directory, the rest generated).
+    #[arg(long, default_value_t = 1_000_000)]
+    pub sentences: usize,
+    /// Where to build the index [default: a fresh directory under target/].
+    #[arg(long)]
+    pub index: Option<PathBuf>,
+    /// Times each query runs per ranker.
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    /// Directory of the public data sets [default: ../shared/data when it exists].
+    #[arg(long, env = "TALLY_DATA")]
+    pub data: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Clone, Args)]

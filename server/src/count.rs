@@ -19,6 +19,7 @@ use tally_engine::count::span_model::SpanModel;
 use tally_engine::count::train::{load_training_queries, train_count_spans, TrainSettings};
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings, ScorerKind};
 use tally_engine::device::best_device;
+use tally_engine::search::corpus::Format;
 use tally_engine::{Encoder, ModelDir};
 
 use crate::cli::{
@@ -27,7 +28,7 @@ use crate::cli::{
 };
 
 /// Loads the encoder named by `--encoder`.
-fn load_encoder(models: &ModelArgs) -> anyhow::Result<(Arc<Encoder>, PathBuf)> {
+pub(crate) fn load_encoder(models: &ModelArgs) -> anyhow::Result<(Arc<Encoder>, PathBuf)> {
     let dir = ModelDir::resolve(&models.encoder, &models.models).with_context(|| {
         format!(
             "the encoder `{}` was not found (run scripts/setup.sh to fetch it)",
@@ -106,6 +107,42 @@ pub fn open_index(corpus: &CorpusArgs) -> anyhow::Result<SnippetIndex> {
 
 /// `tally ingest FILE… [--format squad|jsonl] [--corpus NAME] [--index DIR]`.
 pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
+    let mut snippet_files = Vec::new();
+    let mut sentence_files = Vec::new();
+    for file in &args.files {
+        let format = match args.format.as_deref() {
+            Some(name) => Format::parse(name).with_context(|| {
+                format!("unknown format `{name}` (squad, jsonl, text, qsearch, newsquant)")
+            })?,
+            None => Format::guess(file),
+        };
+        let snippets = matches!(format, Format::Squad | Format::Jsonl);
+        match args.into.as_deref() {
+            None | Some("both") => {
+                if snippets {
+                    snippet_files.push((file.as_path(), format));
+                }
+                sentence_files.push((file.as_path(), format));
+            }
+            Some("count") if snippets => snippet_files.push((file.as_path(), format)),
+            Some("count") => bail!(
+                "{}: only squad and jsonl files hold count snippets",
+                file.display()
+            ),
+            Some("search") => sentence_files.push((file.as_path(), format)),
+            Some(other) => bail!("unknown index `{other}` (count, search, both)"),
+        }
+    }
+    if !snippet_files.is_empty() {
+        ingest_snippets(args, &snippet_files)?;
+    }
+    if !sentence_files.is_empty() {
+        crate::search::ingest_sentences(&args.search_index, &sentence_files)?;
+    }
+    Ok(())
+}
+
+fn ingest_snippets(args: &IngestArgs, files: &[(&std::path::Path, Format)]) -> anyhow::Result<()> {
     let index = SnippetIndex::open_or_create(&args.index).with_context(|| {
         format!(
             "the snippet index in {} could not be opened",
@@ -114,16 +151,10 @@ pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
     })?;
     let started = Instant::now();
     let mut total = 0;
-    for file in &args.files {
-        let format = match args.format.as_deref() {
-            Some(f) => f.to_string(),
-            None if file.extension().is_some_and(|e| e == "jsonl") => "jsonl".into(),
-            None => "squad".into(),
-        };
-        let sets = match format.as_str() {
-            "squad" => read_squad(file)?,
-            "jsonl" => read_jsonl(file)?,
-            other => bail!("unknown format `{other}` (squad, jsonl)"),
+    for (file, format) in files {
+        let sets = match format {
+            Format::Jsonl => read_jsonl(file)?,
+            _ => read_squad(file)?,
         };
         let corpus = args.corpus.clone().unwrap_or_else(|| {
             file.file_stem()

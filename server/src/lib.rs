@@ -11,5 +11,6 @@ pub mod feedback;
 pub mod health;
 pub mod http;
 pub mod pg_cluster;
+pub mod search;
 pub mod serve;
 pub mod state;

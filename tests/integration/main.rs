@@ -6,5 +6,6 @@ mod cli;
 mod count_cli;
 mod database;
 mod health;
+mod search_cli;
 mod site;
 mod support;

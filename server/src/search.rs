@@ -1,0 +1,429 @@
+//! The quantity-search commands: `tally search`, `tally eval search` and `tally bench search`.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use serde::Serialize;
+use tally_engine::search::corpus::{ingest_default, read_documents, Format};
+use tally_engine::search::eval::{evaluate, JudgedCollection};
+use tally_engine::search::{
+    search as run_search, Document, Ranker, SearchResults, SearchSettings, SentenceIndex, SortOrder,
+};
+
+use crate::cli::{
+    data_dir_or_default, BenchSearchArgs, EvalSearchArgs, SearchArgs, SearchSettingsArgs,
+};
+use crate::count::load_encoder;
+
+mod synthetic;
+
+/// Search settings from the command line; unknown names are errors with the choices listed.
+pub fn search_settings(args: &SearchSettingsArgs) -> anyhow::Result<SearchSettings> {
+    let ranker = parse_ranker(&args.ranker)?;
+    let sort = SortOrder::parse(&args.sort).with_context(|| {
+        format!(
+            "unknown sort order `{}` (relevance, value-ascending, value-descending)",
+            args.sort
+        )
+    })?;
+    if !args.alpha.is_finite() || args.alpha < 0.0 {
+        bail!("α must be a number ≥ 0, not {}", args.alpha);
+    }
+    if args.k == 0 {
+        bail!("k must be at least 1");
+    }
+    Ok(SearchSettings {
+        ranker,
+        alpha: args.alpha,
+        k: args.k,
+        sort,
+        ..SearchSettings::default()
+    })
+}
+
+fn parse_ranker(name: &str) -> anyhow::Result<Ranker> {
+    Ranker::parse(name).with_context(|| {
+        format!("unknown ranker `{name}` (bm25, bm25-filter, qbm25, dense, entity)")
+    })
+}
+
+/// Opens the sentence index, filling an empty one with the default corpus.
+pub fn open_search_index(dir: &Path, data: Option<&Path>) -> anyhow::Result<SentenceIndex> {
+    let index = SentenceIndex::open_or_create(dir).with_context(|| {
+        format!(
+            "the sentence index in {} could not be opened",
+            dir.display()
+        )
+    })?;
+    for (name, stats) in
+        ingest_default(&index, data).context("the default corpus could not be ingested")?
+    {
+        tracing::info!(
+            "ingested {} sentences of {name} into {}",
+            stats.sentences,
+            dir.display()
+        );
+    }
+    Ok(index)
+}
+
+/// Ingests files into the sentence index.
+pub fn ingest_sentences(dir: &Path, files: &[(&Path, Format)]) -> anyhow::Result<()> {
+    let index = SentenceIndex::open_or_create(dir).with_context(|| {
+        format!(
+            "the sentence index in {} could not be opened",
+            dir.display()
+        )
+    })?;
+    for (file, format) in files {
+        let documents = read_documents(file, *format)
+            .with_context(|| format!("{} could not be read", file.display()))?;
+        let stats = if matches!(format, Format::Qsearch | Format::NewsQuant) {
+            index.add_unsplit(&documents)?
+        } else {
+            index.add(&documents)?
+        };
+        let seconds = stats.extraction_s + stats.indexing_s;
+        println!(
+            "{}: {} sentences, {} quantities into the sentence index ({:.0} sentences/s)",
+            file.display(),
+            stats.sentences,
+            stats.quantities,
+            stats.sentences as f64 / seconds.max(1e-9)
+        );
+    }
+    println!(
+        "the sentence index in {} now holds {}",
+        dir.display(),
+        index.len()
+    );
+    Ok(())
+}
+
+/// `tally search "QUERY"`.
+pub fn search(args: &SearchArgs) -> anyhow::Result<()> {
+    if args.query.trim().is_empty() {
+        bail!("the query is empty");
+    }
+    let settings = search_settings(&args.settings)?;
+    let encoder = if settings.ranker.needs_encoder() {
+        Some(load_encoder(&args.models)?.0)
+    } else {
+        None
+    };
+    let index = open_search_index(
+        &args.search_index,
+        data_dir_or_default(&args.data).as_deref(),
+    )?;
+    let results = run_search(&index, encoder.as_deref(), &args.query, &settings)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&results)?);
+    } else {
+        print_results(&results);
+    }
+    Ok(())
+}
+
+fn print_results(results: &SearchResults) {
+    println!("Query: {}", results.query);
+    println!("  words: {}", results.understood.terms.join(", "));
+    for c in &results.understood.constraints {
+        println!(
+            "  condition: {} (“{}”; {})",
+            c.text, c.source, c.compared_as
+        );
+    }
+    for note in &results.notes {
+        println!("  note: {note}");
+    }
+    println!(
+        "Ranker {} (α {}), {:.1} ms",
+        results.ranker.name(),
+        results.alpha,
+        results.timings.total_ms
+    );
+    if !results.entities.is_empty() {
+        for e in &results.entities {
+            println!("{:>3}. {}  [{:.3}]", e.rank, e.entity, e.score);
+            println!("       {}", highlighted(&e.evidence));
+        }
+        return;
+    }
+    for hit in &results.hits {
+        let values: Vec<String> = hit
+            .matches
+            .iter()
+            .map(|m| match &m.query_unit {
+                Some(unit) => format!("{} = {} {unit}", m.surface, short(m.converted)),
+                None => format!("{} = {}", m.surface, short(m.converted)),
+            })
+            .collect();
+        println!(
+            "{:>3}. [{:.3} | text {:.2} | quantity {:.2}] {}",
+            hit.rank,
+            hit.score,
+            hit.text_score_normalised,
+            hit.quantity_score,
+            highlighted(hit)
+        );
+        if !values.is_empty() {
+            println!("       {}", values.join("; "));
+        }
+    }
+}
+
+/// The sentence with its matched quantities in ⟦brackets⟧.
+fn highlighted(hit: &tally_engine::search::Hit) -> String {
+    let mut marks: Vec<(usize, usize)> = hit.matches.iter().map(|m| (m.start, m.end)).collect();
+    marks.sort_unstable();
+    marks.dedup();
+    let mut out = String::new();
+    for (i, c) in hit.text.chars().enumerate() {
+        if marks.iter().any(|(s, _)| *s == i) {
+            out.push('⟦');
+        }
+        if marks.iter().any(|(_, e)| *e == i) {
+            out.push('⟧');
+        }
+        out.push(c);
+    }
+    if marks.iter().any(|(_, e)| *e == hit.text.chars().count()) {
+        out.push('⟧');
+    }
+    out
+}
+
+fn short(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}", value as i64)
+    } else {
+        format!("{value:.3}")
+    }
+}
+
+/// `tally eval search --judged FILE`.
+pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
+    let chosen = parse_ranker(args.ranker.as_deref().unwrap_or("dense"))?;
+    if !args.alpha.is_finite() || args.alpha < 0.0 {
+        bail!("α must be a number ≥ 0, not {}", args.alpha);
+    }
+    let collection = JudgedCollection::load(&args.judged)?;
+    let rankers: Vec<Ranker> = if args.json {
+        vec![chosen]
+    } else {
+        Ranker::ALL.to_vec()
+    };
+    let encoder = if rankers.iter().any(|r| r.needs_encoder()) {
+        Some(load_encoder(&args.models)?.0)
+    } else {
+        None
+    };
+    if !args.json {
+        println!(
+            "{} queries, {} judged sentences; α {}",
+            collection.queries.len(),
+            collection.index.len(),
+            args.alpha
+        );
+        println!(
+            "{:<12} {:>6} {:>7} {:>8}",
+            "ranker", "P@10", "MRR@10", "NDCG@10"
+        );
+    }
+    for ranker in rankers {
+        let settings = SearchSettings {
+            ranker,
+            alpha: args.alpha,
+            ..SearchSettings::default()
+        };
+        let scores = evaluate(&collection, encoder.as_deref(), &settings)?;
+        if args.json {
+            println!(
+                "{}",
+                serde_json::json!({
+                    "ranker": ranker.name(),
+                    "queries": scores.queries,
+                    "p@10": scores.precision,
+                    "mrr@10": scores.mrr,
+                    "ndcg@10": scores.ndcg,
+                })
+            );
+        } else {
+            println!(
+                "{:<12} {:>6.3} {:>7.3} {:>8.3}",
+                ranker.name(),
+                scores.precision,
+                scores.mrr,
+                scores.ndcg
+            );
+        }
+    }
+    Ok(())
+}
+
+#[derive(Debug, Serialize)]
+struct LatencyFigures {
+    ranker: &'static str,
+    queries: usize,
+    runs: usize,
+    p50_ms: f64,
+    p95_ms: f64,
+    mean_ms: f64,
+}
+
+#[derive(Debug, Serialize)]
+struct SearchBenchFigures {
+    sentences: u64,
+    real_sentences: usize,
+    generated_sentences: usize,
+    quantities: usize,
+    ingest_seconds: f64,
+    extraction_seconds: f64,
+    tantivy_seconds: f64,
+    sentences_per_second: f64,
+    disk_megabytes: f64,
+    disk_megabytes_per_million: f64,
+    resident_megabytes_after_queries: f64,
+    resident_growth_megabytes_per_million: f64,
+    latency: Vec<LatencyFigures>,
+    qbm25_to_bm25_p50: f64,
+}
+
+/// `tally bench search`.
+pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
+    let dir = args
+        .index
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from("target/bench-search-index"));
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir)
+            .with_context(|| format!("could not clear {}", dir.display()))?;
+    }
+    let data = data_dir_or_default(&args.data);
+    let real = synthetic::real_documents(data.as_deref())?;
+    let index = SentenceIndex::open_or_create(&dir)?;
+    let started = Instant::now();
+    let mut stats = index.add(&real)?;
+    let real_sentences = stats.sentences;
+    let target = args.sentences.max(real_sentences);
+    let mut generator = synthetic::Generator::new(42);
+    let mut generated = 0;
+    while real_sentences + generated < target {
+        let n = (target - real_sentences - generated).min(200_000);
+        let documents: Vec<Document> = (0..n).map(|i| generator.document(generated + i)).collect();
+        let more = index.add_unsplit(&documents)?;
+        generated += more.sentences;
+        stats.sentences += more.sentences;
+        stats.quantities += more.quantities;
+        stats.extraction_s += more.extraction_s;
+        stats.indexing_s += more.indexing_s;
+    }
+    let ingest_seconds = started.elapsed().as_secs_f64();
+    drop(index);
+
+    let resident_before = resident_megabytes();
+    let index = SentenceIndex::open_or_create(&dir)?;
+    let queries = synthetic::bench_queries(data.as_deref());
+    let mut latency = Vec::new();
+    for ranker in [Ranker::Bm25, Ranker::Qbm25] {
+        let settings = SearchSettings {
+            ranker,
+            ..SearchSettings::default()
+        };
+        // One warm-up pass, then timed runs.
+        for q in &queries {
+            run_search(&index, None, q, &settings)?;
+        }
+        let mut times = Vec::new();
+        for _ in 0..args.runs.max(1) {
+            for q in &queries {
+                let t = Instant::now();
+                std::hint::black_box(run_search(&index, None, q, &settings)?);
+                times.push(t.elapsed().as_secs_f64() * 1000.0);
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        let pick = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+        latency.push(LatencyFigures {
+            ranker: ranker.name(),
+            queries: queries.len(),
+            runs: args.runs.max(1),
+            p50_ms: pick(0.5),
+            p95_ms: pick(0.95),
+            mean_ms: times.iter().sum::<f64>() / times.len() as f64,
+        });
+    }
+    let resident_after = resident_megabytes();
+    let millions = index.len() as f64 / 1e6;
+    let disk = directory_megabytes(&dir);
+    let figures = SearchBenchFigures {
+        sentences: index.len(),
+        real_sentences,
+        generated_sentences: generated,
+        quantities: stats.quantities,
+        ingest_seconds,
+        extraction_seconds: stats.extraction_s,
+        tantivy_seconds: stats.indexing_s,
+        sentences_per_second: stats.sentences as f64 / ingest_seconds,
+        disk_megabytes: disk,
+        disk_megabytes_per_million: disk / millions,
+        resident_megabytes_after_queries: resident_after,
+        resident_growth_megabytes_per_million: (resident_after - resident_before) / millions,
+        qbm25_to_bm25_p50: latency[1].p50_ms / latency[0].p50_ms,
+        latency,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&figures)?);
+    } else {
+        let f = &figures;
+        println!(
+            "indexed {} sentences ({} real, {} generated; {} quantities) in {:.1} s: {:.0} sentences/s \
+             (splitting+extraction {:.1} s, tantivy {:.1} s)",
+            f.sentences, f.real_sentences, f.generated_sentences, f.quantities, f.ingest_seconds,
+            f.sentences_per_second, f.extraction_seconds, f.tantivy_seconds
+        );
+        println!(
+            "disk {:.0} MB ({:.0} MB per million sentences); resident {:.0} MB after queries \
+             (+{:.0} MB per million sentences for the open index)",
+            f.disk_megabytes,
+            f.disk_megabytes_per_million,
+            f.resident_megabytes_after_queries,
+            f.resident_growth_megabytes_per_million
+        );
+        for l in &f.latency {
+            println!(
+                "{:<6} {} queries × {} runs: p50 {:.2} ms, p95 {:.2} ms, mean {:.2} ms",
+                l.ranker, l.queries, l.runs, l.p50_ms, l.p95_ms, l.mean_ms
+            );
+        }
+        println!("qbm25 / bm25 p50: {:.2}×", f.qbm25_to_bm25_p50);
+    }
+    Ok(())
+}
+
+/// Resident set size of this process (Linux), 0 elsewhere.
+fn resident_megabytes() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn directory_megabytes(dir: &Path) -> f64 {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter_map(|e| e.metadata().ok())
+                .filter(|m| m.is_file())
+                .map(|m| m.len() as f64)
+                .sum::<f64>()
+                / 1e6
+        })
+        .unwrap_or(0.0)
+}
