@@ -1,15 +1,8 @@
 //! The count-question commands end to end, from the real binary on the real CoQEx data.
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use crate::support::{scratch_dir, workspace_root};
-
-fn data_dir() -> PathBuf {
-    std::env::var_os("TALLY_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("../shared/data"))
-}
+use crate::support::{data_dir, json_of, scratch_dir, workspace_root};
 
 /// Runs `tally` from the workspace root (where `models/` is), with the data directory set.
 fn tally(args: &[&str]) -> Output {
@@ -21,15 +14,6 @@ fn tally(args: &[&str]) -> Output {
         .env_remove("TALLY_INDEX")
         .output()
         .expect("the tally binary runs")
-}
-
-fn json_of(out: &Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
 fn path(rel: &str) -> String {

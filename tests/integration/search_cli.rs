@@ -1,16 +1,9 @@
 //! The quantity-search commands end to end, from the real binary: search on the embedded demo
 //! corpus, and the evaluation on the real Qsearch judged sentences.
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use crate::support::{scratch_dir, workspace_root};
-
-fn data_dir() -> PathBuf {
-    std::env::var_os("TALLY_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("../shared/data"))
-}
+use crate::support::{data_dir, json_of, scratch_dir, workspace_root};
 
 fn tally(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tally"))
@@ -21,15 +14,6 @@ fn tally(args: &[&str]) -> Output {
         .env_remove("TALLY_DATA")
         .output()
         .expect("the tally binary runs")
-}
-
-fn json_of(out: &Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
 /// A search over the demo corpus (the data directory points nowhere).

@@ -141,3 +141,20 @@ pub fn require_built_site() {
         pkg.display()
     );
 }
+
+/// The shared data directory: `TALLY_DATA`, or `../shared/data` beside the workspace.
+pub fn data_dir() -> PathBuf {
+    std::env::var_os("TALLY_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("../shared/data"))
+}
+
+/// The JSON object a successful command printed on stdout.
+pub fn json_of(out: &std::process::Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}

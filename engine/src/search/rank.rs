@@ -247,12 +247,7 @@ pub fn search(
                         .collect()
                 })
                 .unwrap_or_default();
-            let scored = conditions::score(&tests, &entries);
-            let quantity = if scored.meets_all() {
-                scored.score
-            } else {
-                0.0
-            };
+            let quantity = conditions::meeting_score(&tests, &entries).unwrap_or(0.0);
             c.first_stage = c.bm25 / max_bm25 + alpha * quantity;
         }
     }
