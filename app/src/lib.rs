@@ -1,16 +1,25 @@
 //! Tally's web pages: Leptos components rendered on the server (`ssr`) and hydrated in the browser
 //! (`hydrate`). Data comes from server functions; nothing here answers questions itself.
 
+// The question form's view type nests deeper than the compiler's default limit.
+#![recursion_limit = "256"]
+
+pub mod backend;
+pub mod format;
+pub mod model;
 pub mod pages;
 pub mod status;
+pub mod views;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, HashedStylesheet, MetaTags, Title};
 use leptos_router::components::{Route, Router, Routes};
-use leptos_router::StaticSegment;
+use leptos_router::{SsrMode, StaticSegment};
 
 /// The HTML document around the app, rendered on the server.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    set_content_security_policy();
     view! {
         <!DOCTYPE html>
         <html lang="en">
@@ -34,19 +43,49 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
+    // Effects run only in the browser: this marks the page once the WASM app has taken over.
+    let hydrated = RwSignal::new(false);
+    Effect::new(move |_| hydrated.set(true));
     view! {
         <Title text="Tally: counts and quantities, with evidence"/>
         <Router>
             <header class="site-header">
                 <a class="brand" href="/">"Tally"</a>
                 <span class="tagline">"Count and quantity questions, answered from text with evidence"</span>
+                <nav class="site-nav" aria-label="Main">
+                    <a href="/">"Ask"</a>
+                    <a href="/history">"History"</a>
+                    <a href="/api/openapi.json" rel="external">"API"</a>
+                </nav>
             </header>
-            <main>
+            <main data-hydrated=move || if hydrated.get() { "true" } else { "false" }>
+                // In-order streaming: the page reads fully without JavaScript.
                 <Routes fallback=|| view! { <pages::NotFound/> }>
-                    <Route path=StaticSegment("") view=pages::HomePage/>
+                    <Route path=StaticSegment("") view=pages::HomePage ssr=SsrMode::InOrder/>
+                    <Route path=StaticSegment("history") view=views::history::HistoryPage ssr=SsrMode::InOrder/>
                 </Routes>
             </main>
         </Router>
+    }
+}
+
+/// Only the app's own files run: inline scripts (hydration, resolved data) carry the request's
+/// nonce, WASM may be compiled, nothing is loaded from elsewhere.
+#[cfg(feature = "ssr")]
+fn set_content_security_policy() {
+    use leptos::nonce::use_nonce;
+    let (Some(nonce), Some(response)) =
+        (use_nonce(), use_context::<leptos_axum::ResponseOptions>())
+    else {
+        return;
+    };
+    let policy = format!(
+        "default-src 'self'; script-src 'self' 'nonce-{nonce}' 'wasm-unsafe-eval'; \
+         style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; \
+         object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+    );
+    if let Ok(value) = http::HeaderValue::from_str(&policy) {
+        response.insert_header(http::header::CONTENT_SECURITY_POLICY, value);
     }
 }
 

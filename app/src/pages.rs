@@ -3,39 +3,20 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
-use crate::status::{get_status, SystemStatus};
+use crate::backend::get_status;
+use crate::status::SystemStatus;
+use crate::views::ask::AskPage;
 
-/// Home: the question box and the status panel.
+/// Home: the question box, its answer, and (before a question) the status panel.
 #[component]
 pub fn HomePage() -> impl IntoView {
     let query = use_query_map();
-    let question = move || query.read().get("q").unwrap_or_default();
+    let asked = move || !query.read().get("q").unwrap_or_default().trim().is_empty();
     view! {
-        <section class="ask">
-            <h1>"Tally"</h1>
-            <p class="lead">
-                "Ask how many of something there are, or for things whose quantities meet a condition."
-            </p>
-            <form class="question-box" method="get" action="/" role="search">
-                <label for="q" class="visually-hidden">"Your question"</label>
-                <input
-                    id="q"
-                    name="q"
-                    type="search"
-                    maxlength="500"
-                    placeholder="how many languages are spoken in Indonesia?"
-                    prop:value=question
-                />
-                <button type="submit">"Ask"</button>
-            </form>
-            <Show when=move || !question().trim().is_empty()>
-                <p class="notice" role="status">
-                    "You asked: “" {question} "”. This build cannot answer yet: "
-                    "the count and quantity pipelines are not part of it."
-                </p>
-            </Show>
-        </section>
-        <StatusPanel/>
+        <AskPage/>
+        <Show when=move || !asked()>
+            <StatusPanel/>
+        </Show>
     }
 }
 
@@ -83,6 +64,7 @@ fn StatusPanel() -> impl IntoView {
             </p>
         </section>
     }
+    .into_any()
 }
 
 #[component]
@@ -118,6 +100,14 @@ fn StatusView(status: SystemStatus) -> impl IntoView {
             <dt>"Database"</dt>
             <dd id="status-database" class=if status.database.connected { "ok" } else { "bad" }>
                 {database_text}
+            </dd>
+            <dt>"Answering"</dt>
+            <dd id="status-answering" class=if status.answering.ready { "ok" } else { "bad" }>
+                {match (status.answering.ready, status.answering.error) {
+                    (true, _) => "ready".to_string(),
+                    (false, Some(e)) => format!("unavailable: {e}"),
+                    (false, None) => "loading the corpus and models…".to_string(),
+                }}
             </dd>
             <dt>"Corpora"</dt>
             <dd id="status-corpora">

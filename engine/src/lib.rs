@@ -8,6 +8,7 @@ pub mod corpora;
 pub mod count;
 pub mod device;
 pub mod encoder;
+pub mod kind;
 pub mod model_dir;
 pub mod quantity;
 pub mod search;
@@ -15,6 +16,7 @@ pub mod units;
 
 pub use corpora::{discover_corpora, CorpusInfo};
 pub use encoder::{Encoder, EncoderError};
+pub use kind::{detect_kind, KindDecision, QuestionKind};
 pub use model_dir::{ModelDir, ModelDirError};
 pub use quantity::{extract, parse_query, Change, Quantity, QuantityUnit, Value};
 pub use units::{Unit, UnitError, UnitTable};

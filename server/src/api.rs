@@ -1,16 +1,23 @@
 //! The JSON API's handlers and its error type.
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::{Path, Query, State};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
 
+use tally_app::model::Ask;
+
+use crate::backend::{answer_and_store, StoredAnswer};
 use crate::db::DbError;
 use crate::feedback::{self, Feedback, NewFeedback};
 use crate::state::AppState;
+use crate::store;
 
 /// An API error: an HTTP status and a sentence for people, sent as `{"error": "..."}`.
 #[derive(Debug)]
@@ -117,3 +124,86 @@ pub async fn list_feedback(
 pub async fn not_found() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")
 }
+
+/// Why a question could not be answered, as an API error.
+impl From<crate::answering::AnswerError> for ApiError {
+    fn from(error: crate::answering::AnswerError) -> Self {
+        ApiError::new(crate::backend::status_of(&error), error.to_string())
+    }
+}
+
+/// `q`, `mode` and the settings from the query string; bad numbers are a 400.
+fn ask_from(params: &HashMap<String, String>) -> Result<Ask, ApiError> {
+    let (ask, problems) = Ask::from_params(|name| params.get(name).cloned());
+    if !problems.is_empty() {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, problems.join("; ")));
+    }
+    if ask.q.trim().is_empty() {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "give the question as the `q` parameter",
+        ));
+    }
+    Ok(ask)
+}
+
+/// `GET /api/count?q=…`: the count pipeline's answer, stored; the ids say where.
+pub async fn get_count(
+    State(state): State<AppState>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    params: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Result<Json<StoredAnswer>, ApiError> {
+    let Query(params) = params?;
+    let ask = ask_from(&params)?;
+    let stored =
+        answer_and_store(&state, &ask.q, "count", &ask.settings, Some(client.ip())).await?;
+    Ok(Json(stored))
+}
+
+/// `GET /api/search?q=…`: quantity search (`mode=search` for text only), stored.
+pub async fn get_search(
+    State(state): State<AppState>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    params: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Result<Json<StoredAnswer>, ApiError> {
+    let Query(params) = params?;
+    let ask = ask_from(&params)?;
+    let mode = match ask.mode.as_str() {
+        "search" => "search",
+        "auto" | "quantity" => "quantity",
+        other => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!("mode `{other}` does not apply to /api/search (quantity or search)"),
+            ))
+        }
+    };
+    let stored = answer_and_store(&state, &ask.q, mode, &ask.settings, Some(client.ip())).await?;
+    Ok(Json(stored))
+}
+
+/// `GET /api/questions?limit=N`: recent questions with their answers' summaries.
+pub async fn list_questions(
+    State(state): State<AppState>,
+    params: Result<Query<ListParams>, QueryRejection>,
+) -> Result<Json<Vec<store::RecentQuestion>>, ApiError> {
+    let Query(params) = params?;
+    let limit = params.limit.unwrap_or(50);
+    if !(1..=500).contains(&limit) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "limit must be between 1 and 500",
+        ));
+    }
+    Ok(Json(store::recent_questions(&state.db, limit).await?))
+}
+
+/// `GET /api/openapi.json`: this API, described as OpenAPI 3.1.
+pub async fn openapi() -> impl IntoResponse {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        OPENAPI,
+    )
+}
+
+const OPENAPI: &str = include_str!("openapi.json");

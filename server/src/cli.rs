@@ -415,6 +415,30 @@ pub struct ServeArgs {
     #[arg(long, env = "TALLY_ENCODER", default_value = "all-MiniLM-L6-v2")]
     pub encoder: String,
 
+    /// Snippet index of the count pipeline (filled with the default corpus when empty).
+    #[arg(long, env = "TALLY_INDEX", default_value = "target/tally-index")]
+    pub index: PathBuf,
+
+    /// Sentence index of the quantity search (filled with the default corpus when empty).
+    #[arg(
+        long,
+        env = "TALLY_SEARCH_INDEX",
+        default_value = "target/tally-search-index"
+    )]
+    pub search_index: PathBuf,
+
+    /// Span-model head directory [default: the head trained by the project, built in].
+    #[arg(long, env = "TALLY_SPAN_MODEL")]
+    pub span_model: Option<PathBuf>,
+
+    /// Answering requests per client address and minute (0: no limit).
+    #[arg(long, env = "TALLY_RATE_LIMIT", default_value_t = 0)]
+    pub rate_limit: u32,
+
+    /// Answers computed at once; more wait their turn [default: the number of CPU cores].
+    #[arg(long, env = "TALLY_CONCURRENT_ANSWERS")]
+    pub concurrent_answers: Option<usize>,
+
     /// Directory of the built site (JS, WASM, CSS) that cargo-leptos writes.
     #[arg(long, env = "LEPTOS_SITE_ROOT", default_value = "target/site")]
     pub site_root: PathBuf,

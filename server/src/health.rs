@@ -5,7 +5,9 @@ use std::time::Duration;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
-use tally_app::status::{CorpusStatus, DatabaseStatus, EncoderStatus, SystemStatus};
+use tally_app::status::{
+    AnsweringStatus, CorpusStatus, DatabaseStatus, EncoderStatus, SystemStatus,
+};
 
 use crate::db::DbError;
 use crate::state::AppState;
@@ -37,7 +39,14 @@ pub async fn current_status(state: &AppState) -> SystemStatus {
         connected: check.is_ok(),
         error: check.err().map(|e| e.to_string()),
     };
-    let status = if !encoder.loaded {
+    let answering = match state.answerer.state() {
+        Ok(ready) => AnsweringStatus { ready, error: None },
+        Err(e) => AnsweringStatus {
+            ready: false,
+            error: Some(e),
+        },
+    };
+    let status = if !encoder.loaded || answering.error.is_some() {
         "failed"
     } else if !database.connected {
         "degraded"
@@ -50,6 +59,7 @@ pub async fn current_status(state: &AppState) -> SystemStatus {
         checked_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
         encoder,
         database,
+        answering,
         data_dir: state.data_dir.as_ref().map(|p| p.display().to_string()),
         corpora: state
             .corpora

@@ -3,19 +3,27 @@
 use std::path::Path;
 
 use axum::extract::DefaultBodyLimit;
-use axum::http::header::CACHE_CONTROL;
+use std::sync::Arc;
+
+use axum::http::header::{
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
+    X_FRAME_OPTIONS,
+};
 use axum::http::HeaderValue;
 use axum::routing::get;
 use axum::Router;
 use leptos::prelude::provide_context;
 use leptos_axum::{generate_route_list, LeptosRoutes};
-use tally_app::status::source::StatusSource;
+use tally_app::backend::BackendHandle;
 use tally_app::{shell, App};
 use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
-use tower_http::trace::TraceLayer;
+use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+use tower_http::LatencyUnit;
+use tracing::Level;
 
+use crate::backend::ServerBackend;
 use crate::state::AppState;
 use crate::{api, health};
 
@@ -34,6 +42,10 @@ pub fn router(state: AppState) -> Router {
             get(api::list_feedback).post(api::post_feedback),
         )
         .route("/feedback/{id}", get(api::get_feedback))
+        .route("/count", get(api::get_count))
+        .route("/search", get(api::get_search))
+        .route("/questions", get(api::list_questions))
+        .route("/openapi.json", get(api::openapi))
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
 
@@ -51,25 +63,55 @@ pub fn router(state: AppState) -> Router {
             HeaderValue::from_static(cache),
         ));
 
-    let status_source = {
-        let state = state.clone();
-        StatusSource::new(move || {
-            let state = state.clone();
-            async move { health::current_status(&state).await }
-        })
-    };
+    let backend = BackendHandle(Arc::new(ServerBackend {
+        state: state.clone(),
+    }));
     let routes = generate_route_list(App);
-    Router::new()
+    let app = Router::new()
         .nest("/api", api)
         .nest_service(&format!("/{}", options.site_pkg_dir), pkg)
         .leptos_routes_with_context(
             &state,
             routes,
-            move || provide_context(status_source.clone()),
+            move || {
+                provide_context(backend.clone());
+                // A fresh nonce per page: its inline scripts carry it, and so does its CSP.
+                leptos::nonce::provide_nonce();
+            },
             move || shell(options.clone()),
         )
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
         .with_state(state)
-        .layer(CompressionLayer::new())
-        .layer(TraceLayer::new_for_http())
+        .layer(CompressionLayer::new());
+    with_security_headers(app).layer(
+        TraceLayer::new_for_http()
+            .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+            .on_response(
+                DefaultOnResponse::new()
+                    .level(Level::INFO)
+                    .latency_unit(LatencyUnit::Millis),
+            ),
+    )
+}
+
+/// Headers every response carries. Pages set their own CSP with the page's nonce (see the
+/// app's shell); everything else gets a policy that allows nothing to run.
+fn with_security_headers(router: Router) -> Router {
+    router
+        .layer(SetResponseHeaderLayer::if_not_present(
+            CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static("default-src 'none'; frame-ancestors 'none'"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
 }

@@ -1,7 +1,9 @@
 //! The `tally` binary's library: HTTP server, command line and wiring between the engine, the
 //! web app and PostgreSQL.
 
+pub mod answering;
 pub mod api;
+pub mod backend;
 pub mod bench;
 pub mod cli;
 pub mod count;
@@ -11,6 +13,8 @@ pub mod feedback;
 pub mod health;
 pub mod http;
 pub mod pg_cluster;
+pub mod rate_limit;
 pub mod search;
 pub mod serve;
 pub mod state;
+pub mod store;

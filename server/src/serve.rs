@@ -8,10 +8,12 @@ use leptos::config::LeptosOptions;
 use tally_engine::{device::best_device, discover_corpora, Encoder, ModelDir};
 use tokio::net::TcpListener;
 
+use crate::answering::{Answerer, EngineConfig};
 use crate::cli::ServeArgs;
 use crate::db::Database;
 use crate::http::router;
 use crate::pg_cluster::PrivateCluster;
+use crate::rate_limit::RateLimiter;
 use crate::state::{AppState, EncoderSlot};
 
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
@@ -27,12 +29,37 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .map(discover_corpora)
         .unwrap_or_default();
 
+    let answerer = Answerer::new(
+        args.concurrent_answers
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+    );
+    // The corpora load while the server already answers health checks and pages; answering
+    // says "still loading" until they are ready.
+    {
+        let answerer = answerer.clone();
+        let config = EngineConfig {
+            snippet_index: args.index.clone(),
+            sentence_index: args.search_index.clone(),
+            data_dir: data_dir.clone(),
+            span_model: args.span_model.clone(),
+        };
+        let encoder = encoder.encoder.as_ref().ok().cloned();
+        tokio::task::spawn_blocking(move || answerer.load(&config, encoder));
+    }
+    if args.rate_limit > 0 {
+        tracing::info!(
+            "rate limit: {} answers per minute and address",
+            args.rate_limit
+        );
+    }
     let state = AppState {
         leptos_options: leptos_options(&args),
         encoder,
         db: db.clone(),
         data_dir,
         corpora: Arc::new(corpora),
+        answerer,
+        limiter: RateLimiter::new(args.rate_limit),
     };
     // Apply migrations now rather than on the first request, and say how it went.
     match db.check().await {
@@ -41,7 +68,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     }
 
     tracing::info!("Tally listening on http://{}", args.addr);
-    let served = axum::serve(listener, router(state))
+    let app = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    let served = axum::serve(listener, app)
         .with_graceful_shutdown(shutdown_signal())
         .await;
 

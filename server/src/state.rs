@@ -7,7 +7,9 @@ use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
 use tally_engine::{CorpusInfo, Encoder};
 
+use crate::answering::Answerer;
 use crate::db::Database;
+use crate::rate_limit::RateLimiter;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -16,6 +18,8 @@ pub struct AppState {
     pub db: Database,
     pub data_dir: Option<PathBuf>,
     pub corpora: Arc<Vec<CorpusInfo>>,
+    pub answerer: Answerer,
+    pub limiter: RateLimiter,
 }
 
 /// The sentence encoder, or why it could not be loaded.

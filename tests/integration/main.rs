@@ -9,3 +9,4 @@ mod health;
 mod search_cli;
 mod site;
 mod support;
+mod web;

@@ -56,6 +56,18 @@ impl Server {
             .stdin(Stdio::null())
             .stdout(log_file.try_clone().expect("log file"))
             .stderr(log_file);
+        // Each server gets its own indexes (filled with the default corpus), so that servers
+        // running side by side never contend for one index's writer lock.
+        if !args.contains(&"--index") {
+            command
+                .arg("--index")
+                .arg(log_dir.join(format!("{label}-index")));
+        }
+        if !args.contains(&"--search-index") {
+            command
+                .arg("--search-index")
+                .arg(log_dir.join(format!("{label}-sentences")));
+        }
         for (key, value) in env {
             command.env(key, value);
         }
@@ -79,6 +91,32 @@ impl Server {
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
         panic!("server did not come up; log:\n{}", self.log_text());
+    }
+
+    /// Waits until the server has loaded its corpora and models and can answer.
+    pub async fn wait_until_answering(&self) {
+        let deadline = Instant::now() + Duration::from_secs(300);
+        while Instant::now() < deadline {
+            let health: serde_json::Value = reqwest::get(self.url("/api/health"))
+                .await
+                .expect("health answers")
+                .json()
+                .await
+                .expect("health is JSON");
+            if health["answering"]["ready"] == true {
+                return;
+            }
+            assert!(
+                health["answering"]["error"].is_null(),
+                "answering failed: {health}\nlog:\n{}",
+                self.log_text()
+            );
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+        panic!(
+            "the server never became ready to answer; log:\n{}",
+            self.log_text()
+        );
     }
 
     pub fn url(&self, path: &str) -> String {

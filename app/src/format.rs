@@ -1,0 +1,138 @@
+//! Small text helpers shared by the views: numbers for people and highlighted text.
+
+/// "1,234", "700", "2.5", "0.125": thousands separated, at most three decimals, no trailing zeros.
+pub fn number(value: f64) -> String {
+    if !value.is_finite() {
+        return value.to_string();
+    }
+    let rounded = (value * 1000.0).round() / 1000.0;
+    let negative = rounded < 0.0;
+    let abs = rounded.abs();
+    let whole = abs.trunc() as u64;
+    let fraction = abs - abs.trunc();
+    let digits = whole.to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let mut out = if negative {
+        format!("-{grouped}")
+    } else {
+        grouped
+    };
+    if fraction > 0.0005 {
+        let decimals = format!("{fraction:.3}");
+        out.push_str(decimals.trim_start_matches('0').trim_end_matches('0'));
+    }
+    out
+}
+
+/// "73%" for a share in [0, 1].
+pub fn percent(share: f64) -> String {
+    format!("{:.0}%", (share * 100.0).clamp(0.0, 100.0))
+}
+
+/// "12 ms", "1.4 s".
+pub fn duration_ms(ms: f64) -> String {
+    if ms >= 1000.0 {
+        format!("{:.1} s", ms / 1000.0)
+    } else if ms >= 10.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{ms:.1} ms")
+    }
+}
+
+/// A marked stretch of text: character offsets, a CSS class and a label for people.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mark {
+    pub start: usize,
+    pub end: usize,
+    pub class: String,
+    pub label: String,
+}
+
+/// A piece of text, marked or not.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Piece {
+    pub text: String,
+    pub mark: Option<Mark>,
+}
+
+/// Cuts `text` into plain and marked pieces. Offsets are in characters; marks that overlap an
+/// earlier one (by start) or fall outside the text are left out.
+pub fn highlight(text: &str, mut marks: Vec<Mark>) -> Vec<Piece> {
+    let chars: Vec<char> = text.chars().collect();
+    marks.sort_by_key(|m| (m.start, std::cmp::Reverse(m.end)));
+    let mut pieces = Vec::new();
+    let mut at = 0;
+    for mark in marks {
+        if mark.start < at || mark.end <= mark.start || mark.end > chars.len() {
+            continue;
+        }
+        if mark.start > at {
+            pieces.push(Piece {
+                text: chars[at..mark.start].iter().collect(),
+                mark: None,
+            });
+        }
+        pieces.push(Piece {
+            text: chars[mark.start..mark.end].iter().collect(),
+            mark: Some(mark.clone()),
+        });
+        at = mark.end;
+    }
+    if at < chars.len() {
+        pieces.push(Piece {
+            text: chars[at..].iter().collect(),
+            mark: None,
+        });
+    }
+    pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mark(start: usize, end: usize) -> Mark {
+        Mark {
+            start,
+            end,
+            class: "m".into(),
+            label: String::new(),
+        }
+    }
+
+    #[test]
+    fn numbers_for_people() {
+        assert_eq!(number(700.0), "700");
+        assert_eq!(number(1234567.0), "1,234,567");
+        assert_eq!(number(2.5), "2.5");
+        assert_eq!(number(-0.125), "-0.125");
+        assert_eq!(number(99354.0004), "99,354");
+        assert_eq!(percent(0.734), "73%");
+        assert_eq!(duration_ms(1520.0), "1.5 s");
+    }
+
+    #[test]
+    fn highlighting_uses_character_offsets_and_skips_overlaps() {
+        let pieces = highlight(
+            "Café has 73 songs",
+            vec![mark(9, 17), mark(10, 12), mark(0, 4)],
+        );
+        let texts: Vec<(&str, bool)> = pieces
+            .iter()
+            .map(|p| (p.text.as_str(), p.mark.is_some()))
+            .collect();
+        assert_eq!(
+            texts,
+            vec![("Café", true), (" has ", false), ("73 songs", true)]
+        );
+        // Out-of-range marks are ignored rather than panicking.
+        assert_eq!(highlight("ab", vec![mark(1, 9)]).len(), 1);
+    }
+}

@@ -1,0 +1,440 @@
+//! What the pages show, as plain serde types that compile for the browser too.
+//!
+//! The server fills them from the engine's answers (the field names are the engine's, so the
+//! server converts by serialising one and reading the other); the page needs only these fields.
+
+use serde::{Deserialize, Serialize};
+
+/// Longest question accepted, in characters (the API and the page say so when it is longer).
+pub const MAX_QUESTION_CHARS: usize = 500;
+
+/// Which pipeline answers: chosen from the question (`auto`) or by the person asking.
+pub const MODES: [(&str, &str); 4] = [
+    ("auto", "Detect"),
+    ("count", "Count question"),
+    ("quantity", "Quantity condition"),
+    ("search", "Plain search"),
+];
+
+/// Settings a person may change; kept in the URL (and a cookie). The defaults are the best
+/// measured settings (the server's tests check them against the engine's defaults).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Snippets retrieved for a count question without a stored snippet set.
+    pub snippets: usize,
+    /// Span confidence threshold.
+    pub threshold: f64,
+    /// Count consolidation strategy.
+    pub strategy: String,
+    /// CNP band θ.
+    pub theta: f64,
+    /// Instance ranking.
+    pub instances: String,
+    /// Quantity-search ranker.
+    pub ranker: String,
+    /// Weight of the quantity score.
+    pub alpha: f64,
+    /// Order of search results.
+    pub sort: String,
+    /// Search results shown.
+    pub k: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            snippets: 50,
+            threshold: 0.5,
+            strategy: "weighted-median".into(),
+            theta: 0.3,
+            instances: "type-compatibility".into(),
+            ranker: "dense".into(),
+            alpha: 1.0,
+            sort: "relevance".into(),
+            k: 10,
+        }
+    }
+}
+
+pub const STRATEGIES: [&str; 4] = [
+    "weighted-median",
+    "most-confident",
+    "most-frequent",
+    "median",
+];
+pub const INSTANCE_SCORINGS: [&str; 4] = [
+    "type-compatibility",
+    "summed-confidence",
+    "context-frequency",
+    "qa-only",
+];
+pub const RANKERS: [&str; 5] = ["dense", "qbm25", "bm25-filter", "bm25", "entity"];
+pub const SORTS: [(&str, &str); 3] = [
+    ("relevance", "Relevance"),
+    ("value-ascending", "Value ↑"),
+    ("value-descending", "Value ↓"),
+];
+
+/// One question as asked: the text, the mode and the settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Ask {
+    pub q: String,
+    pub mode: String,
+    pub settings: Settings,
+}
+
+impl Ask {
+    /// The URL that reproduces this answer (`/?q=…&mode=…` plus the settings that differ from
+    /// the defaults).
+    pub fn url(&self) -> String {
+        let defaults = Settings::default();
+        let s = &self.settings;
+        let mut pairs = vec![("q", self.q.clone())];
+        if !self.mode.is_empty() && self.mode != "auto" {
+            pairs.push(("mode", self.mode.clone()));
+        }
+        let mut add = |name: &'static str, value: String, default: String| {
+            if value != default {
+                pairs.push((name, value));
+            }
+        };
+        add(
+            "snippets",
+            s.snippets.to_string(),
+            defaults.snippets.to_string(),
+        );
+        add(
+            "threshold",
+            s.threshold.to_string(),
+            defaults.threshold.to_string(),
+        );
+        add("strategy", s.strategy.clone(), defaults.strategy.clone());
+        add("theta", s.theta.to_string(), defaults.theta.to_string());
+        add("instances", s.instances.clone(), defaults.instances.clone());
+        add("ranker", s.ranker.clone(), defaults.ranker.clone());
+        add("alpha", s.alpha.to_string(), defaults.alpha.to_string());
+        add("sort", s.sort.clone(), defaults.sort.clone());
+        add("k", s.k.to_string(), defaults.k.to_string());
+        let query: Vec<String> = pairs
+            .into_iter()
+            .map(|(k, v)| format!("{k}={}", encode(&v)))
+            .collect();
+        format!("/?{}", query.join("&"))
+    }
+
+    /// The same question with another sort order.
+    pub fn with_sort(&self, sort: &str) -> Ask {
+        let mut ask = self.clone();
+        ask.settings.sort = sort.to_string();
+        ask
+    }
+
+    /// The same question in another mode.
+    pub fn with_mode(&self, mode: &str) -> Ask {
+        let mut ask = self.clone();
+        ask.mode = mode.to_string();
+        ask
+    }
+}
+
+/// Percent-encoding for a URL query value.
+pub fn encode(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for byte in value.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(byte as char)
+            }
+            b' ' => out.push('+'),
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+/// An answer as the page shows it, with where it is stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Answered {
+    pub ask: Ask,
+    /// `count`, `quantity` or `search`.
+    pub kind: String,
+    /// Why that kind ("it asks how many languages"), or that the person chose it.
+    pub kind_reason: String,
+    pub chosen_by_user: bool,
+    /// The stored answer's id (feedback refers to it); `None` when it could not be stored.
+    pub answer_id: Option<i64>,
+    /// Why the answer was not stored, when it was not.
+    pub not_stored: Option<String>,
+    /// Random per answer: feedback tokens derive from it, so a re-sent form is stored once.
+    pub feedback_key: String,
+    pub body: AnswerBody,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum AnswerBody {
+    Count(CountView),
+    Search(SearchView),
+}
+
+// ---- count answers (fields of the engine's `CountAnswer`) ----
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CountView {
+    pub question: String,
+    pub analysis: AnalysisView,
+    pub count: Option<f64>,
+    pub cnp_rep: Option<CnpView>,
+    pub confidence: f64,
+    pub groups: GroupsView,
+    pub instances: Vec<InstanceView>,
+    pub snippets: Vec<SnippetView>,
+    pub retrieval: String,
+    pub threshold_used: f64,
+    pub timings: Vec<TimingView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnalysisView {
+    pub answer_type: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CnpView {
+    pub snippet_id: String,
+    pub text: String,
+    pub count: f64,
+    pub confidence: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct GroupsView {
+    pub synonyms: Vec<CnpView>,
+    pub subgroups: Vec<CnpView>,
+    pub incomparables: Vec<CnpView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InstanceView {
+    pub name: String,
+    pub score: f64,
+    pub snippets: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SnippetView {
+    pub id: String,
+    pub source: String,
+    pub text: String,
+    pub spans: Vec<SpanView>,
+    pub instances: Vec<MarkView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SpanView {
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    pub count: f64,
+    pub confidence: f64,
+    pub chosen: bool,
+    pub used: bool,
+    /// representative, synonym, subgroup or incomparable.
+    pub cnp_class: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MarkView {
+    pub start: usize,
+    pub end: usize,
+    pub instance: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimingView {
+    pub stage: String,
+    pub ms: f64,
+}
+
+// ---- quantity search results (fields of the engine's `SearchResults`) ----
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchView {
+    pub query: String,
+    pub understood: UnderstoodView,
+    pub ranker: String,
+    pub sort: String,
+    pub alpha: f64,
+    pub notes: Vec<String>,
+    pub hits: Vec<HitView>,
+    pub entities: Vec<EntityView>,
+    pub timings: SearchTimingsView,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UnderstoodView {
+    pub terms: Vec<String>,
+    pub constraints: Vec<ConstraintView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConstraintView {
+    pub text: String,
+    pub source: String,
+    pub compared_as: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HitView {
+    pub rank: usize,
+    pub id: String,
+    pub source: String,
+    pub entity: Option<String>,
+    pub text: String,
+    pub score: f64,
+    pub text_score: f64,
+    pub text_score_normalised: f64,
+    pub quantity_score: f64,
+    pub meets: Vec<bool>,
+    pub matches: Vec<MatchView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MatchView {
+    pub constraint: usize,
+    pub start: usize,
+    pub end: usize,
+    pub surface: String,
+    pub converted: f64,
+    pub query_unit: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EntityView {
+    pub rank: usize,
+    pub entity: String,
+    pub score: f64,
+    pub context_score: f64,
+    pub quantity_score: f64,
+    pub evidence: HitView,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchTimingsView {
+    pub parse_ms: f64,
+    pub retrieve_ms: f64,
+    pub rerank_ms: f64,
+    pub total_ms: f64,
+}
+
+// ---- feedback, history, examples ----
+
+/// Feedback from a form on the page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FeedbackForm {
+    pub answer_id: i64,
+    /// answer, cnp, instance or search_result.
+    pub part: String,
+    pub part_ref: Option<String>,
+    pub verdict: String,
+    pub corrected_value: Option<String>,
+    pub moved_to: Option<String>,
+    pub comment: Option<String>,
+    /// The answer's feedback key; with part, part_ref and verdict it makes the idempotency token.
+    pub key: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FeedbackSaved {
+    pub id: i64,
+    /// False when the same submission had been stored before.
+    pub created: bool,
+}
+
+/// A stored question with a one-line summary of its latest answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HistoryItem {
+    pub question_id: i64,
+    pub text: String,
+    pub kind: String,
+    pub asked_at: String,
+    pub summary: String,
+    pub feedback: i64,
+    pub url: String,
+}
+
+/// Questions to click.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Examples {
+    pub count: Vec<String>,
+    pub quantity: Vec<String>,
+}
+
+impl Ask {
+    /// Reads a question from URL parameters (`q`, `mode` and the settings' names). Values that
+    /// are not numbers where numbers belong keep their defaults and are reported.
+    pub fn from_params(get: impl Fn(&str) -> Option<String>) -> (Ask, Vec<String>) {
+        let mut problems = Vec::new();
+        let mut settings = Settings::default();
+        let mut number = |name: &str, target: &mut f64| {
+            if let Some(raw) = get(name).filter(|v| !v.trim().is_empty()) {
+                match raw.trim().parse::<f64>() {
+                    Ok(v) if v.is_finite() => *target = v,
+                    _ => problems.push(format!("{name} must be a number, not “{raw}”")),
+                }
+            }
+        };
+        number("threshold", &mut settings.threshold);
+        number("theta", &mut settings.theta);
+        number("alpha", &mut settings.alpha);
+        let mut snippets = settings.snippets as f64;
+        number("snippets", &mut snippets);
+        let mut k = settings.k as f64;
+        number("k", &mut k);
+        settings.snippets = snippets.max(0.0) as usize;
+        settings.k = k.max(0.0) as usize;
+        let text = |name: &str, target: &mut String| {
+            if let Some(v) = get(name).filter(|v| !v.trim().is_empty()) {
+                *target = v.trim().to_string();
+            }
+        };
+        text("strategy", &mut settings.strategy);
+        text("instances", &mut settings.instances);
+        text("ranker", &mut settings.ranker);
+        text("sort", &mut settings.sort);
+        let mut mode = get("mode").unwrap_or_default().trim().to_string();
+        if mode.is_empty() {
+            mode = "auto".into();
+        }
+        let ask = Ask {
+            q: get("q").unwrap_or_default(),
+            mode,
+            settings,
+        };
+        (ask, problems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_carry_the_question_and_changed_settings_only() {
+        let mut ask = Ask {
+            q: "how many moons & rings?".into(),
+            mode: "auto".into(),
+            settings: Settings::default(),
+        };
+        assert_eq!(ask.url(), "/?q=how+many+moons+%26+rings%3F");
+        ask.settings.theta = 0.2;
+        assert_eq!(
+            ask.with_mode("count").url(),
+            "/?q=how+many+moons+%26+rings%3F&mode=count&theta=0.2"
+        );
+        assert!(ask
+            .with_sort("value-ascending")
+            .url()
+            .ends_with("&sort=value-ascending"));
+    }
+}

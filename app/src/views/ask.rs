@@ -1,0 +1,218 @@
+//! The question box with its mode switch and settings, example questions, and the answer.
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+
+use crate::backend::{answer_question, example_questions};
+use crate::model::{
+    AnswerBody, Answered, Ask, Settings, INSTANCE_SCORINGS, MAX_QUESTION_CHARS, MODES, RANKERS,
+    SORTS, STRATEGIES,
+};
+use crate::views::count::CountAnswerView;
+use crate::views::feedback::{error_text, FeedbackTarget};
+use crate::views::search::SearchAnswerView;
+
+/// The question as the URL gives it, and what is wrong with the URL's settings.
+fn current_ask() -> Memo<(Ask, Vec<String>)> {
+    let query = use_query_map();
+    Memo::new(move |_| {
+        let map = query.read();
+        Ask::from_params(|name| map.get(name))
+    })
+}
+
+#[component]
+pub fn AskPage() -> impl IntoView {
+    let ask = current_ask();
+    let answer = Resource::new(
+        move || ask.get(),
+        |(ask, problems)| async move {
+            if ask.q.trim().is_empty() {
+                return Ok(None);
+            }
+            if !problems.is_empty() {
+                return Err(ServerFnError::new(problems.join("; ")));
+            }
+            answer_question(ask).await.map(Some)
+        },
+    );
+    let asked = move || !ask.read().0.q.trim().is_empty();
+    view! {
+        <section class="ask">
+            <QuestionBox ask=Signal::derive(move || ask.get().0)/>
+            <Show when=move || !asked()>
+                <ExampleQuestions/>
+            </Show>
+        </section>
+        <Show when=asked>
+            <Suspense fallback=|| view! { <p class="working" role="status">"Answering…"</p> }>
+                {move || Suspend::new(async move {
+                    match answer.await {
+                        Ok(Some(answered)) => view! { <AnswerView answered/> }.into_any(),
+                        Ok(None) => ().into_any(),
+                        Err(e) => view! { <p class="error" id="answer-error" role="alert">{error_text(&e)}</p> }.into_any(),
+                    }
+                })}
+            </Suspense>
+        </Show>
+    }
+    .into_any()
+}
+
+#[component]
+fn QuestionBox(ask: Signal<Ask>) -> impl IntoView {
+    let current = ask.get_untracked();
+    let settings = current.settings.clone();
+    let defaults = Settings::default();
+    let select = |name: &'static str, options: &[&'static str], chosen: &str| {
+        let chosen = chosen.to_string();
+        view! {
+            <select name=name id=format!("setting-{name}")>
+                {options
+                    .iter()
+                    .map(|o| view! { <option value=*o selected=*o == chosen>{*o}</option> })
+                    .collect_view()}
+            </select>
+        }
+    };
+    let sorts: Vec<&'static str> = SORTS.iter().map(|(v, _)| *v).collect();
+    view! {
+        <form class="question-box" method="get" action="/" role="search">
+            <label for="q" class="visually-hidden">"Your question"</label>
+            <div class="question-row">
+                <input
+                    id="q"
+                    name="q"
+                    type="search"
+                    maxlength=MAX_QUESTION_CHARS.to_string()
+                    placeholder="how many languages are spoken in Indonesia?"
+                    prop:value=move || ask.get().q
+                />
+                <button type="submit">"Ask"</button>
+            </div>
+            <fieldset class="modes">
+                <legend class="visually-hidden">"Kind of question"</legend>
+                {MODES
+                    .iter()
+                    .map(|(value, label)| {
+                        view! {
+                            <label>
+                                <input type="radio" name="mode" value=*value prop:checked=move || ask.get().mode == *value/>
+                                {*label}
+                            </label>
+                        }
+                    })
+                    .collect_view()}
+            </fieldset>
+            <details class="settings" id="settings">
+                <summary>"Settings"</summary>
+                <div class="settings-grid">
+                    <fieldset>
+                        <legend>"Count questions"</legend>
+                        <label>"Snippets " <input type="number" name="snippets" min="1" max="1000" value=settings.snippets.to_string()/></label>
+                        <label>"Span threshold " <input type="number" name="threshold" min="0" max="1" step="0.05" value=settings.threshold.to_string()/></label>
+                        <label>"Consolidation " {select("strategy", &STRATEGIES, &settings.strategy)}</label>
+                        <label>"CNP band θ " <input type="number" name="theta" min="0" max="1" step="0.05" value=settings.theta.to_string()/></label>
+                        <label>"Instance scoring " {select("instances", &INSTANCE_SCORINGS, &settings.instances)}</label>
+                    </fieldset>
+                    <fieldset>
+                        <legend>"Quantity search"</legend>
+                        <label>"Ranker " {select("ranker", &RANKERS, &settings.ranker)}</label>
+                        <label>"α (quantity weight) " <input type="number" name="alpha" min="0" max="10" step="0.1" value=settings.alpha.to_string()/></label>
+                        <label>"Results " <input type="number" name="k" min="1" max="100" value=settings.k.to_string()/></label>
+                        <label>"Sort " {select("sort", &sorts, &settings.sort)}</label>
+                    </fieldset>
+                </div>
+                <p class="muted small">
+                    {format!(
+                        "Defaults (the best measured): {} snippets, threshold {}, {}, θ {}, {}, ranker {}, α {}.",
+                        defaults.snippets, defaults.threshold, defaults.strategy, defaults.theta,
+                        defaults.instances, defaults.ranker, defaults.alpha
+                    )}
+                    " " <a href="/">"Reset"</a>
+                </p>
+            </details>
+        </form>
+    }
+    .into_any()
+}
+
+#[component]
+fn ExampleQuestions() -> impl IntoView {
+    let examples = Resource::new(|| (), |_| example_questions());
+    let list = |title: &'static str, id: &'static str, questions: Vec<String>| {
+        view! {
+            <div class="examples-list">
+                <h2>{title}</h2>
+                <ul id=id>
+                    {questions
+                        .into_iter()
+                        .map(|q| {
+                            let href = Ask { q: q.clone(), mode: "auto".into(), settings: Settings::default() }.url();
+                            view! { <li><a href=href>{q}</a></li> }
+                        })
+                        .collect_view()}
+                </ul>
+            </div>
+        }
+    };
+    view! {
+        <Suspense fallback=|| ()>
+            {move || Suspend::new(async move {
+                match examples.await {
+                    Ok(examples) => view! {
+                        <div class="examples">
+                            {list("Count questions", "examples-count", examples.count)}
+                            {list("Quantity conditions", "examples-quantity", examples.quantity)}
+                        </div>
+                    }
+                    .into_any(),
+                    Err(_) => ().into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn AnswerView(answered: Answered) -> impl IntoView {
+    let Answered {
+        ask,
+        kind,
+        kind_reason,
+        chosen_by_user,
+        answer_id,
+        not_stored,
+        feedback_key,
+        body,
+    } = answered;
+    let target = answer_id.map(|answer_id| FeedbackTarget {
+        answer_id,
+        key: feedback_key,
+    });
+    let other_modes = ["count", "quantity", "search"]
+        .into_iter()
+        .filter(|m| *m != kind)
+        .map(|m| view! { " " <a href=ask.with_mode(m).url() class="mode-switch" data-mode=m>{format!("answer as {m}")}</a> })
+        .collect_view();
+    let how = if chosen_by_user {
+        format!("Answered as a {kind} question, as you chose.")
+    } else {
+        format!("Answered as a {kind} question: {kind_reason}.")
+    };
+    let share = ask.url();
+    let share_text = share.clone();
+    view! {
+        <div class="answer" data-kind=kind.clone() data-answer-id=answer_id.map(|id| id.to_string())>
+            <p class="kind-note" id="kind-note">
+                {how} <span class="muted small">" Not right?"{other_modes}</span>
+            </p>
+            {not_stored.map(|why| view! { <p class="notice" role="status">{format!("This answer was not saved, so feedback is off: {why}")}</p> })}
+            {match body {
+                AnswerBody::Count(view) => view! { <CountAnswerView view target/> }.into_any(),
+                AnswerBody::Search(view) => view! { <SearchAnswerView view ask target/> }.into_any(),
+            }}
+            <p class="muted small share">"Share this answer: " <a href=share id="share-link">{share_text}</a></p>
+        </div>
+    }
+}

@@ -1,0 +1,386 @@
+//! The answer to a count question: the count, its CNP_rep and confidence, a plot of the candidate
+//! counts, the CNP groups, the ranked instances and the snippets with their spans highlighted.
+//! Plot points, group entries and instances link to the snippet they come from (`#snippet-…`),
+//! so following one scrolls the snippet into view, with or without JavaScript.
+
+use leptos::prelude::*;
+
+use crate::format::{duration_ms, highlight, number, percent, Mark};
+use crate::model::{CnpView, CountView, SnippetView};
+use crate::views::feedback::{Extra, FeedbackForm, FeedbackTarget};
+
+const CNP_CLASSES: [(&str, &str); 4] = [
+    (
+        "representative",
+        "CNP_rep: the count phrase chosen as the answer",
+    ),
+    ("synonym", "synonym: counts the same thing"),
+    ("subgroup", "subgroup: counts a part of it"),
+    ("incomparable", "incomparable: counts something else"),
+];
+
+/// HTML id of a snippet's article.
+pub fn snippet_anchor(id: &str) -> String {
+    let safe: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    format!("snippet-{safe}")
+}
+
+#[component]
+pub fn CountAnswerView(view: CountView, target: Option<FeedbackTarget>) -> impl IntoView {
+    let CountView {
+        question: _,
+        analysis,
+        count,
+        cnp_rep,
+        confidence,
+        groups,
+        instances,
+        snippets,
+        retrieval,
+        threshold_used,
+        timings,
+    } = view;
+    let used = snippets
+        .iter()
+        .flat_map(|s| &s.spans)
+        .filter(|s| s.used)
+        .count();
+    let headline = match count {
+        Some(count) => view! {
+            <p class="count-value" id="count-value">{number(count)}</p>
+            <p class="count-rep">
+                {cnp_rep.as_ref().map(|rep| {
+                    view! {
+                        "“" <a href=format!("#{}", snippet_anchor(&rep.snippet_id)) id="cnp-rep">{rep.text.clone()}</a> "”"
+                    }
+                })}
+            </p>
+            <p class="count-meta">
+                <span title="Share of the used span confidence that agrees with the count">
+                    {format!("Agreement {}", percent(confidence))}
+                </span>
+                " · "
+                {format!("{used} counts used (span threshold {threshold_used:.1})")}
+                " · "
+                {format!("{} snippets ({retrieval})", snippets.len())}
+            </p>
+        }
+        .into_any(),
+        None => view! {
+            <p class="count-value none" id="count-value">"No count found"</p>
+            <p class="count-meta">
+                {format!("None of the {} snippets ({retrieval}) states a usable count of {}.", snippets.len(), analysis.answer_type)}
+            </p>
+        }
+        .into_any(),
+    };
+    let answer_feedback = target.clone().map(|target| {
+        view! {
+            <FeedbackForm
+                target
+                part="answer"
+                verdicts=&[("correct", "Correct"), ("wrong", "Wrong")]
+                extra=Extra::Correction
+                about="the count"
+            />
+        }
+    });
+    let has_snippets = !snippets.is_empty();
+    let plotted = snippets.clone();
+    view! {
+        <section class="count-answer" aria-labelledby="count-title">
+            <h2 id="count-title" class="visually-hidden">"Count"</h2>
+            <div class="count-head">
+                <div>{headline}</div>
+                {answer_feedback}
+            </div>
+            <Show when=move || has_snippets>
+                <CountPlot snippets=plotted.clone() prediction=count/>
+            </Show>
+            <Groups groups target=target.clone()/>
+            <Instances instances target=target.clone()/>
+            <Snippets snippets/>
+            <details class="timings">
+                <summary>"Timings"</summary>
+                <table>
+                    <tbody>
+                        {timings
+                            .into_iter()
+                            .map(|t| view! { <tr><th scope="row">{t.stage}</th><td>{duration_ms(t.ms)}</td></tr> })
+                            .collect_view()}
+                    </tbody>
+                </table>
+            </details>
+        </section>
+    }
+    .into_any()
+}
+
+/// Every snippet's chosen count at its value, sized by confidence and coloured by CNP class;
+/// the prediction is the dashed line.
+#[component]
+fn CountPlot(snippets: Vec<SnippetView>, prediction: Option<f64>) -> impl IntoView {
+    const WIDTH: f64 = 640.0;
+    const HEIGHT: f64 = 150.0;
+    const LEFT: f64 = 30.0;
+    const RIGHT: f64 = 610.0;
+    let points: Vec<(String, String, f64, f64, String)> = snippets
+        .iter()
+        .flat_map(|s| {
+            s.spans.iter().filter(|span| span.chosen).map(move |span| {
+                let class = if span.used {
+                    span.cnp_class
+                        .clone()
+                        .unwrap_or_else(|| "incomparable".into())
+                } else {
+                    "unused".into()
+                };
+                (
+                    s.id.clone(),
+                    span.text.clone(),
+                    span.count,
+                    span.confidence,
+                    class,
+                )
+            })
+        })
+        .filter(|p| p.2.is_finite() && p.2 > 0.0)
+        .collect();
+    if points.is_empty() {
+        return view! { <p class="muted">"No snippet states a count to plot."</p> }.into_any();
+    }
+    let low = points.iter().map(|p| p.2).fold(f64::INFINITY, f64::min);
+    let high = points.iter().map(|p| p.2).fold(0.0, f64::max);
+    // Counts spread over orders of magnitude read better on a log scale.
+    let log = high / low > 50.0;
+    let scale = move |v: f64| -> f64 {
+        let (a, b, x) = if log {
+            (low.log10(), high.log10(), v.max(low).log10())
+        } else {
+            (low, high, v)
+        };
+        if (b - a).abs() < 1e-9 {
+            (LEFT + RIGHT) / 2.0
+        } else {
+            LEFT + (x - a) / (b - a) * (RIGHT - LEFT)
+        }
+    };
+    let circles = points
+        .iter()
+        .enumerate()
+        .map(|(i, (snippet, text, count, confidence, class))| {
+            let cx = scale(*count);
+            let cy = 30.0 + (i % 4) as f64 * 22.0;
+            let r = 4.0 + 9.0 * confidence.clamp(0.0, 1.0);
+            let label = format!(
+                "{} — “{text}”, confidence {}, {class}",
+                number(*count),
+                percent(*confidence)
+            );
+            let aria = label.clone();
+            view! {
+                <a href=format!("#{}", snippet_anchor(snippet)) class="plot-point" aria-label=aria>
+                    <circle cx=format!("{cx:.1}") cy=format!("{cy:.1}") r=format!("{r:.1}") class=format!("cnp-{class}")>
+                        <title>{label}</title>
+                    </circle>
+                </a>
+            }
+        })
+        .collect_view();
+    let marker = prediction.filter(|p| *p > 0.0).map(|p| {
+        let x = scale(p.clamp(low, high));
+        view! {
+            <line x1=format!("{x:.1}") x2=format!("{x:.1}") y1="12" y2="118" class="plot-prediction"/>
+            <text x=format!("{x:.1}") y="10" text-anchor="middle" class="plot-label">{format!("answer {}", number(p))}</text>
+        }
+    });
+    view! {
+        <figure class="count-plot">
+            <svg
+                viewBox=format!("0 0 {WIDTH} {HEIGHT}")
+                role="group"
+                aria-label="Candidate counts of the snippets, sized by confidence"
+            >
+                <line x1=LEFT.to_string() x2=RIGHT.to_string() y1="128" y2="128" class="plot-axis"/>
+                <text x=LEFT.to_string() y="145" class="plot-label">{number(low)}</text>
+                <text x=RIGHT.to_string() y="145" text-anchor="end" class="plot-label">
+                    {format!("{}{}", number(high), if log { " (log scale)" } else { "" })}
+                </text>
+                {marker}
+                {circles}
+            </svg>
+            <figcaption>
+                <Legend/>
+            </figcaption>
+        </figure>
+    }
+    .into_any()
+}
+
+#[component]
+fn Legend() -> impl IntoView {
+    view! {
+        <ul class="legend" aria-label="Colour legend">
+            {CNP_CLASSES
+                .iter()
+                .map(|(class, text)| view! { <li><span class=format!("swatch cnp-{class}")></span>{*text}</li> })
+                .collect_view()}
+            <li><span class="swatch cnp-unused"></span>"below the span threshold"</li>
+            <li><span class="swatch instance"></span>"instance"</li>
+        </ul>
+    }
+}
+
+#[component]
+fn Groups(groups: crate::model::GroupsView, target: Option<FeedbackTarget>) -> impl IntoView {
+    let group = move |id: &'static str,
+                      title: &'static str,
+                      explain: &'static str,
+                      cnps: Vec<CnpView>| {
+        let target = target.clone();
+        view! {
+            <section class=format!("cnp-group group-{id}") aria-labelledby=format!("group-{id}")>
+                <h3 id=format!("group-{id}")>{title} <span class="muted">{format!(" ({})", cnps.len())}</span></h3>
+                <p class="muted small">{explain}</p>
+                <ul>
+                    {cnps
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, cnp)| {
+                            let feedback = target.clone().map(|target| {
+                                view! {
+                                    <FeedbackForm
+                                        target
+                                        part="cnp"
+                                        part_ref=format!("{id}:{}", cnp.snippet_id)
+                                        verdicts=&[("correct", "Right group"), ("moved", "Move")]
+                                        extra=Extra::MoveGroup
+                                        about=format!("the count phrase {}", cnp.text)
+                                    />
+                                }
+                            });
+                            view! {
+                                <li id=format!("{id}-{i}")>
+                                    <a href=format!("#{}", snippet_anchor(&cnp.snippet_id))>{cnp.text.clone()}</a>
+                                    <span class="muted">{format!(" · {} · {}", number(cnp.count), percent(cnp.confidence))}</span>
+                                    {feedback}
+                                </li>
+                            }
+                        })
+                        .collect_view()}
+                </ul>
+            </section>
+        }
+    };
+    view! {
+        <div class="cnp-groups">
+            {group("synonyms", "Synonyms", "Count the same thing as the answer.", groups.synonyms)}
+            {group("subgroups", "Subgroups", "Count a part of it.", groups.subgroups)}
+            {group("incomparables", "Incomparables", "Count something else.", groups.incomparables)}
+        </div>
+    }
+}
+
+#[component]
+fn Instances(
+    instances: Vec<crate::model::InstanceView>,
+    target: Option<FeedbackTarget>,
+) -> impl IntoView {
+    if instances.is_empty() {
+        return view! { <p class="muted">"No instances found in the snippets."</p> }.into_any();
+    }
+    view! {
+        <section class="instances" aria-labelledby="instances-title">
+            <h3 id="instances-title">"Instances"</h3>
+            <ol>
+                {instances
+                    .into_iter()
+                    .map(|instance| {
+                        let first = instance.snippets.first().cloned();
+                        let feedback = target.clone().map(|target| {
+                            view! {
+                                <FeedbackForm
+                                    target
+                                    part="instance"
+                                    part_ref=instance.name.clone()
+                                    verdicts=&[("relevant", "Relevant"), ("not_relevant", "Not relevant")]
+                                    about=format!("instance {}", instance.name)
+                                />
+                            }
+                        });
+                        view! {
+                            <li class="instance-item">
+                                {match first {
+                                    Some(s) => view! { <a href=format!("#{}", snippet_anchor(&s))>{instance.name.clone()}</a> }.into_any(),
+                                    None => view! { <span>{instance.name.clone()}</span> }.into_any(),
+                                }}
+                                <meter min="0" max="1" value=instance.score.to_string() title=format!("score {:.2}", instance.score)></meter>
+                                <span class="muted">{format!("{:.2} · {} snippets", instance.score, instance.snippets.len())}</span>
+                                {feedback}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ol>
+        </section>
+    }
+    .into_any()
+}
+
+#[component]
+fn Snippets(snippets: Vec<SnippetView>) -> impl IntoView {
+    view! {
+        <section class="snippets" aria-labelledby="snippets-title">
+            <h3 id="snippets-title">"Snippets"</h3>
+            {snippets
+                .into_iter()
+                .map(|snippet| {
+                    let mut marks: Vec<Mark> = snippet
+                        .spans
+                        .iter()
+                        .map(|span| {
+                            let class = match (&span.cnp_class, span.used) {
+                                (Some(class), true) => format!("count cnp-{class}"),
+                                _ => "count cnp-unused".to_string(),
+                            };
+                            Mark {
+                                start: span.start,
+                                end: span.end,
+                                class,
+                                label: format!("count {} (confidence {})", number(span.count), percent(span.confidence)),
+                            }
+                        })
+                        .collect();
+                    marks.extend(snippet.instances.iter().map(|m| Mark {
+                        start: m.start,
+                        end: m.end,
+                        class: "instance".into(),
+                        label: format!("instance {}", m.instance),
+                    }));
+                    let pieces = highlight(&snippet.text, marks)
+                        .into_iter()
+                        .map(|piece| match piece.mark {
+                            Some(mark) => view! { <mark class=mark.class title=mark.label>{piece.text}</mark> }.into_any(),
+                            None => piece.text.into_any(),
+                        })
+                        .collect_view();
+                    view! {
+                        <article class="snippet" id=snippet_anchor(&snippet.id) tabindex="-1">
+                            <p>{pieces}</p>
+                            <p class="snippet-source muted small">{snippet.source.clone()} " · " {snippet.id.clone()}</p>
+                        </article>
+                    }
+                })
+                .collect_view()}
+        </section>
+    }
+}

@@ -1,0 +1,118 @@
+//! Which pipeline a question goes to: a count question ("how many …"), a quantity-condition
+//! search ("stadiums with more than 80000 seats") or a plain text search. The web app shows the
+//! choice and its reason, and lets people override it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::count::question::analyse;
+use crate::quantity::parse_query;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QuestionKind {
+    Count,
+    Quantity,
+    Search,
+}
+
+impl QuestionKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            QuestionKind::Count => "count",
+            QuestionKind::Quantity => "quantity",
+            QuestionKind::Search => "search",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "count" => Some(QuestionKind::Count),
+            "quantity" => Some(QuestionKind::Quantity),
+            "search" => Some(QuestionKind::Search),
+            _ => None,
+        }
+    }
+}
+
+/// The chosen kind and a sentence saying why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KindDecision {
+    pub kind: QuestionKind,
+    pub reason: String,
+}
+
+/// Decides the kind of `question`. `stored_count_question` says whether the corpus holds a
+/// snippet set for exactly this question (dataset count questions are often keyword queries,
+/// "songs by lennon", without a count cue).
+pub fn detect_kind(question: &str, stored_count_question: bool) -> KindDecision {
+    let analysis = analyse(question);
+    if analysis.has_count_cue {
+        return KindDecision {
+            kind: QuestionKind::Count,
+            reason: format!("it asks how many {}", analysis.answer_type),
+        };
+    }
+    if stored_count_question {
+        return KindDecision {
+            kind: QuestionKind::Count,
+            reason: "the corpus holds snippets gathered for this count question".into(),
+        };
+    }
+    let parsed = parse_query(question);
+    if let Some(first) = parsed.constraints.first() {
+        let words = question.get(first.span.clone()).unwrap_or_default().trim();
+        return KindDecision {
+            kind: QuestionKind::Quantity,
+            reason: format!("it sets a quantity condition (“{words}”)"),
+        };
+    }
+    KindDecision {
+        kind: QuestionKind::Search,
+        reason: "it neither asks how many nor sets a quantity condition".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(q: &str) -> QuestionKind {
+        detect_kind(q, false).kind
+    }
+
+    #[test]
+    fn count_cues_quantity_conditions_and_plain_text() {
+        assert_eq!(
+            kind("How many languages are spoken in Indonesia?"),
+            QuestionKind::Count
+        );
+        assert_eq!(kind("number of moons of Jupiter"), QuestionKind::Count);
+        assert_eq!(
+            kind("stadiums with a capacity of more than 80000"),
+            QuestionKind::Quantity
+        );
+        assert_eq!(kind("phones under $300"), QuestionKind::Quantity);
+        assert_eq!(kind("history of the Rose Bowl"), QuestionKind::Search);
+        let decision = detect_kind("electric cars with range above 400 km", false);
+        assert!(decision.reason.contains("400 km"), "{}", decision.reason);
+    }
+
+    #[test]
+    fn stored_keyword_queries_are_count_questions() {
+        assert_eq!(kind("songs by lennon"), QuestionKind::Search);
+        let decision = detect_kind("songs by lennon", true);
+        assert_eq!(decision.kind, QuestionKind::Count);
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for k in [
+            QuestionKind::Count,
+            QuestionKind::Quantity,
+            QuestionKind::Search,
+        ] {
+            assert_eq!(QuestionKind::parse(k.name()), Some(k));
+        }
+        assert_eq!(QuestionKind::parse("auto"), None);
+    }
+}

@@ -1,0 +1,475 @@
+//! The answering service of the web app and the API: the count pipeline and the quantity search
+//! over their default corpora, loaded once in the background while the server already listens.
+//! Answers are computed on the blocking pool, a bounded number at a time, and recent ones are
+//! kept in a small cache (a popular demo question is answered once, not once per visitor).
+
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde::Serialize;
+use tally_app::model::Settings;
+use tally_engine::count::snippet_index::SnippetIndex;
+use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
+use tally_engine::search::{search, SearchResults, SearchSettings, SentenceIndex};
+use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
+use tokio::sync::Semaphore;
+
+use crate::cli::{CountArgs, SearchSettingsArgs};
+
+/// Answers kept in the cache.
+const CACHE_ENTRIES: usize = 256;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AnswerError {
+    #[error("Tally is still loading its corpus and models; try again in a few seconds")]
+    Loading,
+    #[error("Tally cannot answer: {0}")]
+    Unavailable(String),
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("too many questions from your address; try again in {0} s")]
+    RateLimited(u64),
+    #[error("answering failed: {0}")]
+    Failed(String),
+}
+
+/// The engine's answer.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum EngineAnswer {
+    Count(Box<CountAnswer>),
+    Search(Box<SearchResults>),
+}
+
+/// An answer with the kind that produced it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Answer {
+    pub kind: QuestionKind,
+    pub kind_reason: String,
+    pub chosen_by_user: bool,
+    pub answer: EngineAnswer,
+}
+
+impl Answer {
+    /// One line for the history page.
+    pub fn summary(&self) -> String {
+        summary_of(&self.answer)
+    }
+}
+
+pub fn summary_of(answer: &EngineAnswer) -> String {
+    match answer {
+        EngineAnswer::Count(a) => match (a.count, &a.cnp_rep) {
+            (Some(count), Some(rep)) => format!("{count} (“{}”)", rep.text),
+            (Some(count), None) => count.to_string(),
+            _ => "no count found".into(),
+        },
+        EngineAnswer::Search(r) => match (r.entities.first(), r.hits.first()) {
+            (Some(e), _) => format!("{} entities, first: {}", r.entities.len(), e.entity),
+            (None, Some(hit)) => format!(
+                "{} results, first: {}",
+                r.hits.len(),
+                shorten(&hit.text, 80)
+            ),
+            _ => "no results".into(),
+        },
+    }
+}
+
+fn shorten(text: &str, chars: usize) -> String {
+    if text.chars().count() <= chars {
+        text.to_string()
+    } else {
+        format!("{}…", text.chars().take(chars).collect::<String>())
+    }
+}
+
+/// What the service needs loaded.
+pub struct Engines {
+    pub snippets: SnippetIndex,
+    pub pipeline: CountPipeline,
+    pub sentences: SentenceIndex,
+    pub encoder: Option<Arc<Encoder>>,
+    pub examples: tally_app::model::Examples,
+}
+
+/// Where the engines are, once loaded.
+#[derive(Clone)]
+pub struct Answerer {
+    engines: Arc<OnceLock<Result<Arc<Engines>, String>>>,
+    permits: Arc<Semaphore>,
+    cache: Arc<Mutex<Cache>>,
+}
+
+/// Paths and models the service loads from.
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    pub snippet_index: PathBuf,
+    pub sentence_index: PathBuf,
+    pub data_dir: Option<PathBuf>,
+    pub span_model: Option<PathBuf>,
+}
+
+impl Answerer {
+    /// A service whose engines are not loaded yet; `concurrent` answers run at once.
+    pub fn new(concurrent: usize) -> Self {
+        Answerer {
+            engines: Arc::new(OnceLock::new()),
+            permits: Arc::new(Semaphore::new(concurrent.max(1))),
+            cache: Arc::new(Mutex::new(Cache::default())),
+        }
+    }
+
+    /// Loads the corpora (ingesting the default corpus into empty indexes) and the span model;
+    /// blocking, meant for a background thread. The encoder is the server's, loaded already.
+    pub fn load(&self, config: &EngineConfig, encoder: Option<Arc<Encoder>>) {
+        let loaded = load_engines(config, encoder).map(Arc::new);
+        match &loaded {
+            Ok(engines) => tracing::info!(
+                "answering ready: {} snippets, {} sentences",
+                engines.snippets.len(),
+                engines.sentences.len()
+            ),
+            Err(e) => tracing::error!("answering unavailable: {e}"),
+        }
+        let _ = self.engines.set(loaded);
+    }
+
+    /// Whether the engines are loaded, still loading, or failed (with why).
+    pub fn state(&self) -> Result<bool, String> {
+        match self.engines.get() {
+            None => Ok(false),
+            Some(Ok(_)) => Ok(true),
+            Some(Err(e)) => Err(e.clone()),
+        }
+    }
+
+    fn engines(&self) -> Result<Arc<Engines>, AnswerError> {
+        match self.engines.get() {
+            None => Err(AnswerError::Loading),
+            Some(Ok(engines)) => Ok(engines.clone()),
+            Some(Err(e)) => Err(AnswerError::Unavailable(e.clone())),
+        }
+    }
+
+    pub fn examples(&self) -> tally_app::model::Examples {
+        self.engines()
+            .map(|e| e.examples.clone())
+            .unwrap_or_default()
+    }
+
+    /// Answers `question` as `mode` (`auto`, `count`, `quantity` or `search`).
+    pub async fn answer(
+        &self,
+        question: &str,
+        mode: &str,
+        settings: &Settings,
+    ) -> Result<Answer, AnswerError> {
+        let question = question.trim().to_string();
+        validate_question(&question)?;
+        let forced = match mode {
+            "" | "auto" => None,
+            other => Some(QuestionKind::parse(other).ok_or_else(|| {
+                AnswerError::BadRequest(format!(
+                    "unknown mode `{other}` (auto, count, quantity, search)"
+                ))
+            })?),
+        };
+        let count_settings = count_settings(settings)?;
+        let search_settings = search_settings(settings)?;
+        let engines = self.engines()?;
+        let key = format!(
+            "{mode}\u{1f}{}\u{1f}{}",
+            question.to_lowercase(),
+            serde_json::to_string(settings).unwrap_or_default()
+        );
+        if let Some(hit) = self.cache.lock().ok().and_then(|c| c.get(&key)) {
+            return Ok(hit);
+        }
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| AnswerError::Unavailable("the server is shutting down".into()))?;
+        let answer = tokio::task::spawn_blocking(move || {
+            answer_with(
+                &engines,
+                &question,
+                forced,
+                &count_settings,
+                &search_settings,
+            )
+        })
+        .await
+        .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))??;
+        if let Ok(mut cache) = self.cache.lock() {
+            cache.put(key, answer.clone());
+        }
+        Ok(answer)
+    }
+}
+
+/// The question's length and content, checked before any work.
+pub fn validate_question(question: &str) -> Result<(), AnswerError> {
+    if question.trim().is_empty() {
+        return Err(AnswerError::BadRequest("the question is empty".into()));
+    }
+    let chars = question.chars().count();
+    if chars > tally_app::model::MAX_QUESTION_CHARS {
+        return Err(AnswerError::BadRequest(format!(
+            "the question is {chars} characters long; at most {} are accepted",
+            tally_app::model::MAX_QUESTION_CHARS
+        )));
+    }
+    Ok(())
+}
+
+fn answer_with(
+    engines: &Engines,
+    question: &str,
+    forced: Option<QuestionKind>,
+    count_settings: &CountSettings,
+    search_settings: &SearchSettings,
+) -> Result<Answer, AnswerError> {
+    let stored = engines
+        .snippets
+        .prefetched(question)
+        .map(|s| !s.is_empty())
+        .unwrap_or(false);
+    let KindDecision { kind, reason } = match forced {
+        Some(kind) => KindDecision {
+            kind,
+            reason: "chosen by the person asking".into(),
+        },
+        None => detect_kind(question, stored),
+    };
+    let answer = match kind {
+        QuestionKind::Count => EngineAnswer::Count(Box::new(
+            engines
+                .pipeline
+                .answer_from_index(&engines.snippets, question, count_settings)
+                .map_err(|e| AnswerError::Failed(e.to_string()))?,
+        )),
+        QuestionKind::Quantity | QuestionKind::Search => {
+            let mut settings = search_settings.clone();
+            if kind == QuestionKind::Search {
+                // Plain search ranks by text; the quantity rankers would only add a note.
+                settings.ranker = tally_engine::search::Ranker::Bm25;
+            }
+            if settings.ranker.needs_encoder() && engines.encoder.is_none() {
+                settings.ranker = tally_engine::search::Ranker::Qbm25;
+            }
+            EngineAnswer::Search(Box::new(
+                search(
+                    &engines.sentences,
+                    engines.encoder.as_deref(),
+                    question,
+                    &settings,
+                )
+                .map_err(|e| AnswerError::Failed(e.to_string()))?,
+            ))
+        }
+    };
+    Ok(Answer {
+        kind,
+        kind_reason: reason,
+        chosen_by_user: forced.is_some(),
+        answer,
+    })
+}
+
+/// Count settings from the page's settings, checked as the command line checks them.
+pub fn count_settings(settings: &Settings) -> Result<CountSettings, AnswerError> {
+    let args = CountArgs {
+        strategy: Some(settings.strategy.clone()),
+        threshold: Some(settings.threshold),
+        min_counts: None,
+        scorer: None,
+        theta: Some(settings.theta),
+        instance_scoring: Some(settings.instances.clone()),
+    };
+    let mut count = crate::count::count_settings(&args)
+        .map_err(|e| AnswerError::BadRequest(format!("{e:#}")))?;
+    if !(1..=tally_engine::count::snippet_index::MAX_K).contains(&settings.snippets) {
+        return Err(AnswerError::BadRequest(format!(
+            "the number of snippets must be between 1 and {}",
+            tally_engine::count::snippet_index::MAX_K
+        )));
+    }
+    count.snippets = settings.snippets;
+    Ok(count)
+}
+
+/// Search settings from the page's settings, checked as the command line checks them.
+pub fn search_settings(settings: &Settings) -> Result<SearchSettings, AnswerError> {
+    let args = SearchSettingsArgs {
+        ranker: settings.ranker.clone(),
+        alpha: settings.alpha,
+        k: settings.k,
+        sort: settings.sort.clone(),
+    };
+    crate::search::search_settings(&args).map_err(|e| AnswerError::BadRequest(format!("{e:#}")))
+}
+
+fn load_engines(config: &EngineConfig, encoder: Option<Arc<Encoder>>) -> Result<Engines, String> {
+    let data = config.data_dir.as_deref();
+    let snippets = crate::count::open_index(&crate::cli::CorpusArgs {
+        index: config.snippet_index.clone(),
+        data: config.data_dir.clone(),
+    })
+    .map_err(|e| format!("{e:#}"))?;
+    let sentences = crate::search::open_search_index(&config.sentence_index, data)
+        .map_err(|e| format!("{e:#}"))?;
+    let pipeline = match &encoder {
+        Some(encoder) => {
+            let span_model = match &config.span_model {
+                Some(dir) => tally_engine::count::span_model::SpanModel::load(encoder.clone(), dir),
+                None => tally_engine::count::span_model::SpanModel::builtin(encoder.clone()),
+            }
+            .map_err(|e| format!("the span model could not be loaded: {e}"))?;
+            CountPipeline::new(Some(span_model), Some(encoder.clone()))
+        }
+        // Without the encoder, counts come from the lexical scorer.
+        None => CountPipeline::new(None, None),
+    };
+    let examples = tally_app::model::Examples {
+        count: snippets
+            .questions(6)
+            .map_err(|e| format!("the stored questions could not be read: {e}"))?,
+        quantity: quantity_examples(data),
+    };
+    Ok(Engines {
+        snippets,
+        pipeline,
+        sentences,
+        encoder,
+        examples,
+    })
+}
+
+/// Quantity questions that the default corpus answers: Qsearch's own queries when its file is
+/// there, otherwise questions about the embedded demo corpus.
+fn quantity_examples(data: Option<&std::path::Path>) -> Vec<String> {
+    let judged = data.map(|d| d.join("qsearch/qsearch_text_dev.jsonl"));
+    if let Some(path) = judged.filter(|p| p.is_file()) {
+        let parsed = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|text| tally_engine::search::corpus::parse_judged(&text).ok());
+        if let Some(judged) = parsed {
+            let queries: Vec<String> = judged.into_iter().take(6).map(|q| q.query).collect();
+            if !queries.is_empty() {
+                return queries;
+            }
+        }
+    }
+    [
+        "stadiums with a capacity of more than 85000",
+        "electric cars with a range above 400 km",
+        "phones with a battery of at least 4500 mAh",
+        "phones under $300",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Recent answers by question, mode and settings, oldest evicted first.
+#[derive(Default)]
+struct Cache {
+    entries: HashMap<String, Answer>,
+    order: VecDeque<String>,
+}
+
+impl Cache {
+    fn get(&self, key: &str) -> Option<Answer> {
+        self.entries.get(key).cloned()
+    }
+
+    fn put(&mut self, key: String, answer: Answer) {
+        if self.entries.insert(key.clone(), answer).is_none() {
+            self.order.push_back(key);
+        }
+        while self.order.len() > CACHE_ENTRIES {
+            if let Some(old) = self.order.pop_front() {
+                self.entries.remove(&old);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pages_defaults_are_the_engines_defaults() {
+        let page = Settings::default();
+        let count = count_settings(&page).unwrap();
+        let engine = CountSettings::default();
+        assert_eq!(count.strategy, engine.strategy);
+        assert_eq!(count.threshold, engine.threshold);
+        assert_eq!(count.context.theta, engine.context.theta);
+        assert_eq!(count.instance_scoring, engine.instance_scoring);
+        assert_eq!(count.snippets, engine.snippets);
+        let search = search_settings(&page).unwrap();
+        // The best measured ranker on the Qsearch dev queries is dense (README).
+        assert_eq!(search.ranker, tally_engine::search::Ranker::Dense);
+        assert_eq!(search.alpha, SearchSettings::default().alpha);
+        assert_eq!(search.k, SearchSettings::default().k);
+    }
+
+    #[test]
+    fn bad_settings_and_questions_are_explained() {
+        let s = Settings {
+            strategy: "mean".into(),
+            ..Settings::default()
+        };
+        let e = count_settings(&s).unwrap_err().to_string();
+        assert!(e.contains("unknown strategy `mean`"), "{e}");
+        let s = Settings {
+            ranker: "magic".into(),
+            ..Settings::default()
+        };
+        assert!(search_settings(&s)
+            .unwrap_err()
+            .to_string()
+            .contains("unknown ranker"));
+        assert!(validate_question("   ").is_err());
+        let long = "x".repeat(501);
+        assert!(validate_question(&long)
+            .unwrap_err()
+            .to_string()
+            .contains("501 characters"));
+    }
+
+    #[test]
+    fn the_cache_evicts_the_oldest() {
+        let mut cache = Cache::default();
+        let answer = |n: usize| Answer {
+            kind: QuestionKind::Search,
+            kind_reason: String::new(),
+            chosen_by_user: false,
+            answer: EngineAnswer::Search(Box::new(SearchResults {
+                query: n.to_string(),
+                understood: tally_engine::search::results::QueryView {
+                    terms: vec![],
+                    constraints: vec![],
+                },
+                ranker: tally_engine::search::Ranker::Bm25,
+                sort: tally_engine::search::SortOrder::Relevance,
+                alpha: 1.0,
+                k: 10,
+                notes: vec![],
+                hits: vec![],
+                entities: vec![],
+                timings: Default::default(),
+            })),
+        };
+        for n in 0..=CACHE_ENTRIES {
+            cache.put(n.to_string(), answer(n));
+        }
+        assert!(cache.get("0").is_none());
+        assert!(cache.get("1").is_some());
+        assert_eq!(cache.entries.len(), CACHE_ENTRIES);
+    }
+}

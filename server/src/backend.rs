@@ -1,0 +1,311 @@
+//! Answering with storage, shared by the JSON API and the web pages (through the app's
+//! [`Backend`]): rate limit, answer, store the question and answer, report where.
+
+use std::net::IpAddr;
+use std::time::Instant;
+
+use axum::http::StatusCode;
+use serde::Serialize;
+use tally_app::backend::{Backend, BoxFuture, Failure};
+use tally_app::model::{
+    Answered, Ask, Examples, FeedbackForm, FeedbackSaved, HistoryItem, Settings,
+};
+use tally_app::status::SystemStatus;
+use uuid::Uuid;
+
+use crate::answering::{Answer, AnswerError};
+use crate::db::DbError;
+use crate::feedback::{self, CnpGroup, NewFeedback, Part, Verdict};
+use crate::health;
+use crate::state::AppState;
+use crate::store::{self, StoredIds};
+
+/// An answer and where it was stored.
+#[derive(Debug, Clone, Serialize)]
+pub struct StoredAnswer {
+    /// `None` when the database could not take it (the answer is still given).
+    pub question_id: Option<i64>,
+    pub answer_id: Option<i64>,
+    /// Why it was not stored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_stored: Option<String>,
+    #[serde(flatten)]
+    pub answer: Answer,
+}
+
+/// Answers `question` and stores it with its answer.
+pub async fn answer_and_store(
+    state: &AppState,
+    question: &str,
+    mode: &str,
+    settings: &Settings,
+    client: Option<IpAddr>,
+) -> Result<StoredAnswer, AnswerError> {
+    // Requests that cannot be answered do not use up the asker's allowance.
+    crate::answering::validate_question(question)?;
+    crate::answering::count_settings(settings)?;
+    crate::answering::search_settings(settings)?;
+    if let Err(wait) = state.limiter.check(client) {
+        return Err(AnswerError::RateLimited(wait.as_secs().max(1)));
+    }
+    let started = Instant::now();
+    let answer = state.answerer.answer(question, mode, settings).await?;
+    let latency_ms = started.elapsed().as_secs_f64() * 1e3;
+    let record = serde_json::json!({
+        "kind": answer.kind,
+        "kind_reason": answer.kind_reason,
+        "summary": answer.summary(),
+        "answer": answer.answer,
+    });
+    let stored = store::store_answer(
+        &state.db,
+        question.trim(),
+        answer.kind.name(),
+        &serde_json::json!({ "mode": mode, "settings": settings }),
+        &record,
+        latency_ms,
+    )
+    .await;
+    let (ids, not_stored) = match stored {
+        Ok(StoredIds {
+            question_id,
+            answer_id,
+        }) => (Some((question_id, answer_id)), None),
+        Err(e) => {
+            tracing::warn!("answer not stored: {e}");
+            (None, Some(e.to_string()))
+        }
+    };
+    Ok(StoredAnswer {
+        question_id: ids.map(|i| i.0),
+        answer_id: ids.map(|i| i.1),
+        not_stored,
+        answer,
+    })
+}
+
+/// The HTTP status for an answering failure.
+pub fn status_of(error: &AnswerError) -> StatusCode {
+    match error {
+        AnswerError::Loading | AnswerError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+        AnswerError::BadRequest(_) => StatusCode::BAD_REQUEST,
+        AnswerError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+        AnswerError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+fn failure(status: StatusCode, message: impl Into<String>) -> Failure {
+    Failure {
+        status: status.as_u16(),
+        message: message.into(),
+    }
+}
+
+fn db_failure(error: DbError) -> Failure {
+    let api: crate::api::ApiError = error.into();
+    failure(api.status, api.message)
+}
+
+/// The idempotency token of a feedback form: the same answer, part and verdict sent twice make
+/// one row.
+fn feedback_token(form: &FeedbackForm) -> Uuid {
+    let name = format!(
+        "{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}",
+        form.key,
+        form.answer_id,
+        form.part,
+        form.part_ref.as_deref().unwrap_or(""),
+        form.verdict
+    );
+    Uuid::new_v5(&Uuid::NAMESPACE_URL, name.as_bytes())
+}
+
+/// Parses a form's text into the stored feedback; empty fields count as absent.
+fn new_feedback(form: &FeedbackForm) -> Result<NewFeedback, String> {
+    fn given(value: &Option<String>) -> Option<&str> {
+        value.as_deref().map(str::trim).filter(|v| !v.is_empty())
+    }
+    let part: Part = named("part", &form.part)?;
+    let verdict: Verdict = named("verdict", &form.verdict)?;
+    let moved_to: Option<CnpGroup> = given(&form.moved_to)
+        .map(|g| named("group", g))
+        .transpose()?;
+    let corrected_value = given(&form.corrected_value)
+        .map(|v| {
+            v.parse::<f64>()
+                .map_err(|_| format!("the corrected count must be a number, not “{v}”"))
+        })
+        .transpose()?;
+    Ok(NewFeedback {
+        answer_id: Some(form.answer_id),
+        part,
+        part_ref: given(&form.part_ref).map(String::from),
+        verdict,
+        corrected_value,
+        moved_to,
+        comment: given(&form.comment).map(String::from),
+        client_token: Some(feedback_token(form)),
+    })
+}
+
+/// One of the snake_case names of a feedback enum.
+fn named<T: serde::de::DeserializeOwned>(what: &str, value: &str) -> Result<T, String> {
+    serde_json::from_value(serde_json::Value::String(value.to_string()))
+        .map_err(|_| format!("unknown {what} `{value}`"))
+}
+
+/// The server's side of the app.
+pub struct ServerBackend {
+    pub state: AppState,
+}
+
+impl Backend for ServerBackend {
+    fn status(&self) -> BoxFuture<SystemStatus> {
+        let state = self.state.clone();
+        Box::pin(async move { health::current_status(&state).await })
+    }
+
+    fn answer(&self, ask: Ask, client: Option<IpAddr>) -> BoxFuture<Result<Answered, Failure>> {
+        let state = self.state.clone();
+        Box::pin(async move {
+            let stored = answer_and_store(&state, &ask.q, &ask.mode, &ask.settings, client)
+                .await
+                .map_err(|e| failure(status_of(&e), e.to_string()))?;
+            to_page(ask, stored)
+        })
+    }
+
+    fn feedback(&self, form: FeedbackForm) -> BoxFuture<Result<FeedbackSaved, Failure>> {
+        let state = self.state.clone();
+        Box::pin(async move {
+            let new = new_feedback(&form).map_err(|m| failure(StatusCode::BAD_REQUEST, m))?;
+            let (row, created) = feedback::insert(&state.db, &new)
+                .await
+                .map_err(db_failure)?;
+            Ok(FeedbackSaved {
+                id: row.id,
+                created,
+            })
+        })
+    }
+
+    fn history(&self, limit: i64) -> BoxFuture<Result<Vec<HistoryItem>, Failure>> {
+        let state = self.state.clone();
+        Box::pin(async move {
+            let rows = store::recent_questions(&state.db, limit.clamp(1, 500))
+                .await
+                .map_err(db_failure)?;
+            Ok(rows.into_iter().map(history_item).collect())
+        })
+    }
+
+    fn examples(&self) -> BoxFuture<Examples> {
+        let examples = self.state.answerer.examples();
+        Box::pin(async move { examples })
+    }
+}
+
+/// A stored question as the history page lists it, with the URL that asks it again.
+fn history_item(row: store::RecentQuestion) -> HistoryItem {
+    let mode = row.settings["mode"].as_str().unwrap_or("auto").to_string();
+    let settings: Settings =
+        serde_json::from_value(row.settings["settings"].clone()).unwrap_or_default();
+    let url = Ask {
+        q: row.text.clone(),
+        mode,
+        settings,
+    }
+    .url();
+    HistoryItem {
+        question_id: row.question_id,
+        text: row.text,
+        kind: row.kind,
+        asked_at: row.asked_at.format("%Y-%m-%d %H:%M UTC").to_string(),
+        summary: row.summary.unwrap_or_else(|| "(not answered)".into()),
+        feedback: row.feedback,
+        url,
+    }
+}
+
+/// The page's view of an answer: the engine's JSON read into the app's types.
+fn to_page(ask: Ask, stored: StoredAnswer) -> Result<Answered, Failure> {
+    let convert = |e: serde_json::Error| {
+        failure(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the answer could not be shown: {e}"),
+        )
+    };
+    let body = match &stored.answer.answer {
+        crate::answering::EngineAnswer::Count(a) => tally_app::model::AnswerBody::Count(
+            serde_json::to_value(a)
+                .and_then(serde_json::from_value)
+                .map_err(convert)?,
+        ),
+        crate::answering::EngineAnswer::Search(r) => tally_app::model::AnswerBody::Search(
+            serde_json::to_value(r)
+                .and_then(serde_json::from_value)
+                .map_err(convert)?,
+        ),
+    };
+    Ok(Answered {
+        ask,
+        kind: stored.answer.kind.name().to_string(),
+        kind_reason: stored.answer.kind_reason,
+        chosen_by_user: stored.answer.chosen_by_user,
+        answer_id: stored.answer_id,
+        not_stored: stored.not_stored,
+        feedback_key: Uuid::new_v4().to_string(),
+        body,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form(verdict: &str) -> FeedbackForm {
+        FeedbackForm {
+            answer_id: 7,
+            part: "instance".into(),
+            part_ref: Some("Javanese".into()),
+            verdict: verdict.into(),
+            corrected_value: Some(String::new()),
+            moved_to: Some(String::new()),
+            comment: Some("  ".into()),
+            key: "k1".into(),
+        }
+    }
+
+    #[test]
+    fn forms_become_feedback_with_a_stable_token() {
+        let new = new_feedback(&form("relevant")).unwrap();
+        assert_eq!(new.part, Part::Instance);
+        assert_eq!(new.verdict, Verdict::Relevant);
+        assert_eq!(new.corrected_value, None);
+        assert_eq!(new.comment, None);
+        assert_eq!(new.validate(), Ok(()));
+        // Same form, same token; another verdict or answer key, another token.
+        assert_eq!(
+            new.client_token,
+            new_feedback(&form("relevant")).unwrap().client_token
+        );
+        assert_ne!(
+            new.client_token,
+            new_feedback(&form("not_relevant")).unwrap().client_token
+        );
+        let mut other = form("relevant");
+        other.key = "k2".into();
+        assert_ne!(new.client_token, new_feedback(&other).unwrap().client_token);
+    }
+
+    #[test]
+    fn bad_form_values_are_explained() {
+        assert!(new_feedback(&form("maybe"))
+            .unwrap_err()
+            .contains("unknown verdict"));
+        let mut f = form("wrong");
+        f.part = "answer".into();
+        f.corrected_value = Some("seven".into());
+        assert!(new_feedback(&f).unwrap_err().contains("must be a number"));
+    }
+}

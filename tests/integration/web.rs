@@ -1,0 +1,228 @@
+//! The answering API and the server-rendered answer pages: answers on the real data sets are
+//! stored in PostgreSQL with their questions, feedback attaches to them, pages read without
+//! JavaScript under a strict CSP, and bad input or too many requests get a clear 4xx.
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use crate::support::{scratch_dir, Server};
+
+/// A Stresstest question with its gold count (../shared/data/coqex/stresstest_v1).
+const QUESTION: &str = "how many songs did paul mccartney write for the beatles";
+const GOLD: f64 = 180.0;
+
+async fn get(server: &Server, path: &str) -> (StatusCode, Value) {
+    let response = reqwest::get(server.url(path)).await.unwrap();
+    let status = response.status();
+    (status, response.json().await.unwrap())
+}
+
+fn query(q: &str) -> String {
+    q.replace(' ', "+").replace('$', "%24")
+}
+
+#[tokio::test]
+async fn answers_are_stored_and_take_feedback() {
+    let dir = scratch_dir("web-answers");
+    let pg = dir.join("pg").display().to_string();
+    let server = Server::start(&dir, "server", &["--pg-dir", &pg], &[]).await;
+    server.wait_until_answering().await;
+
+    // A dataset count question answers from its stored snippets, within ±10% of the gold count.
+    let (status, count) = get(&server, &format!("/api/count?q={}", query(QUESTION))).await;
+    assert_eq!(status, StatusCode::OK, "{count}");
+    let answer = &count["answer"];
+    assert_eq!(count["kind"], "count");
+    assert_eq!(answer["retrieval"], "prefetched");
+    let predicted = answer["count"].as_f64().expect("a count");
+    assert!((predicted - GOLD).abs() <= 0.1 * GOLD, "count {predicted}");
+    assert!(answer["cnp_rep"]["text"].as_str().unwrap().contains("180"));
+    let synonyms = answer["groups"]["synonyms"].as_array().unwrap();
+    assert!(!synonyms.is_empty(), "CNP synonyms");
+    let instance = answer["instances"][0]["name"]
+        .as_str()
+        .expect("an instance")
+        .to_string();
+    assert!(answer["snippets"].as_array().unwrap().len() >= 10);
+    let answer_id = count["answer_id"].as_i64().expect("stored");
+
+    // Quantity search with value sorting: every hit meets the condition, largest first.
+    let (status, search) = get(
+        &server,
+        "/api/search?q=stadiums+with+a+capacity+of+more+than+80000&sort=value-descending&ranker=qbm25",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{search}");
+    assert_eq!(search["kind"], "quantity");
+    let hits = search["answer"]["hits"].as_array().unwrap();
+    assert!(hits.len() >= 3, "{search}");
+    let values: Vec<f64> = hits
+        .iter()
+        .map(|h| {
+            h["matches"][0]["converted"]
+                .as_f64()
+                .expect("a matched quantity")
+        })
+        .collect();
+    assert!(values.iter().all(|v| *v > 80000.0), "{values:?}");
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
+
+    // Feedback refers to the stored answer; the history lists the question with it.
+    let feedback = json!({
+        "answer_id": answer_id,
+        "part": "instance",
+        "part_ref": instance,
+        "verdict": "relevant",
+        "client_token": "0d1e2f30-4a5b-4c6d-8e9f-a0b1c2d3e4f5",
+    });
+    let response = reqwest::Client::new()
+        .post(server.url("/api/feedback"))
+        .json(&feedback)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let (_, questions) = get(&server, "/api/questions?limit=5").await;
+    let asked = questions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|q| q["answer_id"] == answer_id)
+        .expect("the question is in the history");
+    assert_eq!(asked["text"], QUESTION);
+    assert_eq!(asked["feedback"], 1);
+    assert!(asked["summary"].as_str().unwrap().contains("180"));
+
+    // The shareable page reads without JavaScript: count, groups, instances and highlighted
+    // spans are in the server's HTML, and only scripts with the page's nonce may run.
+    let page = reqwest::get(server.url(&format!("/?q={}&mode=count", query(QUESTION))))
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let csp = page.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    let html = page.text().await.unwrap();
+    assert!(
+        html.contains(r#"id="count-value" class="count-value">180<"#),
+        "count shown"
+    );
+    assert!(html.contains("class=\"cnp-group group-synonyms\""));
+    assert!(html.contains("class=\"instance\""), "instances highlighted");
+    assert!(
+        html.contains("class=\"count cnp-representative\""),
+        "CNP_rep highlighted"
+    );
+    let nonce = csp
+        .split("'nonce-")
+        .nth(1)
+        .and_then(|rest| rest.split('\'').next())
+        .expect("the CSP names a nonce");
+    assert!(
+        csp.contains("default-src 'self'") && !csp.contains("unsafe-inline"),
+        "{csp}"
+    );
+    let script_tags: Vec<&str> = html
+        .split("<script")
+        .skip(1)
+        .map(|rest| rest.split('>').next().unwrap_or_default())
+        .collect();
+    assert!(!script_tags.is_empty());
+    for tag in script_tags {
+        assert!(
+            tag.contains(&format!("nonce=\"{nonce}\"")),
+            "<script{tag}> lacks the nonce"
+        );
+    }
+
+    let (status, spec) = get(&server, "/api/openapi.json").await;
+    assert_eq!(status, StatusCode::OK);
+    for path in [
+        "/api/count",
+        "/api/search",
+        "/api/feedback",
+        "/api/questions",
+    ] {
+        assert!(spec["paths"][path].is_object(), "{path} documented");
+    }
+    assert!(server.stop().success());
+}
+
+#[tokio::test]
+async fn bad_questions_and_too_many_requests_get_clear_errors() {
+    let dir = scratch_dir("web-limits");
+    let empty = dir.join("no-data");
+    std::fs::create_dir_all(&empty).unwrap();
+    let pg = dir.join("pg").display().to_string();
+    let data = empty.display().to_string();
+    let server = Server::start(
+        &dir,
+        "server",
+        &["--pg-dir", &pg, "--data", &data, "--rate-limit", "4"],
+        &[],
+    )
+    .await;
+    server.wait_until_answering().await;
+
+    let cases = [
+        ("/api/count", "give the question"),
+        ("/api/count?q=", "give the question"),
+        (
+            "/api/count?q=how+many+moons&strategy=mean",
+            "unknown strategy `mean`",
+        ),
+        (
+            "/api/search?q=phones+under+%24300&ranker=magic",
+            "unknown ranker `magic`",
+        ),
+        ("/api/search?q=phones&alpha=lots", "alpha must be a number"),
+    ];
+    for (path, message) in cases {
+        let (status, body) = get(&server, path).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {body}");
+        assert!(
+            body["error"].as_str().unwrap().contains(message),
+            "{path}: {body}"
+        );
+    }
+    let long = "a".repeat(501);
+    let (status, body) = get(&server, &format!("/api/search?q={long}")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        body["error"].as_str().unwrap().contains("at most 500"),
+        "{body}"
+    );
+
+    // The demo corpus answers; the fifth answer within a minute is refused with a 429.
+    for _ in 0..4 {
+        let (status, body) = get(
+            &server,
+            "/api/count?q=how+many+languages+are+spoken+in+indonesia",
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["answer"]["retrieval"], "prefetched");
+    }
+    let (status, body) = get(
+        &server,
+        "/api/count?q=how+many+languages+are+spoken+in+indonesia",
+    )
+    .await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(
+        body["error"].as_str().unwrap().contains("try again in"),
+        "{body}"
+    );
+    // The page says so too, with the same status.
+    let page = reqwest::get(server.url("/?q=phones+under+%24300"))
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(page
+        .text()
+        .await
+        .unwrap()
+        .contains("too many questions from your address"));
+    assert!(server.stop().success());
+}
