@@ -4,6 +4,7 @@
 #
 #   scripts/setup.sh run    what `scripts/run.sh` needs (PostgreSQL, Rust targets and tools, model)
 #   scripts/setup.sh test   the above, plus what the tests need (Chromium, playwright-core)
+#   scripts/setup.sh load   the run set-up, plus wrk for scripts/load-test.sh
 #
 # Tools that cargo installs go to `.tools/` inside the checkout unless the pinned version is
 # already on PATH.
@@ -39,6 +40,7 @@ if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev
     apt_install postgresql
 fi
 command -v node >/dev/null && command -v npm >/dev/null || apt_install nodejs npm
+if [ "$PURPOSE" = load ]; then command -v wrk >/dev/null || apt_install wrk; fi
 command -v python3 >/dev/null || apt_install python3 python3-pip
 if [ "$PURPOSE" = test ] && ! command -v chromium >/dev/null; then
     apt_install chromium fonts-dejavu-core

@@ -32,7 +32,12 @@ pub fn number(value: f64) -> String {
 
 /// "73%" for a share in [0, 1].
 pub fn percent(share: f64) -> String {
-    format!("{:.0}%", (share * 100.0).clamp(0.0, 100.0))
+    let value = (share * 100.0).clamp(0.0, 100.0);
+    if value > 0.0 && value < 0.5 {
+        "<1%".to_string()
+    } else {
+        format!("{value:.0}%")
+    }
 }
 
 /// "12 ms", "1.4 s".
@@ -115,6 +120,8 @@ mod tests {
         assert_eq!(number(-0.125), "-0.125");
         assert_eq!(number(99354.0004), "99,354");
         assert_eq!(percent(0.734), "73%");
+        assert_eq!(percent(0.001), "<1%");
+        assert_eq!(percent(0.0), "0%");
         assert_eq!(duration_ms(1520.0), "1.5 s");
     }
 

@@ -437,4 +437,32 @@ mod tests {
             .url()
             .ends_with("&sort=value-ascending"));
     }
+
+    #[test]
+    fn params_give_settings_and_bad_numbers_are_reported() {
+        let params = [
+            ("q", "phones under $300"),
+            ("ranker", "qbm25"),
+            ("alpha", "2"),
+            ("theta", "lots"),
+        ];
+        let get = |name: &str| {
+            params
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        };
+        let (ask, problems) = Ask::from_params(get);
+        assert_eq!(ask.q, "phones under $300");
+        assert_eq!(ask.mode, "auto");
+        assert_eq!(ask.settings.ranker, "qbm25");
+        assert_eq!(ask.settings.alpha, 2.0);
+        assert_eq!(ask.settings.theta, Settings::default().theta);
+        assert_eq!(
+            problems,
+            vec!["theta must be a number, not “lots”".to_string()]
+        );
+        // The URL round-trips through the parameters.
+        assert_eq!(ask.url(), "/?q=phones+under+%24300&ranker=qbm25&alpha=2");
+    }
 }

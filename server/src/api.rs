@@ -79,7 +79,15 @@ pub async fn post_feedback(
     body: Result<Json<NewFeedback>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Feedback>), ApiError> {
     let Json(new) = body?;
-    let (row, created) = feedback::insert(&state.db, &new).await?;
+    // Spawned so that a client going away cannot cut the insert off half-way.
+    let db = state.db.clone();
+    let (row, created) = tokio::spawn(async move { feedback::insert(&db, &new).await })
+        .await
+        .unwrap_or_else(|e| {
+            Err(DbError::Unavailable(format!(
+                "the storing task failed: {e}"
+            )))
+        })?;
     let code = if created {
         StatusCode::CREATED
     } else {

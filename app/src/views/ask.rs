@@ -39,6 +39,12 @@ pub fn AskPage() -> impl IntoView {
     let asked = move || !ask.read().0.q.trim().is_empty();
     view! {
         <section class="ask">
+            <Show when=move || !asked()>
+                <h1>"Tally"</h1>
+                <p class="lead">
+                    "Ask how many of something there are, or for things whose quantities meet a condition."
+                </p>
+            </Show>
             <QuestionBox ask=Signal::derive(move || ask.get().0)/>
             <Show when=move || !asked()>
                 <ExampleQuestions/>

@@ -258,6 +258,8 @@ fn Groups(groups: crate::model::GroupsView, target: Option<FeedbackTarget>) -> i
                         .map(|(i, cnp)| {
                             let feedback = target.clone().map(|target| {
                                 view! {
+                                    <details class="judge">
+                                    <summary>"Judge"</summary>
                                     <FeedbackForm
                                         target
                                         part="cnp"
@@ -266,6 +268,7 @@ fn Groups(groups: crate::model::GroupsView, target: Option<FeedbackTarget>) -> i
                                         extra=Extra::MoveGroup
                                         about=format!("the count phrase {}", cnp.text)
                                     />
+                                    </details>
                                 }
                             });
                             view! {

@@ -1,0 +1,112 @@
+// Asks Tally questions in Debian's headless Chromium, as a person would, and checks what the
+// pages show once hydrated: a dataset count question (count, a CNP group, an instance, a
+// highlighted snippet reached from the plot), feedback on an instance (saved in place), and a
+// quantity search re-sorted by value. Saves screenshots (desktop, phone, dark theme).
+//
+//   node tests/browser/answers.mjs BASE_URL SCREENSHOT_DIR
+// Prints one JSON line: {"answer_id":…, "feedback_id":…, "count":…, "values":[…]}.
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [base, shots] = process.argv.slice(2);
+if (!base || !shots) {
+  console.error('usage: node answers.mjs BASE_URL SCREENSHOT_DIR');
+  process.exit(2);
+}
+mkdirSync(shots, { recursive: true });
+
+const COUNT_QUESTION = 'how many songs did paul mccartney write for the beatles';
+const SEARCH_QUESTION = 'stadiums with a capacity of more than 80000';
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  args: [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  ],
+});
+const problems = [];
+const result = {};
+const hydrated = (page) => page.waitForSelector('main[data-hydrated="true"]', { timeout: 60000 });
+try {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  page.on('pageerror', (e) => problems.push(`page error: ${e}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()} for ${r.url()}`); });
+
+  // The count question, through the question box.
+  await page.goto(base + '/', { waitUntil: 'load' });
+  await hydrated(page);
+  await page.fill('#q', COUNT_QUESTION);
+  await Promise.all([page.waitForNavigation({ timeout: 120000 }), page.click('.question-row button[type=submit]')]);
+  await page.waitForSelector('#count-value', { timeout: 120000 });
+  await hydrated(page);
+  result.count = (await page.textContent('#count-value')).trim();
+  result.answer_id = Number(await page.getAttribute('.answer', 'data-answer-id'));
+  result.kind_note = (await page.textContent('#kind-note')).trim();
+  const synonyms = await page.$$('.group-synonyms li');
+  if (synonyms.length === 0) throw new Error('no CNP synonyms shown');
+  result.synonym = (await synonyms[0].textContent()).trim();
+  const marks = await page.$$('article.snippet mark.count.cnp-representative');
+  if (marks.length === 0) throw new Error('no highlighted CNP_rep in the snippets');
+  const instanceMarks = await page.$$('article.snippet mark.instance');
+  if (instanceMarks.length === 0) throw new Error('no highlighted instance in the snippets');
+
+  // A plot point leads to its snippet.
+  const point = await page.$('a.plot-point');
+  const href = await point.getAttribute('href');
+  await point.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((h) => location.hash === h, href, { timeout: 10000 });
+  const targetVisible = await page.$eval(href.replace(/([.:])/g, '\\$1'), (el) => {
+    const r = el.getBoundingClientRect();
+    return r.top < window.innerHeight && r.bottom > 0;
+  });
+  if (!targetVisible) throw new Error(`snippet ${href} is not scrolled into view`);
+
+  // Feedback on the first instance, sent in place.
+  const instance = await page.$('.instances li');
+  result.instance = (await instance.$eval('a, span', (el) => el.textContent)).trim();
+  await instance.$eval('button.fb-relevant', (b) => b.click());
+  await page.waitForSelector('.instances li .fb-ok', { timeout: 30000 });
+  const saved = (await page.textContent('.instances li .fb-ok')).trim();
+  const id = saved.match(/#(\d+)/);
+  if (!id) throw new Error(`feedback not confirmed: ${saved}`);
+  result.feedback_id = Number(id[1]);
+  await page.screenshot({ path: join(shots, 'count.png'), fullPage: true });
+
+  // The same answer on a phone, in the dark theme.
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+  await phone.goto(page.url().split('#')[0], { waitUntil: 'load' });
+  await phone.waitForSelector('#count-value', { timeout: 120000 });
+  const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  if (overflow > 2) throw new Error(`the phone layout scrolls sideways by ${overflow}px`);
+  await phone.screenshot({ path: join(shots, 'count-phone-dark.png'), fullPage: false });
+  await phone.close();
+
+  // A quantity search, then sorted by value (client-side navigation once hydrated).
+  const searchUrl = `${base}/?q=${encodeURIComponent(SEARCH_QUESTION)}&mode=quantity&ranker=qbm25`;
+  await page.goto(searchUrl, { waitUntil: 'load' });
+  await page.waitForSelector('#results', { timeout: 120000 });
+  await hydrated(page);
+  result.understood = (await page.textContent('#understood .constraint')).trim();
+  await page.click('a.sort[data-sort="value-descending"]');
+  await page.waitForSelector('a.sort.current[data-sort="value-descending"]', { timeout: 60000 });
+  const converted = await page.$$eval('#results .converted', (els) => els.map((e) => e.textContent));
+  result.values = converted.map((t) => Number(t.split('= ')[1].split(' ')[0].replace(/,/g, '')));
+  if (result.values.length < 3) throw new Error(`too few sorted results: ${converted}`);
+  for (let i = 1; i < result.values.length; i++) {
+    if (result.values[i] > result.values[i - 1]) throw new Error(`not sorted by value: ${result.values}`);
+  }
+  await page.screenshot({ path: join(shots, 'search.png'), fullPage: true });
+} catch (e) {
+  problems.push(String(e && e.stack || e));
+} finally {
+  await browser.close();
+}
+if (problems.length) {
+  console.error(problems.join('\n'));
+  process.exit(1);
+}
+console.log(JSON.stringify(result));
