@@ -112,19 +112,27 @@ pub struct ListParams {
     limit: Option<i64>,
 }
 
+impl ListParams {
+    /// The number of rows asked for: 1 to 500, 50 when not given.
+    fn limit(&self) -> Result<i64, ApiError> {
+        let limit = self.limit.unwrap_or(50);
+        if !(1..=500).contains(&limit) {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "limit must be between 1 and 500",
+            ));
+        }
+        Ok(limit)
+    }
+}
+
 /// `GET /api/feedback?limit=N`: the newest feedback first (N from 1 to 500, default 50).
 pub async fn list_feedback(
     State(state): State<AppState>,
     params: Result<Query<ListParams>, QueryRejection>,
 ) -> Result<Json<Vec<Feedback>>, ApiError> {
     let Query(params) = params?;
-    let limit = params.limit.unwrap_or(50);
-    if !(1..=500).contains(&limit) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "limit must be between 1 and 500",
-        ));
-    }
+    let limit = params.limit()?;
     Ok(Json(feedback::recent(&state.db, limit).await?))
 }
 
@@ -196,13 +204,7 @@ pub async fn list_questions(
     params: Result<Query<ListParams>, QueryRejection>,
 ) -> Result<Json<Vec<store::RecentQuestion>>, ApiError> {
     let Query(params) = params?;
-    let limit = params.limit.unwrap_or(50);
-    if !(1..=500).contains(&limit) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "limit must be between 1 and 500",
-        ));
-    }
+    let limit = params.limit()?;
     Ok(Json(store::recent_questions(&state.db, limit).await?))
 }
 

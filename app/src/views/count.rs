@@ -5,9 +5,10 @@
 
 use leptos::prelude::*;
 
-use crate::format::{duration_ms, highlight, number, percent, Mark};
+use crate::format::{duration_ms, number, percent, Mark};
 use crate::model::{CnpView, CountView, SnippetView};
 use crate::views::feedback::{Extra, FeedbackForm, FeedbackTarget};
+use crate::views::marked_text;
 
 const CNP_CLASSES: [(&str, &str); 4] = [
     (
@@ -369,13 +370,7 @@ fn Snippets(snippets: Vec<SnippetView>) -> impl IntoView {
                         class: "instance".into(),
                         label: format!("instance {}", m.instance),
                     }));
-                    let pieces = highlight(&snippet.text, marks)
-                        .into_iter()
-                        .map(|piece| match piece.mark {
-                            Some(mark) => view! { <mark class=mark.class title=mark.label>{piece.text}</mark> }.into_any(),
-                            None => piece.text.into_any(),
-                        })
-                        .collect_view();
+                    let pieces = marked_text(&snippet.text, marks);
                     view! {
                         <article class="snippet" id=snippet_anchor(&snippet.id) tabindex="-1">
                             <p>{pieces}</p>

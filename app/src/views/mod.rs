@@ -5,3 +5,20 @@ pub mod count;
 pub mod feedback;
 pub mod history;
 pub mod search;
+
+use leptos::prelude::*;
+
+use crate::format::{highlight, Mark};
+
+/// `text` with `marks` as `<mark>` elements (class and title from each mark).
+pub fn marked_text(text: &str, marks: Vec<Mark>) -> impl IntoView {
+    highlight(text, marks)
+        .into_iter()
+        .map(|piece| match piece.mark {
+            Some(mark) => {
+                view! { <mark class=mark.class title=mark.label>{piece.text}</mark> }.into_any()
+            }
+            None => piece.text.into_any(),
+        })
+        .collect_view()
+}

@@ -4,9 +4,10 @@
 
 use leptos::prelude::*;
 
-use crate::format::{duration_ms, highlight, number, Mark};
+use crate::format::{duration_ms, number, Mark};
 use crate::model::{Ask, HitView, SearchView, SORTS};
 use crate::views::feedback::{FeedbackForm, FeedbackTarget};
+use crate::views::marked_text;
 
 #[component]
 pub fn SearchAnswerView(
@@ -161,15 +162,7 @@ fn HitBody(
                 .unwrap_or_default(),
         })
         .collect();
-    let pieces = highlight(&hit.text, marks)
-        .into_iter()
-        .map(|p| match p.mark {
-            Some(mark) => {
-                view! { <mark class=mark.class title=mark.label>{p.text}</mark> }.into_any()
-            }
-            None => p.text.into_any(),
-        })
-        .collect_view();
+    let pieces = marked_text(&hit.text, marks);
     let converted = hit
         .matches
         .iter()
