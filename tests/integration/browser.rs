@@ -8,6 +8,26 @@ use crate::support::{
     require_built_site, scratch_dir, unreachable_database_url, workspace_root, Server,
 };
 
+/// Runs a playwright-core script with node; fails with its output and the server's log, or
+/// returns what it printed.
+fn run_browser_script(server: &Server, script: &str, args: &[&str]) -> String {
+    let output = Command::new("node")
+        .current_dir(workspace_root())
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "browser test failed\nstdout:\n{stdout}\nstderr:\n{stderr}\nserver log:\n{}",
+        server.log_text()
+    );
+    println!("{stdout}");
+    stdout
+}
+
 #[tokio::test]
 async fn home_page_hydrates_and_rechecks_status() {
     let root = workspace_root();
@@ -18,21 +38,11 @@ async fn home_page_hydrates_and_rechecks_status() {
     let screenshot = root.join("target/browser/home.png");
     let _ = std::fs::remove_file(&screenshot);
 
-    let output = Command::new("node")
-        .current_dir(&root)
-        .arg("tests/browser/hydration.mjs")
-        .arg(server.url("/"))
-        .arg(&screenshot)
-        .output()
-        .expect("node runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "browser test failed\nstdout:\n{stdout}\nstderr:\n{stderr}\nserver log:\n{}",
-        server.log_text()
+    run_browser_script(
+        &server,
+        "tests/browser/hydration.mjs",
+        &[&server.url("/"), &screenshot.display().to_string()],
     );
-    println!("{stdout}");
     let png = std::fs::read(&screenshot).expect("screenshot saved");
     assert!(png.starts_with(b"\x89PNG"), "screenshot is a PNG");
     assert!(server.stop().success());
@@ -50,21 +60,11 @@ async fn questions_answers_and_feedback_in_a_browser() {
     server.wait_until_answering().await;
     let shots = root.join("target/browser");
 
-    let output = Command::new("node")
-        .current_dir(&root)
-        .arg("tests/browser/answers.mjs")
-        .arg(&server.base_url)
-        .arg(&shots)
-        .output()
-        .expect("node runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "browser test failed\nstdout:\n{stdout}\nstderr:\n{stderr}\nserver log:\n{}",
-        server.log_text()
+    let stdout = run_browser_script(
+        &server,
+        "tests/browser/answers.mjs",
+        &[&server.base_url, &shots.display().to_string()],
     );
-    println!("{stdout}");
     let seen: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON line");
     assert_eq!(seen["count"], "180");
 
