@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::model::{Answered, Ask, Examples, FeedbackForm, FeedbackSaved, HistoryItem};
 use crate::status::SystemStatus;
+use crate::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
 
 #[cfg(feature = "ssr")]
 pub use server_side::{Backend, BackendHandle, BoxFuture, Failure};
@@ -18,6 +19,7 @@ mod server_side {
 
     use crate::model::{Answered, Ask, Examples, FeedbackForm, FeedbackSaved, HistoryItem};
     use crate::status::SystemStatus;
+    use crate::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
 
     pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
@@ -36,6 +38,16 @@ mod server_side {
         fn feedback(&self, form: FeedbackForm) -> BoxFuture<Result<FeedbackSaved, Failure>>;
         fn history(&self, limit: i64) -> BoxFuture<Result<Vec<HistoryItem>, Failure>>;
         fn examples(&self) -> BoxFuture<Examples>;
+        /// The study participants are invited to.
+        fn study_intro(&self) -> BoxFuture<Result<StudyIntro, Failure>>;
+        /// Starts an anonymous session of the study; returns its id.
+        fn start_study(&self) -> BoxFuture<Result<String, Failure>>;
+        /// A session's progress and next task.
+        fn study_page(&self, session: String) -> BoxFuture<Result<StudyPage, Failure>>;
+        /// Stores a response (a second one for the same task is ignored).
+        fn answer_study(&self, form: StudyResponseForm) -> BoxFuture<Result<(), Failure>>;
+        /// The study's result tables; `token` must be the admin token.
+        fn study_summary(&self, token: String) -> BoxFuture<Result<StudySummary, Failure>>;
     }
 
     /// The backend as Leptos context.
@@ -75,7 +87,46 @@ pub async fn answer_question(ask: Ask) -> Result<Answered, ServerFnError> {
         .await
         .ok()
         .map(|ConnectInfo(addr)| addr.ip());
-    backend()?.0.answer(ask, client).await.map_err(failed)
+    let settings = ask.settings.clone();
+    let answered = backend()?.0.answer(ask, client).await.map_err(failed)?;
+    remember_settings(&settings);
+    Ok(answered)
+}
+
+/// Keeps settings that differ from the defaults in a cookie, so the next visit starts from them.
+/// This covers calls from the hydrated page; a server-rendered page has sent its headers before
+/// its answer is ready, so the server sets the cookie for those from the request's URL.
+#[cfg(feature = "ssr")]
+fn remember_settings(settings: &crate::model::Settings) {
+    let query = settings.changed_query();
+    let Some(response) = use_context::<leptos_axum::ResponseOptions>() else {
+        return;
+    };
+    if query.is_empty() {
+        return;
+    }
+    let cookie = format!(
+        "{}={query}; Path=/; Max-Age=31536000; SameSite=Lax",
+        crate::model::SETTINGS_COOKIE
+    );
+    if let Ok(value) = http::HeaderValue::from_str(&cookie) {
+        response.append_header(http::header::SET_COOKIE, value);
+    }
+}
+
+/// A cookie of the request being rendered (server side).
+#[cfg(feature = "ssr")]
+pub fn request_cookie(name: &str) -> Option<String> {
+    let parts = use_context::<http::request::Parts>()?;
+    parts
+        .headers
+        .get_all(http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| value.to_string())
 }
 
 /// Stores feedback on an answer or a part of it.
@@ -94,4 +145,40 @@ pub async fn recent_questions(limit: i64) -> Result<Vec<HistoryItem>, ServerFnEr
 #[server(prefix = "/_server")]
 pub async fn example_questions() -> Result<Examples, ServerFnError> {
     Ok(backend()?.0.examples().await)
+}
+
+/// The study participants are invited to.
+#[server(prefix = "/_server")]
+pub async fn get_study_intro() -> Result<StudyIntro, ServerFnError> {
+    backend()?.0.study_intro().await.map_err(failed)
+}
+
+/// Starts an anonymous study session and goes to its first task.
+#[server(prefix = "/_server")]
+pub async fn start_study() -> Result<String, ServerFnError> {
+    let session = backend()?.0.start_study().await.map_err(failed)?;
+    leptos_axum::redirect(&format!("/study/s/{session}"));
+    Ok(session)
+}
+
+/// A study session's progress and next task.
+#[server(prefix = "/_server")]
+pub async fn get_study_page(session: String) -> Result<StudyPage, ServerFnError> {
+    backend()?.0.study_page(session).await.map_err(failed)
+}
+
+/// Stores a participant's response to one task.
+#[server(prefix = "/_server")]
+pub async fn answer_study_task(form: StudyResponseForm) -> Result<(), ServerFnError> {
+    let session = form.session.clone();
+    backend()?.0.answer_study(form).await.map_err(failed)?;
+    // Without JavaScript the browser follows this to the next task.
+    leptos_axum::redirect(&format!("/study/s/{session}"));
+    Ok(())
+}
+
+/// A study's result tables, for the researcher holding the admin token.
+#[server(prefix = "/_server")]
+pub async fn get_study_summary(token: String) -> Result<StudySummary, ServerFnError> {
+    backend()?.0.study_summary(token).await.map_err(failed)
 }

@@ -9,20 +9,27 @@ pub mod format;
 pub mod model;
 pub mod pages;
 pub mod status;
+pub mod study;
 pub mod views;
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, HashedStylesheet, MetaTags, Title};
 use leptos_router::components::{Route, Router, Routes};
-use leptos_router::{SsrMode, StaticSegment};
+use leptos_router::{ParamSegment, SsrMode, StaticSegment};
 
 /// The HTML document around the app, rendered on the server.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     #[cfg(feature = "ssr")]
     set_content_security_policy();
+    // The theme is the server's to set: the page is right from its first paint, without script.
+    #[cfg(feature = "ssr")]
+    let theme =
+        backend::request_cookie(model::THEME_COOKIE).filter(|t| t == "light" || t == "dark");
+    #[cfg(not(feature = "ssr"))]
+    let theme: Option<String> = None;
     view! {
         <!DOCTYPE html>
-        <html lang="en">
+        <html lang="en" data-theme=theme>
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1"/>
@@ -55,14 +62,23 @@ pub fn App() -> impl IntoView {
                 <nav class="site-nav" aria-label="Main">
                     <a href="/">"Ask"</a>
                     <a href="/history">"History"</a>
+                    <a href="/study">"Study"</a>
                     <a href="/api/openapi.json" rel="external">"API"</a>
                 </nav>
+                <form class="theme-switch" method="post" action="/theme" aria-label="Theme">
+                    <button type="submit" name="theme" value="light" title="Light theme">"Light"</button>
+                    <button type="submit" name="theme" value="dark" title="Dark theme">"Dark"</button>
+                    <button type="submit" name="theme" value="system" title="Follow the system">"Auto"</button>
+                </form>
             </header>
             <main data-hydrated=move || if hydrated.get() { "true" } else { "false" }>
                 // In-order streaming: the page reads fully without JavaScript.
                 <Routes fallback=|| view! { <pages::NotFound/> }>
                     <Route path=StaticSegment("") view=pages::HomePage ssr=SsrMode::InOrder/>
                     <Route path=StaticSegment("history") view=views::history::HistoryPage ssr=SsrMode::InOrder/>
+                    <Route path=StaticSegment("study") view=views::study::StudyHomePage ssr=SsrMode::InOrder/>
+                    <Route path=(StaticSegment("study"), StaticSegment("summary")) view=views::study::StudySummaryPage ssr=SsrMode::InOrder/>
+                    <Route path=(StaticSegment("study"), StaticSegment("s"), ParamSegment("session")) view=views::study::StudySessionPage ssr=SsrMode::InOrder/>
                 </Routes>
             </main>
         </Router>

@@ -5,6 +5,12 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Cookie holding the person's theme (`light` or `dark`; absent: follow the system).
+pub const THEME_COOKIE: &str = "tally_theme";
+/// Cookie holding the settings of the person's last question that differ from the defaults, as
+/// a URL query; the home page starts from them.
+pub const SETTINGS_COOKIE: &str = "tally_settings";
+
 /// Longest question accepted, in characters (the API and the page say so when it is longer).
 pub const MAX_QUESTION_CHARS: usize = 500;
 
@@ -56,6 +62,39 @@ impl Default for Settings {
     }
 }
 
+impl Settings {
+    /// The settings that differ from the defaults, as a URL query (`snippets=20&theta=0.4`);
+    /// empty when all are the defaults.
+    pub fn changed_query(&self) -> String {
+        let defaults = Settings::default();
+        let s = self;
+        let mut pairs = Vec::new();
+        let mut add = |name: &'static str, value: String, default: String| {
+            if value != default {
+                pairs.push(format!("{name}={}", encode(&value)));
+            }
+        };
+        add(
+            "snippets",
+            s.snippets.to_string(),
+            defaults.snippets.to_string(),
+        );
+        add(
+            "threshold",
+            s.threshold.to_string(),
+            defaults.threshold.to_string(),
+        );
+        add("strategy", s.strategy.clone(), defaults.strategy.clone());
+        add("theta", s.theta.to_string(), defaults.theta.to_string());
+        add("instances", s.instances.clone(), defaults.instances.clone());
+        add("ranker", s.ranker.clone(), defaults.ranker.clone());
+        add("alpha", s.alpha.to_string(), defaults.alpha.to_string());
+        add("sort", s.sort.clone(), defaults.sort.clone());
+        add("k", s.k.to_string(), defaults.k.to_string());
+        pairs.join("&")
+    }
+}
+
 pub const STRATEGIES: [&str; 4] = [
     "weighted-median",
     "most-confident",
@@ -87,39 +126,15 @@ impl Ask {
     /// The URL that reproduces this answer (`/?q=…&mode=…` plus the settings that differ from
     /// the defaults).
     pub fn url(&self) -> String {
-        let defaults = Settings::default();
-        let s = &self.settings;
-        let mut pairs = vec![("q", self.q.clone())];
+        let mut pairs = vec![format!("q={}", encode(&self.q))];
         if !self.mode.is_empty() && self.mode != "auto" {
-            pairs.push(("mode", self.mode.clone()));
+            pairs.push(format!("mode={}", encode(&self.mode)));
         }
-        let mut add = |name: &'static str, value: String, default: String| {
-            if value != default {
-                pairs.push((name, value));
-            }
-        };
-        add(
-            "snippets",
-            s.snippets.to_string(),
-            defaults.snippets.to_string(),
-        );
-        add(
-            "threshold",
-            s.threshold.to_string(),
-            defaults.threshold.to_string(),
-        );
-        add("strategy", s.strategy.clone(), defaults.strategy.clone());
-        add("theta", s.theta.to_string(), defaults.theta.to_string());
-        add("instances", s.instances.clone(), defaults.instances.clone());
-        add("ranker", s.ranker.clone(), defaults.ranker.clone());
-        add("alpha", s.alpha.to_string(), defaults.alpha.to_string());
-        add("sort", s.sort.clone(), defaults.sort.clone());
-        add("k", s.k.to_string(), defaults.k.to_string());
-        let query: Vec<String> = pairs
-            .into_iter()
-            .map(|(k, v)| format!("{k}={}", encode(&v)))
-            .collect();
-        format!("/?{}", query.join("&"))
+        let settings = self.settings.changed_query();
+        if !settings.is_empty() {
+            pairs.push(settings);
+        }
+        format!("/?{}", pairs.join("&"))
     }
 
     /// The same question with another sort order.

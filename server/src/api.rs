@@ -217,3 +217,74 @@ pub async fn openapi() -> impl IntoResponse {
 }
 
 const OPENAPI: &str = include_str!("openapi.json");
+
+#[derive(Debug, Deserialize)]
+pub struct ExportParams {
+    format: Option<String>,
+    token: Option<String>,
+}
+
+/// `GET /study/export?format=csv|json`: the study's responses, for the holder of the admin token
+/// (`Authorization: Bearer …` or `token=…`).
+pub async fn study_export(
+    State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
+    params: Result<Query<ExportParams>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    use crate::study::{export, store as study_store};
+    use axum::http::header::{AUTHORIZATION, CONTENT_DISPOSITION, CONTENT_TYPE};
+
+    let Query(params) = params?;
+    let bearer = headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim);
+    state
+        .study
+        .authorize(bearer.or(params.token.as_deref()))
+        .map_err(study_error)?;
+    let format = params.format.as_deref().unwrap_or("json");
+    if !matches!(format, "json" | "csv") {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("unknown export format `{format}` (csv, json)"),
+        ));
+    }
+    let study = &state.study.definition.id;
+    let rows = study_store::responses(&state.db, study).await?;
+    let (started, completed) = study_store::session_counts(&state.db, study).await?;
+    let attachment = format!("attachment; filename=\"{study}.{format}\"");
+    if format == "csv" {
+        let body = export::to_csv(&rows).map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the CSV could not be written: {e}"),
+            )
+        })?;
+        return Ok((
+            [
+                (CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+                (CONTENT_DISPOSITION, attachment),
+            ],
+            body,
+        )
+            .into_response());
+    }
+    let body = export::JsonExport {
+        study,
+        exported_at: chrono::Utc::now().to_rfc3339(),
+        sessions_started: started,
+        sessions_completed: completed,
+        responses: &rows,
+    };
+    Ok(([(CONTENT_DISPOSITION, attachment)], Json(body)).into_response())
+}
+
+fn study_error(error: crate::study::StudyError) -> ApiError {
+    let failure = crate::backend::study_failure(error);
+    ApiError::new(
+        StatusCode::from_u16(failure.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+        failure.message,
+    )
+}

@@ -11,6 +11,7 @@ use tally_app::model::{
     Answered, Ask, Examples, FeedbackForm, FeedbackSaved, HistoryItem, Settings,
 };
 use tally_app::status::SystemStatus;
+use tally_app::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
 use uuid::Uuid;
 
 use crate::answering::{Answer, AnswerError};
@@ -19,6 +20,7 @@ use crate::feedback::{self, CnpGroup, NewFeedback, Part, Verdict};
 use crate::health;
 use crate::state::AppState;
 use crate::store::{self, StoredIds};
+use crate::study::StudyError;
 
 /// An answer and where it was stored.
 #[derive(Debug, Clone, Serialize)]
@@ -110,6 +112,17 @@ fn failure(status: StatusCode, message: impl Into<String>) -> Failure {
 fn db_failure(error: DbError) -> Failure {
     let api: crate::api::ApiError = error.into();
     failure(api.status, api.message)
+}
+
+/// The HTTP status and sentence for a study failure.
+pub fn study_failure(error: StudyError) -> Failure {
+    match error {
+        StudyError::BadRequest(m) => failure(StatusCode::BAD_REQUEST, m),
+        StudyError::NotFound(m) => failure(StatusCode::NOT_FOUND, m),
+        StudyError::Forbidden(m) => failure(StatusCode::FORBIDDEN, m),
+        StudyError::Answer(e) => failure(status_of(&e), e.to_string()),
+        StudyError::Db(e) => db_failure(e),
+    }
 }
 
 /// The idempotency token of a feedback form: the same answer, part and verdict sent twice make
@@ -214,6 +227,52 @@ impl Backend for ServerBackend {
     fn examples(&self) -> BoxFuture<Examples> {
         let examples = self.state.answerer.examples();
         Box::pin(async move { examples })
+    }
+
+    fn study_intro(&self) -> BoxFuture<Result<StudyIntro, Failure>> {
+        let intro = self.state.study.intro();
+        Box::pin(async move { Ok(intro) })
+    }
+
+    fn start_study(&self) -> BoxFuture<Result<String, Failure>> {
+        let state = self.state.clone();
+        Box::pin(async move {
+            let session = state.study.start(&state).await.map_err(study_failure)?;
+            Ok(session.to_string())
+        })
+    }
+
+    fn study_page(&self, session: String) -> BoxFuture<Result<StudyPage, Failure>> {
+        let state = self.state.clone();
+        Box::pin(async move {
+            state
+                .study
+                .page(&state, &session)
+                .await
+                .map_err(study_failure)
+        })
+    }
+
+    fn answer_study(&self, form: StudyResponseForm) -> BoxFuture<Result<(), Failure>> {
+        let state = self.state.clone();
+        Box::pin(async move {
+            state
+                .study
+                .respond(&state, &form)
+                .await
+                .map_err(study_failure)
+        })
+    }
+
+    fn study_summary(&self, token: String) -> BoxFuture<Result<StudySummary, Failure>> {
+        let state = self.state.clone();
+        Box::pin(async move {
+            state
+                .study
+                .summary(&state, Some(&token))
+                .await
+                .map_err(study_failure)
+        })
     }
 }
 

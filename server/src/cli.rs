@@ -439,6 +439,14 @@ pub struct ServeArgs {
     #[arg(long, env = "TALLY_CONCURRENT_ANSWERS")]
     pub concurrent_answers: Option<usize>,
 
+    /// User-study file served at /study [default: the built-in study for the loaded corpus].
+    #[arg(long, env = "TALLY_STUDY")]
+    pub study: Option<PathBuf>,
+
+    /// Token that opens /study/summary and /study/export (unset: both are closed).
+    #[arg(long, env = "TALLY_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<String>,
+
     /// Directory of the built site (JS, WASM, CSS) that cargo-leptos writes.
     #[arg(long, env = "LEPTOS_SITE_ROOT", default_value = "target/site")]
     pub site_root: PathBuf,

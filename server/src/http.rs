@@ -25,7 +25,7 @@ use tracing::Level;
 
 use crate::backend::ServerBackend;
 use crate::state::AppState;
-use crate::{api, health};
+use crate::{api, health, preferences};
 
 /// Largest request body the API accepts.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -69,6 +69,8 @@ pub fn router(state: AppState) -> Router {
     let routes = generate_route_list(App);
     let app = Router::new()
         .nest("/api", api)
+        .route("/study/export", get(api::study_export))
+        .route("/theme", axum::routing::post(preferences::set_theme))
         .nest_service(&format!("/{}", options.site_pkg_dir), pkg)
         .leptos_routes_with_context(
             &state,
@@ -82,6 +84,7 @@ pub fn router(state: AppState) -> Router {
         )
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
         .with_state(state)
+        .layer(axum::middleware::from_fn(preferences::restore_settings))
         .layer(CompressionLayer::new());
     with_security_headers(app).layer(
         TraceLayer::new_for_http()

@@ -15,6 +15,7 @@ use crate::http::router;
 use crate::pg_cluster::PrivateCluster;
 use crate::rate_limit::RateLimiter;
 use crate::state::{AppState, EncoderSlot};
+use crate::study::{StudyDefinition, StudyService};
 
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let listener = TcpListener::bind(args.addr)
@@ -52,6 +53,28 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             args.rate_limit
         );
     }
+    let study = StudyService::new(
+        match &args.study {
+            Some(path) => StudyDefinition::from_file(path)?,
+            None => StudyDefinition::builtin(
+                data_dir
+                    .as_deref()
+                    .is_some_and(tally_engine::count::corpus::has_dataset_snippets),
+            ),
+        },
+        args.admin_token.clone(),
+    );
+    tracing::info!(
+        "study `{}`: {} questions, {} tasks per participant{}",
+        study.definition.id,
+        study.definition.questions.len(),
+        study.definition.task_count(),
+        if study.has_admin_token() {
+            ""
+        } else {
+            " (summary and export closed: no admin token)"
+        }
+    );
     let state = AppState {
         leptos_options: leptos_options(&args),
         encoder,
@@ -60,6 +83,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         corpora: Arc::new(corpora),
         answerer,
         limiter: RateLimiter::new(args.rate_limit),
+        study: Arc::new(study),
     };
     // Apply migrations now rather than on the first request, and say how it went.
     match db.check().await {

@@ -10,6 +10,7 @@ use tally_engine::{CorpusInfo, Encoder};
 use crate::answering::Answerer;
 use crate::db::Database;
 use crate::rate_limit::RateLimiter;
+use crate::study::StudyService;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -20,6 +21,7 @@ pub struct AppState {
     pub corpora: Arc<Vec<CorpusInfo>>,
     pub answerer: Answerer,
     pub limiter: RateLimiter,
+    pub study: Arc<StudyService>,
 }
 
 /// The sentence encoder, or why it could not be loaded.

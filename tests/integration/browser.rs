@@ -85,3 +85,154 @@ async fn questions_answers_and_feedback_in_a_browser() {
     }
     assert!(server.stop().success());
 }
+
+/// A participant completes a short study in the browser; the researcher's summary and CSV
+/// export (downloaded in the browser) and the JSON export hold exactly those responses.
+#[tokio::test]
+async fn a_study_is_completed_summarised_and_exported() {
+    let root = workspace_root();
+    require_built_site();
+    let dir = scratch_dir("browser-study");
+    let pg = dir.join("pg").display().to_string();
+    let study = root.join("tests/studies/short.json").display().to_string();
+    let token = "test-admin-token";
+    let server = Server::start(
+        &dir,
+        "server",
+        &["--pg-dir", &pg, "--study", &study],
+        &[("TALLY_ADMIN_TOKEN", token)],
+    )
+    .await;
+    server.wait_until_answering().await;
+    let shots = root.join("target/browser");
+
+    let stdout = run_browser_script(
+        &server,
+        "tests/browser/study.mjs",
+        &[&server.base_url, &shots.display().to_string(), token],
+    );
+    let seen: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON line");
+    let choices = seen["choices"].as_array().unwrap();
+    let kinds: Vec<&str> = choices
+        .iter()
+        .map(|c| c["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["judgement", "judgement", "preference", "preference"]
+    );
+    let code = seen["completion_code"].as_str().unwrap();
+    assert!(code.starts_with("TALLY-"), "{code}");
+    assert!(
+        seen["counts"]
+            .as_str()
+            .unwrap()
+            .starts_with("1 session started, 1 completed, 4 responses."),
+        "{}",
+        seen["counts"]
+    );
+
+    // The CSV downloaded in the browser: a header and the four responses, as chosen.
+    let csv = seen["csv"].as_str().unwrap();
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 4, "{csv}");
+    for (row, choice) in rows.iter().zip(choices) {
+        assert_eq!(
+            &row[column("session_id")],
+            seen["session"].as_str().unwrap()
+        );
+        assert_eq!(&row[column("choice")], choice["choice"].as_str().unwrap());
+        assert_eq!(&row[column("task_kind")], choice["kind"].as_str().unwrap());
+        let modes: Vec<&str> = choice["modes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        if choice["kind"] == "judgement" {
+            assert_eq!(&row[column("mode")], modes[0]);
+            // Agreement is the judged verdict against the gold count.
+            let truth = &row[column("count_correct")] == "true";
+            let said = choice["choice"] == "correct";
+            assert_eq!(
+                &row[column("agrees_with_gold")],
+                (truth == said).to_string()
+            );
+        } else {
+            assert_eq!(
+                (&row[column("left")], &row[column("right")]),
+                (modes[0], modes[1])
+            );
+        }
+    }
+    // McCartney's count is answered correctly (180) whenever it is judged.
+    for row in &rows {
+        if row[column("question")].contains("mccartney") && &row[column("task_kind")] == "judgement"
+        {
+            assert_eq!(&row[column("count_correct")], "true", "{csv}");
+        }
+    }
+
+    // The summary's precision table adds up to the two judgements.
+    let judged: usize = seen["judgement_rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r[1].as_str().unwrap().parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(judged, 2, "{}", seen["judgement_rows"]);
+
+    // JSON export with a bearer token; without the token, or with a wrong one, nothing.
+    let client = reqwest::Client::new();
+    let export: serde_json::Value = client
+        .get(server.url("/study/export?format=json"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(export["study"], "test-short");
+    assert_eq!(export["sessions_completed"], 1);
+    assert_eq!(export["responses"].as_array().unwrap().len(), 4);
+    for (url, status) in [
+        ("/study/export?format=csv", 403),
+        ("/study/export?format=csv&token=guess", 403),
+        ("/study/export?format=xml&token=test-admin-token", 400),
+    ] {
+        let response = client.get(server.url(url)).send().await.unwrap();
+        assert_eq!(response.status().as_u16(), status, "{url}");
+        let body: serde_json::Value = response.json().await.unwrap();
+        assert!(body["error"].as_str().is_some(), "{url}: {body}");
+    }
+    // Without JavaScript: the invitation reads, and bad session links say what is wrong.
+    let intro = client.get(server.url("/study")).send().await.unwrap();
+    assert_eq!(intro.status(), 200);
+    assert!(intro.text().await.unwrap().contains("A short test study"));
+    for (path, status, says) in [
+        ("/study/s/not-a-session", 400, "is not a study session id"),
+        (
+            "/study/s/00000000-0000-4000-8000-000000000000",
+            404,
+            "there is no study session",
+        ),
+    ] {
+        let response = client.get(server.url(path)).send().await.unwrap();
+        assert_eq!(response.status().as_u16(), status, "{path}");
+        assert!(response.text().await.unwrap().contains(says), "{path}");
+    }
+    for name in [
+        "study-judgement.png",
+        "study-preference.png",
+        "study-done.png",
+        "study-summary.png",
+    ] {
+        let png = std::fs::read(shots.join(name)).expect("screenshot saved");
+        assert!(png.starts_with(b"\x89PNG"), "{name} is a PNG");
+    }
+    assert!(server.stop().success());
+}

@@ -226,3 +226,151 @@ async fn bad_questions_and_too_many_requests_get_clear_errors() {
         .contains("too many questions from your address"));
     assert!(server.stop().success());
 }
+
+/// The theme switch and the remembered settings: cookies the server writes and reads, so both
+/// work without JavaScript; bad values are refused or ignored, shared URLs never change.
+#[tokio::test]
+async fn themes_and_settings_are_remembered_in_cookies() {
+    let dir = scratch_dir("web-cookies");
+    let empty = dir.join("no-data");
+    std::fs::create_dir_all(&empty).unwrap();
+    let pg = dir.join("pg").display().to_string();
+    let data = empty.display().to_string();
+    let server = Server::start(&dir, "server", &["--pg-dir", &pg, "--data", &data], &[]).await;
+    server.wait_until_answering().await;
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let host = server.base_url.trim_start_matches("http://").to_string();
+
+    // Dark theme chosen on the history page: back there, with the cookie.
+    let response = client
+        .post(server.url("/theme"))
+        .header("referer", server.url("/history"))
+        .form(&[("theme", "dark")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(response.headers()["location"], "/history");
+    let cookie = response.headers()["set-cookie"].to_str().unwrap();
+    assert!(cookie.starts_with("tally_theme=dark;"), "{cookie}");
+    let page = client
+        .get(server.url("/history"))
+        .header("cookie", "tally_theme=dark")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains(r#"<html lang="en" data-theme="dark""#),
+        "{}",
+        &page[..300]
+    );
+    let page = client
+        .get(server.url("/history"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(!page.contains("data-theme"), "no cookie, no forced theme");
+    // "Auto" forgets the choice; a made-up theme is refused with a sentence.
+    let response = client
+        .post(server.url("/theme"))
+        .header("referer", format!("http://evil.example/{host}"))
+        .form(&[("theme", "system")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["location"], "/");
+    assert!(response.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .contains("Max-Age=0"));
+    let response = client
+        .post(server.url("/theme"))
+        .form(&[("theme", "purple")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    assert!(response
+        .text()
+        .await
+        .unwrap()
+        .contains("unknown theme `purple`"));
+
+    // A question answered with other settings keeps them in a cookie…
+    let response = client
+        .get(server.url("/?q=how+many+moons+does+mars+have&snippets=20&strategy=most-frequent"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let saved = response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_string())
+        .find(|c| c.starts_with("tally_settings="))
+        .expect("settings cookie");
+    assert!(
+        saved.starts_with("tally_settings=snippets=20&strategy=most-frequent;"),
+        "{saved}"
+    );
+    let value = saved.split(';').next().unwrap().to_string();
+    // …the bare home page continues from them, in the URL…
+    let response = client
+        .get(server.url("/"))
+        .header("cookie", &value)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(
+        response.headers()["location"],
+        "/?snippets=20&strategy=most-frequent"
+    );
+    let page = client
+        .get(server.url("/?snippets=20&strategy=most-frequent"))
+        .header("cookie", &value)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains(r#"name="snippets" min="1" max="1000" value="20""#));
+    // …a shared URL is left alone, and Reset forgets them. A broken cookie is ignored.
+    let shared = client
+        .get(server.url("/?q=how+many+moons+does+mars+have"))
+        .header("cookie", &value)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(shared.status(), StatusCode::OK);
+    let reset = client
+        .get(server.url("/?reset-settings"))
+        .header("cookie", &value)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reset.headers()["location"], "/");
+    assert!(reset.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .contains("Max-Age=0"));
+    let broken = client
+        .get(server.url("/"))
+        .header("cookie", "tally_settings=theta=lots")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(broken.status(), StatusCode::OK);
+    assert!(server.stop().success());
+}

@@ -135,7 +135,7 @@ fn QuestionBox(ask: Signal<Ask>) -> impl IntoView {
                         defaults.snippets, defaults.threshold, defaults.strategy, defaults.theta,
                         defaults.instances, defaults.ranker, defaults.alpha
                     )}
-                    " " <a href="/">"Reset"</a>
+                    " " <a href="/?reset-settings" rel="external" id="reset-settings">"Reset"</a>
                 </p>
             </details>
         </form>

@@ -228,7 +228,7 @@ fn CountPlot(snippets: Vec<SnippetView>, prediction: Option<f64>) -> impl IntoVi
 }
 
 #[component]
-fn Legend() -> impl IntoView {
+pub fn Legend() -> impl IntoView {
     view! {
         <ul class="legend" aria-label="Colour legend">
             {CNP_CLASSES
@@ -348,29 +348,7 @@ fn Snippets(snippets: Vec<SnippetView>) -> impl IntoView {
             {snippets
                 .into_iter()
                 .map(|snippet| {
-                    let mut marks: Vec<Mark> = snippet
-                        .spans
-                        .iter()
-                        .map(|span| {
-                            let class = match (&span.cnp_class, span.used) {
-                                (Some(class), true) => format!("count cnp-{class}"),
-                                _ => "count cnp-unused".to_string(),
-                            };
-                            Mark {
-                                start: span.start,
-                                end: span.end,
-                                class,
-                                label: format!("count {} (confidence {})", number(span.count), percent(span.confidence)),
-                            }
-                        })
-                        .collect();
-                    marks.extend(snippet.instances.iter().map(|m| Mark {
-                        start: m.start,
-                        end: m.end,
-                        class: "instance".into(),
-                        label: format!("instance {}", m.instance),
-                    }));
-                    let pieces = marked_text(&snippet.text, marks);
+                    let pieces = marked_text(&snippet.text, snippet_marks(&snippet));
                     view! {
                         <article class="snippet" id=snippet_anchor(&snippet.id) tabindex="-1">
                             <p>{pieces}</p>
@@ -381,4 +359,32 @@ fn Snippets(snippets: Vec<SnippetView>) -> impl IntoView {
                 .collect_view()}
         </section>
     }
+}
+
+/// A snippet's highlights: its count spans, coloured by CNP class (or as unused), and its
+/// instance mentions.
+pub fn snippet_marks(snippet: &SnippetView) -> Vec<Mark> {
+    let spans = snippet.spans.iter().map(|span| {
+        let class = match (&span.cnp_class, span.used) {
+            (Some(class), true) => format!("count cnp-{class}"),
+            _ => "count cnp-unused".to_string(),
+        };
+        Mark {
+            start: span.start,
+            end: span.end,
+            class,
+            label: format!(
+                "count {} (confidence {})",
+                number(span.count),
+                percent(span.confidence)
+            ),
+        }
+    });
+    let instances = snippet.instances.iter().map(|m| Mark {
+        start: m.start,
+        end: m.end,
+        class: "instance".into(),
+        label: format!("instance {}", m.instance),
+    });
+    spans.chain(instances).collect()
 }

@@ -5,6 +5,7 @@ pub mod count;
 pub mod feedback;
 pub mod history;
 pub mod search;
+pub mod study;
 
 use leptos::prelude::*;
 

@@ -32,6 +32,14 @@ pub enum CorpusError {
 
 /// Fills an empty index with the default corpus; returns (corpus, snippets added) per corpus.
 /// An index that already has snippets is left alone.
+/// Whether `data_dir` holds any of the datasets' snippet files (the default corpus is then
+/// those datasets, not the demo corpus).
+pub fn has_dataset_snippets(data_dir: &Path) -> bool {
+    DATASET_SNIPPETS
+        .iter()
+        .any(|(_, rel)| data_dir.join(rel).is_file())
+}
+
 pub fn ingest_default(
     index: &SnippetIndex,
     data_dir: Option<&Path>,

@@ -1,0 +1,216 @@
+//! A person's preferences, kept in cookies: the theme (set by the header's theme switch, read by
+//! the page shell) and the settings of their last question (written when a question is answered
+//! with non-default settings; the home page starts from them).
+
+use axum::extract::{Form, Request};
+use axum::http::header::{COOKIE, HOST, LOCATION, REFERER, SET_COOKIE};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use tally_app::model::{Ask, SETTINGS_COOKIE, THEME_COOKIE};
+
+use crate::api::ApiError;
+
+/// Cookies live a year.
+const MAX_AGE: &str = "31536000";
+
+#[derive(Debug, Deserialize)]
+pub struct ThemeForm {
+    theme: String,
+}
+
+/// `POST /theme` (`theme=light|dark|system`): remembers the theme and goes back to the page.
+pub async fn set_theme(headers: HeaderMap, form: Form<ThemeForm>) -> Result<Response, ApiError> {
+    let cookie = match form.theme.as_str() {
+        "light" | "dark" => format!(
+            "{THEME_COOKIE}={}; Path=/; Max-Age={MAX_AGE}; SameSite=Lax",
+            form.theme
+        ),
+        "system" => format!("{THEME_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax"),
+        other => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!("unknown theme `{other}` (light, dark, system)"),
+            ))
+        }
+    };
+    Ok(redirect(&back_to(&headers), Some(cookie)))
+}
+
+/// On a bare `GET /`, continues from the remembered settings (`/?snippets=…`), so the URL shows
+/// them; `GET /?reset-settings` forgets them.
+pub async fn restore_settings(request: Request, next: Next) -> Response {
+    if request.method() != Method::GET || request.uri().path() != "/" {
+        return next.run(request).await;
+    }
+    match request.uri().query() {
+        None | Some("") => {
+            if let Some(query) = saved_settings(request.headers()) {
+                return redirect(&format!("/?{query}"), None);
+            }
+        }
+        Some("reset-settings") => {
+            let forget = format!("{SETTINGS_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax");
+            return redirect("/", Some(forget));
+        }
+        Some(query) => {
+            // A question asked with other settings: remember them. (The page streams, so its
+            // headers leave before the answer is computed; the cookie is set here instead.)
+            let remember = parse_ask(query)
+                .filter(|ask| !ask.q.trim().is_empty())
+                .map(|ask| ask.settings.changed_query())
+                .filter(|settings| !settings.is_empty());
+            let mut response = next.run(request).await;
+            let cookie = remember.map(|settings| {
+                format!("{SETTINGS_COOKIE}={settings}; Path=/; Max-Age={MAX_AGE}; SameSite=Lax")
+            });
+            if let Some(value) = cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
+                response.headers_mut().append(SET_COOKIE, value);
+            }
+            return response;
+        }
+    }
+    next.run(request).await
+}
+
+/// The question and settings of a home-page query, if its settings are valid.
+fn parse_ask(query: &str) -> Option<Ask> {
+    let pairs: Vec<(String, String)> = query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(k, v)| (k.to_string(), decode(v)))
+        .collect();
+    let (ask, problems) = Ask::from_params(|name| {
+        pairs
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    });
+    problems.is_empty().then_some(ask)
+}
+
+/// The remembered settings query, if it is still valid and not all defaults.
+fn saved_settings(headers: &HeaderMap) -> Option<String> {
+    let query = parse_ask(&cookie(headers, SETTINGS_COOKIE)?)?
+        .settings
+        .changed_query();
+    (!query.is_empty()).then_some(query)
+}
+
+fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| value.to_string())
+}
+
+/// Decodes a query value (`+` and `%XX`).
+fn decode(value: &str) -> String {
+    let bytes = value.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(byte) => {
+                        out.push(byte);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            other => out.push(other),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The page the request came from, when it is this site's; the home page otherwise.
+fn back_to(headers: &HeaderMap) -> String {
+    let host = headers.get(HOST).and_then(|h| h.to_str().ok());
+    let referer = headers.get(REFERER).and_then(|r| r.to_str().ok());
+    if let (Some(host), Some(referer)) = (host, referer) {
+        for scheme in ["http://", "https://"] {
+            if let Some(path) = referer
+                .strip_prefix(scheme)
+                .and_then(|rest| rest.strip_prefix(host))
+                .filter(|path| path.starts_with('/') && !path.starts_with("//"))
+            {
+                return path.to_string();
+            }
+        }
+    }
+    "/".into()
+}
+
+fn redirect(location: &str, cookie: Option<String>) -> Response {
+    let mut response = StatusCode::SEE_OTHER.into_response();
+    if let Ok(value) = HeaderValue::from_str(location) {
+        response.headers_mut().insert(LOCATION, value);
+    }
+    if let Some(value) = cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
+        response.headers_mut().insert(SET_COOKIE, value);
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(*name, HeaderValue::from_str(value).unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn saved_settings_are_checked_and_minimal() {
+        let h = headers(&[(
+            "cookie",
+            "a=1; tally_settings=snippets=20&strategy=most-frequent&theta=0.3",
+        )]);
+        // θ 0.3 is the default, so it is dropped.
+        assert_eq!(
+            saved_settings(&h).as_deref(),
+            Some("snippets=20&strategy=most-frequent")
+        );
+        assert_eq!(
+            saved_settings(&headers(&[("cookie", "tally_settings=theta=abc")])),
+            None
+        );
+        assert_eq!(
+            saved_settings(&headers(&[("cookie", "tally_settings=k=10")])),
+            None
+        );
+        assert_eq!(saved_settings(&headers(&[])), None);
+    }
+
+    #[test]
+    fn theme_forms_go_back_to_this_sites_pages_only() {
+        let h = headers(&[
+            ("host", "127.0.0.1:3000"),
+            ("referer", "http://127.0.0.1:3000/history?x=1"),
+        ]);
+        assert_eq!(back_to(&h), "/history?x=1");
+        let h = headers(&[
+            ("host", "127.0.0.1:3000"),
+            ("referer", "http://evil.example/x"),
+        ]);
+        assert_eq!(back_to(&h), "/");
+        let h = headers(&[("host", "a"), ("referer", "http://a//evil.example")]);
+        assert_eq!(back_to(&h), "/");
+        assert_eq!(decode("most+frequent%2Cx%zz"), "most frequent,x%zz");
+    }
+}

@@ -1,0 +1,311 @@
+//! User-study mode: a study file, anonymous participant sessions with planned tasks, responses in
+//! PostgreSQL, and the researcher's summary and export behind an admin token.
+
+pub mod definition;
+pub mod export;
+pub mod plan;
+pub mod store;
+pub mod summary;
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tally_app::model::{CountView, Settings};
+use tally_app::study::{
+    StudyIntro, StudyPage, StudyResponseForm, StudyStep, StudySummary, StudyTask, TaskView,
+};
+use uuid::Uuid;
+
+pub use definition::StudyDefinition;
+
+use crate::answering::{AnswerError, EngineAnswer};
+use crate::db::DbError;
+use crate::state::AppState;
+use summary::{count_is_correct, ResponseRecord, TaskRecord};
+
+/// Longest time on one task that is still recorded; longer means the participant left.
+const MAX_TASK_SECONDS: f64 = 3600.0;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StudyError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error(transparent)]
+    Answer(#[from] AnswerError),
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
+/// The study being served and the token that opens its results.
+pub struct StudyService {
+    pub definition: StudyDefinition,
+    admin_token: Option<String>,
+}
+
+impl StudyService {
+    pub fn new(definition: StudyDefinition, admin_token: Option<String>) -> Self {
+        let admin_token = admin_token.filter(|t| !t.trim().is_empty());
+        StudyService {
+            definition,
+            admin_token,
+        }
+    }
+
+    pub fn has_admin_token(&self) -> bool {
+        self.admin_token.is_some()
+    }
+
+    /// Checks the researcher's token.
+    pub fn authorize(&self, token: Option<&str>) -> Result<(), StudyError> {
+        let Some(expected) = &self.admin_token else {
+            return Err(StudyError::Forbidden(
+                "study results are closed: the server has no admin token (set TALLY_ADMIN_TOKEN)"
+                    .into(),
+            ));
+        };
+        match token {
+            Some(given) if constant_time_eq(given.as_bytes(), expected.as_bytes()) => Ok(()),
+            Some(given) if !given.is_empty() => {
+                Err(StudyError::Forbidden("the admin token is wrong".into()))
+            }
+            _ => Err(StudyError::Forbidden(
+                "study results need the admin token".into(),
+            )),
+        }
+    }
+
+    pub fn intro(&self) -> StudyIntro {
+        StudyIntro {
+            id: self.definition.id.clone(),
+            title: self.definition.title.clone(),
+            intro: self.definition.intro.clone(),
+            tasks: self.definition.task_count(),
+        }
+    }
+
+    /// Starts an anonymous session with its planned tasks.
+    pub async fn start(&self, state: &AppState) -> Result<Uuid, StudyError> {
+        let session = Uuid::new_v4();
+        let tasks = plan::plan_tasks(&self.definition, session);
+        store::create_session(&state.db, session, &self.definition.id, &tasks).await?;
+        Ok(session)
+    }
+
+    /// A session's progress and its next task (answering its question if needed), or its
+    /// completion code once every task is answered.
+    pub async fn page(&self, state: &AppState, session: &str) -> Result<StudyPage, StudyError> {
+        let session = self.session(state, session).await?;
+        let total = session.tasks.len();
+        let answered = session.answered.len().min(total);
+        let step = match session.next_task() {
+            None => {
+                let code = match &session.completion_code {
+                    Some(code) => code.clone(),
+                    None => store::complete(&state.db, session.id, &completion_code()).await?,
+                };
+                StudyStep::Done {
+                    completion_code: code,
+                }
+            }
+            Some(index) => {
+                let task = session.tasks[index].clone();
+                let question = self.question_text(&task)?;
+                let answer = self.count_view(state, &question).await?;
+                let task = match task {
+                    StudyTask::Judgement { mode, .. } => TaskView::Judgement { mode, answer },
+                    StudyTask::Preference { left, right, .. } => TaskView::Preference {
+                        left,
+                        right,
+                        answer,
+                    },
+                };
+                StudyStep::Task {
+                    index,
+                    question,
+                    task: Box::new(task),
+                    shown_at_ms: now_ms(),
+                }
+            }
+        };
+        Ok(StudyPage {
+            session: session.id.to_string(),
+            title: self.definition.title.clone(),
+            answered,
+            total,
+            step,
+        })
+    }
+
+    /// Stores a response with what was shown; a second response to the same task is ignored.
+    pub async fn respond(
+        &self,
+        state: &AppState,
+        form: &StudyResponseForm,
+    ) -> Result<(), StudyError> {
+        let session = self.session(state, &form.session).await?;
+        let task = session.tasks.get(form.index).cloned().ok_or_else(|| {
+            StudyError::BadRequest(format!(
+                "task {} does not exist; this session has {} tasks",
+                form.index,
+                session.tasks.len()
+            ))
+        })?;
+        let allowed: &[&str] = match task {
+            StudyTask::Judgement { .. } => &["correct", "wrong"],
+            StudyTask::Preference { .. } => &["left", "right", "same"],
+        };
+        if !allowed.contains(&form.choice.as_str()) {
+            return Err(StudyError::BadRequest(format!(
+                "`{}` is not an answer to a {} task ({})",
+                form.choice,
+                task.kind(),
+                allowed.join(", ")
+            )));
+        }
+        let question_text = self.question_text(&task)?;
+        let gold = self.definition.questions[task.question()].gold;
+        let shown_count = self.count_view(state, &question_text).await?.count;
+        let record = TaskRecord {
+            task: task.clone(),
+            question_text,
+            gold,
+            shown_count,
+            count_correct: count_is_correct(shown_count, gold),
+        };
+        let seconds = form
+            .shown_at_ms
+            .map(|shown| (now_ms() - shown) as f64 / 1000.0)
+            .filter(|s| (0.0..=MAX_TASK_SECONDS).contains(s));
+        let response = ResponseRecord {
+            choice: form.choice.clone(),
+            seconds,
+        };
+        let (task_json, response_json) = (
+            serde_json::to_value(&record).map_err(|e| StudyError::BadRequest(e.to_string()))?,
+            serde_json::to_value(&response).map_err(|e| StudyError::BadRequest(e.to_string()))?,
+        );
+        // Run to the end even if the participant's request goes away (see answer storage).
+        let db = state.db.clone();
+        let (id, index, kind) = (session.id, form.index, task.kind());
+        tokio::spawn(async move {
+            store::insert_response(&db, id, index, kind, &task_json, &response_json).await
+        })
+        .await
+        .unwrap_or_else(|e| {
+            Err(DbError::Unavailable(format!(
+                "the storing task failed: {e}"
+            )))
+        })?;
+        Ok(())
+    }
+
+    /// The summary tables, for the token holder.
+    pub async fn summary(
+        &self,
+        state: &AppState,
+        token: Option<&str>,
+    ) -> Result<StudySummary, StudyError> {
+        self.authorize(token)?;
+        let id = &self.definition.id;
+        let rows = store::responses(&state.db, id).await?;
+        let sessions = store::session_counts(&state.db, id).await?;
+        Ok(summary::summarize(
+            id,
+            &self.definition.title,
+            &self.definition.modes,
+            sessions,
+            &rows,
+        ))
+    }
+
+    /// A session of this study, or why there is none.
+    async fn session(&self, state: &AppState, id: &str) -> Result<store::Session, StudyError> {
+        let uuid = Uuid::parse_str(id.trim())
+            .map_err(|_| StudyError::BadRequest(format!("`{id}` is not a study session id")))?;
+        let session = store::load_session(&state.db, uuid)
+            .await?
+            .ok_or_else(|| StudyError::NotFound(format!("there is no study session {uuid}")))?;
+        if session.study != self.definition.id {
+            return Err(StudyError::NotFound(format!(
+                "session {uuid} belongs to the study `{}`, which this server no longer runs",
+                session.study
+            )));
+        }
+        Ok(session)
+    }
+
+    fn question_text(&self, task: &StudyTask) -> Result<String, StudyError> {
+        self.definition
+            .questions
+            .get(task.question())
+            .map(|q| q.question.clone())
+            .ok_or_else(|| {
+                StudyError::NotFound("the session's task names a question the study lacks".into())
+            })
+    }
+
+    /// Tally's count answer with the default settings (cached after the first participant).
+    async fn count_view(&self, state: &AppState, question: &str) -> Result<CountView, StudyError> {
+        let answer = state
+            .answerer
+            .answer(question, "count", &Settings::default())
+            .await?;
+        let EngineAnswer::Count(count) = answer.answer else {
+            return Err(AnswerError::Failed("a count question got no count answer".into()).into());
+        };
+        serde_json::to_value(&count)
+            .and_then(serde_json::from_value)
+            .map_err(|e| AnswerError::Failed(format!("the answer could not be shown: {e}")).into())
+    }
+}
+
+/// A code the participant hands back to show they finished (e.g. on a crowdsourcing site).
+fn completion_code() -> String {
+    let hex = Uuid::new_v4().simple().to_string().to_uppercase();
+    format!("TALLY-{}-{}", &hex[..4], &hex[4..8])
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Compares tokens without an early exit on the first differing byte.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_need_the_right_token() {
+        let open = StudyService::new(StudyDefinition::builtin(false), Some("s3cret".into()));
+        assert!(open.authorize(Some("s3cret")).is_ok());
+        assert!(open
+            .authorize(Some("guess"))
+            .unwrap_err()
+            .to_string()
+            .contains("wrong"));
+        assert!(open.authorize(None).is_err());
+        let closed = StudyService::new(StudyDefinition::builtin(false), Some("  ".into()));
+        assert!(closed
+            .authorize(Some("  "))
+            .unwrap_err()
+            .to_string()
+            .contains("TALLY_ADMIN_TOKEN"));
+    }
+
+    #[test]
+    fn completion_codes_look_alike_and_differ() {
+        let (a, b) = (completion_code(), completion_code());
+        assert_eq!(a.len(), "TALLY-XXXX-XXXX".len());
+        assert!(a.starts_with("TALLY-"));
+        assert_ne!(a, b);
+    }
+}

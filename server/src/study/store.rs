@@ -1,0 +1,155 @@
+//! Study sessions and responses in PostgreSQL. A session row holds its planned tasks; each
+//! response is one row, unique per (session, task), so a re-sent form stores nothing new.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use sqlx::FromRow;
+use tally_app::study::StudyTask;
+use uuid::Uuid;
+
+use crate::db::{classify, Database, DbError};
+
+/// A session as stored.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub id: Uuid,
+    pub study: String,
+    pub tasks: Vec<StudyTask>,
+    pub completion_code: Option<String>,
+    /// Indexes of the tasks answered so far.
+    pub answered: Vec<usize>,
+}
+
+impl Session {
+    /// The first task not answered yet.
+    pub fn next_task(&self) -> Option<usize> {
+        (0..self.tasks.len()).find(|i| !self.answered.contains(i))
+    }
+}
+
+/// Stores a new session with its planned tasks.
+pub async fn create_session(
+    db: &Database,
+    id: Uuid,
+    study: &str,
+    tasks: &[StudyTask],
+) -> Result<(), DbError> {
+    let pool = db.pool().await?;
+    sqlx::query("INSERT INTO study_sessions (id, study, meta) VALUES ($1, $2, $3)")
+        .bind(id)
+        .bind(study)
+        .bind(serde_json::json!({ "tasks": tasks }))
+        .execute(pool)
+        .await
+        .map_err(classify)?;
+    Ok(())
+}
+
+/// A session and its progress, if it exists.
+pub async fn load_session(db: &Database, id: Uuid) -> Result<Option<Session>, DbError> {
+    let pool = db.pool().await?;
+    let row: Option<(String, serde_json::Value, Option<String>)> =
+        sqlx::query_as("SELECT study, meta, completion_code FROM study_sessions WHERE id = $1")
+            .bind(id)
+            .fetch_optional(pool)
+            .await
+            .map_err(classify)?;
+    let Some((study, meta, completion_code)) = row else {
+        return Ok(None);
+    };
+    let tasks: Vec<StudyTask> = serde_json::from_value(meta["tasks"].clone())
+        .map_err(|e| DbError::Invalid(format!("session {id} has unreadable tasks: {e}")))?;
+    let answered: Vec<i32> =
+        sqlx::query_scalar("SELECT task_index FROM study_responses WHERE session_id = $1")
+            .bind(id)
+            .fetch_all(pool)
+            .await
+            .map_err(classify)?;
+    Ok(Some(Session {
+        id,
+        study,
+        tasks,
+        completion_code,
+        answered: answered.into_iter().map(|i| i as usize).collect(),
+    }))
+}
+
+/// Stores a response; `false` when the task was answered already (nothing changes then).
+pub async fn insert_response(
+    db: &Database,
+    session: Uuid,
+    index: usize,
+    kind: &str,
+    task: &serde_json::Value,
+    response: &serde_json::Value,
+) -> Result<bool, DbError> {
+    let pool = db.pool().await?;
+    let inserted = sqlx::query(
+        "INSERT INTO study_responses (session_id, task_index, task_kind, task, response) \
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (session_id, task_index) DO NOTHING",
+    )
+    .bind(session)
+    .bind(index as i32)
+    .bind(kind)
+    .bind(task)
+    .bind(response)
+    .execute(pool)
+    .await
+    .map_err(classify)?
+    .rows_affected();
+    Ok(inserted == 1)
+}
+
+/// Marks a session complete with `code`, unless it has a code already; returns the code it has.
+pub async fn complete(db: &Database, session: Uuid, code: &str) -> Result<String, DbError> {
+    let pool = db.pool().await?;
+    let code: String = sqlx::query_scalar(
+        "UPDATE study_sessions SET completed_at = COALESCE(completed_at, now()), \
+         completion_code = COALESCE(completion_code, $2) WHERE id = $1 RETURNING completion_code",
+    )
+    .bind(session)
+    .bind(code)
+    .fetch_one(pool)
+    .await
+    .map_err(classify)?;
+    Ok(code)
+}
+
+/// A stored response with its session, as exports and summaries read it.
+#[derive(Debug, Clone, Serialize, FromRow)]
+pub struct ResponseRow {
+    pub session_id: Uuid,
+    pub task_index: i32,
+    pub task_kind: String,
+    pub task: serde_json::Value,
+    pub response: serde_json::Value,
+    pub answered_at: DateTime<Utc>,
+    pub session_completed: bool,
+}
+
+/// Every response of `study`, by session and task.
+pub async fn responses(db: &Database, study: &str) -> Result<Vec<ResponseRow>, DbError> {
+    let pool = db.pool().await?;
+    sqlx::query_as(
+        "SELECT r.session_id, r.task_index, r.task_kind, r.task, r.response, r.answered_at, \
+                s.completed_at IS NOT NULL AS session_completed \
+         FROM study_responses r JOIN study_sessions s ON s.id = r.session_id \
+         WHERE s.study = $1 ORDER BY s.started_at, r.session_id, r.task_index",
+    )
+    .bind(study)
+    .fetch_all(pool)
+    .await
+    .map_err(classify)
+}
+
+/// Sessions of `study` started and completed.
+pub async fn session_counts(db: &Database, study: &str) -> Result<(usize, usize), DbError> {
+    let pool = db.pool().await?;
+    let (started, completed): (i64, i64) =
+        sqlx::query_as("SELECT count(*), count(completed_at) FROM study_sessions WHERE study = $1")
+            .bind(study)
+            .fetch_one(pool)
+            .await
+            .map_err(classify)?;
+    Ok((started as usize, completed as usize))
+}
