@@ -117,9 +117,13 @@ fn remember_settings(settings: &crate::model::Settings) {
 /// A cookie of the request being rendered (server side).
 #[cfg(feature = "ssr")]
 pub fn request_cookie(name: &str) -> Option<String> {
-    let parts = use_context::<http::request::Parts>()?;
-    parts
-        .headers
+    cookie_value(&use_context::<http::request::Parts>()?.headers, name)
+}
+
+/// The value of cookie `name` among a request's headers.
+#[cfg(feature = "ssr")]
+pub fn cookie_value(headers: &http::HeaderMap, name: &str) -> Option<String> {
+    headers
         .get_all(http::header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())

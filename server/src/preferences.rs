@@ -3,11 +3,12 @@
 //! with non-default settings; the home page starts from them).
 
 use axum::extract::{Form, Request};
-use axum::http::header::{COOKIE, HOST, LOCATION, REFERER, SET_COOKIE};
+use axum::http::header::{HOST, LOCATION, REFERER, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
+use tally_app::backend::cookie_value;
 use tally_app::model::{Ask, SETTINGS_COOKIE, THEME_COOKIE};
 
 use crate::api::ApiError;
@@ -92,21 +93,10 @@ fn parse_ask(query: &str) -> Option<Ask> {
 
 /// The remembered settings query, if it is still valid and not all defaults.
 fn saved_settings(headers: &HeaderMap) -> Option<String> {
-    let query = parse_ask(&cookie(headers, SETTINGS_COOKIE)?)?
+    let query = parse_ask(&cookie_value(headers, SETTINGS_COOKIE)?)?
         .settings
         .changed_query();
     (!query.is_empty()).then_some(query)
-}
-
-fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(key, _)| *key == name)
-        .map(|(_, value)| value.to_string())
 }
 
 /// Decodes a query value (`+` and `%XX`).

@@ -5,7 +5,7 @@
 //
 //   node tests/browser/answers.mjs BASE_URL SCREENSHOT_DIR
 // Prints one JSON line: {"answer_id":…, "feedback_id":…, "count":…, "values":[…]}.
-import { chromium } from 'playwright-core';
+import { finish, launch, recordProblems } from './chromium.mjs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -19,21 +19,13 @@ mkdirSync(shots, { recursive: true });
 const COUNT_QUESTION = 'how many songs did paul mccartney write for the beatles';
 const SEARCH_QUESTION = 'stadiums with a capacity of more than 80000';
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-});
+const browser = await launch();
 const problems = [];
 const result = {};
 const hydrated = (page) => page.waitForSelector('main[data-hydrated="true"]', { timeout: 60000 });
 try {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  page.on('pageerror', (e) => problems.push(`page error: ${e}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
-  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()} for ${r.url()}`); });
+  recordProblems(page, problems);
 
   // The count question, through the question box.
   await page.goto(base + '/', { waitUntil: 'load' });
@@ -105,8 +97,4 @@ try {
 } finally {
   await browser.close();
 }
-if (problems.length) {
-  console.error(problems.join('\n'));
-  process.exit(1);
-}
-console.log(JSON.stringify(result));
+finish(problems, result);

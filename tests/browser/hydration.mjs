@@ -1,9 +1,9 @@
 // Loads Tally's home page in Debian's headless Chromium and proves that hydration works: the
 // "Check again" button re-fetches the status through a server function, which only happens with
-// the WASM app running. Saves a screenshot.
+// the WASM app running. Then switches the theme to dark and back. Saves a screenshot.
 //
 //   node tests/browser/hydration.mjs URL SCREENSHOT.png
-import { chromium } from 'playwright-core';
+import { finish, launch, recordProblems } from './chromium.mjs';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -13,19 +13,11 @@ if (!url || !screenshot) {
   process.exit(2);
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-});
+const browser = await launch();
 const problems = [];
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-  page.on('pageerror', (e) => problems.push(`page error: ${e}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
-  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()} for ${r.url()}`); });
+  recordProblems(page, problems);
 
   await page.goto(url, { waitUntil: 'load' });
   const title = await page.title();
@@ -44,6 +36,16 @@ try {
     before, { timeout: 15000 });
   const after = await page.textContent('#status-checked-at');
 
+  // The theme switch: "Dark" comes back to this page dark (whatever the system says), "Auto"
+  // follows the system (light here) again.
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await Promise.all([page.waitForNavigation(), page.click('.theme-switch button[value="dark"]')]);
+  if ((await page.getAttribute('html', 'data-theme')) !== 'dark') throw new Error('no dark theme after "Dark"');
+  if ((await background()) !== 'rgb(21, 23, 26)') throw new Error(`dark theme background is ${await background()}`);
+  await Promise.all([page.waitForNavigation(), page.click('.theme-switch button[value="system"]')]);
+  if ((await page.getAttribute('html', 'data-theme')) !== null) throw new Error('"Auto" kept a theme');
+  if ((await background()) !== 'rgb(251, 251, 250)') throw new Error(`light background is ${await background()}`);
+
   mkdirSync(dirname(screenshot), { recursive: true });
   await page.screenshot({ path: screenshot, fullPage: true });
   console.log(`title: ${title}`);
@@ -54,7 +56,4 @@ try {
 } finally {
   await browser.close();
 }
-if (problems.length) {
-  console.error(problems.join('\n'));
-  process.exit(1);
-}
+finish(problems);

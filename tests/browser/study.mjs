@@ -5,7 +5,7 @@
 //
 //   node tests/browser/study.mjs BASE_URL SCREENSHOT_DIR ADMIN_TOKEN
 // Prints one JSON line: {"session":…, "completion_code":…, "choices":[…], "csv":…, "counts":…}.
-import { chromium } from 'playwright-core';
+import { finish, launch, recordProblems } from './chromium.mjs';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -16,22 +16,14 @@ if (!base || !shots || !token) {
 }
 mkdirSync(shots, { recursive: true });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-});
+const browser = await launch();
 const problems = [];
 const result = { choices: [] };
 const hydrated = (page) => page.waitForSelector('main[data-hydrated="true"]', { timeout: 60000 });
 try {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
-  page.on('pageerror', (e) => problems.push(`page error: ${e}`));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
-  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()} for ${r.url()}`); });
+  recordProblems(page, problems);
 
   await page.goto(base + '/study', { waitUntil: 'load' });
   await hydrated(page);
@@ -89,8 +81,4 @@ try {
 } finally {
   await browser.close();
 }
-if (problems.length) {
-  console.error(problems.join('\n'));
-  process.exit(1);
-}
-console.log(JSON.stringify(result));
+finish(problems, result);
