@@ -87,31 +87,7 @@ pub async fn answer_question(ask: Ask) -> Result<Answered, ServerFnError> {
         .await
         .ok()
         .map(|ConnectInfo(addr)| addr.ip());
-    let settings = ask.settings.clone();
-    let answered = backend()?.0.answer(ask, client).await.map_err(failed)?;
-    remember_settings(&settings);
-    Ok(answered)
-}
-
-/// Keeps settings that differ from the defaults in a cookie, so the next visit starts from them.
-/// This covers calls from the hydrated page; a server-rendered page has sent its headers before
-/// its answer is ready, so the server sets the cookie for those from the request's URL.
-#[cfg(feature = "ssr")]
-fn remember_settings(settings: &crate::model::Settings) {
-    let query = settings.changed_query();
-    let Some(response) = use_context::<leptos_axum::ResponseOptions>() else {
-        return;
-    };
-    if query.is_empty() {
-        return;
-    }
-    let cookie = format!(
-        "{}={query}; Path=/; Max-Age=31536000; SameSite=Lax",
-        crate::model::SETTINGS_COOKIE
-    );
-    if let Ok(value) = http::HeaderValue::from_str(&cookie) {
-        response.append_header(http::header::SET_COOKIE, value);
-    }
+    backend()?.0.answer(ask, client).await.map_err(failed)
 }
 
 /// A cookie of the request being rendered (server side).

@@ -8,6 +8,8 @@ pub mod backend;
 pub mod format;
 pub mod model;
 pub mod pages;
+#[cfg(feature = "hydrate")]
+pub mod progress;
 pub mod status;
 pub mod study;
 pub mod views;
@@ -76,9 +78,11 @@ pub fn App() -> impl IntoView {
                 <Routes fallback=|| view! { <pages::NotFound/> }>
                     <Route path=StaticSegment("") view=pages::HomePage ssr=SsrMode::InOrder/>
                     <Route path=StaticSegment("history") view=views::history::HistoryPage ssr=SsrMode::InOrder/>
-                    <Route path=StaticSegment("study") view=views::study::StudyHomePage ssr=SsrMode::InOrder/>
-                    <Route path=(StaticSegment("study"), StaticSegment("summary")) view=views::study::StudySummaryPage ssr=SsrMode::InOrder/>
-                    <Route path=(StaticSegment("study"), StaticSegment("s"), ParamSegment("session")) view=views::study::StudySessionPage ssr=SsrMode::InOrder/>
+                    // Study pages wait for their data before sending anything, so a missing
+                    // session or a refused token always carries its HTTP status.
+                    <Route path=StaticSegment("study") view=views::study::StudyHomePage ssr=SsrMode::Async/>
+                    <Route path=(StaticSegment("study"), StaticSegment("summary")) view=views::study::StudySummaryPage ssr=SsrMode::Async/>
+                    <Route path=(StaticSegment("study"), StaticSegment("s"), ParamSegment("session")) view=views::study::StudySessionPage ssr=SsrMode::Async/>
                 </Routes>
             </main>
         </Router>

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::Serialize;
 use tally_app::model::Settings;
+use tally_engine::count::pipeline::StageTiming;
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
 use tally_engine::search::{search, SearchResults, SearchSettings, SentenceIndex};
@@ -16,6 +17,9 @@ use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
 use tokio::sync::Semaphore;
 
 use crate::cli::{CountArgs, SearchSettingsArgs};
+
+/// Told about each stage of an answer as it finishes.
+pub type StageObserver = Arc<dyn Fn(&StageTiming) + Send + Sync>;
 
 /// Answers kept in the cache.
 const CACHE_ENTRIES: usize = 256;
@@ -166,6 +170,19 @@ impl Answerer {
         mode: &str,
         settings: &Settings,
     ) -> Result<Answer, AnswerError> {
+        self.answer_observed(question, mode, settings, Arc::new(|_| {}))
+            .await
+    }
+
+    /// [`answer`](Self::answer), telling `on_stage` about each stage of the count pipeline as
+    /// it finishes (nothing for cached answers and searches, which take milliseconds).
+    pub async fn answer_observed(
+        &self,
+        question: &str,
+        mode: &str,
+        settings: &Settings,
+        on_stage: StageObserver,
+    ) -> Result<Answer, AnswerError> {
         let question = question.trim().to_string();
         validate_question(&question)?;
         let forced = match mode {
@@ -199,6 +216,7 @@ impl Answerer {
                 forced,
                 &count_settings,
                 &search_settings,
+                on_stage.as_ref(),
             )
         })
         .await
@@ -231,6 +249,7 @@ fn answer_with(
     forced: Option<QuestionKind>,
     count_settings: &CountSettings,
     search_settings: &SearchSettings,
+    on_stage: &(dyn Fn(&StageTiming) + Send + Sync),
 ) -> Result<Answer, AnswerError> {
     let stored = engines
         .snippets
@@ -248,7 +267,12 @@ fn answer_with(
         QuestionKind::Count => EngineAnswer::Count(Box::new(
             engines
                 .pipeline
-                .answer_from_index(&engines.snippets, question, count_settings)
+                .answer_from_index_observed(
+                    &engines.snippets,
+                    question,
+                    count_settings,
+                    &mut |stage| on_stage(stage),
+                )
                 .map_err(|e| AnswerError::Failed(e.to_string()))?,
         )),
         QuestionKind::Quantity | QuestionKind::Search => {

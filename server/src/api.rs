@@ -149,7 +149,7 @@ impl From<crate::answering::AnswerError> for ApiError {
 }
 
 /// `q`, `mode` and the settings from the query string; bad numbers are a 400.
-fn ask_from(params: &HashMap<String, String>) -> Result<Ask, ApiError> {
+pub fn ask_from(params: &HashMap<String, String>) -> Result<Ask, ApiError> {
     let (ask, problems) = Ask::from_params(|name| params.get(name).cloned());
     if !problems.is_empty() {
         return Err(ApiError::new(StatusCode::BAD_REQUEST, problems.join("; ")));

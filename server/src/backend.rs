@@ -2,6 +2,7 @@
 //! [`Backend`]): rate limit, answer, store the question and answer, report where.
 
 use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::Instant;
 
 use axum::http::StatusCode;
@@ -14,7 +15,7 @@ use tally_app::status::SystemStatus;
 use tally_app::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
 use uuid::Uuid;
 
-use crate::answering::{Answer, AnswerError};
+use crate::answering::{Answer, AnswerError, StageObserver};
 use crate::db::DbError;
 use crate::feedback::{self, CnpGroup, NewFeedback, Part, Verdict};
 use crate::health;
@@ -43,6 +44,18 @@ pub async fn answer_and_store(
     settings: &Settings,
     client: Option<IpAddr>,
 ) -> Result<StoredAnswer, AnswerError> {
+    answer_and_store_observed(state, question, mode, settings, client, Arc::new(|_| {})).await
+}
+
+/// [`answer_and_store`], telling `on_stage` about each stage as it finishes.
+pub async fn answer_and_store_observed(
+    state: &AppState,
+    question: &str,
+    mode: &str,
+    settings: &Settings,
+    client: Option<IpAddr>,
+    on_stage: StageObserver,
+) -> Result<StoredAnswer, AnswerError> {
     // Requests that cannot be answered do not use up the asker's allowance.
     crate::answering::validate_question(question)?;
     crate::answering::count_settings(settings)?;
@@ -51,7 +64,10 @@ pub async fn answer_and_store(
         return Err(AnswerError::RateLimited(wait.as_secs().max(1)));
     }
     let started = Instant::now();
-    let answer = state.answerer.answer(question, mode, settings).await?;
+    let answer = state
+        .answerer
+        .answer_observed(question, mode, settings, on_stage)
+        .await?;
     let latency_ms = started.elapsed().as_secs_f64() * 1e3;
     let record = serde_json::json!({
         "kind": answer.kind,
@@ -299,7 +315,7 @@ fn history_item(row: store::RecentQuestion) -> HistoryItem {
 }
 
 /// The page's view of an answer: the engine's JSON read into the app's types.
-fn to_page(ask: Ask, stored: StoredAnswer) -> Result<Answered, Failure> {
+pub fn to_page(ask: Ask, stored: StoredAnswer) -> Result<Answered, Failure> {
     let convert = |e: serde_json::Error| {
         failure(
             StatusCode::INTERNAL_SERVER_ERROR,

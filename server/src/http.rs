@@ -25,7 +25,7 @@ use tracing::Level;
 
 use crate::backend::ServerBackend;
 use crate::state::AppState;
-use crate::{api, health, preferences};
+use crate::{api, health, preferences, progress};
 
 /// Largest request body the API accepts.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -44,6 +44,7 @@ pub fn router(state: AppState) -> Router {
         .route("/feedback/{id}", get(api::get_feedback))
         .route("/count", get(api::get_count))
         .route("/search", get(api::get_search))
+        .route("/answer/stream", get(progress::answer_stream))
         .route("/questions", get(api::list_questions))
         .route("/openapi.json", get(api::openapi))
         .fallback(api::not_found)

@@ -14,6 +14,7 @@ pub mod health;
 pub mod http;
 pub mod pg_cluster;
 pub mod preferences;
+pub mod progress;
 pub mod rate_limit;
 pub mod search;
 pub mod serve;

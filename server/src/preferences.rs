@@ -9,7 +9,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use tally_app::backend::cookie_value;
-use tally_app::model::{Ask, SETTINGS_COOKIE, THEME_COOKIE};
+use tally_app::model::{Ask, Settings, SETTINGS_COOKIE, THEME_COOKIE};
 
 use crate::api::ApiError;
 
@@ -58,21 +58,29 @@ pub async fn restore_settings(request: Request, next: Next) -> Response {
         Some(query) => {
             // A question asked with other settings: remember them. (The page streams, so its
             // headers leave before the answer is computed; the cookie is set here instead.)
-            let remember = parse_ask(query)
+            let cookie = parse_ask(query)
                 .filter(|ask| !ask.q.trim().is_empty())
-                .map(|ask| ask.settings.changed_query())
-                .filter(|settings| !settings.is_empty());
+                .and_then(|ask| settings_cookie(&ask.settings));
             let mut response = next.run(request).await;
-            let cookie = remember.map(|settings| {
-                format!("{SETTINGS_COOKIE}={settings}; Path=/; Max-Age={MAX_AGE}; SameSite=Lax")
-            });
-            if let Some(value) = cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
+            if let Some(value) = cookie {
                 response.headers_mut().append(SET_COOKIE, value);
             }
             return response;
         }
     }
     next.run(request).await
+}
+
+/// The cookie that remembers `settings`, when they differ from the defaults.
+pub fn settings_cookie(settings: &Settings) -> Option<HeaderValue> {
+    let query = settings.changed_query();
+    if query.is_empty() {
+        return None;
+    }
+    HeaderValue::from_str(&format!(
+        "{SETTINGS_COOKIE}={query}; Path=/; Max-Age={MAX_AGE}; SameSite=Lax"
+    ))
+    .ok()
 }
 
 /// The question and settings of a home-page query, if its settings are valid.

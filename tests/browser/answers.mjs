@@ -4,7 +4,7 @@
 // quantity search re-sorted by value. Saves screenshots (desktop, phone, dark theme).
 //
 //   node tests/browser/answers.mjs BASE_URL SCREENSHOT_DIR
-// Prints one JSON line: {"answer_id":…, "feedback_id":…, "count":…, "values":[…]}.
+// Prints one JSON line: {"answer_id":…, "feedback_id":…, "count":…, "values":[…], "stages":[…]}.
 import { finish, launch, recordProblems } from './chromium.mjs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,10 +30,22 @@ try {
   // The count question, through the question box.
   await page.goto(base + '/', { waitUntil: 'load' });
   await hydrated(page);
+  // Asked from the hydrated page, the answer streams in: record every stage the progress list
+  // shows while the answer is computed.
+  await page.evaluate(() => {
+    window.seenStages = [];
+    new MutationObserver(() => {
+      for (const li of document.querySelectorAll('.answer-progress li')) {
+        const stage = li.textContent.replace('✓', '').replace(/[\d.,]+\s*m?s$/, '').trim();
+        if (!window.seenStages.includes(stage)) window.seenStages.push(stage);
+      }
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
   await page.fill('#q', COUNT_QUESTION);
   await Promise.all([page.waitForNavigation({ timeout: 120000 }), page.click('.question-row button[type=submit]')]);
   await page.waitForSelector('#count-value', { timeout: 120000 });
   await hydrated(page);
+  result.stages = await page.evaluate(() => window.seenStages);
   result.count = (await page.textContent('#count-value')).trim();
   result.answer_id = Number(await page.getAttribute('.answer', 'data-answer-id'));
   result.kind_note = (await page.textContent('#kind-note')).trim();

@@ -67,6 +67,23 @@ async fn questions_answers_and_feedback_in_a_browser() {
     );
     let seen: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON line");
     assert_eq!(seen["count"], "180");
+    // The progress list showed the pipeline's stages, in order, while the answer was computed.
+    let stages: Vec<&str> = seen["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    let order = [
+        "retrieval",
+        "analysis",
+        "span scoring",
+        "consolidation",
+        "contextualization",
+        "instances",
+    ];
+    assert!(stages.len() >= 2, "too few stages seen: {stages:?}");
+    assert_eq!(stages, order[..stages.len()], "{stages:?}");
 
     let feedback: serde_json::Value =
         reqwest::get(server.url(&format!("/api/feedback/{}", seen["feedback_id"])))

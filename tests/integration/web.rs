@@ -374,3 +374,92 @@ async fn themes_and_settings_are_remembered_in_cookies() {
     assert_eq!(broken.status(), StatusCode::OK);
     assert!(server.stop().success());
 }
+
+/// The answer stream: each finished stage of the count pipeline as a server-sent event, then the
+/// stored answer; a cached answer has no stages; a failure is an event too.
+#[tokio::test]
+async fn answers_stream_their_stages() {
+    let dir = scratch_dir("web-stream");
+    let empty = dir.join("no-data");
+    std::fs::create_dir_all(&empty).unwrap();
+    let pg = dir.join("pg").display().to_string();
+    let data = empty.display().to_string();
+    let server = Server::start(&dir, "server", &["--pg-dir", &pg, "--data", &data], &[]).await;
+    server.wait_until_answering().await;
+
+    /// (event, data) pairs of a whole event stream.
+    async fn events(server: &Server, path: &str) -> Vec<(String, Value)> {
+        let response = reqwest::get(server.url(path)).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert!(response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/event-stream"));
+        let body = response.text().await.unwrap();
+        body.split("\n\n")
+            .filter_map(|block| {
+                let field = |name: &str| {
+                    block
+                        .lines()
+                        .find_map(|l| l.strip_prefix(name).map(|v| v.trim().to_string()))
+                };
+                Some((
+                    field("event:")?,
+                    serde_json::from_str(&field("data:")?).unwrap(),
+                ))
+            })
+            .collect()
+    }
+
+    let path = "/api/answer/stream?q=how+many+moons+does+mars+have";
+    let first = events(&server, path).await;
+    let names: Vec<&str> = first.iter().map(|(e, _)| e.as_str()).collect();
+    assert_eq!(
+        names,
+        ["stage", "stage", "stage", "stage", "stage", "stage", "answer"]
+    );
+    let stages: Vec<&str> = first[..6]
+        .iter()
+        .map(|(_, d)| d["stage"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        stages,
+        [
+            "retrieval",
+            "analysis",
+            "span scoring",
+            "consolidation",
+            "contextualization",
+            "instances"
+        ]
+    );
+    assert!(first[..6]
+        .iter()
+        .all(|(_, d)| d["ms"].as_f64().unwrap() >= 0.0));
+    let answer = &first[6].1;
+    assert_eq!(answer["kind"], "count");
+    assert_eq!(answer["body"]["type"], "count");
+    assert_eq!(answer["body"]["count"], 2.0, "{answer}");
+    assert!(answer["answer_id"].as_i64().is_some(), "stored: {answer}");
+
+    // The same question again comes from the cache: the answer alone, stored again.
+    let again = events(&server, path).await;
+    assert_eq!(again.len(), 1);
+    assert_eq!(again[0].0, "answer");
+    assert_ne!(again[0].1["answer_id"], answer["answer_id"]);
+
+    // A question that cannot be answered ends the stream with a failure event.
+    let long = format!("/api/answer/stream?q={}", "a".repeat(501));
+    let failed = events(&server, &long).await;
+    assert_eq!(failed.len(), 1);
+    assert_eq!(failed[0].0, "failure");
+    assert_eq!(failed[0].1["status"], 400);
+    assert!(failed[0].1["error"]
+        .as_str()
+        .unwrap()
+        .contains("at most 500"));
+    // No question at all is a plain 400.
+    let (status, body) = get(&server, "/api/answer/stream").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(server.stop().success());
+}

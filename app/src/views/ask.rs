@@ -1,12 +1,16 @@
 //! The question box with its mode switch and settings, example questions, and the answer.
 
 use leptos::prelude::*;
-use leptos_router::hooks::use_query_map;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
 
-use crate::backend::{answer_question, example_questions};
+#[cfg(not(feature = "hydrate"))]
+use crate::backend::answer_question;
+use crate::backend::example_questions;
+use crate::format::duration_ms;
 use crate::model::{
-    AnswerBody, Answered, Ask, Settings, INSTANCE_SCORINGS, MAX_QUESTION_CHARS, MODES, RANKERS,
-    SORTS, STRATEGIES,
+    AnswerBody, Answered, Ask, Settings, TimingView, INSTANCE_SCORINGS, MAX_QUESTION_CHARS, MODES,
+    RANKERS, SORTS, STRATEGIES,
 };
 use crate::views::count::CountAnswerView;
 use crate::views::feedback::{error_text, FeedbackTarget};
@@ -24,18 +28,41 @@ fn current_ask() -> Memo<(Ask, Vec<String>)> {
 #[component]
 pub fn AskPage() -> impl IntoView {
     let ask = current_ask();
+    // Stages of the answer being computed, as they finish (filled in the browser only).
+    let stages = RwSignal::new(Vec::<TimingView>::new());
     let answer = Resource::new(
         move || ask.get(),
-        |(ask, problems)| async move {
+        move |(ask, problems)| async move {
             if ask.q.trim().is_empty() {
                 return Ok(None);
             }
             if !problems.is_empty() {
                 return Err(ServerFnError::new(problems.join("; ")));
             }
+            #[cfg(feature = "hydrate")]
+            return crate::progress::answer_with_progress(ask, stages)
+                .await
+                .map(Some);
+            #[cfg(not(feature = "hydrate"))]
             answer_question(ask).await.map(Some)
         },
     );
+    let working = move || {
+        view! {
+            <div class="working" role="status" aria-live="polite">
+                <p>"Answering…"</p>
+                <ol class="answer-progress">
+                    {move || {
+                        stages
+                            .get()
+                            .into_iter()
+                            .map(|t| view! { <li>"✓ " {t.stage} " " <span class="muted">{duration_ms(t.ms)}</span></li> })
+                            .collect_view()
+                    }}
+                </ol>
+            </div>
+        }
+    };
     let asked = move || !ask.read().0.q.trim().is_empty();
     view! {
         <section class="ask">
@@ -51,7 +78,7 @@ pub fn AskPage() -> impl IntoView {
             </Show>
         </section>
         <Show when=asked>
-            <Suspense fallback=|| view! { <p class="working" role="status">"Answering…"</p> }>
+            <Suspense fallback=working>
                 {move || Suspend::new(async move {
                     match answer.await {
                         Ok(Some(answered)) => view! { <AnswerView answered/> }.into_any(),
@@ -65,8 +92,32 @@ pub fn AskPage() -> impl IntoView {
     .into_any()
 }
 
+/// Navigates to the submitted question's URL (only the settings that differ from the defaults)
+/// instead of reloading the page.
+#[cfg(feature = "hydrate")]
+fn submit_in_place(ev: leptos::ev::SubmitEvent, navigate: &impl Fn(&str, NavigateOptions)) {
+    use wasm_bindgen::JsCast;
+    let Some(form) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlFormElement>().ok())
+    else {
+        return;
+    };
+    let Ok(data) = web_sys::FormData::new_with_form(&form) else {
+        return;
+    };
+    ev.prevent_default();
+    let (ask, _) = Ask::from_params(|name| data.get(name).as_string());
+    navigate(&ask.url(), NavigateOptions::default());
+}
+
+/// On the server the form is never submitted.
+#[cfg(not(feature = "hydrate"))]
+fn submit_in_place(_: leptos::ev::SubmitEvent, _: &impl Fn(&str, NavigateOptions)) {}
+
 #[component]
 fn QuestionBox(ask: Signal<Ask>) -> impl IntoView {
+    let navigate = use_navigate();
     let current = ask.get_untracked();
     let settings = current.settings.clone();
     let defaults = Settings::default();
@@ -83,7 +134,15 @@ fn QuestionBox(ask: Signal<Ask>) -> impl IntoView {
     };
     let sorts: Vec<&'static str> = SORTS.iter().map(|(v, _)| *v).collect();
     view! {
-        <form class="question-box" method="get" action="/" role="search">
+        // Without JavaScript a plain GET form; once hydrated, the page moves to the question's
+        // URL in place (and the answer streams in with its progress).
+        <form
+            class="question-box"
+            method="get"
+            action="/"
+            role="search"
+            on:submit=move |ev| submit_in_place(ev, &navigate)
+        >
             <label for="q" class="visually-hidden">"Your question"</label>
             <div class="question-row">
                 <input

@@ -1,7 +1,8 @@
 //! The answer to a count question: the count, its CNP_rep and confidence, a plot of the candidate
 //! counts, the CNP groups, the ranked instances and the snippets with their spans highlighted.
 //! Plot points, group entries and instances link to the snippet they come from (`#snippet-…`),
-//! so following one scrolls the snippet into view, with or without JavaScript.
+//! so following one scrolls the snippet into view, with or without JavaScript. (`target="_self"`
+//! leaves these in-page jumps to the browser: the app's router would treat them as navigations.)
 
 use leptos::prelude::*;
 
@@ -61,7 +62,7 @@ pub fn CountAnswerView(view: CountView, target: Option<FeedbackTarget>) -> impl 
             <p class="count-rep">
                 {cnp_rep.as_ref().map(|rep| {
                     view! {
-                        "“" <a href=format!("#{}", snippet_anchor(&rep.snippet_id)) id="cnp-rep">{rep.text.clone()}</a> "”"
+                        "“" <a href=format!("#{}", snippet_anchor(&rep.snippet_id)) target="_self" id="cnp-rep">{rep.text.clone()}</a> "”"
                     }
                 })}
             </p>
@@ -188,12 +189,16 @@ fn CountPlot(snippets: Vec<SnippetView>, prediction: Option<f64>) -> impl IntoVi
                 percent(*confidence)
             );
             let aria = label.clone();
+            // The <g> makes the macro build an SVG <a>: rendered in the browser (after an answer
+            // in place), an HTML <a> inside <svg> would be neither drawn nor followed.
             view! {
-                <a href=format!("#{}", snippet_anchor(snippet)) class="plot-point" aria-label=aria>
-                    <circle cx=format!("{cx:.1}") cy=format!("{cy:.1}") r=format!("{r:.1}") class=format!("cnp-{class}")>
-                        <title>{label}</title>
-                    </circle>
-                </a>
+                <g>
+                    <a href=format!("#{}", snippet_anchor(snippet)) target="_self" class="plot-point" aria-label=aria>
+                        <circle cx=format!("{cx:.1}") cy=format!("{cy:.1}") r=format!("{r:.1}") class=format!("cnp-{class}")>
+                            <title>{label}</title>
+                        </circle>
+                    </a>
+                </g>
             }
         })
         .collect_view();
@@ -274,7 +279,7 @@ fn Groups(groups: crate::model::GroupsView, target: Option<FeedbackTarget>) -> i
                             });
                             view! {
                                 <li id=format!("{id}-{i}")>
-                                    <a href=format!("#{}", snippet_anchor(&cnp.snippet_id))>{cnp.text.clone()}</a>
+                                    <a href=format!("#{}", snippet_anchor(&cnp.snippet_id)) target="_self">{cnp.text.clone()}</a>
                                     <span class="muted">{format!(" · {} · {}", number(cnp.count), percent(cnp.confidence))}</span>
                                     {feedback}
                                 </li>
@@ -324,7 +329,7 @@ fn Instances(
                         view! {
                             <li class="instance-item">
                                 {match first {
-                                    Some(s) => view! { <a href=format!("#{}", snippet_anchor(&s))>{instance.name.clone()}</a> }.into_any(),
+                                    Some(s) => view! { <a href=format!("#{}", snippet_anchor(&s)) target="_self">{instance.name.clone()}</a> }.into_any(),
                                     None => view! { <span>{instance.name.clone()}</span> }.into_any(),
                                 }}
                                 <meter min="0" max="1" value=instance.score.to_string() title=format!("score {:.2}", instance.score)></meter>

@@ -262,6 +262,18 @@ impl CountPipeline {
         question: &str,
         settings: &CountSettings,
     ) -> Result<CountAnswer, PipelineError> {
+        self.answer_from_index_observed(index, question, settings, &mut |_| {})
+    }
+
+    /// [`answer_from_index`](Self::answer_from_index), telling `on_stage` about each stage as
+    /// it finishes (for progress shown while the answer is computed).
+    pub fn answer_from_index_observed(
+        &self,
+        index: &SnippetIndex,
+        question: &str,
+        settings: &CountSettings,
+        on_stage: &mut dyn FnMut(&StageTiming),
+    ) -> Result<CountAnswer, PipelineError> {
         let started = Instant::now();
         let mut snippets = index.prefetched(question)?;
         let mut retrieval = "prefetched";
@@ -273,15 +285,14 @@ impl CountPipeline {
                 .map(|h| h.snippet)
                 .collect();
         }
-        let retrieval_ms = started.elapsed().as_secs_f64() * 1e3;
-        let mut answer = self.answer(question, &snippets, retrieval, settings)?;
-        answer.timings.insert(
-            0,
-            StageTiming {
-                stage: "retrieval".to_string(),
-                ms: retrieval_ms,
-            },
-        );
+        let retrieval_timing = StageTiming {
+            stage: "retrieval".to_string(),
+            ms: started.elapsed().as_secs_f64() * 1e3,
+        };
+        on_stage(&retrieval_timing);
+        let mut answer =
+            self.answer_observed(question, &snippets, retrieval, settings, on_stage)?;
+        answer.timings.insert(0, retrieval_timing);
         Ok(answer)
     }
 
@@ -293,13 +304,27 @@ impl CountPipeline {
         retrieval: &str,
         settings: &CountSettings,
     ) -> Result<CountAnswer, PipelineError> {
+        self.answer_observed(question, snippets, retrieval, settings, &mut |_| {})
+    }
+
+    /// [`answer`](Self::answer), telling `on_stage` about each stage as it finishes.
+    pub fn answer_observed(
+        &self,
+        question: &str,
+        snippets: &[Snippet],
+        retrieval: &str,
+        settings: &CountSettings,
+        on_stage: &mut dyn FnMut(&StageTiming),
+    ) -> Result<CountAnswer, PipelineError> {
         let mut timings = Vec::new();
         let mut clock = Instant::now();
         let mut lap = |stage: &str, timings: &mut Vec<StageTiming>| {
-            timings.push(StageTiming {
+            let timing = StageTiming {
                 stage: stage.to_string(),
                 ms: clock.elapsed().as_secs_f64() * 1e3,
-            });
+            };
+            on_stage(&timing);
+            timings.push(timing);
             clock = Instant::now();
         };
 

@@ -1,0 +1,100 @@
+//! Answering in the browser with progress: the answer comes from `/api/answer/stream` as
+//! server-sent events, one per finished stage of the count pipeline and then the answer, so the
+//! page lists the stages as they finish instead of showing a blank wait. (Server-rendered pages
+//! stream the answer itself; this is for questions asked once the app has hydrated.)
+
+use std::cell::RefCell;
+use std::future::Future;
+use std::rc::Rc;
+
+use futures_channel::oneshot;
+use leptos::prelude::*;
+use send_wrapper::SendWrapper;
+use serde::Deserialize;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{Event, EventSource, MessageEvent};
+
+use crate::model::{Answered, Ask, TimingView};
+
+#[derive(Deserialize)]
+struct Failure {
+    error: String,
+}
+
+/// Answers `ask` through the event stream, appending each finished stage to `stages`.
+pub fn answer_with_progress(
+    ask: Ask,
+    stages: RwSignal<Vec<TimingView>>,
+) -> impl Future<Output = Result<Answered, ServerFnError>> + Send {
+    // Browser objects are not `Send`; the browser has one thread, so this wrapper is sound.
+    SendWrapper::new(stream_answer(ask, stages))
+}
+
+async fn stream_answer(
+    ask: Ask,
+    stages: RwSignal<Vec<TimingView>>,
+) -> Result<Answered, ServerFnError> {
+    stages.set(Vec::new());
+    // `Ask::url` is `/?q=…`: the same query string asks the stream.
+    let query = ask.url().trim_start_matches('/').to_string();
+    let source = EventSource::new(&format!("/api/answer/stream{query}"))
+        .map_err(|_| ServerFnError::new("the browser could not open the answer stream"))?;
+    let (done, outcome) = oneshot::channel::<Result<Answered, String>>();
+    let done = Rc::new(RefCell::new(Some(done)));
+    let finish = move |result: Result<Answered, String>| {
+        if let Some(done) = done.borrow_mut().take() {
+            let _ = done.send(result);
+        }
+    };
+
+    let on_stage = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        let stage = event
+            .data()
+            .as_string()
+            .and_then(|text| serde_json::from_str::<TimingView>(&text).ok());
+        if let Some(stage) = stage {
+            stages.update(|list| list.push(stage));
+        }
+    });
+    let finish_answer = finish.clone();
+    let on_answer = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        let text = event.data().as_string().unwrap_or_default();
+        finish_answer(
+            serde_json::from_str::<Answered>(&text)
+                .map_err(|e| format!("the answer could not be read: {e}")),
+        );
+    });
+    let finish_failure = finish.clone();
+    let on_failure = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        let text = event.data().as_string().unwrap_or_default();
+        finish_failure(Err(serde_json::from_str::<Failure>(&text)
+            .map(|f| f.error)
+            .unwrap_or(text)));
+    });
+    // The connection failed or closed before an answer: say so rather than reconnecting.
+    let on_error = Closure::<dyn FnMut(Event)>::new(move |_| {
+        finish(Err(
+            "the connection to Tally was lost before the answer came; try again".into(),
+        ));
+    });
+    let listen = |name: &str, callback: &web_sys::js_sys::Function| {
+        let _ = source.add_event_listener_with_callback(name, callback);
+    };
+    listen("stage", on_stage.as_ref().unchecked_ref());
+    listen("answer", on_answer.as_ref().unchecked_ref());
+    listen("failure", on_failure.as_ref().unchecked_ref());
+    source.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+
+    let result = outcome.await;
+    source.close();
+    // The callbacks live until here; the closed source calls none of them again.
+    drop((on_stage, on_answer, on_failure, on_error));
+    match result {
+        Ok(Ok(answered)) => Ok(answered),
+        Ok(Err(message)) => Err(ServerFnError::new(message)),
+        Err(_) => Err(ServerFnError::new(
+            "the answer stream ended without an answer",
+        )),
+    }
+}

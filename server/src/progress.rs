@@ -1,0 +1,89 @@
+//! `GET /api/answer/stream?q=…`: an answer as a stream of server-sent events, so that people see
+//! its progress stage by stage instead of a blank wait. Events, in order:
+//!
+//! - `stage`: `{"stage": "span scoring", "ms": 812.4}` as each stage of the count pipeline
+//!   finishes (none for cached answers and searches);
+//! - then one of `answer` (the answer as the page shows it, stored, with its ids) or `failure`
+//!   (`{"status": 429, "error": "…"}`); the stream ends there.
+//!
+//! The page's question box uses it once hydrated; any client that reads server-sent events can.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{ConnectInfo, Query, State};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures_util::stream::{self, Stream};
+use serde_json::json;
+use tokio::sync::mpsc;
+
+use crate::api::{ask_from, ApiError};
+use crate::backend::{answer_and_store_observed, status_of, to_page};
+use crate::state::AppState;
+
+pub async fn answer_stream(
+    State(state): State<AppState>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    params: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(params) = params?;
+    let ask = ask_from(&params)?;
+    let cookie = crate::preferences::settings_cookie(&ask.settings);
+    let (events, received) = mpsc::unbounded_channel::<Event>();
+    tokio::spawn(async move {
+        let stages = events.clone();
+        let on_stage = Arc::new(move |stage: &tally_engine::count::pipeline::StageTiming| {
+            if let Ok(event) = Event::default().event("stage").json_data(stage) {
+                // A client that left no longer listens; the answer is still computed and stored.
+                let _ = stages.send(event);
+            }
+        });
+        let stored = answer_and_store_observed(
+            &state,
+            &ask.q,
+            &ask.mode,
+            &ask.settings,
+            Some(client.ip()),
+            on_stage,
+        )
+        .await;
+        let last = match stored {
+            Ok(stored) => match to_page(ask, stored) {
+                Ok(answered) => Event::default().event("answer").json_data(answered),
+                Err(failure) => Event::default()
+                    .event("failure")
+                    .json_data(json!({ "status": failure.status, "error": failure.message })),
+            },
+            Err(e) => Event::default().event("failure").json_data(json!({
+                "status": status_of(&e).as_u16(),
+                "error": e.to_string(),
+            })),
+        };
+        if let Ok(event) = last {
+            let _ = events.send(event);
+        }
+    });
+    let mut response = Sse::new(until_closed(received))
+        .keep_alive(KeepAlive::default())
+        .into_response();
+    // As for server-rendered answers: settings other than the defaults are remembered.
+    if let Some(cookie) = cookie {
+        response
+            .headers_mut()
+            .append(axum::http::header::SET_COOKIE, cookie);
+    }
+    Ok(response)
+}
+
+/// The events as they come, ending when the sender is done.
+fn until_closed(
+    received: mpsc::UnboundedReceiver<Event>,
+) -> impl Stream<Item = Result<Event, Infallible>> {
+    stream::unfold(received, |mut received| async move {
+        received.recv().await.map(|event| (Ok(event), received))
+    })
+}
