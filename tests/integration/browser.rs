@@ -242,6 +242,91 @@ async fn a_study_is_completed_summarised_and_exported() {
         assert_eq!(response.status().as_u16(), status, "{path}");
         assert!(response.text().await.unwrap().contains(says), "{path}");
     }
+    // A second participant without JavaScript: plain form posts, each answered with a redirect
+    // to the next task, to the completion code.
+    let no_js = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let post = |action: String, form: Vec<(&'static str, String)>| {
+        let no_js = no_js.clone();
+        let url = server.url(&action);
+        async move {
+            let response = no_js
+                .post(url)
+                .header("accept", "text/html")
+                .form(&form)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), 302, "{action}");
+            response.headers()["location"].to_str().unwrap().to_string()
+        }
+    };
+    let intro = no_js
+        .get(server.url("/study"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let form_action = |page: &str, name: &str| {
+        page.split("action=\"")
+            .skip(1)
+            .map(|rest| rest[..rest.find('"').unwrap()].to_string())
+            .find(|a| a.contains(name))
+    };
+    let start = form_action(&intro, "start_study").expect("start form");
+    let session_url = post(start, vec![]).await;
+    assert!(session_url.starts_with("/study/s/"), "{session_url}");
+    let session = session_url.trim_start_matches("/study/s/").to_string();
+    let mut answered = 0;
+    let code = loop {
+        let page = no_js
+            .get(server.url(&session_url))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        if let Some(code) = quoted_after(&page, "id=\"completion-code\" class=\"completion-code\">")
+        {
+            break code;
+        }
+        let action = form_action(&page, "answer_study_task").expect("answer form");
+        let index = quoted_after(&page, "name=\"form[index]\" value=\"").unwrap();
+        let shown = quoted_after(&page, "name=\"form[shown_at_ms]\" value=\"").unwrap();
+        let choice = quoted_after(&page, "id=\"choice-").unwrap();
+        let next = post(
+            action,
+            vec![
+                ("form[session]", session.clone()),
+                ("form[index]", index),
+                ("form[shown_at_ms]", shown),
+                ("form[choice]", choice),
+            ],
+        )
+        .await;
+        assert_eq!(next, session_url);
+        answered += 1;
+        assert!(answered <= 4, "more tasks than the study has");
+    };
+    assert_eq!(answered, 4);
+    assert!(code.starts_with("TALLY-"), "{code}");
+    let export: serde_json::Value = client
+        .get(server.url("/study/export?format=json"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(export["sessions_completed"], 2);
+    assert_eq!(export["responses"].as_array().unwrap().len(), 8);
+
     for name in [
         "study-judgement.png",
         "study-preference.png",
@@ -252,4 +337,11 @@ async fn a_study_is_completed_summarised_and_exported() {
         assert!(png.starts_with(b"\x89PNG"), "{name} is a PNG");
     }
     assert!(server.stop().success());
+}
+
+/// The text after `marker` in `html` up to the next `"` or `<`.
+fn quoted_after(html: &str, marker: &str) -> Option<String> {
+    let rest = &html[html.find(marker)? + marker.len()..];
+    let end = rest.find(['"', '<'])?;
+    Some(rest[..end].to_string())
 }
