@@ -44,7 +44,17 @@ pub struct Settings {
     pub sort: String,
     /// Search results shown.
     pub k: usize,
+    /// Corpus of the snippet index that count questions retrieve from (`all`: every one).
+    #[serde(default = "all_corpora")]
+    pub corpus: String,
 }
+
+fn all_corpora() -> String {
+    ALL_CORPORA.into()
+}
+
+/// The corpus setting's value for "every corpus".
+pub const ALL_CORPORA: &str = "all";
 
 impl Default for Settings {
     fn default() -> Self {
@@ -58,6 +68,7 @@ impl Default for Settings {
             alpha: 1.0,
             sort: "relevance".into(),
             k: 10,
+            corpus: all_corpora(),
         }
     }
 }
@@ -91,6 +102,7 @@ impl Settings {
         add("alpha", s.alpha.to_string(), defaults.alpha.to_string());
         add("sort", s.sort.clone(), defaults.sort.clone());
         add("k", s.k.to_string(), defaults.k.to_string());
+        add("corpus", s.corpus.clone(), defaults.corpus.clone());
         pairs.join("&")
     }
 }
@@ -383,6 +395,9 @@ pub struct HistoryItem {
 pub struct Examples {
     pub count: Vec<String>,
     pub quantity: Vec<String>,
+    /// The corpora of the snippet index, for the corpus setting.
+    #[serde(default)]
+    pub corpora: Vec<String>,
 }
 
 impl Ask {
@@ -417,6 +432,7 @@ impl Ask {
         text("instances", &mut settings.instances);
         text("ranker", &mut settings.ranker);
         text("sort", &mut settings.sort);
+        text("corpus", &mut settings.corpus);
         let mut mode = get("mode").unwrap_or_default().trim().to_string();
         if mode.is_empty() {
             mode = "auto".into();

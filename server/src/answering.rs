@@ -196,6 +196,7 @@ impl Answerer {
         let count_settings = count_settings(settings)?;
         let search_settings = search_settings(settings)?;
         let engines = self.engines()?;
+        check_corpus(&engines, &count_settings)?;
         let key = format!(
             "{mode}\u{1f}{}\u{1f}{}",
             question.to_lowercase(),
@@ -226,6 +227,34 @@ impl Answerer {
         }
         Ok(answer)
     }
+}
+
+impl Answerer {
+    /// Whether the settings' corpus is one of the snippet index's (before any work; passes
+    /// while the engines are still loading, when answering fails anyway).
+    pub fn check_settings(&self, settings: &Settings) -> Result<(), AnswerError> {
+        let count = count_settings(settings)?;
+        search_settings(settings)?;
+        match self.engines.get() {
+            Some(Ok(engines)) => check_corpus(engines, &count),
+            _ => Ok(()),
+        }
+    }
+}
+
+fn check_corpus(engines: &Engines, settings: &CountSettings) -> Result<(), AnswerError> {
+    let Some(corpus) = &settings.corpus else {
+        return Ok(());
+    };
+    let known = &engines.examples.corpora;
+    if known.contains(corpus) {
+        return Ok(());
+    }
+    Err(AnswerError::BadRequest(format!(
+        "unknown corpus `{corpus}` ({}, {})",
+        tally_app::model::ALL_CORPORA,
+        known.join(", ")
+    )))
 }
 
 /// The question's length and content, checked before any work.
@@ -322,6 +351,9 @@ pub fn count_settings(settings: &Settings) -> Result<CountSettings, AnswerError>
         )));
     }
     count.snippets = settings.snippets;
+    count.corpus = (settings.corpus != tally_app::model::ALL_CORPORA
+        && !settings.corpus.is_empty())
+    .then(|| settings.corpus.clone());
     Ok(count)
 }
 
@@ -362,6 +394,9 @@ fn load_engines(config: &EngineConfig, encoder: Option<Arc<Encoder>>) -> Result<
             .questions(6)
             .map_err(|e| format!("the stored questions could not be read: {e}"))?,
         quantity: quantity_examples(data),
+        corpora: snippets
+            .corpora()
+            .map_err(|e| format!("the snippet index's corpora could not be read: {e}"))?,
     };
     Ok(Engines {
         snippets,

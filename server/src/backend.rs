@@ -58,8 +58,7 @@ pub async fn answer_and_store_observed(
 ) -> Result<StoredAnswer, AnswerError> {
     // Requests that cannot be answered do not use up the asker's allowance.
     crate::answering::validate_question(question)?;
-    crate::answering::count_settings(settings)?;
-    crate::answering::search_settings(settings)?;
+    state.answerer.check_settings(settings)?;
     if let Err(wait) = state.limiter.check(client) {
         return Err(AnswerError::RateLimited(wait.as_secs().max(1)));
     }

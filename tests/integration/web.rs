@@ -46,6 +46,17 @@ async fn answers_are_stored_and_take_feedback() {
     assert!(answer["snippets"].as_array().unwrap().len() >= 10);
     let answer_id = count["answer_id"].as_i64().expect("stored");
 
+    // Kept to another corpus, the same question finds no stored set there: BM25 over that
+    // corpus's snippets.
+    let (status, other) = get(
+        &server,
+        &format!("/api/count?q={}&corpus=nq-count", query(QUESTION)),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{other}");
+    assert_eq!(other["answer"]["retrieval"], "bm25");
+    assert!(!other["answer"]["snippets"].as_array().unwrap().is_empty());
+
     // Quantity search with value sorting: every hit meets the condition, largest first.
     let (status, search) = get(
         &server,
@@ -177,6 +188,10 @@ async fn bad_questions_and_too_many_requests_get_clear_errors() {
             "unknown ranker `magic`",
         ),
         ("/api/search?q=phones&alpha=lots", "alpha must be a number"),
+        (
+            "/api/count?q=how+many+moons&corpus=nope",
+            "unknown corpus `nope` (all, demo)",
+        ),
     ];
     for (path, message) in cases {
         let (status, body) = get(&server, path).await;
@@ -346,6 +361,8 @@ async fn themes_and_settings_are_remembered_in_cookies() {
         .await
         .unwrap();
     assert!(page.contains(r#"name="snippets" min="1" max="1000" value="20""#));
+    // The corpus setting offers the loaded corpora.
+    assert!(page.contains(r#"<option value="demo""#), "corpus choices");
     // …a shared URL is left alone, and Reset forgets them. A broken cookie is ignored.
     let shared = client
         .get(server.url("/?q=how+many+moons+does+mars+have"))

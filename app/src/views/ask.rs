@@ -9,8 +9,8 @@ use crate::backend::answer_question;
 use crate::backend::example_questions;
 use crate::format::duration_ms;
 use crate::model::{
-    AnswerBody, Answered, Ask, Settings, TimingView, INSTANCE_SCORINGS, MAX_QUESTION_CHARS, MODES,
-    RANKERS, SORTS, STRATEGIES,
+    AnswerBody, Answered, Ask, Settings, TimingView, ALL_CORPORA, INSTANCE_SCORINGS,
+    MAX_QUESTION_CHARS, MODES, RANKERS, SORTS, STRATEGIES,
 };
 use crate::views::count::CountAnswerView;
 use crate::views::feedback::{error_text, FeedbackTarget};
@@ -179,6 +179,7 @@ fn QuestionBox(ask: Signal<Ask>) -> impl IntoView {
                         <label>"Consolidation " {select("strategy", &STRATEGIES, &settings.strategy)}</label>
                         <label>"CNP band θ " <input type="number" name="theta" min="0" max="1" step="0.05" value=settings.theta.to_string()/></label>
                         <label>"Instance scoring " {select("instances", &INSTANCE_SCORINGS, &settings.instances)}</label>
+                        <label>"Corpus " <CorpusSelect chosen=settings.corpus.clone()/></label>
                     </fieldset>
                     <fieldset>
                         <legend>"Quantity search"</legend>
@@ -200,6 +201,42 @@ fn QuestionBox(ask: Signal<Ask>) -> impl IntoView {
         </form>
     }
     .into_any()
+}
+
+/// The corpora of the snippet index to choose from (count questions), "all" first.
+#[component]
+fn CorpusSelect(chosen: String) -> impl IntoView {
+    let examples = Resource::new(|| (), |_| example_questions());
+    let options = move |names: Vec<String>, chosen: String| {
+        let mut all = vec![ALL_CORPORA.to_string()];
+        all.extend(names);
+        if !all.contains(&chosen) {
+            all.push(chosen.clone());
+        }
+        view! {
+            <select name="corpus" id="setting-corpus">
+                {all
+                    .into_iter()
+                    .map(|name| {
+                        let selected = name == chosen;
+                        view! { <option value=name.clone() selected=selected>{name.clone()}</option> }
+                    })
+                    .collect_view()}
+            </select>
+        }
+    };
+    let fallback_chosen = chosen.clone();
+    view! {
+        <Suspense fallback=move || options(Vec::new(), fallback_chosen.clone())>
+            {move || {
+                let chosen = chosen.clone();
+                Suspend::new(async move {
+                    let names = examples.await.map(|e| e.corpora).unwrap_or_default();
+                    options(names, chosen)
+                })
+            }}
+        </Suspense>
+    }
 }
 
 #[component]

@@ -73,6 +73,8 @@ pub struct CountSettings {
     pub scorer: ScorerKind,
     /// Instances returned.
     pub max_instances: usize,
+    /// Retrieve only from this corpus of the snippet index (`None`: all of them).
+    pub corpus: Option<String>,
 }
 
 impl Default for CountSettings {
@@ -87,6 +89,7 @@ impl Default for CountSettings {
             instance_scoring: InstanceScoring::default(),
             scorer: ScorerKind::Neural,
             max_instances: 20,
+            corpus: None,
         }
     }
 }
@@ -275,12 +278,13 @@ impl CountPipeline {
         on_stage: &mut dyn FnMut(&StageTiming),
     ) -> Result<CountAnswer, PipelineError> {
         let started = Instant::now();
-        let mut snippets = index.prefetched(question)?;
+        let corpus = settings.corpus.as_deref();
+        let mut snippets = index.prefetched_in(question, corpus)?;
         let mut retrieval = "prefetched";
         if snippets.is_empty() {
             retrieval = "bm25";
             snippets = index
-                .search(question, settings.snippets)?
+                .search_in(question, settings.snippets, corpus)?
                 .into_iter()
                 .map(|h| h.snippet)
                 .collect();

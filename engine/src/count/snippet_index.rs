@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use tantivy::collector::TopDocs;
-use tantivy::query::{QueryParser, TermQuery};
+use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Schema, Value, STORED, STRING, TEXT};
 use tantivy::{doc, Index, IndexReader, IndexWriter, TantivyDocument, Term};
 
@@ -146,14 +146,26 @@ impl SnippetIndex {
     /// The stored snippet set of a known question, in id order; empty when the question is not
     /// a dataset question.
     pub fn prefetched(&self, question: &str) -> Result<Vec<Snippet>, IndexError> {
+        self.prefetched_in(question, None)
+    }
+
+    /// [`prefetched`](Self::prefetched), from `corpus` only when one is given.
+    pub fn prefetched_in(
+        &self,
+        question: &str,
+        corpus: Option<&str>,
+    ) -> Result<Vec<Snippet>, IndexError> {
         let key = question_key(question);
         if key.is_empty() {
             return Ok(Vec::new());
         }
         let searcher = self.reader.searcher();
-        let query = TermQuery::new(
-            Term::from_field_text(self.fields.question_key, &key),
-            IndexRecordOption::Basic,
+        let query = self.in_corpus(
+            Box::new(TermQuery::new(
+                Term::from_field_text(self.fields.question_key, &key),
+                IndexRecordOption::Basic,
+            )),
+            corpus,
         );
         let docs = searcher.search(
             &query,
@@ -170,15 +182,64 @@ impl SnippetIndex {
 
     /// BM25 top-`k` snippets over title and text (k capped at [`MAX_K`]).
     pub fn search(&self, question: &str, k: usize) -> Result<Vec<Hit>, IndexError> {
+        self.search_in(question, k, None)
+    }
+
+    /// [`search`](Self::search), in `corpus` only when one is given.
+    pub fn search_in(
+        &self,
+        question: &str,
+        k: usize,
+        corpus: Option<&str>,
+    ) -> Result<Vec<Hit>, IndexError> {
         let k = k.clamp(1, MAX_K);
         let searcher = self.reader.searcher();
         let parser = QueryParser::for_index(&self.index, vec![self.fields.title, self.fields.text]);
         // Words only: the user's punctuation is not query syntax.
         let (query, _errors) = parser.parse_query_lenient(&question_key(question));
+        let query = self.in_corpus(query, corpus);
         let docs = searcher.search(&query, &TopDocs::with_limit(k).order_by_score())?;
         docs.into_iter()
             .map(|(score, address)| self.hit(&searcher.doc(address)?, score))
             .collect()
+    }
+
+    /// `query`, restricted to `corpus` when one is given (the corpus term only filters; it adds
+    /// nothing to the score).
+    fn in_corpus(&self, query: Box<dyn Query>, corpus: Option<&str>) -> Box<dyn Query> {
+        match corpus {
+            None => query,
+            Some(corpus) => {
+                let filter = TermQuery::new(
+                    Term::from_field_text(self.fields.corpus, corpus),
+                    IndexRecordOption::Basic,
+                );
+                Box::new(BooleanQuery::new(vec![
+                    (Occur::Must, query),
+                    (
+                        Occur::Must,
+                        Box::new(ConstScoreQuery::new(Box::new(filter), 0.0)),
+                    ),
+                ]))
+            }
+        }
+    }
+
+    /// The names of the corpora in the index, sorted.
+    pub fn corpora(&self) -> Result<Vec<String>, IndexError> {
+        let searcher = self.reader.searcher();
+        let mut names = std::collections::BTreeSet::new();
+        for segment in searcher.segment_readers() {
+            let terms = segment.inverted_index(self.fields.corpus)?;
+            let mut stream = terms
+                .terms()
+                .stream()
+                .map_err(tantivy::TantivyError::from)?;
+            while stream.advance() {
+                names.insert(String::from_utf8_lossy(stream.key()).into_owned());
+            }
+        }
+        Ok(names.into_iter().collect())
     }
 
     /// Distinct dataset questions in the index (for example questions in the UI).
@@ -254,6 +315,46 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    #[test]
+    fn retrieval_can_keep_to_one_corpus() {
+        let index = SnippetIndex::in_memory().unwrap();
+        let question = "How many moons does Mars have?";
+        index
+            .add("alpha", &[set(question, &["Mars has two moons."])])
+            .unwrap();
+        index
+            .add(
+                "beta",
+                &[set(
+                    question,
+                    &["Two small moons orbit Mars.", "Mars is red."],
+                )],
+            )
+            .unwrap();
+        assert_eq!(index.corpora().unwrap(), ["alpha", "beta"]);
+        assert_eq!(index.prefetched(question).unwrap().len(), 3);
+        let alpha = index.prefetched_in(question, Some("alpha")).unwrap();
+        assert_eq!(alpha.len(), 1);
+        assert_eq!(alpha[0].text, "Mars has two moons.");
+        assert!(index
+            .prefetched_in(question, Some("gamma"))
+            .unwrap()
+            .is_empty());
+        let hits = index.search_in("moons of mars", 10, Some("beta")).unwrap();
+        assert_eq!(hits.len(), 2);
+        assert!(hits.iter().all(|h| h.corpus == "beta"));
+        // The filter does not change the ranking within the corpus.
+        let all: Vec<String> = index
+            .search("moons of mars", 10)
+            .unwrap()
+            .into_iter()
+            .filter(|h| h.corpus == "beta")
+            .map(|h| h.snippet.text)
+            .collect();
+        let beta: Vec<String> = hits.into_iter().map(|h| h.snippet.text).collect();
+        assert_eq!(all, beta);
     }
 
     #[test]
