@@ -79,15 +79,9 @@ pub async fn post_feedback(
     body: Result<Json<NewFeedback>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Feedback>), ApiError> {
     let Json(new) = body?;
-    // Spawned so that a client going away cannot cut the insert off half-way.
     let db = state.db.clone();
-    let (row, created) = tokio::spawn(async move { feedback::insert(&db, &new).await })
-        .await
-        .unwrap_or_else(|e| {
-            Err(DbError::Unavailable(format!(
-                "the storing task failed: {e}"
-            )))
-        })?;
+    let (row, created) =
+        crate::db::write_to_end(async move { feedback::insert(&db, &new).await }).await?;
     let code = if created {
         StatusCode::CREATED
     } else {

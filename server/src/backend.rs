@@ -74,21 +74,14 @@ pub async fn answer_and_store_observed(
         "summary": answer.summary(),
         "answer": answer.answer,
     });
-    // A spawned task runs to the end even when the client goes away: a transaction cut off
-    // between BEGIN and COMMIT could leave its connection inside an open transaction.
     let db = state.db.clone();
     let text = question.trim().to_string();
     let kind = answer.kind.name();
     let settings_json = serde_json::json!({ "mode": mode, "settings": settings });
-    let stored = tokio::spawn(async move {
+    let stored = crate::db::write_to_end(async move {
         store::store_answer(&db, &text, kind, &settings_json, &record, latency_ms).await
     })
-    .await
-    .unwrap_or_else(|e| {
-        Err(DbError::Unavailable(format!(
-            "the storing task failed: {e}"
-        )))
-    });
+    .await;
     let (ids, not_stored) = match stored {
         Ok(StoredIds {
             question_id,
@@ -214,14 +207,10 @@ impl Backend for ServerBackend {
         Box::pin(async move {
             let new = new_feedback(&form).map_err(|m| failure(StatusCode::BAD_REQUEST, m))?;
             let db = state.db.clone();
-            let (row, created) = tokio::spawn(async move { feedback::insert(&db, &new).await })
-                .await
-                .unwrap_or_else(|e| {
-                    Err(DbError::Unavailable(format!(
-                        "the storing task failed: {e}"
-                    )))
-                })
-                .map_err(db_failure)?;
+            let (row, created) =
+                crate::db::write_to_end(async move { feedback::insert(&db, &new).await })
+                    .await
+                    .map_err(db_failure)?;
             Ok(FeedbackSaved {
                 id: row.id,
                 created,

@@ -102,6 +102,21 @@ impl Database {
     }
 }
 
+/// Runs a database write in its own task, so that it finishes even when the request that
+/// started it goes away: a transaction cut off between BEGIN and COMMIT would leave its pooled
+/// connection inside an open transaction, and later writes on it would be lost.
+pub async fn write_to_end<T, F>(write: F) -> Result<T, DbError>
+where
+    T: Send + 'static,
+    F: std::future::Future<Output = Result<T, DbError>> + Send + 'static,
+{
+    tokio::spawn(write).await.unwrap_or_else(|e| {
+        Err(DbError::Unavailable(format!(
+            "the storing task failed: {e}"
+        )))
+    })
+}
+
 /// Maps an error from a query to what the caller should be told: lost connections are
 /// "unavailable", not internal errors.
 pub fn classify(error: sqlx::Error) -> DbError {

@@ -17,6 +17,20 @@ async fn get(server: &Server, path: &str) -> (StatusCode, Value) {
     (status, response.json().await.unwrap())
 }
 
+/// A server on the embedded demo corpus (an empty data directory), ready to answer.
+async fn demo_server(name: &str, args: &[&str]) -> Server {
+    let dir = scratch_dir(name);
+    let empty = dir.join("no-data");
+    std::fs::create_dir_all(&empty).unwrap();
+    let pg = dir.join("pg").display().to_string();
+    let data = empty.display().to_string();
+    let mut all = vec!["--pg-dir", &pg, "--data", &data];
+    all.extend_from_slice(args);
+    let server = Server::start(&dir, "server", &all, &[]).await;
+    server.wait_until_answering().await;
+    server
+}
+
 fn query(q: &str) -> String {
     q.replace(' ', "+").replace('$', "%24")
 }
@@ -162,19 +176,7 @@ async fn answers_are_stored_and_take_feedback() {
 
 #[tokio::test]
 async fn bad_questions_and_too_many_requests_get_clear_errors() {
-    let dir = scratch_dir("web-limits");
-    let empty = dir.join("no-data");
-    std::fs::create_dir_all(&empty).unwrap();
-    let pg = dir.join("pg").display().to_string();
-    let data = empty.display().to_string();
-    let server = Server::start(
-        &dir,
-        "server",
-        &["--pg-dir", &pg, "--data", &data, "--rate-limit", "4"],
-        &[],
-    )
-    .await;
-    server.wait_until_answering().await;
+    let server = demo_server("web-limits", &["--rate-limit", "4"]).await;
 
     let cases = [
         ("/api/count", "give the question"),
@@ -246,13 +248,7 @@ async fn bad_questions_and_too_many_requests_get_clear_errors() {
 /// work without JavaScript; bad values are refused or ignored, shared URLs never change.
 #[tokio::test]
 async fn themes_and_settings_are_remembered_in_cookies() {
-    let dir = scratch_dir("web-cookies");
-    let empty = dir.join("no-data");
-    std::fs::create_dir_all(&empty).unwrap();
-    let pg = dir.join("pg").display().to_string();
-    let data = empty.display().to_string();
-    let server = Server::start(&dir, "server", &["--pg-dir", &pg, "--data", &data], &[]).await;
-    server.wait_until_answering().await;
+    let server = demo_server("web-cookies", &[]).await;
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
@@ -396,13 +392,7 @@ async fn themes_and_settings_are_remembered_in_cookies() {
 /// stored answer; a cached answer has no stages; a failure is an event too.
 #[tokio::test]
 async fn answers_stream_their_stages() {
-    let dir = scratch_dir("web-stream");
-    let empty = dir.join("no-data");
-    std::fs::create_dir_all(&empty).unwrap();
-    let pg = dir.join("pg").display().to_string();
-    let data = empty.display().to_string();
-    let server = Server::start(&dir, "server", &["--pg-dir", &pg, "--data", &data], &[]).await;
-    server.wait_until_answering().await;
+    let server = demo_server("web-stream", &[]).await;
 
     /// (event, data) pairs of a whole event stream.
     async fn events(server: &Server, path: &str) -> Vec<(String, Value)> {

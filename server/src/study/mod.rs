@@ -187,18 +187,12 @@ impl StudyService {
             serde_json::to_value(&record).map_err(|e| StudyError::BadRequest(e.to_string()))?,
             serde_json::to_value(&response).map_err(|e| StudyError::BadRequest(e.to_string()))?,
         );
-        // Run to the end even if the participant's request goes away (see answer storage).
         let db = state.db.clone();
         let (id, index, kind) = (session.id, form.index, task.kind());
-        tokio::spawn(async move {
+        crate::db::write_to_end(async move {
             store::insert_response(&db, id, index, kind, &task_json, &response_json).await
         })
-        .await
-        .unwrap_or_else(|e| {
-            Err(DbError::Unavailable(format!(
-                "the storing task failed: {e}"
-            )))
-        })?;
+        .await?;
         Ok(())
     }
 
