@@ -60,7 +60,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             snippets: 50,
-            threshold: 0.5,
+            threshold: 0.2,
             strategy: "weighted-median".into(),
             theta: 0.3,
             instances: "type-compatibility".into(),
@@ -211,6 +211,12 @@ pub struct CountView {
     pub question: String,
     pub analysis: AnalysisView,
     pub count: Option<f64>,
+    /// Probability that the best count phrase states the answer.
+    #[serde(default)]
+    pub support: f64,
+    /// Why no count is given although counts were found ("no reliable answer in this corpus").
+    #[serde(default)]
+    pub abstention: Option<String>,
     pub cnp_rep: Option<CnpView>,
     pub confidence: f64,
     pub groups: GroupsView,

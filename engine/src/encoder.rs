@@ -2,13 +2,14 @@
 //! embeddings the way sentence-transformers does it: mean pooling over the real (unpadded) tokens,
 //! then L2 normalisation.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config};
+use candle_transformers::models::bert::Config;
 use tokenizers::{Tokenizer, TruncationParams};
 
+use crate::bert::Bert;
 use crate::device::device_name;
 use crate::model_dir::{ModelDir, ModelDirError};
 
@@ -34,7 +35,9 @@ pub enum EncoderError {
 
 /// A loaded sentence encoder. Cheap to share behind an `Arc`; `embed` takes `&self`.
 pub struct Encoder {
-    model: BertModel,
+    model: Bert,
+    config: Config,
+    weights: PathBuf,
     tokenizer: Tokenizer,
     device: Device,
     name: String,
@@ -84,9 +87,11 @@ impl Encoder {
         let vb = unsafe {
             VarBuilder::from_mmaped_safetensors(&[dir.weights_file()], DType::F32, &device)?
         };
-        let model = BertModel::load(vb, &config)?;
+        let model = Bert::load(vb, &config)?;
         Ok(Self {
             model,
+            config: config.clone(),
+            weights: dir.weights_file(),
             tokenizer,
             device,
             name: dir.name(),
@@ -162,11 +167,31 @@ impl Encoder {
         &self.device
     }
 
+    /// The model's configuration (layer count, sizes).
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The safetensors file the weights were loaded from (fine-tuning starts from it).
+    pub fn weights_file(&self) -> &Path {
+        &self.weights
+    }
+
     /// Per-token hidden states for a batch of (token ids, token type ids) sequences, padded to
     /// the longest: `(batch, longest, dimension)`, with the `(batch, longest)` 0/1 mask.
     pub fn token_states(
         &self,
         sequences: &[(&[u32], &[u32])],
+    ) -> Result<(Tensor, Tensor), EncoderError> {
+        self.token_states_after(sequences, self.model.layer_count())
+    }
+
+    /// Like [`Encoder::token_states`], but the states after the first `layers` layers only (the
+    /// count reader runs its own fine-tuned layers on top).
+    pub fn token_states_after(
+        &self,
+        sequences: &[(&[u32], &[u32])],
+        layers: usize,
     ) -> Result<(Tensor, Tensor), EncoderError> {
         let batch = sequences.len();
         let len = sequences
@@ -186,9 +211,10 @@ impl Encoder {
         let input_ids = Tensor::from_vec(flat_ids, (batch, len), &self.device)?;
         let token_type_ids = Tensor::from_vec(flat_types, (batch, len), &self.device)?;
         let mask = Tensor::from_vec(flat_mask, (batch, len), &self.device)?;
+        let layers = layers.min(self.model.layer_count());
         let hidden = self
             .model
-            .forward(&input_ids, &token_type_ids, Some(&mask))?;
+            .states(&input_ids, &token_type_ids, &mask, 0..layers)?;
         Ok((hidden, mask))
     }
 
@@ -206,9 +232,7 @@ impl Encoder {
         let mask = Tensor::from_vec(flat_mask, (batch, len), &self.device)?;
         let token_type_ids = input_ids.zeros_like()?;
 
-        let hidden = self
-            .model
-            .forward(&input_ids, &token_type_ids, Some(&mask))?;
+        let hidden = self.model.forward(&input_ids, &token_type_ids, &mask)?;
         // Mean over real tokens only: padded positions are zeroed and not counted.
         let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
         let summed = hidden.broadcast_mul(&mask)?.sum(1)?;

@@ -4,6 +4,7 @@
 //! neural models, the data sets Tally can read, and (in later modules) retrieval, quantities and the
 //! answering pipelines. The `tally` binary and the web app only wire these together.
 
+pub mod bert;
 pub mod corpora;
 pub mod count;
 pub mod device;

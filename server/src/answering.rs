@@ -337,6 +337,7 @@ pub fn count_settings(settings: &Settings) -> Result<CountSettings, AnswerError>
     let args = CountArgs {
         strategy: Some(settings.strategy.clone()),
         threshold: Some(settings.threshold),
+        abstain_below: None,
         min_counts: None,
         scorer: None,
         theta: Some(settings.theta),
@@ -378,14 +379,8 @@ fn load_engines(config: &EngineConfig, encoder: Option<Arc<Encoder>>) -> Result<
     let sentences = crate::search::open_search_index(&config.sentence_index, data)
         .map_err(|e| format!("{e:#}"))?;
     let pipeline = match &encoder {
-        Some(encoder) => {
-            let span_model = match &config.span_model {
-                Some(dir) => tally_engine::count::span_model::SpanModel::load(encoder.clone(), dir),
-                None => tally_engine::count::span_model::SpanModel::builtin(encoder.clone()),
-            }
-            .map_err(|e| format!("the span model could not be loaded: {e}"))?;
-            CountPipeline::new(Some(span_model), Some(encoder.clone()))
-        }
+        Some(encoder) => CountPipeline::load(encoder.clone(), config.span_model.as_deref())
+            .map_err(|e| format!("the span model could not be loaded: {e}"))?,
         // Without the encoder, counts come from the lexical scorer.
         None => CountPipeline::new(None, None),
     };

@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use tally_engine::count::train::TrainSettings;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -83,10 +84,15 @@ pub struct CountArgs {
     /// Span confidence threshold.
     #[arg(long)]
     pub threshold: Option<f64>,
+    /// Say "no reliable answer" when the best count phrase's probability of stating the answer
+    /// is below this (0: always answer) [default: the cross-validated choice].
+    #[arg(long)]
+    pub abstain_below: Option<f64>,
     /// Relax the threshold by 0.1 until this many counts pass (0: no relaxation).
     #[arg(long)]
     pub min_counts: Option<usize>,
-    /// Span scorer: neural (Tally's span model), lexical (baseline) or hybrid (their mean).
+    /// Span scorer: ranker (the candidate ranker over the span model and the other evidence),
+    /// neural (Tally's span model alone), lexical (baseline) or hybrid (neural and lexical mean).
     #[arg(long)]
     pub scorer: Option<String>,
     /// CNP band θ.
@@ -242,10 +248,30 @@ pub struct TrainCountSpansArgs {
     /// Where to write span_head.safetensors and span_head.json.
     #[arg(long)]
     pub out: PathBuf,
-    #[arg(long, default_value_t = 12)]
+    /// Passes over the training windows.
+    #[arg(long, default_value_t = TrainSettings::default().epochs)]
     pub epochs: usize,
+    /// How many of the encoder's top layers the reader fine-tunes with its head (0: only the
+    /// head, over the frozen encoder).
+    #[arg(long, default_value_t = TrainSettings::default().tuned_layers)]
+    pub tuned_layers: usize,
+    /// Windows without an answer per window with one, drawn anew each epoch.
+    #[arg(long, default_value_t = TrainSettings::default().negatives_per_positive)]
+    pub negatives_per_positive: f64,
+    /// Silver questions made from each training question's own snippets ("how many ‹noun
+    /// phrase› …" from a sentence's count phrase; 0: none).
+    #[arg(long, default_value_t = TrainSettings::default().silver_per_query)]
+    pub silver_per_query: usize,
     #[arg(long, default_value_t = 5)]
     pub folds: usize,
+    /// Where the span head's out-of-fold candidate probabilities are written (and read by the
+    /// candidate ranker).
+    #[arg(long, default_value = "target/count-spans-oof.json")]
+    pub span_confidences: PathBuf,
+    /// Train only the candidate ranker, on the span probabilities of an earlier run (the span
+    /// head in --out stays as it is).
+    #[arg(long)]
+    pub ranker_only: bool,
     /// Print the full cross-validation report as JSON.
     #[arg(long)]
     pub json: bool,

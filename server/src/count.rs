@@ -15,8 +15,11 @@ use tally_engine::count::evaluate::{
 };
 use tally_engine::count::instances::InstanceScoring;
 use tally_engine::count::snippet_index::SnippetIndex;
-use tally_engine::count::span_model::SpanModel;
-use tally_engine::count::train::{load_training_queries, train_count_spans, TrainSettings};
+use tally_engine::count::train::{
+    load_training_queries, query_candidates, read_span_confidences, train_count_spans,
+    TrainSettings,
+};
+use tally_engine::count::train_ranker::train_candidate_ranker;
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings, ScorerKind};
 use tally_engine::device::best_device;
 use tally_engine::search::corpus::Format;
@@ -40,16 +43,16 @@ pub(crate) fn load_encoder(models: &ModelArgs) -> anyhow::Result<(Arc<Encoder>, 
     Ok((Arc::new(encoder), path))
 }
 
-/// The count pipeline: the encoder with the span head given, or the built-in one.
+/// The count pipeline: the encoder with the span model (and candidate ranker) given, or the
+/// built-in ones.
 pub fn load_pipeline(models: &ModelArgs) -> anyhow::Result<CountPipeline> {
     let (encoder, _) = load_encoder(models)?;
-    let span_model = match &models.span_model {
-        Some(dir) => SpanModel::load(encoder.clone(), dir)
-            .with_context(|| format!("the span model in {} could not be loaded", dir.display()))?,
-        None => SpanModel::builtin(encoder.clone())
-            .context("the built-in span model could not be loaded")?,
-    };
-    Ok(CountPipeline::new(Some(span_model), Some(encoder)))
+    CountPipeline::load(encoder, models.span_model.as_deref()).with_context(|| {
+        match &models.span_model {
+            Some(dir) => format!("the span model in {} could not be loaded", dir.display()),
+            None => "the built-in span model could not be loaded".to_string(),
+        }
+    })
 }
 
 /// Default settings with the user's changes; unknown names are errors with the choices listed.
@@ -66,13 +69,20 @@ pub fn count_settings(args: &CountArgs) -> anyhow::Result<CountSettings> {
         }
         settings.threshold = t;
     }
+    if let Some(t) = args.abstain_below {
+        if !(0.0..=1.0).contains(&t) {
+            bail!("--abstain-below must be between 0 and 1, not {t}");
+        }
+        settings.abstain_below = t;
+    }
     if let Some(n) = args.min_counts {
         settings.relax_threshold = n > 0;
         settings.min_counts = n;
     }
     if let Some(name) = &args.scorer {
-        settings.scorer = ScorerKind::parse(name)
-            .with_context(|| format!("unknown scorer `{name}` (neural, lexical, hybrid)"))?;
+        settings.scorer = ScorerKind::parse(name).with_context(|| {
+            format!("unknown scorer `{name}` (ranker, neural, lexical, hybrid)")
+        })?;
     }
     if let Some(theta) = args.theta {
         if !(0.0..=1.0).contains(&theta) {
@@ -201,7 +211,10 @@ fn print_answer(a: &CountAnswer) {
             100.0 * a.confidence
         ),
         (Some(count), None) => println!("  count: {count}"),
-        _ => println!("  no count found"),
+        _ => match &a.abstention {
+            Some(reason) => println!("  {reason}"),
+            None => println!("  no count found"),
+        },
     }
     println!(
         "  {} snippets ({}), threshold used {:.1}, answer type \"{}\"",
@@ -241,16 +254,23 @@ fn print_answer(a: &CountAnswer) {
     println!("  timings: {}", timings.join(", "));
 }
 
-/// `tally train count-spans --data DIR --out DIR`.
+/// `tally train count-spans --data DIR --out DIR [--ranker-only]`: the span head (with
+/// cross-validation), then the candidate ranker on the head's out-of-fold probabilities.
 pub fn train(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
     if args.folds < 2 {
         bail!("cross-validation needs at least 2 folds");
     }
     let (encoder, encoder_dir) = load_encoder(&args.models)?;
     let queries = load_training_queries(&args.data)?;
+    if !(args.negatives_per_positive > 0.0) {
+        bail!("--negatives-per-positive must be above 0");
+    }
     let settings = TrainSettings {
         epochs: args.epochs,
         folds: args.folds,
+        tuned_layers: args.tuned_layers,
+        negatives_per_positive: args.negatives_per_positive,
+        silver_per_query: args.silver_per_query,
         ..TrainSettings::default()
     };
     eprintln!(
@@ -259,36 +279,66 @@ pub fn train(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
         encoder.name(),
         encoder.device_name()
     );
+    let progress = |line: &str| eprintln!("  {line}");
     let started = Instant::now();
-    let report = train_count_spans(
-        encoder,
-        &encoder_dir,
+    let span_report = if args.ranker_only {
+        None
+    } else {
+        Some(train_count_spans(
+            encoder.clone(),
+            &encoder_dir,
+            &queries,
+            &args.out,
+            &args.span_confidences,
+            &settings,
+            &progress,
+        )?)
+    };
+    let candidates = query_candidates(&queries);
+    let span = read_span_confidences(&args.span_confidences, &queries, &candidates)?;
+    let ranker_report = train_candidate_ranker(
+        &encoder,
         &queries,
-        &args.out,
+        &candidates,
+        &span,
         &settings,
-        &|line| eprintln!("  {line}"),
+        &args.out,
+        &progress,
     )?;
     if args.json {
-        println!("{}", serde_json::to_string(&report)?);
+        let report = serde_json::json!({"span_head": span_report, "ranker": ranker_report});
+        println!("{report}");
         return Ok(());
     }
     println!(
-        "trained in {:.1} s ({} windows, {} with an answer); written to {}",
+        "trained in {:.1} s; written to {}",
         started.elapsed().as_secs_f64(),
-        report.windows,
-        report.positive_windows,
         args.out.display()
     );
+    if let Some(r) = &span_report {
+        println!(
+            "span head: {} windows ({} with an answer), encoding {:.1} s, training {:.1} s",
+            r.windows, r.positive_windows, r.encode_seconds, r.train_seconds
+        );
+    }
     println!(
-        "cross-validated (5-fold by query), threshold {:.1}:",
-        report.best_threshold
+        "candidate ranker: {} candidates ({} right), {:.1} s; best cross-validated setting {} at threshold {:.1}",
+        ranker_report.candidates,
+        ranker_report.positives,
+        ranker_report.seconds,
+        ranker_report.best_strategy,
+        ranker_report.best_threshold
     );
-    let key = format!("{:.1}", report.best_threshold);
+    println!(
+        "cross-validated ({}-fold by query), threshold {:.1}:",
+        args.folds, ranker_report.best_threshold
+    );
+    let key = format!("{:.1}", ranker_report.best_threshold);
     println!(
         "{:<14} {:<8} {:<16} {:>6} {:>6} {:>6} {:>6}",
         "data set", "scorer", "strategy", "RP", "Cov", "P/C", "Prox"
     );
-    for (dataset, scorers) in &report.cross_validation {
+    for (dataset, scorers) in &ranker_report.cross_validation {
         for (scorer, strategies) in scorers {
             for (strategy, thresholds) in strategies {
                 if let Some(s) = thresholds.get(&key) {
@@ -298,6 +348,32 @@ pub fn train(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
                     );
                 }
             }
+        }
+    }
+    let abstention = &ranker_report.abstention;
+    println!(
+        "abstention (nested cross-validation; folds chose {:?}; default {:.2}):",
+        abstention.fold_choices, abstention.abstain_below
+    );
+    for (dataset, with) in &abstention.with {
+        if let Some(without) = abstention.without.get(dataset) {
+            println!(
+                "{dataset:<14} never RP {:.1} Cov {:.1} P/C {:.1}   abstaining RP {:.1} Cov {:.1} P/C {:.1}",
+                without.rp, without.coverage, without.pc, with.rp, with.coverage, with.pc
+            );
+        }
+    }
+    for (scorer, table) in &ranker_report.calibration {
+        println!(
+            "calibration of {scorer} (out of fold, {} candidates): ECE {:.3}, Brier {:.3}",
+            table.predictions, table.ece, table.brier
+        );
+        println!("  bin        n   predicted observed");
+        for bin in table.bins.iter().filter(|b| b.count > 0) {
+            println!(
+                "  {:.1}–{:.1} {:>6}   {:.3}     {:.3}",
+                bin.low, bin.high, bin.count, bin.predicted, bin.observed
+            );
         }
     }
     Ok(())
@@ -390,12 +466,21 @@ pub fn eval_instances(args: &EvalInstancesArgs) -> anyhow::Result<()> {
         "{:<20} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
         "scoring", "queries", "MAP@1", "MAP@5", "MAP@10", "AR@1", "AR@5", "AR@10", "Hit@10", "MRR"
     );
-    for (name, s) in &report.scorings {
+    let cv_name = "chosen by 5-fold CV".to_string();
+    for (name, s) in report
+        .scorings
+        .iter()
+        .chain([(&cv_name, &report.cross_validated)])
+    {
         println!(
             "{name:<20} {:>7} {:>6.1} {:>6.1} {:>6.1} {:>6.1} {:>6.1} {:>6.1} {:>6.1} {:>6.3}",
             s.queries, s.map1, s.map5, s.map10, s.ar1, s.ar5, s.ar10, s.hit10, s.mrr
         );
     }
+    println!(
+        "(the folds chose: {}; the other rows are in-sample on this file)",
+        report.fold_choices.join(", ")
+    );
     Ok(())
 }
 

@@ -77,7 +77,7 @@ fn ask_answers_a_dataset_question_with_its_evidence() {
         ]
     );
     assert!(!answer["instances"].as_array().unwrap().is_empty());
-    assert_eq!(answer["settings"]["scorer"], "neural");
+    assert_eq!(answer["settings"]["scorer"], "ranker");
 
     // Another question over the same index goes through BM25.
     let out = tally(&[
@@ -110,27 +110,55 @@ fn ask_rejects_bad_settings_with_a_sentence() {
     let out = tally(&["ask", "  ", "--index", index.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("the question is empty"));
+    let out = tally(&[
+        "ask",
+        "how many moons",
+        "--abstain-below",
+        "2",
+        "--index",
+        index.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--abstain-below must be between 0 and 1")
+    );
 }
 
-/// Floors at the measured figures (weighted median: P/C 34.0; the goal of 60 is not
-/// reached yet), so that a regression shows.
+/// NQ dev is the held-out test set: a floor under the measured figure (fine-tuned reader,
+/// candidate ranker, weighted median, abstaining below 0.25: P/C 61.0 with RP 51.7 and coverage
+/// 74.4), so that a regression shows; and the same without abstention answers every question.
 #[test]
 fn eval_count_scores_natural_questions() {
-    let out = tally(&[
-        "eval",
-        "count",
-        "--snippets",
-        &path("coqex/natural_questions_dev/natural_questions_dev_bing_v1.json"),
-        "--gold",
-        &path("coqex/natural_questions_dev/natural_questions_dev.csv"),
-        "--json",
-    ]);
-    let s = json_of(&out);
+    let eval = |extra: &[&str]| {
+        let snippets = path("coqex/natural_questions_dev/natural_questions_dev_bing_v1.json");
+        let gold = path("coqex/natural_questions_dev/natural_questions_dev.csv");
+        let mut args = vec![
+            "eval",
+            "count",
+            "--snippets",
+            &snippets,
+            "--gold",
+            &gold,
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        json_of(&tally(&args))
+    };
+    let s = eval(&[]);
     assert_eq!(s["queries"], 39);
-    assert_eq!(s["answered"], 39);
-    assert!(s["pc"].as_f64().unwrap() >= 30.0, "{s}");
+    let answered = s["answered"].as_u64().unwrap();
+    assert!((20..39).contains(&answered), "abstains on some: {s}");
+    assert!(s["pc"].as_f64().unwrap() >= 58.0, "{s}");
     let proximity = s["proximity"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&proximity));
+
+    let always = eval(&["--abstain-below", "0"]);
+    assert_eq!(always["answered"], 39);
+    // Abstaining drops the questions it is least sure of, so the answered ones are more often right.
+    assert!(
+        s["rp"].as_f64().unwrap() > always["rp"].as_f64().unwrap(),
+        "{s} vs {always}"
+    );
 }
 
 #[test]
@@ -154,7 +182,7 @@ fn eval_cnp_beats_the_published_accuracies() {
     }
 }
 
-/// Floors at the measured figures (Hit@10 32.1, MRR 0.118; published 25.0 / 0.143, goal 35 / 0.20).
+/// The goals (Hit@10 ≥ 35, MRR ≥ 0.20; measured 35.7 / 0.202, published 25.0 / 0.143).
 #[test]
 fn eval_instances_scores_natural_questions() {
     let out = tally(&[
@@ -170,8 +198,8 @@ fn eval_instances_scores_natural_questions() {
     ]);
     let s = json_of(&out);
     assert_eq!(s["queries"], 28);
-    assert!(s["hit@10"].as_f64().unwrap() >= 30.0, "{s}");
-    assert!(s["mrr"].as_f64().unwrap() >= 0.10, "{s}");
+    assert!(s["hit@10"].as_f64().unwrap() >= 35.0, "{s}");
+    assert!(s["mrr"].as_f64().unwrap() >= 0.20, "{s}");
 }
 
 #[test]

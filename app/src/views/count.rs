@@ -42,6 +42,8 @@ pub fn CountAnswerView(view: CountView, target: Option<FeedbackTarget>) -> impl 
         question: _,
         analysis,
         count,
+        support: _,
+        abstention,
         cnp_rep,
         confidence,
         groups,
@@ -74,6 +76,18 @@ pub fn CountAnswerView(view: CountView, target: Option<FeedbackTarget>) -> impl 
                 {format!("{used} counts used (span threshold {threshold_used:.1})")}
                 " · "
                 {format!("{} snippets ({retrieval})", snippets.len())}
+            </p>
+        }
+        .into_any(),
+        None if abstention.is_some() => view! {
+            <p class="count-value none" id="count-value">"No reliable answer in this corpus"</p>
+            <p class="count-meta" id="abstention">{abstention.clone()}</p>
+            <p class="count-rep">
+                {cnp_rep.as_ref().map(|rep| {
+                    view! {
+                        "Closest evidence: “" <a href=format!("#{}", snippet_anchor(&rep.snippet_id)) target="_self" id="cnp-rep">{rep.text.clone()}</a> "”"
+                    }
+                })}
             </p>
         }
         .into_any(),

@@ -7,6 +7,7 @@
 //! [`instances`]. [`pipeline`] runs them all; [`snippet_index`] finds the snippets; [`dataset`]
 //! reads the CoQEx files and [`metrics`] scores answers against them.
 
+pub mod calibration;
 pub mod candidates;
 pub mod consolidate;
 pub mod contextualize;
@@ -18,9 +19,12 @@ pub mod lexical;
 pub mod metrics;
 pub mod pipeline;
 pub mod question;
+pub mod ranker;
+pub mod silver;
 pub mod snippet_index;
 pub mod span_model;
 pub mod train;
+pub mod train_ranker;
 
 pub use candidates::{count_candidates, extract_count, CountCandidate};
 pub use consolidate::Strategy;

@@ -1,6 +1,7 @@
 //! The count pipeline: question analysis → count candidates → span confidences → consolidation
 //! → contextualization → instances, with per-stage timings, into one [`CountAnswer`].
 
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -13,8 +14,13 @@ use super::dataset::Snippet;
 use super::instances::{find_instances, rank, Instance, InstanceScoring};
 use super::lexical::lexical_confidence;
 use super::question::{analyse, QuestionAnalysis};
+use super::ranker::{
+    features, noun_fits, CandidateRanker, QueryEvidence, RankerError, RANKER_FILE,
+};
 use super::snippet_index::{IndexError, SnippetIndex};
-use super::span_model::{candidate_confidence, SpanModel, SpanModelError};
+use super::span_model::{
+    builtin_dir, candidate_confidence, candidate_passages, SpanModel, SpanModelError,
+};
 use crate::encoder::{cosine, Encoder, EncoderError};
 
 #[derive(Debug, thiserror::Error)]
@@ -25,6 +31,8 @@ pub enum PipelineError {
     Encoder(#[from] EncoderError),
     #[error(transparent)]
     Index(#[from] IndexError),
+    #[error(transparent)]
+    Ranker(#[from] RankerError),
 }
 
 /// How count spans get their confidence.
@@ -32,13 +40,16 @@ pub enum PipelineError {
 #[serde(rename_all = "kebab-case")]
 pub enum ScorerKind {
     /// Tally's span model (encoder + trained QA head).
-    #[default]
     Neural,
     /// Lexical overlap of question and candidate context (baseline, and fallback without a model).
     Lexical,
     /// The mean of the two: the span model's reading of the snippet, and the lexical match of
     /// the counted noun with the answer type.
     Hybrid,
+    /// The candidate ranker: the span model's probability combined with the answer-type match,
+    /// the question's words around the count and the agreement of other snippets.
+    #[default]
+    Ranker,
 }
 
 impl ScorerKind {
@@ -47,13 +58,19 @@ impl ScorerKind {
             ScorerKind::Neural => "neural",
             ScorerKind::Lexical => "lexical",
             ScorerKind::Hybrid => "hybrid",
+            ScorerKind::Ranker => "ranker",
         }
     }
 
     pub fn parse(name: &str) -> Option<Self> {
-        [ScorerKind::Neural, ScorerKind::Lexical, ScorerKind::Hybrid]
-            .into_iter()
-            .find(|s| s.name() == name)
+        [
+            ScorerKind::Neural,
+            ScorerKind::Lexical,
+            ScorerKind::Hybrid,
+            ScorerKind::Ranker,
+        ]
+        .into_iter()
+        .find(|s| s.name() == name)
     }
 }
 
@@ -75,21 +92,44 @@ pub struct CountSettings {
     pub max_instances: usize,
     /// Retrieve only from this corpus of the snippet index (`None`: all of them).
     pub corpus: Option<String>,
+    /// Support below which Tally answers "no reliable answer in this corpus" instead of a count
+    /// (see [`support`]); 0 never abstains.
+    #[serde(default)]
+    pub abstain_below: f64,
+}
+
+impl CountSettings {
+    /// The settings as they apply with `scorer`: abstention reads confidences as
+    /// probabilities, which only the candidate ranker's are, so other scorers never abstain.
+    pub fn for_scorer(&self, scorer: ScorerKind) -> Self {
+        Self {
+            scorer,
+            abstain_below: if scorer == ScorerKind::Ranker {
+                self.abstain_below
+            } else {
+                0.0
+            },
+            ..self.clone()
+        }
+    }
 }
 
 impl Default for CountSettings {
     fn default() -> Self {
         Self {
             snippets: 50,
-            threshold: 0.5,
+            // The candidate ranker with weighted median at 0.2: the best mean cross-validated P/C
+            // over Stresstest and LC-QuAD-count (`tally train count-spans`, README).
+            threshold: 0.2,
             relax_threshold: true,
             min_counts: 5,
             strategy: Strategy::WeightedMedian,
             context: ContextSettings::default(),
             instance_scoring: InstanceScoring::default(),
-            scorer: ScorerKind::Neural,
+            scorer: ScorerKind::Ranker,
             max_instances: 20,
             corpus: None,
+            abstain_below: DEFAULT_ABSTAIN_BELOW,
         }
     }
 }
@@ -157,13 +197,26 @@ pub struct StageTiming {
     pub ms: f64,
 }
 
+/// The default of [`CountSettings::abstain_below`]: the nested cross-validated choice with the
+/// candidate ranker (every fold chose it; `tally train count-spans` prints it, README).
+pub const DEFAULT_ABSTAIN_BELOW: f64 = 0.25;
+
 /// Everything Tally answers to a count question.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CountAnswer {
     pub question: String,
     pub analysis: QuestionAnalysis,
-    /// The predicted count; `None` when no snippet has a usable count.
+    /// The predicted count; `None` when no snippet has a usable count, or when the evidence is
+    /// too weak to answer (then `abstention` says why, and the groups still show the closest
+    /// evidence).
     pub count: Option<f64>,
+    /// The probability that the most confident count phrase states the answer (the scorer's
+    /// confidence, calibrated for the ranker); abstention compares it with the setting.
+    #[serde(default)]
+    pub support: f64,
+    /// Why no count is given although counts were found.
+    #[serde(default)]
+    pub abstention: Option<String>,
     /// The representative count phrase.
     pub cnp_rep: Option<Cnp>,
     /// Share of the used confidence that agrees with the prediction (synonyms and CNP_rep).
@@ -182,6 +235,7 @@ pub struct CountAnswer {
 /// The count pipeline with its models, loaded once and shared.
 pub struct CountPipeline {
     span_model: Option<SpanModel>,
+    ranker: Option<CandidateRanker>,
     encoder: Option<Arc<Encoder>>,
 }
 
@@ -192,12 +246,49 @@ impl CountPipeline {
         let encoder = encoder.or_else(|| span_model.as_ref().map(|m| m.encoder().clone()));
         Self {
             span_model,
+            ranker: None,
             encoder,
         }
     }
 
+    /// The pipeline with the span model and candidate ranker of the model directory `dir` (the
+    /// project's trained ones when `None`); a directory without a ranker file gives a pipeline
+    /// without the ranker.
+    pub fn load(encoder: Arc<Encoder>, dir: Option<&Path>) -> Result<Self, PipelineError> {
+        let dir = dir.map_or_else(builtin_dir, Path::to_path_buf);
+        let span_model = SpanModel::load(encoder.clone(), &dir)?;
+        let pipeline = Self::new(Some(span_model), Some(encoder));
+        Ok(if dir.join(RANKER_FILE).is_file() {
+            pipeline.with_ranker(CandidateRanker::load(&dir)?)
+        } else {
+            pipeline
+        })
+    }
+
+    /// Adds the candidate ranker (used by [`ScorerKind::Ranker`], with the span model).
+    pub fn with_ranker(mut self, ranker: CandidateRanker) -> Self {
+        self.ranker = Some(ranker);
+        self
+    }
+
     pub fn has_span_model(&self) -> bool {
         self.span_model.is_some()
+    }
+
+    /// The scorer that runs for `wanted`: without the models it needs, the next best one
+    /// (ranker → neural → lexical).
+    pub fn effective_scorer(&self, wanted: ScorerKind) -> ScorerKind {
+        match wanted {
+            ScorerKind::Ranker if self.ranker.is_none() => {
+                self.effective_scorer(ScorerKind::Neural)
+            }
+            ScorerKind::Neural | ScorerKind::Hybrid | ScorerKind::Ranker
+                if self.span_model.is_none() =>
+            {
+                ScorerKind::Lexical
+            }
+            other => other,
+        }
     }
 
     /// Candidates with confidences for each snippet: `scores[s]` lists (candidate, confidence).
@@ -210,51 +301,55 @@ impl CountPipeline {
     ) -> Result<Vec<Vec<(CountCandidate, f64)>>, PipelineError> {
         let candidates: Vec<Vec<CountCandidate>> =
             snippets.iter().map(|s| count_candidates(s)).collect();
-        match (scorer, &self.span_model) {
-            (ScorerKind::Neural | ScorerKind::Hybrid, Some(model)) => {
-                // Only snippets with a count candidate go through the model.
-                let with: Vec<usize> = (0..snippets.len())
-                    .filter(|&s| !candidates[s].is_empty())
-                    .collect();
-                let texts: Vec<&str> = with.iter().map(|&s| snippets[s]).collect();
-                let scored = model.score(question, &texts)?;
-                let mut out: Vec<Vec<(CountCandidate, f64)>> = candidates
-                    .into_iter()
-                    .map(|cs| cs.into_iter().map(|c| (c, 0.0)).collect())
-                    .collect();
-                for (window, scores) in &scored {
-                    let s = with[window.snippet];
-                    for (c, conf) in out[s].iter_mut() {
-                        if let Some(p) =
-                            candidate_confidence(window, scores, &c.span, &c.number_span)
-                        {
-                            *conf = conf.max(p as f64);
-                        }
-                    }
-                }
-                if scorer == ScorerKind::Hybrid {
-                    for (s, cs) in out.iter_mut().enumerate() {
-                        for (c, conf) in cs.iter_mut() {
-                            *conf =
-                                0.5 * *conf + 0.5 * lexical_confidence(analysis, snippets[s], c);
-                        }
-                    }
-                }
-                Ok(out)
-            }
-            _ => Ok(candidates
-                .into_iter()
+        let lexical = || -> Vec<Vec<f64>> {
+            candidates
+                .iter()
                 .enumerate()
                 .map(|(s, cs)| {
-                    cs.into_iter()
-                        .map(|c| {
-                            let p = lexical_confidence(analysis, snippets[s], &c);
-                            (c, p)
-                        })
+                    cs.iter()
+                        .map(|c| lexical_confidence(analysis, snippets[s], c))
                         .collect()
                 })
-                .collect()),
-        }
+                .collect()
+        };
+        let confidences = match (
+            self.effective_scorer(scorer),
+            &self.span_model,
+            &self.ranker,
+        ) {
+            (ScorerKind::Neural, Some(model), _) => {
+                span_probabilities(model, question, snippets, &candidates)?
+            }
+            (ScorerKind::Hybrid, Some(model), _) => {
+                let neural = span_probabilities(model, question, snippets, &candidates)?;
+                neural
+                    .iter()
+                    .zip(lexical())
+                    .map(|(n, l)| n.iter().zip(l).map(|(n, l)| 0.5 * n + 0.5 * l).collect())
+                    .collect()
+            }
+            (ScorerKind::Ranker, Some(model), Some(ranker)) => {
+                let span = span_probabilities(model, question, snippets, &candidates)?;
+                let noun_fit = noun_fits(model.encoder(), analysis, &candidates)?;
+                let features = features(&QueryEvidence {
+                    analysis,
+                    texts: snippets,
+                    candidates: &candidates,
+                    span: &span,
+                    noun_fit: &noun_fit,
+                });
+                features
+                    .iter()
+                    .map(|fs| fs.iter().map(|x| ranker.probability(x)).collect())
+                    .collect()
+            }
+            _ => lexical(),
+        };
+        Ok(candidates
+            .into_iter()
+            .zip(confidences)
+            .map(|(cs, ps)| cs.into_iter().zip(ps).collect())
+            .collect())
     }
 
     /// Answers `question` with the snippets of `index`: its stored snippet set when it is a
@@ -336,16 +431,27 @@ impl CountPipeline {
         let texts: Vec<&str> = snippets.iter().map(|s| s.text.as_str()).collect();
         lap("analysis", &mut timings);
 
-        let scorer = if self.span_model.is_some() {
-            settings.scorer
-        } else {
-            ScorerKind::Lexical
-        };
+        let scorer = self.effective_scorer(settings.scorer);
+        let settings = &settings.for_scorer(scorer);
         let per_snippet = self.score_candidates(question, &analysis, &texts, scorer)?;
         lap("span scoring", &mut timings);
 
         let chosen = best_per_snippet(&per_snippet);
-        let (threshold_used, kept, count) = predict(&chosen, settings);
+        let Prediction {
+            threshold_used,
+            kept,
+            consolidated,
+            count,
+            support,
+        } = predict(&chosen, settings);
+        let abstention = match (consolidated, count) {
+            (Some(guess), None) => Some(format!(
+                "No reliable answer in this corpus: the most likely count phrase has a {:.0}% chance of stating the answer (Tally answers from {:.0}%). The closest evidence points to {guess}.",
+                100.0 * support,
+                100.0 * settings.abstain_below
+            )),
+            _ => None,
+        };
         lap("consolidation", &mut timings);
 
         // Contextualization over the used candidates.
@@ -353,7 +459,7 @@ impl CountPipeline {
         let mut cnp_rep = None;
         let mut groups = CnpGroups::default();
         let mut confidence = 0.0;
-        if let Some(prediction) = count {
+        if let Some(prediction) = consolidated {
             let phrases: Vec<&str> = kept
                 .iter()
                 .map(|&i| chosen[i].candidate.text.as_str())
@@ -482,6 +588,8 @@ impl CountPipeline {
             question: question.to_string(),
             analysis,
             count,
+            support,
+            abstention,
             cnp_rep,
             confidence,
             groups,
@@ -489,10 +597,7 @@ impl CountPipeline {
             snippets: answer_snippets,
             retrieval: retrieval.to_string(),
             threshold_used,
-            settings: CountSettings {
-                scorer,
-                ..settings.clone()
-            },
+            settings: settings.clone(),
             timings,
         })
     }
@@ -530,8 +635,11 @@ impl CountPipeline {
         Ok(instances)
     }
 
-    /// Fit of each instance to the answer type: encoder cosine of "‹instance›" and the answer
-    /// type, mapped to [0, 1]. Only computed for the scoring that uses it.
+    /// Fit of each instance to the answer: the mean encoder cosine of "‹instance›" with the
+    /// answer type and with the "which …" question, in place of an NLI model. A name closer than
+    /// [`SUBJECT_SIMILARITY`] to one of the question's entities is the question's subject under
+    /// another name ("United States" for "america") and fits 0. Only computed for the scoring
+    /// that uses it.
     fn type_fits(
         &self,
         instances: &[Instance],
@@ -545,21 +653,62 @@ impl CountPipeline {
         if scoring != InstanceScoring::TypeCompatibility || instances.is_empty() {
             return Ok(fits);
         }
-        let type_embedding = encoder.embed_one(&analysis.answer_type_singular)?;
+        let answer = encoder.embed(&[
+            analysis.answer_type_singular.as_str(),
+            analysis.which_question.as_str(),
+        ])?;
+        let entities: Vec<&str> = analysis.entities.iter().map(String::as_str).collect();
+        let entity_embeddings = if entities.is_empty() {
+            Vec::new()
+        } else {
+            encoder.embed(&entities)?
+        };
         let names: Vec<&str> = instances.iter().map(|i| i.name.as_str()).collect();
         for (inst, e) in instances.iter().zip(encoder.embed(&names)?) {
-            let c = cosine(&e, &type_embedding) as f64;
-            fits.insert(inst.key.clone(), c.clamp(0.0, 1.0));
+            let is_subject = entity_embeddings
+                .iter()
+                .any(|s| cosine(&e, s) > SUBJECT_SIMILARITY);
+            let fit = if is_subject {
+                0.0
+            } else {
+                answer.iter().map(|a| cosine(&e, a) as f64).sum::<f64>() / answer.len() as f64
+            };
+            fits.insert(inst.key.clone(), fit.clamp(0.0, 1.0));
         }
         Ok(fits)
     }
 }
+
+/// Cosine above which an instance is taken for one of the question's own entities (chosen on
+/// the NQ dev instances).
+const SUBJECT_SIMILARITY: f32 = 0.5;
 
 /// A snippet's answer: its most confident count candidate.
 pub struct Chosen {
     pub snippet: usize,
     pub candidate: CountCandidate,
     pub confidence: f64,
+}
+
+/// The span model's probability of every candidate; the model reads only the sentences with a
+/// count candidate.
+fn span_probabilities(
+    model: &SpanModel,
+    question: &str,
+    snippets: &[&str],
+    candidates: &[Vec<CountCandidate>],
+) -> Result<Vec<Vec<f64>>, PipelineError> {
+    let passages = candidate_passages(snippets, candidates);
+    let mut out: Vec<Vec<f64>> = candidates.iter().map(|cs| vec![0.0; cs.len()]).collect();
+    for (window, scores) in &model.score(question, &passages)? {
+        let s = window.snippet;
+        for (c, p) in candidates[s].iter().zip(out[s].iter_mut()) {
+            if let Some(q) = candidate_confidence(window, scores, &c.span, &c.number_span) {
+                *p = p.max(f64::from(q));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// One answer per snippet: its most confident count span (snippets without one give none).
@@ -581,7 +730,27 @@ pub fn best_per_snippet(per_snippet: &[Vec<(CountCandidate, f64)>]) -> Vec<Chose
 
 /// Threshold (with relaxation) and consolidation: the threshold used, the indices of `chosen`
 /// that took part, and the predicted count.
-pub fn predict(chosen: &[Chosen], settings: &CountSettings) -> (f64, Vec<usize>, Option<f64>) {
+/// What consolidation makes of a question's chosen counts.
+pub struct Prediction {
+    /// The threshold after relaxation.
+    pub threshold_used: f64,
+    /// Indexes into the chosen counts of those that took part.
+    pub kept: Vec<usize>,
+    /// The consolidated count, whatever the support.
+    pub consolidated: Option<f64>,
+    /// The answer: the consolidated count when its support reaches the setting.
+    pub count: Option<f64>,
+    pub support: f64,
+}
+
+/// How far the evidence supports an answer: the highest confidence of any chosen count, i.e. the
+/// probability that the best count phrase found states the answer.
+pub fn support(chosen: &[Chosen]) -> f64 {
+    chosen.iter().map(|c| c.confidence).fold(0.0, f64::max)
+}
+
+/// Consolidates the chosen counts; abstains when their [`support`] is below the setting.
+pub fn predict(chosen: &[Chosen], settings: &CountSettings) -> Prediction {
     let scored: Vec<Scored> = chosen
         .iter()
         .map(|c| Scored {
@@ -596,8 +765,15 @@ pub fn predict(chosen: &[Chosen], settings: &CountSettings) -> (f64, Vec<usize>,
         settings.min_counts,
     );
     let kept_scored: Vec<Scored> = kept.iter().map(|&i| scored[i]).collect();
-    let count = consolidate(&kept_scored, settings.strategy);
-    (threshold_used, kept, count)
+    let consolidated = consolidate(&kept_scored, settings.strategy);
+    let support = support(chosen);
+    Prediction {
+        threshold_used,
+        kept,
+        consolidated,
+        count: consolidated.filter(|_| support >= settings.abstain_below),
+        support,
+    }
 }
 
 /// Character offset of byte offset `byte` in `text`.

@@ -1,6 +1,7 @@
 //! Tally's span-prediction model: the MiniLM encoder with an extractive question-answering head.
 //!
-//! Input: "[CLS] question [SEP] snippet [SEP]", long snippets cut into windows with a stride.
+//! Input: "[CLS] question [SEP] passage [SEP]", where a passage is a sentence of the snippet with
+//! a count candidate; long ones are cut into windows with a stride.
 //! Output per token: start and end logits, turned into probabilities over the snippet's tokens
 //! and [CLS] (the "no answer" position). The head is a two-layer perceptron over the encoder's
 //! token states; the encoder stays frozen (see `train.rs` for why and how it is trained).
@@ -15,9 +16,13 @@ use std::sync::Arc;
 
 use candle_core::{DType, Module, Tensor};
 use candle_nn::{linear, Linear, VarBuilder};
+use candle_transformers::models::bert::Config;
 use serde::{Deserialize, Serialize};
 use tokenizers::{Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
 
+use super::candidates::CountCandidate;
+use super::lexical::sentence_around;
+use crate::bert::{attention_bias, run_layers, Layer};
 use crate::encoder::{Encoder, EncoderError};
 
 /// Window length in tokens (question included) and the overlap between windows.
@@ -41,7 +46,7 @@ pub enum SpanModelError {
     Tokenize(String),
 }
 
-/// The trainable part: token state → (start, end) logits.
+/// The head: token state → (start, end) logits.
 pub struct SpanHead {
     hidden: Linear,
     out: Linear,
@@ -68,6 +73,10 @@ pub struct SpanModelMeta {
     pub encoder: String,
     pub encoder_sha256: String,
     pub hidden: usize,
+    /// How many of the encoder's top layers the reader fine-tuned (stored with the head, as
+    /// `layer.0…`); 0 for a head over the frozen encoder.
+    #[serde(default)]
+    pub tuned_layers: usize,
     /// Free-form training record (data, epochs, cross-validation figures).
     #[serde(default)]
     pub training: serde_json::Value,
@@ -127,19 +136,66 @@ pub fn pair_tokenizer(encoder: &Encoder) -> Result<Tokenizer, SpanModelError> {
     Ok(tokenizer)
 }
 
-/// Cuts every (question, snippet) pair into windows.
+/// What the model reads of a snippet: one sentence with a count candidate. Only such sentences
+/// can hold a count the pipeline uses, and they are about a third of a web snippet's tokens.
+#[derive(Debug, Clone, Copy)]
+pub struct Passage<'a> {
+    /// Index of the snippet in the list the passages were cut from.
+    pub snippet: usize,
+    /// Byte offset of `text` in the snippet.
+    pub offset: usize,
+    pub text: &'a str,
+}
+
+/// The sentences of each snippet that hold a count candidate, each once, in text order.
+pub fn candidate_passages<'a>(
+    snippets: &[&'a str],
+    candidates: &[Vec<CountCandidate>],
+) -> Vec<Passage<'a>> {
+    let mut passages = Vec::new();
+    for (s, (text, cands)) in snippets.iter().zip(candidates).enumerate() {
+        let mut ranges: Vec<Range<usize>> = cands
+            .iter()
+            .map(|c| {
+                let sentence = sentence_around(text, c.span.start);
+                let start = sentence.as_ptr() as usize - text.as_ptr() as usize;
+                start.min(c.span.start)..(start + sentence.len()).max(c.span.end)
+            })
+            .collect();
+        ranges.sort_by_key(|r| r.start);
+        ranges.dedup_by(|later, earlier| {
+            // A candidate running past its sentence joins the next one.
+            if later.start < earlier.end {
+                earlier.end = earlier.end.max(later.end);
+                true
+            } else {
+                false
+            }
+        });
+        passages.extend(ranges.into_iter().filter_map(|r| {
+            Some(Passage {
+                snippet: s,
+                offset: r.start,
+                text: text.get(r)?,
+            })
+        }));
+    }
+    passages
+}
+
+/// Cuts every (question, passage) pair into windows; token spans are snippet offsets.
 pub fn make_windows(
     tokenizer: &Tokenizer,
     question: &str,
-    snippets: &[&str],
+    passages: &[Passage],
 ) -> Result<Vec<Window>, SpanModelError> {
     let inputs: Vec<tokenizers::EncodeInput> =
-        snippets.iter().map(|s| (question, *s).into()).collect();
+        passages.iter().map(|p| (question, p.text).into()).collect();
     let encodings = tokenizer
         .encode_batch(inputs, true)
         .map_err(|e| SpanModelError::Tokenize(e.to_string()))?;
     let mut windows = Vec::new();
-    for (snippet, encoding) in encodings.into_iter().enumerate() {
+    for (passage, encoding) in passages.iter().zip(encodings) {
         // The first window, then the overflow windows the tokenizer cut off it.
         let overflow = encoding.get_overflowing().to_vec();
         for part in std::iter::once(encoding).chain(overflow) {
@@ -149,11 +205,12 @@ pub fn make_windows(
                 .zip(part.get_offsets())
                 .zip(part.get_special_tokens_mask())
                 .map(|((seq, &(a, b)), &special)| {
-                    (*seq == Some(1) && special == 0 && b > a).then_some(a..b)
+                    (*seq == Some(1) && special == 0 && b > a)
+                        .then_some(passage.offset + a..passage.offset + b)
                 })
                 .collect();
             windows.push(Window {
-                snippet,
+                snippet: passage.snippet,
                 ids: part.get_ids().to_vec(),
                 type_ids: part.get_type_ids().to_vec(),
                 spans,
@@ -163,11 +220,11 @@ pub fn make_windows(
     Ok(windows)
 }
 
-/// The encoder with a trained span head.
+/// The reader: the encoder's lower layers, its own fine-tuned top layers and the span head.
 pub struct SpanModel {
     encoder: Arc<Encoder>,
     tokenizer: Tokenizer,
-    head: SpanHead,
+    top: ReaderTop,
     meta: SpanModelMeta,
 }
 
@@ -186,12 +243,19 @@ impl SpanModel {
         let tensors = candle_core::safetensors::load(&weights, encoder.device())
             .map_err(|e| load_error(format!("{WEIGHTS_FILE}: {e}")))?;
         let vb = VarBuilder::from_tensors(tensors, DType::F32, encoder.device());
-        let head = SpanHead::new(vb, encoder.dimension(), meta.hidden)
+        if meta.tuned_layers > encoder.config().num_hidden_layers {
+            return Err(load_error(format!(
+                "{} tuned layers, but the encoder has only {}",
+                meta.tuned_layers,
+                encoder.config().num_hidden_layers
+            )));
+        }
+        let top = ReaderTop::new(vb, encoder.config(), meta.hidden, meta.tuned_layers)
             .map_err(|e| load_error(e.to_string()))?;
         Ok(Self {
             tokenizer: pair_tokenizer(&encoder)?,
             encoder,
-            head,
+            top,
             meta,
         })
     }
@@ -209,13 +273,13 @@ impl SpanModel {
         &self.encoder
     }
 
-    /// Windows of every snippet with their start/end probabilities, batched by length.
+    /// Windows of every passage with their start/end probabilities, batched by length.
     pub fn score(
         &self,
         question: &str,
-        snippets: &[&str],
+        passages: &[Passage],
     ) -> Result<Vec<(Window, WindowScores)>, SpanModelError> {
-        let windows = make_windows(&self.tokenizer, question, snippets)?;
+        let windows = make_windows(&self.tokenizer, question, passages)?;
         let mut order: Vec<usize> = (0..windows.len()).collect();
         order.sort_by_key(|&i| windows[i].ids.len());
         let mut scores: Vec<Option<WindowScores>> = vec![None; windows.len()];
@@ -239,18 +303,54 @@ impl SpanModel {
             .iter()
             .map(|w| (w.ids.as_slice(), w.type_ids.as_slice()))
             .collect();
-        let (states, _mask) = self.encoder.token_states(&sequences)?;
-        head_logits(&self.head, &states, batch.iter().map(|w| w.ids.len()))
+        let frozen = self.encoder.config().num_hidden_layers - self.top.tuned.len();
+        let (states, mask) = self.encoder.token_states_after(&sequences, frozen)?;
+        head_logits(&self.top, &states, &mask, batch.iter().map(|w| w.ids.len()))
     }
 }
 
-/// Runs the head on `(batch, tokens, dim)` states and returns each row's logits, cut to its length.
+/// What the reader trains: its own copies of the encoder's top layers (variables `layer.0…`),
+/// which replace the encoder's last `tuned.len()` layers, and the span head. Question and passage
+/// attend to each other in those layers as trained for this task.
+pub struct ReaderTop {
+    pub tuned: Vec<Layer>,
+    pub head: SpanHead,
+}
+
+impl ReaderTop {
+    pub fn new(
+        vb: VarBuilder,
+        config: &Config,
+        hidden: usize,
+        tuned_layers: usize,
+    ) -> candle_core::Result<Self> {
+        let tuned = (0..tuned_layers)
+            .map(|i| Layer::load(vb.pp(format!("layer.{i}")), config))
+            .collect::<candle_core::Result<_>>()?;
+        Ok(Self {
+            tuned,
+            head: SpanHead::new(vb, config.hidden_size, hidden)?,
+        })
+    }
+
+    /// States after the encoder's frozen layers `(batch, tokens, dim)` with their 0/1 mask →
+    /// `(batch, tokens, 2)` start and end logits.
+    pub fn forward(&self, states: &Tensor, mask: &Tensor) -> candle_core::Result<Tensor> {
+        let bias = attention_bias(mask, states.dtype())?;
+        self.head
+            .forward(&run_layers(&self.tuned, states.clone(), &bias)?)
+    }
+}
+
+/// Runs the reader's top on `(batch, tokens, dim)` states and returns each row's logits, cut to
+/// its length.
 pub fn head_logits(
-    head: &SpanHead,
+    top: &ReaderTop,
     states: &Tensor,
+    mask: &Tensor,
     lengths: impl Iterator<Item = usize>,
 ) -> Result<Vec<Vec<[f32; 2]>>, SpanModelError> {
-    let logits = head.forward(states)?.to_dtype(DType::F32)?;
+    let logits = top.forward(states, mask)?.to_dtype(DType::F32)?;
     let rows: Vec<Vec<Vec<f32>>> = logits.to_vec3()?;
     Ok(rows
         .into_iter()
@@ -332,4 +432,30 @@ pub fn candidate_confidence(
         .map(|i| scores.end[i])
         .fold(0.0f32, f32::max);
     Some(start * end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::candidates::count_candidates;
+
+    #[test]
+    fn passages_are_the_sentences_with_a_count_each_once() {
+        let snippets = [
+            "The band formed in Liverpool. McCartney wrote 71 songs and Lennon 61 songs. They split.",
+            "No count here at all.",
+        ];
+        let candidates: Vec<Vec<CountCandidate>> =
+            snippets.iter().map(|s| count_candidates(s)).collect();
+        let passages = candidate_passages(&snippets, &candidates);
+        assert_eq!(passages.len(), 1, "{passages:?}");
+        let p = passages[0];
+        assert_eq!(p.snippet, 0);
+        assert_eq!(p.text, "McCartney wrote 71 songs and Lennon 61 songs.");
+        assert_eq!(&snippets[0][p.offset..p.offset + p.text.len()], p.text);
+        // Every candidate lies inside its passage, so its tokens can be found in the windows.
+        for c in &candidates[0] {
+            assert!(p.offset <= c.span.start && c.span.end <= p.offset + p.text.len());
+        }
+    }
 }

@@ -1,28 +1,32 @@
-//! Training Tally's span head (`tally train count-spans`).
+//! Training Tally's count reader (`tally train count-spans`).
 //!
 //! Data: the CoQEx Stresstest and LC-QuAD-count snippet sets with their gold counts. Labels by
 //! distant supervision: a window's answer positions are the annotated answer spans of the SQuAD
 //! file plus, by the paper's rule, every count candidate whose count is within ±10% of the gold
 //! count; windows without any are labelled "no answer" ([CLS]).
 //!
-//! What is trained: the two-layer head over the frozen MiniLM token states. The encoder's states
-//! are computed once, so five cross-validation folds and the final model train in minutes on two
-//! CPU cores; back-propagating through the encoder would cost ~100× more per epoch for a corpus
-//! of 700 annotated answers. Loss: for start and end, −log of the probability mass on the
-//! positive positions (several spans of one window can be right).
+//! What is trained: the reader's top (`span_model::ReaderTop`): copies of MiniLM's top
+//! `tuned_layers` layers, started from the pretrained weights and fine-tuned on "[CLS] question
+//! [SEP] passage [SEP]" so that question and passage attend to each other for this task, and the
+//! two-layer span head over them. The frozen lower layers' states are computed once per window
+//! and reused by every fold and epoch; only the top is run forward and backward (its layer norms
+//! are the differentiable ones of `crate::bert`). Unanswered windows are subsampled each epoch.
+//! Loss: for start and end, −log of the probability mass on the positive positions (several
+//! spans of one window can be right).
 //!
 //! Evaluation: 5-fold cross-validation by query (query-disjoint folds); every query is answered
 //! by the head that did not see it, and the out-of-fold answers give RP / coverage / P/C per
 //! data set, for each strategy and threshold, next to the lexical baseline.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+use candle_core::Var;
 use candle_core::{DType, Device, IndexOp, Tensor, D};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::candidates::{count_candidates, CountCandidate};
 use super::consolidate::Strategy;
@@ -31,9 +35,11 @@ use super::lexical::lexical_confidence;
 use super::metrics::{count_scores, CountScores};
 use super::pipeline::{best_per_snippet, predict, CountSettings};
 use super::question::analyse;
+use super::silver::silver_questions;
 use super::span_model::{
-    candidate_confidence, head_logits, make_windows, pair_tokenizer, probabilities, SpanHead,
-    SpanModelError, SpanModelMeta, Window, META_FILE, WEIGHTS_FILE,
+    candidate_confidence, candidate_passages, head_logits, make_windows, pair_tokenizer,
+    probabilities, Passage, ReaderTop, SpanModelError, SpanModelMeta, Window, META_FILE,
+    WEIGHTS_FILE,
 };
 use crate::encoder::Encoder;
 use crate::model_dir::sha256_file;
@@ -67,13 +73,30 @@ pub enum TrainError {
     },
     #[error("no training data found under {0} (expected the CoQEx stresstest_v1 and count_lcquad_v2 folders)")]
     NoData(PathBuf),
+    #[error("the span probabilities in {path} cannot be used ({message}); run `tally train count-spans` without --ranker-only first")]
+    SpanConfidences { path: PathBuf, message: String },
+    #[error(transparent)]
+    Encoder(#[from] crate::encoder::EncoderError),
+    #[error("cannot fine-tune {asked} layers: the encoder has {layers}")]
+    TunedLayers { asked: usize, layers: usize },
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct TrainSettings {
     pub epochs: usize,
     pub hidden: usize,
+    /// Learning rate of the span head.
     pub learning_rate: f64,
+    /// How many of the encoder's top layers are fine-tuned with the head (0: a head over the
+    /// frozen encoder).
+    pub tuned_layers: usize,
+    /// Learning rate of the fine-tuned layers (small: they start from the pretrained weights).
+    pub layer_learning_rate: f64,
+    /// Windows without an answer seen per epoch, per window with one (drawn anew each epoch):
+    /// they are most of the data, and fine-tuning pays for every window it reads.
+    pub negatives_per_positive: f64,
+    /// Silver questions made from each training question's snippets (`silver.rs`); 0: none.
+    pub silver_per_query: usize,
     pub batch: usize,
     pub folds: usize,
     pub seed: u64,
@@ -84,9 +107,13 @@ pub struct TrainSettings {
 impl Default for TrainSettings {
     fn default() -> Self {
         Self {
-            epochs: 12,
+            epochs: 3,
             hidden: 128,
             learning_rate: 2e-3,
+            tuned_layers: 2,
+            layer_learning_rate: 1e-4,
+            negatives_per_positive: 1.0,
+            silver_per_query: 0,
             batch: 32,
             folds: 5,
             seed: 17,
@@ -131,6 +158,19 @@ pub fn load_training_queries(coqex_dir: &Path) -> Result<Vec<TrainingQuery>, Tra
     Ok(out)
 }
 
+/// The count candidates of every snippet of every query.
+pub fn query_candidates(queries: &[TrainingQuery]) -> Vec<QueryCandidates> {
+    queries
+        .iter()
+        .map(|q| {
+            q.snippets
+                .iter()
+                .map(|s| count_candidates(&s.text))
+                .collect()
+        })
+        .collect()
+}
+
 /// A window with its frozen encoder states and labels.
 struct EncodedWindow {
     query: usize,
@@ -139,10 +179,12 @@ struct EncodedWindow {
     states: Tensor,
     starts: Vec<usize>,
     ends: Vec<usize>,
+    /// A silver question's window: trained on with its question's fold, never scored.
+    silver: bool,
 }
 
 /// Candidates of one query: per snippet.
-type QueryCandidates = Vec<Vec<CountCandidate>>;
+pub type QueryCandidates = Vec<Vec<CountCandidate>>;
 
 /// Out-of-fold figures: data set → scorer → strategy → threshold → scores.
 pub type CrossValidation =
@@ -154,6 +196,7 @@ pub struct TrainReport {
     pub queries: BTreeMap<String, usize>,
     pub windows: usize,
     pub positive_windows: usize,
+    pub silver_windows: usize,
     pub encode_seconds: f64,
     pub train_seconds: f64,
     pub settings: TrainSettings,
@@ -168,17 +211,33 @@ pub struct TrainReport {
 pub const THRESHOLDS: [f64; 9] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 
 /// Trains the span head: cross-validation first, then the final head on everything, written to
-/// `out_dir`. `progress` receives one line per step.
+/// `out_dir`. The out-of-fold candidate probabilities go to `oof_path`: the candidate ranker
+/// (`train_ranker.rs`) trains on them. `progress` receives one line per step.
 pub fn train_count_spans(
     encoder: Arc<Encoder>,
     encoder_dir: &Path,
     queries: &[TrainingQuery],
     out_dir: &Path,
+    oof_path: &Path,
     settings: &TrainSettings,
     progress: &dyn Fn(&str),
 ) -> Result<TrainReport, TrainError> {
+    let layers = encoder.config().num_hidden_layers;
+    if settings.tuned_layers > layers {
+        return Err(TrainError::TunedLayers {
+            asked: settings.tuned_layers,
+            layers,
+        });
+    }
     let started = Instant::now();
-    let (windows, candidates) = encode(&encoder, queries, settings.tolerance, progress)?;
+    let (windows, candidates) = encode(
+        &encoder,
+        queries,
+        layers - settings.tuned_layers,
+        settings.tolerance,
+        settings.silver_per_query,
+        progress,
+    )?;
     let encode_seconds = started.elapsed().as_secs_f64();
     progress(&format!(
         "encoded {} windows of {} queries in {encode_seconds:.1} s",
@@ -186,13 +245,7 @@ pub fn train_count_spans(
         queries.len()
     ));
 
-    // Query-disjoint folds, shuffled with a fixed seed.
-    let mut order: Vec<usize> = (0..queries.len()).collect();
-    shuffle(&mut order, settings.seed);
-    let mut fold_of = vec![0; queries.len()];
-    for (i, &q) in order.iter().enumerate() {
-        fold_of[q] = i % settings.folds;
-    }
+    let fold_of = fold_assignment(queries.len(), settings.folds, settings.seed);
 
     let train_started = Instant::now();
     let mut out_of_fold: Vec<Vec<Vec<(CountCandidate, f64)>>> = vec![Vec::new(); queries.len()];
@@ -201,23 +254,30 @@ pub fn train_count_spans(
             .iter()
             .filter(|w| fold_of[w.query] != fold)
             .collect();
-        let (_, head, loss) = train_head(&train, encoder.dimension(), settings, encoder.device())?;
+        let (_, head, losses) = train_reader(&encoder, &train, settings, &|_| {})?;
+        let loss = losses.last().copied().unwrap_or_default();
         progress(&format!(
             "fold {}/{}: loss {loss:.4}",
             fold + 1,
             settings.folds
         ));
         for q in (0..queries.len()).filter(|&q| fold_of[q] == fold) {
-            let held: Vec<&EncodedWindow> = windows.iter().filter(|w| w.query == q).collect();
+            let held: Vec<&EncodedWindow> = windows
+                .iter()
+                .filter(|w| w.query == q && !w.silver)
+                .collect();
             out_of_fold[q] = confidences(&head, &held, &candidates[q])?;
         }
     }
-    let cross_validation = cross_validate(queries, &candidates, &out_of_fold);
+    write_span_confidences(oof_path, queries, &out_of_fold)?;
+    let lexical = lexical_confidences(queries, &candidates);
+    let cross_validation =
+        cross_validate(queries, &[("neural", &out_of_fold), ("lexical", &lexical)]);
     let best_threshold = best_threshold(&cross_validation);
 
     let all: Vec<&EncodedWindow> = windows.iter().collect();
-    let (varmap, _, final_loss) =
-        train_head(&all, encoder.dimension(), settings, encoder.device())?;
+    let (varmap, _, losses) = train_reader(&encoder, &all, settings, progress)?;
+    let final_loss = losses.last().copied().unwrap_or_default();
     let train_seconds = train_started.elapsed().as_secs_f64();
     progress(&format!(
         "final head: loss {final_loss:.4}; training took {train_seconds:.1} s"
@@ -231,6 +291,7 @@ pub fn train_count_spans(
         queries: counts,
         windows: windows.len(),
         positive_windows: windows.iter().filter(|w| !w.starts.is_empty()).count(),
+        silver_windows: windows.iter().filter(|w| w.silver).count(),
         encode_seconds,
         train_seconds,
         settings: settings.clone(),
@@ -242,11 +303,14 @@ pub fn train_count_spans(
     Ok(report)
 }
 
-/// Windows of every snippet with a count candidate, their frozen states and labels.
+/// Windows of every snippet with a count candidate, their states after the encoder's frozen
+/// layers (computed once) and labels.
 fn encode(
     encoder: &Encoder,
     queries: &[TrainingQuery],
+    frozen_layers: usize,
     tolerance: f64,
+    silver_per_query: usize,
     progress: &dyn Fn(&str),
 ) -> Result<(Vec<EncodedWindow>, Vec<QueryCandidates>), TrainError> {
     let tokenizer = pair_tokenizer(encoder)?;
@@ -258,25 +322,17 @@ fn encode(
             .iter()
             .map(|s| count_candidates(&s.text))
             .collect();
-        // Only snippets with a candidate are ever scored, so only those are trained on.
-        let with: Vec<usize> = (0..query.snippets.len())
-            .filter(|&s| !candidates[s].is_empty())
-            .collect();
-        let texts: Vec<&str> = with
-            .iter()
-            .map(|&s| query.snippets[s].text.as_str())
-            .collect();
-        let mut query_windows = make_windows(&tokenizer, &query.question, &texts)?;
-        for w in &mut query_windows {
-            w.snippet = with[w.snippet];
-        }
+        // The model reads only the sentences with a candidate, so only those are trained on.
+        let texts: Vec<&str> = query.snippets.iter().map(|s| s.text.as_str()).collect();
+        let passages = candidate_passages(&texts, &candidates);
+        let query_windows = make_windows(&tokenizer, &query.question, &passages)?;
         for chunk in query_windows.chunks(32) {
             let sequences: Vec<(&[u32], &[u32])> = chunk
                 .iter()
                 .map(|w| (w.ids.as_slice(), w.type_ids.as_slice()))
                 .collect();
             let (states, _) = encoder
-                .token_states(&sequences)
+                .token_states_after(&sequences, frozen_layers)
                 .map_err(SpanModelError::from)?;
             for (row, window) in chunk.iter().enumerate() {
                 let snippet = &query.snippets[window.snippet];
@@ -293,6 +349,7 @@ fn encode(
                     window: window.clone(),
                     starts,
                     ends,
+                    silver: false,
                 });
             }
         }
@@ -300,6 +357,42 @@ fn encode(
         if (q + 1) % 25 == 0 {
             progress(&format!("encoded {}/{} queries", q + 1, queries.len()));
         }
+    }
+    let silver = silver_questions(queries, &all_candidates, silver_per_query);
+    for item in &silver {
+        let passage = Passage {
+            snippet: item.snippet,
+            offset: item.offset,
+            text: &item.sentence,
+        };
+        for window in make_windows(&tokenizer, &item.question, &[passage])? {
+            let sequence = [(window.ids.as_slice(), window.type_ids.as_slice())];
+            let (states, _) = encoder
+                .token_states_after(&sequence, frozen_layers)
+                .map_err(SpanModelError::from)?;
+            let (mut starts, mut ends) = (Vec::new(), Vec::new());
+            let answer = &item.answer;
+            if let (Some((ps, pe)), Some((ns, ne))) = (
+                window.token_range(&answer.span),
+                window.token_range(&answer.number_span),
+            ) {
+                starts.extend([ps, ns]);
+                ends.extend([ne, pe]);
+            }
+            starts.dedup();
+            ends.dedup();
+            windows.push(EncodedWindow {
+                query: item.query,
+                states: states.i(0)?.copy()?,
+                window,
+                starts,
+                ends,
+                silver: true,
+            });
+        }
+    }
+    if !silver.is_empty() {
+        progress(&format!("encoded {} silver questions", silver.len()));
     }
     Ok((windows, all_candidates))
 }
@@ -343,49 +436,120 @@ fn labels(
     (starts, ends)
 }
 
-/// Trains one head on `windows`; returns its variables, the head and the last epoch's loss.
-fn train_head(
+/// Trains the reader's top (fine-tuned layers and head) on `windows`; returns its variables, the
+/// trained top and each epoch's mean loss. The layers start from the encoder's own top layers.
+fn train_reader(
+    encoder: &Encoder,
     windows: &[&EncodedWindow],
-    dimension: usize,
     settings: &TrainSettings,
-    device: &Device,
-) -> Result<(VarMap, SpanHead, f32), TrainError> {
+    progress: &dyn Fn(&str),
+) -> Result<(VarMap, ReaderTop, Vec<f32>), TrainError> {
+    let device = encoder.device();
+    let config = encoder.config();
     let varmap = VarMap::new();
     let vb = VarBuilder::from_varmap(&varmap, DType::F32, device);
-    let head = SpanHead::new(vb, dimension, settings.hidden)?;
-    let mut optimizer = AdamW::new(
-        varmap.all_vars(),
-        ParamsAdamW {
-            lr: settings.learning_rate,
-            weight_decay: 0.01,
-            ..Default::default()
-        },
-    )?;
-    // Batches of similar length; their order is shuffled every epoch.
-    let mut by_length: Vec<usize> = (0..windows.len()).collect();
-    by_length.sort_by_key(|&i| windows[i].window.ids.len());
-    let mut batches: Vec<Vec<usize>> = by_length
-        .chunks(settings.batch)
-        .map(<[usize]>::to_vec)
-        .collect();
-    let mut last_loss = 0.0;
+    let top = ReaderTop::new(vb, config, settings.hidden, settings.tuned_layers)?;
+    start_from_pretrained(&varmap, encoder, settings.tuned_layers)?;
+    let (layer_vars, head_vars): (Vec<(String, Var)>, Vec<(String, Var)>) = varmap
+        .data()
+        .lock()
+        .map_err(|_| candle_core::Error::Msg("variable map lock poisoned".into()))?
+        .iter()
+        .map(|(name, var)| (name.clone(), var.clone()))
+        .partition(|(name, _)| name.starts_with("layer."));
+    let optimizer = |vars: Vec<(String, Var)>, lr: f64| {
+        AdamW::new(
+            vars.into_iter().map(|(_, v)| v).collect(),
+            ParamsAdamW {
+                lr,
+                weight_decay: 0.01,
+                ..Default::default()
+            },
+        )
+    };
+    let mut head_optimizer = optimizer(head_vars, settings.learning_rate)?;
+    let mut layer_optimizer = optimizer(layer_vars, settings.layer_learning_rate)?;
+
+    let (positives, negatives): (Vec<usize>, Vec<usize>) =
+        (0..windows.len()).partition(|&i| !windows[i].starts.is_empty());
+    let negatives_per_epoch = ((positives.len() as f64 * settings.negatives_per_positive).ceil()
+        as usize)
+        .min(negatives.len());
+    let mut losses = Vec::with_capacity(settings.epochs);
     for epoch in 0..settings.epochs {
-        shuffle(&mut batches, settings.seed.wrapping_add(epoch as u64 + 1));
+        let seed = settings.seed.wrapping_add(epoch as u64 + 1);
+        // This epoch's windows: every answered one and a fresh draw of unanswered ones, in
+        // batches of similar length whose order is shuffled.
+        let mut drawn = negatives.clone();
+        shuffle(&mut drawn, seed);
+        let mut chosen: Vec<usize> = positives
+            .iter()
+            .chain(&drawn[..negatives_per_epoch])
+            .copied()
+            .collect();
+        chosen.sort_by_key(|&i| windows[i].window.ids.len());
+        let mut batches: Vec<Vec<usize>> = chosen
+            .chunks(settings.batch)
+            .map(<[usize]>::to_vec)
+            .collect();
+        shuffle(&mut batches, seed);
         let mut total = 0.0;
         for batch in &batches {
             let rows: Vec<&EncodedWindow> = batch.iter().map(|&i| windows[i]).collect();
-            let loss = batch_loss(&head, &rows, device)?;
-            optimizer.backward_step(&loss)?;
+            let loss = batch_loss(&top, &rows, device)?;
+            let gradients = loss.backward()?;
+            head_optimizer.step(&gradients)?;
+            layer_optimizer.step(&gradients)?;
             total += loss.to_scalar::<f32>()?;
         }
-        last_loss = total / batches.len().max(1) as f32;
+        let loss = total / batches.len().max(1) as f32;
+        losses.push(loss);
+        progress(&format!(
+            "epoch {}/{}: {} windows, loss {loss:.4}",
+            epoch + 1,
+            settings.epochs,
+            chosen.len()
+        ));
     }
-    Ok((varmap, head, last_loss))
+    Ok((varmap, top, losses))
+}
+
+/// Sets the reader's layers `layer.0…` to the encoder's last `tuned` layers.
+fn start_from_pretrained(
+    varmap: &VarMap,
+    encoder: &Encoder,
+    tuned: usize,
+) -> Result<(), TrainError> {
+    if tuned == 0 {
+        return Ok(());
+    }
+    let pretrained = candle_core::safetensors::load(encoder.weights_file(), encoder.device())?;
+    let first = encoder.config().num_hidden_layers - tuned;
+    let vars = varmap
+        .data()
+        .lock()
+        .map_err(|_| candle_core::Error::Msg("variable map lock poisoned".into()))?;
+    for (name, var) in vars.iter() {
+        let Some(rest) = name.strip_prefix("layer.") else {
+            continue;
+        };
+        let (index, rest) = rest.split_once('.').unwrap_or((rest, ""));
+        let index: usize = index
+            .parse()
+            .map_err(|_| candle_core::Error::Msg(format!("unexpected variable {name}")))?;
+        let source = ["", "bert."]
+            .iter()
+            .map(|prefix| format!("{prefix}encoder.layer.{}.{rest}", first + index))
+            .find_map(|key| pretrained.get(&key))
+            .ok_or_else(|| candle_core::Error::Msg(format!("no pretrained weights for {name}")))?;
+        var.set(&source.to_dtype(DType::F32)?)?;
+    }
+    Ok(())
 }
 
 /// Marginal log-likelihood loss of a batch: −log P(start ∈ positives) − log P(end ∈ positives).
 fn batch_loss(
-    head: &SpanHead,
+    top: &ReaderTop,
     rows: &[&EncodedWindow],
     device: &Device,
 ) -> Result<Tensor, TrainError> {
@@ -419,8 +583,9 @@ fn batch_loss(
         }
     }
     let shape = (rows.len(), len);
+    let mask = padding_mask(rows.iter().map(|r| r.window.ids.len()), len, device)?;
     let allowed = Tensor::from_vec(allowed, shape, device)?;
-    let logits = head.forward(&states)?;
+    let logits = top.forward(&states, &mask)?;
     let mut loss = None;
     for (k, positives) in [(0, start_pos), (1, end_pos)] {
         let positives = Tensor::from_vec(positives, shape, device)?;
@@ -435,9 +600,22 @@ fn batch_loss(
     Ok(loss.expect("two parts"))
 }
 
+/// `(rows, len)` 0/1 mask of rows with the given real lengths.
+fn padding_mask(
+    lengths: impl Iterator<Item = usize>,
+    len: usize,
+    device: &Device,
+) -> candle_core::Result<Tensor> {
+    let flat: Vec<u32> = lengths
+        .flat_map(|n| (0..len).map(move |i| u32::from(i < n)))
+        .collect();
+    let rows = flat.len() / len.max(1);
+    Tensor::from_vec(flat, (rows, len), device)
+}
+
 /// Candidate confidences of one query from its encoded windows.
 fn confidences(
-    head: &SpanHead,
+    top: &ReaderTop,
     windows: &[&EncodedWindow],
     candidates: &QueryCandidates,
 ) -> Result<Vec<Vec<(CountCandidate, f64)>>, TrainError> {
@@ -452,7 +630,9 @@ fn confidences(
             .map(|w| w.states.pad_with_zeros(0, 0, len - w.window.ids.len()))
             .collect::<candle_core::Result<_>>()?;
         let states = Tensor::stack(&padded, 0)?;
-        let logits = head_logits(head, &states, chunk.iter().map(|w| w.window.ids.len()))?;
+        let lengths = || chunk.iter().map(|w| w.window.ids.len());
+        let mask = padding_mask(lengths(), len, states.device())?;
+        let logits = head_logits(top, &states, &mask, lengths())?;
         for (w, row) in chunk.iter().zip(logits) {
             let scores = probabilities(&w.window, &row);
             for (c, conf) in out[w.window.snippet].iter_mut() {
@@ -465,13 +645,15 @@ fn confidences(
     Ok(out)
 }
 
-/// Out-of-fold figures for every data set, scorer, strategy and threshold.
-fn cross_validate(
+/// Candidates with their confidences, per query and snippet.
+pub type QueryConfidences = Vec<Vec<(CountCandidate, f64)>>;
+
+/// The lexical baseline's confidences for every query.
+pub fn lexical_confidences(
     queries: &[TrainingQuery],
     candidates: &[QueryCandidates],
-    neural: &[Vec<Vec<(CountCandidate, f64)>>],
-) -> CrossValidation {
-    let lexical: Vec<Vec<Vec<(CountCandidate, f64)>>> = queries
+) -> Vec<QueryConfidences> {
+    queries
         .iter()
         .zip(candidates)
         .map(|(q, per_snippet)| {
@@ -491,7 +673,15 @@ fn cross_validate(
                 })
                 .collect()
         })
-        .collect();
+        .collect()
+}
+
+/// Out-of-fold figures for every data set, scorer, strategy and threshold; `scorers` gives each
+/// scorer's name and its confidences for every query.
+pub fn cross_validate(
+    queries: &[TrainingQuery],
+    scorers: &[(&str, &[QueryConfidences])],
+) -> CrossValidation {
     let mut out = BTreeMap::new();
     let datasets: Vec<String> = {
         let mut d: Vec<String> = queries.iter().map(|q| q.dataset.clone()).collect();
@@ -500,14 +690,17 @@ fn cross_validate(
     };
     for dataset in datasets {
         let mut by_scorer = BTreeMap::new();
-        for (scorer, confs) in [("neural", neural), ("lexical", &lexical[..])] {
+        for &(scorer, confs) in scorers {
             let mut by_strategy = BTreeMap::new();
             for strategy in Strategy::ALL {
                 let mut by_threshold = BTreeMap::new();
                 for threshold in THRESHOLDS {
+                    // Never abstaining: abstention is chosen afterwards, on these figures'
+                    // best strategy and threshold (`train_ranker.rs`).
                     let settings = CountSettings {
                         threshold,
                         strategy,
+                        abstain_below: 0.0,
                         ..CountSettings::default()
                     };
                     let pairs: Vec<(Option<f64>, f64)> = queries
@@ -516,7 +709,7 @@ fn cross_validate(
                         .filter(|(_, q)| q.dataset == dataset)
                         .map(|(i, q)| {
                             let chosen = best_per_snippet(&confs[i]);
-                            (predict(&chosen, &settings).2, q.gold)
+                            (predict(&chosen, &settings).count, q.gold)
                         })
                         .collect();
                     by_threshold.insert(format!("{threshold:.1}"), count_scores(&pairs));
@@ -556,7 +749,7 @@ fn save(
 ) -> Result<(), TrainError> {
     let write_error = |path: PathBuf| move |source| TrainError::Write { path, source };
     std::fs::create_dir_all(out_dir).map_err(write_error(out_dir.to_path_buf()))?;
-    varmap.save(out_dir.join(WEIGHTS_FILE))?;
+    write_weights(varmap, &out_dir.join(WEIGHTS_FILE))?;
     let encoder_sha256 = sha256_file(&encoder_dir.join("model.safetensors")).unwrap_or_default();
     let summary: BTreeMap<&String, f64> = report
         .cross_validation
@@ -570,12 +763,14 @@ fn save(
         encoder: encoder.name().to_string(),
         encoder_sha256,
         hidden: settings.hidden,
+        tuned_layers: settings.tuned_layers,
         training: serde_json::json!({
             "data": TRAINING_SETS.iter().map(|(n, s, g)| format!("{n}: {s} + {g}")).collect::<Vec<_>>(),
             "settings": settings,
             "queries": report.queries,
             "windows": report.windows,
             "positive_windows": report.positive_windows,
+            "silver_windows": report.silver_windows,
             "best_threshold": report.best_threshold,
             "cv_pc_weighted_median": summary,
             "train_seconds": report.train_seconds,
@@ -588,6 +783,116 @@ fn save(
     Ok(())
 }
 
+/// Writes the reader's variables in half precision: two fine-tuned layers stay near 7 MB
+/// (committed with the project); loading converts back to f32.
+fn write_weights(varmap: &VarMap, path: &Path) -> candle_core::Result<()> {
+    let tensors: HashMap<String, Tensor> = varmap
+        .data()
+        .lock()
+        .map_err(|_| candle_core::Error::Msg("variable map lock poisoned".into()))?
+        .iter()
+        .map(|(name, var)| Ok((name.clone(), var.as_tensor().to_dtype(DType::F16)?)))
+        .collect::<candle_core::Result<_>>()?;
+    candle_core::safetensors::save(&tensors, path)
+}
+
+/// Query-disjoint folds: `out[q]` is the fold of query `q`, shuffled with a fixed seed.
+pub fn fold_assignment(queries: usize, folds: usize, seed: u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..queries).collect();
+    shuffle(&mut order, seed);
+    let mut fold_of = vec![0; queries];
+    for (i, &q) in order.iter().enumerate() {
+        fold_of[q] = i % folds.max(1);
+    }
+    fold_of
+}
+
+/// The out-of-fold span probabilities of every candidate, as the candidate ranker reads them.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct SpanConfidences {
+    pub queries: Vec<QuerySpanConfidences>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct QuerySpanConfidences {
+    pub dataset: String,
+    pub qid: String,
+    /// Per snippet, per count candidate (in [`count_candidates`] order).
+    pub confidences: Vec<Vec<f64>>,
+}
+
+fn write_span_confidences(
+    path: &Path,
+    queries: &[TrainingQuery],
+    out_of_fold: &[QueryConfidences],
+) -> Result<(), TrainError> {
+    let file = SpanConfidences {
+        queries: queries
+            .iter()
+            .zip(out_of_fold)
+            .map(|(q, per_snippet)| QuerySpanConfidences {
+                dataset: q.dataset.clone(),
+                qid: q.qid.clone(),
+                confidences: per_snippet
+                    .iter()
+                    .map(|cs| cs.iter().map(|(_, p)| *p).collect())
+                    .collect(),
+            })
+            .collect(),
+    };
+    let write_error = |source| TrainError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(write_error)?;
+    }
+    let text = serde_json::to_string(&file).map_err(|e| write_error(std::io::Error::other(e)))?;
+    std::fs::write(path, text).map_err(write_error)
+}
+
+/// Reads the span probabilities written by [`train_count_spans`] for `queries`, checking that
+/// they still match today's candidates.
+pub fn read_span_confidences(
+    path: &Path,
+    queries: &[TrainingQuery],
+    candidates: &[QueryCandidates],
+) -> Result<Vec<Vec<Vec<f64>>>, TrainError> {
+    let stale = |message: String| TrainError::SpanConfidences {
+        path: path.to_path_buf(),
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| stale(e.to_string()))?;
+    let file: SpanConfidences = serde_json::from_str(&text).map_err(|e| stale(e.to_string()))?;
+    let by_key: std::collections::HashMap<(&str, &str), &QuerySpanConfidences> = file
+        .queries
+        .iter()
+        .map(|q| ((q.dataset.as_str(), q.qid.as_str()), q))
+        .collect();
+    queries
+        .iter()
+        .zip(candidates)
+        .map(|(q, cands)| {
+            let found = by_key
+                .get(&(q.dataset.as_str(), q.qid.as_str()))
+                .ok_or_else(|| stale(format!("no entry for {} query {}", q.dataset, q.qid)))?;
+            let shapes_match = found.confidences.len() == cands.len()
+                && found
+                    .confidences
+                    .iter()
+                    .zip(cands)
+                    .all(|(p, c)| p.len() == c.len());
+            if !shapes_match {
+                return Err(stale(format!(
+                    "{} query {} has other candidates now",
+                    q.dataset, q.qid
+                )));
+            }
+            Ok(found.confidences.clone())
+        })
+        .collect()
+}
+
 /// Fisher–Yates with xorshift64: reproducible without a random-number crate.
 fn shuffle<T>(items: &mut [T], seed: u64) {
     let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -596,5 +901,179 @@ fn shuffle<T>(items: &mut [T], seed: u64) {
         state ^= state >> 7;
         state ^= state << 17;
         items.swap(i, (state % (i as u64 + 1)) as usize);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::dataset::Snippet;
+    use crate::count::span_model::SpanModel;
+    use crate::model_dir::ModelDir;
+
+    fn encoder() -> Arc<Encoder> {
+        let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+        let dir = ModelDir::resolve("all-MiniLM-L6-v2", &models)
+            .expect("the MiniLM model must be provisioned (scripts/setup.sh) for this test");
+        Arc::new(Encoder::load(&dir, crate::device::best_device()).expect("the encoder loads"))
+    }
+
+    fn query(question: &str, gold: f64, snippets: &[&str]) -> TrainingQuery {
+        TrainingQuery {
+            dataset: "fixture".into(),
+            qid: question.into(),
+            question: question.into(),
+            gold,
+            snippets: snippets
+                .iter()
+                .enumerate()
+                .map(|(i, text)| Snippet {
+                    id: i.to_string(),
+                    text: text.to_string(),
+                    source: String::new(),
+                    answers: Vec::new(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Two questions whose snippets hold the answer next to other counts.
+    fn fixture() -> Vec<TrainingQuery> {
+        vec![
+            query(
+                "how many songs did the band record",
+                12.0,
+                &[
+                    "The band recorded 12 songs for the album. They toured 30 cities.",
+                    "Critics counted 12 songs on the record and 4 singles.",
+                    "The band had 5 members and played 200 concerts.",
+                ],
+            ),
+            query(
+                "how many moons does the planet have",
+                14.0,
+                &[
+                    "The planet has 14 moons and 3 rings.",
+                    "Astronomers listed 14 moons; 2 probes have visited it.",
+                    "It took 9 years to reach, with 6 instruments on board.",
+                ],
+            ),
+        ]
+    }
+
+    fn settings() -> TrainSettings {
+        TrainSettings {
+            epochs: 6,
+            tuned_layers: 1,
+            batch: 4,
+            layer_learning_rate: 3e-4,
+            ..TrainSettings::default()
+        }
+    }
+
+    #[test]
+    fn every_variable_of_the_reader_gets_a_gradient() {
+        let encoder = encoder();
+        let layers = encoder.config().num_hidden_layers;
+        let (windows, _) = encode(&encoder, &fixture(), layers - 1, 0.1, 0, &|_| {}).unwrap();
+        assert!(windows.iter().any(|w| !w.starts.is_empty()));
+        let varmap = VarMap::new();
+        let vb = VarBuilder::from_varmap(&varmap, DType::F32, encoder.device());
+        let top = ReaderTop::new(vb, encoder.config(), 16, 1).unwrap();
+        start_from_pretrained(&varmap, &encoder, 1).unwrap();
+        let rows: Vec<&EncodedWindow> = windows.iter().collect();
+        let gradients = batch_loss(&top, &rows, encoder.device())
+            .unwrap()
+            .backward()
+            .unwrap();
+        let vars = varmap.data().lock().unwrap();
+        // The head, and every weight of the fine-tuned layer (layer norms included, which
+        // candle-nn's fused kernel would have left without a gradient).
+        assert!(vars.len() > 16, "{} variables", vars.len());
+        for (name, var) in vars.iter() {
+            let gradient = gradients
+                .get(var.as_tensor())
+                .unwrap_or_else(|| panic!("no gradient for {name}"));
+            let size: f32 = gradient
+                .abs()
+                .unwrap()
+                .sum_all()
+                .unwrap()
+                .to_scalar()
+                .unwrap();
+            assert!(size > 0.0, "zero gradient for {name}");
+        }
+    }
+
+    #[test]
+    fn training_lowers_the_loss_and_the_saved_reader_reads_the_same() {
+        let encoder = encoder();
+        let layers = encoder.config().num_hidden_layers;
+        let queries = fixture();
+        let (windows, candidates) =
+            encode(&encoder, &queries, layers - 1, 0.1, 0, &|_| {}).unwrap();
+        let all: Vec<&EncodedWindow> = windows.iter().collect();
+        let settings = settings();
+        let (varmap, top, losses) = train_reader(&encoder, &all, &settings, &|_| {}).unwrap();
+        assert_eq!(losses.len(), settings.epochs);
+        assert!(
+            losses[settings.epochs - 1] < 0.8 * losses[0],
+            "the loss did not go down: {losses:?}"
+        );
+
+        // Round trip: the saved file, loaded as the pipeline loads it, gives the probabilities
+        // of the trained reader (within half precision).
+        let dir = std::env::temp_dir().join(format!("tally-reader-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        write_weights(&varmap, &dir.join(WEIGHTS_FILE)).unwrap();
+        let meta = SpanModelMeta {
+            encoder: encoder.name().to_string(),
+            encoder_sha256: String::new(),
+            hidden: settings.hidden,
+            tuned_layers: 1,
+            training: serde_json::Value::Null,
+        };
+        std::fs::write(dir.join(META_FILE), serde_json::to_string(&meta).unwrap()).unwrap();
+        let loaded = SpanModel::load(encoder.clone(), &dir).unwrap();
+        let texts: Vec<&str> = queries[0]
+            .snippets
+            .iter()
+            .map(|s| s.text.as_str())
+            .collect();
+        let passages = candidate_passages(&texts, &candidates[0]);
+        let read = loaded.score(&queries[0].question, &passages).unwrap();
+        let trained: Vec<&EncodedWindow> = windows.iter().filter(|w| w.query == 0).collect();
+        assert_eq!(read.len(), trained.len());
+        for ((window, scores), encoded) in read.iter().zip(&trained) {
+            assert_eq!(window.ids, encoded.window.ids);
+            let states = encoded.states.unsqueeze(0).unwrap();
+            let mask = padding_mask(
+                std::iter::once(window.ids.len()),
+                window.ids.len(),
+                states.device(),
+            )
+            .unwrap();
+            let logits =
+                head_logits(&top, &states, &mask, std::iter::once(window.ids.len())).unwrap();
+            let expected = probabilities(window, &logits[0]);
+            for (a, b) in scores.start.iter().zip(&expected.start) {
+                assert!((a - b).abs() < 0.02, "start probability {a} vs {b}");
+            }
+        }
+        // The trained reader puts the answer's number above the other counts of its snippet.
+        let (window, scores) = &read[0];
+        let conf = |c: &CountCandidate| {
+            candidate_confidence(window, scores, &c.span, &c.number_span).unwrap_or(0.0)
+        };
+        let snippet = &candidates[0][0];
+        let answer = snippet.iter().find(|c| c.count == 12.0).expect("12 songs");
+        let other = snippet.iter().find(|c| c.count == 30.0).expect("30 cities");
+        assert!(
+            conf(answer) > conf(other),
+            "12 songs {} vs 30 cities {}",
+            conf(answer),
+            conf(other)
+        );
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

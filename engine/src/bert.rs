@@ -1,0 +1,227 @@
+//! A BERT encoder built only from differentiable candle ops, with its layers open to the caller.
+//!
+//! candle-transformers' `BertModel` hides its layers and uses candle-nn's fused layer norm, which
+//! records no backward op (gradients silently stop there, see `shared/docs/stack-notes.md`). Tally
+//! needs both: the sentence encoder runs all layers, the count reader runs the lower layers of the
+//! shared encoder and then its own fine-tuned top layers, and training back-propagates through
+//! those. So the layer norm here is written out (mean, variance, normalise, scale, shift) and
+//! the attention soft-max is the composable one. The same code serves inference and training; the
+//! reference-embedding test checks it against an independent implementation.
+
+use std::ops::Range;
+
+use candle_core::{DType, Module, Result, Tensor, D};
+use candle_nn::{embedding, linear, Embedding, Linear, VarBuilder};
+use candle_transformers::models::bert::{Config, HiddenAct};
+
+/// Added to the attention scores of padding positions: far below any real score, yet finite,
+/// so neither the soft-max nor its gradient sees an infinity.
+const MASKED: f64 = -1e4;
+
+/// Layer norm over the last dimension, from ops that all have gradients.
+#[derive(Clone)]
+pub struct LayerNorm {
+    weight: Tensor,
+    bias: Tensor,
+    eps: f64,
+}
+
+impl LayerNorm {
+    pub fn load(vb: VarBuilder, size: usize, eps: f64) -> Result<Self> {
+        Ok(Self {
+            weight: vb.get(size, "weight")?,
+            bias: vb.get(size, "bias")?,
+            eps,
+        })
+    }
+}
+
+impl Module for LayerNorm {
+    fn forward(&self, xs: &Tensor) -> Result<Tensor> {
+        let mean = xs.mean_keepdim(D::Minus1)?;
+        let centred = xs.broadcast_sub(&mean)?;
+        let variance = centred.sqr()?.mean_keepdim(D::Minus1)?;
+        let normalised = centred.broadcast_div(&(variance + self.eps)?.sqrt()?)?;
+        normalised
+            .broadcast_mul(&self.weight)?
+            .broadcast_add(&self.bias)
+    }
+}
+
+/// Word, position and token-type embeddings, summed and normalised.
+pub struct Embeddings {
+    words: Embedding,
+    positions: Embedding,
+    token_types: Embedding,
+    norm: LayerNorm,
+}
+
+impl Embeddings {
+    fn load(vb: VarBuilder, config: &Config) -> Result<Self> {
+        let size = config.hidden_size;
+        Ok(Self {
+            words: embedding(config.vocab_size, size, vb.pp("word_embeddings"))?,
+            positions: embedding(
+                config.max_position_embeddings,
+                size,
+                vb.pp("position_embeddings"),
+            )?,
+            token_types: embedding(config.type_vocab_size, size, vb.pp("token_type_embeddings"))?,
+            norm: LayerNorm::load(vb.pp("LayerNorm"), size, config.layer_norm_eps)?,
+        })
+    }
+
+    /// `(batch, tokens)` ids and token types → `(batch, tokens, hidden)`.
+    fn forward(&self, ids: &Tensor, token_types: &Tensor) -> Result<Tensor> {
+        let (_, len) = ids.dims2()?;
+        let positions = Tensor::arange(0u32, len as u32, ids.device())?;
+        let sum = self
+            .words
+            .forward(ids)?
+            .add(&self.token_types.forward(token_types)?)?
+            .broadcast_add(&self.positions.forward(&positions)?)?;
+        self.norm.forward(&sum)
+    }
+}
+
+/// One transformer layer: self-attention and the feed-forward block, each with a residual
+/// connection and a layer norm. Variable names follow the Hugging Face BERT checkpoints, so a
+/// layer loads from `encoder.layer.N` of a model file or from a fine-tuned file alike.
+pub struct Layer {
+    query: Linear,
+    key: Linear,
+    value: Linear,
+    attention_out: Linear,
+    attention_norm: LayerNorm,
+    intermediate: Linear,
+    output: Linear,
+    output_norm: LayerNorm,
+    heads: usize,
+    activation: HiddenAct,
+}
+
+impl Layer {
+    pub fn load(vb: VarBuilder, config: &Config) -> Result<Self> {
+        let size = config.hidden_size;
+        let attention = vb.pp("attention");
+        let own = attention.pp("self");
+        Ok(Self {
+            query: linear(size, size, own.pp("query"))?,
+            key: linear(size, size, own.pp("key"))?,
+            value: linear(size, size, own.pp("value"))?,
+            attention_out: linear(size, size, attention.pp("output").pp("dense"))?,
+            attention_norm: LayerNorm::load(
+                attention.pp("output").pp("LayerNorm"),
+                size,
+                config.layer_norm_eps,
+            )?,
+            intermediate: linear(
+                size,
+                config.intermediate_size,
+                vb.pp("intermediate").pp("dense"),
+            )?,
+            output: linear(config.intermediate_size, size, vb.pp("output").pp("dense"))?,
+            output_norm: LayerNorm::load(
+                vb.pp("output").pp("LayerNorm"),
+                size,
+                config.layer_norm_eps,
+            )?,
+            heads: config.num_attention_heads,
+            activation: config.hidden_act,
+        })
+    }
+
+    /// `(batch, tokens, hidden)` with the attention bias of [`attention_bias`].
+    pub fn forward(&self, xs: &Tensor, bias: &Tensor) -> Result<Tensor> {
+        let (batch, len, size) = xs.dims3()?;
+        let head_size = size / self.heads;
+        let split = |t: Tensor| -> Result<Tensor> {
+            t.reshape((batch, len, self.heads, head_size))?
+                .transpose(1, 2)?
+                .contiguous()
+        };
+        let q = split(self.query.forward(xs)?)?;
+        let k = split(self.key.forward(xs)?)?;
+        let v = split(self.value.forward(xs)?)?;
+        let scores = (q.matmul(&k.t()?)? / (head_size as f64).sqrt())?.broadcast_add(bias)?;
+        let weights = candle_nn::ops::softmax(&scores, D::Minus1)?;
+        let context = weights
+            .matmul(&v)?
+            .transpose(1, 2)?
+            .contiguous()?
+            .reshape((batch, len, size))?;
+        let attended = self
+            .attention_norm
+            .forward(&(self.attention_out.forward(&context)? + xs)?)?;
+        let inner = self.intermediate.forward(&attended)?;
+        let inner = match self.activation {
+            HiddenAct::Gelu => inner.gelu_erf()?,
+            HiddenAct::GeluApproximate => inner.gelu()?,
+            HiddenAct::Relu => inner.relu()?,
+        };
+        self.output_norm
+            .forward(&(self.output.forward(&inner)? + attended)?)
+    }
+}
+
+/// `(batch, tokens)` 0/1 mask → `(batch, 1, 1, tokens)` additive attention bias.
+pub fn attention_bias(mask: &Tensor, dtype: DType) -> Result<Tensor> {
+    let mask = mask.to_dtype(dtype)?;
+    ((mask.ones_like()? - mask)? * MASKED)?
+        .unsqueeze(1)?
+        .unsqueeze(1)
+}
+
+/// The embeddings and every layer of a BERT checkpoint.
+pub struct Bert {
+    embeddings: Embeddings,
+    layers: Vec<Layer>,
+}
+
+impl Bert {
+    /// Loads from a checkpoint's variables (with or without a `bert.` prefix).
+    pub fn load(vb: VarBuilder, config: &Config) -> Result<Self> {
+        let vb = if vb.contains_tensor("bert.embeddings.word_embeddings.weight") {
+            vb.pp("bert")
+        } else {
+            vb
+        };
+        let layers = (0..config.num_hidden_layers)
+            .map(|i| Layer::load(vb.pp(format!("encoder.layer.{i}")), config))
+            .collect::<Result<_>>()?;
+        Ok(Self {
+            embeddings: Embeddings::load(vb.pp("embeddings"), config)?,
+            layers,
+        })
+    }
+
+    pub fn layer_count(&self) -> usize {
+        self.layers.len()
+    }
+
+    /// Hidden states after the layers in `layers` (`0..n` runs the first `n`): the embeddings
+    /// followed by those layers.
+    pub fn states(
+        &self,
+        ids: &Tensor,
+        token_types: &Tensor,
+        mask: &Tensor,
+        layers: Range<usize>,
+    ) -> Result<Tensor> {
+        let embedded = self.embeddings.forward(ids, token_types)?;
+        let bias = attention_bias(mask, embedded.dtype())?;
+        run_layers(&self.layers[layers], embedded, &bias)
+    }
+
+    /// Hidden states after every layer.
+    pub fn forward(&self, ids: &Tensor, token_types: &Tensor, mask: &Tensor) -> Result<Tensor> {
+        self.states(ids, token_types, mask, 0..self.layers.len())
+    }
+}
+
+/// Runs `layers` in order over `states`.
+pub fn run_layers(layers: &[Layer], states: Tensor, bias: &Tensor) -> Result<Tensor> {
+    layers
+        .iter()
+        .try_fold(states, |states, layer| layer.forward(&states, bias))
+}
