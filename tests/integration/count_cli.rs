@@ -92,6 +92,38 @@ fn ask_answers_a_dataset_question_with_its_evidence() {
     let answer = json_of(&out);
     assert_eq!(answer["retrieval"], "bm25");
     assert_eq!(answer["snippets"].as_array().unwrap().len(), 20);
+
+    // A question the corpora know nothing about gets no number, a sentence saying why, and
+    // still the closest evidence.
+    let out = tally(&[
+        "ask",
+        "how many moons does jupiter have",
+        "--json",
+        "--index",
+        index.to_str().unwrap(),
+    ]);
+    let answer = json_of(&out);
+    assert!(answer["count"].is_null(), "{}", answer["count"]);
+    let support = answer["support"].as_f64().unwrap();
+    assert!(support < 0.25, "support {support}");
+    assert!(answer["abstention"]
+        .as_str()
+        .unwrap()
+        .starts_with("No reliable answer in this corpus"));
+    assert!(!answer["snippets"].as_array().unwrap().is_empty());
+    // With abstention off, the same evidence gives a number.
+    let out = tally(&[
+        "ask",
+        "how many moons does jupiter have",
+        "--json",
+        "--abstain-below",
+        "0",
+        "--index",
+        index.to_str().unwrap(),
+    ]);
+    let answer = json_of(&out);
+    assert!(answer["count"].as_f64().is_some());
+    assert!(answer["abstention"].is_null());
 }
 
 #[test]

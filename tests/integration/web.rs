@@ -42,15 +42,20 @@ async fn answers_are_stored_and_take_feedback() {
     let server = Server::start(&dir, "server", &["--pg-dir", &pg], &[]).await;
     server.wait_until_answering().await;
 
-    // A dataset count question answers from its stored snippets, within ±10% of the gold count.
+    // A dataset count question answers from its stored snippets, right by CoQEx's relaxed
+    // precision (min/max of predicted and gold counts ≥ 0.9).
     let (status, count) = get(&server, &format!("/api/count?q={}", query(QUESTION))).await;
     assert_eq!(status, StatusCode::OK, "{count}");
     let answer = &count["answer"];
     assert_eq!(count["kind"], "count");
     assert_eq!(answer["retrieval"], "prefetched");
     let predicted = answer["count"].as_f64().expect("a count");
-    assert!((predicted - GOLD).abs() <= 0.1 * GOLD, "count {predicted}");
-    assert!(answer["cnp_rep"]["text"].as_str().unwrap().contains("180"));
+    assert!(
+        predicted.min(GOLD) / predicted.max(GOLD) >= 0.9 - 1e-12,
+        "count {predicted}"
+    );
+    let shown = format!("{predicted}");
+    assert!(answer["cnp_rep"]["text"].as_str().unwrap().contains(&shown));
     let synonyms = answer["groups"]["synonyms"].as_array().unwrap();
     assert!(!synonyms.is_empty(), "CNP synonyms");
     let instance = answer["instances"][0]["name"]
@@ -116,7 +121,7 @@ async fn answers_are_stored_and_take_feedback() {
         .expect("the question is in the history");
     assert_eq!(asked["text"], QUESTION);
     assert_eq!(asked["feedback"], 1);
-    assert!(asked["summary"].as_str().unwrap().contains("180"));
+    assert!(asked["summary"].as_str().unwrap().contains(&shown));
 
     // The shareable page reads without JavaScript: count, groups, instances and highlighted
     // spans are in the server's HTML, and only scripts with the page's nonce may run.
@@ -130,7 +135,7 @@ async fn answers_are_stored_and_take_feedback() {
         .to_string();
     let html = page.text().await.unwrap();
     assert!(
-        html.contains(r#"id="count-value" class="count-value">180<"#),
+        html.contains(&format!(r#"id="count-value" class="count-value">{shown}<"#)),
         "count shown"
     );
     assert!(html.contains("class=\"cnp-group group-synonyms\""));

@@ -541,11 +541,8 @@ pub fn rank(
             // dev set (the only snippet set with gold instances) over frequency × fit and
             // confidence-weighted variants.
             InstanceScoring::TypeCompatibility => {
-                let listed = inst.mentions.iter().filter(|m| m.in_list).count() as f64 / n;
-                let only_initial = inst.mentions.iter().all(|m| m.sentence_initial);
                 let fit = type_fit(inst).clamp(0.0, 1.0);
-                let damping = if only_initial { 0.3 } else { 1.0 };
-                ((4.0 * frequency).min(1.0) + 4.0 * listed) * fit * fit * damping
+                type_compatibility_prior(inst, snippet_confidence.len()) * fit * fit
             }
         };
     }
@@ -555,6 +552,22 @@ pub fn rank(
             .then(b.mentions.len().cmp(&a.mentions.len()))
             .then(a.key.cmp(&b.key))
     });
+}
+
+/// The type-compatibility score of an instance before its fit to the answer type: its snippet
+/// frequency (saturating at a quarter of the snippets) plus its share of list mentions, damped
+/// for names only ever seen opening a sentence. The score is this times the squared fit (≤ 1),
+/// so this bounds it: the pipeline embeds only the names that can still reach the top.
+pub fn type_compatibility_prior(inst: &Instance, snippets: usize) -> f64 {
+    let n = snippets.max(1) as f64;
+    let mut seen: Vec<usize> = inst.mentions.iter().map(|m| m.snippet).collect();
+    seen.sort_unstable();
+    seen.dedup();
+    let frequency = seen.len() as f64 / n;
+    let listed = inst.mentions.iter().filter(|m| m.in_list).count() as f64 / n;
+    let only_initial = inst.mentions.iter().all(|m| m.sentence_initial);
+    let damping = if only_initial { 0.3 } else { 1.0 };
+    ((4.0 * frequency).min(1.0) + 4.0 * listed) * damping
 }
 
 /// The question's own words and its answer type's forms: the question's subject ("Africa", "the

@@ -11,7 +11,7 @@ use super::candidates::{count_candidates, CountCandidate};
 use super::consolidate::{consolidate, select, Scored, Strategy};
 use super::contextualize::{classify, CnpClass, CnpInput, ContextSettings};
 use super::dataset::Snippet;
-use super::instances::{find_instances, rank, Instance, InstanceScoring};
+use super::instances::{find_instances, rank, type_compatibility_prior, Instance, InstanceScoring};
 use super::lexical::lexical_confidence;
 use super::question::{analyse, QuestionAnalysis};
 use super::ranker::{
@@ -621,7 +621,7 @@ impl CountPipeline {
             .max_by(|a, b| a.confidence.total_cmp(&b.confidence))
             .map(|c| c.snippet);
         let mut instances = find_instances(texts, analysis);
-        let fits = self.type_fits(&instances, analysis, scoring)?;
+        let fits = self.type_fits(&instances, analysis, scoring, texts.len(), max)?;
         let fit_of = |inst: &Instance| fits.get(&inst.key).copied().unwrap_or(1.0);
         rank(
             &mut instances,
@@ -639,12 +639,16 @@ impl CountPipeline {
     /// answer type and with the "which …" question, in place of an NLI model. A name closer than
     /// [`SUBJECT_SIMILARITY`] to one of the question's entities is the question's subject under
     /// another name ("United States" for "america") and fits 0. Only computed for the scoring
-    /// that uses it.
+    /// that uses it, and only for the names that can still make the top `max`: names are
+    /// embedded in the order of their score bound ([`type_compatibility_prior`]) until the
+    /// `max`-th best score found is above the next bound; the others fit 0 and drop out.
     fn type_fits(
         &self,
         instances: &[Instance],
         analysis: &QuestionAnalysis,
         scoring: InstanceScoring,
+        snippets: usize,
+        max: usize,
     ) -> Result<std::collections::HashMap<String, f64>, PipelineError> {
         let mut fits = std::collections::HashMap::new();
         let Some(encoder) = &self.encoder else {
@@ -663,17 +667,36 @@ impl CountPipeline {
         } else {
             encoder.embed(&entities)?
         };
-        let names: Vec<&str> = instances.iter().map(|i| i.name.as_str()).collect();
-        for (inst, e) in instances.iter().zip(encoder.embed(&names)?) {
-            let is_subject = entity_embeddings
-                .iter()
-                .any(|s| cosine(&e, s) > SUBJECT_SIMILARITY);
-            let fit = if is_subject {
-                0.0
-            } else {
-                answer.iter().map(|a| cosine(&e, a) as f64).sum::<f64>() / answer.len() as f64
-            };
-            fits.insert(inst.key.clone(), fit.clamp(0.0, 1.0));
+        let mut by_bound: Vec<(f64, &Instance)> = instances
+            .iter()
+            .map(|i| (type_compatibility_prior(i, snippets), i))
+            .collect();
+        by_bound.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut scores: Vec<f64> = Vec::new();
+        for chunk in by_bound.chunks(FIT_BATCH) {
+            let next_bound = chunk[0].0;
+            if scores.len() >= max.max(1) && scores[max.max(1) - 1] > next_bound {
+                break;
+            }
+            let names: Vec<&str> = chunk.iter().map(|(_, i)| i.name.as_str()).collect();
+            for ((bound, inst), e) in chunk.iter().zip(encoder.embed(&names)?) {
+                let is_subject = entity_embeddings
+                    .iter()
+                    .any(|s| cosine(&e, s) > SUBJECT_SIMILARITY);
+                let fit = if is_subject {
+                    0.0
+                } else {
+                    answer.iter().map(|a| cosine(&e, a) as f64).sum::<f64>() / answer.len() as f64
+                };
+                let fit = fit.clamp(0.0, 1.0);
+                fits.insert(inst.key.clone(), fit);
+                scores.push(bound * fit * fit);
+            }
+            scores.sort_by(|a, b| b.total_cmp(a));
+        }
+        // Names never embedded cannot reach the top: they fit 0 (a missing entry would fit 1).
+        for inst in instances {
+            fits.entry(inst.key.clone()).or_insert(0.0);
         }
         Ok(fits)
     }
@@ -682,6 +705,8 @@ impl CountPipeline {
 /// Cosine above which an instance is taken for one of the question's own entities (chosen on
 /// the NQ dev instances).
 const SUBJECT_SIMILARITY: f32 = 0.5;
+/// Instance names embedded per encoder call while looking for the top ones.
+const FIT_BATCH: usize = 32;
 
 /// A snippet's answer: its most confident count candidate.
 pub struct Chosen {

@@ -23,7 +23,7 @@ use crate::quantity::singular;
 pub const RANKER_FILE: &str = "candidate_ranker.json";
 
 /// The features, in order; a saved ranker lists them so that a stale file is refused.
-pub const FEATURES: [&str; 23] = [
+pub const FEATURES: [&str; 24] = [
     "span_probability",
     "span_best_in_snippet",
     "noun_is_answer_type",
@@ -47,8 +47,11 @@ pub const FEATURES: [&str; 23] = [
     "agreement_of_best",
     "noun_fit_of_best",
     "fit_times_agreement",
+    "entities_in_snippet",
 ];
 const N: usize = FEATURES.len();
+/// Index of `entities_in_snippet` in [`FEATURES`].
+const ENTITIES_IN_SNIPPET: usize = N - 1;
 
 /// One candidate's features.
 pub type Features = [f64; N];
@@ -120,6 +123,17 @@ pub fn features(e: &QueryEvidence) -> Vec<Vec<Features>> {
             let text = e.texts[s];
             let snippet_words = word_set(text);
             let best_span = e.span[s].iter().copied().fold(0.0, f64::max);
+            // Share of the question's entities with a word in the snippet ("mccartney" for
+            // "paul mccartney"); 1 when the question names none.
+            let entities_in_snippet = if entities.is_empty() {
+                1.0
+            } else {
+                entities
+                    .iter()
+                    .filter(|p| p.iter().any(|w| snippet_words.binary_search(w).is_ok()))
+                    .count() as f64
+                    / entities.len() as f64
+            };
             cs.iter()
                 .enumerate()
                 .map(|(c, cand)| {
@@ -171,6 +185,7 @@ pub fn features(e: &QueryEvidence) -> Vec<Vec<Features>> {
                         0.0,
                         0.0,
                         0.0,
+                        entities_in_snippet,
                     ]
                 })
                 .collect()
@@ -392,7 +407,14 @@ impl CandidateRanker {
     }
 
     /// The probability that a candidate with features `x` is right.
+    /// A snippet that names none of the question's entities is about something else (Mars
+    /// when the question asks about Jupiter): its counts get 0 whatever the weights say. The
+    /// training sets' snippets were retrieved for their question, so the fit alone never
+    /// learns this.
     pub fn probability(&self, x: &Features) -> f64 {
+        if x[ENTITIES_IN_SNIPPET] == 0.0 {
+            return 0.0;
+        }
         let z: Vec<f64> = (0..N)
             .map(|j| (x[j] - self.mean[j]) / self.scale[j])
             .collect();
@@ -479,6 +501,9 @@ mod tests {
         assert_eq!(feature(&f[0][0], "noun_is_answer_type"), 1.0);
         assert_eq!(feature(&f[2][0], "noun_is_answer_type"), 0.0);
         assert_eq!(feature(&f[0][0], "entities_in_sentence"), 1.0);
+        // "He is credited with 70 songs." names neither McCartney nor the Beatles.
+        assert_eq!(feature(&f[1][0], "entities_in_snippet"), 0.0);
+        assert_eq!(feature(&f[0][0], "entities_in_snippet"), 1.0);
     }
 
     #[test]
@@ -490,6 +515,7 @@ mod tests {
             let right = i % 3 == 0;
             x[2] = f64::from(right);
             x[10] = if right { 0.6 } else { 0.1 } + (i % 7) as f64 * 0.01;
+            x[ENTITIES_IN_SNIPPET] = 1.0;
             rows.push((x, right));
         }
         let ranker = CandidateRanker::fit(&rows, &FitSettings::default());
@@ -510,5 +536,10 @@ mod tests {
         let loaded = CandidateRanker::load(&dir).unwrap();
         assert!((loaded.probability(right) - ranker.probability(right)).abs() < 1e-12);
         std::fs::remove_dir_all(&dir).ok();
+
+        // A snippet naming none of the question's entities supports nothing.
+        let mut off_topic = *right;
+        off_topic[ENTITIES_IN_SNIPPET] = 0.0;
+        assert_eq!(ranker.probability(&off_topic), 0.0);
     }
 }
