@@ -18,7 +18,7 @@ use candle_transformers::models::bert::{Config, HiddenAct};
 /// so neither the soft-max nor its gradient sees an infinity.
 const MASKED: f64 = -1e4;
 
-/// Layer norm over the last dimension, from ops that all have gradients.
+/// Layer norm over the last dimension, from ops that all have gradients when it trains.
 #[derive(Clone)]
 pub struct LayerNorm {
     weight: Tensor,
@@ -38,6 +38,16 @@ impl LayerNorm {
 
 impl Module for LayerNorm {
     fn forward(&self, xs: &Tensor) -> Result<Tensor> {
+        // Nothing to learn (the weights are not variables being trained, and nothing before
+        // them is): candle-nn's fused kernel, several times faster than the plain ops.
+        if !xs.track_op() && !self.weight.is_variable() {
+            return candle_nn::ops::layer_norm(
+                &xs.contiguous()?,
+                &self.weight,
+                &self.bias,
+                self.eps as f32,
+            );
+        }
         let mean = xs.mean_keepdim(D::Minus1)?;
         let centred = xs.broadcast_sub(&mean)?;
         let variance = centred.sqr()?.mean_keepdim(D::Minus1)?;
