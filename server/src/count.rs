@@ -262,7 +262,7 @@ pub fn train(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
     }
     let (encoder, encoder_dir) = load_encoder(&args.models)?;
     let queries = load_training_queries(&args.data)?;
-    if !(args.negatives_per_positive > 0.0) {
+    if args.negatives_per_positive.is_nan() || args.negatives_per_positive <= 0.0 {
         bail!("--negatives-per-positive must be above 0");
     }
     let settings = TrainSettings {

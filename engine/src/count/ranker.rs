@@ -381,7 +381,7 @@ impl CandidateRanker {
         let mut weights = vec![0.0; N];
         let mut bias = 0.0;
         for _ in 0..settings.iterations {
-            let mut grad = vec![0.0; N];
+            let mut grad = [0.0; N];
             let mut grad_bias = 0.0;
             for (z, y) in &standard {
                 let p = sigmoid(bias + dot(&weights, z));

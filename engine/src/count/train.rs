@@ -450,16 +450,23 @@ fn train_reader(
     let vb = VarBuilder::from_varmap(&varmap, DType::F32, device);
     let top = ReaderTop::new(vb, config, settings.hidden, settings.tuned_layers)?;
     start_from_pretrained(&varmap, encoder, settings.tuned_layers)?;
-    let (layer_vars, head_vars): (Vec<(String, Var)>, Vec<(String, Var)>) = varmap
-        .data()
-        .lock()
-        .map_err(|_| candle_core::Error::Msg("variable map lock poisoned".into()))?
-        .iter()
-        .map(|(name, var)| (name.clone(), var.clone()))
-        .partition(|(name, _)| name.starts_with("layer."));
-    let optimizer = |vars: Vec<(String, Var)>, lr: f64| {
+    // The layers start from pretrained weights and move slowly; the head starts from scratch.
+    let (layer_vars, head_vars): (Vec<Var>, Vec<Var>) = {
+        let vars = varmap
+            .data()
+            .lock()
+            .map_err(|_| candle_core::Error::Msg("variable map lock poisoned".into()))?;
+        let of = |layers: bool| {
+            vars.iter()
+                .filter(|(name, _)| name.starts_with("layer.") == layers)
+                .map(|(_, var)| var.clone())
+                .collect()
+        };
+        (of(true), of(false))
+    };
+    let optimizer = |vars: Vec<Var>, lr: f64| {
         AdamW::new(
-            vars.into_iter().map(|(_, v)| v).collect(),
+            vars,
             ParamsAdamW {
                 lr,
                 weight_decay: 0.01,
