@@ -138,25 +138,14 @@ fn question_for(sentence: &str, offset: usize, answer: &CountCandidate) -> Optio
 mod tests {
     use super::*;
     use crate::count::candidates::count_candidates;
-    use crate::count::dataset::Snippet;
 
     fn query(snippets: &[&str]) -> TrainingQuery {
-        TrainingQuery {
-            dataset: "fixture".into(),
-            qid: "q".into(),
-            question: "how many songs did the band record".into(),
-            gold: 12.0,
-            snippets: snippets
-                .iter()
-                .enumerate()
-                .map(|(i, t)| Snippet {
-                    id: i.to_string(),
-                    text: t.to_string(),
-                    source: String::new(),
-                    answers: Vec::new(),
-                })
-                .collect(),
-        }
+        TrainingQuery::from_texts(
+            "fixture",
+            "how many songs did the band record",
+            12.0,
+            snippets,
+        )
     }
 
     #[test]

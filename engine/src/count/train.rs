@@ -158,6 +158,29 @@ pub fn load_training_queries(coqex_dir: &Path) -> Result<Vec<TrainingQuery>, Tra
     Ok(out)
 }
 
+impl TrainingQuery {
+    /// A training question over plain snippet texts (ids are their positions), for questions
+    /// that come from elsewhere than a SQuAD file.
+    pub fn from_texts(dataset: &str, question: &str, gold: f64, texts: &[&str]) -> Self {
+        Self {
+            dataset: dataset.into(),
+            qid: question.into(),
+            question: question.into(),
+            gold,
+            snippets: texts
+                .iter()
+                .enumerate()
+                .map(|(i, text)| Snippet {
+                    id: i.to_string(),
+                    text: text.to_string(),
+                    source: String::new(),
+                    answers: Vec::new(),
+                })
+                .collect(),
+        }
+    }
+}
+
 /// The count candidates of every snippet of every query.
 pub fn query_candidates(queries: &[TrainingQuery]) -> Vec<QueryCandidates> {
     queries
@@ -914,7 +937,6 @@ fn shuffle<T>(items: &mut [T], seed: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::dataset::Snippet;
     use crate::count::span_model::SpanModel;
     use crate::model_dir::ModelDir;
 
@@ -926,22 +948,7 @@ mod tests {
     }
 
     fn query(question: &str, gold: f64, snippets: &[&str]) -> TrainingQuery {
-        TrainingQuery {
-            dataset: "fixture".into(),
-            qid: question.into(),
-            question: question.into(),
-            gold,
-            snippets: snippets
-                .iter()
-                .enumerate()
-                .map(|(i, text)| Snippet {
-                    id: i.to_string(),
-                    text: text.to_string(),
-                    source: String::new(),
-                    answers: Vec::new(),
-                })
-                .collect(),
-        }
+        TrainingQuery::from_texts("fixture", question, gold, snippets)
     }
 
     /// Two questions whose snippets hold the answer next to other counts.
