@@ -19,7 +19,7 @@ use super::ranker::{
 };
 use super::snippet_index::{IndexError, SnippetIndex};
 use super::span_model::{
-    builtin_dir, candidate_confidence, candidate_passages, SpanModel, SpanModelError,
+    builtin_dir, candidate_passages, raise_candidate_probabilities, SpanModel, SpanModelError,
 };
 use crate::encoder::{cosine, Encoder, EncoderError};
 
@@ -727,11 +727,7 @@ fn span_probabilities(
     let mut out: Vec<Vec<f64>> = candidates.iter().map(|cs| vec![0.0; cs.len()]).collect();
     for (window, scores) in &model.score(question, &passages)? {
         let s = window.snippet;
-        for (c, p) in candidates[s].iter().zip(out[s].iter_mut()) {
-            if let Some(q) = candidate_confidence(window, scores, &c.span, &c.number_span) {
-                *p = p.max(f64::from(q));
-            }
-        }
+        raise_candidate_probabilities(window, scores, &candidates[s], &mut out[s]);
     }
     Ok(out)
 }

@@ -137,7 +137,7 @@ fn question_for(sentence: &str, offset: usize, answer: &CountCandidate) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::candidates::count_candidates;
+    use crate::count::train::query_candidates;
 
     fn query(snippets: &[&str]) -> TrainingQuery {
         TrainingQuery::from_texts(
@@ -154,15 +154,7 @@ mod tests {
             "Intro. The band recorded 12 songs and toured 30 cities in Europe. Bye.",
             "Only 5 members.",
         ])];
-        let candidates: Vec<QueryCandidates> = queries
-            .iter()
-            .map(|q| {
-                q.snippets
-                    .iter()
-                    .map(|s| count_candidates(&s.text))
-                    .collect()
-            })
-            .collect();
+        let candidates = query_candidates(&queries);
         let silver = silver_questions(&queries, &candidates, 10);
         let questions: Vec<&str> = silver.iter().map(|s| s.question.as_str()).collect();
         // "5 members" stands alone in its sentence: no hard negative, no question.

@@ -415,6 +415,22 @@ pub fn best_span(
     Some((start..end, p))
 }
 
+/// Raises each candidate's probability to what `window` gives it: a candidate near a window's
+/// edge is read in two windows, and the better reading counts. Candidates outside the window
+/// keep theirs.
+pub fn raise_candidate_probabilities(
+    window: &Window,
+    scores: &WindowScores,
+    candidates: &[CountCandidate],
+    probabilities: &mut [f64],
+) {
+    for (c, p) in candidates.iter().zip(probabilities) {
+        if let Some(q) = candidate_confidence(window, scores, &c.span, &c.number_span) {
+            *p = p.max(f64::from(q));
+        }
+    }
+}
+
 /// The probability of a count candidate's span in a window: the best start among the tokens from
 /// the phrase start to the number, times the best end among the tokens from the number to the
 /// phrase end ("estimated 700 languages", "700 languages" and "700" all stand for it).

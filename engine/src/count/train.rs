@@ -37,9 +37,9 @@ use super::pipeline::{best_per_snippet, predict, CountSettings};
 use super::question::analyse;
 use super::silver::silver_questions;
 use super::span_model::{
-    candidate_confidence, candidate_passages, head_logits, make_windows, pair_tokenizer,
-    probabilities, Passage, ReaderTop, SpanModelError, SpanModelMeta, Window, META_FILE,
-    WEIGHTS_FILE,
+    candidate_passages, head_logits, make_windows, pair_tokenizer, probabilities,
+    raise_candidate_probabilities, Passage, ReaderTop, SpanModelError, SpanModelMeta, Window,
+    META_FILE, WEIGHTS_FILE,
 };
 use crate::encoder::Encoder;
 use crate::model_dir::sha256_file;
@@ -584,12 +584,8 @@ fn batch_loss(
     device: &Device,
 ) -> Result<Tensor, TrainError> {
     const OFF: f32 = -1e4;
-    let len = rows.iter().map(|r| r.window.ids.len()).max().unwrap_or(1);
-    let padded: Vec<Tensor> = rows
-        .iter()
-        .map(|r| r.states.pad_with_zeros(0, 0, len - r.window.ids.len()))
-        .collect::<candle_core::Result<_>>()?;
-    let states = Tensor::stack(&padded, 0)?;
+    let (states, mask) = padded_states(rows)?;
+    let len = states.dim(1)?;
     let mut allowed = vec![OFF; rows.len() * len];
     let mut start_pos = vec![OFF; rows.len() * len];
     let mut end_pos = vec![OFF; rows.len() * len];
@@ -613,7 +609,6 @@ fn batch_loss(
         }
     }
     let shape = (rows.len(), len);
-    let mask = padding_mask(rows.iter().map(|r| r.window.ids.len()), len, device)?;
     let allowed = Tensor::from_vec(allowed, shape, device)?;
     let logits = top.forward(&states, &mask)?;
     let mut loss = None;
@@ -630,17 +625,21 @@ fn batch_loss(
     Ok(loss.expect("two parts"))
 }
 
-/// `(rows, len)` 0/1 mask of rows with the given real lengths.
-fn padding_mask(
-    lengths: impl Iterator<Item = usize>,
-    len: usize,
-    device: &Device,
-) -> candle_core::Result<Tensor> {
-    let flat: Vec<u32> = lengths
-        .flat_map(|n| (0..len).map(move |i| u32::from(i < n)))
+/// The cached states of `rows`, padded with zeros to the longest: `(rows, len, dim)`, with the
+/// `(rows, len)` 0/1 mask of real tokens.
+fn padded_states(rows: &[&EncodedWindow]) -> candle_core::Result<(Tensor, Tensor)> {
+    let len = rows.iter().map(|r| r.window.ids.len()).max().unwrap_or(1);
+    let padded: Vec<Tensor> = rows
+        .iter()
+        .map(|r| r.states.pad_with_zeros(0, 0, len - r.window.ids.len()))
+        .collect::<candle_core::Result<_>>()?;
+    let states = Tensor::stack(&padded, 0)?;
+    let mask: Vec<u32> = rows
+        .iter()
+        .flat_map(|r| (0..len).map(move |i| u32::from(i < r.window.ids.len())))
         .collect();
-    let rows = flat.len() / len.max(1);
-    Tensor::from_vec(flat, (rows, len), device)
+    let mask = Tensor::from_vec(mask, (rows.len(), len), states.device())?;
+    Ok((states, mask))
 }
 
 /// Candidate confidences of one query from its encoded windows.
@@ -649,30 +648,26 @@ fn confidences(
     windows: &[&EncodedWindow],
     candidates: &QueryCandidates,
 ) -> Result<Vec<Vec<(CountCandidate, f64)>>, TrainError> {
-    let mut out: Vec<Vec<(CountCandidate, f64)>> = candidates
-        .iter()
-        .map(|cs| cs.iter().map(|c| (c.clone(), 0.0)).collect())
-        .collect();
+    let mut out: Vec<Vec<f64>> = candidates.iter().map(|cs| vec![0.0; cs.len()]).collect();
     for chunk in windows.chunks(32) {
-        let len = chunk.iter().map(|w| w.window.ids.len()).max().unwrap_or(1);
-        let padded: Vec<Tensor> = chunk
-            .iter()
-            .map(|w| w.states.pad_with_zeros(0, 0, len - w.window.ids.len()))
-            .collect::<candle_core::Result<_>>()?;
-        let states = Tensor::stack(&padded, 0)?;
-        let lengths = || chunk.iter().map(|w| w.window.ids.len());
-        let mask = padding_mask(lengths(), len, states.device())?;
-        let logits = head_logits(top, &states, &mask, lengths())?;
+        let (states, mask) = padded_states(chunk)?;
+        let logits = head_logits(
+            top,
+            &states,
+            &mask,
+            chunk.iter().map(|w| w.window.ids.len()),
+        )?;
         for (w, row) in chunk.iter().zip(logits) {
+            let s = w.window.snippet;
             let scores = probabilities(&w.window, &row);
-            for (c, conf) in out[w.window.snippet].iter_mut() {
-                if let Some(p) = candidate_confidence(&w.window, &scores, &c.span, &c.number_span) {
-                    *conf = conf.max(p as f64);
-                }
-            }
+            raise_candidate_probabilities(&w.window, &scores, &candidates[s], &mut out[s]);
         }
     }
-    Ok(out)
+    Ok(candidates
+        .iter()
+        .zip(out)
+        .map(|(cs, ps)| cs.iter().cloned().zip(ps).collect())
+        .collect())
 }
 
 /// Candidates with their confidences, per query and snippet.
@@ -937,7 +932,7 @@ fn shuffle<T>(items: &mut [T], seed: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::span_model::SpanModel;
+    use crate::count::span_model::{candidate_confidence, SpanModel};
     use crate::model_dir::ModelDir;
 
     fn encoder() -> Arc<Encoder> {
@@ -1060,13 +1055,7 @@ mod tests {
         assert_eq!(read.len(), trained.len());
         for ((window, scores), encoded) in read.iter().zip(&trained) {
             assert_eq!(window.ids, encoded.window.ids);
-            let states = encoded.states.unsqueeze(0).unwrap();
-            let mask = padding_mask(
-                std::iter::once(window.ids.len()),
-                window.ids.len(),
-                states.device(),
-            )
-            .unwrap();
+            let (states, mask) = padded_states(&[*encoded]).unwrap();
             let logits =
                 head_logits(&top, &states, &mask, std::iter::once(window.ids.len())).unwrap();
             let expected = probabilities(window, &logits[0]);
