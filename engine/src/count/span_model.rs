@@ -28,6 +28,9 @@ use crate::encoder::{Encoder, EncoderError};
 /// Window length in tokens (question included) and the overlap between windows.
 pub const WINDOW_TOKENS: usize = 256;
 pub const WINDOW_STRIDE: usize = 64;
+/// Question tokens a window keeps: a longer question is cut, so that every window still has
+/// room for more passage tokens than the stride (the tokenizer refuses pairs that leave none).
+pub const MAX_QUESTION_TOKENS: usize = 64;
 /// Windows per forward pass: small, because a batch is padded to its longest window and the
 /// reader's cost is its padded tokens (passages vary from 15 to 250 tokens).
 const BATCH: usize = 8;
@@ -123,18 +126,25 @@ pub struct WindowScores {
     pub end: Vec<f32>,
 }
 
-/// A pair tokenizer: the encoder's, truncating only the snippet, with overflow windows.
-pub fn pair_tokenizer(encoder: &Encoder) -> Result<Tokenizer, SpanModelError> {
-    let mut tokenizer = encoder.tokenizer().clone();
-    tokenizer
-        .with_truncation(Some(TruncationParams {
-            max_length: WINDOW_TOKENS.min(encoder.max_seq_len()),
-            stride: WINDOW_STRIDE,
-            strategy: TruncationStrategy::OnlySecond,
-            direction: TruncationDirection::Right,
-        }))
-        .map_err(|e| SpanModelError::Tokenize(e.to_string()))?;
-    Ok(tokenizer)
+/// The reader's tokenizers: the pair one cuts (question, passage) into overlapping windows,
+/// truncating only the passage; the plain one measures the question alone.
+pub struct PairTokenizer {
+    pair: Tokenizer,
+    plain: Tokenizer,
+}
+
+/// The encoder's tokenizer, set up for question–passage windows.
+pub fn pair_tokenizer(encoder: &Encoder) -> Result<PairTokenizer, SpanModelError> {
+    let plain = encoder.tokenizer().clone();
+    let mut pair = plain.clone();
+    pair.with_truncation(Some(TruncationParams {
+        max_length: WINDOW_TOKENS.min(encoder.max_seq_len()),
+        stride: WINDOW_STRIDE,
+        strategy: TruncationStrategy::OnlySecond,
+        direction: TruncationDirection::Right,
+    }))
+    .map_err(|e| SpanModelError::Tokenize(e.to_string()))?;
+    Ok(PairTokenizer { pair, plain })
 }
 
 /// What the model reads of a snippet: one sentence with a count candidate. Only such sentences
@@ -186,13 +196,15 @@ pub fn candidate_passages<'a>(
 
 /// Cuts every (question, passage) pair into windows; token spans are snippet offsets.
 pub fn make_windows(
-    tokenizer: &Tokenizer,
+    tokenizer: &PairTokenizer,
     question: &str,
     passages: &[Passage],
 ) -> Result<Vec<Window>, SpanModelError> {
+    let question = bounded_question(&tokenizer.plain, question)?;
     let inputs: Vec<tokenizers::EncodeInput> =
         passages.iter().map(|p| (question, p.text).into()).collect();
     let encodings = tokenizer
+        .pair
         .encode_batch(inputs, true)
         .map_err(|e| SpanModelError::Tokenize(e.to_string()))?;
     let mut windows = Vec::new();
@@ -221,10 +233,25 @@ pub fn make_windows(
     Ok(windows)
 }
 
+/// The question's first [`MAX_QUESTION_TOKENS`] tokens (the whole question when shorter).
+fn bounded_question<'q>(
+    tokenizer: &Tokenizer,
+    question: &'q str,
+) -> Result<&'q str, SpanModelError> {
+    let encoding = tokenizer
+        .encode(question, false)
+        .map_err(|e| SpanModelError::Tokenize(e.to_string()))?;
+    match encoding.get_offsets().get(MAX_QUESTION_TOKENS) {
+        // Offsets are byte offsets of the question, on character boundaries.
+        Some(&(cut, _)) => Ok(question.get(..cut).unwrap_or(question).trim_end()),
+        None => Ok(question),
+    }
+}
+
 /// The reader: the encoder's lower layers, its own fine-tuned top layers and the span head.
 pub struct SpanModel {
     encoder: Arc<Encoder>,
-    tokenizer: Tokenizer,
+    tokenizer: PairTokenizer,
     top: ReaderTop,
     meta: SpanModelMeta,
 }

@@ -1014,6 +1014,22 @@ mod tests {
         }
     }
 
+    /// The longest questions the API accepts (500 characters, ~190 words) once panicked the
+    /// tokenizer: the question left no room for the passage's stride.
+    #[test]
+    fn the_reader_answers_questions_of_any_accepted_length() {
+        let pipeline = crate::count::CountPipeline::load(encoder(), None).unwrap();
+        let snippets = fixture().swap_remove(0).snippets;
+        let words = format!("how many{}", " a".repeat(246));
+        let numbers = format!("how many {}", "1,".repeat(245));
+        for question in [words, numbers] {
+            assert!(question.chars().count() <= 500 && question.chars().count() > 490);
+            let settings = crate::count::CountSettings::default();
+            let answer = pipeline.answer(&question, &snippets, "test", &settings);
+            assert!(answer.is_ok(), "{question}: {:?}", answer.err());
+        }
+    }
+
     #[test]
     fn training_lowers_the_loss_and_the_saved_reader_reads_the_same() {
         let encoder = encoder();
