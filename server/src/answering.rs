@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::Serialize;
@@ -14,7 +15,7 @@ use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
 use tally_engine::search::{search, SearchResults, SearchSettings, SentenceIndex};
 use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, SemaphorePermit, TryAcquireError};
 
 use crate::cli::{CountArgs, SearchSettingsArgs};
 
@@ -34,6 +35,8 @@ pub enum AnswerError {
     BadRequest(String),
     #[error("too many questions from your address; try again in {0} s")]
     RateLimited(u64),
+    #[error("Tally is answering as many questions as it can right now; try again in {0} s")]
+    Busy(u64),
     #[error("answering failed: {0}")]
     Failed(String),
 }
@@ -103,7 +106,22 @@ pub struct Engines {
 pub struct Answerer {
     engines: Arc<OnceLock<Result<Arc<Engines>, String>>>,
     permits: Arc<Semaphore>,
+    /// Questions waiting for a permit, and how many may.
+    waiting: Arc<AtomicUsize>,
+    max_waiting: usize,
     cache: Arc<Mutex<Cache>>,
+}
+
+/// Seconds a refused asker is told to wait: about one answer's time.
+const BUSY_RETRY_AFTER_S: u64 = 5;
+
+/// Counts a waiting question for as long as it waits.
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 /// Paths and models the service loads from.
@@ -116,13 +134,32 @@ pub struct EngineConfig {
 }
 
 impl Answerer {
-    /// A service whose engines are not loaded yet; `concurrent` answers run at once.
-    pub fn new(concurrent: usize) -> Self {
+    /// A service whose engines are not loaded yet; `concurrent` answers run at once and up to
+    /// `queue` more wait for their turn (further ones are refused as [`AnswerError::Busy`]).
+    pub fn new(concurrent: usize, queue: usize) -> Self {
         Answerer {
             engines: Arc::new(OnceLock::new()),
             permits: Arc::new(Semaphore::new(concurrent.max(1))),
+            waiting: Arc::new(AtomicUsize::new(0)),
+            max_waiting: queue,
             cache: Arc::new(Mutex::new(Cache::default())),
         }
+    }
+
+    /// A permit to compute an answer: at once, after waiting in the bounded queue, or refused.
+    async fn permit(&self) -> Result<SemaphorePermit<'_>, AnswerError> {
+        let shutting_down = |_| AnswerError::Unavailable("the server is shutting down".into());
+        match self.permits.try_acquire() {
+            Ok(permit) => return Ok(permit),
+            Err(TryAcquireError::Closed) => return Err(shutting_down(())),
+            Err(TryAcquireError::NoPermits) => {}
+        }
+        let ahead = self.waiting.fetch_add(1, Ordering::AcqRel);
+        let _waiting = Waiting(&self.waiting);
+        if ahead >= self.max_waiting {
+            return Err(AnswerError::Busy(BUSY_RETRY_AFTER_S));
+        }
+        self.permits.acquire().await.map_err(|_| shutting_down(()))
     }
 
     /// Loads the corpora (ingesting the default corpus into empty indexes) and the span model;
@@ -154,6 +191,20 @@ impl Answerer {
             None => Err(AnswerError::Loading),
             Some(Ok(engines)) => Ok(engines.clone()),
             Some(Err(e)) => Err(AnswerError::Unavailable(e.clone())),
+        }
+    }
+
+    /// Names the loaded corpora, for the key an answer is stored under: an answer from other
+    /// corpora is another answer. (Their sizes: the indexes are filled once and only grow.)
+    pub fn corpus_version(&self) -> String {
+        match self.engines.get() {
+            Some(Ok(e)) => format!(
+                "{} snippets, {} sentences, corpora {}",
+                e.snippets.len(),
+                e.sentences.len(),
+                e.examples.corpora.join(",")
+            ),
+            _ => "not loaded".into(),
         }
     }
 
@@ -205,11 +256,7 @@ impl Answerer {
         if let Some(hit) = self.cache.lock().ok().and_then(|c| c.get(&key)) {
             return Ok(hit);
         }
-        let _permit = self
-            .permits
-            .acquire()
-            .await
-            .map_err(|_| AnswerError::Unavailable("the server is shutting down".into()))?;
+        let _permit = self.permit().await?;
         let answer = tokio::task::spawn_blocking(move || {
             answer_with(
                 &engines,

@@ -1,18 +1,24 @@
 //! The JSON API's handlers and its error type.
 
-use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use std::collections::HashMap;
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::header::{AUTHORIZATION, RETRY_AFTER};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{json, Value};
+use std::sync::LazyLock;
 
-use tally_app::model::Ask;
+use tally_app::backend::{cookie_value, Asker};
+use tally_app::model::{
+    Ask, COUNT_PARAMETERS, MODES, QUESTION_PARAMETERS, SEARCH_PARAMETERS, VISITOR_COOKIE,
+};
 
+use crate::answering::AnswerError;
 use crate::backend::{answer_and_store, StoredAnswer};
 use crate::db::DbError;
 use crate::feedback::{self, Feedback, NewFeedback};
@@ -24,6 +30,8 @@ use crate::store;
 pub struct ApiError {
     pub status: StatusCode,
     pub message: String,
+    /// Seconds to wait before trying again (429 and a busy 503), sent as `Retry-After`.
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -31,39 +39,57 @@ impl ApiError {
         Self {
             status,
             message: message.into(),
+            retry_after: None,
         }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.message }))).into_response()
+        let mut response = (self.status, Json(json!({ "error": self.message }))).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }
 
 impl From<DbError> for ApiError {
     fn from(error: DbError) -> Self {
-        match error {
-            DbError::Unavailable(why) => ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "The database is unavailable, so feedback cannot be saved right now \
-                     (nothing already stored is affected): {why}"
-                ),
-            ),
-            DbError::Invalid(why) => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, why),
-            DbError::Query(e) => {
-                tracing::error!(error = %e, "database query failed");
-                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "database query failed")
-            }
-        }
+        let status = match error {
+            DbError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            DbError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            DbError::NotFound(_) => StatusCode::NOT_FOUND,
+            DbError::Query(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        ApiError::new(status, error.public_message())
     }
 }
 
 impl From<JsonRejection> for ApiError {
     fn from(rejection: JsonRejection) -> Self {
+        if timed_out(&rejection) {
+            return ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "the request body did not arrive in time",
+            );
+        }
         ApiError::new(rejection.status(), rejection.body_text())
     }
+}
+
+/// Whether reading the body stopped at the server's body timeout.
+fn timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut source = Some(error);
+    while let Some(error) = source {
+        if error.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        source = error.source();
+    }
+    false
 }
 
 impl From<QueryRejection> for ApiError {
@@ -93,8 +119,14 @@ pub async fn post_feedback(
 /// `GET /api/feedback/{id}`.
 pub async fn get_feedback(
     State(state): State<AppState>,
-    Path(id): Path<i64>,
+    id: Result<Path<i64>, PathRejection>,
 ) -> Result<Json<Feedback>, ApiError> {
+    let Path(id) = id.map_err(|_| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "the feedback id is a whole number (as returned when it was stored)",
+        )
+    })?;
     feedback::get(&state.db, id)
         .await?
         .map(Json)
@@ -136,17 +168,70 @@ pub async fn not_found() -> ApiError {
 }
 
 /// Why a question could not be answered, as an API error.
-impl From<crate::answering::AnswerError> for ApiError {
-    fn from(error: crate::answering::AnswerError) -> Self {
-        ApiError::new(crate::backend::status_of(&error), error.to_string())
+impl From<AnswerError> for ApiError {
+    fn from(error: AnswerError) -> Self {
+        let retry_after = match error {
+            AnswerError::RateLimited(s) | AnswerError::Busy(s) => Some(s),
+            _ => None,
+        };
+        ApiError {
+            retry_after,
+            ..ApiError::new(crate::backend::status_of(&error), error.to_string())
+        }
     }
 }
 
-/// `q`, `mode` and the settings from the query string; bad numbers are a 400.
-pub fn ask_from(params: &HashMap<String, String>) -> Result<Ask, ApiError> {
+/// Which settings an endpoint takes besides the question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Takes {
+    Count,
+    Search,
+    Both,
+}
+
+impl Takes {
+    fn accepts(self, name: &str) -> bool {
+        let count = COUNT_PARAMETERS.contains(&name);
+        let search = SEARCH_PARAMETERS.contains(&name) || name == "mode";
+        match self {
+            Takes::Count => name == "q" || count,
+            Takes::Search => name == "q" || search,
+            Takes::Both => QUESTION_PARAMETERS.contains(&name) || count || search,
+        }
+    }
+}
+
+/// `q`, `mode` and the settings from the query string; unknown or empty parameters and bad
+/// numbers are a 400.
+pub fn ask_from(params: &HashMap<String, String>, takes: Takes) -> Result<Ask, ApiError> {
+    if let Some(name) = params.keys().find(|name| !takes.accepts(name)) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("unknown parameter `{name}`"),
+        ));
+    }
+    // The page's forms may leave a field empty (meaning "the default"); an API client says
+    // what it means.
+    if let Some((name, _)) = params
+        .iter()
+        .find(|(name, value)| *name != "q" && value.trim().is_empty())
+    {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("the parameter `{name}` is empty; leave it out for the default"),
+        ));
+    }
     let (ask, problems) = Ask::from_params(|name| params.get(name).cloned());
     if !problems.is_empty() {
         return Err(ApiError::new(StatusCode::BAD_REQUEST, problems.join("; ")));
+    }
+    let ask = ask.cleaned();
+    if !MODES.iter().any(|(mode, _)| *mode == ask.mode) {
+        let modes: Vec<&str> = MODES.iter().map(|(mode, _)| *mode).collect();
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("unknown mode `{}` ({})", ask.mode, modes.join(", ")),
+        ));
     }
     if ask.q.trim().is_empty() {
         return Err(ApiError::new(
@@ -154,19 +239,48 @@ pub fn ask_from(params: &HashMap<String, String>) -> Result<Ask, ApiError> {
             "give the question as the `q` parameter",
         ));
     }
+    // Checked here too, so that the stream refuses a bad question before it starts.
+    crate::answering::validate_question(&ask.q)?;
     Ok(ask)
+}
+
+/// Who sends a request: its address and the visitor cookie, if any.
+pub fn asker(client: SocketAddr, headers: &HeaderMap) -> Asker {
+    Asker {
+        address: Some(client.ip()),
+        visitor: cookie_value(headers, VISITOR_COOKIE),
+    }
+}
+
+/// The `Authorization: Bearer …` token, if the header is there; any other form is a 400.
+fn bearer(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
+    let Some(value) = headers.get(AUTHORIZATION) else {
+        return Ok(None);
+    };
+    value
+        .to_str()
+        .ok()
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|token| Some(token.trim()))
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "the Authorization header must be `Bearer` and the admin token",
+            )
+        })
 }
 
 /// `GET /api/count?q=…`: the count pipeline's answer, stored; the ids say where.
 pub async fn get_count(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     params: Result<Query<HashMap<String, String>>, QueryRejection>,
 ) -> Result<Json<StoredAnswer>, ApiError> {
     let Query(params) = params?;
-    let ask = ask_from(&params)?;
-    let stored =
-        answer_and_store(&state, &ask.q, "count", &ask.settings, Some(client.ip())).await?;
+    let ask = ask_from(&params, Takes::Count)?;
+    let asker = asker(client, &headers);
+    let stored = answer_and_store(&state, &ask.q, "count", &ask.settings, &asker).await?;
     Ok(Json(stored))
 }
 
@@ -174,10 +288,11 @@ pub async fn get_count(
 pub async fn get_search(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     params: Result<Query<HashMap<String, String>>, QueryRejection>,
 ) -> Result<Json<StoredAnswer>, ApiError> {
     let Query(params) = params?;
-    let ask = ask_from(&params)?;
+    let ask = ask_from(&params, Takes::Search)?;
     let mode = match ask.mode.as_str() {
         "search" => "search",
         "auto" | "quantity" => "quantity",
@@ -188,29 +303,57 @@ pub async fn get_search(
             ))
         }
     };
-    let stored = answer_and_store(&state, &ask.q, mode, &ask.settings, Some(client.ip())).await?;
+    let asker = asker(client, &headers);
+    let stored = answer_and_store(&state, &ask.q, mode, &ask.settings, &asker).await?;
     Ok(Json(stored))
 }
 
-/// `GET /api/questions?limit=N`: recent questions with their answers' summaries.
+/// `GET /api/questions?limit=N`: the questions asked with the request's visitor cookie (all
+/// questions with the admin token as `Authorization: Bearer …`), most recent first, with their
+/// answers' summaries. Without either, the list is empty.
 pub async fn list_questions(
     State(state): State<AppState>,
+    headers: HeaderMap,
     params: Result<Query<ListParams>, QueryRejection>,
 ) -> Result<Json<Vec<store::RecentQuestion>>, ApiError> {
     let Query(params) = params?;
     let limit = params.limit()?;
-    Ok(Json(store::recent_questions(&state.db, limit).await?))
+    let visitor = cookie_value(&headers, VISITOR_COOKIE);
+    let Some(of) = crate::backend::history_of(&state, visitor.as_deref(), bearer(&headers)?)
+        .map_err(study_error)?
+    else {
+        return Ok(Json(Vec::new()));
+    };
+    Ok(Json(store::recent_questions(&state.db, of, limit).await?))
 }
 
-/// `GET /api/openapi.json`: this API, described as OpenAPI 3.1.
-pub async fn openapi() -> impl IntoResponse {
-    (
-        [(axum::http::header::CONTENT_TYPE, "application/json")],
-        OPENAPI,
-    )
+/// `GET /api/openapi.json`: this API, described as OpenAPI 3.1, with the corpora this server
+/// has loaded as the choices of `corpus`.
+pub async fn openapi(State(state): State<AppState>) -> Response {
+    static SPEC: LazyLock<Result<Value, String>> = LazyLock::new(|| {
+        serde_json::from_str(include_str!("openapi.json")).map_err(|e| e.to_string())
+    });
+    let mut spec = match &*SPEC {
+        Ok(spec) => spec.clone(),
+        Err(e) => {
+            return ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the built-in API description is not JSON: {e}"),
+            )
+            .into_response()
+        }
+    };
+    let mut corpora = vec![tally_app::model::ALL_CORPORA.to_string()];
+    corpora.extend(state.answerer.examples().corpora);
+    for path in ["/api/count", "/api/answer/stream"] {
+        if let Some(parameters) = spec["paths"][path]["get"]["parameters"].as_array_mut() {
+            for parameter in parameters.iter_mut().filter(|p| p["name"] == "corpus") {
+                parameter["schema"]["enum"] = json!(corpora);
+            }
+        }
+    }
+    Json(spec).into_response()
 }
-
-const OPENAPI: &str = include_str!("openapi.json");
 
 #[derive(Debug, Deserialize)]
 pub struct ExportParams {
@@ -222,21 +365,16 @@ pub struct ExportParams {
 /// (`Authorization: Bearer …` or `token=…`).
 pub async fn study_export(
     State(state): State<AppState>,
-    headers: axum::http::HeaderMap,
+    headers: HeaderMap,
     params: Result<Query<ExportParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     use crate::study::{export, store as study_store};
-    use axum::http::header::{AUTHORIZATION, CONTENT_DISPOSITION, CONTENT_TYPE};
+    use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 
     let Query(params) = params?;
-    let bearer = headers
-        .get(AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
     state
         .study
-        .authorize(bearer.or(params.token.as_deref()))
+        .authorize(bearer(&headers)?.or(params.token.as_deref()))
         .map_err(study_error)?;
     let format = params.format.as_deref().unwrap_or("json");
     if !matches!(format, "json" | "csv") {

@@ -1,13 +1,12 @@
 //! Answering with storage, shared by the JSON API and the web pages (through the app's
 //! [`Backend`]): rate limit, answer, store the question and answer, report where.
 
-use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Instant;
 
 use axum::http::StatusCode;
 use serde::Serialize;
-use tally_app::backend::{Backend, BoxFuture, Failure};
+use tally_app::backend::{Asker, Backend, BoxFuture, Failure};
 use tally_app::model::{
     Answered, Ask, Examples, FeedbackForm, FeedbackSaved, HistoryItem, Settings,
 };
@@ -20,7 +19,7 @@ use crate::db::DbError;
 use crate::feedback::{self, CnpGroup, NewFeedback, Part, Verdict};
 use crate::health;
 use crate::state::AppState;
-use crate::store::{self, StoredIds};
+use crate::store::{self, HistoryOf};
 use crate::study::StudyError;
 
 /// An answer and where it was stored.
@@ -42,9 +41,9 @@ pub async fn answer_and_store(
     question: &str,
     mode: &str,
     settings: &Settings,
-    client: Option<IpAddr>,
+    asker: &Asker,
 ) -> Result<StoredAnswer, AnswerError> {
-    answer_and_store_observed(state, question, mode, settings, client, Arc::new(|_| {})).await
+    answer_and_store_observed(state, question, mode, settings, asker, Arc::new(|_| {})).await
 }
 
 /// [`answer_and_store`], telling `on_stage` about each stage as it finishes.
@@ -53,13 +52,14 @@ pub async fn answer_and_store_observed(
     question: &str,
     mode: &str,
     settings: &Settings,
-    client: Option<IpAddr>,
+    asker: &Asker,
     on_stage: StageObserver,
 ) -> Result<StoredAnswer, AnswerError> {
+    let question = &tally_app::model::clean_text(question);
     // Requests that cannot be answered do not use up the asker's allowance.
     crate::answering::validate_question(question)?;
     state.answerer.check_settings(settings)?;
-    if let Err(wait) = state.limiter.check(client) {
+    if let Err(wait) = state.limiter.check(asker.address) {
         return Err(AnswerError::RateLimited(wait.as_secs().max(1)));
     }
     let started = Instant::now();
@@ -68,42 +68,58 @@ pub async fn answer_and_store_observed(
         .answer_observed(question, mode, settings, on_stage)
         .await?;
     let latency_ms = started.elapsed().as_secs_f64() * 1e3;
-    let record = serde_json::json!({
-        "kind": answer.kind,
-        "kind_reason": answer.kind_reason,
-        "summary": answer.summary(),
-        "answer": answer.answer,
-    });
-    let db = state.db.clone();
-    let text = question.trim().to_string();
-    let kind = answer.kind.name();
     let settings_json = serde_json::json!({ "mode": mode, "settings": settings });
-    let stored = crate::db::write_to_end(async move {
-        store::store_answer(&db, &text, kind, &settings_json, &record, latency_ms).await
-    })
-    .await;
-    let (ids, not_stored) = match stored {
-        Ok(StoredIds {
-            question_id,
-            answer_id,
-        }) => (Some((question_id, answer_id)), None),
-        Err(e) => {
-            tracing::warn!("answer not stored: {e}");
-            (None, Some(e.to_string()))
+    let asked = store::Asked {
+        question: question.trim().to_string(),
+        kind: answer.kind.name(),
+        key: store::AnswerKey::new(
+            question,
+            mode,
+            &settings_json,
+            &state.answerer.corpus_version(),
+        ),
+        settings: settings_json,
+        visitor: asker.visitor.as_deref().and_then(visitor_id),
+        latency_ms,
+    };
+    let record = {
+        let answer = answer.clone();
+        move || {
+            serde_json::json!({
+                "kind": answer.kind,
+                "kind_reason": answer.kind_reason,
+                "summary": answer.summary(),
+                "answer": answer.answer,
+            })
         }
     };
+    let db = state.db.clone();
+    let stored =
+        crate::db::write_to_end(async move { store::store_answer(&db, &asked, record).await })
+            .await;
+    let (ids, not_stored) = match stored {
+        Ok(ids) => (Some(ids), None),
+        Err(e) => (None, Some(e.public_message())),
+    };
     Ok(StoredAnswer {
-        question_id: ids.map(|i| i.0),
-        answer_id: ids.map(|i| i.1),
+        question_id: ids.map(|i| i.question_id),
+        answer_id: ids.map(|i| i.answer_id),
         not_stored,
         answer,
     })
 }
 
+/// A visitor cookie's id; anything else counts as no visitor.
+pub fn visitor_id(cookie: &str) -> Option<Uuid> {
+    Uuid::parse_str(cookie.trim()).ok()
+}
+
 /// The HTTP status for an answering failure.
 pub fn status_of(error: &AnswerError) -> StatusCode {
     match error {
-        AnswerError::Loading | AnswerError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+        AnswerError::Loading | AnswerError::Unavailable(_) | AnswerError::Busy(_) => {
+            StatusCode::SERVICE_UNAVAILABLE
+        }
         AnswerError::BadRequest(_) => StatusCode::BAD_REQUEST,
         AnswerError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
         AnswerError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -192,10 +208,11 @@ impl Backend for ServerBackend {
         Box::pin(async move { health::current_status(&state).await })
     }
 
-    fn answer(&self, ask: Ask, client: Option<IpAddr>) -> BoxFuture<Result<Answered, Failure>> {
+    fn answer(&self, ask: Ask, asker: Asker) -> BoxFuture<Result<Answered, Failure>> {
         let state = self.state.clone();
         Box::pin(async move {
-            let stored = answer_and_store(&state, &ask.q, &ask.mode, &ask.settings, client)
+            let ask = ask.cleaned();
+            let stored = answer_and_store(&state, &ask.q, &ask.mode, &ask.settings, &asker)
                 .await
                 .map_err(|e| failure(status_of(&e), e.to_string()))?;
             to_page(ask, stored)
@@ -218,10 +235,20 @@ impl Backend for ServerBackend {
         })
     }
 
-    fn history(&self, limit: i64) -> BoxFuture<Result<Vec<HistoryItem>, Failure>> {
+    fn history(
+        &self,
+        limit: i64,
+        visitor: Option<String>,
+        token: Option<String>,
+    ) -> BoxFuture<Result<Vec<HistoryItem>, Failure>> {
         let state = self.state.clone();
         Box::pin(async move {
-            let rows = store::recent_questions(&state.db, limit.clamp(1, 500))
+            let Some(of) =
+                history_of(&state, visitor.as_deref(), token.as_deref()).map_err(study_failure)?
+            else {
+                return Ok(Vec::new());
+            };
+            let rows = store::recent_questions(&state.db, of, limit.clamp(1, 500))
                 .await
                 .map_err(db_failure)?;
             Ok(rows.into_iter().map(history_item).collect())
@@ -278,6 +305,20 @@ impl Backend for ServerBackend {
                 .map_err(study_failure)
         })
     }
+}
+
+/// Whose history a request may read: everyone's with the admin token (a wrong token is
+/// refused), else the visitor's own; `None` when it has no visitor id (nothing to list).
+pub fn history_of(
+    state: &AppState,
+    visitor: Option<&str>,
+    token: Option<&str>,
+) -> Result<Option<HistoryOf>, StudyError> {
+    if token.is_some() {
+        state.study.authorize(token)?;
+        return Ok(Some(HistoryOf::Everyone));
+    }
+    Ok(visitor.and_then(visitor_id).map(HistoryOf::Visitor))
 }
 
 /// A stored question as the history page lists it, with the URL that asks it again.

@@ -465,6 +465,28 @@ pub struct ServeArgs {
     #[arg(long, env = "TALLY_CONCURRENT_ANSWERS")]
     pub concurrent_answers: Option<usize>,
 
+    /// Questions that may wait for an answer slot; more get 503 with Retry-After.
+    #[arg(long, env = "TALLY_ANSWER_QUEUE", default_value_t = 32)]
+    pub answer_queue: usize,
+
+    /// Connections served at once; further clients wait to be accepted.
+    #[arg(long, env = "TALLY_MAX_CONNECTIONS", default_value_t = 1024)]
+    pub max_connections: usize,
+
+    /// Seconds a client may take to send a request's headers; also how long an idle
+    /// keep-alive connection stays open.
+    #[arg(long, env = "TALLY_HEADER_TIMEOUT", default_value_t = 10)]
+    pub header_timeout: u64,
+
+    /// Seconds a client may take to send a request's body (then 408).
+    #[arg(long, env = "TALLY_BODY_TIMEOUT", default_value_t = 10)]
+    pub body_timeout: u64,
+
+    /// Days a question stays in its visitor's history after it was last asked (0: forever).
+    /// Answers that no question and no feedback refer to any more go with them.
+    #[arg(long, env = "TALLY_HISTORY_DAYS", default_value_t = 30)]
+    pub history_days: u32,
+
     /// User-study file served at /study [default: the built-in study for the loaded corpus].
     #[arg(long, env = "TALLY_STUDY")]
     pub study: Option<PathBuf>,

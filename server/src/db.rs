@@ -20,8 +20,31 @@ pub enum DbError {
     Unavailable(String),
     #[error("{0}")]
     Invalid(String),
+    /// A row the request refers to does not exist.
+    #[error("{0}")]
+    NotFound(String),
     #[error("database error: {0}")]
     Query(#[from] sqlx::Error),
+}
+
+impl DbError {
+    /// What a client is told: the database's own text (names, SQL state, connection details)
+    /// stays in the log.
+    pub fn public_message(&self) -> String {
+        match self {
+            DbError::Unavailable(why) => {
+                tracing::warn!("database unavailable: {why}");
+                "The database is unavailable, so feedback cannot be saved right now (nothing \
+                 already stored is affected)"
+                    .into()
+            }
+            DbError::Invalid(why) | DbError::NotFound(why) => why.clone(),
+            DbError::Query(e) => {
+                tracing::error!(error = %e, "database query failed");
+                "the database could not store this; the error is logged on the server".into()
+            }
+        }
+    }
 }
 
 /// Handle to the store; cheap to clone.

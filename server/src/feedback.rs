@@ -105,6 +105,14 @@ pub struct Feedback {
 }
 
 impl NewFeedback {
+    /// The submission with its free texts cleaned (see [`tally_app::model::clean_text`]).
+    pub fn cleaned(mut self) -> Self {
+        let clean = |text: Option<String>| text.map(|t| tally_app::model::clean_text(&t));
+        self.part_ref = clean(self.part_ref);
+        self.comment = clean(self.comment);
+        self
+    }
+
     /// Checks that the parts of the submission fit together; the message says what is wrong.
     pub fn validate(&self) -> Result<(), String> {
         let allowed: &[Verdict] = match self.part {
@@ -147,8 +155,11 @@ impl NewFeedback {
             if self.verdict != Verdict::Wrong {
                 return Err("corrected_value goes with the verdict `wrong`".into());
             }
-            if !value.is_finite() {
-                return Err("corrected_value must be a finite number".into());
+            // Corrections are of counts: 0, 1, 2, …
+            if !value.is_finite() || value < 0.0 || value.fract() != 0.0 {
+                return Err(format!(
+                    "corrected_value is a count: a whole number of 0 or more, not {value}"
+                ));
             }
         }
         if let Some(comment) = &self.comment {
@@ -169,6 +180,7 @@ const COLUMNS: &str =
 /// Stores feedback. Returns the row and whether it was created now (`false` when the same
 /// `client_token` was stored before).
 pub async fn insert(db: &Database, new: &NewFeedback) -> Result<(Feedback, bool), DbError> {
+    let new = &new.clone().cleaned();
     new.validate().map_err(DbError::Invalid)?;
     let pool = db.pool().await?;
     let inserted: Option<Feedback> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
@@ -187,7 +199,7 @@ pub async fn insert(db: &Database, new: &NewFeedback) -> Result<(Feedback, bool)
     .fetch_optional(pool)
     .await
     .map_err(|e| match e {
-        sqlx::Error::Database(ref d) if d.is_foreign_key_violation() => DbError::Invalid(format!(
+        sqlx::Error::Database(ref d) if d.is_foreign_key_violation() => DbError::NotFound(format!(
             "answer {} does not exist",
             new.answer_id.unwrap_or_default()
         )),
@@ -283,8 +295,25 @@ mod tests {
         g.corrected_value = Some(12.0);
         assert!(g.validate().unwrap_err().contains("wrong"));
         g.verdict = Verdict::Wrong;
-        g.corrected_value = Some(f64::NAN);
-        assert!(g.validate().unwrap_err().contains("finite"));
+        for bad in [f64::NAN, -5.0, 2.5] {
+            g.corrected_value = Some(bad);
+            let err = g.validate().unwrap_err();
+            assert!(err.contains("whole number of 0 or more"), "{bad}: {err}");
+        }
+        for good in [0.0, 7.0] {
+            g.corrected_value = Some(good);
+            assert_eq!(g.validate(), Ok(()));
+        }
+    }
+
+    #[test]
+    fn free_texts_lose_nul_and_control_characters() {
+        let mut f = general(Verdict::Wrong);
+        f.comment = Some("bad\0 answer\u{1b}[0m".into());
+        f.part_ref = Some("\0cnp-1".into());
+        let f = f.cleaned();
+        assert_eq!(f.comment.as_deref(), Some("bad answer[0m"));
+        assert_eq!(f.part_ref.as_deref(), Some("cnp-1"));
     }
 
     #[test]

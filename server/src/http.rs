@@ -1,6 +1,7 @@
 //! The HTTP surface: JSON API, static site files and the Leptos pages.
 
 use std::path::Path;
+use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
 use std::sync::Arc;
@@ -19,6 +20,7 @@ use tally_app::{shell, App};
 use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::RequestBodyTimeoutLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use tower_http::LatencyUnit;
 use tracing::Level;
@@ -34,7 +36,8 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
 const CACHE_HASHED: &str = "public, max-age=31536000, immutable";
 const CACHE_UNHASHED: &str = "no-cache";
 
-pub fn router(state: AppState) -> Router {
+/// The app's routes; a request body that takes longer than `body_timeout` to arrive is cut off.
+pub fn router(state: AppState, body_timeout: Duration) -> Router {
     let api = Router::new()
         .route("/health", get(health::health))
         .route(
@@ -86,7 +89,9 @@ pub fn router(state: AppState) -> Router {
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
         .with_state(state)
         .layer(axum::middleware::from_fn(preferences::restore_settings))
-        .layer(CompressionLayer::new());
+        .layer(axum::middleware::from_fn(preferences::ensure_visitor))
+        .layer(CompressionLayer::new())
+        .layer(RequestBodyTimeoutLayer::new(body_timeout));
     with_security_headers(app).layer(
         TraceLayer::new_for_http()
             .make_span_with(DefaultMakeSpan::new().level(Level::INFO))

@@ -12,6 +12,7 @@ pub mod eval;
 pub mod feedback;
 pub mod health;
 pub mod http;
+pub mod listen;
 pub mod pg_cluster;
 pub mod preferences;
 pub mod progress;

@@ -1,15 +1,16 @@
 //! A person's preferences, kept in cookies: the theme (set by the header's theme switch, read by
 //! the page shell) and the settings of their last question (written when a question is answered
-//! with non-default settings; the home page starts from them).
+//! with non-default settings; the home page starts from them), and the anonymous visitor id that
+//! keeps each visitor's history their own.
 
 use axum::extract::{Form, Request};
-use axum::http::header::{HOST, LOCATION, REFERER, SET_COOKIE};
+use axum::http::header::{COOKIE, HOST, LOCATION, REFERER, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use tally_app::backend::cookie_value;
-use tally_app::model::{Ask, Settings, SETTINGS_COOKIE, THEME_COOKIE};
+use tally_app::model::{Ask, Settings, SETTINGS_COOKIE, THEME_COOKIE, VISITOR_COOKIE};
 
 use crate::api::ApiError;
 
@@ -69,6 +70,31 @@ pub async fn restore_settings(request: Request, next: Next) -> Response {
         }
     }
     next.run(request).await
+}
+
+/// Gives a browser without a visitor cookie a new random one (pages and server functions; the
+/// JSON API is left alone: its clients keep the cookie they have, or none). The request itself
+/// carries the new id on, so the page rendered now already counts as that visitor's.
+pub async fn ensure_visitor(mut request: Request, next: Next) -> Response {
+    let path = request.uri().path();
+    let has_visitor = cookie_value(request.headers(), VISITOR_COOKIE)
+        .as_deref()
+        .and_then(crate::backend::visitor_id)
+        .is_some();
+    if has_visitor || path.starts_with("/api/") || path.starts_with("/pkg/") {
+        return next.run(request).await;
+    }
+    let id = uuid::Uuid::new_v4();
+    if let Ok(value) = HeaderValue::from_str(&format!("{VISITOR_COOKIE}={id}")) {
+        request.headers_mut().append(COOKIE, value);
+    }
+    let mut response = next.run(request).await;
+    let cookie =
+        format!("{VISITOR_COOKIE}={id}; Path=/; Max-Age={MAX_AGE}; SameSite=Lax; HttpOnly");
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        response.headers_mut().append(SET_COOKIE, value);
+    }
+    response
 }
 
 /// The cookie that remembers `settings`, when they differ from the defaults.

@@ -28,10 +28,14 @@ use crate::state::AppState;
 pub async fn answer_stream(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
     params: Result<Query<HashMap<String, String>>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(params) = params?;
-    let ask = ask_from(&params)?;
+    let ask = ask_from(&params, crate::api::Takes::Both)?;
+    // Refused settings are a 400 before the stream starts, not a failure event inside it.
+    state.answerer.check_settings(&ask.settings)?;
+    let asker = crate::api::asker(client, &headers);
     let cookie = crate::preferences::settings_cookie(&ask.settings);
     let (events, received) = mpsc::unbounded_channel::<Event>();
     tokio::spawn(async move {
@@ -42,15 +46,9 @@ pub async fn answer_stream(
                 let _ = stages.send(event);
             }
         });
-        let stored = answer_and_store_observed(
-            &state,
-            &ask.q,
-            &ask.mode,
-            &ask.settings,
-            Some(client.ip()),
-            on_stage,
-        )
-        .await;
+        let stored =
+            answer_and_store_observed(&state, &ask.q, &ask.mode, &ask.settings, &asker, on_stage)
+                .await;
         let last = match stored {
             Ok(stored) => match to_page(ask, stored) {
                 Ok(answered) => Event::default().event("answer").json_data(answered),

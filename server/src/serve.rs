@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
 use leptos::config::LeptosOptions;
@@ -12,9 +13,11 @@ use crate::answering::{Answerer, EngineConfig};
 use crate::cli::ServeArgs;
 use crate::db::Database;
 use crate::http::router;
+use crate::listen::{self, ConnectionLimits};
 use crate::pg_cluster::PrivateCluster;
 use crate::rate_limit::RateLimiter;
 use crate::state::{AppState, EncoderSlot};
+use crate::store;
 use crate::study::{StudyDefinition, StudyService};
 
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
@@ -33,6 +36,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let answerer = Answerer::new(
         args.concurrent_answers
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+        args.answer_queue,
     );
     // The corpora load while the server already answers health checks and pages; answering
     // says "still loading" until they are ready.
@@ -91,11 +95,23 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         Err(e) => tracing::warn!("{e}; Tally keeps answering, but feedback cannot be saved"),
     }
 
+    if args.history_days > 0 {
+        tokio::spawn(forget_old_history(db.clone(), args.history_days));
+    }
+
     tracing::info!("Tally listening on http://{}", args.addr);
-    let app = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await;
+    let limits = ConnectionLimits {
+        max_connections: args.max_connections,
+        header_timeout: Duration::from_secs(args.header_timeout.max(1)),
+    };
+    let body_timeout = Duration::from_secs(args.body_timeout.max(1));
+    listen::serve(
+        listener,
+        router(state, body_timeout),
+        limits,
+        shutdown_signal(),
+    )
+    .await;
 
     db.close().await;
     if let Some(cluster) = cluster.filter(PrivateCluster::started_here) {
@@ -104,7 +120,24 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             Err(e) => tracing::warn!("could not stop the private PostgreSQL cluster: {e}"),
         }
     }
-    served.context("server error")
+    Ok(())
+}
+
+/// Every hour, removes history older than `days` days (see [`store::forget_older_than`]).
+async fn forget_old_history(db: Database, days: u32) {
+    let mut hourly = tokio::time::interval(Duration::from_secs(3600));
+    loop {
+        hourly.tick().await;
+        match store::forget_older_than(&db, days).await {
+            Ok(gone) if gone.questions + gone.answers > 0 => tracing::info!(
+                "history older than {days} days removed: {} questions, {} answers",
+                gone.questions,
+                gone.answers
+            ),
+            Ok(_) => {}
+            Err(e) => tracing::warn!("old history not removed: {e}"),
+        }
+    }
 }
 
 /// The configured database, or a private cluster; never fails: without a database the app runs

@@ -1,8 +1,13 @@
 //! Questions and the answers given to them, stored in PostgreSQL; the history page reads them.
+//!
+//! An answer is stored once per [`AnswerKey`]; each visitor's asking of it is one small question
+//! row (asking again refreshes its time, at most once a minute), so a popular question costs
+//! one answer, not one per request. Old anonymous history is removed by [`forget_older_than`].
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::FromRow;
+use uuid::Uuid;
 
 use crate::db::{classify, Database, DbError};
 
@@ -13,37 +18,103 @@ pub struct StoredIds {
     pub answer_id: i64,
 }
 
-/// Stores a question and its answer in one transaction.
+/// What makes two answers the same: the question (case and spacing aside), the mode, the
+/// settings, the engine's version and the corpus it answered from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnswerKey(String);
+
+impl AnswerKey {
+    pub fn new(question: &str, mode: &str, settings: &serde_json::Value, corpus: &str) -> Self {
+        let question = question
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase();
+        let name = format!(
+            "{}\u{1f}{corpus}\u{1f}{mode}\u{1f}{settings}\u{1f}{question}",
+            tally_engine::ENGINE_VERSION
+        );
+        Self(Uuid::new_v5(&Uuid::NAMESPACE_OID, name.as_bytes()).to_string())
+    }
+}
+
+/// One asking of a question, to be stored.
+pub struct Asked {
+    pub question: String,
+    pub kind: &'static str,
+    pub settings: serde_json::Value,
+    /// The anonymous visitor who asked; `None` for API clients without the visitor cookie.
+    pub visitor: Option<Uuid>,
+    pub key: AnswerKey,
+    pub latency_ms: f64,
+}
+
+/// Stores the asking and, unless an answer with the same key is stored already, the answer
+/// (`answer` is only called then: the answer's JSON is the large part).
 pub async fn store_answer(
     db: &Database,
-    question: &str,
-    kind: &str,
-    settings: &serde_json::Value,
-    answer: &serde_json::Value,
-    latency_ms: f64,
+    asked: &Asked,
+    answer: impl FnOnce() -> serde_json::Value,
 ) -> Result<StoredIds, DbError> {
     let pool = db.pool().await?;
     let mut tx = pool.begin().await.map_err(classify)?;
-    let question_id: i64 = sqlx::query_scalar(
-        "INSERT INTO questions (text, kind, settings) VALUES ($1, $2, $3) RETURNING id",
+    let existing: Option<i64> = sqlx::query_scalar("SELECT id FROM answers WHERE answer_key = $1")
+        .bind(&asked.key.0)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(classify)?;
+    let answer_id = match existing {
+        Some(id) => id,
+        None => {
+            // Another request may store the same answer meanwhile: then its row is used.
+            let inserted: Option<i64> = sqlx::query_scalar(
+                "INSERT INTO answers (answer_key, answer, latency_ms, engine_version) \
+                 VALUES ($1, $2, $3, $4) ON CONFLICT (answer_key) DO NOTHING RETURNING id",
+            )
+            .bind(&asked.key.0)
+            .bind(answer())
+            .bind(asked.latency_ms.max(0.0))
+            .bind(tally_engine::ENGINE_VERSION)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(classify)?;
+            match inserted {
+                Some(id) => id,
+                None => sqlx::query_scalar("SELECT id FROM answers WHERE answer_key = $1")
+                    .bind(&asked.key.0)
+                    .fetch_one(&mut *tx)
+                    .await
+                    .map_err(classify)?,
+            }
+        }
+    };
+    let refreshed: Option<i64> = sqlx::query_scalar(
+        "INSERT INTO questions (text, kind, settings, answer_id, visitor) \
+         VALUES ($1, $2, $3, $4, $5) \
+         ON CONFLICT (answer_id, visitor) DO UPDATE SET last_asked_at = now() \
+         WHERE questions.last_asked_at < now() - interval '1 minute' \
+         RETURNING id",
     )
-    .bind(question)
-    .bind(kind)
-    .bind(settings)
-    .fetch_one(&mut *tx)
+    .bind(&asked.question)
+    .bind(asked.kind)
+    .bind(&asked.settings)
+    .bind(answer_id)
+    .bind(asked.visitor)
+    .fetch_optional(&mut *tx)
     .await
     .map_err(classify)?;
-    let answer_id: i64 = sqlx::query_scalar(
-        "INSERT INTO answers (question_id, answer, latency_ms, engine_version) \
-         VALUES ($1, $2, $3, $4) RETURNING id",
-    )
-    .bind(question_id)
-    .bind(answer)
-    .bind(latency_ms.max(0.0))
-    .bind(tally_engine::ENGINE_VERSION)
-    .fetch_one(&mut *tx)
-    .await
-    .map_err(classify)?;
+    let question_id = match refreshed {
+        Some(id) => id,
+        // Asked within the last minute: the row stands as it is.
+        None => sqlx::query_scalar(
+            "SELECT id FROM questions WHERE answer_id = $1 AND visitor IS NOT DISTINCT FROM $2",
+        )
+        .bind(answer_id)
+        .bind(asked.visitor)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(classify)?,
+    };
     tx.commit().await.map_err(classify)?;
     Ok(StoredIds {
         question_id,
@@ -59,24 +130,105 @@ pub struct RecentQuestion {
     pub text: String,
     pub kind: String,
     pub settings: serde_json::Value,
+    /// When this visitor last asked it.
     pub asked_at: DateTime<Utc>,
     /// The one-line summary stored with the answer.
     pub summary: Option<String>,
     pub feedback: i64,
 }
 
-/// The most recent questions, newest first, with their answer's summary and feedback count.
-pub async fn recent_questions(db: &Database, limit: i64) -> Result<Vec<RecentQuestion>, DbError> {
+/// Whose questions a history lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HistoryOf {
+    /// One visitor's (by the visitor cookie).
+    Visitor(Uuid),
+    /// Everyone's (for the holder of the admin token).
+    Everyone,
+}
+
+/// The most recently asked questions, newest first, with their answer's summary and feedback
+/// count.
+pub async fn recent_questions(
+    db: &Database,
+    of: HistoryOf,
+    limit: i64,
+) -> Result<Vec<RecentQuestion>, DbError> {
     let pool = db.pool().await?;
+    let visitor = match of {
+        HistoryOf::Visitor(id) => Some(id),
+        HistoryOf::Everyone => None,
+    };
     sqlx::query_as(
         "SELECT q.id AS question_id, a.id AS answer_id, q.text, q.kind, q.settings, \
-                q.asked_at, a.answer->>'summary' AS summary, \
+                q.last_asked_at AS asked_at, a.answer->>'summary' AS summary, \
                 (SELECT count(*) FROM feedback f WHERE f.answer_id = a.id) AS feedback \
-         FROM questions q LEFT JOIN answers a ON a.question_id = q.id \
-         ORDER BY q.id DESC LIMIT $1",
+         FROM questions q LEFT JOIN answers a ON a.id = q.answer_id \
+         WHERE $1::uuid IS NULL OR q.visitor = $1 \
+         ORDER BY q.last_asked_at DESC, q.id DESC LIMIT $2",
     )
+    .bind(visitor)
     .bind(limit)
     .fetch_all(pool)
     .await
     .map_err(classify)
+}
+
+/// What [`forget_older_than`] removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Forgotten {
+    pub questions: u64,
+    pub answers: u64,
+}
+
+/// Removes questions last asked more than `days` days ago, then the answers that no question
+/// and no feedback refer to any more (answers with feedback are kept with it).
+pub async fn forget_older_than(db: &Database, days: u32) -> Result<Forgotten, DbError> {
+    let pool = db.pool().await?;
+    let days = i32::try_from(days).unwrap_or(i32::MAX);
+    let mut tx = pool.begin().await.map_err(classify)?;
+    let questions = sqlx::query(
+        "DELETE FROM questions WHERE last_asked_at < now() - make_interval(days => $1)",
+    )
+    .bind(days)
+    .execute(&mut *tx)
+    .await
+    .map_err(classify)?
+    .rows_affected();
+    let answers = sqlx::query(
+        "DELETE FROM answers a WHERE a.created_at < now() - make_interval(days => $1) \
+         AND NOT EXISTS (SELECT 1 FROM questions q WHERE q.answer_id = a.id) \
+         AND NOT EXISTS (SELECT 1 FROM feedback f WHERE f.answer_id = a.id)",
+    )
+    .bind(days)
+    .execute(&mut *tx)
+    .await
+    .map_err(classify)?
+    .rows_affected();
+    tx.commit().await.map_err(classify)?;
+    Ok(Forgotten { questions, answers })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answer_keys_ignore_case_and_spacing_but_not_settings() {
+        let settings = serde_json::json!({"snippets": 50});
+        let key = AnswerKey::new("How many  moons?", "auto", &settings, "c1");
+        assert_eq!(
+            key,
+            AnswerKey::new(" how many moons? ", "auto", &settings, "c1")
+        );
+        assert_ne!(
+            key,
+            AnswerKey::new("how many moons?", "count", &settings, "c1")
+        );
+        assert_ne!(
+            key,
+            AnswerKey::new("how many moons?", "auto", &settings, "c2")
+        );
+        let other = serde_json::json!({"snippets": 20});
+        assert_ne!(key, AnswerKey::new("how many moons?", "auto", &other, "c1"));
+    }
 }

@@ -1,7 +1,8 @@
 // Asks Tally questions in Debian's headless Chromium, as a person would, and checks what the
 // pages show once hydrated: a dataset count question (count, a CNP group, an instance, a
 // highlighted snippet reached from the plot), feedback on an instance (saved in place), and a
-// quantity search re-sorted by value. Saves screenshots (desktop, phone, dark theme).
+// quantity search re-sorted by value, and the browser's own history fitting desktop and phone
+// widths. Saves screenshots (desktop, phone, dark theme, history at 1280 and 390 px).
 //
 //   node tests/browser/answers.mjs BASE_URL SCREENSHOT_DIR
 // Prints one JSON line: {"answer_id":…, "feedback_id":…, "count":…, "values":[…], "stages":[…]}.
@@ -104,6 +105,30 @@ try {
     if (result.values[i] > result.values[i - 1]) throw new Error(`not sorted by value: ${result.values}`);
   }
   await page.screenshot({ path: join(shots, 'search.png'), fullPage: true });
+
+  // The history shows this browser's questions (its visitor cookie), a long unbroken one too,
+  // and fits the page from desktop to phone width.
+  const junk = 'x'.repeat(300);
+  await page.goto(`${base}/?q=${junk}&mode=search`, { waitUntil: 'load' });
+  await page.goto(base + '/history', { waitUntil: 'load' });
+  await page.waitForSelector('.history-table', { timeout: 60000 });
+  const listed = await page.$$eval('.history-table td a', (as) => as.map((a) => a.textContent));
+  if (!listed.includes(COUNT_QUESTION)) throw new Error(`history lacks the count question: ${listed}`);
+  if (!listed.includes(junk)) throw new Error('history lacks the long question');
+  result.history = [];
+  for (const [width, name] of [[1280, 'history-desktop.png'], [390, 'history-phone.png']]) {
+    await page.setViewportSize({ width, height: 900 });
+    const fit = await page.evaluate(() => ({
+      overflow: document.documentElement.scrollWidth - window.innerWidth,
+      table: document.querySelector('.history-table').getBoundingClientRect().right,
+      main: document.querySelector('main').getBoundingClientRect().right,
+    }));
+    if (fit.overflow > 2 || fit.table > fit.main + 2) {
+      throw new Error(`the history does not fit at ${width}px: ${JSON.stringify(fit)}`);
+    }
+    await page.screenshot({ path: join(shots, name), fullPage: true });
+    result.history.push({ width, ...fit });
+  }
 } catch (e) {
   problems.push(String(e && e.stack || e));
 } finally {

@@ -103,7 +103,13 @@ async fn questions_answers_and_feedback_in_a_browser() {
     assert_eq!(feedback["part"], "instance");
     assert_eq!(feedback["part_ref"], seen["instance"]);
     assert_eq!(feedback["verdict"], "relevant");
-    for name in ["count.png", "count-phone-dark.png", "search.png"] {
+    for name in [
+        "count.png",
+        "count-phone-dark.png",
+        "search.png",
+        "history-desktop.png",
+        "history-phone.png",
+    ] {
         let png = std::fs::read(shots.join(name)).expect("screenshot saved");
         assert!(png.starts_with(b"\x89PNG"), "{name} is a PNG");
     }

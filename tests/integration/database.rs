@@ -63,7 +63,7 @@ async fn feedback_survives_a_restart_of_server_and_private_cluster() {
         &json!({"part": "answer", "answer_id": 999999, "verdict": "correct"}),
     )
     .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(body["error"], "answer 999999 does not exist");
     let malformed = reqwest::Client::new()
         .post(server.url("/api/feedback"))

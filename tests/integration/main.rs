@@ -1,11 +1,13 @@
 //! Workspace-level integration tests: they start the real `tally` binary against a real
 //! PostgreSQL (a private cluster per test, or the server's own) and talk HTTP to it.
 
+mod api_contract;
 mod browser;
 mod cli;
 mod count_cli;
 mod database;
 mod health;
+mod public_demo;
 mod search_cli;
 mod site;
 mod support;

@@ -196,3 +196,17 @@ pub fn json_of(out: &std::process::Output) -> serde_json::Value {
     );
     serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
+
+/// A server on the embedded demo corpus (an empty data directory), ready to answer.
+pub async fn demo_server(name: &str, args: &[&str]) -> Server {
+    let dir = scratch_dir(name);
+    let empty = dir.join("no-data");
+    std::fs::create_dir_all(&empty).unwrap();
+    let pg = dir.join("pg").display().to_string();
+    let data = empty.display().to_string();
+    let mut all = vec!["--pg-dir", &pg, "--data", &data];
+    all.extend_from_slice(args);
+    let server = Server::start(&dir, "server", &all, &[]).await;
+    server.wait_until_answering().await;
+    server
+}

@@ -5,7 +5,7 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::{scratch_dir, Server};
+use crate::support::{demo_server, scratch_dir, Server};
 
 /// A Stresstest question with its gold count (../shared/data/coqex/stresstest_v1).
 const QUESTION: &str = "how many songs did paul mccartney write for the beatles";
@@ -17,18 +17,19 @@ async fn get(server: &Server, path: &str) -> (StatusCode, Value) {
     (status, response.json().await.unwrap())
 }
 
-/// A server on the embedded demo corpus (an empty data directory), ready to answer.
-async fn demo_server(name: &str, args: &[&str]) -> Server {
-    let dir = scratch_dir(name);
-    let empty = dir.join("no-data");
-    std::fs::create_dir_all(&empty).unwrap();
-    let pg = dir.join("pg").display().to_string();
-    let data = empty.display().to_string();
-    let mut all = vec!["--pg-dir", &pg, "--data", &data];
-    all.extend_from_slice(args);
-    let server = Server::start(&dir, "server", &all, &[]).await;
-    server.wait_until_answering().await;
-    server
+/// An anonymous visitor's id, as the visitor cookie carries it.
+const VISITOR: &str = "6b1f3c9e-2d4a-4e8b-9c7d-0a1b2c3d4e5f";
+
+/// [`get`] as the visitor with the cookie `visitor`.
+async fn get_as(server: &Server, path: &str, visitor: &str) -> (StatusCode, Value) {
+    let response = reqwest::Client::new()
+        .get(server.url(path))
+        .header("cookie", format!("tally_visitor={visitor}"))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    (status, response.json().await.unwrap())
 }
 
 fn query(q: &str) -> String {
@@ -44,7 +45,12 @@ async fn answers_are_stored_and_take_feedback() {
 
     // A dataset count question answers from its stored snippets, right by CoQEx's relaxed
     // precision (min/max of predicted and gold counts ≥ 0.9).
-    let (status, count) = get(&server, &format!("/api/count?q={}", query(QUESTION))).await;
+    let (status, count) = get_as(
+        &server,
+        &format!("/api/count?q={}", query(QUESTION)),
+        VISITOR,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{count}");
     let answer = &count["answer"];
     assert_eq!(count["kind"], "count");
@@ -112,7 +118,7 @@ async fn answers_are_stored_and_take_feedback() {
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::CREATED);
-    let (_, questions) = get(&server, "/api/questions?limit=5").await;
+    let (_, questions) = get_as(&server, "/api/questions?limit=5", VISITOR).await;
     let asked = questions
         .as_array()
         .unwrap()
@@ -454,22 +460,17 @@ async fn answers_stream_their_stages() {
     assert_eq!(answer["body"]["count"], 2.0, "{answer}");
     assert!(answer["answer_id"].as_i64().is_some(), "stored: {answer}");
 
-    // The same question again comes from the cache: the answer alone, stored again.
+    // The same question again comes from the cache: the answer alone, the stored one.
     let again = events(&server, path).await;
     assert_eq!(again.len(), 1);
     assert_eq!(again[0].0, "answer");
-    assert_ne!(again[0].1["answer_id"], answer["answer_id"]);
+    assert_eq!(again[0].1["answer_id"], answer["answer_id"]);
 
-    // A question that cannot be answered ends the stream with a failure event.
+    // A question that cannot be answered is a plain 400 before any event.
     let long = format!("/api/answer/stream?q={}", "a".repeat(501));
-    let failed = events(&server, &long).await;
-    assert_eq!(failed.len(), 1);
-    assert_eq!(failed[0].0, "failure");
-    assert_eq!(failed[0].1["status"], 400);
-    assert!(failed[0].1["error"]
-        .as_str()
-        .unwrap()
-        .contains("at most 500"));
+    let (status, body) = get(&server, &long).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("at most 500"));
     // No question at all is a plain 400.
     let (status, body) = get(&server, "/api/answer/stream").await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");

@@ -1,33 +1,53 @@
-//! Recent questions, from the database.
+//! The visitor's recent questions, from the database; everyone's for the holder of the admin
+//! token (`/history?token=…`).
 
 use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
 
 use crate::backend::recent_questions;
 use crate::views::feedback::error_text;
 
 #[component]
 pub fn HistoryPage() -> impl IntoView {
-    let items = Resource::new(|| (), |_| recent_questions(100));
+    let query = use_query_map();
+    let token = move || query.read().get("token").filter(|t| !t.is_empty());
+    let items = Resource::new(token, |token| recent_questions(100, token));
+    let scope = move || {
+        if token().is_some() {
+            "Every visitor's questions (admin view)."
+        } else {
+            "The questions you asked in this browser, newest first. Others cannot see them."
+        }
+    };
     view! {
         <section class="history">
             <h1>"Recent questions"</h1>
+            <p class="muted history-scope">{scope}</p>
             <Suspense fallback=|| view! { <p>"Loading…"</p> }>
                 {move || Suspend::new(async move {
                     match items.await {
                         Ok(items) if items.is_empty() => view! { <p class="muted">"No questions yet."</p> }.into_any(),
                         Ok(items) => view! {
                             <table class="history-table">
-                                <thead><tr><th>"Asked"</th><th>"Question"</th><th>"Kind"</th><th>"Answer"</th><th>"Feedback"</th></tr></thead>
+                                <thead>
+                                    <tr>
+                                        <th class="asked">"Asked"</th>
+                                        <th>"Question"</th>
+                                        <th class="kind">"Kind"</th>
+                                        <th>"Answer"</th>
+                                        <th class="feedback">"Feedback"</th>
+                                    </tr>
+                                </thead>
                                 <tbody>
                                     {items
                                         .into_iter()
                                         .map(|item| view! {
                                             <tr>
-                                                <td class="small">{item.asked_at}</td>
-                                                <td><a href=item.url>{item.text}</a></td>
-                                                <td>{item.kind}</td>
-                                                <td>{item.summary}</td>
-                                                <td>{item.feedback}</td>
+                                                <td class="asked small" data-label="Asked">{item.asked_at}</td>
+                                                <td data-label="Question"><a href=item.url>{item.text}</a></td>
+                                                <td class="kind" data-label="Kind">{item.kind}</td>
+                                                <td data-label="Answer">{item.summary}</td>
+                                                <td class="feedback" data-label="Feedback">{item.feedback}</td>
                                             </tr>
                                         })
                                         .collect_view()}

@@ -1,0 +1,288 @@
+//! What a public demo meets: hostile text, very long questions, slow and silent clients, the
+//! same question sent thousands of times, strangers reading each other's history, and more
+//! questions at once than it can answer. Each case once broke the server (issue 17).
+
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use crate::support::{demo_server, Server};
+
+const ADMIN: &str = "demo-admin-token";
+const VISITOR_A: &str = "0b6f6a3c-1c1e-4c55-9d0e-5d9f0e7f6a01";
+const VISITOR_B: &str = "0b6f6a3c-1c1e-4c55-9d0e-5d9f0e7f6a02";
+const QUESTION: &str = "how many languages are spoken in indonesia";
+
+/// GET `path` with an optional visitor cookie and admin token.
+async fn get(
+    server: &Server,
+    path: &str,
+    visitor: Option<&str>,
+    admin: bool,
+) -> (StatusCode, reqwest::header::HeaderMap, String) {
+    let mut request = reqwest::Client::new().get(server.url(path));
+    if let Some(visitor) = visitor {
+        request = request.header("cookie", format!("tally_visitor={visitor}"));
+    }
+    if admin {
+        request = request.bearer_auth(ADMIN);
+    }
+    let response = request.send().await.unwrap();
+    let (status, headers) = (response.status(), response.headers().clone());
+    (status, headers, response.text().await.unwrap())
+}
+
+async fn get_json(server: &Server, path: &str, visitor: Option<&str>) -> (StatusCode, Value) {
+    let (status, _, body) = get(server, path, visitor, false).await;
+    let json = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"));
+    (status, json)
+}
+
+async fn post_feedback(server: &Server, body: &Value) -> (StatusCode, Value) {
+    let response = reqwest::Client::new()
+        .post(server.url("/api/feedback"))
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    (status, response.json().await.unwrap())
+}
+
+/// Sends `bytes` on a fresh connection and returns what the server sends back before it
+/// closes the connection; panics if it keeps the connection open for 15 s.
+async fn raw_exchange(server: &Server, bytes: &[u8]) -> String {
+    let address = server.base_url.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    stream.write_all(bytes).await.unwrap();
+    let mut received = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(15), async {
+        let mut buffer = [0u8; 4096];
+        loop {
+            match stream.read(&mut buffer).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => received.extend_from_slice(&buffer[..n]),
+            }
+        }
+    })
+    .await;
+    assert!(
+        read.is_ok(),
+        "the server kept a stalled connection open for 15 s"
+    );
+    String::from_utf8_lossy(&received).into_owned()
+}
+
+#[tokio::test]
+async fn hostile_input_repeated_questions_and_private_history() {
+    let server = demo_server(
+        "public-demo",
+        &[
+            "--admin-token",
+            ADMIN,
+            "--header-timeout",
+            "1",
+            "--body-timeout",
+            "1",
+        ],
+    )
+    .await;
+
+    // 1. NUL in a question: answered and stored (PostgreSQL refuses NUL; it is dropped).
+    let (status, body) = get_json(&server, "/api/count?q=how%20many%00cats", None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(body["answer_id"].is_i64(), "stored: {body}");
+    assert!(body["not_stored"].is_null(), "{body}");
+    // ... and in feedback texts: stored without it.
+    let (status, stored) = post_feedback(
+        &server,
+        &json!({"part": "general", "verdict": "wrong", "comment": "bad\u{0}answer",
+                "part_ref": "\u{0}x"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{stored}");
+    assert_eq!(stored["comment"], "badanswer");
+    assert_eq!(stored["part_ref"], "x");
+    let (status, refused) = post_feedback(
+        &server,
+        &json!({"part": "general", "verdict": "wrong", "part_ref": "\u{0}"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+
+    // 2. The longest questions accepted (500 characters, ~190 words) are answered.
+    for long in [
+        format!("how many{}", " a".repeat(246)),
+        format!("how many {}", "1,".repeat(245)),
+    ] {
+        let (status, body) = get_json(
+            &server,
+            &format!("/api/count?q={}", long.replace(' ', "+")),
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    // One more character is a 400, on the stream too (before any event).
+    let (status, headers, body) = get(
+        &server,
+        &format!("/api/answer/stream?q={}", "a".repeat(501)),
+        None,
+        false,
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(headers["content-type"], "application/json");
+    assert!(body.contains("at most 500"), "{body}");
+
+    // 3. Clients that stall: headers never finished, a body that never arrives.
+    let started = Instant::now();
+    raw_exchange(
+        &server,
+        b"GET /api/health HTTP/1.1\r\nHost: tally\r\nX-Slow: ",
+    )
+    .await;
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let reply = raw_exchange(
+        &server,
+        b"POST /api/feedback HTTP/1.1\r\nHost: tally\r\nContent-Type: application/json\r\n\
+          Content-Length: 100\r\n\r\n{\"part\"",
+    )
+    .await;
+    assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");
+
+    // 4. The same question asked again and again is stored once; each visitor who asks it has
+    // one small history row pointing at it.
+    let path = format!("/api/count?q={}", QUESTION.replace(' ', "+"));
+    let mut seen = Vec::new();
+    for visitor in [None, None, None, Some(VISITOR_A), Some(VISITOR_A)] {
+        let (status, body) = get_json(&server, &path, visitor).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        seen.push((body["question_id"].as_i64(), body["answer_id"].as_i64()));
+    }
+    let answer_id = seen[0].1.expect("stored");
+    assert!(seen.iter().all(|(_, a)| *a == Some(answer_id)), "{seen:?}");
+    assert!(seen[..3].iter().all(|(q, _)| *q == seen[0].0), "{seen:?}");
+    assert!(seen[3].0 == seen[4].0 && seen[3].0 != seen[0].0, "{seen:?}");
+
+    // 6. History is the visitor's own; the admin token shows everyone's.
+    let listed = |body: &Value| -> usize {
+        body.as_array()
+            .unwrap()
+            .iter()
+            .filter(|q| q["answer_id"] == answer_id)
+            .count()
+    };
+    let (_, mine) = get_json(&server, "/api/questions", Some(VISITOR_A)).await;
+    assert_eq!(listed(&mine), 1, "{mine}");
+    assert_eq!(mine.as_array().unwrap().len(), 1, "only A's own: {mine}");
+    let (_, theirs) = get_json(&server, "/api/questions", Some(VISITOR_B)).await;
+    assert_eq!(theirs, json!([]));
+    let (_, nobody) = get_json(&server, "/api/questions", None).await;
+    assert_eq!(nobody, json!([]));
+    let (status, _, all) = get(&server, "/api/questions?limit=500", None, true).await;
+    assert_eq!(status, StatusCode::OK);
+    let all: Value = serde_json::from_str(&all).unwrap();
+    assert_eq!(listed(&all), 2, "anonymous and A: {all}");
+    let (_, _, page_a) = get(&server, "/history", Some(VISITOR_A), false).await;
+    let (_, _, page_b) = get(&server, "/history", Some(VISITOR_B), false).await;
+    assert!(page_a.contains(QUESTION));
+    assert!(!page_b.contains(QUESTION) && page_b.contains("No questions yet"));
+    let (_, _, page_admin) = get(&server, &format!("/history?token={ADMIN}"), None, false).await;
+    assert!(page_admin.contains(QUESTION) && page_admin.contains("how manycats"));
+    let (status, _, _) = get(&server, "/history?token=wrong", None, false).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    // A first visit gets its visitor cookie.
+    let (_, headers, _) = get(&server, "/history", None, false).await;
+    let cookie = headers["set-cookie"].to_str().unwrap();
+    assert!(cookie.starts_with("tally_visitor=") && cookie.contains("HttpOnly"));
+
+    // 5. Errors the spec documents come as JSON with a sentence.
+    let (status, body) = get_json(&server, "/api/feedback/abc", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let response = reqwest::Client::new()
+        .post(server.url("/api/feedback"))
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert!(response.json::<Value>().await.unwrap()["error"].is_string());
+
+    // 7. A corrected count is a whole number of 0 or more.
+    for bad in [-5.0, 2.5] {
+        let (status, body) = post_feedback(
+            &server,
+            &json!({"answer_id": answer_id, "part": "answer", "verdict": "wrong",
+                    "corrected_value": bad}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert!(body["error"].as_str().unwrap().contains("whole number"));
+    }
+    assert!(server.stop().success());
+}
+
+#[tokio::test]
+async fn a_full_server_says_when_to_come_back() {
+    let server = demo_server(
+        "public-demo-busy",
+        &[
+            "--concurrent-answers",
+            "1",
+            "--answer-queue",
+            "0",
+            "--max-connections",
+            "2",
+            "--header-timeout",
+            "1",
+        ],
+    )
+    .await;
+
+    // Uncached count questions, all at once: one is answered, the others wait in no queue.
+    let asks = (0..4).map(|n| {
+        let url = server.url(&format!("/api/count?q=how+many+islands+number+{n}"));
+        async move {
+            let response = reqwest::get(url).await.unwrap();
+            (
+                response.status(),
+                response.headers().get("retry-after").cloned(),
+            )
+        }
+    });
+    let replies = futures_util::future::join_all(asks).await;
+    assert!(
+        replies.iter().any(|(s, _)| *s == StatusCode::OK),
+        "{replies:?}"
+    );
+    let busy: Vec<_> = replies
+        .iter()
+        .filter(|(s, _)| *s == StatusCode::SERVICE_UNAVAILABLE)
+        .collect();
+    assert!(!busy.is_empty(), "{replies:?}");
+    assert!(busy.iter().all(|(_, retry)| retry.is_some()), "{replies:?}");
+
+    // Two silent connections fill the two slots; a third client is served once the header
+    // timeout has closed them.
+    let address = server.base_url.trim_start_matches("http://").to_string();
+    let _silent = [
+        TcpStream::connect(&address).await.unwrap(),
+        TcpStream::connect(&address).await.unwrap(),
+    ];
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let started = Instant::now();
+    let health = tokio::time::timeout(
+        Duration::from_secs(15),
+        reqwest::get(server.url("/api/health")),
+    )
+    .await
+    .expect("served once the silent connections time out")
+    .unwrap();
+    assert_eq!(health.status(), StatusCode::OK);
+    assert!(started.elapsed() >= Duration::from_millis(500));
+    assert!(server.stop().success());
+}
