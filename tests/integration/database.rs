@@ -5,18 +5,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 use tally_server::pg_cluster::PrivateCluster;
 
-use crate::support::{scratch_dir, Server};
-
-async fn post(server: &Server, body: &Value) -> (StatusCode, Value) {
-    let response = reqwest::Client::new()
-        .post(server.url("/api/feedback"))
-        .json(body)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status();
-    (status, response.json().await.unwrap())
-}
+use crate::support::{post_feedback as post, scratch_dir, Server};
 
 #[tokio::test]
 async fn feedback_survives_a_restart_of_server_and_private_cluster() {
@@ -165,4 +154,82 @@ async fn database_outage_is_reported_and_loses_nothing() {
 
     assert!(server.stop().success());
     cluster.stop().expect("cluster stops");
+}
+
+/// Retention: questions last asked before the cut-off go, and with them the answers that no
+/// question and no feedback refers to; an answer with feedback stays.
+#[tokio::test]
+async fn old_history_is_forgotten_but_feedback_keeps_its_answer() {
+    use tally_server::db::Database;
+    use tally_server::feedback::{self, NewFeedback, Part, Verdict};
+    use tally_server::store::{self, AnswerKey, Asked, HistoryOf};
+
+    let dir = scratch_dir("retention");
+    let cluster = PrivateCluster::start(&dir.join("pg"))
+        .await
+        .expect("cluster starts");
+    let db = Database::new(&cluster.url());
+    let visitor = uuid::Uuid::new_v4();
+    let asked = |question: &str, visitor| Asked {
+        question: question.to_string(),
+        kind: "count",
+        settings: json!({}),
+        visitor,
+        key: AnswerKey::new(question, "count", &json!({}), "test corpus"),
+        latency_ms: 1.0,
+    };
+    let record = || json!({"summary": "42"});
+    let kept = store::store_answer(&db, &asked("how many a", None), record)
+        .await
+        .unwrap();
+    // Asked again by someone else: the same answer, another question row.
+    let again = store::store_answer(&db, &asked("How many  A", Some(visitor)), record)
+        .await
+        .unwrap();
+    assert_eq!(again.answer_id, kept.answer_id);
+    assert_ne!(again.question_id, kept.question_id);
+    let dropped = store::store_answer(&db, &asked("how many b", Some(visitor)), record)
+        .await
+        .unwrap();
+    let mine = store::recent_questions(&db, HistoryOf::Visitor(visitor), 10)
+        .await
+        .unwrap();
+    assert_eq!(mine.len(), 2);
+    feedback::insert(
+        &db,
+        &NewFeedback {
+            answer_id: Some(kept.answer_id),
+            part: Part::Answer,
+            part_ref: None,
+            verdict: Verdict::Correct,
+            corrected_value: None,
+            moved_to: None,
+            comment: None,
+            client_token: None,
+        },
+    )
+    .await
+    .unwrap();
+
+    // Nothing is older than 30 days; everything is older than 0 days.
+    assert_eq!(
+        store::forget_older_than(&db, 30).await.unwrap(),
+        store::Forgotten::default()
+    );
+    let gone = store::forget_older_than(&db, 0).await.unwrap();
+    assert_eq!((gone.questions, gone.answers), (3, 1));
+    let all = store::recent_questions(&db, HistoryOf::Everyone, 10)
+        .await
+        .unwrap();
+    assert!(all.is_empty());
+    // The answer with feedback is still there for its feedback; the other one is gone.
+    let pool = db.pool().await.unwrap();
+    let left: Vec<i64> = sqlx::query_scalar("SELECT id FROM answers ORDER BY id")
+        .fetch_all(pool)
+        .await
+        .unwrap();
+    assert_eq!(left, vec![kept.answer_id]);
+    assert_ne!(dropped.answer_id, kept.answer_id);
+    db.close().await;
+    cluster.stop().unwrap();
 }

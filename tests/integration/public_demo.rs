@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use crate::support::{demo_server, Server};
+use crate::support::{demo_server, post_feedback, Server};
 
 const ADMIN: &str = "demo-admin-token";
 const VISITOR_A: &str = "0b6f6a3c-1c1e-4c55-9d0e-5d9f0e7f6a01";
@@ -39,17 +39,6 @@ async fn get_json(server: &Server, path: &str, visitor: Option<&str>) -> (Status
     let (status, _, body) = get(server, path, visitor, false).await;
     let json = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}"));
     (status, json)
-}
-
-async fn post_feedback(server: &Server, body: &Value) -> (StatusCode, Value) {
-    let response = reqwest::Client::new()
-        .post(server.url("/api/feedback"))
-        .json(body)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status();
-    (status, response.json().await.unwrap())
 }
 
 /// Sends `bytes` on a fresh connection and returns what the server sends back before it

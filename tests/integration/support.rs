@@ -210,3 +210,18 @@ pub async fn demo_server(name: &str, args: &[&str]) -> Server {
     server.wait_until_answering().await;
     server
 }
+
+/// `POST /api/feedback` with `body`; the status and the JSON reply.
+pub async fn post_feedback(
+    server: &Server,
+    body: &serde_json::Value,
+) -> (reqwest::StatusCode, serde_json::Value) {
+    let response = reqwest::Client::new()
+        .post(server.url("/api/feedback"))
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    (status, response.json().await.unwrap())
+}

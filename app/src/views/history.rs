@@ -31,11 +31,11 @@ pub fn HistoryPage() -> impl IntoView {
                             <table class="history-table">
                                 <thead>
                                     <tr>
-                                        <th class="asked">"Asked"</th>
+                                        <th class="col-asked">"Asked"</th>
                                         <th>"Question"</th>
-                                        <th class="kind">"Kind"</th>
+                                        <th class="col-kind">"Kind"</th>
                                         <th>"Answer"</th>
-                                        <th class="feedback">"Feedback"</th>
+                                        <th class="col-feedback">"Feedback"</th>
                                     </tr>
                                 </thead>
                                 <tbody>
@@ -43,11 +43,11 @@ pub fn HistoryPage() -> impl IntoView {
                                         .into_iter()
                                         .map(|item| view! {
                                             <tr>
-                                                <td class="asked small" data-label="Asked">{item.asked_at}</td>
+                                                <td class="col-asked small" data-label="Asked">{item.asked_at}</td>
                                                 <td data-label="Question"><a href=item.url>{item.text}</a></td>
-                                                <td class="kind" data-label="Kind">{item.kind}</td>
+                                                <td class="col-kind" data-label="Kind">{item.kind}</td>
                                                 <td data-label="Answer">{item.summary}</td>
-                                                <td class="feedback" data-label="Feedback">{item.feedback}</td>
+                                                <td class="col-feedback" data-label="Feedback">{item.feedback}</td>
                                             </tr>
                                         })
                                         .collect_view()}
