@@ -92,7 +92,7 @@ POSTER=$!
 sleep 3
 as_postgres "$PG_BIN/pg_ctl" -D "$PG_DATA" -m fast -w stop >/dev/null
 sleep 5
-as_postgres "$PG_BIN/pg_ctl" -D "$PG_DATA" -l "$WORK/pg-restart.log" -w -t 60 \
+as_postgres "$PG_BIN/pg_ctl" -D "$PG_DATA" -l "$PG_DATA/restart.log" -w -t 60 \
     -o "-p $PG_PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories=''" start >/dev/null
 wait $POSTER
 CREATED=$(grep -c '^201$' "$WORK/fault-codes" || true)
