@@ -18,51 +18,68 @@ pub struct CorpusInfo {
     pub bytes: u64,
 }
 
-/// Known data sets: (name, path under the data directory, description).
-const KNOWN: &[(&str, &str, &str)] = &[
-    (
-        "stresstest",
-        "coqex/stresstest_v1/stresstest_bing_v1.json",
-        "CoQEx Stresstest count queries: web snippets",
-    ),
-    (
-        "lcquad-count",
-        "coqex/count_lcquad_v2/count_lcquadv2_bing_v1.json",
-        "CoQEx LC-QuAD 2.0 count queries: web snippets",
-    ),
-    (
-        "nq-count",
-        "coqex/natural_questions_dev/natural_questions_dev_bing_v1.json",
-        "Natural Questions count queries: web snippets",
-    ),
-    (
-        "coquad",
-        "coqex/CoQuAD_v2/inference/train.csv",
-        "CoQuAD count queries with gold counts (no snippets)",
-    ),
-    (
-        "newsquant",
-        "quantities/newsquant_dev.json",
-        "NewsQuant sentences with gold quantities",
-    ),
-    (
-        "qsearch",
-        "qsearch/qsearch_text_dev.jsonl",
-        "Qsearch quantity queries with judged sentences",
-    ),
+/// A data set file of the shared data directory: the one place its name and path are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dataset {
+    /// Short stable name, e.g. `stresstest`.
+    pub name: &'static str,
+    /// Path relative to the data directory.
+    pub path: &'static str,
+    pub description: &'static str,
+}
+
+pub const STRESSTEST: Dataset = Dataset {
+    name: "stresstest",
+    path: "coqex/stresstest_v1/stresstest_bing_v1.json",
+    description: "CoQEx Stresstest count queries: web snippets",
+};
+pub const LCQUAD_COUNT: Dataset = Dataset {
+    name: "lcquad-count",
+    path: "coqex/count_lcquad_v2/count_lcquadv2_bing_v1.json",
+    description: "CoQEx LC-QuAD 2.0 count queries: web snippets",
+};
+pub const NQ_COUNT: Dataset = Dataset {
+    name: "nq-count",
+    path: "coqex/natural_questions_dev/natural_questions_dev_bing_v1.json",
+    description: "Natural Questions count queries: web snippets",
+};
+pub const COQUAD: Dataset = Dataset {
+    name: "coquad",
+    path: "coqex/CoQuAD_v2/inference/train.csv",
+    description: "CoQuAD count queries with gold counts (no snippets)",
+};
+pub const NEWSQUANT: Dataset = Dataset {
+    name: "newsquant",
+    path: "quantities/newsquant_dev.json",
+    description: "NewsQuant sentences with gold quantities",
+};
+pub const QSEARCH: Dataset = Dataset {
+    name: "qsearch",
+    path: "qsearch/qsearch_text_dev.jsonl",
+    description: "Qsearch quantity queries with judged sentences",
+};
+
+/// Every known data set.
+pub const KNOWN: [Dataset; 6] = [
+    STRESSTEST,
+    LCQUAD_COUNT,
+    NQ_COUNT,
+    COQUAD,
+    NEWSQUANT,
+    QSEARCH,
 ];
 
 /// Lists the known data sets present under `data_dir`. A missing directory yields an empty list.
 pub fn discover_corpora(data_dir: &Path) -> Vec<CorpusInfo> {
     KNOWN
         .iter()
-        .filter_map(|(name, rel, description)| {
-            let path: PathBuf = data_dir.join(rel);
+        .filter_map(|dataset| {
+            let path: PathBuf = data_dir.join(dataset.path);
             let meta = std::fs::metadata(&path).ok()?;
             meta.is_file().then(|| CorpusInfo {
-                name: (*name).to_string(),
-                description: (*description).to_string(),
-                relative_path: (*rel).to_string(),
+                name: dataset.name.to_string(),
+                description: dataset.description.to_string(),
+                relative_path: dataset.path.to_string(),
                 bytes: meta.len(),
             })
         })

@@ -5,6 +5,7 @@
 //! answering pipelines. The `tally` binary and the web app only wire these together.
 
 pub mod bert;
+pub mod choices;
 pub mod corpora;
 pub mod count;
 pub mod device;

@@ -17,7 +17,7 @@ use tally_engine::search::{search, SearchResults, SearchSettings, SentenceIndex}
 use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
 use tokio::sync::{Semaphore, SemaphorePermit, TryAcquireError};
 
-use crate::cli::{CountArgs, SearchSettingsArgs};
+use tally_engine::choices::{CountChoices, SearchChoices};
 
 /// Told about each stage of an answer as it finishes.
 pub type StageObserver = Arc<dyn Fn(&StageTiming) + Send + Sync>;
@@ -379,50 +379,38 @@ fn answer_with(
     })
 }
 
-/// Count settings from the page's settings, checked as the command line checks them.
+/// Count settings from the page's settings (the command line's are checked the same way).
 pub fn count_settings(settings: &Settings) -> Result<CountSettings, AnswerError> {
-    let args = CountArgs {
-        strategy: Some(settings.strategy.clone()),
+    let corpus = settings.corpus.as_str();
+    CountChoices {
+        strategy: Some(&settings.strategy),
         threshold: Some(settings.threshold),
-        abstain_below: None,
-        min_counts: None,
-        scorer: None,
         theta: Some(settings.theta),
-        instance_scoring: Some(settings.instances.clone()),
-    };
-    let mut count = crate::count::count_settings(&args)
-        .map_err(|e| AnswerError::BadRequest(format!("{e:#}")))?;
-    if !(1..=tally_engine::count::snippet_index::MAX_K).contains(&settings.snippets) {
-        return Err(AnswerError::BadRequest(format!(
-            "the number of snippets must be between 1 and {}",
-            tally_engine::count::snippet_index::MAX_K
-        )));
+        instance_scoring: Some(&settings.instances),
+        snippets: Some(settings.snippets),
+        corpus: (corpus != tally_app::model::ALL_CORPORA && !corpus.is_empty()).then_some(corpus),
+        ..CountChoices::default()
     }
-    count.snippets = settings.snippets;
-    count.corpus = (settings.corpus != tally_app::model::ALL_CORPORA
-        && !settings.corpus.is_empty())
-    .then(|| settings.corpus.clone());
-    Ok(count)
+    .settings()
+    .map_err(|e| AnswerError::BadRequest(e.to_string()))
 }
 
-/// Search settings from the page's settings, checked as the command line checks them.
+/// Search settings from the page's settings.
 pub fn search_settings(settings: &Settings) -> Result<SearchSettings, AnswerError> {
-    let args = SearchSettingsArgs {
-        ranker: settings.ranker.clone(),
+    SearchChoices {
+        ranker: &settings.ranker,
         alpha: settings.alpha,
         k: settings.k,
-        sort: settings.sort.clone(),
-    };
-    crate::search::search_settings(&args).map_err(|e| AnswerError::BadRequest(format!("{e:#}")))
+        sort: &settings.sort,
+    }
+    .settings()
+    .map_err(|e| AnswerError::BadRequest(e.to_string()))
 }
 
 fn load_engines(config: &EngineConfig, encoder: Option<Arc<Encoder>>) -> Result<Engines, String> {
     let data = config.data_dir.as_deref();
-    let snippets = crate::count::open_index(&crate::cli::CorpusArgs {
-        index: config.snippet_index.clone(),
-        data: config.data_dir.clone(),
-    })
-    .map_err(|e| format!("{e:#}"))?;
+    let snippets =
+        crate::count::open_index(&config.snippet_index, data).map_err(|e| format!("{e:#}"))?;
     let sentences = crate::search::open_search_index(&config.sentence_index, data)
         .map_err(|e| format!("{e:#}"))?;
     let pipeline = match &encoder {
@@ -452,7 +440,7 @@ fn load_engines(config: &EngineConfig, encoder: Option<Arc<Encoder>>) -> Result<
 /// Quantity questions that the default corpus answers: Qsearch's own queries when its file is
 /// there, otherwise questions about the embedded demo corpus.
 fn quantity_examples(data: Option<&std::path::Path>) -> Vec<String> {
-    let judged = data.map(|d| d.join("qsearch/qsearch_text_dev.jsonl"));
+    let judged = data.map(|d| d.join(tally_engine::corpora::QSEARCH.path));
     if let Some(path) = judged.filter(|p| p.is_file()) {
         let parsed = std::fs::read_to_string(&path)
             .ok()

@@ -1,46 +1,37 @@
 //! The count-question commands: `tally ingest`, `tally ask`, `tally train count-spans`,
 //! `tally eval count | cnp | instances` and `tally bench count`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use tally_engine::count::consolidate::Strategy;
+use tally_engine::choices::CountChoices;
 use tally_engine::count::contextualize::ContextSettings;
 use tally_engine::count::corpus::ingest_default;
 use tally_engine::count::dataset::{read_jsonl, read_squad};
 use tally_engine::count::evaluate::{
     evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts,
 };
-use tally_engine::count::instances::InstanceScoring;
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::train::{
     load_training_queries, query_candidates, read_span_confidences, train_count_spans,
     TrainSettings,
 };
 use tally_engine::count::train_ranker::train_candidate_ranker;
-use tally_engine::count::{CountAnswer, CountPipeline, CountSettings, ScorerKind};
-use tally_engine::device::best_device;
+use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
 use tally_engine::search::corpus::Format;
-use tally_engine::{Encoder, ModelDir};
+use tally_engine::Encoder;
 
 use crate::cli::{
-    AskArgs, BenchCountArgs, CorpusArgs, CountArgs, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs,
-    IngestArgs, ModelArgs, TrainCountSpansArgs,
+    AskArgs, BenchCountArgs, CountArgs, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs, IngestArgs,
+    ModelArgs, TrainCountSpansArgs,
 };
 
-/// Loads the encoder named by `--encoder`.
+/// The encoder `models` names, and the directory it was loaded from.
 pub(crate) fn load_encoder(models: &ModelArgs) -> anyhow::Result<(Arc<Encoder>, PathBuf)> {
-    let dir = ModelDir::resolve(&models.encoder, &models.models).with_context(|| {
-        format!(
-            "the encoder `{}` was not found (run scripts/setup.sh to fetch it)",
-            models.encoder
-        )
-    })?;
-    let path = dir.path().to_path_buf();
-    let encoder = Encoder::load(&dir, best_device()).context("the encoder could not be loaded")?;
-    Ok((Arc::new(encoder), path))
+    let (encoder, dir) = crate::loading::load_encoder(&models.encoder, &models.models)?;
+    Ok((encoder, dir.path().to_path_buf()))
 }
 
 /// The count pipeline: the encoder with the span model (and candidate ranker) given, or the
@@ -57,58 +48,33 @@ pub fn load_pipeline(models: &ModelArgs) -> anyhow::Result<CountPipeline> {
 
 /// Default settings with the user's changes; unknown names are errors with the choices listed.
 pub fn count_settings(args: &CountArgs) -> anyhow::Result<CountSettings> {
-    let mut settings = CountSettings::default();
-    if let Some(name) = &args.strategy {
-        settings.strategy = Strategy::parse(name).with_context(|| {
-            format!("unknown strategy `{name}` (weighted-median, most-confident, most-frequent, median)")
-        })?;
+    if let Some(t) = args.abstain_below.filter(|t| !(0.0..=1.0).contains(t)) {
+        // Only the command line has this setting: the sentence names its flag.
+        bail!("--abstain-below must be between 0 and 1, not {t}");
     }
-    if let Some(t) = args.threshold {
-        if !(0.0..=1.0).contains(&t) {
-            bail!("the threshold must be between 0 and 1, not {t}");
-        }
-        settings.threshold = t;
+    Ok(CountChoices {
+        strategy: args.strategy.as_deref(),
+        threshold: args.threshold,
+        abstain_below: args.abstain_below,
+        min_counts: args.min_counts,
+        scorer: args.scorer.as_deref(),
+        theta: args.theta,
+        instance_scoring: args.instance_scoring.as_deref(),
+        ..CountChoices::default()
     }
-    if let Some(t) = args.abstain_below {
-        if !(0.0..=1.0).contains(&t) {
-            bail!("--abstain-below must be between 0 and 1, not {t}");
-        }
-        settings.abstain_below = t;
-    }
-    if let Some(n) = args.min_counts {
-        settings.relax_threshold = n > 0;
-        settings.min_counts = n;
-    }
-    if let Some(name) = &args.scorer {
-        settings.scorer = ScorerKind::parse(name).with_context(|| {
-            format!("unknown scorer `{name}` (ranker, neural, lexical, hybrid)")
-        })?;
-    }
-    if let Some(theta) = args.theta {
-        if !(0.0..=1.0).contains(&theta) {
-            bail!("θ must be between 0 and 1, not {theta}");
-        }
-        settings.context.theta = theta;
-    }
-    if let Some(name) = &args.instance_scoring {
-        settings.instance_scoring = InstanceScoring::parse(name).with_context(|| {
-            format!("unknown instance scoring `{name}` (type-compatibility, summed-confidence, context-frequency, qa-only)")
-        })?;
-    }
-    Ok(settings)
+    .settings()?)
 }
 
 /// Opens the snippet index, filling an empty one with the default corpus.
-pub fn open_index(corpus: &CorpusArgs) -> anyhow::Result<SnippetIndex> {
-    let index = &corpus.index;
+pub fn open_index(index: &Path, data: Option<&Path>) -> anyhow::Result<SnippetIndex> {
     let snippets = SnippetIndex::open_or_create(index).with_context(|| {
         format!(
             "the snippet index in {} could not be opened",
             index.display()
         )
     })?;
-    let added = ingest_default(&snippets, corpus.data_dir().as_deref())
-        .context("the default corpus could not be ingested")?;
+    let added =
+        ingest_default(&snippets, data).context("the default corpus could not be ingested")?;
     for (corpus, n) in added {
         tracing::info!("ingested {n} snippets of {corpus} into {}", index.display());
     }
@@ -191,7 +157,7 @@ pub fn ask(args: &AskArgs) -> anyhow::Result<()> {
     }
     let mut settings = count_settings(&args.settings)?;
     settings.snippets = args.k.clamp(1, 1000);
-    let index = open_index(&args.corpus)?;
+    let index = open_index(&args.corpus.index, args.corpus.data_dir().as_deref())?;
     let pipeline = load_pipeline(&args.models)?;
     let answer = pipeline.answer_from_index(&index, &args.question, &settings)?;
     if args.json {
@@ -487,7 +453,7 @@ pub fn eval_instances(args: &EvalInstancesArgs) -> anyhow::Result<()> {
 /// `tally bench count`: end-to-end latency of one question, p50/p95 and the mean stage split.
 pub fn bench(args: &BenchCountArgs) -> anyhow::Result<()> {
     let settings = count_settings(&args.settings)?;
-    let index = open_index(&args.corpus)?;
+    let index = open_index(&args.corpus.index, args.corpus.data_dir().as_deref())?;
     let pipeline = load_pipeline(&args.models)?;
     // One warm-up run: first-call allocations are not what a served question pays.
     let warm = pipeline.answer_from_index(&index, &args.question, &settings)?;

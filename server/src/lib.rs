@@ -13,6 +13,7 @@ pub mod feedback;
 pub mod health;
 pub mod http;
 pub mod listen;
+pub mod loading;
 pub mod pg_cluster;
 pub mod preferences;
 pub mod progress;

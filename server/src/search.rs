@@ -5,10 +5,11 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use serde::Serialize;
+use tally_engine::choices::SearchChoices;
 use tally_engine::search::corpus::{ingest_default, read_documents, Format};
 use tally_engine::search::eval::{evaluate, JudgedCollection};
 use tally_engine::search::{
-    search as run_search, Document, Ranker, SearchResults, SearchSettings, SentenceIndex, SortOrder,
+    search as run_search, Document, Ranker, SearchResults, SearchSettings, SentenceIndex,
 };
 
 use crate::cli::{
@@ -20,32 +21,13 @@ mod synthetic;
 
 /// Search settings from the command line; unknown names are errors with the choices listed.
 pub fn search_settings(args: &SearchSettingsArgs) -> anyhow::Result<SearchSettings> {
-    let ranker = parse_ranker(&args.ranker)?;
-    let sort = SortOrder::parse(&args.sort).with_context(|| {
-        format!(
-            "unknown sort order `{}` (relevance, value-ascending, value-descending)",
-            args.sort
-        )
-    })?;
-    if !args.alpha.is_finite() || args.alpha < 0.0 {
-        bail!("α must be a number ≥ 0, not {}", args.alpha);
-    }
-    if args.k == 0 {
-        bail!("k must be at least 1");
-    }
-    Ok(SearchSettings {
-        ranker,
+    Ok(SearchChoices {
+        ranker: &args.ranker,
         alpha: args.alpha,
         k: args.k,
-        sort,
-        ..SearchSettings::default()
-    })
-}
-
-fn parse_ranker(name: &str) -> anyhow::Result<Ranker> {
-    Ranker::parse(name).with_context(|| {
-        format!("unknown ranker `{name}` (bm25, bm25-filter, qbm25, dense, entity)")
-    })
+        sort: &args.sort,
+    }
+    .settings()?)
 }
 
 /// Opens the sentence index, filling an empty one with the default corpus.
@@ -204,10 +186,15 @@ fn short(value: f64) -> String {
 
 /// `tally eval search --judged FILE`.
 pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
-    let chosen = parse_ranker(args.ranker.as_deref().unwrap_or("dense"))?;
-    if !args.alpha.is_finite() || args.alpha < 0.0 {
-        bail!("α must be a number ≥ 0, not {}", args.alpha);
+    let defaults = SearchSettings::default();
+    let chosen = SearchChoices {
+        ranker: args.ranker.as_deref().unwrap_or(defaults.ranker.name()),
+        alpha: args.alpha,
+        k: defaults.k,
+        sort: defaults.sort.name(),
     }
+    .settings()?
+    .ranker;
     let collection = JudgedCollection::load(&args.judged)?;
     let rankers: Vec<Ranker> = if args.json {
         vec![chosen]

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use leptos::config::LeptosOptions;
-use tally_engine::{device::best_device, discover_corpora, Encoder, ModelDir};
+use tally_engine::discover_corpora;
 use tokio::net::TcpListener;
 
 use crate::answering::{Answerer, EngineConfig};
@@ -166,21 +166,21 @@ async fn open_database(args: &ServeArgs) -> (Database, Option<PrivateCluster>) {
 }
 
 async fn load_encoder(args: &ServeArgs) -> EncoderSlot {
-    let dir = match ModelDir::resolve(&args.encoder, &args.models) {
+    let dir = match crate::loading::encoder_dir(&args.encoder, &args.models) {
         Ok(dir) => dir,
         Err(e) => {
-            tracing::error!("encoder not loaded: {e}");
+            tracing::error!("encoder not loaded: {e:#}");
             return EncoderSlot {
-                encoder: Err(e.to_string()),
+                encoder: Err(format!("{e:#}")),
                 path: None,
             };
         }
     };
     let path = Some(dir.path().to_path_buf());
-    let loaded = tokio::task::spawn_blocking(move || Encoder::load(&dir, best_device()))
+    let loaded = tokio::task::spawn_blocking(move || crate::loading::load_encoder_in(&dir))
         .await
         .map_err(|e| format!("encoder loading crashed: {e}"))
-        .and_then(|r| r.map_err(|e| e.to_string()));
+        .and_then(|r| r.map_err(|e| format!("{e:#}")));
     match &loaded {
         Ok(encoder) => tracing::info!(
             "encoder {} loaded ({} dimensions, {})",
@@ -191,7 +191,7 @@ async fn load_encoder(args: &ServeArgs) -> EncoderSlot {
         Err(e) => tracing::error!("encoder not loaded: {e}"),
     }
     EncoderSlot {
-        encoder: loaded.map(Arc::new),
+        encoder: loaded,
         path,
     }
 }

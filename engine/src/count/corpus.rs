@@ -5,21 +5,16 @@ use std::path::Path;
 
 use super::dataset::{parse_jsonl, read_squad, DatasetError};
 use super::snippet_index::{IndexError, SnippetIndex};
+use crate::corpora::{LCQUAD_COUNT, NQ_COUNT, STRESSTEST};
 
 /// Demo snippets: a few count questions with hand-written snippets.
 pub const DEMO_SNIPPETS: &str = include_str!("../../data/demo_snippets.jsonl");
 
 /// CoQEx snippet files under the data directory: (corpus name, path).
 pub const DATASET_SNIPPETS: &[(&str, &str)] = &[
-    ("stresstest", "coqex/stresstest_v1/stresstest_bing_v1.json"),
-    (
-        "lcquad-count",
-        "coqex/count_lcquad_v2/count_lcquadv2_bing_v1.json",
-    ),
-    (
-        "nq-count",
-        "coqex/natural_questions_dev/natural_questions_dev_bing_v1.json",
-    ),
+    (STRESSTEST.name, STRESSTEST.path),
+    (LCQUAD_COUNT.name, LCQUAD_COUNT.path),
+    (NQ_COUNT.name, NQ_COUNT.path),
 ];
 
 #[derive(Debug, thiserror::Error)]

@@ -53,6 +53,13 @@ pub enum ScorerKind {
 }
 
 impl ScorerKind {
+    pub const ALL: [ScorerKind; 4] = [
+        ScorerKind::Ranker,
+        ScorerKind::Neural,
+        ScorerKind::Lexical,
+        ScorerKind::Hybrid,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             ScorerKind::Neural => "neural",
@@ -63,14 +70,7 @@ impl ScorerKind {
     }
 
     pub fn parse(name: &str) -> Option<Self> {
-        [
-            ScorerKind::Neural,
-            ScorerKind::Lexical,
-            ScorerKind::Hybrid,
-            ScorerKind::Ranker,
-        ]
-        .into_iter()
-        .find(|s| s.name() == name)
+        Self::ALL.into_iter().find(|s| s.name() == name)
     }
 }
 

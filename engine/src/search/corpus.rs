@@ -7,6 +7,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::index::{Document, IngestStats, SearchIndexError, SentenceIndex};
+use crate::corpora::{NEWSQUANT, QSEARCH, STRESSTEST};
 use crate::count::dataset::{read_squad, DatasetError};
 
 /// Demo documents: a few paragraphs about stadiums, phones, cars and athletes.
@@ -14,17 +15,9 @@ pub const DEMO_DOCUMENTS: &str = include_str!("../../data/demo_quantities.jsonl"
 
 /// Data files of the default corpus, relative to the data directory: (name, path, format).
 pub const DATASET_DOCUMENTS: &[(&str, &str, Format)] = &[
-    ("qsearch", "qsearch/qsearch_text_dev.jsonl", Format::Qsearch),
-    (
-        "newsquant",
-        "quantities/newsquant_dev.json",
-        Format::NewsQuant,
-    ),
-    (
-        "stresstest",
-        "coqex/stresstest_v1/stresstest_bing_v1.json",
-        Format::Squad,
-    ),
+    (QSEARCH.name, QSEARCH.path, Format::Qsearch),
+    (NEWSQUANT.name, NEWSQUANT.path, Format::NewsQuant),
+    (STRESSTEST.name, STRESSTEST.path, Format::Squad),
 ];
 
 /// File formats the search index reads.

@@ -91,6 +91,21 @@ pub enum SortOrder {
 }
 
 impl SortOrder {
+    pub const ALL: [SortOrder; 3] = [
+        SortOrder::Relevance,
+        SortOrder::ValueAscending,
+        SortOrder::ValueDescending,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SortOrder::Relevance => "relevance",
+            SortOrder::ValueAscending => "value-ascending",
+            SortOrder::ValueDescending => "value-descending",
+        }
+    }
+
+    /// A sort order by name (`asc` and `desc` too).
     pub fn parse(name: &str) -> Option<Self> {
         match name {
             "relevance" => Some(SortOrder::Relevance),

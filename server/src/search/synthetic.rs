@@ -31,7 +31,7 @@ pub fn real_documents(data: Option<&Path>) -> anyhow::Result<Vec<Document>> {
 /// generated sentences.
 pub fn bench_queries(data: Option<&Path>) -> Vec<String> {
     let mut queries: Vec<String> = data
-        .map(|d| d.join("qsearch/qsearch_text_dev.jsonl"))
+        .map(|d| d.join(tally_engine::corpora::QSEARCH.path))
         .and_then(|p| JudgedCollection::load(&p).ok())
         .map(|c| c.queries.into_iter().map(|q| q.query).collect())
         .unwrap_or_default();

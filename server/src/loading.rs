@@ -1,0 +1,28 @@
+//! Loading the models every part of the binary needs, one way: the sentence encoder (by a
+//! directory path, or a name looked up in the models directory) on the best device.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::Context;
+use tally_engine::device::best_device;
+use tally_engine::{Encoder, ModelDir};
+
+/// The model directory that `encoder` (a path, or a name in `models`) refers to.
+pub fn encoder_dir(encoder: &str, models: &Path) -> anyhow::Result<ModelDir> {
+    ModelDir::resolve(encoder, models).with_context(|| {
+        format!("the encoder `{encoder}` was not found (run scripts/setup.sh to fetch it)")
+    })
+}
+
+/// Loads the encoder in `dir` on the best device (a CUDA GPU in a `cuda` build, else the CPU).
+pub fn load_encoder_in(dir: &ModelDir) -> anyhow::Result<Arc<Encoder>> {
+    let encoder = Encoder::load(dir, best_device()).context("the encoder could not be loaded")?;
+    Ok(Arc::new(encoder))
+}
+
+/// [`encoder_dir`] then [`load_encoder_in`].
+pub fn load_encoder(encoder: &str, models: &Path) -> anyhow::Result<(Arc<Encoder>, ModelDir)> {
+    let dir = encoder_dir(encoder, models)?;
+    Ok((load_encoder_in(&dir)?, dir))
+}
