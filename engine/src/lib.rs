@@ -14,6 +14,7 @@ pub mod kind;
 pub mod model_dir;
 pub mod quantity;
 pub mod search;
+pub mod text;
 pub mod units;
 
 pub use corpora::{discover_corpora, CorpusInfo};

@@ -22,6 +22,7 @@ use super::span_model::{
     builtin_dir, candidate_passages, raise_candidate_probabilities, SpanModel, SpanModelError,
 };
 use crate::encoder::{cosine, Encoder, EncoderError};
+use crate::text::offsets::char_offset;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PipelineError {
@@ -795,10 +796,4 @@ pub fn predict(chosen: &[Chosen], settings: &CountSettings) -> Prediction {
         count: consolidated.filter(|_| support >= settings.abstain_below),
         support,
     }
-}
-
-/// Character offset of byte offset `byte` in `text`.
-pub fn char_offset(text: &str, byte: usize) -> usize {
-    text.get(..byte.min(text.len()))
-        .map_or(0, |prefix| prefix.chars().count())
 }

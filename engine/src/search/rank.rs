@@ -28,10 +28,10 @@ use super::keys::{self, Entry};
 use super::results::{
     ConstraintView, EntityHit, Hit, QuantityMatch, QueryView, SearchResults, SearchTimings,
 };
-use crate::count::instances::instance_spans;
-use crate::count::pipeline::char_offset;
 use crate::encoder::cosine;
 use crate::quantity::{parse_query, Constraint, ParsedQuery};
+use crate::text::names::name_spans;
+use crate::text::offsets::char_offset;
 use crate::{Encoder, EncoderError};
 
 /// The largest k a search accepts; more is capped with a note, not an error.
@@ -531,7 +531,7 @@ fn entity_of(hit: &Hit) -> Option<String> {
     }
     let anchor = hit.matches.first().map_or(0, |m| m.start);
     let text = &hit.text;
-    let spans: Vec<_> = instance_spans(text)
+    let spans: Vec<_> = name_spans(text)
         .into_iter()
         .map(|r| (char_offset(text, r.start), char_offset(text, r.end), r))
         .filter(|(s, e, _)| hit.matches.iter().all(|m| *e <= m.start || *s >= m.end))
