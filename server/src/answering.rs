@@ -409,9 +409,9 @@ pub fn search_settings(settings: &Settings) -> Result<SearchSettings, AnswerErro
 
 fn load_engines(config: &EngineConfig, encoder: Option<Arc<Encoder>>) -> Result<Engines, String> {
     let data = config.data_dir.as_deref();
-    let snippets =
-        crate::count::open_index(&config.snippet_index, data).map_err(|e| format!("{e:#}"))?;
-    let sentences = crate::search::open_search_index(&config.sentence_index, data)
+    let snippets = crate::commands::count::open_index(&config.snippet_index, data)
+        .map_err(|e| format!("{e:#}"))?;
+    let sentences = crate::commands::search::open_search_index(&config.sentence_index, data)
         .map_err(|e| format!("{e:#}"))?;
     let pipeline = match &encoder {
         Some(encoder) => CountPipeline::load(encoder.clone(), config.span_model.as_deref())

@@ -15,11 +15,11 @@ use tally_app::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
 use uuid::Uuid;
 
 use crate::answering::{Answer, AnswerError, StageObserver};
-use crate::db::DbError;
-use crate::feedback::{self, CnpGroup, NewFeedback, Part, Verdict};
-use crate::health;
+use crate::http::health;
 use crate::state::AppState;
-use crate::store::{self, HistoryOf};
+use crate::store::answers::{self, HistoryOf};
+use crate::store::db::DbError;
+use crate::store::feedback::{self, CnpGroup, NewFeedback, Part, Verdict};
 use crate::study::StudyError;
 
 /// An answer and where it was stored.
@@ -69,10 +69,10 @@ pub async fn answer_and_store_observed(
         .await?;
     let latency_ms = started.elapsed().as_secs_f64() * 1e3;
     let settings_json = serde_json::json!({ "mode": mode, "settings": settings });
-    let asked = store::Asked {
+    let asked = answers::Asked {
         question: question.trim().to_string(),
         kind: answer.kind.name(),
-        key: store::AnswerKey::new(
+        key: answers::AnswerKey::new(
             question,
             mode,
             &settings_json,
@@ -95,8 +95,10 @@ pub async fn answer_and_store_observed(
     };
     let db = state.db.clone();
     let stored =
-        crate::db::write_to_end(async move { store::store_answer(&db, &asked, record).await })
-            .await;
+        crate::store::db::write_to_end(
+            async move { answers::store_answer(&db, &asked, record).await },
+        )
+        .await;
     let (ids, not_stored) = match stored {
         Ok(ids) => (Some(ids), None),
         Err(e) => (None, Some(e.public_message())),
@@ -134,7 +136,7 @@ fn failure(status: StatusCode, message: impl Into<String>) -> Failure {
 }
 
 fn db_failure(error: DbError) -> Failure {
-    let api: crate::api::ApiError = error.into();
+    let api: crate::http::api::ApiError = error.into();
     failure(api.status, api.message)
 }
 
@@ -225,7 +227,7 @@ impl Backend for ServerBackend {
             let new = new_feedback(&form).map_err(|m| failure(StatusCode::BAD_REQUEST, m))?;
             let db = state.db.clone();
             let (row, created) =
-                crate::db::write_to_end(async move { feedback::insert(&db, &new).await })
+                crate::store::db::write_to_end(async move { feedback::insert(&db, &new).await })
                     .await
                     .map_err(db_failure)?;
             Ok(FeedbackSaved {
@@ -248,7 +250,7 @@ impl Backend for ServerBackend {
             else {
                 return Ok(Vec::new());
             };
-            let rows = store::recent_questions(&state.db, of, limit.clamp(1, 500))
+            let rows = answers::recent_questions(&state.db, of, limit.clamp(1, 500))
                 .await
                 .map_err(db_failure)?;
             Ok(rows.into_iter().map(history_item).collect())
@@ -322,7 +324,7 @@ pub fn history_of(
 }
 
 /// A stored question as the history page lists it, with the URL that asks it again.
-fn history_item(row: store::RecentQuestion) -> HistoryItem {
+fn history_item(row: answers::RecentQuestion) -> HistoryItem {
     let mode = row.settings["mode"].as_str().unwrap_or("auto").to_string();
     let settings: Settings =
         serde_json::from_value(row.settings["settings"].clone()).unwrap_or_default();

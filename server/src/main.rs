@@ -1,6 +1,6 @@
 use clap::Parser;
 use tally_server::cli::{BenchCommand, Cli, Command, EvalCommand, TrainCommand};
-use tally_server::{count, search};
+use tally_server::commands::{bench, count, eval, search};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -18,12 +18,12 @@ async fn main() -> anyhow::Result<()> {
         Command::Ask(args) => count::ask(&args),
         Command::Search(args) => search::search(&args),
         Command::Train(TrainCommand::CountSpans(args)) => count::train(&args),
-        Command::Eval(EvalCommand::Extraction(args)) => tally_server::eval::extraction(&args),
+        Command::Eval(EvalCommand::Extraction(args)) => eval::extraction(&args),
         Command::Eval(EvalCommand::Count(args)) => count::eval_count(&args),
         Command::Eval(EvalCommand::Cnp(args)) => count::eval_cnp(&args),
         Command::Eval(EvalCommand::Instances(args)) => count::eval_instances(&args),
         Command::Eval(EvalCommand::Search(args)) => search::eval_search(&args),
-        Command::Bench(BenchCommand::Extraction(args)) => tally_server::bench::extraction(&args),
+        Command::Bench(BenchCommand::Extraction(args)) => bench::extraction(&args),
         Command::Bench(BenchCommand::Count(args)) => count::bench(&args),
         Command::Bench(BenchCommand::Search(args)) => search::bench(&args),
     }

@@ -11,13 +11,13 @@ use tokio::net::TcpListener;
 
 use crate::answering::{Answerer, EngineConfig};
 use crate::cli::ServeArgs;
-use crate::db::Database;
+use crate::http::listen::{self, ConnectionLimits};
+use crate::http::rate_limit::RateLimiter;
 use crate::http::router;
-use crate::listen::{self, ConnectionLimits};
-use crate::pg_cluster::PrivateCluster;
-use crate::rate_limit::RateLimiter;
 use crate::state::{AppState, EncoderSlot};
-use crate::store;
+use crate::store::answers;
+use crate::store::db::Database;
+use crate::store::pg_cluster::PrivateCluster;
 use crate::study::{StudyDefinition, StudyService};
 
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
@@ -123,12 +123,12 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Every hour, removes history older than `days` days (see [`store::forget_older_than`]).
+/// Every hour, removes history older than `days` days (see [`answers::forget_older_than`]).
 async fn forget_old_history(db: Database, days: u32) {
     let mut hourly = tokio::time::interval(Duration::from_secs(3600));
     loop {
         hourly.tick().await;
-        match store::forget_older_than(&db, days).await {
+        match answers::forget_older_than(&db, days).await {
             Ok(gone) if gone.questions + gone.answers > 0 => tracing::info!(
                 "history older than {days} days removed: {} questions, {} answers",
                 gone.questions,

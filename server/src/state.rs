@@ -8,8 +8,8 @@ use leptos::config::LeptosOptions;
 use tally_engine::{CorpusInfo, Encoder};
 
 use crate::answering::Answerer;
-use crate::db::Database;
-use crate::rate_limit::RateLimiter;
+use crate::http::rate_limit::RateLimiter;
+use crate::store::db::Database;
 use crate::study::StudyService;
 
 #[derive(Clone)]

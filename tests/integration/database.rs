@@ -3,7 +3,7 @@
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-use tally_server::pg_cluster::PrivateCluster;
+use tally_server::store::pg_cluster::PrivateCluster;
 
 use crate::support::{post_feedback as post, scratch_dir, Server};
 
@@ -160,9 +160,9 @@ async fn database_outage_is_reported_and_loses_nothing() {
 /// question and no feedback refers to; an answer with feedback stays.
 #[tokio::test]
 async fn old_history_is_forgotten_but_feedback_keeps_its_answer() {
-    use tally_server::db::Database;
-    use tally_server::feedback::{self, NewFeedback, Part, Verdict};
-    use tally_server::store::{self, AnswerKey, Asked, HistoryOf};
+    use tally_server::store::answers::{self, AnswerKey, Asked, HistoryOf};
+    use tally_server::store::db::Database;
+    use tally_server::store::feedback::{self, NewFeedback, Part, Verdict};
 
     let dir = scratch_dir("retention");
     let cluster = PrivateCluster::start(&dir.join("pg"))
@@ -179,19 +179,19 @@ async fn old_history_is_forgotten_but_feedback_keeps_its_answer() {
         latency_ms: 1.0,
     };
     let record = || json!({"summary": "42"});
-    let kept = store::store_answer(&db, &asked("how many a", None), record)
+    let kept = answers::store_answer(&db, &asked("how many a", None), record)
         .await
         .unwrap();
     // Asked again by someone else: the same answer, another question row.
-    let again = store::store_answer(&db, &asked("How many  A", Some(visitor)), record)
+    let again = answers::store_answer(&db, &asked("How many  A", Some(visitor)), record)
         .await
         .unwrap();
     assert_eq!(again.answer_id, kept.answer_id);
     assert_ne!(again.question_id, kept.question_id);
-    let dropped = store::store_answer(&db, &asked("how many b", Some(visitor)), record)
+    let dropped = answers::store_answer(&db, &asked("how many b", Some(visitor)), record)
         .await
         .unwrap();
-    let mine = store::recent_questions(&db, HistoryOf::Visitor(visitor), 10)
+    let mine = answers::recent_questions(&db, HistoryOf::Visitor(visitor), 10)
         .await
         .unwrap();
     assert_eq!(mine.len(), 2);
@@ -213,12 +213,12 @@ async fn old_history_is_forgotten_but_feedback_keeps_its_answer() {
 
     // Nothing is older than 30 days; everything is older than 0 days.
     assert_eq!(
-        store::forget_older_than(&db, 30).await.unwrap(),
-        store::Forgotten::default()
+        answers::forget_older_than(&db, 30).await.unwrap(),
+        answers::Forgotten::default()
     );
-    let gone = store::forget_older_than(&db, 0).await.unwrap();
+    let gone = answers::forget_older_than(&db, 0).await.unwrap();
     assert_eq!((gone.questions, gone.answers), (3, 1));
-    let all = store::recent_questions(&db, HistoryOf::Everyone, 10)
+    let all = answers::recent_questions(&db, HistoryOf::Everyone, 10)
         .await
         .unwrap();
     assert!(all.is_empty());

@@ -18,8 +18,8 @@ use uuid::Uuid;
 pub use definition::StudyDefinition;
 
 use crate::answering::{AnswerError, EngineAnswer};
-use crate::db::DbError;
 use crate::state::AppState;
+use crate::store::db::DbError;
 use summary::{count_is_correct, ResponseRecord, TaskRecord};
 
 /// Longest time on one task that is still recorded; longer means the participant left.
@@ -189,7 +189,7 @@ impl StudyService {
         );
         let db = state.db.clone();
         let (id, index, kind) = (session.id, form.index, task.kind());
-        crate::db::write_to_end(async move {
+        crate::store::db::write_to_end(async move {
             store::insert_response(&db, id, index, kind, &task_json, &response_json).await
         })
         .await?;

@@ -7,7 +7,7 @@ use sqlx::FromRow;
 use tally_app::study::StudyTask;
 use uuid::Uuid;
 
-use crate::db::{classify, Database, DbError};
+use crate::store::db::{classify, Database, DbError};
 
 /// A session as stored.
 #[derive(Debug, Clone)]

@@ -20,10 +20,10 @@ use tally_app::model::{
 
 use crate::answering::AnswerError;
 use crate::backend::{answer_and_store, StoredAnswer};
-use crate::db::DbError;
-use crate::feedback::{self, Feedback, NewFeedback};
 use crate::state::AppState;
-use crate::store;
+use crate::store::answers;
+use crate::store::db::DbError;
+use crate::store::feedback::{self, Feedback, NewFeedback};
 
 /// An API error: an HTTP status and a sentence for people, sent as `{"error": "..."}`.
 #[derive(Debug)]
@@ -107,7 +107,7 @@ pub async fn post_feedback(
     let Json(new) = body?;
     let db = state.db.clone();
     let (row, created) =
-        crate::db::write_to_end(async move { feedback::insert(&db, &new).await }).await?;
+        crate::store::db::write_to_end(async move { feedback::insert(&db, &new).await }).await?;
     let code = if created {
         StatusCode::CREATED
     } else {
@@ -315,7 +315,7 @@ pub async fn list_questions(
     State(state): State<AppState>,
     headers: HeaderMap,
     params: Result<Query<ListParams>, QueryRejection>,
-) -> Result<Json<Vec<store::RecentQuestion>>, ApiError> {
+) -> Result<Json<Vec<answers::RecentQuestion>>, ApiError> {
     let Query(params) = params?;
     let limit = params.limit()?;
     let visitor = cookie_value(&headers, VISITOR_COOKIE);
@@ -324,7 +324,7 @@ pub async fn list_questions(
     else {
         return Ok(Json(Vec::new()));
     };
-    Ok(Json(store::recent_questions(&state.db, of, limit).await?))
+    Ok(Json(answers::recent_questions(&state.db, of, limit).await?))
 }
 
 /// `GET /api/openapi.json`: this API, described as OpenAPI 3.1, with the corpora this server

@@ -1,4 +1,12 @@
-//! The HTTP surface: JSON API, static site files and the Leptos pages.
+//! The HTTP surface: the accept loop, the JSON API, the answer stream, the static site files and
+//! the Leptos pages.
+
+pub mod api;
+pub mod health;
+pub mod listen;
+pub mod preferences;
+pub mod rate_limit;
+pub mod stream;
 
 use std::path::Path;
 use std::time::Duration;
@@ -27,7 +35,6 @@ use tracing::Level;
 
 use crate::backend::ServerBackend;
 use crate::state::AppState;
-use crate::{api, health, preferences, progress};
 
 /// Largest request body the API accepts.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -47,7 +54,7 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
         .route("/feedback/{id}", get(api::get_feedback))
         .route("/count", get(api::get_count))
         .route("/search", get(api::get_search))
-        .route("/answer/stream", get(progress::answer_stream))
+        .route("/answer/stream", get(stream::answer_stream))
         .route("/questions", get(api::list_questions))
         .route("/openapi.json", get(api::openapi))
         .fallback(api::not_found)

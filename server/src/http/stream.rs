@@ -21,8 +21,8 @@ use futures_util::stream::{self, Stream};
 use serde_json::json;
 use tokio::sync::mpsc;
 
-use crate::api::{ask_from, ApiError};
 use crate::backend::{answer_and_store_observed, status_of, to_page};
+use crate::http::api::{ask_from, ApiError};
 use crate::state::AppState;
 
 pub async fn answer_stream(
@@ -32,11 +32,11 @@ pub async fn answer_stream(
     params: Result<Query<HashMap<String, String>>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(params) = params?;
-    let ask = ask_from(&params, crate::api::Takes::Both)?;
+    let ask = ask_from(&params, crate::http::api::Takes::Both)?;
     // Refused settings are a 400 before the stream starts, not a failure event inside it.
     state.answerer.check_settings(&ask.settings)?;
-    let asker = crate::api::asker(client, &headers);
-    let cookie = crate::preferences::settings_cookie(&ask.settings);
+    let asker = crate::http::api::asker(client, &headers);
+    let cookie = crate::http::preferences::settings_cookie(&ask.settings);
     let (events, received) = mpsc::unbounded_channel::<Event>();
     tokio::spawn(async move {
         let stages = events.clone();

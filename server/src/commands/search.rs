@@ -15,7 +15,7 @@ use tally_engine::search::{
 use crate::cli::{
     data_dir_or_default, BenchSearchArgs, EvalSearchArgs, SearchArgs, SearchSettingsArgs,
 };
-use crate::count::load_encoder;
+use crate::commands::count::load_encoder;
 
 mod synthetic;
 

@@ -9,7 +9,7 @@ use serde::Serialize;
 use sqlx::FromRow;
 use uuid::Uuid;
 
-use crate::db::{classify, Database, DbError};
+use crate::store::db::{classify, Database, DbError};
 
 /// Where an answer was stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

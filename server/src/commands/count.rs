@@ -113,7 +113,7 @@ pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
         ingest_snippets(args, &snippet_files)?;
     }
     if !sentence_files.is_empty() {
-        crate::search::ingest_sentences(&args.search_index, &sentence_files)?;
+        crate::commands::search::ingest_sentences(&args.search_index, &sentence_files)?;
     }
     Ok(())
 }

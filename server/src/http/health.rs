@@ -9,8 +9,8 @@ use tally_app::status::{
     AnsweringStatus, CorpusStatus, DatabaseStatus, EncoderStatus, SystemStatus,
 };
 
-use crate::db::DbError;
 use crate::state::AppState;
+use crate::store::db::DbError;
 
 /// How long a status check waits for the database: long enough for a healthy local server, short
 /// enough that a down database does not stall the page or a load balancer's probe.

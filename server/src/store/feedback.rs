@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::FromRow;
 use uuid::Uuid;
 
-use crate::db::{classify, Database, DbError};
+use crate::store::db::{classify, Database, DbError};
 
 /// Longest comment accepted, in characters (the table allows the same).
 pub const MAX_COMMENT_CHARS: usize = 4000;

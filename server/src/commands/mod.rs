@@ -1,0 +1,7 @@
+//! The `tally` sub-commands other than `serve`: each turns its typed flags into a call of the
+//! engine and prints what it found.
+
+pub mod bench;
+pub mod count;
+pub mod eval;
+pub mod search;

@@ -1,0 +1,8 @@
+//! PostgreSQL: the pool and its migrations, the private cluster started when no database is
+//! configured, and the tables by what they hold (questions with their answers, feedback; the
+//! user study keeps its own in `study/`).
+
+pub mod answers;
+pub mod db;
+pub mod feedback;
+pub mod pg_cluster;
