@@ -15,10 +15,10 @@ use tally_app::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
 use uuid::Uuid;
 
 use crate::answering::{Answer, AnswerError, StageObserver};
+use crate::error::HttpError;
 use crate::http::health;
 use crate::state::AppState;
 use crate::store::answers::{self, HistoryOf};
-use crate::store::db::DbError;
 use crate::store::feedback::{self, CnpGroup, NewFeedback, Part, Verdict};
 use crate::study::StudyError;
 
@@ -116,38 +116,10 @@ pub fn visitor_id(cookie: &str) -> Option<Uuid> {
     Uuid::parse_str(cookie.trim()).ok()
 }
 
-/// The HTTP status for an answering failure.
-pub fn status_of(error: &AnswerError) -> StatusCode {
-    match error {
-        AnswerError::Loading | AnswerError::Unavailable(_) | AnswerError::Busy(_) => {
-            StatusCode::SERVICE_UNAVAILABLE
-        }
-        AnswerError::BadRequest(_) => StatusCode::BAD_REQUEST,
-        AnswerError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
-        AnswerError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
-    }
-}
-
 fn failure(status: StatusCode, message: impl Into<String>) -> Failure {
     Failure {
         status: status.as_u16(),
         message: message.into(),
-    }
-}
-
-fn db_failure(error: DbError) -> Failure {
-    let api: crate::http::api::ApiError = error.into();
-    failure(api.status, api.message)
-}
-
-/// The HTTP status and sentence for a study failure.
-pub fn study_failure(error: StudyError) -> Failure {
-    match error {
-        StudyError::BadRequest(m) => failure(StatusCode::BAD_REQUEST, m),
-        StudyError::NotFound(m) => failure(StatusCode::NOT_FOUND, m),
-        StudyError::Forbidden(m) => failure(StatusCode::FORBIDDEN, m),
-        StudyError::Answer(e) => failure(status_of(&e), e.to_string()),
-        StudyError::Db(e) => db_failure(e),
     }
 }
 
@@ -216,7 +188,7 @@ impl Backend for ServerBackend {
             let ask = ask.cleaned();
             let stored = answer_and_store(&state, &ask.q, &ask.mode, &ask.settings, &asker)
                 .await
-                .map_err(|e| failure(status_of(&e), e.to_string()))?;
+                .map_err(|e| e.failure())?;
             to_page(ask, stored)
         })
     }
@@ -229,7 +201,7 @@ impl Backend for ServerBackend {
             let (row, created) =
                 crate::store::db::write_to_end(async move { feedback::insert(&db, &new).await })
                     .await
-                    .map_err(db_failure)?;
+                    .map_err(|e| e.failure())?;
             Ok(FeedbackSaved {
                 id: row.id,
                 created,
@@ -245,14 +217,14 @@ impl Backend for ServerBackend {
     ) -> BoxFuture<Result<Vec<HistoryItem>, Failure>> {
         let state = self.state.clone();
         Box::pin(async move {
-            let Some(of) =
-                history_of(&state, visitor.as_deref(), token.as_deref()).map_err(study_failure)?
+            let Some(of) = history_of(&state, visitor.as_deref(), token.as_deref())
+                .map_err(|e| e.failure())?
             else {
                 return Ok(Vec::new());
             };
             let rows = answers::recent_questions(&state.db, of, limit.clamp(1, 500))
                 .await
-                .map_err(db_failure)?;
+                .map_err(|e| e.failure())?;
             Ok(rows.into_iter().map(history_item).collect())
         })
     }
@@ -270,7 +242,7 @@ impl Backend for ServerBackend {
     fn start_study(&self) -> BoxFuture<Result<String, Failure>> {
         let state = self.state.clone();
         Box::pin(async move {
-            let session = state.study.start(&state).await.map_err(study_failure)?;
+            let session = state.study.start(&state).await.map_err(|e| e.failure())?;
             Ok(session.to_string())
         })
     }
@@ -282,7 +254,7 @@ impl Backend for ServerBackend {
                 .study
                 .page(&state, &session)
                 .await
-                .map_err(study_failure)
+                .map_err(|e| e.failure())
         })
     }
 
@@ -293,7 +265,7 @@ impl Backend for ServerBackend {
                 .study
                 .respond(&state, &form)
                 .await
-                .map_err(study_failure)
+                .map_err(|e| e.failure())
         })
     }
 
@@ -304,7 +276,7 @@ impl Backend for ServerBackend {
                 .study
                 .summary(&state, Some(&token))
                 .await
-                .map_err(study_failure)
+                .map_err(|e| e.failure())
         })
     }
 }

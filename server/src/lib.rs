@@ -5,6 +5,7 @@ pub mod answering;
 pub mod backend;
 pub mod cli;
 pub mod commands;
+pub mod error;
 pub mod http;
 pub mod loading;
 pub mod serve;

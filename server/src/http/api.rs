@@ -1,12 +1,12 @@
-//! The JSON API's handlers and its error type.
+//! The JSON API's handlers (their error type is [`crate::error::ApiError`]).
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use std::collections::HashMap;
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, Path, Query, State};
-use axum::http::header::{AUTHORIZATION, RETRY_AFTER};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::header::AUTHORIZATION;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
@@ -18,85 +18,11 @@ use tally_app::model::{
     Ask, COUNT_PARAMETERS, MODES, QUESTION_PARAMETERS, SEARCH_PARAMETERS, VISITOR_COOKIE,
 };
 
-use crate::answering::AnswerError;
 use crate::backend::{answer_and_store, StoredAnswer};
+use crate::error::ApiError;
 use crate::state::AppState;
 use crate::store::answers;
-use crate::store::db::DbError;
 use crate::store::feedback::{self, Feedback, NewFeedback};
-
-/// An API error: an HTTP status and a sentence for people, sent as `{"error": "..."}`.
-#[derive(Debug)]
-pub struct ApiError {
-    pub status: StatusCode,
-    pub message: String,
-    /// Seconds to wait before trying again (429 and a busy 503), sent as `Retry-After`.
-    pub retry_after: Option<u64>,
-}
-
-impl ApiError {
-    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
-        Self {
-            status,
-            message: message.into(),
-            retry_after: None,
-        }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let mut response = (self.status, Json(json!({ "error": self.message }))).into_response();
-        if let Some(seconds) = self.retry_after {
-            response
-                .headers_mut()
-                .insert(RETRY_AFTER, HeaderValue::from(seconds));
-        }
-        response
-    }
-}
-
-impl From<DbError> for ApiError {
-    fn from(error: DbError) -> Self {
-        let status = match error {
-            DbError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            DbError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            DbError::NotFound(_) => StatusCode::NOT_FOUND,
-            DbError::Query(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        };
-        ApiError::new(status, error.public_message())
-    }
-}
-
-impl From<JsonRejection> for ApiError {
-    fn from(rejection: JsonRejection) -> Self {
-        if timed_out(&rejection) {
-            return ApiError::new(
-                StatusCode::REQUEST_TIMEOUT,
-                "the request body did not arrive in time",
-            );
-        }
-        ApiError::new(rejection.status(), rejection.body_text())
-    }
-}
-
-/// Whether reading the body stopped at the server's body timeout.
-fn timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
-    let mut source = Some(error);
-    while let Some(error) = source {
-        if error.is::<tower_http::timeout::TimeoutError>() {
-            return true;
-        }
-        source = error.source();
-    }
-    false
-}
-
-impl From<QueryRejection> for ApiError {
-    fn from(rejection: QueryRejection) -> Self {
-        ApiError::new(StatusCode::BAD_REQUEST, rejection.body_text())
-    }
-}
 
 /// `POST /api/feedback`: 201 with the stored row, or 200 with the earlier row when the same
 /// `client_token` was sent before.
@@ -165,20 +91,6 @@ pub async fn list_feedback(
 /// Any other `/api/...` path.
 pub async fn not_found() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")
-}
-
-/// Why a question could not be answered, as an API error.
-impl From<AnswerError> for ApiError {
-    fn from(error: AnswerError) -> Self {
-        let retry_after = match error {
-            AnswerError::RateLimited(s) | AnswerError::Busy(s) => Some(s),
-            _ => None,
-        };
-        ApiError {
-            retry_after,
-            ..ApiError::new(crate::backend::status_of(&error), error.to_string())
-        }
-    }
 }
 
 /// Which settings an endpoint takes besides the question.
@@ -319,8 +231,7 @@ pub async fn list_questions(
     let Query(params) = params?;
     let limit = params.limit()?;
     let visitor = cookie_value(&headers, VISITOR_COOKIE);
-    let Some(of) = crate::backend::history_of(&state, visitor.as_deref(), bearer(&headers)?)
-        .map_err(study_error)?
+    let Some(of) = crate::backend::history_of(&state, visitor.as_deref(), bearer(&headers)?)?
     else {
         return Ok(Json(Vec::new()));
     };
@@ -374,8 +285,7 @@ pub async fn study_export(
     let Query(params) = params?;
     state
         .study
-        .authorize(bearer(&headers)?.or(params.token.as_deref()))
-        .map_err(study_error)?;
+        .authorize(bearer(&headers)?.or(params.token.as_deref()))?;
     let format = params.format.as_deref().unwrap_or("json");
     if !matches!(format, "json" | "csv") {
         return Err(ApiError::new(
@@ -411,12 +321,4 @@ pub async fn study_export(
         responses: &rows,
     };
     Ok(([(CONTENT_DISPOSITION, attachment)], Json(body)).into_response())
-}
-
-fn study_error(error: crate::study::StudyError) -> ApiError {
-    let failure = crate::backend::study_failure(error);
-    ApiError::new(
-        StatusCode::from_u16(failure.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
-        failure.message,
-    )
 }

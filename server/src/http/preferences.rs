@@ -12,7 +12,7 @@ use serde::Deserialize;
 use tally_app::backend::cookie_value;
 use tally_app::model::{Ask, Settings, SETTINGS_COOKIE, THEME_COOKIE, VISITOR_COOKIE};
 
-use crate::http::api::ApiError;
+use crate::error::ApiError;
 
 /// Cookies live a year.
 const MAX_AGE: &str = "31536000";

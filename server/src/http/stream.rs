@@ -21,8 +21,10 @@ use futures_util::stream::{self, Stream};
 use serde_json::json;
 use tokio::sync::mpsc;
 
-use crate::backend::{answer_and_store_observed, status_of, to_page};
-use crate::http::api::{ask_from, ApiError};
+use crate::backend::{answer_and_store_observed, to_page};
+use crate::error::ApiError;
+use crate::error::HttpError;
+use crate::http::api::ask_from;
 use crate::state::AppState;
 
 pub async fn answer_stream(
@@ -49,17 +51,14 @@ pub async fn answer_stream(
         let stored =
             answer_and_store_observed(&state, &ask.q, &ask.mode, &ask.settings, &asker, on_stage)
                 .await;
-        let last = match stored {
-            Ok(stored) => match to_page(ask, stored) {
-                Ok(answered) => Event::default().event("answer").json_data(answered),
-                Err(failure) => Event::default()
-                    .event("failure")
-                    .json_data(json!({ "status": failure.status, "error": failure.message })),
-            },
-            Err(e) => Event::default().event("failure").json_data(json!({
-                "status": status_of(&e).as_u16(),
-                "error": e.to_string(),
-            })),
+        let last = match stored
+            .map_err(|e| e.failure())
+            .and_then(|s| to_page(ask, s))
+        {
+            Ok(answered) => Event::default().event("answer").json_data(answered),
+            Err(failure) => Event::default()
+                .event("failure")
+                .json_data(json!({ "status": failure.status, "error": failure.message })),
         };
         if let Ok(event) = last {
             let _ = events.send(event);

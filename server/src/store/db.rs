@@ -27,26 +27,6 @@ pub enum DbError {
     Query(#[from] sqlx::Error),
 }
 
-impl DbError {
-    /// What a client is told: the database's own text (names, SQL state, connection details)
-    /// stays in the log.
-    pub fn public_message(&self) -> String {
-        match self {
-            DbError::Unavailable(why) => {
-                tracing::warn!("database unavailable: {why}");
-                "The database is unavailable, so feedback cannot be saved right now (nothing \
-                 already stored is affected)"
-                    .into()
-            }
-            DbError::Invalid(why) | DbError::NotFound(why) => why.clone(),
-            DbError::Query(e) => {
-                tracing::error!(error = %e, "database query failed");
-                "the database could not store this; the error is logged on the server".into()
-            }
-        }
-    }
-}
-
 /// Handle to the store; cheap to clone.
 #[derive(Clone)]
 pub struct Database {

@@ -1,0 +1,235 @@
+//! How the server's errors answer a request: each error type says its HTTP status, the sentence a
+//! person is told and when to come back ([`HttpError`]); the JSON API sends them as
+//! `{"error": "…"}` ([`ApiError`]) and the pages set the status and show the sentence
+//! ([`Failure`]). One place, so that a refusal reads the same in the API and on a page.
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::http::header::RETRY_AFTER;
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::json;
+use tally_app::backend::Failure;
+
+use crate::answering::AnswerError;
+use crate::store::db::DbError;
+use crate::study::StudyError;
+
+/// An error that knows how it answers an HTTP request.
+pub trait HttpError: std::fmt::Display {
+    fn status(&self) -> StatusCode;
+
+    /// What the client is told; by default the error's own sentence.
+    fn public_message(&self) -> String {
+        self.to_string()
+    }
+
+    /// Seconds to wait before asking again, when waiting helps.
+    fn retry_after(&self) -> Option<u64> {
+        None
+    }
+
+    /// The pages' view of the error.
+    fn failure(&self) -> Failure {
+        Failure {
+            status: self.status().as_u16(),
+            message: self.public_message(),
+        }
+    }
+}
+
+impl HttpError for AnswerError {
+    fn status(&self) -> StatusCode {
+        match self {
+            AnswerError::Loading | AnswerError::Unavailable(_) | AnswerError::Busy(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            AnswerError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            AnswerError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            AnswerError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn retry_after(&self) -> Option<u64> {
+        match self {
+            AnswerError::RateLimited(s) | AnswerError::Busy(s) => Some(*s),
+            _ => None,
+        }
+    }
+}
+
+impl HttpError for DbError {
+    fn status(&self) -> StatusCode {
+        match self {
+            DbError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            DbError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            DbError::NotFound(_) => StatusCode::NOT_FOUND,
+            DbError::Query(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The database's own text (names, SQL state, connection details) stays in the log.
+    fn public_message(&self) -> String {
+        match self {
+            DbError::Unavailable(why) => {
+                tracing::warn!("database unavailable: {why}");
+                "The database is unavailable, so feedback cannot be saved right now (nothing \
+                 already stored is affected)"
+                    .into()
+            }
+            DbError::Invalid(why) | DbError::NotFound(why) => why.clone(),
+            DbError::Query(e) => {
+                tracing::error!(error = %e, "database query failed");
+                "the database could not store this; the error is logged on the server".into()
+            }
+        }
+    }
+}
+
+impl HttpError for StudyError {
+    fn status(&self) -> StatusCode {
+        match self {
+            StudyError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            StudyError::NotFound(_) => StatusCode::NOT_FOUND,
+            StudyError::Forbidden(_) => StatusCode::FORBIDDEN,
+            StudyError::Answer(e) => e.status(),
+            StudyError::Db(e) => e.status(),
+        }
+    }
+
+    fn public_message(&self) -> String {
+        match self {
+            StudyError::Answer(e) => e.public_message(),
+            StudyError::Db(e) => e.public_message(),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// An API error: an HTTP status and a sentence for people, sent as `{"error": "..."}`.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+    /// Seconds to wait before trying again (429 and a busy 503), sent as `Retry-After`.
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            message: message.into(),
+            retry_after: None,
+        }
+    }
+
+    /// The API's view of any [`HttpError`].
+    pub fn of(error: &impl HttpError) -> Self {
+        Self {
+            status: error.status(),
+            message: error.public_message(),
+            retry_after: error.retry_after(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = (self.status, Json(json!({ "error": self.message }))).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
+    }
+}
+
+impl From<AnswerError> for ApiError {
+    fn from(error: AnswerError) -> Self {
+        ApiError::of(&error)
+    }
+}
+
+impl From<DbError> for ApiError {
+    fn from(error: DbError) -> Self {
+        ApiError::of(&error)
+    }
+}
+
+impl From<StudyError> for ApiError {
+    fn from(error: StudyError) -> Self {
+        ApiError::of(&error)
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> Self {
+        if timed_out(&rejection) {
+            return ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "the request body did not arrive in time",
+            );
+        }
+        ApiError::new(rejection.status(), rejection.body_text())
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(rejection: QueryRejection) -> Self {
+        ApiError::new(StatusCode::BAD_REQUEST, rejection.body_text())
+    }
+}
+
+/// Whether reading the body stopped at the server's body timeout.
+fn timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut source = Some(error);
+    while let Some(error) = source {
+        if error.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        source = error.source();
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn database_text_stays_in_the_log() {
+        let error = DbError::Query(sqlx::Error::Protocol(
+            "relation \"answers\" does not exist".into(),
+        ));
+        let api = ApiError::of(&error);
+        assert_eq!(api.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(!api.message.contains("relation"), "{}", api.message);
+        let unavailable = DbError::Unavailable("connection refused (os error 111)".into());
+        assert!(!unavailable.public_message().contains("os error"));
+        assert_eq!(unavailable.status(), StatusCode::SERVICE_UNAVAILABLE);
+    }
+
+    #[test]
+    fn waiting_helps_only_when_busy_or_limited_and_pages_see_the_same() {
+        let busy = ApiError::of(&AnswerError::Busy(5));
+        assert_eq!(
+            (busy.status, busy.retry_after),
+            (StatusCode::SERVICE_UNAVAILABLE, Some(5))
+        );
+        let limited = ApiError::of(&AnswerError::RateLimited(7));
+        assert_eq!(
+            (limited.status, limited.retry_after),
+            (StatusCode::TOO_MANY_REQUESTS, Some(7))
+        );
+        let bad = ApiError::of(&AnswerError::BadRequest("the question is empty".into()));
+        assert_eq!(
+            (bad.status, bad.retry_after),
+            (StatusCode::BAD_REQUEST, None)
+        );
+        let study = StudyError::Answer(AnswerError::Busy(5)).failure();
+        assert_eq!(study.status, 503);
+        assert_eq!(study.message, AnswerError::Busy(5).to_string());
+    }
+}
