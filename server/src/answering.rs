@@ -214,28 +214,10 @@ impl Answerer {
             .unwrap_or_default()
     }
 
-    /// Answers `question` as `mode` (`auto`, `count`, `quantity` or `search`).
-    pub async fn answer(
-        &self,
-        question: &str,
-        mode: &str,
-        settings: &Settings,
-    ) -> Result<Answer, AnswerError> {
-        self.answer_observed(question, mode, settings, Arc::new(|_| {}))
-            .await
-    }
-
-    /// [`answer`](Self::answer), telling `on_stage` about each stage of the count pipeline as
-    /// it finishes (nothing for cached answers and searches, which take milliseconds).
-    pub async fn answer_observed(
-        &self,
-        question: &str,
-        mode: &str,
-        settings: &Settings,
-        on_stage: StageObserver,
-    ) -> Result<Answer, AnswerError> {
-        let question = question.trim().to_string();
-        validate_question(&question)?;
+    /// Checks a question's mode and settings once, before any work: the mode's kind and the
+    /// settings of the pipelines it may use (the others stay at their defaults). The corpus is
+    /// checked once the engines are loaded (before, answering says "still loading" anyway).
+    pub fn check(&self, mode: &str, settings: &Settings) -> Result<Checked, AnswerError> {
         let forced = match mode {
             "" | "auto" => None,
             other => Some(QuestionKind::parse(other).ok_or_else(|| {
@@ -244,28 +226,64 @@ impl Answerer {
                 ))
             })?),
         };
-        let count_settings = count_settings(settings)?;
-        let search_settings = search_settings(settings)?;
+        let may_count = matches!(forced, None | Some(QuestionKind::Count));
+        let count = if may_count {
+            count_settings(settings)?
+        } else {
+            CountSettings::default()
+        };
+        let search = if may_count && forced.is_some() {
+            SearchSettings::default()
+        } else {
+            search_settings(settings)?
+        };
+        if let Some(Ok(engines)) = self.engines.get() {
+            check_corpus(engines, &count)?;
+        }
+        Ok(Checked {
+            forced,
+            count,
+            search,
+        })
+    }
+
+    /// Answers `question` as `mode` (`auto`, `count`, `quantity` or `search`).
+    pub async fn answer(
+        &self,
+        question: &str,
+        mode: &str,
+        settings: &Settings,
+    ) -> Result<Answer, AnswerError> {
+        let checked = self.check(mode, settings)?;
+        self.answer_observed(question, &checked, Arc::new(|_| {}))
+            .await
+    }
+
+    /// Answers `question` with settings [`check`](Self::check) accepted, telling `on_stage`
+    /// about each stage of the count pipeline as it finishes (nothing for cached answers and
+    /// searches, which take milliseconds).
+    pub async fn answer_observed(
+        &self,
+        question: &str,
+        checked: &Checked,
+        on_stage: StageObserver,
+    ) -> Result<Answer, AnswerError> {
+        let question = question.trim().to_string();
+        validate_question(&question)?;
         let engines = self.engines()?;
-        check_corpus(&engines, &count_settings)?;
+        check_corpus(&engines, &checked.count)?;
         let key = format!(
-            "{mode}\u{1f}{}\u{1f}{}",
+            "{}\u{1f}{}",
             question.to_lowercase(),
-            serde_json::to_string(settings).unwrap_or_default()
+            serde_json::to_string(checked).unwrap_or_default()
         );
         if let Some(hit) = self.cache.lock().ok().and_then(|c| c.get(&key)) {
             return Ok(hit);
         }
         let _permit = self.permit().await?;
+        let checked = checked.clone();
         let answer = tokio::task::spawn_blocking(move || {
-            answer_with(
-                &engines,
-                &question,
-                forced,
-                &count_settings,
-                &search_settings,
-                on_stage.as_ref(),
-            )
+            answer_with(&engines, &question, &checked, on_stage.as_ref())
         })
         .await
         .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))??;
@@ -276,17 +294,13 @@ impl Answerer {
     }
 }
 
-impl Answerer {
-    /// Whether the settings' corpus is one of the snippet index's (before any work; passes
-    /// while the engines are still loading, when answering fails anyway).
-    pub fn check_settings(&self, settings: &Settings) -> Result<(), AnswerError> {
-        let count = count_settings(settings)?;
-        search_settings(settings)?;
-        match self.engines.get() {
-            Some(Ok(engines)) => check_corpus(engines, &count),
-            _ => Ok(()),
-        }
-    }
+/// A question's mode and settings, checked once ([`Answerer::check`]).
+#[derive(Debug, Clone, Serialize)]
+pub struct Checked {
+    /// The kind the asker chose; `None`: detected from the question.
+    pub forced: Option<QuestionKind>,
+    pub count: CountSettings,
+    pub search: SearchSettings,
 }
 
 fn check_corpus(engines: &Engines, settings: &CountSettings) -> Result<(), AnswerError> {
@@ -322,11 +336,15 @@ pub fn validate_question(question: &str) -> Result<(), AnswerError> {
 fn answer_with(
     engines: &Engines,
     question: &str,
-    forced: Option<QuestionKind>,
-    count_settings: &CountSettings,
-    search_settings: &SearchSettings,
+    checked: &Checked,
     on_stage: &(dyn Fn(&StageTiming) + Send + Sync),
 ) -> Result<Answer, AnswerError> {
+    let Checked {
+        forced,
+        count: count_settings,
+        search: search_settings,
+    } = checked;
+    let forced = *forced;
     let stored = engines
         .snippets
         .prefetched(question)
@@ -529,6 +547,25 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("501 characters"));
+    }
+
+    #[test]
+    fn a_question_is_checked_for_the_pipelines_its_mode_may_use() {
+        let answerer = Answerer::new(1, 0);
+        let bad_ranker = Settings {
+            ranker: "magic".into(),
+            ..Settings::default()
+        };
+        // A count question never searches: its search settings are not read.
+        let checked = answerer.check("count", &bad_ranker).unwrap();
+        assert_eq!(checked.forced, Some(QuestionKind::Count));
+        assert_eq!(checked.search, SearchSettings::default());
+        for mode in ["auto", "quantity", "search"] {
+            let e = answerer.check(mode, &bad_ranker).unwrap_err().to_string();
+            assert!(e.contains("unknown ranker `magic`"), "{mode}: {e}");
+        }
+        let e = answerer.check("guess", &Settings::default()).unwrap_err();
+        assert!(e.to_string().contains("unknown mode `guess`"));
     }
 
     #[test]

@@ -58,14 +58,14 @@ pub async fn answer_and_store_observed(
     let question = &tally_app::model::clean_text(question);
     // Requests that cannot be answered do not use up the asker's allowance.
     crate::answering::validate_question(question)?;
-    state.answerer.check_settings(settings)?;
+    let checked = state.answerer.check(mode, settings)?;
     if let Err(wait) = state.limiter.check(asker.address) {
         return Err(AnswerError::RateLimited(wait.as_secs().max(1)));
     }
     let started = Instant::now();
     let answer = state
         .answerer
-        .answer_observed(question, mode, settings, on_stage)
+        .answer_observed(question, &checked, on_stage)
         .await?;
     let latency_ms = started.elapsed().as_secs_f64() * 1e3;
     let settings_json = serde_json::json!({ "mode": mode, "settings": settings });

@@ -36,7 +36,7 @@ pub async fn answer_stream(
     let Query(params) = params?;
     let ask = ask_from(&params, crate::http::api::Takes::Both)?;
     // Refused settings are a 400 before the stream starts, not a failure event inside it.
-    state.answerer.check_settings(&ask.settings)?;
+    state.answerer.check(&ask.mode, &ask.settings)?;
     let asker = crate::http::api::asker(client, &headers);
     let cookie = crate::http::preferences::settings_cookie(&ask.settings);
     let (events, received) = mpsc::unbounded_channel::<Event>();
