@@ -10,6 +10,7 @@ pub mod corpora;
 pub mod count;
 pub mod device;
 pub mod encoder;
+pub mod index_dir;
 pub mod kind;
 pub mod model_dir;
 pub mod quantity;

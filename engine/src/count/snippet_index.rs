@@ -4,6 +4,7 @@
 //! A question gets its snippets in one of two ways: the stored snippet set of a known dataset
 //! question ("prefetched", as in the CoQEx demo), or BM25 top-k over the whole index.
 
+use crate::index_dir::{self, OpenIndexError};
 use std::path::Path;
 
 use tantivy::collector::TopDocs;
@@ -24,13 +25,8 @@ pub const MAX_K: usize = 1000;
 pub enum IndexError {
     #[error("index error: {0}")]
     Tantivy(#[from] tantivy::TantivyError),
-    #[error("cannot open index directory {path}: {source}")]
-    Io {
-        path: std::path::PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot open {0}: {1}")]
-    Open(std::path::PathBuf, String),
+    #[error(transparent)]
+    Open(#[from] OpenIndexError),
 }
 
 struct Fields {
@@ -84,24 +80,18 @@ impl SnippetIndex {
     /// An index held in memory.
     pub fn in_memory() -> Result<Self, IndexError> {
         let (schema, fields) = schema();
-        Self::from_index(Index::create_in_ram(schema), fields)
+        let (index, reader) = index_dir::in_memory(schema)?;
+        Ok(Self {
+            index,
+            reader,
+            fields,
+        })
     }
 
     /// Opens the index in `dir`, creating it (and the directory) when there is none.
     pub fn open_or_create(dir: &Path) -> Result<Self, IndexError> {
-        std::fs::create_dir_all(dir).map_err(|source| IndexError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
         let (schema, fields) = schema();
-        let directory = tantivy::directory::MmapDirectory::open(dir)
-            .map_err(|e| IndexError::Open(dir.to_path_buf(), e.to_string()))?;
-        let index = Index::open_or_create(directory, schema)?;
-        Self::from_index(index, fields)
-    }
-
-    fn from_index(index: Index, fields: Fields) -> Result<Self, IndexError> {
-        let reader = index.reader()?;
+        let (index, reader) = index_dir::open_or_create(dir, schema)?;
         Ok(Self {
             index,
             reader,

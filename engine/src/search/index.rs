@@ -3,6 +3,7 @@
 //! every quantity's packed comparison key and base-unit value ([`super::keys`]), so that
 //! conditions filter and score inside the index.
 
+use crate::index_dir::{self, OpenIndexError};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -25,13 +26,8 @@ const BATCH: usize = 4096;
 pub enum SearchIndexError {
     #[error("search index error: {0}")]
     Tantivy(#[from] tantivy::TantivyError),
-    #[error("cannot use index directory {path}: {source}")]
-    Io {
-        path: std::path::PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot open {0}: {1}")]
-    Open(std::path::PathBuf, String),
+    #[error(transparent)]
+    Open(#[from] OpenIndexError),
     #[error("stored sentence {0} is unreadable: {1}")]
     Stored(u32, String),
 }
@@ -115,24 +111,18 @@ impl SentenceIndex {
     /// A new index in memory (tests, evaluation).
     pub fn in_memory() -> Result<Self, SearchIndexError> {
         let (schema, fields) = schema();
-        Self::from_index(Index::create_in_ram(schema), fields)
+        let (index, reader) = index_dir::in_memory(schema)?;
+        Ok(SentenceIndex {
+            index,
+            reader,
+            fields,
+        })
     }
 
     /// Opens the index in `dir`, creating it (and the directory) when there is none.
     pub fn open_or_create(dir: &Path) -> Result<Self, SearchIndexError> {
-        std::fs::create_dir_all(dir).map_err(|source| SearchIndexError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
         let (schema, fields) = schema();
-        let directory = tantivy::directory::MmapDirectory::open(dir)
-            .map_err(|e| SearchIndexError::Open(dir.to_path_buf(), e.to_string()))?;
-        let index = Index::open_or_create(directory, schema)?;
-        Self::from_index(index, fields)
-    }
-
-    fn from_index(index: Index, fields: Fields) -> Result<Self, SearchIndexError> {
-        let reader = index.reader()?;
+        let (index, reader) = index_dir::open_or_create(dir, schema)?;
         Ok(SentenceIndex {
             index,
             reader,
