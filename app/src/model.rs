@@ -4,6 +4,7 @@
 //! server converts by serialising one and reading the other); the page needs only these fields.
 
 use serde::{Deserialize, Serialize};
+use tally_types::{InstanceScoring, QuestionKind, Ranker, SortOrder, Strategy};
 
 /// Cookie holding the person's theme (`light` or `dark`; absent: follow the system).
 pub const THEME_COOKIE: &str = "tally_theme";
@@ -44,9 +45,9 @@ pub fn clean_text(text: &str) -> String {
 /// Which pipeline answers: chosen from the question (`auto`) or by the person asking.
 pub const MODES: [(&str, &str); 4] = [
     ("auto", "Detect"),
-    ("count", "Count question"),
-    ("quantity", "Quantity condition"),
-    ("search", "Plain search"),
+    (QuestionKind::Count.name(), "Count question"),
+    (QuestionKind::Quantity.name(), "Quantity condition"),
+    (QuestionKind::Search.name(), "Plain search"),
 ];
 
 /// Settings a person may change; kept in the URL (and a cookie). The defaults are the best
@@ -88,12 +89,12 @@ impl Default for Settings {
         Settings {
             snippets: 50,
             threshold: 0.2,
-            strategy: "weighted-median".into(),
+            strategy: STRATEGIES[0].into(),
             theta: 0.3,
-            instances: "type-compatibility".into(),
-            ranker: "dense".into(),
+            instances: INSTANCE_SCORINGS[0].into(),
+            ranker: RANKERS[0].into(),
             alpha: 1.0,
-            sort: "relevance".into(),
+            sort: SORTS[0].0.into(),
             k: 10,
             corpus: all_corpora(),
         }
@@ -134,23 +135,31 @@ impl Settings {
     }
 }
 
+// The settings panel's choices, in the order shown (the default first); the names are the
+// types crate's, so a renamed choice cannot drift from what the engine accepts.
 pub const STRATEGIES: [&str; 4] = [
-    "weighted-median",
-    "most-confident",
-    "most-frequent",
-    "median",
+    Strategy::WeightedMedian.name(),
+    Strategy::MostConfident.name(),
+    Strategy::MostFrequent.name(),
+    Strategy::Median.name(),
 ];
 pub const INSTANCE_SCORINGS: [&str; 4] = [
-    "type-compatibility",
-    "summed-confidence",
-    "context-frequency",
-    "qa-only",
+    InstanceScoring::TypeCompatibility.name(),
+    InstanceScoring::SummedConfidence.name(),
+    InstanceScoring::ContextFrequency.name(),
+    InstanceScoring::QaOnly.name(),
 ];
-pub const RANKERS: [&str; 5] = ["dense", "qbm25", "bm25-filter", "bm25", "entity"];
+pub const RANKERS: [&str; 5] = [
+    Ranker::Dense.name(),
+    Ranker::Qbm25.name(),
+    Ranker::Bm25Filter.name(),
+    Ranker::Bm25.name(),
+    Ranker::Entity.name(),
+];
 pub const SORTS: [(&str, &str); 3] = [
-    ("relevance", "Relevance"),
-    ("value-ascending", "Value ↑"),
-    ("value-descending", "Value ↓"),
+    (SortOrder::Relevance.name(), "Relevance"),
+    (SortOrder::ValueAscending.name(), "Value ↑"),
+    (SortOrder::ValueDescending.name(), "Value ↓"),
 ];
 
 /// One question as asked: the text, the mode and the settings.

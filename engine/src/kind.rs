@@ -3,36 +3,10 @@
 //! choice and its reason, and lets people override it.
 
 use serde::{Deserialize, Serialize};
+pub use tally_types::QuestionKind;
 
 use crate::count::question::analyse;
 use crate::quantity::parse_query;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum QuestionKind {
-    Count,
-    Quantity,
-    Search,
-}
-
-impl QuestionKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            QuestionKind::Count => "count",
-            QuestionKind::Quantity => "quantity",
-            QuestionKind::Search => "search",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<Self> {
-        match name {
-            "count" => Some(QuestionKind::Count),
-            "quantity" => Some(QuestionKind::Quantity),
-            "search" => Some(QuestionKind::Search),
-            _ => None,
-        }
-    }
-}
 
 /// The chosen kind and a sentence saying why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -4,44 +4,7 @@
 //! median (the default). [`select`] applies the span threshold first, with the authors'
 //! relaxation: lower the threshold by 0.1 until at least five candidates pass.
 
-use serde::{Deserialize, Serialize};
-
-/// How candidates are combined into one count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum Strategy {
-    /// The count of the single most confident candidate.
-    MostConfident,
-    /// The count seen most often (ties: larger summed confidence, then smaller count).
-    MostFrequent,
-    /// The median count (the mean of the two middle counts for an even number).
-    Median,
-    /// Sorted by count, the count where cumulative confidence first reaches half of the total.
-    #[default]
-    WeightedMedian,
-}
-
-impl Strategy {
-    pub const ALL: [Strategy; 4] = [
-        Strategy::MostConfident,
-        Strategy::MostFrequent,
-        Strategy::Median,
-        Strategy::WeightedMedian,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::MostConfident => "most-confident",
-            Strategy::MostFrequent => "most-frequent",
-            Strategy::Median => "median",
-            Strategy::WeightedMedian => "weighted-median",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<Strategy> {
-        Strategy::ALL.into_iter().find(|s| s.name() == name)
-    }
-}
+pub use tally_types::Strategy;
 
 /// A count with the confidence of the span it came from.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+pub use tally_types::InstanceScoring;
 
 use serde::{Deserialize, Serialize};
 
@@ -17,44 +18,6 @@ use crate::text::names::{is_headline_verb, is_stop_word, name_spans};
 
 /// Minimum normalised Levenshtein similarity for two names to be one instance.
 pub const MERGE_SIMILARITY: f64 = 0.9;
-
-/// How instances are ranked (all scores in [0, 1]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum InstanceScoring {
-    /// Only the instances of the snippet holding the single most confident count span.
-    QaOnly,
-    /// Share of snippets mentioning the instance.
-    ContextFrequency,
-    /// Summed confidence of the snippets mentioning it, over all snippets.
-    SummedConfidence,
-    /// How well the instance fits the answer type (encoder cosine of the instance and the answer
-    /// type, in place of an NLI model), weighted by how many snippets mention it.
-    #[default]
-    TypeCompatibility,
-}
-
-impl InstanceScoring {
-    pub const ALL: [InstanceScoring; 4] = [
-        InstanceScoring::QaOnly,
-        InstanceScoring::ContextFrequency,
-        InstanceScoring::SummedConfidence,
-        InstanceScoring::TypeCompatibility,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            InstanceScoring::QaOnly => "qa-only",
-            InstanceScoring::ContextFrequency => "context-frequency",
-            InstanceScoring::SummedConfidence => "summed-confidence",
-            InstanceScoring::TypeCompatibility => "type-compatibility",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.name() == name)
-    }
-}
 
 /// One mention of an instance in a snippet.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
+pub use tally_types::ScorerKind;
 
 use serde::{Deserialize, Serialize};
 
@@ -34,45 +35,6 @@ pub enum PipelineError {
     Index(#[from] IndexError),
     #[error(transparent)]
     Ranker(#[from] RankerError),
-}
-
-/// How count spans get their confidence.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum ScorerKind {
-    /// Tally's span model (encoder + trained QA head).
-    Neural,
-    /// Lexical overlap of question and candidate context (baseline, and fallback without a model).
-    Lexical,
-    /// The mean of the two: the span model's reading of the snippet, and the lexical match of
-    /// the counted noun with the answer type.
-    Hybrid,
-    /// The candidate ranker: the span model's probability combined with the answer-type match,
-    /// the question's words around the count and the agreement of other snippets.
-    #[default]
-    Ranker,
-}
-
-impl ScorerKind {
-    pub const ALL: [ScorerKind; 4] = [
-        ScorerKind::Ranker,
-        ScorerKind::Neural,
-        ScorerKind::Lexical,
-        ScorerKind::Hybrid,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ScorerKind::Neural => "neural",
-            ScorerKind::Lexical => "lexical",
-            ScorerKind::Hybrid => "hybrid",
-            ScorerKind::Ranker => "ranker",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.name() == name)
-    }
 }
 
 /// Every setting of the count pipeline; stored with each answer.

@@ -15,6 +15,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
+pub use tally_types::{Ranker, SortOrder};
 
 use serde::{Deserialize, Serialize};
 use tantivy::collector::TopDocs;
@@ -40,81 +41,6 @@ pub const MAX_K: usize = 1000;
 /// the Qsearch dev queries (cosine alone, or with BM25 at equal weight, ranked worse).
 const DENSE_COSINE_WEIGHT: f64 = 2.0;
 const DENSE_TEXT_WEIGHT: f64 = 0.2;
-
-/// How sentences are ranked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Ranker {
-    Bm25,
-    Bm25Filter,
-    Qbm25,
-    Dense,
-    Entity,
-}
-
-impl Ranker {
-    pub const ALL: [Ranker; 5] = [
-        Ranker::Bm25,
-        Ranker::Bm25Filter,
-        Ranker::Qbm25,
-        Ranker::Dense,
-        Ranker::Entity,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Ranker::Bm25 => "bm25",
-            Ranker::Bm25Filter => "bm25-filter",
-            Ranker::Qbm25 => "qbm25",
-            Ranker::Dense => "dense",
-            Ranker::Entity => "entity",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|r| r.name() == name)
-    }
-
-    /// Whether the ranker needs the sentence encoder.
-    pub fn needs_encoder(self) -> bool {
-        self == Ranker::Dense
-    }
-}
-
-/// The order of the hits shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SortOrder {
-    Relevance,
-    ValueAscending,
-    ValueDescending,
-}
-
-impl SortOrder {
-    pub const ALL: [SortOrder; 3] = [
-        SortOrder::Relevance,
-        SortOrder::ValueAscending,
-        SortOrder::ValueDescending,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            SortOrder::Relevance => "relevance",
-            SortOrder::ValueAscending => "value-ascending",
-            SortOrder::ValueDescending => "value-descending",
-        }
-    }
-
-    /// A sort order by name (`asc` and `desc` too).
-    pub fn parse(name: &str) -> Option<Self> {
-        match name {
-            "relevance" => Some(SortOrder::Relevance),
-            "value-ascending" | "asc" => Some(SortOrder::ValueAscending),
-            "value-descending" | "desc" => Some(SortOrder::ValueDescending),
-            _ => None,
-        }
-    }
-}
 
 /// Settings of one search.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

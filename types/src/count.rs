@@ -1,0 +1,118 @@
+//! What a count answer can be asked to do: how counts are consolidated, how candidates are
+//! scored, how instances are ranked.
+
+use serde::{Deserialize, Serialize};
+
+/// How candidates are combined into one count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Strategy {
+    /// The count of the single most confident candidate.
+    MostConfident,
+    /// The count seen most often (ties: larger summed confidence, then smaller count).
+    MostFrequent,
+    /// The median count (the mean of the two middle counts for an even number).
+    Median,
+    /// Sorted by count, the count where cumulative confidence first reaches half of the total.
+    #[default]
+    WeightedMedian,
+}
+
+impl Strategy {
+    pub const ALL: [Strategy; 4] = [
+        Strategy::MostConfident,
+        Strategy::MostFrequent,
+        Strategy::Median,
+        Strategy::WeightedMedian,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Strategy::MostConfident => "most-confident",
+            Strategy::MostFrequent => "most-frequent",
+            Strategy::Median => "median",
+            Strategy::WeightedMedian => "weighted-median",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Strategy> {
+        Strategy::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+/// How count spans get their confidence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScorerKind {
+    /// Tally's span model (encoder + trained QA head).
+    Neural,
+    /// Lexical overlap of question and candidate context (baseline, and fallback without a model).
+    Lexical,
+    /// The mean of the two: the span model's reading of the snippet, and the lexical match of
+    /// the counted noun with the answer type.
+    Hybrid,
+    /// The candidate ranker: the span model's probability combined with the answer-type match,
+    /// the question's words around the count and the agreement of other snippets.
+    #[default]
+    Ranker,
+}
+
+impl ScorerKind {
+    pub const ALL: [ScorerKind; 4] = [
+        ScorerKind::Ranker,
+        ScorerKind::Neural,
+        ScorerKind::Lexical,
+        ScorerKind::Hybrid,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            ScorerKind::Neural => "neural",
+            ScorerKind::Lexical => "lexical",
+            ScorerKind::Hybrid => "hybrid",
+            ScorerKind::Ranker => "ranker",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+/// How instances are ranked (all scores in [0, 1]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum InstanceScoring {
+    /// Only the instances of the snippet holding the single most confident count span.
+    QaOnly,
+    /// Share of snippets mentioning the instance.
+    ContextFrequency,
+    /// Summed confidence of the snippets mentioning it, over all snippets.
+    SummedConfidence,
+    /// How well the instance fits the answer type (encoder cosine of the instance and the answer
+    /// type, in place of an NLI model), weighted by how many snippets mention it.
+    #[default]
+    TypeCompatibility,
+}
+
+impl InstanceScoring {
+    pub const ALL: [InstanceScoring; 4] = [
+        InstanceScoring::QaOnly,
+        InstanceScoring::ContextFrequency,
+        InstanceScoring::SummedConfidence,
+        InstanceScoring::TypeCompatibility,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            InstanceScoring::QaOnly => "qa-only",
+            InstanceScoring::ContextFrequency => "context-frequency",
+            InstanceScoring::SummedConfidence => "summed-confidence",
+            InstanceScoring::TypeCompatibility => "type-compatibility",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.name() == name)
+    }
+}

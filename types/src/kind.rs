@@ -1,0 +1,30 @@
+//! The kinds of question Tally answers.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QuestionKind {
+    Count,
+    Quantity,
+    Search,
+}
+
+impl QuestionKind {
+    pub const fn name(self) -> &'static str {
+        match self {
+            QuestionKind::Count => "count",
+            QuestionKind::Quantity => "quantity",
+            QuestionKind::Search => "search",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "count" => Some(QuestionKind::Count),
+            "quantity" => Some(QuestionKind::Quantity),
+            "search" => Some(QuestionKind::Search),
+            _ => None,
+        }
+    }
+}

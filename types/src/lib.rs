@@ -1,0 +1,49 @@
+//! The vocabulary shared by the engine, the server and the pages: the choices a person makes
+//! (consolidation strategy, scorer, instance scoring, ranker, sort order, question kind), each
+//! with its one name. serde only, so it builds for the server and for WASM alike.
+
+pub mod count;
+pub mod kind;
+pub mod search;
+
+pub use count::{InstanceScoring, ScorerKind, Strategy};
+pub use kind::QuestionKind;
+pub use search::{Ranker, SortOrder};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every choice has one name: the one it parses from, prints as, and is serialised as.
+    fn one_name<T>(all: &[T], name: fn(T) -> &'static str, parse: fn(&str) -> Option<T>)
+    where
+        T: Copy + PartialEq + std::fmt::Debug + serde::Serialize,
+    {
+        for &value in all {
+            assert_eq!(parse(name(value)), Some(value));
+            assert_eq!(
+                serde_json::to_value(value).unwrap(),
+                serde_json::Value::String(name(value).to_string())
+            );
+        }
+    }
+
+    #[test]
+    fn each_choice_has_one_name() {
+        one_name(&Strategy::ALL, Strategy::name, Strategy::parse);
+        one_name(&ScorerKind::ALL, ScorerKind::name, ScorerKind::parse);
+        one_name(
+            &InstanceScoring::ALL,
+            InstanceScoring::name,
+            InstanceScoring::parse,
+        );
+        one_name(&Ranker::ALL, Ranker::name, Ranker::parse);
+        one_name(&SortOrder::ALL, SortOrder::name, SortOrder::parse);
+        let kinds = [
+            QuestionKind::Count,
+            QuestionKind::Quantity,
+            QuestionKind::Search,
+        ];
+        one_name(&kinds, QuestionKind::name, QuestionKind::parse);
+    }
+}

@@ -1,0 +1,78 @@
+//! How quantity search ranks and orders its results.
+
+use serde::{Deserialize, Serialize};
+
+/// How sentences are ranked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ranker {
+    Bm25,
+    Bm25Filter,
+    Qbm25,
+    Dense,
+    Entity,
+}
+
+impl Ranker {
+    pub const ALL: [Ranker; 5] = [
+        Ranker::Bm25,
+        Ranker::Bm25Filter,
+        Ranker::Qbm25,
+        Ranker::Dense,
+        Ranker::Entity,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Ranker::Bm25 => "bm25",
+            Ranker::Bm25Filter => "bm25-filter",
+            Ranker::Qbm25 => "qbm25",
+            Ranker::Dense => "dense",
+            Ranker::Entity => "entity",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// Whether the ranker needs the sentence encoder.
+    pub fn needs_encoder(self) -> bool {
+        self == Ranker::Dense
+    }
+}
+
+/// The order of the hits shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SortOrder {
+    Relevance,
+    ValueAscending,
+    ValueDescending,
+}
+
+impl SortOrder {
+    pub const ALL: [SortOrder; 3] = [
+        SortOrder::Relevance,
+        SortOrder::ValueAscending,
+        SortOrder::ValueDescending,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            SortOrder::Relevance => "relevance",
+            SortOrder::ValueAscending => "value-ascending",
+            SortOrder::ValueDescending => "value-descending",
+        }
+    }
+
+    /// A sort order by name (`asc` and `desc` too).
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "relevance" => Some(SortOrder::Relevance),
+            "value-ascending" | "asc" => Some(SortOrder::ValueAscending),
+            "value-descending" | "desc" => Some(SortOrder::ValueDescending),
+            _ => None,
+        }
+    }
+}
