@@ -189,6 +189,28 @@ async fn hostile_input_repeated_questions_and_private_history() {
     let cookie = headers["set-cookie"].to_str().unwrap();
     assert!(cookie.starts_with("tally_visitor=") && cookie.contains("HttpOnly"));
 
+    // Pages asked by a client that never sends cookies back (a crawler) share one anonymous
+    // row per answer, instead of one row per request.
+    for _ in 0..3 {
+        let (status, _, _) = get(
+            &server,
+            "/?q=how+many+moons+does+mars+have&mode=count",
+            None,
+            false,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let (_, _, all) = get(&server, "/api/questions?limit=500", None, true).await;
+    let all: Value = serde_json::from_str(&all).unwrap();
+    let rows = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|q| q["text"] == "how many moons does mars have")
+        .count();
+    assert_eq!(rows, 1, "{all}");
+
     // 5. Errors the spec documents come as JSON with a sentence.
     let (status, body) = get_json(&server, "/api/feedback/abc", None).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
