@@ -82,8 +82,12 @@ pub async fn answer_and_store_observed(
         visitor: asker.visitor.as_deref().and_then(visitor_id),
         latency_ms,
     };
+    // The storing task builds the answer's JSON only when no equal answer is stored yet; it
+    // shares the answer instead of copying it (an answer is ~24 KB of JSON, and most requests
+    // find theirs stored).
+    let answer = Arc::new(answer);
     let record = {
-        let answer = answer.clone();
+        let answer = Arc::clone(&answer);
         move || {
             serde_json::json!({
                 "kind": answer.kind,
@@ -103,6 +107,8 @@ pub async fn answer_and_store_observed(
         Ok(ids) => (Some(ids), None),
         Err(e) => (None, Some(e.public_message())),
     };
+    // The storing task has finished and dropped its share.
+    let answer = Arc::try_unwrap(answer).unwrap_or_else(|shared| (*shared).clone());
     Ok(StoredAnswer {
         question_id: ids.map(|i| i.question_id),
         answer_id: ids.map(|i| i.answer_id),

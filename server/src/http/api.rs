@@ -15,7 +15,7 @@ use std::sync::LazyLock;
 
 use tally_app::backend::{cookie_value, Asker};
 use tally_app::model::{
-    Ask, COUNT_PARAMETERS, MODES, QUESTION_PARAMETERS, SEARCH_PARAMETERS, VISITOR_COOKIE,
+    Ask, COUNT_PARAMETERS, QUESTION_PARAMETERS, SEARCH_PARAMETERS, VISITOR_COOKIE,
 };
 
 use crate::backend::{answer_and_store, StoredAnswer};
@@ -138,13 +138,6 @@ pub fn ask_from(params: &HashMap<String, String>, takes: Takes) -> Result<Ask, A
         return Err(ApiError::new(StatusCode::BAD_REQUEST, problems.join("; ")));
     }
     let ask = ask.cleaned();
-    if !MODES.iter().any(|(mode, _)| *mode == ask.mode) {
-        let modes: Vec<&str> = MODES.iter().map(|(mode, _)| *mode).collect();
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!("unknown mode `{}` ({})", ask.mode, modes.join(", ")),
-        ));
-    }
     if ask.q.trim().is_empty() {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,

@@ -80,11 +80,15 @@ pub async fn restore_settings(request: Request, next: Next) -> Response {
 /// not in its history; everything after is.
 pub async fn ensure_visitor(request: Request, next: Next) -> Response {
     let path = request.uri().path();
+    // Site files and the API never need one: no cookie parsing on those requests.
+    if path.starts_with("/api/") || path.starts_with("/pkg/") {
+        return next.run(request).await;
+    }
     let has_visitor = cookie_value(request.headers(), VISITOR_COOKIE)
         .as_deref()
         .and_then(crate::backend::visitor_id)
         .is_some();
-    if has_visitor || path.starts_with("/api/") || path.starts_with("/pkg/") {
+    if has_visitor {
         return next.run(request).await;
     }
     let mut response = next.run(request).await;
