@@ -15,7 +15,9 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{Event, EventSource, MessageEvent};
 
-use crate::model::{Answered, Ask, TimingView};
+use tally_types::count::StageTiming;
+
+use crate::model::{Answered, Ask};
 
 #[derive(Deserialize)]
 struct Failure {
@@ -25,7 +27,7 @@ struct Failure {
 /// Answers `ask` through the event stream, appending each finished stage to `stages`.
 pub fn answer_with_progress(
     ask: Ask,
-    stages: RwSignal<Vec<TimingView>>,
+    stages: RwSignal<Vec<StageTiming>>,
 ) -> impl Future<Output = Result<Answered, ServerFnError>> + Send {
     // Browser objects are not `Send`; the browser has one thread, so this wrapper is sound.
     SendWrapper::new(stream_answer(ask, stages))
@@ -33,7 +35,7 @@ pub fn answer_with_progress(
 
 async fn stream_answer(
     ask: Ask,
-    stages: RwSignal<Vec<TimingView>>,
+    stages: RwSignal<Vec<StageTiming>>,
 ) -> Result<Answered, ServerFnError> {
     stages.set(Vec::new());
     // `Ask::url` is `/?q=…`: the same query string asks the stream.
@@ -52,7 +54,7 @@ async fn stream_answer(
         let stage = event
             .data()
             .as_string()
-            .and_then(|text| serde_json::from_str::<TimingView>(&text).ok());
+            .and_then(|text| serde_json::from_str::<StageTiming>(&text).ok());
         if let Some(stage) = stage {
             stages.update(|list| list.push(stage));
         }

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::CountView;
+use tally_types::CountAnswer;
 
 /// How much of the evidence a presentation of a count answer shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
@@ -144,12 +144,12 @@ pub enum StudyStep {
 pub enum TaskView {
     Judgement {
         mode: ExplanationMode,
-        answer: CountView,
+        answer: CountAnswer,
     },
     Preference {
         left: ExplanationMode,
         right: ExplanationMode,
-        answer: CountView,
+        answer: CountAnswer,
     },
 }
 

@@ -12,9 +12,10 @@ use serde::Serialize;
 use tally_app::model::Settings;
 use tally_engine::count::pipeline::StageTiming;
 use tally_engine::count::snippet_index::SnippetIndex;
-use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
-use tally_engine::search::{search, SearchResults, SearchSettings, SentenceIndex};
+use tally_engine::count::{CountPipeline, CountSettings};
+use tally_engine::search::{search, SearchSettings, SentenceIndex};
 use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
+use tally_types::AnswerBody;
 use tokio::sync::{Semaphore, SemaphorePermit, TryAcquireError};
 
 use tally_engine::choices::{CountChoices, SearchChoices};
@@ -41,21 +42,13 @@ pub enum AnswerError {
     Failed(String),
 }
 
-/// The engine's answer.
-#[derive(Debug, Clone, Serialize)]
-#[serde(untagged)]
-pub enum EngineAnswer {
-    Count(Box<CountAnswer>),
-    Search(Box<SearchResults>),
-}
-
 /// An answer with the kind that produced it.
 #[derive(Debug, Clone, Serialize)]
 pub struct Answer {
     pub kind: QuestionKind,
     pub kind_reason: String,
     pub chosen_by_user: bool,
-    pub answer: EngineAnswer,
+    pub answer: AnswerBody,
 }
 
 impl Answer {
@@ -65,14 +58,14 @@ impl Answer {
     }
 }
 
-pub fn summary_of(answer: &EngineAnswer) -> String {
+pub fn summary_of(answer: &AnswerBody) -> String {
     match answer {
-        EngineAnswer::Count(a) => match (a.count, &a.cnp_rep) {
+        AnswerBody::Count(a) => match (a.count, &a.cnp_rep) {
             (Some(count), Some(rep)) => format!("{count} (“{}”)", rep.text),
             (Some(count), None) => count.to_string(),
             _ => "no count found".into(),
         },
-        EngineAnswer::Search(r) => match (r.entities.first(), r.hits.first()) {
+        AnswerBody::Search(r) => match (r.entities.first(), r.hits.first()) {
             (Some(e), _) => format!("{} entities, first: {}", r.entities.len(), e.entity),
             (None, Some(hit)) => format!(
                 "{} results, first: {}",
@@ -358,7 +351,7 @@ fn answer_with(
         None => detect_kind(question, stored),
     };
     let answer = match kind {
-        QuestionKind::Count => EngineAnswer::Count(Box::new(
+        QuestionKind::Count => AnswerBody::Count(Box::new(
             engines
                 .pipeline
                 .answer_from_index_observed(
@@ -378,7 +371,7 @@ fn answer_with(
             if settings.ranker.needs_encoder() && engines.encoder.is_none() {
                 settings.ranker = tally_engine::search::Ranker::Qbm25;
             }
-            EngineAnswer::Search(Box::new(
+            AnswerBody::Search(Box::new(
                 search(
                     &engines.sentences,
                     engines.encoder.as_deref(),
@@ -575,9 +568,9 @@ mod tests {
             kind: QuestionKind::Search,
             kind_reason: String::new(),
             chosen_by_user: false,
-            answer: EngineAnswer::Search(Box::new(SearchResults {
+            answer: AnswerBody::Search(Box::new(tally_types::SearchResults {
                 query: n.to_string(),
-                understood: tally_engine::search::results::QueryView {
+                understood: tally_types::search::QueryView {
                     terms: vec![],
                     constraints: vec![],
                 },

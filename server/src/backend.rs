@@ -195,7 +195,7 @@ impl Backend for ServerBackend {
             let stored = answer_and_store(&state, &ask.q, &ask.mode, &ask.settings, &asker)
                 .await
                 .map_err(|e| e.failure())?;
-            to_page(ask, stored)
+            Ok(to_page(ask, stored))
         })
     }
 
@@ -323,27 +323,9 @@ fn history_item(row: answers::RecentQuestion) -> HistoryItem {
     }
 }
 
-/// The page's view of an answer: the engine's JSON read into the app's types.
-pub fn to_page(ask: Ask, stored: StoredAnswer) -> Result<Answered, Failure> {
-    let convert = |e: serde_json::Error| {
-        failure(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the answer could not be shown: {e}"),
-        )
-    };
-    let body = match &stored.answer.answer {
-        crate::answering::EngineAnswer::Count(a) => tally_app::model::AnswerBody::Count(
-            serde_json::to_value(a)
-                .and_then(serde_json::from_value)
-                .map_err(convert)?,
-        ),
-        crate::answering::EngineAnswer::Search(r) => tally_app::model::AnswerBody::Search(
-            serde_json::to_value(r)
-                .and_then(serde_json::from_value)
-                .map_err(convert)?,
-        ),
-    };
-    Ok(Answered {
+/// The page's view of a stored answer: the engine's answer with where it is stored.
+pub fn to_page(ask: Ask, stored: StoredAnswer) -> Answered {
+    Answered {
         ask,
         kind: stored.answer.kind.name().to_string(),
         kind_reason: stored.answer.kind_reason,
@@ -351,8 +333,8 @@ pub fn to_page(ask: Ask, stored: StoredAnswer) -> Result<Answered, Failure> {
         answer_id: stored.answer_id,
         not_stored: stored.not_stored,
         feedback_key: Uuid::new_v4().to_string(),
-        body,
-    })
+        body: stored.answer.answer,
+    }
 }
 
 #[cfg(test)]

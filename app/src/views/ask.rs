@@ -8,9 +8,12 @@ use leptos_router::NavigateOptions;
 use crate::backend::answer_question;
 use crate::backend::example_questions;
 use crate::format::duration_ms;
+use tally_types::count::StageTiming;
+use tally_types::AnswerBody;
+
 use crate::model::{
-    AnswerBody, Answered, Ask, Settings, TimingView, ALL_CORPORA, INSTANCE_SCORINGS,
-    MAX_QUESTION_CHARS, MODES, RANKERS, SORTS, STRATEGIES,
+    Answered, Ask, Settings, ALL_CORPORA, INSTANCE_SCORINGS, MAX_QUESTION_CHARS, MODES, RANKERS,
+    SORTS, STRATEGIES,
 };
 use crate::views::count::CountAnswerView;
 use crate::views::feedback::{error_text, FeedbackTarget};
@@ -29,7 +32,7 @@ fn current_ask() -> Memo<(Ask, Vec<String>)> {
 pub fn AskPage() -> impl IntoView {
     let ask = current_ask();
     // Stages of the answer being computed, as they finish (filled in the browser only).
-    let stages = RwSignal::new(Vec::<TimingView>::new());
+    let stages = RwSignal::new(Vec::<StageTiming>::new());
     let answer = Resource::new(
         move || ask.get(),
         move |(ask, problems)| async move {
@@ -311,8 +314,8 @@ fn AnswerView(answered: Answered) -> impl IntoView {
             </p>
             {not_stored.map(|why| view! { <p class="notice" role="status">{format!("This answer was not saved, so feedback is off: {why}")}</p> })}
             {match body {
-                AnswerBody::Count(view) => view! { <CountAnswerView view target/> }.into_any(),
-                AnswerBody::Search(view) => view! { <SearchAnswerView view ask target/> }.into_any(),
+                AnswerBody::Count(view) => view! { <CountAnswerView view=*view target/> }.into_any(),
+                AnswerBody::Search(view) => view! { <SearchAnswerView view=*view ask target/> }.into_any(),
             }}
             <p class="muted small share">"Share this answer: " <a href=share id="share-link">{share_text}</a></p>
         </div>

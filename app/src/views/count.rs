@@ -7,9 +7,9 @@
 use leptos::prelude::*;
 
 use crate::format::{duration_ms, number, percent, Mark};
-use crate::model::{CnpView, CountView, SnippetView};
 use crate::views::feedback::{Extra, FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
+use tally_types::count::{Cnp, CnpClass, CnpGroups, CountAnswer, RankedInstance, SnippetAnswer};
 
 const CNP_CLASSES: [(&str, &str); 4] = [
     (
@@ -37,8 +37,8 @@ pub fn snippet_anchor(id: &str) -> String {
 }
 
 #[component]
-pub fn CountAnswerView(view: CountView, target: Option<FeedbackTarget>) -> impl IntoView {
-    let CountView {
+pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> impl IntoView {
+    let CountAnswer {
         question: _,
         analysis,
         count,
@@ -52,6 +52,7 @@ pub fn CountAnswerView(view: CountView, target: Option<FeedbackTarget>) -> impl 
         retrieval,
         threshold_used,
         timings,
+        settings: _,
     } = view;
     let used = snippets
         .iter()
@@ -144,7 +145,7 @@ pub fn CountAnswerView(view: CountView, target: Option<FeedbackTarget>) -> impl 
 /// Every snippet's chosen count at its value, sized by confidence and coloured by CNP class;
 /// the prediction is the dashed line.
 #[component]
-fn CountPlot(snippets: Vec<SnippetView>, prediction: Option<f64>) -> impl IntoView {
+fn CountPlot(snippets: Vec<SnippetAnswer>, prediction: Option<f64>) -> impl IntoView {
     const WIDTH: f64 = 640.0;
     const HEIGHT: f64 = 150.0;
     const LEFT: f64 = 30.0;
@@ -154,18 +155,16 @@ fn CountPlot(snippets: Vec<SnippetView>, prediction: Option<f64>) -> impl IntoVi
         .flat_map(|s| {
             s.spans.iter().filter(|span| span.chosen).map(move |span| {
                 let class = if span.used {
-                    span.cnp_class
-                        .clone()
-                        .unwrap_or_else(|| "incomparable".into())
+                    span.cnp_class.unwrap_or(CnpClass::Incomparable).name()
                 } else {
-                    "unused".into()
+                    "unused"
                 };
                 (
                     s.id.clone(),
                     span.text.clone(),
                     span.count,
                     span.confidence,
-                    class,
+                    class.to_string(),
                 )
             })
         })
@@ -261,11 +260,11 @@ pub fn Legend() -> impl IntoView {
 }
 
 #[component]
-fn Groups(groups: crate::model::GroupsView, target: Option<FeedbackTarget>) -> impl IntoView {
+fn Groups(groups: CnpGroups, target: Option<FeedbackTarget>) -> impl IntoView {
     let group = move |id: &'static str,
                       title: &'static str,
                       explain: &'static str,
-                      cnps: Vec<CnpView>| {
+                      cnps: Vec<Cnp>| {
         let target = target.clone();
         view! {
             <section class=format!("cnp-group group-{id}") aria-labelledby=format!("group-{id}")>
@@ -314,10 +313,7 @@ fn Groups(groups: crate::model::GroupsView, target: Option<FeedbackTarget>) -> i
 }
 
 #[component]
-fn Instances(
-    instances: Vec<crate::model::InstanceView>,
-    target: Option<FeedbackTarget>,
-) -> impl IntoView {
+fn Instances(instances: Vec<RankedInstance>, target: Option<FeedbackTarget>) -> impl IntoView {
     if instances.is_empty() {
         return view! { <p class="muted">"No instances found in the snippets."</p> }.into_any();
     }
@@ -360,7 +356,7 @@ fn Instances(
 }
 
 #[component]
-fn Snippets(snippets: Vec<SnippetView>) -> impl IntoView {
+fn Snippets(snippets: Vec<SnippetAnswer>) -> impl IntoView {
     view! {
         <section class="snippets" aria-labelledby="snippets-title">
             <h3 id="snippets-title">"Snippets"</h3>
@@ -382,10 +378,10 @@ fn Snippets(snippets: Vec<SnippetView>) -> impl IntoView {
 
 /// A snippet's highlights: its count spans, coloured by CNP class (or as unused), and its
 /// instance mentions.
-pub fn snippet_marks(snippet: &SnippetView) -> Vec<Mark> {
+pub fn snippet_marks(snippet: &SnippetAnswer) -> Vec<Mark> {
     let spans = snippet.spans.iter().map(|span| {
         let class = match (&span.cnp_class, span.used) {
-            (Some(class), true) => format!("count cnp-{class}"),
+            (Some(class), true) => format!("count cnp-{}", class.name()),
             _ => "count cnp-unused".to_string(),
         };
         Mark {

@@ -5,17 +5,20 @@
 use leptos::prelude::*;
 
 use crate::format::{duration_ms, number, Mark};
-use crate::model::{Ask, HitView, SearchView, SORTS};
+use tally_types::search::{ConstraintView, Hit, SearchResults};
+use tally_types::Ranker;
+
+use crate::model::{Ask, SORTS};
 use crate::views::feedback::{FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
 
 #[component]
 pub fn SearchAnswerView(
-    view: SearchView,
+    view: SearchResults,
     ask: Ask,
     target: Option<FeedbackTarget>,
 ) -> impl IntoView {
-    let SearchView {
+    let SearchResults {
         query: _,
         understood,
         ranker,
@@ -25,6 +28,7 @@ pub fn SearchAnswerView(
         hits,
         entities,
         timings,
+        k: _,
     } = view;
     let constraints = understood.constraints.clone();
     let understood_view = view! {
@@ -51,7 +55,7 @@ pub fn SearchAnswerView(
     let sort_links = SORTS
         .iter()
         .map(|(value, label)| {
-            let current = *value == sort;
+            let current = *value == sort.name();
             view! {
                 <a
                     href=ask.with_sort(value).url()
@@ -64,7 +68,7 @@ pub fn SearchAnswerView(
             }
         })
         .collect_view();
-    let results = if ranker == "entity" && !entities.is_empty() {
+    let results = if ranker == Ranker::Entity && !entities.is_empty() {
         view! {
             <ol class="entities" id="results">
                 {entities
@@ -108,7 +112,7 @@ pub fn SearchAnswerView(
             <nav class="sorts" aria-label="Sort results">
                 <span class="muted">"Sort: "</span>
                 {sort_links}
-                <span class="muted small">{format!(" · ranker {ranker}, α = {alpha}")}</span>
+                <span class="muted small">{format!(" · ranker {}, α = {alpha}", ranker.name())}</span>
             </nav>
             {results}
             <p class="muted small">
@@ -145,8 +149,8 @@ fn Scores(text: f64, text_label: &'static str, quantity: f64) -> impl IntoView {
 
 #[component]
 fn HitBody(
-    hit: HitView,
-    constraints: Vec<crate::model::ConstraintView>,
+    hit: Hit,
+    constraints: Vec<ConstraintView>,
     target: Option<FeedbackTarget>,
 ) -> impl IntoView {
     let marks = hit

@@ -10,7 +10,9 @@ use crate::backend::{
     get_study_intro, get_study_page, get_study_summary, AnswerStudyTask, StartStudy,
 };
 use crate::format::{number, percent};
-use crate::model::{encode, CnpView, CountView};
+use tally_types::count::{Cnp, CountAnswer};
+
+use crate::model::encode;
 use crate::study::{ExplanationMode, StudyPage, StudyStep, StudySummary, TaskView};
 use crate::views::count::{snippet_marks, Legend};
 use crate::views::feedback::error_text;
@@ -167,7 +169,7 @@ fn SessionView(page: StudyPage, respond: ServerAction<AnswerStudyTask>) -> impl 
 /// A count answer shown with one explanation mode's evidence, without links or feedback (two
 /// presentations may share a page).
 #[component]
-fn Presentation(mode: ExplanationMode, answer: CountView, heading: String) -> impl IntoView {
+fn Presentation(mode: ExplanationMode, answer: CountAnswer, heading: String) -> impl IntoView {
     let count = match answer.count {
         Some(count) => number(count),
         None => "no count found".into(),
@@ -176,7 +178,7 @@ fn Presentation(mode: ExplanationMode, answer: CountView, heading: String) -> im
         let rep = answer.cnp_rep.clone().map(|rep| {
             view! { <p class="count-rep">{format!("Answer phrase: “{}”", rep.text)}</p> }
         });
-        let group = |title: &'static str, cnps: Vec<CnpView>| {
+        let group = |title: &'static str, cnps: Vec<Cnp>| {
             view! {
                 <div class="study-group">
                     <h4>{format!("{title} ({})", cnps.len())}</h4>

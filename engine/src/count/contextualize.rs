@@ -1,58 +1,10 @@
 //! Answer contextualization (CoQEx Algorithm 2): the representative count phrase (CNP_rep) and
 //! every other candidate as a synonym, a subgroup or an incomparable of it.
 
-use serde::{Deserialize, Serialize};
+pub use tally_types::count::answer::CnpClass;
+pub use tally_types::count::settings::ContextSettings;
 
 use crate::encoder::cosine;
-
-/// How a candidate count phrase relates to the representative one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CnpClass {
-    /// CNP_rep itself: the most confident candidate with the predicted count.
-    Representative,
-    /// Counts the same thing: its count is within ±θ of the prediction.
-    Synonym,
-    /// Counts a part of it: a smaller count ("17 regional languages" of 700 languages).
-    Subgroup,
-    /// Counts something else: unrelated phrase, or a larger count.
-    Incomparable,
-}
-
-impl CnpClass {
-    pub fn name(self) -> &'static str {
-        match self {
-            CnpClass::Representative => "representative",
-            CnpClass::Synonym => "synonym",
-            CnpClass::Subgroup => "subgroup",
-            CnpClass::Incomparable => "incomparable",
-        }
-    }
-}
-
-/// Settings of Algorithm 2.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct ContextSettings {
-    /// Relative band around the prediction within which a count is a synonym (paper: 0.3).
-    pub theta: f64,
-    /// A phrase whose cosine to CNP_rep is at most this is incomparable (paper: 0; Tally: 0.1).
-    pub incomparable_cosine: f32,
-    /// The authors' code: a larger count stays a synonym when its phrase's cosine to CNP_rep is
-    /// above this (`None`: larger counts are always incomparable, as in the paper's text).
-    pub larger_synonym_cosine: Option<f32>,
-}
-
-impl Default for ContextSettings {
-    fn default() -> Self {
-        Self {
-            theta: 0.3,
-            // Chosen on the CoQuAD kg and no-direct-answer context files (0.0–0.3 tried);
-            // the snippet file is kept for measuring.
-            incomparable_cosine: 0.1,
-            larger_synonym_cosine: None,
-        }
-    }
-}
 
 /// A candidate as Algorithm 2 sees it: its count, confidence and phrase embedding.
 #[derive(Debug, Clone, Copy)]

@@ -4,13 +4,17 @@
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
+
+pub use tally_types::count::answer::{
+    Cnp, CnpGroups, CountAnswer, CountSpan, InstanceMark, RankedInstance, SnippetAnswer,
+    StageTiming,
+};
+pub use tally_types::count::settings::{CountSettings, DEFAULT_ABSTAIN_BELOW};
 pub use tally_types::ScorerKind;
 
-use serde::{Deserialize, Serialize};
-
 use super::candidates::{count_candidates, CountCandidate};
-use super::consolidate::{consolidate, select, Scored, Strategy};
-use super::contextualize::{classify, CnpClass, CnpInput, ContextSettings};
+use super::consolidate::{consolidate, select, Scored};
+use super::contextualize::{classify, CnpClass, CnpInput};
 use super::dataset::Snippet;
 use super::instances::{find_instances, rank, type_compatibility_prior, Instance, InstanceScoring};
 use super::lexical::lexical_confidence;
@@ -35,164 +39,6 @@ pub enum PipelineError {
     Index(#[from] IndexError),
     #[error(transparent)]
     Ranker(#[from] RankerError),
-}
-
-/// Every setting of the count pipeline; stored with each answer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CountSettings {
-    /// Snippets retrieved for a question without a stored snippet set.
-    pub snippets: usize,
-    /// Minimum span confidence for a count to take part.
-    pub threshold: f64,
-    /// Lower the threshold by 0.1 until `min_counts` counts pass (the authors' relaxation).
-    pub relax_threshold: bool,
-    pub min_counts: usize,
-    pub strategy: Strategy,
-    pub context: ContextSettings,
-    pub instance_scoring: InstanceScoring,
-    pub scorer: ScorerKind,
-    /// Instances returned.
-    pub max_instances: usize,
-    /// Retrieve only from this corpus of the snippet index (`None`: all of them).
-    pub corpus: Option<String>,
-    /// Support below which Tally answers "no reliable answer in this corpus" instead of a count
-    /// (see [`support`]); 0 never abstains.
-    #[serde(default)]
-    pub abstain_below: f64,
-}
-
-impl CountSettings {
-    /// The settings as they apply with `scorer`: abstention reads confidences as
-    /// probabilities, which only the candidate ranker's are, so other scorers never abstain.
-    pub fn for_scorer(&self, scorer: ScorerKind) -> Self {
-        Self {
-            scorer,
-            abstain_below: if scorer == ScorerKind::Ranker {
-                self.abstain_below
-            } else {
-                0.0
-            },
-            ..self.clone()
-        }
-    }
-}
-
-impl Default for CountSettings {
-    fn default() -> Self {
-        Self {
-            snippets: 50,
-            // The candidate ranker with weighted median at 0.2: the best mean cross-validated P/C
-            // over Stresstest and LC-QuAD-count (`tally train count-spans`, README).
-            threshold: 0.2,
-            relax_threshold: true,
-            min_counts: 5,
-            strategy: Strategy::WeightedMedian,
-            context: ContextSettings::default(),
-            instance_scoring: InstanceScoring::default(),
-            scorer: ScorerKind::Ranker,
-            max_instances: 20,
-            corpus: None,
-            abstain_below: DEFAULT_ABSTAIN_BELOW,
-        }
-    }
-}
-
-/// A count phrase of a snippet with its confidence.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CountSpan {
-    /// Character offsets in the snippet text (what a browser highlights).
-    pub start: usize,
-    pub end: usize,
-    pub text: String,
-    pub count: f64,
-    pub confidence: f64,
-    /// The snippet's answer (its most confident count span).
-    pub chosen: bool,
-    /// Took part in consolidation (chosen and above the threshold used).
-    pub used: bool,
-    pub cnp_class: Option<CnpClass>,
-}
-
-/// An instance mention in a snippet, character offsets.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct InstanceMark {
-    pub start: usize,
-    pub end: usize,
-    pub instance: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SnippetAnswer {
-    pub id: String,
-    pub source: String,
-    pub text: String,
-    pub spans: Vec<CountSpan>,
-    pub instances: Vec<InstanceMark>,
-}
-
-/// A CNP in a group: which snippet, its phrase, count and confidence.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Cnp {
-    pub snippet_id: String,
-    pub text: String,
-    pub count: f64,
-    pub confidence: f64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-pub struct CnpGroups {
-    pub synonyms: Vec<Cnp>,
-    pub subgroups: Vec<Cnp>,
-    pub incomparables: Vec<Cnp>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RankedInstance {
-    pub name: String,
-    pub score: f64,
-    /// Snippet ids mentioning it.
-    pub snippets: Vec<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StageTiming {
-    pub stage: String,
-    pub ms: f64,
-}
-
-/// The default of [`CountSettings::abstain_below`]: the nested cross-validated choice with the
-/// candidate ranker (every fold chose it; `tally train count-spans` prints it, README).
-pub const DEFAULT_ABSTAIN_BELOW: f64 = 0.25;
-
-/// Everything Tally answers to a count question.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CountAnswer {
-    pub question: String,
-    pub analysis: QuestionAnalysis,
-    /// The predicted count; `None` when no snippet has a usable count, or when the evidence is
-    /// too weak to answer (then `abstention` says why, and the groups still show the closest
-    /// evidence).
-    pub count: Option<f64>,
-    /// The probability that the most confident count phrase states the answer (the scorer's
-    /// confidence, calibrated for the ranker); abstention compares it with the setting.
-    #[serde(default)]
-    pub support: f64,
-    /// Why no count is given although counts were found.
-    #[serde(default)]
-    pub abstention: Option<String>,
-    /// The representative count phrase.
-    pub cnp_rep: Option<Cnp>,
-    /// Share of the used confidence that agrees with the prediction (synonyms and CNP_rep).
-    pub confidence: f64,
-    pub groups: CnpGroups,
-    pub instances: Vec<RankedInstance>,
-    pub snippets: Vec<SnippetAnswer>,
-    /// How the snippets were found ("prefetched", "bm25", "given").
-    pub retrieval: String,
-    /// The threshold after relaxation.
-    pub threshold_used: f64,
-    pub settings: CountSettings,
-    pub timings: Vec<StageTiming>,
 }
 
 /// The count pipeline with its models, loaded once and shared.

@@ -3,29 +3,9 @@
 //! modifiers, singular), the other content phrases (entities), content terms, and the "how many
 //! X" → "which X" rewrite used to look for instances.
 
-use serde::{Deserialize, Serialize};
+pub use tally_types::count::answer::QuestionAnalysis;
 
 use crate::quantity::{is_function_word, singular};
-
-/// What Tally understood of a count question.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct QuestionAnalysis {
-    pub question: String,
-    /// "how many …", "number of …" (false for a keyword query).
-    pub has_count_cue: bool,
-    /// The counted noun phrase as asked ("indian elephants").
-    pub answer_type: String,
-    /// Its singular form ("indian elephant").
-    pub answer_type_singular: String,
-    /// Its head noun, singular ("elephant").
-    pub head: String,
-    /// The other content phrases ("paul mccartney", "beatles").
-    pub entities: Vec<String>,
-    /// Every content word, lower case, in order.
-    pub terms: Vec<String>,
-    /// The question asking for instances ("which indian elephants are there in the world").
-    pub which_question: String,
-}
 
 /// Phrases that introduce the counted noun.
 const COUNT_CUES: &[&[&str]] = &[

@@ -13,9 +13,10 @@ mod filter;
 pub mod index;
 pub mod keys;
 pub mod rank;
-pub mod results;
 pub mod sentences;
 
 pub use index::{Document, IngestStats, SearchIndexError, SentenceIndex};
 pub use rank::{search, Ranker, SearchError, SearchSettings, SortOrder, MAX_K};
 pub use results::{EntityHit, Hit, SearchResults};
+/// What a search returns (one type for the CLI, the API and the pages; in `tally-types`).
+pub use tally_types::search::results;

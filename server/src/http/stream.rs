@@ -51,10 +51,7 @@ pub async fn answer_stream(
         let stored =
             answer_and_store_observed(&state, &ask.q, &ask.mode, &ask.settings, &asker, on_stage)
                 .await;
-        let last = match stored
-            .map_err(|e| e.failure())
-            .and_then(|s| to_page(ask, s))
-        {
+        let last = match stored.map_err(|e| e.failure()).map(|s| to_page(ask, s)) {
             Ok(answered) => Event::default().event("answer").json_data(answered),
             Err(failure) => Event::default()
                 .event("failure")

@@ -9,15 +9,16 @@ pub mod summary;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use tally_app::model::{CountView, Settings};
+use tally_app::model::Settings;
 use tally_app::study::{
     StudyIntro, StudyPage, StudyResponseForm, StudyStep, StudySummary, StudyTask, TaskView,
 };
+use tally_types::{AnswerBody, CountAnswer};
 use uuid::Uuid;
 
 pub use definition::StudyDefinition;
 
-use crate::answering::{AnswerError, EngineAnswer};
+use crate::answering::AnswerError;
 use crate::state::AppState;
 use crate::store::db::DbError;
 use summary::{count_is_correct, ResponseRecord, TaskRecord};
@@ -242,17 +243,19 @@ impl StudyService {
     }
 
     /// Tally's count answer with the default settings (cached after the first participant).
-    async fn count_view(&self, state: &AppState, question: &str) -> Result<CountView, StudyError> {
+    async fn count_view(
+        &self,
+        state: &AppState,
+        question: &str,
+    ) -> Result<CountAnswer, StudyError> {
         let answer = state
             .answerer
             .answer(question, "count", &Settings::default())
             .await?;
-        let EngineAnswer::Count(count) = answer.answer else {
+        let AnswerBody::Count(count) = answer.answer else {
             return Err(AnswerError::Failed("a count question got no count answer".into()).into());
         };
-        serde_json::to_value(&count)
-            .and_then(serde_json::from_value)
-            .map_err(|e| AnswerError::Failed(format!("the answer could not be shown: {e}")).into())
+        Ok(*count)
     }
 }
 

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::rank::{Ranker, SortOrder};
+use super::choices::{Ranker, SortOrder};
 
 /// A constraint as the user should see it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,0 +1,146 @@
+//! What Tally answers to a count question: the count (or why none is given), the representative
+//! count phrase with its synonyms, subgroups and incomparables, the instances, and every snippet
+//! with its marked count phrases. The engine returns it, the API serves it, the pages render it.
+
+use serde::{Deserialize, Serialize};
+
+use super::settings::CountSettings;
+
+/// How a candidate count phrase relates to the representative one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CnpClass {
+    /// CNP_rep itself: the most confident candidate with the predicted count.
+    Representative,
+    /// Counts the same thing: its count is within ±θ of the prediction.
+    Synonym,
+    /// Counts a part of it: a smaller count ("17 regional languages" of 700 languages).
+    Subgroup,
+    /// Counts something else: unrelated phrase, or a larger count.
+    Incomparable,
+}
+
+impl CnpClass {
+    pub fn name(self) -> &'static str {
+        match self {
+            CnpClass::Representative => "representative",
+            CnpClass::Synonym => "synonym",
+            CnpClass::Subgroup => "subgroup",
+            CnpClass::Incomparable => "incomparable",
+        }
+    }
+}
+
+/// What Tally understood of a count question.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuestionAnalysis {
+    pub question: String,
+    /// "how many …", "number of …" (false for a keyword query).
+    pub has_count_cue: bool,
+    /// The counted noun phrase as asked ("indian elephants").
+    pub answer_type: String,
+    /// Its singular form ("indian elephant").
+    pub answer_type_singular: String,
+    /// Its head noun, singular ("elephant").
+    pub head: String,
+    /// The other content phrases ("paul mccartney", "beatles").
+    pub entities: Vec<String>,
+    /// Every content word, lower case, in order.
+    pub terms: Vec<String>,
+    /// The question asking for instances ("which indian elephants are there in the world").
+    pub which_question: String,
+}
+
+/// A count phrase of a snippet with its confidence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CountSpan {
+    /// Character offsets in the snippet text (what a browser highlights).
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    pub count: f64,
+    pub confidence: f64,
+    /// The snippet's answer (its most confident count span).
+    pub chosen: bool,
+    /// Took part in consolidation (chosen and above the threshold used).
+    pub used: bool,
+    pub cnp_class: Option<CnpClass>,
+}
+
+/// An instance mention in a snippet, character offsets.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InstanceMark {
+    pub start: usize,
+    pub end: usize,
+    pub instance: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SnippetAnswer {
+    pub id: String,
+    pub source: String,
+    pub text: String,
+    pub spans: Vec<CountSpan>,
+    pub instances: Vec<InstanceMark>,
+}
+
+/// A CNP in a group: which snippet, its phrase, count and confidence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cnp {
+    pub snippet_id: String,
+    pub text: String,
+    pub count: f64,
+    pub confidence: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct CnpGroups {
+    pub synonyms: Vec<Cnp>,
+    pub subgroups: Vec<Cnp>,
+    pub incomparables: Vec<Cnp>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RankedInstance {
+    pub name: String,
+    pub score: f64,
+    /// Snippet ids mentioning it.
+    pub snippets: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StageTiming {
+    pub stage: String,
+    pub ms: f64,
+}
+
+/// Everything Tally answers to a count question.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CountAnswer {
+    pub question: String,
+    pub analysis: QuestionAnalysis,
+    /// The predicted count; `None` when no snippet has a usable count, or when the evidence is
+    /// too weak to answer (then `abstention` says why, and the groups still show the closest
+    /// evidence).
+    pub count: Option<f64>,
+    /// The probability that the most confident count phrase states the answer (the scorer's
+    /// confidence, calibrated for the ranker); abstention compares it with the setting.
+    #[serde(default)]
+    pub support: f64,
+    /// Why no count is given although counts were found.
+    #[serde(default)]
+    pub abstention: Option<String>,
+    /// The representative count phrase.
+    pub cnp_rep: Option<Cnp>,
+    /// Share of the used confidence that agrees with the prediction (synonyms and CNP_rep).
+    pub confidence: f64,
+    pub groups: CnpGroups,
+    pub instances: Vec<RankedInstance>,
+    pub snippets: Vec<SnippetAnswer>,
+    /// How the snippets were found ("prefetched", "bm25", "given").
+    pub retrieval: String,
+    /// The threshold after relaxation.
+    pub threshold_used: f64,
+    pub settings: CountSettings,
+    pub timings: Vec<StageTiming>,
+}

@@ -1,0 +1,12 @@
+//! Count questions: the choices a person makes, the settings, and the answer.
+
+pub mod answer;
+pub mod choices;
+pub mod settings;
+
+pub use answer::{
+    Cnp, CnpClass, CnpGroups, CountAnswer, CountSpan, InstanceMark, QuestionAnalysis,
+    RankedInstance, SnippetAnswer, StageTiming,
+};
+pub use choices::{InstanceScoring, ScorerKind, Strategy};
+pub use settings::{ContextSettings, CountSettings, DEFAULT_ABSTAIN_BELOW};

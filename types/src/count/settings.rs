@@ -1,0 +1,93 @@
+//! Every setting of the count pipeline, stored with each answer.
+
+use serde::{Deserialize, Serialize};
+
+use super::choices::{InstanceScoring, ScorerKind, Strategy};
+
+/// The default of [`CountSettings::abstain_below`]: the nested cross-validated choice with the
+/// candidate ranker (every fold chose it; `tally train count-spans` prints it, README).
+pub const DEFAULT_ABSTAIN_BELOW: f64 = 0.25;
+
+/// Every setting of the count pipeline; stored with each answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CountSettings {
+    /// Snippets retrieved for a question without a stored snippet set.
+    pub snippets: usize,
+    /// Minimum span confidence for a count to take part.
+    pub threshold: f64,
+    /// Lower the threshold by 0.1 until `min_counts` counts pass (the authors' relaxation).
+    pub relax_threshold: bool,
+    pub min_counts: usize,
+    pub strategy: Strategy,
+    pub context: ContextSettings,
+    pub instance_scoring: InstanceScoring,
+    pub scorer: ScorerKind,
+    /// Instances returned.
+    pub max_instances: usize,
+    /// Retrieve only from this corpus of the snippet index (`None`: all of them).
+    pub corpus: Option<String>,
+    /// Support below which Tally answers "no reliable answer in this corpus" instead of a count
+    /// (see [`support`]); 0 never abstains.
+    #[serde(default)]
+    pub abstain_below: f64,
+}
+
+impl CountSettings {
+    /// The settings as they apply with `scorer`: abstention reads confidences as
+    /// probabilities, which only the candidate ranker's are, so other scorers never abstain.
+    pub fn for_scorer(&self, scorer: ScorerKind) -> Self {
+        Self {
+            scorer,
+            abstain_below: if scorer == ScorerKind::Ranker {
+                self.abstain_below
+            } else {
+                0.0
+            },
+            ..self.clone()
+        }
+    }
+}
+
+impl Default for CountSettings {
+    fn default() -> Self {
+        Self {
+            snippets: 50,
+            // The candidate ranker with weighted median at 0.2: the best mean cross-validated P/C
+            // over Stresstest and LC-QuAD-count (`tally train count-spans`, README).
+            threshold: 0.2,
+            relax_threshold: true,
+            min_counts: 5,
+            strategy: Strategy::WeightedMedian,
+            context: ContextSettings::default(),
+            instance_scoring: InstanceScoring::default(),
+            scorer: ScorerKind::Ranker,
+            max_instances: 20,
+            corpus: None,
+            abstain_below: DEFAULT_ABSTAIN_BELOW,
+        }
+    }
+}
+
+/// Settings of Algorithm 2.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ContextSettings {
+    /// Relative band around the prediction within which a count is a synonym (paper: 0.3).
+    pub theta: f64,
+    /// A phrase whose cosine to CNP_rep is at most this is incomparable (paper: 0; Tally: 0.1).
+    pub incomparable_cosine: f32,
+    /// The authors' code: a larger count stays a synonym when its phrase's cosine to CNP_rep is
+    /// above this (`None`: larger counts are always incomparable, as in the paper's text).
+    pub larger_synonym_cosine: Option<f32>,
+}
+
+impl Default for ContextSettings {
+    fn default() -> Self {
+        Self {
+            theta: 0.3,
+            // Chosen on the CoQuAD kg and no-direct-answer context files (0.0–0.3 tried);
+            // the snippet file is kept for measuring.
+            incomparable_cosine: 0.1,
+            larger_synonym_cosine: None,
+        }
+    }
+}
