@@ -48,6 +48,7 @@ pub struct Answer {
     pub kind: QuestionKind,
     pub kind_reason: String,
     pub chosen_by_user: bool,
+    #[serde(serialize_with = "AnswerBody::serialize_untagged")]
     pub answer: AnswerBody,
 }
 

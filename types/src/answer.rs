@@ -1,5 +1,6 @@
-//! An answer of either kind, as the engine returns it, the API serves it (untagged: the body is
-//! the count answer or the search results themselves) and the pages render it.
+//! An answer of either kind, as the engine returns it, the API serves it and the pages render
+//! it. Tagged with its `type` (`count` or `search`); the API serves the body alone, untagged (see
+//! [`AnswerBody::serialize_untagged`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -7,8 +8,21 @@ use crate::count::CountAnswer;
 use crate::search::SearchResults;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(tag = "type", rename_all = "lowercase")]
 pub enum AnswerBody {
     Count(Box<CountAnswer>),
     Search(Box<SearchResults>),
+}
+
+impl AnswerBody {
+    /// The answer itself, without its tag (for `#[serde(serialize_with)]`).
+    pub fn serialize_untagged<S: serde::Serializer>(
+        body: &AnswerBody,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match body {
+            AnswerBody::Count(answer) => answer.serialize(serializer),
+            AnswerBody::Search(results) => results.serialize(serializer),
+        }
+    }
 }
