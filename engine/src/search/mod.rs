@@ -3,8 +3,8 @@
 //!
 //! Documents are split into sentences ([`sentences`]), their quantities extracted by the quantity
 //! module and stored in a tantivy index with packed comparison keys ([`keys`], [`index`]); a query
-//! is parsed by the same module into terms and constraints, and ranked by one of the rankers in
-//! [`rank`]. [`eval`] scores the rankers on judged sentences (P@10, MRR@10, NDCG@10).
+//! is parsed by the same module into terms and constraints, and ranked ([`rank`]) by one of the
+//! [`rankers`]. [`eval`] scores the rankers on judged sentences (P@10, MRR@10, NDCG@10).
 
 pub mod conditions;
 pub mod corpus;
@@ -12,7 +12,10 @@ pub mod eval;
 mod filter;
 pub mod index;
 pub mod keys;
+mod present;
 pub mod rank;
+pub mod rankers;
+mod retrieve;
 pub mod sentences;
 
 pub use index::{Document, IngestStats, SearchIndexError, SentenceIndex};

@@ -1,46 +1,24 @@
-//! The rankers and the search itself.
-//!
-//! - `bm25`: text only.
-//! - `bm25-filter`: BM25 over the sentences that meet every constraint (the others are dropped).
-//! - `qbm25` (QFinder): BM25 / max BM25 + α · 1[meets every constraint] · qs. Computed exactly
-//!   with two index queries: BM25 top-k over all sentences (which also gives max BM25), and the
-//!   top-k of the formula among the sentences that meet the constraints (a fast-field filter
-//!   inside tantivy, scored from the packed entries); the merge of both is the exact top-k.
-//! - `dense`: the qbm25 pool re-ranked by MiniLM cosine(query, sentence) + α · 1[meets] · qs (the
-//!   QColBERT idea with Tally's encoder).
-//! - `entity` (Qsearch): quantity facts (entity, quantity, context) from the pool; facts that fail
-//!   the condition are dropped; entities ranked by their best fact's context match (the encoder's
-//!   cosine, or normalised BM25 without one) + α · qs, each with its evidence sentence.
+//! A quantity search: parse the query → retrieve candidates (the ranker's first stage) → score
+//! the hits (the ranker's second stage) → present them in the order asked for. The rankers are in
+//! [`super::rankers`], one file each.
 
-use std::collections::HashMap;
-use std::sync::Arc;
 use std::time::Instant;
 pub use tally_types::{Ranker, SortOrder};
 
 use serde::{Deserialize, Serialize};
-use tantivy::collector::TopDocs;
-use tantivy::query::Query;
-use tantivy::{DocAddress, DocId, Score, SegmentReader};
 
-use super::conditions::{self, Test};
-use super::filter::{ConditionFilter, MAX_ENTRIES};
-use super::index::{SearchIndexError, SentenceIndex, StoredSentence, PACKED_FIELD};
-use super::keys::{self, Entry};
-use super::results::{
-    ConstraintView, EntityHit, Hit, QuantityMatch, QueryView, SearchResults, SearchTimings,
-};
-use crate::encoder::cosine;
-use crate::quantity::{parse_query, Constraint, ParsedQuery};
-use crate::text::names::name_spans;
-use crate::text::offsets::char_offset;
+use super::conditions::Test;
+use super::index::SearchIndexError;
+use super::present::{hit_of, sort_by_score, sort_hits, view_of};
+use super::rankers::{ranker_for, Asked};
+use super::results::{SearchResults, SearchTimings};
+use super::retrieve::{best_candidates, Retrieval};
+use super::SentenceIndex;
+use crate::quantity::{parse_query, ParsedQuery};
 use crate::{Encoder, EncoderError};
 
 /// The largest k a search accepts; more is capped with a note, not an error.
 pub const MAX_K: usize = 1000;
-/// Dense score = 2 · cosine + 0.2 · normalised BM25 + α · qs: weights chosen by a grid search on
-/// the Qsearch dev queries (cosine alone, or with BM25 at equal weight, ranked worse).
-const DENSE_COSINE_WEIGHT: f64 = 2.0;
-const DENSE_TEXT_WEIGHT: f64 = 0.2;
 
 /// Settings of one search.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -84,14 +62,6 @@ pub enum SearchError {
     BadAlpha(f64),
 }
 
-/// A retrieved sentence before presentation.
-struct Candidate {
-    address: DocAddress,
-    bm25: f64,
-    /// The ranker's score before re-ranking (BM25, or the qbm25 formula).
-    first_stage: f64,
-}
-
 /// Runs a quantity search.
 pub fn search(
     index: &SentenceIndex,
@@ -106,9 +76,7 @@ pub fn search(
     if !settings.alpha.is_finite() || settings.alpha < 0.0 {
         return Err(SearchError::BadAlpha(settings.alpha));
     }
-    if settings.ranker.needs_encoder() && encoder.is_none() {
-        return Err(SearchError::NeedsEncoder(settings.ranker.name()));
-    }
+    let ranker = ranker_for(settings.ranker, encoder)?;
     let mut notes = Vec::new();
     let parsed = parse_query(query);
     notes.extend(parsed.problems.iter().map(ToString::to_string));
@@ -124,112 +92,42 @@ pub fn search(
     let parse_ms = ms(started);
 
     let retrieve_started = Instant::now();
-    let wide = settings.ranker == Ranker::Dense
-        || settings.ranker == Ranker::Entity
-        || settings.sort != SortOrder::Relevance;
-    let n = if wide {
+    let n = if ranker.reranks() || settings.sort != SortOrder::Relevance {
         settings.pool.clamp(k, MAX_K)
     } else {
         k
     };
     let searcher = index.searcher();
     let text_query = index.text_query(&words);
-    let text_top = match &text_query {
-        Some(q) => searcher.search(q, &TopDocs::with_limit(n).order_by_score())?,
-        None => Vec::new(),
+    let retrieval = Retrieval::new(&searcher, text_query.as_deref(), &tests, n, settings.alpha)?;
+    let candidates = if tests.is_empty() {
+        retrieval.text_candidates()
+    } else {
+        ranker.retrieve(&retrieval)?
     };
-    let max_bm25 = text_top
-        .first()
-        .map_or(1.0, |(s, _)| f64::from(*s).max(f64::MIN_POSITIVE));
-    let mut candidates: Vec<Candidate> = Vec::new();
-    match settings.ranker {
-        _ if tests.is_empty() => push_all(&mut candidates, &text_top),
-        Ranker::Bm25 => push_all(&mut candidates, &text_top),
-        Ranker::Bm25Filter => {
-            let top = meeting_top(&searcher, text_query.as_deref(), &tests, n, |bm25, _| bm25)?;
-            push_all_scored(&mut candidates, &top);
-        }
-        Ranker::Qbm25 | Ranker::Dense | Ranker::Entity => {
-            let alpha = settings.alpha;
-            let top = meeting_top(
-                &searcher,
-                text_query.as_deref(),
-                &tests,
-                n,
-                move |bm25, qs| bm25 / max_bm25 + alpha * qs,
-            )?;
-            push_all_scored(&mut candidates, &top);
-            push_all(&mut candidates, &text_top);
-        }
-    }
+    let candidates = best_candidates(candidates, n);
     let retrieve_ms = ms(retrieve_started);
 
     let rerank_started = Instant::now();
-    let alpha = settings.alpha;
-    // First-stage scores from the fast field alone, so that only the sentences shown (or
-    // re-ranked) are read from the document store.
-    let mut seen = std::collections::HashSet::new();
-    candidates.retain(|c| seen.insert(c.address));
-    if settings.ranker != Ranker::Bm25 && settings.ranker != Ranker::Bm25Filter {
-        let mut columns: HashMap<u32, Option<tantivy::columnar::Column<u64>>> = HashMap::new();
-        for c in &mut candidates {
-            let column = columns.entry(c.address.segment_ord).or_insert_with(|| {
-                searcher
-                    .segment_reader(c.address.segment_ord)
-                    .fast_fields()
-                    .u64(PACKED_FIELD)
-                    .ok()
-            });
-            let entries: Vec<Entry> = column
-                .as_ref()
-                .map(|col| {
-                    col.values_for_doc(c.address.doc_id)
-                        .map(keys::unpack)
-                        .collect()
-                })
-                .unwrap_or_default();
-            let quantity = conditions::meeting_score(&tests, &entries).unwrap_or(0.0);
-            c.first_stage = c.bm25 / max_bm25 + alpha * quantity;
-        }
-    }
-    candidates.sort_by(|a, b| b.first_stage.total_cmp(&a.first_stage));
-    candidates.truncate(n);
     let mut hits = Vec::with_capacity(candidates.len());
     for candidate in &candidates {
         let stored = index.stored(&searcher, candidate.address)?;
-        hits.push(hit_of(&parsed, &tests, stored, candidate.bm25, max_bm25));
+        hits.push(hit_of(
+            &parsed,
+            &tests,
+            stored,
+            candidate.bm25,
+            retrieval.max_bm25,
+        ));
     }
-    for hit in &mut hits {
-        hit.score = match settings.ranker {
-            Ranker::Bm25 | Ranker::Bm25Filter => hit.text_score,
-            _ => hit.text_score_normalised + alpha * quantity_term(hit),
-        };
-    }
-    if settings.ranker == Ranker::Dense {
-        if let Some(encoder) = encoder {
-            // The query without its numbers: what is asked about, and in which unit.
-            let mut asked = words.join(" ");
-            for unit in parsed.constraints.iter().filter_map(|c| c.unit.as_ref()) {
-                asked.push(' ');
-                asked.push_str(&unit.name);
-            }
-            let mut texts: Vec<&str> = vec![&asked];
-            texts.extend(hits.iter().map(|h| h.text.as_str()));
-            let vectors = encoder.embed(&texts)?;
-            for (hit, vector) in hits.iter_mut().zip(&vectors[1..]) {
-                let similarity = f64::from(cosine(&vectors[0], vector));
-                hit.score = DENSE_COSINE_WEIGHT * similarity
-                    + DENSE_TEXT_WEIGHT * hit.text_score_normalised
-                    + alpha * quantity_term(hit);
-            }
-        }
-    }
-    sort_by_score(&mut hits);
-    let entities = if settings.ranker == Ranker::Entity {
-        entity_answers(&hits, !tests.is_empty(), alpha, k)
-    } else {
-        Vec::new()
+    let asked = Asked {
+        parsed: &parsed,
+        words: &words,
+        alpha: settings.alpha,
     };
+    ranker.score(&asked, &mut hits)?;
+    sort_by_score(&mut hits);
+    let entities = ranker.entities(&hits, &asked, k);
     sort_hits(&mut hits, settings.sort);
     hits.truncate(k);
     for (i, hit) in hits.iter_mut().enumerate() {
@@ -259,78 +157,6 @@ fn ms(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1000.0
 }
 
-/// The top `n` sentences that meet every test, by `score(bm25, qs)`, with their BM25: the text
-/// matches scored with the conditions checked on the fly from the fast field (tantivy's collector
-/// visits every text match), or, without words, a scan of the condition filter.
-fn meeting_top(
-    searcher: &tantivy::Searcher,
-    text_query: Option<&dyn Query>,
-    tests: &[Test],
-    n: usize,
-    score: impl Fn(f64, f64) -> f64 + Send + Sync + Copy + 'static,
-) -> Result<Vec<(f64, DocAddress)>, SearchError> {
-    let tests = Arc::new(tests.to_vec());
-    let shared = Arc::clone(&tests);
-    let collector = TopDocs::with_limit(n).tweak_score(move |segment: &SegmentReader| {
-        let column = segment.fast_fields().u64(PACKED_FIELD).ok();
-        let tests = Arc::clone(&shared);
-        move |doc: DocId, bm25: Score| {
-            let mut buffer = [Entry { key: 0, value: 0.0 }; MAX_ENTRIES];
-            let mut len = 0;
-            if let Some(column) = &column {
-                for packed in column.values_for_doc(doc).take(MAX_ENTRIES) {
-                    buffer[len] = keys::unpack(packed);
-                    len += 1;
-                }
-            }
-            let bm25 = f64::from(bm25);
-            match conditions::meeting_score(&tests, &buffer[..len]) {
-                Some(qs) => (score(bm25, qs), bm25),
-                // Below every meeting sentence; dropped after collection.
-                None => (f64::NEG_INFINITY, bm25),
-            }
-        }
-    });
-    let top = match text_query {
-        Some(query) => searcher.search(query, &collector)?,
-        None => searcher.search(&ConditionFilter::new(&tests), &collector)?,
-    };
-    Ok(top
-        .into_iter()
-        .filter(|((s, _), _)| s.is_finite())
-        .map(|((_, bm25), address)| (bm25, address))
-        .collect())
-}
-
-fn push_all_scored(candidates: &mut Vec<Candidate>, top: &[(f64, DocAddress)]) {
-    candidates.extend(top.iter().map(|(bm25, address)| Candidate {
-        address: *address,
-        bm25: *bm25,
-        first_stage: *bm25,
-    }));
-}
-
-fn push_all(candidates: &mut Vec<Candidate>, top: &[(Score, DocAddress)]) {
-    candidates.extend(top.iter().map(|(score, address)| Candidate {
-        address: *address,
-        bm25: f64::from(*score),
-        first_stage: f64::from(*score),
-    }));
-}
-
-/// 1[meets every constraint] · qs.
-fn quantity_term(hit: &Hit) -> f64 {
-    if hit.meets_all() {
-        hit.quantity_score
-    } else {
-        0.0
-    }
-}
-
-fn sort_by_score(hits: &mut [Hit]) {
-    hits.sort_by(|a, b| b.score.total_cmp(&a.score));
-}
-
 /// The words searched as text: the query's terms, and the words of counted units ("users",
 /// "grand slams", "megapixel camera"), which name what is counted.
 fn search_words(parsed: &ParsedQuery) -> Vec<String> {
@@ -345,163 +171,6 @@ fn search_words(parsed: &ParsedQuery) -> Vec<String> {
         }
     }
     words
-}
-
-/// A stored sentence scored against the tests.
-fn hit_of(
-    parsed: &ParsedQuery,
-    tests: &[Test],
-    stored: StoredSentence,
-    bm25: f64,
-    max_bm25: f64,
-) -> Hit {
-    let mut entries = Vec::new();
-    let mut owner = Vec::new();
-    for (i, quantity) in stored.quantities.iter().enumerate() {
-        for entry in keys::entries(quantity) {
-            entries.push(entry);
-            owner.push(i);
-        }
-    }
-    let scored = conditions::score(tests, &entries);
-    let matches = scored
-        .best
-        .iter()
-        .enumerate()
-        .filter_map(|(c, best)| {
-            let entry = entries[(*best)?];
-            let quantity = &stored.quantities[owner[(*best)?]];
-            let constraint = &parsed.constraints[c];
-            Some(QuantityMatch {
-                constraint: c,
-                start: char_offset(&stored.text, quantity.span.start),
-                end: char_offset(&stored.text, quantity.span.end),
-                surface: stored.text[quantity.span.clone()].to_string(),
-                converted: keys::from_base(entry.value, constraint.unit.as_ref()),
-                query_unit: constraint.unit.as_ref().map(|u| u.name.clone()),
-            })
-        })
-        .collect();
-    Hit {
-        rank: 0,
-        id: stored.id,
-        source: stored.source,
-        entity: stored.entity,
-        text: stored.text,
-        score: 0.0,
-        text_score: bm25,
-        text_score_normalised: bm25 / max_bm25,
-        quantity_score: scored.score,
-        meets: scored.best.iter().map(Option::is_some).collect(),
-        matches,
-    }
-}
-
-fn sort_hits(hits: &mut [Hit], order: SortOrder) {
-    let value = |h: &Hit| h.matches.first().map(|m| m.converted);
-    match order {
-        SortOrder::Relevance => {}
-        SortOrder::ValueAscending => hits.sort_by(|a, b| match (value(a), value(b)) {
-            (Some(x), Some(y)) => x.total_cmp(&y),
-            (a, b) => a.is_none().cmp(&b.is_none()),
-        }),
-        SortOrder::ValueDescending => hits.sort_by(|a, b| match (value(a), value(b)) {
-            (Some(x), Some(y)) => y.total_cmp(&x),
-            (a, b) => a.is_none().cmp(&b.is_none()),
-        }),
-    }
-}
-
-/// Entity mode: one answer per entity, from its best fact.
-fn entity_answers(hits: &[Hit], constrained: bool, alpha: f64, k: usize) -> Vec<EntityHit> {
-    let mut best: HashMap<String, EntityHit> = HashMap::new();
-    for hit in hits {
-        if constrained && !hit.meets_all() {
-            continue;
-        }
-        let Some(entity) = entity_of(hit) else {
-            continue;
-        };
-        let context_score = hit.score - alpha * quantity_term(hit);
-        let answer = EntityHit {
-            rank: 0,
-            score: hit.score,
-            context_score,
-            quantity_score: hit.quantity_score,
-            evidence: hit.clone(),
-            entity: entity.clone(),
-        };
-        let key = entity.to_lowercase();
-        match best.get(&key) {
-            Some(existing) if existing.score >= answer.score => {}
-            _ => {
-                best.insert(key, answer);
-            }
-        }
-    }
-    let mut answers: Vec<EntityHit> = best.into_values().collect();
-    answers.sort_by(|a, b| b.score.total_cmp(&a.score));
-    answers.truncate(k);
-    for (i, answer) in answers.iter_mut().enumerate() {
-        answer.rank = i + 1;
-    }
-    answers
-}
-
-/// The entity of a fact: the corpus's entity for the sentence, else the sentence's subject — the
-/// first entity-like span (capitalised run, quoted title) before the matched quantity, or the
-/// first one after it.
-fn entity_of(hit: &Hit) -> Option<String> {
-    if let Some(entity) = &hit.entity {
-        return Some(entity.clone());
-    }
-    let anchor = hit.matches.first().map_or(0, |m| m.start);
-    let text = &hit.text;
-    let spans: Vec<_> = name_spans(text)
-        .into_iter()
-        .map(|r| (char_offset(text, r.start), char_offset(text, r.end), r))
-        .filter(|(s, e, _)| hit.matches.iter().all(|m| *e <= m.start || *s >= m.end))
-        .collect();
-    spans
-        .iter()
-        .find(|(_, e, _)| *e <= anchor)
-        .or_else(|| spans.first())
-        .map(|(_, _, r)| text[r.clone()].trim_start_matches("The ").to_string())
-}
-
-fn view_of(query: &str, parsed: &ParsedQuery) -> QueryView {
-    QueryView {
-        terms: parsed.terms.clone(),
-        constraints: parsed
-            .constraints
-            .iter()
-            .map(|c| constraint_view(query, c))
-            .collect(),
-    }
-}
-
-fn constraint_view(query: &str, c: &Constraint) -> ConstraintView {
-    let keys = keys::constraint_keys(c);
-    let compared_as = match keys.first().map(|(k, _)| k.as_str()) {
-        Some(k) if k.starts_with("dim:") => format!("{}, converted", &k[4..]),
-        Some(k) if k.starts_with("currency:") => {
-            format!("{}, never converted to other currencies", &k[9..])
-        }
-        Some(k) if k.starts_with("count:") || k.starts_with("noun:") => {
-            "a count; bare numbers also match".into()
-        }
-        Some(k) if k.starts_with("per:") => "a rate, compared without conversion".into(),
-        _ => "a bare number".into(),
-    };
-    ConstraintView {
-        text: c.describe(),
-        source: query.get(c.span.clone()).unwrap_or_default().to_string(),
-        condition: c.condition.symbol().to_string(),
-        value: c.value,
-        high: c.high,
-        unit: c.unit.as_ref().map(|u| u.name.clone()),
-        compared_as,
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,22 @@
+//! `bm25`: the query's words only; quantities are shown but do not rank.
+
+use tally_types::search::Hit;
+
+use super::{Asked, SentenceRanker};
+use crate::search::rank::SearchError;
+use crate::search::retrieve::{Candidate, Retrieval};
+
+pub struct Bm25;
+
+impl SentenceRanker for Bm25 {
+    fn retrieve(&self, retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, SearchError> {
+        Ok(retrieval.text_candidates())
+    }
+
+    fn score(&self, _asked: &Asked<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
+        for hit in hits {
+            hit.score = hit.text_score;
+        }
+        Ok(())
+    }
+}

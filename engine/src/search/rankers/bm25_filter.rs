@@ -1,0 +1,19 @@
+//! `bm25-filter`: BM25 over the sentences that meet every constraint; the others are dropped.
+
+use tally_types::search::Hit;
+
+use super::{bm25::Bm25, Asked, SentenceRanker};
+use crate::search::rank::SearchError;
+use crate::search::retrieve::{Candidate, Retrieval};
+
+pub struct Bm25Filter;
+
+impl SentenceRanker for Bm25Filter {
+    fn retrieve(&self, retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, SearchError> {
+        retrieval.meeting(|bm25, _| bm25)
+    }
+
+    fn score(&self, asked: &Asked<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
+        Bm25.score(asked, hits)
+    }
+}

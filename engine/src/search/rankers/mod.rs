@@ -1,0 +1,76 @@
+//! The rankers of quantity search, one file each behind one trait (as tantivy's `collector/`):
+//! each says how it retrieves its first-stage candidates and how it scores the hits.
+//!
+//! - [`bm25`]: text only.
+//! - [`bm25_filter`]: BM25 over the sentences that meet every constraint (the others are dropped).
+//! - [`qbm25`] (QFinder): BM25 / max BM25 + α · 1[meets every constraint] · qs, exact.
+//! - [`dense`]: the qbm25 pool re-ranked by the encoder's cosine(query, sentence).
+//! - [`entity`] (Qsearch): entities from the qbm25 pool, each with its evidence sentence.
+
+mod bm25;
+mod bm25_filter;
+mod dense;
+mod entity;
+mod qbm25;
+
+use tally_types::search::{EntityHit, Hit};
+use tally_types::Ranker;
+
+use super::rank::SearchError;
+use super::retrieve::{Candidate, Retrieval};
+use crate::quantity::ParsedQuery;
+use crate::Encoder;
+
+/// What a ranker knows of the query when it scores hits.
+pub struct Asked<'a> {
+    pub parsed: &'a ParsedQuery,
+    /// The words searched as text.
+    pub words: &'a [String],
+    /// Weight of the quantity score.
+    pub alpha: f64,
+}
+
+/// One way of ranking sentences for a quantity query.
+pub trait SentenceRanker {
+    /// Whether it re-ranks a pool wider than the hits shown (then the `pool` setting applies).
+    fn reranks(&self) -> bool {
+        false
+    }
+
+    /// The first-stage candidates for a query with constraints (a query without any is ranked
+    /// by text alone, whatever the ranker).
+    fn retrieve(&self, retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, SearchError>;
+
+    /// Each hit's final score.
+    fn score(&self, asked: &Asked<'_>, hits: &mut [Hit]) -> Result<(), SearchError>;
+
+    /// Entity answers, for the rankers that give them (sorted hits in, best entity first out).
+    fn entities(&self, _hits: &[Hit], _asked: &Asked<'_>, _k: usize) -> Vec<EntityHit> {
+        Vec::new()
+    }
+}
+
+/// The ranker chosen; `Err` when it needs the encoder and none is loaded.
+pub fn ranker_for(
+    choice: Ranker,
+    encoder: Option<&Encoder>,
+) -> Result<Box<dyn SentenceRanker + '_>, SearchError> {
+    Ok(match choice {
+        Ranker::Bm25 => Box::new(bm25::Bm25),
+        Ranker::Bm25Filter => Box::new(bm25_filter::Bm25Filter),
+        Ranker::Qbm25 => Box::new(qbm25::Qbm25),
+        Ranker::Dense => Box::new(dense::Dense {
+            encoder: encoder.ok_or(SearchError::NeedsEncoder(choice.name()))?,
+        }),
+        Ranker::Entity => Box::new(entity::Entity),
+    })
+}
+
+/// 1[meets every constraint] · qs.
+pub fn quantity_term(hit: &Hit) -> f64 {
+    if hit.meets_all() {
+        hit.quantity_score
+    } else {
+        0.0
+    }
+}
