@@ -8,6 +8,7 @@ use crate::count::CountAnswer;
 use crate::search::SearchResults;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum AnswerBody {
     Count(Box<CountAnswer>),

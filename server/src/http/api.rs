@@ -10,8 +10,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
-use serde_json::{json, Value};
-use std::sync::LazyLock;
+use serde_json::json;
 
 use tally_app::backend::{cookie_value, Asker};
 use tally_app::model::{
@@ -234,18 +233,9 @@ pub async fn list_questions(
 /// `GET /api/openapi.json`: this API, described as OpenAPI 3.1, with the corpora this server
 /// has loaded as the choices of `corpus`.
 pub async fn openapi(State(state): State<AppState>) -> Response {
-    static SPEC: LazyLock<Result<Value, String>> = LazyLock::new(|| {
-        serde_json::from_str(include_str!("openapi.json")).map_err(|e| e.to_string())
-    });
-    let mut spec = match &*SPEC {
+    let mut spec = match super::openapi::document() {
         Ok(spec) => spec.clone(),
-        Err(e) => {
-            return ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("the built-in API description is not JSON: {e}"),
-            )
-            .into_response()
-        }
+        Err(e) => return ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e).into_response(),
     };
     let mut corpora = vec![tally_app::model::ALL_CORPORA.to_string()];
     corpora.extend(state.answerer.examples().corpora);

@@ -4,6 +4,7 @@
 pub mod api;
 pub mod health;
 pub mod listen;
+pub mod openapi;
 pub mod preferences;
 pub mod rate_limit;
 pub mod stream;

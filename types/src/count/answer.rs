@@ -8,6 +8,7 @@ use super::settings::CountSettings;
 
 /// How a candidate count phrase relates to the representative one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum CnpClass {
     /// CNP_rep itself: the most confident candidate with the predicted count.
@@ -33,6 +34,7 @@ impl CnpClass {
 
 /// What Tally understood of a count question.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct QuestionAnalysis {
     pub question: String,
     /// "how many …", "number of …" (false for a keyword query).
@@ -53,6 +55,7 @@ pub struct QuestionAnalysis {
 
 /// A count phrase of a snippet with its confidence.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CountSpan {
     /// Character offsets in the snippet text (what a browser highlights).
     pub start: usize,
@@ -69,6 +72,7 @@ pub struct CountSpan {
 
 /// An instance mention in a snippet, character offsets.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InstanceMark {
     pub start: usize,
     pub end: usize,
@@ -76,6 +80,7 @@ pub struct InstanceMark {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SnippetAnswer {
     pub id: String,
     pub source: String,
@@ -86,6 +91,7 @@ pub struct SnippetAnswer {
 
 /// A CNP in a group: which snippet, its phrase, count and confidence.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Cnp {
     pub snippet_id: String,
     pub text: String,
@@ -94,6 +100,7 @@ pub struct Cnp {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CnpGroups {
     pub synonyms: Vec<Cnp>,
     pub subgroups: Vec<Cnp>,
@@ -101,6 +108,7 @@ pub struct CnpGroups {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RankedInstance {
     pub name: String,
     pub score: f64,
@@ -109,6 +117,7 @@ pub struct RankedInstance {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct StageTiming {
     pub stage: String,
     pub ms: f64,
@@ -116,6 +125,7 @@ pub struct StageTiming {
 
 /// Everything Tally answers to a count question.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CountAnswer {
     pub question: String,
     pub analysis: QuestionAnalysis,

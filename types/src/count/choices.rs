@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// How candidates are combined into one count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Strategy {
     /// The count of the single most confident candidate.
@@ -42,6 +43,7 @@ impl Strategy {
 
 /// How count spans get their confidence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum ScorerKind {
     /// Tally's span model (encoder + trained QA head).
@@ -81,6 +83,7 @@ impl ScorerKind {
 
 /// How instances are ranked (all scores in [0, 1]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum InstanceScoring {
     /// Only the instances of the snippet holding the single most confident count span.

@@ -10,6 +10,7 @@ pub const DEFAULT_ABSTAIN_BELOW: f64 = 0.25;
 
 /// Every setting of the count pipeline; stored with each answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CountSettings {
     /// Snippets retrieved for a question without a stored snippet set.
     pub snippets: usize,
@@ -70,6 +71,7 @@ impl Default for CountSettings {
 
 /// Settings of Algorithm 2.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ContextSettings {
     /// Relative band around the prediction within which a count is a synonym (paper: 0.3).
     pub theta: f64,

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// How sentences are ranked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Ranker {
     Bm25,
@@ -44,6 +45,7 @@ impl Ranker {
 
 /// The order of the hits shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum SortOrder {
     Relevance,

@@ -7,6 +7,7 @@ use super::choices::{Ranker, SortOrder};
 
 /// A constraint as the user should see it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ConstraintView {
     /// "> 80000 people", "between 5 and 10 kilogram".
     pub text: String,
@@ -22,6 +23,7 @@ pub struct ConstraintView {
 
 /// The query as Tally understood it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct QueryView {
     pub terms: Vec<String>,
     pub constraints: Vec<ConstraintView>,
@@ -29,6 +31,7 @@ pub struct QueryView {
 
 /// A quantity of a hit that meets one constraint.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct QuantityMatch {
     /// Index into `QueryView::constraints`.
     pub constraint: usize,
@@ -44,6 +47,7 @@ pub struct QuantityMatch {
 
 /// A ranked sentence.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Hit {
     pub rank: usize,
     pub id: String,
@@ -72,6 +76,7 @@ impl Hit {
 
 /// An entity answer (entity mode): the entity, its score and the evidence sentence.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct EntityHit {
     pub rank: usize,
     pub entity: String,
@@ -84,6 +89,7 @@ pub struct EntityHit {
 
 /// Milliseconds per stage.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SearchTimings {
     pub parse_ms: f64,
     pub retrieve_ms: f64,
@@ -93,6 +99,7 @@ pub struct SearchTimings {
 
 /// The answer to a quantity search.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SearchResults {
     pub query: String,
     pub understood: QueryView,
