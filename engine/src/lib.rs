@@ -8,6 +8,7 @@ pub mod bert;
 pub mod choices;
 pub mod corpora;
 pub mod count;
+pub mod dataset;
 pub mod device;
 pub mod encoder;
 pub mod index_dir;

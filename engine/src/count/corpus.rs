@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use super::dataset::{parse_jsonl, read_squad, DatasetError};
 use super::snippet_index::{IndexError, SnippetIndex};
 use crate::corpora::{LCQUAD_COUNT, NQ_COUNT, STRESSTEST};
+use crate::dataset::{parse_jsonl, read_squad, DatasetError};
 
 /// Demo snippets: a few count questions with hand-written snippets.
 pub const DEMO_SNIPPETS: &str = include_str!("../../data/demo_snippets.jsonl");

@@ -12,7 +12,6 @@ pub mod candidates;
 pub mod consolidate;
 pub mod contextualize;
 pub mod corpus;
-pub mod dataset;
 pub mod evaluate;
 pub mod instances;
 pub mod lexical;

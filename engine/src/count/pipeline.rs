@@ -15,7 +15,6 @@ pub use tally_types::ScorerKind;
 use super::candidates::{count_candidates, CountCandidate};
 use super::consolidate::{consolidate, select, Scored};
 use super::contextualize::{classify, CnpClass, CnpInput};
-use super::dataset::Snippet;
 use super::instances::{find_instances, rank, type_compatibility_prior, Instance, InstanceScoring};
 use super::lexical::lexical_confidence;
 use super::question::{analyse, QuestionAnalysis};
@@ -26,6 +25,7 @@ use super::snippet_index::{IndexError, SnippetIndex};
 use super::span_model::{
     builtin_dir, candidate_passages, raise_candidate_probabilities, SpanModel, SpanModelError,
 };
+use crate::dataset::Snippet;
 use crate::encoder::{cosine, Encoder, EncoderError};
 use crate::text::offsets::char_offset;
 

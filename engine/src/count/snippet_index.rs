@@ -12,7 +12,7 @@ use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, T
 use tantivy::schema::{Field, IndexRecordOption, Schema, Value, STORED, STRING, TEXT};
 use tantivy::{doc, Index, IndexReader, IndexWriter, TantivyDocument, Term};
 
-use super::dataset::{QuerySnippets, Snippet};
+use crate::dataset::{QuerySnippets, Snippet};
 
 /// Writer memory budget: small corpora, one thread.
 const WRITER_BYTES: usize = 64_000_000;

@@ -30,7 +30,6 @@ use serde::{Deserialize, Serialize};
 
 use super::candidates::{count_candidates, CountCandidate};
 use super::consolidate::Strategy;
-use super::dataset::{gold_for, read_gold_counts, read_squad, DatasetError, Snippet};
 use super::lexical::lexical_confidence;
 use super::metrics::{count_scores, CountScores};
 use super::pipeline::{best_per_snippet, predict, CountSettings};
@@ -41,6 +40,7 @@ use super::span_model::{
     raise_candidate_probabilities, Passage, ReaderTop, SpanModelError, SpanModelMeta, Window,
     META_FILE, WEIGHTS_FILE,
 };
+use crate::dataset::{gold_for, read_gold_counts, read_squad, DatasetError, Snippet};
 use crate::encoder::Encoder;
 use crate::model_dir::sha256_file;
 

@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use super::index::{Document, IngestStats, SearchIndexError, SentenceIndex};
 use crate::corpora::{NEWSQUANT, QSEARCH, STRESSTEST};
-use crate::count::dataset::{read_squad, DatasetError};
+use crate::dataset::{read_squad, DatasetError};
 
 /// Demo documents: a few paragraphs about stadiums, phones, cars and athletes.
 pub const DEMO_DOCUMENTS: &str = include_str!("../../data/demo_quantities.jsonl");

@@ -9,7 +9,6 @@ use anyhow::{bail, Context};
 use tally_engine::choices::CountChoices;
 use tally_engine::count::contextualize::ContextSettings;
 use tally_engine::count::corpus::ingest_default;
-use tally_engine::count::dataset::{read_jsonl, read_squad};
 use tally_engine::count::evaluate::{
     evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts,
 };
@@ -20,6 +19,7 @@ use tally_engine::count::train::{
 };
 use tally_engine::count::train_ranker::train_candidate_ranker;
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
+use tally_engine::dataset::{read_jsonl, read_squad};
 use tally_engine::search::corpus::Format;
 use tally_engine::Encoder;
 

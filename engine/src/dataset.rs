@@ -1,4 +1,4 @@
-//! Reading the CoQEx data formats: SQuAD-format snippet files (one paragraph per snippet, its
+//! Reading the data sets' file formats, for count answers and quantity search alike: SQuAD-format snippet files (one paragraph per snippet, its
 //! query in `qas`), gold-count CSV files (`qid, query, answer_norm, …`), gold instance lists and
 //! instance aliases, and JSONL snippet files (`{"id", "text", "source"}`).
 
