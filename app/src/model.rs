@@ -92,7 +92,7 @@ impl Default for Settings {
             strategy: STRATEGIES[0].into(),
             theta: 0.3,
             instances: INSTANCE_SCORINGS[0].into(),
-            ranker: RANKERS[0].into(),
+            ranker: Ranker::DEFAULT.name().into(),
             alpha: 1.0,
             sort: SORTS[0].0.into(),
             k: 10,

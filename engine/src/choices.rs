@@ -170,11 +170,10 @@ impl SearchChoices<'_> {
             });
         }
         Ok(SearchSettings {
-            ranker,
             alpha: self.alpha,
             k: self.k,
             sort,
-            ..SearchSettings::default()
+            ..SearchSettings::for_ranker(ranker)
         })
     }
 }

@@ -2,7 +2,9 @@
 //! embeddings the way sentence-transformers does it: mean pooling over the real (unpadded) tokens,
 //! then L2 normalisation.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
@@ -43,6 +45,8 @@ pub struct Encoder {
     name: String,
     dimension: usize,
     max_seq_len: usize,
+    /// Embeddings by text, when [`Encoder::remember_embeddings`] turned remembering on.
+    remembered: Mutex<Option<HashMap<String, Vec<f32>>>>,
 }
 
 impl Encoder {
@@ -97,6 +101,7 @@ impl Encoder {
             name: dir.name(),
             dimension: config.hidden_size,
             max_seq_len,
+            remembered: Mutex::new(None),
         })
     }
 
@@ -135,8 +140,36 @@ impl Encoder {
         Ok(embeddings.pop().unwrap_or_default())
     }
 
+    /// From now on, remembers every text's embedding and never computes it twice (for
+    /// evaluations that embed the same sentences under many settings; unbounded, so not for a
+    /// server).
+    pub fn remember_embeddings(&self) {
+        let mut remembered = self.remembered.lock().unwrap_or_else(|e| e.into_inner());
+        remembered.get_or_insert_with(HashMap::new);
+    }
+
     /// Embeds texts: one unit-length vector per text, in input order.
     pub fn embed<S: AsRef<str>>(&self, texts: &[S]) -> Result<Vec<Vec<f32>>, EncoderError> {
+        let mut remembered = self.remembered.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(memory) = remembered.as_mut() else {
+            drop(remembered);
+            return self.compute(texts);
+        };
+        let missing: Vec<&str> = texts
+            .iter()
+            .map(AsRef::as_ref)
+            .filter(|t| !memory.contains_key(*t))
+            .collect();
+        for (text, vector) in missing.iter().zip(self.compute(&missing)?) {
+            memory.insert(text.to_string(), vector);
+        }
+        Ok(texts
+            .iter()
+            .map(|t| memory.get(t.as_ref()).cloned().unwrap_or_default())
+            .collect())
+    }
+
+    fn compute<S: AsRef<str>>(&self, texts: &[S]) -> Result<Vec<Vec<f32>>, EncoderError> {
         let encodings = self
             .tokenizer
             .encode_batch(texts.iter().map(|t| t.as_ref()).collect::<Vec<_>>(), true)

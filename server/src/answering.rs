@@ -367,10 +367,10 @@ fn answer_with(
             let mut settings = search_settings.clone();
             if kind == QuestionKind::Search {
                 // Plain search ranks by text; the quantity rankers would only add a note.
-                settings.ranker = tally_engine::search::Ranker::Bm25;
+                settings = settings.with_ranker(tally_engine::search::Ranker::Bm25);
             }
             if settings.ranker.needs_encoder() && engines.encoder.is_none() {
-                settings.ranker = tally_engine::search::Ranker::Qbm25;
+                settings = settings.with_ranker(tally_engine::search::Ranker::Qbm25);
             }
             AnswerBody::Search(Box::new(
                 search(

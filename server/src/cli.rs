@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use tally_types::Ranker;
 
 use clap::{Args, Parser, Subcommand};
 use tally_engine::count::train::TrainSettings;
@@ -57,7 +58,8 @@ pub enum EvalCommand {
     Cnp(EvalCnpArgs),
     /// Instance ranking against gold instances and aliases: MAP@k, AR@k, Hit@10, MRR.
     Instances(EvalInstancesArgs),
-    /// Quantity search on judged sentences (Qsearch format): P@10, MRR@10, NDCG@10 per ranker.
+    /// Quantity search on judged sentences (Qsearch format): P@10, MRR@10, NDCG@10 per ranker,
+    /// in-sample with the defaults and 5-fold cross-validated by query over a grid of weights.
     Search(EvalSearchArgs),
 }
 
@@ -134,7 +136,7 @@ pub struct IngestArgs {
 #[derive(Debug, Clone, Args)]
 pub struct SearchSettingsArgs {
     /// bm25, bm25-filter, qbm25, dense or entity.
-    #[arg(long, default_value = "dense")]
+    #[arg(long, default_value = Ranker::DEFAULT.name())]
     pub ranker: String,
     /// Weight α of the quantity score.
     #[arg(long, default_value_t = 1.0)]
@@ -175,10 +177,11 @@ pub struct EvalSearchArgs {
     /// Judged queries (e.g. ../shared/data/qsearch/qsearch_text_dev.jsonl).
     #[arg(long)]
     pub judged: PathBuf,
-    /// Print {"queries","p@10","mrr@10","ndcg@10"} for the chosen ranker only.
+    /// Print {"queries","p@10","mrr@10","ndcg@10"} for the chosen ranker only (in-sample, with the
+    /// defaults; no grid).
     #[arg(long)]
     pub json: bool,
-    /// The ranker printed by --json [default: dense, the best measured].
+    /// The ranker printed by --json [default: dense, the default ranker].
     #[arg(long)]
     pub ranker: Option<String>,
     /// Weight α of the quantity score.

@@ -31,14 +31,15 @@ pub struct Test {
 }
 
 impl Test {
-    pub fn new(constraint: &Constraint) -> Self {
+    /// `bare_weight`: the weight of a bare number's match to a counted constraint.
+    pub fn new(constraint: &Constraint, bare_weight: f64) -> Self {
         let unit = constraint.unit.as_ref();
         let value = keys::to_base(constraint.value, unit);
         Test {
             condition: constraint.condition,
             value,
             high: constraint.high.map_or(value, |h| keys::to_base(h, unit)),
-            keys: keys::constraint_keys(constraint)
+            keys: keys::constraint_keys(constraint, bare_weight)
                 .iter()
                 .map(|(k, w)| (keys::key_hash(k), *w))
                 .collect(),
@@ -164,7 +165,7 @@ mod tests {
         let tests: Vec<Test> = parse_query(query)
             .constraints
             .iter()
-            .map(Test::new)
+            .map(|c| Test::new(c, keys::BARE_WEIGHT))
             .collect();
         let entries: Vec<Entry> = extract(sentence).iter().flat_map(keys::entries).collect();
         score(&tests, &entries)

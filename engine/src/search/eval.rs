@@ -77,17 +77,51 @@ pub struct RankerScores {
     pub ndcg: f64,
 }
 
+/// One query's P@10, RR@10 and NDCG@10.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QueryScores {
+    pub precision: f64,
+    pub rr: f64,
+    pub ndcg: f64,
+}
+
+impl RankerScores {
+    /// The means of per-query scores.
+    pub fn mean(ranker: Ranker, scores: &[QueryScores]) -> RankerScores {
+        let n = scores.len().max(1) as f64;
+        RankerScores {
+            ranker,
+            queries: scores.len(),
+            precision: scores.iter().map(|s| s.precision).sum::<f64>() / n,
+            mrr: scores.iter().map(|s| s.rr).sum::<f64>() / n,
+            ndcg: scores.iter().map(|s| s.ndcg).sum::<f64>() / n,
+        }
+    }
+}
+
 /// Runs every query with `settings` and scores the ranked sentences.
 pub fn evaluate(
     collection: &JudgedCollection,
     encoder: Option<&Encoder>,
     settings: &SearchSettings,
 ) -> Result<RankerScores, SearchEvalError> {
+    Ok(RankerScores::mean(
+        settings.ranker,
+        &per_query(collection, encoder, settings)?,
+    ))
+}
+
+/// Each query's scores with `settings`, in the collection's order.
+pub fn per_query(
+    collection: &JudgedCollection,
+    encoder: Option<&Encoder>,
+    settings: &SearchSettings,
+) -> Result<Vec<QueryScores>, SearchEvalError> {
     let settings = SearchSettings {
         k: CUTOFF,
         ..settings.clone()
     };
-    let (mut precision, mut mrr, mut ndcg) = (0.0, 0.0, 0.0);
+    let mut scores = Vec::with_capacity(collection.queries.len());
     for query in &collection.queries {
         let relevant: HashSet<&str> = query
             .judged
@@ -110,19 +144,14 @@ pub fn evaluate(
             .take(CUTOFF)
             .map(|s| relevant.contains(s))
             .collect();
-        let scores = ranking_scores(&gains, relevant.len());
-        precision += scores.0;
-        mrr += scores.1;
-        ndcg += scores.2;
+        let (precision, rr, ndcg) = ranking_scores(&gains, relevant.len());
+        scores.push(QueryScores {
+            precision,
+            rr,
+            ndcg,
+        });
     }
-    let n = collection.queries.len() as f64;
-    Ok(RankerScores {
-        ranker: settings.ranker,
-        queries: collection.queries.len(),
-        precision: precision / n,
-        mrr: mrr / n,
-        ndcg: ndcg / n,
-    })
+    Ok(scores)
 }
 
 /// (P@10, RR@10, NDCG@10) of one ranking given as relevance flags, with `relevant` relevant

@@ -105,10 +105,13 @@ pub struct SentenceIndex {
     index: Index,
     reader: IndexReader,
     fields: Fields,
+    /// Indexing threads; one keeps documents in the order they were added, so that equal
+    /// scores rank the same way in every run (what an evaluation needs).
+    threads: usize,
 }
 
 impl SentenceIndex {
-    /// A new index in memory (tests, evaluation).
+    /// A new index in memory (tests, evaluation), indexed in order by one thread.
     pub fn in_memory() -> Result<Self, SearchIndexError> {
         let (schema, fields) = schema();
         let (index, reader) = index_dir::in_memory(schema)?;
@@ -116,6 +119,7 @@ impl SentenceIndex {
             index,
             reader,
             fields,
+            threads: 1,
         })
     }
 
@@ -127,6 +131,7 @@ impl SentenceIndex {
             index,
             reader,
             fields,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get().min(4)),
         })
     }
 
@@ -154,7 +159,7 @@ impl SentenceIndex {
         documents: &[Document],
         split: impl Fn(&Document) -> Vec<StoredSentence> + Sync,
     ) -> Result<IngestStats, SearchIndexError> {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+        let threads = self.threads;
         let mut writer: IndexWriter = self
             .index
             .writer_with_num_threads(threads, threads * WRITER_BYTES_PER_THREAD)?;

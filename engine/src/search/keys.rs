@@ -20,7 +20,8 @@
 use crate::quantity::{singular, Constraint, NumberKind, Quantity, QuantityUnit, Value};
 use crate::UnitTable;
 
-/// Weight of a bare number's match to a counted constraint (a unit match weighs 1).
+/// Weight of a bare number's match to a counted constraint (a unit match weighs 1): the default
+/// of [`SearchSettings::bare_weight`](super::SearchSettings::bare_weight).
 pub const BARE_WEIGHT: f64 = 0.8;
 const KEY_BITS: u32 = 20;
 const VALUE_BITS: u32 = 64 - KEY_BITS;
@@ -58,15 +59,15 @@ pub fn unit_keys(unit: Option<&QuantityUnit>) -> Vec<String> {
     }
 }
 
-/// The keys a constraint accepts, each with its weight.
-pub fn constraint_keys(constraint: &Constraint) -> Vec<(String, f64)> {
+/// The keys a constraint accepts, each with its weight (a bare number's is `bare_weight`).
+pub fn constraint_keys(constraint: &Constraint, bare_weight: f64) -> Vec<(String, f64)> {
     let own = unit_keys(constraint.unit.as_ref());
     let counted = own
         .iter()
         .any(|k| k.starts_with("count:") || k.starts_with("noun:"));
     let mut keys: Vec<(String, f64)> = own.into_iter().map(|k| (k, 1.0)).collect();
     if counted {
-        keys.push(("bare".into(), BARE_WEIGHT));
+        keys.push(("bare".into(), bare_weight));
     }
     keys
 }

@@ -17,6 +17,7 @@ pub mod rank;
 pub mod rankers;
 mod retrieve;
 pub mod sentences;
+pub mod tuning;
 
 pub use index::{Document, IngestStats, SearchIndexError, SentenceIndex};
 pub use rank::{search, Ranker, SearchError, SearchSettings, SortOrder, MAX_K};

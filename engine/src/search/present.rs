@@ -94,7 +94,7 @@ pub fn view_of(query: &str, parsed: &ParsedQuery) -> QueryView {
 }
 
 fn constraint_view(query: &str, c: &Constraint) -> ConstraintView {
-    let keys = keys::constraint_keys(c);
+    let keys = keys::constraint_keys(c, keys::BARE_WEIGHT);
     let compared_as = match keys.first().map(|(k, _)| k.as_str()) {
         Some(k) if k.starts_with("dim:") => format!("{}, converted", &k[4..]),
         Some(k) if k.starts_with("currency:") => {

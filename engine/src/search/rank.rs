@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use super::conditions::Test;
 use super::index::SearchIndexError;
+use super::keys::BARE_WEIGHT;
 use super::present::{hit_of, sort_by_score, sort_hits, view_of};
+pub use super::rankers::DenseWeights;
 use super::rankers::{ranker_for, Asked};
 use super::results::{SearchResults, SearchTimings};
 use super::retrieve::{best_candidates, Retrieval};
@@ -32,17 +34,51 @@ pub struct SearchSettings {
     pub sort: SortOrder,
     /// Candidates re-ranked by `dense` and `entity`, and sorted by value.
     pub pool: usize,
+    /// Weight of a bare number's match to a counted constraint (a unit match weighs 1).
+    #[serde(default = "default_bare_weight")]
+    pub bare_weight: f64,
+    /// The dense ranker's weights of cosine similarity and normalised BM25.
+    #[serde(default)]
+    pub dense: DenseWeights,
 }
 
-impl Default for SearchSettings {
-    fn default() -> Self {
+fn default_bare_weight() -> f64 {
+    BARE_WEIGHT
+}
+
+impl SearchSettings {
+    /// The defaults with `ranker` and its own weights: those that ranked best on the Qsearch dev
+    /// queries in `tally eval search`'s grid (whose 5-fold cross-validation measures this choice).
+    pub fn for_ranker(ranker: Ranker) -> Self {
+        let dense = ranker == Ranker::Dense;
         SearchSettings {
-            ranker: Ranker::Qbm25,
+            ranker,
             alpha: 1.0,
             k: 10,
             sort: SortOrder::Relevance,
             pool: 100,
+            // Each ranker's best of the grid (0.5, 0.8, 1): 1 for `dense`, 0.8 for the others.
+            bare_weight: if dense { 1.0 } else { BARE_WEIGHT },
+            dense: DenseWeights::default(),
         }
+    }
+
+    /// The same settings with another ranker, and that ranker's own default weights.
+    pub fn with_ranker(&self, ranker: Ranker) -> Self {
+        let own = SearchSettings::for_ranker(ranker);
+        SearchSettings {
+            ranker,
+            bare_weight: own.bare_weight,
+            dense: own.dense,
+            ..self.clone()
+        }
+    }
+}
+
+impl Default for SearchSettings {
+    /// qbm25's: the best ranker that needs no encoder.
+    fn default() -> Self {
+        SearchSettings::for_ranker(Ranker::Qbm25)
     }
 }
 
@@ -76,7 +112,7 @@ pub fn search(
     if !settings.alpha.is_finite() || settings.alpha < 0.0 {
         return Err(SearchError::BadAlpha(settings.alpha));
     }
-    let ranker = ranker_for(settings.ranker, encoder)?;
+    let ranker = ranker_for(settings, encoder)?;
     let mut notes = Vec::new();
     let parsed = parse_query(query);
     notes.extend(parsed.problems.iter().map(ToString::to_string));
@@ -87,7 +123,11 @@ pub fn search(
     if settings.k > MAX_K {
         notes.push(format!("k was capped at {MAX_K}."));
     }
-    let tests: Vec<Test> = parsed.constraints.iter().map(Test::new).collect();
+    let tests: Vec<Test> = parsed
+        .constraints
+        .iter()
+        .map(|c| Test::new(c, settings.bare_weight))
+        .collect();
     let words = search_words(&parsed);
     let parse_ms = ms(started);
 

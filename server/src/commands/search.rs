@@ -8,6 +8,7 @@ use serde::Serialize;
 use tally_engine::choices::SearchChoices;
 use tally_engine::search::corpus::{ingest_default, read_documents, Format};
 use tally_engine::search::eval::{evaluate, JudgedCollection};
+use tally_engine::search::tuning::{folds, grid, ScoredGrid, Tuned, FOLDS};
 use tally_engine::search::{
     search as run_search, Document, Ranker, SearchResults, SearchSettings, SentenceIndex,
 };
@@ -188,7 +189,7 @@ fn short(value: f64) -> String {
 pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
     let defaults = SearchSettings::default();
     let chosen = SearchChoices {
-        ranker: args.ranker.as_deref().unwrap_or(defaults.ranker.name()),
+        ranker: args.ranker.as_deref().unwrap_or(Ranker::DEFAULT.name()),
         alpha: args.alpha,
         k: defaults.k,
         sort: defaults.sort.name(),
@@ -206,47 +207,130 @@ pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
     } else {
         None
     };
-    if !args.json {
-        println!(
-            "{} queries, {} judged sentences; α {}",
-            collection.queries.len(),
-            collection.index.len(),
-            args.alpha
-        );
-        println!(
-            "{:<12} {:>6} {:>7} {:>8}",
-            "ranker", "P@10", "MRR@10", "NDCG@10"
-        );
-    }
-    for ranker in rankers {
+    if args.json {
         let settings = SearchSettings {
-            ranker,
+            ranker: chosen,
             alpha: args.alpha,
             ..SearchSettings::default()
         };
         let scores = evaluate(&collection, encoder.as_deref(), &settings)?;
-        if args.json {
-            println!(
-                "{}",
-                serde_json::json!({
-                    "ranker": ranker.name(),
-                    "queries": scores.queries,
-                    "p@10": scores.precision,
-                    "mrr@10": scores.mrr,
-                    "ndcg@10": scores.ndcg,
-                })
-            );
-        } else {
-            println!(
-                "{:<12} {:>6.3} {:>7.3} {:>8.3}",
+        println!(
+            "{}",
+            serde_json::json!({
+                "ranker": chosen.name(),
+                "queries": scores.queries,
+                "p@10": scores.precision,
+                "mrr@10": scores.mrr,
+                "ndcg@10": scores.ndcg,
+            })
+        );
+        return Ok(());
+    }
+    if let Some(encoder) = &encoder {
+        // The grid re-ranks the same pools many times.
+        encoder.remember_embeddings();
+    }
+    println!(
+        "{} queries, {} judged sentences; α {} (the defaults' α); {} folds by query",
+        collection.queries.len(),
+        collection.index.len(),
+        args.alpha,
+        FOLDS
+    );
+    println!(
+        "{:<12} {:>23}   {:>23}   {:>6} {:>9}",
+        "", "in-sample, defaults", "cross-validated", "grid", "best in-"
+    );
+    println!(
+        "{:<12} {:>6} {:>7} {:>8}   {:>6} {:>7} {:>8}   {:>6} {:>9}",
+        "ranker", "P@10", "MRR@10", "NDCG@10", "P@10", "MRR@10", "NDCG@10", "points", "sample MRR"
+    );
+    let texts: Vec<&str> = collection
+        .queries
+        .iter()
+        .map(|q| q.query.as_str())
+        .collect();
+    let fold = folds(&texts);
+    let row = |name: &str, tuned: &Tuned| {
+        let (d, cv) = (&tuned.defaults, &tuned.cross_validated);
+        println!(
+            "{:<12} {:>6.3} {:>7.3} {:>8.3}   {:>6.3} {:>7.3} {:>8.3}   {:>6} {:>9.3}",
+            name,
+            d.precision,
+            d.mrr,
+            d.ndcg,
+            cv.precision,
+            cv.mrr,
+            cv.ndcg,
+            tuned.points,
+            tuned.best_scores.mrr
+        );
+    };
+    let mut choices = Vec::new();
+    let mut grids = Vec::new();
+    for ranker in rankers {
+        let defaults = SearchSettings {
+            alpha: args.alpha,
+            ..SearchSettings::for_ranker(ranker)
+        };
+        let grid = ScoredGrid::run(&collection, encoder.as_deref(), grid(&defaults))?;
+        let tuned = grid.cross_validate(&fold);
+        row(ranker.name(), &tuned);
+        if tuned.points > 1 {
+            choices.push(format!(
+                "{}: folds chose {}; on every query: {}",
                 ranker.name(),
-                scores.precision,
-                scores.mrr,
-                scores.ndcg
-            );
+                tuned
+                    .chosen
+                    .iter()
+                    .map(weights_of)
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+                weights_of(&tuned.best)
+            ));
         }
+        grids.push(grid);
+    }
+    // The ranker is a choice too: the default ranker's row in-sample, every grid's points
+    // cross-validated.
+    if let Some(first) = grids
+        .iter()
+        .position(|g| g.points[0].ranker == Ranker::DEFAULT)
+    {
+        grids.swap(0, first);
+    }
+    let any = ScoredGrid::join(grids).cross_validate(&fold);
+    row("any ranker", &any);
+    choices.push(format!(
+        "any ranker: folds chose {}; on every query: {}",
+        any.chosen
+            .iter()
+            .map(weights_of)
+            .collect::<Vec<_>>()
+            .join(" | "),
+        weights_of(&any.best)
+    ));
+    for line in choices {
+        println!("{line}");
     }
     Ok(())
+}
+
+/// The weights a grid point sets.
+fn weights_of(settings: &SearchSettings) -> String {
+    let mut text = format!(
+        "{} α {} bare {}",
+        settings.ranker.name(),
+        settings.alpha,
+        settings.bare_weight
+    );
+    if settings.ranker == Ranker::Dense {
+        text.push_str(&format!(
+            " cos {} text {}",
+            settings.dense.cosine, settings.dense.text
+        ));
+    }
+    text
 }
 
 #[derive(Debug, Serialize)]

@@ -23,6 +23,10 @@ impl Ranker {
         Ranker::Entity,
     ];
 
+    /// The ranker a person gets without choosing (the page, `tally search`, `tally eval search
+    /// --json`): the best cross-validated on the Qsearch dev queries (`tally eval search`).
+    pub const DEFAULT: Ranker = Ranker::Dense;
+
     pub const fn name(self) -> &'static str {
         match self {
             Ranker::Bm25 => "bm25",

@@ -60,7 +60,12 @@ fn entity_answers(hits: &[Hit], constrained: bool, alpha: f64, k: usize) -> Vec<
         }
     }
     let mut answers: Vec<EntityHit> = best.into_values().collect();
-    answers.sort_by(|a, b| b.score.total_cmp(&a.score));
+    // Ties by name, so that equal scores rank the same way in every run.
+    answers.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| a.entity.cmp(&b.entity))
+    });
     answers.truncate(k);
     for (i, answer) in answers.iter_mut().enumerate() {
         answer.rank = i + 1;

@@ -13,10 +13,12 @@ mod dense;
 mod entity;
 mod qbm25;
 
+pub use dense::DenseWeights;
+
 use tally_types::search::{EntityHit, Hit};
 use tally_types::Ranker;
 
-use super::rank::SearchError;
+use super::rank::{SearchError, SearchSettings};
 use super::retrieve::{Candidate, Retrieval};
 use crate::quantity::ParsedQuery;
 use crate::Encoder;
@@ -50,17 +52,19 @@ pub trait SentenceRanker {
     }
 }
 
-/// The ranker chosen; `Err` when it needs the encoder and none is loaded.
-pub fn ranker_for(
-    choice: Ranker,
-    encoder: Option<&Encoder>,
-) -> Result<Box<dyn SentenceRanker + '_>, SearchError> {
+/// The ranker chosen in `settings`; `Err` when it needs the encoder and none is loaded.
+pub fn ranker_for<'a>(
+    settings: &SearchSettings,
+    encoder: Option<&'a Encoder>,
+) -> Result<Box<dyn SentenceRanker + 'a>, SearchError> {
+    let choice = settings.ranker;
     Ok(match choice {
         Ranker::Bm25 => Box::new(bm25::Bm25),
         Ranker::Bm25Filter => Box::new(bm25_filter::Bm25Filter),
         Ranker::Qbm25 => Box::new(qbm25::Qbm25),
         Ranker::Dense => Box::new(dense::Dense {
             encoder: encoder.ok_or(SearchError::NeedsEncoder(choice.name()))?,
+            weights: settings.dense,
         }),
         Ranker::Entity => Box::new(entity::Entity),
     })
