@@ -208,6 +208,9 @@ fn HitBody(
             {meets}
             {(!converted.is_empty()).then(|| view! { <span class="converted">{converted.join("; ")}</span> })}
             <span class="muted">{format!(" {} · {}", hit.source, hit.entity.clone().unwrap_or_default())}</span>
+            {(!hit.also_in.is_empty()).then(|| view! {
+                <span class="muted also-in">{format!(" · also in {}", hit.also_in.join(", "))}</span>
+            })}
         </p>
         {feedback}
     }

@@ -1,6 +1,8 @@
 //! The last stage of a search: stored sentences as hits with their quantities matched to the
 //! constraints, hits in the order asked for, and the query as Tally understood it.
 
+use std::collections::HashMap;
+
 use tally_types::search::{ConstraintView, Hit, QuantityMatch, QueryView};
 use tally_types::SortOrder;
 
@@ -57,7 +59,36 @@ pub fn hit_of(
         quantity_score: scored.score,
         meets: scored.best.iter().map(Option::is_some).collect(),
         matches,
+        also_in: Vec::new(),
     }
+}
+
+/// Each sentence once: hits (best first) whose text is a better hit's, ignoring case and
+/// spacing, are dropped, and their sources listed in the better hit's `also_in`.
+pub fn merge_duplicates(hits: Vec<Hit>) -> Vec<Hit> {
+    let mut kept: Vec<Hit> = Vec::with_capacity(hits.len());
+    let mut by_text: HashMap<String, usize> = HashMap::new();
+    for hit in hits {
+        let key = hit
+            .text
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .collect::<Vec<_>>()
+            .join(" ");
+        match by_text.get(&key) {
+            Some(&i) => {
+                let first = &mut kept[i];
+                if hit.source != first.source && !first.also_in.contains(&hit.source) {
+                    first.also_in.push(hit.source);
+                }
+            }
+            None => {
+                by_text.insert(key, kept.len());
+                kept.push(hit);
+            }
+        }
+    }
+    kept
 }
 
 /// Best score first.

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::conditions::Test;
 use super::index::SearchIndexError;
 use super::keys::BARE_WEIGHT;
-use super::present::{hit_of, sort_by_score, sort_hits, view_of};
+use super::present::{hit_of, merge_duplicates, sort_by_score, sort_hits, view_of};
 pub use super::rankers::DenseWeights;
 use super::rankers::{ranker_for, Asked};
 use super::results::{SearchResults, SearchTimings};
@@ -167,6 +167,7 @@ pub fn search(
     };
     ranker.score(&asked, &mut hits)?;
     sort_by_score(&mut hits);
+    let mut hits = merge_duplicates(hits);
     let entities = ranker.entities(&hits, &asked, k);
     sort_hits(&mut hits, settings.sort);
     hits.truncate(k);
@@ -259,6 +260,51 @@ mod tests {
 
     fn texts(results: &SearchResults) -> Vec<&str> {
         results.hits.iter().map(|h| h.text.as_str()).collect()
+    }
+
+    #[test]
+    fn a_sentence_held_twice_is_one_hit_listing_its_other_sources() {
+        let index = fixture();
+        let copy = |id: &str, text: &str, source: &str| Document {
+            id: id.into(),
+            text: text.into(),
+            source: source.into(),
+            entity: None,
+        };
+        index
+            .add(&[
+                copy(
+                    "w1",
+                    "The Orion phone costs $250 and has 256 GB of storage.",
+                    "web",
+                ),
+                copy(
+                    "w2",
+                    "the Orion phone costs  $250 and has 256 GB of storage.",
+                    "web",
+                ),
+                copy(
+                    "n1",
+                    "The Orion phone costs $250 and has 256 GB of storage.",
+                    "news",
+                ),
+            ])
+            .unwrap();
+        for ranker in [Ranker::Bm25, Ranker::Qbm25, Ranker::Bm25Filter] {
+            let results = run(&index, "orion phone under $300", ranker);
+            let orion: Vec<_> = results
+                .hits
+                .iter()
+                .filter(|h| h.text.to_lowercase().contains("orion"))
+                .collect();
+            assert_eq!(orion.len(), 1, "{ranker:?}: {:?}", texts(&results));
+            let mut sources = vec![orion[0].source.clone()];
+            sources.extend(orion[0].also_in.iter().cloned());
+            sources.sort();
+            assert_eq!(sources, ["fixture", "news", "web"], "{ranker:?}");
+            let ranks: Vec<usize> = results.hits.iter().map(|h| h.rank).collect();
+            assert_eq!(ranks, (1..=results.hits.len()).collect::<Vec<_>>());
+        }
     }
 
     #[test]

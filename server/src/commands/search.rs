@@ -153,6 +153,9 @@ fn print_results(results: &SearchResults) {
         if !values.is_empty() {
             println!("       {}", values.join("; "));
         }
+        if !hit.also_in.is_empty() {
+            println!("       also in {}", hit.also_in.join(", "));
+        }
     }
 }
 

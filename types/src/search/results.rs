@@ -65,6 +65,9 @@ pub struct Hit {
     /// Per constraint: whether the sentence meets it.
     pub meets: Vec<bool>,
     pub matches: Vec<QuantityMatch>,
+    /// The other sources holding the same sentence (a sentence is shown once, at its best rank).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_in: Vec<String>,
 }
 
 impl Hit {
