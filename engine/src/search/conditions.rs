@@ -28,7 +28,13 @@ pub struct Test {
     pub high: f64,
     /// (key hash, weight).
     pub keys: Vec<(u32, f64)>,
+    /// Credit for a compatible value that misses the condition (0: none, the strict reading).
+    pub soft: f64,
 }
+
+/// How fast soft credit falls with the relative distance to the condition: a value 10% short
+/// of "more than v" keeps exp(−0.5) ≈ 0.61 of it.
+pub const SOFT_DECAY: f64 = 5.0;
 
 impl Test {
     /// `bare_weight`: the weight of a bare number's match to a counted constraint.
@@ -43,7 +49,38 @@ impl Test {
                 .iter()
                 .map(|(k, w)| (keys::key_hash(k), *w))
                 .collect(),
+            soft: 0.0,
         }
+    }
+
+    /// The same test reading the condition softly (DeepQuant's idea that the comparator a query
+    /// states is uncertain): a compatible value that misses it earns `soft` · exp(−5 · its
+    /// relative distance to the accepted values) instead of nothing. Negations stay strict.
+    pub fn with_softness(mut self, soft: f64) -> Self {
+        self.soft = soft;
+        self
+    }
+
+    /// What a compatible value `x` earns: Φ when it meets the condition, soft credit when it
+    /// misses it and the test is soft, `None` otherwise.
+    pub fn credit(&self, x: f64) -> Option<f64> {
+        if self.meets(x) {
+            return Some(self.phi(x));
+        }
+        if self.soft <= 0.0 {
+            return None;
+        }
+        let (v, h) = (self.value, self.high);
+        let scale = v.abs().max(f64::MIN_POSITIVE);
+        let distance = match self.condition {
+            Condition::Equal | Condition::Approx => (x - v).abs() - TOLERANCE * v.abs(),
+            Condition::Less | Condition::AtMost => x - v,
+            Condition::Greater | Condition::AtLeast => v - x,
+            Condition::Range if x < v => v - x,
+            Condition::Range => x - h,
+            Condition::NotEqual | Condition::Outside => return None,
+        };
+        Some(self.soft * (-SOFT_DECAY * distance.max(0.0) / scale).exp())
     }
 
     /// Whether `x` meets the condition.
@@ -102,8 +139,8 @@ impl QuantityScore {
     }
 }
 
-/// qs when every test is met by a compatible entry, `None` otherwise; allocation-free, for the
-/// inner loop of scoring inside the index.
+/// qs when every test is met by a compatible entry (or, for a soft test, has one), `None`
+/// otherwise; allocation-free, for the inner loop of scoring inside the index.
 pub fn meeting_score(tests: &[Test], entries: &[Entry]) -> Option<f64> {
     if tests.is_empty() {
         return None;
@@ -115,9 +152,9 @@ pub fn meeting_score(tests: &[Test], entries: &[Entry]) -> Option<f64> {
             let Some(&(_, weight)) = test.keys.iter().find(|(k, _)| *k == entry.key) else {
                 continue;
             };
-            if test.meets(entry.value) {
-                let phi = weight * test.phi(entry.value);
-                best = Some(best.map_or(phi, |b: f64| b.max(phi)));
+            if let Some(credit) = test.credit(entry.value) {
+                let credit = weight * credit;
+                best = Some(best.map_or(credit, |b: f64| b.max(credit)));
             }
         }
         total += best?;
@@ -130,11 +167,15 @@ pub fn score(tests: &[Test], entries: &[Entry]) -> QuantityScore {
     let mut total = 0.0;
     let mut best = Vec::with_capacity(tests.len());
     for test in tests {
+        // The best meeting entry (what the hit shows as matched), and the best credit (soft
+        // credit included).
         let mut top: Option<(usize, f64)> = None;
+        let mut credit = 0.0f64;
         for (i, entry) in entries.iter().enumerate() {
             let Some(&(_, weight)) = test.keys.iter().find(|(k, _)| *k == entry.key) else {
                 continue;
             };
+            credit = credit.max(weight * test.credit(entry.value).unwrap_or(0.0));
             if !test.meets(entry.value) {
                 continue;
             }
@@ -143,7 +184,7 @@ pub fn score(tests: &[Test], entries: &[Entry]) -> QuantityScore {
                 top = Some((i, phi));
             }
         }
-        total += top.map_or(0.0, |(_, p)| p);
+        total += credit;
         best.push(top.map(|(i, _)| i));
     }
     QuantityScore {
@@ -212,6 +253,29 @@ mod tests {
         );
         assert!(!one.meets_all());
         assert!(one.best[0].is_some() && one.best[1].is_none());
+    }
+
+    #[test]
+    fn soft_conditions_credit_near_misses_and_strict_ones_do_not() {
+        let test = |query: &str, soft: f64| {
+            Test::new(&parse_query(query).constraints[0], keys::BARE_WEIGHT).with_softness(soft)
+        };
+        let more = test("capacity of more than 80000 people", 0.5);
+        assert_eq!(more.credit(90_000.0), Some(more.phi(90_000.0)));
+        let near = more.credit(78_000.0).unwrap();
+        let far = more.credit(20_000.0).unwrap();
+        assert!(near > far && far > 0.0 && near <= 0.5, "{near} {far}");
+        assert!((near - 0.5 * (-5.0f64 * 2_000.0 / 80_000.0).exp()).abs() < 1e-9);
+        assert_eq!(
+            test("capacity of more than 80000 people", 0.0).credit(78_000.0),
+            None
+        );
+        let about = test("a battery life of 10 hours", 0.5);
+        assert!(about.credit(12.0 * 3600.0).unwrap() > about.credit(20.0 * 3600.0).unwrap());
+        // Negations stay strict.
+        let not = test("not 500 dollars", 0.5);
+        assert_eq!(not.credit(500.0), None);
+        assert!(not.credit(450.0).is_some());
     }
 
     #[test]

@@ -40,6 +40,10 @@ pub struct SearchSettings {
     /// The dense ranker's weights of cosine similarity and normalised BM25.
     #[serde(default)]
     pub dense: DenseWeights,
+    /// Credit for a value that misses a condition, falling with its distance to it (0: the
+    /// strict reading; see [`Test::with_softness`]).
+    #[serde(default)]
+    pub soft: f64,
 }
 
 fn default_bare_weight() -> f64 {
@@ -50,16 +54,22 @@ impl SearchSettings {
     /// The defaults with `ranker` and its own weights: those that ranked best on the Qsearch dev
     /// queries in `tally eval search`'s grid (whose 5-fold cross-validation measures this choice).
     pub fn for_ranker(ranker: Ranker) -> Self {
-        let dense = ranker == Ranker::Dense;
+        // Each ranker's best point of the grid (bare weight 0.5, 0.8 or 1; softness 0, 0.1,
+        // 0.25 or 0.5); α is 1 for all.
+        let (bare_weight, soft) = match ranker {
+            Ranker::Dense => (1.0, 0.0),
+            Ranker::Qbm25 => (BARE_WEIGHT, 0.25),
+            _ => (BARE_WEIGHT, 0.0),
+        };
         SearchSettings {
             ranker,
             alpha: 1.0,
             k: 10,
             sort: SortOrder::Relevance,
             pool: 100,
-            // Each ranker's best of the grid (0.5, 0.8, 1): 1 for `dense`, 0.8 for the others.
-            bare_weight: if dense { 1.0 } else { BARE_WEIGHT },
+            bare_weight,
             dense: DenseWeights::default(),
+            soft,
         }
     }
 
@@ -70,6 +80,7 @@ impl SearchSettings {
             ranker,
             bare_weight: own.bare_weight,
             dense: own.dense,
+            soft: own.soft,
             ..self.clone()
         }
     }
@@ -113,6 +124,11 @@ pub fn search(
         return Err(SearchError::BadAlpha(settings.alpha));
     }
     let ranker = ranker_for(settings, encoder)?;
+    let soft = if ranker.soft_conditions() {
+        settings.soft
+    } else {
+        0.0
+    };
     let mut notes = Vec::new();
     let parsed = parse_query(query);
     notes.extend(parsed.problems.iter().map(ToString::to_string));
@@ -126,7 +142,7 @@ pub fn search(
     let tests: Vec<Test> = parsed
         .constraints
         .iter()
-        .map(|c| Test::new(c, settings.bare_weight))
+        .map(|c| Test::new(c, settings.bare_weight).with_softness(soft))
         .collect();
     let words = search_words(&parsed);
     let parse_ms = ms(started);
@@ -164,6 +180,7 @@ pub fn search(
         parsed: &parsed,
         words: &words,
         alpha: settings.alpha,
+        soft: soft > 0.0,
     };
     ranker.score(&asked, &mut hits)?;
     sort_by_score(&mut hits);
@@ -305,6 +322,63 @@ mod tests {
             let ranks: Vec<usize> = results.hits.iter().map(|h| h.rank).collect();
             assert_eq!(ranks, (1..=results.hits.len()).collect::<Vec<_>>());
         }
+    }
+
+    #[test]
+    fn soft_conditions_rank_a_near_miss_above_a_far_one_and_below_every_meeting_sentence() {
+        let index = fixture();
+        index
+            .add(&[Document {
+                id: "near".into(),
+                text: "The harbour arena has a capacity of 78,000 people.".into(),
+                source: "fixture".into(),
+                entity: None,
+            }])
+            .unwrap();
+        let query = "arena with a capacity of more than 80000 people";
+        let rank_of = |results: &SearchResults, needle: &str| {
+            results.hits.iter().position(|h| h.text.contains(needle))
+        };
+        let soft = search(
+            &index,
+            None,
+            query,
+            &SearchSettings {
+                soft: 0.5,
+                ..SearchSettings::default()
+            },
+        )
+        .unwrap();
+        let near = rank_of(&soft, "78,000").unwrap();
+        let far = rank_of(&soft, "40,000").unwrap();
+        assert!(near < far, "{:?}", texts(&soft));
+        assert!(soft.hits[..near].iter().all(|h| h.meets_all()));
+        assert!(!soft.hits[near].meets_all() && soft.hits[near].quantity_score > 0.0);
+        // The strict reading gives the near miss nothing.
+        let strict = search(
+            &index,
+            None,
+            query,
+            &SearchSettings {
+                soft: 0.0,
+                ..SearchSettings::default()
+            },
+        )
+        .unwrap();
+        let near = rank_of(&strict, "78,000").unwrap();
+        assert_eq!(strict.hits[near].quantity_score, 0.0);
+        // A filter stays a filter.
+        let filtered = search(
+            &index,
+            None,
+            query,
+            &SearchSettings {
+                soft: 0.5,
+                ..SearchSettings::for_ranker(Ranker::Bm25Filter)
+            },
+        )
+        .unwrap();
+        assert!(filtered.hits.iter().all(|h| h.meets_all()));
     }
 
     #[test]

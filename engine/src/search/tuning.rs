@@ -1,5 +1,5 @@
 //! Honest tuning of the rankers' weights: each ranker has a grid of settings (α, the bare-number
-//! weight, the dense weights); 5-fold cross-validation by query scores every query with the
+//! weight, the softness of conditions, the dense weights); 5-fold cross-validation by query scores every query with the
 //! settings that ranked best on the other four folds, so the figure it prints was not tuned on
 //! the query it measures. The in-sample figures (the defaults, and the grid's best on every
 //! query) are printed next to it.
@@ -34,14 +34,17 @@ pub fn grid(defaults: &SearchSettings) -> Vec<SearchSettings> {
     for &alpha in alphas {
         for bare_weight in [0.5, 0.8, 1.0] {
             for &weights in &dense {
-                let point = SearchSettings {
-                    alpha,
-                    bare_weight,
-                    dense: weights,
-                    ..defaults.clone()
-                };
-                if !points.contains(&point) {
-                    points.push(point);
+                for soft in [0.0, 0.1, 0.25, 0.5] {
+                    let point = SearchSettings {
+                        alpha,
+                        bare_weight,
+                        dense: weights,
+                        soft,
+                        ..defaults.clone()
+                    };
+                    if !points.contains(&point) {
+                        points.push(point);
+                    }
                 }
             }
         }
@@ -208,8 +211,8 @@ mod tests {
                 .all(|p| p.ranker == ranker && p.k == defaults.k));
             let expected = match ranker {
                 Ranker::Bm25 | Ranker::Bm25Filter => 1,
-                Ranker::Qbm25 | Ranker::Entity => 15,
-                Ranker::Dense => 108,
+                Ranker::Qbm25 | Ranker::Entity => 60,
+                Ranker::Dense => 432,
             };
             assert_eq!(points.len(), expected, "{ranker:?}");
         }

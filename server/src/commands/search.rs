@@ -322,10 +322,11 @@ pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
 /// The weights a grid point sets.
 fn weights_of(settings: &SearchSettings) -> String {
     let mut text = format!(
-        "{} α {} bare {}",
+        "{} α {} bare {} soft {}",
         settings.ranker.name(),
         settings.alpha,
-        settings.bare_weight
+        settings.bare_weight,
+        settings.soft
     );
     if settings.ranker == Ranker::Dense {
         text.push_str(&format!(

@@ -9,6 +9,10 @@ use crate::search::retrieve::{Candidate, Retrieval};
 pub struct Bm25Filter;
 
 impl SentenceRanker for Bm25Filter {
+    fn soft_conditions(&self) -> bool {
+        false
+    }
+
     fn retrieve(&self, retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, SearchError> {
         retrieval.meeting(|bm25, _| bm25)
     }

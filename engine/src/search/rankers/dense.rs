@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use tally_types::search::Hit;
 
-use super::{qbm25::Qbm25, quantity_term, Asked, SentenceRanker};
+use super::{qbm25::Qbm25, Asked, SentenceRanker};
 use crate::encoder::cosine;
 use crate::search::rank::SearchError;
 use crate::search::retrieve::{Candidate, Retrieval};
@@ -62,7 +62,7 @@ impl SentenceRanker for Dense<'_> {
             let similarity = f64::from(cosine(&vectors[0], vector));
             hit.score = self.weights.cosine * similarity
                 + self.weights.text * hit.text_score_normalised
-                + asked.alpha * quantity_term(hit);
+                + asked.alpha * asked.quantity_term(hit);
         }
         Ok(())
     }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use tally_types::search::{EntityHit, Hit};
 
-use super::{qbm25::Qbm25, quantity_term, Asked, SentenceRanker};
+use super::{qbm25::Qbm25, Asked, SentenceRanker};
 use crate::search::rank::SearchError;
 use crate::search::retrieve::{Candidate, Retrieval};
 use crate::text::names::name_spans;
@@ -28,12 +28,13 @@ impl SentenceRanker for Entity {
     }
 
     fn entities(&self, hits: &[Hit], asked: &Asked<'_>, k: usize) -> Vec<EntityHit> {
-        entity_answers(hits, !asked.parsed.constraints.is_empty(), asked.alpha, k)
+        entity_answers(hits, asked, k)
     }
 }
 
 /// Entity mode: one answer per entity, from its best fact.
-fn entity_answers(hits: &[Hit], constrained: bool, alpha: f64, k: usize) -> Vec<EntityHit> {
+fn entity_answers(hits: &[Hit], asked: &Asked<'_>, k: usize) -> Vec<EntityHit> {
+    let constrained = !asked.parsed.constraints.is_empty();
     let mut best: HashMap<String, EntityHit> = HashMap::new();
     for hit in hits {
         if constrained && !hit.meets_all() {
@@ -42,7 +43,7 @@ fn entity_answers(hits: &[Hit], constrained: bool, alpha: f64, k: usize) -> Vec<
         let Some(entity) = entity_of(hit) else {
             continue;
         };
-        let context_score = hit.score - alpha * quantity_term(hit);
+        let context_score = hit.score - asked.alpha * asked.quantity_term(hit);
         let answer = EntityHit {
             rank: 0,
             score: hit.score,

@@ -30,6 +30,20 @@ pub struct Asked<'a> {
     pub words: &'a [String],
     /// Weight of the quantity score.
     pub alpha: f64,
+    /// Whether conditions are read softly (then a hit's qs counts even when it misses one).
+    pub soft: bool,
+}
+
+impl Asked<'_> {
+    /// The quantity term of the score: 1[meets every constraint] · qs (QFinder), or qs with soft
+    /// conditions.
+    pub fn quantity_term(&self, hit: &Hit) -> f64 {
+        if self.soft || hit.meets_all() {
+            hit.quantity_score
+        } else {
+            0.0
+        }
+    }
 }
 
 /// One way of ranking sentences for a quantity query.
@@ -42,6 +56,11 @@ pub trait SentenceRanker {
     /// The first-stage candidates for a query with constraints (a query without any is ranked
     /// by text alone, whatever the ranker).
     fn retrieve(&self, retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, SearchError>;
+
+    /// Whether conditions may be read softly (a filter keeps only what meets them).
+    fn soft_conditions(&self) -> bool {
+        true
+    }
 
     /// Each hit's final score.
     fn score(&self, asked: &Asked<'_>, hits: &mut [Hit]) -> Result<(), SearchError>;
@@ -68,13 +87,4 @@ pub fn ranker_for<'a>(
         }),
         Ranker::Entity => Box::new(entity::Entity),
     })
-}
-
-/// 1[meets every constraint] · qs.
-pub fn quantity_term(hit: &Hit) -> f64 {
-    if hit.meets_all() {
-        hit.quantity_score
-    } else {
-        0.0
-    }
 }

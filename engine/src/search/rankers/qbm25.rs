@@ -5,7 +5,7 @@
 
 use tally_types::search::Hit;
 
-use super::{quantity_term, Asked, SentenceRanker};
+use super::{Asked, SentenceRanker};
 use crate::search::rank::SearchError;
 use crate::search::retrieve::{Candidate, Retrieval};
 
@@ -23,7 +23,7 @@ impl SentenceRanker for Qbm25 {
 
     fn score(&self, asked: &Asked<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
         for hit in hits {
-            hit.score = hit.text_score_normalised + asked.alpha * quantity_term(hit);
+            hit.score = hit.text_score_normalised + asked.alpha * asked.quantity_term(hit);
         }
         Ok(())
     }
