@@ -382,6 +382,55 @@ mod tests {
     }
 
     #[test]
+    fn with_soft_conditions_meeting_more_constraints_ranks_higher() {
+        let index = SentenceIndex::in_memory().unwrap();
+        let phone = |id: &str, text: &str| Document {
+            id: id.into(),
+            text: text.into(),
+            source: "fixture".into(),
+            entity: None,
+        };
+        index
+            .add(&[
+                phone(
+                    "none",
+                    "The Kappa phone costs $900, has 16 GB and a 2000 mAh battery.",
+                ),
+                phone(
+                    "one",
+                    "The Delta phone costs $250, has 16 GB and a 2000 mAh battery.",
+                ),
+                phone(
+                    "two",
+                    "The Sigma phone costs $250, has 16 GB and a 5000 mAh battery.",
+                ),
+                phone(
+                    "all",
+                    "The Omega phone costs $250, has 256 GB and a 5000 mAh battery.",
+                ),
+            ])
+            .unwrap();
+        let query = "phone under $300 with at least 128 GB and more than 4000 mAh";
+        let ids = |soft: f64| -> Vec<String> {
+            let settings = SearchSettings {
+                soft,
+                ..SearchSettings::default()
+            };
+            let results = search(&index, None, query, &settings).unwrap();
+            assert_eq!(results.understood.constraints.len(), 3, "{results:?}");
+            // Sentence ids are the document's with the sentence's number.
+            results
+                .hits
+                .iter()
+                .map(|h| h.id.trim_end_matches("#0").to_string())
+                .collect()
+        };
+        assert_eq!(ids(0.25), ["all", "two", "one", "none"]);
+        // Read strictly, only the sentence meeting all three gains from its quantities.
+        assert_eq!(ids(0.0)[0], "all");
+    }
+
+    #[test]
     fn qbm25_puts_sentences_meeting_the_condition_first_and_bm25_does_not_care() {
         let index = fixture();
         let query = "arena with a capacity of more than 80000 people";
