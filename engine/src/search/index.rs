@@ -11,7 +11,7 @@ use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value, STORED,
 };
-use tantivy::{Index, IndexReader, IndexWriter, TantivyDocument, Term};
+use tantivy::{Index, IndexReader, IndexWriter, Searcher, TantivyDocument, Term};
 
 use super::keys;
 use super::sentences::split_sentences;
@@ -236,19 +236,27 @@ impl SentenceIndex {
         })
     }
 
+    /// How rare the words are here: the mean of their BM25 idf over the idf of a word in one
+    /// sentence, in [0, 1] (0 without words).
+    pub(crate) fn rarity(&self, searcher: &Searcher, words: &[String]) -> f64 {
+        let terms = self.terms(words);
+        let n = searcher.num_docs() as f64;
+        let idf = |df: f64| (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+        let most = idf(1.0);
+        if terms.is_empty() || most <= 0.0 {
+            return 0.0;
+        }
+        let total: f64 = terms
+            .iter()
+            .map(|t| searcher.doc_freq(t).map_or(1.0, |df| (df as f64).max(1.0)))
+            .map(|df| (idf(df) / most).clamp(0.0, 1.0))
+            .sum();
+        total / terms.len() as f64
+    }
+
     /// The BM25 query of some words (stemmed as the index is), `None` when no word is left.
     pub(crate) fn text_query(&self, words: &[String]) -> Option<Box<dyn Query>> {
-        let mut analyzer = self.index.tokenizer_for_field(self.fields.text).ok()?;
-        let mut terms: Vec<Term> = Vec::new();
-        for word in words {
-            let mut stream = analyzer.token_stream(word);
-            while let Some(token) = stream.next() {
-                let term = Term::from_field_text(self.fields.text, &token.text);
-                if !terms.contains(&term) {
-                    terms.push(term);
-                }
-            }
-        }
+        let terms = self.terms(words);
         if terms.is_empty() {
             return None;
         }
@@ -260,6 +268,24 @@ impl SentenceIndex {
             })
             .collect();
         Some(Box::new(BooleanQuery::new(clauses)))
+    }
+
+    /// The index terms of some words, each once (stemmed as the index is).
+    fn terms(&self, words: &[String]) -> Vec<Term> {
+        let Ok(mut analyzer) = self.index.tokenizer_for_field(self.fields.text) else {
+            return Vec::new();
+        };
+        let mut terms: Vec<Term> = Vec::new();
+        for word in words {
+            let mut stream = analyzer.token_stream(word);
+            while let Some(token) = stream.next() {
+                let term = Term::from_field_text(self.fields.text, &token.text);
+                if !terms.contains(&term) {
+                    terms.push(term);
+                }
+            }
+        }
+        terms
     }
 }
 

@@ -44,6 +44,11 @@ pub struct SearchSettings {
     /// strict reading; see [`Test::with_softness`]).
     #[serde(default)]
     pub soft: f64,
+    /// How much the query's word rarity moves α: α · max(0, 1 + balance · (½ − rarity)), with
+    /// rarity the mean idf of its words over the largest idf (0: α as set). Queries whose words
+    /// are rare may need the quantity less.
+    #[serde(default)]
+    pub balance: f64,
 }
 
 fn default_bare_weight() -> f64 {
@@ -54,11 +59,11 @@ impl SearchSettings {
     /// The defaults with `ranker` and its own weights: those that ranked best on the Qsearch dev
     /// queries in `tally eval search`'s grid (whose 5-fold cross-validation measures this choice).
     pub fn for_ranker(ranker: Ranker) -> Self {
-        // Each ranker's best point of the grid (bare weight 0.5, 0.8 or 1; softness 0, 0.1,
-        // 0.25 or 0.5); α is 1 for all.
-        let (bare_weight, soft) = match ranker {
+        // Each ranker's best point of its grid (bare weight 0.5, 0.8 or 1; balance −1, 0, 1
+        // or 2 for `entity`, see `tuning::Parts::adopted`); α is 1 for all.
+        let (bare_weight, balance) = match ranker {
             Ranker::Dense => (1.0, 0.0),
-            Ranker::Qbm25 => (BARE_WEIGHT, 0.25),
+            Ranker::Entity => (BARE_WEIGHT, 2.0),
             _ => (BARE_WEIGHT, 0.0),
         };
         SearchSettings {
@@ -69,7 +74,8 @@ impl SearchSettings {
             pool: 100,
             bare_weight,
             dense: DenseWeights::default(),
-            soft,
+            soft: 0.0,
+            balance,
         }
     }
 
@@ -81,6 +87,7 @@ impl SearchSettings {
             bare_weight: own.bare_weight,
             dense: own.dense,
             soft: own.soft,
+            balance: own.balance,
             ..self.clone()
         }
     }
@@ -155,7 +162,8 @@ pub fn search(
     };
     let searcher = index.searcher();
     let text_query = index.text_query(&words);
-    let retrieval = Retrieval::new(&searcher, text_query.as_deref(), &tests, n, settings.alpha)?;
+    let alpha = balanced_alpha(settings, index.rarity(&searcher, &words));
+    let retrieval = Retrieval::new(&searcher, text_query.as_deref(), &tests, n, alpha)?;
     let candidates = if tests.is_empty() {
         retrieval.text_candidates()
     } else {
@@ -179,7 +187,7 @@ pub fn search(
     let asked = Asked {
         parsed: &parsed,
         words: &words,
-        alpha: settings.alpha,
+        alpha,
         soft: soft > 0.0,
     };
     ranker.score(&asked, &mut hits)?;
@@ -197,7 +205,7 @@ pub fn search(
         understood: view_of(query, &parsed),
         ranker: settings.ranker,
         sort: settings.sort,
-        alpha: settings.alpha,
+        alpha,
         k,
         notes,
         hits,
@@ -209,6 +217,11 @@ pub fn search(
             total_ms: ms(started),
         },
     })
+}
+
+/// α for a query whose words have `rarity` (see [`SearchSettings::balance`]).
+fn balanced_alpha(settings: &SearchSettings, rarity: f64) -> f64 {
+    settings.alpha * (1.0 + settings.balance * (0.5 - rarity)).max(0.0)
 }
 
 fn ms(since: Instant) -> f64 {
@@ -428,6 +441,27 @@ mod tests {
         assert_eq!(ids(0.25), ["all", "two", "one", "none"]);
         // Read strictly, only the sentence meeting all three gains from its quantities.
         assert_eq!(ids(0.0)[0], "all");
+    }
+
+    #[test]
+    fn balance_lowers_alpha_for_queries_with_rare_words_and_zero_keeps_it() {
+        let index = fixture();
+        let searcher = index.searcher();
+        let words = |text: &str| -> Vec<String> { text.split(' ').map(String::from).collect() };
+        let rare = index.rarity(&searcher, &words("orion lyra"));
+        let common = index.rarity(&searcher, &words("phone costs storage"));
+        assert!(
+            rare > common && (0.0..=1.0).contains(&rare),
+            "{rare} {common}"
+        );
+        let balanced = SearchSettings {
+            balance: 1.0,
+            ..SearchSettings::default()
+        };
+        assert!(balanced_alpha(&balanced, rare) < balanced_alpha(&balanced, common));
+        let plain = SearchSettings::default();
+        assert_eq!(balanced_alpha(&plain, rare), plain.alpha);
+        assert_eq!(index.rarity(&searcher, &[]), 0.0);
     }
 
     #[test]

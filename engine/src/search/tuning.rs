@@ -1,5 +1,5 @@
 //! Honest tuning of the rankers' weights: each ranker has a grid of settings (α, the bare-number
-//! weight, the softness of conditions, the dense weights); 5-fold cross-validation by query scores every query with the
+//! weight, the softness of conditions, the balance of α by word rarity, the dense weights); 5-fold cross-validation by query scores every query with the
 //! settings that ranked best on the other four folds, so the figure it prints was not tuned on
 //! the query it measures. The in-sample figures (the defaults, and the grid's best on every
 //! query) are printed next to it.
@@ -11,9 +11,36 @@ use crate::Encoder;
 /// Folds of the cross-validation.
 pub const FOLDS: usize = 5;
 
+/// What a grid varies besides α, the bare-number weight and the dense weights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Parts {
+    /// Soft conditions: softness 0, 0.1, 0.25 or 0.5.
+    pub soft: bool,
+    /// α balanced by word rarity: balance −1, 0, 1 or 2.
+    pub balance: bool,
+}
+
+impl Parts {
+    /// The parts a ranker's defaults are tuned with: a part stays when it raised the ranker's
+    /// cross-validated MRR@10 on the Qsearch dev queries (`tally eval search` prints the
+    /// comparison; docs/experiments.md): balance for `entity`, nothing else.
+    pub fn adopted(ranker: Ranker) -> Parts {
+        Parts {
+            soft: false,
+            balance: ranker == Ranker::Entity,
+        }
+    }
+}
+
 /// The settings tried for `defaults.ranker`, the defaults first (ties go to them): every
-/// combination of the weights the ranker uses.
-pub fn grid(defaults: &SearchSettings) -> Vec<SearchSettings> {
+/// combination of the weights the ranker uses, and of the `parts` asked for.
+pub fn grid(defaults: &SearchSettings, parts: Parts) -> Vec<SearchSettings> {
+    // The defaults without the parts left out.
+    let defaults = &SearchSettings {
+        soft: if parts.soft { defaults.soft } else { 0.0 },
+        balance: if parts.balance { defaults.balance } else { 0.0 },
+        ..defaults.clone()
+    };
     let mut points = vec![defaults.clone()];
     let alphas: &[f64] = match defaults.ranker {
         Ranker::Bm25 | Ranker::Bm25Filter => &[],
@@ -31,19 +58,32 @@ pub fn grid(defaults: &SearchSettings) -> Vec<SearchSettings> {
     } else {
         vec![defaults.dense]
     };
+    let softs: &[f64] = if parts.soft {
+        &[0.0, 0.1, 0.25, 0.5]
+    } else {
+        &[0.0]
+    };
+    let balances: &[f64] = if parts.balance {
+        &[-1.0, 0.0, 1.0, 2.0]
+    } else {
+        &[0.0]
+    };
     for &alpha in alphas {
         for bare_weight in [0.5, 0.8, 1.0] {
             for &weights in &dense {
-                for soft in [0.0, 0.1, 0.25, 0.5] {
-                    let point = SearchSettings {
-                        alpha,
-                        bare_weight,
-                        dense: weights,
-                        soft,
-                        ..defaults.clone()
-                    };
-                    if !points.contains(&point) {
-                        points.push(point);
+                for &soft in softs {
+                    for &balance in balances {
+                        let point = SearchSettings {
+                            alpha,
+                            bare_weight,
+                            dense: weights,
+                            soft,
+                            balance,
+                            ..defaults.clone()
+                        };
+                        if !points.contains(&point) {
+                            points.push(point);
+                        }
                     }
                 }
             }
@@ -204,17 +244,23 @@ mod tests {
                 ranker,
                 ..SearchSettings::default()
             };
-            let points = grid(&defaults);
+            let all = Parts {
+                soft: true,
+                balance: true,
+            };
+            let points = grid(&defaults, all);
             assert_eq!(points[0], defaults);
             assert!(points
                 .iter()
                 .all(|p| p.ranker == ranker && p.k == defaults.k));
             let expected = match ranker {
                 Ranker::Bm25 | Ranker::Bm25Filter => 1,
-                Ranker::Qbm25 | Ranker::Entity => 60,
-                Ranker::Dense => 432,
+                Ranker::Qbm25 | Ranker::Entity => 240,
+                Ranker::Dense => 1728,
             };
             assert_eq!(points.len(), expected, "{ranker:?}");
+            let plain = grid(&defaults, Parts::default());
+            assert!(plain.iter().all(|p| p.soft == 0.0 && p.balance == 0.0));
         }
     }
 
