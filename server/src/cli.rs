@@ -35,6 +35,9 @@ pub enum Command {
     Ask(AskArgs),
     /// Quantity-condition search ("stadiums with a capacity of more than 80000 people").
     Search(SearchArgs),
+    /// The quantities Tally reads in a text: value, unit, dimension, change, span and the words
+    /// that say what each measures.
+    Extract(ExtractArgs),
     /// Train a model of Tally's own.
     #[command(subcommand)]
     Train(TrainCommand),
@@ -44,6 +47,16 @@ pub enum Command {
     /// Measure speed and print figures.
     #[command(subcommand)]
     Bench(BenchCommand),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ExtractArgs {
+    /// The text; without it (or with `-`), each line of standard input is one document.
+    pub text: Option<String>,
+    /// Print one JSON object per document: {"text", "quantities": [{"surface", "start", "end",
+    /// "value", "unit", "dimension", "change", "concept"}]}.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -351,6 +364,10 @@ pub struct EvalExtractionArgs {
     /// Also print every sentence where the extractor and the gold differ.
     #[arg(long)]
     pub errors: bool,
+    /// Score one fixed half of the file only: tuning (rules are tuned on it) or held-out (by a
+    /// hash of each sentence). Without it, the table shows the whole file and both halves.
+    #[arg(long)]
+    pub half: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]

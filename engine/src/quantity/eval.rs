@@ -19,7 +19,48 @@ use serde::{Deserialize, Serialize};
 
 use super::extract::singular;
 use super::{extract, Change, NumberKind, Quantity, Value};
+use crate::text::hash::stable_hash;
 use crate::UnitTable;
+
+/// The two fixed halves of a gold file, by a stable hash of each sentence: the extractor's rules
+/// are tuned on the tuning half only, and the held-out half shows whether they generalise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Half {
+    Tuning,
+    HeldOut,
+}
+
+impl Half {
+    pub const ALL: [Half; 2] = [Half::Tuning, Half::HeldOut];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Half::Tuning => "tuning",
+            Half::HeldOut => "held-out",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Half> {
+        Half::ALL.into_iter().find(|h| h.name() == name)
+    }
+
+    /// The half a sentence belongs to.
+    pub fn of(sentence: &GoldSentence) -> Half {
+        if stable_hash(&sentence.text) % 2 == 0 {
+            Half::Tuning
+        } else {
+            Half::HeldOut
+        }
+    }
+
+    /// The gold sentences of this half, in file order.
+    pub fn select(self, gold: &[GoldSentence]) -> Vec<GoldSentence> {
+        gold.iter()
+            .filter(|s| Half::of(s) == self)
+            .cloned()
+            .collect()
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {

@@ -22,6 +22,7 @@ mod query;
 mod tokens;
 mod unit_context;
 
+pub mod concept;
 pub mod eval;
 
 use std::ops::Range;

@@ -6,6 +6,7 @@
 
 use super::eval::{per_query, JudgedCollection, QueryScores, RankerScores, SearchEvalError};
 use super::rank::{DenseWeights, Ranker, SearchSettings};
+use crate::text::hash::stable_hash;
 use crate::Encoder;
 
 /// Folds of the cross-validation.
@@ -96,19 +97,12 @@ pub fn grid(defaults: &SearchSettings, parts: Parts) -> Vec<SearchSettings> {
 /// and balanced, whatever the file's order).
 pub fn folds(queries: &[&str]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..queries.len()).collect();
-    order.sort_by_key(|&i| (fnv1a(queries[i]), i));
+    order.sort_by_key(|&i| (stable_hash(queries[i]), i));
     let mut fold = vec![0; queries.len()];
     for (position, &i) in order.iter().enumerate() {
         fold[i] = position % FOLDS;
     }
     fold
-}
-
-/// FNV-1a, 64 bits: a hash that stays the same across Rust versions.
-fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// A grid's figures: in-sample with its first point (the defaults), in-sample at its best point,

@@ -1,4 +1,5 @@
-//! Text helpers shared by the features: where names are, and character offsets.
+//! Text helpers shared by the features: where names are, character offsets, and a stable hash.
 
+pub mod hash;
 pub mod names;
 pub mod offsets;

@@ -4,4 +4,5 @@
 pub mod bench;
 pub mod count;
 pub mod eval;
+pub mod extract;
 pub mod search;
