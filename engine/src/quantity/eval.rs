@@ -46,7 +46,7 @@ impl Half {
 
     /// The half a sentence belongs to.
     pub fn of(sentence: &GoldSentence) -> Half {
-        if stable_hash(&sentence.text) % 2 == 0 {
+        if stable_hash(&sentence.text).is_multiple_of(2) {
             Half::Tuning
         } else {
             Half::HeldOut
