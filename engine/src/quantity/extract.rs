@@ -13,16 +13,14 @@ use crate::{Unit, UnitTable};
 pub fn extract(text: &str) -> Vec<Quantity> {
     let mut tokens = Vec::with_capacity(text.len() / 4 + 1);
     tokenize(text, &mut tokens);
-    let mut quantities = Scan {
+    Scan {
         text,
         lower: text.to_ascii_lowercase(),
         toks: tokens,
         table: UnitTable::builtin(),
         cues: OnceCell::new(),
     }
-    .run();
-    super::context_units::inherit_units(text, &mut quantities);
-    quantities
+    .run()
 }
 
 /// A number found in the token stream, with what was learned about it so far.

@@ -16,7 +16,6 @@
 //! Ordinals ("22nd", "third") are returned with [`NumberKind::Ordinal`] so that callers can keep
 //! them apart from counts.
 
-mod context_units;
 mod extract;
 mod lexicon;
 mod query;
