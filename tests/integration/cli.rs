@@ -1,13 +1,8 @@
 //! The `tally` sub-commands that print figures: real data in, JSON or a clear error out.
 
-use std::path::PathBuf;
 use std::process::Command;
 
-fn data_dir() -> PathBuf {
-    std::env::var_os("TALLY_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"))
-}
+use crate::support::{data_dir, json_of};
 
 fn tally(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_tally"))
@@ -83,17 +78,11 @@ fn bench_extraction_reports_a_rate() {
 
 #[test]
 fn extract_shows_what_tally_reads_from_an_argument_or_standard_input() {
-    let out = tally(&[
+    let document = json_of(&tally(&[
         "extract",
         "Oil fell 2% to $61.50 a barrel; the stadium holds 90,000 people.",
         "--json",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let document: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+    ]));
     let quantities = document["quantities"].as_array().unwrap();
     let fall = &quantities[0];
     assert_eq!(fall["surface"], "2%");
@@ -142,7 +131,7 @@ fn extract_shows_what_tally_reads_from_an_argument_or_standard_input() {
 fn eval_extraction_scores_each_fixed_half_of_the_gold_file() {
     let gold = data_dir().join("quantities/newsquant_dev.json");
     let half = |name: &str| {
-        let out = tally(&[
+        json_of(&tally(&[
             "eval",
             "extraction",
             "--gold",
@@ -150,13 +139,7 @@ fn eval_extraction_scores_each_fixed_half_of_the_gold_file() {
             "--half",
             name,
             "--json",
-        ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+        ]))
     };
     let (tuning, held_out) = (half("tuning"), half("held-out"));
     let sentences = |r: &serde_json::Value| r["sentences"].as_u64().unwrap();

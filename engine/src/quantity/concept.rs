@@ -14,12 +14,24 @@ pub fn concept_words(text: &str, quantity: &Quantity) -> Vec<String> {
     let span = quantity.span.clone();
     let before = text.get(..span.start).unwrap_or_default();
     let after = text.get(span.end..).unwrap_or_default();
-    let mut words: Vec<String> = clause_words(before, true)
-        .into_iter()
-        .take(CONCEPT_WINDOW)
-        .collect();
+    let is_end = |c: char| matches!(c, '.' | ';' | ':' | ',' | '!' | '?');
+    // Only the clause around the quantity is read, and only as far as the words needed.
+    let mut words = nearest_words(
+        before
+            .rsplit(is_end)
+            .next()
+            .unwrap_or_default()
+            .rsplit(not_in_word),
+    );
     words.reverse();
-    for word in clause_words(after, false).into_iter().take(CONCEPT_WINDOW) {
+    let after_words = nearest_words(
+        after
+            .split(is_end)
+            .next()
+            .unwrap_or_default()
+            .split(not_in_word),
+    );
+    for word in after_words {
         if !words.contains(&word) {
             words.push(word);
         }
@@ -27,29 +39,22 @@ pub fn concept_words(text: &str, quantity: &Quantity) -> Vec<String> {
     words
 }
 
-/// The content words of `text` nearest to its end (`backwards`) or its start, up to the first
-/// clause-ending mark.
-fn clause_words(text: &str, backwards: bool) -> Vec<String> {
-    let is_end = |c: char| matches!(c, '.' | ';' | ':' | ',' | '!' | '?');
-    let clause = if backwards {
-        text.rsplit(is_end).next().unwrap_or_default()
-    } else {
-        text.split(is_end).next().unwrap_or_default()
-    };
-    let mut words: Vec<String> = clause
-        .split(|c: char| !(c.is_alphabetic() || c == '\'' || c == '-'))
-        .map(|w| w.trim_matches(|c| c == '\'' || c == '-').to_lowercase())
-        .filter(|w| w.chars().count() > 1 && !is_function_word(w))
-        .collect();
-    if backwards {
-        words.reverse();
+fn not_in_word(c: char) -> bool {
+    !(c.is_alphabetic() || c == '\'' || c == '-')
+}
+
+/// The first [`CONCEPT_WINDOW`] content words of `pieces` (nearest first), lower case, each once.
+fn nearest_words<'a>(pieces: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut words: Vec<String> = Vec::with_capacity(CONCEPT_WINDOW);
+    for piece in pieces {
+        let word = piece.trim_matches(|c| c == '\'' || c == '-').to_lowercase();
+        if word.chars().count() > 1 && !is_function_word(&word) && !words.contains(&word) {
+            words.push(word);
+            if words.len() == CONCEPT_WINDOW {
+                break;
+            }
+        }
     }
-    let mut seen = Vec::new();
-    words.retain(|w| {
-        let new = !seen.contains(w);
-        seen.push(w.clone());
-        new
-    });
     words
 }
 

@@ -162,7 +162,12 @@ pub fn search(
     };
     let searcher = index.searcher();
     let text_query = index.text_query(&words);
-    let alpha = balanced_alpha(settings, index.rarity(&searcher, &words));
+    // The word statistics are only looked up when α depends on them.
+    let alpha = if settings.balance == 0.0 {
+        settings.alpha
+    } else {
+        balanced_alpha(settings, index.rarity(&searcher, &words))
+    };
     let retrieval = Retrieval::new(&searcher, text_query.as_deref(), &tests, n, alpha)?;
     let candidates = if tests.is_empty() {
         retrieval.text_candidates()

@@ -271,6 +271,8 @@ pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
     };
     let mut choices = Vec::new();
     let mut grids = Vec::new();
+    // Each ranker's cross-validated figures with its adopted parts, reused below.
+    let mut adopted = Vec::new();
     for ranker in rankers {
         let defaults = SearchSettings {
             alpha: args.alpha,
@@ -280,6 +282,7 @@ pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
         let grid = ScoredGrid::run(&collection, encoder.as_deref(), points)?;
         let tuned = grid.cross_validate(&fold);
         row(ranker.name(), &tuned);
+        adopted.push((ranker, tuned.cross_validated.clone()));
         if tuned.points > 1 {
             choices.push(format!(
                 "{}: folds chose {}; on every query: {}",
@@ -343,10 +346,18 @@ pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
         };
         let mut cells = Vec::new();
         for (name, part) in parts {
-            let points = grid(&defaults, part);
-            let cv = ScoredGrid::run(&collection, encoder.as_deref(), points)?
-                .cross_validate(&fold)
-                .cross_validated;
+            let known = adopted
+                .iter()
+                .find(|(r, _)| *r == ranker && part == Parts::adopted(ranker));
+            let cv = match known {
+                Some((_, cv)) => cv.clone(),
+                None => {
+                    let points = grid(&defaults, part);
+                    ScoredGrid::run(&collection, encoder.as_deref(), points)?
+                        .cross_validate(&fold)
+                        .cross_validated
+                }
+            };
             cells.push(format!("{name} {:.3} / {:.3}", cv.precision, cv.mrr));
         }
         println!("  {:<7} {}", ranker.name(), cells.join("   "));
