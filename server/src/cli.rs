@@ -368,6 +368,13 @@ pub struct EvalExtractionArgs {
     /// hash of each sentence). Without it, the table shows the whole file and both halves.
     #[arg(long)]
     pub half: Option<String>,
+    /// Score another extractor's predictions instead of Tally's: a file in the gold format with
+    /// an entry for every gold sentence (see scripts/bench-cqe.sh).
+    #[arg(long, conflicts_with = "write_predictions")]
+    pub predictions: Option<PathBuf>,
+    /// Write Tally's predictions for the gold sentences to this file, in the gold format.
+    #[arg(long)]
+    pub write_predictions: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -164,3 +164,46 @@ fn eval_extraction_scores_each_fixed_half_of_the_gold_file() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown half `middle`"));
 }
+
+#[test]
+fn eval_extraction_scores_written_predictions_by_the_same_rules() {
+    let gold = data_dir().join("quantities/newsquant_dev.json");
+    let gold = gold.to_str().unwrap();
+    let written =
+        std::env::temp_dir().join(format!("tally-predictions-{}.json", std::process::id()));
+    let written_arg = written.to_str().unwrap();
+    let own = json_of(&tally(&[
+        "eval",
+        "extraction",
+        "--gold",
+        gold,
+        "--write-predictions",
+        written_arg,
+        "--json",
+    ]));
+    let from_file = json_of(&tally(&[
+        "eval",
+        "extraction",
+        "--gold",
+        gold,
+        "--predictions",
+        written_arg,
+        "--json",
+    ]));
+    // Tally's output scored directly and scored as another extractor's file: the same figures.
+    assert_eq!(own, from_file);
+
+    // A predictions file that lacks gold sentences is refused with a sentence, not scored as zero.
+    std::fs::write(&written, "[]").unwrap();
+    let out = tally(&[
+        "eval",
+        "extraction",
+        "--gold",
+        gold,
+        "--predictions",
+        written_arg,
+    ]);
+    let _ = std::fs::remove_file(&written);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no entry for the gold sentence"));
+}

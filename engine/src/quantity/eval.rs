@@ -12,6 +12,10 @@
 //! predicted unit (or the count unit of a predicted noun). Gold units that are not in the table
 //! (count nouns such as "heart transplant") are compared as singular lower-case strings; "-"
 //! means no unit. Unlike the CQE script, a gold quantity is counted at most once for every score.
+//!
+//! Another extractor's output (CQE's, in `scripts/bench-cqe.sh`) is scored by the same code: its
+//! predictions are written in the gold format and read by [`read_predictions`]; their unit names
+//! are resolved through the same table.
 
 use std::path::Path;
 
@@ -73,13 +77,13 @@ pub enum EvalError {
     Format { path: String, message: String },
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GoldSentence {
     pub text: String,
     pub quantities: Vec<GoldQuantity>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GoldQuantity {
     pub value: String,
     #[serde(default)]
@@ -180,13 +184,6 @@ fn gold_number(value: &str) -> Option<Number> {
     value.parse().ok().map(Number::One)
 }
 
-fn predicted_number(q: &Quantity) -> Number {
-    match q.value {
-        Value::Single(v) => Number::One(v),
-        Value::Range { from, to } => Number::Two(from, to),
-    }
-}
-
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-8 + 1e-5 * b.abs()
 }
@@ -211,9 +208,124 @@ fn change_symbol(change: Change) -> &'static str {
     }
 }
 
-fn units_match(gold: &str, q: &Quantity) -> bool {
+/// A predicted quantity as the scorer sees it: Tally's own, or one read from a predictions file.
+#[derive(Debug, Clone)]
+pub struct Predicted {
+    number: Number,
+    unit: Option<PredictedUnit>,
+    change: String,
+    /// The text it was read from, when known (for `--errors`).
+    surface: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+struct PredictedUnit {
+    /// The unit's name without its "per" part.
+    name: String,
+    id: Option<String>,
+    per: Option<(String, Option<String>)>,
+}
+
+impl Predicted {
+    fn of_tally(text: &str, q: &Quantity) -> Self {
+        let unit = q.unit.as_ref().map(|u| PredictedUnit {
+            // A compound's name may repeat its "per" part; a unit such as "kilometre per hour"
+            // keeps its whole name.
+            name: match u.per {
+                Some(_) => u.name.split(" per ").next().unwrap_or(&u.name).to_string(),
+                None => u.name.clone(),
+            },
+            id: u.unit_id.clone(),
+            per: u.per.as_ref().map(|p| (p.name.clone(), p.unit_id.clone())),
+        });
+        Predicted {
+            number: match q.value {
+                Value::Single(v) => Number::One(v),
+                Value::Range { from, to } => Number::Two(from, to),
+            },
+            unit,
+            change: change_symbol(q.change).to_string(),
+            surface: text.get(q.span.clone()).map(str::to_string),
+        }
+    }
+
+    /// A quantity written in the gold format by another extractor; its unit name is resolved
+    /// through Tally's table (whole, else as "numerator per denominator").
+    fn of_written(q: &GoldQuantity) -> Option<Self> {
+        let table = UnitTable::builtin();
+        let id_of = |name: &str| table.lookup(name).first().map(|u| u.id.clone());
+        let name = q.normalized_unit.trim().to_lowercase();
+        let unit = if name.is_empty() || name == "-" {
+            None
+        } else if let (None, Some((n, d))) = (id_of(&name), name.split_once(" per ")) {
+            Some(PredictedUnit {
+                name: n.to_string(),
+                id: id_of(n),
+                per: Some((d.to_string(), id_of(d))),
+            })
+        } else {
+            Some(PredictedUnit {
+                id: id_of(&name),
+                name,
+                per: None,
+            })
+        };
+        Some(Predicted {
+            number: gold_number(&q.value)?,
+            unit,
+            change: q.change.clone().unwrap_or_else(|| "=".to_string()),
+            surface: None,
+        })
+    }
+}
+
+impl Predicted {
+    /// In the gold format, as another extractor's predictions are written.
+    fn to_written(&self) -> GoldQuantity {
+        let value = match self.number {
+            Number::One(v) => format!("{v}"),
+            Number::Two(from, to) => format!("{from}-{to}"),
+        };
+        let normalized_unit = self
+            .unit
+            .as_ref()
+            .map_or("-".to_string(), |u| match &u.per {
+                Some((per, _)) => format!("{} per {per}", u.name),
+                None => u.name.clone(),
+            });
+        GoldQuantity {
+            value,
+            normalized_unit,
+            change: Some(self.change.clone()),
+        }
+    }
+}
+
+/// Tally's predictions for the gold sentences, written in the gold format (what `--predictions`
+/// reads), so that Tally can be scored by exactly the path another extractor is.
+pub fn tally_predictions(gold: &[GoldSentence]) -> Vec<GoldSentence> {
+    gold.iter()
+        .map(|s| GoldSentence {
+            text: s.text.clone(),
+            quantities: tally_predicted(&s.text)
+                .iter()
+                .map(Predicted::to_written)
+                .collect(),
+        })
+        .collect()
+}
+
+fn tally_predicted(text: &str) -> Vec<Predicted> {
+    extract(text)
+        .iter()
+        .filter(|q| matches!(q.kind, NumberKind::Cardinal | NumberKind::Fraction))
+        .map(|q| Predicted::of_tally(text, q))
+        .collect()
+}
+
+fn units_match(gold: &str, predicted: &Predicted) -> bool {
     let gold = gold.trim().to_lowercase();
-    let Some(unit) = &q.unit else {
+    let Some(unit) = &predicted.unit else {
         return gold == "-" || gold.is_empty();
     };
     if gold == "-" || gold.is_empty() {
@@ -225,27 +337,18 @@ fn units_match(gold: &str, q: &Quantity) -> bool {
         _ => (gold.clone(), None),
     };
     let names_unit = |name: &str, id: Option<&str>, shown: &str| {
+        let same_phrase = singular_phrase(name) == singular_phrase(shown);
         let Some(id) = id else {
-            return singular_phrase(name) == singular_phrase(shown);
+            return same_phrase;
         };
         let resolved = table.lookup(name);
-        if resolved.is_empty() {
-            singular_phrase(name) == singular_phrase(shown)
-        } else {
-            resolved.iter().any(|u| u.id == id)
-        }
+        same_phrase || resolved.iter().any(|u| u.id == id)
     };
-    let own_name = unit.name.split(" per ").next().unwrap_or(&unit.name);
-    let numerator_ok = names_unit(&numerator, unit.unit_id.as_deref(), own_name)
-        || singular_phrase(&numerator) == singular_phrase(own_name);
+    let numerator_ok = names_unit(&numerator, unit.id.as_deref(), &unit.name);
     let denominator_ok = match (&denominator, &unit.per) {
         (None, None) => true,
-        (Some(d), Some(per)) => {
-            names_unit(d, per.unit_id.as_deref(), &per.name)
-                || singular_phrase(d) == singular_phrase(&per.name)
-        }
-        (None, Some(_)) => false,
-        (Some(_), None) => false,
+        (Some(d), Some((per_name, per_id))) => names_unit(d, per_id.as_deref(), per_name),
+        (None, Some(_)) | (Some(_), None) => false,
     };
     numerator_ok && denominator_ok
 }
@@ -261,16 +364,17 @@ fn singular_phrase(phrase: &str) -> String {
 /// One-to-one greedy matching; returns the matched predicted index for each gold quantity.
 fn matching(
     gold: &[GoldQuantity],
-    predicted: &[Quantity],
-    accept: impl Fn(&GoldQuantity, &Quantity) -> bool,
+    predicted: &[Predicted],
+    accept: impl Fn(&GoldQuantity, &Predicted) -> bool,
 ) -> Vec<Option<usize>> {
     let mut used = vec![false; predicted.len()];
     gold.iter()
         .map(|g| {
             let gv = gold_number(&g.value)?;
-            let found = predicted.iter().enumerate().position(|(i, p)| {
-                !used[i] && values_match(gv, predicted_number(p)) && accept(g, p)
-            });
+            let found = predicted
+                .iter()
+                .enumerate()
+                .position(|(i, p)| !used[i] && values_match(gv, p.number) && accept(g, p));
             if let Some(i) = found {
                 used[i] = true;
             }
@@ -281,6 +385,50 @@ fn matching(
 
 /// Runs the extractor over every gold sentence and scores it.
 pub fn evaluate(gold: &[GoldSentence]) -> ExtractionReport {
+    score(gold, tally_predicted)
+}
+
+/// Predictions of another extractor, in the gold format, by sentence text.
+pub type WrittenPredictions = std::collections::HashMap<String, Vec<Predicted>>;
+
+/// Reads another extractor's predictions (a file in the gold format). Values that are not
+/// numbers are left out, as the gold's are.
+pub fn read_predictions(path: &Path) -> Result<WrittenPredictions, EvalError> {
+    Ok(written(&read_gold(path)?))
+}
+
+fn written(sentences: &[GoldSentence]) -> WrittenPredictions {
+    sentences
+        .iter()
+        .map(|s| {
+            let found = s
+                .quantities
+                .iter()
+                .filter_map(Predicted::of_written)
+                .collect();
+            (s.text.clone(), found)
+        })
+        .collect()
+}
+
+/// Scores another extractor's predictions against the gold, by the same rules as Tally's.
+/// Every gold sentence must have an entry (an empty list when nothing was found).
+pub fn evaluate_written(
+    gold: &[GoldSentence],
+    predictions: &WrittenPredictions,
+) -> Result<ExtractionReport, EvalError> {
+    if let Some(missing) = gold.iter().find(|s| !predictions.contains_key(&s.text)) {
+        return Err(EvalError::Format {
+            path: "the predictions".to_string(),
+            message: format!("no entry for the gold sentence {:?}", missing.text),
+        });
+    }
+    Ok(score(gold, |text| {
+        predictions.get(text).cloned().unwrap_or_default()
+    }))
+}
+
+fn score(gold: &[GoldSentence], predict: impl Fn(&str) -> Vec<Predicted>) -> ExtractionReport {
     let has_change = gold
         .iter()
         .flat_map(|s| &s.quantities)
@@ -289,10 +437,7 @@ pub fn evaluate(gold: &[GoldSentence]) -> ExtractionReport {
     let (mut ok_value, mut ok_unit, mut ok_change) = (0, 0, 0);
     let mut differences = Vec::new();
     for sentence in gold {
-        let predicted: Vec<Quantity> = extract(&sentence.text)
-            .into_iter()
-            .filter(|q| matches!(q.kind, NumberKind::Cardinal | NumberKind::Fraction))
-            .collect();
+        let predicted = predict(&sentence.text);
         n_gold += sentence.quantities.len();
         n_pred += predicted.len();
         let by_value = matching(&sentence.quantities, &predicted, |_, _| true);
@@ -300,7 +445,7 @@ pub fn evaluate(gold: &[GoldSentence]) -> ExtractionReport {
             units_match(&g.normalized_unit, p)
         });
         let by_change = matching(&sentence.quantities, &predicted, |g, p| {
-            g.change.as_deref().unwrap_or("=") == change_symbol(p.change)
+            g.change.as_deref().unwrap_or("=") == p.change
         });
         ok_value += by_value.iter().flatten().count();
         ok_unit += by_unit.iter().flatten().count();
@@ -327,7 +472,7 @@ pub fn evaluate(gold: &[GoldSentence]) -> ExtractionReport {
             .iter()
             .enumerate()
             .filter(|(i, _)| !matched.contains(i) || (has_change && !matched_change.contains(i)))
-            .map(|(_, q)| describe(&sentence.text, q))
+            .map(|(_, q)| describe(q))
             .collect();
         if !missed.is_empty() || !spurious.is_empty() {
             differences.push(Difference {
@@ -348,16 +493,16 @@ pub fn evaluate(gold: &[GoldSentence]) -> ExtractionReport {
     }
 }
 
-fn describe(text: &str, q: &Quantity) -> String {
-    let value = match q.value {
-        Value::Single(v) => format!("{v}"),
-        Value::Range { from, to } => format!("{from}-{to}"),
-    };
-    let unit = q.unit.as_ref().map_or("-".to_string(), |u| u.name.clone());
+fn describe(q: &Predicted) -> String {
+    let written = q.to_written();
+    let surface = q
+        .surface
+        .as_deref()
+        .map(|s| format!(" «{s}»"))
+        .unwrap_or_default();
     format!(
-        "{value} [{unit}] {} «{}»",
-        change_symbol(q.change),
-        text.get(q.span.clone()).unwrap_or("")
+        "{} [{}] {}{surface}",
+        written.value, written.normalized_unit, q.change
     )
 }
 
@@ -399,5 +544,36 @@ mod tests {
                 f1: 50.0
             }
         );
+    }
+
+    #[test]
+    fn written_predictions_are_scored_by_the_same_rules() {
+        let gold: Vec<GoldSentence> = serde_json::from_str(
+            r#"[{"text": "It costs $5 and runs at 7 km/h.",
+                 "quantities": [{"value": "5", "normalized_unit": "dollar", "change": "="},
+                                {"value": "7", "normalized_unit": "kilometre per hour", "change": "="}]},
+                {"text": "Sales rose 3%.",
+                 "quantities": [{"value": "3", "normalized_unit": "percentage", "change": "up"}]}]"#,
+        )
+        .unwrap();
+        // The gold read as predictions scores 100 on everything.
+        let report = evaluate_written(&gold, &written(&gold)).unwrap();
+        assert_eq!(report.value_unit.f1, 100.0);
+        assert_eq!(report.value_change.map(|c| c.f1), Some(100.0));
+        // Another name of the same unit matches; a wrong unit or change does not.
+        let other: Vec<GoldSentence> = serde_json::from_str(
+            r#"[{"text": "It costs $5 and runs at 7 km/h.",
+                 "quantities": [{"value": "5", "normalized_unit": "US dollar", "change": "="},
+                                {"value": "7", "normalized_unit": "metre", "change": "="}]},
+                {"text": "Sales rose 3%.",
+                 "quantities": [{"value": "3", "normalized_unit": "percent", "change": "="}]}]"#,
+        )
+        .unwrap();
+        let report = evaluate_written(&gold, &written(&other)).unwrap();
+        assert_eq!(report.value.f1, 100.0);
+        assert_eq!((report.value_unit.p, report.value_unit.r), (66.7, 66.7));
+        assert_eq!(report.value_change.map(|c| c.r), Some(66.7));
+        // A sentence without an entry is an error, not a zero.
+        assert!(evaluate_written(&gold, &WrittenPredictions::new()).is_err());
     }
 }

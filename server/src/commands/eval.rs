@@ -1,13 +1,27 @@
 //! `tally eval …`: the evaluation commands. Each prints the metrics of the paper it follows.
 
 use anyhow::Context;
-use tally_engine::quantity::eval::{evaluate, read_gold, Half};
+use tally_engine::quantity::eval::{
+    evaluate, evaluate_written, read_gold, read_predictions, tally_predictions, ExtractionReport,
+    GoldSentence, Half,
+};
 
 use crate::cli::EvalExtractionArgs;
 
-/// `tally eval extraction --gold FILE [--json] [--errors]`.
+/// `tally eval extraction --gold FILE [--half H] [--predictions FILE | --write-predictions FILE]
+/// [--json] [--errors]`.
 pub fn extraction(args: &EvalExtractionArgs) -> anyhow::Result<()> {
     let mut gold = read_gold(&args.gold).context("the gold file could not be used")?;
+    let predictions = match &args.predictions {
+        Some(path) => Some(read_predictions(path).context("the predictions could not be used")?),
+        None => None,
+    };
+    let score = |gold: &[GoldSentence]| -> anyhow::Result<ExtractionReport> {
+        match &predictions {
+            Some(written) => Ok(evaluate_written(gold, written)?),
+            None => Ok(evaluate(gold)),
+        }
+    };
     let half = match args.half.as_deref() {
         None => None,
         Some(name) => Some(
@@ -18,7 +32,12 @@ pub fn extraction(args: &EvalExtractionArgs) -> anyhow::Result<()> {
     if let Some(half) = half {
         gold = half.select(&gold);
     }
-    let report = evaluate(&gold);
+    if let Some(path) = &args.write_predictions {
+        let written = serde_json::to_string_pretty(&tally_predictions(&gold))?;
+        std::fs::write(path, written)
+            .with_context(|| format!("{} could not be written", path.display()))?;
+    }
+    let report = score(&gold)?;
     if args.errors {
         for d in &report.differences {
             println!("{}", d.text);
@@ -56,7 +75,7 @@ pub fn extraction(args: &EvalExtractionArgs) -> anyhow::Result<()> {
         println!("F1 by fixed half of the file (by a hash of each sentence):");
         for half in Half::ALL {
             let part = half.select(&gold);
-            let report = evaluate(&part);
+            let report = score(&part)?;
             let change = report
                 .value_change
                 .map_or("–".to_string(), |c| format!("{:.1}", c.f1));
