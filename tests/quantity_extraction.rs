@@ -250,3 +250,115 @@ fn overflow_is_flagged_not_wrong() {
     assert!(!q.overflow);
     assert!((q.value.low() - 1e24).abs() / 1e24 < 1e-12);
 }
+
+/// Issue 19's failure classes on unseen news text, each with sentences written for the test.
+#[test]
+fn range_ends_keep_their_own_scale_and_movements_are_marked() {
+    assert_eq!(
+        one("Houses sell for $700,000 to $2.4 million in the area."),
+        ("700000..2400000".into(), "dollar".into(), "=")
+    );
+    assert_eq!(
+        values("a deal worth $2 to 3 billion"),
+        ["2000000000..3000000000"]
+    );
+    assert_eq!(
+        values("costs fell from 3 to 2 million"),
+        ["3000000..2000000"]
+    );
+    assert_eq!(
+        one("Shares fell from $61 to $48.20 on Monday."),
+        ("61..48.2".into(), "dollar".into(), "down")
+    );
+    assert_eq!(one("Output rose from 5 to 7 tonnes.").2, "up");
+    // A particle, not a movement.
+    assert_eq!(one("He gave up from 2 to 3 yards.").2, "=");
+}
+
+#[test]
+fn match_scores_are_not_quantities() {
+    assert!(read("The match ended in a 3-3 draw.").is_empty());
+    assert!(read("They won 2-1 at home.").is_empty());
+    assert!(read("The tie ended 2-2 on aggregate.").is_empty());
+    // Without a word of a match result, a dashed pair stays a range.
+    assert_eq!(values("a 4-6 week trip"), ["4..6"]);
+}
+
+#[test]
+fn ages_are_years_of_age() {
+    for text in [
+        "Ms Ortiz, 52, said the plan would fail.",
+        "Nick Hague 52 has spent the night in space.",
+        "He was aged 52 at the time.",
+        "At the age of 52 he left.",
+        "Her daughter Maria who was 52.",
+    ] {
+        assert_eq!(one(text), ("52".into(), "year".into(), "="), "{text}");
+    }
+    assert_eq!(one("Voters aged 25 to 40 backed it.").0, "25..40");
+    assert_eq!(one("Voters aged 25 to 40 backed it.").1, "year");
+    // A model number after a name is still not an age.
+    assert!(read("The iPhone 11 has a new camera.").is_empty());
+    // Other bare numbers after a comma are not ages.
+    assert_eq!(one("On Monday, 52 people came.").1, "people");
+}
+
+#[test]
+fn clock_times_list_markers_and_categories_are_not_quantities() {
+    assert!(read("Trading opened at 0930 GMT.").is_empty());
+    assert!(read("The index closed at 1600 local time.").is_empty());
+    assert!(read("The rules are listed in (3) below.").is_empty());
+    assert!(read("A category 3 storm hit the coast.").is_empty());
+    assert!(read("She wears size 10 shoes.").is_empty());
+    assert!(read("He has stage 4 cancer.").is_empty());
+}
+
+#[test]
+fn signs_scale_suffixes_and_prices_per_unit() {
+    assert_eq!(one("It was minus-3 degrees overnight.").0, "-3");
+    assert_eq!(one("It was minus 3 degrees overnight.").0, "-3");
+    assert_eq!(
+        one("The loss was $-12.4m."),
+        ("-12400000".into(), "dollar".into(), "=")
+    );
+    assert_eq!(one("The yen was -0.4% against the dollar.").2, "down");
+    assert_eq!(one("Stocks gained +2.3% on the day.").2, "up");
+    assert_eq!(one("Output rose to 2.5m barrels a day.").0, "2500000");
+    assert_eq!(one("The app has 7 B users.").0, "7000000000");
+    assert_eq!(one("The app has 7bn users.").0, "7000000000");
+    // A distance stays a distance.
+    assert_eq!(one("He won the 100m hurdles.").1, "metre");
+    assert_eq!(
+        one("Iron ore sold at $64 a tonne."),
+        ("64".into(), "dollar per tonne".into(), "=")
+    );
+    // "a year earlier" says when, not how often.
+    assert_eq!(one("Sales were $5 a year earlier.").1, "dollar");
+}
+
+#[test]
+fn a_singular_noun_before_another_is_what_the_number_counts() {
+    assert_eq!(one("It is a 12 page document.").1, "page");
+    assert_eq!(one("a turbocharged 3 cylinder engine").1, "cylinder");
+    // A plural head noun is the counted thing; "police" stays "police".
+    assert_eq!(one("two police officers were hurt").1, "police officer");
+    assert_eq!(one("He sold 73 songs.").1, "song");
+}
+
+#[test]
+fn news_wire_currencies_and_counts_per_event() {
+    assert_eq!(
+        one("The rand traded at R15.20 on Friday."),
+        ("15.2".into(), "rand".into(), "=")
+    );
+    // The letter alone is not a currency: "R2" is a name.
+    assert!(read("The R2 droid came back.").is_empty());
+    assert_eq!(one("The fund raised 50 million sterling.").1, "pound sterling");
+    assert_eq!(
+        one("He averaged 25.3 points per game."),
+        ("25.3".into(), "point per game".into(), "=")
+    );
+    assert_eq!(one("He grabbed 7 rebounds a game.").1, "rebound per game");
+    // "a" before an ordinary noun is not a rate.
+    assert_eq!(one("He scored 3 goals a minute later.").1, "goal");
+}

@@ -65,6 +65,8 @@ struct UnitReading {
 enum Join {
     /// "13 dollars and 45 cents": the second adds this much to the first.
     Compound(f64),
+    /// "a 3-3 draw", "won 2-1": a match score, not a quantity.
+    Score,
     Range,
     /// "eight or nine euros": the first takes the second's unit.
     ShareUnit,
@@ -271,13 +273,29 @@ impl<'t> Scan<'t> {
                 && (i == 1
                     || self.toks[i - 1].spaced
                     || matches!(self.raw(i - 2), "(" | "[" | "~" | ":"));
-            if starts_word && matches!(sign, "-" | "−" | "+") {
+            // "$-12.4m": a sign between a currency symbol and the digits.
+            let after_currency_sign = !after_number
+                && i >= 2
+                && self.glued(i - 1)
+                && matches!(self.raw(i - 2), "$" | "£" | "€" | "¥");
+            if (starts_word || after_currency_sign) && matches!(sign, "-" | "−" | "+") {
                 if sign != "+" {
                     value = -value;
                 }
                 first = i - 1;
                 plain_digits = None;
             }
+            // "minus-3 degrees".
+            if sign == "-" && i >= 2 && self.glued(i - 1) && self.low(i - 2) == "minus" {
+                value = -value;
+                first = i - 2;
+                plain_digits = None;
+            }
+        } else if i > 0 && self.low(i - 1) == "minus" && !self.glued(i) {
+            // "minus 3 degrees".
+            value = -value;
+            first = i - 1;
+            plain_digits = None;
         }
 
         // Scientific notation: "1.5e6", "2E-3", "3 × 10^8".
@@ -353,9 +371,24 @@ impl<'t> Scan<'t> {
         }
         let after_currency =
             || self.currency_before(first).is_some() || self.currency_word_follows(first);
+        // "2.5m barrels", "3m people": a plural word after the suffix makes it a scale (but
+        // "the 100m hurdles" is a distance).
+        let counted_follows = || {
+            let mut k = first;
+            while k < self.toks.len() && (k == first || self.glued(k)) {
+                k += 1;
+            }
+            let w = self.low(k);
+            self.is_word(k)
+                && is_plural(w)
+                && !matches!(
+                    w,
+                    "hurdles" | "relays" | "sprints" | "heats" | "finals" | "races"
+                )
+        };
         match word {
-            "m" | "M" if after_currency() => Some(1e6),
-            "b" | "B" if after_currency() => Some(1e9),
+            "m" | "M" if after_currency() || counted_follows() => Some(1e6),
+            "b" | "B" if after_currency() || counted_follows() => Some(1e9),
             _ => None,
         }
     }
@@ -382,6 +415,20 @@ impl<'t> Scan<'t> {
                 break;
             }
             let word = self.low(k);
+            // "7 B users", "3 M subscribers".
+            let letter_scale = match self.raw(k) {
+                "B" => Some(1e9),
+                "M" => Some(1e6),
+                _ => None,
+            };
+            if let Some(scale) = letter_scale {
+                if self.is_word(k + 1) && is_plural(self.low(k + 1)) {
+                    mention.value = round_scaled(mention.value * scale);
+                    mention.scale *= scale;
+                    mention.last = k + 1;
+                }
+                break;
+            }
             let scale = match word {
                 "dozen" => 12.0,
                 _ => match lexicon::scale_word(word) {
@@ -745,6 +792,15 @@ impl<'t> Scan<'t> {
                     found = self.table.lookup_symbol(&squeezed.to_uppercase());
                 }
             }
+            // "R15.20", "R3bn": the rand's one-letter sign, only glued to an amount of money.
+            if found.is_empty()
+                && surface == "R"
+                && k == 1
+                && self.glued(first)
+                && self.money_like(first)
+            {
+                found = self.table.get("zar").into_iter().collect();
+            }
             if let Some(unit) = found.into_iter().find(|u| u.dimension == "currency") {
                 // A code written as a word must stand apart from other letters ("CHF5" is fine,
                 // "ACHF" is not a token boundary issue because tokens are whole words).
@@ -752,6 +808,20 @@ impl<'t> Scan<'t> {
             }
         }
         None
+    }
+
+    /// Digits written the way amounts of money are: "15.20", "1,500", "3bn", "2 million".
+    fn money_like(&self, first: usize) -> bool {
+        let raw = self.raw(first);
+        let cents = raw
+            .split_once('.')
+            .is_some_and(|(_, decimals)| decimals.len() == 2);
+        let next = self.low(first + 1);
+        cents
+            || raw.contains(',')
+            || lexicon::glued_scale(self.raw(first + 1)).is_some()
+            || lexicon::scale_word(next).is_some()
+            || (self.glued(first + 1) && matches!(next, "m" | "b"))
     }
 
     fn read_unit(&self, mention: &mut Mention) {
@@ -834,7 +904,80 @@ impl<'t> Scan<'t> {
         if let Some((reading, end)) = self.noun_after(mention) {
             mention.unit = Some(reading);
             mention.end = end;
+            return;
         }
+        if self.is_age(mention) {
+            if let Some(year) = self.table.get("year") {
+                mention.unit = Some(UnitReading {
+                    surface: String::new(),
+                    candidates: vec![year],
+                    noun: None,
+                    noun_unit: None,
+                    per: None,
+                });
+            }
+        }
+    }
+
+    /// A bare whole number that is a person's age: "aged 52", "at the age of 52", "Ms Ortiz,
+    /// 52, said", "Nick Hague 44 has", "who was 10".
+    fn is_age(&self, m: &Mention) -> bool {
+        let whole = m.value.fract() == 0.0 && (1.0..=120.0).contains(&m.value);
+        if !whole || m.in_words || m.plain_digits.is_none() || m.first == 0 {
+            return false;
+        }
+        let (p, next) = (m.first, m.last);
+        let prev = self.low(p - 1);
+        let before = |k: usize| if p > k { self.low(p - 1 - k) } else { "" };
+        let clause_ends = |k: usize| {
+            k >= self.toks.len() || matches!(self.low(k), "," | "." | ";" | ")" | "and" | "when")
+        };
+        let age_word = |w: &str| matches!(w, "aged" | "age");
+        if age_word(prev) || (prev == "of" && before(1) == "age") {
+            return true;
+        }
+        // The second end of "aged 25 to 40", "aged between 25 and 40".
+        if matches!(prev, "to" | "and" | "-" | "–")
+            && self.kind(p - 2) == Some(Kind::Num)
+            && (age_word(before(2)) || (before(2) == "between" && age_word(before(3))))
+        {
+            return true;
+        }
+        // "who was 10,", "when she was 52."
+        if matches!(prev, "was" | "is" | "turned" | "turns")
+            && matches!(before(1), "who" | "he" | "she")
+            && clause_ends(next)
+        {
+            return true;
+        }
+        let title_case = |k: usize| {
+            self.is_word(k) && {
+                let w = self.raw(k);
+                w.starts_with(|c: char| c.is_uppercase())
+                    && w.chars().skip(1).any(char::is_lowercase)
+                    && !lexicon::month(w)
+                    && !lexicon::is_weekday(&w.to_lowercase())
+            }
+        };
+        // Apposition: "Ms Ortiz, 52, said", "Smith, 44."
+        if prev == ","
+            && p >= 2
+            && title_case(p - 2)
+            && clause_ends(next)
+            && self.low(next) != "and"
+        {
+            return true;
+        }
+        // "Nick Hague 44 has spent": a name of two title-case words, then a verb or a comma.
+        p >= 2
+            && title_case(p - 1)
+            && title_case(p - 2)
+            && !self.glued(p)
+            && m.value >= 15.0
+            && matches!(
+                self.low(next),
+                "," | "has" | "had" | "is" | "was" | "said" | "says" | "told" | "who" | "will"
+            )
     }
 
     /// The longest unit surface of the table starting at token `at` (up to four tokens).
@@ -931,7 +1074,9 @@ impl<'t> Scan<'t> {
                 "earlier" | "ago" | "later" | "before" | "after" | "on" | "from" | "since"
             );
             let time_like = unit.dimension == "time" && !when;
-            if word == "per" || slash || time_like {
+            // "$64 a tonne", "$3 a gallon": a price per unit.
+            let price_per = currency && unit.dimension != "time";
+            if word == "per" || slash || time_like || price_per {
                 return (
                     Some(PerUnit {
                         name: unit.name().to_string(),
@@ -942,7 +1087,14 @@ impl<'t> Scan<'t> {
             }
             return none;
         }
-        if currency && (word == "per" || word == "a" || word == "an") {
+        // "25.3 points per game", "7 rebounds a game": a count per event or per person.
+        let counted_per = !currency
+            && (word == "per"
+                || matches!(
+                    self.low(k),
+                    "game" | "match" | "season" | "night" | "person" | "head" | "share" | "capita"
+                ));
+        if (currency || counted_per) && (word == "per" || word == "a" || word == "an") {
             let noun = self.low(k);
             if !lexicon::is_function_word(noun) && noun.chars().all(char::is_alphabetic) {
                 let name = singular(noun);
@@ -983,6 +1135,8 @@ impl<'t> Scan<'t> {
         }
         let start = k;
         let mut words: Vec<String> = Vec::new();
+        // The token after each word.
+        let mut word_ends: Vec<usize> = Vec::new();
         let longest = if hyphenated { 1 } else { 3 };
         while k < self.toks.len() && words.len() < longest {
             if !self.is_word(k) || (self.glued(k) && k != start) {
@@ -1016,8 +1170,13 @@ impl<'t> Scan<'t> {
                 word = format!("{word}-{}", self.low(next + 1));
                 next += 2;
             }
-            let plural = is_plural(&word);
+            // "police officers": a collective noun used as a modifier.
+            let modifier_of_plural = matches!(word.as_str(), "police" | "staff")
+                && self.is_word(next)
+                && is_plural(self.low(next));
+            let plural = is_plural(&word) && !modifier_of_plural;
             words.push(word);
+            word_ends.push(next);
             k = next;
             if plural {
                 break;
@@ -1027,9 +1186,17 @@ impl<'t> Scan<'t> {
         // "400 charging stations", "50 previous years", "eight more picks".
         while words.len() > 1 && is_modifier(&words[0]) {
             words.remove(0);
+            word_ends.remove(0);
         }
         if words.is_empty() {
             return None;
+        }
+        // "a 12 page document", "a 3 cylinder engine": after a number above one, a singular noun
+        // followed by another singular noun is a compound modifier, and the number counts it.
+        if mention.value > 1.0 && words.len() >= 2 && !is_plural(&words[0]) && !is_plural(&words[1])
+        {
+            words.truncate(1);
+            k = word_ends[0];
         }
         // A lone verb form: "5 killed", "3 remaining".
         if words.len() == 1 && (words[0].ends_with("ed") || words[0].ends_with("ing")) {
@@ -1148,10 +1315,52 @@ impl<'t> Scan<'t> {
                     | "terminal"
                     | "model"
                     | "bus"
+                    | "category"
+                    | "phase"
+                    | "stage"
+                    | "tier"
+                    | "type"
+                    | "size"
             ) && !has_table_unit
             {
                 return true;
             }
+        }
+        // Clock times with a time zone: "0930 GMT", "1600 ET".
+        if let Some(digits) = m.plain_digits {
+            let zone = matches!(
+                self.raw_if_any(m.last),
+                Some(
+                    "GMT"
+                        | "UTC"
+                        | "ET"
+                        | "EST"
+                        | "EDT"
+                        | "BST"
+                        | "CET"
+                        | "CEST"
+                        | "PT"
+                        | "PST"
+                        | "PDT"
+                        | "JST"
+                        | "HKT"
+                        | "SGT"
+                        | "IST"
+                )
+            ) || (self.low(m.last) == "local" && self.low(m.last + 1) == "time");
+            let clock = (3..=4).contains(&digits) && m.value < 2400.0 && m.value % 100.0 < 60.0;
+            if zone && clock {
+                return true;
+            }
+        }
+        // List markers: "(3)" alone in brackets.
+        if p > 0
+            && self.raw_if_sym(p - 1) == Some("(")
+            && self.raw_if_sym(m.last) == Some(")")
+            && m.unit.is_none()
+            && m.plain_digits.is_some_and(|d| d <= 2)
+        {
+            return true;
         }
         // Street addresses: "123 Random Street".
         if let Some(unit) = &m.unit {
@@ -1281,6 +1490,19 @@ impl<'t> Scan<'t> {
 
     /// The condition in the few words before the quantity (longest phrase wins), else after it.
     fn change_of(&self, m: &Mention) -> Change {
+        // "-0.4%", "+2.3%": a signed ratio is a movement.
+        let signed = self.raw_if_sym(m.first).and_then(|sign| match sign {
+            "+" => Some(Change::Up),
+            "-" | "−" => Some(Change::Down),
+            _ => None,
+        });
+        let ratio = m
+            .unit
+            .as_ref()
+            .is_some_and(|u| u.candidates.first().is_some_and(|c| c.dimension == "ratio"));
+        if let (Some(direction), true) = (signed, ratio) {
+            return direction;
+        }
         let first = m.currency.map_or(m.first, |(from, _)| from);
         let mut p = first;
         let mut skipped = 0;
@@ -1385,15 +1607,20 @@ impl<'t> Scan<'t> {
                 continue;
             };
             match join {
+                Join::Score => {
+                    kept.pop();
+                }
                 Join::Compound(smaller) => {
                     a.value += smaller;
                     a.end = b.end.max(b.last);
                 }
                 Join::Range => {
-                    if a.scale == 1.0 && b.scale != 1.0 {
-                        a.value *= b.scale;
-                    }
+                    a.value = scaled_like(a, &b);
                     a.range_to = Some(b.value);
+                    // "fell from $61 to $48.20": the range is the movement.
+                    if let Some(direction) = self.movement_from(a) {
+                        a.change = direction;
+                    }
                     let b_has_per = b.unit.as_ref().is_some_and(|u| u.per.is_some());
                     let a_has_per = a.unit.as_ref().is_some_and(|u| u.per.is_some());
                     if a.unit.is_none()
@@ -1408,9 +1635,7 @@ impl<'t> Scan<'t> {
                     last_is_range = true;
                 }
                 Join::ShareUnit => {
-                    if a.scale == 1.0 && b.scale != 1.0 {
-                        a.value *= b.scale;
-                    }
+                    a.value = scaled_like(a, &b);
                     a.unit = b.unit.clone();
                     a.currency = b.currency;
                     kept.push(b);
@@ -1423,6 +1648,90 @@ impl<'t> Scan<'t> {
             }
         }
         *mentions = kept;
+    }
+
+    /// "a 3-3 draw", "won 2-1", "ended 2-2 on aggregate": two small whole numbers joined by a
+    /// dash, next to a word of a match result.
+    fn is_score(&self, a: &Mention, b: &Mention, before_a: &str) -> bool {
+        let small = |m: &Mention| {
+            m.plain_digits.is_some_and(|d| d <= 2)
+                && m.currency.is_none()
+                && m.change == Change::Equal
+        };
+        if !small(a) || !small(b) || a.unit.is_some() {
+            return false;
+        }
+        let result_noun = |w: &str| {
+            matches!(
+                w,
+                "draw"
+                    | "win"
+                    | "victory"
+                    | "defeat"
+                    | "loss"
+                    | "lead"
+                    | "scoreline"
+                    | "triumph"
+                    | "thrashing"
+                    | "aggregate"
+                    | "home"
+                    | "away"
+                    | "result"
+                    | "score"
+            )
+        };
+        let noun_after = match &b.unit {
+            None => false,
+            Some(u) => u
+                .noun
+                .as_deref()
+                .is_some_and(|n| n.split_whitespace().next().is_some_and(result_noun)),
+        };
+        let after = b.end.max(b.last);
+        let words_after = noun_after
+            || (b.unit.is_none()
+                && (result_noun(self.low(after))
+                    || (self.low(after) == "on" && self.low(after + 1) == "aggregate")));
+        let verb_before = matches!(
+            before_a,
+            "won"
+                | "win"
+                | "wins"
+                | "lost"
+                | "lose"
+                | "drew"
+                | "draw"
+                | "ended"
+                | "finished"
+                | "beat"
+                | "beating"
+                | "trailed"
+                | "trailing"
+                | "led"
+                | "leading"
+                | "winning"
+                | "losing"
+        );
+        words_after || (verb_before && b.unit.is_none())
+    }
+
+    /// "rose from", "fell from" right before the first number: the direction of the movement.
+    fn movement_from(&self, a: &Mention) -> Option<Change> {
+        let a_first = a.currency.map_or(a.first, |(from, _)| from);
+        if a_first < 2 || self.low(a_first - 1) != "from" {
+            return None;
+        }
+        let verb_end = a_first - 2;
+        PREFIX_CONDITIONS
+            .iter()
+            .filter(|(pattern, change)| {
+                pattern.len() == 1
+                    && matches!(change, Change::Up | Change::Down)
+                    && self.phrase_ends_at(pattern, verb_end)
+            })
+            .map(|(_, change)| *change)
+            .next()
+            .filter(|_| verb_end == 0 || !is_particle_verb(self.low(verb_end - 1)))
     }
 
     fn join_of(&self, a: &Mention, b: &Mention) -> Join {
@@ -1452,6 +1761,9 @@ impl<'t> Scan<'t> {
             (Some(_), None) => a.currency.is_some(),
         };
         let dash = matches!(connector, "-" | "–" | "—");
+        if dash && self.is_score(a, b, before_a) {
+            return Join::Score;
+        }
         let is_range = match connector {
             "and" => before_a == "between",
             "to" => {
@@ -1707,6 +2019,26 @@ fn is_modifier(word: &str) -> bool {
 
 /// "16.4 million" is 16,400,000, not 16,399,999.999999998: drop the binary rounding noise that
 /// scaling adds (13 significant digits are kept).
+/// The value of `a`, the first end of a range or list, with `b`'s scale word when it belongs
+/// to both ends: "2 to 3 billion" is 2e9–3e9, but "$700,000 to $2.4 million" is 7e5–2.4e6. The
+/// scale goes to `a` when that brings the two ends closer (by ratio), as the ends of a range are.
+fn scaled_like(a: &Mention, b: &Mention) -> f64 {
+    if a.scale != 1.0 || b.scale == 1.0 {
+        return a.value;
+    }
+    let distance = |x: f64| {
+        (x.abs().max(f64::MIN_POSITIVE) / b.value.abs().max(f64::MIN_POSITIVE))
+            .ln()
+            .abs()
+    };
+    let scaled = round_scaled(a.value * b.scale);
+    if distance(scaled) <= distance(a.value) {
+        scaled
+    } else {
+        a.value
+    }
+}
+
 fn round_scaled(value: f64) -> f64 {
     if !value.is_finite() {
         return value;
@@ -1756,7 +2088,7 @@ pub(crate) fn singular(word: &str) -> String {
         "mice" => Some("mouse"),
         "geese" => Some("goose"),
         "people" => Some("people"),
-        "series" | "species" | "news" => Some(word),
+        "series" | "species" | "news" | "police" | "staff" | "cattle" => Some(word),
         _ => None,
     };
     if let Some(s) = irregular {

@@ -65,10 +65,8 @@ fn found(text: &str, quantity: &Quantity) -> Found {
         start: char_offset(text, quantity.span.start),
         end: char_offset(text, quantity.span.end),
         value: quantity.value,
-        unit: unit.map(|u| match &u.per {
-            Some(per) => format!("{} per {}", u.name, per.name),
-            None => u.name.clone(),
-        }),
+        // The name already ends with its "per" part ("dollar per barrel").
+        unit: unit.map(|u| u.name.clone()),
         dimension: unit.and_then(|u| u.dimension.clone()),
         change: quantity.change.symbol(),
         concept: concept_words(text, quantity),
