@@ -353,7 +353,10 @@ fn news_wire_currencies_and_counts_per_event() {
     );
     // The letter alone is not a currency: "R2" is a name.
     assert!(read("The R2 droid came back.").is_empty());
-    assert_eq!(one("The fund raised 50 million sterling.").1, "pound sterling");
+    assert_eq!(
+        one("The fund raised 50 million sterling.").1,
+        "pound sterling"
+    );
     assert_eq!(
         one("He averaged 25.3 points per game."),
         ("25.3".into(), "point per game".into(), "=")

@@ -69,6 +69,10 @@ const DELIBERATE: &[(&str, &str)] = &[
         "the collection's rod is the US survey rod; Tally's is the international 5.0292 m",
     ),
     (
+        "fc",
+        "the collection rounds to 10.764 lx; Tally uses 1 lm/ft² = 10.7639104 lx",
+    ),
+    (
         "TR",
         "the collection rounds to 3517 W; Tally uses 12000 BTU/h = 3516.853 W",
     ),
@@ -190,5 +194,162 @@ fn conversion_factors_agree_with_the_qsearch_unit_collection() {
     assert_eq!(
         deliberate_seen, deliberate,
         "deliberate differences that no longer differ"
+    );
+}
+
+/// The collection's name of a unit: `<Pascal_(unit)>` → "Pascal", `<parts_per_trillion_wd:Q…>`
+/// → "parts per trillion".
+fn collection_name(entity: &str) -> String {
+    let name = entity.trim_matches(['<', '>']);
+    let name = name.split("_wd:").next().unwrap_or(name);
+    let name = match name.find("_(") {
+        Some(at) => &name[..at],
+        None => name,
+    };
+    name.replace('_', " ")
+}
+
+/// How often `form` follows a number in `text` ("12 km", "3.5kWh"), as a whole word.
+fn uses_after_a_number(text: &str, form: &str, case_sensitive: bool) -> usize {
+    let (haystack, needle) = if case_sensitive {
+        (std::borrow::Cow::Borrowed(text), form.to_string())
+    } else {
+        (
+            std::borrow::Cow::Owned(text.to_lowercase()),
+            form.to_lowercase(),
+        )
+    };
+    haystack
+        .match_indices(&needle)
+        .filter(|(at, _)| {
+            let before = haystack[..*at].trim_end_matches(' ');
+            let spaces = haystack[..*at].len() - before.len();
+            let after = haystack[at + needle.len()..].chars().next();
+            spaces <= 1
+                && before.ends_with(|c: char| c.is_ascii_digit())
+                && !after.is_some_and(char::is_alphanumeric)
+        })
+        .count()
+}
+
+/// Names and symbols of the collection that mean something else after a number in running text
+/// ("at" the technical atmosphere, "as" the attosecond, "pm"/"am" clock times, "rd" in "3rd",
+/// "ca" circa, "bd" bedrooms, "Rd" road, "Square" and "league" words, "1" the dimensionless
+/// unit, "men"/"Log"/"Li"/"Rutherford" old measures that are words or names): not uses of the
+/// unit.
+const FALSE_FRIENDS: &[&str] = &[
+    "at",
+    "as",
+    "pm",
+    "am",
+    "men",
+    "As",
+    "Log",
+    "Last",
+    "Bolt",
+    "TV",
+    "ET",
+    "Ms",
+    "Wa",
+    "rd",
+    "ca",
+    "cA",
+    "bd",
+    "Rd",
+    "da",
+    "Li",
+    "Square",
+    "league",
+    "1",
+    "score",
+    "stadium",
+    "Rutherford",
+];
+
+/// Coverage by names and symbols, and a check that every unit of the collection that the shared
+/// corpora use after numbers is in the table.
+#[test]
+fn units_the_shared_corpora_use_are_in_the_table() {
+    let path = data_dir().join("quantities/kg-unit-collection.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let collection: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    let bases: HashMap<&str, &str> = BASES.iter().copied().collect();
+    let table = UnitTable::builtin();
+
+    let mut corpora = String::new();
+    for file in [
+        "quantities/newsquant_dev.json",
+        "qsearch/qsearch_text_dev.jsonl",
+        "coqex/natural_questions_dev/natural_questions_dev_bing_v1.json",
+        "coqex/count_lcquad_v2/count_lcquadv2_bing_v1.json",
+        "coqex/stresstest_v1/stresstest_bing_v1.json",
+    ] {
+        let path = data_dir().join(file);
+        corpora.push_str(
+            &std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display())),
+        );
+    }
+
+    let (mut convertible, mut covered) = (0, 0);
+    let mut missing_in_use: Vec<(usize, String)> = Vec::new();
+    for entry in &collection {
+        let (Some(si), Some(factor)) = (entry["siUnit"].as_str(), entry["conversionToSI"].as_f64())
+        else {
+            continue;
+        };
+        let Some(&dimension) = bases.get(si) else {
+            continue;
+        };
+        convertible += 1;
+        let name = collection_name(entry["entity"].as_str().unwrap_or(""));
+        let symbols: Vec<&str> = entry["symbols"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.as_str())
+            .collect();
+        let is_covered = std::iter::once(name.as_str())
+            .chain(symbols.iter().copied())
+            .any(|form| {
+                table.lookup(form).iter().any(|u| {
+                    // Loose on purpose: the survey foot and the 365-day year are the foot and
+                    // the year a reader means; exact factors are checked by the test above.
+                    u.dimension == dimension
+                        && (u.offset != 0.0 || ((u.factor - factor) / factor).abs() <= 1e-3)
+                })
+            });
+        if is_covered {
+            covered += 1;
+            continue;
+        }
+        let uses: usize = symbols
+            .iter()
+            .filter(|s| s.chars().count() >= 2 && !FALSE_FRIENDS.contains(s))
+            .map(|s| uses_after_a_number(&corpora, s, true))
+            .sum::<usize>()
+            + if FALSE_FRIENDS.contains(&name.as_str()) {
+                0
+            } else {
+                uses_after_a_number(&corpora, &name, false)
+            };
+        if uses > 0 {
+            missing_in_use.push((uses, format!("{name} {symbols:?}")));
+        }
+    }
+    missing_in_use.sort_by(|a, b| b.cmp(a));
+    println!(
+        "coverage by name or symbol: {covered} of {convertible} collection units in Tally's \
+         dimensions ({:.1}%)",
+        100.0 * covered as f64 / convertible as f64
+    );
+    for (uses, unit) in &missing_in_use {
+        println!("not in the table, used {uses}× after a number in the shared corpora: {unit}");
+    }
+    let common: Vec<_> = missing_in_use.iter().filter(|(n, _)| *n >= 3).collect();
+    assert!(
+        common.is_empty(),
+        "units in common use missing from the table: {common:?}"
     );
 }
