@@ -22,7 +22,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::extract::singular;
-use super::{extract, Change, NumberKind, Quantity, Value};
+use super::{extract_in_context, Change, NumberKind, Quantity, Value};
 use crate::text::hash::stable_hash;
 use crate::UnitTable;
 
@@ -316,7 +316,7 @@ pub fn tally_predictions(gold: &[GoldSentence]) -> Vec<GoldSentence> {
 }
 
 fn tally_predicted(text: &str) -> Vec<Predicted> {
-    extract(text)
+    extract_in_context(text)
         .iter()
         .filter(|q| matches!(q.kind, NumberKind::Cardinal | NumberKind::Fraction))
         .map(|q| Predicted::of_tally(text, q))

@@ -819,7 +819,9 @@ impl<'t> Scan<'t> {
         let next = self.low(first + 1);
         cents
             || raw.contains(',')
-            || lexicon::glued_scale(self.raw(first + 1)).is_some()
+            || self
+                .raw_if_any(first + 1)
+                .is_some_and(|w| lexicon::glued_scale(w).is_some())
             || lexicon::scale_word(next).is_some()
             || (self.glued(first + 1) && matches!(next, "m" | "b"))
     }

@@ -16,6 +16,7 @@
 //! Ordinals ("22nd", "third") are returned with [`NumberKind::Ordinal`] so that callers can keep
 //! them apart from counts.
 
+mod context_units;
 mod extract;
 mod lexicon;
 mod query;
@@ -30,6 +31,16 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 pub use extract::extract;
+
+/// The quantities of a text with units known only from the context ("3.9 million headsets, up
+/// from 2.4 million": the second is headsets too), for showing, indexing and scoring extraction.
+/// Count candidates read numbers with [`extract`] instead: a count must be stated with its noun,
+/// and lent units made the count evaluation worse (docs/experiments.md).
+pub fn extract_in_context(text: &str) -> Vec<Quantity> {
+    let mut quantities = extract(text);
+    context_units::inherit_units(text, &mut quantities);
+    quantities
+}
 pub(crate) use extract::singular;
 pub(crate) use lexicon::is_function_word;
 pub use query::{parse_query, Condition, Constraint, ParsedQuery, QueryProblem};

@@ -15,7 +15,7 @@ use tantivy::{Index, IndexReader, IndexWriter, Searcher, TantivyDocument, Term};
 
 use super::keys;
 use super::sentences::split_sentences;
-use crate::quantity::{extract, Quantity};
+use crate::quantity::{extract_in_context, Quantity};
 
 /// Writer memory budget per thread.
 const WRITER_BYTES_PER_THREAD: usize = 64_000_000;
@@ -326,7 +326,7 @@ pub fn sentences_of(document: &Document) -> Vec<StoredSentence> {
 fn sentence_of(document: &Document, id: String, text: &str) -> StoredSentence {
     StoredSentence {
         id,
-        quantities: extract(text),
+        quantities: extract_in_context(text),
         text: text.to_string(),
         source: document.source.clone(),
         entity: document.entity.clone(),

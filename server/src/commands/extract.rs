@@ -6,7 +6,7 @@ use std::io::BufRead;
 use anyhow::{bail, Context};
 use serde::Serialize;
 use tally_engine::quantity::concept::concept_words;
-use tally_engine::quantity::{extract, Quantity, Value};
+use tally_engine::quantity::{extract_in_context, Quantity, Value};
 use tally_engine::text::offsets::char_offset;
 
 use crate::cli::ExtractArgs;
@@ -47,7 +47,10 @@ pub fn extract_command(args: &ExtractArgs) -> anyhow::Result<()> {
     for text in texts.iter().filter(|t| !t.trim().is_empty()) {
         let document = Document {
             text: text.clone(),
-            quantities: extract(text).iter().map(|q| found(text, q)).collect(),
+            quantities: extract_in_context(text)
+                .iter()
+                .map(|q| found(text, q))
+                .collect(),
         };
         if args.json {
             println!("{}", serde_json::to_string(&document)?);
