@@ -365,3 +365,16 @@ fn news_wire_currencies_and_counts_per_event() {
     // "a" before an ordinary noun is not a rate.
     assert_eq!(one("He scored 3 goals a minute later.").1, "goal");
 }
+
+#[test]
+fn hyphenated_scales_and_cents_written_c() {
+    assert_eq!(
+        one("They paid $5.5-million for the house."),
+        ("5500000".into(), "dollar".into(), "=")
+    );
+    assert_eq!(one("a 2-billion budget").0, "2000000000");
+    // "c" is a cent where the text is about money, else Celsius; spaced it is neither.
+    assert_eq!(one("Shares closed at 45c.").1, "cent");
+    assert_eq!(one("It was 45c in Perth.").1, "degree celsius");
+    assert_eq!(one("A 3c rise in the price of petrol.").1, "cent");
+}

@@ -409,6 +409,19 @@ impl<'t> Scan<'t> {
 
     /// Scale words after a number: "1.2 million", "two hundred thousand", "5 dozen".
     fn scale_words(&self, mention: &mut Mention) {
+        // "$5.5-million", "a 2-billion budget": a scale word joined by a hyphen.
+        let k = mention.last;
+        if self.raw_if_sym(k) == Some("-")
+            && self.glued(k)
+            && self.is_word(k + 1)
+            && self.glued(k + 1)
+        {
+            if let Some(scale) = lexicon::scale_word(self.low(k + 1)) {
+                mention.value = round_scaled(mention.value * scale);
+                mention.scale *= scale;
+                mention.last = k + 2;
+            }
+        }
         loop {
             let k = mention.last;
             if !self.is_word(k) {
@@ -1042,8 +1055,8 @@ impl<'t> Scan<'t> {
             "s" => true,
             // "in" is inches only in heights such as "6 ft 2 in".
             "in" => !(at >= 2 && matches!(self.low(at - 2), "ft" | "feet" | "foot" | "'" | "′")),
-            "a" | "an" | "at" | "are" | "is" | "as" | "d" | "h" | "t" | "u" | "p" | "q" | "b"
-            | "st" | "gr" | "pt" | "pc" | "mo" | "cd" | "Da" | "ha" | "hand" | "hands"
+            "a" | "an" | "at" | "are" | "is" | "as" | "c" | "d" | "h" | "t" | "u" | "p" | "q"
+            | "b" | "st" | "gr" | "pt" | "pc" | "mo" | "cd" | "Da" | "ha" | "hand" | "hands"
             | "chain" | "chains" | "rod" | "rods" | "gray" | "grain" | "grains" | "gross"
             | "league" | "leagues" | "slug" | "slugs" | "real" | "sol" | "mil" | "thou" | "erg"
             | "kip" | "lei" | "lev" | "leu" | "Br" | "Ft" | "K" | "TL" | "SR" | "LE" | "DA"

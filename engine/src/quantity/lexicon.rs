@@ -692,6 +692,10 @@ pub(crate) fn money_cue(word: &str) -> bool {
         word,
         "price"
             | "prices"
+            | "share"
+            | "shares"
+            | "stock"
+            | "stocks"
             | "cost"
             | "costs"
             | "paid"
