@@ -18,6 +18,7 @@ pub mod quantity;
 pub mod search;
 pub mod text;
 pub mod units;
+pub mod value;
 
 pub use corpora::{discover_corpora, CorpusInfo};
 pub use encoder::{Encoder, EncoderError};

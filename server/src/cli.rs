@@ -74,6 +74,9 @@ pub enum EvalCommand {
     /// Quantity search on judged sentences (Qsearch format): P@10, MRR@10, NDCG@10 per ranker,
     /// in-sample with the defaults and 5-fold cross-validated by query over a grid of weights.
     Search(EvalSearchArgs),
+    /// Value questions built from judged sentences (Qsearch format): Exist@1, Exist@10 of the
+    /// ranked observations and RP, coverage, P/C of the consolidated value.
+    Value(EvalValueArgs),
 }
 
 /// Where the models are: shared by the commands that answer count questions.
@@ -183,6 +186,19 @@ pub struct SearchArgs {
     pub data: Option<PathBuf>,
     #[command(flatten)]
     pub models: ModelArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalValueArgs {
+    /// Judged queries (e.g. ../shared/data/qsearch/qsearch_text_dev.jsonl).
+    #[arg(long)]
+    pub judged: PathBuf,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also print each question with its gold value and answer.
+    #[arg(long)]
+    pub errors: bool,
 }
 
 #[derive(Debug, Clone, Args)]

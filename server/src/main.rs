@@ -24,6 +24,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Eval(EvalCommand::Cnp(args)) => count::eval_cnp(&args),
         Command::Eval(EvalCommand::Instances(args)) => count::eval_instances(&args),
         Command::Eval(EvalCommand::Search(args)) => search::eval_search(&args),
+        Command::Eval(EvalCommand::Value(args)) => eval::value(&args),
         Command::Bench(BenchCommand::Extraction(args)) => bench::extraction(&args),
         Command::Bench(BenchCommand::Count(args)) => count::bench(&args),
         Command::Bench(BenchCommand::Search(args)) => search::bench(&args),

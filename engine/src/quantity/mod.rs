@@ -18,7 +18,7 @@
 
 mod context_units;
 mod extract;
-mod lexicon;
+pub(crate) mod lexicon;
 mod query;
 mod tokens;
 mod unit_context;

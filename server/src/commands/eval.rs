@@ -6,7 +6,9 @@ use tally_engine::quantity::eval::{
     GoldSentence, Half,
 };
 
-use crate::cli::EvalExtractionArgs;
+use tally_engine::value::{eval as value_eval, ValueSettings};
+
+use crate::cli::{EvalExtractionArgs, EvalValueArgs};
 
 /// `tally eval extraction --gold FILE [--half H] [--predictions FILE | --write-predictions FILE]
 /// [--json] [--errors]`.
@@ -87,6 +89,64 @@ pub fn extraction(args: &EvalExtractionArgs) -> anyhow::Result<()> {
                 report.value_unit.f1
             );
         }
+    }
+    Ok(())
+}
+
+/// `tally eval value --judged FILE [--json] [--errors]`.
+pub fn value(args: &EvalValueArgs) -> anyhow::Result<()> {
+    let (sentences, questions) =
+        value_eval::build(&args.judged).context("the judged file could not be used")?;
+    let settings = ValueSettings::default();
+    let (scores, answers) = value_eval::evaluate(&sentences, &questions, &settings);
+    if args.errors {
+        for (q, a) in questions.iter().zip(&answers) {
+            if value_eval::half_of(q) != Half::Tuning {
+                continue; // only the tuning half's questions are shown
+            }
+            let answered = a.value.map_or("no answer".to_string(), |v| {
+                format!("{v} {}", a.unit.as_deref().unwrap_or(""))
+            });
+            println!(
+                "{}\n    gold {} {}; answer {answered}; top: {}",
+                q.question,
+                q.gold,
+                q.gold_unit.as_deref().unwrap_or(""),
+                a.observations
+                    .first()
+                    .map_or("-".to_string(), |o| o.text.clone())
+            );
+        }
+        println!();
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&scores)?);
+        return Ok(());
+    }
+    println!(
+        "{} value questions over {} observations in {} sentences ({})",
+        scores.questions,
+        scores.observations,
+        sentences.len(),
+        args.judged.display()
+    );
+    let row = |name: &str, scores: &value_eval::ValueScores| {
+        let c = &scores.consolidated;
+        println!(
+            "{name:<9} {:>4} questions  Exist@1 {:.3}  Exist@10 {:.3}  RP {:.1}  coverage {:.1}  P/C {:.1}",
+            scores.questions, scores.exist_1, scores.exist_10, c.rp, c.coverage, c.pc
+        );
+    };
+    row("all", &scores);
+    // Rules are developed on the tuning half's questions only (whole queries per half).
+    for half in Half::ALL {
+        let part: Vec<_> = questions
+            .iter()
+            .filter(|q| value_eval::half_of(q) == half)
+            .cloned()
+            .collect();
+        let (scores, _) = value_eval::evaluate(&sentences, &part, &settings);
+        row(half.name(), &scores);
     }
     Ok(())
 }

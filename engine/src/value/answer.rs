@@ -1,0 +1,321 @@
+//! One value from many observations: the top-ranked descriptions' values, converted to one unit
+//! and consolidated as count answers are (confidence-weighted median by default), grouped by
+//! whether they agree with the answer, with the year the question asks for preferred.
+
+use serde::Serialize;
+
+use super::{Description, DescriptionIndex, ValueQuestion};
+use crate::count::consolidate::{consolidate, Scored};
+use crate::count::Strategy;
+use crate::search::index::StoredSentence;
+use crate::text::offsets::char_offset;
+use crate::{Unit, UnitTable};
+
+/// How many observations are ranked and how many are consolidated. Defaults are round numbers
+/// chosen before any measurement, not tuned.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ValueSettings {
+    pub strategy: Strategy,
+    /// Observations ranked and shown.
+    pub top: usize,
+    /// Of those, how many (of the answer's unit and year) are consolidated.
+    pub consolidate: usize,
+    /// Observations within this relative distance of the answer agree with it.
+    pub agree_within: f64,
+}
+
+impl Default for ValueSettings {
+    fn default() -> Self {
+        ValueSettings {
+            strategy: Strategy::WeightedMedian,
+            top: 10,
+            consolidate: 5,
+            agree_within: 0.1,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObservationGroup {
+    /// Within `agree_within` of the answer.
+    Agrees,
+    /// Of the answer's kind but a different value (another part, another thing, an error).
+    Differs,
+    /// Not comparable: another unit kind, or another year than the one asked for.
+    Apart,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ValueObservation {
+    pub sentence_id: String,
+    pub text: String,
+    /// Character offsets of the quantity in `text`.
+    pub start: usize,
+    pub end: usize,
+    /// As written.
+    pub surface: String,
+    /// The value in the answer's unit, when it converts.
+    pub value: Option<f64>,
+    pub description: Description,
+    /// Retrieval score relative to the best observation (1 for the best).
+    pub weight: f64,
+    pub group: ObservationGroup,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ValueAnswer {
+    pub question: ValueQuestion,
+    /// `None` when Tally abstains.
+    pub value: Option<f64>,
+    /// The unit of `value` and of every observation's value: its name and table id (none for
+    /// counted nouns such as "seat").
+    pub unit: Option<String>,
+    pub unit_id: Option<String>,
+    /// The observation nearest the answer, as written.
+    pub representative: Option<String>,
+    /// Why there is no answer, or what the answer could not honour (the year asked for).
+    pub note: Option<String>,
+    pub observations: Vec<ValueObservation>,
+}
+
+/// The observed value in the unit of `target` (a table unit), or as is for counted nouns of
+/// the same name.
+fn in_unit(
+    table: &UnitTable,
+    value: f64,
+    unit_id: Option<&str>,
+    unit_name: Option<&str>,
+    target: &Target,
+) -> Option<f64> {
+    match target {
+        Target::Table(to) => {
+            let from = table.get(unit_id?)?;
+            table.convert(value, from, to).ok()
+        }
+        Target::Noun(name) => (unit_id.is_none() && unit_name == name.as_deref()).then_some(value),
+    }
+}
+
+/// The answer's unit: one of the table, or a counted noun (or none at all).
+enum Target {
+    Table(&'static Unit),
+    Noun(Option<String>),
+}
+
+/// Answers `question` from the quantities of `sentences` (those `index` was built from).
+pub fn answer(
+    question: &ValueQuestion,
+    index: &DescriptionIndex,
+    sentences: &[StoredSentence],
+    settings: &ValueSettings,
+) -> ValueAnswer {
+    let table = UnitTable::builtin();
+    let ranked = index.rank(question, settings.top);
+    let abstain = |note: String| ValueAnswer {
+        question: question.clone(),
+        value: None,
+        unit: None,
+        unit_id: None,
+        representative: None,
+        note: Some(note),
+        observations: Vec::new(),
+    };
+    let Some(best) = ranked.first() else {
+        let kind = question
+            .dimension
+            .as_ref()
+            .map(|d| format!(" with a {d}"))
+            .unwrap_or_default();
+        return abstain(format!(
+            "nothing in the corpus describes a quantity{kind} for these words"
+        ));
+    };
+    let best_score = best.score;
+    let of_year = |id: usize| {
+        let year = index.observed(id).description.year;
+        question.year.is_none() || year == question.year
+    };
+    let note = match question.year {
+        Some(y) if !ranked.iter().any(|r| of_year(r.observed)) => Some(format!(
+            "no observation is dated {y}; the answer is from other or undated ones"
+        )),
+        _ => None,
+    };
+    let usable = |id: usize| note.is_some() || of_year(id);
+    // The answer's unit: the one asked for, else that of the best usable observation.
+    let first_usable = ranked
+        .iter()
+        .find(|r| usable(r.observed))
+        .map_or(best.observed, |r| r.observed);
+    let lead = &index.observed(first_usable).quantity;
+    let target = match question.unit.as_deref().and_then(|id| table.get(id)) {
+        Some(unit) => Target::Table(unit),
+        None => match lead.unit.as_ref() {
+            Some(u) => match u.unit_id.as_deref().and_then(|id| table.get(id)) {
+                Some(unit) if u.per.is_none() && u.dimension.as_deref() != Some("count") => {
+                    Target::Table(unit)
+                }
+                _ => Target::Noun(Some(u.name.clone())),
+            },
+            None => Target::Noun(None),
+        },
+    };
+    let mut observations: Vec<ValueObservation> = Vec::with_capacity(ranked.len());
+    let mut scored = Vec::new();
+    for r in &ranked {
+        let o = index.observed(r.observed);
+        let q = &o.quantity;
+        let middle = (q.value.low() + q.value.high()) / 2.0;
+        let unit = q.unit.as_ref();
+        let value = in_unit(
+            table,
+            middle,
+            unit.and_then(|u| u.unit_id.as_deref()),
+            unit.map(|u| u.name.as_str()),
+            &target,
+        );
+        let weight = if best_score > 0.0 {
+            r.score / best_score
+        } else {
+            0.0
+        };
+        if let (Some(v), true) = (value, usable(r.observed)) {
+            if scored.len() < settings.consolidate {
+                scored.push(Scored {
+                    count: v,
+                    confidence: weight,
+                });
+            }
+        }
+        let sentence = &sentences[o.sentence];
+        observations.push(ValueObservation {
+            sentence_id: sentence.id.clone(),
+            text: sentence.text.clone(),
+            start: char_offset(&sentence.text, q.span.start),
+            end: char_offset(&sentence.text, q.span.end),
+            surface: sentence.text[q.span.clone()].to_string(),
+            value,
+            description: o.description.clone(),
+            weight,
+            group: ObservationGroup::Apart,
+        });
+    }
+    let Some(value) = consolidate(&scored, settings.strategy) else {
+        return abstain("no observation converts to one unit".to_string());
+    };
+    let mut representative: Option<(f64, String)> = None;
+    for (o, r) in observations.iter_mut().zip(&ranked) {
+        let Some(v) = o.value.filter(|_| usable(r.observed)) else {
+            continue;
+        };
+        let agrees = (v - value).abs() <= settings.agree_within * value.abs().max(f64::EPSILON);
+        o.group = if agrees {
+            ObservationGroup::Agrees
+        } else {
+            ObservationGroup::Differs
+        };
+        let distance = (v - value).abs();
+        if representative.as_ref().is_none_or(|(d, _)| distance < *d) {
+            representative = Some((distance, o.surface.clone()));
+        }
+    }
+    let (unit, unit_id) = match &target {
+        Target::Table(u) => (Some(u.name().to_string()), Some(u.id.clone())),
+        Target::Noun(name) => (name.clone(), None),
+    };
+    ValueAnswer {
+        question: question.clone(),
+        value: Some(value),
+        unit,
+        unit_id,
+        representative: representative.map(|(_, s)| s),
+        note,
+        observations,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::quantity::extract_in_context;
+
+    fn corpus(lines: &[(&str, &str)]) -> Vec<StoredSentence> {
+        lines
+            .iter()
+            .enumerate()
+            .map(|(i, (entity, text))| StoredSentence {
+                id: format!("doc#{i}"),
+                text: text.to_string(),
+                source: "test".into(),
+                entity: Some(entity.to_string()),
+                quantities: extract_in_context(text),
+            })
+            .collect()
+    }
+
+    fn ask(sentences: &[StoredSentence], question: &str) -> ValueAnswer {
+        let index = DescriptionIndex::build(sentences);
+        answer(
+            &ValueQuestion::parse(question),
+            &index,
+            sentences,
+            &ValueSettings::default(),
+        )
+    }
+
+    #[test]
+    fn observations_in_several_units_consolidate_in_one() {
+        let sentences = corpus(&[
+            ("Eiffel Tower", "The Eiffel Tower is 330 metres tall."),
+            (
+                "Eiffel Tower",
+                "At 1,083 feet tall, the Eiffel Tower dominated Paris.",
+            ),
+            (
+                "Eiffel Tower",
+                "The Eiffel Tower is 324 m tall without its antennas.",
+            ),
+            ("Eiffel Tower", "The Eiffel Tower weighs 10,100 tonnes."),
+            ("Big Ben", "Big Ben's tower is 96 metres tall."),
+        ]);
+        let a = ask(&sentences, "How tall is the Eiffel Tower?");
+        let v = a.value.expect("an answer");
+        assert!((324.0..=331.0).contains(&v), "{a:?}");
+        assert_eq!(a.unit.as_deref(), Some("metre"));
+        // The weight is not a height; Big Ben is another thing and does not agree.
+        assert!(a.observations.iter().all(|o| !o.surface.contains("tonnes")));
+        let big_ben = a.observations.iter().find(|o| o.surface.contains("96"));
+        assert!(big_ben.is_none_or(|o| o.group == ObservationGroup::Differs));
+        // The unit asked for.
+        let feet = ask(&sentences, "How tall is the Eiffel Tower in feet");
+        assert!((1060.0..=1090.0).contains(&feet.value.unwrap()), "{feet:?}");
+        assert_eq!(feet.unit.as_deref(), Some("foot"));
+    }
+
+    #[test]
+    fn the_year_asked_for_is_preferred_and_its_absence_said() {
+        let sentences = corpus(&[
+            ("Apple", "Apple's revenue was $265 billion in 2018."),
+            ("Apple", "In 2019 Apple's revenue was $260 billion."),
+        ]);
+        let a = ask(&sentences, "What was Apple's revenue in 2019?");
+        assert_eq!(a.value, Some(260e9), "{a:?}");
+        assert_eq!(a.note, None);
+        let a = ask(&sentences, "What was Apple's revenue in 2020?");
+        assert!(a.value.is_some());
+        assert!(a
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("no observation is dated 2020"));
+    }
+
+    #[test]
+    fn nothing_described_means_no_answer() {
+        let sentences = corpus(&[("Danube", "The Danube is 2,850 km long.")]);
+        let a = ask(&sentences, "How much did the Danube cost?");
+        assert_eq!(a.value, None);
+        assert!(a.note.unwrap().contains("nothing in the corpus"));
+    }
+}

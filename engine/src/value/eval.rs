@@ -1,0 +1,212 @@
+//! `tally eval value`: value questions built from a Qsearch-format judged file, answered over
+//! all its sentences, scored by Exist@1, Exist@10 and the count metrics of the consolidated
+//! answer.
+//!
+//! How a question is built (the same rule for any judged file): for each relevant judged
+//! sentence with an entity, the query's words without its condition ("Stadium with capacity of
+//! more than 80000 people" → "stadium capacity people") + " of " + the entity, and " in <unit>"
+//! when the condition names a unit of the table. The gold value is the sentence's quantity that
+//! meets the condition (the first of the condition's kind when none meets it); sentences with no
+//! quantity of that kind give no question.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::{answer, DescriptionIndex, ValueAnswer, ValueQuestion, ValueSettings};
+use crate::count::metrics::{count_scores, CountScores};
+use crate::quantity::{extract_in_context, parse_query, Quantity};
+use crate::search::corpus::parse_judged;
+use crate::search::index::StoredSentence;
+use crate::UnitTable;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ValueEvalError {
+    #[error("cannot read {path}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a judged-queries file: {message}")]
+    Format { path: String, message: String },
+    #[error("{0} yields no value question (no relevant sentence with an entity and a quantity)")]
+    Empty(String),
+}
+
+/// A built question with its gold value.
+#[derive(Debug, Clone, Serialize)]
+pub struct GoldValueQuestion {
+    /// The judged query it was built from.
+    pub query: String,
+    pub question: String,
+    pub gold: f64,
+    /// Table unit id of the gold value (none for counted nouns or bare numbers).
+    pub gold_unit: Option<String>,
+    pub sentence: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ValueScores {
+    pub questions: usize,
+    pub observations: usize,
+    #[serde(rename = "exist@1")]
+    pub exist_1: f64,
+    #[serde(rename = "exist@10")]
+    pub exist_10: f64,
+    pub consolidated: CountScores,
+}
+
+/// The judged sentences (each once) and the questions built from them.
+pub fn build(path: &Path) -> Result<(Vec<StoredSentence>, Vec<GoldValueQuestion>), ValueEvalError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| ValueEvalError::Read {
+        path: shown.clone(),
+        source,
+    })?;
+    let queries = parse_judged(&text).map_err(|message| ValueEvalError::Format {
+        path: shown.clone(),
+        message,
+    })?;
+    let mut sentences: Vec<StoredSentence> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut questions = Vec::new();
+    for query in &queries {
+        let parsed = parse_query(&query.query);
+        let constraint = parsed.constraints.first();
+        for judged in &query.judged {
+            if seen.insert(judged.sentence.clone()) {
+                sentences.push(StoredSentence {
+                    id: format!("judged#{}", sentences.len()),
+                    text: judged.sentence.clone(),
+                    source: "judged".into(),
+                    entity: judged.entity.clone(),
+                    quantities: extract_in_context(&judged.sentence),
+                });
+            }
+            let (true, Some(entity), Some(constraint)) =
+                (judged.relevant, judged.entity.as_deref(), constraint)
+            else {
+                continue;
+            };
+            let wanted_dimension = constraint.unit.as_ref().and_then(|u| u.dimension.clone());
+            let quantities = extract_in_context(&judged.sentence);
+            let of_kind: Vec<&Quantity> = quantities
+                .iter()
+                .filter(|q| q.kind == crate::quantity::NumberKind::Cardinal)
+                .filter(|q| q.unit.as_ref().and_then(|u| u.dimension.clone()) == wanted_dimension)
+                .collect();
+            let in_constraint_unit = |q: &Quantity| -> Option<f64> {
+                let table = UnitTable::builtin();
+                let v = q.value.low();
+                match (
+                    q.unit.as_ref().and_then(|u| u.unit_id.as_deref()),
+                    constraint.unit.as_ref().and_then(|u| u.unit_id.as_deref()),
+                ) {
+                    (Some(from), Some(to)) => {
+                        table.convert(v, table.get(from)?, table.get(to)?).ok()
+                    }
+                    _ => Some(v),
+                }
+            };
+            let gold = of_kind
+                .iter()
+                .find(|q| in_constraint_unit(q).is_some_and(|v| constraint.accepts(v)))
+                .or(of_kind.first());
+            let Some(gold) = gold else {
+                continue;
+            };
+            let unit_suffix = constraint
+                .unit
+                .as_ref()
+                .filter(|u| u.unit_id.is_some() && u.dimension.as_deref() != Some("count"))
+                .map(|u| format!(" in {}", u.name))
+                .unwrap_or_default();
+            questions.push(GoldValueQuestion {
+                query: query.query.clone(),
+                question: format!("{} of {entity}{unit_suffix}", parsed.terms.join(" ")),
+                gold: (gold.value.low() + gold.value.high()) / 2.0,
+                gold_unit: gold.unit.as_ref().and_then(|u| u.unit_id.clone()),
+                sentence: judged.sentence.clone(),
+            });
+        }
+    }
+    if questions.is_empty() {
+        return Err(ValueEvalError::Empty(shown));
+    }
+    Ok((sentences, questions))
+}
+
+/// The two fixed halves of the questions, by a stable hash of their query (all questions of a
+/// query in one half): rules are developed looking at the tuning half only.
+pub fn half_of(question: &GoldValueQuestion) -> crate::quantity::eval::Half {
+    use crate::quantity::eval::Half;
+    if crate::text::hash::stable_hash(&question.query).is_multiple_of(2) {
+        Half::Tuning
+    } else {
+        Half::HeldOut
+    }
+}
+
+/// A value in the answer's unit, in the gold's unit.
+fn to_gold_unit(value: f64, unit_id: Option<&str>, gold_unit: Option<&str>) -> Option<f64> {
+    let table = UnitTable::builtin();
+    match (unit_id, gold_unit) {
+        (Some(from), Some(to)) => table.convert(value, table.get(from)?, table.get(to)?).ok(),
+        (None, None) => Some(value),
+        _ => None,
+    }
+}
+
+fn near(a: f64, gold: f64) -> bool {
+    (a - gold).abs() <= 0.02 * gold.abs().max(f64::EPSILON)
+}
+
+/// Answers every question over all sentences and scores the answers.
+pub fn evaluate(
+    sentences: &[StoredSentence],
+    questions: &[GoldValueQuestion],
+    settings: &ValueSettings,
+) -> (ValueScores, Vec<ValueAnswer>) {
+    let index = DescriptionIndex::build(sentences);
+    let mut answers = Vec::with_capacity(questions.len());
+    let (mut exist_1, mut exist_10) = (0, 0);
+    let mut pairs = Vec::with_capacity(questions.len());
+    for q in questions {
+        let a = answer(
+            &ValueQuestion::parse(&q.question),
+            &index,
+            sentences,
+            settings,
+        );
+        let gold_unit = q.gold_unit.as_deref();
+        let hits: Vec<bool> = a
+            .observations
+            .iter()
+            .map(|o| {
+                o.value
+                    .and_then(|v| to_gold_unit(v, a.unit_id.as_deref(), gold_unit))
+                    .is_some_and(|v| near(v, q.gold))
+            })
+            .collect();
+        exist_1 += usize::from(hits.first() == Some(&true));
+        exist_10 += usize::from(hits.iter().take(10).any(|&h| h));
+        let predicted = a
+            .value
+            .and_then(|v| to_gold_unit(v, a.unit_id.as_deref(), gold_unit))
+            .or(a.value.map(|_| f64::NAN));
+        // An answer in a unit that cannot be compared counts as answered and wrong.
+        pairs.push((predicted.map(|p| if p.is_nan() { 0.0 } else { p }), q.gold));
+        answers.push(a);
+    }
+    let n = questions.len().max(1) as f64;
+    (
+        ValueScores {
+            questions: questions.len(),
+            observations: index.len(),
+            exist_1: exist_1 as f64 / n,
+            exist_10: exist_10 as f64 / n,
+            consolidated: count_scores(&pairs),
+        },
+        answers,
+    )
+}

@@ -1,0 +1,20 @@
+//! Value questions ("how tall is the Eiffel Tower", "capacity of Wembley Stadium", "Apple's
+//! revenue in 2019"): one consolidated value with its evidence, in the manner of Cao et al.'s
+//! quantity retrieval by description and CoQEx's consolidation.
+//!
+//! Every quantity of the corpus gets a [`Description`] (its entity, the concept words near it,
+//! a time qualifier, its unit and dimension); a question is read into words, an implied
+//! dimension, a wanted unit and a year ([`ValueQuestion`]); descriptions are ranked by BM25
+//! against the question ([`DescriptionIndex`]), filtered by dimension; the top observations are
+//! converted to one unit and consolidated by the confidence-weighted median ([`answer`]).
+
+mod answer;
+mod description;
+pub mod eval;
+mod question;
+mod retrieve;
+
+pub use answer::{answer, ObservationGroup, ValueAnswer, ValueObservation, ValueSettings};
+pub use description::{describe, Description};
+pub use question::ValueQuestion;
+pub use retrieve::{DescriptionIndex, Ranked};

@@ -1,0 +1,147 @@
+//! Reading a value question: its words, the dimension it implies, the unit it asks for and the
+//! year it is about.
+
+use serde::Serialize;
+
+use crate::quantity::lexicon::is_function_word;
+use crate::UnitTable;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ValueQuestion {
+    pub text: String,
+    /// Content words, lower case, question words left out.
+    pub words: Vec<String>,
+    /// The dimension the answer must have ("how tall" → length), if the question implies one.
+    pub dimension: Option<String>,
+    /// The word that implied it, to show why.
+    pub dimension_cue: Option<String>,
+    /// The unit asked for ("… in feet"), by unit-table id.
+    pub unit: Option<String>,
+    /// The year asked about ("revenue in 2019").
+    pub year: Option<i32>,
+}
+
+/// Words that imply a dimension, and which.
+const DIMENSION_CUES: &[(&[&str], &str)] = &[
+    (
+        &[
+            "tall", "height", "high", "long", "length", "distance", "far", "wide", "width", "deep",
+            "depth",
+        ],
+        "length",
+    ),
+    (&["heavy", "weigh", "weighs", "weight", "mass"], "mass"),
+    (
+        &[
+            "cost", "costs", "price", "revenue", "revenues", "worth", "salary", "spend", "spent",
+            "paid", "pay", "fee", "budget", "profit", "sales",
+        ],
+        "currency",
+    ),
+    (&["fast", "speed"], "speed"),
+    (&["hot", "cold", "temperature"], "temperature"),
+    (&["area"], "area"),
+    (&["old", "age"], "time"),
+];
+
+/// Words that ask, not say what is asked about.
+fn is_question_word(word: &str) -> bool {
+    matches!(
+        word,
+        "how"
+            | "what"
+            | "which"
+            | "when"
+            | "much"
+            | "many"
+            | "big"
+            | "large"
+            | "does"
+            | "did"
+            | "do"
+            | "is"
+            | "was"
+            | "are"
+            | "were"
+            | "s"
+    )
+}
+
+impl ValueQuestion {
+    pub fn parse(text: &str) -> ValueQuestion {
+        let lower = text.to_lowercase();
+        let tokens: Vec<&str> = lower
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let table = UnitTable::builtin();
+        // "… in feet", "… in km": the unit asked for, at the end.
+        let mut unit = None;
+        let mut unit_tokens = 0;
+        if let Some(at) = tokens.iter().rposition(|w| *w == "in") {
+            let rest = tokens[at + 1..].join(" ");
+            let found = table
+                .lookup(&rest)
+                .into_iter()
+                .find(|u| u.dimension != "count");
+            if let Some(u) = found {
+                unit = Some(u);
+                unit_tokens = tokens.len() - at;
+            }
+        }
+        let year = tokens
+            .iter()
+            .filter(|w| w.len() == 4)
+            .filter_map(|w| w.parse::<i32>().ok())
+            .find(|y| (1900..=2100).contains(y));
+        let cue = tokens.iter().find_map(|w| {
+            DIMENSION_CUES
+                .iter()
+                .find(|(words, _)| words.contains(w))
+                .map(|(_, dim)| (w.to_string(), dim.to_string()))
+        });
+        let (dimension, dimension_cue) = match (unit, cue) {
+            (Some(u), _) => (Some(u.dimension.clone()), Some(format!("in {}", u.name()))),
+            (None, Some((word, dim))) => (Some(dim), Some(word)),
+            (None, None) => (None, None),
+        };
+        let words = tokens[..tokens.len() - unit_tokens]
+            .iter()
+            .filter(|w| !is_function_word(w) && !is_question_word(w))
+            .filter(|w| year.is_none_or(|y| **w != y.to_string()))
+            .map(|w| w.to_string())
+            .collect();
+        ValueQuestion {
+            text: text.to_string(),
+            words,
+            dimension,
+            dimension_cue,
+            unit: unit.map(|u| u.id.clone()),
+            year,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dimension_unit_and_year_come_from_the_question() {
+        let q = ValueQuestion::parse("How tall is the Eiffel Tower?");
+        assert_eq!(q.dimension.as_deref(), Some("length"));
+        assert_eq!(q.dimension_cue.as_deref(), Some("tall"));
+        assert_eq!(q.words, ["tall", "eiffel", "tower"]);
+        let q = ValueQuestion::parse("How long is the Danube in km");
+        assert_eq!(q.unit.as_deref(), Some("kilometre"));
+        assert_eq!(q.dimension.as_deref(), Some("length"));
+        assert_eq!(q.words, ["long", "danube"]);
+        let q = ValueQuestion::parse("What was Apple's revenue in 2019?");
+        assert_eq!(q.dimension.as_deref(), Some("currency"));
+        assert_eq!(q.year, Some(2019));
+        assert_eq!(q.words, ["apple", "revenue"]);
+        let q = ValueQuestion::parse("capacity of Wembley Stadium");
+        assert_eq!(q.dimension, None);
+        assert_eq!(q.words, ["capacity", "wembley", "stadium"]);
+    }
+}
