@@ -218,12 +218,15 @@ fn eval_value_builds_questions_from_judged_sentences_and_scores_them() {
         judged.to_str().unwrap(),
         "--json",
     ]));
-    // Measured: 275 questions, Exist@1 0.571, Exist@10 0.764, P/C 67.3.
+    // Measured: 275 questions, Exist@1 0.618, Exist@10 0.767, P/C 78.2.
     assert!(scores["questions"].as_u64().unwrap() > 200, "{scores}");
     let exist_1 = scores["exist@1"].as_f64().unwrap();
     let exist_10 = scores["exist@10"].as_f64().unwrap();
-    assert!(exist_1 > 0.4 && exist_10 >= exist_1, "{scores}");
-    assert!(scores["consolidated"]["pc"].as_f64().unwrap() > 50.0, "{scores}");
+    assert!(exist_1 > 0.5 && exist_10 >= exist_1, "{scores}");
+    assert!(
+        scores["consolidated"]["pc"].as_f64().unwrap() > 50.0,
+        "{scores}"
+    );
 
     let out = tally(&["eval", "value", "--judged", "no/such/file.jsonl"]);
     assert_eq!(out.status.code(), Some(1));

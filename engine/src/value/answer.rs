@@ -312,6 +312,26 @@ mod tests {
     }
 
     #[test]
+    fn a_named_entity_keeps_other_entities_out() {
+        let sentences = corpus(&[
+            (
+                "Eiffel Tower",
+                "The tall Eiffel Tower is 330 metres tall, a tall tower.",
+            ),
+            ("Big Ben", "Big Ben is 96 metres tall."),
+        ]);
+        let a = ask(&sentences, "How tall is Big Ben?");
+        assert_eq!(a.value, Some(96.0), "{a:?}");
+        assert!(a
+            .observations
+            .iter()
+            .all(|o| o.description.entity.as_deref() == Some("Big Ben")));
+        // Without an entity of the corpus in the question, both are candidates.
+        let a = ask(&sentences, "How tall is the tower?");
+        assert_eq!(a.observations.len(), 2, "{a:?}");
+    }
+
+    #[test]
     fn nothing_described_means_no_answer() {
         let sentences = corpus(&[("Danube", "The Danube is 2,850 km long.")]);
         let a = ask(&sentences, "How much did the Danube cost?");

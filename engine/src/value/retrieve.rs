@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use super::{describe, Description, ValueQuestion};
+use crate::quantity::lexicon::is_function_word;
 use crate::quantity::{singular, Quantity};
 use crate::search::index::StoredSentence;
 
@@ -33,6 +34,19 @@ pub struct DescriptionIndex {
 pub struct Ranked {
     pub observed: usize,
     pub score: f64,
+}
+
+/// Every word of the entity's name (without a parenthesised qualifier such as "(footballer)")
+/// is among the question's words.
+fn entity_named(entity: &str, asked: &std::collections::HashSet<String>) -> bool {
+    let name = entity.split('(').next().unwrap_or(entity);
+    let mut words = name
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(normalise)
+        .filter(|w| !is_function_word(w))
+        .peekable();
+    words.peek().is_some() && words.all(|w| asked.contains(&w))
 }
 
 fn normalise(word: &str) -> String {
@@ -118,6 +132,25 @@ impl DescriptionIndex {
             })
             .map(|(observed, score)| Ranked { observed, score })
             .collect();
+        // A question that names an entity of the corpus ("… of Wembley Stadium") is about that
+        // entity: observations of other entities go, however well their other words match.
+        // (All the question's words: "Big Ben" keeps its "big".)
+        let asked: std::collections::HashSet<String> = question
+            .text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(normalise)
+            .collect();
+        let named = |id: usize| {
+            self.observed[id]
+                .description
+                .entity
+                .as_deref()
+                .is_some_and(|entity| entity_named(entity, &asked))
+        };
+        if ranked.iter().any(|r| named(r.observed)) {
+            ranked.retain(|r| named(r.observed));
+        }
         ranked.sort_by(|a, b| {
             b.score
                 .total_cmp(&a.score)
