@@ -35,6 +35,9 @@ pub enum Command {
     Ask(AskArgs),
     /// Quantity-condition search ("stadiums with a capacity of more than 80000 people").
     Search(SearchArgs),
+    /// A value question ("how tall is the Eiffel Tower", "capacity of Wembley Stadium"): one
+    /// consolidated value from the quantities of the sentence index, with its evidence.
+    Value(ValueArgs),
     /// The quantities Tally reads in a text: value, unit, dimension, change, span and the words
     /// that say what each measures.
     Extract(ExtractArgs),
@@ -186,6 +189,25 @@ pub struct SearchArgs {
     pub data: Option<PathBuf>,
     #[command(flatten)]
     pub models: ModelArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ValueArgs {
+    /// The question ("how tall is the Eiffel Tower").
+    pub question: String,
+    /// Print the whole answer as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Sentence index directory (filled with the default corpus when empty).
+    #[arg(
+        long,
+        env = "TALLY_SEARCH_INDEX",
+        default_value = "target/tally-search-index"
+    )]
+    pub search_index: PathBuf,
+    /// Directory of the public data sets [default: ../shared/data when it exists].
+    #[arg(long, env = "TALLY_DATA")]
+    pub data: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -1,6 +1,6 @@
 use clap::Parser;
 use tally_server::cli::{BenchCommand, Cli, Command, EvalCommand, TrainCommand};
-use tally_server::commands::{bench, count, eval, extract, search};
+use tally_server::commands::{bench, count, eval, extract, search, value};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -17,6 +17,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Ingest(args) => count::ingest(&args),
         Command::Ask(args) => count::ask(&args),
         Command::Search(args) => search::search(&args),
+        Command::Value(args) => value::value(&args),
         Command::Extract(args) => extract::extract_command(&args),
         Command::Train(TrainCommand::CountSpans(args)) => count::train(&args),
         Command::Eval(EvalCommand::Extraction(args)) => eval::extraction(&args),

@@ -953,6 +953,7 @@ impl<'t> Scan<'t> {
         }
         // The second end of "aged 25 to 40", "aged between 25 and 40".
         if matches!(prev, "to" | "and" | "-" | "–")
+            && p >= 2
             && self.kind(p - 2) == Some(Kind::Num)
             && (age_word(before(2)) || (before(2) == "between" && age_word(before(3))))
         {

@@ -206,6 +206,19 @@ impl SentenceIndex {
         doc
     }
 
+    /// Every stored sentence, in index order (value questions read all descriptions).
+    pub fn all_sentences(&self) -> Result<Vec<StoredSentence>, SearchIndexError> {
+        let searcher = self.searcher();
+        let mut sentences = Vec::new();
+        for (segment, reader) in searcher.segment_readers().iter().enumerate() {
+            for doc in reader.doc_ids_alive() {
+                let address = tantivy::DocAddress::new(segment as u32, doc);
+                sentences.push(self.stored(&searcher, address)?);
+            }
+        }
+        Ok(sentences)
+    }
+
     pub(crate) fn searcher(&self) -> tantivy::Searcher {
         self.reader.searcher()
     }

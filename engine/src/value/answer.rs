@@ -7,6 +7,7 @@ use serde::Serialize;
 use super::{Description, DescriptionIndex, ValueQuestion};
 use crate::count::consolidate::{consolidate, Scored};
 use crate::count::Strategy;
+use crate::quantity::singular;
 use crate::search::index::StoredSentence;
 use crate::text::offsets::char_offset;
 use crate::{Unit, UnitTable};
@@ -103,6 +104,14 @@ enum Target {
     Noun(Option<String>),
 }
 
+/// Lower-case, singular words of a text.
+fn words_of(text: &str) -> std::collections::HashSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| singular(&w.to_lowercase()))
+        .collect()
+}
+
 /// Answers `question` from the quantities of `sentences` (those `index` was built from).
 pub fn answer(
     question: &ValueQuestion,
@@ -111,7 +120,51 @@ pub fn answer(
     settings: &ValueSettings,
 ) -> ValueAnswer {
     let table = UnitTable::builtin();
-    let ranked = index.rank(question, settings.top);
+    let subject = question.subject();
+    let mut ranked = index.rank(question, usize::MAX);
+    let ranked_any = !ranked.is_empty();
+    // Only observations whose sentence names the question's subject ("Eiffel Tower") and, when
+    // the question implies no dimension and the sentence is not filed under the subject, whose
+    // description shares a word with what it asks ("capacity"): otherwise a well-matched number
+    // about something else ("a 20-minute set at Wembley Stadium") would be the answer.
+    ranked.retain(|r| {
+        let o = index.observed(r.observed);
+        let sentence = &sentences[o.sentence];
+        let entity_words = sentence.entity.as_deref().map(words_of).unwrap_or_default();
+        let about_subject = !subject.is_empty() && subject.iter().all(|w| entity_words.contains(w));
+        let named = subject.is_empty() || about_subject || {
+            let said = words_of(&sentence.text);
+            subject
+                .iter()
+                .all(|w| said.contains(w) || entity_words.contains(w))
+        };
+        // A sentence the corpus files under the subject is about it: any of its quantities of
+        // the right kind may be the one asked for.
+        let described = question.dimension.is_some() || about_subject || {
+            let described = words_of(&o.description.words().join(" "));
+            question
+                .words
+                .iter()
+                .filter(|w| !subject.contains(*w))
+                .any(|w| described.contains(&singular(w)))
+        };
+        named && described
+    });
+    ranked.truncate(settings.top);
+    if ranked.is_empty() && ranked_any && !subject.is_empty() {
+        return ValueAnswer {
+            question: question.clone(),
+            value: None,
+            unit: None,
+            unit_id: None,
+            representative: None,
+            note: Some(format!(
+                "no sentence in the corpus gives this quantity for {}",
+                subject.join(" ")
+            )),
+            observations: Vec::new(),
+        };
+    }
     let abstain = |note: String| ValueAnswer {
         question: question.clone(),
         value: None,
@@ -329,6 +382,26 @@ mod tests {
         // Without an entity of the corpus in the question, both are candidates.
         let a = ask(&sentences, "How tall is the tower?");
         assert_eq!(a.observations.len(), 2, "{a:?}");
+    }
+
+    #[test]
+    fn a_number_near_the_subject_about_something_else_is_no_answer() {
+        // No entity metadata: the sentences only mention the stadium.
+        let sentences: Vec<StoredSentence> = corpus(&[
+            ("", "Queen played a 20-minute set at Wembley Stadium."),
+            ("", "The Rose Bowl has a capacity of 92,542."),
+        ])
+        .into_iter()
+        .map(|s| StoredSentence { entity: None, ..s })
+        .collect();
+        let a = ask(&sentences, "capacity of Wembley Stadium");
+        assert_eq!(a.value, None, "{a:?}");
+        assert!(a.note.unwrap().contains("wembley stadium"));
+        let a = ask(&sentences, "capacity of the Rose Bowl");
+        assert_eq!(a.value, Some(92542.0));
+        // A well-matched height of something else is no answer either.
+        let sentences = corpus(&[("", "It is 4,169m tall!")]);
+        assert_eq!(ask(&sentences, "How tall is the Eiffel Tower?").value, None);
     }
 
     #[test]

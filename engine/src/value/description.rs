@@ -18,8 +18,10 @@ pub struct Description {
     pub concept: Vec<String>,
     /// The year of the quantity's clause, when it has one.
     pub year: Option<i32>,
-    /// The unit's name ("metre", "dollar per share", "seat"), when it has one.
+    /// The unit's name ("metre", "dollar per share", "person"), when it has one.
     pub unit: Option<String>,
+    /// The unit as written ("m", "users"), which may say more than its name.
+    pub unit_written: Option<String>,
     pub dimension: Option<String>,
 }
 
@@ -43,6 +45,9 @@ impl Description {
         if let Some(unit) = &self.unit {
             push(unit);
         }
+        if let Some(written) = &self.unit_written {
+            push(written);
+        }
         words
     }
 }
@@ -55,6 +60,9 @@ pub fn describe(text: &str, quantity: &Quantity, entity: Option<&str>) -> Descri
         concept: concept_words(text, quantity),
         year: clause_year(text, quantity),
         unit: unit.map(|u| u.name.clone()),
+        unit_written: unit
+            .map(|u| u.surface.clone())
+            .filter(|written| !written.is_empty()),
         dimension: unit.and_then(|u| u.dimension.clone()),
     }
 }

@@ -122,6 +122,31 @@ impl ValueQuestion {
     }
 }
 
+impl ValueQuestion {
+    /// What the question is about, as written with capitals ("Eiffel Tower", "Wembley
+    /// Stadium"): lower-case singular words, question words and the first word left out.
+    pub fn subject(&self) -> Vec<String> {
+        let mut subject = Vec::new();
+        for (i, word) in self
+            .text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .enumerate()
+        {
+            let lower = word.to_lowercase();
+            let capitalised = word.starts_with(|c: char| c.is_uppercase());
+            if i == 0 || !capitalised || is_function_word(&lower) || is_question_word(&lower) {
+                continue;
+            }
+            let lower = crate::quantity::singular(&lower);
+            if !subject.contains(&lower) {
+                subject.push(lower);
+            }
+        }
+        subject
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,6 +166,7 @@ mod tests {
         assert_eq!(q.year, Some(2019));
         assert_eq!(q.words, ["apple", "revenue"]);
         let q = ValueQuestion::parse("capacity of Wembley Stadium");
+        assert_eq!(q.subject(), ["wembley", "stadium"]);
         assert_eq!(q.dimension, None);
         assert_eq!(q.words, ["capacity", "wembley", "stadium"]);
     }

@@ -6,3 +6,4 @@ pub mod count;
 pub mod eval;
 pub mod extract;
 pub mod search;
+pub mod value;
