@@ -88,12 +88,17 @@ fn data_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"))
 }
 
-#[test]
-fn conversion_factors_agree_with_the_qsearch_unit_collection() {
+/// The Qsearch unit collection's entries.
+fn collection() -> Vec<serde_json::Value> {
     let path = data_dir().join("quantities/kg-unit-collection.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let collection: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn conversion_factors_agree_with_the_qsearch_unit_collection() {
+    let collection = collection();
     let bases: HashMap<&str, &str> = BASES.iter().copied().collect();
     let deliberate: HashSet<&str> = DELIBERATE.iter().map(|(s, _)| *s).collect();
     let table = UnitTable::builtin();
@@ -270,10 +275,7 @@ const FALSE_FRIENDS: &[&str] = &[
 /// corpora use after numbers is in the table.
 #[test]
 fn units_the_shared_corpora_use_are_in_the_table() {
-    let path = data_dir().join("quantities/kg-unit-collection.json");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let collection: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    let collection = collection();
     let bases: HashMap<&str, &str> = BASES.iter().copied().collect();
     let table = UnitTable::builtin();
 

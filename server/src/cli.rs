@@ -177,6 +177,15 @@ pub struct SearchArgs {
     pub json: bool,
     #[command(flatten)]
     pub settings: SearchSettingsArgs,
+    #[command(flatten)]
+    pub sentences: SentenceIndexArgs,
+    #[command(flatten)]
+    pub models: ModelArgs,
+}
+
+/// The sentence index a command reads: shared by search and value questions.
+#[derive(Debug, Clone, Args)]
+pub struct SentenceIndexArgs {
     /// Sentence index directory (filled with the default corpus when empty).
     #[arg(
         long,
@@ -187,8 +196,6 @@ pub struct SearchArgs {
     /// Directory of the public data sets [default: ../shared/data when it exists].
     #[arg(long, env = "TALLY_DATA")]
     pub data: Option<PathBuf>,
-    #[command(flatten)]
-    pub models: ModelArgs,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -198,16 +205,8 @@ pub struct ValueArgs {
     /// Print the whole answer as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Sentence index directory (filled with the default corpus when empty).
-    #[arg(
-        long,
-        env = "TALLY_SEARCH_INDEX",
-        default_value = "target/tally-search-index"
-    )]
-    pub search_index: PathBuf,
-    /// Directory of the public data sets [default: ../shared/data when it exists].
-    #[arg(long, env = "TALLY_DATA")]
-    pub data: Option<PathBuf>,
+    #[command(flatten)]
+    pub sentences: SentenceIndexArgs,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -89,10 +89,12 @@ fn extract_shows_what_tally_reads_from_an_argument_or_standard_input() {
     assert_eq!(fall["change"], "down");
     assert_eq!(fall["dimension"], "ratio");
     let price = &quantities[1];
+    // "$61.50 a barrel": a price per barrel, span included.
     assert_eq!(
         (price["start"].as_u64(), price["end"].as_u64()),
-        (Some(15), Some(21))
+        (Some(15), Some(30))
     );
+    assert_eq!(price["unit"], "dollar per barrel");
     assert_eq!(price["value"], 61.5);
     assert_eq!(price["dimension"], "currency");
     let people = quantities.last().unwrap();

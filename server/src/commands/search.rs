@@ -96,8 +96,8 @@ pub fn search(args: &SearchArgs) -> anyhow::Result<()> {
         None
     };
     let index = open_search_index(
-        &args.search_index,
-        data_dir_or_default(&args.data).as_deref(),
+        &args.sentences.search_index,
+        data_dir_or_default(&args.sentences.data).as_deref(),
     )?;
     let results = run_search(&index, encoder.as_deref(), &args.query, &settings)?;
     if args.json {

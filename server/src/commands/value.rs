@@ -16,8 +16,8 @@ pub fn value(args: &ValueArgs) -> anyhow::Result<()> {
         bail!("the question is empty");
     }
     let index = open_search_index(
-        &args.search_index,
-        data_dir_or_default(&args.data).as_deref(),
+        &args.sentences.search_index,
+        data_dir_or_default(&args.sentences.data).as_deref(),
     )?;
     let started = Instant::now();
     let sentences = index.all_sentences()?;
