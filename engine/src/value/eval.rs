@@ -6,7 +6,8 @@
 //! sentence with an entity, the query's words without its condition ("Stadium with capacity of
 //! more than 80000 people" → "stadium capacity people") + " of " + the entity, and " in <unit>"
 //! when the condition names a unit of the table. The gold value is the sentence's quantity that
-//! meets the condition (the first of the condition's kind when none meets it); sentences with no
+//! meets the condition (the first of the condition's kind when none meets it), read as value
+//! questions read it ("2 hours, 17 minutes" is one duration); sentences with no
 //! quantity of that kind give no question.
 
 use std::path::Path;
@@ -89,7 +90,11 @@ pub fn build(path: &Path) -> Result<(Vec<StoredSentence>, Vec<GoldValueQuestion>
                 continue;
             };
             let wanted_dimension = constraint.unit.as_ref().and_then(|u| u.dimension.clone());
-            let quantities = extract_in_context(&judged.sentence);
+            // The sentence's quantities as value questions read them (durations in parts joined).
+            let quantities = super::retrieve::join_durations(
+                &judged.sentence,
+                extract_in_context(&judged.sentence),
+            );
             let of_kind: Vec<&Quantity> = quantities
                 .iter()
                 .filter(|q| q.kind == crate::quantity::NumberKind::Cardinal)

@@ -36,6 +36,50 @@ pub struct Ranked {
     pub score: f64,
 }
 
+/// "2 hours, 17 minutes and 1 second" is one duration of 2.28 hours, not three observations:
+/// consecutive durations in smaller and smaller units, joined by nothing but a comma or "and",
+/// become one quantity in the first one's unit.
+pub(crate) fn join_durations(text: &str, quantities: Vec<Quantity>) -> Vec<Quantity> {
+    use crate::quantity::Value;
+    let table = crate::UnitTable::builtin();
+    let time_unit = |q: &Quantity| {
+        q.unit
+            .as_ref()
+            .filter(|u| u.per.is_none())
+            .and_then(|u| u.unit_id.as_deref())
+            .and_then(|id| table.get(id))
+            .filter(|u| u.dimension == "time")
+    };
+    let mut joined: Vec<Quantity> = Vec::with_capacity(quantities.len());
+    // The factor of the smallest unit joined into each kept quantity so far.
+    let mut smallest: Vec<Option<f64>> = Vec::with_capacity(quantities.len());
+    for q in quantities {
+        let unit = time_unit(&q);
+        if let (Some(last), Some(Some(below)), Some(unit), Value::Single(part)) =
+            (joined.last_mut(), smallest.last_mut(), unit, q.value)
+        {
+            let gap = text.get(last.span.end..q.span.start).unwrap_or("x");
+            let joinable = gap
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .all(|w| w.is_empty() || w == "and");
+            let first_unit = time_unit(last);
+            if let (true, true, Some(first_unit), Value::Single(total)) =
+                (joinable, unit.factor < *below, first_unit, last.value)
+            {
+                if let Ok(added) = table.convert(part, unit, first_unit) {
+                    last.value = Value::Single(total + added);
+                    last.span.end = q.span.end;
+                    *below = unit.factor;
+                    continue;
+                }
+            }
+        }
+        smallest.push(unit.map(|u| u.factor));
+        joined.push(q);
+    }
+    joined
+}
+
 /// Every word of the entity's name (without a parenthesised qualifier such as "(footballer)")
 /// is among the question's words.
 fn entity_named(entity: &str, asked: &std::collections::HashSet<String>) -> bool {
@@ -57,10 +101,13 @@ impl DescriptionIndex {
     pub fn build(sentences: &[StoredSentence]) -> DescriptionIndex {
         let mut observed = Vec::new();
         for (i, sentence) in sentences.iter().enumerate() {
-            for quantity in &sentence.quantities {
-                if quantity.kind != crate::quantity::NumberKind::Cardinal || quantity.overflow {
-                    continue;
-                }
+            let cardinals: Vec<Quantity> = sentence
+                .quantities
+                .iter()
+                .filter(|q| q.kind == crate::quantity::NumberKind::Cardinal && !q.overflow)
+                .cloned()
+                .collect();
+            for quantity in &join_durations(&sentence.text, cardinals) {
                 observed.push(Observed {
                     sentence: i,
                     description: describe(&sentence.text, quantity, sentence.entity.as_deref()),
@@ -158,5 +205,34 @@ impl DescriptionIndex {
         });
         ranked.truncate(limit);
         ranked
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::quantity::{extract_in_context, Value};
+
+    #[test]
+    fn a_duration_written_in_parts_is_one_observation() {
+        let text = "Keitany completed it in 2 hours, 17 minutes and 1 second on Sunday.";
+        let cardinals: Vec<Quantity> = extract_in_context(text)
+            .into_iter()
+            .filter(|q| q.kind == crate::quantity::NumberKind::Cardinal)
+            .collect();
+        let joined = join_durations(text, cardinals);
+        assert_eq!(joined.len(), 1, "{joined:?}");
+        let Value::Single(hours) = joined[0].value else {
+            panic!("one value")
+        };
+        assert!((hours - (2.0 + 17.0 / 60.0 + 1.0 / 3600.0)).abs() < 1e-9);
+        assert_eq!(
+            &text[joined[0].span.clone()],
+            "2 hours, 17 minutes and 1 second"
+        );
+        // Listed durations in growing units, or other words between, stay apart.
+        let text = "It took 5 minutes, then 2 hours.";
+        let cardinals = extract_in_context(text);
+        assert_eq!(join_durations(text, cardinals).len(), 2);
     }
 }
