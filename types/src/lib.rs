@@ -1,18 +1,20 @@
 //! The vocabulary shared by the engine, the server and the pages: the choices a person makes
 //! (consolidation strategy, scorer, instance scoring, ranker, sort order, question kind), each
 //! with its one name, the count settings, and the answers: a count answer and quantity search
-//! results, one shape for the engine that builds them, the API that serves them and the pages
+//! results and value answers, one shape for the engine that builds them, the API that serves them and the pages
 //! that render them. serde only, so it builds for the server and for WASM alike.
 
 pub mod answer;
 pub mod count;
 pub mod kind;
 pub mod search;
+pub mod value;
 
 pub use answer::AnswerBody;
 pub use count::{CountAnswer, CountSettings, InstanceScoring, ScorerKind, Strategy};
 pub use kind::QuestionKind;
 pub use search::{Ranker, SearchResults, SortOrder};
+pub use value::ValueAnswer;
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::{Description, DescriptionIndex, ValueQuestion};
+use super::{description_words, subject_of, DescriptionIndex, ValueQuestion};
 use crate::count::consolidate::{consolidate, Scored};
 use crate::count::Strategy;
 use crate::quantity::singular;
@@ -36,49 +36,7 @@ impl Default for ValueSettings {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ObservationGroup {
-    /// Within `agree_within` of the answer.
-    Agrees,
-    /// Of the answer's kind but a different value (another part, another thing, an error).
-    Differs,
-    /// Not comparable: another unit kind, or another year than the one asked for.
-    Apart,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ValueObservation {
-    pub sentence_id: String,
-    pub text: String,
-    /// Character offsets of the quantity in `text`.
-    pub start: usize,
-    pub end: usize,
-    /// As written.
-    pub surface: String,
-    /// The value in the answer's unit, when it converts.
-    pub value: Option<f64>,
-    pub description: Description,
-    /// Retrieval score relative to the best observation (1 for the best).
-    pub weight: f64,
-    pub group: ObservationGroup,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ValueAnswer {
-    pub question: ValueQuestion,
-    /// `None` when Tally abstains.
-    pub value: Option<f64>,
-    /// The unit of `value` and of every observation's value: its name and table id (none for
-    /// counted nouns such as "seat").
-    pub unit: Option<String>,
-    pub unit_id: Option<String>,
-    /// The observation nearest the answer, as written.
-    pub representative: Option<String>,
-    /// Why there is no answer, or what the answer could not honour (the year asked for).
-    pub note: Option<String>,
-    pub observations: Vec<ValueObservation>,
-}
+pub use tally_types::value::{ObservationGroup, ValueAnswer, ValueObservation};
 
 /// The observed value in the unit of `target` (a table unit), or as is for counted nouns of
 /// the same name.
@@ -120,7 +78,7 @@ pub fn answer(
     settings: &ValueSettings,
 ) -> ValueAnswer {
     let table = UnitTable::builtin();
-    let subject = question.subject();
+    let subject = subject_of(question);
     let mut ranked = index.rank(question, usize::MAX);
     let ranked_any = !ranked.is_empty();
     // Only observations whose sentence names the question's subject ("Eiffel Tower") and, when
@@ -141,7 +99,7 @@ pub fn answer(
         // A sentence the corpus files under the subject is about it: any of its quantities of
         // the right kind may be the one asked for.
         let described = question.dimension.is_some() || about_subject || {
-            let described = words_of(&o.description.words().join(" "));
+            let described = words_of(&description_words(&o.description).join(" "));
             question
                 .words
                 .iter()
@@ -310,7 +268,7 @@ mod tests {
     fn ask(sentences: &[StoredSentence], question: &str) -> ValueAnswer {
         let index = DescriptionIndex::build(sentences);
         answer(
-            &ValueQuestion::parse(question),
+            &super::super::parse_question(question),
             &index,
             sentences,
             &ValueSettings::default(),

@@ -6,28 +6,15 @@
 //! from text; the time qualifier is a year (1900–2100) in the same clause ("in 2019", "as of
 //! March 2020", "2018 sales").
 
-use serde::Serialize;
-
 use crate::quantity::concept::concept_words;
 use crate::quantity::Quantity;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Description {
-    pub entity: Option<String>,
-    /// Content words near the quantity, lower case.
-    pub concept: Vec<String>,
-    /// The year of the quantity's clause, when it has one.
-    pub year: Option<i32>,
-    /// The unit's name ("metre", "dollar per share", "person"), when it has one.
-    pub unit: Option<String>,
-    /// The unit as written ("m", "users"), which may say more than its name.
-    pub unit_written: Option<String>,
-    pub dimension: Option<String>,
-}
+pub use tally_types::value::Description;
 
-impl Description {
-    /// The words BM25 reads: entity, concept and unit words.
-    pub fn words(&self) -> Vec<String> {
+/// The words BM25 reads: entity, concept and unit words.
+pub fn description_words(description: &Description) -> Vec<String> {
+    let d = description;
+    {
         let mut words: Vec<String> = Vec::new();
         let mut push = |text: &str| {
             words.extend(
@@ -36,16 +23,16 @@ impl Description {
                     .map(str::to_lowercase),
             )
         };
-        if let Some(entity) = &self.entity {
+        if let Some(entity) = &d.entity {
             push(entity);
         }
-        for word in &self.concept {
+        for word in &d.concept {
             push(word);
         }
-        if let Some(unit) = &self.unit {
+        if let Some(unit) = &d.unit {
             push(unit);
         }
-        if let Some(written) = &self.unit_written {
+        if let Some(written) = &d.unit_written {
             push(written);
         }
         words

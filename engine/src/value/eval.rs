@@ -14,7 +14,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{answer, DescriptionIndex, ValueAnswer, ValueQuestion, ValueSettings};
+use super::{answer, parse_question, DescriptionIndex, ValueAnswer, ValueSettings};
 use crate::count::metrics::{count_scores, CountScores};
 use crate::quantity::{extract_in_context, parse_query, Quantity};
 use crate::search::corpus::parse_judged;
@@ -177,12 +177,7 @@ pub fn evaluate(
     let (mut exist_1, mut exist_10) = (0, 0);
     let mut pairs = Vec::with_capacity(questions.len());
     for q in questions {
-        let a = answer(
-            &ValueQuestion::parse(&q.question),
-            &index,
-            sentences,
-            settings,
-        );
+        let a = answer(&parse_question(&q.question), &index, sentences, settings);
         let gold_unit = q.gold_unit.as_deref();
         let hits: Vec<bool> = a
             .observations

@@ -15,6 +15,6 @@ mod question;
 mod retrieve;
 
 pub use answer::{answer, ObservationGroup, ValueAnswer, ValueObservation, ValueSettings};
-pub use description::{describe, Description};
-pub use question::ValueQuestion;
+pub use description::{describe, description_words, Description};
+pub use question::{parse_question, subject_of, ValueQuestion};
 pub use retrieve::{DescriptionIndex, Ranked};

@@ -1,25 +1,10 @@
 //! Reading a value question: its words, the dimension it implies, the unit it asks for and the
 //! year it is about.
 
-use serde::Serialize;
-
 use crate::quantity::lexicon::is_function_word;
 use crate::UnitTable;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ValueQuestion {
-    pub text: String,
-    /// Content words, lower case, question words left out.
-    pub words: Vec<String>,
-    /// The dimension the answer must have ("how tall" → length), if the question implies one.
-    pub dimension: Option<String>,
-    /// The word that implied it, to show why.
-    pub dimension_cue: Option<String>,
-    /// The unit asked for ("… in feet"), by unit-table id.
-    pub unit: Option<String>,
-    /// The year asked about ("revenue in 2019").
-    pub year: Option<i32>,
-}
+pub use tally_types::value::ValueQuestion;
 
 /// Words that imply a dimension, and which.
 const DIMENSION_CUES: &[(&[&str], &str)] = &[
@@ -67,8 +52,9 @@ fn is_question_word(word: &str) -> bool {
     )
 }
 
-impl ValueQuestion {
-    pub fn parse(text: &str) -> ValueQuestion {
+/// Reads a value question.
+pub fn parse_question(text: &str) -> ValueQuestion {
+    {
         let lower = text.to_lowercase();
         let tokens: Vec<&str> = lower
             .split(|c: char| !c.is_alphanumeric())
@@ -122,12 +108,12 @@ impl ValueQuestion {
     }
 }
 
-impl ValueQuestion {
-    /// What the question is about, as written with capitals ("Eiffel Tower", "Wembley
-    /// Stadium"): lower-case singular words, question words and the first word left out.
-    pub fn subject(&self) -> Vec<String> {
+/// What the question is about, as written with capitals ("Eiffel Tower", "Wembley Stadium"):
+/// lower-case singular words, question words and the first word left out.
+pub fn subject_of(question: &ValueQuestion) -> Vec<String> {
+    {
         let mut subject = Vec::new();
-        for (i, word) in self
+        for (i, word) in question
             .text
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
@@ -153,20 +139,20 @@ mod tests {
 
     #[test]
     fn dimension_unit_and_year_come_from_the_question() {
-        let q = ValueQuestion::parse("How tall is the Eiffel Tower?");
+        let q = parse_question("How tall is the Eiffel Tower?");
         assert_eq!(q.dimension.as_deref(), Some("length"));
         assert_eq!(q.dimension_cue.as_deref(), Some("tall"));
         assert_eq!(q.words, ["tall", "eiffel", "tower"]);
-        let q = ValueQuestion::parse("How long is the Danube in km");
+        let q = parse_question("How long is the Danube in km");
         assert_eq!(q.unit.as_deref(), Some("kilometre"));
         assert_eq!(q.dimension.as_deref(), Some("length"));
         assert_eq!(q.words, ["long", "danube"]);
-        let q = ValueQuestion::parse("What was Apple's revenue in 2019?");
+        let q = parse_question("What was Apple's revenue in 2019?");
         assert_eq!(q.dimension.as_deref(), Some("currency"));
         assert_eq!(q.year, Some(2019));
         assert_eq!(q.words, ["apple", "revenue"]);
-        let q = ValueQuestion::parse("capacity of Wembley Stadium");
-        assert_eq!(q.subject(), ["wembley", "stadium"]);
+        let q = parse_question("capacity of Wembley Stadium");
+        assert_eq!(subject_of(&q), ["wembley", "stadium"]);
         assert_eq!(q.dimension, None);
         assert_eq!(q.words, ["capacity", "wembley", "stadium"]);
     }

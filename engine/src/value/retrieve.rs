@@ -118,7 +118,7 @@ impl DescriptionIndex {
         let mut postings: HashMap<String, Vec<(usize, u32)>> = HashMap::new();
         let mut lengths = Vec::with_capacity(observed.len());
         for (id, o) in observed.iter().enumerate() {
-            let words = o.description.words();
+            let words = super::description_words(&o.description);
             lengths.push(words.len() as f64);
             let mut counts: HashMap<String, u32> = HashMap::new();
             for word in words {

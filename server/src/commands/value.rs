@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::bail;
 use tally_engine::value::{
-    answer, DescriptionIndex, ObservationGroup, ValueQuestion, ValueSettings,
+    answer, parse_question, DescriptionIndex, ObservationGroup, ValueSettings,
 };
 
 use super::search::open_search_index;
@@ -24,7 +24,7 @@ pub fn value(args: &ValueArgs) -> anyhow::Result<()> {
     let descriptions = DescriptionIndex::build(&sentences);
     let built = started.elapsed();
     let started = Instant::now();
-    let question = ValueQuestion::parse(&args.question);
+    let question = parse_question(&args.question);
     let found = answer(
         &question,
         &descriptions,

@@ -1,0 +1,89 @@
+//! A value answer ("how tall is …", "capacity of …"): the question as read, one consolidated
+//! value in one unit, and every observation with its sentence and description. One serde type
+//! for the engine that builds it, the API that serves it and (later) the pages.
+
+use serde::{Deserialize, Serialize};
+
+/// A value question as Tally reads it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+pub struct ValueQuestion {
+    pub text: String,
+    /// Content words, lower case, question words left out.
+    pub words: Vec<String>,
+    /// The dimension the answer must have ("how tall" → length), if the question implies one.
+    pub dimension: Option<String>,
+    /// The word that implied it, to show why.
+    pub dimension_cue: Option<String>,
+    /// The unit asked for ("… in feet"), by unit-table id.
+    pub unit: Option<String>,
+    /// The year asked about ("revenue in 2019").
+    pub year: Option<i32>,
+}
+
+/// What a quantity measures, as words.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+pub struct Description {
+    /// The entity the corpus files the sentence under.
+    pub entity: Option<String>,
+    /// Content words near the quantity, lower case.
+    pub concept: Vec<String>,
+    /// The year of the quantity's clause, when it has one.
+    pub year: Option<i32>,
+    /// The unit's name ("metre", "dollar per share", "person"), when it has one.
+    pub unit: Option<String>,
+    /// The unit as written ("m", "users"), which may say more than its name.
+    pub unit_written: Option<String>,
+    pub dimension: Option<String>,
+}
+
+/// How an observation relates to the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ObservationGroup {
+    /// Within the agreement distance of the answer.
+    Agrees,
+    /// Of the answer's kind but a different value (another part, another thing, an error).
+    Differs,
+    /// Not comparable: another unit kind, or another year than the one asked for.
+    Apart,
+}
+
+/// One quantity of the corpus offered as evidence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+pub struct ValueObservation {
+    pub sentence_id: String,
+    pub text: String,
+    /// Character offsets of the quantity in `text`.
+    pub start: usize,
+    pub end: usize,
+    /// As written.
+    pub surface: String,
+    /// The value in the answer's unit, when it converts.
+    pub value: Option<f64>,
+    pub description: Description,
+    /// Retrieval score relative to the best observation (1 for the best).
+    pub weight: f64,
+    pub group: ObservationGroup,
+}
+
+/// The answer to a value question.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+pub struct ValueAnswer {
+    pub question: ValueQuestion,
+    /// `None` when Tally abstains.
+    pub value: Option<f64>,
+    /// The unit of `value` and of every observation's value (none for bare numbers).
+    pub unit: Option<String>,
+    /// Its unit-table id (none for counted nouns such as "seat").
+    pub unit_id: Option<String>,
+    /// The observation nearest the answer, as written.
+    pub representative: Option<String>,
+    /// Why there is no answer, or what the answer could not honour (the year asked for).
+    pub note: Option<String>,
+    pub observations: Vec<ValueObservation>,
+}
