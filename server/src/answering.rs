@@ -13,7 +13,11 @@ use tally_app::model::Settings;
 use tally_engine::count::pipeline::StageTiming;
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::{CountPipeline, CountSettings};
+use tally_engine::search::index::StoredSentence;
 use tally_engine::search::{search, SearchSettings, SentenceIndex};
+use tally_engine::value::{
+    answer as answer_value, parse_question, DescriptionIndex, ValueAnswer, ValueSettings,
+};
 use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
 use tally_types::AnswerBody;
 use tokio::sync::{Semaphore, SemaphorePermit, TryAcquireError};
@@ -86,11 +90,19 @@ fn shorten(text: &str, chars: usize) -> String {
     }
 }
 
+/// Every quantity of the sentence index with its description, for value questions: built once
+/// when the engines load (sentences ingested later are not in it until a restart).
+pub struct ValueCorpus {
+    pub sentences: Vec<StoredSentence>,
+    pub descriptions: DescriptionIndex,
+}
+
 /// What the service needs loaded.
 pub struct Engines {
     pub snippets: SnippetIndex,
     pub pipeline: CountPipeline,
     pub sentences: SentenceIndex,
+    pub values: ValueCorpus,
     pub encoder: Option<Arc<Encoder>>,
     pub examples: tally_app::model::Examples,
 }
@@ -242,6 +254,21 @@ impl Answerer {
     }
 
     /// Answers `question` as `mode` (`auto`, `count`, `quantity` or `search`).
+    /// Answers a value question ("how tall is …") from the sentence index's quantities. Not
+    /// stored and not cached: it takes a few milliseconds.
+    pub fn value(&self, question: &str) -> Result<ValueAnswer, AnswerError> {
+        let question = question.trim();
+        validate_question(question)?;
+        let engines = self.engines()?;
+        let values = &engines.values;
+        Ok(answer_value(
+            &parse_question(question),
+            &values.descriptions,
+            &values.sentences,
+            &ValueSettings::default(),
+        ))
+    }
+
     pub async fn answer(
         &self,
         question: &str,
@@ -425,6 +452,13 @@ fn load_engines(config: &EngineConfig, encoder: Option<Arc<Encoder>>) -> Result<
         .map_err(|e| format!("{e:#}"))?;
     let sentences = crate::commands::search::open_search_index(&config.sentence_index, data)
         .map_err(|e| format!("{e:#}"))?;
+    let stored = sentences
+        .all_sentences()
+        .map_err(|e| format!("the sentence index could not be read: {e}"))?;
+    let values = ValueCorpus {
+        descriptions: DescriptionIndex::build(&stored),
+        sentences: stored,
+    };
     let pipeline = match &encoder {
         Some(encoder) => CountPipeline::load(encoder.clone(), config.span_model.as_deref())
             .map_err(|e| format!("the span model could not be loaded: {e}"))?,
@@ -444,6 +478,7 @@ fn load_engines(config: &EngineConfig, encoder: Option<Arc<Encoder>>) -> Result<
         snippets,
         pipeline,
         sentences,
+        values,
         encoder,
         examples,
     })

@@ -103,6 +103,18 @@ async fn answers_are_stored_and_take_feedback() {
     assert!(values.iter().all(|v| *v > 80000.0), "{values:?}");
     assert!(values.windows(2).all(|w| w[0] >= w[1]), "{values:?}");
 
+    // A value question: one value with its evidence; a subject the corpus says nothing about
+    // gets no value and a note saying why.
+    let (status, value) = get(&server, "/api/value?q=capacity+of+the+Rose+Bowl").await;
+    assert_eq!(status, StatusCode::OK, "{value}");
+    assert_eq!(value["value"], 92542.0, "{value}");
+    let evidence = value["observations"][0]["text"].as_str().unwrap();
+    assert!(evidence.contains("Rose Bowl"), "{value}");
+    let (status, value) = get(&server, "/api/value?q=capacity+of+Wembley+Stadium").await;
+    assert_eq!(status, StatusCode::OK, "{value}");
+    assert!(value["value"].is_null(), "{value}");
+    assert!(value["note"].as_str().unwrap().contains("wembley stadium"));
+
     // Feedback refers to the stored answer; the history lists the question with it.
     let feedback = json!({
         "answer_id": answer_id,
@@ -177,6 +189,7 @@ async fn answers_are_stored_and_take_feedback() {
     for path in [
         "/api/count",
         "/api/search",
+        "/api/value",
         "/api/feedback",
         "/api/questions",
     ] {
@@ -201,6 +214,11 @@ async fn bad_questions_and_too_many_requests_get_clear_errors() {
             "unknown ranker `magic`",
         ),
         ("/api/search?q=phones&alpha=lots", "alpha must be a number"),
+        ("/api/value?q=", "the question is empty"),
+        (
+            "/api/value?q=how+tall&ranker=bm25",
+            "unknown parameter `ranker`",
+        ),
         (
             "/api/count?q=how+many+moons&corpus=nope",
             "unknown corpus `nope` (all, demo)",

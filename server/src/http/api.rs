@@ -212,6 +212,23 @@ pub async fn get_search(
     Ok(Json(stored))
 }
 
+/// `GET /api/value?q=…`: a value question ("how tall is …") answered from the sentence index's
+/// quantities; not stored.
+pub async fn get_value(
+    State(state): State<AppState>,
+    params: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Result<Json<tally_types::ValueAnswer>, ApiError> {
+    let Query(params) = params?;
+    if let Some(name) = params.keys().find(|name| *name != "q") {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("unknown parameter `{name}`"),
+        ));
+    }
+    let question = params.get("q").map(String::as_str).unwrap_or_default();
+    Ok(Json(state.answerer.value(question)?))
+}
+
 /// `GET /api/questions?limit=N`: the questions asked with the request's visitor cookie (all
 /// questions with the admin token as `Authorization: Bearer …`), most recent first, with their
 /// answers' summaries. Without either, the list is empty.

@@ -55,6 +55,7 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
         .route("/feedback/{id}", get(api::get_feedback))
         .route("/count", get(api::get_count))
         .route("/search", get(api::get_search))
+        .route("/value", get(api::get_value))
         .route("/answer/stream", get(stream::answer_stream))
         .route("/questions", get(api::list_questions))
         .route("/openapi.json", get(api::openapi))

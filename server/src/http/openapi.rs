@@ -1,13 +1,13 @@
 //! The API's OpenAPI 3.1 document. The paths, parameters, request bodies and the error, stored
 //! and feedback schemas are written by hand in `openapi.json`; the answers' schemas
-//! (`CountAnswer`, `SearchResults` and every type inside them) are generated from the types in
+//! (`CountAnswer`, `SearchResults`, `ValueAnswer` and every type inside them) are generated from the types in
 //! `tally-types` that the engine returns and the API serializes, so the two cannot drift apart.
 
 use std::sync::LazyLock;
 
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
-use tally_types::{CountAnswer, SearchResults};
+use tally_types::{CountAnswer, SearchResults, ValueAnswer};
 
 /// The document, built once; `Err` says why the hand-written part could not be read.
 pub fn document() -> Result<&'static Value, &'static str> {
@@ -41,6 +41,7 @@ pub fn answer_schemas() -> Map<String, Value> {
         .into_generator();
     generator.subschema_for::<CountAnswer>();
     generator.subschema_for::<SearchResults>();
+    generator.subschema_for::<ValueAnswer>();
     generator.take_definitions(true)
 }
 
