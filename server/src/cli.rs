@@ -424,6 +424,10 @@ pub enum BenchCommand {
     /// Quantity search at scale: indexes ≥ 1M sentences (real and generated), then times bm25
     /// and qbm25 on a fixed query set; prints throughput, latency, memory and disk.
     Search(BenchSearchArgs),
+    /// Value questions over the sentence index (the default corpus when empty): the time to
+    /// describe every quantity once, then p50/p95 per question for the questions `eval value`
+    /// builds from the Qsearch judged file.
+    Value(BenchValueArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -442,6 +446,17 @@ pub struct BenchSearchArgs {
     pub data: Option<PathBuf>,
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BenchValueArgs {
+    /// Times each question runs.
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub sentences: SentenceIndexArgs,
 }
 
 #[derive(Debug, Clone, Args)]

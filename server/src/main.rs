@@ -29,5 +29,6 @@ async fn main() -> anyhow::Result<()> {
         Command::Bench(BenchCommand::Extraction(args)) => bench::extraction(&args),
         Command::Bench(BenchCommand::Count(args)) => count::bench(&args),
         Command::Bench(BenchCommand::Search(args)) => search::bench(&args),
+        Command::Bench(BenchCommand::Value(args)) => value::bench(&args),
     }
 }

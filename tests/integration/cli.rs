@@ -265,3 +265,27 @@ fn value_answers_from_the_sentence_index_or_says_it_cannot() {
     assert_eq!(out.status.code(), Some(1));
     let _ = std::fs::remove_dir_all(&index);
 }
+
+#[test]
+fn bench_value_reports_latency_over_the_default_corpus() {
+    let index = std::env::temp_dir().join(format!("tally-bench-value-{}", std::process::id()));
+    let figures = json_of(&tally(&[
+        "bench",
+        "value",
+        "--runs",
+        "1",
+        "--json",
+        "--search-index",
+        index.to_str().unwrap(),
+        "--data",
+        data_dir().to_str().unwrap(),
+    ]));
+    let _ = std::fs::remove_dir_all(&index);
+    assert!(figures["sentences"].as_u64().unwrap() > 10_000, "{figures}");
+    assert!(figures["questions"].as_u64().unwrap() > 200, "{figures}");
+    let (p50, p95) = (
+        figures["p50_ms"].as_f64().unwrap(),
+        figures["p95_ms"].as_f64().unwrap(),
+    );
+    assert!(p50 > 0.0 && p95 >= p50, "{figures}");
+}

@@ -3,13 +3,13 @@
 
 use std::time::Instant;
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 use tally_engine::value::{
     answer, parse_question, DescriptionIndex, ObservationGroup, ValueSettings,
 };
 
 use super::search::open_search_index;
-use crate::cli::{data_dir_or_default, ValueArgs};
+use crate::cli::{data_dir_or_default, BenchValueArgs, ValueArgs};
 
 pub fn value(args: &ValueArgs) -> anyhow::Result<()> {
     if args.question.trim().is_empty() {
@@ -94,4 +94,54 @@ fn round(v: f64) -> String {
     let digits = 4 - (v.abs().log10().floor() as i32 + 1);
     let factor = 10f64.powi(digits.max(0));
     format!("{}", (v * factor).round() / factor)
+}
+
+/// `tally bench value`: describing the sentence index once, then each question's latency.
+pub fn bench(args: &BenchValueArgs) -> anyhow::Result<()> {
+    let data = data_dir_or_default(&args.sentences.data)
+        .context("the data directory is needed for the benchmark's questions (--data)")?;
+    let index = open_search_index(&args.sentences.search_index, Some(&data))?;
+    let judged = data.join(tally_engine::corpora::QSEARCH.path);
+    let (_, questions) = tally_engine::value::eval::build(&judged)
+        .context("the benchmark's questions could not be built")?;
+    let started = Instant::now();
+    let sentences = index.all_sentences()?;
+    let descriptions = DescriptionIndex::build(&sentences);
+    let describe_ms = started.elapsed().as_secs_f64() * 1e3;
+    let settings = ValueSettings::default();
+    let mut times = Vec::with_capacity(questions.len() * args.runs.max(1));
+    for _ in 0..args.runs.max(1) {
+        for q in &questions {
+            let t = Instant::now();
+            let question = parse_question(&q.question);
+            std::hint::black_box(answer(&question, &descriptions, &sentences, &settings));
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let pick = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+    let figures = serde_json::json!({
+        "sentences": sentences.len(),
+        "observations": descriptions.len(),
+        "describe_ms": describe_ms,
+        "questions": questions.len(),
+        "runs": args.runs.max(1),
+        "p50_ms": pick(0.5),
+        "p95_ms": pick(0.95),
+    });
+    if args.json {
+        println!("{figures}");
+    } else {
+        println!(
+            "value questions over {} sentences ({} observations, described in {:.0} ms): {} questions × {} runs, p50 {:.3} ms, p95 {:.3} ms",
+            sentences.len(),
+            descriptions.len(),
+            describe_ms,
+            questions.len(),
+            args.runs.max(1),
+            pick(0.5),
+            pick(0.95)
+        );
+    }
+    Ok(())
 }
