@@ -96,6 +96,19 @@ fn collection() -> Vec<serde_json::Value> {
     serde_json::from_str(&text).unwrap()
 }
 
+/// The collection's units whose SI unit is the base of a Tally dimension: each with that
+/// dimension and its factor to the base.
+fn in_tally_dimensions<'c>(
+    collection: &'c [serde_json::Value],
+    bases: &'c HashMap<&str, &'c str>,
+) -> impl Iterator<Item = (&'c serde_json::Value, &'c str, f64)> {
+    collection.iter().filter_map(|entry| {
+        let si = entry["siUnit"].as_str()?;
+        let factor = entry["conversionToSI"].as_f64()?;
+        Some((entry, *bases.get(si)?, factor))
+    })
+}
+
 #[test]
 fn conversion_factors_agree_with_the_qsearch_unit_collection() {
     let collection = collection();
@@ -105,14 +118,7 @@ fn conversion_factors_agree_with_the_qsearch_unit_collection() {
 
     // symbol -> [(dimension, factor, entity)] from the collection.
     let mut by_symbol: HashMap<&str, Vec<(&str, f64, &str)>> = HashMap::new();
-    for entry in &collection {
-        let (Some(si), Some(factor)) = (entry["siUnit"].as_str(), entry["conversionToSI"].as_f64())
-        else {
-            continue;
-        };
-        let Some(&dimension) = bases.get(si) else {
-            continue;
-        };
+    for (entry, dimension, factor) in in_tally_dimensions(&collection, &bases) {
         for symbol in entry["symbols"].as_array().into_iter().flatten() {
             if let Some(symbol) = symbol.as_str() {
                 by_symbol.entry(symbol).or_default().push((
@@ -296,14 +302,7 @@ fn units_the_shared_corpora_use_are_in_the_table() {
 
     let (mut convertible, mut covered) = (0, 0);
     let mut missing_in_use: Vec<(usize, String)> = Vec::new();
-    for entry in &collection {
-        let (Some(si), Some(factor)) = (entry["siUnit"].as_str(), entry["conversionToSI"].as_f64())
-        else {
-            continue;
-        };
-        let Some(&dimension) = bases.get(si) else {
-            continue;
-        };
+    for (entry, dimension, factor) in in_tally_dimensions(&collection, &bases) {
         convertible += 1;
         let name = collection_name(entry["entity"].as_str().unwrap_or(""));
         let symbols: Vec<&str> = entry["symbols"]

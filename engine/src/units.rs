@@ -262,6 +262,12 @@ impl UnitTable {
             .unwrap_or_default()
     }
 
+    /// Converts `value` between units given by their ids; `None` when either is unknown or
+    /// they do not convert.
+    pub fn convert_ids(&self, value: f64, from: &str, to: &str) -> Option<f64> {
+        self.convert(value, self.get(from)?, self.get(to)?).ok()
+    }
+
     /// Converts `value` from one unit to another of the same dimension. Currencies convert only
     /// to themselves.
     pub fn convert(&self, value: f64, from: &Unit, to: &Unit) -> Result<f64, UnitError> {

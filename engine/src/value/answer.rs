@@ -4,10 +4,9 @@
 
 use serde::Serialize;
 
-use super::{description_words, subject_of, DescriptionIndex, ValueQuestion};
+use super::{description_words, normalise, subject_of, word_set, DescriptionIndex, ValueQuestion};
 use crate::count::consolidate::{consolidate, Scored};
 use crate::count::Strategy;
-use crate::quantity::singular;
 use crate::search::index::StoredSentence;
 use crate::text::offsets::char_offset;
 use crate::{Unit, UnitTable};
@@ -62,14 +61,6 @@ enum Target {
     Noun(Option<String>),
 }
 
-/// Lower-case, singular words of a text.
-fn words_of(text: &str) -> std::collections::HashSet<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(|w| singular(&w.to_lowercase()))
-        .collect()
-}
-
 /// Answers `question` from the quantities of `sentences` (those `index` was built from).
 pub fn answer(
     question: &ValueQuestion,
@@ -88,10 +79,10 @@ pub fn answer(
     ranked.retain(|r| {
         let o = index.observed(r.observed);
         let sentence = &sentences[o.sentence];
-        let entity_words = sentence.entity.as_deref().map(words_of).unwrap_or_default();
+        let entity_words = sentence.entity.as_deref().map(word_set).unwrap_or_default();
         let about_subject = !subject.is_empty() && subject.iter().all(|w| entity_words.contains(w));
         let named = subject.is_empty() || about_subject || {
-            let said = words_of(&sentence.text);
+            let said = word_set(&sentence.text);
             subject
                 .iter()
                 .all(|w| said.contains(w) || entity_words.contains(w))
@@ -99,12 +90,12 @@ pub fn answer(
         // A sentence the corpus files under the subject is about it: any of its quantities of
         // the right kind may be the one asked for.
         let described = question.dimension.is_some() || about_subject || {
-            let described = words_of(&description_words(&o.description).join(" "));
+            let described = word_set(&description_words(&o.description).join(" "));
             question
                 .words
                 .iter()
                 .filter(|w| !subject.contains(*w))
-                .any(|w| described.contains(&singular(w)))
+                .any(|w| described.contains(&normalise(w)))
         };
         named && described
     });

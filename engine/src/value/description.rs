@@ -16,13 +16,7 @@ pub fn description_words(description: &Description) -> Vec<String> {
     let d = description;
     {
         let mut words: Vec<String> = Vec::new();
-        let mut push = |text: &str| {
-            words.extend(
-                text.split(|c: char| !c.is_alphanumeric())
-                    .filter(|w| !w.is_empty())
-                    .map(str::to_lowercase),
-            )
-        };
+        let mut push = |text: &str| words.extend(super::raw_words(text).map(str::to_lowercase));
         if let Some(entity) = &d.entity {
             push(entity);
         }

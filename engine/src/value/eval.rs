@@ -75,13 +75,14 @@ pub fn build(path: &Path) -> Result<(Vec<StoredSentence>, Vec<GoldValueQuestion>
         let parsed = parse_query(&query.query);
         let constraint = parsed.constraints.first();
         for judged in &query.judged {
+            let read = extract_in_context(&judged.sentence);
             if seen.insert(judged.sentence.clone()) {
                 sentences.push(StoredSentence {
                     id: format!("judged#{}", sentences.len()),
                     text: judged.sentence.clone(),
                     source: "judged".into(),
                     entity: judged.entity.clone(),
-                    quantities: extract_in_context(&judged.sentence),
+                    quantities: read.clone(),
                 });
             }
             let (true, Some(entity), Some(constraint)) =
@@ -91,25 +92,19 @@ pub fn build(path: &Path) -> Result<(Vec<StoredSentence>, Vec<GoldValueQuestion>
             };
             let wanted_dimension = constraint.unit.as_ref().and_then(|u| u.dimension.clone());
             // The sentence's quantities as value questions read them (durations in parts joined).
-            let quantities = super::retrieve::join_durations(
-                &judged.sentence,
-                extract_in_context(&judged.sentence),
-            );
+            let quantities = super::retrieve::join_durations(&judged.sentence, read);
             let of_kind: Vec<&Quantity> = quantities
                 .iter()
                 .filter(|q| q.kind == crate::quantity::NumberKind::Cardinal)
                 .filter(|q| q.unit.as_ref().and_then(|u| u.dimension.clone()) == wanted_dimension)
                 .collect();
             let in_constraint_unit = |q: &Quantity| -> Option<f64> {
-                let table = UnitTable::builtin();
                 let v = q.value.low();
                 match (
                     q.unit.as_ref().and_then(|u| u.unit_id.as_deref()),
                     constraint.unit.as_ref().and_then(|u| u.unit_id.as_deref()),
                 ) {
-                    (Some(from), Some(to)) => {
-                        table.convert(v, table.get(from)?, table.get(to)?).ok()
-                    }
+                    (Some(from), Some(to)) => UnitTable::builtin().convert_ids(v, from, to),
                     _ => Some(v),
                 }
             };
@@ -154,9 +149,8 @@ pub fn half_of(question: &GoldValueQuestion) -> crate::quantity::eval::Half {
 
 /// A value in the answer's unit, in the gold's unit.
 fn to_gold_unit(value: f64, unit_id: Option<&str>, gold_unit: Option<&str>) -> Option<f64> {
-    let table = UnitTable::builtin();
     match (unit_id, gold_unit) {
-        (Some(from), Some(to)) => table.convert(value, table.get(from)?, table.get(to)?).ok(),
+        (Some(from), Some(to)) => UnitTable::builtin().convert_ids(value, from, to),
         (None, None) => Some(value),
         _ => None,
     }

@@ -18,3 +18,21 @@ pub use answer::{answer, ObservationGroup, ValueAnswer, ValueObservation, ValueS
 pub use description::{describe, description_words, Description};
 pub use question::{parse_question, subject_of, ValueQuestion};
 pub use retrieve::{DescriptionIndex, Ranked};
+
+use std::collections::HashSet;
+
+/// The words of a text as written: what lies between characters that are not letters or digits.
+fn raw_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+}
+
+/// A word in the form descriptions and questions are matched in: lower case, singular.
+fn normalise(word: &str) -> String {
+    crate::quantity::singular(&word.to_lowercase())
+}
+
+/// The matching forms of a text's words.
+fn word_set(text: &str) -> HashSet<String> {
+    raw_words(text).map(normalise).collect()
+}

@@ -56,10 +56,7 @@ fn is_question_word(word: &str) -> bool {
 pub fn parse_question(text: &str) -> ValueQuestion {
     {
         let lower = text.to_lowercase();
-        let tokens: Vec<&str> = lower
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .collect();
+        let tokens: Vec<&str> = super::raw_words(&lower).collect();
         let table = UnitTable::builtin();
         // "… in feet", "… in km": the unit asked for, at the end.
         let mut unit = None;
@@ -113,18 +110,13 @@ pub fn parse_question(text: &str) -> ValueQuestion {
 pub fn subject_of(question: &ValueQuestion) -> Vec<String> {
     {
         let mut subject = Vec::new();
-        for (i, word) in question
-            .text
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .enumerate()
-        {
+        for (i, word) in super::raw_words(&question.text).enumerate() {
             let lower = word.to_lowercase();
             let capitalised = word.starts_with(|c: char| c.is_uppercase());
             if i == 0 || !capitalised || is_function_word(&lower) || is_question_word(&lower) {
                 continue;
             }
-            let lower = crate::quantity::singular(&lower);
+            let lower = super::normalise(&lower);
             if !subject.contains(&lower) {
                 subject.push(lower);
             }

@@ -3,9 +3,9 @@
 
 use std::collections::HashMap;
 
-use super::{describe, Description, ValueQuestion};
+use super::{describe, normalise, raw_words, word_set, Description, ValueQuestion};
 use crate::quantity::lexicon::is_function_word;
-use crate::quantity::{singular, Quantity};
+use crate::quantity::Quantity;
 use crate::search::index::StoredSentence;
 
 /// BM25's usual constants (Robertson et al.), not tuned here.
@@ -84,17 +84,11 @@ pub(crate) fn join_durations(text: &str, quantities: Vec<Quantity>) -> Vec<Quant
 /// is among the question's words.
 fn entity_named(entity: &str, asked: &std::collections::HashSet<String>) -> bool {
     let name = entity.split('(').next().unwrap_or(entity);
-    let mut words = name
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
+    let mut words = raw_words(name)
         .map(normalise)
         .filter(|w| !is_function_word(w))
         .peekable();
     words.peek().is_some() && words.all(|w| asked.contains(&w))
-}
-
-fn normalise(word: &str) -> String {
-    singular(&word.to_lowercase())
 }
 
 impl DescriptionIndex {
@@ -182,12 +176,7 @@ impl DescriptionIndex {
         // A question that names an entity of the corpus ("… of Wembley Stadium") is about that
         // entity: observations of other entities go, however well their other words match.
         // (All the question's words: "Big Ben" keeps its "big".)
-        let asked: std::collections::HashSet<String> = question
-            .text
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(normalise)
-            .collect();
+        let asked = word_set(&question.text);
         let named = |id: usize| {
             self.observed[id]
                 .description

@@ -473,7 +473,7 @@ pub fn bench(args: &BenchCountArgs) -> anyhow::Result<()> {
     }
     let runs = totals.len() as f64;
     totals.sort_by(f64::total_cmp);
-    let pick = |q: f64| totals[((totals.len() - 1) as f64 * q).round() as usize];
+    let pick = |p: f64| super::bench::percentile(&totals, p);
     let (p50, p95) = (pick(0.5), pick(0.95));
     let with_count = warm.snippets.iter().filter(|s| !s.spans.is_empty()).count();
     if args.json {

@@ -466,7 +466,7 @@ pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
             }
         }
         times.sort_by(f64::total_cmp);
-        let pick = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+        let pick = |p: f64| super::bench::percentile(&times, p);
         latency.push(LatencyFigures {
             ranker: ranker.name(),
             queries: queries.len(),

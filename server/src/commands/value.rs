@@ -119,7 +119,7 @@ pub fn bench(args: &BenchValueArgs) -> anyhow::Result<()> {
         }
     }
     times.sort_by(f64::total_cmp);
-    let pick = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+    let pick = |p: f64| super::bench::percentile(&times, p);
     let figures = serde_json::json!({
         "sentences": sentences.len(),
         "observations": descriptions.len(),
