@@ -1,5 +1,6 @@
-//! Which pipeline a question goes to: a count question ("how many …"), a quantity-condition
-//! search ("stadiums with more than 80000 seats") or a plain text search. The web app shows the
+//! Which pipeline a question goes to: a count question ("how many …"), a value question ("how
+//! tall is the Eiffel Tower"), a quantity-condition search ("stadiums with more than 80000
+//! seats") or a plain text search. The web app shows the
 //! choice and its reason, and lets people override it.
 
 use serde::{Deserialize, Serialize};
@@ -7,6 +8,7 @@ pub use tally_types::QuestionKind;
 
 use crate::count::question::analyse;
 use crate::quantity::parse_query;
+use crate::value::{parse_question, value_cue};
 
 /// The chosen kind and a sentence saying why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -40,9 +42,17 @@ pub fn detect_kind(question: &str, stored_count_question: bool) -> KindDecision 
             reason: format!("it sets a quantity condition (“{words}”)"),
         };
     }
+    let value = parse_question(question);
+    if let Some(cue) = value_cue(&value) {
+        let what = value.dimension.as_deref().unwrap_or("value");
+        return KindDecision {
+            kind: QuestionKind::Value,
+            reason: format!("it asks for one {what} (“{cue}”)"),
+        };
+    }
     KindDecision {
         kind: QuestionKind::Search,
-        reason: "it neither asks how many nor sets a quantity condition".into(),
+        reason: "it neither asks how many, nor for a value, nor sets a quantity condition".into(),
     }
 }
 
@@ -67,6 +77,15 @@ mod tests {
         );
         assert_eq!(kind("phones under $300"), QuestionKind::Quantity);
         assert_eq!(kind("history of the Rose Bowl"), QuestionKind::Search);
+        assert_eq!(kind("How tall is the Eiffel Tower?"), QuestionKind::Value);
+        assert_eq!(kind("capacity of Wembley Stadium"), QuestionKind::Value);
+        // A condition on a value is a search, not a value question.
+        assert_eq!(
+            kind("buildings with a height of more than 300 m"),
+            QuestionKind::Quantity
+        );
+        let decision = detect_kind("how heavy is the Statue of Liberty", false);
+        assert_eq!(decision.reason, "it asks for one mass (“heavy”)");
         let decision = detect_kind("electric cars with range above 400 km", false);
         assert!(decision.reason.contains("400 km"), "{}", decision.reason);
     }
@@ -82,6 +101,7 @@ mod tests {
     fn names_round_trip() {
         for k in [
             QuestionKind::Count,
+            QuestionKind::Value,
             QuestionKind::Quantity,
             QuestionKind::Search,
         ] {

@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "lowercase")]
 pub enum QuestionKind {
     Count,
+    /// One value: "how tall is the Eiffel Tower".
+    Value,
     Quantity,
     Search,
 }
@@ -15,6 +17,7 @@ impl QuestionKind {
     pub const fn name(self) -> &'static str {
         match self {
             QuestionKind::Count => "count",
+            QuestionKind::Value => "value",
             QuestionKind::Quantity => "quantity",
             QuestionKind::Search => "search",
         }
@@ -23,6 +26,7 @@ impl QuestionKind {
     pub fn parse(name: &str) -> Option<Self> {
         match name {
             "count" => Some(QuestionKind::Count),
+            "value" => Some(QuestionKind::Value),
             "quantity" => Some(QuestionKind::Quantity),
             "search" => Some(QuestionKind::Search),
             _ => None,

@@ -86,4 +86,27 @@ pub struct ValueAnswer {
     /// Why there is no answer, or what the answer could not honour (the year asked for).
     pub note: Option<String>,
     pub observations: Vec<ValueObservation>,
+    /// The units the answer may be shown in, its own first (empty for bare numbers, counted
+    /// nouns and currencies): the page's unit switch converts with them, without the engine.
+    #[serde(default)]
+    pub units: Vec<UnitChoice>,
+}
+
+/// A unit a value may be shown in: the value in this unit is `value × scale + offset`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+pub struct UnitChoice {
+    /// Its name ("foot").
+    pub unit: String,
+    /// Its unit-table id.
+    pub unit_id: String,
+    pub scale: f64,
+    pub offset: f64,
+}
+
+impl UnitChoice {
+    /// `value` (in the answer's unit) in this unit.
+    pub fn convert(&self, value: f64) -> f64 {
+        value * self.scale + self.offset
+    }
 }

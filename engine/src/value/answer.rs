@@ -35,7 +35,56 @@ impl Default for ValueSettings {
     }
 }
 
-pub use tally_types::value::{ObservationGroup, ValueAnswer, ValueObservation};
+pub use tally_types::value::{ObservationGroup, UnitChoice, ValueAnswer, ValueObservation};
+
+/// Units a person may want a value of each dimension in, beside the answer's own: the page's
+/// unit switch offers them (metres ↔ feet). Ids of the unit table.
+const UNITS_SHOWN: &[(&str, &[&str])] = &[
+    ("length", &["metre", "kilometre", "foot", "mile"]),
+    ("mass", &["kilogram", "tonne", "pound"]),
+    (
+        "speed",
+        &["kilometre_per_hour", "mile_per_hour", "metre_per_second"],
+    ),
+    ("temperature", &["celsius", "fahrenheit"]),
+    (
+        "area",
+        &[
+            "square_metre",
+            "square_kilometre",
+            "hectare",
+            "acre",
+            "square_mile",
+        ],
+    ),
+    ("volume", &["litre", "cubic_metre", "us_gallon"]),
+    ("time", &["second", "minute", "hour", "day", "year"]),
+    ("power", &["watt", "kilowatt", "horsepower"]),
+];
+
+/// The answer's unit and the others of its dimension it may be shown in.
+fn unit_choices(table: &UnitTable, unit: &Unit) -> Vec<UnitChoice> {
+    let others = UNITS_SHOWN
+        .iter()
+        .find(|(dimension, _)| *dimension == unit.dimension)
+        .map_or(&[][..], |(_, ids)| *ids);
+    std::iter::once(unit)
+        .chain(
+            others
+                .iter()
+                .filter(|id| **id != unit.id)
+                .filter_map(|id| table.get(id)),
+        )
+        .filter(|to| unit.dimension == to.dimension && unit.currency.is_none())
+        .map(|to| UnitChoice {
+            unit: to.name().to_string(),
+            unit_id: to.id.clone(),
+            // value in `to` = (value × f + o − o′) / f′
+            scale: unit.factor / to.factor,
+            offset: (unit.offset - to.offset) / to.factor,
+        })
+        .collect()
+}
 
 /// The observed value in the unit of `target` (a table unit), or as is for counted nouns of
 /// the same name.
@@ -112,6 +161,7 @@ pub fn answer(
                 subject.join(" ")
             )),
             observations: Vec::new(),
+            units: Vec::new(),
         };
     }
     let abstain = |note: String| ValueAnswer {
@@ -122,6 +172,7 @@ pub fn answer(
         representative: None,
         note: Some(note),
         observations: Vec::new(),
+        units: Vec::new(),
     };
     let Some(best) = ranked.first() else {
         let kind = question
@@ -222,9 +273,13 @@ pub fn answer(
             representative = Some((distance, o.surface.clone()));
         }
     }
-    let (unit, unit_id) = match &target {
-        Target::Table(u) => (Some(u.name().to_string()), Some(u.id.clone())),
-        Target::Noun(name) => (name.clone(), None),
+    let (unit, unit_id, units) = match &target {
+        Target::Table(u) => (
+            Some(u.name().to_string()),
+            Some(u.id.clone()),
+            unit_choices(table, u),
+        ),
+        Target::Noun(name) => (name.clone(), None, Vec::new()),
     };
     ValueAnswer {
         question: question.clone(),
@@ -234,6 +289,7 @@ pub fn answer(
         representative: representative.map(|(_, s)| s),
         note,
         observations,
+        units,
     }
 }
 
@@ -293,6 +349,34 @@ mod tests {
         let feet = ask(&sentences, "How tall is the Eiffel Tower in feet");
         assert!((1060.0..=1090.0).contains(&feet.value.unwrap()), "{feet:?}");
         assert_eq!(feet.unit.as_deref(), Some("foot"));
+        // The unit switch: the answer's unit first, then others of its dimension.
+        assert_eq!(a.units[0].unit_id, "metre");
+        let in_feet = a.units.iter().find(|u| u.unit_id == "foot").unwrap();
+        assert!((in_feet.convert(v) - v / 0.3048).abs() < 1e-6, "{a:?}");
+        assert!(a.units.iter().all(|u| u.unit_id != "tonne"));
+    }
+
+    #[test]
+    fn unit_choices_convert_as_the_table_does() {
+        let table = UnitTable::builtin();
+        let celsius = unit_choices(table, table.get("celsius").unwrap());
+        let fahrenheit = celsius.iter().find(|u| u.unit_id == "fahrenheit").unwrap();
+        assert!((fahrenheit.convert(100.0) - 212.0).abs() < 1e-9);
+        assert!((fahrenheit.convert(-40.0) + 40.0).abs() < 1e-9);
+        let km = unit_choices(table, table.get("kilometre").unwrap());
+        let ids: Vec<&str> = km.iter().map(|u| u.unit_id.as_str()).collect();
+        assert_eq!(ids, ["kilometre", "metre", "foot", "mile"]);
+        let mile = &km[3];
+        assert!((mile.convert(1.609344) - 1.0).abs() < 1e-9);
+        // Every unit named in UNITS_SHOWN is in the table, of its dimension.
+        for (dimension, ids) in UNITS_SHOWN {
+            for id in *ids {
+                let unit = table
+                    .get(id)
+                    .unwrap_or_else(|| panic!("{id} is not a unit"));
+                assert_eq!(unit.dimension, *dimension, "{id}");
+            }
+        }
     }
 
     #[test]
@@ -304,6 +388,8 @@ mod tests {
         let a = ask(&sentences, "What was Apple's revenue in 2019?");
         assert_eq!(a.value, Some(260e9), "{a:?}");
         assert_eq!(a.note, None);
+        // Currencies never convert: no unit switch.
+        assert!(a.units.is_empty(), "{:?}", a.units);
         let a = ask(&sentences, "What was Apple's revenue in 2020?");
         assert!(a.value.is_some());
         assert!(a

@@ -14,9 +14,11 @@ pub mod eval;
 mod question;
 mod retrieve;
 
-pub use answer::{answer, ObservationGroup, ValueAnswer, ValueObservation, ValueSettings};
+pub use answer::{
+    answer, ObservationGroup, UnitChoice, ValueAnswer, ValueObservation, ValueSettings,
+};
 pub use description::{describe, description_words, Description};
-pub use question::{parse_question, subject_of, ValueQuestion};
+pub use question::{parse_question, subject_of, value_cue, ValueQuestion};
 pub use retrieve::{DescriptionIndex, Ranked};
 
 use std::collections::HashSet;

@@ -29,6 +29,73 @@ const DIMENSION_CUES: &[(&[&str], &str)] = &[
     (&["old", "age"], "time"),
 ];
 
+/// Nouns that name a measured quantity, with or without an implied unit ("capacity" may be
+/// seats or litres): "capacity of Wembley Stadium", "Tesla deliveries 2020".
+const MEASURE_NOUNS: &[&str] = &[
+    "height",
+    "length",
+    "distance",
+    "width",
+    "depth",
+    "elevation",
+    "altitude",
+    "weight",
+    "mass",
+    "cost",
+    "price",
+    "revenue",
+    "revenues",
+    "salary",
+    "budget",
+    "profit",
+    "sales",
+    "income",
+    "speed",
+    "temperature",
+    "area",
+    "age",
+    "capacity",
+    "population",
+    "deliveries",
+    "attendance",
+    "circulation",
+    "enrollment",
+    "enrolment",
+    "employees",
+    "volume",
+    "range",
+    "duration",
+    "runtime",
+    "production",
+    "output",
+    "gdp",
+    "value",
+    "size",
+    "diameter",
+    "radius",
+];
+
+/// Why a question asks for one value, when it does: the word that says so. "How" with a
+/// dimension word ("how tall", "how much did … cost"), or a measure noun about something named,
+/// dated or asked with "what" ("capacity of Wembley Stadium", "Tesla deliveries 2020"). Count
+/// cues ("how many") and quantity conditions are read before this (see `detect_kind`).
+pub fn value_cue(question: &ValueQuestion) -> Option<String> {
+    let lower = question.text.to_lowercase();
+    let tokens: Vec<&str> = super::raw_words(&lower).collect();
+    let first = tokens.first().copied()?;
+    if first == "how" {
+        if let Some(cue) = &question.dimension_cue {
+            return Some(cue.clone());
+        }
+    }
+    let noun = tokens.iter().find(|w| MEASURE_NOUNS.contains(w))?;
+    let about_something = matches!(first, "what" | "which")
+        || tokens.contains(&"of")
+        || question.year.is_some()
+        || !subject_of(question).is_empty();
+    about_something.then(|| noun.to_string())
+}
+
 /// Words that ask, not say what is asked about.
 fn is_question_word(word: &str) -> bool {
     matches!(
@@ -145,7 +212,44 @@ mod tests {
         assert_eq!(q.words, ["apple", "revenue"]);
         let q = parse_question("capacity of Wembley Stadium");
         assert_eq!(subject_of(&q), ["wembley", "stadium"]);
+        assert_eq!(value_cue(&q).as_deref(), Some("capacity"));
         assert_eq!(q.dimension, None);
         assert_eq!(q.words, ["capacity", "wembley", "stadium"]);
+    }
+}
+
+#[cfg(test)]
+mod cue_tests {
+    use super::*;
+
+    fn cue(text: &str) -> Option<String> {
+        value_cue(&parse_question(text))
+    }
+
+    #[test]
+    fn value_questions_have_a_cue_and_other_text_has_none() {
+        assert_eq!(
+            cue("How tall is the Eiffel Tower?").as_deref(),
+            Some("tall")
+        );
+        assert_eq!(
+            cue("how much did the Burj Khalifa cost").as_deref(),
+            Some("cost")
+        );
+        assert_eq!(
+            cue("How long is the Danube in km").as_deref(),
+            Some("in kilometre")
+        );
+        assert_eq!(cue("Tesla deliveries 2020").as_deref(), Some("deliveries"));
+        assert_eq!(
+            cue("what was Apple's revenue in 2019").as_deref(),
+            Some("revenue")
+        );
+        assert_eq!(cue("population of Berlin").as_deref(), Some("population"));
+        // No measure, or a measure word about nothing in particular.
+        assert_eq!(cue("history of the Rose Bowl"), None);
+        assert_eq!(cue("songs by lennon"), None);
+        assert_eq!(cue("a long walk in the park"), None);
+        assert_eq!(cue("price"), None);
     }
 }
