@@ -43,9 +43,10 @@ pub fn clean_text(text: &str) -> String {
 }
 
 /// Which pipeline answers: chosen from the question (`auto`) or by the person asking.
-pub const MODES: [(&str, &str); 4] = [
+pub const MODES: [(&str, &str); 5] = [
     ("auto", "Detect"),
     (QuestionKind::Count.name(), "Count question"),
+    (QuestionKind::Value.name(), "Value question"),
     (QuestionKind::Quantity.name(), "Quantity condition"),
     (QuestionKind::Search.name(), "Plain search"),
 ];
@@ -225,7 +226,7 @@ pub fn encode(value: &str) -> String {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Answered {
     pub ask: Ask,
-    /// `count`, `quantity` or `search`.
+    /// `count`, `value`, `quantity` or `search`.
     pub kind: String,
     /// Why that kind ("it asks how many languages"), or that the person chose it.
     pub kind_reason: String,
@@ -245,7 +246,7 @@ pub struct Answered {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FeedbackForm {
     pub answer_id: i64,
-    /// answer, cnp, instance or search_result.
+    /// answer, cnp, instance, search_result or observation.
     pub part: String,
     pub part_ref: Option<String>,
     pub verdict: String,

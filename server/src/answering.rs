@@ -70,6 +70,15 @@ pub fn summary_of(answer: &AnswerBody) -> String {
             (Some(count), None) => count.to_string(),
             _ => "no count found".into(),
         },
+        AnswerBody::Value(a) => match (a.value, &a.representative) {
+            (Some(value), Some(rep)) => format!(
+                "{} {} (“{rep}”)",
+                tally_app::format::number(value),
+                a.unit.as_deref().unwrap_or_default()
+            ),
+            (Some(value), None) => tally_app::format::number(value),
+            _ => "no value found".into(),
+        },
         AnswerBody::Search(r) => match (r.entities.first(), r.hits.first()) {
             (Some(e), _) => format!("{} entities, first: {}", r.entities.len(), e.entity),
             (None, Some(hit)) => format!(
@@ -95,6 +104,18 @@ fn shorten(text: &str, chars: usize) -> String {
 pub struct ValueCorpus {
     pub sentences: Vec<StoredSentence>,
     pub descriptions: DescriptionIndex,
+}
+
+impl ValueCorpus {
+    /// Answers a value question with the default settings.
+    pub fn answer(&self, question: &str) -> ValueAnswer {
+        answer_value(
+            &parse_question(question),
+            &self.descriptions,
+            &self.sentences,
+            &ValueSettings::default(),
+        )
+    }
 }
 
 /// What the service needs loaded.
@@ -228,7 +249,7 @@ impl Answerer {
             "" | "auto" => None,
             other => Some(QuestionKind::parse(other).ok_or_else(|| {
                 AnswerError::BadRequest(format!(
-                    "unknown mode `{other}` (auto, count, quantity, search)"
+                    "unknown mode `{other}` (auto, count, value, quantity, search)"
                 ))
             })?),
         };
@@ -253,22 +274,15 @@ impl Answerer {
         })
     }
 
-    /// Answers `question` as `mode` (`auto`, `count`, `quantity` or `search`).
     /// Answers a value question ("how tall is …") from the sentence index's quantities. Not
     /// stored and not cached: it takes a few milliseconds.
     pub fn value(&self, question: &str) -> Result<ValueAnswer, AnswerError> {
         let question = question.trim();
         validate_question(question)?;
-        let engines = self.engines()?;
-        let values = &engines.values;
-        Ok(answer_value(
-            &parse_question(question),
-            &values.descriptions,
-            &values.sentences,
-            &ValueSettings::default(),
-        ))
+        Ok(self.engines()?.values.answer(question))
     }
 
+    /// Answers `question` as `mode` (`auto`, `count`, `value`, `quantity` or `search`).
     pub async fn answer(
         &self,
         question: &str,
@@ -390,6 +404,7 @@ fn answer_with(
                 )
                 .map_err(|e| AnswerError::Failed(e.to_string()))?,
         )),
+        QuestionKind::Value => AnswerBody::Value(Box::new(engines.values.answer(question))),
         QuestionKind::Quantity | QuestionKind::Search => {
             let mut settings = search_settings.clone();
             if kind == QuestionKind::Search {

@@ -8,6 +8,11 @@ use tally_types::Ranker;
 use clap::{Args, Parser, Subcommand};
 use tally_engine::count::train::TrainSettings;
 
+/// Where the snippet index (count questions) and the sentence index (quantity search and
+/// value questions) are kept unless a flag or the environment says otherwise.
+const DEFAULT_SNIPPET_INDEX: &str = "target/tally-index";
+const DEFAULT_SENTENCE_INDEX: &str = "target/tally-search-index";
+
 #[derive(Debug, Parser)]
 #[command(
     name = "tally",
@@ -31,7 +36,8 @@ pub enum Command {
     /// {"id","text","source"}) and sentences with their quantities for quantity search (also plain
     /// text, Qsearch judged files and NewsQuant files).
     Ingest(IngestArgs),
-    /// Answer a count question from the snippet index and print the answer with its evidence.
+    /// Answer a count question from the snippet index, or a value question ("how tall is …")
+    /// from the sentence index, and print the answer with its evidence.
     Ask(AskArgs),
     /// Quantity-condition search ("stadiums with a capacity of more than 80000 people").
     Search(SearchArgs),
@@ -140,13 +146,13 @@ pub struct IngestArgs {
     #[arg(long)]
     pub into: Option<String>,
     /// Snippet index directory.
-    #[arg(long, env = "TALLY_INDEX", default_value = "target/tally-index")]
+    #[arg(long, env = "TALLY_INDEX", default_value = DEFAULT_SNIPPET_INDEX)]
     pub index: PathBuf,
     /// Sentence index directory (quantity search).
     #[arg(
         long,
         env = "TALLY_SEARCH_INDEX",
-        default_value = "target/tally-search-index"
+        default_value = DEFAULT_SENTENCE_INDEX
     )]
     pub search_index: PathBuf,
 }
@@ -190,7 +196,7 @@ pub struct SentenceIndexArgs {
     #[arg(
         long,
         env = "TALLY_SEARCH_INDEX",
-        default_value = "target/tally-search-index"
+        default_value = DEFAULT_SENTENCE_INDEX
     )]
     pub search_index: PathBuf,
     /// Directory of the public data sets [default: ../shared/data when it exists].
@@ -243,11 +249,22 @@ pub struct EvalSearchArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct AskArgs {
-    /// The question ("how many songs did john lennon write").
+    /// The question ("how many songs did john lennon write", "how tall is the Eiffel Tower").
     pub question: String,
     /// Print the whole answer as JSON.
     #[arg(long)]
     pub json: bool,
+    /// auto (detected from the question, the reason printed on standard error), count or value.
+    #[arg(long, default_value = "auto")]
+    pub mode: String,
+    /// Sentence index that value questions are answered from (filled with the default corpus
+    /// when empty).
+    #[arg(
+        long,
+        env = "TALLY_SEARCH_INDEX",
+        default_value = DEFAULT_SENTENCE_INDEX
+    )]
+    pub search_index: PathBuf,
     /// Snippets retrieved by BM25 for a question without a stored snippet set.
     #[arg(long, default_value_t = 50)]
     pub k: usize,
@@ -263,7 +280,7 @@ pub struct AskArgs {
 #[derive(Debug, Clone, Args)]
 pub struct CorpusArgs {
     /// Snippet index directory (filled with the default corpus when empty).
-    #[arg(long, env = "TALLY_INDEX", default_value = "target/tally-index")]
+    #[arg(long, env = "TALLY_INDEX", default_value = DEFAULT_SNIPPET_INDEX)]
     pub index: PathBuf,
     /// Directory of the public data sets [default: ../shared/data when it exists].
     #[arg(long, env = "TALLY_DATA")]
@@ -521,14 +538,14 @@ pub struct ServeArgs {
     pub encoder: String,
 
     /// Snippet index of the count pipeline (filled with the default corpus when empty).
-    #[arg(long, env = "TALLY_INDEX", default_value = "target/tally-index")]
+    #[arg(long, env = "TALLY_INDEX", default_value = DEFAULT_SNIPPET_INDEX)]
     pub index: PathBuf,
 
     /// Sentence index of the quantity search (filled with the default corpus when empty).
     #[arg(
         long,
         env = "TALLY_SEARCH_INDEX",
-        default_value = "target/tally-search-index"
+        default_value = DEFAULT_SENTENCE_INDEX
     )]
     pub search_index: PathBuf,
 

@@ -1,11 +1,13 @@
 // Asks Tally questions in Debian's headless Chromium, as a person would, and checks what the
 // pages show once hydrated: a dataset count question (count, a CNP group, an instance, a
 // highlighted snippet reached from the plot), feedback on an instance (saved in place), and a
-// quantity search re-sorted by value, and the browser's own history fitting desktop and phone
+// quantity search re-sorted by value, a value question shown in another unit with feedback on one
+// observation, and the browser's own history fitting desktop and phone
 // widths. Saves screenshots (desktop, phone, dark theme, history at 1280 and 390 px).
 //
 //   node tests/browser/answers.mjs BASE_URL SCREENSHOT_DIR
-// Prints one JSON line: {"answer_id":…, "feedback_id":…, "count":…, "values":[…], "stages":[…]}.
+// Prints one JSON line: {"answer_id":…, "feedback_id":…, "count":…, "values":[…], "stages":[…],
+// "value": {"kind_note", "shown", "switched", "from", "to", "feedback_id", "answer_id"}}.
 import { finish, launch, recordProblems } from './chromium.mjs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +21,7 @@ mkdirSync(shots, { recursive: true });
 
 const COUNT_QUESTION = 'how many songs did paul mccartney write for the beatles';
 const SEARCH_QUESTION = 'stadiums with a capacity of more than 80000';
+const VALUE_QUESTION = 'how tall is Clyde Drexler';
 
 const browser = await launch();
 const problems = [];
@@ -105,6 +108,38 @@ try {
     if (result.values[i] > result.values[i - 1]) throw new Error(`not sorted by value: ${result.values}`);
   }
   await page.screenshot({ path: join(shots, 'search.png'), fullPage: true });
+
+  // A value question through the question box (kind detected), then shown in another unit and
+  // one observation judged, in place.
+  await page.goto(base + '/', { waitUntil: 'load' });
+  await hydrated(page);
+  await page.fill('#q', VALUE_QUESTION);
+  await Promise.all([page.waitForNavigation({ timeout: 120000 }), page.click('.question-row button[type=submit]')]);
+  await page.waitForSelector('#value-value', { timeout: 120000 });
+  await hydrated(page);
+  const value = {};
+  value.kind_note = (await page.textContent('#kind-note')).trim();
+  value.answer_id = Number(await page.getAttribute('.answer', 'data-answer-id'));
+  value.shown = (await page.textContent('#value-value')).trim();
+  value.from = await page.getAttribute('button.unit-choice[aria-pressed="true"]', 'data-unit');
+  const other = await page.$('button.unit-choice[aria-pressed="false"]');
+  if (!other) throw new Error('no other unit to switch to');
+  value.to = await other.getAttribute('data-unit');
+  await other.click();
+  await page.waitForFunction((before) => document.querySelector('#value-value').textContent.trim() !== before, value.shown, { timeout: 10000 });
+  value.switched = (await page.textContent('#value-value')).trim();
+  value.plot_answer = (await page.textContent('#plot-answer')).trim();
+  const observation = await page.$('article.observation');
+  if (!observation) throw new Error('no observation shown');
+  if (!(await observation.$('mark'))) throw new Error('the observation has no highlighted quantity');
+  await observation.$eval('button.fb-relevant', (b) => b.click());
+  await page.waitForSelector('article.observation .fb-ok', { timeout: 30000 });
+  const valueSaved = (await page.textContent('article.observation .fb-ok')).trim();
+  const valueId = valueSaved.match(/#(\d+)/);
+  if (!valueId) throw new Error(`feedback not confirmed: ${valueSaved}`);
+  value.feedback_id = Number(valueId[1]);
+  result.value = value;
+  await page.screenshot({ path: join(shots, 'value.png'), fullPage: true });
 
   // The history shows this browser's questions (its visitor cookie), a long unbroken one too,
   // and fits the page from desktop to phone width.

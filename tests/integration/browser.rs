@@ -103,7 +103,44 @@ async fn questions_answers_and_feedback_in_a_browser() {
     assert_eq!(feedback["part"], "instance");
     assert_eq!(feedback["part_ref"], seen["instance"]);
     assert_eq!(feedback["verdict"], "relevant");
+
+    // The value question was detected as one, shown in another unit by the unit switch (the
+    // same value, converted as the unit table converts), and its observation feedback stored.
+    let value = &seen["value"];
+    assert!(
+        value["kind_note"]
+            .as_str()
+            .unwrap()
+            .contains("Answered as a value question"),
+        "{value}"
+    );
+    let number = |shown: &serde_json::Value| -> f64 {
+        let text = shown.as_str().unwrap().replace(',', "");
+        text.split(' ').next().unwrap().parse().unwrap()
+    };
+    let (from, to) = (
+        value["from"].as_str().unwrap(),
+        value["to"].as_str().unwrap(),
+    );
+    let expected = tally_engine::UnitTable::builtin()
+        .convert_ids(number(&value["shown"]), from, to)
+        .unwrap();
+    let switched = number(&value["switched"]);
+    assert!(
+        (switched - expected).abs() <= 1e-3 * expected.abs().max(1.0),
+        "{value}: {expected}"
+    );
+    let feedback: serde_json::Value =
+        reqwest::get(server.url(&format!("/api/feedback/{}", value["feedback_id"])))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+    assert_eq!(feedback["answer_id"], value["answer_id"], "{feedback}");
+    assert_eq!(feedback["part"], "observation");
     for name in [
+        "value.png",
         "count.png",
         "count-phone-dark.png",
         "search.png",

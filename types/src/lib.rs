@@ -47,9 +47,16 @@ mod tests {
         one_name(&SortOrder::ALL, SortOrder::name, SortOrder::parse);
         let kinds = [
             QuestionKind::Count,
+            QuestionKind::Value,
             QuestionKind::Quantity,
             QuestionKind::Search,
         ];
         one_name(&kinds, QuestionKind::name, QuestionKind::parse);
+        for group in value::ObservationGroup::ALL {
+            assert_eq!(
+                serde_json::to_value(group).unwrap(),
+                serde_json::Value::String(group.name().to_string())
+            );
+        }
     }
 }

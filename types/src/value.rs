@@ -51,6 +51,23 @@ pub enum ObservationGroup {
     Apart,
 }
 
+impl ObservationGroup {
+    pub const ALL: [ObservationGroup; 3] = [
+        ObservationGroup::Agrees,
+        ObservationGroup::Differs,
+        ObservationGroup::Apart,
+    ];
+
+    /// Its name as serialized.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ObservationGroup::Agrees => "agrees",
+            ObservationGroup::Differs => "differs",
+            ObservationGroup::Apart => "apart",
+        }
+    }
+}
+
 /// One quantity of the corpus offered as evidence.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]

@@ -18,6 +18,7 @@ use crate::model::{
 use crate::views::count::CountAnswerView;
 use crate::views::feedback::{error_text, FeedbackTarget};
 use crate::views::search::SearchAnswerView;
+use crate::views::value::ValueAnswerView;
 
 /// The question as the URL gives it, and what is wrong with the URL's settings.
 fn current_ask() -> Memo<(Ask, Vec<String>)> {
@@ -295,9 +296,10 @@ fn AnswerView(answered: Answered) -> impl IntoView {
         answer_id,
         key: feedback_key,
     });
-    let other_modes = ["count", "quantity", "search"]
-        .into_iter()
-        .filter(|m| *m != kind)
+    let other_modes = MODES
+        .iter()
+        .map(|(mode, _)| *mode)
+        .filter(|m| *m != "auto" && *m != kind)
         .map(|m| view! { " " <a href=ask.with_mode(m).url() class="mode-switch" data-mode=m>{format!("answer as {m}")}</a> })
         .collect_view();
     let how = if chosen_by_user {
@@ -315,6 +317,7 @@ fn AnswerView(answered: Answered) -> impl IntoView {
             {not_stored.map(|why| view! { <p class="notice" role="status">{format!("This answer was not saved, so feedback is off: {why}")}</p> })}
             {match body {
                 AnswerBody::Count(view) => view! { <CountAnswerView view=*view target/> }.into_any(),
+                AnswerBody::Value(view) => view! { <ValueAnswerView view=*view target/> }.into_any(),
                 AnswerBody::Search(view) => view! { <SearchAnswerView view=*view ask target/> }.into_any(),
             }}
             <p class="muted small share">"Share this answer: " <a href=share id="share-link">{share_text}</a></p>

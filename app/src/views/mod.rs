@@ -6,6 +6,7 @@ pub mod feedback;
 pub mod history;
 pub mod search;
 pub mod study;
+pub mod value;
 
 use leptos::prelude::*;
 

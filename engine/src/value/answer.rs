@@ -4,7 +4,10 @@
 
 use serde::Serialize;
 
-use super::{description_words, normalise, subject_of, word_set, DescriptionIndex, ValueQuestion};
+use super::{
+    description_words, named_measure, normalise, subject_of, word_set, DescriptionIndex,
+    ValueQuestion,
+};
 use crate::count::consolidate::{consolidate, Scored};
 use crate::count::Strategy;
 use crate::search::index::StoredSentence;
@@ -119,6 +122,7 @@ pub fn answer(
 ) -> ValueAnswer {
     let table = UnitTable::builtin();
     let subject = subject_of(question);
+    let must_say = named_measure(question);
     let mut ranked = index.rank(question, usize::MAX);
     let ranked_any = !ranked.is_empty();
     // Only observations whose sentence names the question's subject ("Eiffel Tower") and, when
@@ -136,15 +140,22 @@ pub fn answer(
                 .iter()
                 .all(|w| said.contains(w) || entity_words.contains(w))
         };
+        let described_words = || word_set(&description_words(&o.description).join(" "));
         // A sentence the corpus files under the subject is about it: any of its quantities of
-        // the right kind may be the one asked for.
-        let described = question.dimension.is_some() || about_subject || {
-            let described = word_set(&description_words(&o.description).join(" "));
-            question
-                .words
-                .iter()
-                .filter(|w| !subject.contains(*w))
-                .any(|w| described.contains(&normalise(w)))
+        // the right kind may be the one asked for, unless the question names what is counted or
+        // paid ("deliveries", "revenue"): then the description must say it.
+        let described = match &must_say {
+            Some(noun) => described_words().contains(noun),
+            None => {
+                question.dimension.is_some() || about_subject || {
+                    let described = described_words();
+                    question
+                        .words
+                        .iter()
+                        .filter(|w| !subject.contains(*w))
+                        .any(|w| described.contains(&normalise(w)))
+                }
+            }
         };
         named && described
     });
@@ -354,6 +365,22 @@ mod tests {
         let in_feet = a.units.iter().find(|u| u.unit_id == "foot").unwrap();
         assert!((in_feet.convert(v) - v / 0.3048).abs() < 1e-6, "{a:?}");
         assert!(a.units.iter().all(|u| u.unit_id != "tonne"));
+    }
+
+    #[test]
+    fn a_named_measure_must_be_said() {
+        let sentences = corpus(&[
+            ("Tesla", "The Model 3 costs buyers around $42,500."),
+            ("Apple", "Deals include $550 off an Apple MacBook Pro."),
+        ]);
+        // The price of a Tesla is not its deliveries; a discount is not Apple's revenue.
+        let a = ask(&sentences, "Tesla deliveries 2020");
+        assert_eq!(a.value, None, "{a:?}");
+        let a = ask(&sentences, "what was Apple's revenue in 2019");
+        assert_eq!(a.value, None, "{a:?}");
+        let sentences = corpus(&[("Tesla", "Tesla made about 499,550 deliveries in 2020.")]);
+        let a = ask(&sentences, "Tesla deliveries 2020");
+        assert_eq!(a.value, Some(499_550.0), "{a:?}");
     }
 
     #[test]

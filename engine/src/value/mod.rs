@@ -18,7 +18,7 @@ pub use answer::{
     answer, ObservationGroup, UnitChoice, ValueAnswer, ValueObservation, ValueSettings,
 };
 pub use description::{describe, description_words, Description};
-pub use question::{parse_question, subject_of, value_cue, ValueQuestion};
+pub use question::{named_measure, parse_question, subject_of, value_cue, ValueQuestion};
 pub use retrieve::{DescriptionIndex, Ranked};
 
 use std::collections::HashSet;

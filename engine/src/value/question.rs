@@ -75,6 +75,38 @@ const MEASURE_NOUNS: &[&str] = &[
     "radius",
 ];
 
+/// Measure nouns that name what is counted or paid: a sentence answers only when its
+/// description says the same noun, since a dimension alone does not pin them down (the price of
+/// a Tesla is not "Tesla deliveries"; a discount on an Apple laptop is not "Apple's revenue").
+const NAMED_MEASURES: &[&str] = &[
+    "revenue",
+    "revenues",
+    "sales",
+    "profit",
+    "income",
+    "budget",
+    "salary",
+    "deliveries",
+    "population",
+    "attendance",
+    "employees",
+    "enrollment",
+    "enrolment",
+    "circulation",
+    "production",
+    "output",
+    "gdp",
+];
+
+/// The named measure the question asks for ([`NAMED_MEASURES`]), normalised, if any.
+pub fn named_measure(question: &ValueQuestion) -> Option<String> {
+    question
+        .words
+        .iter()
+        .find(|w| NAMED_MEASURES.contains(&w.as_str()))
+        .map(|w| super::normalise(w))
+}
+
 /// Why a question asks for one value, when it does: the word that says so. "How" with a
 /// dimension word ("how tall", "how much did … cost"), or a measure noun about something named,
 /// dated or asked with "what" ("capacity of Wembley Stadium", "Tesla deliveries 2020"). Count
@@ -251,5 +283,8 @@ mod cue_tests {
         assert_eq!(cue("songs by lennon"), None);
         assert_eq!(cue("a long walk in the park"), None);
         assert_eq!(cue("price"), None);
+        let named = |text: &str| named_measure(&parse_question(text));
+        assert_eq!(named("Tesla deliveries 2020").as_deref(), Some("delivery"));
+        assert_eq!(named("how tall is the Eiffel Tower"), None);
     }
 }

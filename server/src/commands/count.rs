@@ -21,7 +21,7 @@ use tally_engine::count::train_ranker::train_candidate_ranker;
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
 use tally_engine::dataset::{read_jsonl, read_squad};
 use tally_engine::search::corpus::Format;
-use tally_engine::Encoder;
+use tally_engine::{detect_kind, Encoder, QuestionKind};
 
 use crate::cli::{
     AskArgs, BenchCountArgs, CountArgs, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs, IngestArgs,
@@ -157,7 +157,33 @@ pub fn ask(args: &AskArgs) -> anyhow::Result<()> {
     }
     let mut settings = count_settings(&args.settings)?;
     settings.snippets = args.k.clamp(1, 1000);
-    let index = open_index(&args.corpus.index, args.corpus.data_dir().as_deref())?;
+    let data = args.corpus.data_dir();
+    let index = open_index(&args.corpus.index, data.as_deref())?;
+    let kind = match args.mode.as_str() {
+        "auto" => {
+            let stored = !index.prefetched(&args.question)?.is_empty();
+            let decision = detect_kind(&args.question, stored);
+            if !args.json {
+                eprintln!(
+                    "answered as a {} question: {}",
+                    decision.kind.name(),
+                    decision.reason
+                );
+            }
+            decision.kind
+        }
+        other => QuestionKind::parse(other)
+            .filter(|k| matches!(k, QuestionKind::Count | QuestionKind::Value))
+            .with_context(|| format!("unknown mode `{other}` (auto, count or value)"))?,
+    };
+    if kind == QuestionKind::Value {
+        return super::value::answer_and_print(
+            &args.question,
+            &args.search_index,
+            data.as_deref(),
+            args.json,
+        );
+    }
     let pipeline = load_pipeline(&args.models)?;
     let answer = pipeline.answer_from_index(&index, &args.question, &settings)?;
     if args.json {

@@ -1,41 +1,64 @@
 //! `tally value "QUESTION" [--json]`: one value with its evidence, from the quantities of the
 //! sentence index (the default corpus when it is empty).
 
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use tally_engine::value::{
-    answer, parse_question, DescriptionIndex, ObservationGroup, ValueSettings,
-};
+use tally_engine::value::{answer, parse_question, DescriptionIndex, ValueAnswer, ValueSettings};
 
 use super::search::open_search_index;
 use crate::cli::{data_dir_or_default, BenchValueArgs, ValueArgs};
 
 pub fn value(args: &ValueArgs) -> anyhow::Result<()> {
-    if args.question.trim().is_empty() {
-        bail!("the question is empty");
-    }
-    let index = open_search_index(
+    answer_and_print(
+        &args.question,
         &args.sentences.search_index,
         data_dir_or_default(&args.sentences.data).as_deref(),
-    )?;
+        args.json,
+    )
+}
+
+/// Answers a value question over the sentence index at `search_index` (filled from `data` when
+/// empty) and prints the answer, as JSON or for people. `tally ask` uses it for value questions.
+pub fn answer_and_print(
+    question: &str,
+    search_index: &Path,
+    data: Option<&Path>,
+    json: bool,
+) -> anyhow::Result<()> {
+    if question.trim().is_empty() {
+        bail!("the question is empty");
+    }
+    let index = open_search_index(search_index, data)?;
     let started = Instant::now();
     let sentences = index.all_sentences()?;
     let descriptions = DescriptionIndex::build(&sentences);
     let built = started.elapsed();
     let started = Instant::now();
-    let question = parse_question(&args.question);
     let found = answer(
-        &question,
+        &parse_question(question),
         &descriptions,
         &sentences,
         &ValueSettings::default(),
     );
     let answered = started.elapsed();
-    if args.json {
+    if json {
         println!("{}", serde_json::to_string_pretty(&found)?);
         return Ok(());
     }
+    print_answer(&found);
+    println!(
+        "  {} observations in {} sentences described in {:.0} ms; answered in {:.1} ms",
+        descriptions.len(),
+        sentences.len(),
+        built.as_secs_f64() * 1e3,
+        answered.as_secs_f64() * 1e3
+    );
+    Ok(())
+}
+
+fn print_answer(found: &ValueAnswer) {
     println!("{}", found.question.text);
     if let Some(cue) = &found.question.dimension_cue {
         println!(
@@ -44,29 +67,36 @@ pub fn value(args: &ValueArgs) -> anyhow::Result<()> {
         );
     }
     match found.value {
-        Some(v) => println!(
-            "  answer: {} {}{}",
-            round(v),
-            found.unit.as_deref().unwrap_or(""),
-            found
-                .representative
-                .as_deref()
-                .map(|r| format!(" (as written: “{r}”)"))
-                .unwrap_or_default()
-        ),
+        Some(v) => {
+            println!(
+                "  answer: {} {}{}",
+                round(v),
+                found.unit.as_deref().unwrap_or(""),
+                found
+                    .representative
+                    .as_deref()
+                    .map(|r| format!(" (as written: “{r}”)"))
+                    .unwrap_or_default()
+            );
+            let others: Vec<String> = found
+                .units
+                .iter()
+                .skip(1)
+                .map(|u| format!("{} {}", round(u.convert(v)), u.unit))
+                .collect();
+            if !others.is_empty() {
+                println!("  = {}", others.join(" = "));
+            }
+        }
         None => println!("  no answer"),
     }
     if let Some(note) = &found.note {
         println!("  note: {note}");
     }
     for o in &found.observations {
-        let group = match o.group {
-            ObservationGroup::Agrees => "agrees",
-            ObservationGroup::Differs => "differs",
-            ObservationGroup::Apart => "apart",
-        };
         println!(
-            "  [{group:<7}] {:.2} “{}” — {}{}",
+            "  [{:<7}] {:.2} “{}” — {}{}",
+            o.group.name(),
             o.weight,
             o.surface,
             o.text,
@@ -76,14 +106,6 @@ pub fn value(args: &ValueArgs) -> anyhow::Result<()> {
                 .unwrap_or_default()
         );
     }
-    println!(
-        "  {} observations in {} sentences described in {:.0} ms; answered in {:.1} ms",
-        descriptions.len(),
-        sentences.len(),
-        built.as_secs_f64() * 1e3,
-        answered.as_secs_f64() * 1e3
-    );
-    Ok(())
 }
 
 /// Four significant digits, as a person reads a measurement.

@@ -18,6 +18,8 @@ pub enum Part {
     Cnp,
     Instance,
     SearchResult,
+    /// One observation of a value answer.
+    Observation,
     General,
 }
 
@@ -28,6 +30,7 @@ impl Part {
             Part::Cnp => "cnp",
             Part::Instance => "instance",
             Part::SearchResult => "search_result",
+            Part::Observation => "observation",
             Part::General => "general",
         }
     }
@@ -118,7 +121,9 @@ impl NewFeedback {
         let allowed: &[Verdict] = match self.part {
             Part::Answer | Part::General => &[Verdict::Correct, Verdict::Wrong],
             Part::Cnp => &[Verdict::Correct, Verdict::Wrong, Verdict::Moved],
-            Part::Instance | Part::SearchResult => &[Verdict::Relevant, Verdict::NotRelevant],
+            Part::Instance | Part::SearchResult | Part::Observation => {
+                &[Verdict::Relevant, Verdict::NotRelevant]
+            }
         };
         if !allowed.contains(&self.verdict) {
             let names: Vec<&str> = allowed.iter().map(|v| v.as_str()).collect();
@@ -135,7 +140,10 @@ impl NewFeedback {
                 self.part.as_str()
             ));
         }
-        let needs_ref = matches!(self.part, Part::Cnp | Part::Instance | Part::SearchResult);
+        let needs_ref = matches!(
+            self.part,
+            Part::Cnp | Part::Instance | Part::SearchResult | Part::Observation
+        );
         match &self.part_ref {
             None if needs_ref => {
                 return Err(format!(

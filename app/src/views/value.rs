@@ -1,0 +1,348 @@
+//! The answer to a value question: the value large with its unit and a unit switch (metres ↔
+//! feet), the plot of the observations in the chosen unit, the groups of observations that agree
+//! with the answer, differ from it or stand apart, and every observation's sentence with the
+//! quantity highlighted and what it describes. Plot points and group entries link to the
+//! sentence (`#observation-…`). The switch converts with the answer's own scale and offset per
+//! unit: the engine is not in the browser.
+
+use leptos::prelude::*;
+
+use crate::format::{number, percent, Mark};
+use crate::views::feedback::{FeedbackForm, FeedbackTarget};
+use crate::views::marked_text;
+use tally_types::value::{ObservationGroup, UnitChoice, ValueAnswer, ValueObservation};
+
+/// What each group means, for its heading and the legend.
+fn group_label(group: ObservationGroup) -> &'static str {
+    match group {
+        ObservationGroup::Agrees => "agrees with the answer",
+        ObservationGroup::Differs => "differs: another part, another thing, or an error",
+        ObservationGroup::Apart => "apart: another kind of unit, or another year",
+    }
+}
+
+/// HTML id of an observation's sentence.
+fn observation_anchor(index: usize) -> String {
+    format!("observation-{index}")
+}
+
+/// Which observation feedback is about: its sentence and where the quantity starts.
+fn observation_ref(o: &ValueObservation) -> String {
+    let id: String = o.sentence_id.chars().take(180).collect();
+    format!("{id}@{}", o.start)
+}
+
+/// A value in the chosen unit (the answer's own when there is no switch), with the unit's name.
+fn in_unit(value: f64, choice: Option<&UnitChoice>, own: Option<&str>) -> String {
+    match choice {
+        Some(c) => format!("{} {}", number(c.convert(value)), c.unit),
+        None => format!("{} {}", number(value), own.unwrap_or_default())
+            .trim_end()
+            .to_string(),
+    }
+}
+
+#[component]
+pub fn ValueAnswerView(view: ValueAnswer, target: Option<FeedbackTarget>) -> impl IntoView {
+    let ValueAnswer {
+        question,
+        value,
+        unit,
+        unit_id: _,
+        representative,
+        note,
+        observations,
+        units,
+    } = view;
+    // The chosen unit, as an index into `units` (0: the answer's own).
+    let chosen = RwSignal::new(0usize);
+    let units = StoredValue::new(units);
+    let unit = StoredValue::new(unit);
+    let show = move |v: f64| {
+        units.with_value(|all| {
+            unit.with_value(|own| in_unit(v, all.get(chosen.get()), own.as_deref()))
+        })
+    };
+    let asked = question.dimension_cue.as_ref().map(|cue| {
+        format!(
+            "Asks for a {} (“{cue}”){}",
+            question.dimension.as_deref().unwrap_or("value"),
+            question
+                .year
+                .map(|y| format!(", in {y}"))
+                .unwrap_or_default()
+        )
+    });
+    let headline = match value {
+        Some(v) => view! {
+            <p class="count-value value-value" id="value-value">{move || show(v)}</p>
+            {representative.map(|rep| view! { <p class="count-rep">"As written: “" <span id="value-rep">{rep}</span> "”"</p> })}
+        }
+        .into_any(),
+        None => view! {
+            <p class="count-value none" id="value-value">"No value found in this corpus"</p>
+        }
+        .into_any(),
+    };
+    let switch = units.with_value(|all| all.len() > 1).then(|| {
+        let buttons = units.with_value(|all| {
+            all.iter()
+                .enumerate()
+                .map(|(i, choice)| {
+                    let name = choice.unit.clone();
+                    view! {
+                        <button
+                            type="button"
+                            class="unit-choice"
+                            data-unit=choice.unit_id.clone()
+                            aria-pressed=move || (chosen.get() == i).to_string()
+                            on:click=move |_| chosen.set(i)
+                        >
+                            {name}
+                        </button>
+                    }
+                })
+                .collect_view()
+        });
+        view! { <div class="unit-switch" role="group" aria-label="Show the value in">{buttons}</div> }
+    });
+    let answer_feedback = target.clone().filter(|_| value.is_some()).map(|target| {
+        view! {
+            <FeedbackForm
+                target
+                part="answer"
+                verdicts=&[("correct", "Correct"), ("wrong", "Wrong")]
+                about="the value"
+            />
+        }
+    });
+    let agreeing = observations
+        .iter()
+        .filter(|o| o.group == ObservationGroup::Agrees)
+        .count();
+    let meta = value.map(|_| {
+        format!(
+            "{agreeing} of {} observations agree (within 10%)",
+            observations.len()
+        )
+    });
+    let plotted = observations.clone();
+    let grouped = observations.clone();
+    view! {
+        <section class="count-answer value-answer" aria-labelledby="value-title">
+            <h2 id="value-title" class="visually-hidden">"Value"</h2>
+            <div class="count-head">
+                <div>
+                    {headline}
+                    {switch}
+                    {asked.map(|a| view! { <p class="count-meta">{a}</p> })}
+                    {meta.map(|m| view! { <p class="count-meta">{m}</p> })}
+                    {note.map(|n| view! { <p class="count-meta" id="value-note">{n}</p> })}
+                </div>
+                {answer_feedback}
+            </div>
+            <ValuePlot observations=plotted answer=value show/>
+            <Groups observations=grouped/>
+            <Evidence observations target/>
+        </section>
+    }
+}
+
+/// Each observation with a value at that value, sized by its retrieval weight and coloured by
+/// its group; the answer is the dashed line. Labels are in the chosen unit (an affine change of
+/// unit moves no point).
+#[component]
+fn ValuePlot(
+    observations: Vec<ValueObservation>,
+    answer: Option<f64>,
+    show: impl Fn(f64) -> String + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    const LEFT: f64 = 30.0;
+    const RIGHT: f64 = 610.0;
+    let points: Vec<(usize, f64, &ValueObservation)> = observations
+        .iter()
+        .enumerate()
+        .filter_map(|(i, o)| o.value.filter(|v| v.is_finite()).map(|v| (i, v, o)))
+        .collect();
+    if points.is_empty() {
+        return view! { <p class="muted">"No observation converts to the answer's unit to plot."</p> }
+            .into_any();
+    }
+    let low = points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    let high = points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
+    let log = low > 0.0 && high / low > 50.0;
+    let scale = move |v: f64| -> f64 {
+        let (a, b, x) = if log {
+            (low.log10(), high.log10(), v.max(low).log10())
+        } else {
+            (low, high, v)
+        };
+        if (b - a).abs() < 1e-12 {
+            (LEFT + RIGHT) / 2.0
+        } else {
+            LEFT + (x - a) / (b - a) * (RIGHT - LEFT)
+        }
+    };
+    let circles = points
+        .iter()
+        .map(|(i, v, o)| {
+            let (i, v) = (*i, *v);
+            let cx = scale(v);
+            let cy = 30.0 + (i % 4) as f64 * 22.0;
+            let r = 4.0 + 9.0 * o.weight.clamp(0.0, 1.0);
+            let group = o.group.name();
+            let surface = o.surface.clone();
+            let weight = o.weight;
+            let label = move || {
+                format!(
+                    "{} — “{surface}”, weight {}, {group}",
+                    show(v),
+                    percent(weight)
+                )
+            };
+            let aria = label.clone();
+            // The <g> makes the macro build an SVG <a> (see the count plot).
+            view! {
+                <g>
+                    <a href=format!("#{}", observation_anchor(i)) target="_self" class="plot-point" aria-label=aria>
+                        <circle cx=format!("{cx:.1}") cy=format!("{cy:.1}") r=format!("{r:.1}") class=format!("obs-{group}")>
+                            <title>{label}</title>
+                        </circle>
+                    </a>
+                </g>
+            }
+        })
+        .collect_view();
+    let marker = answer.map(|a| {
+        let x = scale(a.clamp(low, high));
+        view! {
+            <line x1=format!("{x:.1}") x2=format!("{x:.1}") y1="12" y2="118" class="plot-prediction"/>
+            <text x=format!("{x:.1}") y="10" text-anchor="middle" class="plot-label" id="plot-answer">{move || format!("answer {}", show(a))}</text>
+        }
+    });
+    view! {
+        <figure class="count-plot">
+            <svg viewBox="0 0 640 150" role="group" aria-label="Observed values, sized by retrieval weight">
+                <line x1=LEFT.to_string() x2=RIGHT.to_string() y1="128" y2="128" class="plot-axis"/>
+                <text x=LEFT.to_string() y="145" class="plot-label">{move || show(low)}</text>
+                <text x=RIGHT.to_string() y="145" text-anchor="end" class="plot-label">
+                    {move || format!("{}{}", show(high), if log { " (log scale)" } else { "" })}
+                </text>
+                {marker}
+                {circles}
+            </svg>
+            <figcaption>
+                <ul class="legend" aria-label="Colour legend">
+                    {ObservationGroup::ALL
+                        .iter()
+                        .map(|g| view! { <li><span class=format!("swatch obs-{}", g.name())></span>{group_label(*g)}</li> })
+                        .collect_view()}
+                </ul>
+            </figcaption>
+        </figure>
+    }
+    .into_any()
+}
+
+/// The observations by group, each linking to its sentence.
+#[component]
+fn Groups(observations: Vec<ValueObservation>) -> impl IntoView {
+    let groups = ObservationGroup::ALL
+        .iter()
+        .map(|group| {
+            let members: Vec<(usize, &ValueObservation)> = observations
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| o.group == *group)
+                .collect();
+            let items = members
+                .iter()
+                .map(|(i, o)| {
+                    let year = o.description.year.map(|y| format!(" ({y})")).unwrap_or_default();
+                    let about = o.description.entity.clone().unwrap_or_default();
+                    view! {
+                        <li>
+                            <a href=format!("#{}", observation_anchor(*i)) target="_self">{o.surface.clone()}</a>
+                            <span class="muted small">{format!("{year} {about}")}</span>
+                        </li>
+                    }
+                })
+                .collect_view();
+            let empty = members.is_empty();
+            view! {
+                <div class=format!("cnp-group obs-group-{}", group.name()) data-group=group.name()>
+                    <h3>{format!("{} ({})", capitalised(group_label(*group)), members.len())}</h3>
+                    {if empty {
+                        view! { <p class="muted small">"none"</p> }.into_any()
+                    } else {
+                        view! { <ul>{items}</ul> }.into_any()
+                    }}
+                </div>
+            }
+        })
+        .collect_view();
+    view! { <div class="cnp-groups">{groups}</div> }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Every observation's sentence with the quantity highlighted, what it describes, and feedback.
+#[component]
+fn Evidence(observations: Vec<ValueObservation>, target: Option<FeedbackTarget>) -> impl IntoView {
+    let items = observations
+        .into_iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let mark = Mark {
+                start: o.start,
+                end: o.end,
+                class: format!("count obs-{}", o.group.name()),
+                label: format!("{} ({})", o.surface, o.group.name()),
+            };
+            let pieces = marked_text(&o.text, vec![mark]);
+            let d = &o.description;
+            let described = [
+                d.entity.clone(),
+                (!d.concept.is_empty()).then(|| d.concept.join(" ")),
+                d.year.map(|y| y.to_string()),
+                d.unit.clone(),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" · ");
+            let feedback = target.clone().map(|target| {
+                view! {
+                    <FeedbackForm
+                        target
+                        part="observation"
+                        part_ref=observation_ref(&o)
+                        verdicts=&[("relevant", "Relevant"), ("not_relevant", "Not relevant")]
+                        about=format!("observation {}", o.surface)
+                    />
+                }
+            });
+            view! {
+                <article class="snippet observation" id=observation_anchor(i) tabindex="-1" data-group=o.group.name()>
+                    <p>{pieces}</p>
+                    <p class="snippet-source muted small">
+                        {format!("describes: {described} · weight {} · {}", percent(o.weight), o.sentence_id)}
+                    </p>
+                    {feedback}
+                </article>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="snippets" aria-labelledby="evidence-title">
+            <h3 id="evidence-title">"Evidence"</h3>
+            {items}
+        </section>
+    }
+}
