@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 use tally_types::AnswerBody;
-use tally_types::{InstanceScoring, QuestionKind, Ranker, SortOrder, Strategy};
+use tally_types::{InstanceScoring, QuestionKind, Ranker, SnippetSource, SortOrder, Strategy};
 
 /// Cookie holding the person's theme (`light` or `dark`; absent: follow the system).
 pub const THEME_COOKIE: &str = "tally_theme";
@@ -22,8 +22,9 @@ pub const MAX_QUESTION_CHARS: usize = 500;
 /// The query parameters of a question: the text, the mode and the settings of each pipeline
 /// (the names [`Ask::from_params`] reads; the API refuses others).
 pub const QUESTION_PARAMETERS: [&str; 2] = ["q", "mode"];
-pub const COUNT_PARAMETERS: [&str; 6] = [
+pub const COUNT_PARAMETERS: [&str; 7] = [
     "snippets",
+    "snippet_source",
     "threshold",
     "strategy",
     "theta",
@@ -76,6 +77,14 @@ pub struct Settings {
     /// Corpus of the snippet index that count questions retrieve from (`all`: every one).
     #[serde(default = "all_corpora")]
     pub corpus: String,
+    /// Where count questions take their snippets from: `corpus` or `web` (when the server has
+    /// a web search configured).
+    #[serde(default = "corpus_snippets")]
+    pub snippet_source: String,
+}
+
+fn corpus_snippets() -> String {
+    SnippetSource::Corpus.name().into()
 }
 
 fn all_corpora() -> String {
@@ -98,6 +107,7 @@ impl Default for Settings {
             sort: SORTS[0].0.into(),
             k: 10,
             corpus: all_corpora(),
+            snippet_source: corpus_snippets(),
         }
     }
 }
@@ -132,6 +142,11 @@ impl Settings {
         add("sort", s.sort.clone(), defaults.sort.clone());
         add("k", s.k.to_string(), defaults.k.to_string());
         add("corpus", s.corpus.clone(), defaults.corpus.clone());
+        add(
+            "snippet_source",
+            s.snippet_source.clone(),
+            defaults.snippet_source.clone(),
+        );
         pairs.join("&")
     }
 }
@@ -284,6 +299,10 @@ pub struct Examples {
     /// The corpora of the snippet index, for the corpus setting.
     #[serde(default)]
     pub corpora: Vec<String>,
+    /// The web search provider configured on the server (`searxng`, `brave`), if any: then the
+    /// settings offer "Snippets: corpus / web".
+    #[serde(default)]
+    pub web_search: Option<String>,
 }
 
 impl Ask {
@@ -323,6 +342,7 @@ impl Ask {
         text("ranker", &mut settings.ranker);
         text("sort", &mut settings.sort);
         text("corpus", &mut settings.corpus);
+        text("snippet_source", &mut settings.snippet_source);
         let mut mode = get("mode").unwrap_or_default().trim().to_string();
         if mode.is_empty() {
             mode = "auto".into();

@@ -93,6 +93,26 @@ fn StatusView(status: SystemStatus) -> impl IntoView {
     };
     let corpora = status.corpora;
     let data_dir = status.data_dir;
+    let web_search = status.web_search.map(|web| {
+        let text = match (web.state.as_str(), &web.last_error) {
+            ("failing", Some(e)) => format!(
+                "{} at {}: failing, {e} (last search {}); count questions fall back to the local corpus",
+                web.provider,
+                web.endpoint,
+                web.last_at.clone().unwrap_or_default()
+            ),
+            ("ok", _) => format!(
+                "{} at {}: working ({} searches, {} failed)",
+                web.provider, web.endpoint, web.searches, web.failures
+            ),
+            _ => format!("{} at {}: not used yet", web.provider, web.endpoint),
+        };
+        let class = if web.state == "failing" { "bad" } else { "ok" };
+        view! {
+            <dt>"Web search"</dt>
+            <dd id="status-web-search" class=class data-state=web.state.clone()>{text}</dd>
+        }
+    });
     view! {
         <dl class="status-list" data-status=status.status.clone()>
             <dt>"Encoder"</dt>
@@ -109,6 +129,7 @@ fn StatusView(status: SystemStatus) -> impl IntoView {
                     (false, None) => "loading the corpus and models…".to_string(),
                 }}
             </dd>
+            {web_search}
             <dt>"Corpora"</dt>
             <dd id="status-corpora">
                 {if corpora.is_empty() {

@@ -16,6 +16,26 @@ pub struct SystemStatus {
     pub answering: AnsweringStatus,
     pub data_dir: Option<String>,
     pub corpora: Vec<CorpusStatus>,
+    /// The web search for count snippets, when one is configured.
+    #[serde(default)]
+    pub web_search: Option<WebSearchStatus>,
+}
+
+/// A web search source and how its last search went.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WebSearchStatus {
+    /// `searxng` or `brave`.
+    pub provider: String,
+    /// Where it is asked (never with a key).
+    pub endpoint: String,
+    /// `unused` before the first search, `ok` after a success, `failing` after a failure.
+    pub state: String,
+    /// The last failure, while failing.
+    pub last_error: Option<String>,
+    /// When the last search ended (RFC 3339).
+    pub last_at: Option<String>,
+    pub searches: u64,
+    pub failures: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

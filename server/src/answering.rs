@@ -19,10 +19,13 @@ use tally_engine::value::{
     answer as answer_value, parse_question, DescriptionIndex, ValueAnswer, ValueSettings,
 };
 use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
+use tally_types::count::{SnippetOrigin, SnippetSource};
 use tally_types::AnswerBody;
 use tokio::sync::{Semaphore, SemaphorePermit, TryAcquireError};
 
 use tally_engine::choices::{CountChoices, SearchChoices};
+
+use crate::web::snippets::{WebSnippetSet, WebSnippets};
 
 /// Told about each stage of an answer as it finishes.
 pub type StageObserver = Arc<dyn Fn(&StageTiming) + Send + Sync>;
@@ -60,6 +63,15 @@ impl Answer {
     /// One line for the history page.
     pub fn summary(&self) -> String {
         summary_of(&self.answer)
+    }
+
+    /// Where a count answer's snippets came from, when not simply the local corpus: part of
+    /// what makes two answers the same (another snippet set is another answer).
+    pub fn snippet_origin(&self) -> Option<&SnippetOrigin> {
+        match &self.answer {
+            AnswerBody::Count(count) => count.origin.as_ref(),
+            _ => None,
+        }
     }
 }
 
@@ -137,6 +149,8 @@ pub struct Answerer {
     waiting: Arc<AtomicUsize>,
     max_waiting: usize,
     cache: Arc<Mutex<Cache>>,
+    /// The web search for count snippets, when one is configured.
+    web: Option<Arc<WebSnippets>>,
 }
 
 /// Seconds a refused asker is told to wait: about one answer's time.
@@ -170,7 +184,19 @@ impl Answerer {
             waiting: Arc::new(AtomicUsize::new(0)),
             max_waiting: queue,
             cache: Arc::new(Mutex::new(Cache::default())),
+            web: None,
         }
+    }
+
+    /// Lets count questions take their snippets from `web` (the `snippet_source=web` setting).
+    pub fn with_web(mut self, web: Option<Arc<WebSnippets>>) -> Self {
+        self.web = web;
+        self
+    }
+
+    /// The configured web search, if any.
+    pub fn web(&self) -> Option<&WebSnippets> {
+        self.web.as_deref()
     }
 
     /// A permit to compute an answer: at once, after waiting in the bounded queue, or refused.
@@ -236,9 +262,12 @@ impl Answerer {
     }
 
     pub fn examples(&self) -> tally_app::model::Examples {
-        self.engines()
+        let mut examples = self
+            .engines()
             .map(|e| e.examples.clone())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        examples.web_search = self.web().map(|w| w.search.provider().to_string());
+        examples
     }
 
     /// Checks a question's mode and settings once, before any work: the mode's kind and the
@@ -267,11 +296,33 @@ impl Answerer {
         if let Some(Ok(engines)) = self.engines.get() {
             check_corpus(engines, &count)?;
         }
+        let snippet_source = if may_count {
+            self.snippet_source(&settings.snippet_source)?
+        } else {
+            SnippetSource::Corpus
+        };
         Ok(Checked {
             forced,
             count,
             search,
+            snippet_source,
         })
+    }
+
+    /// The `snippet_source` setting: `web` only when a web search is configured.
+    fn snippet_source(&self, name: &str) -> Result<SnippetSource, AnswerError> {
+        let source = match name {
+            "" => SnippetSource::Corpus,
+            name => SnippetSource::parse(name).ok_or_else(|| {
+                AnswerError::BadRequest(format!("unknown snippet_source `{name}` (corpus, web)"))
+            })?,
+        };
+        if source == SnippetSource::Web && self.web.is_none() {
+            return Err(AnswerError::BadRequest(
+                "this server has no web search configured (start it with --web-search searxng or brave); use snippet_source=corpus".into(),
+            ));
+        }
+        Ok(source)
     }
 
     /// Answers a value question ("how tall is …") from the sentence index's quantities. Not
@@ -307,6 +358,38 @@ impl Answerer {
         validate_question(&question)?;
         let engines = self.engines()?;
         check_corpus(&engines, &checked.count)?;
+        let decision = decide_kind(&engines, &question, checked.forced);
+        // Web snippets are fetched (or a stored set reused) before answering; such answers are
+        // not cached here: whether a set is reused is the store's decision.
+        let web = match (&self.web, checked.snippet_source, decision.kind) {
+            (Some(web), SnippetSource::Web, QuestionKind::Count) => {
+                let started = std::time::Instant::now();
+                let fetched = web.fetch(&question).await;
+                let timing = StageTiming {
+                    stage: "web search".into(),
+                    ms: started.elapsed().as_secs_f64() * 1e3,
+                };
+                on_stage(&timing);
+                Some((fetched, timing))
+            }
+            _ => None,
+        };
+        if web.is_some() {
+            let _permit = self.permit().await?;
+            let checked = checked.clone();
+            return tokio::task::spawn_blocking(move || {
+                answer_with(
+                    &engines,
+                    &question,
+                    &checked,
+                    decision,
+                    web,
+                    on_stage.as_ref(),
+                )
+            })
+            .await
+            .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))?;
+        }
         let key = format!(
             "{}\u{1f}{}",
             question.to_lowercase(),
@@ -318,7 +401,14 @@ impl Answerer {
         let _permit = self.permit().await?;
         let checked = checked.clone();
         let answer = tokio::task::spawn_blocking(move || {
-            answer_with(&engines, &question, &checked, on_stage.as_ref())
+            answer_with(
+                &engines,
+                &question,
+                &checked,
+                decision,
+                None,
+                on_stage.as_ref(),
+            )
         })
         .await
         .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))??;
@@ -336,6 +426,8 @@ pub struct Checked {
     pub forced: Option<QuestionKind>,
     pub count: CountSettings,
     pub search: SearchSettings,
+    /// Where a count question's snippets come from.
+    pub snippet_source: SnippetSource,
 }
 
 fn check_corpus(engines: &Engines, settings: &CountSettings) -> Result<(), AnswerError> {
@@ -368,42 +460,87 @@ pub fn validate_question(question: &str) -> Result<(), AnswerError> {
     Ok(())
 }
 
+/// The question's kind: the one chosen by the asker, or detected (a question with a stored
+/// snippet set is a count question).
+fn decide_kind(engines: &Engines, question: &str, forced: Option<QuestionKind>) -> KindDecision {
+    match forced {
+        Some(kind) => KindDecision {
+            kind,
+            reason: "chosen by the person asking".into(),
+        },
+        None => {
+            let stored = engines
+                .snippets
+                .prefetched(question)
+                .map(|s| !s.is_empty())
+                .unwrap_or(false);
+            detect_kind(question, stored)
+        }
+    }
+}
+
+/// Web snippets fetched for a count question (or why none), with the search's timing.
+type FetchedWeb = (Result<WebSnippetSet, SnippetOrigin>, StageTiming);
+
 fn answer_with(
     engines: &Engines,
     question: &str,
     checked: &Checked,
+    decision: KindDecision,
+    web: Option<FetchedWeb>,
     on_stage: &(dyn Fn(&StageTiming) + Send + Sync),
 ) -> Result<Answer, AnswerError> {
     let Checked {
         forced,
         count: count_settings,
         search: search_settings,
+        snippet_source: _,
     } = checked;
     let forced = *forced;
-    let stored = engines
-        .snippets
-        .prefetched(question)
-        .map(|s| !s.is_empty())
-        .unwrap_or(false);
-    let KindDecision { kind, reason } = match forced {
-        Some(kind) => KindDecision {
-            kind,
-            reason: "chosen by the person asking".into(),
-        },
-        None => detect_kind(question, stored),
-    };
+    let KindDecision { kind, reason } = decision;
     let answer = match kind {
-        QuestionKind::Count => AnswerBody::Count(Box::new(
-            engines
-                .pipeline
-                .answer_from_index_observed(
+        QuestionKind::Count => {
+            let failed = |e: tally_engine::count::pipeline::PipelineError| {
+                AnswerError::Failed(e.to_string())
+            };
+            let from_corpus = || {
+                engines.pipeline.answer_from_index_observed(
                     &engines.snippets,
                     question,
                     count_settings,
                     &mut |stage| on_stage(stage),
                 )
-                .map_err(|e| AnswerError::Failed(e.to_string()))?,
-        )),
+            };
+            let answer = match web {
+                None => from_corpus().map_err(failed)?,
+                Some((Ok(set), timing)) => {
+                    let mut answer = engines
+                        .pipeline
+                        .answer_observed(
+                            question,
+                            &set.snippets,
+                            "web",
+                            count_settings,
+                            &mut |stage| on_stage(stage),
+                        )
+                        .map_err(failed)?;
+                    let links: HashMap<_, _> = set.links.into_iter().collect();
+                    for snippet in &mut answer.snippets {
+                        snippet.link = links.get(&snippet.id).cloned();
+                    }
+                    answer.origin = Some(set.origin);
+                    answer.timings.insert(0, timing);
+                    answer
+                }
+                Some((Err(origin), timing)) => {
+                    let mut answer = from_corpus().map_err(failed)?;
+                    answer.origin = Some(origin);
+                    answer.timings.insert(0, timing);
+                    answer
+                }
+            };
+            AnswerBody::Count(Box::new(answer))
+        }
         QuestionKind::Value => AnswerBody::Value(Box::new(engines.values.answer(question))),
         QuestionKind::Quantity | QuestionKind::Search => {
             let mut settings = search_settings.clone();
@@ -488,6 +625,8 @@ fn load_engines(config: &EngineConfig, encoder: Option<Arc<Encoder>>) -> Result<
         corpora: snippets
             .corpora()
             .map_err(|e| format!("the snippet index's corpora could not be read: {e}"))?,
+        // Set from the configured web search when the examples are asked for.
+        web_search: None,
     };
     Ok(Engines {
         snippets,
@@ -610,6 +749,38 @@ mod tests {
         }
         let e = answerer.check("guess", &Settings::default()).unwrap_err();
         assert!(e.to_string().contains("unknown mode `guess`"));
+    }
+
+    #[test]
+    fn web_snippets_are_refused_without_a_web_search() {
+        let answerer = Answerer::new(1, 0);
+        let web = Settings {
+            snippet_source: SnippetSource::Web.name().into(),
+            ..Settings::default()
+        };
+        let e = answerer.check("count", &web).unwrap_err().to_string();
+        assert!(e.contains("no web search configured"), "{e}");
+        let e = answerer
+            .check(
+                "auto",
+                &Settings {
+                    snippet_source: "bing".into(),
+                    ..Settings::default()
+                },
+            )
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown snippet_source `bing`"), "{e}");
+        // A search never takes snippets: its snippet source is not read.
+        let checked = answerer.check("search", &web).unwrap();
+        assert_eq!(checked.snippet_source, SnippetSource::Corpus);
+        assert_eq!(
+            answerer
+                .check("count", &Settings::default())
+                .unwrap()
+                .snippet_source,
+            SnippetSource::Corpus
+        );
     }
 
     #[test]

@@ -35,6 +35,22 @@ pub struct StoredAnswer {
     pub answer: Answer,
 }
 
+/// What an answer was computed from, for its key: the corpora, or the web snippet set it used
+/// (or the web search's failure, for a corpus answer given instead).
+fn answered_from(corpus_version: &str, answer: &Answer) -> String {
+    match answer.snippet_origin() {
+        None => corpus_version.to_string(),
+        Some(origin) => match (&origin.failure, origin.set_id) {
+            (Some(failure), _) => format!("{corpus_version}; web search failed: {failure}"),
+            (None, Some(id)) => format!("web snippet set {id}"),
+            (None, None) => format!(
+                "web snippets fetched {} (not stored)",
+                origin.fetched_at.as_deref().unwrap_or_default()
+            ),
+        },
+    }
+}
+
 /// Answers `question` and stores it with its answer.
 pub async fn answer_and_store(
     state: &AppState,
@@ -76,7 +92,7 @@ pub async fn answer_and_store_observed(
             question,
             mode,
             &settings_json,
-            &state.answerer.corpus_version(),
+            &answered_from(&state.answerer.corpus_version(), &answer),
         ),
         settings: settings_json,
         visitor: asker.visitor.as_deref().and_then(visitor_id),

@@ -594,6 +594,45 @@ pub struct ServeArgs {
     /// Directory of the built site (JS, WASM, CSS) that cargo-leptos writes.
     #[arg(long, env = "LEPTOS_SITE_ROOT", default_value = "target/site")]
     pub site_root: PathBuf,
+
+    /// Web search that count questions may take fresh snippets from (the setting "Snippets from
+    /// the web", `snippet_source=web`) [default: none, the local corpus only]. Brave's key is
+    /// read from the environment variable TALLY_BRAVE_API_KEY only.
+    #[arg(long, env = "TALLY_WEB_SEARCH", value_enum)]
+    pub web_search: Option<WebProvider>,
+
+    /// Base URL of the web search: the SearXNG instance (required for searxng; it must allow
+    /// `format=json`), or the Brave API [default for brave: https://api.search.brave.com].
+    #[arg(long, env = "TALLY_WEB_SEARCH_URL")]
+    pub web_search_url: Option<String>,
+
+    /// Milliseconds a web search may take before the answer falls back to the local corpus.
+    #[arg(long, env = "TALLY_WEB_SEARCH_TIMEOUT_MS", default_value_t = 5000,
+          value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    pub web_search_timeout_ms: u64,
+
+    /// Results asked from the web search per question (Brave gives at most 20).
+    #[arg(long, env = "TALLY_WEB_SEARCH_RESULTS", default_value_t = 20,
+          value_parser = clap::value_parser!(u64).range(1..=50))]
+    pub web_search_results: u64,
+
+    /// Minutes during which a question asked again reuses the web snippets fetched for it
+    /// (0: search every time).
+    #[arg(long, env = "TALLY_WEB_SNIPPETS_REUSE_MINUTES", default_value_t = 1440)]
+    pub web_snippets_reuse_minutes: u64,
+}
+
+/// The environment variable holding the Brave Search API key (never a flag: flags show up in
+/// process lists and shell histories).
+pub const BRAVE_KEY_ENV: &str = "TALLY_BRAVE_API_KEY";
+
+/// A web search API Tally can take snippets from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum WebProvider {
+    /// A SearXNG instance (self-hosted metasearch; no key).
+    Searxng,
+    /// The Brave Search API (key in TALLY_BRAVE_API_KEY).
+    Brave,
 }
 
 impl ServeArgs {

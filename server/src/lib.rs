@@ -12,3 +12,4 @@ pub mod serve;
 pub mod state;
 pub mod store;
 pub mod study;
+pub mod web;

@@ -10,7 +10,7 @@ use tally_engine::discover_corpora;
 use tokio::net::TcpListener;
 
 use crate::answering::{Answerer, EngineConfig};
-use crate::cli::ServeArgs;
+use crate::cli::{ServeArgs, WebProvider, BRAVE_KEY_ENV};
 use crate::http::listen::{self, ConnectionLimits};
 use crate::http::rate_limit::RateLimiter;
 use crate::http::router;
@@ -19,6 +19,8 @@ use crate::store::answers;
 use crate::store::db::Database;
 use crate::store::pg_cluster::PrivateCluster;
 use crate::study::{StudyDefinition, StudyService};
+use crate::web::snippets::WebSnippets;
+use crate::web::{Brave, SearchProvider, Searxng, WebSearch, BRAVE_BASE_URL};
 
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let listener = TcpListener::bind(args.addr)
@@ -37,7 +39,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         args.concurrent_answers
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         args.answer_queue,
-    );
+    )
+    .with_web(web_snippets(&args, &db)?.map(Arc::new));
     // The corpora load while the server already answers health checks and pages; answering
     // says "still loading" until they are ready.
     {
@@ -267,4 +270,60 @@ async fn shutdown_signal() {
         () = terminate => {},
     }
     tracing::info!("shutting down: finishing in-flight requests");
+}
+
+/// The web search the flags configure, if any; a configuration that cannot work (SearXNG
+/// without its URL, Brave without a key) stops the start with a sentence.
+fn web_snippets(args: &ServeArgs, db: &Database) -> anyhow::Result<Option<WebSnippets>> {
+    let Some(provider) = args.web_search else {
+        return Ok(None);
+    };
+    let url = args
+        .web_search_url
+        .as_deref()
+        .map(str::trim)
+        .filter(|u| !u.is_empty());
+    if let Some(url) = url {
+        anyhow::ensure!(
+            url.starts_with("http://") || url.starts_with("https://"),
+            "--web-search-url must start with http:// or https://, not `{url}`"
+        );
+    }
+    let search: Box<dyn SearchProvider> = match provider {
+        WebProvider::Searxng => {
+            let url = url.context(
+                "--web-search searxng needs the instance's address: --web-search-url http://…",
+            )?;
+            Box::new(Searxng::new(url))
+        }
+        WebProvider::Brave => {
+            let key = std::env::var(BRAVE_KEY_ENV)
+                .ok()
+                .filter(|k| !k.trim().is_empty())
+                .with_context(|| {
+                    format!("--web-search brave needs the API key in the environment variable {BRAVE_KEY_ENV}")
+                })?;
+            Box::new(Brave::new(
+                url.unwrap_or(BRAVE_BASE_URL),
+                key.trim().to_string(),
+            ))
+        }
+    };
+    let search = WebSearch::new(
+        search,
+        Duration::from_millis(args.web_search_timeout_ms),
+        args.web_search_results as usize,
+    );
+    tracing::info!(
+        "web search: {} at {} (timeout {} ms, snippets reused for {} min)",
+        search.provider(),
+        search.endpoint(),
+        args.web_search_timeout_ms,
+        args.web_snippets_reuse_minutes
+    );
+    Ok(Some(WebSnippets::new(
+        search,
+        db.clone(),
+        Duration::from_secs(args.web_snippets_reuse_minutes.saturating_mul(60)),
+    )))
 }

@@ -12,3 +12,4 @@ mod search_cli;
 mod site;
 mod support;
 mod web;
+mod web_snippets;

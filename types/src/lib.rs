@@ -11,7 +11,7 @@ pub mod search;
 pub mod value;
 
 pub use answer::AnswerBody;
-pub use count::{CountAnswer, CountSettings, InstanceScoring, ScorerKind, Strategy};
+pub use count::{CountAnswer, CountSettings, InstanceScoring, ScorerKind, SnippetSource, Strategy};
 pub use kind::QuestionKind;
 pub use search::{Ranker, SearchResults, SortOrder};
 pub use value::ValueAnswer;

@@ -9,7 +9,7 @@ use crate::backend::answer_question;
 use crate::backend::example_questions;
 use crate::format::duration_ms;
 use tally_types::count::StageTiming;
-use tally_types::AnswerBody;
+use tally_types::{AnswerBody, SnippetSource};
 
 use crate::model::{
     Answered, Ask, Settings, ALL_CORPORA, INSTANCE_SCORINGS, MAX_QUESTION_CHARS, MODES, RANKERS,
@@ -184,6 +184,7 @@ fn QuestionBox(ask: Signal<Ask>) -> impl IntoView {
                         <label>"CNP band θ " <input type="number" name="theta" min="0" max="1" step="0.05" value=settings.theta.to_string()/></label>
                         <label>"Instance scoring " {select("instances", &INSTANCE_SCORINGS, &settings.instances)}</label>
                         <label>"Corpus " <CorpusSelect chosen=settings.corpus.clone()/></label>
+                        <SnippetSourceSelect chosen=settings.snippet_source.clone()/>
                     </fieldset>
                     <fieldset>
                         <legend>"Quantity search"</legend>
@@ -237,6 +238,43 @@ fn CorpusSelect(chosen: String) -> impl IntoView {
                 Suspend::new(async move {
                     let names = examples.await.map(|e| e.corpora).unwrap_or_default();
                     options(names, chosen)
+                })
+            }}
+        </Suspense>
+    }
+}
+
+/// "Snippets: corpus / web", offered when the server has a web search configured.
+#[component]
+fn SnippetSourceSelect(chosen: String) -> impl IntoView {
+    let examples = Resource::new(|| (), |_| example_questions());
+    view! {
+        <Suspense fallback=|| ()>
+            {move || {
+                let chosen = chosen.clone();
+                Suspend::new(async move {
+                    let provider = examples.await.ok().and_then(|e| e.web_search);
+                    provider.map(|provider| {
+                        view! {
+                            <label>
+                                "Snippets from "
+                                <select name="snippet_source" id="setting-snippet-source">
+                                    {SnippetSource::ALL
+                                        .into_iter()
+                                        .map(|source| {
+                                            let label = match source {
+                                                SnippetSource::Corpus => "the corpus".to_string(),
+                                                SnippetSource::Web => format!("the web ({provider})"),
+                                            };
+                                            view! {
+                                                <option value=source.name() selected=source.name() == chosen>{label}</option>
+                                            }
+                                        })
+                                        .collect_view()}
+                                </select>
+                            </label>
+                        }
+                    })
                 })
             }}
         </Suspense>

@@ -9,7 +9,10 @@ use leptos::prelude::*;
 use crate::format::{duration_ms, number, percent, Mark};
 use crate::views::feedback::{Extra, FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
-use tally_types::count::{Cnp, CnpClass, CnpGroups, CountAnswer, RankedInstance, SnippetAnswer};
+use tally_types::count::{
+    Cnp, CnpClass, CnpGroups, CountAnswer, RankedInstance, SnippetAnswer, SnippetOrigin,
+    SnippetSource,
+};
 
 const CNP_CLASSES: [(&str, &str); 4] = [
     (
@@ -50,10 +53,12 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
         instances,
         snippets,
         retrieval,
+        origin,
         threshold_used,
         timings,
         settings: _,
     } = view;
+    let origin_line = origin.map(|origin| view! { <Origin origin/> });
     let used = snippets
         .iter()
         .flat_map(|s| &s.spans)
@@ -116,6 +121,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
     view! {
         <section class="count-answer" aria-labelledby="count-title">
             <h2 id="count-title" class="visually-hidden">"Count"</h2>
+            {origin_line}
             <div class="count-head">
                 <div>{headline}</div>
                 {answer_feedback}
@@ -355,6 +361,39 @@ fn Instances(instances: Vec<RankedInstance>, target: Option<FeedbackTarget>) -> 
     .into_any()
 }
 
+/// Where the snippets came from: the web search and its stored set, or why the web failed and
+/// the local corpus answered instead.
+#[component]
+fn Origin(origin: SnippetOrigin) -> impl IntoView {
+    let provider = origin.provider.clone().unwrap_or_default();
+    let fetched = origin.fetched_at.clone().unwrap_or_default();
+    let set = origin
+        .set_id
+        .map(|id| format!(" (snippet set {id})"))
+        .unwrap_or_else(|| " (not stored: the database is unavailable)".into());
+    match (origin.source, origin.failure) {
+        (_, Some(failure)) => view! {
+            <p class="snippet-origin failed" id="snippet-origin" role="status">
+                {format!("The web search ({provider}) {failure}. Answered from the local corpus instead.")}
+            </p>
+        }
+        .into_any(),
+        (SnippetSource::Web, None) => {
+            let when = if origin.reused { "fetched earlier, at" } else { "fetched" };
+            view! {
+                <p class="snippet-origin" id="snippet-origin">
+                    {format!("Web snippets from {provider}, {when} {fetched}{set}.")}
+                </p>
+            }
+            .into_any()
+        }
+        (SnippetSource::Corpus, None) => view! {
+            <p class="snippet-origin" id="snippet-origin">"Snippets from the local corpus."</p>
+        }
+        .into_any(),
+    }
+}
+
 #[component]
 fn Snippets(snippets: Vec<SnippetAnswer>) -> impl IntoView {
     view! {
@@ -367,7 +406,20 @@ fn Snippets(snippets: Vec<SnippetAnswer>) -> impl IntoView {
                     view! {
                         <article class="snippet" id=snippet_anchor(&snippet.id) tabindex="-1">
                             <p>{pieces}</p>
-                            <p class="snippet-source muted small">{snippet.source.clone()} " · " {snippet.id.clone()}</p>
+                            {match snippet.link.clone() {
+                                Some(link) => view! {
+                                    <p class="snippet-source muted small">
+                                        <a href=link.url.clone() rel="noopener noreferrer" target="_blank" class="snippet-link">{link.title.clone()}</a>
+                                        {link.published.map(|date| format!(" · {date}"))}
+                                        " · " {link.url.clone()}
+                                    </p>
+                                }
+                                .into_any(),
+                                None => view! {
+                                    <p class="snippet-source muted small">{snippet.source.clone()} " · " {snippet.id.clone()}</p>
+                                }
+                                .into_any(),
+                            }}
                         </article>
                     }
                 })

@@ -373,6 +373,7 @@ impl CountPipeline {
                     text: snippet.text.clone(),
                     spans,
                     instances: marks,
+                    link: None,
                 }
             })
             .collect();
@@ -405,6 +406,7 @@ impl CountPipeline {
             instances: ranked,
             snippets: answer_snippets,
             retrieval: retrieval.to_string(),
+            origin: None,
             threshold_used,
             settings: settings.clone(),
             timings,

@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use tally_app::status::{
-    AnsweringStatus, CorpusStatus, DatabaseStatus, EncoderStatus, SystemStatus,
+    AnsweringStatus, CorpusStatus, DatabaseStatus, EncoderStatus, SystemStatus, WebSearchStatus,
 };
 
 use crate::state::AppState;
@@ -70,6 +70,23 @@ pub async fn current_status(state: &AppState) -> SystemStatus {
                 bytes: c.bytes,
             })
             .collect(),
+        web_search: state.answerer.web().map(|web| {
+            let source = web.search.state();
+            let state = match (&source.last_at, &source.last_error) {
+                (None, _) => "unused",
+                (Some(_), None) => "ok",
+                (Some(_), Some(_)) => "failing",
+            };
+            WebSearchStatus {
+                provider: web.search.provider().to_string(),
+                endpoint: web.search.endpoint(),
+                state: state.to_string(),
+                last_error: source.last_error,
+                last_at: source.last_at,
+                searches: source.searches,
+                failures: source.failures,
+            }
+        }),
     }
 }
 

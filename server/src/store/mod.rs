@@ -6,3 +6,4 @@ pub mod answers;
 pub mod db;
 pub mod feedback;
 pub mod pg_cluster;
+pub mod snippet_sets;

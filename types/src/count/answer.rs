@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::origin::{SnippetLink, SnippetOrigin};
 use super::settings::CountSettings;
 
 /// How a candidate count phrase relates to the representative one.
@@ -87,6 +88,9 @@ pub struct SnippetAnswer {
     pub text: String,
     pub spans: Vec<CountSpan>,
     pub instances: Vec<InstanceMark>,
+    /// The page a web snippet was taken from (`None` for the corpus's snippets).
+    #[serde(default)]
+    pub link: Option<SnippetLink>,
 }
 
 /// A CNP in a group: which snippet, its phrase, count and confidence.
@@ -147,8 +151,11 @@ pub struct CountAnswer {
     pub groups: CnpGroups,
     pub instances: Vec<RankedInstance>,
     pub snippets: Vec<SnippetAnswer>,
-    /// How the snippets were found ("prefetched", "bm25", "given").
+    /// How the snippets were found ("prefetched", "bm25", "given", "web").
     pub retrieval: String,
+    /// Where the snippets came from; `None`: the local snippet index.
+    #[serde(default)]
+    pub origin: Option<SnippetOrigin>,
     /// The threshold after relaxation.
     pub threshold_used: f64,
     pub settings: CountSettings,

@@ -2,6 +2,7 @@
 
 pub mod answer;
 pub mod choices;
+pub mod origin;
 pub mod settings;
 
 pub use answer::{
@@ -9,4 +10,5 @@ pub use answer::{
     RankedInstance, SnippetAnswer, StageTiming,
 };
 pub use choices::{InstanceScoring, ScorerKind, Strategy};
+pub use origin::{SnippetLink, SnippetOrigin, SnippetSource};
 pub use settings::{ContextSettings, CountSettings, DEFAULT_ABSTAIN_BELOW};

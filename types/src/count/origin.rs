@@ -1,0 +1,59 @@
+//! Where a count answer's snippets came from: the local snippet index, or a web search whose
+//! results were stored as a snippet set (so that the answer can be shown again exactly).
+
+use serde::{Deserialize, Serialize};
+
+/// Where a count question's snippets are taken from (the `snippet_source` setting).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum SnippetSource {
+    /// The local snippet index: the data sets' snippets and ingested documents.
+    #[default]
+    Corpus,
+    /// A web search engine configured on the server (SearXNG or the Brave Search API).
+    Web,
+}
+
+impl SnippetSource {
+    pub const ALL: [SnippetSource; 2] = [SnippetSource::Corpus, SnippetSource::Web];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            SnippetSource::Corpus => "corpus",
+            SnippetSource::Web => "web",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<SnippetSource> {
+        SnippetSource::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+/// The snippets an answer used: their source and, for web snippets, the stored set.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+pub struct SnippetOrigin {
+    /// The source the snippets finally came from.
+    pub source: SnippetSource,
+    /// The web search provider that was asked (`searxng`, `brave`), if the web was asked.
+    pub provider: Option<String>,
+    /// The stored snippet set (its id in PostgreSQL); `None` when it could not be stored.
+    pub set_id: Option<i64>,
+    /// When the web snippets were fetched (RFC 3339).
+    pub fetched_at: Option<String>,
+    /// The set was fetched for an earlier asking of the same question and reused.
+    pub reused: bool,
+    /// Why the web source failed (the snippets then come from the corpus).
+    pub failure: Option<String>,
+}
+
+/// The page a web snippet was taken from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+pub struct SnippetLink {
+    pub url: String,
+    pub title: String,
+    /// The publication date the search engine gives, as it gives it (may be relative: "2 days ago").
+    pub published: Option<String>,
+}
