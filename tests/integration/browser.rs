@@ -5,7 +5,7 @@
 use std::process::Command;
 
 use crate::support::{
-    require_built_site, scratch_dir, unreachable_database_url, workspace_root, Server,
+    quoted_after, require_built_site, scratch_dir, unreachable_database_url, workspace_root, Server,
 };
 
 /// Runs a playwright-core script with node; fails with its output and the server's log, or
@@ -388,11 +388,4 @@ async fn a_study_is_completed_summarised_and_exported() {
         assert!(png.starts_with(b"\x89PNG"), "{name} is a PNG");
     }
     assert!(server.stop().success());
-}
-
-/// The text after `marker` in `html` up to the next `"` or `<`.
-fn quoted_after(html: &str, marker: &str) -> Option<String> {
-    let rest = &html[html.find(marker)? + marker.len()..];
-    let end = rest.find(['"', '<'])?;
-    Some(rest[..end].to_string())
 }

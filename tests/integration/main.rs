@@ -9,6 +9,7 @@ mod database;
 mod health;
 mod public_demo;
 mod search_cli;
+mod servers;
 mod site;
 mod support;
 mod web;

@@ -225,3 +225,10 @@ pub async fn post_feedback(
     let status = response.status();
     (status, response.json().await.unwrap())
 }
+
+/// The text after `marker` in `html` up to the next `"` or `<`.
+pub fn quoted_after(html: &str, marker: &str) -> Option<String> {
+    let rest = &html[html.find(marker)? + marker.len()..];
+    let end = rest.find(['"', '<'])?;
+    Some(rest[..end].to_string())
+}

@@ -27,7 +27,7 @@ const TIMEOUT_MS: u64 = 1500;
 
 /// How the fake search server answers next.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Mode {
+pub(crate) enum Mode {
     Recorded,
     Slow,
     RateLimited,
@@ -39,7 +39,7 @@ enum Mode {
 }
 
 #[derive(Clone)]
-struct Fake {
+pub(crate) struct Fake {
     mode: Arc<Mutex<Mode>>,
     requests: Arc<AtomicUsize>,
     /// The last request's query string.
@@ -47,7 +47,8 @@ struct Fake {
 }
 
 impl Fake {
-    async fn start() -> (Fake, String) {
+    /// Starts the fake search server; its base URL.
+    pub(crate) async fn start() -> (Fake, String) {
         let fake = Fake {
             mode: Arc::new(Mutex::new(Mode::Recorded)),
             requests: Arc::new(AtomicUsize::new(0)),
@@ -63,11 +64,11 @@ impl Fake {
         (fake, url)
     }
 
-    fn set(&self, mode: Mode) {
+    pub(crate) fn set(&self, mode: Mode) {
         *self.mode.lock().unwrap() = mode;
     }
 
-    fn requests(&self) -> usize {
+    pub(crate) fn requests(&self) -> usize {
         self.requests.load(Ordering::SeqCst)
     }
 
@@ -127,7 +128,7 @@ fn query(question: &str) -> String {
     question.replace(' ', "+")
 }
 
-async fn ask_web(server: &Server, question: &str) -> Value {
+pub(crate) async fn ask_web(server: &Server, question: &str) -> Value {
     let response = reqwest::get(server.url(&format!(
         "/api/count?q={}&snippet_source=web",
         query(question)
