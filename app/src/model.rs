@@ -91,8 +91,7 @@ fn all_corpora() -> String {
     ALL_CORPORA.into()
 }
 
-/// The corpus setting's value for "every corpus".
-pub const ALL_CORPORA: &str = "all";
+pub use tally_types::count::ALL_CORPORA;
 
 impl Default for Settings {
     fn default() -> Self {

@@ -3,8 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use tantivy::schema::Schema;
-use tantivy::{Index, IndexReader};
+use tantivy::collector::Count;
+use tantivy::query::TermQuery;
+use tantivy::schema::{Field, IndexRecordOption, Schema};
+use tantivy::{Index, IndexReader, Searcher, Term};
 
 #[derive(Debug, thiserror::Error)]
 pub enum OpenIndexError {
@@ -28,7 +30,41 @@ pub fn open_or_create(dir: &Path, schema: Schema) -> Result<(Index, IndexReader)
     })?;
     let directory = tantivy::directory::MmapDirectory::open(dir)
         .map_err(|e| OpenIndexError::Open(dir.to_path_buf(), e.to_string()))?;
-    with_reader(Index::open_or_create(directory, schema)?)
+    match Index::open_or_create(directory, schema) {
+        Ok(index) => with_reader(index),
+        Err(tantivy::TantivyError::SchemaError(e)) => Err(OpenIndexError::Open(
+            dir.to_path_buf(),
+            format!(
+                "it was written by an older Tally ({e}); delete the directory and it is rebuilt from the default corpus"
+            ),
+        )),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The live documents per value of the untokenized text field `field`, sorted by value
+/// (values whose documents were all deleted are left out).
+pub fn term_counts(searcher: &Searcher, field: Field) -> tantivy::Result<Vec<(String, u64)>> {
+    let mut names = std::collections::BTreeSet::new();
+    for segment in searcher.segment_readers() {
+        let terms = segment.inverted_index(field)?;
+        let mut stream = terms.terms().stream()?;
+        while stream.advance() {
+            names.insert(String::from_utf8_lossy(stream.key()).into_owned());
+        }
+    }
+    let mut counts = Vec::with_capacity(names.len());
+    for name in names {
+        let query = TermQuery::new(
+            Term::from_field_text(field, &name),
+            IndexRecordOption::Basic,
+        );
+        let count = searcher.search(&query, &Count)? as u64;
+        if count > 0 {
+            counts.push((name, count));
+        }
+    }
+    Ok(counts)
 }
 
 /// A new index with `schema` held in memory, with its reader.

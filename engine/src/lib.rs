@@ -10,6 +10,7 @@ pub mod corpora;
 pub mod count;
 pub mod dataset;
 pub mod device;
+pub mod documents;
 pub mod encoder;
 pub mod index_dir;
 pub mod kind;

@@ -32,10 +32,14 @@ pub struct Cli {
 pub enum Command {
     /// Run the web app and JSON API (the default).
     Serve(ServeArgs),
-    /// Store documents: snippets for count questions (SQuAD-format JSON or JSONL of
-    /// {"id","text","source"}) and sentences with their quantities for quantity search (also plain
-    /// text, Qsearch judged files and NewsQuant files).
+    /// Store documents: your own plain text, HTML and JSONL files (split into snippets for
+    /// count questions and sentences with their quantities for value questions and quantity
+    /// search, under a corpus name, with a progress bar), and the data sets' formats (SQuAD-format
+    /// snippet files, JSONL snippet sets with "query", Qsearch judged files, NewsQuant files).
     Ingest(IngestArgs),
+    /// List the corpora of the indexes, or delete one.
+    #[command(subcommand)]
+    Corpus(CorpusCommand),
     /// Answer a count question from the snippet index, or a value question ("how tall is …")
     /// from the sentence index, and print the answer with its evidence.
     Ask(AskArgs),
@@ -135,10 +139,11 @@ pub struct IngestArgs {
     /// Files to ingest.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// squad, jsonl, text, qsearch or newsquant [default: by file name].
+    /// text, html, jsonl, squad, qsearch or newsquant [default: by file name].
     #[arg(long)]
     pub format: Option<String>,
-    /// Corpus name stored with each snippet [default: the file name].
+    /// Corpus name stored with each snippet and sentence [default: the file name, in lower case
+    /// letters, digits and `-`].
     #[arg(long)]
     pub corpus: Option<String>,
     /// Which index: count (snippets), search (sentences) or both [default: both for squad and
@@ -149,6 +154,34 @@ pub struct IngestArgs {
     #[arg(long, env = "TALLY_INDEX", default_value = DEFAULT_SNIPPET_INDEX)]
     pub index: PathBuf,
     /// Sentence index directory (quantity search).
+    #[arg(
+        long,
+        env = "TALLY_SEARCH_INDEX",
+        default_value = DEFAULT_SENTENCE_INDEX
+    )]
+    pub search_index: PathBuf,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CorpusCommand {
+    /// Each corpus with its snippets and sentences.
+    List(IndexArgs),
+    /// Remove a corpus from both indexes.
+    Delete {
+        /// The corpus's name (as `tally corpus list` prints it).
+        name: String,
+        #[command(flatten)]
+        indexes: IndexArgs,
+    },
+}
+
+/// The two index directories.
+#[derive(Debug, Clone, Args)]
+pub struct IndexArgs {
+    /// Snippet index directory.
+    #[arg(long, env = "TALLY_INDEX", default_value = DEFAULT_SNIPPET_INDEX)]
+    pub index: PathBuf,
+    /// Sentence index directory.
     #[arg(
         long,
         env = "TALLY_SEARCH_INDEX",

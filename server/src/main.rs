@@ -1,6 +1,6 @@
 use clap::Parser;
-use tally_server::cli::{BenchCommand, Cli, Command, EvalCommand, TrainCommand};
-use tally_server::commands::{bench, count, eval, extract, search, value};
+use tally_server::cli::{BenchCommand, Cli, Command, CorpusCommand, EvalCommand, TrainCommand};
+use tally_server::commands::{bench, count, documents, eval, extract, search, value};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -15,6 +15,10 @@ async fn main() -> anyhow::Result<()> {
     match Cli::parse().command_or_default() {
         Command::Serve(args) => tally_server::serve::serve(args).await,
         Command::Ingest(args) => count::ingest(&args),
+        Command::Corpus(CorpusCommand::List(indexes)) => documents::list(&indexes),
+        Command::Corpus(CorpusCommand::Delete { name, indexes }) => {
+            documents::delete(&name, &indexes)
+        }
         Command::Ask(args) => count::ask(&args),
         Command::Search(args) => search::search(&args),
         Command::Value(args) => value::value(&args),

@@ -217,19 +217,35 @@ impl SnippetIndex {
 
     /// The names of the corpora in the index, sorted.
     pub fn corpora(&self) -> Result<Vec<String>, IndexError> {
-        let searcher = self.reader.searcher();
-        let mut names = std::collections::BTreeSet::new();
-        for segment in searcher.segment_readers() {
-            let terms = segment.inverted_index(self.fields.corpus)?;
-            let mut stream = terms
-                .terms()
-                .stream()
-                .map_err(tantivy::TantivyError::from)?;
-            while stream.advance() {
-                names.insert(String::from_utf8_lossy(stream.key()).into_owned());
-            }
+        Ok(self
+            .corpus_sizes()?
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect())
+    }
+
+    /// Snippets per corpus, sorted by name.
+    pub fn corpus_sizes(&self) -> Result<Vec<(String, u64)>, IndexError> {
+        Ok(crate::index_dir::term_counts(
+            &self.reader.searcher(),
+            self.fields.corpus,
+        )?)
+    }
+
+    /// Removes every snippet of `corpus`; returns how many there were.
+    pub fn delete_corpus(&self, corpus: &str) -> Result<u64, IndexError> {
+        let term = Term::from_field_text(self.fields.corpus, corpus);
+        let count = self.reader.searcher().search(
+            &TermQuery::new(term.clone(), IndexRecordOption::Basic),
+            &tantivy::collector::Count,
+        )? as u64;
+        if count > 0 {
+            let mut writer: IndexWriter = self.index.writer_with_num_threads(1, WRITER_BYTES)?;
+            writer.delete_term(term);
+            writer.commit()?;
+            self.reader.reload()?;
         }
-        Ok(names.into_iter().collect())
+        Ok(count)
     }
 
     /// Distinct dataset questions in the index (for example questions in the UI).

@@ -221,9 +221,9 @@ pub fn ingest_default(
             if path.is_file() {
                 let documents = read_documents(&path, *format)?;
                 let stats = if *format == Format::Qsearch || *format == Format::NewsQuant {
-                    index.add_unsplit(&documents)?
+                    index.add_unsplit_in(name, &documents)?
                 } else {
-                    index.add(&documents)?
+                    index.add_in(name, &documents)?
                 };
                 added.push((name.to_string(), stats));
             }
@@ -237,7 +237,7 @@ pub fn ingest_default(
                     message,
                 }
             })?;
-        added.push(("demo".to_string(), index.add(&documents)?));
+        added.push(("demo".to_string(), index.add_in("demo", &documents)?));
     }
     Ok(added)
 }

@@ -9,7 +9,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{
-    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value, STORED,
+    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value,
+    STORED, STRING,
 };
 use tantivy::{Index, IndexReader, IndexWriter, Searcher, TantivyDocument, Term};
 
@@ -59,6 +60,8 @@ pub struct StoredSentence {
 pub(crate) struct Fields {
     pub id: Field,
     pub source: Field,
+    /// The corpus the sentence was ingested under (empty for sentences added without one).
+    pub corpus: Field,
     pub entity: Field,
     pub text: Field,
     pub quantities: Field,
@@ -80,6 +83,7 @@ fn schema() -> (Schema, Fields) {
     let fields = Fields {
         id: b.add_text_field("id", STORED),
         source: b.add_text_field("source", STORED),
+        corpus: b.add_text_field("corpus", STRING | STORED),
         entity: b.add_text_field("entity", STORED),
         text: b.add_text_field("text", stemmed),
         quantities: b.add_text_field("quantities", STORED),
@@ -146,16 +150,65 @@ impl SentenceIndex {
 
     /// Splits, extracts and indexes `documents`, then commits.
     pub fn add(&self, documents: &[Document]) -> Result<IngestStats, SearchIndexError> {
-        self.add_with(documents, sentences_of)
+        self.add_in("", documents)
+    }
+
+    /// [`add`](Self::add) under the name `corpus`, which [`delete_corpus`](Self::delete_corpus)
+    /// removes again.
+    pub fn add_in(
+        &self,
+        corpus: &str,
+        documents: &[Document],
+    ) -> Result<IngestStats, SearchIndexError> {
+        self.add_with(corpus, documents, sentences_of)
     }
 
     /// Indexes each document as one sentence (corpora that are sentences already), then commits.
     pub fn add_unsplit(&self, documents: &[Document]) -> Result<IngestStats, SearchIndexError> {
-        self.add_with(documents, |d| vec![sentence_of(d, d.id.clone(), &d.text)])
+        self.add_unsplit_in("", documents)
+    }
+
+    /// [`add_unsplit`](Self::add_unsplit) under the name `corpus`.
+    pub fn add_unsplit_in(
+        &self,
+        corpus: &str,
+        documents: &[Document],
+    ) -> Result<IngestStats, SearchIndexError> {
+        self.add_with(corpus, documents, |d| {
+            vec![sentence_of(d, d.id.clone(), &d.text)]
+        })
+    }
+
+    /// Removes every sentence of `corpus`; returns how many there were.
+    pub fn delete_corpus(&self, corpus: &str) -> Result<u64, SearchIndexError> {
+        let term = Term::from_field_text(self.fields.corpus, corpus);
+        let searcher = self.reader.searcher();
+        let count = searcher.search(
+            &TermQuery::new(term.clone(), IndexRecordOption::Basic),
+            &tantivy::collector::Count,
+        )? as u64;
+        if count > 0 {
+            let mut writer: IndexWriter = self
+                .index
+                .writer_with_num_threads(1, WRITER_BYTES_PER_THREAD)?;
+            writer.delete_term(term);
+            writer.commit()?;
+            self.reader.reload()?;
+        }
+        Ok(count)
+    }
+
+    /// Sentences per corpus name (the unnamed corpus as ""), sorted by name.
+    pub fn corpus_sizes(&self) -> Result<Vec<(String, u64)>, SearchIndexError> {
+        Ok(crate::index_dir::term_counts(
+            &self.reader.searcher(),
+            self.fields.corpus,
+        )?)
     }
 
     fn add_with(
         &self,
+        corpus: &str,
         documents: &[Document],
         split: impl Fn(&Document) -> Vec<StoredSentence> + Sync,
     ) -> Result<IngestStats, SearchIndexError> {
@@ -175,7 +228,7 @@ impl SentenceIndex {
             for sentence in &sentences {
                 stats.sentences += 1;
                 stats.quantities += sentence.quantities.len();
-                writer.add_document(self.document(sentence))?;
+                writer.add_document(self.document(corpus, sentence))?;
             }
             stats.indexing_s += started.elapsed().as_secs_f64();
         }
@@ -187,11 +240,12 @@ impl SentenceIndex {
         Ok(stats)
     }
 
-    fn document(&self, sentence: &StoredSentence) -> TantivyDocument {
+    fn document(&self, corpus: &str, sentence: &StoredSentence) -> TantivyDocument {
         let f = self.fields;
         let mut doc = TantivyDocument::default();
         doc.add_text(f.id, &sentence.id);
         doc.add_text(f.source, &sentence.source);
+        doc.add_text(f.corpus, corpus);
         if let Some(entity) = &sentence.entity {
             doc.add_text(f.entity, entity);
         }

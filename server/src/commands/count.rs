@@ -85,10 +85,15 @@ pub fn open_index(index: &Path, data: Option<&Path>) -> anyhow::Result<SnippetIn
 pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
     let mut snippet_files = Vec::new();
     let mut sentence_files = Vec::new();
+    let mut own_files = Vec::new();
     for file in &args.files {
+        if let Some(format) = super::documents::own_format(file, args.format.as_deref())? {
+            own_files.push((file.as_path(), format));
+            continue;
+        }
         let format = match args.format.as_deref() {
             Some(name) => Format::parse(name).with_context(|| {
-                format!("unknown format `{name}` (squad, jsonl, text, qsearch, newsquant)")
+                format!("unknown format `{name}` (text, html, jsonl, squad, qsearch, newsquant)")
             })?,
             None => Format::guess(file),
         };
@@ -108,6 +113,9 @@ pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
             Some("search") => sentence_files.push((file.as_path(), format)),
             Some(other) => bail!("unknown index `{other}` (count, search, both)"),
         }
+    }
+    if !own_files.is_empty() {
+        super::documents::ingest(args, &own_files)?;
     }
     if !snippet_files.is_empty() {
         ingest_snippets(args, &snippet_files)?;

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod count;
+pub mod documents;
 pub mod eval;
 pub mod extract;
 pub mod search;

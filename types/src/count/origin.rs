@@ -3,6 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The corpus setting's value for "every corpus" (so no corpus may have this name).
+pub const ALL_CORPORA: &str = "all";
+
 /// Where a count question's snippets are taken from (the `snippet_source` setting).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]

@@ -1,0 +1,470 @@
+//! Documents a person brings: plain text, JSONL and HTML files, split into snippets (for count
+//! questions) and into sentences with their quantities (for value questions and quantity
+//! search), ingested into both indexes under a corpus name with progress, listed and deleted by
+//! corpus.
+
+use std::time::Instant;
+
+use serde::Serialize;
+use tally_types::count::ALL_CORPORA;
+
+use crate::count::snippet_index::{IndexError, SnippetIndex};
+use crate::dataset::{QuerySnippets, Snippet};
+use crate::search::index::{Document, SearchIndexError, SentenceIndex};
+use crate::search::sentences::split_sentences;
+
+/// A snippet is a paragraph, or as many of a long paragraph's sentences as fit in this many
+/// characters (CoQEx's web snippets are about this long).
+pub const MAX_SNIPPET_CHARS: usize = 600;
+/// Documents per indexing step: progress is reported after each.
+const BATCH_DOCUMENTS: usize = 500;
+/// The longest corpus name.
+const MAX_NAME_CHARS: usize = 40;
+
+/// The formats a person's documents may come in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DocumentFormat {
+    /// A plain text file: one document, paragraphs separated by blank lines.
+    Text,
+    /// One JSON object per line: `{"text"[, "id", "title", "source"]}`.
+    Jsonl,
+    /// An HTML page: its visible text (scripts and styles dropped), its `<title>` as source.
+    Html,
+}
+
+impl DocumentFormat {
+    pub const ALL: [DocumentFormat; 3] = [
+        DocumentFormat::Text,
+        DocumentFormat::Jsonl,
+        DocumentFormat::Html,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            DocumentFormat::Text => "text",
+            DocumentFormat::Jsonl => "jsonl",
+            DocumentFormat::Html => "html",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<DocumentFormat> {
+        match name {
+            "txt" => Some(DocumentFormat::Text),
+            "htm" => Some(DocumentFormat::Html),
+            "ndjson" => Some(DocumentFormat::Jsonl),
+            _ => DocumentFormat::ALL.into_iter().find(|f| f.name() == name),
+        }
+    }
+
+    /// The format a file name's extension says; text when it says none of these.
+    pub fn guess(file_name: &str) -> DocumentFormat {
+        file_name
+            .rsplit_once('.')
+            .and_then(|(_, ext)| DocumentFormat::parse(&ext.to_ascii_lowercase()))
+            .unwrap_or(DocumentFormat::Text)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DocumentsError {
+    /// The input cannot be used (a bad corpus name, a malformed line); says why.
+    #[error("{0}")]
+    Invalid(String),
+    #[error(transparent)]
+    Snippets(#[from] IndexError),
+    #[error(transparent)]
+    Sentences(#[from] SearchIndexError),
+}
+
+/// A corpus name: 1 to 40 lower-case letters, digits, `-` or `_`, and not `all`.
+pub fn check_corpus_name(name: &str) -> Result<(), DocumentsError> {
+    let fits = !name.is_empty()
+        && name.chars().count() <= MAX_NAME_CHARS
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+    if !fits {
+        return Err(DocumentsError::Invalid(format!(
+            "the corpus name `{name}` must be 1 to {MAX_NAME_CHARS} lower-case letters, digits, `-` or `_`"
+        )));
+    }
+    if name == ALL_CORPORA {
+        return Err(DocumentsError::Invalid(format!(
+            "`{ALL_CORPORA}` means every corpus; choose another name"
+        )));
+    }
+    Ok(())
+}
+
+/// The documents of a file's `text` in `format`; `name` (the file name) identifies them.
+pub fn read(
+    text: &str,
+    format: DocumentFormat,
+    name: &str,
+) -> Result<Vec<Document>, DocumentsError> {
+    let document = |id: String, text: String, source: String| Document {
+        id,
+        text,
+        source,
+        entity: None,
+    };
+    match format {
+        DocumentFormat::Text => Ok(vec![document(name.into(), text.into(), name.into())]),
+        DocumentFormat::Html => {
+            let (title, body) = html_to_text(text);
+            Ok(vec![document(
+                name.into(),
+                body,
+                title.unwrap_or_else(|| name.into()),
+            )])
+        }
+        DocumentFormat::Jsonl => {
+            #[derive(serde::Deserialize)]
+            struct Line {
+                text: String,
+                id: Option<String>,
+                title: Option<String>,
+                source: Option<String>,
+            }
+            text.lines()
+                .enumerate()
+                .filter(|(_, line)| !line.trim().is_empty())
+                .map(|(n, line)| {
+                    let line: Line = serde_json::from_str(line).map_err(|e| {
+                        DocumentsError::Invalid(format!(
+                            "{name}, line {}: {e} (each line is a JSON object with \"text\")",
+                            n + 1
+                        ))
+                    })?;
+                    Ok(document(
+                        line.id.unwrap_or_else(|| format!("{name}:{}", n + 1)),
+                        line.text,
+                        line.source.or(line.title).unwrap_or_else(|| name.into()),
+                    ))
+                })
+                .collect()
+        }
+    }
+}
+
+/// An HTML page's `<title>` and visible text (paragraphs separated by blank lines).
+pub fn html_to_text(html: &str) -> (Option<String>, String) {
+    let lower = html.to_ascii_lowercase();
+    let title = lower.find("<title").and_then(|start| {
+        let open_end = start + lower[start..].find('>')? + 1;
+        let close = open_end + lower[open_end..].find("</title")?;
+        let title = html[open_end..close]
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        (!title.is_empty()).then_some(title)
+    });
+    let text = html2text::config::plain_no_decorate()
+        .string_from_read(html.as_bytes(), 100_000)
+        .unwrap_or_default();
+    (title, text)
+}
+
+/// A document's snippets: its paragraphs, long ones cut at sentence ends into pieces of at most
+/// [`MAX_SNIPPET_CHARS`] (a single longer sentence stays whole).
+pub fn snippets_of(document: &Document) -> Vec<Snippet> {
+    let mut pieces: Vec<String> = Vec::new();
+    for paragraph in paragraphs(&document.text) {
+        if paragraph.chars().count() <= MAX_SNIPPET_CHARS {
+            pieces.push(paragraph);
+            continue;
+        }
+        let mut piece = String::new();
+        for range in split_sentences(&paragraph) {
+            let sentence = paragraph[range].trim();
+            if !piece.is_empty()
+                && piece.chars().count() + 1 + sentence.chars().count() > MAX_SNIPPET_CHARS
+            {
+                pieces.push(std::mem::take(&mut piece));
+            }
+            if !piece.is_empty() {
+                piece.push(' ');
+            }
+            piece.push_str(sentence);
+        }
+        if !piece.is_empty() {
+            pieces.push(piece);
+        }
+    }
+    pieces
+        .into_iter()
+        .enumerate()
+        .map(|(n, text)| Snippet {
+            id: format!("{}#{}", document.id, n + 1),
+            text,
+            source: document.source.clone(),
+            answers: Vec::new(),
+        })
+        .collect()
+}
+
+/// Blocks of text separated by blank lines, each on one line with single spaces.
+fn paragraphs(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    for line in text.lines().chain(std::iter::once("")) {
+        if line.trim().is_empty() {
+            if !current.is_empty() {
+                let joined = current.join(" ");
+                out.push(joined.split_whitespace().collect::<Vec<_>>().join(" "));
+                current.clear();
+            }
+        } else {
+            current.push(line);
+        }
+    }
+    out
+}
+
+/// How far an ingestion has come.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Progress {
+    pub documents: usize,
+    pub documents_done: usize,
+    pub snippets: usize,
+    pub sentences: usize,
+    pub quantities: usize,
+    pub seconds: f64,
+}
+
+/// Where ingested documents go: the snippet index, the sentence index, or both.
+pub struct Indexes<'a> {
+    pub snippets: Option<&'a SnippetIndex>,
+    pub sentences: Option<&'a SentenceIndex>,
+}
+
+/// Adds `documents` under `corpus` to the indexes, [`BATCH_DOCUMENTS`] at a time, telling
+/// `on_progress` after each step.
+pub fn ingest(
+    indexes: &Indexes<'_>,
+    corpus: &str,
+    documents: &[Document],
+    on_progress: &mut dyn FnMut(&Progress),
+) -> Result<Progress, DocumentsError> {
+    check_corpus_name(corpus)?;
+    let started = Instant::now();
+    let mut progress = Progress {
+        documents: documents.len(),
+        ..Progress::default()
+    };
+    on_progress(&progress);
+    for batch in documents.chunks(BATCH_DOCUMENTS) {
+        if let Some(index) = indexes.snippets {
+            let snippets: Vec<Snippet> = batch.iter().flat_map(snippets_of).collect();
+            let set = QuerySnippets {
+                qid: String::new(),
+                question: String::new(),
+                snippets,
+            };
+            progress.snippets += index.add(corpus, std::slice::from_ref(&set))?;
+        }
+        if let Some(index) = indexes.sentences {
+            let stats = index.add_in(corpus, batch)?;
+            progress.sentences += stats.sentences;
+            progress.quantities += stats.quantities;
+        }
+        progress.documents_done += batch.len();
+        progress.seconds = started.elapsed().as_secs_f64();
+        on_progress(&progress);
+    }
+    Ok(progress)
+}
+
+/// A corpus and its size in each index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CorpusSize {
+    pub name: String,
+    pub snippets: u64,
+    pub sentences: u64,
+}
+
+/// Every named corpus of the two indexes, sorted by name.
+pub fn corpora(indexes: &Indexes<'_>) -> Result<Vec<CorpusSize>, DocumentsError> {
+    let mut snippet_sizes = Vec::new();
+    if let Some(index) = indexes.snippets {
+        snippet_sizes = index.corpus_sizes()?;
+    }
+    let mut sentence_sizes = Vec::new();
+    if let Some(index) = indexes.sentences {
+        sentence_sizes = index.corpus_sizes()?;
+    }
+    let mut sizes: std::collections::BTreeMap<String, CorpusSize> = Default::default();
+    for (name, n) in snippet_sizes {
+        sizes
+            .entry(name.clone())
+            .or_insert_with(|| empty(name))
+            .snippets = n;
+    }
+    for (name, n) in sentence_sizes
+        .into_iter()
+        .filter(|(name, _)| !name.is_empty())
+    {
+        sizes
+            .entry(name.clone())
+            .or_insert_with(|| empty(name))
+            .sentences = n;
+    }
+    Ok(sizes.into_values().collect())
+}
+
+fn empty(name: String) -> CorpusSize {
+    CorpusSize {
+        name,
+        snippets: 0,
+        sentences: 0,
+    }
+}
+
+/// Deletes `corpus` from both indexes; what it held. A corpus that is in neither is an error.
+pub fn delete(indexes: &Indexes<'_>, corpus: &str) -> Result<CorpusSize, DocumentsError> {
+    let mut deleted = empty(corpus.to_string());
+    if let Some(index) = indexes.snippets {
+        deleted.snippets = index.delete_corpus(corpus)?;
+    }
+    if let Some(index) = indexes.sentences {
+        deleted.sentences = index.delete_corpus(corpus)?;
+    }
+    if deleted.snippets == 0 && deleted.sentences == 0 {
+        return Err(DocumentsError::Invalid(format!(
+            "there is no corpus `{corpus}`"
+        )));
+    }
+    Ok(deleted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_are_read_from_names_and_extensions() {
+        assert_eq!(DocumentFormat::guess("Report.HTML"), DocumentFormat::Html);
+        assert_eq!(DocumentFormat::guess("notes.jsonl"), DocumentFormat::Jsonl);
+        assert_eq!(DocumentFormat::guess("notes.txt"), DocumentFormat::Text);
+        assert_eq!(DocumentFormat::guess("README"), DocumentFormat::Text);
+        assert_eq!(DocumentFormat::parse("pdf"), None);
+    }
+
+    #[test]
+    fn corpus_names_are_checked() {
+        assert!(check_corpus_name("my-reports_2024").is_ok());
+        for bad in ["", "all", "My Reports", "a/b", &"x".repeat(41)] {
+            assert!(check_corpus_name(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn html_gives_its_title_and_visible_text() {
+        let html = "<html><head><title> Moons of\n Saturn </title><style>p {color: red}</style>\
+            <script>var x = 1;</script></head><body><h1>Saturn</h1>\
+            <p>Saturn has <b>146</b> moons &amp; rings.</p><p>Titan is the largest.</p></body></html>";
+        let (title, text) = html_to_text(html);
+        assert_eq!(title.as_deref(), Some("Moons of Saturn"));
+        assert!(text.contains("Saturn has 146 moons & rings."), "{text}");
+        assert!(!text.contains("color") && !text.contains("var x"), "{text}");
+        let docs = read(html, DocumentFormat::Html, "saturn.html").unwrap();
+        assert_eq!(docs[0].source, "Moons of Saturn");
+        let snippets = snippets_of(&docs[0]);
+        assert!(
+            snippets
+                .iter()
+                .any(|s| s.text == "Saturn has 146 moons & rings."),
+            "{snippets:?}"
+        );
+    }
+
+    #[test]
+    fn jsonl_lines_need_text_and_say_which_line_is_wrong() {
+        let docs = read(
+            "{\"text\": \"One.\", \"title\": \"First\"}\n\n{\"id\": \"b\", \"text\": \"Two.\"}\n",
+            DocumentFormat::Jsonl,
+            "f.jsonl",
+        )
+        .unwrap();
+        assert_eq!(docs.len(), 2);
+        assert_eq!(
+            (docs[0].id.as_str(), docs[0].source.as_str()),
+            ("f.jsonl:1", "First")
+        );
+        assert_eq!(
+            (docs[1].id.as_str(), docs[1].source.as_str()),
+            ("b", "f.jsonl")
+        );
+        let e = read("{\"text\": 1}\n", DocumentFormat::Jsonl, "f.jsonl").unwrap_err();
+        assert!(e.to_string().contains("line 1"), "{e}");
+    }
+
+    #[test]
+    fn long_paragraphs_are_cut_at_sentence_ends() {
+        let sentence = "The plant employs 1,200 people in three shifts every day of the year.";
+        let long = vec![sentence; 20].join(" ");
+        let doc = Document {
+            id: "d".into(),
+            text: format!("Short first paragraph.\n\n{long}\n"),
+            source: "s".into(),
+            entity: None,
+        };
+        let snippets = snippets_of(&doc);
+        assert_eq!(snippets[0].text, "Short first paragraph.");
+        assert!(snippets.len() >= 4, "{}", snippets.len());
+        for s in &snippets[1..] {
+            assert!(s.text.chars().count() <= MAX_SNIPPET_CHARS);
+            assert!(s.text.starts_with("The plant") && s.text.ends_with("year."));
+        }
+        assert_eq!(snippets[1].id, "d#2");
+    }
+
+    #[test]
+    fn a_corpus_is_ingested_listed_and_deleted() {
+        let snippets = SnippetIndex::in_memory().unwrap();
+        let sentences = SentenceIndex::in_memory().unwrap();
+        let indexes = Indexes {
+            snippets: Some(&snippets),
+            sentences: Some(&sentences),
+        };
+        let docs = read(
+            "The library holds 2.5 million books.\n\nIt has 14 reading rooms. It opened in 1911.",
+            DocumentFormat::Text,
+            "library.txt",
+        )
+        .unwrap();
+        let mut seen = Vec::new();
+        let done = ingest(&indexes, "library", &docs, &mut |p| {
+            seen.push(p.documents_done)
+        })
+        .unwrap();
+        assert_eq!(seen, vec![0, 1]);
+        assert_eq!((done.snippets, done.sentences), (2, 3));
+        assert!(done.quantities >= 2, "{done:?}");
+        let hits = snippets
+            .search_in("how many reading rooms", 5, Some("library"))
+            .unwrap();
+        assert_eq!(
+            hits[0].snippet.text,
+            "It has 14 reading rooms. It opened in 1911."
+        );
+        let listed = corpora(&indexes).unwrap();
+        assert_eq!(
+            listed,
+            vec![CorpusSize {
+                name: "library".into(),
+                snippets: 2,
+                sentences: 3
+            }]
+        );
+        assert!(ingest(&indexes, "all", &docs, &mut |_| {}).is_err());
+        let deleted = delete(&indexes, "library").unwrap();
+        assert_eq!((deleted.snippets, deleted.sentences), (2, 3));
+        assert!(corpora(&indexes).unwrap().is_empty());
+        assert!(delete(&indexes, "library")
+            .unwrap_err()
+            .to_string()
+            .contains("no corpus"));
+    }
+}

@@ -1,0 +1,190 @@
+//! Your own documents on the command line: `tally ingest` for plain text, HTML and JSONL files
+//! (with a progress bar), `tally corpus list` and `tally corpus delete`.
+
+use std::path::Path;
+
+use anyhow::{bail, Context};
+use indicatif::{ProgressBar, ProgressStyle};
+use tally_engine::count::snippet_index::SnippetIndex;
+use tally_engine::dataset::parse_jsonl;
+use tally_engine::documents::{self, DocumentFormat, Indexes};
+use tally_engine::search::SentenceIndex;
+
+use crate::cli::{IndexArgs, IngestArgs};
+
+/// The own-document format of `file` (`--format` or its extension); `None` for the data sets'
+/// formats (SQuAD, Qsearch, NewsQuant files, and JSONL snippet sets that name their "query").
+pub fn own_format(file: &Path, format: Option<&str>) -> anyhow::Result<Option<DocumentFormat>> {
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let format = match format {
+        Some(name) => DocumentFormat::parse(name),
+        None if name.contains("qsearch") || name.ends_with(".json") => None,
+        None => Some(DocumentFormat::guess(&name)),
+    };
+    if format == Some(DocumentFormat::Jsonl) && is_snippet_set_file(file)? {
+        return Ok(None);
+    }
+    Ok(format)
+}
+
+/// A JSONL file whose lines name the question they were retrieved for (a data set's snippets).
+fn is_snippet_set_file(file: &Path) -> anyhow::Result<bool> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("{} could not be read", file.display()))?;
+    Ok(parse_jsonl(&text, file)
+        .map(|sets| sets.iter().any(|set| !set.question.is_empty()))
+        .unwrap_or(false))
+}
+
+/// A corpus name from a file name: lower case, other characters as `-`.
+fn corpus_name_of(file: &Path) -> String {
+    let stem = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    let name: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(40)
+        .collect();
+    name.trim_matches('-').to_string()
+}
+
+/// Ingests own documents into the indexes `--into` names (both by default), under `--corpus`
+/// or each file's name.
+pub fn ingest(args: &IngestArgs, files: &[(&Path, DocumentFormat)]) -> anyhow::Result<()> {
+    let (with_snippets, with_sentences) = match args.into.as_deref() {
+        None | Some("both") => (true, true),
+        Some("count") => (true, false),
+        Some("search") => (false, true),
+        Some(other) => bail!("unknown index `{other}` (count, search, both)"),
+    };
+    let mut batches = Vec::new();
+    for (file, format) in files {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("{} could not be read (as UTF-8 text)", file.display()))?;
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let corpus = args.corpus.clone().unwrap_or_else(|| corpus_name_of(file));
+        documents::check_corpus_name(&corpus)
+            .with_context(|| format!("{}: choose a name with --corpus", file.display()))?;
+        batches.push((corpus, documents::read(&text, *format, &name)?));
+    }
+    let snippets = if with_snippets {
+        Some(SnippetIndex::open_or_create(&args.index).with_context(|| {
+            format!(
+                "the snippet index in {} could not be opened",
+                args.index.display()
+            )
+        })?)
+    } else {
+        None
+    };
+    let sentences = if with_sentences {
+        Some(
+            SentenceIndex::open_or_create(&args.search_index).with_context(|| {
+                format!(
+                    "the sentence index in {} could not be opened",
+                    args.search_index.display()
+                )
+            })?,
+        )
+    } else {
+        None
+    };
+    let indexes = Indexes {
+        snippets: snippets.as_ref(),
+        sentences: sentences.as_ref(),
+    };
+    let total: usize = batches.iter().map(|(_, docs)| docs.len()).sum();
+    // Drawn on stderr, and only on a terminal: a pipe gets the summary lines alone.
+    let bar = ProgressBar::new(total as u64).with_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} documents, {msg} [{elapsed_precise}, {eta} left]",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut done_before = 0;
+    for (corpus, docs) in &batches {
+        let report = documents::ingest(&indexes, corpus, docs, &mut |p| {
+            bar.set_position((done_before + p.documents_done) as u64);
+            bar.set_message(format!(
+                "{} snippets, {} sentences",
+                p.snippets, p.sentences
+            ));
+        })?;
+        done_before += docs.len();
+        bar.suspend(|| {
+            println!(
+                "corpus `{corpus}`: {} documents, {} snippets, {} sentences with {} quantities in {:.2} s ({:.0} sentences/s)",
+                report.documents,
+                report.snippets,
+                report.sentences,
+                report.quantities,
+                report.seconds,
+                report.sentences as f64 / report.seconds.max(1e-9)
+            )
+        });
+    }
+    bar.finish_and_clear();
+    Ok(())
+}
+
+/// `tally corpus list`.
+pub fn list(args: &IndexArgs) -> anyhow::Result<()> {
+    let (snippets, sentences) = open(args)?;
+    let indexes = Indexes {
+        snippets: Some(&snippets),
+        sentences: Some(&sentences),
+    };
+    println!("{:<24} {:>10} {:>10}", "corpus", "snippets", "sentences");
+    for corpus in documents::corpora(&indexes)? {
+        println!(
+            "{:<24} {:>10} {:>10}",
+            corpus.name, corpus.snippets, corpus.sentences
+        );
+    }
+    Ok(())
+}
+
+/// `tally corpus delete NAME`.
+pub fn delete(name: &str, args: &IndexArgs) -> anyhow::Result<()> {
+    let (snippets, sentences) = open(args)?;
+    let indexes = Indexes {
+        snippets: Some(&snippets),
+        sentences: Some(&sentences),
+    };
+    let deleted = documents::delete(&indexes, name)?;
+    println!(
+        "deleted corpus `{name}`: {} snippets, {} sentences",
+        deleted.snippets, deleted.sentences
+    );
+    Ok(())
+}
+
+fn open(args: &IndexArgs) -> anyhow::Result<(SnippetIndex, SentenceIndex)> {
+    let snippets = SnippetIndex::open_or_create(&args.index).with_context(|| {
+        format!(
+            "the snippet index in {} could not be opened",
+            args.index.display()
+        )
+    })?;
+    let sentences = SentenceIndex::open_or_create(&args.search_index).with_context(|| {
+        format!(
+            "the sentence index in {} could not be opened",
+            args.search_index.display()
+        )
+    })?;
+    Ok((snippets, sentences))
+}
