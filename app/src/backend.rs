@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::admin::{CorpusRow, IngestJob};
 use crate::model::{Answered, Ask, Examples, FeedbackForm, FeedbackSaved, HistoryItem};
 use crate::status::SystemStatus;
 use crate::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
@@ -17,6 +18,7 @@ mod server_side {
     use std::pin::Pin;
     use std::sync::Arc;
 
+    use crate::admin::{CorpusRow, IngestJob};
     use crate::model::{Answered, Ask, Examples, FeedbackForm, FeedbackSaved, HistoryItem};
     use crate::status::SystemStatus;
     use crate::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
@@ -62,6 +64,10 @@ mod server_side {
         fn answer_study(&self, form: StudyResponseForm) -> BoxFuture<Result<(), Failure>>;
         /// The study's result tables; `token` must be the admin token.
         fn study_summary(&self, token: String) -> BoxFuture<Result<StudySummary, Failure>>;
+        /// The corpora of the indexes; `token` must be the admin token.
+        fn corpora(&self, token: String) -> BoxFuture<Result<Vec<CorpusRow>, Failure>>;
+        /// An ingestion job (its id is its key).
+        fn ingest_job(&self, id: String) -> BoxFuture<Result<IngestJob, Failure>>;
     }
 
     /// The backend as Leptos context.
@@ -187,4 +193,16 @@ pub async fn answer_study_task(form: StudyResponseForm) -> Result<(), ServerFnEr
 #[server(prefix = "/_server")]
 pub async fn get_study_summary(token: String) -> Result<StudySummary, ServerFnError> {
     backend()?.0.study_summary(token).await.map_err(failed)
+}
+
+/// The corpora of the indexes, for the admin holding the token.
+#[server(prefix = "/_server")]
+pub async fn admin_corpora(token: String) -> Result<Vec<CorpusRow>, ServerFnError> {
+    backend()?.0.corpora(token).await.map_err(failed)
+}
+
+/// An ingestion job as it stands.
+#[server(prefix = "/_server")]
+pub async fn get_ingest_job(id: String) -> Result<IngestJob, ServerFnError> {
+    backend()?.0.ingest_job(id).await.map_err(failed)
 }

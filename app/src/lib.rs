@@ -4,6 +4,7 @@
 // The question form's view type nests deeper than the compiler's default limit.
 #![recursion_limit = "256"]
 
+pub mod admin;
 pub mod backend;
 pub mod format;
 pub mod model;
@@ -83,6 +84,8 @@ pub fn App() -> impl IntoView {
                     <Route path=StaticSegment("study") view=views::study::StudyHomePage ssr=SsrMode::Async/>
                     <Route path=(StaticSegment("study"), StaticSegment("summary")) view=views::study::StudySummaryPage ssr=SsrMode::Async/>
                     <Route path=(StaticSegment("study"), StaticSegment("s"), ParamSegment("session")) view=views::study::StudySessionPage ssr=SsrMode::Async/>
+                    <Route path=StaticSegment("admin") view=views::admin::AdminPage ssr=SsrMode::Async/>
+                    <Route path=(StaticSegment("admin"), StaticSegment("jobs"), ParamSegment("id")) view=views::admin::AdminJobPage ssr=SsrMode::Async/>
                 </Routes>
             </main>
         </Router>

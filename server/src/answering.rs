@@ -239,6 +239,18 @@ impl Answerer {
         }
     }
 
+    /// The loaded engines (their indexes take ingested documents), or why there are none.
+    pub fn loaded(&self) -> Result<Arc<Engines>, AnswerError> {
+        self.engines()
+    }
+
+    /// Forgets cached answers: the corpora changed (documents were ingested or deleted).
+    pub fn corpora_changed(&self) {
+        if let Ok(mut cache) = self.cache.lock() {
+            *cache = Cache::default();
+        }
+    }
+
     fn engines(&self) -> Result<Arc<Engines>, AnswerError> {
         match self.engines.get() {
             None => Err(AnswerError::Loading),
@@ -264,7 +276,14 @@ impl Answerer {
     pub fn examples(&self) -> tally_app::model::Examples {
         let mut examples = self
             .engines()
-            .map(|e| e.examples.clone())
+            .map(|e| {
+                let mut examples = e.examples.clone();
+                // Corpora come and go as documents are ingested and deleted.
+                if let Ok(corpora) = e.snippets.corpora() {
+                    examples.corpora = corpora;
+                }
+                examples
+            })
             .unwrap_or_default();
         examples.web_search = self.web().map(|w| w.search.provider().to_string());
         examples
@@ -434,7 +453,7 @@ fn check_corpus(engines: &Engines, settings: &CountSettings) -> Result<(), Answe
     let Some(corpus) = &settings.corpus else {
         return Ok(());
     };
-    let known = &engines.examples.corpora;
+    let known = engines.snippets.corpora().unwrap_or_default();
     if known.contains(corpus) {
         return Ok(());
     }

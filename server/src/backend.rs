@@ -6,7 +6,10 @@ use std::time::Instant;
 
 use axum::http::StatusCode;
 use serde::Serialize;
+use tally_app::admin::{CorpusRow, IngestJob};
 use tally_app::backend::{Asker, Backend, BoxFuture, Failure};
+
+use crate::admin_token::CORPUS_PAGES;
 use tally_app::model::{
     Answered, Ask, Examples, FeedbackForm, FeedbackSaved, HistoryItem, Settings,
 };
@@ -249,6 +252,31 @@ impl Backend for ServerBackend {
                 .map_err(|e| e.failure())?;
             Ok(rows.into_iter().map(history_item).collect())
         })
+    }
+
+    fn corpora(&self, token: String) -> BoxFuture<Result<Vec<CorpusRow>, Failure>> {
+        let state = self.state.clone();
+        Box::pin(async move {
+            state
+                .admin
+                .check(Some(&token), CORPUS_PAGES)
+                .map_err(|e| e.failure())?;
+            tokio::task::spawn_blocking(move || crate::ingest::corpora(&state.answerer))
+                .await
+                .map_err(|e| Failure {
+                    status: 500,
+                    message: format!("listing the corpora crashed: {e}"),
+                })?
+                .map_err(|e| e.failure())
+        })
+    }
+
+    fn ingest_job(&self, id: String) -> BoxFuture<Result<IngestJob, Failure>> {
+        let job = self.state.ingest.job(&id).ok_or_else(|| Failure {
+            status: 404,
+            message: format!("there is no ingestion job `{id}` on this server"),
+        });
+        Box::pin(async move { job })
     }
 
     fn examples(&self) -> BoxFuture<Examples> {

@@ -11,7 +11,9 @@ use axum::Json;
 use serde_json::json;
 use tally_app::backend::Failure;
 
+use crate::admin_token::Forbidden;
 use crate::answering::AnswerError;
+use crate::ingest::IngestError;
 use crate::store::db::DbError;
 use crate::study::StudyError;
 
@@ -103,6 +105,41 @@ impl HttpError for StudyError {
             StudyError::Db(e) => e.public_message(),
             other => other.to_string(),
         }
+    }
+}
+
+impl HttpError for Forbidden {
+    fn status(&self) -> StatusCode {
+        StatusCode::FORBIDDEN
+    }
+}
+
+impl HttpError for IngestError {
+    fn status(&self) -> StatusCode {
+        match self {
+            IngestError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            IngestError::Answer(e) => e.status(),
+            IngestError::Index(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn public_message(&self) -> String {
+        match self {
+            IngestError::Answer(e) => e.public_message(),
+            other => other.to_string(),
+        }
+    }
+}
+
+impl From<Forbidden> for ApiError {
+    fn from(error: Forbidden) -> Self {
+        ApiError::of(&error)
+    }
+}
+
+impl From<IngestError> for ApiError {
+    fn from(error: IngestError) -> Self {
+        ApiError::of(&error)
     }
 }
 

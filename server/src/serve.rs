@@ -9,11 +9,13 @@ use leptos::config::LeptosOptions;
 use tally_engine::discover_corpora;
 use tokio::net::TcpListener;
 
+use crate::admin_token::AdminToken;
 use crate::answering::{Answerer, EngineConfig};
 use crate::cli::{ServeArgs, WebProvider, BRAVE_KEY_ENV};
 use crate::http::listen::{self, ConnectionLimits};
 use crate::http::rate_limit::RateLimiter;
 use crate::http::router;
+use crate::ingest::IngestService;
 use crate::state::{AppState, EncoderSlot};
 use crate::store::answers;
 use crate::store::db::Database;
@@ -60,6 +62,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             args.rate_limit
         );
     }
+    let admin = AdminToken::new(args.admin_token.clone());
     let study = StudyService::new(
         match &args.study {
             Some(path) => StudyDefinition::from_file(path)?,
@@ -69,7 +72,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
                     .is_some_and(tally_engine::count::corpus::has_dataset_snippets),
             ),
         },
-        args.admin_token.clone(),
+        admin.clone(),
     );
     tracing::info!(
         "study `{}`: {} questions, {} tasks per participant{}",
@@ -91,6 +94,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         answerer,
         limiter: RateLimiter::new(args.rate_limit),
         study: Arc::new(study),
+        admin,
+        ingest: Arc::new(IngestService::default()),
     };
     // Apply migrations now rather than on the first request, and say how it went.
     match db.check().await {

@@ -7,8 +7,10 @@ use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
 use tally_engine::{CorpusInfo, Encoder};
 
+use crate::admin_token::AdminToken;
 use crate::answering::Answerer;
 use crate::http::rate_limit::RateLimiter;
+use crate::ingest::IngestService;
 use crate::store::db::Database;
 use crate::study::StudyService;
 
@@ -22,6 +24,10 @@ pub struct AppState {
     pub answerer: Answerer,
     pub limiter: RateLimiter,
     pub study: Arc<StudyService>,
+    /// Opens the study's results, every visitor's history and the corpus pages.
+    pub admin: AdminToken,
+    /// Jobs ingesting uploaded documents.
+    pub ingest: Arc<IngestService>,
 }
 
 /// The sentence encoder, or why it could not be loaded.

@@ -1,5 +1,6 @@
 //! The app's views, one concept per module.
 
+pub mod admin;
 pub mod ask;
 pub mod count;
 pub mod feedback;

@@ -157,7 +157,7 @@ pub fn asker(client: SocketAddr, headers: &HeaderMap) -> Asker {
 }
 
 /// The `Authorization: Bearer …` token, if the header is there; any other form is a 400.
-fn bearer(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
     let Some(value) = headers.get(AUTHORIZATION) else {
         return Ok(None);
     };

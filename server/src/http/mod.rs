@@ -1,6 +1,7 @@
 //! The HTTP surface: the accept loop, the JSON API, the answer stream, the static site files and
 //! the Leptos pages.
 
+pub mod admin;
 pub mod api;
 pub mod health;
 pub mod listen;
@@ -59,6 +60,18 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
         .route("/answer/stream", get(stream::answer_stream))
         .route("/questions", get(api::list_questions))
         .route("/openapi.json", get(api::openapi))
+        .route(
+            "/admin/corpora",
+            get(admin::list)
+                .post(admin::upload)
+                .layer(DefaultBodyLimit::max(admin::MAX_UPLOAD_BYTES)),
+        )
+        .route(
+            "/admin/corpora/{name}",
+            axum::routing::delete(admin::delete),
+        )
+        .route("/admin/jobs/{id}", get(admin::job))
+        .route("/admin/jobs/{id}/events", get(admin::job_events))
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
 
@@ -84,6 +97,10 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
         .nest("/api", api)
         .route("/study/export", get(api::study_export))
         .route("/theme", axum::routing::post(preferences::set_theme))
+        .route(
+            "/admin/corpora/{name}/delete",
+            axum::routing::post(admin::delete_from_page),
+        )
         .nest_service(&format!("/{}", options.site_pkg_dir), pkg)
         .leptos_routes_with_context(
             &state,

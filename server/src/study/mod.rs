@@ -18,6 +18,7 @@ use uuid::Uuid;
 
 pub use definition::StudyDefinition;
 
+use crate::admin_token::{AdminToken, Forbidden};
 use crate::answering::AnswerError;
 use crate::state::AppState;
 use crate::store::db::DbError;
@@ -43,12 +44,11 @@ pub enum StudyError {
 /// The study being served and the token that opens its results.
 pub struct StudyService {
     pub definition: StudyDefinition,
-    admin_token: Option<String>,
+    admin_token: AdminToken,
 }
 
 impl StudyService {
-    pub fn new(definition: StudyDefinition, admin_token: Option<String>) -> Self {
-        let admin_token = admin_token.filter(|t| !t.trim().is_empty());
+    pub fn new(definition: StudyDefinition, admin_token: AdminToken) -> Self {
         StudyService {
             definition,
             admin_token,
@@ -56,26 +56,14 @@ impl StudyService {
     }
 
     pub fn has_admin_token(&self) -> bool {
-        self.admin_token.is_some()
+        self.admin_token.is_set()
     }
 
     /// Checks the researcher's token.
     pub fn authorize(&self, token: Option<&str>) -> Result<(), StudyError> {
-        let Some(expected) = &self.admin_token else {
-            return Err(StudyError::Forbidden(
-                "study results are closed: the server has no admin token (set TALLY_ADMIN_TOKEN)"
-                    .into(),
-            ));
-        };
-        match token {
-            Some(given) if constant_time_eq(given.as_bytes(), expected.as_bytes()) => Ok(()),
-            Some(given) if !given.is_empty() => {
-                Err(StudyError::Forbidden("the admin token is wrong".into()))
-            }
-            _ => Err(StudyError::Forbidden(
-                "study results need the admin token".into(),
-            )),
-        }
+        self.admin_token
+            .check(token, "study results")
+            .map_err(|Forbidden(why)| StudyError::Forbidden(why))
     }
 
     pub fn intro(&self) -> StudyIntro {
@@ -272,17 +260,16 @@ fn now_ms() -> i64 {
 }
 
 /// Compares tokens without an early exit on the first differing byte.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn results_need_the_right_token() {
-        let open = StudyService::new(StudyDefinition::builtin(false), Some("s3cret".into()));
+        let open = StudyService::new(
+            StudyDefinition::builtin(false),
+            AdminToken::new(Some("s3cret".into())),
+        );
         assert!(open.authorize(Some("s3cret")).is_ok());
         assert!(open
             .authorize(Some("guess"))
@@ -290,7 +277,10 @@ mod tests {
             .to_string()
             .contains("wrong"));
         assert!(open.authorize(None).is_err());
-        let closed = StudyService::new(StudyDefinition::builtin(false), Some("  ".into()));
+        let closed = StudyService::new(
+            StudyDefinition::builtin(false),
+            AdminToken::new(Some("  ".into())),
+        );
         assert!(closed
             .authorize(Some("  "))
             .unwrap_err()

@@ -1,0 +1,181 @@
+//! The corpus pages (admin token): `/admin` lists the corpora of the indexes with a delete
+//! button each and a form that uploads documents into a corpus; `/admin/jobs/{id}` follows an
+//! upload's ingestion (server-sent events once hydrated; the server-rendered page shows where it
+//! stood when loaded).
+
+use leptos::prelude::*;
+use leptos_router::hooks::{use_params_map, use_query_map};
+
+use crate::admin::{CorpusRow, IngestJob, JobState, UPLOAD_ACCEPT};
+use crate::backend::{admin_corpora, get_ingest_job};
+use crate::format::number;
+use crate::views::feedback::error_text;
+
+#[component]
+pub fn AdminPage() -> impl IntoView {
+    let query = use_query_map();
+    let token = move || query.read().get("token").unwrap_or_default();
+    let error = move || query.read().get("error").filter(|e| !e.is_empty());
+    let deleted = move || query.read().get("deleted").filter(|e| !e.is_empty());
+    let corpora = Resource::new(token, admin_corpora);
+    view! {
+        <section class="admin">
+            <h1>"Corpora"</h1>
+            <form method="get" action="/admin" class="token-form">
+                <label>"Admin token " <input type="password" name="token" value=token autocomplete="off"/></label>
+                <button type="submit">"Show"</button>
+            </form>
+            {move || error().map(|e| view! { <p class="error" role="alert" id="admin-error">{e}</p> })}
+            {move || deleted().map(|name| view! { <p class="notice" role="status" id="admin-deleted">{format!("Deleted corpus {name}.")}</p> })}
+            <Suspense fallback=|| view! { <p>"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match corpora.await {
+                        Ok(rows) => view! { <CorpusTable rows token=token()/> <UploadForm token=token()/> }.into_any(),
+                        Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any(),
+                    }
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+#[component]
+fn CorpusTable(rows: Vec<CorpusRow>, token: String) -> impl IntoView {
+    view! {
+        <table class="corpus-table" id="corpus-table">
+            <thead>
+                <tr><th>"Corpus"</th><th>"Snippets"</th><th>"Sentences"</th><th></th></tr>
+            </thead>
+            <tbody>
+                {rows
+                    .into_iter()
+                    .map(|row| {
+                        let action = format!("/admin/corpora/{}/delete", row.name);
+                        let href = format!("/?corpus={}", row.name);
+                        view! {
+                            <tr data-corpus=row.name.clone()>
+                                <td><a href=href title="Ask with this corpus">{row.name.clone()}</a></td>
+                                <td>{number(row.snippets as f64)}</td>
+                                <td>{number(row.sentences as f64)}</td>
+                                <td>
+                                    <form method="post" action=action class="inline">
+                                        <input type="hidden" name="token" value=token.clone()/>
+                                        <button type="submit" class="danger">"Delete"</button>
+                                    </form>
+                                </td>
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
+        <p class="muted small">
+            "Count questions choose a corpus in the settings (Corpus); value questions and quantity search use every corpus's sentences (sentences added while the server runs reach value questions after a restart)."
+        </p>
+    }
+}
+
+#[component]
+fn UploadForm(token: String) -> impl IntoView {
+    view! {
+        <h2>"Add documents"</h2>
+        <form method="post" action="/api/admin/corpora" enctype="multipart/form-data" id="upload-form" class="upload-form">
+            <input type="hidden" name="token" value=token/>
+            <label>"Corpus name " <input name="corpus" required pattern="[a-z0-9_\\-]{1,40}" placeholder="my-reports"/></label>
+            <label>"Files " <input type="file" name="file" multiple required accept=UPLOAD_ACCEPT/></label>
+            <button type="submit">"Upload and index"</button>
+        </form>
+        <p class="muted small">
+            "Plain text (paragraphs separated by blank lines), HTML (its visible text; its title names the source) and JSONL (one {\"text\", \"title\", \"id\"} object per line), up to 64 MiB at once. Each document is split into paragraph snippets for count questions and into sentences with their quantities."
+        </p>
+    }
+}
+
+#[component]
+pub fn AdminJobPage() -> impl IntoView {
+    let params = use_params_map();
+    let id = move || params.read().get("id").unwrap_or_default();
+    let job = Resource::new(id, get_ingest_job);
+    view! {
+        <section class="admin">
+            <h1>"Ingesting documents"</h1>
+            <Suspense fallback=|| view! { <p>"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match job.await {
+                        Ok(job) => view! { <JobView initial=job/> }.into_any(),
+                        Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any(),
+                    }
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+/// The job, kept current from its event stream once hydrated.
+#[component]
+fn JobView(initial: IngestJob) -> impl IntoView {
+    let job = RwSignal::new(initial);
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |started: Option<()>| {
+        if started.is_none() && job.get_untracked().state == JobState::Running {
+            follow(job);
+        }
+    });
+    view! {
+        {move || {
+            let j = job.get();
+            let state = j.state.name();
+            view! {
+                <p id="job-corpus">{format!("Corpus {} · {}", j.corpus, j.files.join(", "))}</p>
+                <progress id="ingest-progress" max=j.documents.max(1).to_string() value=j.documents_done.to_string()></progress>
+                <p id="job-state" data-state=state>
+                    {format!(
+                        "{}: {} of {} documents, {} snippets, {} sentences with {} quantities, {:.1} s",
+                        match j.state {
+                            JobState::Running => "Indexing",
+                            JobState::Done => "Done",
+                            JobState::Failed => "Failed",
+                        },
+                        j.documents_done, j.documents, j.snippets, j.sentences, j.quantities, j.seconds
+                    )}
+                </p>
+                {j.error.map(|e| view! { <p class="error" role="alert">{e}</p> })}
+                {(j.state == JobState::Done).then(|| {
+                    let href = format!("/?corpus={}", j.corpus);
+                    view! { <p><a href=href id="ask-corpus">"Ask about these documents"</a></p> }
+                })}
+            }
+        }}
+    }
+}
+
+/// Opens the job's event stream and copies each event into `job` until it ends.
+#[cfg(feature = "hydrate")]
+fn follow(job: RwSignal<IngestJob>) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    use web_sys::{EventSource, MessageEvent};
+
+    let id = job.get_untracked().id;
+    let Ok(source) = EventSource::new(&format!("/api/admin/jobs/{id}/events")) else {
+        return;
+    };
+    let stream = source.clone();
+    let on_event = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        let update = event
+            .data()
+            .as_string()
+            .and_then(|text| serde_json::from_str::<IngestJob>(&text).ok());
+        if let Some(update) = update {
+            if update.state != JobState::Running {
+                stream.close();
+            }
+            job.set(update);
+        }
+    });
+    for name in ["progress", "done", "failed"] {
+        let _ = source.add_event_listener_with_callback(name, on_event.as_ref().unchecked_ref());
+    }
+    // The page keeps the listener for as long as it shows the job.
+    on_event.forget();
+}

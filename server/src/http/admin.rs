@@ -1,0 +1,240 @@
+//! The corpus pages' endpoints (admin token): upload documents into a corpus (multipart, as the
+//! page's form or any HTTP client sends it), follow the ingestion job (JSON, or server-sent
+//! events), list and delete corpora.
+//!
+//! - `POST /api/admin/corpora` (fields `corpus`, one or more `file`, optional `format` and, for a
+//!   form, `token`): 202 with the job (a browser form gets 303 to the job's page);
+//! - `GET /api/admin/jobs/{id}`: the job; `GET /api/admin/jobs/{id}/events`: `progress` events
+//!   with the job, then `done` or `failed`;
+//! - `GET /api/admin/corpora`: the corpora with their snippets and sentences;
+//! - `DELETE /api/admin/corpora/{name}` (or `POST /admin/corpora/{name}/delete` from the page).
+
+use std::convert::Infallible;
+
+use axum::extract::multipart::MultipartRejection;
+use axum::extract::{Multipart, Path, State};
+use axum::http::header::{ACCEPT, LOCATION};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::{Form, Json};
+use futures_util::stream;
+use serde::Deserialize;
+use tally_app::admin::{CorpusRow, IngestJob, JobState};
+use tally_app::model::encode;
+use tally_engine::documents::DocumentFormat;
+
+use crate::admin_token::CORPUS_PAGES;
+use crate::error::ApiError;
+use crate::http::api::bearer;
+use crate::ingest::{self, Upload};
+use crate::state::AppState;
+
+/// Largest upload accepted (all files of one request).
+pub const MAX_UPLOAD_BYTES: usize = 64 * 1024 * 1024;
+
+/// `POST /api/admin/corpora`: reads the form, checks the token, starts the job.
+pub async fn upload(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> Response {
+    let from_page = headers
+        .get(ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/html"));
+    let mut form = UploadForm::default();
+    let started = async {
+        form =
+            read_upload(multipart.map_err(|e| ApiError::new(e.status(), e.body_text()))?).await?;
+        state
+            .admin
+            .check(bearer(&headers)?.or(form.token.as_deref()), CORPUS_PAGES)?;
+        let uploads = std::mem::take(&mut form.uploads);
+        Ok::<_, ApiError>(state.ingest.start(&state.answerer, &form.corpus, uploads)?)
+    }
+    .await;
+    match (started, from_page) {
+        (Ok(job), true) => Redirect::to(&format!("/admin/jobs/{}", job.id)).into_response(),
+        (Ok(job), false) => {
+            let location = format!("/api/admin/jobs/{}", job.id);
+            let mut response = (StatusCode::ACCEPTED, Json(job)).into_response();
+            if let Ok(value) = HeaderValue::from_str(&location) {
+                response.headers_mut().insert(LOCATION, value);
+            }
+            response
+        }
+        // The page shows why, above its form.
+        (Err(e), true) if e.status != StatusCode::FORBIDDEN => Redirect::to(&format!(
+            "/admin?token={}&error={}",
+            encode(form.token.as_deref().unwrap_or_default()),
+            encode(&e.message)
+        ))
+        .into_response(),
+        (Err(e), _) => e.into_response(),
+    }
+}
+
+#[derive(Default)]
+struct UploadForm {
+    token: Option<String>,
+    corpus: String,
+    uploads: Vec<Upload>,
+}
+
+async fn read_upload(mut multipart: Multipart) -> Result<UploadForm, ApiError> {
+    let bad = |message: String| ApiError::new(StatusCode::BAD_REQUEST, message);
+    let mut form = UploadForm::default();
+    let mut format = None;
+    let mut files = Vec::new();
+    while let Some(field) = multipart
+        .next_field()
+        .await
+        .map_err(|e| ApiError::new(e.status(), e.body_text()))?
+    {
+        let name = field.name().unwrap_or_default().to_string();
+        match name.as_str() {
+            "file" => {
+                let file_name = field.file_name().unwrap_or("upload").to_string();
+                let bytes = field
+                    .bytes()
+                    .await
+                    .map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+                if file_name.is_empty() && bytes.is_empty() {
+                    continue; // the form's file input, left empty
+                }
+                let text = String::from_utf8(bytes.to_vec())
+                    .map_err(|_| bad(format!("{file_name} is not UTF-8 text")))?;
+                files.push((file_name, text));
+            }
+            "corpus" | "format" | "token" => {
+                let value = field
+                    .text()
+                    .await
+                    .map_err(|e| ApiError::new(e.status(), e.body_text()))?
+                    .trim()
+                    .to_string();
+                match name.as_str() {
+                    "corpus" => form.corpus = value,
+                    "format" if !value.is_empty() => {
+                        format = Some(DocumentFormat::parse(&value).ok_or_else(|| {
+                            bad(format!("unknown format `{value}` (text, html, jsonl)"))
+                        })?)
+                    }
+                    "token" if !value.is_empty() => form.token = Some(value),
+                    _ => {}
+                }
+            }
+            other => return Err(bad(format!("unknown form field `{other}`"))),
+        }
+    }
+    form.uploads = files
+        .into_iter()
+        .map(|(file_name, text)| Upload {
+            format: format.unwrap_or_else(|| DocumentFormat::guess(&file_name)),
+            file_name,
+            text,
+        })
+        .collect();
+    Ok(form)
+}
+
+/// `GET /api/admin/jobs/{id}`.
+pub async fn job(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<IngestJob>, ApiError> {
+    state.ingest.job(&id).map(Json).ok_or_else(|| no_job(&id))
+}
+
+fn no_job(id: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        format!("there is no ingestion job `{id}` on this server"),
+    )
+}
+
+/// `GET /api/admin/jobs/{id}/events`: the job now and at each change, until it ends.
+pub async fn job_events(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let receiver = state.ingest.subscribe(&id).ok_or_else(|| no_job(&id))?;
+    let events = stream::unfold(
+        (receiver, true, false),
+        |(mut receiver, first, ended)| async move {
+            if ended || (!first && receiver.changed().await.is_err()) {
+                return None;
+            }
+            let job = receiver.borrow_and_update().clone();
+            let name = match job.state {
+                JobState::Running => "progress",
+                JobState::Done => "done",
+                JobState::Failed => "failed",
+            };
+            let event = Event::default().event(name).json_data(&job).ok()?;
+            let ended = job.state != JobState::Running;
+            Some((Ok::<_, Infallible>(event), (receiver, false, ended)))
+        },
+    );
+    Ok(Sse::new(events)
+        .keep_alive(KeepAlive::default())
+        .into_response())
+}
+
+/// `GET /api/admin/corpora`.
+pub async fn list(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Json<Vec<CorpusRow>>, ApiError> {
+    state.admin.check(bearer(&headers)?, CORPUS_PAGES)?;
+    let answerer = state.answerer.clone();
+    Ok(Json(blocking(move || ingest::corpora(&answerer)).await?))
+}
+
+/// `DELETE /api/admin/corpora/{name}`: what the corpus held.
+pub async fn delete(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+) -> Result<Json<CorpusRow>, ApiError> {
+    state.admin.check(bearer(&headers)?, CORPUS_PAGES)?;
+    Ok(Json(state.ingest.delete(&state.answerer, &name).await?))
+}
+
+#[derive(Deserialize)]
+pub struct TokenForm {
+    token: String,
+}
+
+/// `POST /admin/corpora/{name}/delete`: the page's delete button; back to the page.
+pub async fn delete_from_page(
+    State(state): State<AppState>,
+    Path(name): Path<String>,
+    Form(form): Form<TokenForm>,
+) -> Result<Redirect, ApiError> {
+    state.admin.check(Some(&form.token), CORPUS_PAGES)?;
+    let note = match state.ingest.delete(&state.answerer, &name).await {
+        Ok(deleted) => format!("deleted={}", encode(&deleted.name)),
+        Err(e) => format!("error={}", encode(&ApiError::from(e).message)),
+    };
+    Ok(Redirect::to(&format!(
+        "/admin?token={}&{note}",
+        encode(&form.token)
+    )))
+}
+
+/// Index work off the async threads.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ingest::IngestError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the index task crashed: {e}"),
+            )
+        })?
+        .map_err(ApiError::from)
+}

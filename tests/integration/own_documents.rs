@@ -1,0 +1,301 @@
+//! A person's own documents: uploaded on the corpus pages (admin token) as text, HTML and JSONL,
+//! indexed with progress as server-sent events, asked about, listed and deleted.
+
+use reqwest::multipart::{Form, Part};
+use reqwest::StatusCode;
+use serde_json::Value;
+
+use crate::support::demo_server;
+
+const TOKEN: &str = "admin-7c1e";
+
+const TEXT: &str = "The Hartwell Municipal Library opened in 1911.\n\n\
+The library has 14 reading rooms on four floors, and holds 2.5 million books.\n\n\
+Visitors can study in any of the 14 reading rooms until 10 pm.\n";
+const HTML: &str = "<html><head><title>Hartwell Library guide</title></head><body>\
+<h1>Rooms</h1><p>All 14 reading rooms of the Hartwell library were renovated in 2019.</p>\
+<script>var tracking = 1;</script></body></html>";
+const JSONL: &str = "{\"title\": \"Hartwell news\", \"text\": \"The Hartwell library now counts 14 reading rooms after the west wing reopened.\"}\n";
+
+fn file(name: &str, text: &str) -> Part {
+    Part::bytes(text.as_bytes().to_vec()).file_name(name.to_string())
+}
+
+fn upload_form(corpus: &str) -> Form {
+    Form::new()
+        .text("corpus", corpus.to_string())
+        .part("file", file("hartwell.txt", TEXT))
+        .part("file", file("guide.html", HTML))
+        .part("file", file("news.jsonl", JSONL))
+}
+
+async fn json(response: reqwest::Response) -> (StatusCode, Value) {
+    (response.status(), response.json().await.unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn documents_are_uploaded_followed_asked_about_and_deleted() {
+    let server = demo_server("own-documents", &["--admin-token", TOKEN]).await;
+    let client = reqwest::Client::new();
+    let corpora_url = server.url("/api/admin/corpora");
+
+    // Closed without the token.
+    let (status, body) = json(client.get(&corpora_url).send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(body["error"], "the corpus pages need the admin token");
+    let (status, _) = json(
+        client
+            .post(&corpora_url)
+            .multipart(upload_form("hartwell"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+
+    // Bad uploads are refused with a sentence, before anything is indexed.
+    for (form, expected) in [
+        (
+            upload_form("Hartwell Library"),
+            "must be 1 to 40 lower-case",
+        ),
+        (upload_form("all"), "means every corpus"),
+        (
+            Form::new()
+                .text("corpus", "x")
+                .part("file", file("broken.jsonl", "{\"title\": \"no text\"}\n")),
+            "broken.jsonl, line 1",
+        ),
+        (
+            Form::new().text("corpus", "x").part(
+                "file",
+                Part::bytes(vec![0xff, 0xfe, 0x00]).file_name("scan.txt"),
+            ),
+            "scan.txt is not UTF-8 text",
+        ),
+        (Form::new().text("corpus", "x"), "choose at least one file"),
+    ] {
+        let (status, body) = json(
+            client
+                .post(&corpora_url)
+                .bearer_auth(TOKEN)
+                .multipart(form)
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(body["error"].as_str().unwrap().contains(expected), "{body}");
+    }
+
+    // An upload: 202 with the job, whose events end with `done`.
+    let response = client
+        .post(&corpora_url)
+        .bearer_auth(TOKEN)
+        .multipart(upload_form("hartwell"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::ACCEPTED);
+    let location = response.headers()["location"].to_str().unwrap().to_string();
+    let job: Value = response.json().await.unwrap();
+    assert_eq!(job["corpus"], "hartwell");
+    assert_eq!(job["documents"], 3);
+    assert_eq!(
+        location,
+        format!("/api/admin/jobs/{}", job["id"].as_str().unwrap())
+    );
+    let events = client
+        .get(server.url(&format!("{location}/events")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(events.contains("event: done"), "{events}");
+    let last = events
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("data: "))
+        .unwrap();
+    let done: Value = serde_json::from_str(last).unwrap();
+    assert_eq!(done["state"], "done", "{done}");
+    assert_eq!(done["documents_done"], 3);
+    // Three paragraphs, the page's heading and paragraph, one JSONL line.
+    assert_eq!(done["snippets"], 6, "{done}");
+    assert!(done["sentences"].as_u64().unwrap() >= 5, "{done}");
+    let (_, again) = json(client.get(server.url(&location)).send().await.unwrap()).await;
+    assert_eq!(again, done);
+
+    // Listed with its sizes next to the demo corpus.
+    let (status, corpora) = json(
+        client
+            .get(&corpora_url)
+            .bearer_auth(TOKEN)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let names: Vec<&str> = corpora
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"demo") && names.contains(&"hartwell"),
+        "{corpora}"
+    );
+    let hartwell = corpora
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "hartwell")
+        .unwrap();
+    assert_eq!(hartwell["snippets"], done["snippets"]);
+    assert_eq!(hartwell["sentences"], done["sentences"]);
+
+    // Asked about, with the corpus chosen: the answer comes from the uploaded documents.
+    let question =
+        "/api/count?q=how+many+reading+rooms+does+the+hartwell+library+have&corpus=hartwell";
+    let (status, answer) = json(client.get(server.url(question)).send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let answer = &answer["answer"];
+    assert_eq!(answer["count"], 14.0, "{answer}");
+    let sources: Vec<&str> = answer["snippets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["source"].as_str().unwrap())
+        .collect();
+    assert!(sources.contains(&"Hartwell Library guide"), "{sources:?}");
+    assert!(sources.contains(&"Hartwell news"), "{sources:?}");
+    let texts = answer["snippets"].to_string();
+    assert!(!texts.contains("tracking"), "scripts are not text");
+
+    // The pages: the list with its forms, the job's page, the settings' corpus choice.
+    let page = client
+        .get(server.url(&format!("/admin?token={TOKEN}")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains(r#"data-corpus="hartwell""#),
+        "listed on the page"
+    );
+    assert!(page.contains(r#"action="/admin/corpora/hartwell/delete""#));
+    assert!(page.contains(r#"enctype="multipart/form-data""#));
+    let job_page = client
+        .get(server.url(&format!("/admin/jobs/{}", job["id"].as_str().unwrap())))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(job_page.contains(r#"data-state="done""#), "{job_page}");
+    let home = client
+        .get(server.url("/"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        home.contains(r#"<option value="hartwell""#),
+        "the settings offer the corpus"
+    );
+
+    // The page's form: a browser is sent to the job's page, or back with the reason.
+    let no_redirects = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let from_page = |form: Form| {
+        no_redirects
+            .post(&corpora_url)
+            .header("accept", "text/html")
+            .multipart(form.text("token", TOKEN))
+            .send()
+    };
+    let response = from_page(upload_form("hartwell-2")).await.unwrap();
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert!(response.headers()["location"]
+        .to_str()
+        .unwrap()
+        .starts_with("/admin/jobs/"));
+    let response = from_page(upload_form("Bad Name")).await.unwrap();
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    let back = response.headers()["location"].to_str().unwrap().to_string();
+    assert!(
+        back.starts_with("/admin?token=") && back.contains("error="),
+        "{back}"
+    );
+    let shown = client
+        .get(server.url(&back))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(shown.contains(r#"id="admin-error""#), "the page says why");
+
+    // Deleted: gone from the list, and asking with it is a 400.
+    let (status, deleted) = json(
+        client
+            .delete(server.url("/api/admin/corpora/hartwell"))
+            .bearer_auth(TOKEN)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{deleted}");
+    assert_eq!(deleted["snippets"], done["snippets"]);
+    let (status, body) = json(client.get(server.url(question)).send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body["error"]
+        .as_str()
+        .unwrap()
+        .contains("unknown corpus `hartwell`"));
+    let (status, body) = json(
+        client
+            .delete(server.url("/api/admin/corpora/hartwell"))
+            .bearer_auth(TOKEN)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["error"], "there is no corpus `hartwell`");
+    // The page's delete button needs the token too.
+    let response = no_redirects
+        .post(server.url("/admin/corpora/demo/delete"))
+        .form(&[("token", "guess")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    let response = no_redirects
+        .post(server.url("/admin/corpora/hartwell-2/delete"))
+        .form(&[("token", TOKEN)])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert!(response.headers()["location"]
+        .to_str()
+        .unwrap()
+        .contains("deleted=hartwell-2"));
+}
