@@ -478,6 +478,25 @@ pub enum BenchCommand {
     /// describe every quantity once, then p50/p95 per question for the questions `eval value`
     /// builds from the Qsearch judged file.
     Value(BenchValueArgs),
+    /// Ingesting your own documents: documents made of the data sets' real web snippets
+    /// (repeated up to --sentences), split, extracted and indexed into fresh snippet and
+    /// sentence indexes as `tally ingest` and the corpus page do; prints the time.
+    Ingest(BenchIngestArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BenchIngestArgs {
+    /// Sentences to ingest.
+    #[arg(long, default_value_t = 100_000)]
+    pub sentences: usize,
+    /// Where to build the two indexes [default: fresh directories under target/bench-ingest].
+    #[arg(long, default_value = "target/bench-ingest")]
+    pub dir: PathBuf,
+    /// Directory of the public data sets [default: ../shared/data when it exists].
+    #[arg(long, env = "TALLY_DATA")]
+    pub data: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -34,5 +34,6 @@ async fn main() -> anyhow::Result<()> {
         Command::Bench(BenchCommand::Count(args)) => count::bench(&args),
         Command::Bench(BenchCommand::Search(args)) => search::bench(&args),
         Command::Bench(BenchCommand::Value(args)) => value::bench(&args),
+        Command::Bench(BenchCommand::Ingest(args)) => documents::bench(&args),
     }
 }

@@ -8,9 +8,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::dataset::parse_jsonl;
 use tally_engine::documents::{self, DocumentFormat, Indexes};
+use tally_engine::search::index::Document;
+use tally_engine::search::sentences::split_sentences;
 use tally_engine::search::SentenceIndex;
 
-use crate::cli::{IndexArgs, IngestArgs};
+use crate::cli::{data_dir_or_default, BenchIngestArgs, IndexArgs, IngestArgs};
 
 /// The own-document format of `file` (`--format` or its extension); `None` for the data sets'
 /// formats (SQuAD, Qsearch, NewsQuant files, and JSONL snippet sets that name their "query").
@@ -187,4 +189,124 @@ fn open(args: &IndexArgs) -> anyhow::Result<(SnippetIndex, SentenceIndex)> {
         )
     })?;
     Ok((snippets, sentences))
+}
+
+/// Snippets per benchmark document: a page of a few paragraphs, as people's documents are.
+const BENCH_PARAGRAPHS: usize = 8;
+
+/// `tally bench ingest`.
+pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
+    let data = data_dir_or_default(&args.data);
+    let paragraphs = bench_paragraphs(data.as_deref())?;
+    let mut documents = Vec::new();
+    let mut sentences = 0;
+    let mut next = 0;
+    while sentences < args.sentences {
+        let mut text = Vec::with_capacity(BENCH_PARAGRAPHS);
+        for _ in 0..BENCH_PARAGRAPHS {
+            let (paragraph, count) = &paragraphs[next % paragraphs.len()];
+            next += 1;
+            text.push(paragraph.as_str());
+            sentences += count;
+        }
+        documents.push(Document {
+            id: format!("bench-{}", documents.len()),
+            text: text.join("\n\n"),
+            source: "bench".into(),
+            entity: None,
+        });
+    }
+    let _ = std::fs::remove_dir_all(&args.dir);
+    let snippets = SnippetIndex::open_or_create(&args.dir.join("snippets"))?;
+    let sentence_index = SentenceIndex::open_or_create(&args.dir.join("sentences"))?;
+    let indexes = Indexes {
+        snippets: Some(&snippets),
+        sentences: Some(&sentence_index),
+    };
+    let bar = ProgressBar::new(documents.len() as u64);
+    let report = documents::ingest(&indexes, "bench", &documents, &mut |p| {
+        bar.set_position(p.documents_done as u64)
+    })?;
+    bar.finish_and_clear();
+    let megabytes = directory_bytes(&args.dir) as f64 / 1e6;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "documents": report.documents,
+                "snippets": report.snippets,
+                "sentences": report.sentences,
+                "quantities": report.quantities,
+                "seconds": report.seconds,
+                "sentences_per_second": report.sentences as f64 / report.seconds.max(1e-9),
+                "disk_mb": megabytes,
+                "cores": cores,
+            })
+        );
+    } else {
+        println!(
+            "{} documents ({} distinct paragraphs of the data sets' web snippets, repeated), {cores} cores",
+            report.documents,
+            paragraphs.len()
+        );
+        println!(
+            "{} snippets, {} sentences, {} quantities in {:.1} s: {:.0} sentences/s; {megabytes:.0} MB on disk",
+            report.snippets,
+            report.sentences,
+            report.quantities,
+            report.seconds,
+            report.sentences as f64 / report.seconds.max(1e-9)
+        );
+    }
+    Ok(())
+}
+
+/// The data sets' web snippets with their sentence counts (the demo corpus without them).
+fn bench_paragraphs(data: Option<&Path>) -> anyhow::Result<Vec<(String, usize)>> {
+    use tally_engine::corpora::{LCQUAD_COUNT, NQ_COUNT, STRESSTEST};
+    let mut texts = Vec::new();
+    for set in [STRESSTEST, NQ_COUNT, LCQUAD_COUNT] {
+        let Some(path) = data.map(|d| d.join(set.path)).filter(|p| p.is_file()) else {
+            continue;
+        };
+        for query in tally_engine::dataset::read_squad(&path)? {
+            texts.extend(query.snippets.into_iter().map(|s| s.text));
+        }
+    }
+    if texts.is_empty() {
+        texts = tally_engine::search::corpus::parse_documents(
+            tally_engine::search::corpus::DEMO_DOCUMENTS,
+            tally_engine::search::corpus::Format::Jsonl,
+            "demo",
+        )
+        .map_err(anyhow::Error::msg)?
+        .into_iter()
+        .map(|d| d.text)
+        .collect();
+    }
+    let paragraphs: Vec<(String, usize)> = texts
+        .into_iter()
+        .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            let count = split_sentences(&t).len().max(1);
+            (t, count)
+        })
+        .collect();
+    anyhow::ensure!(!paragraphs.is_empty(), "no text to ingest");
+    Ok(paragraphs)
+}
+
+fn directory_bytes(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|entry| match entry.metadata() {
+            Ok(m) if m.is_dir() => directory_bytes(&entry.path()),
+            Ok(m) => m.len(),
+            Err(_) => 0,
+        })
+        .sum()
 }
