@@ -214,6 +214,10 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
         home.contains(r#"<option value="hartwell""#),
         "the settings offer the corpus"
     );
+    assert!(
+        !home.contains("setting-snippet-source"),
+        "no web choice without a web search"
+    );
 
     // The page's form: a browser is sent to the job's page, or back with the reason.
     let no_redirects = reqwest::Client::builder()

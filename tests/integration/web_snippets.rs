@@ -208,6 +208,15 @@ async fn searxng_snippets_answer_unseen_questions_and_failures_are_shown() {
     assert_eq!(status["provider"], "searxng");
     assert_eq!(status["state"], "unused");
     assert_eq!(status["endpoint"], format!("{url}/search"));
+    // The settings offer "Snippets from the web" on a server that has a web search.
+    let home = reqwest::get(server.url("/"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(home.contains(r#"id="setting-snippet-source""#));
+    assert!(home.contains("the web (searxng)"));
 
     // A question the bundled corpora know nothing about, answered from the fetched snippets.
     let question = "how many moons does jupiter have";

@@ -222,3 +222,29 @@ fn json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, WebSearchError
     serde_json::from_slice(body)
         .map_err(|e| WebSearchError::Malformed(format!("not the expected JSON: {e}")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn an_unreachable_engine_is_a_failure_with_a_reason_and_the_state_says_so() {
+        // Port 1 on the loopback: nothing listens there.
+        let search = WebSearch::new(
+            Box::new(Searxng::new("http://127.0.0.1:1")),
+            Duration::from_millis(2000),
+            20,
+        );
+        assert_eq!(search.state(), SourceState::default());
+        let e = search
+            .search("how many moons does jupiter have")
+            .await
+            .unwrap_err();
+        assert!(matches!(e, WebSearchError::Unreachable(_)), "{e}");
+        assert!(e.to_string().starts_with("could not be reached"), "{e}");
+        let state = search.state();
+        assert_eq!((state.searches, state.failures), (1, 1));
+        assert_eq!(state.last_error, Some(e.to_string()));
+        assert!(state.last_at.is_some());
+    }
+}
