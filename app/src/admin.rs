@@ -43,6 +43,9 @@ pub struct IngestJob {
     pub state: JobState,
     pub documents: usize,
     pub documents_done: usize,
+    /// The uploaded text, and how much of it is indexed (the progress bar).
+    pub bytes: usize,
+    pub bytes_done: usize,
     pub snippets: usize,
     pub sentences: usize,
     pub quantities: usize,

@@ -16,8 +16,13 @@ use crate::search::sentences::split_sentences;
 /// A snippet is a paragraph, or as many of a long paragraph's sentences as fit in this many
 /// characters (CoQEx's web snippets are about this long).
 pub const MAX_SNIPPET_CHARS: usize = 600;
-/// Documents per indexing step: progress is reported after each.
-const BATCH_DOCUMENTS: usize = 500;
+/// An indexing step: at most this many sections or bytes of text; progress is reported after
+/// each.
+const BATCH_SECTIONS: usize = 500;
+const BATCH_BYTES: usize = 256 * 1024;
+/// A long document is indexed in sections of about this many bytes (cut between paragraphs), so
+/// that one large file shows progress too.
+const SECTION_BYTES: usize = 64 * 1024;
 /// The longest corpus name.
 const MAX_NAME_CHARS: usize = 40;
 
@@ -227,6 +232,9 @@ fn paragraphs(text: &str) -> Vec<String> {
 pub struct Progress {
     pub documents: usize,
     pub documents_done: usize,
+    /// The documents' text, and how much of it is indexed.
+    pub bytes: usize,
+    pub bytes_done: usize,
     pub snippets: usize,
     pub sentences: usize,
     pub quantities: usize,
@@ -239,7 +247,7 @@ pub struct Indexes<'a> {
     pub sentences: Option<&'a SentenceIndex>,
 }
 
-/// Adds `documents` under `corpus` to the indexes, [`BATCH_DOCUMENTS`] at a time, telling
+/// Adds `documents` under `corpus` to the indexes, a few hundred kilobytes at a time, telling
 /// `on_progress` after each step.
 pub fn ingest(
     indexes: &Indexes<'_>,
@@ -249,31 +257,84 @@ pub fn ingest(
 ) -> Result<Progress, DocumentsError> {
     check_corpus_name(corpus)?;
     let started = Instant::now();
+    // Each section with the index of its document.
+    let sections: Vec<(usize, Document)> = documents
+        .iter()
+        .enumerate()
+        .flat_map(|(n, d)| sections_of(d).into_iter().map(move |s| (n, s)))
+        .collect();
     let mut progress = Progress {
         documents: documents.len(),
+        bytes: sections.iter().map(|(_, s)| s.text.len()).sum(),
         ..Progress::default()
     };
     on_progress(&progress);
-    for batch in documents.chunks(BATCH_DOCUMENTS) {
+    let mut rest = &sections[..];
+    while !rest.is_empty() {
+        let mut take = 0;
+        let mut bytes = 0;
+        while take < rest.len() && take < BATCH_SECTIONS && (take == 0 || bytes < BATCH_BYTES) {
+            bytes += rest[take].1.text.len();
+            take += 1;
+        }
+        let (batch, later) = rest.split_at(take);
+        rest = later;
+        let texts: Vec<Document> = batch.iter().map(|(_, s)| s.clone()).collect();
         if let Some(index) = indexes.snippets {
-            let snippets: Vec<Snippet> = batch.iter().flat_map(snippets_of).collect();
             let set = QuerySnippets {
                 qid: String::new(),
                 question: String::new(),
-                snippets,
+                snippets: texts.iter().flat_map(snippets_of).collect(),
             };
             progress.snippets += index.add(corpus, std::slice::from_ref(&set))?;
         }
         if let Some(index) = indexes.sentences {
-            let stats = index.add_in(corpus, batch)?;
+            let stats = index.add_in(corpus, &texts)?;
             progress.sentences += stats.sentences;
             progress.quantities += stats.quantities;
         }
-        progress.documents_done += batch.len();
+        progress.bytes_done += bytes;
+        // A document is done once its last section is.
+        progress.documents_done = match rest.first() {
+            Some((next, _)) => *next,
+            None => documents.len(),
+        };
         progress.seconds = started.elapsed().as_secs_f64();
         on_progress(&progress);
     }
     Ok(progress)
+}
+
+/// A document as it is indexed: whole, or a long one in sections of about [`SECTION_BYTES`]
+/// cut between paragraphs (ids `{id}/{n}`).
+fn sections_of(document: &Document) -> Vec<Document> {
+    if document.text.len() <= SECTION_BYTES {
+        return vec![document.clone()];
+    }
+    let mut texts: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for paragraph in document.text.split("\n\n") {
+        if !current.is_empty() && current.len() + paragraph.len() > SECTION_BYTES {
+            texts.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            current.push_str("\n\n");
+        }
+        current.push_str(paragraph);
+    }
+    if !current.trim().is_empty() {
+        texts.push(current);
+    }
+    texts
+        .into_iter()
+        .enumerate()
+        .map(|(n, text)| Document {
+            id: format!("{}/{}", document.id, n + 1),
+            text,
+            source: document.source.clone(),
+            entity: document.entity.clone(),
+        })
+        .collect()
 }
 
 /// A corpus and its size in each index.
@@ -418,6 +479,41 @@ mod tests {
             assert!(s.text.starts_with("The plant") && s.text.ends_with("year."));
         }
         assert_eq!(snippets[1].id, "d#2");
+    }
+
+    #[test]
+    fn a_long_document_is_indexed_in_sections_with_progress() {
+        let paragraph = "The plant employs 1,200 people and ships 40 trucks a day.";
+        let text = vec![paragraph; 10_000].join("\n\n");
+        let doc = Document {
+            id: "long".into(),
+            text,
+            source: "s".into(),
+            entity: None,
+        };
+        let sections = sections_of(&doc);
+        assert!(sections.len() >= 3, "{}", sections.len());
+        assert!(sections.iter().all(|s| s.text.len() <= SECTION_BYTES));
+        assert_eq!(sections[1].id, "long/2");
+        let joined: Vec<&str> = sections.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            joined.join("\n\n"),
+            doc.text,
+            "nothing lost between sections"
+        );
+        let snippets = SnippetIndex::in_memory().unwrap();
+        let indexes = Indexes {
+            snippets: Some(&snippets),
+            sentences: None,
+        };
+        let mut seen = Vec::new();
+        let done = ingest(&indexes, "plant", &[doc], &mut |p| seen.push(p.bytes_done)).unwrap();
+        assert!(
+            seen.len() >= 3 && seen.windows(2).all(|w| w[0] < w[1]),
+            "{seen:?}"
+        );
+        assert_eq!(done.bytes_done, done.bytes);
+        assert_eq!((done.documents_done, done.snippets), (1, 10_000));
     }
 
     #[test]

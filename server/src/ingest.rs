@@ -80,6 +80,8 @@ impl IngestService {
             state: JobState::Running,
             documents: all.len(),
             documents_done: 0,
+            bytes: all.iter().map(|d| d.text.len()).sum(),
+            bytes_done: 0,
             snippets: 0,
             sentences: 0,
             quantities: 0,
@@ -175,6 +177,8 @@ impl IngestService {
 
 fn apply(job: &mut IngestJob, progress: &Progress) {
     job.documents_done = progress.documents_done;
+    job.bytes = progress.bytes;
+    job.bytes_done = progress.bytes_done;
     job.snippets = progress.snippets;
     job.sentences = progress.sentences;
     job.quantities = progress.quantities;

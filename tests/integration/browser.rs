@@ -153,6 +153,47 @@ async fn questions_answers_and_feedback_in_a_browser() {
     assert!(server.stop().success());
 }
 
+/// An admin uploads documents on the corpus pages, watches them being indexed (the job's page
+/// updates in place from its event stream), asks about them and deletes the corpus.
+#[tokio::test]
+async fn documents_are_uploaded_and_asked_about_in_a_browser() {
+    let root = workspace_root();
+    require_built_site();
+    let token = "browser-admin-token";
+    let server = crate::support::demo_server("browser-corpora", &["--admin-token", token]).await;
+    let shots = root.join("target/browser");
+    let stdout = run_browser_script(
+        &server,
+        "tests/browser/corpora.mjs",
+        &[&server.base_url, &shots.display().to_string(), token],
+    );
+    let seen: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON line");
+    // The page showed the job running and then done, its progress bar moving, without a reload.
+    assert_eq!(seen["states"][0], "running", "{seen}");
+    assert_eq!(
+        seen["states"].as_array().unwrap().last().unwrap(),
+        "done",
+        "{seen}"
+    );
+    let progress: Vec<f64> = seen["progress"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert!(progress.len() >= 2, "{seen}");
+    assert!(progress.windows(2).all(|w| w[0] < w[1]), "{seen}");
+    assert_eq!(seen["count"], "14", "{seen}");
+    assert_eq!(seen["corpus_listed"], true);
+    assert_eq!(seen["deleted"], "Deleted corpus hartwell.");
+    assert_eq!(seen["still_listed"], false);
+    for name in ["corpus-job.png", "corpora.png"] {
+        let png = std::fs::read(shots.join(name)).expect("screenshot saved");
+        assert!(png.starts_with(b"\x89PNG"), "{name} is a PNG");
+    }
+    assert!(server.stop().success());
+}
+
 /// A participant completes a short study in the browser; the researcher's summary and CSV
 /// export (downloaded in the browser) and the JSON export hold exactly those responses.
 #[tokio::test]

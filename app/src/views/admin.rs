@@ -127,7 +127,7 @@ fn JobView(initial: IngestJob) -> impl IntoView {
             let state = j.state.name();
             view! {
                 <p id="job-corpus">{format!("Corpus {} · {}", j.corpus, j.files.join(", "))}</p>
-                <progress id="ingest-progress" max=j.documents.max(1).to_string() value=j.documents_done.to_string()></progress>
+                <progress id="ingest-progress" max=j.bytes.max(1).to_string() value=j.bytes_done.to_string()></progress>
                 <p id="job-state" data-state=state>
                     {format!(
                         "{}: {} of {} documents, {} snippets, {} sentences with {} quantities, {:.1} s",

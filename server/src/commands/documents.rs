@@ -109,24 +109,28 @@ pub fn ingest(args: &IngestArgs, files: &[(&Path, DocumentFormat)]) -> anyhow::R
         snippets: snippets.as_ref(),
         sentences: sentences.as_ref(),
     };
-    let total: usize = batches.iter().map(|(_, docs)| docs.len()).sum();
+    let total: usize = batches
+        .iter()
+        .flat_map(|(_, docs)| docs)
+        .map(|d| d.text.len())
+        .sum();
     // Drawn on stderr, and only on a terminal: a pipe gets the summary lines alone.
     let bar = ProgressBar::new(total as u64).with_style(
         ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} documents, {msg} [{elapsed_precise}, {eta} left]",
+            "{bar:40} {bytes}/{total_bytes}, {msg} [{elapsed_precise}, {eta} left]",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let mut done_before = 0;
     for (corpus, docs) in &batches {
         let report = documents::ingest(&indexes, corpus, docs, &mut |p| {
-            bar.set_position((done_before + p.documents_done) as u64);
+            bar.set_position((done_before + p.bytes_done) as u64);
             bar.set_message(format!(
-                "{} snippets, {} sentences",
-                p.snippets, p.sentences
+                "{} of {} documents, {} snippets, {} sentences",
+                p.documents_done, p.documents, p.snippets, p.sentences
             ));
         })?;
-        done_before += docs.len();
+        done_before += report.bytes;
         bar.suspend(|| {
             println!(
                 "corpus `{corpus}`: {} documents, {} snippets, {} sentences with {} quantities in {:.2} s ({:.0} sentences/s)",
@@ -223,9 +227,9 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
         snippets: Some(&snippets),
         sentences: Some(&sentence_index),
     };
-    let bar = ProgressBar::new(documents.len() as u64);
+    let bar = ProgressBar::new(documents.iter().map(|d| d.text.len() as u64).sum());
     let report = documents::ingest(&indexes, "bench", &documents, &mut |p| {
-        bar.set_position(p.documents_done as u64)
+        bar.set_position(p.bytes_done as u64)
     })?;
     bar.finish_and_clear();
     let megabytes = directory_bytes(&args.dir) as f64 / 1e6;
