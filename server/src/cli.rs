@@ -150,16 +150,8 @@ pub struct IngestArgs {
     /// jsonl, search for the other formats].
     #[arg(long)]
     pub into: Option<String>,
-    /// Snippet index directory.
-    #[arg(long, env = "TALLY_INDEX", default_value = DEFAULT_SNIPPET_INDEX)]
-    pub index: PathBuf,
-    /// Sentence index directory (quantity search).
-    #[arg(
-        long,
-        env = "TALLY_SEARCH_INDEX",
-        default_value = DEFAULT_SENTENCE_INDEX
-    )]
-    pub search_index: PathBuf,
+    #[command(flatten)]
+    pub indexes: IndexArgs,
 }
 
 #[derive(Debug, Subcommand)]

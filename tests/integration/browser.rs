@@ -5,7 +5,8 @@
 use std::process::Command;
 
 use crate::support::{
-    quoted_after, require_built_site, scratch_dir, unreachable_database_url, workspace_root, Server,
+    form_action, quoted_after, require_built_site, scratch_dir, unreachable_database_url,
+    workspace_root, Server,
 };
 
 /// Runs a playwright-core script with node; fails with its output and the server's log, or
@@ -363,12 +364,6 @@ async fn a_study_is_completed_summarised_and_exported() {
         .text()
         .await
         .unwrap();
-    let form_action = |page: &str, name: &str| {
-        page.split("action=\"")
-            .skip(1)
-            .map(|rest| rest[..rest.find('"').unwrap()].to_string())
-            .find(|a| a.contains(name))
-    };
     let start = form_action(&intro, "start_study").expect("start form");
     let session_url = post(start, vec![]).await;
     assert!(session_url.starts_with("/study/s/"), "{session_url}");

@@ -7,7 +7,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 use tally_server::store::pg_cluster::PrivateCluster;
 
-use crate::support::{post_feedback, quoted_after, scratch_dir, Server};
+use crate::support::{form_action, post_feedback, quoted_after, scratch_dir, Server};
 use crate::web_snippets::{ask_web, Fake};
 
 const QUESTION: &str = "how many languages are spoken in indonesia";
@@ -101,12 +101,6 @@ async fn two_servers_share_one_database() {
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
-    let form_action = |page: &str, name: &str| {
-        page.split("action=\"")
-            .skip(1)
-            .map(|rest| rest[..rest.find('"').unwrap()].to_string())
-            .find(|a| a.contains(name))
-    };
     let post = |server: &Server, action: String, form: Vec<(&'static str, String)>| {
         let request = no_js
             .post(server.url(&action))

@@ -232,3 +232,11 @@ pub fn quoted_after(html: &str, marker: &str) -> Option<String> {
     let end = rest.find(['"', '<'])?;
     Some(rest[..end].to_string())
 }
+
+/// The `action` of the page's first form whose action contains `name`.
+pub fn form_action(page: &str, name: &str) -> Option<String> {
+    page.split("action=\"")
+        .skip(1)
+        .map(|rest| rest[..rest.find('"').unwrap_or(0)].to_string())
+        .find(|a| a.contains(name))
+}

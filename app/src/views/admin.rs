@@ -136,7 +136,12 @@ fn JobView(initial: IngestJob) -> impl IntoView {
                             JobState::Done => "Done",
                             JobState::Failed => "Failed",
                         },
-                        j.documents_done, j.documents, j.snippets, j.sentences, j.quantities, j.seconds
+                        number(j.documents_done as f64),
+                        number(j.documents as f64),
+                        number(j.snippets as f64),
+                        number(j.sentences as f64),
+                        number(j.quantities as f64),
+                        j.seconds
                     )}
                 </p>
                 {j.error.map(|e| view! { <p class="error" role="alert">{e}</p> })}

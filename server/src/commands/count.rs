@@ -121,16 +121,16 @@ pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
         ingest_snippets(args, &snippet_files)?;
     }
     if !sentence_files.is_empty() {
-        crate::commands::search::ingest_sentences(&args.search_index, &sentence_files)?;
+        crate::commands::search::ingest_sentences(&args.indexes.search_index, &sentence_files)?;
     }
     Ok(())
 }
 
 fn ingest_snippets(args: &IngestArgs, files: &[(&std::path::Path, Format)]) -> anyhow::Result<()> {
-    let index = SnippetIndex::open_or_create(&args.index).with_context(|| {
+    let index = SnippetIndex::open_or_create(&args.indexes.index).with_context(|| {
         format!(
             "the snippet index in {} could not be opened",
-            args.index.display()
+            args.indexes.index.display()
         )
     })?;
     let started = Instant::now();
@@ -152,7 +152,7 @@ fn ingest_snippets(args: &IngestArgs, files: &[(&std::path::Path, Format)]) -> a
     println!(
         "{total} snippets in {:.2} s; the index in {} now holds {}",
         started.elapsed().as_secs_f64(),
-        args.index.display(),
+        args.indexes.index.display(),
         index.len()
     );
     Ok(())

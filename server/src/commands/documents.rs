@@ -83,28 +83,12 @@ pub fn ingest(args: &IngestArgs, files: &[(&Path, DocumentFormat)]) -> anyhow::R
             .with_context(|| format!("{}: choose a name with --corpus", file.display()))?;
         batches.push((corpus, documents::read(&text, *format, &name)?));
     }
-    let snippets = if with_snippets {
-        Some(SnippetIndex::open_or_create(&args.index).with_context(|| {
-            format!(
-                "the snippet index in {} could not be opened",
-                args.index.display()
-            )
-        })?)
-    } else {
-        None
-    };
-    let sentences = if with_sentences {
-        Some(
-            SentenceIndex::open_or_create(&args.search_index).with_context(|| {
-                format!(
-                    "the sentence index in {} could not be opened",
-                    args.search_index.display()
-                )
-            })?,
-        )
-    } else {
-        None
-    };
+    let snippets = with_snippets
+        .then(|| open_snippets(&args.indexes.index))
+        .transpose()?;
+    let sentences = with_sentences
+        .then(|| open_sentences(&args.indexes.search_index))
+        .transpose()?;
     let indexes = Indexes {
         snippets: snippets.as_ref(),
         sentences: sentences.as_ref(),
@@ -180,19 +164,24 @@ pub fn delete(name: &str, args: &IndexArgs) -> anyhow::Result<()> {
 }
 
 fn open(args: &IndexArgs) -> anyhow::Result<(SnippetIndex, SentenceIndex)> {
-    let snippets = SnippetIndex::open_or_create(&args.index).with_context(|| {
-        format!(
-            "the snippet index in {} could not be opened",
-            args.index.display()
-        )
-    })?;
-    let sentences = SentenceIndex::open_or_create(&args.search_index).with_context(|| {
+    Ok((
+        open_snippets(&args.index)?,
+        open_sentences(&args.search_index)?,
+    ))
+}
+
+fn open_snippets(dir: &Path) -> anyhow::Result<SnippetIndex> {
+    SnippetIndex::open_or_create(dir)
+        .with_context(|| format!("the snippet index in {} could not be opened", dir.display()))
+}
+
+fn open_sentences(dir: &Path) -> anyhow::Result<SentenceIndex> {
+    SentenceIndex::open_or_create(dir).with_context(|| {
         format!(
             "the sentence index in {} could not be opened",
-            args.search_index.display()
+            dir.display()
         )
-    })?;
-    Ok((snippets, sentences))
+    })
 }
 
 /// Snippets per benchmark document: a page of a few paragraphs, as people's documents are.
@@ -221,8 +210,8 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
         });
     }
     let _ = std::fs::remove_dir_all(&args.dir);
-    let snippets = SnippetIndex::open_or_create(&args.dir.join("snippets"))?;
-    let sentence_index = SentenceIndex::open_or_create(&args.dir.join("sentences"))?;
+    let snippets = open_snippets(&args.dir.join("snippets"))?;
+    let sentence_index = open_sentences(&args.dir.join("sentences"))?;
     let indexes = Indexes {
         snippets: Some(&snippets),
         sentences: Some(&sentence_index),
