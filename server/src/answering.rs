@@ -25,7 +25,7 @@ use tokio::sync::{Semaphore, SemaphorePermit, TryAcquireError};
 
 use tally_engine::choices::{CountChoices, SearchChoices};
 
-use crate::web::snippets::{WebSnippetSet, WebSnippets};
+use crate::sources::{Fetched, LocalIndex, SnippetSource as _, WebSource};
 
 /// Told about each stage of an answer as it finishes.
 pub type StageObserver = Arc<dyn Fn(&StageTiming) + Send + Sync>;
@@ -150,7 +150,7 @@ pub struct Answerer {
     max_waiting: usize,
     cache: Arc<Mutex<Cache>>,
     /// The web search for count snippets, when one is configured.
-    web: Option<Arc<WebSnippets>>,
+    web: Option<Arc<WebSource>>,
 }
 
 /// Seconds a refused asker is told to wait: about one answer's time.
@@ -189,13 +189,13 @@ impl Answerer {
     }
 
     /// Lets count questions take their snippets from `web` (the `snippet_source=web` setting).
-    pub fn with_web(mut self, web: Option<Arc<WebSnippets>>) -> Self {
+    pub fn with_web(mut self, web: Option<Arc<WebSource>>) -> Self {
         self.web = web;
         self
     }
 
     /// The configured web search, if any.
-    pub fn web(&self) -> Option<&WebSnippets> {
+    pub fn web(&self) -> Option<&WebSource> {
         self.web.as_deref()
     }
 
@@ -378,45 +378,23 @@ impl Answerer {
         let engines = self.engines()?;
         check_corpus(&engines, &checked.count)?;
         let decision = decide_kind(&engines, &question, checked.forced);
-        // Web snippets are fetched (or a stored set reused) before answering; such answers are
-        // not cached here: whether a set is reused is the store's decision.
-        let web = match (&self.web, checked.snippet_source, decision.kind) {
-            (Some(web), SnippetSource::Web, QuestionKind::Count) => {
-                let started = std::time::Instant::now();
-                let fetched = web.fetch(&question).await;
-                let timing = StageTiming {
-                    stage: "web search".into(),
-                    ms: started.elapsed().as_secs_f64() * 1e3,
-                };
-                on_stage(&timing);
-                Some((fetched, timing))
-            }
-            _ => None,
-        };
-        if web.is_some() {
-            let _permit = self.permit().await?;
-            let checked = checked.clone();
-            return tokio::task::spawn_blocking(move || {
-                answer_with(
-                    &engines,
-                    &question,
-                    &checked,
-                    decision,
-                    web,
-                    on_stage.as_ref(),
-                )
-            })
-            .await
-            .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))?;
-        }
+        // Web answers are not cached here: whether a stored snippet set is reused is the
+        // store's decision.
+        let from_web = checked.snippet_source == SnippetSource::Web;
         let key = format!(
             "{}\u{1f}{}",
             question.to_lowercase(),
             serde_json::to_string(checked).unwrap_or_default()
         );
-        if let Some(hit) = self.cache.lock().ok().and_then(|c| c.get(&key)) {
-            return Ok(hit);
+        if !from_web {
+            if let Some(hit) = self.cache.lock().ok().and_then(|c| c.get(&key)) {
+                return Ok(hit);
+            }
         }
+        let fetched = match decision.kind {
+            QuestionKind::Count => Some(self.snippets(&engines, &question, checked).await?),
+            _ => None,
+        };
         let _permit = self.permit().await?;
         let checked = checked.clone();
         let answer = tokio::task::spawn_blocking(move || {
@@ -425,16 +403,65 @@ impl Answerer {
                 &question,
                 &checked,
                 decision,
-                None,
+                fetched,
                 on_stage.as_ref(),
             )
         })
         .await
         .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))??;
-        if let Ok(mut cache) = self.cache.lock() {
-            cache.put(key, answer.clone());
+        if !from_web {
+            if let Ok(mut cache) = self.cache.lock() {
+                cache.put(key, answer.clone());
+            }
         }
         Ok(answer)
+    }
+
+    /// A count question's snippets from the source the settings choose: the local index, or
+    /// the web search, replaced by the local index (with the reason in the answer) when it fails.
+    async fn snippets(
+        &self,
+        engines: &Arc<Engines>,
+        question: &str,
+        checked: &Checked,
+    ) -> Result<Vec<Fetched>, AnswerError> {
+        let local = LocalIndex::new(Arc::clone(engines));
+        let failed = |e: crate::sources::FetchError| AnswerError::Failed(e.reason);
+        let web = match (&self.web, checked.snippet_source) {
+            (Some(web), SnippetSource::Web) => web,
+            _ => {
+                return Ok(vec![local
+                    .fetch(question, &checked.count)
+                    .await
+                    .map_err(failed)?])
+            }
+        };
+        match web.fetch(question, &checked.count).await {
+            Ok(fetched) => Ok(vec![fetched]),
+            Err(failure) => {
+                let mut fetched = local
+                    .fetch(question, &checked.count)
+                    .await
+                    .map_err(failed)?;
+                fetched.origin = Some(SnippetOrigin {
+                    source: SnippetSource::Corpus,
+                    provider: Some(web.search.provider().to_string()),
+                    set_id: None,
+                    fetched_at: None,
+                    reused: false,
+                    failure: Some(failure.reason),
+                });
+                // The failed search's time is a stage of the answer too.
+                let tried = Fetched {
+                    snippets: Vec::new(),
+                    retrieval: String::new(),
+                    links: Vec::new(),
+                    origin: None,
+                    timing: failure.timing,
+                };
+                Ok(vec![tried, fetched])
+            }
+        }
     }
 }
 
@@ -498,15 +525,14 @@ fn decide_kind(engines: &Engines, question: &str, forced: Option<QuestionKind>) 
     }
 }
 
-/// Web snippets fetched for a count question (or why none), with the search's timing.
-type FetchedWeb = (Result<WebSnippetSet, SnippetOrigin>, StageTiming);
-
+/// Answers with the engines; a count question from `fetched` (the snippets last, each
+/// earlier try only a timed stage).
 fn answer_with(
     engines: &Engines,
     question: &str,
     checked: &Checked,
     decision: KindDecision,
-    web: Option<FetchedWeb>,
+    fetched: Option<Vec<Fetched>>,
     on_stage: &(dyn Fn(&StageTiming) + Send + Sync),
 ) -> Result<Answer, AnswerError> {
     let Checked {
@@ -519,45 +545,34 @@ fn answer_with(
     let KindDecision { kind, reason } = decision;
     let answer = match kind {
         QuestionKind::Count => {
-            let failed = |e: tally_engine::count::pipeline::PipelineError| {
-                AnswerError::Failed(e.to_string())
-            };
-            let from_corpus = || {
-                engines.pipeline.answer_from_index_observed(
-                    &engines.snippets,
+            let mut tries = fetched.unwrap_or_default();
+            let used = tries.pop().ok_or_else(|| {
+                AnswerError::Failed("no snippets were fetched for the count question".into())
+            })?;
+            let timings: Vec<StageTiming> = tries
+                .into_iter()
+                .map(|t| t.timing)
+                .chain(std::iter::once(used.timing))
+                .collect();
+            for timing in &timings {
+                on_stage(timing);
+            }
+            let mut answer = engines
+                .pipeline
+                .answer_observed(
                     question,
+                    &used.snippets,
+                    &used.retrieval,
                     count_settings,
                     &mut |stage| on_stage(stage),
                 )
-            };
-            let answer = match web {
-                None => from_corpus().map_err(failed)?,
-                Some((Ok(set), timing)) => {
-                    let mut answer = engines
-                        .pipeline
-                        .answer_observed(
-                            question,
-                            &set.snippets,
-                            "web",
-                            count_settings,
-                            &mut |stage| on_stage(stage),
-                        )
-                        .map_err(failed)?;
-                    let links: HashMap<_, _> = set.links.into_iter().collect();
-                    for snippet in &mut answer.snippets {
-                        snippet.link = links.get(&snippet.id).cloned();
-                    }
-                    answer.origin = Some(set.origin);
-                    answer.timings.insert(0, timing);
-                    answer
-                }
-                Some((Err(origin), timing)) => {
-                    let mut answer = from_corpus().map_err(failed)?;
-                    answer.origin = Some(origin);
-                    answer.timings.insert(0, timing);
-                    answer
-                }
-            };
+                .map_err(|e| AnswerError::Failed(e.to_string()))?;
+            let links: HashMap<_, _> = used.links.into_iter().collect();
+            for snippet in &mut answer.snippets {
+                snippet.link = links.get(&snippet.id).cloned();
+            }
+            answer.origin = used.origin;
+            answer.timings.splice(0..0, timings);
             AnswerBody::Count(Box::new(answer))
         }
         QuestionKind::Value => AnswerBody::Value(Box::new(engines.values.answer(question))),

@@ -11,6 +11,7 @@ pub mod http;
 pub mod ingest;
 pub mod loading;
 pub mod serve;
+pub mod sources;
 pub mod state;
 pub mod store;
 pub mod study;

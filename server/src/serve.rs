@@ -16,12 +16,12 @@ use crate::http::listen::{self, ConnectionLimits};
 use crate::http::rate_limit::RateLimiter;
 use crate::http::router;
 use crate::ingest::IngestService;
+use crate::sources::WebSource;
 use crate::state::{AppState, EncoderSlot};
 use crate::store::answers;
 use crate::store::db::Database;
 use crate::store::pg_cluster::PrivateCluster;
 use crate::study::{StudyDefinition, StudyService};
-use crate::web::snippets::WebSnippets;
 use crate::web::{Brave, SearchProvider, Searxng, WebSearch, BRAVE_BASE_URL};
 
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
@@ -42,7 +42,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         args.answer_queue,
     )
-    .with_web(web_snippets(&args, &db)?.map(Arc::new));
+    .with_web(web_source(&args, &db)?.map(Arc::new));
     // The corpora load while the server already answers health checks and pages; answering
     // says "still loading" until they are ready.
     {
@@ -279,7 +279,7 @@ async fn shutdown_signal() {
 
 /// The web search the flags configure, if any; a configuration that cannot work (SearXNG
 /// without its URL, Brave without a key) stops the start with a sentence.
-fn web_snippets(args: &ServeArgs, db: &Database) -> anyhow::Result<Option<WebSnippets>> {
+fn web_source(args: &ServeArgs, db: &Database) -> anyhow::Result<Option<WebSource>> {
     let Some(provider) = args.web_search else {
         return Ok(None);
     };
@@ -326,7 +326,7 @@ fn web_snippets(args: &ServeArgs, db: &Database) -> anyhow::Result<Option<WebSni
         args.web_search_timeout_ms,
         args.web_snippets_reuse_minutes
     );
-    Ok(Some(WebSnippets::new(
+    Ok(Some(WebSource::new(
         search,
         db.clone(),
         Duration::from_secs(args.web_snippets_reuse_minutes.saturating_mul(60)),

@@ -182,17 +182,8 @@ impl CountPipeline {
         on_stage: &mut dyn FnMut(&StageTiming),
     ) -> Result<CountAnswer, PipelineError> {
         let started = Instant::now();
-        let corpus = settings.corpus.as_deref();
-        let mut snippets = index.prefetched_in(question, corpus)?;
-        let mut retrieval = "prefetched";
-        if snippets.is_empty() {
-            retrieval = "bm25";
-            snippets = index
-                .search_in(question, settings.snippets, corpus)?
-                .into_iter()
-                .map(|h| h.snippet)
-                .collect();
-        }
+        let (snippets, retrieval) =
+            index.snippets_for(question, settings.snippets, settings.corpus.as_deref())?;
         let retrieval_timing = StageTiming {
             stage: "retrieval".to_string(),
             ms: started.elapsed().as_secs_f64() * 1e3,

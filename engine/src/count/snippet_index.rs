@@ -133,6 +133,23 @@ impl SnippetIndex {
         Ok(added)
     }
 
+    /// The snippets a count question is answered from, and how they were found: the stored
+    /// snippet set of a dataset question (`prefetched`), otherwise BM25's top `k` (`bm25`); from
+    /// `corpus` only when one is given.
+    pub fn snippets_for(
+        &self,
+        question: &str,
+        k: usize,
+        corpus: Option<&str>,
+    ) -> Result<(Vec<Snippet>, &'static str), IndexError> {
+        let prefetched = self.prefetched_in(question, corpus)?;
+        if !prefetched.is_empty() {
+            return Ok((prefetched, "prefetched"));
+        }
+        let found = self.search_in(question, k, corpus)?;
+        Ok((found.into_iter().map(|h| h.snippet).collect(), "bm25"))
+    }
+
     /// The stored snippet set of a known question, in id order; empty when the question is not
     /// a dataset question.
     pub fn prefetched(&self, question: &str) -> Result<Vec<Snippet>, IndexError> {

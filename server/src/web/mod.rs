@@ -4,12 +4,11 @@
 //! Each provider ([`SearchProvider`], one file each) says how to ask its API and how to read its
 //! answer; [`WebSearch`] does the sending with a bounded time, turns every failure into a
 //! [`WebSearchError`] a person can read, and remembers the source's state for the status panel.
-//! Fetched snippets are stored as a snippet set (`store::snippet_sets`) and reused for a
-//! repeated question.
+//! `sources::WebSource` stores fetched snippets as a snippet set (`store::snippet_sets`) and
+//! reuses them for a repeated question.
 
 mod brave;
 mod searxng;
-pub mod snippets;
 pub mod text;
 
 use std::sync::Mutex;

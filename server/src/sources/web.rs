@@ -1,41 +1,34 @@
 //! Web snippets for a count question: a stored set fetched recently for the same question, or a
-//! fresh search stored as a new set. Either way the answer names the set; when the search fails
-//! the answer says why and is given from the local corpus.
+//! fresh search stored as a new set. Either way the answer names the set.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use futures_util::future::BoxFuture;
+use tally_engine::count::CountSettings;
 use tally_engine::dataset::Snippet;
-use tally_types::count::{SnippetLink, SnippetOrigin, SnippetSource};
+use tally_types::count::{SnippetLink, SnippetOrigin, SnippetSource as Source};
 
+use super::{stage, FetchError, Fetched, SnippetSource};
 use crate::store::db::Database;
 use crate::store::snippet_sets::{self, SnippetSet};
 use crate::web::WebSearch;
 
-/// Snippets fetched from the web, ready for the count pipeline.
-#[derive(Debug, Clone)]
-pub struct WebSnippetSet {
-    pub snippets: Vec<Snippet>,
-    /// The page of each snippet, by snippet id.
-    pub links: Vec<(String, SnippetLink)>,
-    pub origin: SnippetOrigin,
-}
-
 /// The configured web search with the store its snippet sets are kept in.
-pub struct WebSnippets {
+pub struct WebSource {
     pub search: WebSearch,
     db: Database,
     /// A set fetched this recently for the same question is reused (zero: always search).
     reuse: Duration,
 }
 
-impl WebSnippets {
+impl WebSource {
     pub fn new(search: WebSearch, db: Database, reuse: Duration) -> Self {
         Self { search, db, reuse }
     }
 
-    /// Snippets for `question`: a recent stored set, or a fresh search (stored). `Err` is the
-    /// origin to show with a corpus answer: why the web search failed.
-    pub async fn fetch(&self, question: &str) -> Result<WebSnippetSet, SnippetOrigin> {
+    /// Snippets for `question`: a recent stored set, or a fresh search (stored); the error
+    /// says why the search failed.
+    async fn snippets(&self, question: &str) -> Result<Fetched, String> {
         let provider = self.search.provider().to_string();
         if let Some(set) = self.recent(question, &provider).await {
             return Ok(to_snippets(&set, Some(set.id), true));
@@ -44,14 +37,7 @@ impl WebSnippets {
             .search
             .search(question)
             .await
-            .map_err(|e| SnippetOrigin {
-                source: SnippetSource::Corpus,
-                provider: Some(provider.clone()),
-                set_id: None,
-                fetched_at: None,
-                reused: false,
-                failure: Some(e.to_string()),
-            })?;
+            .map_err(|e| e.to_string())?;
         match snippet_sets::save(&self.db, question, &provider, &results).await {
             Ok(set) => Ok(to_snippets(&set, Some(set.id), false)),
             Err(e) => {
@@ -83,7 +69,25 @@ impl WebSnippets {
     }
 }
 
-fn to_snippets(set: &SnippetSet, id: Option<i64>, reused: bool) -> WebSnippetSet {
+impl SnippetSource for WebSource {
+    fn fetch<'a>(
+        &'a self,
+        question: &'a str,
+        _settings: &'a CountSettings,
+    ) -> BoxFuture<'a, Result<Fetched, FetchError>> {
+        Box::pin(async move {
+            let started = Instant::now();
+            let fetched = self.snippets(question).await;
+            let timing = stage("web search", started);
+            match fetched {
+                Ok(fetched) => Ok(Fetched { timing, ..fetched }),
+                Err(reason) => Err(FetchError { reason, timing }),
+            }
+        })
+    }
+}
+
+fn to_snippets(set: &SnippetSet, id: Option<i64>, reused: bool) -> Fetched {
     let prefix = id
         .map(|id| format!("web{id}"))
         .unwrap_or_else(|| "web".into());
@@ -106,11 +110,14 @@ fn to_snippets(set: &SnippetSet, id: Option<i64>, reused: bool) -> WebSnippetSet
             },
         ));
     }
-    WebSnippetSet {
+    Fetched {
         snippets,
+        retrieval: "web".into(),
         links,
-        origin: SnippetOrigin {
-            source: SnippetSource::Web,
+        // Set by the caller, which times the whole fetch.
+        timing: stage("web search", Instant::now()),
+        origin: Some(SnippetOrigin {
+            source: Source::Web,
             provider: Some(set.source.clone()),
             set_id: id,
             fetched_at: Some(
@@ -119,6 +126,6 @@ fn to_snippets(set: &SnippetSet, id: Option<i64>, reused: bool) -> WebSnippetSet
             ),
             reused,
             failure: None,
-        },
+        }),
     }
 }

@@ -1,0 +1,57 @@
+//! The local snippet index: a dataset question's stored snippet set, or BM25's top snippets
+//! (from the corpus the settings name).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use futures_util::future::BoxFuture;
+use tally_engine::count::CountSettings;
+
+use super::{stage, FetchError, Fetched, SnippetSource};
+use crate::answering::Engines;
+
+pub struct LocalIndex {
+    engines: Arc<Engines>,
+}
+
+impl LocalIndex {
+    pub fn new(engines: Arc<Engines>) -> Self {
+        Self { engines }
+    }
+}
+
+impl SnippetSource for LocalIndex {
+    fn fetch<'a>(
+        &'a self,
+        question: &'a str,
+        settings: &'a CountSettings,
+    ) -> BoxFuture<'a, Result<Fetched, FetchError>> {
+        let engines = Arc::clone(&self.engines);
+        let question = question.to_string();
+        let settings = settings.clone();
+        Box::pin(async move {
+            let started = Instant::now();
+            // tantivy reads block: off the async threads.
+            let found = tokio::task::spawn_blocking(move || {
+                engines
+                    .snippets
+                    .snippets_for(&question, settings.snippets, settings.corpus.as_deref())
+                    .map_err(|e| e.to_string())
+            })
+            .await
+            .map_err(|e| format!("the retrieval task crashed: {e}"))
+            .and_then(|found| found);
+            let timing = stage("retrieval", started);
+            match found {
+                Ok((snippets, retrieval)) => Ok(Fetched {
+                    snippets,
+                    retrieval: retrieval.to_string(),
+                    links: Vec::new(),
+                    origin: None,
+                    timing,
+                }),
+                Err(reason) => Err(FetchError { reason, timing }),
+            }
+        })
+    }
+}

@@ -1,0 +1,56 @@
+//! Where a count question's snippets come from, behind one trait: the local snippet index
+//! ([`LocalIndex`], the default) and a web search ([`WebSource`]: SearXNG or the Brave Search
+//! API). The answering service asks the source the settings choose; when a web search fails,
+//! the local index answers instead and the answer says why.
+
+mod local;
+mod web;
+
+use futures_util::future::BoxFuture;
+use tally_engine::count::CountSettings;
+use tally_engine::dataset::Snippet;
+use tally_types::count::{SnippetLink, SnippetOrigin, StageTiming};
+
+pub use local::LocalIndex;
+pub use web::WebSource;
+
+/// The snippets for a question, and what the answer says about where they came from.
+#[derive(Debug, Clone)]
+pub struct Fetched {
+    pub snippets: Vec<Snippet>,
+    /// How they were found (`prefetched`, `bm25`, `web`).
+    pub retrieval: String,
+    /// The page of each web snippet, by snippet id.
+    pub links: Vec<(String, SnippetLink)>,
+    /// `None` for the local index's snippets.
+    pub origin: Option<SnippetOrigin>,
+    /// The time it took, as a stage of the answer.
+    pub timing: StageTiming,
+}
+
+/// Why a source gave no snippets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FetchError {
+    /// Says what failed, for the answer.
+    pub reason: String,
+    /// The time spent before it failed, as a stage of the answer.
+    pub timing: StageTiming,
+}
+
+/// A place count snippets come from.
+pub trait SnippetSource: Send + Sync {
+    /// Snippets for `question` under the count `settings` (how many, from which corpus).
+    fn fetch<'a>(
+        &'a self,
+        question: &'a str,
+        settings: &'a CountSettings,
+    ) -> BoxFuture<'a, Result<Fetched, FetchError>>;
+}
+
+/// A stage of the answer that took from `started` until now.
+fn stage(name: &str, started: std::time::Instant) -> StageTiming {
+    StageTiming {
+        stage: name.to_string(),
+        ms: started.elapsed().as_secs_f64() * 1e3,
+    }
+}
