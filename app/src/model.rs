@@ -22,9 +22,10 @@ pub const MAX_QUESTION_CHARS: usize = 500;
 /// The query parameters of a question: the text, the mode and the settings of each pipeline
 /// (the names [`Ask::from_params`] reads; the API refuses others).
 pub const QUESTION_PARAMETERS: [&str; 2] = ["q", "mode"];
-pub const COUNT_PARAMETERS: [&str; 7] = [
+pub const COUNT_PARAMETERS: [&str; 8] = [
     "snippets",
     "snippet_source",
+    "snippet_set",
     "threshold",
     "strategy",
     "theta",
@@ -81,6 +82,9 @@ pub struct Settings {
     /// a web search configured).
     #[serde(default = "corpus_snippets")]
     pub snippet_source: String,
+    /// A stored web snippet set to answer from again, exactly as before (implies the web).
+    #[serde(default)]
+    pub snippet_set: Option<i64>,
 }
 
 fn corpus_snippets() -> String {
@@ -107,6 +111,7 @@ impl Default for Settings {
             k: 10,
             corpus: all_corpora(),
             snippet_source: corpus_snippets(),
+            snippet_set: None,
         }
     }
 }
@@ -146,6 +151,9 @@ impl Settings {
             s.snippet_source.clone(),
             defaults.snippet_source.clone(),
         );
+        if let Some(set) = s.snippet_set {
+            pairs.push(format!("snippet_set={set}"));
+        }
         pairs.join("&")
     }
 }
@@ -342,6 +350,14 @@ impl Ask {
         text("sort", &mut settings.sort);
         text("corpus", &mut settings.corpus);
         text("snippet_source", &mut settings.snippet_source);
+        if let Some(raw) = get("snippet_set").filter(|v| !v.trim().is_empty()) {
+            match raw.trim().parse::<i64>() {
+                Ok(id) if id > 0 => settings.snippet_set = Some(id),
+                _ => problems.push(format!(
+                    "snippet_set must be a snippet set's number, not “{raw}”"
+                )),
+            }
+        }
         let mut mode = get("mode").unwrap_or_default().trim().to_string();
         if mode.is_empty() {
             mode = "auto".into();

@@ -315,16 +315,22 @@ impl Answerer {
         if let Some(Ok(engines)) = self.engines.get() {
             check_corpus(engines, &count)?;
         }
-        let snippet_source = if may_count {
-            self.snippet_source(&settings.snippet_source)?
+        let (snippet_source, snippet_set) = if may_count {
+            // A stored snippet set is the web's, answered from again.
+            let source = match settings.snippet_set {
+                Some(_) => SnippetSource::Web.name(),
+                None => settings.snippet_source.as_str(),
+            };
+            (self.snippet_source(source)?, settings.snippet_set)
         } else {
-            SnippetSource::Corpus
+            (SnippetSource::Corpus, None)
         };
         Ok(Checked {
             forced,
             count,
             search,
             snippet_source,
+            snippet_set,
         })
     }
 
@@ -436,6 +442,17 @@ impl Answerer {
                     .map_err(failed)?])
             }
         };
+        if let Some(id) = checked.snippet_set {
+            return match web.stored(question, id).await {
+                Ok(Some(fetched)) => Ok(vec![fetched]),
+                Ok(None) => Err(AnswerError::BadRequest(format!(
+                    "there is no snippet set {id} for this question"
+                ))),
+                Err(why) => Err(AnswerError::Failed(format!(
+                    "snippet set {id} could not be read: {why}"
+                ))),
+            };
+        }
         match web.fetch(question, &checked.count).await {
             Ok(fetched) => Ok(vec![fetched]),
             Err(failure) => {
@@ -474,6 +491,8 @@ pub struct Checked {
     pub search: SearchSettings,
     /// Where a count question's snippets come from.
     pub snippet_source: SnippetSource,
+    /// The stored web snippet set to answer from again.
+    pub snippet_set: Option<i64>,
 }
 
 fn check_corpus(engines: &Engines, settings: &CountSettings) -> Result<(), AnswerError> {
@@ -540,6 +559,7 @@ fn answer_with(
         count: count_settings,
         search: search_settings,
         snippet_source: _,
+        snippet_set: _,
     } = checked;
     let forced = *forced;
     let KindDecision { kind, reason } = decision;

@@ -264,8 +264,12 @@ async fn searxng_snippets_answer_unseen_questions_and_failures_are_shown() {
     .await
     .unwrap();
     assert!(
-        html.contains(&format!("(snippet set {set_id})")),
+        html.contains(&format!(">snippet set {set_id}</a>")),
         "the page names the snippet set"
+    );
+    assert!(
+        html.contains(&format!("snippet_set={set_id}")),
+        "the set links to the answer from exactly these snippets"
     );
     assert!(html.contains(r#"href="https://science.nasa.gov/jupiter/jupiter-moons/""#));
     assert!(
@@ -316,6 +320,43 @@ async fn searxng_snippets_answer_unseen_questions_and_failures_are_shown() {
     .await
     .unwrap();
     assert!(html.contains("failed on its side (HTTP 502). Answered from the local corpus instead."));
+
+    // The stored set answers again exactly, without searching, whatever the engine does now.
+    let before = fake.requests();
+    let exact = reqwest::get(server.url(&format!(
+        "/api/count?q={}&snippet_set={set_id}",
+        query(question)
+    )))
+    .await
+    .unwrap();
+    assert_eq!(exact.status(), reqwest::StatusCode::OK);
+    let exact: Value = exact.json().await.unwrap();
+    assert_eq!(fake.requests(), before, "no search for a stored set");
+    assert_eq!(exact["answer"]["origin"]["set_id"], set_id);
+    assert_eq!(exact["answer"]["count"], 95.0);
+    assert_eq!(exact["answer"]["snippets"], answer["snippets"]);
+    for (path, expected) in [
+        (
+            format!("/api/count?q=how+many+moons+does+mars+have&snippet_set={set_id}"),
+            format!("there is no snippet set {set_id} for this question"),
+        ),
+        (
+            "/api/count?q=how+many+moons&snippet_set=first".to_string(),
+            "snippet_set must be a snippet set's number".to_string(),
+        ),
+    ] {
+        let response = reqwest::get(server.url(&path)).await.unwrap();
+        assert_eq!(
+            response.status(),
+            reqwest::StatusCode::BAD_REQUEST,
+            "{path}"
+        );
+        let body: Value = response.json().await.unwrap();
+        assert!(
+            body["error"].as_str().unwrap().contains(&expected),
+            "{body}"
+        );
+    }
 
     // Back to normal: the source recovers.
     fake.set(Mode::Recorded);

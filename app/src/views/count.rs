@@ -7,12 +7,14 @@
 use leptos::prelude::*;
 
 use crate::format::{duration_ms, number, percent, Mark};
+use crate::model::{Ask, Settings};
 use crate::views::feedback::{Extra, FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
 use tally_types::count::{
     Cnp, CnpClass, CnpGroups, CountAnswer, RankedInstance, SnippetAnswer, SnippetOrigin,
     SnippetSource,
 };
+use tally_types::QuestionKind;
 
 const CNP_CLASSES: [(&str, &str); 4] = [
     (
@@ -42,7 +44,7 @@ pub fn snippet_anchor(id: &str) -> String {
 #[component]
 pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> impl IntoView {
     let CountAnswer {
-        question: _,
+        question,
         analysis,
         count,
         support: _,
@@ -58,7 +60,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
         timings,
         settings: _,
     } = view;
-    let origin_line = origin.map(|origin| view! { <Origin origin/> });
+    let origin_line = origin.map(|origin| view! { <Origin origin question=question.clone()/> });
     let used = snippets
         .iter()
         .flat_map(|s| &s.spans)
@@ -364,13 +366,26 @@ fn Instances(instances: Vec<RankedInstance>, target: Option<FeedbackTarget>) -> 
 /// Where the snippets came from: the web search and its stored set, or why the web failed and
 /// the local corpus answered instead.
 #[component]
-fn Origin(origin: SnippetOrigin) -> impl IntoView {
+fn Origin(origin: SnippetOrigin, question: String) -> impl IntoView {
     let provider = origin.provider.clone().unwrap_or_default();
     let fetched = origin.fetched_at.clone().unwrap_or_default();
-    let set = origin
-        .set_id
-        .map(|id| format!(" (snippet set {id})"))
-        .unwrap_or_else(|| " (not stored: the database is unavailable)".into());
+    // The set's link answers from exactly these snippets again.
+    let set = match origin.set_id {
+        Some(id) => {
+            let again = Ask {
+                q: question,
+                mode: QuestionKind::Count.name().into(),
+                settings: Settings {
+                    snippet_source: SnippetSource::Web.name().into(),
+                    snippet_set: Some(id),
+                    ..Settings::default()
+                },
+            };
+            view! { " (" <a href=again.url() id="snippet-set">{format!("snippet set {id}")}</a> ")" }
+                .into_any()
+        }
+        None => " (not stored: the database is unavailable)".into_any(),
+    };
     match (origin.source, origin.failure) {
         (_, Some(failure)) => view! {
             <p class="snippet-origin failed" id="snippet-origin" role="status">
@@ -382,7 +397,9 @@ fn Origin(origin: SnippetOrigin) -> impl IntoView {
             let when = if origin.reused { "fetched earlier, at" } else { "fetched" };
             view! {
                 <p class="snippet-origin" id="snippet-origin">
-                    {format!("Web snippets from {provider}, {when} {fetched}{set}.")}
+                    {format!("Web snippets from {provider}, {when} {fetched}")}
+                    {set}
+                    "."
                 </p>
             }
             .into_any()

@@ -54,6 +54,19 @@ impl WebSource {
         }
     }
 
+    /// The stored set `id` for `question`, to answer exactly as before: `None` when there is
+    /// no such set for this question; the error says why the store could not be read.
+    pub async fn stored(&self, question: &str, id: i64) -> Result<Option<Fetched>, String> {
+        let started = Instant::now();
+        let set = snippet_sets::by_id(&self.db, id, question)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(set.map(|set| Fetched {
+            timing: stage("stored snippet set", started),
+            ..to_snippets(&set, Some(set.id), true)
+        }))
+    }
+
     async fn recent(&self, question: &str, provider: &str) -> Option<SnippetSet> {
         if self.reuse.is_zero() {
             return None;

@@ -60,9 +60,30 @@ pub async fn recent(
     .fetch_optional(pool)
     .await
     .map_err(classify)?;
-    let Some(set) = row else {
-        return Ok(None);
-    };
+    match row {
+        Some(set) => Ok(Some(with_results(pool, set).await?)),
+        None => Ok(None),
+    }
+}
+
+/// Set `id` if it was fetched for `question` (case and spacing aside).
+pub async fn by_id(db: &Database, id: i64, question: &str) -> Result<Option<SnippetSet>, DbError> {
+    let pool = db.pool().await?;
+    let row: Option<SetRow> = sqlx::query_as(
+        "SELECT id, source, fetched_at FROM snippet_sets WHERE id = $1 AND question_key = $2",
+    )
+    .bind(id)
+    .bind(question_key(question))
+    .fetch_optional(pool)
+    .await
+    .map_err(classify)?;
+    match row {
+        Some(set) => Ok(Some(with_results(pool, set).await?)),
+        None => Ok(None),
+    }
+}
+
+async fn with_results(pool: &sqlx::PgPool, set: SetRow) -> Result<SnippetSet, DbError> {
     let snippets: Vec<SnippetRow> = sqlx::query_as(
         "SELECT url, title, text, published FROM web_snippets WHERE set_id = $1 ORDER BY rank",
     )
@@ -70,7 +91,7 @@ pub async fn recent(
     .fetch_all(pool)
     .await
     .map_err(classify)?;
-    Ok(Some(SnippetSet {
+    Ok(SnippetSet {
         id: set.id,
         source: set.source,
         fetched_at: set.fetched_at,
@@ -83,7 +104,7 @@ pub async fn recent(
                 published: s.published,
             })
             .collect(),
-    }))
+    })
 }
 
 /// Stores the `results` of a search of `source` for `question`, in one transaction.
