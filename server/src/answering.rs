@@ -6,7 +6,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use serde::Serialize;
 use tally_app::model::Settings;
@@ -111,14 +111,25 @@ fn shorten(text: &str, chars: usize) -> String {
     }
 }
 
-/// Every quantity of the sentence index with its description, for value questions: built once
-/// when the engines load (sentences ingested later are not in it until a restart).
+/// Every quantity of the sentence index with its description, for value questions: built when
+/// the engines load, and again when documents are ingested or deleted.
 pub struct ValueCorpus {
     pub sentences: Vec<StoredSentence>,
     pub descriptions: DescriptionIndex,
 }
 
 impl ValueCorpus {
+    /// Describes every sentence of `index`.
+    pub fn of(index: &SentenceIndex) -> Result<Self, String> {
+        let sentences = index
+            .all_sentences()
+            .map_err(|e| format!("the sentence index could not be read: {e}"))?;
+        Ok(ValueCorpus {
+            descriptions: DescriptionIndex::build(&sentences),
+            sentences,
+        })
+    }
+
     /// Answers a value question with the default settings.
     pub fn answer(&self, question: &str) -> ValueAnswer {
         answer_value(
@@ -135,9 +146,32 @@ pub struct Engines {
     pub snippets: SnippetIndex,
     pub pipeline: CountPipeline,
     pub sentences: SentenceIndex,
-    pub values: ValueCorpus,
+    /// Replaced whole when the sentence index changes (answers in flight keep the old one).
+    pub values: RwLock<Arc<ValueCorpus>>,
     pub encoder: Option<Arc<Encoder>>,
     pub examples: tally_app::model::Examples,
+}
+
+impl Engines {
+    /// The value questions' corpus as it stands.
+    pub fn value_corpus(&self) -> Arc<ValueCorpus> {
+        match self.values.read() {
+            Ok(values) => Arc::clone(&values),
+            Err(poisoned) => Arc::clone(&poisoned.into_inner()),
+        }
+    }
+
+    /// Describes the sentence index again (after documents were ingested or deleted).
+    pub fn refresh_value_corpus(&self) {
+        match ValueCorpus::of(&self.sentences) {
+            Ok(fresh) => {
+                if let Ok(mut values) = self.values.write() {
+                    *values = Arc::new(fresh);
+                }
+            }
+            Err(e) => tracing::warn!("value questions keep the corpus as it was: {e}"),
+        }
+    }
 }
 
 /// Where the engines are, once loaded.
@@ -244,8 +278,12 @@ impl Answerer {
         self.engines()
     }
 
-    /// Forgets cached answers: the corpora changed (documents were ingested or deleted).
+    /// The corpora changed (documents were ingested or deleted): value questions describe the
+    /// sentence index again, and cached answers are forgotten. Blocking.
     pub fn corpora_changed(&self) {
+        if let Some(Ok(engines)) = self.engines.get() {
+            engines.refresh_value_corpus();
+        }
         if let Ok(mut cache) = self.cache.lock() {
             *cache = Cache::default();
         }
@@ -355,7 +393,7 @@ impl Answerer {
     pub fn value(&self, question: &str) -> Result<ValueAnswer, AnswerError> {
         let question = question.trim();
         validate_question(question)?;
-        Ok(self.engines()?.values.answer(question))
+        Ok(self.engines()?.value_corpus().answer(question))
     }
 
     /// Answers `question` as `mode` (`auto`, `count`, `value`, `quantity` or `search`).
@@ -595,7 +633,7 @@ fn answer_with(
             answer.timings.splice(0..0, timings);
             AnswerBody::Count(Box::new(answer))
         }
-        QuestionKind::Value => AnswerBody::Value(Box::new(engines.values.answer(question))),
+        QuestionKind::Value => AnswerBody::Value(Box::new(engines.value_corpus().answer(question))),
         QuestionKind::Quantity | QuestionKind::Search => {
             let mut settings = search_settings.clone();
             if kind == QuestionKind::Search {
@@ -658,13 +696,7 @@ fn load_engines(config: &EngineConfig, encoder: Option<Arc<Encoder>>) -> Result<
         .map_err(|e| format!("{e:#}"))?;
     let sentences = crate::commands::search::open_search_index(&config.sentence_index, data)
         .map_err(|e| format!("{e:#}"))?;
-    let stored = sentences
-        .all_sentences()
-        .map_err(|e| format!("the sentence index could not be read: {e}"))?;
-    let values = ValueCorpus {
-        descriptions: DescriptionIndex::build(&stored),
-        sentences: stored,
-    };
+    let values = RwLock::new(Arc::new(ValueCorpus::of(&sentences)?));
     let pipeline = match &encoder {
         Some(encoder) => CountPipeline::load(encoder.clone(), config.span_model.as_deref())
             .map_err(|e| format!("the span model could not be loaded: {e}"))?,

@@ -177,6 +177,17 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
     assert!(sources.contains(&"Hartwell news"), "{sources:?}");
     let texts = answer["snippets"].to_string();
     assert!(!texts.contains("tracking"), "scripts are not text");
+    // A value question reads the new sentences too.
+    let (status, value) = json(
+        client
+            .get(server.url("/api/value?q=how+many+books+does+the+hartwell+library+hold"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{value}");
+    assert_eq!(value["value"], 2_500_000.0, "{value}");
 
     // The pages: the list with its forms, the job's page, the settings' corpus choice.
     let page = client

@@ -70,7 +70,7 @@ fn CorpusTable(rows: Vec<CorpusRow>, token: String) -> impl IntoView {
             </tbody>
         </table>
         <p class="muted small">
-            "Count questions choose a corpus in the settings (Corpus); value questions and quantity search use every corpus's sentences (sentences added while the server runs reach value questions after a restart)."
+            "Count questions choose a corpus in the settings (Corpus); value questions and quantity search use every corpus's sentences."
         </p>
     }
 }
