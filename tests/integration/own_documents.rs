@@ -229,6 +229,16 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
         !home.contains("setting-snippet-source"),
         "no web choice without a web search"
     );
+    let spec: Value = client
+        .get(server.url("/api/openapi.json"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let parameters = spec["paths"]["/api/count"]["get"]["parameters"].to_string();
+    assert!(!parameters.contains("snippet_set") && parameters.contains(r#"["corpus"]"#));
 
     // The page's form: a browser is sent to the job's page, or back with the reason.
     let no_redirects = reqwest::Client::builder()

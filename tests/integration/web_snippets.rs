@@ -208,6 +208,16 @@ async fn searxng_snippets_answer_unseen_questions_and_failures_are_shown() {
     assert_eq!(status["provider"], "searxng");
     assert_eq!(status["state"], "unused");
     assert_eq!(status["endpoint"], format!("{url}/search"));
+    // Its API document offers the web parameters (a server without a web search does not).
+    let spec: Value = reqwest::get(server.url("/api/openapi.json"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let parameters = spec["paths"]["/api/count"]["get"]["parameters"].to_string();
+    assert!(parameters.contains("snippet_set"));
+    assert!(parameters.contains(r#"["corpus","web"]"#), "{parameters}");
     // The settings offer "Snippets from the web" on a server that has a web search.
     let home = reqwest::get(server.url("/"))
         .await

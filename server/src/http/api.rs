@@ -17,6 +17,8 @@ use tally_app::model::{
     Ask, COUNT_PARAMETERS, QUESTION_PARAMETERS, SEARCH_PARAMETERS, VISITOR_COOKIE,
 };
 
+use tally_types::count::SnippetSource;
+
 use crate::backend::{answer_and_store, StoredAnswer};
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -248,7 +250,8 @@ pub async fn list_questions(
 }
 
 /// `GET /api/openapi.json`: this API, described as OpenAPI 3.1, with the corpora this server
-/// has loaded as the choices of `corpus`.
+/// has loaded as the choices of `corpus`, and the web snippet parameters only where a web
+/// search is configured.
 pub async fn openapi(State(state): State<AppState>) -> Response {
     let mut spec = match super::openapi::document() {
         Ok(spec) => spec.clone(),
@@ -256,10 +259,19 @@ pub async fn openapi(State(state): State<AppState>) -> Response {
     };
     let mut corpora = vec![tally_app::model::ALL_CORPORA.to_string()];
     corpora.extend(state.answerer.examples().corpora);
+    let has_web = state.answerer.web().is_some();
     for path in ["/api/count", "/api/answer/stream"] {
         if let Some(parameters) = spec["paths"][path]["get"]["parameters"].as_array_mut() {
-            for parameter in parameters.iter_mut().filter(|p| p["name"] == "corpus") {
-                parameter["schema"]["enum"] = json!(corpora);
+            if !has_web {
+                parameters.retain(|p| p["name"] != "snippet_set");
+            }
+            for parameter in parameters.iter_mut() {
+                if parameter["name"] == "corpus" {
+                    parameter["schema"]["enum"] = json!(corpora);
+                }
+                if parameter["name"] == "snippet_source" && !has_web {
+                    parameter["schema"]["enum"] = json!([SnippetSource::Corpus.name()]);
+                }
             }
         }
     }
