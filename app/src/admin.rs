@@ -2,6 +2,7 @@
 //! person's documents, as the server reports them and the pages show them.
 
 use serde::{Deserialize, Serialize};
+use tally_types::documents::IngestProgress;
 
 /// A corpus and its size in each index.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -41,15 +42,8 @@ pub struct IngestJob {
     pub corpus: String,
     pub files: Vec<String>,
     pub state: JobState,
-    pub documents: usize,
-    pub documents_done: usize,
-    /// The uploaded text, and how much of it is indexed (the progress bar).
-    pub bytes: usize,
-    pub bytes_done: usize,
-    pub snippets: usize,
-    pub sentences: usize,
-    pub quantities: usize,
-    pub seconds: f64,
+    #[serde(flatten)]
+    pub progress: IngestProgress,
     /// Why it failed.
     pub error: Option<String>,
 }

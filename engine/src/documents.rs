@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 use tally_types::count::ALL_CORPORA;
+pub use tally_types::documents::IngestProgress;
 
 use crate::count::snippet_index::{IndexError, SnippetIndex};
 use crate::dataset::{QuerySnippets, Snippet};
@@ -227,20 +228,6 @@ fn paragraphs(text: &str) -> Vec<String> {
     out
 }
 
-/// How far an ingestion has come.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
-pub struct Progress {
-    pub documents: usize,
-    pub documents_done: usize,
-    /// The documents' text, and how much of it is indexed.
-    pub bytes: usize,
-    pub bytes_done: usize,
-    pub snippets: usize,
-    pub sentences: usize,
-    pub quantities: usize,
-    pub seconds: f64,
-}
-
 /// Where ingested documents go: the snippet index, the sentence index, or both.
 pub struct Indexes<'a> {
     pub snippets: Option<&'a SnippetIndex>,
@@ -253,8 +240,8 @@ pub fn ingest(
     indexes: &Indexes<'_>,
     corpus: &str,
     documents: &[Document],
-    on_progress: &mut dyn FnMut(&Progress),
-) -> Result<Progress, DocumentsError> {
+    on_progress: &mut dyn FnMut(&IngestProgress),
+) -> Result<IngestProgress, DocumentsError> {
     check_corpus_name(corpus)?;
     let started = Instant::now();
     // Each section with the index of its document.
@@ -263,10 +250,10 @@ pub fn ingest(
         .enumerate()
         .flat_map(|(n, d)| sections_of(d).into_iter().map(move |s| (n, s)))
         .collect();
-    let mut progress = Progress {
+    let mut progress = IngestProgress {
         documents: documents.len(),
         bytes: sections.iter().map(|(_, s)| s.text.len()).sum(),
-        ..Progress::default()
+        ..IngestProgress::default()
     };
     on_progress(&progress);
     let mut rest = &sections[..];

@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex};
 
 use tally_app::admin::{CorpusRow, IngestJob, JobState};
-use tally_engine::documents::{self, DocumentFormat, DocumentsError, Indexes, Progress};
+use tally_engine::documents::{self, DocumentFormat, DocumentsError, Indexes, IngestProgress};
 use tally_engine::search::index::Document;
 use tokio::sync::watch;
 use uuid::Uuid;
@@ -78,14 +78,11 @@ impl IngestService {
             corpus: corpus.to_string(),
             files: uploads.into_iter().map(|u| u.file_name).collect(),
             state: JobState::Running,
-            documents: all.len(),
-            documents_done: 0,
-            bytes: all.iter().map(|d| d.text.len()).sum(),
-            bytes_done: 0,
-            snippets: 0,
-            sentences: 0,
-            quantities: 0,
-            seconds: 0.0,
+            progress: IngestProgress {
+                documents: all.len(),
+                bytes: all.iter().map(|d| d.text.len()).sum(),
+                ..IngestProgress::default()
+            },
             error: None,
         };
         let (sender, _) = watch::channel(job.clone());
@@ -104,7 +101,7 @@ impl IngestService {
                     sentences: Some(&engines.sentences),
                 };
                 let done = documents::ingest(&indexes, &corpus, &all, &mut |p| {
-                    update.send_modify(|job| apply(job, p));
+                    update.send_modify(|job| job.progress = *p);
                 });
                 // Cached answers may have come from the corpus as it was.
                 answerer.corpora_changed();
@@ -113,7 +110,7 @@ impl IngestService {
             .await;
             sender.send_modify(|job| match ran {
                 Ok(Ok(done)) => {
-                    apply(job, &done);
+                    job.progress = done;
                     job.state = JobState::Done;
                 }
                 Ok(Err(e)) => fail(job, e.to_string()),
@@ -173,16 +170,6 @@ impl IngestService {
             jobs.push((id, sender));
         }
     }
-}
-
-fn apply(job: &mut IngestJob, progress: &Progress) {
-    job.documents_done = progress.documents_done;
-    job.bytes = progress.bytes;
-    job.bytes_done = progress.bytes_done;
-    job.snippets = progress.snippets;
-    job.sentences = progress.sentences;
-    job.quantities = progress.quantities;
-    job.seconds = progress.seconds;
 }
 
 fn fail(job: &mut IngestJob, why: String) {

@@ -6,6 +6,7 @@
 
 pub mod answer;
 pub mod count;
+pub mod documents;
 pub mod kind;
 pub mod search;
 pub mod value;

@@ -125,9 +125,10 @@ fn JobView(initial: IngestJob) -> impl IntoView {
         {move || {
             let j = job.get();
             let state = j.state.name();
+            let p = j.progress;
             view! {
                 <p id="job-corpus">{format!("Corpus {} · {}", j.corpus, j.files.join(", "))}</p>
-                <progress id="ingest-progress" max=j.bytes.max(1).to_string() value=j.bytes_done.to_string()></progress>
+                <progress id="ingest-progress" max=p.bytes.max(1).to_string() value=p.bytes_done.to_string()></progress>
                 <p id="job-state" data-state=state>
                     {format!(
                         "{}: {} of {} documents, {} snippets, {} sentences with {} quantities, {:.1} s",
@@ -136,12 +137,12 @@ fn JobView(initial: IngestJob) -> impl IntoView {
                             JobState::Done => "Done",
                             JobState::Failed => "Failed",
                         },
-                        number(j.documents_done as f64),
-                        number(j.documents as f64),
-                        number(j.snippets as f64),
-                        number(j.sentences as f64),
-                        number(j.quantities as f64),
-                        j.seconds
+                        number(p.documents_done as f64),
+                        number(p.documents as f64),
+                        number(p.snippets as f64),
+                        number(p.sentences as f64),
+                        number(p.quantities as f64),
+                        p.seconds
                     )}
                 </p>
                 {j.error.map(|e| view! { <p class="error" role="alert">{e}</p> })}
