@@ -153,6 +153,14 @@ pub struct Engines {
 }
 
 impl Engines {
+    /// Both indexes, for ingesting, listing and deleting corpora.
+    pub fn indexes(&self) -> tally_engine::documents::Indexes<'_> {
+        tally_engine::documents::Indexes {
+            snippets: Some(&self.snippets),
+            sentences: Some(&self.sentences),
+        }
+    }
+
     /// The value questions' corpus as it stands.
     pub fn value_corpus(&self) -> Arc<ValueCorpus> {
         match self.values.read() {
@@ -468,21 +476,16 @@ impl Answerer {
         engines: &Arc<Engines>,
         question: &str,
         checked: &Checked,
-    ) -> Result<Vec<Fetched>, AnswerError> {
+    ) -> Result<Fetched, AnswerError> {
         let local = LocalIndex::new(Arc::clone(engines));
         let failed = |e: crate::sources::FetchError| AnswerError::Failed(e.reason);
         let web = match (&self.web, checked.snippet_source) {
             (Some(web), SnippetSource::Web) => web,
-            _ => {
-                return Ok(vec![local
-                    .fetch(question, &checked.count)
-                    .await
-                    .map_err(failed)?])
-            }
+            _ => return local.fetch(question, &checked.count).await.map_err(failed),
         };
         if let Some(id) = checked.snippet_set {
             return match web.stored(question, id).await {
-                Ok(Some(fetched)) => Ok(vec![fetched]),
+                Ok(Some(fetched)) => Ok(fetched),
                 Ok(None) => Err(AnswerError::BadRequest(format!(
                     "there is no snippet set {id} for this question"
                 ))),
@@ -492,7 +495,7 @@ impl Answerer {
             };
         }
         match web.fetch(question, &checked.count).await {
-            Ok(fetched) => Ok(vec![fetched]),
+            Ok(fetched) => Ok(fetched),
             Err(failure) => {
                 let mut fetched = local
                     .fetch(question, &checked.count)
@@ -507,14 +510,8 @@ impl Answerer {
                     failure: Some(failure.reason),
                 });
                 // The failed search's time is a stage of the answer too.
-                let tried = Fetched {
-                    snippets: Vec::new(),
-                    retrieval: String::new(),
-                    links: Vec::new(),
-                    origin: None,
-                    timing: failure.timing,
-                };
-                Ok(vec![tried, fetched])
+                fetched.timings.insert(0, failure.timing);
+                Ok(fetched)
             }
         }
     }
@@ -582,14 +579,13 @@ fn decide_kind(engines: &Engines, question: &str, forced: Option<QuestionKind>) 
     }
 }
 
-/// Answers with the engines; a count question from `fetched` (the snippets last, each
-/// earlier try only a timed stage).
+/// Answers with the engines; a count question from the `fetched` snippets.
 fn answer_with(
     engines: &Engines,
     question: &str,
     checked: &Checked,
     decision: KindDecision,
-    fetched: Option<Vec<Fetched>>,
+    fetched: Option<Fetched>,
     on_stage: &(dyn Fn(&StageTiming) + Send + Sync),
 ) -> Result<Answer, AnswerError> {
     let Checked {
@@ -603,16 +599,10 @@ fn answer_with(
     let KindDecision { kind, reason } = decision;
     let answer = match kind {
         QuestionKind::Count => {
-            let mut tries = fetched.unwrap_or_default();
-            let used = tries.pop().ok_or_else(|| {
+            let used = fetched.ok_or_else(|| {
                 AnswerError::Failed("no snippets were fetched for the count question".into())
             })?;
-            let timings: Vec<StageTiming> = tries
-                .into_iter()
-                .map(|t| t.timing)
-                .chain(std::iter::once(used.timing))
-                .collect();
-            for timing in &timings {
+            for timing in &used.timings {
                 on_stage(timing);
             }
             let mut answer = engines
@@ -630,7 +620,7 @@ fn answer_with(
                 snippet.link = links.get(&snippet.id).cloned();
             }
             answer.origin = used.origin;
-            answer.timings.splice(0..0, timings);
+            answer.timings.splice(0..0, used.timings);
             AnswerBody::Count(Box::new(answer))
         }
         QuestionKind::Value => AnswerBody::Value(Box::new(engines.value_corpus().answer(question))),

@@ -261,12 +261,10 @@ impl Backend for ServerBackend {
                 .admin
                 .check(Some(&token), CORPUS_PAGES)
                 .map_err(|e| e.failure())?;
-            tokio::task::spawn_blocking(move || crate::ingest::corpora(&state.answerer))
+            state
+                .ingest
+                .corpora(&state.answerer)
                 .await
-                .map_err(|e| Failure {
-                    status: 500,
-                    message: format!("listing the corpora crashed: {e}"),
-                })?
                 .map_err(|e| e.failure())
         })
     }

@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex};
 
 use tally_app::admin::{CorpusRow, IngestJob, JobState};
-use tally_engine::documents::{self, DocumentFormat, DocumentsError, Indexes, IngestProgress};
+use tally_engine::documents::{self, DocumentFormat, DocumentsError, IngestProgress};
 use tally_engine::search::index::Document;
 use tokio::sync::watch;
 use uuid::Uuid;
@@ -96,11 +96,7 @@ impl IngestService {
             let corpus = sender.borrow().corpus.clone();
             let ran = tokio::task::spawn_blocking(move || {
                 let engines = answerer.loaded()?;
-                let indexes = Indexes {
-                    snippets: Some(&engines.snippets),
-                    sentences: Some(&engines.sentences),
-                };
-                let done = documents::ingest(&indexes, &corpus, &all, &mut |p| {
+                let done = documents::ingest(&engines.indexes(), &corpus, &all, &mut |p| {
                     update.send_modify(|job| job.progress = *p);
                 });
                 // Cached answers may have come from the corpus as it was.
@@ -131,16 +127,23 @@ impl IngestService {
         let corpus = corpus.to_string();
         tokio::task::spawn_blocking(move || {
             let engines = answerer.loaded()?;
-            let indexes = Indexes {
-                snippets: Some(&engines.snippets),
-                sentences: Some(&engines.sentences),
-            };
-            let deleted = documents::delete(&indexes, &corpus)?;
+            let deleted = documents::delete(&engines.indexes(), &corpus)?;
             answerer.corpora_changed();
             Ok(row(deleted))
         })
         .await
         .map_err(|e| IngestError::Index(format!("the deleting task crashed: {e}")))?
+    }
+
+    /// The corpora of the loaded indexes.
+    pub async fn corpora(&self, answerer: &Answerer) -> Result<Vec<CorpusRow>, IngestError> {
+        let engines = answerer.loaded()?;
+        tokio::task::spawn_blocking(move || {
+            let sizes = documents::corpora(&engines.indexes())?;
+            Ok(sizes.into_iter().map(row).collect())
+        })
+        .await
+        .map_err(|e| IngestError::Index(format!("the listing task crashed: {e}")))?
     }
 
     /// A job's state now.
@@ -175,16 +178,6 @@ impl IngestService {
 fn fail(job: &mut IngestJob, why: String) {
     job.state = JobState::Failed;
     job.error = Some(why);
-}
-
-/// The corpora of the loaded indexes.
-pub fn corpora(answerer: &Answerer) -> Result<Vec<CorpusRow>, IngestError> {
-    let engines = answerer.loaded()?;
-    let indexes = Indexes {
-        snippets: Some(&engines.snippets),
-        sentences: Some(&engines.sentences),
-    };
-    Ok(documents::corpora(&indexes)?.into_iter().map(row).collect())
 }
 
 fn row(size: documents::CorpusSize) -> CorpusRow {

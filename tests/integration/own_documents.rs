@@ -5,7 +5,7 @@ use reqwest::multipart::{Form, Part};
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use crate::support::demo_server;
+use crate::support::{demo_server, page_text};
 
 const TOKEN: &str = "admin-7c1e";
 
@@ -107,14 +107,7 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
         location,
         format!("/api/admin/jobs/{}", job["id"].as_str().unwrap())
     );
-    let events = client
-        .get(server.url(&format!("{location}/events")))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let events = page_text(server.url(&format!("{location}/events"))).await;
     assert!(events.contains("event: done"), "{events}");
     let last = events
         .lines()
@@ -190,14 +183,7 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
     assert_eq!(value["value"], 2_500_000.0, "{value}");
 
     // The pages: the list with its forms, the job's page, the settings' corpus choice.
-    let page = client
-        .get(server.url(&format!("/admin?token={TOKEN}")))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let page = page_text(server.url(&format!("/admin?token={TOKEN}"))).await;
     assert!(
         page.contains(r#"data-corpus="hartwell""#),
         "listed on the page"
@@ -213,14 +199,7 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
         .await
         .unwrap();
     assert!(job_page.contains(r#"data-state="done""#), "{job_page}");
-    let home = client
-        .get(server.url("/"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let home = page_text(server.url("/")).await;
     assert!(
         home.contains(r#"<option value="hartwell""#),
         "the settings offer the corpus"
@@ -265,14 +244,7 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
         back.starts_with("/admin?token=") && back.contains("error="),
         "{back}"
     );
-    let shown = client
-        .get(server.url(&back))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let shown = page_text(server.url(&back)).await;
     assert!(shown.contains(r#"id="admin-error""#), "the page says why");
 
     // Deleted: gone from the list, and asking with it is a 400.

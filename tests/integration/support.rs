@@ -240,3 +240,13 @@ pub fn form_action(page: &str, name: &str) -> Option<String> {
         .map(|rest| rest[..rest.find('"').unwrap_or(0)].to_string())
         .find(|a| a.contains(name))
 }
+
+/// The body of `GET url` as text (a page's HTML).
+pub async fn page_text(url: impl reqwest::IntoUrl) -> String {
+    reqwest::get(url)
+        .await
+        .expect("the server answers")
+        .text()
+        .await
+        .expect("a text body")
+}

@@ -15,7 +15,7 @@ use axum::routing::get;
 use axum::Router;
 use serde_json::Value;
 
-use crate::support::{scratch_dir, Server};
+use crate::support::{page_text, scratch_dir, Server};
 
 const SEARXNG_RECORDED: &str = include_str!("../fixtures/web/searxng-jupiter-moons.json");
 const BRAVE_RECORDED: &str = include_str!("../fixtures/web/brave-jupiter-moons.json");
@@ -219,12 +219,7 @@ async fn searxng_snippets_answer_unseen_questions_and_failures_are_shown() {
     assert!(parameters.contains("snippet_set"));
     assert!(parameters.contains(r#"["corpus","web"]"#), "{parameters}");
     // The settings offer "Snippets from the web" on a server that has a web search.
-    let home = reqwest::get(server.url("/"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let home = page_text(server.url("/")).await;
     assert!(home.contains(r#"id="setting-snippet-source""#));
     assert!(home.contains("the web (searxng)"));
 
@@ -321,14 +316,9 @@ async fn searxng_snippets_answer_unseen_questions_and_failures_are_shown() {
 
     // The page shows the failure too.
     fake.set(Mode::ServerError);
-    let html = reqwest::get(
-        server.url("/?q=how+many+moons+does+earth+have&mode=count&snippet_source=web"),
-    )
-    .await
-    .unwrap()
-    .text()
-    .await
-    .unwrap();
+    let html =
+        page_text(server.url("/?q=how+many+moons+does+earth+have&mode=count&snippet_source=web"))
+            .await;
     assert!(html.contains("failed on its side (HTTP 502). Answered from the local corpus instead."));
 
     // The stored set answers again exactly, without searching, whatever the engine does now.

@@ -221,7 +221,8 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
         bar.set_position(p.bytes_done as u64)
     })?;
     bar.finish_and_clear();
-    let megabytes = directory_bytes(&args.dir) as f64 / 1e6;
+    let megabytes = super::search::directory_megabytes(&args.dir.join("snippets"))
+        + super::search::directory_megabytes(&args.dir.join("sentences"));
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if args.json {
         println!(
@@ -289,17 +290,4 @@ fn bench_paragraphs(data: Option<&Path>) -> anyhow::Result<Vec<(String, usize)>>
         .collect();
     anyhow::ensure!(!paragraphs.is_empty(), "no text to ingest");
     Ok(paragraphs)
-}
-
-fn directory_bytes(dir: &Path) -> u64 {
-    std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .map(|entry| match entry.metadata() {
-            Ok(m) if m.is_dir() => directory_bytes(&entry.path()),
-            Ok(m) => m.len(),
-            Err(_) => 0,
-        })
-        .sum()
 }

@@ -536,7 +536,8 @@ fn resident_megabytes() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
-fn directory_megabytes(dir: &Path) -> f64 {
+/// Megabytes of the files directly in `dir` (an index directory).
+pub(crate) fn directory_megabytes(dir: &Path) -> f64 {
     std::fs::read_dir(dir)
         .map(|entries| {
             entries

@@ -27,7 +27,7 @@ use tally_engine::documents::DocumentFormat;
 use crate::admin_token::CORPUS_PAGES;
 use crate::error::ApiError;
 use crate::http::api::bearer;
-use crate::ingest::{self, Upload};
+use crate::ingest::Upload;
 use crate::state::AppState;
 
 /// Largest upload accepted (all files of one request).
@@ -188,8 +188,7 @@ pub async fn list(
     headers: HeaderMap,
 ) -> Result<Json<Vec<CorpusRow>>, ApiError> {
     state.admin.check(bearer(&headers)?, CORPUS_PAGES)?;
-    let answerer = state.answerer.clone();
-    Ok(Json(blocking(move || ingest::corpora(&answerer)).await?))
+    Ok(Json(state.ingest.corpora(&state.answerer).await?))
 }
 
 /// `DELETE /api/admin/corpora/{name}`: what the corpus held.
@@ -222,19 +221,4 @@ pub async fn delete_from_page(
         "/admin?token={}&{note}",
         encode(&form.token)
     )))
-}
-
-/// Index work off the async threads.
-async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, ingest::IngestError> + Send + 'static,
-) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("the index task crashed: {e}"),
-            )
-        })?
-        .map_err(ApiError::from)
 }

@@ -48,7 +48,7 @@ impl SnippetSource for LocalIndex {
                     retrieval: retrieval.to_string(),
                     links: Vec::new(),
                     origin: None,
-                    timing,
+                    timings: vec![timing],
                 }),
                 Err(reason) => Err(FetchError { reason, timing }),
             }

@@ -24,8 +24,9 @@ pub struct Fetched {
     pub links: Vec<(String, SnippetLink)>,
     /// `None` for the local index's snippets.
     pub origin: Option<SnippetOrigin>,
-    /// The time it took, as a stage of the answer.
-    pub timing: StageTiming,
+    /// The time it took, as stages of the answer (a failed web search's first, when the local
+    /// index answered instead).
+    pub timings: Vec<StageTiming>,
 }
 
 /// Why a source gave no snippets.

@@ -62,7 +62,7 @@ impl WebSource {
             .await
             .map_err(|e| e.to_string())?;
         Ok(set.map(|set| Fetched {
-            timing: stage("stored snippet set", started),
+            timings: vec![stage("stored snippet set", started)],
             ..to_snippets(&set, Some(set.id), true)
         }))
     }
@@ -93,7 +93,10 @@ impl SnippetSource for WebSource {
             let fetched = self.snippets(question).await;
             let timing = stage("web search", started);
             match fetched {
-                Ok(fetched) => Ok(Fetched { timing, ..fetched }),
+                Ok(fetched) => Ok(Fetched {
+                    timings: vec![timing],
+                    ..fetched
+                }),
                 Err(reason) => Err(FetchError { reason, timing }),
             }
         })
@@ -128,7 +131,7 @@ fn to_snippets(set: &SnippetSet, id: Option<i64>, reused: bool) -> Fetched {
         retrieval: "web".into(),
         links,
         // Set by the caller, which times the whole fetch.
-        timing: stage("web search", Instant::now()),
+        timings: Vec::new(),
         origin: Some(SnippetOrigin {
             source: Source::Web,
             provider: Some(set.source.clone()),

@@ -1,26 +1,11 @@
 //! Search engines return snippets as HTML fragments (`<strong>` around matched words, entities
 //! such as `&amp;`); the count pipeline reads plain text.
 
-/// `fragment` without tags, with entities decoded and runs of white space as one space.
+/// `fragment` without tags, with entities decoded and runs of white space as one space (read by
+/// the same HTML reader as uploaded pages).
 pub fn plain_text(fragment: &str) -> String {
-    let mut without_tags = String::with_capacity(fragment.len());
-    let mut in_tag = false;
-    let mut chars = fragment.chars().peekable();
-    while let Some(c) = chars.next() {
-        // A tag starts with `<` and a letter, `/` or `!`; a lone `<` ("3 < 4") is text.
-        let opens_tag = c == '<'
-            && chars
-                .peek()
-                .is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, '/' | '!'));
-        match c {
-            _ if opens_tag => in_tag = true,
-            '>' if in_tag => in_tag = false,
-            _ if !in_tag => without_tags.push(c),
-            _ => {}
-        }
-    }
-    let decoded = html_escape::decode_html_entities(&without_tags);
-    decoded.split_whitespace().collect::<Vec<_>>().join(" ")
+    let (_, text) = tally_engine::documents::html_to_text(fragment);
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]
