@@ -18,7 +18,7 @@ QUESTION="how many songs did paul mccartney write for the beatles"
 WORK=target/load-test
 
 scripts/setup.sh load
-export PATH="$ROOT/.tools/bin:$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$ROOT/node_modules/.bin:$PATH"
 [ -x target/release/tally ] || cargo leptos build --release
 
 rm -rf "$WORK" && mkdir -p "$WORK"

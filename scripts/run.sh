@@ -5,6 +5,6 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 scripts/setup.sh run
-export PATH="$ROOT/.tools/bin:$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$ROOT/node_modules/.bin:$PATH"
 cargo leptos build --release
 exec target/release/tally serve "$@"

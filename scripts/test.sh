@@ -6,7 +6,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 scripts/setup.sh test
-export PATH="$ROOT/.tools/bin:$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$ROOT/node_modules/.bin:$PATH"
 
 step() { printf '\n== %s\n' "$*"; }
 step "formatting (cargo fmt --check)"
