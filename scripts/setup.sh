@@ -71,7 +71,8 @@ fi
 # --- schemathesis, for the API contract test (tests/integration/api_contract.rs) ---------------
 # Pinned with the hypothesis versions it works with (newer hypothesis breaks
 # hypothesis-jsonschema 0.23.1: "'many' object has no attribute 'more'").
-SCHEMATHESIS_VENV="$ROOT/target/schemathesis-venv"
+# Resolved, so that a venv in a build cache linked into target/ names one path from every clone.
+SCHEMATHESIS_VENV=$(realpath -m "$ROOT/target/schemathesis-venv")
 if [ "$PURPOSE" = test ] && ! "$SCHEMATHESIS_VENV/bin/st" --version 2>/dev/null | grep -q "version 4.3.2"; then
     say "installing schemathesis 4.3.2 into target/schemathesis-venv"
     python3 -m venv "$SCHEMATHESIS_VENV" 2>/dev/null || {
