@@ -178,8 +178,13 @@ impl Encoder {
         let mut order: Vec<usize> = (0..encodings.len()).collect();
         order.sort_by_key(|&i| encodings[i].get_ids().len());
 
+        let lengths: Vec<usize> = order
+            .iter()
+            .map(|&i| encodings[i].get_ids().len())
+            .collect();
         let mut out = vec![Vec::new(); encodings.len()];
-        for chunk in order.chunks(MAX_BATCH) {
+        for range in length_batches(&lengths, MAX_BATCH) {
+            let chunk = &order[range];
             let ids: Vec<&[u32]> = chunk.iter().map(|&i| encodings[i].get_ids()).collect();
             let pooled = self.forward_pooled(&ids)?;
             for (&i, embedding) in chunk.iter().zip(pooled) {
@@ -281,6 +286,29 @@ impl Encoder {
     }
 }
 
+/// Cuts sorted `lengths` into batches of at most `max` whose padding stays small: a batch ends
+/// where the next sequence would be more than a quarter (plus one token) longer than its shortest. The
+/// cost of a batch is its size times its longest sequence, so short names are not padded to a
+/// long one's length.
+fn length_batches(lengths: &[usize], max: usize) -> Vec<std::ops::Range<usize>> {
+    let mut batches = Vec::new();
+    let mut start = 0;
+    for i in 1..=lengths.len() {
+        let full = i - start >= max;
+        let too_long = lengths
+            .get(i)
+            .is_some_and(|&l| l > lengths[start] + lengths[start] / PADDING_SLACK_DIVISOR + 1);
+        if i == lengths.len() || full || too_long {
+            batches.push(start..i);
+            start = i;
+        }
+    }
+    batches
+}
+
+/// A batch takes sequences up to a quarter (plus one token) longer than its shortest.
+const PADDING_SLACK_DIVISOR: usize = 4;
+
 /// Cosine similarity of two vectors (plain dot product for unit vectors, but safe for any).
 pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
     let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
@@ -302,7 +330,17 @@ fn read_max_seq_len(dir: &ModelDir) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::cosine;
+    use super::{cosine, length_batches};
+
+    #[test]
+    fn batches_keep_similar_lengths_together_and_cover_everything() {
+        let lengths = [3, 3, 4, 4, 5, 9, 10, 11, 40];
+        let batches = length_batches(&lengths, 4);
+        assert_eq!(batches, vec![0..4, 4..5, 5..8, 8..9]);
+        assert_eq!(length_batches(&[], 4), Vec::<std::ops::Range<usize>>::new());
+        let many = [7; 10];
+        assert_eq!(length_batches(&many, 4), vec![0..4, 4..8, 8..10]);
+    }
 
     #[test]
     fn cosine_of_parallel_and_orthogonal_vectors() {

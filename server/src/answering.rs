@@ -12,6 +12,7 @@ use serde::Serialize;
 use tally_app::model::Settings;
 use tally_engine::count::pipeline::StageTiming;
 use tally_engine::count::snippet_index::SnippetIndex;
+use tally_engine::count::span_model::CONTEXT_CHARS;
 use tally_engine::count::{CountPipeline, CountSettings};
 use tally_engine::search::index::StoredSentence;
 use tally_engine::search::{search, SearchSettings, SentenceIndex};
@@ -688,8 +689,10 @@ fn load_engines(config: &EngineConfig, encoder: Option<Arc<Encoder>>) -> Result<
         .map_err(|e| format!("{e:#}"))?;
     let values = RwLock::new(Arc::new(ValueCorpus::of(&sentences)?));
     let pipeline = match &encoder {
-        Some(encoder) => CountPipeline::load(encoder.clone(), config.span_model.as_deref())
-            .map_err(|e| format!("the span model could not be loaded: {e}"))?,
+        Some(encoder) => {
+            CountPipeline::load(encoder.clone(), config.span_model.as_deref(), CONTEXT_CHARS)
+                .map_err(|e| format!("the span model could not be loaded: {e}"))?
+        }
         // Without the encoder, counts come from the lexical scorer.
         None => CountPipeline::new(None, None),
     };

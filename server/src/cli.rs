@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use tally_types::Ranker;
 
 use clap::{Args, Parser, Subcommand};
+use tally_engine::count::span_model::CONTEXT_CHARS;
 use tally_engine::count::train::TrainSettings;
 
 /// Where the snippet index (count questions) and the sentence index (quantity search and
@@ -104,6 +105,20 @@ pub struct ModelArgs {
     /// Span-model head directory [default: the head trained by the project, built in].
     #[arg(long, env = "TALLY_SPAN_MODEL")]
     pub span_model: Option<PathBuf>,
+    /// Characters of its sentence the count reader reads on each side of a count (0: whole
+    /// sentences).
+    #[arg(long, default_value_t = CONTEXT_CHARS)]
+    pub reader_context: usize,
+}
+
+impl ModelArgs {
+    /// What `--reader-context` means for the reader.
+    pub fn reader_context_chars(&self) -> usize {
+        match self.reader_context {
+            0 => usize::MAX,
+            chars => chars,
+        }
+    }
 }
 
 /// Count pipeline settings a user may change.
@@ -530,6 +545,13 @@ pub struct BenchCountArgs {
     pub question: String,
     #[arg(long, default_value_t = 20)]
     pub runs: usize,
+    /// Also answer this many different stored questions, `--concurrent` at once, and print
+    /// questions per second (0: skip).
+    #[arg(long, default_value_t = 40)]
+    pub questions: usize,
+    /// Questions answered at once for the throughput figure.
+    #[arg(long, default_value_t = 4)]
+    pub concurrent: usize,
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]

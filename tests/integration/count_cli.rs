@@ -184,6 +184,24 @@ fn eval_count_scores_natural_questions() {
     let proximity = s["proximity"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&proximity));
 
+    // The curve along the threshold holds the setting's own figures and never-abstaining ones,
+    // and answering from a higher support never answers more questions.
+    let curve = s["abstention_curve"]
+        .as_array()
+        .expect("an abstention curve");
+    assert_eq!(curve.len(), 13, "{s}");
+    assert_eq!(curve[0]["scores"]["answered"], 39, "{s}");
+    let at_setting = curve
+        .iter()
+        .find(|p| (p["abstain_below"].as_f64().unwrap() - 0.25).abs() < 1e-9)
+        .expect("the default threshold is on the curve");
+    assert_eq!(at_setting["scores"]["answered"], s["answered"]);
+    let answered: Vec<u64> = curve
+        .iter()
+        .map(|p| p["scores"]["answered"].as_u64().unwrap())
+        .collect();
+    assert!(answered.windows(2).all(|w| w[0] >= w[1]), "{answered:?}");
+
     let always = eval(&["--abstain-below", "0"]);
     assert_eq!(always["answered"], 39);
     // Abstaining drops the questions it is least sure of, so the answered ones are more often right.
@@ -246,4 +264,38 @@ fn eval_count_explains_a_bad_file() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read no/such.json"));
+}
+
+#[test]
+fn bench_count_reports_latency_stages_and_throughput_of_different_questions() {
+    let index = scratch_dir("count-bench").join("index");
+    let figures = json_of(&tally(&[
+        "bench",
+        "count",
+        "--runs",
+        "1",
+        "--questions",
+        "4",
+        "--concurrent",
+        "2",
+        "--json",
+        "--index",
+        index.to_str().unwrap(),
+    ]));
+    let p50 = figures["p50_ms"].as_f64().unwrap();
+    assert!(
+        p50 > 0.0 && figures["p95_ms"].as_f64().unwrap() >= p50,
+        "{figures}"
+    );
+    assert!(
+        figures["cached_names_p50_ms"].as_f64().unwrap() > 0.0,
+        "{figures}"
+    );
+    for stage in ["span scoring", "instances"] {
+        assert!(figures["stages_ms"][stage].as_f64().is_some(), "{figures}");
+    }
+    let throughput = &figures["throughput"];
+    assert_eq!(throughput["questions"], 4, "{figures}");
+    assert_eq!(throughput["concurrent"], 2, "{figures}");
+    assert!(throughput["questions_per_second"].as_f64().unwrap() > 0.0);
 }

@@ -40,7 +40,20 @@ pub struct CountReport {
     pub scorer: String,
     pub settings: CountSettings,
     pub strategies: BTreeMap<String, CountScores>,
+    /// The chosen strategy's figures along the abstention threshold ([`ABSTENTION_STEPS`]).
+    pub abstention_curve: Vec<AbstentionPoint>,
 }
+
+/// Figures when Tally answers only from support `abstain_below` upwards.
+#[derive(Debug, Clone, Serialize)]
+pub struct AbstentionPoint {
+    pub abstain_below: f64,
+    pub scores: CountScores,
+}
+
+/// Thresholds of the abstention curve: 0 (never abstain) to 0.6 by 0.05, the range the
+/// cross-validated choice searches.
+pub const ABSTENTION_STEPS: usize = 13;
 
 /// Answers every question of a snippet file that has a gold count; scores each strategy.
 pub fn evaluate_counts(
@@ -75,11 +88,28 @@ pub fn evaluate_counts(
             .collect();
         strategies.insert(strategy.name().to_string(), count_scores(&pairs));
     }
+    let abstention_curve = (0..ABSTENTION_STEPS)
+        .map(|step| {
+            let s = CountSettings {
+                abstain_below: step as f64 / 20.0,
+                ..settings.clone()
+            };
+            let pairs: Vec<(Option<f64>, f64)> = per_query
+                .iter()
+                .map(|(chosen, g)| (predict(chosen, &s).count, *g))
+                .collect();
+            AbstentionPoint {
+                abstain_below: s.abstain_below,
+                scores: count_scores(&pairs),
+            }
+        })
+        .collect();
     let scorer = pipeline.effective_scorer(settings.scorer).name();
     Ok(CountReport {
         scorer: scorer.to_string(),
         settings: settings.clone(),
         strategies,
+        abstention_curve,
     })
 }
 

@@ -16,6 +16,7 @@ pub mod evaluate;
 pub mod instances;
 pub mod lexical;
 pub mod metrics;
+pub mod name_cache;
 pub mod pipeline;
 pub mod question;
 pub mod ranker;

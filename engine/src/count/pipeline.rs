@@ -17,14 +17,14 @@ use super::consolidate::{consolidate, select, Scored};
 use super::contextualize::{classify, CnpClass, CnpInput};
 use super::instances::{find_instances, rank, type_compatibility_prior, Instance, InstanceScoring};
 use super::lexical::lexical_confidence;
+use super::name_cache::NameCache;
 use super::question::{analyse, QuestionAnalysis};
 use super::ranker::{
-    features, noun_fits, CandidateRanker, QueryEvidence, RankerError, RANKER_FILE,
+    features, noun_fits, snippets_the_ranker_reads, CandidateRanker, QueryEvidence, RankerError,
+    RANKER_FILE,
 };
 use super::snippet_index::{IndexError, SnippetIndex};
-use super::span_model::{
-    builtin_dir, candidate_passages, raise_candidate_probabilities, SpanModel, SpanModelError,
-};
+use super::span_model::{builtin_dir, raise_candidate_probabilities, SpanModel, SpanModelError};
 use crate::dataset::Snippet;
 use crate::encoder::{cosine, Encoder, EncoderError};
 use crate::text::offsets::char_offset;
@@ -45,7 +45,8 @@ pub enum PipelineError {
 pub struct CountPipeline {
     span_model: Option<SpanModel>,
     ranker: Option<CandidateRanker>,
-    encoder: Option<Arc<Encoder>>,
+    /// The encoder, with the names it embedded (CNPs, count nouns, instances, answer types).
+    names: Option<NameCache>,
 }
 
 impl CountPipeline {
@@ -56,16 +57,20 @@ impl CountPipeline {
         Self {
             span_model,
             ranker: None,
-            encoder,
+            names: encoder.map(NameCache::new),
         }
     }
 
     /// The pipeline with the span model and candidate ranker of the model directory `dir` (the
     /// project's trained ones when `None`); a directory without a ranker file gives a pipeline
     /// without the ranker.
-    pub fn load(encoder: Arc<Encoder>, dir: Option<&Path>) -> Result<Self, PipelineError> {
+    pub fn load(
+        encoder: Arc<Encoder>,
+        dir: Option<&Path>,
+        context_chars: usize,
+    ) -> Result<Self, PipelineError> {
         let dir = dir.map_or_else(builtin_dir, Path::to_path_buf);
-        let span_model = SpanModel::load(encoder.clone(), &dir)?;
+        let span_model = SpanModel::load(encoder.clone(), &dir)?.with_context_chars(context_chars);
         let pipeline = Self::new(Some(span_model), Some(encoder));
         Ok(if dir.join(RANKER_FILE).is_file() {
             pipeline.with_ranker(CandidateRanker::load(&dir)?)
@@ -78,6 +83,13 @@ impl CountPipeline {
     pub fn with_ranker(mut self, ranker: CandidateRanker) -> Self {
         self.ranker = Some(ranker);
         self
+    }
+
+    /// Forgets the cached name embeddings (so that a benchmark measures a new question).
+    pub fn forget_names(&self) {
+        if let Some(names) = &self.names {
+            names.clear();
+        }
     }
 
     pub fn has_span_model(&self) -> bool {
@@ -127,10 +139,10 @@ impl CountPipeline {
             &self.ranker,
         ) {
             (ScorerKind::Neural, Some(model), _) => {
-                span_probabilities(model, question, snippets, &candidates)?
+                span_probabilities(model, question, snippets, &candidates, None)?
             }
             (ScorerKind::Hybrid, Some(model), _) => {
-                let neural = span_probabilities(model, question, snippets, &candidates)?;
+                let neural = span_probabilities(model, question, snippets, &candidates, None)?;
                 neural
                     .iter()
                     .zip(lexical())
@@ -138,8 +150,17 @@ impl CountPipeline {
                     .collect()
             }
             (ScorerKind::Ranker, Some(model), Some(ranker)) => {
-                let span = span_probabilities(model, question, snippets, &candidates)?;
-                let noun_fit = noun_fits(model.encoder(), analysis, &candidates)?;
+                // Snippets the ranker gives 0 whatever the reader says are not read.
+                let read = snippets_the_ranker_reads(analysis, snippets);
+                let span = span_probabilities(model, question, snippets, &candidates, Some(&read))?;
+                let noun_fit = match &self.names {
+                    Some(names) => noun_fits(names, analysis, &candidates)?,
+                    None => noun_fits(
+                        &NameCache::new(model.encoder().clone()),
+                        analysis,
+                        &candidates,
+                    )?,
+                };
                 let features = features(&QueryEvidence {
                     analysis,
                     texts: snippets,
@@ -264,8 +285,8 @@ impl CountPipeline {
                 .iter()
                 .map(|&i| chosen[i].candidate.text.as_str())
                 .collect();
-            let embeddings = match &self.encoder {
-                Some(encoder) => encoder.embed(&phrases)?,
+            let embeddings = match &self.names {
+                Some(names) => names.embed(&phrases)?,
                 None => vec![vec![1.0]; phrases.len()],
             };
             let inputs: Vec<CnpInput> = kept
@@ -453,7 +474,7 @@ impl CountPipeline {
         max: usize,
     ) -> Result<std::collections::HashMap<String, f64>, PipelineError> {
         let mut fits = std::collections::HashMap::new();
-        let Some(encoder) = &self.encoder else {
+        let Some(encoder) = &self.names else {
             return Ok(fits);
         };
         if scoring != InstanceScoring::TypeCompatibility || instances.is_empty() {
@@ -518,14 +539,19 @@ pub struct Chosen {
 }
 
 /// The span model's probability of every candidate; the model reads only the sentences with a
-/// count candidate.
+/// count candidate, and only in the snippets `read` marks (all when `None`; the others' candidates
+/// get 0).
 fn span_probabilities(
     model: &SpanModel,
     question: &str,
     snippets: &[&str],
     candidates: &[Vec<CountCandidate>],
+    read: Option<&[bool]>,
 ) -> Result<Vec<Vec<f64>>, PipelineError> {
-    let passages = candidate_passages(snippets, candidates);
+    let mut passages = model.passages(snippets, candidates);
+    if let Some(read) = read {
+        passages.retain(|p| read.get(p.snippet).copied().unwrap_or(true));
+    }
     let mut out: Vec<Vec<f64>> = candidates.iter().map(|cs| vec![0.0; cs.len()]).collect();
     for (window, scores) in &model.score(question, &passages)? {
         let s = window.snippet;

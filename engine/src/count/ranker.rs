@@ -15,8 +15,9 @@ use serde::{Deserialize, Serialize};
 
 use super::candidates::CountCandidate;
 use super::lexical::sentence_around;
+use super::name_cache::NameCache;
 use super::question::{words, QuestionAnalysis};
-use crate::encoder::{cosine, Encoder, EncoderError};
+use crate::encoder::{cosine, EncoderError};
 use crate::quantity::singular;
 
 /// File name inside a span-model directory.
@@ -81,6 +82,39 @@ pub struct QueryEvidence<'a> {
     pub noun_fit: &'a HashMap<String, f64>,
 }
 
+/// The question's entities, each as its singular words.
+fn entity_words(analysis: &QuestionAnalysis) -> Vec<Vec<String>> {
+    analysis
+        .entities
+        .iter()
+        .map(|p| words(p).iter().map(|w| singular(w)).collect())
+        .collect()
+}
+
+/// Share of the question's entities with a word in the snippet ("mccartney" for "paul
+/// mccartney"); 1 when the question names none. `snippet_words` is sorted ([`word_set`]).
+fn entity_share(entities: &[Vec<String>], snippet_words: &[String]) -> f64 {
+    if entities.is_empty() {
+        return 1.0;
+    }
+    entities
+        .iter()
+        .filter(|p| p.iter().any(|w| snippet_words.binary_search(w).is_ok()))
+        .count() as f64
+        / entities.len() as f64
+}
+
+/// Whether the ranker can give any candidate of each snippet a probability above 0: a snippet
+/// that names none of the question's entities cannot (see [`CandidateRanker::probability`]),
+/// so the reader need not read it.
+pub fn snippets_the_ranker_reads(analysis: &QuestionAnalysis, texts: &[&str]) -> Vec<bool> {
+    let entities = entity_words(analysis);
+    texts
+        .iter()
+        .map(|text| entity_share(&entities, &word_set(text)) > 0.0)
+        .collect()
+}
+
 /// Features of every candidate: `out[s][c]` for candidate `c` of snippet `s`.
 pub fn features(e: &QueryEvidence) -> Vec<Vec<Features>> {
     let type_words = words(&e.analysis.answer_type_singular);
@@ -91,12 +125,7 @@ pub fn features(e: &QueryEvidence) -> Vec<Vec<Features>> {
         .map(|t| singular(t))
         .filter(|t| !type_words.contains(t))
         .collect();
-    let entities: Vec<Vec<String>> = e
-        .analysis
-        .entities
-        .iter()
-        .map(|p| words(p).iter().map(|w| singular(w)).collect())
-        .collect();
+    let entities = entity_words(e.analysis);
     let typed = |c: &CountCandidate| noun_kind(c, e.analysis, &type_words) > 0;
     let with_candidates = e.candidates.iter().filter(|cs| !cs.is_empty()).count();
     let other_snippets = with_candidates.saturating_sub(1).max(1) as f64;
@@ -123,17 +152,7 @@ pub fn features(e: &QueryEvidence) -> Vec<Vec<Features>> {
             let text = e.texts[s];
             let snippet_words = word_set(text);
             let best_span = e.span[s].iter().copied().fold(0.0, f64::max);
-            // Share of the question's entities with a word in the snippet ("mccartney" for
-            // "paul mccartney"); 1 when the question names none.
-            let entities_in_snippet = if entities.is_empty() {
-                1.0
-            } else {
-                entities
-                    .iter()
-                    .filter(|p| p.iter().any(|w| snippet_words.binary_search(w).is_ok()))
-                    .count() as f64
-                    / entities.len() as f64
-            };
+            let entities_in_snippet = entity_share(&entities, &snippet_words);
             cs.iter()
                 .enumerate()
                 .map(|(c, cand)| {
@@ -219,7 +238,7 @@ fn relative_to_the_question(rows: &mut [Vec<Features>]) {
 /// The fit of every candidate noun to the answer type: the encoder's cosine of the two phrases,
 /// clamped to [0, 1] ("tracks" fits "songs" though the words differ).
 pub fn noun_fits(
-    encoder: &Encoder,
+    names: &NameCache,
     analysis: &QuestionAnalysis,
     candidates: &[Vec<CountCandidate>],
 ) -> Result<HashMap<String, f64>, EncoderError> {
@@ -234,10 +253,13 @@ pub fn noun_fits(
     if nouns.is_empty() || analysis.answer_type_singular.is_empty() {
         return Ok(HashMap::new());
     }
-    let answer_type = encoder.embed_one(&analysis.answer_type_singular)?;
+    let answer_type = names
+        .embed(&[analysis.answer_type_singular.as_str()])?
+        .pop()
+        .unwrap_or_default();
     Ok(nouns
         .iter()
-        .zip(encoder.embed(&nouns)?)
+        .zip(names.embed(&nouns)?)
         .map(|(n, e)| {
             (
                 n.to_string(),

@@ -10,6 +10,7 @@
 //! [`candidate_confidence`] (the probability of a known count candidate's span), which the count
 //! pipeline uses because every answer it can use must be a count phrase anyway.
 
+use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -158,10 +159,25 @@ pub struct Passage<'a> {
     pub text: &'a str,
 }
 
-/// The sentences of each snippet that hold a count candidate, each once, in text order.
+/// Characters a passage keeps on each side of a count candidate, within its sentence: about 30
+/// tokens of English. A sentence is read whole when it is shorter; a long run-on one (a list, a
+/// table row, a snippet without full stops) only around its counts.
+pub const CONTEXT_CHARS: usize = 150;
+
+/// The parts of each snippet's sentences around their count candidates (see [`CONTEXT_CHARS`]),
+/// each once, in text order; parts that overlap are read as one.
 pub fn candidate_passages<'a>(
     snippets: &[&'a str],
     candidates: &[Vec<CountCandidate>],
+) -> Vec<Passage<'a>> {
+    candidate_passages_within(snippets, candidates, CONTEXT_CHARS)
+}
+
+/// [`candidate_passages`] with `context_chars` on each side (`usize::MAX`: whole sentences).
+pub fn candidate_passages_within<'a>(
+    snippets: &[&'a str],
+    candidates: &[Vec<CountCandidate>],
+    context_chars: usize,
 ) -> Vec<Passage<'a>> {
     let mut passages = Vec::new();
     for (s, (text, cands)) in snippets.iter().zip(candidates).enumerate() {
@@ -170,7 +186,8 @@ pub fn candidate_passages<'a>(
             .map(|c| {
                 let sentence = sentence_around(text, c.span.start);
                 let start = sentence.as_ptr() as usize - text.as_ptr() as usize;
-                start.min(c.span.start)..(start + sentence.len()).max(c.span.end)
+                let sentence = start.min(c.span.start)..(start + sentence.len()).max(c.span.end);
+                around(text, &c.span, sentence, context_chars)
             })
             .collect();
         ranges.sort_by_key(|r| r.start);
@@ -192,6 +209,24 @@ pub fn candidate_passages<'a>(
         }));
     }
     passages
+}
+
+/// The part of `sentence` (a byte range of `text`) within `context` bytes of `span`, widened to
+/// whole words so that no word is read cut.
+fn around(text: &str, span: &Range<usize>, sentence: Range<usize>, context: usize) -> Range<usize> {
+    let mut start = span.start.saturating_sub(context).max(sentence.start);
+    let mut end = span.end.saturating_add(context).min(sentence.end);
+    while start > sentence.start
+        && !(text.is_char_boundary(start) && text[..start].ends_with(char::is_whitespace))
+    {
+        start -= 1;
+    }
+    while end < sentence.end
+        && !(text.is_char_boundary(end) && text[end..].starts_with(char::is_whitespace))
+    {
+        end += 1;
+    }
+    start..end
 }
 
 /// Cuts every (question, passage) pair into windows; token spans are snippet offsets.
@@ -254,6 +289,8 @@ pub struct SpanModel {
     tokenizer: PairTokenizer,
     top: ReaderTop,
     meta: SpanModelMeta,
+    /// Characters read on each side of a candidate ([`CONTEXT_CHARS`] unless changed).
+    context_chars: usize,
 }
 
 impl SpanModel {
@@ -285,7 +322,26 @@ impl SpanModel {
             encoder,
             top,
             meta,
+            context_chars: CONTEXT_CHARS,
         })
+    }
+
+    /// The reader reading `context_chars` on each side of a candidate (`usize::MAX`: whole
+    /// sentences).
+    pub fn with_context_chars(self, context_chars: usize) -> Self {
+        Self {
+            context_chars,
+            ..self
+        }
+    }
+
+    /// The passages this reader reads of `snippets`: see [`candidate_passages`].
+    pub fn passages<'a>(
+        &self,
+        snippets: &[&'a str],
+        candidates: &[Vec<CountCandidate>],
+    ) -> Vec<Passage<'a>> {
+        candidate_passages_within(snippets, candidates, self.context_chars)
     }
 
     /// The head trained by the project (`engine/data/count-spans`).
@@ -308,16 +364,25 @@ impl SpanModel {
         passages: &[Passage],
     ) -> Result<Vec<(Window, WindowScores)>, SpanModelError> {
         let windows = make_windows(&self.tokenizer, question, passages)?;
-        let mut order: Vec<usize> = (0..windows.len()).collect();
+        // Web snippets repeat sentences word for word: each distinct window is read once.
+        let mut first_of: HashMap<&[u32], usize> = HashMap::new();
+        let reads: Vec<usize> = (0..windows.len())
+            .map(|i| *first_of.entry(windows[i].ids.as_slice()).or_insert(i))
+            .collect();
+        let mut order: Vec<usize> = (0..windows.len()).filter(|&i| reads[i] == i).collect();
         order.sort_by_key(|&i| windows[i].ids.len());
-        let mut scores: Vec<Option<WindowScores>> = vec![None; windows.len()];
+        let mut logits: Vec<Option<Vec<[f32; 2]>>> = vec![None; windows.len()];
         for chunk in order.chunks(BATCH) {
             let batch: Vec<&Window> = chunk.iter().map(|&i| &windows[i]).collect();
-            let logits = self.logits(&batch)?;
-            for (&i, (window, row)) in chunk.iter().zip(batch.iter().zip(logits)) {
-                scores[i] = Some(probabilities(window, &row));
+            for (&i, row) in chunk.iter().zip(self.logits(&batch)?) {
+                logits[i] = Some(row);
             }
         }
+        let scores: Vec<Option<WindowScores>> = windows
+            .iter()
+            .zip(&reads)
+            .map(|(window, &read)| Some(probabilities(window, logits[read].as_deref()?)))
+            .collect();
         Ok(windows
             .into_iter()
             .zip(scores)
@@ -482,6 +547,35 @@ pub fn candidate_confidence(
 mod tests {
     use super::*;
     use crate::count::candidates::count_candidates;
+
+    #[test]
+    fn a_long_sentence_is_read_around_its_counts_and_a_count_at_its_edge_whole() {
+        let filler = "and then the crowd walked along the river past the old mill ".repeat(8);
+        let text = format!("In 1990 {filler}until they reached the bridge with 14 arches");
+        let snippets = [text.as_str()];
+        let candidates = vec![count_candidates(&text)];
+        let arches = candidates[0]
+            .iter()
+            .find(|c| c.text.contains("14 arches"))
+            .expect("the count at the end is a candidate");
+        let passages = candidate_passages(&snippets, &candidates);
+        let windowed = passages
+            .iter()
+            .find(|p| p.offset <= arches.span.start && arches.span.end <= p.offset + p.text.len())
+            .expect("a count at the sentence's end is inside a passage");
+        assert!(windowed.text.len() <= 2 * CONTEXT_CHARS + arches.text.len() + 16);
+        assert!(windowed.text.len() < text.len(), "the long sentence is cut");
+        assert!(windowed.text.ends_with("14 arches"));
+        assert!(
+            !windowed.text.starts_with(' '),
+            "cut between words: {:?}",
+            windowed.text
+        );
+        // Whole sentences when asked, as before.
+        let whole = candidate_passages_within(&snippets, &candidates, usize::MAX);
+        assert_eq!(whole.len(), 1);
+        assert_eq!(whole[0].text, text);
+    }
 
     #[test]
     fn passages_are_the_sentences_with_a_count_each_once() {

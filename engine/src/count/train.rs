@@ -1018,7 +1018,12 @@ mod tests {
     /// tokenizer: the question left no room for the passage's stride.
     #[test]
     fn the_reader_answers_questions_of_any_accepted_length() {
-        let pipeline = crate::count::CountPipeline::load(encoder(), None).unwrap();
+        let pipeline = crate::count::CountPipeline::load(
+            encoder(),
+            None,
+            crate::count::span_model::CONTEXT_CHARS,
+        )
+        .unwrap();
         let snippets = fixture().swap_remove(0).snippets;
         let words = format!("how many{}", " a".repeat(246));
         let numbers = format!("how many {}", "1,".repeat(245));

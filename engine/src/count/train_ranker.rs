@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -14,6 +15,7 @@ use serde::Serialize;
 use super::calibration::{reliability, Reliability};
 use super::consolidate::Strategy;
 use super::metrics::{count_scores, CountScores};
+use super::name_cache::NameCache;
 use super::pipeline::{best_per_snippet, predict, Chosen, CountSettings};
 use super::question::analyse;
 use super::ranker::{features, noun_fits, CandidateRanker, Features, FitSettings, QueryEvidence};
@@ -69,7 +71,7 @@ struct QueryRows {
 
 /// Trains the ranker with cross-validation, then on everything, and writes it into `out_dir`.
 pub fn train_candidate_ranker(
-    encoder: &Encoder,
+    encoder: &Arc<Encoder>,
     queries: &[TrainingQuery],
     candidates: &[QueryCandidates],
     span: &[Vec<Vec<f64>>],
@@ -79,10 +81,11 @@ pub fn train_candidate_ranker(
 ) -> Result<RankerReport, TrainError> {
     let started = Instant::now();
     let mut rows = Vec::with_capacity(queries.len());
+    let names = NameCache::new(encoder.clone());
     for ((query, cands), span) in queries.iter().zip(candidates).zip(span) {
         let analysis = analyse(&query.question);
         let texts: Vec<&str> = query.snippets.iter().map(|s| s.text.as_str()).collect();
-        let noun_fit = noun_fits(encoder, &analysis, cands)?;
+        let noun_fit = noun_fits(&names, &analysis, cands)?;
         let features = features(&QueryEvidence {
             analysis: &analysis,
             texts: &texts,
