@@ -75,11 +75,12 @@ fi
 SCHEMATHESIS_VENV=$(realpath -m "$ROOT/target/schemathesis-venv")
 if [ "$PURPOSE" = test ] && ! "$SCHEMATHESIS_VENV/bin/st" --version 2>/dev/null | grep -q "version 4.3.2"; then
     say "installing schemathesis 4.3.2 into target/schemathesis-venv"
-    python3 -m venv "$SCHEMATHESIS_VENV" 2>/dev/null || {
+    # --clear: a venv left at another path (a moved cache) has scripts naming that path.
+    python3 -m venv --clear "$SCHEMATHESIS_VENV" 2>/dev/null || {
         apt_install python3-venv
-        python3 -m venv "$SCHEMATHESIS_VENV"
+        python3 -m venv --clear "$SCHEMATHESIS_VENV"
     }
-    "$SCHEMATHESIS_VENV/bin/pip" install --quiet --disable-pip-version-check \
+    "$SCHEMATHESIS_VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
         schemathesis==4.3.2 hypothesis==6.138.2 hypothesis-jsonschema==0.23.1
 fi
 
