@@ -1,12 +1,14 @@
 //! Loading the models every part of the binary needs, one way: the sentence encoder (by a
 //! directory path, or a name looked up in the models directory) on the best device.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
 use tally_engine::device::best_device;
 use tally_engine::{Encoder, ModelDir};
+
+use crate::cli::ModelArgs;
 
 /// The model directory that `encoder` (a path, or a name in `models`) refers to.
 pub fn encoder_dir(encoder: &str, models: &Path) -> anyhow::Result<ModelDir> {
@@ -25,4 +27,10 @@ pub fn load_encoder_in(dir: &ModelDir) -> anyhow::Result<Arc<Encoder>> {
 pub fn load_encoder(encoder: &str, models: &Path) -> anyhow::Result<(Arc<Encoder>, ModelDir)> {
     let dir = encoder_dir(encoder, models)?;
     Ok((load_encoder_in(&dir)?, dir))
+}
+
+/// The encoder the command line's model flags name, and the directory it was loaded from.
+pub fn encoder_of(models: &ModelArgs) -> anyhow::Result<(Arc<Encoder>, PathBuf)> {
+    let (encoder, dir) = load_encoder(&models.encoder, &models.models)?;
+    Ok((encoder, dir.path().to_path_buf()))
 }

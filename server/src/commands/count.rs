@@ -1,8 +1,7 @@
 //! The count-question commands: `tally ingest`, `tally ask`, `tally train count-spans`,
 //! `tally eval count | cnp | instances` and `tally bench count`.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
@@ -13,31 +12,24 @@ use tally_engine::count::evaluate::{
     evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts,
 };
 use tally_engine::count::snippet_index::SnippetIndex;
-use tally_engine::count::train::{
-    load_training_queries, query_candidates, read_span_confidences, train_count_spans,
-    TrainSettings,
-};
+use tally_engine::count::train::{read_span_confidences, train_count_spans, TrainSettings};
 use tally_engine::count::train_ranker::train_candidate_ranker;
+use tally_engine::count::training_data::{load_training_queries, query_candidates};
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
 use tally_engine::dataset::{read_jsonl, read_squad};
 use tally_engine::search::corpus::Format;
-use tally_engine::{detect_kind, Encoder, QuestionKind};
+use tally_engine::{detect_kind, QuestionKind};
 
 use crate::cli::{
     AskArgs, BenchCountArgs, CountArgs, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs, IngestArgs,
     ModelArgs, TrainCountSpansArgs,
 };
-
-/// The encoder `models` names, and the directory it was loaded from.
-pub(crate) fn load_encoder(models: &ModelArgs) -> anyhow::Result<(Arc<Encoder>, PathBuf)> {
-    let (encoder, dir) = crate::loading::load_encoder(&models.encoder, &models.models)?;
-    Ok((encoder, dir.path().to_path_buf()))
-}
+use crate::loading::encoder_of;
 
 /// The count pipeline: the encoder with the span model (and candidate ranker) given, or the
 /// built-in ones.
 pub fn load_pipeline(models: &ModelArgs) -> anyhow::Result<CountPipeline> {
-    let (encoder, _) = load_encoder(models)?;
+    let (encoder, _) = encoder_of(models)?;
     CountPipeline::load(
         encoder,
         models.span_model.as_deref(),
@@ -263,7 +255,7 @@ pub fn train(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
     if args.folds < 2 {
         bail!("cross-validation needs at least 2 folds");
     }
-    let (encoder, encoder_dir) = load_encoder(&args.models)?;
+    let (encoder, encoder_dir) = encoder_of(&args.models)?;
     let queries = load_training_queries(&args.data)?;
     if args.negatives_per_positive.is_nan() || args.negatives_per_positive <= 0.0 {
         bail!("--negatives-per-positive must be above 0");
@@ -436,7 +428,7 @@ pub fn eval_cnp(args: &EvalCnpArgs) -> anyhow::Result<()> {
     if !(0.0..=1.0).contains(&args.theta) {
         bail!("θ must be between 0 and 1, not {}", args.theta);
     }
-    let (encoder, _) = load_encoder(&args.models)?;
+    let (encoder, _) = encoder_of(&args.models)?;
     let rows = read_contexts(&args.contexts).context("the contexts file could not be used")?;
     let settings = ContextSettings {
         theta: args.theta,

@@ -16,7 +16,7 @@ use tally_engine::search::{
 use crate::cli::{
     data_dir_or_default, BenchSearchArgs, EvalSearchArgs, SearchArgs, SearchSettingsArgs,
 };
-use crate::commands::count::load_encoder;
+use crate::loading::encoder_of;
 
 mod synthetic;
 
@@ -91,7 +91,7 @@ pub fn search(args: &SearchArgs) -> anyhow::Result<()> {
     }
     let settings = search_settings(&args.settings)?;
     let encoder = if settings.ranker.needs_encoder() {
-        Some(load_encoder(&args.models)?.0)
+        Some(encoder_of(&args.models)?.0)
     } else {
         None
     };
@@ -206,7 +206,7 @@ pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
         Ranker::ALL.to_vec()
     };
     let encoder = if rankers.iter().any(|r| r.needs_encoder()) {
-        Some(load_encoder(&args.models)?.0)
+        Some(encoder_of(&args.models)?.0)
     } else {
         None
     };
