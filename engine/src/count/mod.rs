@@ -25,6 +25,7 @@ pub mod snippet_index;
 pub mod span_model;
 pub mod train;
 pub mod train_ranker;
+pub mod training_data;
 
 pub use candidates::{count_candidates, extract_count, CountCandidate};
 pub use consolidate::Strategy;

@@ -13,7 +13,7 @@
 use super::candidates::CountCandidate;
 use super::lexical::sentence_around;
 use super::question::{is_stop, words};
-use super::train::{QueryCandidates, TrainingQuery};
+use super::training_data::{QueryCandidates, TrainingQuery};
 
 /// Content words of the sentence kept in a silver question (after the noun phrase).
 const CONTEXT_WORDS: usize = 8;
@@ -137,7 +137,7 @@ fn question_for(sentence: &str, offset: usize, answer: &CountCandidate) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::train::query_candidates;
+    use crate::count::training_data::query_candidates;
 
     fn query(snippets: &[&str]) -> TrainingQuery {
         TrainingQuery::from_texts(

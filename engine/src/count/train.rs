@@ -40,23 +40,10 @@ use super::span_model::{
     raise_candidate_probabilities, Passage, ReaderTop, SpanModelError, SpanModelMeta, Window,
     META_FILE, WEIGHTS_FILE,
 };
-use crate::dataset::{gold_for, read_gold_counts, read_squad, DatasetError, Snippet};
+use super::training_data::{QueryCandidates, TrainingDataError, TrainingQuery, TRAINING_SETS};
+use crate::dataset::{DatasetError, Snippet};
 use crate::encoder::Encoder;
 use crate::model_dir::sha256_file;
-
-/// The data sets trained on: (name, snippet file, gold file) under the CoQEx data directory.
-pub const TRAINING_SETS: &[(&str, &str, &str)] = &[
-    (
-        "stresstest",
-        "stresstest_v1/stresstest_bing_v1.json",
-        "stresstest_v1/stresstest.csv",
-    ),
-    (
-        "lcquad-count",
-        "count_lcquad_v2/count_lcquadv2_bing_v1.json",
-        "count_lcquad_v2/count_lcquadv2.csv",
-    ),
-];
 
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {
@@ -71,8 +58,8 @@ pub enum TrainError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("no training data found under {0} (expected the CoQEx stresstest_v1 and count_lcquad_v2 folders)")]
-    NoData(PathBuf),
+    #[error(transparent)]
+    Data(#[from] TrainingDataError),
     #[error("the span probabilities in {path} cannot be used ({message}); run `tally train count-spans` without --ranker-only first")]
     SpanConfidences { path: PathBuf, message: String },
     #[error(transparent)]
@@ -122,78 +109,6 @@ impl Default for TrainSettings {
     }
 }
 
-/// A training question with its gold count and snippets.
-pub struct TrainingQuery {
-    pub dataset: String,
-    pub qid: String,
-    pub question: String,
-    pub gold: f64,
-    pub snippets: Vec<Snippet>,
-}
-
-/// Reads the training sets present under `coqex_dir` (queries with a gold count only).
-pub fn load_training_queries(coqex_dir: &Path) -> Result<Vec<TrainingQuery>, TrainError> {
-    let mut out = Vec::new();
-    for (name, snippets, gold) in TRAINING_SETS {
-        let (snippets, gold) = (coqex_dir.join(snippets), coqex_dir.join(gold));
-        if !snippets.is_file() || !gold.is_file() {
-            continue;
-        }
-        let gold = read_gold_counts(&gold)?;
-        for set in read_squad(&snippets)? {
-            if let Some(count) = gold_for(&set, &gold).and_then(|g| g.count) {
-                out.push(TrainingQuery {
-                    dataset: name.to_string(),
-                    qid: set.qid,
-                    question: set.question,
-                    gold: count,
-                    snippets: set.snippets,
-                });
-            }
-        }
-    }
-    if out.is_empty() {
-        return Err(TrainError::NoData(coqex_dir.to_path_buf()));
-    }
-    Ok(out)
-}
-
-impl TrainingQuery {
-    /// A training question over plain snippet texts (ids are their positions), for questions
-    /// that come from elsewhere than a SQuAD file.
-    pub fn from_texts(dataset: &str, question: &str, gold: f64, texts: &[&str]) -> Self {
-        Self {
-            dataset: dataset.into(),
-            qid: question.into(),
-            question: question.into(),
-            gold,
-            snippets: texts
-                .iter()
-                .enumerate()
-                .map(|(i, text)| Snippet {
-                    id: i.to_string(),
-                    text: text.to_string(),
-                    source: String::new(),
-                    answers: Vec::new(),
-                })
-                .collect(),
-        }
-    }
-}
-
-/// The count candidates of every snippet of every query.
-pub fn query_candidates(queries: &[TrainingQuery]) -> Vec<QueryCandidates> {
-    queries
-        .iter()
-        .map(|q| {
-            q.snippets
-                .iter()
-                .map(|s| count_candidates(&s.text))
-                .collect()
-        })
-        .collect()
-}
-
 /// A window with its frozen encoder states and labels.
 struct EncodedWindow {
     query: usize,
@@ -205,9 +120,6 @@ struct EncodedWindow {
     /// A silver question's window: trained on with its question's fold, never scored.
     silver: bool,
 }
-
-/// Candidates of one query: per snippet.
-pub type QueryCandidates = Vec<Vec<CountCandidate>>;
 
 /// Out-of-fold figures: data set → scorer → strategy → threshold → scores.
 pub type CrossValidation =

@@ -20,9 +20,10 @@ use super::pipeline::{best_per_snippet, predict, Chosen, CountSettings};
 use super::question::analyse;
 use super::ranker::{features, noun_fits, CandidateRanker, Features, FitSettings, QueryEvidence};
 use super::train::{
-    cross_validate, fold_assignment, lexical_confidences, CrossValidation, QueryCandidates,
-    QueryConfidences, TrainError, TrainSettings, TrainingQuery, THRESHOLDS,
+    cross_validate, fold_assignment, lexical_confidences, CrossValidation, QueryConfidences,
+    TrainError, TrainSettings, THRESHOLDS,
 };
+use super::training_data::{QueryCandidates, TrainingQuery};
 use crate::encoder::Encoder;
 
 /// Figures of one ranker training run.
