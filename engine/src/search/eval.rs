@@ -8,8 +8,10 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 use super::corpus::{parse_documents, parse_judged, Format, JudgedQuery};
+use super::error::SearchError;
 use super::index::{SearchIndexError, SentenceIndex};
-use super::rank::{search, Ranker, SearchError, SearchSettings};
+use super::rank::search;
+use super::settings::{Ranker, SearchSettings};
 use crate::Encoder;
 
 /// Cut-off of every metric.

@@ -8,6 +8,7 @@
 
 pub mod conditions;
 pub mod corpus;
+pub mod error;
 pub mod eval;
 mod filter;
 pub mod index;
@@ -17,10 +18,13 @@ pub mod rank;
 pub mod rankers;
 mod retrieve;
 pub mod sentences;
+pub mod settings;
 pub mod tuning;
 
+pub use error::SearchError;
 pub use index::{Document, IngestStats, SearchIndexError, SentenceIndex};
-pub use rank::{search, Ranker, SearchError, SearchSettings, SortOrder, MAX_K};
+pub use rank::{search, MAX_K};
 pub use results::{EntityHit, Hit, SearchResults};
+pub use settings::{DenseWeights, Ranker, SearchSettings, SortOrder};
 /// What a search returns (one type for the CLI, the API and the pages; in `tally-types`).
 pub use tally_types::search::results;

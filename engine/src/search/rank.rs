@@ -3,118 +3,20 @@
 //! [`super::rankers`], one file each.
 
 use std::time::Instant;
-pub use tally_types::{Ranker, SortOrder};
-
-use serde::{Deserialize, Serialize};
 
 use super::conditions::Test;
-use super::index::SearchIndexError;
-use super::keys::BARE_WEIGHT;
+use super::error::SearchError;
 use super::present::{hit_of, merge_duplicates, sort_by_score, sort_hits, view_of};
-pub use super::rankers::DenseWeights;
 use super::rankers::{ranker_for, Asked};
 use super::results::{SearchResults, SearchTimings};
 use super::retrieve::{best_candidates, Retrieval};
+use super::settings::{SearchSettings, SortOrder};
 use super::SentenceIndex;
 use crate::quantity::{parse_query, ParsedQuery};
-use crate::{Encoder, EncoderError};
+use crate::Encoder;
 
 /// The largest k a search accepts; more is capped with a note, not an error.
 pub const MAX_K: usize = 1000;
-
-/// Settings of one search.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SearchSettings {
-    pub ranker: Ranker,
-    /// Weight of the quantity score (the paper uses 1, the authors' code 2; 1 ranked best on
-    /// the dev queries).
-    pub alpha: f64,
-    /// Hits returned.
-    pub k: usize,
-    pub sort: SortOrder,
-    /// Candidates re-ranked by `dense` and `entity`, and sorted by value.
-    pub pool: usize,
-    /// Weight of a bare number's match to a counted constraint (a unit match weighs 1).
-    #[serde(default = "default_bare_weight")]
-    pub bare_weight: f64,
-    /// The dense ranker's weights of cosine similarity and normalised BM25.
-    #[serde(default)]
-    pub dense: DenseWeights,
-    /// Credit for a value that misses a condition, falling with its distance to it (0: the
-    /// strict reading; see [`Test::with_softness`]).
-    #[serde(default)]
-    pub soft: f64,
-    /// How much the query's word rarity moves α: α · max(0, 1 + balance · (½ − rarity)), with
-    /// rarity the mean idf of its words over the largest idf (0: α as set). Queries whose words
-    /// are rare may need the quantity less.
-    #[serde(default)]
-    pub balance: f64,
-}
-
-fn default_bare_weight() -> f64 {
-    BARE_WEIGHT
-}
-
-impl SearchSettings {
-    /// The defaults with `ranker` and its own weights: those that ranked best on the Qsearch dev
-    /// queries in `tally eval search`'s grid (whose 5-fold cross-validation measures this choice).
-    pub fn for_ranker(ranker: Ranker) -> Self {
-        // Each ranker's best point of its grid (bare weight 0.5, 0.8 or 1; balance −1, 0, 1
-        // or 2 for `entity`, see `tuning::Parts::adopted`); α is 1 for all.
-        let (bare_weight, balance) = match ranker {
-            Ranker::Dense => (1.0, 0.0),
-            Ranker::Entity => (BARE_WEIGHT, 2.0),
-            _ => (BARE_WEIGHT, 0.0),
-        };
-        SearchSettings {
-            ranker,
-            alpha: 1.0,
-            k: 10,
-            sort: SortOrder::Relevance,
-            pool: 100,
-            bare_weight,
-            dense: DenseWeights::default(),
-            soft: 0.0,
-            balance,
-        }
-    }
-
-    /// The same settings with another ranker, and that ranker's own default weights.
-    pub fn with_ranker(&self, ranker: Ranker) -> Self {
-        let own = SearchSettings::for_ranker(ranker);
-        SearchSettings {
-            ranker,
-            bare_weight: own.bare_weight,
-            dense: own.dense,
-            soft: own.soft,
-            balance: own.balance,
-            ..self.clone()
-        }
-    }
-}
-
-impl Default for SearchSettings {
-    /// qbm25's: the best ranker that needs no encoder.
-    fn default() -> Self {
-        SearchSettings::for_ranker(Ranker::Qbm25)
-    }
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum SearchError {
-    #[error(transparent)]
-    Index(#[from] SearchIndexError),
-    #[error("search failed: {0}")]
-    Tantivy(#[from] tantivy::TantivyError),
-    #[error(transparent)]
-    Encoder(#[from] EncoderError),
-    #[error("the {0} ranker needs the sentence encoder, which is not loaded")]
-    NeedsEncoder(&'static str),
-    #[error("the query is empty")]
-    EmptyQuery,
-    #[error("alpha must be a finite number ≥ 0, not {0}")]
-    BadAlpha(f64),
-}
 
 /// Runs a quantity search.
 pub fn search(
@@ -252,7 +154,7 @@ fn search_words(parsed: &ParsedQuery) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Document;
+    use crate::search::{Document, Ranker};
 
     const FIXTURE: &[&str] = &[
         "The Alpha Arena has a capacity of 95,000 people.",

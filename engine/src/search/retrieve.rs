@@ -9,10 +9,10 @@ use tantivy::query::Query;
 use tantivy::{DocAddress, DocId, Score, Searcher, SegmentReader};
 
 use super::conditions::{self, Test};
+use super::error::SearchError;
 use super::filter::{ConditionFilter, MAX_ENTRIES};
 use super::index::PACKED_FIELD;
 use super::keys::{self, Entry};
-use super::rank::SearchError;
 
 /// A retrieved sentence before it is read from the document store.
 pub struct Candidate {

@@ -5,7 +5,7 @@
 //! query) are printed next to it.
 
 use super::eval::{per_query, JudgedCollection, QueryScores, RankerScores, SearchEvalError};
-use super::rank::{DenseWeights, Ranker, SearchSettings};
+use super::settings::{DenseWeights, Ranker, SearchSettings};
 use crate::text::hash::stable_hash;
 use crate::Encoder;
 

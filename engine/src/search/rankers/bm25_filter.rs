@@ -3,7 +3,7 @@
 use tally_types::search::Hit;
 
 use super::{bm25::Bm25, Asked, SentenceRanker};
-use crate::search::rank::SearchError;
+use crate::search::error::SearchError;
 use crate::search::retrieve::{Candidate, Retrieval};
 
 pub struct Bm25Filter;

@@ -1,33 +1,14 @@
 //! `dense`: the qbm25 pool re-ranked by the encoder: w_cos · cosine(query, sentence) + w_text ·
 //! normalised BM25 + α · 1[meets] · qs (the QColBERT idea with Tally's encoder).
 
-use serde::{Deserialize, Serialize};
 use tally_types::search::Hit;
 
 use super::{qbm25::Qbm25, Asked, SentenceRanker};
 use crate::encoder::cosine;
-use crate::search::rank::SearchError;
+use crate::search::error::SearchError;
 use crate::search::retrieve::{Candidate, Retrieval};
+use crate::search::settings::DenseWeights;
 use crate::Encoder;
-
-/// The weights of cosine similarity and normalised BM25 in the dense score.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct DenseWeights {
-    pub cosine: f64,
-    pub text: f64,
-}
-
-impl Default for DenseWeights {
-    /// The best of `tally eval search`'s grid on the Qsearch dev queries (cosine 1, 2 or 4 ×
-    /// text 0, 0.2, 0.5 or 1, with α and the bare-number weight); its cross-validated MRR@10 is
-    /// printed next to the in-sample one.
-    fn default() -> Self {
-        DenseWeights {
-            cosine: 4.0,
-            text: 0.2,
-        }
-    }
-}
 
 pub struct Dense<'a> {
     pub encoder: &'a Encoder,

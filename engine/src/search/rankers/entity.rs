@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use tally_types::search::{EntityHit, Hit};
 
 use super::{qbm25::Qbm25, Asked, SentenceRanker};
-use crate::search::rank::SearchError;
+use crate::search::error::SearchError;
 use crate::search::retrieve::{Candidate, Retrieval};
 use crate::text::names::name_spans;
 use crate::text::offsets::char_offset;

@@ -13,13 +13,12 @@ mod dense;
 mod entity;
 mod qbm25;
 
-pub use dense::DenseWeights;
-
 use tally_types::search::{EntityHit, Hit};
 use tally_types::Ranker;
 
-use super::rank::{SearchError, SearchSettings};
+use super::error::SearchError;
 use super::retrieve::{Candidate, Retrieval};
+use super::settings::SearchSettings;
 use crate::quantity::ParsedQuery;
 use crate::Encoder;
 

@@ -6,7 +6,7 @@
 use tally_types::search::Hit;
 
 use super::{Asked, SentenceRanker};
-use crate::search::rank::SearchError;
+use crate::search::error::SearchError;
 use crate::search::retrieve::{Candidate, Retrieval};
 
 pub struct Qbm25;
