@@ -288,44 +288,26 @@ impl Backend for ServerBackend {
     }
 
     fn start_study(&self) -> BoxFuture<Result<String, Failure>> {
-        let state = self.state.clone();
+        let study = self.state.study.clone();
         Box::pin(async move {
-            let session = state.study.start(&state).await.map_err(|e| e.failure())?;
+            let session = study.start().await.map_err(|e| e.failure())?;
             Ok(session.to_string())
         })
     }
 
     fn study_page(&self, session: String) -> BoxFuture<Result<StudyPage, Failure>> {
-        let state = self.state.clone();
-        Box::pin(async move {
-            state
-                .study
-                .page(&state, &session)
-                .await
-                .map_err(|e| e.failure())
-        })
+        let study = self.state.study.clone();
+        Box::pin(async move { study.page(&session).await.map_err(|e| e.failure()) })
     }
 
     fn answer_study(&self, form: StudyResponseForm) -> BoxFuture<Result<(), Failure>> {
-        let state = self.state.clone();
-        Box::pin(async move {
-            state
-                .study
-                .respond(&state, &form)
-                .await
-                .map_err(|e| e.failure())
-        })
+        let study = self.state.study.clone();
+        Box::pin(async move { study.respond(&form).await.map_err(|e| e.failure()) })
     }
 
     fn study_summary(&self, token: String) -> BoxFuture<Result<StudySummary, Failure>> {
-        let state = self.state.clone();
-        Box::pin(async move {
-            state
-                .study
-                .summary(&state, Some(&token))
-                .await
-                .map_err(|e| e.failure())
-        })
+        let study = self.state.study.clone();
+        Box::pin(async move { study.summary(Some(&token)).await.map_err(|e| e.failure()) })
     }
 }
 

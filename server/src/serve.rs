@@ -73,6 +73,8 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             ),
         },
         admin.clone(),
+        db.clone(),
+        answerer.clone(),
     );
     tracing::info!(
         "study `{}`: {} questions, {} tasks per participant{}",

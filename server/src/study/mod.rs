@@ -19,9 +19,8 @@ use uuid::Uuid;
 pub use definition::StudyDefinition;
 
 use crate::admin_token::{AdminToken, Forbidden};
-use crate::answering::AnswerError;
-use crate::state::AppState;
-use crate::store::db::DbError;
+use crate::answering::{AnswerError, Answerer};
+use crate::store::db::{Database, DbError};
 use summary::{count_is_correct, ResponseRecord, TaskRecord};
 
 /// Longest time on one task that is still recorded; longer means the participant left.
@@ -41,17 +40,27 @@ pub enum StudyError {
     Db(#[from] DbError),
 }
 
-/// The study being served and the token that opens its results.
+/// The study being served, the token that opens its results, the database its sessions and
+/// responses are stored in, and the answerer that shows participants Tally's answers.
 pub struct StudyService {
     pub definition: StudyDefinition,
     admin_token: AdminToken,
+    db: Database,
+    answerer: Answerer,
 }
 
 impl StudyService {
-    pub fn new(definition: StudyDefinition, admin_token: AdminToken) -> Self {
+    pub fn new(
+        definition: StudyDefinition,
+        admin_token: AdminToken,
+        db: Database,
+        answerer: Answerer,
+    ) -> Self {
         StudyService {
             definition,
             admin_token,
+            db,
+            answerer,
         }
     }
 
@@ -76,24 +85,24 @@ impl StudyService {
     }
 
     /// Starts an anonymous session with its planned tasks.
-    pub async fn start(&self, state: &AppState) -> Result<Uuid, StudyError> {
+    pub async fn start(&self) -> Result<Uuid, StudyError> {
         let session = Uuid::new_v4();
         let tasks = plan::plan_tasks(&self.definition, session);
-        store::create_session(&state.db, session, &self.definition.id, &tasks).await?;
+        store::create_session(&self.db, session, &self.definition.id, &tasks).await?;
         Ok(session)
     }
 
     /// A session's progress and its next task (answering its question if needed), or its
     /// completion code once every task is answered.
-    pub async fn page(&self, state: &AppState, session: &str) -> Result<StudyPage, StudyError> {
-        let session = self.session(state, session).await?;
+    pub async fn page(&self, session: &str) -> Result<StudyPage, StudyError> {
+        let session = self.session(session).await?;
         let total = session.tasks.len();
         let answered = session.answered.len().min(total);
         let step = match session.next_task() {
             None => {
                 let code = match &session.completion_code {
                     Some(code) => code.clone(),
-                    None => store::complete(&state.db, session.id, &completion_code()).await?,
+                    None => store::complete(&self.db, session.id, &completion_code()).await?,
                 };
                 StudyStep::Done {
                     completion_code: code,
@@ -102,7 +111,7 @@ impl StudyService {
             Some(index) => {
                 let task = session.tasks[index].clone();
                 let question = self.question_text(&task)?;
-                let answer = self.count_view(state, &question).await?;
+                let answer = self.count_view(&question).await?;
                 let task = match task {
                     StudyTask::Judgement { mode, .. } => TaskView::Judgement { mode, answer },
                     StudyTask::Preference { left, right, .. } => TaskView::Preference {
@@ -129,12 +138,8 @@ impl StudyService {
     }
 
     /// Stores a response with what was shown; a second response to the same task is ignored.
-    pub async fn respond(
-        &self,
-        state: &AppState,
-        form: &StudyResponseForm,
-    ) -> Result<(), StudyError> {
-        let session = self.session(state, &form.session).await?;
+    pub async fn respond(&self, form: &StudyResponseForm) -> Result<(), StudyError> {
+        let session = self.session(&form.session).await?;
         let task = session.tasks.get(form.index).cloned().ok_or_else(|| {
             StudyError::BadRequest(format!(
                 "task {} does not exist; this session has {} tasks",
@@ -156,7 +161,7 @@ impl StudyService {
         }
         let question_text = self.question_text(&task)?;
         let gold = self.definition.questions[task.question()].gold;
-        let shown_count = self.count_view(state, &question_text).await?.count;
+        let shown_count = self.count_view(&question_text).await?.count;
         let record = TaskRecord {
             task: task.clone(),
             question_text,
@@ -176,7 +181,7 @@ impl StudyService {
             serde_json::to_value(&record).map_err(|e| StudyError::BadRequest(e.to_string()))?,
             serde_json::to_value(&response).map_err(|e| StudyError::BadRequest(e.to_string()))?,
         );
-        let db = state.db.clone();
+        let db = self.db.clone();
         let (id, index, kind) = (session.id, form.index, task.kind());
         crate::store::db::write_to_end(async move {
             store::insert_response(&db, id, index, kind, &task_json, &response_json).await
@@ -186,15 +191,11 @@ impl StudyService {
     }
 
     /// The summary tables, for the token holder.
-    pub async fn summary(
-        &self,
-        state: &AppState,
-        token: Option<&str>,
-    ) -> Result<StudySummary, StudyError> {
+    pub async fn summary(&self, token: Option<&str>) -> Result<StudySummary, StudyError> {
         self.authorize(token)?;
         let id = &self.definition.id;
-        let rows = store::responses(&state.db, id).await?;
-        let sessions = store::session_counts(&state.db, id).await?;
+        let rows = store::responses(&self.db, id).await?;
+        let sessions = store::session_counts(&self.db, id).await?;
         Ok(summary::summarize(
             id,
             &self.definition.title,
@@ -205,10 +206,10 @@ impl StudyService {
     }
 
     /// A session of this study, or why there is none.
-    async fn session(&self, state: &AppState, id: &str) -> Result<store::Session, StudyError> {
+    async fn session(&self, id: &str) -> Result<store::Session, StudyError> {
         let uuid = Uuid::parse_str(id.trim())
             .map_err(|_| StudyError::BadRequest(format!("`{id}` is not a study session id")))?;
-        let session = store::load_session(&state.db, uuid)
+        let session = store::load_session(&self.db, uuid)
             .await?
             .ok_or_else(|| StudyError::NotFound(format!("there is no study session {uuid}")))?;
         if session.study != self.definition.id {
@@ -231,12 +232,8 @@ impl StudyService {
     }
 
     /// Tally's count answer with the default settings (cached after the first participant).
-    async fn count_view(
-        &self,
-        state: &AppState,
-        question: &str,
-    ) -> Result<CountAnswer, StudyError> {
-        let answer = state
+    async fn count_view(&self, question: &str) -> Result<CountAnswer, StudyError> {
+        let answer = self
             .answerer
             .answer(question, "count", &Settings::default())
             .await?;
@@ -269,6 +266,8 @@ mod tests {
         let open = StudyService::new(
             StudyDefinition::builtin(false),
             AdminToken::new(Some("s3cret".into())),
+            Database::unavailable("not needed".into()),
+            Answerer::new(1, 1),
         );
         assert!(open.authorize(Some("s3cret")).is_ok());
         assert!(open
@@ -280,6 +279,8 @@ mod tests {
         let closed = StudyService::new(
             StudyDefinition::builtin(false),
             AdminToken::new(Some("  ".into())),
+            Database::unavailable("not needed".into()),
+            Answerer::new(1, 1),
         );
         assert!(closed
             .authorize(Some("  "))
