@@ -12,6 +12,7 @@ pub mod candidates;
 pub mod consolidate;
 pub mod contextualize;
 pub mod corpus;
+pub mod cross_validation;
 pub mod evaluate;
 pub mod instances;
 pub mod lexical;

@@ -29,11 +29,10 @@ use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
 use serde::{Deserialize, Serialize};
 
 use super::candidates::{count_candidates, CountCandidate};
-use super::consolidate::Strategy;
-use super::lexical::lexical_confidence;
-use super::metrics::{count_scores, CountScores};
-use super::pipeline::{best_per_snippet, predict, CountSettings};
-use super::question::analyse;
+use super::cross_validation::{
+    best_threshold, cross_validate, fold_assignment, lexical_confidences, shuffle, CrossValidation,
+    QueryConfidences,
+};
 use super::silver::silver_questions;
 use super::span_model::{
     candidate_passages, head_logits, make_windows, pair_tokenizer, probabilities,
@@ -121,10 +120,6 @@ struct EncodedWindow {
     silver: bool,
 }
 
-/// Out-of-fold figures: data set → scorer → strategy → threshold → scores.
-pub type CrossValidation =
-    BTreeMap<String, BTreeMap<String, BTreeMap<String, BTreeMap<String, CountScores>>>>;
-
 /// Figures of one training run.
 #[derive(Debug, Clone, Serialize)]
 pub struct TrainReport {
@@ -141,9 +136,6 @@ pub struct TrainReport {
     pub best_threshold: f64,
     pub final_loss: f32,
 }
-
-/// Thresholds swept in cross-validation.
-pub const THRESHOLDS: [f64; 9] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 
 /// Trains the span head: cross-validation first, then the final head on everything, written to
 /// `out_dir`. The out-of-fold candidate probabilities go to `oof_path`: the candidate ranker
@@ -582,100 +574,6 @@ fn confidences(
         .collect())
 }
 
-/// Candidates with their confidences, per query and snippet.
-pub type QueryConfidences = Vec<Vec<(CountCandidate, f64)>>;
-
-/// The lexical baseline's confidences for every query.
-pub fn lexical_confidences(
-    queries: &[TrainingQuery],
-    candidates: &[QueryCandidates],
-) -> Vec<QueryConfidences> {
-    queries
-        .iter()
-        .zip(candidates)
-        .map(|(q, per_snippet)| {
-            let analysis = analyse(&q.question);
-            per_snippet
-                .iter()
-                .enumerate()
-                .map(|(s, cs)| {
-                    cs.iter()
-                        .map(|c| {
-                            (
-                                c.clone(),
-                                lexical_confidence(&analysis, &q.snippets[s].text, c),
-                            )
-                        })
-                        .collect()
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// Out-of-fold figures for every data set, scorer, strategy and threshold; `scorers` gives each
-/// scorer's name and its confidences for every query.
-pub fn cross_validate(
-    queries: &[TrainingQuery],
-    scorers: &[(&str, &[QueryConfidences])],
-) -> CrossValidation {
-    let mut out = BTreeMap::new();
-    let datasets: Vec<String> = {
-        let mut d: Vec<String> = queries.iter().map(|q| q.dataset.clone()).collect();
-        d.dedup();
-        d
-    };
-    for dataset in datasets {
-        let mut by_scorer = BTreeMap::new();
-        for &(scorer, confs) in scorers {
-            let mut by_strategy = BTreeMap::new();
-            for strategy in Strategy::ALL {
-                let mut by_threshold = BTreeMap::new();
-                for threshold in THRESHOLDS {
-                    // Never abstaining: abstention is chosen afterwards, on these figures'
-                    // best strategy and threshold (`train_ranker.rs`).
-                    let settings = CountSettings {
-                        threshold,
-                        strategy,
-                        abstain_below: 0.0,
-                        ..CountSettings::default()
-                    };
-                    let pairs: Vec<(Option<f64>, f64)> = queries
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, q)| q.dataset == dataset)
-                        .map(|(i, q)| {
-                            let chosen = best_per_snippet(&confs[i]);
-                            (predict(&chosen, &settings).count, q.gold)
-                        })
-                        .collect();
-                    by_threshold.insert(format!("{threshold:.1}"), count_scores(&pairs));
-                }
-                by_strategy.insert(strategy.name().to_string(), by_threshold);
-            }
-            by_scorer.insert(scorer.to_string(), by_strategy);
-        }
-        out.insert(dataset, by_scorer);
-    }
-    out
-}
-
-fn best_threshold(cv: &CrossValidation) -> f64 {
-    let mean_pc = |t: f64| -> f64 {
-        let key = format!("{t:.1}");
-        let pcs: Vec<f64> = cv
-            .values()
-            .filter_map(|s| s.get("neural")?.get("weighted-median")?.get(&key))
-            .map(|s| s.pc)
-            .collect();
-        pcs.iter().sum::<f64>() / pcs.len().max(1) as f64
-    };
-    THRESHOLDS
-        .into_iter()
-        .max_by(|a, b| mean_pc(*a).total_cmp(&mean_pc(*b)))
-        .unwrap_or(0.5)
-}
-
 fn save(
     varmap: &VarMap,
     encoder: &Encoder,
@@ -731,17 +629,6 @@ fn write_weights(varmap: &VarMap, path: &Path) -> candle_core::Result<()> {
         .map(|(name, var)| Ok((name.clone(), var.as_tensor().to_dtype(DType::F16)?)))
         .collect::<candle_core::Result<_>>()?;
     candle_core::safetensors::save(&tensors, path)
-}
-
-/// Query-disjoint folds: `out[q]` is the fold of query `q`, shuffled with a fixed seed.
-pub fn fold_assignment(queries: usize, folds: usize, seed: u64) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..queries).collect();
-    shuffle(&mut order, seed);
-    let mut fold_of = vec![0; queries];
-    for (i, &q) in order.iter().enumerate() {
-        fold_of[q] = i % folds.max(1);
-    }
-    fold_of
 }
 
 /// The out-of-fold span probabilities of every candidate, as the candidate ranker reads them.
@@ -828,17 +715,6 @@ pub fn read_span_confidences(
             Ok(found.confidences.clone())
         })
         .collect()
-}
-
-/// Fisher–Yates with xorshift64: reproducible without a random-number crate.
-fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    for i in (1..items.len()).rev() {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        items.swap(i, (state % (i as u64 + 1)) as usize);
-    }
 }
 
 #[cfg(test)]

@@ -14,15 +14,16 @@ use serde::Serialize;
 
 use super::calibration::{reliability, Reliability};
 use super::consolidate::Strategy;
+use super::cross_validation::{
+    cross_validate, fold_assignment, lexical_confidences, CrossValidation, QueryConfidences,
+    THRESHOLDS,
+};
 use super::metrics::{count_scores, CountScores};
 use super::name_cache::NameCache;
 use super::pipeline::{best_per_snippet, predict, Chosen, CountSettings};
 use super::question::analyse;
 use super::ranker::{features, noun_fits, CandidateRanker, Features, FitSettings, QueryEvidence};
-use super::train::{
-    cross_validate, fold_assignment, lexical_confidences, CrossValidation, QueryConfidences,
-    TrainError, TrainSettings, THRESHOLDS,
-};
+use super::train::{TrainError, TrainSettings};
 use super::training_data::{QueryCandidates, TrainingQuery};
 use crate::encoder::Encoder;
 
