@@ -15,4 +15,4 @@ pub mod sources;
 pub mod state;
 pub mod store;
 pub mod study;
-pub mod web;
+pub mod web_search;

@@ -22,7 +22,7 @@ use crate::store::answers;
 use crate::store::db::Database;
 use crate::store::pg_cluster::PrivateCluster;
 use crate::study::{StudyDefinition, StudyService};
-use crate::web::{Brave, SearchProvider, Searxng, WebSearch, BRAVE_BASE_URL};
+use crate::web_search::{Brave, SearchProvider, Searxng, WebSearch, BRAVE_BASE_URL};
 
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let listener = TcpListener::bind(args.addr)

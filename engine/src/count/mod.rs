@@ -13,7 +13,7 @@ pub mod consolidate;
 pub mod contextualize;
 pub mod corpus;
 pub mod cross_validation;
-pub mod evaluate;
+pub mod eval;
 pub mod instances;
 pub mod lexical;
 pub mod metrics;

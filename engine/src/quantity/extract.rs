@@ -3,9 +3,9 @@
 
 use std::cell::OnceCell;
 
+use super::ambiguous_units::{choose, TextCues};
 use super::lexicon::{self, PREFIX_CONDITIONS, SUFFIX_CONDITIONS};
 use super::tokens::{tokenize, Kind, Token};
-use super::unit_context::{choose, TextCues};
 use super::{Change, NumberKind, PerUnit, Quantity, QuantityUnit, Value};
 use crate::{Unit, UnitTable};
 

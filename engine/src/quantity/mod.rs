@@ -16,12 +16,12 @@
 //! Ordinals ("22nd", "third") are returned with [`NumberKind::Ordinal`] so that callers can keep
 //! them apart from counts.
 
-mod context_units;
+mod ambiguous_units;
+mod borrowed_units;
 mod extract;
 pub(crate) mod lexicon;
 mod query;
 mod tokens;
-mod unit_context;
 
 pub mod concept;
 pub mod eval;
@@ -38,7 +38,7 @@ pub use extract::extract;
 /// and lent units made the count evaluation worse (docs/experiments.md).
 pub fn extract_in_context(text: &str) -> Vec<Quantity> {
     let mut quantities = extract(text);
-    context_units::inherit_units(text, &mut quantities);
+    borrowed_units::inherit_units(text, &mut quantities);
     quantities
 }
 pub(crate) use extract::singular;

@@ -8,9 +8,7 @@ use anyhow::{bail, Context};
 use tally_engine::choices::CountChoices;
 use tally_engine::count::contextualize::ContextSettings;
 use tally_engine::count::corpus::ingest_default;
-use tally_engine::count::evaluate::{
-    evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts,
-};
+use tally_engine::count::eval::{evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts};
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::train::{read_span_confidences, train_count_spans, TrainSettings};
 use tally_engine::count::train_ranker::train_candidate_ranker;

@@ -11,7 +11,7 @@ use tally_types::count::{SnippetLink, SnippetOrigin, SnippetSource as Source};
 use super::{stage, FetchError, Fetched, SnippetSource};
 use crate::store::db::Database;
 use crate::store::snippet_sets::{self, SnippetSet};
-use crate::web::WebSearch;
+use crate::web_search::WebSearch;
 
 /// The configured web search with the store its snippet sets are kept in.
 pub struct WebSource {

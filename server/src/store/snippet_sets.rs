@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use sqlx::FromRow;
 
 use crate::store::db::{classify, Database, DbError};
-use crate::web::WebResult;
+use crate::web_search::WebResult;
 
 /// A stored web search.
 #[derive(Debug, Clone, PartialEq)]
