@@ -1,11 +1,14 @@
-//! Loading the models every part of the binary needs, one way: the sentence encoder (by a
-//! directory path, or a name looked up in the models directory) on the best device.
+//! Loading what every part of the binary needs, one way: the sentence encoder (by a directory
+//! path, or a name looked up in the models directory) on the best device, and the two indexes
+//! with their default corpora.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
+use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::device::best_device;
+use tally_engine::search::SentenceIndex;
 use tally_engine::{Encoder, ModelDir};
 
 use crate::cli::ModelArgs;
@@ -33,4 +36,33 @@ pub fn load_encoder(encoder: &str, models: &Path) -> anyhow::Result<(Arc<Encoder
 pub fn encoder_of(models: &ModelArgs) -> anyhow::Result<(Arc<Encoder>, PathBuf)> {
     let (encoder, dir) = load_encoder(&models.encoder, &models.models)?;
     Ok((encoder, dir.path().to_path_buf()))
+}
+
+/// The snippet index in `dir`, filled with the default corpus (from `data`) when empty.
+pub fn open_snippet_index(dir: &Path, data: Option<&Path>) -> anyhow::Result<SnippetIndex> {
+    let (index, added) = tally_engine::count::corpus::open_with_default(dir, data)
+        .with_context(|| format!("the snippet index in {} could not be opened", dir.display()))?;
+    for (corpus, n) in added {
+        tracing::info!("ingested {n} snippets of {corpus} into {}", dir.display());
+    }
+    Ok(index)
+}
+
+/// The sentence index in `dir`, filled with the default corpus (from `data`) when empty.
+pub fn open_sentence_index(dir: &Path, data: Option<&Path>) -> anyhow::Result<SentenceIndex> {
+    let (index, added) =
+        tally_engine::search::corpus::open_with_default(dir, data).with_context(|| {
+            format!(
+                "the sentence index in {} could not be opened",
+                dir.display()
+            )
+        })?;
+    for (name, stats) in added {
+        tracing::info!(
+            "ingested {} sentences of {name} into {}",
+            stats.sentences,
+            dir.display()
+        );
+    }
+    Ok(index)
 }

@@ -35,6 +35,17 @@ pub fn has_dataset_snippets(data_dir: &Path) -> bool {
         .any(|(_, rel)| data_dir.join(rel).is_file())
 }
 
+/// Opens (or creates) the snippet index in `dir`, filled with the default corpus when it is
+/// empty; also returns what was added, per corpus (nothing for an index that had snippets).
+pub fn open_with_default(
+    dir: &Path,
+    data_dir: Option<&Path>,
+) -> Result<(SnippetIndex, Vec<(String, usize)>), CorpusError> {
+    let index = SnippetIndex::open_or_create(dir)?;
+    let added = ingest_default(&index, data_dir)?;
+    Ok((index, added))
+}
+
 pub fn ingest_default(
     index: &SnippetIndex,
     data_dir: Option<&Path>,

@@ -207,6 +207,17 @@ pub fn parse_judged(text: &str) -> Result<Vec<JudgedQuery>, String> {
 
 /// Fills an empty index with the default corpus; returns (name, figures) per part. An index that
 /// already has sentences is left alone.
+/// Opens (or creates) the sentence index in `dir`, filled with the default corpus when it is
+/// empty; also returns what was added, per corpus (nothing for an index that had sentences).
+pub fn open_with_default(
+    dir: &Path,
+    data_dir: Option<&Path>,
+) -> Result<(SentenceIndex, Vec<(String, IngestStats)>), CorpusError> {
+    let index = SentenceIndex::open_or_create(dir)?;
+    let added = ingest_default(&index, data_dir)?;
+    Ok((index, added))
+}
+
 pub fn ingest_default(
     index: &SentenceIndex,
     data_dir: Option<&Path>,

@@ -1,13 +1,11 @@
 //! The count-question commands: `tally ingest`, `tally ask`, `tally train count-spans`,
 //! `tally eval count | cnp | instances` and `tally bench count`.
 
-use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
 use tally_engine::choices::CountChoices;
 use tally_engine::count::contextualize::ContextSettings;
-use tally_engine::count::corpus::ingest_default;
 use tally_engine::count::eval::{evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts};
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::train::{read_span_confidences, train_count_spans, TrainSettings};
@@ -22,7 +20,7 @@ use crate::cli::{
     AskArgs, BenchCountArgs, CountArgs, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs, IngestArgs,
     ModelArgs, TrainCountSpansArgs,
 };
-use crate::loading::encoder_of;
+use crate::loading::{encoder_of, open_snippet_index};
 
 /// The count pipeline: the encoder with the span model (and candidate ranker) given, or the
 /// built-in ones.
@@ -56,22 +54,6 @@ pub fn count_settings(args: &CountArgs) -> anyhow::Result<CountSettings> {
         ..CountChoices::default()
     }
     .settings()?)
-}
-
-/// Opens the snippet index, filling an empty one with the default corpus.
-pub fn open_index(index: &Path, data: Option<&Path>) -> anyhow::Result<SnippetIndex> {
-    let snippets = SnippetIndex::open_or_create(index).with_context(|| {
-        format!(
-            "the snippet index in {} could not be opened",
-            index.display()
-        )
-    })?;
-    let added =
-        ingest_default(&snippets, data).context("the default corpus could not be ingested")?;
-    for (corpus, n) in added {
-        tracing::info!("ingested {n} snippets of {corpus} into {}", index.display());
-    }
-    Ok(snippets)
 }
 
 /// `tally ingest FILE… [--format squad|jsonl] [--corpus NAME] [--index DIR]`.
@@ -159,7 +141,7 @@ pub fn ask(args: &AskArgs) -> anyhow::Result<()> {
     let mut settings = count_settings(&args.settings)?;
     settings.snippets = args.k.clamp(1, 1000);
     let data = args.corpus.data_dir();
-    let index = open_index(&args.corpus.index, data.as_deref())?;
+    let index = open_snippet_index(&args.corpus.index, data.as_deref())?;
     let kind = match args.mode.as_str() {
         "auto" => {
             let stored = !index.prefetched(&args.question)?.is_empty();
@@ -500,7 +482,7 @@ pub fn eval_instances(args: &EvalInstancesArgs) -> anyhow::Result<()> {
 /// its names cached; and the throughput of different stored questions answered several at once.
 pub fn bench(args: &BenchCountArgs) -> anyhow::Result<()> {
     let settings = count_settings(&args.settings)?;
-    let index = open_index(&args.corpus.index, args.corpus.data_dir().as_deref())?;
+    let index = open_snippet_index(&args.corpus.index, args.corpus.data_dir().as_deref())?;
     let pipeline = load_pipeline(&args.models)?;
     // One warm-up run: first-call allocations are not what a served question pays.
     let warm = pipeline.answer_from_index(&index, &args.question, &settings)?;

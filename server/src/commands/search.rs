@@ -6,7 +6,7 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use serde::Serialize;
 use tally_engine::choices::SearchChoices;
-use tally_engine::search::corpus::{ingest_default, read_documents, Format};
+use tally_engine::search::corpus::{read_documents, Format};
 use tally_engine::search::eval::{evaluate, JudgedCollection};
 use tally_engine::search::tuning::{folds, grid, Parts, ScoredGrid, Tuned, FOLDS};
 use tally_engine::search::{
@@ -16,7 +16,7 @@ use tally_engine::search::{
 use crate::cli::{
     data_dir_or_default, BenchSearchArgs, EvalSearchArgs, SearchArgs, SearchSettingsArgs,
 };
-use crate::loading::encoder_of;
+use crate::loading::{encoder_of, open_sentence_index};
 
 mod synthetic;
 
@@ -29,26 +29,6 @@ pub fn search_settings(args: &SearchSettingsArgs) -> anyhow::Result<SearchSettin
         sort: &args.sort,
     }
     .settings()?)
-}
-
-/// Opens the sentence index, filling an empty one with the default corpus.
-pub fn open_search_index(dir: &Path, data: Option<&Path>) -> anyhow::Result<SentenceIndex> {
-    let index = SentenceIndex::open_or_create(dir).with_context(|| {
-        format!(
-            "the sentence index in {} could not be opened",
-            dir.display()
-        )
-    })?;
-    for (name, stats) in
-        ingest_default(&index, data).context("the default corpus could not be ingested")?
-    {
-        tracing::info!(
-            "ingested {} sentences of {name} into {}",
-            stats.sentences,
-            dir.display()
-        );
-    }
-    Ok(index)
 }
 
 /// Ingests files into the sentence index.
@@ -95,7 +75,7 @@ pub fn search(args: &SearchArgs) -> anyhow::Result<()> {
     } else {
         None
     };
-    let index = open_search_index(
+    let index = open_sentence_index(
         &args.sentences.search_index,
         data_dir_or_default(&args.sentences.data).as_deref(),
     )?;

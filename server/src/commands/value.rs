@@ -7,8 +7,8 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use tally_engine::value::{answer, parse_question, DescriptionIndex, ValueAnswer, ValueSettings};
 
-use super::search::open_search_index;
 use crate::cli::{data_dir_or_default, BenchValueArgs, ValueArgs};
+use crate::loading::open_sentence_index;
 
 pub fn value(args: &ValueArgs) -> anyhow::Result<()> {
     answer_and_print(
@@ -30,7 +30,7 @@ pub fn answer_and_print(
     if question.trim().is_empty() {
         bail!("the question is empty");
     }
-    let index = open_search_index(search_index, data)?;
+    let index = open_sentence_index(search_index, data)?;
     let started = Instant::now();
     let sentences = index.all_sentences()?;
     let descriptions = DescriptionIndex::build(&sentences);
@@ -122,7 +122,7 @@ fn round(v: f64) -> String {
 pub fn bench(args: &BenchValueArgs) -> anyhow::Result<()> {
     let data = data_dir_or_default(&args.sentences.data)
         .context("the data directory is needed for the benchmark's questions (--data)")?;
-    let index = open_search_index(&args.sentences.search_index, Some(&data))?;
+    let index = open_sentence_index(&args.sentences.search_index, Some(&data))?;
     let judged = data.join(tally_engine::corpora::QSEARCH.path);
     let (_, questions) = tally_engine::value::eval::build(&judged)
         .context("the benchmark's questions could not be built")?;
