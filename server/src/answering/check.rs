@@ -1,0 +1,97 @@
+//! Checks made once at the edge of the service: the question, its corpus, its kind and the settings.
+
+use super::*;
+
+/// A question's mode and settings, checked once ([`Answerer::check`]).
+#[derive(Debug, Clone, Serialize)]
+pub struct Checked {
+    /// The kind the asker chose; `None`: detected from the question.
+    pub forced: Option<QuestionKind>,
+    pub count: CountSettings,
+    pub search: SearchSettings,
+    /// Where a count question's snippets come from.
+    pub snippet_source: SnippetSource,
+    /// The stored web snippet set to answer from again.
+    pub snippet_set: Option<i64>,
+}
+
+pub(super) fn check_corpus(engines: &Engines, settings: &CountSettings) -> Result<(), AnswerError> {
+    let Some(corpus) = &settings.corpus else {
+        return Ok(());
+    };
+    let known = engines.snippets.corpora().unwrap_or_default();
+    if known.contains(corpus) {
+        return Ok(());
+    }
+    Err(AnswerError::BadRequest(format!(
+        "unknown corpus `{corpus}` ({}, {})",
+        tally_app::model::ALL_CORPORA,
+        known.join(", ")
+    )))
+}
+
+/// The question's length and content, checked before any work.
+pub fn validate_question(question: &str) -> Result<(), AnswerError> {
+    if question.trim().is_empty() {
+        return Err(AnswerError::BadRequest("the question is empty".into()));
+    }
+    let chars = question.chars().count();
+    if chars > tally_app::model::MAX_QUESTION_CHARS {
+        return Err(AnswerError::BadRequest(format!(
+            "the question is {chars} characters long; at most {} are accepted",
+            tally_app::model::MAX_QUESTION_CHARS
+        )));
+    }
+    Ok(())
+}
+
+/// The question's kind: the one chosen by the asker, or detected (a question with a stored
+/// snippet set is a count question).
+pub(super) fn decide_kind(
+    engines: &Engines,
+    question: &str,
+    forced: Option<QuestionKind>,
+) -> KindDecision {
+    match forced {
+        Some(kind) => KindDecision {
+            kind,
+            reason: "chosen by the person asking".into(),
+        },
+        None => {
+            let stored = engines
+                .snippets
+                .prefetched(question)
+                .map(|s| !s.is_empty())
+                .unwrap_or(false);
+            detect_kind(question, stored)
+        }
+    }
+}
+
+/// Count settings from the page's settings (the command line's are checked the same way).
+pub fn count_settings(settings: &Settings) -> Result<CountSettings, AnswerError> {
+    let corpus = settings.corpus.as_str();
+    CountChoices {
+        strategy: Some(&settings.strategy),
+        threshold: Some(settings.threshold),
+        theta: Some(settings.theta),
+        instance_scoring: Some(&settings.instances),
+        snippets: Some(settings.snippets),
+        corpus: (corpus != tally_app::model::ALL_CORPORA && !corpus.is_empty()).then_some(corpus),
+        ..CountChoices::default()
+    }
+    .settings()
+    .map_err(|e| AnswerError::BadRequest(e.to_string()))
+}
+
+/// Search settings from the page's settings.
+pub fn search_settings(settings: &Settings) -> Result<SearchSettings, AnswerError> {
+    SearchChoices {
+        ranker: &settings.ranker,
+        alpha: settings.alpha,
+        k: settings.k,
+        sort: &settings.sort,
+    }
+    .settings()
+    .map_err(|e| AnswerError::BadRequest(e.to_string()))
+}

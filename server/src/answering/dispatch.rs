@@ -1,0 +1,76 @@
+//! Answering one checked question with the engine its kind needs.
+
+use super::*;
+
+/// Answers with the engines; a count question from the `fetched` snippets.
+pub(super) fn answer_with(
+    engines: &Engines,
+    question: &str,
+    checked: &Checked,
+    decision: KindDecision,
+    fetched: Option<Fetched>,
+    on_stage: &(dyn Fn(&StageTiming) + Send + Sync),
+) -> Result<Answer, AnswerError> {
+    let Checked {
+        forced,
+        count: count_settings,
+        search: search_settings,
+        snippet_source: _,
+        snippet_set: _,
+    } = checked;
+    let forced = *forced;
+    let KindDecision { kind, reason } = decision;
+    let answer = match kind {
+        QuestionKind::Count => {
+            let used = fetched.ok_or_else(|| {
+                AnswerError::Failed("no snippets were fetched for the count question".into())
+            })?;
+            for timing in &used.timings {
+                on_stage(timing);
+            }
+            let mut answer = engines
+                .pipeline
+                .answer_observed(
+                    question,
+                    &used.snippets,
+                    &used.retrieval,
+                    count_settings,
+                    &mut |stage| on_stage(stage),
+                )
+                .map_err(|e| AnswerError::Failed(e.to_string()))?;
+            let links: HashMap<_, _> = used.links.into_iter().collect();
+            for snippet in &mut answer.snippets {
+                snippet.link = links.get(&snippet.id).cloned();
+            }
+            answer.origin = used.origin;
+            answer.timings.splice(0..0, used.timings);
+            AnswerBody::Count(Box::new(answer))
+        }
+        QuestionKind::Value => AnswerBody::Value(Box::new(engines.value_corpus().answer(question))),
+        QuestionKind::Quantity | QuestionKind::Search => {
+            let mut settings = search_settings.clone();
+            if kind == QuestionKind::Search {
+                // Plain search ranks by text; the quantity rankers would only add a note.
+                settings = settings.with_ranker(tally_engine::search::Ranker::Bm25);
+            }
+            if settings.ranker.needs_encoder() && engines.encoder.is_none() {
+                settings = settings.with_ranker(tally_engine::search::Ranker::Qbm25);
+            }
+            AnswerBody::Search(Box::new(
+                search(
+                    &engines.sentences,
+                    engines.encoder.as_deref(),
+                    question,
+                    &settings,
+                )
+                .map_err(|e| AnswerError::Failed(e.to_string()))?,
+            ))
+        }
+    };
+    Ok(Answer {
+        kind,
+        kind_reason: reason,
+        chosen_by_user: forced.is_some(),
+        answer,
+    })
+}
