@@ -6,6 +6,7 @@ use leptos_router::hooks::use_query_map;
 use crate::backend::get_status;
 use crate::status::SystemStatus;
 use crate::views::ask::AskPage;
+use tally_types::WebSearchState;
 
 /// Home: the question box, its answer, and (before a question) the status panel.
 #[component]
@@ -94,23 +95,27 @@ fn StatusView(status: SystemStatus) -> impl IntoView {
     let corpora = status.corpora;
     let data_dir = status.data_dir;
     let web_search = status.web_search.map(|web| {
-        let text = match (web.state.as_str(), &web.last_error) {
-            ("failing", Some(e)) => format!(
+        let text = match (web.state, &web.last_error) {
+            (WebSearchState::Failing, Some(e)) => format!(
                 "{} at {}: failing, {e} (last search {}); count questions fall back to the local corpus",
                 web.provider,
                 web.endpoint,
                 web.last_at.clone().unwrap_or_default()
             ),
-            ("ok", _) => format!(
+            (WebSearchState::Ok, _) => format!(
                 "{} at {}: working ({} searches, {} failed)",
                 web.provider, web.endpoint, web.searches, web.failures
             ),
             _ => format!("{} at {}: not used yet", web.provider, web.endpoint),
         };
-        let class = if web.state == "failing" { "bad" } else { "ok" };
+        let class = if web.state == WebSearchState::Failing {
+            "bad"
+        } else {
+            "ok"
+        };
         view! {
             <dt>"Web search"</dt>
-            <dd id="status-web-search" class=class data-state=web.state.clone()>{text}</dd>
+            <dd id="status-web-search" class=class data-state=web.state.name()>{text}</dd>
         }
     });
     view! {

@@ -2,6 +2,7 @@
 //! function and the server's `/api/health` endpoint.
 
 use serde::{Deserialize, Serialize};
+use tally_types::WebSearchState;
 
 /// A snapshot of the system's state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -28,8 +29,7 @@ pub struct WebSearchStatus {
     pub provider: String,
     /// Where it is asked (never with a key).
     pub endpoint: String,
-    /// `unused` before the first search, `ok` after a success, `failing` after a failure.
-    pub state: String,
+    pub state: WebSearchState,
     /// The last failure, while failing.
     pub last_error: Option<String>,
     /// When the last search ended (RFC 3339).

@@ -10,12 +10,14 @@ pub mod documents;
 pub mod kind;
 pub mod search;
 pub mod value;
+pub mod web_search;
 
 pub use answer::AnswerBody;
 pub use count::{CountAnswer, CountSettings, InstanceScoring, ScorerKind, SnippetSource, Strategy};
 pub use kind::QuestionKind;
 pub use search::{Ranker, SearchResults, SortOrder};
 pub use value::ValueAnswer;
+pub use web_search::WebSearchState;
 
 #[cfg(test)]
 mod tests {
@@ -53,6 +55,11 @@ mod tests {
             QuestionKind::Search,
         ];
         one_name(&kinds, QuestionKind::name, QuestionKind::parse);
+        one_name(
+            &WebSearchState::ALL,
+            WebSearchState::name,
+            WebSearchState::parse,
+        );
         for group in value::ObservationGroup::ALL {
             assert_eq!(
                 serde_json::to_value(group).unwrap(),

@@ -11,6 +11,7 @@ use tally_app::status::{
 
 use crate::state::AppState;
 use crate::store::db::DbError;
+use tally_types::WebSearchState;
 
 /// How long a status check waits for the database: long enough for a healthy local server, short
 /// enough that a down database does not stall the page or a load balancer's probe.
@@ -72,15 +73,12 @@ pub async fn current_status(state: &AppState) -> SystemStatus {
             .collect(),
         web_search: state.answerer.web().map(|web| {
             let source = web.search.state();
-            let state = match (&source.last_at, &source.last_error) {
-                (None, _) => "unused",
-                (Some(_), None) => "ok",
-                (Some(_), Some(_)) => "failing",
-            };
+            let state =
+                WebSearchState::after(source.last_at.is_some(), source.last_error.is_some());
             WebSearchStatus {
                 provider: web.search.provider().to_string(),
                 endpoint: web.search.endpoint(),
-                state: state.to_string(),
+                state,
                 last_error: source.last_error,
                 last_at: source.last_at,
                 searches: source.searches,

@@ -1,0 +1,44 @@
+//! How a configured web search stands, as the status panel and `/api/health` report it.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum WebSearchState {
+    /// No search yet since the server started.
+    Unused,
+    /// The last search succeeded.
+    Ok,
+    /// The last search failed (its error is reported beside).
+    Failing,
+}
+
+impl WebSearchState {
+    pub const ALL: [WebSearchState; 3] = [
+        WebSearchState::Unused,
+        WebSearchState::Ok,
+        WebSearchState::Failing,
+    ];
+
+    /// The state after the searches so far: whether there was one, and whether the last failed.
+    pub fn after(searched: bool, last_failed: bool) -> Self {
+        match (searched, last_failed) {
+            (false, _) => WebSearchState::Unused,
+            (true, false) => WebSearchState::Ok,
+            (true, true) => WebSearchState::Failing,
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            WebSearchState::Unused => "unused",
+            WebSearchState::Ok => "ok",
+            WebSearchState::Failing => "failing",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
