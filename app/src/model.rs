@@ -248,8 +248,8 @@ pub fn encode(value: &str) -> String {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Answered {
     pub ask: Ask,
-    /// `count`, `value`, `quantity` or `search`.
-    pub kind: String,
+    /// The kind of question it was answered as.
+    pub kind: QuestionKind,
     /// Why that kind ("it asks how many languages"), or that the person chose it.
     pub kind_reason: String,
     pub chosen_by_user: bool,

@@ -351,7 +351,7 @@ fn history_item(row: answers::RecentQuestion) -> HistoryItem {
 pub fn to_page(ask: Ask, stored: StoredAnswer) -> Answered {
     Answered {
         ask,
-        kind: stored.answer.kind.name().to_string(),
+        kind: stored.answer.kind,
         kind_reason: stored.answer.kind_reason,
         chosen_by_user: stored.answer.chosen_by_user,
         answer_id: stored.answer_id,

@@ -337,18 +337,18 @@ fn AnswerView(answered: Answered) -> impl IntoView {
     let other_modes = MODES
         .iter()
         .map(|(mode, _)| *mode)
-        .filter(|m| *m != "auto" && *m != kind)
+        .filter(|m| *m != "auto" && *m != kind.name())
         .map(|m| view! { " " <a href=ask.with_mode(m).url() class="mode-switch" data-mode=m>{format!("answer as {m}")}</a> })
         .collect_view();
     let how = if chosen_by_user {
-        format!("Answered as a {kind} question, as you chose.")
+        format!("Answered as a {} question, as you chose.", kind.name())
     } else {
-        format!("Answered as a {kind} question: {kind_reason}.")
+        format!("Answered as a {} question: {kind_reason}.", kind.name())
     };
     let share = ask.url();
     let share_text = share.clone();
     view! {
-        <div class="answer" data-kind=kind.clone() data-answer-id=answer_id.map(|id| id.to_string())>
+        <div class="answer" data-kind=kind.name() data-answer-id=answer_id.map(|id| id.to_string())>
             <p class="kind-note" id="kind-note">
                 {how} <span class="muted small">" Not right?"{other_modes}</span>
             </p>
