@@ -105,8 +105,8 @@ pub struct ModelArgs {
     /// Span-model head directory [default: the head trained by the project, built in].
     #[arg(long, env = "TALLY_SPAN_MODEL")]
     pub span_model: Option<PathBuf>,
-    /// Characters of its sentence the count reader reads on each side of a count (0: whole
-    /// sentences).
+    /// Characters of its sentence the count reader reads (and is trained on) on each side of a
+    /// count (0: whole sentences).
     #[arg(long, default_value_t = CONTEXT_CHARS)]
     pub reader_context: usize,
 }

@@ -35,9 +35,9 @@ use super::cross_validation::{
 };
 use super::silver::silver_questions;
 use super::span_model::{
-    candidate_passages, head_logits, make_windows, pair_tokenizer, probabilities,
+    candidate_passages_within, head_logits, make_windows, pair_tokenizer, probabilities,
     raise_candidate_probabilities, Passage, ReaderTop, SpanModelError, SpanModelMeta, Window,
-    META_FILE, WEIGHTS_FILE,
+    CONTEXT_CHARS, META_FILE, WEIGHTS_FILE,
 };
 use super::training_data::{QueryCandidates, TrainingDataError, TrainingQuery, TRAINING_SETS};
 use crate::dataset::{DatasetError, Snippet};
@@ -88,6 +88,9 @@ pub struct TrainSettings {
     pub seed: u64,
     /// A candidate within this relative distance of the gold count is a positive.
     pub tolerance: f64,
+    /// Characters of its sentence read on each side of a candidate, as when answering
+    /// (`span_model::CONTEXT_CHARS`; `usize::MAX`: whole sentences).
+    pub context_chars: usize,
 }
 
 impl Default for TrainSettings {
@@ -104,6 +107,7 @@ impl Default for TrainSettings {
             folds: 5,
             seed: 17,
             tolerance: 0.1,
+            context_chars: CONTEXT_CHARS,
         }
     }
 }
@@ -161,8 +165,7 @@ pub fn train_count_spans(
         &encoder,
         queries,
         layers - settings.tuned_layers,
-        settings.tolerance,
-        settings.silver_per_query,
+        settings,
         progress,
     )?;
     let encode_seconds = started.elapsed().as_secs_f64();
@@ -236,10 +239,10 @@ fn encode(
     encoder: &Encoder,
     queries: &[TrainingQuery],
     frozen_layers: usize,
-    tolerance: f64,
-    silver_per_query: usize,
+    settings: &TrainSettings,
     progress: &dyn Fn(&str),
 ) -> Result<(Vec<EncodedWindow>, Vec<QueryCandidates>), TrainError> {
+    let (tolerance, silver_per_query) = (settings.tolerance, settings.silver_per_query);
     let tokenizer = pair_tokenizer(encoder)?;
     let mut windows = Vec::new();
     let mut all_candidates = Vec::new();
@@ -251,7 +254,7 @@ fn encode(
             .collect();
         // The model reads only the sentences with a candidate, so only those are trained on.
         let texts: Vec<&str> = query.snippets.iter().map(|s| s.text.as_str()).collect();
-        let passages = candidate_passages(&texts, &candidates);
+        let passages = candidate_passages_within(&texts, &candidates, settings.context_chars);
         let query_windows = make_windows(&tokenizer, &query.question, &passages)?;
         for chunk in query_windows.chunks(32) {
             let sequences: Vec<(&[u32], &[u32])> = chunk
@@ -772,7 +775,14 @@ mod tests {
     fn every_variable_of_the_reader_gets_a_gradient() {
         let encoder = encoder();
         let layers = encoder.config().num_hidden_layers;
-        let (windows, _) = encode(&encoder, &fixture(), layers - 1, 0.1, 0, &|_| {}).unwrap();
+        let (windows, _) = encode(
+            &encoder,
+            &fixture(),
+            layers - 1,
+            &TrainSettings::default(),
+            &|_| {},
+        )
+        .unwrap();
         assert!(windows.iter().any(|w| !w.starts.is_empty()));
         let varmap = VarMap::new();
         let vb = VarBuilder::from_varmap(&varmap, DType::F32, encoder.device());
@@ -828,8 +838,14 @@ mod tests {
         let encoder = encoder();
         let layers = encoder.config().num_hidden_layers;
         let queries = fixture();
-        let (windows, candidates) =
-            encode(&encoder, &queries, layers - 1, 0.1, 0, &|_| {}).unwrap();
+        let (windows, candidates) = encode(
+            &encoder,
+            &queries,
+            layers - 1,
+            &TrainSettings::default(),
+            &|_| {},
+        )
+        .unwrap();
         let all: Vec<&EncodedWindow> = windows.iter().collect();
         let settings = settings();
         let (varmap, top, losses) = train_reader(&encoder, &all, &settings, &|_| {}).unwrap();
@@ -858,7 +874,7 @@ mod tests {
             .iter()
             .map(|s| s.text.as_str())
             .collect();
-        let passages = candidate_passages(&texts, &candidates[0]);
+        let passages = crate::count::span_model::candidate_passages(&texts, &candidates[0]);
         let read = loaded.score(&queries[0].question, &passages).unwrap();
         let trained: Vec<&EncodedWindow> = windows.iter().filter(|w| w.query == 0).collect();
         assert_eq!(read.len(), trained.len());

@@ -246,6 +246,7 @@ pub fn train(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
         tuned_layers: args.tuned_layers,
         negatives_per_positive: args.negatives_per_positive,
         silver_per_query: args.silver_per_query,
+        context_chars: args.models.reader_context_chars(),
         ..TrainSettings::default()
     };
     eprintln!(
