@@ -4,7 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 use tally_types::AnswerBody;
-use tally_types::{InstanceScoring, QuestionKind, Ranker, SnippetSource, SortOrder, Strategy};
+use tally_types::{
+    InstanceScoring, Mode, QuestionKind, Ranker, SnippetSource, SortOrder, Strategy,
+};
 
 /// Cookie holding the person's theme (`light` or `dark`; absent: follow the system).
 pub const THEME_COOKIE: &str = "tally_theme";
@@ -45,12 +47,12 @@ pub fn clean_text(text: &str) -> String {
 }
 
 /// Which pipeline answers: chosen from the question (`auto`) or by the person asking.
-pub const MODES: [(&str, &str); 5] = [
-    ("auto", "Detect"),
-    (QuestionKind::Count.name(), "Count question"),
-    (QuestionKind::Value.name(), "Value question"),
-    (QuestionKind::Quantity.name(), "Quantity condition"),
-    (QuestionKind::Search.name(), "Plain search"),
+pub const MODES: [(Mode, &str); 5] = [
+    (Mode::Auto, "Detect"),
+    (Mode::Count, "Count question"),
+    (Mode::Value, "Value question"),
+    (Mode::Quantity, "Quantity condition"),
+    (Mode::Search, "Plain search"),
 ];
 
 /// Settings a person may change; kept in the URL (and a cookie). The defaults are the best
@@ -189,7 +191,7 @@ pub const SORTS: [(&str, &str); 3] = [
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct Ask {
     pub q: String,
-    pub mode: String,
+    pub mode: Mode,
     pub settings: Settings,
 }
 
@@ -198,8 +200,8 @@ impl Ask {
     /// the defaults).
     pub fn url(&self) -> String {
         let mut pairs = vec![format!("q={}", encode(&self.q))];
-        if !self.mode.is_empty() && self.mode != "auto" {
-            pairs.push(format!("mode={}", encode(&self.mode)));
+        if self.mode != Mode::Auto {
+            pairs.push(format!("mode={}", self.mode.name()));
         }
         let settings = self.settings.changed_query();
         if !settings.is_empty() {
@@ -222,9 +224,9 @@ impl Ask {
     }
 
     /// The same question in another mode.
-    pub fn with_mode(&self, mode: &str) -> Ask {
+    pub fn with_mode(&self, mode: Mode) -> Ask {
         let mut ask = self.clone();
-        ask.mode = mode.to_string();
+        ask.mode = mode;
         ask
     }
 }
@@ -358,10 +360,13 @@ impl Ask {
                 )),
             }
         }
-        let mut mode = get("mode").unwrap_or_default().trim().to_string();
-        if mode.is_empty() {
-            mode = "auto".into();
-        }
+        let mode = match get("mode").map(|m| m.trim().to_string()) {
+            Some(name) if !name.is_empty() => Mode::parse(&name).unwrap_or_else(|| {
+                problems.push(Mode::unknown(&name));
+                Mode::Auto
+            }),
+            _ => Mode::Auto,
+        };
         let ask = Ask {
             q: get("q").unwrap_or_default(),
             mode,
@@ -405,13 +410,13 @@ mod tests {
     fn urls_carry_the_question_and_changed_settings_only() {
         let mut ask = Ask {
             q: "how many moons & rings?".into(),
-            mode: "auto".into(),
+            mode: Mode::Auto,
             settings: Settings::default(),
         };
         assert_eq!(ask.url(), "/?q=how+many+moons+%26+rings%3F");
         ask.settings.theta = 0.2;
         assert_eq!(
-            ask.with_mode("count").url(),
+            ask.with_mode(Mode::Count).url(),
             "/?q=how+many+moons+%26+rings%3F&mode=count&theta=0.2"
         );
         assert!(ask
@@ -436,7 +441,7 @@ mod tests {
         };
         let (ask, problems) = Ask::from_params(get);
         assert_eq!(ask.q, "phones under $300");
-        assert_eq!(ask.mode, "auto");
+        assert_eq!(ask.mode, Mode::Auto);
         assert_eq!(ask.settings.ranker, "qbm25");
         assert_eq!(ask.settings.alpha, 2.0);
         assert_eq!(ask.settings.theta, Settings::default().theta);
@@ -446,5 +451,31 @@ mod tests {
         );
         // The URL round-trips through the parameters.
         assert_eq!(ask.url(), "/?q=phones+under+%24300&ranker=qbm25&alpha=2");
+    }
+
+    #[test]
+    fn the_mode_is_parsed_once_at_the_edge() {
+        let ask_with = |mode: &str| {
+            Ask::from_params(|name| match name {
+                "q" => Some("how many moons".to_string()),
+                "mode" => Some(mode.to_string()),
+                _ => None,
+            })
+        };
+        for mode in Mode::ALL {
+            let (ask, problems) = ask_with(mode.name());
+            assert_eq!(ask.mode, mode);
+            assert!(problems.is_empty(), "{problems:?}");
+            let back = ask.url();
+            assert_eq!(back.contains("mode="), mode != Mode::Auto, "{back}");
+        }
+        let (ask, problems) = ask_with(" value ");
+        assert_eq!((ask.mode, problems.len()), (Mode::Value, 0));
+        let (ask, problems) = ask_with("guess");
+        assert_eq!(ask.mode, Mode::Auto);
+        assert_eq!(
+            problems,
+            vec!["unknown mode `guess` (auto, count, value, quantity, search)".to_string()]
+        );
     }
 }

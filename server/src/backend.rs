@@ -15,6 +15,7 @@ use tally_app::model::{
 };
 use tally_app::status::SystemStatus;
 use tally_app::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
+use tally_types::Mode;
 use uuid::Uuid;
 
 use crate::answering::{Answer, AnswerError, StageObserver};
@@ -58,7 +59,7 @@ fn answered_from(corpus_version: &str, answer: &Answer) -> String {
 pub async fn answer_and_store(
     state: &AppState,
     question: &str,
-    mode: &str,
+    mode: Mode,
     settings: &Settings,
     asker: &Asker,
 ) -> Result<StoredAnswer, AnswerError> {
@@ -69,7 +70,7 @@ pub async fn answer_and_store(
 pub async fn answer_and_store_observed(
     state: &AppState,
     question: &str,
-    mode: &str,
+    mode: Mode,
     settings: &Settings,
     asker: &Asker,
     on_stage: StageObserver,
@@ -93,7 +94,7 @@ pub async fn answer_and_store_observed(
         kind: answer.kind.name(),
         key: answers::AnswerKey::new(
             question,
-            mode,
+            mode.name(),
             &settings_json,
             &answered_from(&state.answerer.corpus_version(), &answer),
         ),
@@ -211,7 +212,7 @@ impl Backend for ServerBackend {
         let state = self.state.clone();
         Box::pin(async move {
             let ask = ask.cleaned();
-            let stored = answer_and_store(&state, &ask.q, &ask.mode, &ask.settings, &asker)
+            let stored = answer_and_store(&state, &ask.q, ask.mode, &ask.settings, &asker)
                 .await
                 .map_err(|e| e.failure())?;
             Ok(to_page(ask, stored))
@@ -327,7 +328,11 @@ pub fn history_of(
 
 /// A stored question as the history page lists it, with the URL that asks it again.
 fn history_item(row: answers::RecentQuestion) -> HistoryItem {
-    let mode = row.settings["mode"].as_str().unwrap_or("auto").to_string();
+    // Stored before modes were typed, or by hand: an unknown name reads as detection.
+    let mode = row.settings["mode"]
+        .as_str()
+        .and_then(Mode::parse)
+        .unwrap_or_default();
     let settings: Settings =
         serde_json::from_value(row.settings["settings"].clone()).unwrap_or_default();
     let url = Ask {

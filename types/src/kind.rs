@@ -33,3 +33,69 @@ impl QuestionKind {
         }
     }
 }
+
+/// How a question is to be answered: as the kind Tally detects from it (`auto`), or as the kind
+/// the person chose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    #[default]
+    Auto,
+    Count,
+    Value,
+    Quantity,
+    Search,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 5] = [
+        Mode::Auto,
+        Mode::Count,
+        Mode::Value,
+        Mode::Quantity,
+        Mode::Search,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::Auto => "auto",
+            Mode::Count => QuestionKind::Count.name(),
+            Mode::Value => QuestionKind::Value.name(),
+            Mode::Quantity => QuestionKind::Quantity.name(),
+            Mode::Search => QuestionKind::Search.name(),
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// The kind the person chose; `None` when Tally is to detect it.
+    pub const fn chosen_kind(self) -> Option<QuestionKind> {
+        match self {
+            Mode::Auto => None,
+            Mode::Count => Some(QuestionKind::Count),
+            Mode::Value => Some(QuestionKind::Value),
+            Mode::Quantity => Some(QuestionKind::Quantity),
+            Mode::Search => Some(QuestionKind::Search),
+        }
+    }
+
+    /// Why `name` is not a mode, with the modes there are.
+    pub fn unknown(name: &str) -> String {
+        let names: Vec<&str> = Self::ALL.iter().map(|m| m.name()).collect();
+        format!("unknown mode `{name}` ({})", names.join(", "))
+    }
+}
+
+impl From<QuestionKind> for Mode {
+    fn from(kind: QuestionKind) -> Self {
+        match kind {
+            QuestionKind::Count => Mode::Count,
+            QuestionKind::Value => Mode::Value,
+            QuestionKind::Quantity => Mode::Quantity,
+            QuestionKind::Search => Mode::Search,
+        }
+    }
+}

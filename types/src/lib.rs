@@ -14,7 +14,7 @@ pub mod web_search;
 
 pub use answer::AnswerBody;
 pub use count::{CountAnswer, CountSettings, InstanceScoring, ScorerKind, SnippetSource, Strategy};
-pub use kind::QuestionKind;
+pub use kind::{Mode, QuestionKind};
 pub use search::{Ranker, SearchResults, SortOrder};
 pub use value::ValueAnswer;
 pub use web_search::WebSearchState;
@@ -55,6 +55,11 @@ mod tests {
             QuestionKind::Search,
         ];
         one_name(&kinds, QuestionKind::name, QuestionKind::parse);
+        one_name(&Mode::ALL, Mode::name, Mode::parse);
+        for kind in kinds {
+            assert_eq!(Mode::from(kind).chosen_kind(), Some(kind));
+        }
+        assert_eq!(Mode::Auto.chosen_kind(), None);
         one_name(
             &WebSearchState::ALL,
             WebSearchState::name,

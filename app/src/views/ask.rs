@@ -9,7 +9,7 @@ use crate::backend::answer_question;
 use crate::backend::example_questions;
 use crate::format::duration_ms;
 use tally_types::count::StageTiming;
-use tally_types::{AnswerBody, SnippetSource};
+use tally_types::{AnswerBody, Mode, SnippetSource};
 
 use crate::model::{
     Answered, Ask, Settings, ALL_CORPORA, INSTANCE_SCORINGS, MAX_QUESTION_CHARS, MODES, RANKERS,
@@ -166,7 +166,7 @@ fn QuestionBox(ask: Signal<Ask>) -> impl IntoView {
                     .map(|(value, label)| {
                         view! {
                             <label>
-                                <input type="radio" name="mode" value=*value prop:checked=move || ask.get().mode == *value/>
+                                <input type="radio" name="mode" value=value.name() prop:checked=move || ask.get().mode == *value/>
                                 {*label}
                             </label>
                         }
@@ -292,7 +292,7 @@ fn ExampleQuestions() -> impl IntoView {
                     {questions
                         .into_iter()
                         .map(|q| {
-                            let href = Ask { q: q.clone(), mode: "auto".into(), settings: Settings::default() }.url();
+                            let href = Ask { q: q.clone(), mode: Mode::Auto, settings: Settings::default() }.url();
                             view! { <li><a href=href>{q}</a></li> }
                         })
                         .collect_view()}
@@ -337,8 +337,8 @@ fn AnswerView(answered: Answered) -> impl IntoView {
     let other_modes = MODES
         .iter()
         .map(|(mode, _)| *mode)
-        .filter(|m| *m != "auto" && *m != kind.name())
-        .map(|m| view! { " " <a href=ask.with_mode(m).url() class="mode-switch" data-mode=m>{format!("answer as {m}")}</a> })
+        .filter(|m| *m != Mode::Auto && *m != Mode::from(kind))
+        .map(|m| view! { " " <a href=ask.with_mode(m).url() class="mode-switch" data-mode=m.name()>{format!("answer as {}", m.name())}</a> })
         .collect_view();
     let how = if chosen_by_user {
         format!("Answered as a {} question, as you chose.", kind.name())

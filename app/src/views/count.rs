@@ -14,7 +14,7 @@ use tally_types::count::{
     Cnp, CnpClass, CnpGroups, CountAnswer, RankedInstance, SnippetAnswer, SnippetOrigin,
     SnippetSource,
 };
-use tally_types::QuestionKind;
+use tally_types::Mode;
 
 const CNP_CLASSES: [(&str, &str); 4] = [
     (
@@ -374,7 +374,7 @@ fn Origin(origin: SnippetOrigin, question: String) -> impl IntoView {
         Some(id) => {
             let again = Ask {
                 q: question,
-                mode: QuestionKind::Count.name().into(),
+                mode: Mode::Count,
                 settings: Settings {
                     snippet_source: SnippetSource::Web.name().into(),
                     snippet_set: Some(id),

@@ -21,7 +21,7 @@ use tally_engine::value::{
 };
 use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
 use tally_types::count::{SnippetOrigin, SnippetSource};
-use tally_types::AnswerBody;
+use tally_types::{AnswerBody, Mode};
 use tokio::sync::{Semaphore, SemaphorePermit, TryAcquireError};
 
 use tally_engine::choices::{CountChoices, SearchChoices};
@@ -243,15 +243,8 @@ impl Answerer {
     /// Checks a question's mode and settings once, before any work: the mode's kind and the
     /// settings of the pipelines it may use (the others stay at their defaults). The corpus is
     /// checked once the engines are loaded (before, answering says "still loading" anyway).
-    pub fn check(&self, mode: &str, settings: &Settings) -> Result<Checked, AnswerError> {
-        let forced = match mode {
-            "" | "auto" => None,
-            other => Some(QuestionKind::parse(other).ok_or_else(|| {
-                AnswerError::BadRequest(format!(
-                    "unknown mode `{other}` (auto, count, value, quantity, search)"
-                ))
-            })?),
-        };
+    pub fn check(&self, mode: Mode, settings: &Settings) -> Result<Checked, AnswerError> {
+        let forced = mode.chosen_kind();
         let may_count = matches!(forced, None | Some(QuestionKind::Count));
         let count = if may_count {
             count_settings(settings)?
@@ -309,11 +302,11 @@ impl Answerer {
         Ok(self.engines()?.value_corpus().answer(question))
     }
 
-    /// Answers `question` as `mode` (`auto`, `count`, `value`, `quantity` or `search`).
+    /// Answers `question` as `mode`.
     pub async fn answer(
         &self,
         question: &str,
-        mode: &str,
+        mode: Mode,
         settings: &Settings,
     ) -> Result<Answer, AnswerError> {
         let checked = self.check(mode, settings)?;
@@ -475,15 +468,13 @@ mod tests {
             ..Settings::default()
         };
         // A count question never searches: its search settings are not read.
-        let checked = answerer.check("count", &bad_ranker).unwrap();
+        let checked = answerer.check(Mode::Count, &bad_ranker).unwrap();
         assert_eq!(checked.forced, Some(QuestionKind::Count));
         assert_eq!(checked.search, SearchSettings::default());
-        for mode in ["auto", "quantity", "search"] {
+        for mode in [Mode::Auto, Mode::Quantity, Mode::Search] {
             let e = answerer.check(mode, &bad_ranker).unwrap_err().to_string();
-            assert!(e.contains("unknown ranker `magic`"), "{mode}: {e}");
+            assert!(e.contains("unknown ranker `magic`"), "{mode:?}: {e}");
         }
-        let e = answerer.check("guess", &Settings::default()).unwrap_err();
-        assert!(e.to_string().contains("unknown mode `guess`"));
     }
 
     #[test]
@@ -493,11 +484,11 @@ mod tests {
             snippet_source: SnippetSource::Web.name().into(),
             ..Settings::default()
         };
-        let e = answerer.check("count", &web).unwrap_err().to_string();
+        let e = answerer.check(Mode::Count, &web).unwrap_err().to_string();
         assert!(e.contains("no web search configured"), "{e}");
         let e = answerer
             .check(
-                "auto",
+                Mode::Auto,
                 &Settings {
                     snippet_source: "bing".into(),
                     ..Settings::default()
@@ -507,11 +498,11 @@ mod tests {
             .to_string();
         assert!(e.contains("unknown snippet_source `bing`"), "{e}");
         // A search never takes snippets: its snippet source is not read.
-        let checked = answerer.check("search", &web).unwrap();
+        let checked = answerer.check(Mode::Search, &web).unwrap();
         assert_eq!(checked.snippet_source, SnippetSource::Corpus);
         assert_eq!(
             answerer
-                .check("count", &Settings::default())
+                .check(Mode::Count, &Settings::default())
                 .unwrap()
                 .snippet_source,
             SnippetSource::Corpus

@@ -18,6 +18,7 @@ use tally_app::model::{
 };
 
 use tally_types::count::SnippetSource;
+use tally_types::Mode;
 
 use crate::backend::{answer_and_store, StoredAnswer};
 use crate::error::ApiError;
@@ -186,7 +187,7 @@ pub async fn get_count(
     let Query(params) = params?;
     let ask = ask_from(&params, Takes::Count)?;
     let asker = asker(client, &headers);
-    let stored = answer_and_store(&state, &ask.q, "count", &ask.settings, &asker).await?;
+    let stored = answer_and_store(&state, &ask.q, Mode::Count, &ask.settings, &asker).await?;
     Ok(Json(stored))
 }
 
@@ -199,13 +200,16 @@ pub async fn get_search(
 ) -> Result<Json<StoredAnswer>, ApiError> {
     let Query(params) = params?;
     let ask = ask_from(&params, Takes::Search)?;
-    let mode = match ask.mode.as_str() {
-        "search" => "search",
-        "auto" | "quantity" => "quantity",
+    let mode = match ask.mode {
+        Mode::Search => Mode::Search,
+        Mode::Auto | Mode::Quantity => Mode::Quantity,
         other => {
             return Err(ApiError::new(
                 StatusCode::BAD_REQUEST,
-                format!("mode `{other}` does not apply to /api/search (quantity or search)"),
+                format!(
+                    "mode `{}` does not apply to /api/search (quantity or search)",
+                    other.name()
+                ),
             ))
         }
     };

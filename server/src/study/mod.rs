@@ -13,7 +13,7 @@ use tally_app::model::Settings;
 use tally_app::study::{
     StudyIntro, StudyPage, StudyResponseForm, StudyStep, StudySummary, StudyTask, TaskView,
 };
-use tally_types::{AnswerBody, CountAnswer};
+use tally_types::{AnswerBody, CountAnswer, Mode};
 use uuid::Uuid;
 
 pub use definition::StudyDefinition;
@@ -235,7 +235,7 @@ impl StudyService {
     async fn count_view(&self, question: &str) -> Result<CountAnswer, StudyError> {
         let answer = self
             .answerer
-            .answer(question, "count", &Settings::default())
+            .answer(question, Mode::Count, &Settings::default())
             .await?;
         let AnswerBody::Count(count) = answer.answer else {
             return Err(AnswerError::Failed("a count question got no count answer".into()).into());
