@@ -328,6 +328,17 @@ fn read_max_seq_len(dir: &ModelDir) -> Option<usize> {
     value.get("max_seq_length")?.as_u64().map(|n| n as usize)
 }
 
+/// The provisioned MiniLM, for the engine's unit tests that need a real encoder.
+#[cfg(test)]
+pub(crate) fn test_encoder() -> std::sync::Arc<Encoder> {
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+    let dir = ModelDir::resolve("all-MiniLM-L6-v2", &models)
+        .expect("the MiniLM model must be provisioned (scripts/setup.sh) for this test");
+    std::sync::Arc::new(
+        Encoder::load(&dir, crate::device::best_device()).expect("the encoder loads"),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::{cosine, length_batches};

@@ -99,15 +99,7 @@ impl NameCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model_dir::ModelDir;
-    use std::path::Path;
-
-    fn encoder() -> Arc<Encoder> {
-        let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
-        let dir = ModelDir::resolve("all-MiniLM-L6-v2", &models)
-            .expect("the MiniLM model must be provisioned (scripts/setup.sh) for this test");
-        Arc::new(Encoder::load(&dir, crate::device::best_device()).expect("the encoder loads"))
-    }
+    use crate::encoder::test_encoder as encoder;
 
     #[test]
     fn cached_names_embed_as_the_encoder_does_and_the_cache_stays_bounded() {

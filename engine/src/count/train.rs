@@ -724,14 +724,8 @@ pub fn read_span_confidences(
 mod tests {
     use super::*;
     use crate::count::span_model::{candidate_confidence, SpanModel};
-    use crate::model_dir::ModelDir;
 
-    fn encoder() -> Arc<Encoder> {
-        let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
-        let dir = ModelDir::resolve("all-MiniLM-L6-v2", &models)
-            .expect("the MiniLM model must be provisioned (scripts/setup.sh) for this test");
-        Arc::new(Encoder::load(&dir, crate::device::best_device()).expect("the encoder loads"))
-    }
+    use crate::encoder::test_encoder as encoder;
 
     fn query(question: &str, gold: f64, snippets: &[&str]) -> TrainingQuery {
         TrainingQuery::from_texts("fixture", question, gold, snippets)
