@@ -474,13 +474,13 @@ impl CountPipeline {
         max: usize,
     ) -> Result<std::collections::HashMap<String, f64>, PipelineError> {
         let mut fits = std::collections::HashMap::new();
-        let Some(encoder) = &self.names else {
+        let Some(cache) = &self.names else {
             return Ok(fits);
         };
         if scoring != InstanceScoring::TypeCompatibility || instances.is_empty() {
             return Ok(fits);
         }
-        let answer = encoder.embed(&[
+        let answer = cache.embed(&[
             analysis.answer_type_singular.as_str(),
             analysis.which_question.as_str(),
         ])?;
@@ -488,7 +488,7 @@ impl CountPipeline {
         let entity_embeddings = if entities.is_empty() {
             Vec::new()
         } else {
-            encoder.embed(&entities)?
+            cache.embed(&entities)?
         };
         let mut by_bound: Vec<(f64, &Instance)> = instances
             .iter()
@@ -502,7 +502,7 @@ impl CountPipeline {
                 break;
             }
             let names: Vec<&str> = chunk.iter().map(|(_, i)| i.name.as_str()).collect();
-            for ((bound, inst), e) in chunk.iter().zip(encoder.embed(&names)?) {
+            for ((bound, inst), e) in chunk.iter().zip(cache.embed(&names)?) {
                 let is_subject = entity_embeddings
                     .iter()
                     .any(|s| cosine(&e, s) > SUBJECT_SIMILARITY);
