@@ -133,15 +133,17 @@ impl CountPipeline {
                 })
                 .collect()
         };
+        // The name cache is there whenever the span model is (`new` takes its encoder).
         let confidences = match (
             self.effective_scorer(scorer),
             &self.span_model,
             &self.ranker,
+            &self.names,
         ) {
-            (ScorerKind::Neural, Some(model), _) => {
+            (ScorerKind::Neural, Some(model), _, _) => {
                 span_probabilities(model, question, snippets, &candidates, None)?
             }
-            (ScorerKind::Hybrid, Some(model), _) => {
+            (ScorerKind::Hybrid, Some(model), _, _) => {
                 let neural = span_probabilities(model, question, snippets, &candidates, None)?;
                 neural
                     .iter()
@@ -149,18 +151,11 @@ impl CountPipeline {
                     .map(|(n, l)| n.iter().zip(l).map(|(n, l)| 0.5 * n + 0.5 * l).collect())
                     .collect()
             }
-            (ScorerKind::Ranker, Some(model), Some(ranker)) => {
+            (ScorerKind::Ranker, Some(model), Some(ranker), Some(names)) => {
                 // Snippets the ranker gives 0 whatever the reader says are not read.
                 let read = snippets_the_ranker_reads(analysis, snippets);
                 let span = span_probabilities(model, question, snippets, &candidates, Some(&read))?;
-                let noun_fit = match &self.names {
-                    Some(names) => noun_fits(names, analysis, &candidates)?,
-                    None => noun_fits(
-                        &NameCache::new(model.encoder().clone()),
-                        analysis,
-                        &candidates,
-                    )?,
-                };
+                let noun_fit = noun_fits(names, analysis, &candidates)?;
                 let features = features(&QueryEvidence {
                     analysis,
                     texts: snippets,
