@@ -3,9 +3,11 @@
 //! `tally-types`' [`AnswerBody`], the engine's own type), feedback, history and examples.
 
 use serde::{Deserialize, Serialize};
+use tally_types::search::{DEFAULT_ALPHA, DEFAULT_RESULTS};
 use tally_types::AnswerBody;
 use tally_types::{
-    InstanceScoring, Mode, QuestionKind, Ranker, SnippetSource, SortOrder, Strategy,
+    Choice, CountSettings, InstanceScoring, Mode, QuestionKind, Ranker, SnippetSource, SortOrder,
+    Strategy,
 };
 
 /// Cookie holding the person's theme (`light` or `dark`; absent: follow the system).
@@ -55,8 +57,8 @@ pub const MODES: [(Mode, &str); 5] = [
     (Mode::Search, "Plain search"),
 ];
 
-/// Settings a person may change; kept in the URL (and a cookie). The defaults are the best
-/// measured settings (the server's tests check them against the engine's defaults).
+/// Settings a person may change; kept in the URL (and a cookie). The defaults are the engine's
+/// (the best measured settings), taken from the types they are defined with.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
     /// Snippets retrieved for a count question without a stored snippet set.
@@ -64,33 +66,29 @@ pub struct Settings {
     /// Span confidence threshold.
     pub threshold: f64,
     /// Count consolidation strategy.
-    pub strategy: String,
+    pub strategy: Strategy,
     /// CNP band θ.
     pub theta: f64,
     /// Instance ranking.
-    pub instances: String,
+    pub instances: InstanceScoring,
     /// Quantity-search ranker.
-    pub ranker: String,
+    pub ranker: Ranker,
     /// Weight of the quantity score.
     pub alpha: f64,
     /// Order of search results.
-    pub sort: String,
+    pub sort: SortOrder,
     /// Search results shown.
     pub k: usize,
     /// Corpus of the snippet index that count questions retrieve from (`all`: every one).
     #[serde(default = "all_corpora")]
     pub corpus: String,
-    /// Where count questions take their snippets from: `corpus` or `web` (when the server has
-    /// a web search configured).
-    #[serde(default = "corpus_snippets")]
-    pub snippet_source: String,
+    /// Where count questions take their snippets from: the corpus, or the web (when the server
+    /// has a web search configured).
+    #[serde(default)]
+    pub snippet_source: SnippetSource,
     /// A stored web snippet set to answer from again, exactly as before (implies the web).
     #[serde(default)]
     pub snippet_set: Option<i64>,
-}
-
-fn corpus_snippets() -> String {
-    SnippetSource::Corpus.name().into()
 }
 
 fn all_corpora() -> String {
@@ -101,18 +99,19 @@ pub use tally_types::count::ALL_CORPORA;
 
 impl Default for Settings {
     fn default() -> Self {
+        let count = CountSettings::default();
         Settings {
-            snippets: 50,
-            threshold: 0.2,
-            strategy: STRATEGIES[0].into(),
-            theta: 0.3,
-            instances: INSTANCE_SCORINGS[0].into(),
-            ranker: Ranker::DEFAULT.name().into(),
-            alpha: 1.0,
-            sort: SORTS[0].0.into(),
-            k: 10,
+            snippets: count.snippets,
+            threshold: count.threshold,
+            strategy: count.strategy,
+            theta: count.context.theta,
+            instances: count.instance_scoring,
+            ranker: Ranker::DEFAULT,
+            alpha: DEFAULT_ALPHA,
+            sort: SortOrder::default(),
+            k: DEFAULT_RESULTS,
             corpus: all_corpora(),
-            snippet_source: corpus_snippets(),
+            snippet_source: SnippetSource::default(),
             snippet_set: None,
         }
     }
@@ -122,37 +121,42 @@ impl Settings {
     /// The settings that differ from the defaults, as a URL query (`snippets=20&theta=0.4`);
     /// empty when all are the defaults.
     pub fn changed_query(&self) -> String {
-        let defaults = Settings::default();
-        let s = self;
-        let mut pairs = Vec::new();
-        let mut add = |name: &'static str, value: String, default: String| {
-            if value != default {
-                pairs.push(format!("{name}={}", encode(&value)));
-            }
-        };
-        add(
-            "snippets",
-            s.snippets.to_string(),
-            defaults.snippets.to_string(),
-        );
-        add(
-            "threshold",
-            s.threshold.to_string(),
-            defaults.threshold.to_string(),
-        );
-        add("strategy", s.strategy.clone(), defaults.strategy.clone());
-        add("theta", s.theta.to_string(), defaults.theta.to_string());
-        add("instances", s.instances.clone(), defaults.instances.clone());
-        add("ranker", s.ranker.clone(), defaults.ranker.clone());
-        add("alpha", s.alpha.to_string(), defaults.alpha.to_string());
-        add("sort", s.sort.clone(), defaults.sort.clone());
-        add("k", s.k.to_string(), defaults.k.to_string());
-        add("corpus", s.corpus.clone(), defaults.corpus.clone());
-        add(
-            "snippet_source",
-            s.snippet_source.clone(),
-            defaults.snippet_source.clone(),
-        );
+        let (s, d) = (self, Settings::default());
+        let named = |value: &'static str| value.to_string();
+        let fields = [
+            ("snippets", s.snippets.to_string(), d.snippets.to_string()),
+            (
+                "threshold",
+                s.threshold.to_string(),
+                d.threshold.to_string(),
+            ),
+            (
+                "strategy",
+                named(s.strategy.name()),
+                named(d.strategy.name()),
+            ),
+            ("theta", s.theta.to_string(), d.theta.to_string()),
+            (
+                "instances",
+                named(s.instances.name()),
+                named(d.instances.name()),
+            ),
+            ("ranker", named(s.ranker.name()), named(d.ranker.name())),
+            ("alpha", s.alpha.to_string(), d.alpha.to_string()),
+            ("sort", named(s.sort.name()), named(d.sort.name())),
+            ("k", s.k.to_string(), d.k.to_string()),
+            ("corpus", s.corpus.clone(), d.corpus.clone()),
+            (
+                "snippet_source",
+                named(s.snippet_source.name()),
+                named(d.snippet_source.name()),
+            ),
+        ];
+        let mut pairs: Vec<String> = fields
+            .into_iter()
+            .filter(|(_, value, default)| value != default)
+            .map(|(name, value, _)| format!("{name}={}", encode(&value)))
+            .collect();
         if let Some(set) = s.snippet_set {
             pairs.push(format!("snippet_set={set}"));
         }
@@ -160,31 +164,30 @@ impl Settings {
     }
 }
 
-// The settings panel's choices, in the order shown (the default first); the names are the
-// types crate's, so a renamed choice cannot drift from what the engine accepts.
-pub const STRATEGIES: [&str; 4] = [
-    Strategy::WeightedMedian.name(),
-    Strategy::MostConfident.name(),
-    Strategy::MostFrequent.name(),
-    Strategy::Median.name(),
+// The settings panel's choices, in the order shown (the default first).
+pub const STRATEGIES: [Strategy; 4] = [
+    Strategy::WeightedMedian,
+    Strategy::MostConfident,
+    Strategy::MostFrequent,
+    Strategy::Median,
 ];
-pub const INSTANCE_SCORINGS: [&str; 4] = [
-    InstanceScoring::TypeCompatibility.name(),
-    InstanceScoring::SummedConfidence.name(),
-    InstanceScoring::ContextFrequency.name(),
-    InstanceScoring::QaOnly.name(),
+pub const INSTANCE_SCORINGS: [InstanceScoring; 4] = [
+    InstanceScoring::TypeCompatibility,
+    InstanceScoring::SummedConfidence,
+    InstanceScoring::ContextFrequency,
+    InstanceScoring::QaOnly,
 ];
-pub const RANKERS: [&str; 5] = [
-    Ranker::Dense.name(),
-    Ranker::Qbm25.name(),
-    Ranker::Bm25Filter.name(),
-    Ranker::Bm25.name(),
-    Ranker::Entity.name(),
+pub const RANKERS: [Ranker; 5] = [
+    Ranker::Dense,
+    Ranker::Qbm25,
+    Ranker::Bm25Filter,
+    Ranker::Bm25,
+    Ranker::Entity,
 ];
-pub const SORTS: [(&str, &str); 3] = [
-    (SortOrder::Relevance.name(), "Relevance"),
-    (SortOrder::ValueAscending.name(), "Value ↑"),
-    (SortOrder::ValueDescending.name(), "Value ↓"),
+pub const SORTS: [(SortOrder, &str); 3] = [
+    (SortOrder::Relevance, "Relevance"),
+    (SortOrder::ValueAscending, "Value ↑"),
+    (SortOrder::ValueDescending, "Value ↓"),
 ];
 
 /// One question as asked: the text, the mode and the settings.
@@ -217,9 +220,9 @@ impl Ask {
     }
 
     /// The same question with another sort order.
-    pub fn with_sort(&self, sort: &str) -> Ask {
+    pub fn with_sort(&self, sort: SortOrder) -> Ask {
         let mut ask = self.clone();
-        ask.settings.sort = sort.to_string();
+        ask.settings.sort = sort;
         ask
     }
 
@@ -228,6 +231,22 @@ impl Ask {
         let mut ask = self.clone();
         ask.mode = mode;
         ask
+    }
+}
+
+/// The choice named by parameter `name`, if it is given: an unknown name keeps the default
+/// and is reported.
+fn choose<T: Choice>(
+    get: &impl Fn(&str) -> Option<String>,
+    name: &str,
+    target: &mut T,
+    problems: &mut Vec<String>,
+) {
+    if let Some(given) = get(name).filter(|v| !v.trim().is_empty()) {
+        match T::choose(&given) {
+            Ok(value) => *target = value,
+            Err(unknown) => problems.push(unknown.to_string()),
+        }
     }
 }
 
@@ -341,17 +360,9 @@ impl Ask {
         number("k", &mut k);
         settings.snippets = snippets.max(0.0) as usize;
         settings.k = k.max(0.0) as usize;
-        let text = |name: &str, target: &mut String| {
-            if let Some(v) = get(name).filter(|v| !v.trim().is_empty()) {
-                *target = v.trim().to_string();
-            }
-        };
-        text("strategy", &mut settings.strategy);
-        text("instances", &mut settings.instances);
-        text("ranker", &mut settings.ranker);
-        text("sort", &mut settings.sort);
-        text("corpus", &mut settings.corpus);
-        text("snippet_source", &mut settings.snippet_source);
+        if let Some(corpus) = get("corpus").filter(|v| !v.trim().is_empty()) {
+            settings.corpus = corpus.trim().to_string();
+        }
         if let Some(raw) = get("snippet_set").filter(|v| !v.trim().is_empty()) {
             match raw.trim().parse::<i64>() {
                 Ok(id) if id > 0 => settings.snippet_set = Some(id),
@@ -360,13 +371,18 @@ impl Ask {
                 )),
             }
         }
-        let mode = match get("mode").map(|m| m.trim().to_string()) {
-            Some(name) if !name.is_empty() => Mode::parse(&name).unwrap_or_else(|| {
-                problems.push(Mode::unknown(&name));
-                Mode::Auto
-            }),
-            _ => Mode::Auto,
-        };
+        choose(&get, "strategy", &mut settings.strategy, &mut problems);
+        choose(&get, "instances", &mut settings.instances, &mut problems);
+        choose(&get, "ranker", &mut settings.ranker, &mut problems);
+        choose(&get, "sort", &mut settings.sort, &mut problems);
+        choose(
+            &get,
+            "snippet_source",
+            &mut settings.snippet_source,
+            &mut problems,
+        );
+        let mut mode = Mode::Auto;
+        choose(&get, "mode", &mut mode, &mut problems);
         let ask = Ask {
             q: get("q").unwrap_or_default(),
             mode,
@@ -420,7 +436,7 @@ mod tests {
             "/?q=how+many+moons+%26+rings%3F&mode=count&theta=0.2"
         );
         assert!(ask
-            .with_sort("value-ascending")
+            .with_sort(SortOrder::ValueAscending)
             .url()
             .ends_with("&sort=value-ascending"));
     }
@@ -442,7 +458,7 @@ mod tests {
         let (ask, problems) = Ask::from_params(get);
         assert_eq!(ask.q, "phones under $300");
         assert_eq!(ask.mode, Mode::Auto);
-        assert_eq!(ask.settings.ranker, "qbm25");
+        assert_eq!(ask.settings.ranker, Ranker::Qbm25);
         assert_eq!(ask.settings.alpha, 2.0);
         assert_eq!(ask.settings.theta, Settings::default().theta);
         assert_eq!(
@@ -451,6 +467,38 @@ mod tests {
         );
         // The URL round-trips through the parameters.
         assert_eq!(ask.url(), "/?q=phones+under+%24300&ranker=qbm25&alpha=2");
+    }
+
+    #[test]
+    fn choices_are_read_by_name_once_and_unknown_names_are_reported() {
+        let params = [
+            ("q", "how many moons"),
+            ("strategy", "median"),
+            ("sort", " value-descending "),
+            ("instances", "mean"),
+            ("snippet_source", "bing"),
+        ];
+        let (ask, problems) = Ask::from_params(|name| {
+            params
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        });
+        assert_eq!(ask.settings.strategy, Strategy::Median);
+        assert_eq!(ask.settings.sort, SortOrder::ValueDescending);
+        assert_eq!(ask.settings.instances, Settings::default().instances);
+        assert_eq!(ask.settings.snippet_source, SnippetSource::Corpus);
+        assert_eq!(
+            problems,
+            vec![
+                "unknown instance scoring `mean` (qa-only, context-frequency, summed-confidence, type-compatibility)".to_string(),
+                "unknown snippet_source `bing` (corpus, web)".to_string(),
+            ]
+        );
+        assert_eq!(
+            ask.url(),
+            "/?q=how+many+moons&strategy=median&sort=value-descending"
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use tally_types::Ranker;
+use tally_types::{InstanceScoring, Mode, Ranker, ScorerKind, SortOrder, Strategy};
 
 use clap::{Args, Parser, Subcommand};
 use tally_engine::count::span_model::CONTEXT_CHARS;
@@ -124,9 +124,9 @@ impl ModelArgs {
 /// Count pipeline settings a user may change.
 #[derive(Debug, Clone, Args)]
 pub struct CountArgs {
-    /// Consolidation: weighted-median, most-confident, most-frequent or median.
+    /// How counts are consolidated into one [default: weighted-median].
     #[arg(long)]
-    pub strategy: Option<String>,
+    pub strategy: Option<Strategy>,
     /// Span confidence threshold.
     #[arg(long)]
     pub threshold: Option<f64>,
@@ -137,16 +137,17 @@ pub struct CountArgs {
     /// Relax the threshold by 0.1 until this many counts pass (0: no relaxation).
     #[arg(long)]
     pub min_counts: Option<usize>,
-    /// Span scorer: ranker (the candidate ranker over the span model and the other evidence),
-    /// neural (Tally's span model alone), lexical (baseline) or hybrid (neural and lexical mean).
+    /// Span scorer: the candidate ranker over the span model and the other evidence, the span
+    /// model alone (neural), lexical overlap (baseline) or hybrid (neural and lexical mean)
+    /// [default: ranker].
     #[arg(long)]
-    pub scorer: Option<String>,
+    pub scorer: Option<ScorerKind>,
     /// CNP band θ.
     #[arg(long)]
     pub theta: Option<f64>,
-    /// Instance scoring: type-compatibility, summed-confidence, context-frequency or qa-only.
+    /// How instances are ranked [default: type-compatibility].
     #[arg(long)]
-    pub instance_scoring: Option<String>,
+    pub instance_scoring: Option<InstanceScoring>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -200,18 +201,18 @@ pub struct IndexArgs {
 /// Quantity-search settings a user may change.
 #[derive(Debug, Clone, Args)]
 pub struct SearchSettingsArgs {
-    /// bm25, bm25-filter, qbm25, dense or entity.
+    /// How sentences are ranked.
     #[arg(long, default_value = Ranker::DEFAULT.name())]
-    pub ranker: String,
+    pub ranker: Ranker,
     /// Weight α of the quantity score.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = tally_types::search::DEFAULT_ALPHA)]
     pub alpha: f64,
     /// Results to return (capped at 1000).
-    #[arg(short, long, default_value_t = 10)]
+    #[arg(short, long, default_value_t = tally_types::search::DEFAULT_RESULTS)]
     pub k: usize,
-    /// relevance, value-ascending or value-descending.
-    #[arg(long, default_value = "relevance")]
-    pub sort: String,
+    /// The order of the results.
+    #[arg(long, default_value = SortOrder::Relevance.name())]
+    pub sort: SortOrder,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -279,9 +280,9 @@ pub struct EvalSearchArgs {
     pub json: bool,
     /// The ranker printed by --json [default: dense, the default ranker].
     #[arg(long)]
-    pub ranker: Option<String>,
+    pub ranker: Option<Ranker>,
     /// Weight α of the quantity score.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = tally_types::search::DEFAULT_ALPHA)]
     pub alpha: f64,
     #[command(flatten)]
     pub models: ModelArgs,
@@ -295,8 +296,8 @@ pub struct AskArgs {
     #[arg(long)]
     pub json: bool,
     /// auto (detected from the question, the reason printed on standard error), count or value.
-    #[arg(long, default_value = "auto")]
-    pub mode: String,
+    #[arg(long, default_value = Mode::Auto.name())]
+    pub mode: Mode,
     /// Sentence index that value questions are answered from (filled with the default corpus
     /// when empty).
     #[arg(

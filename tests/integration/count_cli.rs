@@ -137,7 +137,8 @@ fn ask_rejects_bad_settings_with_a_sentence() {
         "--index",
         index.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(1));
+    // A name clap could not read: a usage error (exit code 2), with the names there are.
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown strategy `mode`"));
     let out = tally(&["ask", "  ", "--index", index.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));

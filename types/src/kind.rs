@@ -14,6 +14,13 @@ pub enum QuestionKind {
 }
 
 impl QuestionKind {
+    pub const ALL: [QuestionKind; 4] = [
+        QuestionKind::Count,
+        QuestionKind::Value,
+        QuestionKind::Quantity,
+        QuestionKind::Search,
+    ];
+
     pub const fn name(self) -> &'static str {
         match self {
             QuestionKind::Count => "count",
@@ -24,13 +31,7 @@ impl QuestionKind {
     }
 
     pub fn parse(name: &str) -> Option<Self> {
-        match name {
-            "count" => Some(QuestionKind::Count),
-            "value" => Some(QuestionKind::Value),
-            "quantity" => Some(QuestionKind::Quantity),
-            "search" => Some(QuestionKind::Search),
-            _ => None,
-        }
+        Self::ALL.into_iter().find(|k| k.name() == name)
     }
 }
 
@@ -80,12 +81,6 @@ impl Mode {
             Mode::Quantity => Some(QuestionKind::Quantity),
             Mode::Search => Some(QuestionKind::Search),
         }
-    }
-
-    /// Why `name` is not a mode, with the modes there are.
-    pub fn unknown(name: &str) -> String {
-        let names: Vec<&str> = Self::ALL.iter().map(|m| m.name()).collect();
-        format!("unknown mode `{name}` ({})", names.join(", "))
     }
 }
 

@@ -9,7 +9,7 @@ use crate::backend::answer_question;
 use crate::backend::example_questions;
 use crate::format::duration_ms;
 use tally_types::count::StageTiming;
-use tally_types::{AnswerBody, Mode, SnippetSource};
+use tally_types::{AnswerBody, Choice, Mode, SnippetSource, SortOrder};
 
 use crate::model::{
     Answered, Ask, Settings, ALL_CORPORA, INSTANCE_SCORINGS, MAX_QUESTION_CHARS, MODES, RANKERS,
@@ -119,24 +119,28 @@ fn submit_in_place(ev: leptos::ev::SubmitEvent, navigate: &impl Fn(&str, Navigat
 #[cfg(not(feature = "hydrate"))]
 fn submit_in_place(_: leptos::ev::SubmitEvent, _: &impl Fn(&str, NavigateOptions)) {}
 
+/// A `<select>` of `options`, `chosen` selected; each option's value and label is its name.
+fn select<T: Choice>(name: &'static str, options: &[T], chosen: T) -> impl IntoView {
+    view! {
+        <select name=name id=format!("setting-{name}")>
+            {options
+                .iter()
+                .map(|o| {
+                    let label = o.choice_name();
+                    view! { <option value=label selected=*o == chosen>{label}</option> }
+                })
+                .collect_view()}
+        </select>
+    }
+}
+
 #[component]
 fn QuestionBox(ask: Signal<Ask>) -> impl IntoView {
     let navigate = use_navigate();
     let current = ask.get_untracked();
     let settings = current.settings.clone();
     let defaults = Settings::default();
-    let select = |name: &'static str, options: &[&'static str], chosen: &str| {
-        let chosen = chosen.to_string();
-        view! {
-            <select name=name id=format!("setting-{name}")>
-                {options
-                    .iter()
-                    .map(|o| view! { <option value=*o selected=*o == chosen>{*o}</option> })
-                    .collect_view()}
-            </select>
-        }
-    };
-    let sorts: Vec<&'static str> = SORTS.iter().map(|(v, _)| *v).collect();
+    let sorts: Vec<SortOrder> = SORTS.iter().map(|(sort, _)| *sort).collect();
     view! {
         // Without JavaScript a plain GET form; once hydrated, the page moves to the question's
         // URL in place (and the answer streams in with its progress).
@@ -180,25 +184,25 @@ fn QuestionBox(ask: Signal<Ask>) -> impl IntoView {
                         <legend>"Count questions"</legend>
                         <label>"Snippets " <input type="number" name="snippets" min="1" max="1000" value=settings.snippets.to_string()/></label>
                         <label>"Span threshold " <input type="number" name="threshold" min="0" max="1" step="0.05" value=settings.threshold.to_string()/></label>
-                        <label>"Consolidation " {select("strategy", &STRATEGIES, &settings.strategy)}</label>
+                        <label>"Consolidation " {select("strategy", &STRATEGIES, settings.strategy)}</label>
                         <label>"CNP band θ " <input type="number" name="theta" min="0" max="1" step="0.05" value=settings.theta.to_string()/></label>
-                        <label>"Instance scoring " {select("instances", &INSTANCE_SCORINGS, &settings.instances)}</label>
+                        <label>"Instance scoring " {select("instances", &INSTANCE_SCORINGS, settings.instances)}</label>
                         <label>"Corpus " <CorpusSelect chosen=settings.corpus.clone()/></label>
-                        <SnippetSourceSelect chosen=settings.snippet_source.clone()/>
+                        <SnippetSourceSelect chosen=settings.snippet_source/>
                     </fieldset>
                     <fieldset>
                         <legend>"Quantity search"</legend>
-                        <label>"Ranker " {select("ranker", &RANKERS, &settings.ranker)}</label>
+                        <label>"Ranker " {select("ranker", &RANKERS, settings.ranker)}</label>
                         <label>"α (quantity weight) " <input type="number" name="alpha" min="0" max="10" step="0.1" value=settings.alpha.to_string()/></label>
                         <label>"Results " <input type="number" name="k" min="1" max="100" value=settings.k.to_string()/></label>
-                        <label>"Sort " {select("sort", &sorts, &settings.sort)}</label>
+                        <label>"Sort " {select("sort", &sorts, settings.sort)}</label>
                     </fieldset>
                 </div>
                 <p class="muted small">
                     {format!(
                         "Defaults (the best measured): {} snippets, threshold {}, {}, θ {}, {}, ranker {}, α {}.",
-                        defaults.snippets, defaults.threshold, defaults.strategy, defaults.theta,
-                        defaults.instances, defaults.ranker, defaults.alpha
+                        defaults.snippets, defaults.threshold, defaults.strategy.name(), defaults.theta,
+                        defaults.instances.name(), defaults.ranker.name(), defaults.alpha
                     )}
                     " " <a href="/?reset-settings" rel="external" id="reset-settings">"Reset"</a>
                 </p>
@@ -246,12 +250,11 @@ fn CorpusSelect(chosen: String) -> impl IntoView {
 
 /// "Snippets: corpus / web", offered when the server has a web search configured.
 #[component]
-fn SnippetSourceSelect(chosen: String) -> impl IntoView {
+fn SnippetSourceSelect(chosen: SnippetSource) -> impl IntoView {
     let examples = Resource::new(|| (), |_| example_questions());
     view! {
         <Suspense fallback=|| ()>
             {move || {
-                let chosen = chosen.clone();
                 Suspend::new(async move {
                     let provider = examples.await.ok().and_then(|e| e.web_search);
                     provider.map(|provider| {
@@ -267,7 +270,7 @@ fn SnippetSourceSelect(chosen: String) -> impl IntoView {
                                                 SnippetSource::Web => format!("the web ({provider})"),
                                             };
                                             view! {
-                                                <option value=source.name() selected=source.name() == chosen>{label}</option>
+                                                <option value=source.name() selected=source == chosen>{label}</option>
                                             }
                                         })
                                         .collect_view()}

@@ -376,7 +376,7 @@ fn Origin(origin: SnippetOrigin, question: String) -> impl IntoView {
                 q: question,
                 mode: Mode::Count,
                 settings: Settings {
-                    snippet_source: SnippetSource::Web.name().into(),
+                    snippet_source: SnippetSource::Web,
                     snippet_set: Some(id),
                     ..Settings::default()
                 },

@@ -55,13 +55,13 @@ pub fn SearchAnswerView(
     let sort_links = SORTS
         .iter()
         .map(|(value, label)| {
-            let current = *value == sort.name();
+            let current = *value == sort;
             view! {
                 <a
-                    href=ask.with_sort(value).url()
+                    href=ask.with_sort(*value).url()
                     class=if current { "sort current" } else { "sort" }
                     aria-current=if current { Some("true") } else { None }
-                    data-sort=*value
+                    data-sort=value.name()
                 >
                     {*label}
                 </a>

@@ -52,9 +52,9 @@ impl SearchSettings {
         };
         SearchSettings {
             ranker,
-            alpha: 1.0,
-            k: 10,
-            sort: SortOrder::Relevance,
+            alpha: tally_types::search::DEFAULT_ALPHA,
+            k: tally_types::search::DEFAULT_RESULTS,
+            sort: SortOrder::default(),
             pool: 100,
             bare_weight,
             dense: DenseWeights::default(),

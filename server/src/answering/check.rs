@@ -72,10 +72,10 @@ pub(super) fn decide_kind(
 pub fn count_settings(settings: &Settings) -> Result<CountSettings, AnswerError> {
     let corpus = settings.corpus.as_str();
     CountChoices {
-        strategy: Some(&settings.strategy),
+        strategy: Some(settings.strategy),
         threshold: Some(settings.threshold),
         theta: Some(settings.theta),
-        instance_scoring: Some(&settings.instances),
+        instance_scoring: Some(settings.instances),
         snippets: Some(settings.snippets),
         corpus: (corpus != tally_app::model::ALL_CORPORA && !corpus.is_empty()).then_some(corpus),
         ..CountChoices::default()
@@ -87,10 +87,10 @@ pub fn count_settings(settings: &Settings) -> Result<CountSettings, AnswerError>
 /// Search settings from the page's settings.
 pub fn search_settings(settings: &Settings) -> Result<SearchSettings, AnswerError> {
     SearchChoices {
-        ranker: &settings.ranker,
+        ranker: settings.ranker,
         alpha: settings.alpha,
         k: settings.k,
-        sort: &settings.sort,
+        sort: settings.sort,
     }
     .settings()
     .map_err(|e| AnswerError::BadRequest(e.to_string()))

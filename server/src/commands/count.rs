@@ -15,6 +15,7 @@ use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
 use tally_engine::dataset::{read_jsonl, read_squad};
 use tally_engine::search::corpus::Format;
 use tally_engine::{detect_kind, QuestionKind};
+use tally_types::Mode;
 
 use crate::cli::{
     AskArgs, BenchCountArgs, CountArgs, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs, IngestArgs,
@@ -37,20 +38,20 @@ pub fn load_pipeline(models: &ModelArgs) -> anyhow::Result<CountPipeline> {
     })
 }
 
-/// Default settings with the user's changes; unknown names are errors with the choices listed.
+/// Default settings with the user's changes (clap has read the choices' names).
 pub fn count_settings(args: &CountArgs) -> anyhow::Result<CountSettings> {
     if let Some(t) = args.abstain_below.filter(|t| !(0.0..=1.0).contains(t)) {
         // Only the command line has this setting: the sentence names its flag.
         bail!("--abstain-below must be between 0 and 1, not {t}");
     }
     Ok(CountChoices {
-        strategy: args.strategy.as_deref(),
+        strategy: args.strategy,
         threshold: args.threshold,
         abstain_below: args.abstain_below,
         min_counts: args.min_counts,
-        scorer: args.scorer.as_deref(),
+        scorer: args.scorer,
         theta: args.theta,
-        instance_scoring: args.instance_scoring.as_deref(),
+        instance_scoring: args.instance_scoring,
         ..CountChoices::default()
     }
     .settings()?)
@@ -142,8 +143,8 @@ pub fn ask(args: &AskArgs) -> anyhow::Result<()> {
     settings.snippets = args.k.clamp(1, 1000);
     let data = args.corpus.data_dir();
     let index = open_snippet_index(&args.corpus.index, data.as_deref())?;
-    let kind = match args.mode.as_str() {
-        "auto" => {
+    let kind = match args.mode {
+        Mode::Auto => {
             let stored = !index.prefetched(&args.question)?.is_empty();
             let decision = detect_kind(&args.question, stored);
             if !args.json {
@@ -155,9 +156,12 @@ pub fn ask(args: &AskArgs) -> anyhow::Result<()> {
             }
             decision.kind
         }
-        other => QuestionKind::parse(other)
-            .filter(|k| matches!(k, QuestionKind::Count | QuestionKind::Value))
-            .with_context(|| format!("unknown mode `{other}` (auto, count or value)"))?,
+        Mode::Count => QuestionKind::Count,
+        Mode::Value => QuestionKind::Value,
+        other => bail!(
+            "`tally ask` answers count and value questions (--mode auto, count or value), not {}; use `tally search`",
+            other.name()
+        ),
     };
     if kind == QuestionKind::Value {
         return super::value::answer_and_print(

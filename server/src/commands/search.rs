@@ -20,13 +20,13 @@ use crate::loading::{encoder_of, open_sentence_index};
 
 mod synthetic;
 
-/// Search settings from the command line; unknown names are errors with the choices listed.
+/// Search settings from the command line (clap has read the choices' names).
 pub fn search_settings(args: &SearchSettingsArgs) -> anyhow::Result<SearchSettings> {
     Ok(SearchChoices {
-        ranker: &args.ranker,
+        ranker: args.ranker,
         alpha: args.alpha,
         k: args.k,
-        sort: &args.sort,
+        sort: args.sort,
     }
     .settings()?)
 }
@@ -172,10 +172,10 @@ fn short(value: f64) -> String {
 pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
     let defaults = SearchSettings::default();
     let chosen = SearchChoices {
-        ranker: args.ranker.as_deref().unwrap_or(Ranker::DEFAULT.name()),
+        ranker: args.ranker.unwrap_or(Ranker::DEFAULT),
         alpha: args.alpha,
         k: defaults.k,
-        sort: defaults.sort.name(),
+        sort: defaults.sort,
     }
     .settings()?
     .ranker;

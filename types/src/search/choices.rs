@@ -2,6 +2,13 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The weight α of the quantity score a person gets without choosing (the paper uses 1, the
+/// authors' code 2; 1 ranked best on the Qsearch dev queries).
+pub const DEFAULT_ALPHA: f64 = 1.0;
+
+/// Results shown without choosing.
+pub const DEFAULT_RESULTS: usize = 10;
+
 /// How sentences are ranked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -48,10 +55,11 @@ impl Ranker {
 }
 
 /// The order of the hits shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum SortOrder {
+    #[default]
     Relevance,
     ValueAscending,
     ValueDescending,
@@ -72,13 +80,7 @@ impl SortOrder {
         }
     }
 
-    /// A sort order by name (`asc` and `desc` too).
     pub fn parse(name: &str) -> Option<Self> {
-        match name {
-            "relevance" => Some(SortOrder::Relevance),
-            "value-ascending" | "asc" => Some(SortOrder::ValueAscending),
-            "value-descending" | "desc" => Some(SortOrder::ValueDescending),
-            _ => None,
-        }
+        Self::ALL.into_iter().find(|s| s.name() == name)
     }
 }
