@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use tally_types::search::{DEFAULT_ALPHA, DEFAULT_RESULTS};
 use tally_types::AnswerBody;
 use tally_types::{
-    Choice, CountSettings, InstanceScoring, Mode, QuestionKind, Ranker, SnippetSource, SortOrder,
-    Strategy,
+    Choice, CountSettings, FeedbackPart, InstanceScoring, Mode, QuestionKind, Ranker,
+    SnippetSource, SortOrder, Strategy, Verdict,
 };
 
 /// Cookie holding the person's theme (`light` or `dark`; absent: follow the system).
@@ -289,11 +289,11 @@ pub struct Answered {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FeedbackForm {
     pub answer_id: i64,
-    /// answer, cnp, instance, search_result or observation.
-    pub part: String,
+    pub part: FeedbackPart,
     pub part_ref: Option<String>,
-    pub verdict: String,
+    pub verdict: Verdict,
     pub corrected_value: Option<String>,
+    /// A [`tally_types::CnpGroup`]'s name; empty: none (the select's first option).
     pub moved_to: Option<String>,
     pub comment: Option<String>,
     /// The answer's feedback key; with part, part_ref and verdict it makes the idempotency token.

@@ -23,8 +23,9 @@ use crate::error::HttpError;
 use crate::http::health;
 use crate::state::AppState;
 use crate::store::answers::{self, HistoryOf};
-use crate::store::feedback::{self, CnpGroup, NewFeedback, Part, Verdict};
+use crate::store::feedback::{self, NewFeedback};
 use crate::study::StudyError;
+use tally_types::{Choice, CnpGroup};
 
 /// An answer and where it was stored.
 #[derive(Debug, Clone, Serialize)]
@@ -156,9 +157,9 @@ fn feedback_token(form: &FeedbackForm) -> Uuid {
         "{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}",
         form.key,
         form.answer_id,
-        form.part,
+        form.part.name(),
         form.part_ref.as_deref().unwrap_or(""),
-        form.verdict
+        form.verdict.name()
     );
     Uuid::new_v5(&Uuid::NAMESPACE_URL, name.as_bytes())
 }
@@ -168,11 +169,10 @@ fn new_feedback(form: &FeedbackForm) -> Result<NewFeedback, String> {
     fn given(value: &Option<String>) -> Option<&str> {
         value.as_deref().map(str::trim).filter(|v| !v.is_empty())
     }
-    let part: Part = named("part", &form.part)?;
-    let verdict: Verdict = named("verdict", &form.verdict)?;
-    let moved_to: Option<CnpGroup> = given(&form.moved_to)
-        .map(|g| named("group", g))
-        .transpose()?;
+    let moved_to = given(&form.moved_to)
+        .map(CnpGroup::choose)
+        .transpose()
+        .map_err(|unknown| unknown.to_string())?;
     let corrected_value = given(&form.corrected_value)
         .map(|v| {
             v.parse::<f64>()
@@ -181,20 +181,14 @@ fn new_feedback(form: &FeedbackForm) -> Result<NewFeedback, String> {
         .transpose()?;
     Ok(NewFeedback {
         answer_id: Some(form.answer_id),
-        part,
+        part: form.part,
         part_ref: given(&form.part_ref).map(String::from),
-        verdict,
+        verdict: form.verdict,
         corrected_value,
         moved_to,
         comment: given(&form.comment).map(String::from),
         client_token: Some(feedback_token(form)),
     })
-}
-
-/// One of the snake_case names of a feedback enum.
-fn named<T: serde::de::DeserializeOwned>(what: &str, value: &str) -> Result<T, String> {
-    serde_json::from_value(serde_json::Value::String(value.to_string()))
-        .map_err(|_| format!("unknown {what} `{value}`"))
 }
 
 /// The server's side of the app.
@@ -369,13 +363,14 @@ pub fn to_page(ask: Ask, stored: StoredAnswer) -> Answered {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tally_types::{FeedbackPart, Verdict};
 
-    fn form(verdict: &str) -> FeedbackForm {
+    fn form(verdict: Verdict) -> FeedbackForm {
         FeedbackForm {
             answer_id: 7,
-            part: "instance".into(),
+            part: FeedbackPart::Instance,
             part_ref: Some("Javanese".into()),
-            verdict: verdict.into(),
+            verdict,
             corrected_value: Some(String::new()),
             moved_to: Some(String::new()),
             comment: Some("  ".into()),
@@ -385,8 +380,8 @@ mod tests {
 
     #[test]
     fn forms_become_feedback_with_a_stable_token() {
-        let new = new_feedback(&form("relevant")).unwrap();
-        assert_eq!(new.part, Part::Instance);
+        let new = new_feedback(&form(Verdict::Relevant)).unwrap();
+        assert_eq!(new.part, FeedbackPart::Instance);
         assert_eq!(new.verdict, Verdict::Relevant);
         assert_eq!(new.corrected_value, None);
         assert_eq!(new.comment, None);
@@ -394,24 +389,36 @@ mod tests {
         // Same form, same token; another verdict or answer key, another token.
         assert_eq!(
             new.client_token,
-            new_feedback(&form("relevant")).unwrap().client_token
+            new_feedback(&form(Verdict::Relevant)).unwrap().client_token
         );
         assert_ne!(
             new.client_token,
-            new_feedback(&form("not_relevant")).unwrap().client_token
+            new_feedback(&form(Verdict::NotRelevant))
+                .unwrap()
+                .client_token
         );
-        let mut other = form("relevant");
+        let mut other = form(Verdict::Relevant);
         other.key = "k2".into();
         assert_ne!(new.client_token, new_feedback(&other).unwrap().client_token);
     }
 
     #[test]
     fn bad_form_values_are_explained() {
-        assert!(new_feedback(&form("maybe"))
-            .unwrap_err()
-            .contains("unknown verdict"));
-        let mut f = form("wrong");
-        f.part = "answer".into();
+        // A form's part and verdict are read by name where the form arrives.
+        let sent = serde_json::json!({
+            "answer_id": 7, "part": "instance", "part_ref": "Javanese", "verdict": "maybe",
+            "corrected_value": null, "moved_to": null, "comment": null, "key": "k1"
+        });
+        let e = serde_json::from_value::<FeedbackForm>(sent).unwrap_err();
+        assert!(e.to_string().contains("unknown variant `maybe`"), "{e}");
+        let mut f = form(Verdict::Moved);
+        f.moved_to = Some("elsewhere".into());
+        assert_eq!(
+            new_feedback(&f).unwrap_err(),
+            "unknown group `elsewhere` (synonyms, subgroups, incomparables)"
+        );
+        let mut f = form(Verdict::Wrong);
+        f.part = FeedbackPart::Answer;
         f.corrected_value = Some("seven".into());
         assert!(new_feedback(&f).unwrap_err().contains("must be a number"));
     }

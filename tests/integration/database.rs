@@ -162,7 +162,8 @@ async fn database_outage_is_reported_and_loses_nothing() {
 async fn old_history_is_forgotten_but_feedback_keeps_its_answer() {
     use tally_server::store::answers::{self, AnswerKey, Asked, HistoryOf};
     use tally_server::store::db::Database;
-    use tally_server::store::feedback::{self, NewFeedback, Part, Verdict};
+    use tally_server::store::feedback::{self, NewFeedback};
+    use tally_types::{FeedbackPart, Verdict};
 
     let dir = scratch_dir("retention");
     let cluster = PrivateCluster::start(&dir.join("pg"))
@@ -199,7 +200,7 @@ async fn old_history_is_forgotten_but_feedback_keeps_its_answer() {
         &db,
         &NewFeedback {
             answer_id: Some(kept.answer_id),
-            part: Part::Answer,
+            part: FeedbackPart::Answer,
             part_ref: None,
             verdict: Verdict::Correct,
             corrected_value: None,

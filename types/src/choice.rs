@@ -123,4 +123,7 @@ choice! {
     crate::Mode: "mode",
     crate::QuestionKind: "question kind",
     crate::WebSearchState: "web search state",
+    crate::FeedbackPart: "part",
+    crate::Verdict: "verdict",
+    crate::CnpGroup: "group",
 }

@@ -8,6 +8,7 @@ pub mod answer;
 pub mod choice;
 pub mod count;
 pub mod documents;
+pub mod feedback;
 pub mod kind;
 pub mod search;
 pub mod value;
@@ -16,6 +17,7 @@ pub mod web_search;
 pub use answer::AnswerBody;
 pub use choice::{Choice, UnknownChoice};
 pub use count::{CountAnswer, CountSettings, InstanceScoring, ScorerKind, SnippetSource, Strategy};
+pub use feedback::{CnpGroup, FeedbackPart, Verdict};
 pub use kind::{Mode, QuestionKind};
 pub use search::{Ranker, SearchResults, SortOrder};
 pub use value::ValueAnswer;
@@ -74,6 +76,9 @@ mod tests {
             WebSearchState::name,
             WebSearchState::parse,
         );
+        one_name(&FeedbackPart::ALL, FeedbackPart::name, FeedbackPart::parse);
+        one_name(&Verdict::ALL, Verdict::name, Verdict::parse);
+        one_name(&CnpGroup::ALL, CnpGroup::name, CnpGroup::parse);
         for group in value::ObservationGroup::ALL {
             assert_eq!(
                 serde_json::to_value(group).unwrap(),

@@ -5,6 +5,7 @@
 //! leaves these in-page jumps to the browser: the app's router would treat them as navigations.)
 
 use leptos::prelude::*;
+use tally_types::{FeedbackPart, Verdict};
 
 use crate::format::{duration_ms, number, percent, Mark};
 use crate::model::{Ask, Settings};
@@ -111,8 +112,8 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
         view! {
             <FeedbackForm
                 target
-                part="answer"
-                verdicts=&[("correct", "Correct"), ("wrong", "Wrong")]
+                part=FeedbackPart::Answer
+                verdicts=&[(Verdict::Correct, "Correct"), (Verdict::Wrong, "Wrong")]
                 extra=Extra::Correction
                 about="the count"
             />
@@ -289,9 +290,9 @@ fn Groups(groups: CnpGroups, target: Option<FeedbackTarget>) -> impl IntoView {
                                     <summary>"Judge"</summary>
                                     <FeedbackForm
                                         target
-                                        part="cnp"
+                                        part=FeedbackPart::Cnp
                                         part_ref=format!("{id}:{}", cnp.snippet_id)
-                                        verdicts=&[("correct", "Right group"), ("moved", "Move")]
+                                        verdicts=&[(Verdict::Correct, "Right group"), (Verdict::Moved, "Move")]
                                         extra=Extra::MoveGroup
                                         about=format!("the count phrase {}", cnp.text)
                                     />
@@ -337,9 +338,9 @@ fn Instances(instances: Vec<RankedInstance>, target: Option<FeedbackTarget>) -> 
                             view! {
                                 <FeedbackForm
                                     target
-                                    part="instance"
+                                    part=FeedbackPart::Instance
                                     part_ref=instance.name.clone()
-                                    verdicts=&[("relevant", "Relevant"), ("not_relevant", "Not relevant")]
+                                    verdicts=&[(Verdict::Relevant, "Relevant"), (Verdict::NotRelevant, "Not relevant")]
                                     about=format!("instance {}", instance.name)
                                 />
                             }

@@ -5,6 +5,8 @@
 use leptos::form::ActionForm;
 use leptos::prelude::*;
 
+use tally_types::{CnpGroup, FeedbackPart, Verdict};
+
 use crate::backend::SendFeedback;
 
 /// Where feedback goes: the stored answer and its feedback key.
@@ -28,9 +30,9 @@ pub enum Extra {
 #[component]
 pub fn FeedbackForm(
     target: FeedbackTarget,
-    part: &'static str,
+    part: FeedbackPart,
     #[prop(optional, into)] part_ref: Option<String>,
-    verdicts: &'static [(&'static str, &'static str)],
+    verdicts: &'static [(Verdict, &'static str)],
     #[prop(default = Extra::None)] extra: Extra,
     /// Names the thing judged, for screen readers ("instance Javanese").
     #[prop(into)]
@@ -54,7 +56,7 @@ pub fn FeedbackForm(
     view! {
         <ActionForm action=action attr:class="feedback" attr:aria-label=format!("Feedback on {about}")>
             <input type="hidden" name="form[answer_id]" value=target.answer_id.to_string()/>
-            <input type="hidden" name="form[part]" value=part/>
+            <input type="hidden" name="form[part]" value=part.name()/>
             <input type="hidden" name="form[part_ref]" value=part_ref.unwrap_or_default()/>
             <input type="hidden" name="form[key]" value=target.key/>
             {match extra {
@@ -75,9 +77,9 @@ pub fn FeedbackForm(
                         "Belongs with "
                         <select name="form[moved_to]">
                             <option value="">"(this group)"</option>
-                            <option value="synonyms">"synonyms"</option>
-                            <option value="subgroups">"subgroups"</option>
-                            <option value="incomparables">"incomparables"</option>
+                            {CnpGroup::ALL
+                                .map(|group| view! { <option value=group.name()>{group.name()}</option> })
+                                .collect_view()}
                         </select>
                     </label>
                 }
@@ -90,8 +92,8 @@ pub fn FeedbackForm(
                         <button
                             type="submit"
                             name="form[verdict]"
-                            value=*verdict
-                            class=format!("fb-{verdict}")
+                            value=verdict.name()
+                            class=format!("fb-{}", verdict.name())
                             disabled=move || pending.get()
                         >
                             {*label}

@@ -3,6 +3,7 @@
 //! evidence in entity mode.
 
 use leptos::prelude::*;
+use tally_types::{FeedbackPart, Verdict};
 
 use crate::format::{duration_ms, number, Mark};
 use tally_types::search::{ConstraintView, Hit, SearchResults};
@@ -195,9 +196,9 @@ fn HitBody(
         view! {
             <FeedbackForm
                 target
-                part="search_result"
+                part=FeedbackPart::SearchResult
                 part_ref=hit.id.clone()
-                verdicts=&[("relevant", "Relevant"), ("not_relevant", "Not relevant")]
+                verdicts=&[(Verdict::Relevant, "Relevant"), (Verdict::NotRelevant, "Not relevant")]
                 about=format!("result {}", hit.rank)
             />
         }

@@ -6,6 +6,7 @@
 //! unit: the engine is not in the browser.
 
 use leptos::prelude::*;
+use tally_types::{FeedbackPart, Verdict};
 
 use crate::format::{number, percent, Mark};
 use crate::views::feedback::{FeedbackForm, FeedbackTarget};
@@ -110,8 +111,8 @@ pub fn ValueAnswerView(view: ValueAnswer, target: Option<FeedbackTarget>) -> imp
         view! {
             <FeedbackForm
                 target
-                part="answer"
-                verdicts=&[("correct", "Correct"), ("wrong", "Wrong")]
+                part=FeedbackPart::Answer
+                verdicts=&[(Verdict::Correct, "Correct"), (Verdict::Wrong, "Wrong")]
                 about="the value"
             />
         }
@@ -321,9 +322,9 @@ fn Evidence(observations: Vec<ValueObservation>, target: Option<FeedbackTarget>)
                 view! {
                     <FeedbackForm
                         target
-                        part="observation"
+                        part=FeedbackPart::Observation
                         part_ref=observation_ref(&o)
-                        verdicts=&[("relevant", "Relevant"), ("not_relevant", "Not relevant")]
+                        verdicts=&[(Verdict::Relevant, "Relevant"), (Verdict::NotRelevant, "Not relevant")]
                         about=format!("observation {}", o.surface)
                     />
                 }

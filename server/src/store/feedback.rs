@@ -5,84 +5,19 @@ use serde::{Deserialize, Serialize};
 use sqlx::FromRow;
 use uuid::Uuid;
 
+use tally_types::{Choice, CnpGroup, FeedbackPart, Verdict};
+
 use crate::store::db::{classify, Database, DbError};
 
 /// Longest comment accepted, in characters (the table allows the same).
 pub const MAX_COMMENT_CHARS: usize = 4000;
-
-/// Which part of an answer the feedback is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Part {
-    Answer,
-    Cnp,
-    Instance,
-    SearchResult,
-    /// One observation of a value answer.
-    Observation,
-    General,
-}
-
-impl Part {
-    fn as_str(self) -> &'static str {
-        match self {
-            Part::Answer => "answer",
-            Part::Cnp => "cnp",
-            Part::Instance => "instance",
-            Part::SearchResult => "search_result",
-            Part::Observation => "observation",
-            Part::General => "general",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    Correct,
-    Wrong,
-    Relevant,
-    NotRelevant,
-    Moved,
-}
-
-impl Verdict {
-    fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Correct => "correct",
-            Verdict::Wrong => "wrong",
-            Verdict::Relevant => "relevant",
-            Verdict::NotRelevant => "not_relevant",
-            Verdict::Moved => "moved",
-        }
-    }
-}
-
-/// The CNP group a CNP is moved to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CnpGroup {
-    Synonyms,
-    Subgroups,
-    Incomparables,
-}
-
-impl CnpGroup {
-    fn as_str(self) -> &'static str {
-        match self {
-            CnpGroup::Synonyms => "synonyms",
-            CnpGroup::Subgroups => "subgroups",
-            CnpGroup::Incomparables => "incomparables",
-        }
-    }
-}
 
 /// Feedback as submitted.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewFeedback {
     pub answer_id: Option<i64>,
-    pub part: Part,
+    pub part: FeedbackPart,
     pub part_ref: Option<String>,
     pub verdict: Verdict,
     pub corrected_value: Option<f64>,
@@ -93,18 +28,61 @@ pub struct NewFeedback {
 }
 
 /// Feedback as stored.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, FromRow)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Feedback {
     pub id: i64,
     pub answer_id: Option<i64>,
-    pub part: String,
+    pub part: FeedbackPart,
     pub part_ref: Option<String>,
-    pub verdict: String,
+    pub verdict: Verdict,
     pub corrected_value: Option<f64>,
-    pub moved_to: Option<String>,
+    pub moved_to: Option<CnpGroup>,
     pub comment: Option<String>,
     pub client_token: Option<Uuid>,
     pub created_at: DateTime<Utc>,
+}
+
+/// A feedback row as PostgreSQL gives it (the names as text), read into [`Feedback`] once.
+#[derive(FromRow)]
+struct FeedbackRow {
+    id: i64,
+    answer_id: Option<i64>,
+    part: String,
+    part_ref: Option<String>,
+    verdict: String,
+    corrected_value: Option<f64>,
+    moved_to: Option<String>,
+    comment: Option<String>,
+    client_token: Option<Uuid>,
+    created_at: DateTime<Utc>,
+}
+
+impl TryFrom<FeedbackRow> for Feedback {
+    type Error = DbError;
+
+    fn try_from(row: FeedbackRow) -> Result<Self, DbError> {
+        // The table's CHECK admits these names only; another is a broken database.
+        let broken = |e: tally_types::UnknownChoice| {
+            DbError::Invalid(format!("feedback {}: stored {e}", row.id))
+        };
+        Ok(Feedback {
+            id: row.id,
+            answer_id: row.answer_id,
+            part: FeedbackPart::choose(&row.part).map_err(broken)?,
+            part_ref: row.part_ref,
+            verdict: Verdict::choose(&row.verdict).map_err(broken)?,
+            corrected_value: row.corrected_value,
+            moved_to: row
+                .moved_to
+                .as_deref()
+                .map(CnpGroup::choose)
+                .transpose()
+                .map_err(broken)?,
+            comment: row.comment,
+            client_token: row.client_token,
+            created_at: row.created_at,
+        })
+    }
 }
 
 impl NewFeedback {
@@ -118,37 +96,28 @@ impl NewFeedback {
 
     /// Checks that the parts of the submission fit together; the message says what is wrong.
     pub fn validate(&self) -> Result<(), String> {
-        let allowed: &[Verdict] = match self.part {
-            Part::Answer | Part::General => &[Verdict::Correct, Verdict::Wrong],
-            Part::Cnp => &[Verdict::Correct, Verdict::Wrong, Verdict::Moved],
-            Part::Instance | Part::SearchResult | Part::Observation => {
-                &[Verdict::Relevant, Verdict::NotRelevant]
-            }
-        };
+        let allowed = self.part.verdicts();
         if !allowed.contains(&self.verdict) {
-            let names: Vec<&str> = allowed.iter().map(|v| v.as_str()).collect();
+            let names: Vec<&str> = allowed.iter().map(|v| v.name()).collect();
             return Err(format!(
                 "verdict `{}` does not apply to part `{}` (use one of: {})",
-                self.verdict.as_str(),
-                self.part.as_str(),
+                self.verdict.name(),
+                self.part.name(),
                 names.join(", ")
             ));
         }
-        if self.part != Part::General && self.answer_id.is_none() {
+        if self.part != FeedbackPart::General && self.answer_id.is_none() {
             return Err(format!(
                 "feedback on part `{}` needs the answer_id it is about",
-                self.part.as_str()
+                self.part.name()
             ));
         }
-        let needs_ref = matches!(
-            self.part,
-            Part::Cnp | Part::Instance | Part::SearchResult | Part::Observation
-        );
+        let needs_ref = self.part.needs_ref();
         match &self.part_ref {
             None if needs_ref => {
                 return Err(format!(
                     "feedback on part `{}` needs part_ref: which one in the answer",
-                    self.part.as_str()
+                    self.part.name()
                 ))
             }
             Some(r) if r.trim().is_empty() || r.chars().count() > 200 => {
@@ -191,17 +160,17 @@ pub async fn insert(db: &Database, new: &NewFeedback) -> Result<(Feedback, bool)
     let new = &new.clone().cleaned();
     new.validate().map_err(DbError::Invalid)?;
     let pool = db.pool().await?;
-    let inserted: Option<Feedback> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    let inserted: Option<FeedbackRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "INSERT INTO feedback (answer_id, part, part_ref, verdict, corrected_value, moved_to, \
          comment, client_token) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
          ON CONFLICT (client_token) DO NOTHING RETURNING {COLUMNS}"
     )))
     .bind(new.answer_id)
-    .bind(new.part.as_str())
+    .bind(new.part.name())
     .bind(new.part_ref.as_deref())
-    .bind(new.verdict.as_str())
+    .bind(new.verdict.name())
     .bind(new.corrected_value)
-    .bind(new.moved_to.map(CnpGroup::as_str))
+    .bind(new.moved_to.map(CnpGroup::name))
     .bind(new.comment.as_deref())
     .bind(new.client_token)
     .fetch_optional(pool)
@@ -214,40 +183,42 @@ pub async fn insert(db: &Database, new: &NewFeedback) -> Result<(Feedback, bool)
         other => classify(other),
     })?;
     if let Some(row) = inserted {
-        return Ok((row, true));
+        return Ok((row.try_into()?, true));
     }
-    let existing: Feedback = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    let existing: FeedbackRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM feedback WHERE client_token = $1"
     )))
     .bind(new.client_token)
     .fetch_one(pool)
     .await
     .map_err(classify)?;
-    Ok((existing, false))
+    Ok((existing.try_into()?, false))
 }
 
 /// One stored feedback row.
 pub async fn get(db: &Database, id: i64) -> Result<Option<Feedback>, DbError> {
     let pool = db.pool().await?;
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    let row: Option<FeedbackRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM feedback WHERE id = $1"
     )))
     .bind(id)
     .fetch_optional(pool)
     .await
-    .map_err(classify)
+    .map_err(classify)?;
+    row.map(Feedback::try_from).transpose()
 }
 
 /// The most recent feedback, newest first.
 pub async fn recent(db: &Database, limit: i64) -> Result<Vec<Feedback>, DbError> {
     let pool = db.pool().await?;
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+    let rows: Vec<FeedbackRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM feedback ORDER BY id DESC LIMIT $1"
     )))
     .bind(limit)
     .fetch_all(pool)
     .await
-    .map_err(classify)
+    .map_err(classify)?;
+    rows.into_iter().map(Feedback::try_from).collect()
 }
 
 #[cfg(test)]
@@ -257,7 +228,7 @@ mod tests {
     fn general(verdict: Verdict) -> NewFeedback {
         NewFeedback {
             answer_id: None,
-            part: Part::General,
+            part: FeedbackPart::General,
             part_ref: None,
             verdict,
             corrected_value: None,
@@ -281,7 +252,7 @@ mod tests {
     #[test]
     fn parts_of_an_answer_need_the_answer_and_which_part() {
         let mut f = general(Verdict::Relevant);
-        f.part = Part::Instance;
+        f.part = FeedbackPart::Instance;
         assert!(f.validate().unwrap_err().contains("answer_id"));
         f.answer_id = Some(3);
         assert!(f.validate().unwrap_err().contains("part_ref"));
@@ -292,7 +263,7 @@ mod tests {
     #[test]
     fn moved_cnp_needs_a_group_and_corrections_need_wrong() {
         let mut f = general(Verdict::Moved);
-        f.part = Part::Cnp;
+        f.part = FeedbackPart::Cnp;
         f.answer_id = Some(1);
         f.part_ref = Some("cnp-1".into());
         assert!(f.validate().unwrap_err().contains("moved_to"));

@@ -1,0 +1,134 @@
+//! What feedback is about and what it says: the part of an answer judged, the verdict, and the
+//! group a CNP is moved to. The page's buttons, the API's JSON and the stored rows use these
+//! names (the migration's CHECK lists them once more, for the database).
+
+use serde::{Deserialize, Serialize};
+
+/// Which part of an answer feedback is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FeedbackPart {
+    /// The whole answer (a count or a value).
+    Answer,
+    /// One counted noun phrase and its group.
+    Cnp,
+    Instance,
+    SearchResult,
+    /// One observation of a value answer.
+    Observation,
+    /// The app in general, not one answer.
+    General,
+}
+
+impl FeedbackPart {
+    pub const ALL: [FeedbackPart; 6] = [
+        FeedbackPart::Answer,
+        FeedbackPart::Cnp,
+        FeedbackPart::Instance,
+        FeedbackPart::SearchResult,
+        FeedbackPart::Observation,
+        FeedbackPart::General,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            FeedbackPart::Answer => "answer",
+            FeedbackPart::Cnp => "cnp",
+            FeedbackPart::Instance => "instance",
+            FeedbackPart::SearchResult => "search_result",
+            FeedbackPart::Observation => "observation",
+            FeedbackPart::General => "general",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// The verdicts that apply to this part.
+    pub const fn verdicts(self) -> &'static [Verdict] {
+        match self {
+            FeedbackPart::Answer | FeedbackPart::General => &[Verdict::Correct, Verdict::Wrong],
+            FeedbackPart::Cnp => &[Verdict::Correct, Verdict::Wrong, Verdict::Moved],
+            FeedbackPart::Instance | FeedbackPart::SearchResult | FeedbackPart::Observation => {
+                &[Verdict::Relevant, Verdict::NotRelevant]
+            }
+        }
+    }
+
+    /// Whether feedback on this part names which one of the answer it is (`part_ref`).
+    pub const fn needs_ref(self) -> bool {
+        matches!(
+            self,
+            FeedbackPart::Cnp
+                | FeedbackPart::Instance
+                | FeedbackPart::SearchResult
+                | FeedbackPart::Observation
+        )
+    }
+}
+
+/// What a person says about the part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Correct,
+    Wrong,
+    Relevant,
+    NotRelevant,
+    /// The CNP belongs in another group (named by `moved_to`).
+    Moved,
+}
+
+impl Verdict {
+    pub const ALL: [Verdict; 5] = [
+        Verdict::Correct,
+        Verdict::Wrong,
+        Verdict::Relevant,
+        Verdict::NotRelevant,
+        Verdict::Moved,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Verdict::Correct => "correct",
+            Verdict::Wrong => "wrong",
+            Verdict::Relevant => "relevant",
+            Verdict::NotRelevant => "not_relevant",
+            Verdict::Moved => "moved",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.name() == name)
+    }
+}
+
+/// The CNP group a CNP is moved to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CnpGroup {
+    Synonyms,
+    Subgroups,
+    Incomparables,
+}
+
+impl CnpGroup {
+    pub const ALL: [CnpGroup; 3] = [
+        CnpGroup::Synonyms,
+        CnpGroup::Subgroups,
+        CnpGroup::Incomparables,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            CnpGroup::Synonyms => "synonyms",
+            CnpGroup::Subgroups => "subgroups",
+            CnpGroup::Incomparables => "incomparables",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|g| g.name() == name)
+    }
+}
