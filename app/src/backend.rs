@@ -3,10 +3,10 @@
 
 use leptos::prelude::*;
 
-use crate::admin::{CorpusRow, IngestJob};
 use crate::model::{Answered, Ask, Examples, FeedbackForm, FeedbackSaved, HistoryItem};
 use crate::status::SystemStatus;
-use crate::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
+use tally_types::documents::{CorpusRow, IngestJob};
+use tally_types::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
 
 #[cfg(feature = "ssr")]
 pub use server_side::{Asker, Backend, BackendHandle, BoxFuture, Failure};
@@ -18,10 +18,10 @@ mod server_side {
     use std::pin::Pin;
     use std::sync::Arc;
 
-    use crate::admin::{CorpusRow, IngestJob};
     use crate::model::{Answered, Ask, Examples, FeedbackForm, FeedbackSaved, HistoryItem};
     use crate::status::SystemStatus;
-    use crate::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
+    use tally_types::documents::{CorpusRow, IngestJob};
+    use tally_types::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
 
     pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 

@@ -4,7 +4,6 @@
 // The question form's view type nests deeper than the compiler's default limit.
 #![recursion_limit = "256"]
 
-pub mod admin;
 pub mod backend;
 pub mod format;
 pub mod model;
@@ -12,7 +11,6 @@ pub mod pages;
 #[cfg(feature = "hydrate")]
 pub mod progress;
 pub mod status;
-pub mod study;
 pub mod views;
 
 use leptos::prelude::*;

@@ -6,15 +6,14 @@ use std::time::Instant;
 
 use axum::http::StatusCode;
 use serde::Serialize;
-use tally_app::admin::{CorpusRow, IngestJob};
 use tally_app::backend::{Asker, Backend, BoxFuture, Failure};
+use tally_types::documents::{CorpusRow, IngestJob};
 
 use crate::admin_token::CORPUS_PAGES;
-use tally_app::model::{
-    Answered, Ask, Examples, FeedbackForm, FeedbackSaved, HistoryItem, Settings,
-};
+use tally_app::model::{Answered, Examples, FeedbackForm, FeedbackSaved, HistoryItem};
 use tally_app::status::SystemStatus;
-use tally_app::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
+use tally_types::request::{Ask, Settings};
+use tally_types::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
 use tally_types::Mode;
 use uuid::Uuid;
 
@@ -76,7 +75,7 @@ pub async fn answer_and_store_observed(
     asker: &Asker,
     on_stage: StageObserver,
 ) -> Result<StoredAnswer, AnswerError> {
-    let question = &tally_app::model::clean_text(question);
+    let question = &tally_types::request::clean_text(question);
     // Requests that cannot be answered do not use up the asker's allowance.
     crate::answering::validate_question(question)?;
     let checked = state.answerer.check(mode, settings)?;

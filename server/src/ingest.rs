@@ -4,9 +4,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use tally_app::admin::{CorpusRow, IngestJob, JobState};
 use tally_engine::documents::{self, DocumentFormat, DocumentsError, IngestProgress};
 use tally_engine::search::index::Document;
+use tally_types::documents::{CorpusRow, IngestJob, JobState};
 use tokio::sync::watch;
 use uuid::Uuid;
 

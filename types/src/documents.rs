@@ -1,5 +1,6 @@
-//! Ingesting a person's documents: how far an ingestion has come, as the engine reports it, the
-//! command line draws it and the corpus pages show it.
+//! A person's documents: how far an ingestion has come (as the engine reports it, the command
+//! line draws it and the corpus pages show it), the corpora of the indexes and the ingestion jobs
+//! that add documents, as the server reports them and the corpus pages (admin token) show them.
 
 use serde::{Deserialize, Serialize};
 
@@ -16,3 +17,50 @@ pub struct IngestProgress {
     pub quantities: usize,
     pub seconds: f64,
 }
+
+/// A corpus and its size in each index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CorpusRow {
+    pub name: String,
+    /// Snippets for count questions.
+    pub snippets: u64,
+    /// Sentences with their quantities, for value questions and quantity search.
+    pub sentences: u64,
+}
+
+/// Where an ingestion job is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobState {
+    /// Waiting for an earlier job, or indexing.
+    Running,
+    Done,
+    Failed,
+}
+
+impl JobState {
+    pub const fn name(self) -> &'static str {
+        match self {
+            JobState::Running => "running",
+            JobState::Done => "done",
+            JobState::Failed => "failed",
+        }
+    }
+}
+
+/// An ingestion of uploaded files into one corpus, and how far it has come.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IngestJob {
+    /// Its id: unguessable, so its page and event stream need no token.
+    pub id: String,
+    pub corpus: String,
+    pub files: Vec<String>,
+    pub state: JobState,
+    #[serde(flatten)]
+    pub progress: IngestProgress,
+    /// Why it failed.
+    pub error: Option<String>,
+}
+
+/// The formats the upload form accepts (the engine reads these).
+pub const UPLOAD_ACCEPT: &str = ".txt,.text,.html,.htm,.jsonl,.ndjson";

@@ -10,7 +10,9 @@ pub mod count;
 pub mod documents;
 pub mod feedback;
 pub mod kind;
+pub mod request;
 pub mod search;
+pub mod study;
 pub mod value;
 pub mod web_search;
 

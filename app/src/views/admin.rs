@@ -6,10 +6,10 @@
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
-use crate::admin::{CorpusRow, IngestJob, JobState, UPLOAD_ACCEPT};
 use crate::backend::{admin_corpora, get_ingest_job};
 use crate::format::number;
 use crate::views::feedback::error_text;
+use tally_types::documents::{CorpusRow, IngestJob, JobState, UPLOAD_ACCEPT};
 
 #[component]
 pub fn AdminPage() -> impl IntoView {

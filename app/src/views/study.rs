@@ -13,10 +13,10 @@ use crate::format::{number, percent};
 use tally_types::count::{Cnp, CountAnswer};
 
 use crate::model::encode;
-use crate::study::{ExplanationMode, StudyPage, StudyStep, StudySummary, TaskView};
 use crate::views::count::{snippet_marks, Legend};
 use crate::views::feedback::error_text;
 use crate::views::marked_text;
+use tally_types::study::{ExplanationMode, StudyPage, StudyStep, StudySummary, TaskView};
 
 /// Instances and snippets shown in a presentation: enough to judge, few enough to read.
 const SHOWN_INSTANCES: usize = 10;

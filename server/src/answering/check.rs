@@ -25,7 +25,7 @@ pub(super) fn check_corpus(engines: &Engines, settings: &CountSettings) -> Resul
     }
     Err(AnswerError::BadRequest(format!(
         "unknown corpus `{corpus}` ({}, {})",
-        tally_app::model::ALL_CORPORA,
+        tally_types::request::ALL_CORPORA,
         known.join(", ")
     )))
 }
@@ -36,10 +36,10 @@ pub fn validate_question(question: &str) -> Result<(), AnswerError> {
         return Err(AnswerError::BadRequest("the question is empty".into()));
     }
     let chars = question.chars().count();
-    if chars > tally_app::model::MAX_QUESTION_CHARS {
+    if chars > tally_types::request::MAX_QUESTION_CHARS {
         return Err(AnswerError::BadRequest(format!(
             "the question is {chars} characters long; at most {} are accepted",
-            tally_app::model::MAX_QUESTION_CHARS
+            tally_types::request::MAX_QUESTION_CHARS
         )));
     }
     Ok(())
@@ -77,7 +77,8 @@ pub fn count_settings(settings: &Settings) -> Result<CountSettings, AnswerError>
         theta: Some(settings.theta),
         instance_scoring: Some(settings.instances),
         snippets: Some(settings.snippets),
-        corpus: (corpus != tally_app::model::ALL_CORPORA && !corpus.is_empty()).then_some(corpus),
+        corpus: (corpus != tally_types::request::ALL_CORPORA && !corpus.is_empty())
+            .then_some(corpus),
         ..CountChoices::default()
     }
     .settings()

@@ -9,7 +9,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use serde::Serialize;
-use tally_app::model::Settings;
 use tally_engine::count::pipeline::StageTiming;
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::span_model::CONTEXT_CHARS;
@@ -21,6 +20,7 @@ use tally_engine::value::{
 };
 use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
 use tally_types::count::{SnippetOrigin, SnippetSource};
+use tally_types::request::Settings;
 use tally_types::{AnswerBody, Mode};
 use tokio::sync::{Semaphore, SemaphorePermit, TryAcquireError};
 

@@ -20,9 +20,9 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Form, Json};
 use futures_util::stream;
 use serde::Deserialize;
-use tally_app::admin::{CorpusRow, IngestJob, JobState};
-use tally_app::model::encode;
 use tally_engine::documents::DocumentFormat;
+use tally_types::documents::{CorpusRow, IngestJob, JobState};
+use tally_types::request::encode;
 
 use crate::admin_token::CORPUS_PAGES;
 use crate::error::ApiError;

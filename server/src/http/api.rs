@@ -13,9 +13,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use tally_app::backend::{cookie_value, Asker};
-use tally_app::model::{
-    Ask, COUNT_PARAMETERS, QUESTION_PARAMETERS, SEARCH_PARAMETERS, VISITOR_COOKIE,
-};
+use tally_app::model::VISITOR_COOKIE;
+use tally_types::request::{Ask, COUNT_PARAMETERS, QUESTION_PARAMETERS, SEARCH_PARAMETERS};
 
 use tally_types::count::SnippetSource;
 use tally_types::Mode;
@@ -261,7 +260,7 @@ pub async fn openapi(State(state): State<AppState>) -> Response {
         Ok(spec) => spec.clone(),
         Err(e) => return ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e).into_response(),
     };
-    let mut corpora = vec![tally_app::model::ALL_CORPORA.to_string()];
+    let mut corpora = vec![tally_types::request::ALL_CORPORA.to_string()];
     corpora.extend(state.answerer.examples().corpora);
     let has_web = state.answerer.web().is_some();
     for path in ["/api/count", "/api/answer/stream"] {

@@ -10,7 +10,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use tally_app::backend::cookie_value;
-use tally_app::model::{Ask, Settings, SETTINGS_COOKIE, THEME_COOKIE, VISITOR_COOKIE};
+use tally_app::model::{SETTINGS_COOKIE, THEME_COOKIE, VISITOR_COOKIE};
+use tally_types::request::{Ask, Settings};
 
 use crate::error::ApiError;
 

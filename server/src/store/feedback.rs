@@ -86,9 +86,9 @@ impl TryFrom<FeedbackRow> for Feedback {
 }
 
 impl NewFeedback {
-    /// The submission with its free texts cleaned (see [`tally_app::model::clean_text`]).
+    /// The submission with its free texts cleaned (see [`tally_types::request::clean_text`]).
     pub fn cleaned(mut self) -> Self {
-        let clean = |text: Option<String>| text.map(|t| tally_app::model::clean_text(&t));
+        let clean = |text: Option<String>| text.map(|t| tally_types::request::clean_text(&t));
         self.part_ref = clean(self.part_ref);
         self.comment = clean(self.comment);
         self

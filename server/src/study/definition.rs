@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use serde::Deserialize;
-use tally_app::study::ExplanationMode;
+use tally_types::study::ExplanationMode;
 
 /// The study on Stresstest questions (gold counts from `stresstest.csv`).
 const STRESSTEST_STUDY: &str = include_str!("../../../studies/coqex-stresstest.json");

@@ -2,7 +2,7 @@
 //! flat row per response.
 
 use serde::Serialize;
-use tally_app::study::StudyTask;
+use tally_types::study::StudyTask;
 
 use super::store::ResponseRow;
 use super::summary::{ResponseRecord, TaskRecord};

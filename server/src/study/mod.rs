@@ -9,8 +9,8 @@ pub mod summary;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use tally_app::model::Settings;
-use tally_app::study::{
+use tally_types::request::Settings;
+use tally_types::study::{
     StudyIntro, StudyPage, StudyResponseForm, StudyStep, StudySummary, StudyTask, TaskView,
 };
 use tally_types::{AnswerBody, CountAnswer, Mode};

@@ -5,7 +5,7 @@
 //! preference rotate from an offset drawn from the session id: each participant sees every mode
 //! about equally often, and across participants every question meets every mode.
 
-use tally_app::study::StudyTask;
+use tally_types::study::StudyTask;
 use uuid::Uuid;
 
 use super::definition::StudyDefinition;
@@ -76,7 +76,7 @@ impl SplitMix64 {
 mod tests {
     use std::collections::HashMap;
 
-    use tally_app::study::ExplanationMode;
+    use tally_types::study::ExplanationMode;
 
     use super::*;
 

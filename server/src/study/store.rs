@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::FromRow;
-use tally_app::study::StudyTask;
+use tally_types::study::StudyTask;
 use uuid::Uuid;
 
 use crate::store::db::{classify, Database, DbError};

@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
-use tally_app::study::{ExplanationMode, JudgementRow, PreferenceRow, StudySummary, StudyTask};
 use tally_engine::count::metrics::ratio;
+use tally_types::study::{ExplanationMode, JudgementRow, PreferenceRow, StudySummary, StudyTask};
 
 use super::store::ResponseRow;
 

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use tally_types::CountAnswer;
+use crate::CountAnswer;
 
 /// How much of the evidence a presentation of a count answer shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]

@@ -1,0 +1,416 @@
+//! A question as people ask it: the text, the mode and the settings, read once from a query
+//! string or a form ([`Ask::from_params`]: numbers checked, choices read by name, problems
+//! reported), written back as the URL that reproduces the answer, and the cleaning every text
+//! from a client gets. The page, the API, the server's answering and the study share it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::search::{DEFAULT_ALPHA, DEFAULT_RESULTS};
+use crate::{
+    Choice, CountSettings, InstanceScoring, Mode, Ranker, SnippetSource, SortOrder, Strategy,
+};
+
+/// Longest question accepted, in characters (the API and the page say so when it is longer).
+pub const MAX_QUESTION_CHARS: usize = 500;
+
+/// The query parameters of a question: the text, the mode and the settings of each pipeline
+/// (the names [`Ask::from_params`] reads; the API refuses others).
+pub const QUESTION_PARAMETERS: [&str; 2] = ["q", "mode"];
+pub const COUNT_PARAMETERS: [&str; 8] = [
+    "snippets",
+    "snippet_source",
+    "snippet_set",
+    "threshold",
+    "strategy",
+    "theta",
+    "instances",
+    "corpus",
+];
+pub const SEARCH_PARAMETERS: [&str; 4] = ["ranker", "alpha", "k", "sort"];
+
+/// Text as Tally answers and stores it: without NUL and the other control characters
+/// (PostgreSQL's text and JSON types refuse NUL; the tokenizer and the page have no use for the
+/// rest). Line breaks and tabs stay. Every text from a client passes here once, at the server's
+/// edge.
+pub fn clean_text(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_control() || matches!(c, '\n' | '\t' | '\r'))
+        .collect()
+}
+
+/// Settings a person may change; kept in the URL (and a cookie). The defaults are the engine's
+/// (the best measured settings), taken from the types they are defined with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Snippets retrieved for a count question without a stored snippet set.
+    pub snippets: usize,
+    /// Span confidence threshold.
+    pub threshold: f64,
+    /// Count consolidation strategy.
+    pub strategy: Strategy,
+    /// CNP band θ.
+    pub theta: f64,
+    /// Instance ranking.
+    pub instances: InstanceScoring,
+    /// Quantity-search ranker.
+    pub ranker: Ranker,
+    /// Weight of the quantity score.
+    pub alpha: f64,
+    /// Order of search results.
+    pub sort: SortOrder,
+    /// Search results shown.
+    pub k: usize,
+    /// Corpus of the snippet index that count questions retrieve from (`all`: every one).
+    #[serde(default = "all_corpora")]
+    pub corpus: String,
+    /// Where count questions take their snippets from: the corpus, or the web (when the server
+    /// has a web search configured).
+    #[serde(default)]
+    pub snippet_source: SnippetSource,
+    /// A stored web snippet set to answer from again, exactly as before (implies the web).
+    #[serde(default)]
+    pub snippet_set: Option<i64>,
+}
+
+fn all_corpora() -> String {
+    ALL_CORPORA.into()
+}
+
+pub use crate::count::ALL_CORPORA;
+
+impl Default for Settings {
+    fn default() -> Self {
+        let count = CountSettings::default();
+        Settings {
+            snippets: count.snippets,
+            threshold: count.threshold,
+            strategy: count.strategy,
+            theta: count.context.theta,
+            instances: count.instance_scoring,
+            ranker: Ranker::DEFAULT,
+            alpha: DEFAULT_ALPHA,
+            sort: SortOrder::default(),
+            k: DEFAULT_RESULTS,
+            corpus: all_corpora(),
+            snippet_source: SnippetSource::default(),
+            snippet_set: None,
+        }
+    }
+}
+
+impl Settings {
+    /// The settings that differ from the defaults, as a URL query (`snippets=20&theta=0.4`);
+    /// empty when all are the defaults.
+    pub fn changed_query(&self) -> String {
+        let (s, d) = (self, Settings::default());
+        let named = |value: &'static str| value.to_string();
+        let fields = [
+            ("snippets", s.snippets.to_string(), d.snippets.to_string()),
+            (
+                "threshold",
+                s.threshold.to_string(),
+                d.threshold.to_string(),
+            ),
+            (
+                "strategy",
+                named(s.strategy.name()),
+                named(d.strategy.name()),
+            ),
+            ("theta", s.theta.to_string(), d.theta.to_string()),
+            (
+                "instances",
+                named(s.instances.name()),
+                named(d.instances.name()),
+            ),
+            ("ranker", named(s.ranker.name()), named(d.ranker.name())),
+            ("alpha", s.alpha.to_string(), d.alpha.to_string()),
+            ("sort", named(s.sort.name()), named(d.sort.name())),
+            ("k", s.k.to_string(), d.k.to_string()),
+            ("corpus", s.corpus.clone(), d.corpus.clone()),
+            (
+                "snippet_source",
+                named(s.snippet_source.name()),
+                named(d.snippet_source.name()),
+            ),
+        ];
+        let mut pairs: Vec<String> = fields
+            .into_iter()
+            .filter(|(_, value, default)| value != default)
+            .map(|(name, value, _)| format!("{name}={}", encode(&value)))
+            .collect();
+        if let Some(set) = s.snippet_set {
+            pairs.push(format!("snippet_set={set}"));
+        }
+        pairs.join("&")
+    }
+}
+
+/// One question as asked: the text, the mode and the settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Ask {
+    pub q: String,
+    pub mode: Mode,
+    pub settings: Settings,
+}
+
+impl Ask {
+    /// The URL that reproduces this answer (`/?q=…&mode=…` plus the settings that differ from
+    /// the defaults).
+    pub fn url(&self) -> String {
+        let mut pairs = vec![format!("q={}", encode(&self.q))];
+        if self.mode != Mode::Auto {
+            pairs.push(format!("mode={}", self.mode.name()));
+        }
+        let settings = self.settings.changed_query();
+        if !settings.is_empty() {
+            pairs.push(settings);
+        }
+        format!("/?{}", pairs.join("&"))
+    }
+
+    /// The same question with its text cleaned (see [`clean_text`]).
+    pub fn cleaned(mut self) -> Ask {
+        self.q = clean_text(&self.q);
+        self
+    }
+
+    /// The same question with another sort order.
+    pub fn with_sort(&self, sort: SortOrder) -> Ask {
+        let mut ask = self.clone();
+        ask.settings.sort = sort;
+        ask
+    }
+
+    /// The same question in another mode.
+    pub fn with_mode(&self, mode: Mode) -> Ask {
+        let mut ask = self.clone();
+        ask.mode = mode;
+        ask
+    }
+}
+
+/// The choice named by parameter `name`, if it is given: an unknown name keeps the default
+/// and is reported.
+fn choose<T: Choice>(
+    get: &impl Fn(&str) -> Option<String>,
+    name: &str,
+    target: &mut T,
+    problems: &mut Vec<String>,
+) {
+    if let Some(given) = get(name).filter(|v| !v.trim().is_empty()) {
+        match T::choose(&given) {
+            Ok(value) => *target = value,
+            Err(unknown) => problems.push(unknown.to_string()),
+        }
+    }
+}
+
+/// Percent-encoding for a URL query value.
+pub fn encode(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for byte in value.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(byte as char)
+            }
+            b' ' => out.push('+'),
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+impl Ask {
+    /// Reads a question from URL parameters (`q`, `mode` and the settings' names). Values that
+    /// are not numbers where numbers belong keep their defaults and are reported.
+    pub fn from_params(get: impl Fn(&str) -> Option<String>) -> (Ask, Vec<String>) {
+        let mut problems = Vec::new();
+        let mut settings = Settings::default();
+        let mut number = |name: &str, target: &mut f64| {
+            if let Some(raw) = get(name).filter(|v| !v.trim().is_empty()) {
+                let whole = matches!(name, "snippets" | "k");
+                match raw.trim().parse::<f64>() {
+                    Ok(v) if v.is_finite() && (!whole || v.fract() == 0.0) => *target = v,
+                    _ if whole => {
+                        problems.push(format!("{name} must be a whole number, not “{raw}”"))
+                    }
+                    _ => problems.push(format!("{name} must be a number, not “{raw}”")),
+                }
+            }
+        };
+        number("threshold", &mut settings.threshold);
+        number("theta", &mut settings.theta);
+        number("alpha", &mut settings.alpha);
+        let mut snippets = settings.snippets as f64;
+        number("snippets", &mut snippets);
+        let mut k = settings.k as f64;
+        number("k", &mut k);
+        settings.snippets = snippets.max(0.0) as usize;
+        settings.k = k.max(0.0) as usize;
+        if let Some(corpus) = get("corpus").filter(|v| !v.trim().is_empty()) {
+            settings.corpus = corpus.trim().to_string();
+        }
+        if let Some(raw) = get("snippet_set").filter(|v| !v.trim().is_empty()) {
+            match raw.trim().parse::<i64>() {
+                Ok(id) if id > 0 => settings.snippet_set = Some(id),
+                _ => problems.push(format!(
+                    "snippet_set must be a snippet set's number, not “{raw}”"
+                )),
+            }
+        }
+        choose(&get, "strategy", &mut settings.strategy, &mut problems);
+        choose(&get, "instances", &mut settings.instances, &mut problems);
+        choose(&get, "ranker", &mut settings.ranker, &mut problems);
+        choose(&get, "sort", &mut settings.sort, &mut problems);
+        choose(
+            &get,
+            "snippet_source",
+            &mut settings.snippet_source,
+            &mut problems,
+        );
+        let mut mode = Mode::Auto;
+        choose(&get, "mode", &mut mode, &mut problems);
+        let ask = Ask {
+            q: get("q").unwrap_or_default(),
+            mode,
+            settings,
+        };
+        (ask, problems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_parameter_lists_are_the_names_from_params_reads() {
+        let read = std::cell::RefCell::new(Vec::new());
+        let _ = Ask::from_params(|name| {
+            read.borrow_mut().push(name.to_string());
+            None
+        });
+        let mut read = read.into_inner();
+        let mut listed: Vec<String> = QUESTION_PARAMETERS
+            .iter()
+            .chain(&COUNT_PARAMETERS)
+            .chain(&SEARCH_PARAMETERS)
+            .map(|n| n.to_string())
+            .collect();
+        read.sort();
+        listed.sort();
+        assert_eq!(read, listed);
+    }
+
+    #[test]
+    fn clean_text_drops_nul_and_control_characters_only() {
+        assert_eq!(clean_text("how many\0 cats\u{7}?"), "how many cats?");
+        assert_eq!(clean_text("line one\nline\ttwo"), "line one\nline\ttwo");
+        assert_eq!(clean_text("Zürich – 42 °C ✓"), "Zürich – 42 °C ✓");
+    }
+
+    #[test]
+    fn urls_carry_the_question_and_changed_settings_only() {
+        let mut ask = Ask {
+            q: "how many moons & rings?".into(),
+            mode: Mode::Auto,
+            settings: Settings::default(),
+        };
+        assert_eq!(ask.url(), "/?q=how+many+moons+%26+rings%3F");
+        ask.settings.theta = 0.2;
+        assert_eq!(
+            ask.with_mode(Mode::Count).url(),
+            "/?q=how+many+moons+%26+rings%3F&mode=count&theta=0.2"
+        );
+        assert!(ask
+            .with_sort(SortOrder::ValueAscending)
+            .url()
+            .ends_with("&sort=value-ascending"));
+    }
+
+    #[test]
+    fn params_give_settings_and_bad_numbers_are_reported() {
+        let params = [
+            ("q", "phones under $300"),
+            ("ranker", "qbm25"),
+            ("alpha", "2"),
+            ("theta", "lots"),
+        ];
+        let get = |name: &str| {
+            params
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        };
+        let (ask, problems) = Ask::from_params(get);
+        assert_eq!(ask.q, "phones under $300");
+        assert_eq!(ask.mode, Mode::Auto);
+        assert_eq!(ask.settings.ranker, Ranker::Qbm25);
+        assert_eq!(ask.settings.alpha, 2.0);
+        assert_eq!(ask.settings.theta, Settings::default().theta);
+        assert_eq!(
+            problems,
+            vec!["theta must be a number, not “lots”".to_string()]
+        );
+        // The URL round-trips through the parameters.
+        assert_eq!(ask.url(), "/?q=phones+under+%24300&ranker=qbm25&alpha=2");
+    }
+
+    #[test]
+    fn choices_are_read_by_name_once_and_unknown_names_are_reported() {
+        let params = [
+            ("q", "how many moons"),
+            ("strategy", "median"),
+            ("sort", " value-descending "),
+            ("instances", "mean"),
+            ("snippet_source", "bing"),
+        ];
+        let (ask, problems) = Ask::from_params(|name| {
+            params
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        });
+        assert_eq!(ask.settings.strategy, Strategy::Median);
+        assert_eq!(ask.settings.sort, SortOrder::ValueDescending);
+        assert_eq!(ask.settings.instances, Settings::default().instances);
+        assert_eq!(ask.settings.snippet_source, SnippetSource::Corpus);
+        assert_eq!(
+            problems,
+            vec![
+                "unknown instance scoring `mean` (qa-only, context-frequency, summed-confidence, type-compatibility)".to_string(),
+                "unknown snippet_source `bing` (corpus, web)".to_string(),
+            ]
+        );
+        assert_eq!(
+            ask.url(),
+            "/?q=how+many+moons&strategy=median&sort=value-descending"
+        );
+    }
+
+    #[test]
+    fn the_mode_is_parsed_once_at_the_edge() {
+        let ask_with = |mode: &str| {
+            Ask::from_params(|name| match name {
+                "q" => Some("how many moons".to_string()),
+                "mode" => Some(mode.to_string()),
+                _ => None,
+            })
+        };
+        for mode in Mode::ALL {
+            let (ask, problems) = ask_with(mode.name());
+            assert_eq!(ask.mode, mode);
+            assert!(problems.is_empty(), "{problems:?}");
+            let back = ask.url();
+            assert_eq!(back.contains("mode="), mode != Mode::Auto, "{back}");
+        }
+        let (ask, problems) = ask_with(" value ");
+        assert_eq!((ask.mode, problems.len()), (Mode::Value, 0));
+        let (ask, problems) = ask_with("guess");
+        assert_eq!(ask.mode, Mode::Auto);
+        assert_eq!(
+            problems,
+            vec!["unknown mode `guess` (auto, count, value, quantity, search)".to_string()]
+        );
+    }
+}
