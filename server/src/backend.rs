@@ -17,7 +17,7 @@ use tally_types::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary}
 use tally_types::Mode;
 use uuid::Uuid;
 
-use crate::answering::{Answer, AnswerError, StageObserver};
+use crate::answering::{Answer, AnswerError, Checked, StageObserver};
 use crate::error::HttpError;
 use crate::http::health;
 use crate::state::AppState;
@@ -55,46 +55,38 @@ fn answered_from(corpus_version: &str, answer: &Answer) -> String {
     }
 }
 
-/// Answers `question` and stores it with its answer.
+/// Answers a checked question and stores it with its answer.
 pub async fn answer_and_store(
     state: &AppState,
-    question: &str,
-    mode: Mode,
-    settings: &Settings,
+    checked: &Checked,
     asker: &Asker,
 ) -> Result<StoredAnswer, AnswerError> {
-    answer_and_store_observed(state, question, mode, settings, asker, Arc::new(|_| {})).await
+    answer_and_store_observed(state, checked, asker, Arc::new(|_| {})).await
 }
 
 /// [`answer_and_store`], telling `on_stage` about each stage as it finishes.
 pub async fn answer_and_store_observed(
     state: &AppState,
-    question: &str,
-    mode: Mode,
-    settings: &Settings,
+    checked: &Checked,
     asker: &Asker,
     on_stage: StageObserver,
 ) -> Result<StoredAnswer, AnswerError> {
-    let question = &tally_types::request::clean_text(question);
-    // Requests that cannot be answered do not use up the asker's allowance.
-    crate::answering::validate_question(question)?;
-    let checked = state.answerer.check(mode, settings)?;
+    // Questions that cannot be answered were refused before: they did not use up the asker's
+    // allowance.
     if let Err(wait) = state.limiter.check(asker.address) {
         return Err(AnswerError::RateLimited(wait.as_secs().max(1)));
     }
     let started = Instant::now();
-    let answer = state
-        .answerer
-        .answer_observed(question, &checked, on_stage)
-        .await?;
+    let answer = state.answerer.answer_observed(checked, on_stage).await?;
     let latency_ms = started.elapsed().as_secs_f64() * 1e3;
-    let settings_json = serde_json::json!({ "mode": mode, "settings": settings });
+    let ask = &checked.ask;
+    let settings_json = serde_json::json!({ "mode": ask.mode, "settings": ask.settings });
     let asked = answers::Asked {
-        question: question.trim().to_string(),
+        question: ask.q.clone(),
         kind: answer.kind.name(),
         key: answers::AnswerKey::new(
-            question,
-            mode.name(),
+            &ask.q,
+            ask.mode.name(),
             &settings_json,
             &answered_from(&state.answerer.corpus_version(), &answer),
         ),
@@ -204,11 +196,11 @@ impl Backend for ServerBackend {
     fn answer(&self, ask: Ask, asker: Asker) -> BoxFuture<Result<Answered, Failure>> {
         let state = self.state.clone();
         Box::pin(async move {
-            let ask = ask.cleaned();
-            let stored = answer_and_store(&state, &ask.q, ask.mode, &ask.settings, &asker)
+            let checked = state.answerer.check(&ask).map_err(|e| e.failure())?;
+            let stored = answer_and_store(&state, &checked, &asker)
                 .await
                 .map_err(|e| e.failure())?;
-            Ok(to_page(ask, stored))
+            Ok(to_page(checked.ask, stored))
         })
     }
 

@@ -205,6 +205,18 @@ fn choose<T: Choice>(
     }
 }
 
+/// The one key a question is known by wherever answers, snippet sets and stored snippets are
+/// looked up: its words in lower case (spacing, case and punctuation aside), so "How many
+/// moons?" and "how many  moons" are the same question.
+pub fn question_key(question: &str) -> String {
+    question
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Percent-encoding for a URL query value.
 pub fn encode(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
@@ -300,6 +312,12 @@ mod tests {
         read.sort();
         listed.sort();
         assert_eq!(read, listed);
+    }
+
+    #[test]
+    fn a_question_is_known_by_its_words() {
+        assert_eq!(question_key("  How many\tMOONS? "), "how many moons");
+        assert_eq!(question_key("Zürich's 2.5-km lake"), "zürich s 2 5 km lake");
     }
 
     #[test]

@@ -13,6 +13,7 @@ use tantivy::schema::{Field, IndexRecordOption, Schema, Value, STORED, STRING, T
 use tantivy::{doc, Index, IndexReader, IndexWriter, TantivyDocument, Term};
 
 use crate::dataset::{QuerySnippets, Snippet};
+use tally_types::request::question_key;
 
 /// Writer memory budget: small corpora, one thread.
 const WRITER_BYTES: usize = 64_000_000;
@@ -49,16 +50,6 @@ fn schema() -> (Schema, Fields) {
         text: b.add_text_field("text", TEXT | STORED),
     };
     (b.build(), fields)
-}
-
-/// The key a question is stored and looked up by: lower case, words only.
-pub fn question_key(question: &str) -> String {
-    question
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// A snippet found by search, with its BM25 score.

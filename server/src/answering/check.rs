@@ -2,9 +2,13 @@
 
 use super::*;
 
-/// A question's mode and settings, checked once ([`Answerer::check`]).
+/// A question checked once, at the edge ([`Answerer::check`]): its text cleaned and within
+/// limits, its mode and settings accepted. Everything below takes it and checks nothing again.
 #[derive(Debug, Clone, Serialize)]
 pub struct Checked {
+    /// The question as asked, its text cleaned and trimmed (what is stored with the answer).
+    #[serde(skip)]
+    pub ask: Ask,
     /// The kind the asker chose; `None`: detected from the question.
     pub forced: Option<QuestionKind>,
     pub count: CountSettings,
@@ -13,6 +17,16 @@ pub struct Checked {
     pub snippet_source: SnippetSource,
     /// The stored web snippet set to answer from again.
     pub snippet_set: Option<i64>,
+    /// Whether the corpus was checked (it can be only once the engines are loaded).
+    #[serde(skip)]
+    pub(super) corpus_checked: bool,
+}
+
+impl Checked {
+    /// The question's text, cleaned and trimmed.
+    pub fn question(&self) -> &str {
+        &self.ask.q
+    }
 }
 
 pub(super) fn check_corpus(engines: &Engines, settings: &CountSettings) -> Result<(), AnswerError> {

@@ -15,8 +15,7 @@ pub(super) fn answer_with(
         forced,
         count: count_settings,
         search: search_settings,
-        snippet_source: _,
-        snippet_set: _,
+        ..
     } = checked;
     let forced = *forced;
     let KindDecision { kind, reason } = decision;

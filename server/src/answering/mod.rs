@@ -20,7 +20,7 @@ use tally_engine::value::{
 };
 use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
 use tally_types::count::{SnippetOrigin, SnippetSource};
-use tally_types::request::Settings;
+use tally_types::request::{clean_text, Ask, Settings};
 use tally_types::{AnswerBody, Mode};
 use tokio::sync::{Semaphore, SemaphorePermit, TryAcquireError};
 
@@ -240,10 +240,14 @@ impl Answerer {
         examples
     }
 
-    /// Checks a question's mode and settings once, before any work: the mode's kind and the
-    /// settings of the pipelines it may use (the others stay at their defaults). The corpus is
-    /// checked once the engines are loaded (before, answering says "still loading" anyway).
-    pub fn check(&self, mode: Mode, settings: &Settings) -> Result<Checked, AnswerError> {
+    /// Checks a question once, before any work: its text (cleaned, then its length), the
+    /// mode's kind and the settings of the pipelines it may use (the others stay at their
+    /// defaults). The corpus is checked once the engines are loaded (before, answering says
+    /// "still loading" anyway, and checks it then).
+    pub fn check(&self, ask: &Ask) -> Result<Checked, AnswerError> {
+        let question = clean_text(&ask.q).trim().to_string();
+        validate_question(&question)?;
+        let (mode, settings) = (ask.mode, &ask.settings);
         let forced = mode.chosen_kind();
         let may_count = matches!(forced, None | Some(QuestionKind::Count));
         let count = if may_count {
@@ -256,7 +260,8 @@ impl Answerer {
         } else {
             search_settings(settings)?
         };
-        if let Some(Ok(engines)) = self.engines.get() {
+        let loaded = self.engines.get().and_then(|e| e.as_ref().ok());
+        if let Some(engines) = loaded {
             check_corpus(engines, &count)?;
         }
         let (snippet_source, snippet_set) = if may_count {
@@ -270,11 +275,16 @@ impl Answerer {
             (SnippetSource::Corpus, None)
         };
         Ok(Checked {
+            ask: Ask {
+                q: question,
+                ..ask.clone()
+            },
             forced,
             count,
             search,
             snippet_source,
             snippet_set,
+            corpus_checked: loaded.is_some(),
         })
     }
 
@@ -303,31 +313,34 @@ impl Answerer {
         mode: Mode,
         settings: &Settings,
     ) -> Result<Answer, AnswerError> {
-        let checked = self.check(mode, settings)?;
-        self.answer_observed(question, &checked, Arc::new(|_| {}))
-            .await
+        let checked = self.check(&Ask {
+            q: question.to_string(),
+            mode,
+            settings: settings.clone(),
+        })?;
+        self.answer_observed(&checked, Arc::new(|_| {})).await
     }
 
-    /// Answers `question` with settings [`check`](Self::check) accepted, telling `on_stage`
-    /// about each stage of the count pipeline as it finishes (nothing for cached answers and
-    /// searches, which take milliseconds).
+    /// Answers a question [`check`](Self::check) accepted, telling `on_stage` about each stage
+    /// of the count pipeline as it finishes (nothing for cached answers and searches, which
+    /// take milliseconds).
     pub async fn answer_observed(
         &self,
-        question: &str,
         checked: &Checked,
         on_stage: StageObserver,
     ) -> Result<Answer, AnswerError> {
-        let question = question.trim().to_string();
-        validate_question(&question)?;
+        let question = checked.question().to_string();
         let engines = self.engines()?;
-        check_corpus(&engines, &checked.count)?;
+        if !checked.corpus_checked {
+            check_corpus(&engines, &checked.count)?;
+        }
         let decision = decide_kind(&engines, &question, checked.forced);
         // Web answers are not cached here: whether a stored snippet set is reused is the
         // store's decision.
         let from_web = checked.snippet_source == SnippetSource::Web;
         let key = format!(
             "{}\u{1f}{}",
-            question.to_lowercase(),
+            tally_types::request::question_key(&question),
             serde_json::to_string(checked).unwrap_or_default()
         );
         if !from_web {
@@ -413,6 +426,27 @@ impl Answerer {
 mod tests {
     use super::*;
 
+    fn asked(mode: Mode, settings: &Settings) -> Ask {
+        Ask {
+            q: "how many moons".into(),
+            mode,
+            settings: settings.clone(),
+        }
+    }
+
+    #[test]
+    fn the_question_is_cleaned_and_checked_once_with_its_settings() {
+        let answerer = Answerer::new(1, 0);
+        let mut ask = asked(Mode::Count, &Settings::default());
+        ask.q = "  how many\0 moons \u{7}".into();
+        let checked = answerer.check(&ask).unwrap();
+        assert_eq!(checked.question(), "how many moons");
+        assert_eq!(checked.ask.mode, Mode::Count);
+        ask.q = "\0 \u{7} ".into();
+        let e = answerer.check(&ask).unwrap_err().to_string();
+        assert_eq!(e, "the question is empty");
+    }
+
     #[test]
     fn the_pages_defaults_are_the_engines_defaults() {
         let page = Settings::default();
@@ -462,11 +496,14 @@ mod tests {
             ..Settings::default()
         };
         // A count question never searches: its search settings are not read.
-        let checked = answerer.check(Mode::Count, &bad_alpha).unwrap();
+        let checked = answerer.check(&asked(Mode::Count, &bad_alpha)).unwrap();
         assert_eq!(checked.forced, Some(QuestionKind::Count));
         assert_eq!(checked.search, SearchSettings::default());
         for mode in [Mode::Auto, Mode::Quantity, Mode::Search] {
-            let e = answerer.check(mode, &bad_alpha).unwrap_err().to_string();
+            let e = answerer
+                .check(&asked(mode, &bad_alpha))
+                .unwrap_err()
+                .to_string();
             assert!(e.contains("α must be"), "{mode:?}: {e}");
         }
     }
@@ -478,14 +515,17 @@ mod tests {
             snippet_source: SnippetSource::Web,
             ..Settings::default()
         };
-        let e = answerer.check(Mode::Count, &web).unwrap_err().to_string();
+        let e = answerer
+            .check(&asked(Mode::Count, &web))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("no web search configured"), "{e}");
         // A search never takes snippets: its snippet source is not read.
-        let checked = answerer.check(Mode::Search, &web).unwrap();
+        let checked = answerer.check(&asked(Mode::Search, &web)).unwrap();
         assert_eq!(checked.snippet_source, SnippetSource::Corpus);
         assert_eq!(
             answerer
-                .check(Mode::Count, &Settings::default())
+                .check(&asked(Mode::Count, &Settings::default()))
                 .unwrap()
                 .snippet_source,
             SnippetSource::Corpus

@@ -138,15 +138,12 @@ pub fn ask_from(params: &HashMap<String, String>, takes: Takes) -> Result<Ask, A
     if !problems.is_empty() {
         return Err(ApiError::new(StatusCode::BAD_REQUEST, problems.join("; ")));
     }
-    let ask = ask.cleaned();
     if ask.q.trim().is_empty() {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
             "give the question as the `q` parameter",
         ));
     }
-    // Checked here too, so that the stream refuses a bad question before it starts.
-    crate::answering::validate_question(&ask.q)?;
     Ok(ask)
 }
 
@@ -185,8 +182,9 @@ pub async fn get_count(
 ) -> Result<Json<StoredAnswer>, ApiError> {
     let Query(params) = params?;
     let ask = ask_from(&params, Takes::Count)?;
+    let checked = state.answerer.check(&ask.with_mode(Mode::Count))?;
     let asker = asker(client, &headers);
-    let stored = answer_and_store(&state, &ask.q, Mode::Count, &ask.settings, &asker).await?;
+    let stored = answer_and_store(&state, &checked, &asker).await?;
     Ok(Json(stored))
 }
 
@@ -212,8 +210,9 @@ pub async fn get_search(
             ))
         }
     };
+    let checked = state.answerer.check(&ask.with_mode(mode))?;
     let asker = asker(client, &headers);
-    let stored = answer_and_store(&state, &ask.q, mode, &ask.settings, &asker).await?;
+    let stored = answer_and_store(&state, &checked, &asker).await?;
     Ok(Json(stored))
 }
 

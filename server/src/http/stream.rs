@@ -36,7 +36,7 @@ pub async fn answer_stream(
     let Query(params) = params?;
     let ask = ask_from(&params, crate::http::api::Takes::Both)?;
     // Refused settings are a 400 before the stream starts, not a failure event inside it.
-    state.answerer.check(ask.mode, &ask.settings)?;
+    let checked = state.answerer.check(&ask)?;
     let asker = crate::http::api::asker(client, &headers);
     let cookie = crate::http::preferences::settings_cookie(&ask.settings);
     let (events, received) = mpsc::unbounded_channel::<Event>();
@@ -48,10 +48,11 @@ pub async fn answer_stream(
                 let _ = stages.send(event);
             }
         });
-        let stored =
-            answer_and_store_observed(&state, &ask.q, ask.mode, &ask.settings, &asker, on_stage)
-                .await;
-        let last = match stored.map_err(|e| e.failure()).map(|s| to_page(ask, s)) {
+        let stored = answer_and_store_observed(&state, &checked, &asker, on_stage).await;
+        let last = match stored
+            .map_err(|e| e.failure())
+            .map(|s| to_page(checked.ask, s))
+        {
             Ok(answered) => Event::default().event("answer").json_data(answered),
             Err(failure) => Event::default()
                 .event("failure")

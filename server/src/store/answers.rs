@@ -25,11 +25,7 @@ pub struct AnswerKey(String);
 
 impl AnswerKey {
     pub fn new(question: &str, mode: &str, settings: &serde_json::Value, corpus: &str) -> Self {
-        let question = question
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_lowercase();
+        let question = tally_types::request::question_key(question);
         let name = format!(
             "{}\u{1f}{corpus}\u{1f}{mode}\u{1f}{settings}\u{1f}{question}",
             tally_engine::ENGINE_VERSION

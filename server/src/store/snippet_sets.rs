@@ -6,6 +6,7 @@ use sqlx::FromRow;
 
 use crate::store::db::{classify, Database, DbError};
 use crate::web_search::WebResult;
+use tally_types::request::question_key;
 
 /// A stored web search.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,15 +16,6 @@ pub struct SnippetSet {
     pub fetched_at: DateTime<Utc>,
     /// In the search engine's order.
     pub results: Vec<WebResult>,
-}
-
-/// How a question is matched for reuse: case and spacing aside.
-pub fn question_key(question: &str) -> String {
-    question
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
 }
 
 #[derive(FromRow)]
