@@ -6,11 +6,9 @@
 
 pub mod bert;
 pub mod choices;
-pub mod corpora;
+pub mod corpus;
 pub mod count;
-pub mod dataset;
 pub mod device;
-pub mod documents;
 pub mod encoder;
 pub mod index_dir;
 pub mod kind;
@@ -21,7 +19,7 @@ pub mod text;
 pub mod units;
 pub mod value;
 
-pub use corpora::{discover_corpora, CorpusInfo};
+pub use corpus::catalogue::{discover_corpora, CorpusInfo};
 pub use encoder::{Encoder, EncoderError};
 pub use kind::{detect_kind, KindDecision, QuestionKind};
 pub use model_dir::{ModelDir, ModelDirError};

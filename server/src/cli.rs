@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use tally_types::{InstanceScoring, Mode, Ranker, ScorerKind, SortOrder, Strategy};
 
 use clap::{Args, Parser, Subcommand};
+use tally_engine::corpus::format::Format;
 use tally_engine::count::span_model::CONTEXT_CHARS;
 use tally_engine::count::train::TrainSettings;
 
@@ -156,18 +157,44 @@ pub struct IngestArgs {
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// text, html, jsonl, squad, qsearch or newsquant [default: by file name].
-    #[arg(long)]
-    pub format: Option<String>,
+    #[arg(long, value_parser = format_named)]
+    pub format: Option<Format>,
     /// Corpus name stored with each snippet and sentence [default: the file name, in lower case
     /// letters, digits and `-`].
     #[arg(long)]
     pub corpus: Option<String>,
-    /// Which index: count (snippets), search (sentences) or both [default: both for squad and
-    /// jsonl, search for the other formats].
-    #[arg(long)]
-    pub into: Option<String>,
+    /// Which index: count (snippets), search (sentences) or both [default: both; search for
+    /// qsearch and newsquant files, which hold no count snippets].
+    #[arg(long, value_enum)]
+    pub into: Option<IngestInto>,
     #[command(flatten)]
     pub indexes: IndexArgs,
+}
+
+/// The indexes `tally ingest` writes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum IngestInto {
+    /// The snippet index (count questions).
+    Count,
+    /// The sentence index (quantity search and value questions).
+    Search,
+    Both,
+}
+
+impl IngestInto {
+    pub fn snippets(self) -> bool {
+        matches!(self, IngestInto::Count | IngestInto::Both)
+    }
+
+    pub fn sentences(self) -> bool {
+        matches!(self, IngestInto::Search | IngestInto::Both)
+    }
+}
+
+/// A file format by name (`--format`), refused with the names there are.
+fn format_named(name: &str) -> Result<Format, String> {
+    Format::parse(name.trim())
+        .ok_or_else(|| format!("unknown format `{name}` ({})", Format::names(&Format::ALL)))
 }
 
 #[derive(Debug, Subcommand)]

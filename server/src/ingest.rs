@@ -4,7 +4,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use tally_engine::documents::{self, DocumentFormat, DocumentsError, IngestProgress};
+use tally_engine::corpus::documents::{self, DocumentsError, IngestProgress};
+use tally_engine::corpus::Format;
 use tally_engine::search::index::Document;
 use tally_types::documents::{CorpusRow, IngestJob, JobState};
 use tokio::sync::watch;
@@ -38,7 +39,7 @@ impl From<DocumentsError> for IngestError {
 /// One uploaded file.
 pub struct Upload {
     pub file_name: String,
-    pub format: DocumentFormat,
+    pub format: Format,
     pub text: String,
 }
 

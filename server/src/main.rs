@@ -1,6 +1,6 @@
 use clap::Parser;
 use tally_server::cli::{BenchCommand, Cli, Command, CorpusCommand, EvalCommand, TrainCommand};
-use tally_server::commands::{bench, count, documents, eval, extract, search, value};
+use tally_server::commands::{bench, corpus, count, eval, extract, ingest, search, value};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -14,11 +14,9 @@ async fn main() -> anyhow::Result<()> {
         .init();
     match Cli::parse().command_or_default() {
         Command::Serve(args) => tally_server::serve::serve(args).await,
-        Command::Ingest(args) => count::ingest(&args),
-        Command::Corpus(CorpusCommand::List(indexes)) => documents::list(&indexes),
-        Command::Corpus(CorpusCommand::Delete { name, indexes }) => {
-            documents::delete(&name, &indexes)
-        }
+        Command::Ingest(args) => ingest::ingest(&args),
+        Command::Corpus(CorpusCommand::List(indexes)) => corpus::list(&indexes),
+        Command::Corpus(CorpusCommand::Delete { name, indexes }) => corpus::delete(&name, &indexes),
         Command::Ask(args) => count::ask(&args),
         Command::Search(args) => search::search(&args),
         Command::Value(args) => value::value(&args),
@@ -34,6 +32,6 @@ async fn main() -> anyhow::Result<()> {
         Command::Bench(BenchCommand::Count(args)) => count::bench(&args),
         Command::Bench(BenchCommand::Search(args)) => search::bench(&args),
         Command::Bench(BenchCommand::Value(args)) => value::bench(&args),
-        Command::Bench(BenchCommand::Ingest(args)) => documents::bench(&args),
+        Command::Bench(BenchCommand::Ingest(args)) => corpus::bench(&args),
     }
 }

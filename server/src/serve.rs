@@ -69,7 +69,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             None => StudyDefinition::builtin(
                 data_dir
                     .as_deref()
-                    .is_some_and(tally_engine::count::corpus::has_dataset_snippets),
+                    .is_some_and(tally_engine::corpus::default_snippets::has_dataset_snippets),
             ),
         },
         admin.clone(),

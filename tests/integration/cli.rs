@@ -289,3 +289,70 @@ fn bench_value_reports_latency_over_the_default_corpus() {
     );
     assert!(p50 > 0.0 && p95 >= p50, "{figures}");
 }
+
+#[test]
+fn ingest_routes_each_file_by_its_format_into_one_corpus_list() {
+    let dir = crate::support::scratch_dir("cli-ingest");
+    let (snippets, sentences) = (dir.join("snippets"), dir.join("sentences"));
+    let indexes = [
+        "--index",
+        snippets.to_str().unwrap(),
+        "--search-index",
+        sentences.to_str().unwrap(),
+    ];
+    let notes = dir.join("harbour-notes.txt");
+    std::fs::write(
+        &notes,
+        "The harbour has 14 cranes.\n\nIt moved 2.5 million containers in 2023.",
+    )
+    .unwrap();
+    // A data set's snippets: JSONL lines that name their question.
+    let sets = dir.join("demo-sets.jsonl");
+    std::fs::write(
+        &sets,
+        r#"{"id":"s1","query":"how many cranes","text":"The port runs 14 cranes.","source":"x"}"#,
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["ingest"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&indexes);
+        tally(&args)
+    };
+    let out = run(&[notes.to_str().unwrap(), sets.to_str().unwrap()]);
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The text file is a person's document: split, into both indexes, named after the file.
+    assert!(printed.contains("corpus `harbour-notes`"), "{printed}");
+    // The snippet set goes into the snippet index as it is.
+    assert!(
+        printed.contains("1 snippets as corpus `demo-sets`"),
+        "{printed}"
+    );
+    let mut list = vec!["corpus", "list"];
+    list.extend_from_slice(&indexes);
+    let listed = tally(&list);
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    assert!(
+        listed.contains("harbour-notes") && listed.contains("demo-sets"),
+        "{listed}"
+    );
+
+    // Flags are read once, at the edge: an unknown name is a usage error with the names.
+    let out = run(&["--format", "pdf", notes.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("unknown format `pdf` (text, html, jsonl, squad, qsearch, newsquant)"));
+    let out = run(&["--into", "neither", notes.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    // Judged sentences hold no count snippets.
+    let judged = data_dir().join("qsearch/qsearch_text_dev.jsonl");
+    let out = run(&["--into", "count", judged.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("only squad and jsonl files hold count snippets"));
+}

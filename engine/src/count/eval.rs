@@ -17,7 +17,7 @@ use super::metrics::{
 use super::pipeline::{best_per_snippet, predict, CountPipeline, CountSettings, PipelineError};
 use super::question::analyse;
 use super::train::TrainSettings;
-use crate::dataset::{
+use crate::corpus::datasets::{
     gold_for, read_aliases, read_gold_counts, read_gold_instances, read_squad, DatasetError,
     QuerySnippets,
 };

@@ -4,14 +4,13 @@
 //! The stages, one module each: [`question`] analysis, count [`candidates`] (ExtractCount),
 //! span confidences from Tally's own [`span_model`] (trained by [`train`]) or the [`lexical`]
 //! baseline, [`consolidate`] into one count, [`contextualize`] the count phrases (CNPs), and
-//! [`instances`]. [`pipeline`] runs them all; [`snippet_index`] finds the snippets; [`crate::dataset`]
+//! [`instances`]. [`pipeline`] runs them all; [`snippet_index`] finds the snippets; [`crate::corpus::datasets`]
 //! reads the CoQEx files and [`metrics`] scores answers against them.
 
 pub mod calibration;
 pub mod candidates;
 pub mod consolidate;
 pub mod contextualize;
-pub mod corpus;
 pub mod cross_validation;
 pub mod eval;
 pub mod instances;

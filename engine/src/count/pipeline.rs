@@ -25,7 +25,7 @@ use super::ranker::{
 };
 use super::snippet_index::{IndexError, SnippetIndex};
 use super::span_model::{builtin_dir, raise_candidate_probabilities, SpanModel, SpanModelError};
-use crate::dataset::Snippet;
+use crate::corpus::datasets::Snippet;
 use crate::encoder::{cosine, Encoder, EncoderError};
 use crate::text::offsets::char_offset;
 

@@ -12,7 +12,7 @@ use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, T
 use tantivy::schema::{Field, IndexRecordOption, Schema, Value, STORED, STRING, TEXT};
 use tantivy::{doc, Index, IndexReader, IndexWriter, TantivyDocument, Term};
 
-use crate::dataset::{QuerySnippets, Snippet};
+use crate::corpus::datasets::{QuerySnippets, Snippet};
 use tally_types::request::question_key;
 
 /// Writer memory budget: small corpora, one thread.

@@ -40,7 +40,7 @@ use super::span_model::{
     CONTEXT_CHARS, META_FILE, WEIGHTS_FILE,
 };
 use super::training_data::{QueryCandidates, TrainingDataError, TrainingQuery, TRAINING_SETS};
-use crate::dataset::{DatasetError, Snippet};
+use crate::corpus::datasets::{DatasetError, Snippet};
 use crate::encoder::Encoder;
 use crate::model_dir::sha256_file;
 

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::candidates::{count_candidates, CountCandidate};
-use crate::dataset::{gold_for, read_gold_counts, read_squad, DatasetError, Snippet};
+use crate::corpus::datasets::{gold_for, read_gold_counts, read_squad, DatasetError, Snippet};
 
 /// The data sets trained on: (name, snippet file, gold file) under the CoQEx data directory.
 pub const TRAINING_SETS: &[(&str, &str, &str)] = &[

@@ -7,11 +7,12 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use super::corpus::{parse_documents, parse_judged, Format, JudgedQuery};
 use super::error::SearchError;
 use super::index::{SearchIndexError, SentenceIndex};
 use super::rank::search;
 use super::settings::{Ranker, SearchSettings};
+use crate::corpus::sentences::{parse_documents, parse_judged, JudgedQuery};
+use crate::corpus::Format;
 use crate::Encoder;
 
 /// Cut-off of every metric.

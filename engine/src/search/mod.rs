@@ -7,7 +7,6 @@
 //! [`rankers`]. [`eval`] scores the rankers on judged sentences (P@10, MRR@10, NDCG@10).
 
 pub mod conditions;
-pub mod corpus;
 pub mod error;
 pub mod eval;
 mod filter;

@@ -15,9 +15,9 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::{answer, parse_question, DescriptionIndex, ValueAnswer, ValueSettings};
+use crate::corpus::sentences::parse_judged;
 use crate::count::metrics::{count_scores, CountScores};
 use crate::quantity::{extract_in_context, parse_query, Quantity};
-use crate::search::corpus::parse_judged;
 use crate::search::index::StoredSentence;
 use crate::UnitTable;
 

@@ -45,8 +45,8 @@ pub struct Engines {
 
 impl Engines {
     /// Both indexes, for ingesting, listing and deleting corpora.
-    pub fn indexes(&self) -> tally_engine::documents::Indexes<'_> {
-        tally_engine::documents::Indexes {
+    pub fn indexes(&self) -> tally_engine::corpus::documents::Indexes<'_> {
+        tally_engine::corpus::documents::Indexes {
             snippets: Some(&self.snippets),
             sentences: Some(&self.sentences),
         }
@@ -115,11 +115,11 @@ pub(super) fn load_engines(
 /// Quantity questions that the default corpus answers: Qsearch's own queries when its file is
 /// there, otherwise questions about the embedded demo corpus.
 pub(super) fn quantity_examples(data: Option<&std::path::Path>) -> Vec<String> {
-    let judged = data.map(|d| d.join(tally_engine::corpora::QSEARCH.path));
+    let judged = data.map(|d| d.join(tally_engine::corpus::catalogue::QSEARCH.path));
     if let Some(path) = judged.filter(|p| p.is_file()) {
         let parsed = std::fs::read_to_string(&path)
             .ok()
-            .and_then(|text| tally_engine::search::corpus::parse_judged(&text).ok());
+            .and_then(|text| tally_engine::corpus::sentences::parse_judged(&text).ok());
         if let Some(judged) = parsed {
             let queries: Vec<String> = judged.into_iter().take(6).map(|q| q.query).collect();
             if !queries.is_empty() {

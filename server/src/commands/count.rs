@@ -12,14 +12,13 @@ use tally_engine::count::train::{read_span_confidences, train_count_spans, Train
 use tally_engine::count::train_ranker::train_candidate_ranker;
 use tally_engine::count::training_data::{load_training_queries, query_candidates};
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
-use tally_engine::dataset::{read_jsonl, read_squad};
-use tally_engine::search::corpus::Format;
+
 use tally_engine::{detect_kind, QuestionKind};
 use tally_types::Mode;
 
 use crate::cli::{
-    AskArgs, BenchCountArgs, CountArgs, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs, IngestArgs,
-    ModelArgs, TrainCountSpansArgs,
+    AskArgs, BenchCountArgs, CountArgs, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs, ModelArgs,
+    TrainCountSpansArgs,
 };
 use crate::loading::{encoder_of, open_snippet_index};
 
@@ -55,83 +54,6 @@ pub fn count_settings(args: &CountArgs) -> anyhow::Result<CountSettings> {
         ..CountChoices::default()
     }
     .settings()?)
-}
-
-/// `tally ingest FILE… [--format squad|jsonl] [--corpus NAME] [--index DIR]`.
-pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
-    let mut snippet_files = Vec::new();
-    let mut sentence_files = Vec::new();
-    let mut own_files = Vec::new();
-    for file in &args.files {
-        if let Some(format) = super::documents::own_format(file, args.format.as_deref())? {
-            own_files.push((file.as_path(), format));
-            continue;
-        }
-        let format = match args.format.as_deref() {
-            Some(name) => Format::parse(name).with_context(|| {
-                format!("unknown format `{name}` (text, html, jsonl, squad, qsearch, newsquant)")
-            })?,
-            None => Format::guess(file),
-        };
-        let snippets = matches!(format, Format::Squad | Format::Jsonl);
-        match args.into.as_deref() {
-            None | Some("both") => {
-                if snippets {
-                    snippet_files.push((file.as_path(), format));
-                }
-                sentence_files.push((file.as_path(), format));
-            }
-            Some("count") if snippets => snippet_files.push((file.as_path(), format)),
-            Some("count") => bail!(
-                "{}: only squad and jsonl files hold count snippets",
-                file.display()
-            ),
-            Some("search") => sentence_files.push((file.as_path(), format)),
-            Some(other) => bail!("unknown index `{other}` (count, search, both)"),
-        }
-    }
-    if !own_files.is_empty() {
-        super::documents::ingest(args, &own_files)?;
-    }
-    if !snippet_files.is_empty() {
-        ingest_snippets(args, &snippet_files)?;
-    }
-    if !sentence_files.is_empty() {
-        crate::commands::search::ingest_sentences(&args.indexes.search_index, &sentence_files)?;
-    }
-    Ok(())
-}
-
-fn ingest_snippets(args: &IngestArgs, files: &[(&std::path::Path, Format)]) -> anyhow::Result<()> {
-    let index = SnippetIndex::open_or_create(&args.indexes.index).with_context(|| {
-        format!(
-            "the snippet index in {} could not be opened",
-            args.indexes.index.display()
-        )
-    })?;
-    let started = Instant::now();
-    let mut total = 0;
-    for (file, format) in files {
-        let sets = match format {
-            Format::Jsonl => read_jsonl(file)?,
-            _ => read_squad(file)?,
-        };
-        let corpus = args.corpus.clone().unwrap_or_else(|| {
-            file.file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        });
-        let n = index.add(&corpus, &sets)?;
-        println!("{}: {n} snippets as corpus `{corpus}`", file.display());
-        total += n;
-    }
-    println!(
-        "{total} snippets in {:.2} s; the index in {} now holds {}",
-        started.elapsed().as_secs_f64(),
-        args.indexes.index.display(),
-        index.len()
-    );
-    Ok(())
 }
 
 /// `tally ask "QUESTION" [--json]`.

@@ -2,9 +2,10 @@
 //! engine and prints what it found.
 
 pub mod bench;
+pub mod corpus;
 pub mod count;
-pub mod documents;
 pub mod eval;
 pub mod extract;
+pub mod ingest;
 pub mod search;
 pub mod value;

@@ -6,7 +6,6 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use serde::Serialize;
 use tally_engine::choices::SearchChoices;
-use tally_engine::search::corpus::{read_documents, Format};
 use tally_engine::search::eval::{evaluate, JudgedCollection};
 use tally_engine::search::tuning::{folds, grid, Parts, ScoredGrid, Tuned, FOLDS};
 use tally_engine::search::{
@@ -29,39 +28,6 @@ pub fn search_settings(args: &SearchSettingsArgs) -> anyhow::Result<SearchSettin
         sort: args.sort,
     }
     .settings()?)
-}
-
-/// Ingests files into the sentence index.
-pub fn ingest_sentences(dir: &Path, files: &[(&Path, Format)]) -> anyhow::Result<()> {
-    let index = SentenceIndex::open_or_create(dir).with_context(|| {
-        format!(
-            "the sentence index in {} could not be opened",
-            dir.display()
-        )
-    })?;
-    for (file, format) in files {
-        let documents = read_documents(file, *format)
-            .with_context(|| format!("{} could not be read", file.display()))?;
-        let stats = if matches!(format, Format::Qsearch | Format::NewsQuant) {
-            index.add_unsplit(&documents)?
-        } else {
-            index.add(&documents)?
-        };
-        let seconds = stats.extraction_s + stats.indexing_s;
-        println!(
-            "{}: {} sentences, {} quantities into the sentence index ({:.0} sentences/s)",
-            file.display(),
-            stats.sentences,
-            stats.quantities,
-            stats.sentences as f64 / seconds.max(1e-9)
-        );
-    }
-    println!(
-        "the sentence index in {} now holds {}",
-        dir.display(),
-        index.len()
-    );
-    Ok(())
 }
 
 /// `tally search "QUERY"`.

@@ -123,7 +123,7 @@ pub fn bench(args: &BenchValueArgs) -> anyhow::Result<()> {
     let data = data_dir_or_default(&args.sentences.data)
         .context("the data directory is needed for the benchmark's questions (--data)")?;
     let index = open_sentence_index(&args.sentences.search_index, Some(&data))?;
-    let judged = data.join(tally_engine::corpora::QSEARCH.path);
+    let judged = data.join(tally_engine::corpus::catalogue::QSEARCH.path);
     let (_, questions) = tally_engine::value::eval::build(&judged)
         .context("the benchmark's questions could not be built")?;
     let started = Instant::now();

@@ -20,7 +20,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Form, Json};
 use futures_util::stream;
 use serde::Deserialize;
-use tally_engine::documents::DocumentFormat;
+use tally_engine::corpus::Format;
 use tally_types::documents::{CorpusRow, IngestJob, JobState};
 use tally_types::request::encode;
 
@@ -117,9 +117,16 @@ async fn read_upload(mut multipart: Multipart) -> Result<UploadForm, ApiError> {
                 match name.as_str() {
                     "corpus" => form.corpus = value,
                     "format" if !value.is_empty() => {
-                        format = Some(DocumentFormat::parse(&value).ok_or_else(|| {
-                            bad(format!("unknown format `{value}` (text, html, jsonl)"))
-                        })?)
+                        format = Some(
+                            Format::parse(&value)
+                                .filter(|f| f.is_document())
+                                .ok_or_else(|| {
+                                    bad(format!(
+                                        "unknown format `{value}` ({})",
+                                        Format::names(&Format::DOCUMENTS)
+                                    ))
+                                })?,
+                        )
                     }
                     "token" if !value.is_empty() => form.token = Some(value),
                     _ => {}
@@ -131,7 +138,7 @@ async fn read_upload(mut multipart: Multipart) -> Result<UploadForm, ApiError> {
     form.uploads = files
         .into_iter()
         .map(|(file_name, text)| Upload {
-            format: format.unwrap_or_else(|| DocumentFormat::guess(&file_name)),
+            format: format.unwrap_or_else(|| Format::of_document(&file_name)),
             file_name,
             text,
         })

@@ -7,8 +7,8 @@ mod local;
 mod web;
 
 use futures_util::future::BoxFuture;
+use tally_engine::corpus::datasets::Snippet;
 use tally_engine::count::CountSettings;
-use tally_engine::dataset::Snippet;
 use tally_types::count::{SnippetLink, SnippetOrigin, StageTiming};
 
 pub use local::LocalIndex;

@@ -4,8 +4,8 @@
 use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
+use tally_engine::corpus::datasets::Snippet;
 use tally_engine::count::CountSettings;
-use tally_engine::dataset::Snippet;
 use tally_types::count::{SnippetLink, SnippetOrigin, SnippetSource as Source};
 
 use super::{stage, FetchError, Fetched, SnippetSource};

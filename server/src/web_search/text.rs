@@ -4,7 +4,7 @@
 /// `fragment` without tags, with entities decoded and runs of white space as one space (read by
 /// the same HTML reader as uploaded pages).
 pub fn plain_text(fragment: &str) -> String {
-    let (_, text) = tally_engine::documents::html_to_text(fragment);
+    let (_, text) = tally_engine::corpus::documents::html_to_text(fragment);
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

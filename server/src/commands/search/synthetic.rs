@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use anyhow::Context;
-use tally_engine::search::corpus::{read_documents, DATASET_DOCUMENTS};
+use tally_engine::corpus::sentences::{read_documents, DATASET_DOCUMENTS};
 use tally_engine::search::eval::JudgedCollection;
 use tally_engine::search::Document;
 
@@ -31,7 +31,7 @@ pub fn real_documents(data: Option<&Path>) -> anyhow::Result<Vec<Document>> {
 /// generated sentences.
 pub fn bench_queries(data: Option<&Path>) -> Vec<String> {
     let mut queries: Vec<String> = data
-        .map(|d| d.join(tally_engine::corpora::QSEARCH.path))
+        .map(|d| d.join(tally_engine::corpus::catalogue::QSEARCH.path))
         .and_then(|p| JudgedCollection::load(&p).ok())
         .map(|c| c.queries.into_iter().map(|q| q.query).collect())
         .unwrap_or_default();

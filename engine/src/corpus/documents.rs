@@ -9,8 +9,10 @@ use serde::Serialize;
 use tally_types::count::ALL_CORPORA;
 pub use tally_types::documents::IngestProgress;
 
+use super::format::Format;
+
+use crate::corpus::datasets::{QuerySnippets, Snippet};
 use crate::count::snippet_index::{IndexError, SnippetIndex};
-use crate::dataset::{QuerySnippets, Snippet};
 use crate::search::index::{Document, SearchIndexError, SentenceIndex};
 use crate::search::sentences::split_sentences;
 
@@ -26,51 +28,6 @@ const BATCH_BYTES: usize = 256 * 1024;
 const SECTION_BYTES: usize = 64 * 1024;
 /// The longest corpus name.
 const MAX_NAME_CHARS: usize = 40;
-
-/// The formats a person's documents may come in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DocumentFormat {
-    /// A plain text file: one document, paragraphs separated by blank lines.
-    Text,
-    /// One JSON object per line: `{"text"[, "id", "title", "source"]}`.
-    Jsonl,
-    /// An HTML page: its visible text (scripts and styles dropped), its `<title>` as source.
-    Html,
-}
-
-impl DocumentFormat {
-    pub const ALL: [DocumentFormat; 3] = [
-        DocumentFormat::Text,
-        DocumentFormat::Jsonl,
-        DocumentFormat::Html,
-    ];
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            DocumentFormat::Text => "text",
-            DocumentFormat::Jsonl => "jsonl",
-            DocumentFormat::Html => "html",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<DocumentFormat> {
-        match name {
-            "txt" => Some(DocumentFormat::Text),
-            "htm" => Some(DocumentFormat::Html),
-            "ndjson" => Some(DocumentFormat::Jsonl),
-            _ => DocumentFormat::ALL.into_iter().find(|f| f.name() == name),
-        }
-    }
-
-    /// The format a file name's extension says; text when it says none of these.
-    pub fn guess(file_name: &str) -> DocumentFormat {
-        file_name
-            .rsplit_once('.')
-            .and_then(|(_, ext)| DocumentFormat::parse(&ext.to_ascii_lowercase()))
-            .unwrap_or(DocumentFormat::Text)
-    }
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum DocumentsError {
@@ -104,11 +61,7 @@ pub fn check_corpus_name(name: &str) -> Result<(), DocumentsError> {
 }
 
 /// The documents of a file's `text` in `format`; `name` (the file name) identifies them.
-pub fn read(
-    text: &str,
-    format: DocumentFormat,
-    name: &str,
-) -> Result<Vec<Document>, DocumentsError> {
+pub fn read(text: &str, format: Format, name: &str) -> Result<Vec<Document>, DocumentsError> {
     let document = |id: String, text: String, source: String| Document {
         id,
         text,
@@ -116,8 +69,8 @@ pub fn read(
         entity: None,
     };
     match format {
-        DocumentFormat::Text => Ok(vec![document(name.into(), text.into(), name.into())]),
-        DocumentFormat::Html => {
+        Format::Text => Ok(vec![document(name.into(), text.into(), name.into())]),
+        Format::Html => {
             let (title, body) = html_to_text(text);
             Ok(vec![document(
                 name.into(),
@@ -125,7 +78,7 @@ pub fn read(
                 title.unwrap_or_else(|| name.into()),
             )])
         }
-        DocumentFormat::Jsonl => {
+        Format::Jsonl => {
             #[derive(serde::Deserialize)]
             struct Line {
                 text: String,
@@ -151,6 +104,11 @@ pub fn read(
                 })
                 .collect()
         }
+        other => Err(DocumentsError::Invalid(format!(
+            "{name}: {} is a data set's format, not a document's ({})",
+            other.name(),
+            Format::names(&Format::DOCUMENTS)
+        ))),
     }
 }
 
@@ -392,11 +350,11 @@ mod tests {
 
     #[test]
     fn formats_are_read_from_names_and_extensions() {
-        assert_eq!(DocumentFormat::guess("Report.HTML"), DocumentFormat::Html);
-        assert_eq!(DocumentFormat::guess("notes.jsonl"), DocumentFormat::Jsonl);
-        assert_eq!(DocumentFormat::guess("notes.txt"), DocumentFormat::Text);
-        assert_eq!(DocumentFormat::guess("README"), DocumentFormat::Text);
-        assert_eq!(DocumentFormat::parse("pdf"), None);
+        assert_eq!(Format::of_document("Report.HTML"), Format::Html);
+        assert_eq!(Format::of_document("notes.jsonl"), Format::Jsonl);
+        assert_eq!(Format::of_document("notes.txt"), Format::Text);
+        assert_eq!(Format::of_document("README"), Format::Text);
+        assert_eq!(Format::parse("pdf"), None);
     }
 
     #[test]
@@ -416,7 +374,7 @@ mod tests {
         assert_eq!(title.as_deref(), Some("Moons of Saturn"));
         assert!(text.contains("Saturn has 146 moons & rings."), "{text}");
         assert!(!text.contains("color") && !text.contains("var x"), "{text}");
-        let docs = read(html, DocumentFormat::Html, "saturn.html").unwrap();
+        let docs = read(html, Format::Html, "saturn.html").unwrap();
         assert_eq!(docs[0].source, "Moons of Saturn");
         let snippets = snippets_of(&docs[0]);
         assert!(
@@ -431,7 +389,7 @@ mod tests {
     fn jsonl_lines_need_text_and_say_which_line_is_wrong() {
         let docs = read(
             "{\"text\": \"One.\", \"title\": \"First\"}\n\n{\"id\": \"b\", \"text\": \"Two.\"}\n",
-            DocumentFormat::Jsonl,
+            Format::Jsonl,
             "f.jsonl",
         )
         .unwrap();
@@ -444,7 +402,7 @@ mod tests {
             (docs[1].id.as_str(), docs[1].source.as_str()),
             ("b", "f.jsonl")
         );
-        let e = read("{\"text\": 1}\n", DocumentFormat::Jsonl, "f.jsonl").unwrap_err();
+        let e = read("{\"text\": 1}\n", Format::Jsonl, "f.jsonl").unwrap_err();
         assert!(e.to_string().contains("line 1"), "{e}");
     }
 
@@ -513,7 +471,7 @@ mod tests {
         };
         let docs = read(
             "The library holds 2.5 million books.\n\nIt has 14 reading rooms. It opened in 1911.",
-            DocumentFormat::Text,
+            Format::Text,
             "library.txt",
         )
         .unwrap();

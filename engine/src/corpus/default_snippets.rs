@@ -3,9 +3,10 @@
 
 use std::path::Path;
 
-use super::snippet_index::{IndexError, SnippetIndex};
-use crate::corpora::{LCQUAD_COUNT, NQ_COUNT, STRESSTEST};
-use crate::dataset::{parse_jsonl, read_squad, DatasetError};
+use super::error::CorpusError;
+use crate::corpus::catalogue::{LCQUAD_COUNT, NQ_COUNT, STRESSTEST};
+use crate::corpus::datasets::{parse_jsonl, read_squad};
+use crate::count::snippet_index::SnippetIndex;
 
 /// Demo snippets: a few count questions with hand-written snippets.
 pub const DEMO_SNIPPETS: &str = include_str!("../../data/demo_snippets.jsonl");
@@ -16,14 +17,6 @@ pub const DATASET_SNIPPETS: &[(&str, &str)] = &[
     (LCQUAD_COUNT.name, LCQUAD_COUNT.path),
     (NQ_COUNT.name, NQ_COUNT.path),
 ];
-
-#[derive(Debug, thiserror::Error)]
-pub enum CorpusError {
-    #[error(transparent)]
-    Dataset(#[from] DatasetError),
-    #[error(transparent)]
-    Index(#[from] IndexError),
-}
 
 /// Fills an empty index with the default corpus; returns (corpus, snippets added) per corpus.
 /// An index that already has snippets is left alone.

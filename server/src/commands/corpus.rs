@@ -1,135 +1,17 @@
-//! Your own documents on the command line: `tally ingest` for plain text, HTML and JSONL files
-//! (with a progress bar), `tally corpus list` and `tally corpus delete`.
+//! The corpora on the command line: `tally corpus list`, `tally corpus delete`, and `tally bench
+//! ingest` (how fast documents are ingested).
 
 use std::path::Path;
 
-use anyhow::{bail, Context};
-use indicatif::{ProgressBar, ProgressStyle};
+use anyhow::Context;
+use indicatif::ProgressBar;
+use tally_engine::corpus::documents::{self, Indexes};
 use tally_engine::count::snippet_index::SnippetIndex;
-use tally_engine::dataset::parse_jsonl;
-use tally_engine::documents::{self, DocumentFormat, Indexes};
 use tally_engine::search::index::Document;
 use tally_engine::search::sentences::split_sentences;
 use tally_engine::search::SentenceIndex;
 
-use crate::cli::{data_dir_or_default, BenchIngestArgs, IndexArgs, IngestArgs};
-
-/// The own-document format of `file` (`--format` or its extension); `None` for the data sets'
-/// formats (SQuAD, Qsearch, NewsQuant files, and JSONL snippet sets that name their "query").
-pub fn own_format(file: &Path, format: Option<&str>) -> anyhow::Result<Option<DocumentFormat>> {
-    let name = file
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let format = match format {
-        Some(name) => DocumentFormat::parse(name),
-        None if name.contains("qsearch") || name.ends_with(".json") => None,
-        None => Some(DocumentFormat::guess(&name)),
-    };
-    if format == Some(DocumentFormat::Jsonl) && is_snippet_set_file(file)? {
-        return Ok(None);
-    }
-    Ok(format)
-}
-
-/// A JSONL file whose lines name the question they were retrieved for (a data set's snippets).
-fn is_snippet_set_file(file: &Path) -> anyhow::Result<bool> {
-    let text = std::fs::read_to_string(file)
-        .with_context(|| format!("{} could not be read", file.display()))?;
-    Ok(parse_jsonl(&text, file)
-        .map(|sets| sets.iter().any(|set| !set.question.is_empty()))
-        .unwrap_or(false))
-}
-
-/// A corpus name from a file name: lower case, other characters as `-`.
-fn corpus_name_of(file: &Path) -> String {
-    let stem = file
-        .file_stem()
-        .map(|s| s.to_string_lossy().to_lowercase())
-        .unwrap_or_default();
-    let name: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .take(40)
-        .collect();
-    name.trim_matches('-').to_string()
-}
-
-/// Ingests own documents into the indexes `--into` names (both by default), under `--corpus`
-/// or each file's name.
-pub fn ingest(args: &IngestArgs, files: &[(&Path, DocumentFormat)]) -> anyhow::Result<()> {
-    let (with_snippets, with_sentences) = match args.into.as_deref() {
-        None | Some("both") => (true, true),
-        Some("count") => (true, false),
-        Some("search") => (false, true),
-        Some(other) => bail!("unknown index `{other}` (count, search, both)"),
-    };
-    let mut batches = Vec::new();
-    for (file, format) in files {
-        let text = std::fs::read_to_string(file)
-            .with_context(|| format!("{} could not be read (as UTF-8 text)", file.display()))?;
-        let name = file
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let corpus = args.corpus.clone().unwrap_or_else(|| corpus_name_of(file));
-        documents::check_corpus_name(&corpus)
-            .with_context(|| format!("{}: choose a name with --corpus", file.display()))?;
-        batches.push((corpus, documents::read(&text, *format, &name)?));
-    }
-    let snippets = with_snippets
-        .then(|| open_snippets(&args.indexes.index))
-        .transpose()?;
-    let sentences = with_sentences
-        .then(|| open_sentences(&args.indexes.search_index))
-        .transpose()?;
-    let indexes = Indexes {
-        snippets: snippets.as_ref(),
-        sentences: sentences.as_ref(),
-    };
-    let total: usize = batches
-        .iter()
-        .flat_map(|(_, docs)| docs)
-        .map(|d| d.text.len())
-        .sum();
-    // Drawn on stderr, and only on a terminal: a pipe gets the summary lines alone.
-    let bar = ProgressBar::new(total as u64).with_style(
-        ProgressStyle::with_template(
-            "{bar:40} {bytes}/{total_bytes}, {msg} [{elapsed_precise}, {eta} left]",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let mut done_before = 0;
-    for (corpus, docs) in &batches {
-        let report = documents::ingest(&indexes, corpus, docs, &mut |p| {
-            bar.set_position((done_before + p.bytes_done) as u64);
-            bar.set_message(format!(
-                "{} of {} documents, {} snippets, {} sentences",
-                p.documents_done, p.documents, p.snippets, p.sentences
-            ));
-        })?;
-        done_before += report.bytes;
-        bar.suspend(|| {
-            println!(
-                "corpus `{corpus}`: {} documents, {} snippets, {} sentences with {} quantities in {:.2} s ({:.0} sentences/s)",
-                report.documents,
-                report.snippets,
-                report.sentences,
-                report.quantities,
-                report.seconds,
-                report.sentences as f64 / report.seconds.max(1e-9)
-            )
-        });
-    }
-    bar.finish_and_clear();
-    Ok(())
-}
+use crate::cli::{data_dir_or_default, BenchIngestArgs, IndexArgs};
 
 /// `tally corpus list`.
 pub fn list(args: &IndexArgs) -> anyhow::Result<()> {
@@ -170,12 +52,12 @@ fn open(args: &IndexArgs) -> anyhow::Result<(SnippetIndex, SentenceIndex)> {
     ))
 }
 
-fn open_snippets(dir: &Path) -> anyhow::Result<SnippetIndex> {
+pub(super) fn open_snippets(dir: &Path) -> anyhow::Result<SnippetIndex> {
     SnippetIndex::open_or_create(dir)
         .with_context(|| format!("the snippet index in {} could not be opened", dir.display()))
 }
 
-fn open_sentences(dir: &Path) -> anyhow::Result<SentenceIndex> {
+pub(super) fn open_sentences(dir: &Path) -> anyhow::Result<SentenceIndex> {
     SentenceIndex::open_or_create(dir).with_context(|| {
         format!(
             "the sentence index in {} could not be opened",
@@ -258,20 +140,20 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
 
 /// The data sets' web snippets with their sentence counts (the demo corpus without them).
 fn bench_paragraphs(data: Option<&Path>) -> anyhow::Result<Vec<(String, usize)>> {
-    use tally_engine::corpora::{LCQUAD_COUNT, NQ_COUNT, STRESSTEST};
+    use tally_engine::corpus::catalogue::{LCQUAD_COUNT, NQ_COUNT, STRESSTEST};
     let mut texts = Vec::new();
     for set in [STRESSTEST, NQ_COUNT, LCQUAD_COUNT] {
         let Some(path) = data.map(|d| d.join(set.path)).filter(|p| p.is_file()) else {
             continue;
         };
-        for query in tally_engine::dataset::read_squad(&path)? {
+        for query in tally_engine::corpus::datasets::read_squad(&path)? {
             texts.extend(query.snippets.into_iter().map(|s| s.text));
         }
     }
     if texts.is_empty() {
-        texts = tally_engine::search::corpus::parse_documents(
-            tally_engine::search::corpus::DEMO_DOCUMENTS,
-            tally_engine::search::corpus::Format::Jsonl,
+        texts = tally_engine::corpus::sentences::parse_documents(
+            tally_engine::corpus::sentences::DEMO_DOCUMENTS,
+            tally_engine::corpus::Format::Jsonl,
             "demo",
         )
         .map_err(anyhow::Error::msg)?

@@ -6,9 +6,11 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::index::{Document, IngestStats, SearchIndexError, SentenceIndex};
-use crate::corpora::{NEWSQUANT, QSEARCH, STRESSTEST};
-use crate::dataset::{read_squad, DatasetError};
+use super::error::CorpusError;
+use super::format::Format;
+use crate::corpus::catalogue::{NEWSQUANT, QSEARCH, STRESSTEST};
+use crate::corpus::datasets::read_squad;
+use crate::search::index::{Document, IngestStats, SentenceIndex};
 
 /// Demo documents: a few paragraphs about stadiums, phones, cars and athletes.
 pub const DEMO_DOCUMENTS: &str = include_str!("../../data/demo_quantities.jsonl");
@@ -19,66 +21,6 @@ pub const DATASET_DOCUMENTS: &[(&str, &str, Format)] = &[
     (NEWSQUANT.name, NEWSQUANT.path, Format::NewsQuant),
     (STRESSTEST.name, STRESSTEST.path, Format::Squad),
 ];
-
-/// File formats the search index reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// Plain text: the file is one document.
-    Text,
-    /// JSON lines of `{"id","text"[,"source","entity"]}`.
-    Jsonl,
-    /// SQuAD-format snippet files (CoQEx): each paragraph is a document.
-    Squad,
-    /// Qsearch judged queries: each judged sentence is a document (with its entity).
-    Qsearch,
-    /// NewsQuant / CQE gold files: each sentence is a document.
-    NewsQuant,
-}
-
-impl Format {
-    pub fn parse(name: &str) -> Option<Self> {
-        match name {
-            "text" | "txt" => Some(Format::Text),
-            "jsonl" => Some(Format::Jsonl),
-            "squad" => Some(Format::Squad),
-            "qsearch" => Some(Format::Qsearch),
-            "newsquant" => Some(Format::NewsQuant),
-            _ => None,
-        }
-    }
-
-    /// The format a file name suggests.
-    pub fn guess(path: &Path) -> Self {
-        let name = path.to_string_lossy();
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("jsonl") if name.contains("qsearch") => Format::Qsearch,
-            Some("jsonl") => Format::Jsonl,
-            Some("json") if name.contains("newsquant") || name.contains("recognizers") => {
-                Format::NewsQuant
-            }
-            Some("json") => Format::Squad,
-            _ => Format::Text,
-        }
-    }
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum CorpusError {
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: std::path::PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{path}: {message}")]
-    Parse {
-        path: std::path::PathBuf,
-        message: String,
-    },
-    #[error(transparent)]
-    Dataset(#[from] DatasetError),
-    #[error(transparent)]
-    Index(#[from] SearchIndexError),
-}
 
 /// Reads the documents of a file.
 pub fn read_documents(path: &Path, format: Format) -> Result<Vec<Document>, CorpusError> {
@@ -167,6 +109,15 @@ pub fn parse_documents(text: &str, format: Format, name: &str) -> Result<Vec<Doc
                     entity: None,
                 })
                 .collect())
+        }
+        Format::Html => {
+            let (title, body) = super::documents::html_to_text(text);
+            Ok(vec![Document {
+                id: name.to_string(),
+                text: body,
+                source: title.unwrap_or_else(|| name.to_string()),
+                entity: None,
+            }])
         }
         Format::Squad => Err("SQuAD files are read from a path".into()),
     }

@@ -1,0 +1,15 @@
+//! Corpora: the text Tally answers from, in one place. The catalogue of the data sets a data
+//! directory holds, the readers of their file formats, the default corpora each index is filled
+//! with when it is empty, and a person's own documents (read, split, ingested with progress into
+//! both indexes, listed and deleted by corpus).
+
+pub mod catalogue;
+pub mod datasets;
+pub mod default_snippets;
+pub mod documents;
+pub mod error;
+pub mod format;
+pub mod sentences;
+
+pub use error::CorpusError;
+pub use format::Format;
