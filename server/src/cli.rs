@@ -8,7 +8,7 @@ use tally_types::{InstanceScoring, Mode, Ranker, ScorerKind, SortOrder, Strategy
 use clap::{Args, Parser, Subcommand};
 use tally_engine::corpus::format::Format;
 use tally_engine::count::span_model::CONTEXT_CHARS;
-use tally_engine::count::train::TrainSettings;
+use tally_engine::count::training::reader::TrainSettings;
 
 /// Where the snippet index (count questions) and the sentence index (quantity search and
 /// value questions) are kept unless a flag or the environment says otherwise.

@@ -8,7 +8,6 @@ use serde::Serialize;
 
 use super::consolidate::Strategy;
 use super::contextualize::{classify, CnpClass, CnpInput, ContextSettings};
-use super::cross_validation::fold_assignment;
 use super::instances::InstanceScoring;
 use super::metrics::{
     class_accuracy, count_scores, instance_scores, relevance, ClassAccuracy, CountScores,
@@ -16,7 +15,8 @@ use super::metrics::{
 };
 use super::pipeline::{best_per_snippet, predict, CountPipeline, CountSettings, PipelineError};
 use super::question::analyse;
-use super::train::TrainSettings;
+use super::training::cross_validation::fold_assignment;
+use super::training::reader::TrainSettings;
 use crate::corpus::datasets::{
     gold_for, read_aliases, read_gold_counts, read_gold_instances, read_squad, DatasetError,
     QuerySnippets,

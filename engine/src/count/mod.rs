@@ -2,7 +2,7 @@
 //! with its evidence.
 //!
 //! The stages, one module each: [`question`] analysis, count [`candidates`] (ExtractCount),
-//! span confidences from Tally's own [`span_model`] (trained by [`train`]) or the [`lexical`]
+//! span confidences from Tally's own [`span_model`] (trained by [`training`]) or the [`lexical`]
 //! baseline, [`consolidate`] into one count, [`contextualize`] the count phrases (CNPs), and
 //! [`instances`]. [`pipeline`] runs them all; [`snippet_index`] finds the snippets; [`crate::corpus::datasets`]
 //! reads the CoQEx files and [`metrics`] scores answers against them.
@@ -11,7 +11,7 @@ pub mod calibration;
 pub mod candidates;
 pub mod consolidate;
 pub mod contextualize;
-pub mod cross_validation;
+
 pub mod eval;
 pub mod instances;
 pub mod lexical;
@@ -20,12 +20,10 @@ pub mod name_cache;
 pub mod pipeline;
 pub mod question;
 pub mod ranker;
-pub mod silver;
+
 pub mod snippet_index;
 pub mod span_model;
-pub mod train;
-pub mod train_ranker;
-pub mod training_data;
+pub mod training;
 
 pub use candidates::{count_candidates, extract_count, CountCandidate};
 pub use consolidate::Strategy;

@@ -8,9 +8,10 @@ use tally_engine::choices::CountChoices;
 use tally_engine::count::contextualize::ContextSettings;
 use tally_engine::count::eval::{evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts};
 use tally_engine::count::snippet_index::SnippetIndex;
-use tally_engine::count::train::{read_span_confidences, train_count_spans, TrainSettings};
-use tally_engine::count::train_ranker::train_candidate_ranker;
-use tally_engine::count::training_data::{load_training_queries, query_candidates};
+use tally_engine::count::training::data::{load_training_queries, query_candidates};
+use tally_engine::count::training::ranker::train_candidate_ranker;
+use tally_engine::count::training::reader::{train_count_spans, TrainSettings};
+use tally_engine::count::training::span_confidences::read_span_confidences;
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
 
 use tally_engine::{detect_kind, QuestionKind};

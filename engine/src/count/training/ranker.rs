@@ -12,19 +12,21 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::calibration::{reliability, Reliability};
-use super::consolidate::Strategy;
 use super::cross_validation::{
     cross_validate, fold_assignment, lexical_confidences, CrossValidation, QueryConfidences,
     THRESHOLDS,
 };
-use super::metrics::{count_scores, CountScores};
-use super::name_cache::NameCache;
-use super::pipeline::{best_per_snippet, predict, Chosen, CountSettings};
-use super::question::analyse;
-use super::ranker::{features, noun_fits, CandidateRanker, Features, FitSettings, QueryEvidence};
-use super::train::{TrainError, TrainSettings};
-use super::training_data::{QueryCandidates, TrainingQuery};
+use super::data::{QueryCandidates, TrainingQuery};
+use super::reader::{TrainError, TrainSettings};
+use crate::count::calibration::{reliability, Reliability};
+use crate::count::consolidate::Strategy;
+use crate::count::metrics::{count_scores, CountScores};
+use crate::count::name_cache::NameCache;
+use crate::count::pipeline::{best_per_snippet, predict, Chosen, CountSettings};
+use crate::count::question::analyse;
+use crate::count::ranker::{
+    features, noun_fits, CandidateRanker, Features, FitSettings, QueryEvidence,
+};
 use crate::encoder::Encoder;
 
 /// Figures of one ranker training run.

@@ -10,10 +10,10 @@
 //! each belongs to the question whose snippet it came from, so a fold never trains on silver
 //! questions made from its own held-out snippets. Never call this on an evaluation set.
 
-use super::candidates::CountCandidate;
-use super::lexical::sentence_around;
-use super::question::{is_stop, words};
-use super::training_data::{QueryCandidates, TrainingQuery};
+use super::data::{QueryCandidates, TrainingQuery};
+use crate::count::candidates::CountCandidate;
+use crate::count::lexical::sentence_around;
+use crate::count::question::{is_stop, words};
 
 /// Content words of the sentence kept in a silver question (after the noun phrase).
 const CONTEXT_WORDS: usize = 8;
@@ -137,7 +137,7 @@ fn question_for(sentence: &str, offset: usize, answer: &CountCandidate) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::training_data::query_candidates;
+    use crate::count::training::data::query_candidates;
 
     fn query(snippets: &[&str]) -> TrainingQuery {
         TrainingQuery::from_texts(

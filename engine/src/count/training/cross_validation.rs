@@ -4,13 +4,13 @@
 
 use std::collections::BTreeMap;
 
-use super::candidates::CountCandidate;
-use super::consolidate::Strategy;
-use super::lexical::lexical_confidence;
-use super::metrics::{count_scores, CountScores};
-use super::pipeline::{best_per_snippet, predict, CountSettings};
-use super::question::analyse;
-use super::training_data::{QueryCandidates, TrainingQuery};
+use super::data::{QueryCandidates, TrainingQuery};
+use crate::count::candidates::CountCandidate;
+use crate::count::consolidate::Strategy;
+use crate::count::lexical::lexical_confidence;
+use crate::count::metrics::{count_scores, CountScores};
+use crate::count::pipeline::{best_per_snippet, predict, CountSettings};
+use crate::count::question::analyse;
 
 /// Out-of-fold figures: data set → scorer → strategy → threshold → scores.
 pub type CrossValidation =

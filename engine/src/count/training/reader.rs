@@ -26,46 +26,25 @@ use std::time::Instant;
 use candle_core::Var;
 use candle_core::{DType, Device, IndexOp, Tensor, D};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use super::candidates::{count_candidates, CountCandidate};
 use super::cross_validation::{
     best_threshold, cross_validate, fold_assignment, lexical_confidences, shuffle, CrossValidation,
-    QueryConfidences,
 };
+use super::data::{QueryCandidates, TrainingQuery, TRAINING_SETS};
 use super::silver::silver_questions;
-use super::span_model::{
+use super::span_confidences::write_span_confidences;
+use crate::corpus::datasets::Snippet;
+use crate::count::candidates::{count_candidates, CountCandidate};
+use crate::count::span_model::{
     candidate_passages_within, head_logits, make_windows, pair_tokenizer, probabilities,
     raise_candidate_probabilities, Passage, ReaderTop, SpanModelError, SpanModelMeta, Window,
     CONTEXT_CHARS, META_FILE, WEIGHTS_FILE,
 };
-use super::training_data::{QueryCandidates, TrainingDataError, TrainingQuery, TRAINING_SETS};
-use crate::corpus::datasets::{DatasetError, Snippet};
 use crate::encoder::Encoder;
 use crate::model_dir::sha256_file;
 
-#[derive(Debug, thiserror::Error)]
-pub enum TrainError {
-    #[error(transparent)]
-    Dataset(#[from] DatasetError),
-    #[error(transparent)]
-    SpanModel(#[from] SpanModelError),
-    #[error("model error: {0}")]
-    Model(#[from] candle_core::Error),
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error(transparent)]
-    Data(#[from] TrainingDataError),
-    #[error("the span probabilities in {path} cannot be used ({message}); run `tally train count-spans` without --ranker-only first")]
-    SpanConfidences { path: PathBuf, message: String },
-    #[error(transparent)]
-    Encoder(#[from] crate::encoder::EncoderError),
-    #[error("cannot fine-tune {asked} layers: the encoder has {layers}")]
-    TunedLayers { asked: usize, layers: usize },
-}
+pub use super::error::TrainError;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct TrainSettings {
@@ -632,92 +611,6 @@ fn write_weights(varmap: &VarMap, path: &Path) -> candle_core::Result<()> {
         .map(|(name, var)| Ok((name.clone(), var.as_tensor().to_dtype(DType::F16)?)))
         .collect::<candle_core::Result<_>>()?;
     candle_core::safetensors::save(&tensors, path)
-}
-
-/// The out-of-fold span probabilities of every candidate, as the candidate ranker reads them.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct SpanConfidences {
-    pub queries: Vec<QuerySpanConfidences>,
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-pub struct QuerySpanConfidences {
-    pub dataset: String,
-    pub qid: String,
-    /// Per snippet, per count candidate (in [`count_candidates`] order).
-    pub confidences: Vec<Vec<f64>>,
-}
-
-fn write_span_confidences(
-    path: &Path,
-    queries: &[TrainingQuery],
-    out_of_fold: &[QueryConfidences],
-) -> Result<(), TrainError> {
-    let file = SpanConfidences {
-        queries: queries
-            .iter()
-            .zip(out_of_fold)
-            .map(|(q, per_snippet)| QuerySpanConfidences {
-                dataset: q.dataset.clone(),
-                qid: q.qid.clone(),
-                confidences: per_snippet
-                    .iter()
-                    .map(|cs| cs.iter().map(|(_, p)| *p).collect())
-                    .collect(),
-            })
-            .collect(),
-    };
-    let write_error = |source| TrainError::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(write_error)?;
-    }
-    let text = serde_json::to_string(&file).map_err(|e| write_error(std::io::Error::other(e)))?;
-    std::fs::write(path, text).map_err(write_error)
-}
-
-/// Reads the span probabilities written by [`train_count_spans`] for `queries`, checking that
-/// they still match today's candidates.
-pub fn read_span_confidences(
-    path: &Path,
-    queries: &[TrainingQuery],
-    candidates: &[QueryCandidates],
-) -> Result<Vec<Vec<Vec<f64>>>, TrainError> {
-    let stale = |message: String| TrainError::SpanConfidences {
-        path: path.to_path_buf(),
-        message,
-    };
-    let text = std::fs::read_to_string(path).map_err(|e| stale(e.to_string()))?;
-    let file: SpanConfidences = serde_json::from_str(&text).map_err(|e| stale(e.to_string()))?;
-    let by_key: std::collections::HashMap<(&str, &str), &QuerySpanConfidences> = file
-        .queries
-        .iter()
-        .map(|q| ((q.dataset.as_str(), q.qid.as_str()), q))
-        .collect();
-    queries
-        .iter()
-        .zip(candidates)
-        .map(|(q, cands)| {
-            let found = by_key
-                .get(&(q.dataset.as_str(), q.qid.as_str()))
-                .ok_or_else(|| stale(format!("no entry for {} query {}", q.dataset, q.qid)))?;
-            let shapes_match = found.confidences.len() == cands.len()
-                && found
-                    .confidences
-                    .iter()
-                    .zip(cands)
-                    .all(|(p, c)| p.len() == c.len());
-            if !shapes_match {
-                return Err(stale(format!(
-                    "{} query {} has other candidates now",
-                    q.dataset, q.qid
-                )));
-            }
-            Ok(found.confidences.clone())
-        })
-        .collect()
 }
 
 #[cfg(test)]
