@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::model::{Answered, Ask, Examples, FeedbackForm, FeedbackSaved, HistoryItem};
+use crate::model::{Answered, Ask, AskOptions, FeedbackForm, FeedbackSaved, HistoryItem};
 use crate::status::SystemStatus;
 use tally_types::documents::{CorpusRow, IngestJob};
 use tally_types::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
@@ -18,7 +18,7 @@ mod server_side {
     use std::pin::Pin;
     use std::sync::Arc;
 
-    use crate::model::{Answered, Ask, Examples, FeedbackForm, FeedbackSaved, HistoryItem};
+    use crate::model::{Answered, Ask, AskOptions, FeedbackForm, FeedbackSaved, HistoryItem};
     use crate::status::SystemStatus;
     use tally_types::documents::{CorpusRow, IngestJob};
     use tally_types::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
@@ -53,7 +53,7 @@ mod server_side {
             visitor: Option<String>,
             token: Option<String>,
         ) -> BoxFuture<Result<Vec<HistoryItem>, Failure>>;
-        fn examples(&self) -> BoxFuture<Examples>;
+        fn ask_options(&self) -> BoxFuture<AskOptions>;
         /// The study participants are invited to.
         fn study_intro(&self) -> BoxFuture<Result<StudyIntro, Failure>>;
         /// Starts an anonymous session of the study; returns its id.
@@ -153,10 +153,11 @@ pub async fn recent_questions(
         .map_err(failed)
 }
 
-/// Example questions that the loaded corpus answers.
+/// What the question box offers: example questions the loaded corpora answer, the corpora, the
+/// web search.
 #[server(prefix = "/_server")]
-pub async fn example_questions() -> Result<Examples, ServerFnError> {
-    Ok(backend()?.0.examples().await)
+pub async fn question_box_options() -> Result<AskOptions, ServerFnError> {
+    Ok(backend()?.0.ask_options().await)
 }
 
 /// The study participants are invited to.

@@ -114,9 +114,10 @@ pub struct HistoryItem {
     pub url: String,
 }
 
-/// Questions to click.
+/// What the question box offers: questions to click, the corpora to choose from and the web
+/// search, when the server has one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-pub struct Examples {
+pub struct AskOptions {
     pub count: Vec<String>,
     pub quantity: Vec<String>,
     /// The corpora of the snippet index, for the corpus setting.

@@ -119,7 +119,7 @@ fn StatusView(status: SystemStatus) -> impl IntoView {
         }
     });
     view! {
-        <dl class="status-list" data-status=status.status.clone()>
+        <dl class="status-list" data-status=status.status.name()>
             <dt>"Encoder"</dt>
             <dd id="status-encoder" class=if encoder.loaded { "ok" } else { "bad" }>{encoder_text}</dd>
             <dt>"Database"</dt>

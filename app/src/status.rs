@@ -4,12 +4,32 @@
 use serde::{Deserialize, Serialize};
 use tally_types::WebSearchState;
 
+/// How the system stands, in one word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Health {
+    /// Every part works.
+    Ok,
+    /// The app answers, but a part (the database) is missing.
+    Degraded,
+    /// The encoder or the answering engines could not be loaded.
+    Failed,
+}
+
+impl Health {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Health::Ok => "ok",
+            Health::Degraded => "degraded",
+            Health::Failed => "failed",
+        }
+    }
+}
+
 /// A snapshot of the system's state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SystemStatus {
-    /// `ok` when every part works, `degraded` when the app answers but something (the database)
-    /// is missing, `failed` when the encoder could not be loaded.
-    pub status: String,
+    pub status: Health,
     pub version: String,
     pub checked_at: String,
     pub encoder: EncoderStatus,

@@ -10,7 +10,7 @@ use tally_app::backend::{Asker, Backend, BoxFuture, Failure};
 use tally_types::documents::{CorpusRow, IngestJob};
 
 use crate::admin_token::CORPUS_PAGES;
-use tally_app::model::{Answered, Examples, FeedbackForm, FeedbackSaved, HistoryItem};
+use tally_app::model::{Answered, AskOptions, FeedbackForm, FeedbackSaved, HistoryItem};
 use tally_app::status::SystemStatus;
 use tally_types::request::{Ask, Settings};
 use tally_types::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
@@ -263,8 +263,8 @@ impl Backend for ServerBackend {
         Box::pin(async move { job })
     }
 
-    fn examples(&self) -> BoxFuture<Examples> {
-        let examples = self.state.answerer.examples();
+    fn ask_options(&self) -> BoxFuture<AskOptions> {
+        let examples = self.state.answerer.ask_options();
         Box::pin(async move { examples })
     }
 

@@ -6,7 +6,7 @@ use leptos_router::NavigateOptions;
 
 #[cfg(not(feature = "hydrate"))]
 use crate::backend::answer_question;
-use crate::backend::example_questions;
+use crate::backend::question_box_options;
 use crate::format::duration_ms;
 use tally_types::count::StageTiming;
 use tally_types::{AnswerBody, Choice, Mode, SnippetSource, SortOrder};
@@ -215,7 +215,7 @@ fn QuestionBox(ask: Signal<Ask>) -> impl IntoView {
 /// The corpora of the snippet index to choose from (count questions), "all" first.
 #[component]
 fn CorpusSelect(chosen: String) -> impl IntoView {
-    let examples = Resource::new(|| (), |_| example_questions());
+    let examples = Resource::new(|| (), |_| question_box_options());
     let options = move |names: Vec<String>, chosen: String| {
         let mut all = vec![ALL_CORPORA.to_string()];
         all.extend(names);
@@ -251,7 +251,7 @@ fn CorpusSelect(chosen: String) -> impl IntoView {
 /// "Snippets: corpus / web", offered when the server has a web search configured.
 #[component]
 fn SnippetSourceSelect(chosen: SnippetSource) -> impl IntoView {
-    let examples = Resource::new(|| (), |_| example_questions());
+    let examples = Resource::new(|| (), |_| question_box_options());
     view! {
         <Suspense fallback=|| ()>
             {move || {
@@ -286,7 +286,7 @@ fn SnippetSourceSelect(chosen: SnippetSource) -> impl IntoView {
 
 #[component]
 fn ExampleQuestions() -> impl IntoView {
-    let examples = Resource::new(|| (), |_| example_questions());
+    let examples = Resource::new(|| (), |_| question_box_options());
     let list = |title: &'static str, id: &'static str, questions: Vec<String>| {
         view! {
             <div class="examples-list">

@@ -40,7 +40,7 @@ pub struct Engines {
     /// Replaced whole when the sentence index changes (answers in flight keep the old one).
     pub values: RwLock<Arc<ValueCorpus>>,
     pub encoder: Option<Arc<Encoder>>,
-    pub examples: tally_app::model::Examples,
+    pub ask_options: tally_app::model::AskOptions,
 }
 
 impl Engines {
@@ -91,7 +91,7 @@ pub(super) fn load_engines(
         // Without the encoder, counts come from the lexical scorer.
         None => CountPipeline::new(None, None),
     };
-    let examples = tally_app::model::Examples {
+    let examples = tally_app::model::AskOptions {
         count: snippets
             .questions(6)
             .map_err(|e| format!("the stored questions could not be read: {e}"))?,
@@ -108,7 +108,7 @@ pub(super) fn load_engines(
         sentences,
         values,
         encoder,
-        examples,
+        ask_options: examples,
     })
 }
 

@@ -26,7 +26,7 @@ use tokio::sync::{Semaphore, SemaphorePermit, TryAcquireError};
 
 use tally_engine::choices::{CountChoices, SearchChoices};
 
-use crate::sources::{Fetched, LocalIndex, SnippetSource as _, WebSource};
+use crate::sources::{FetchSnippets as _, Fetched, LocalIndex, WebSource};
 
 mod cache;
 mod check;
@@ -218,17 +218,17 @@ impl Answerer {
                 "{} snippets, {} sentences, corpora {}",
                 e.snippets.len(),
                 e.sentences.len(),
-                e.examples.corpora.join(",")
+                e.ask_options.corpora.join(",")
             ),
             _ => "not loaded".into(),
         }
     }
 
-    pub fn examples(&self) -> tally_app::model::Examples {
+    pub fn ask_options(&self) -> tally_app::model::AskOptions {
         let mut examples = self
             .engines()
             .map(|e| {
-                let mut examples = e.examples.clone();
+                let mut examples = e.ask_options.clone();
                 // Corpora come and go as documents are ingested and deleted.
                 if let Ok(corpora) = e.snippets.corpora() {
                     examples.corpora = corpora;

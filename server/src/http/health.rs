@@ -6,7 +6,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use tally_app::status::{
-    AnsweringStatus, CorpusStatus, DatabaseStatus, EncoderStatus, SystemStatus, WebSearchStatus,
+    AnsweringStatus, CorpusStatus, DatabaseStatus, EncoderStatus, Health, SystemStatus,
+    WebSearchStatus,
 };
 
 use crate::state::AppState;
@@ -48,14 +49,14 @@ pub async fn current_status(state: &AppState) -> SystemStatus {
         },
     };
     let status = if !encoder.loaded || answering.error.is_some() {
-        "failed"
+        Health::Failed
     } else if !database.connected {
-        "degraded"
+        Health::Degraded
     } else {
-        "ok"
+        Health::Ok
     };
     SystemStatus {
-        status: status.to_string(),
+        status,
         version: env!("CARGO_PKG_VERSION").to_string(),
         checked_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
         encoder,

@@ -7,7 +7,7 @@ use std::time::Instant;
 use futures_util::future::BoxFuture;
 use tally_engine::count::CountSettings;
 
-use super::{stage, FetchError, Fetched, SnippetSource};
+use super::{stage, FetchError, FetchSnippets, Fetched};
 use crate::answering::Engines;
 
 pub struct LocalIndex {
@@ -20,7 +20,7 @@ impl LocalIndex {
     }
 }
 
-impl SnippetSource for LocalIndex {
+impl FetchSnippets for LocalIndex {
     fn fetch<'a>(
         &'a self,
         question: &'a str,

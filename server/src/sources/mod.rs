@@ -39,7 +39,7 @@ pub struct FetchError {
 }
 
 /// A place count snippets come from.
-pub trait SnippetSource: Send + Sync {
+pub trait FetchSnippets: Send + Sync {
     /// Snippets for `question` under the count `settings` (how many, from which corpus).
     fn fetch<'a>(
         &'a self,

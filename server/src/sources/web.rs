@@ -8,7 +8,7 @@ use tally_engine::corpus::datasets::Snippet;
 use tally_engine::count::CountSettings;
 use tally_types::count::{SnippetLink, SnippetOrigin, SnippetSource as Source};
 
-use super::{stage, FetchError, Fetched, SnippetSource};
+use super::{stage, FetchError, FetchSnippets, Fetched};
 use crate::store::db::Database;
 use crate::store::snippet_sets::{self, SnippetSet};
 use crate::web_search::WebSearch;
@@ -82,7 +82,7 @@ impl WebSource {
     }
 }
 
-impl SnippetSource for WebSource {
+impl FetchSnippets for WebSource {
     fn fetch<'a>(
         &'a self,
         question: &'a str,
