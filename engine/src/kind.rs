@@ -3,18 +3,30 @@
 //! seats") or a plain text search. The web app shows the
 //! choice and its reason, and lets people override it.
 
-use serde::{Deserialize, Serialize};
 pub use tally_types::QuestionKind;
 
-use crate::count::question::analyse;
+use crate::count::question::{analyse, QuestionAnalysis};
 use crate::quantity::parse_query;
 use crate::value::{parse_question, value_cue};
 
-/// The chosen kind and a sentence saying why.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The chosen kind and a sentence saying why, with the question's analysis as a count
+/// question (made once: the count pipeline reads it again).
+#[derive(Debug, Clone, PartialEq)]
 pub struct KindDecision {
     pub kind: QuestionKind,
     pub reason: String,
+    pub analysis: QuestionAnalysis,
+}
+
+impl KindDecision {
+    /// The kind the person chose.
+    pub fn chosen(question: &str, kind: QuestionKind) -> Self {
+        KindDecision {
+            kind,
+            reason: "chosen by the person asking".into(),
+            analysis: analyse(question),
+        }
+    }
 }
 
 /// Decides the kind of `question`. `stored_count_question` says whether the corpus holds a
@@ -26,12 +38,14 @@ pub fn detect_kind(question: &str, stored_count_question: bool) -> KindDecision 
         return KindDecision {
             kind: QuestionKind::Count,
             reason: format!("it asks how many {}", analysis.answer_type),
+            analysis,
         };
     }
     if stored_count_question {
         return KindDecision {
             kind: QuestionKind::Count,
             reason: "the corpus holds snippets gathered for this count question".into(),
+            analysis,
         };
     }
     let parsed = parse_query(question);
@@ -40,6 +54,7 @@ pub fn detect_kind(question: &str, stored_count_question: bool) -> KindDecision 
         return KindDecision {
             kind: QuestionKind::Quantity,
             reason: format!("it sets a quantity condition (“{words}”)"),
+            analysis,
         };
     }
     let value = parse_question(question);
@@ -48,11 +63,13 @@ pub fn detect_kind(question: &str, stored_count_question: bool) -> KindDecision 
         return KindDecision {
             kind: QuestionKind::Value,
             reason: format!("it asks for one {what} (“{cue}”)"),
+            analysis,
         };
     }
     KindDecision {
         kind: QuestionKind::Search,
         reason: "it neither asks how many, nor for a value, nor sets a quantity condition".into(),
+        analysis,
     }
 }
 

@@ -231,6 +231,21 @@ impl CountPipeline {
         settings: &CountSettings,
         on_stage: &mut dyn FnMut(&StageTiming),
     ) -> Result<CountAnswer, PipelineError> {
+        let analysis = analyse(question);
+        self.answer_analysed(question, analysis, snippets, retrieval, settings, on_stage)
+    }
+
+    /// [`answer_observed`](Self::answer_observed) for a question already analysed (deciding
+    /// its kind analyses it).
+    pub fn answer_analysed(
+        &self,
+        question: &str,
+        analysis: QuestionAnalysis,
+        snippets: &[Snippet],
+        retrieval: &str,
+        settings: &CountSettings,
+        on_stage: &mut dyn FnMut(&StageTiming),
+    ) -> Result<CountAnswer, PipelineError> {
         let mut timings = Vec::new();
         let mut clock = Instant::now();
         let mut lap = |stage: &str, timings: &mut Vec<StageTiming>| {
@@ -243,7 +258,6 @@ impl CountPipeline {
             clock = Instant::now();
         };
 
-        let analysis = analyse(question);
         let texts: Vec<&str> = snippets.iter().map(|s| s.text.as_str()).collect();
         lap("analysis", &mut timings);
 

@@ -67,10 +67,7 @@ pub(super) fn decide_kind(
     forced: Option<QuestionKind>,
 ) -> KindDecision {
     match forced {
-        Some(kind) => KindDecision {
-            kind,
-            reason: "chosen by the person asking".into(),
-        },
+        Some(kind) => KindDecision::chosen(question, kind),
         None => {
             let stored = engines
                 .snippets

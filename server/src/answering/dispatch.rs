@@ -18,7 +18,11 @@ pub(super) fn answer_with(
         ..
     } = checked;
     let forced = *forced;
-    let KindDecision { kind, reason } = decision;
+    let KindDecision {
+        kind,
+        reason,
+        analysis,
+    } = decision;
     let answer = match kind {
         QuestionKind::Count => {
             let used = fetched.ok_or_else(|| {
@@ -29,8 +33,9 @@ pub(super) fn answer_with(
             }
             let mut answer = engines
                 .pipeline
-                .answer_observed(
+                .answer_analysed(
                     question,
+                    analysis,
                     &used.snippets,
                     &used.retrieval,
                     count_settings,
