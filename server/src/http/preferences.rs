@@ -116,10 +116,8 @@ pub fn settings_cookie(settings: &Settings) -> Option<HeaderValue> {
 
 /// The question and settings of a home-page query, if its settings are valid.
 fn parse_ask(query: &str) -> Option<Ask> {
-    let pairs: Vec<(String, String)> = query
-        .split('&')
-        .filter_map(|pair| pair.split_once('='))
-        .map(|(k, v)| (k.to_string(), decode(v)))
+    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+        .into_owned()
         .collect();
     let (ask, problems) = Ask::from_params(|name| {
         pairs
@@ -136,31 +134,6 @@ fn saved_settings(headers: &HeaderMap) -> Option<String> {
         .settings
         .changed_query();
     (!query.is_empty()).then_some(query)
-}
-
-/// Decodes a query value (`+` and `%XX`).
-fn decode(value: &str) -> String {
-    let bytes = value.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
-                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                    Some(byte) => {
-                        out.push(byte);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            other => out.push(other),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The page the request came from, when it is this site's; the home page otherwise.
@@ -240,6 +213,10 @@ mod tests {
         assert_eq!(back_to(&h), "/");
         let h = headers(&[("host", "a"), ("referer", "http://a//evil.example")]);
         assert_eq!(back_to(&h), "/");
-        assert_eq!(decode("most+frequent%2Cx%zz"), "most frequent,x%zz");
+        // A remembered query is decoded as browsers encode it, and refused when not valid.
+        let ask = parse_ask("q=how+many%3F&strategy=median&corpus=a%2Cb").unwrap();
+        assert_eq!(ask.q, "how many?");
+        assert_eq!(ask.settings.corpus, "a,b");
+        assert!(parse_ask("strategy=most+frequent").is_none());
     }
 }
