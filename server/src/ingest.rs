@@ -51,10 +51,31 @@ pub struct IngestService {
     writing: tokio::sync::Mutex<()>,
 }
 
+/// The documents of the uploads, or why they cannot be used; uploads without any text are
+/// refused (they would make a job that adds nothing).
+fn read_uploads(uploads: &[Upload]) -> Result<Vec<Document>, IngestError> {
+    let mut all: Vec<Document> = Vec::new();
+    for upload in uploads {
+        all.extend(documents::read(
+            &upload.text,
+            upload.format,
+            &upload.file_name,
+        )?);
+    }
+    if all.iter().all(|d| d.text.trim().is_empty()) {
+        let names: Vec<&str> = uploads.iter().map(|u| u.file_name.as_str()).collect();
+        return Err(IngestError::BadRequest(format!(
+            "there is no text to index in {}",
+            names.join(", ")
+        )));
+    }
+    Ok(all)
+}
+
 impl IngestService {
     /// Reads the uploads (refusing bad ones before anything is indexed) and starts indexing
     /// them into `corpus` in the background; the job as it starts.
-    pub fn start(
+    pub async fn start(
         self: &Arc<Self>,
         answerer: &Answerer,
         corpus: &str,
@@ -66,18 +87,15 @@ impl IngestService {
         }
         // Answering must be loaded: the indexes are its.
         answerer.loaded()?;
-        let mut all: Vec<Document> = Vec::new();
-        for upload in &uploads {
-            all.extend(documents::read(
-                &upload.text,
-                upload.format,
-                &upload.file_name,
-            )?);
-        }
+        let files: Vec<String> = uploads.iter().map(|u| u.file_name.clone()).collect();
+        // Parsing (HTML above all) is CPU work: off the runtime threads that serve requests.
+        let all = tokio::task::spawn_blocking(move || read_uploads(&uploads))
+            .await
+            .map_err(|e| IngestError::Index(format!("reading the uploads crashed: {e}")))??;
         let job = IngestJob {
             id: Uuid::new_v4().to_string(),
             corpus: corpus.to_string(),
-            files: uploads.into_iter().map(|u| u.file_name).collect(),
+            files,
             state: JobState::Running,
             progress: IngestProgress {
                 documents: all.len(),

@@ -22,8 +22,12 @@ fn file(name: &str, text: &str) -> Part {
 }
 
 fn upload_form(corpus: &str) -> Form {
-    Form::new()
-        .text("corpus", corpus.to_string())
+    with_files(Form::new(), corpus)
+}
+
+/// The corpus name and three files, after whatever `form` holds already.
+fn with_files(form: Form, corpus: &str) -> Form {
+    form.text("corpus", corpus.to_string())
         .part("file", file("hartwell.txt", TEXT))
         .part("file", file("guide.html", HTML))
         .part("file", file("news.jsonl", JSONL))
@@ -53,6 +57,30 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
     )
     .await;
     assert_eq!(status, StatusCode::FORBIDDEN);
+    // A token in the form opens only what comes after it: files sent before it are refused
+    // unread, and a wrong token is refused before the files.
+    for (form, expected) in [
+        (
+            upload_form("hartwell").text("token", TOKEN),
+            "the corpus pages need the admin token",
+        ),
+        (
+            with_files(Form::new().text("token", "guess"), "hartwell"),
+            "the admin token is wrong",
+        ),
+    ] {
+        let (status, body) = json(
+            client
+                .post(&corpora_url)
+                .multipart(form)
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+        assert_eq!(body["error"], expected);
+    }
 
     // Bad uploads are refused with a sentence, before anything is indexed.
     for (form, expected) in [
@@ -75,6 +103,12 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
             "scan.txt is not UTF-8 text",
         ),
         (Form::new().text("corpus", "x"), "choose at least one file"),
+        (
+            Form::new()
+                .text("corpus", "x")
+                .part("file", file("empty.txt", " \n\n ")),
+            "there is no text to index in empty.txt",
+        ),
     ] {
         let (status, body) = json(
             client
@@ -224,20 +258,21 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
-    let from_page = |form: Form| {
+    // As the page's form: the token field first, then the files.
+    let from_page = |corpus: &str| {
         no_redirects
             .post(&corpora_url)
             .header("accept", "text/html")
-            .multipart(form.text("token", TOKEN))
+            .multipart(with_files(Form::new().text("token", TOKEN), corpus))
             .send()
     };
-    let response = from_page(upload_form("hartwell-2")).await.unwrap();
+    let response = from_page("hartwell-2").await.unwrap();
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     assert!(response.headers()["location"]
         .to_str()
         .unwrap()
         .starts_with("/admin/jobs/"));
-    let response = from_page(upload_form("Bad Name")).await.unwrap();
+    let response = from_page("Bad Name").await.unwrap();
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     let back = response.headers()["location"].to_str().unwrap().to_string();
     assert!(

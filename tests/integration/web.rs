@@ -494,3 +494,23 @@ async fn answers_stream_their_stages() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     assert!(server.stop().success());
 }
+
+#[tokio::test]
+async fn the_admin_token_never_reaches_the_request_log() {
+    let token = "log-test-secret-token";
+    let server = demo_server("web-log-secrets", &["--admin-token", token]).await;
+    for path in [
+        format!("/api/questions?token={token}"),
+        format!("/study/export?format=csv&token={token}"),
+        format!("/admin?token={token}"),
+    ] {
+        let _ = reqwest::get(server.url(&path)).await.unwrap();
+    }
+    let log = server.log_text();
+    assert!(
+        log.contains("token=[redacted]"),
+        "the requests are logged: {log}"
+    );
+    assert!(!log.contains(token), "the token is in the log");
+    assert!(server.stop().success());
+}

@@ -24,7 +24,7 @@ use tally_engine::corpus::Format;
 use tally_types::documents::{CorpusRow, IngestJob, JobState};
 use tally_types::request::encode;
 
-use crate::admin_token::CORPUS_PAGES;
+use crate::admin_token::{AdminToken, CORPUS_PAGES};
 use crate::error::ApiError;
 use crate::http::api::bearer;
 use crate::ingest::Upload;
@@ -45,13 +45,21 @@ pub async fn upload(
         .is_some_and(|v| v.contains("text/html"));
     let mut form = UploadForm::default();
     let started = async {
-        form =
-            read_upload(multipart.map_err(|e| ApiError::new(e.status(), e.body_text()))?).await?;
-        state
-            .admin
-            .check(bearer(&headers)?.or(form.token.as_deref()), CORPUS_PAGES)?;
+        // The token is checked before any file is read: from the Authorization header at once,
+        // or from the form's `token` field, which must come before the files (the page's does).
+        let header_token = bearer(&headers)?;
+        if let Some(token) = header_token {
+            state.admin.check(Some(token), CORPUS_PAGES)?;
+        }
+        let multipart = multipart.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+        form = read_upload(multipart, &state.admin, header_token.is_some()).await?;
         let uploads = std::mem::take(&mut form.uploads);
-        Ok::<_, ApiError>(state.ingest.start(&state.answerer, &form.corpus, uploads)?)
+        Ok::<_, ApiError>(
+            state
+                .ingest
+                .start(&state.answerer, &form.corpus, uploads)
+                .await?,
+        )
     }
     .await;
     match (started, from_page) {
@@ -82,7 +90,13 @@ struct UploadForm {
     uploads: Vec<Upload>,
 }
 
-async fn read_upload(mut multipart: Multipart) -> Result<UploadForm, ApiError> {
+/// Reads the upload form; `admitted` says whether the Authorization header's token was
+/// accepted already, else the form's `token` field must be, before the first file.
+async fn read_upload(
+    mut multipart: Multipart,
+    admin: &AdminToken,
+    mut admitted: bool,
+) -> Result<UploadForm, ApiError> {
     let bad = |message: String| ApiError::new(StatusCode::BAD_REQUEST, message);
     let mut form = UploadForm::default();
     let mut format = None;
@@ -95,6 +109,10 @@ async fn read_upload(mut multipart: Multipart) -> Result<UploadForm, ApiError> {
         let name = field.name().unwrap_or_default().to_string();
         match name.as_str() {
             "file" => {
+                if !admitted {
+                    // Not one byte of a file is read for a request the token does not open.
+                    admin.check(None, CORPUS_PAGES)?;
+                }
                 let file_name = field.file_name().unwrap_or("upload").to_string();
                 let bytes = field
                     .bytes()
@@ -128,12 +146,19 @@ async fn read_upload(mut multipart: Multipart) -> Result<UploadForm, ApiError> {
                                 })?,
                         )
                     }
-                    "token" if !value.is_empty() => form.token = Some(value),
+                    "token" if !value.is_empty() => {
+                        admin.check(Some(&value), CORPUS_PAGES)?;
+                        admitted = true;
+                        form.token = Some(value);
+                    }
                     _ => {}
                 }
             }
             other => return Err(bad(format!("unknown form field `{other}`"))),
         }
+    }
+    if !admitted {
+        admin.check(None, CORPUS_PAGES)?;
     }
     form.uploads = files
         .into_iter()

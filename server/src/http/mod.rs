@@ -31,7 +31,7 @@ use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::RequestBodyTimeoutLayer;
-use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tower_http::LatencyUnit;
 use tracing::Level;
 
@@ -120,13 +120,47 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
         .layer(RequestBodyTimeoutLayer::new(body_timeout));
     with_security_headers(app).layer(
         TraceLayer::new_for_http()
-            .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+            .make_span_with(|request: &axum::http::Request<axum::body::Body>| {
+                // Like tower-http's default span, with secrets in the query string redacted
+                // (headers, the Authorization header included, are not logged).
+                tracing::info_span!(
+                    "request",
+                    method = %request.method(),
+                    uri = %redacted(request.uri()),
+                    version = ?request.version(),
+                )
+            })
             .on_response(
                 DefaultOnResponse::new()
                     .level(Level::INFO)
                     .latency_unit(LatencyUnit::Millis),
             ),
     )
+}
+
+/// Query parameters whose values are secrets, by a part of their name.
+const SECRET_PARAMETERS: [&str; 4] = ["token", "key", "password", "secret"];
+
+/// `uri` as the request log shows it: the value of every query parameter named like a secret
+/// (`token=…`, `api_key=…`) replaced by `[redacted]`.
+pub fn redacted(uri: &axum::http::Uri) -> String {
+    let Some(query) = uri.query() else {
+        return uri.to_string();
+    };
+    let pairs: Vec<String> = query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((name, _))
+                if SECRET_PARAMETERS
+                    .iter()
+                    .any(|secret| name.to_ascii_lowercase().contains(secret)) =>
+            {
+                format!("{name}=[redacted]")
+            }
+            _ => pair.to_string(),
+        })
+        .collect();
+    format!("{}?{}", uri.path(), pairs.join("&"))
 }
 
 /// Headers every response carries. Pages set their own CSP with the page's nonce (see the
@@ -149,4 +183,23 @@ fn with_security_headers(router: Router) -> Router {
             X_FRAME_OPTIONS,
             HeaderValue::from_static("DENY"),
         ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_in_the_query_string_are_not_logged() {
+        let uri: axum::http::Uri = "/study/export?format=csv&token=s3cret&Api_Key=k&q=a+b"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            redacted(&uri),
+            "/study/export?format=csv&token=[redacted]&Api_Key=[redacted]&q=a+b"
+        );
+        let plain: axum::http::Uri = "/api/count?q=how+many".parse().unwrap();
+        assert_eq!(redacted(&plain), "/api/count?q=how+many");
+        assert_eq!(redacted(&"/admin".parse().unwrap()), "/admin");
+    }
 }
