@@ -35,7 +35,13 @@ async fn home_page_hydrates_and_rechecks_status() {
     require_built_site();
     let dir = scratch_dir("browser");
     let db_url = unreachable_database_url();
-    let server = Server::start(&dir, "server", &[], &[("DATABASE_URL", &db_url)]).await;
+    let server = Server::start(
+        &dir,
+        "server",
+        &["--admin-token", crate::support::ADMIN_TOKEN],
+        &[("DATABASE_URL", &db_url)],
+    )
+    .await;
     let screenshot = root.join("target/browser/home.png");
     let _ = std::fs::remove_file(&screenshot);
 
@@ -57,7 +63,18 @@ async fn questions_answers_and_feedback_in_a_browser() {
     require_built_site();
     let dir = scratch_dir("browser-answers");
     let pg = dir.join("pg").display().to_string();
-    let server = Server::start(&dir, "server", &["--pg-dir", &pg], &[]).await;
+    let server = Server::start(
+        &dir,
+        "server",
+        &[
+            "--pg-dir",
+            &pg,
+            "--admin-token",
+            crate::support::ADMIN_TOKEN,
+        ],
+        &[],
+    )
+    .await;
     server.wait_until_answering().await;
     let shots = root.join("target/browser");
 
@@ -93,13 +110,9 @@ async fn questions_answers_and_feedback_in_a_browser() {
     assert!(stages.len() >= 2, "too few stages seen: {stages:?}");
     assert_eq!(stages, order[..stages.len()], "{stages:?}");
 
-    let feedback: serde_json::Value =
-        reqwest::get(server.url(&format!("/api/feedback/{}", seen["feedback_id"])))
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+    let feedback =
+        crate::support::get_as_admin(&server, &format!("/api/feedback/{}", seen["feedback_id"]))
+            .await;
     assert_eq!(feedback["answer_id"], seen["answer_id"], "{feedback}");
     assert_eq!(feedback["part"], "instance");
     assert_eq!(feedback["part_ref"], seen["instance"]);
@@ -131,13 +144,9 @@ async fn questions_answers_and_feedback_in_a_browser() {
         (switched - expected).abs() <= 1e-3 * expected.abs().max(1.0),
         "{value}: {expected}"
     );
-    let feedback: serde_json::Value =
-        reqwest::get(server.url(&format!("/api/feedback/{}", value["feedback_id"])))
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+    let feedback =
+        crate::support::get_as_admin(&server, &format!("/api/feedback/{}", value["feedback_id"]))
+            .await;
     assert_eq!(feedback["answer_id"], value["answer_id"], "{feedback}");
     assert_eq!(feedback["part"], "observation");
     for name in [

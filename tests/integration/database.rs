@@ -5,14 +5,14 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 use tally_server::store::pg_cluster::PrivateCluster;
 
-use crate::support::{post_feedback as post, scratch_dir, Server};
+use crate::support::{get_as_admin, post_feedback as post, scratch_dir, Server, ADMIN_TOKEN};
 
 #[tokio::test]
 async fn feedback_survives_a_restart_of_server_and_private_cluster() {
     let dir = scratch_dir("restart");
     let pg_dir = dir.join("pg");
     let pg_arg = pg_dir.display().to_string();
-    let args = ["--pg-dir", pg_arg.as_str()];
+    let args = ["--pg-dir", pg_arg.as_str(), "--admin-token", ADMIN_TOKEN];
 
     let server = Server::start(&dir, "first", &args, &[]).await;
     let health: Value = reqwest::get(server.url("/api/health"))
@@ -82,32 +82,41 @@ async fn feedback_survives_a_restart_of_server_and_private_cluster() {
     );
 
     let server = Server::start(&dir, "second", &args, &[]).await;
-    let stored: Value = reqwest::get(server.url(&format!("/api/feedback/{id}")))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let stored = get_as_admin(&server, &format!("/api/feedback/{id}")).await;
     assert_eq!(stored, created, "feedback read back after restart");
-    let all: Vec<Value> = reqwest::get(server.url("/api/feedback?limit=10"))
+    let all = get_as_admin(&server, "/api/feedback?limit=10").await;
+    assert_eq!(
+        all,
+        json!([created]),
+        "exactly one row: nothing lost, nothing duplicated"
+    );
+    let client = reqwest::Client::new();
+    let as_admin = |path: &str| client.get(server.url(path)).bearer_auth(ADMIN_TOKEN).send();
+    let missing = as_admin("/api/feedback/123456").await.unwrap();
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    let bad_limit = as_admin("/api/feedback?limit=0").await.unwrap();
+    assert_eq!(bad_limit.status(), StatusCode::BAD_REQUEST);
+    // The rows and their comments are the admin's; anyone sees the counts.
+    for path in ["/api/feedback", &format!("/api/feedback/{id}")] {
+        let response = reqwest::get(server.url(path)).await.unwrap();
+        assert_eq!(response.status(), StatusCode::FORBIDDEN, "{path}");
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["error"], "feedback rows need the admin token");
+    }
+    let summary: Value = reqwest::get(server.url("/api/feedback/summary"))
         .await
         .unwrap()
         .json()
         .await
         .unwrap();
     assert_eq!(
-        all,
-        vec![created],
-        "exactly one row: nothing lost, nothing duplicated"
+        summary,
+        json!({"total": 1, "counts": [{"part": "general", "verdict": "wrong", "count": 1}]})
     );
-    let missing = reqwest::get(server.url("/api/feedback/123456"))
-        .await
-        .unwrap();
-    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
-    let bad_limit = reqwest::get(server.url("/api/feedback?limit=0"))
-        .await
-        .unwrap();
-    assert_eq!(bad_limit.status(), StatusCode::BAD_REQUEST);
+    assert!(
+        !summary.to_string().contains("Indonesia"),
+        "no comment leaks"
+    );
     assert!(server.stop().success());
 }
 
@@ -120,7 +129,13 @@ async fn database_outage_is_reported_and_loses_nothing() {
         .await
         .expect("cluster starts");
     let url = cluster.url();
-    let server = Server::start(&dir, "server", &[], &[("DATABASE_URL", &url)]).await;
+    let server = Server::start(
+        &dir,
+        "server",
+        &["--admin-token", ADMIN_TOKEN],
+        &[("DATABASE_URL", &url)],
+    )
+    .await;
 
     let (status, first) = post(&server, &json!({"part": "general", "verdict": "correct"})).await;
     assert_eq!(status, StatusCode::CREATED);
@@ -144,13 +159,8 @@ async fn database_outage_is_reported_and_loses_nothing() {
     assert_eq!(cluster.url(), url);
     let (status, second) = post(&server, &json!({"part": "general", "verdict": "wrong"})).await;
     assert_eq!(status, StatusCode::CREATED, "{second}");
-    let all: Vec<Value> = reqwest::get(server.url("/api/feedback"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(all, vec![second, first]);
+    let all = get_as_admin(&server, "/api/feedback").await;
+    assert_eq!(all, json!([second, first]));
 
     assert!(server.stop().success());
     cluster.stop().expect("cluster stops");

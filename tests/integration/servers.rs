@@ -43,6 +43,8 @@ async fn two_servers_share_one_database() {
         "searxng",
         "--web-search-url",
         &search_url,
+        "--admin-token",
+        crate::support::ADMIN_TOKEN,
     ];
     let env = [("DATABASE_URL", database_url.as_str())];
     let (a, b) = tokio::join!(
@@ -82,12 +84,7 @@ async fn two_servers_share_one_database() {
     let (status, again) = post_feedback(&b, &feedback).await;
     assert_eq!(status, StatusCode::OK, "{again}");
     assert_eq!(again["id"], first["id"]);
-    let listed: Value = reqwest::get(b.url("/api/feedback?limit=500"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let listed = crate::support::get_as_admin(&b, "/api/feedback?limit=500").await;
     let rows = listed.as_array().unwrap();
     assert_eq!(
         rows.iter().filter(|r| r["answer_id"] == answer_id).count(),

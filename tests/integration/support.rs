@@ -250,3 +250,22 @@ pub async fn page_text(url: impl reqwest::IntoUrl) -> String {
         .await
         .expect("a text body")
 }
+
+/// The admin token of the test servers that read feedback rows.
+pub const ADMIN_TOKEN: &str = "test-admin-token";
+
+/// `GET path` with the admin token, as JSON.
+pub async fn get_as_admin(server: &Server, path: &str) -> serde_json::Value {
+    let response = reqwest::Client::new()
+        .get(server.url(path))
+        .bearer_auth(ADMIN_TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        response.status().is_success(),
+        "{path}: {}",
+        response.status()
+    );
+    response.json().await.unwrap()
+}

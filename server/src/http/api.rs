@@ -43,9 +43,13 @@ pub async fn post_feedback(
     Ok((code, Json(row)))
 }
 
-/// `GET /api/feedback/{id}`.
+/// What the feedback rows (with their comments) are called in refusals.
+const FEEDBACK_ROWS: &str = "feedback rows";
+
+/// `GET /api/feedback/{id}` (admin token): one row, its comment included.
 pub async fn get_feedback(
     State(state): State<AppState>,
+    headers: HeaderMap,
     id: Result<Path<i64>, PathRejection>,
 ) -> Result<Json<Feedback>, ApiError> {
     let Path(id) = id.map_err(|_| {
@@ -54,6 +58,7 @@ pub async fn get_feedback(
             "the feedback id is a whole number (as returned when it was stored)",
         )
     })?;
+    state.admin.check(bearer(&headers)?, FEEDBACK_ROWS)?;
     feedback::get(&state.db, id)
         .await?
         .map(Json)
@@ -79,14 +84,35 @@ impl ListParams {
     }
 }
 
-/// `GET /api/feedback?limit=N`: the newest feedback first (N from 1 to 500, default 50).
+/// `GET /api/feedback?limit=N` (admin token): the newest feedback first (N from 1 to 500,
+/// default 50), comments included.
 pub async fn list_feedback(
     State(state): State<AppState>,
+    headers: HeaderMap,
     params: Result<Query<ListParams>, QueryRejection>,
 ) -> Result<Json<Vec<Feedback>>, ApiError> {
+    state.admin.check(bearer(&headers)?, FEEDBACK_ROWS)?;
     let Query(params) = params?;
     let limit = params.limit()?;
     Ok(Json(feedback::recent(&state.db, limit).await?))
+}
+
+/// What anyone may see of the feedback: how many rows, by part and verdict.
+#[derive(Debug, serde::Serialize)]
+pub struct FeedbackSummary {
+    pub total: i64,
+    pub counts: Vec<feedback::VerdictCount>,
+}
+
+/// `GET /api/feedback/summary`: the feedback counted by part and verdict.
+pub async fn feedback_summary(
+    State(state): State<AppState>,
+) -> Result<Json<FeedbackSummary>, ApiError> {
+    let counts = feedback::counts(&state.db).await?;
+    Ok(Json(FeedbackSummary {
+        total: counts.iter().map(|c| c.count).sum(),
+        counts,
+    }))
 }
 
 /// Any other `/api/...` path.

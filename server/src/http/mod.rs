@@ -53,6 +53,7 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
             "/feedback",
             get(api::list_feedback).post(api::post_feedback),
         )
+        .route("/feedback/summary", get(api::feedback_summary))
         .route("/feedback/{id}", get(api::get_feedback))
         .route("/count", get(api::get_count))
         .route("/search", get(api::get_search))

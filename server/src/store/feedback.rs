@@ -195,6 +195,36 @@ pub async fn insert(db: &Database, new: &NewFeedback) -> Result<(Feedback, bool)
     Ok((existing.try_into()?, false))
 }
 
+/// How many feedback rows give one verdict on one kind of part: what anyone may see of the
+/// feedback (the rows, with their comments, are the admin's).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerdictCount {
+    pub part: FeedbackPart,
+    pub verdict: Verdict,
+    pub count: i64,
+}
+
+/// The feedback counted by part and verdict.
+pub async fn counts(db: &Database) -> Result<Vec<VerdictCount>, DbError> {
+    let pool = db.pool().await?;
+    let rows: Vec<(String, String, i64)> = sqlx::query_as(
+        "SELECT part, verdict, count(*) FROM feedback GROUP BY part, verdict ORDER BY part, verdict",
+    )
+    .fetch_all(pool)
+    .await
+    .map_err(classify)?;
+    let broken = |e: tally_types::UnknownChoice| DbError::Invalid(format!("feedback: stored {e}"));
+    rows.into_iter()
+        .map(|(part, verdict, count)| {
+            Ok(VerdictCount {
+                part: FeedbackPart::choose(&part).map_err(broken)?,
+                verdict: Verdict::choose(&verdict).map_err(broken)?,
+                count,
+            })
+        })
+        .collect()
+}
+
 /// One stored feedback row.
 pub async fn get(db: &Database, id: i64) -> Result<Option<Feedback>, DbError> {
     let pool = db.pool().await?;
