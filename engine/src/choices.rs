@@ -89,6 +89,9 @@ impl CountChoices<'_> {
     }
 }
 
+/// The largest weight α of the quantity score.
+pub const MAX_ALPHA: f64 = 100.0;
+
 /// Search settings as chosen.
 #[derive(Debug, Clone)]
 pub struct SearchChoices {
@@ -101,10 +104,12 @@ pub struct SearchChoices {
 impl SearchChoices {
     /// The default settings with these choices, each checked.
     pub fn settings(&self) -> Result<SearchSettings, ChoiceError> {
-        if !self.alpha.is_finite() || self.alpha < 0.0 {
+        // Weights past this rank by the quantity alone already; a bound keeps every stored
+        // setting a number that JSON and PostgreSQL carry both ways.
+        if !(0.0..=MAX_ALPHA).contains(&self.alpha) {
             return Err(ChoiceError::OutOfRange {
                 what: "α",
-                range: "a number ≥ 0".into(),
+                range: format!("between 0 and {MAX_ALPHA}"),
                 given: self.alpha.to_string(),
             });
         }
@@ -162,7 +167,7 @@ mod tests {
         };
         assert_eq!(
             bad.settings().unwrap_err().to_string(),
-            "α must be a number ≥ 0, not -1"
+            "α must be between 0 and 100, not -1"
         );
     }
 }

@@ -75,8 +75,8 @@ impl HttpError for DbError {
         match self {
             DbError::Unavailable(why) => {
                 tracing::warn!("database unavailable: {why}");
-                "The database is unavailable, so feedback cannot be saved right now (nothing \
-                 already stored is affected)"
+                "The database is unavailable right now, so nothing can be saved or read from it \
+                 (nothing already stored is affected)"
                     .into()
             }
             DbError::Invalid(why) | DbError::NotFound(why) => why.clone(),
@@ -118,6 +118,7 @@ impl HttpError for IngestError {
     fn status(&self) -> StatusCode {
         match self {
             IngestError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            IngestError::NotFound(_) => StatusCode::NOT_FOUND,
             IngestError::Answer(e) => e.status(),
             IngestError::Index(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -178,6 +179,13 @@ impl IntoResponse for ApiError {
             response
                 .headers_mut()
                 .insert(RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        // A 401 says which credentials would do (RFC 9110 §11.6.1).
+        if self.status == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(
+                axum::http::header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer"),
+            );
         }
         response
     }

@@ -21,6 +21,9 @@ pub enum IngestError {
     /// The upload cannot be used (no files, a bad name, a malformed line); says why.
     #[error("{0}")]
     BadRequest(String),
+    /// The corpus named does not exist.
+    #[error("{0}")]
+    NotFound(String),
     #[error(transparent)]
     Answer(#[from] AnswerError),
     #[error("the indexes could not be changed: {0}")]
@@ -31,6 +34,7 @@ impl From<DocumentsError> for IngestError {
     fn from(error: DocumentsError) -> Self {
         match error {
             DocumentsError::Invalid(why) => IngestError::BadRequest(why),
+            missing @ DocumentsError::NoCorpus(_) => IngestError::NotFound(missing.to_string()),
             other => IngestError::Index(other.to_string()),
         }
     }

@@ -99,9 +99,19 @@ async fn feedback_survives_a_restart_of_server_and_private_cluster() {
     // The rows and their comments are the admin's; anyone sees the counts.
     for path in ["/api/feedback", &format!("/api/feedback/{id}")] {
         let response = reqwest::get(server.url(path)).await.unwrap();
-        assert_eq!(response.status(), StatusCode::FORBIDDEN, "{path}");
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED, "{path}");
+        assert_eq!(response.headers()["www-authenticate"], "Bearer");
         let body: Value = response.json().await.unwrap();
-        assert_eq!(body["error"], "feedback rows need the admin token");
+        assert_eq!(
+            body["error"],
+            "feedback rows need the admin token (Authorization: Bearer …)"
+        );
+        let wrong = client.get(server.url(path)).bearer_auth("guess").send();
+        assert_eq!(
+            wrong.await.unwrap().status(),
+            StatusCode::UNAUTHORIZED,
+            "{path}"
+        );
     }
     let summary: Value = reqwest::get(server.url("/api/feedback/summary"))
         .await
@@ -146,7 +156,7 @@ async fn database_outage_is_reported_and_loses_nothing() {
     assert!(body["error"]
         .as_str()
         .unwrap()
-        .contains("feedback cannot be saved"));
+        .contains("database is unavailable right now"));
     let health = reqwest::get(server.url("/api/health")).await.unwrap();
     assert_eq!(health.status(), StatusCode::OK, "still answering");
     let health: Value = health.json().await.unwrap();

@@ -47,10 +47,27 @@ async fn health_reports_encoder_and_missing_database() {
         .unwrap();
     assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
     let body: Value = response.json().await.unwrap();
-    assert!(body["error"]
-        .as_str()
-        .unwrap()
-        .contains("feedback cannot be saved"));
+    let unavailable = "The database is unavailable right now, so nothing can be saved or read";
+    assert!(
+        body["error"].as_str().unwrap().contains(unavailable),
+        "{body}"
+    );
+    // Reading says the same, not that feedback cannot be saved.
+    let response = reqwest::Client::new()
+        .get(server.url("/api/questions"))
+        .header(
+            "cookie",
+            "tally_visitor=7b0f2c4e-1d3a-4e5f-9a8b-0c1d2e3f4a5b",
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let body: Value = response.json().await.unwrap();
+    assert!(
+        body["error"].as_str().unwrap().contains(unavailable),
+        "{body}"
+    );
 
     // The server-rendered home page shows the same facts, without JavaScript.
     let page = reqwest::get(server.url("/")).await.unwrap();

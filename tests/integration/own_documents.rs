@@ -309,7 +309,8 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
             .unwrap(),
     )
     .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // Deleting a corpus that is not there is a 404, not a bad request.
+    assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(body["error"], "there is no corpus `hartwell`");
     // The page's delete button needs the token too.
     let response = no_redirects

@@ -214,6 +214,10 @@ async fn bad_questions_and_too_many_requests_get_clear_errors() {
             "unknown ranker `magic`",
         ),
         ("/api/search?q=phones&alpha=lots", "alpha must be a number"),
+        (
+            "/api/count?q=how+many+moons&q=how+many+rings",
+            "the parameter `q` is given more than once",
+        ),
         ("/api/value?q=", "the question is empty"),
         (
             "/api/value?q=how+tall&ranker=bm25",

@@ -34,6 +34,9 @@ pub enum DocumentsError {
     /// The input cannot be used (a bad corpus name, a malformed line); says why.
     #[error("{0}")]
     Invalid(String),
+    /// No index holds a corpus of this name.
+    #[error("there is no corpus `{0}`")]
+    NoCorpus(String),
     #[error(transparent)]
     Snippets(#[from] IndexError),
     #[error(transparent)]
@@ -337,9 +340,7 @@ pub fn delete(indexes: &Indexes<'_>, corpus: &str) -> Result<CorpusSize, Documen
         deleted.sentences = index.delete_corpus(corpus)?;
     }
     if deleted.snippets == 0 && deleted.sentences == 0 {
-        return Err(DocumentsError::Invalid(format!(
-            "there is no corpus `{corpus}`"
-        )));
+        return Err(DocumentsError::NoCorpus(corpus.to_string()));
     }
     Ok(deleted)
 }
@@ -459,6 +460,42 @@ mod tests {
         );
         assert_eq!(done.bytes_done, done.bytes);
         assert_eq!((done.documents_done, done.snippets), (1, 10_000));
+    }
+
+    #[test]
+    fn a_document_without_sentence_ends_makes_bounded_snippets_and_sentences() {
+        use crate::search::sentences::MAX_SENTENCE_BYTES;
+        // A table dumped as text: numbers and words, no full stop, one paragraph (200 KB here;
+        // the work is linear in the text, see `tally bench ingest`).
+        let text = "bay 12 holds 340 crates of 25 kg ".repeat(6_000);
+        let docs = read(&text, Format::Text, "dump.txt").unwrap();
+        for snippet in snippets_of(&docs[0]) {
+            assert!(
+                snippet.text.len() <= MAX_SENTENCE_BYTES,
+                "{}",
+                snippet.text.len()
+            );
+        }
+        let sentences = SentenceIndex::in_memory().unwrap();
+        let indexes = Indexes {
+            snippets: None,
+            sentences: Some(&sentences),
+        };
+        let done = ingest(&indexes, "dump", &docs, &mut |_| {}).unwrap();
+        assert!(
+            done.sentences >= text.len() / MAX_SENTENCE_BYTES,
+            "{done:?}"
+        );
+        let stored = sentences.all_sentences().unwrap();
+        assert!(stored.iter().all(|s| s.text.len() <= MAX_SENTENCE_BYTES));
+        // Value questions describe every quantity of every sentence: bounded sentences keep
+        // that linear in the text.
+        let described = crate::value::DescriptionIndex::build(&stored);
+        assert!(
+            described.len() >= done.quantities / 2,
+            "{}",
+            described.len()
+        );
     }
 
     #[test]

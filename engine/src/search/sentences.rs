@@ -1,9 +1,15 @@
 //! Sentence splitting for the search index: a sentence ends at `.`, `!` or `?` (closing quotes
 //! and brackets included) before white space and a capital letter, a digit or an opening quote —
 //! unless the word before the stop is a known abbreviation ("Mr.", "approx.", "U.S.") or a single
-//! letter (initials).
+//! letter (initials). A "sentence" is at most [`MAX_SENTENCE_BYTES`] long: text without sentence
+//! ends (a table dump, a list of numbers) is cut at white space, so the work per sentence stays
+//! bounded whatever a document holds.
 
 use std::ops::Range;
+
+/// The longest sentence kept whole, in bytes; a longer run of text is cut at the last white
+/// space before this (mid-word only when a word is longer). Natural sentences are far shorter.
+pub const MAX_SENTENCE_BYTES: usize = 1_000;
 
 /// Words that end in a full stop without ending a sentence.
 const ABBREVIATIONS: &[&str] = &[
@@ -75,8 +81,27 @@ fn push_trimmed(text: &str, range: Range<usize>, out: &mut Vec<Range<usize>>) {
     let slice = &text[range.clone()];
     let lead = slice.len() - slice.trim_start().len();
     let trail = slice.len() - slice.trim_end().len();
-    if lead + trail < slice.len() {
-        out.push(range.start + lead..range.end - trail);
+    if lead + trail >= slice.len() {
+        return;
+    }
+    let (mut start, end) = (range.start + lead, range.end - trail);
+    while end - start > MAX_SENTENCE_BYTES {
+        let mut cut = start + MAX_SENTENCE_BYTES;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        // The last white space before the limit, unless that leaves nothing before it.
+        if let Some(space) = text[start..cut].rfind(char::is_whitespace) {
+            if space > 0 {
+                cut = start + space;
+            }
+        }
+        let piece = text[start..cut].trim_end();
+        out.push(start..start + piece.len());
+        start = cut + (text[cut..].len() - text[cut..].trim_start().len());
+    }
+    if start < end {
+        out.push(start..end);
     }
 }
 
@@ -89,6 +114,29 @@ mod tests {
             .into_iter()
             .map(|r| &text[r])
             .collect()
+    }
+
+    #[test]
+    fn text_without_sentence_ends_is_cut_at_white_space_into_bounded_pieces() {
+        // 2 MB of words and numbers with no full stop (a table dump), and one endless "word".
+        let table = "width 120 cm height 45 kg ".repeat(80_000);
+        let pieces = split_sentences(&table);
+        assert!(pieces.len() >= table.len() / MAX_SENTENCE_BYTES);
+        for piece in &pieces {
+            assert!(piece.len() <= MAX_SENTENCE_BYTES, "{}", piece.len());
+            let text = &table[piece.clone()];
+            assert_eq!(text, text.trim());
+            assert!(
+                !text.starts_with("idth") && !text.ends_with("widt"),
+                "cut mid-word"
+            );
+        }
+        let covered: usize = pieces.iter().map(|p| p.len()).sum();
+        assert!(covered + pieces.len() >= table.trim().len(), "nothing lost");
+        let word = "é".repeat(1_500);
+        let pieces = split(&word);
+        assert!(pieces.iter().all(|p| p.len() <= MAX_SENTENCE_BYTES));
+        assert_eq!(pieces.concat(), word);
     }
 
     #[test]

@@ -479,7 +479,7 @@ mod tests {
         assert!(search_settings(&s)
             .unwrap_err()
             .to_string()
-            .contains("α must be a number ≥ 0"));
+            .contains("α must be between 0 and 100"));
         assert!(validate_question("   ").is_err());
         let long = "x".repeat(501);
         assert!(validate_question(&long)

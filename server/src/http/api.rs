@@ -46,6 +46,24 @@ pub async fn post_feedback(
 /// What the feedback rows (with their comments) are called in refusals.
 const FEEDBACK_ROWS: &str = "feedback rows";
 
+/// Opens the feedback rows to the admin token in the Authorization header. Missing, malformed
+/// or wrong credentials are a 401 that says which would do (RFC 6750); a server without an
+/// admin token keeps the rows closed to everyone (403).
+fn admit_to_feedback_rows(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
+    let given = bearer(headers).ok().flatten();
+    match state.admin.check(given, FEEDBACK_ROWS) {
+        Ok(()) => Ok(()),
+        Err(refused) if state.admin.is_set() => {
+            let why = match given {
+                Some(_) => refused.0,
+                None => format!("{FEEDBACK_ROWS} need the admin token (Authorization: Bearer …)"),
+            };
+            Err(ApiError::new(StatusCode::UNAUTHORIZED, why))
+        }
+        Err(closed) => Err(closed.into()),
+    }
+}
+
 /// `GET /api/feedback/{id}` (admin token): one row, its comment included.
 pub async fn get_feedback(
     State(state): State<AppState>,
@@ -58,7 +76,7 @@ pub async fn get_feedback(
             "the feedback id is a whole number (as returned when it was stored)",
         )
     })?;
-    state.admin.check(bearer(&headers)?, FEEDBACK_ROWS)?;
+    admit_to_feedback_rows(&state, &headers)?;
     feedback::get(&state.db, id)
         .await?
         .map(Json)
@@ -91,7 +109,7 @@ pub async fn list_feedback(
     headers: HeaderMap,
     params: Result<Query<ListParams>, QueryRejection>,
 ) -> Result<Json<Vec<Feedback>>, ApiError> {
-    state.admin.check(bearer(&headers)?, FEEDBACK_ROWS)?;
+    admit_to_feedback_rows(&state, &headers)?;
     let Query(params) = params?;
     let limit = params.limit()?;
     Ok(Json(feedback::recent(&state.db, limit).await?))
@@ -118,6 +136,32 @@ pub async fn feedback_summary(
 /// Any other `/api/...` path.
 pub async fn not_found() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")
+}
+
+/// A request's query parameters, each given at most once: a repeated one is a 400 (which of
+/// its values was meant?).
+pub struct QueryParams(pub HashMap<String, String>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for QueryParams {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        let Query(pairs) = Query::<Vec<(String, String)>>::from_request_parts(parts, state).await?;
+        let mut params = HashMap::with_capacity(pairs.len());
+        for (name, value) in pairs {
+            if params.contains_key(&name) {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    format!("the parameter `{name}` is given more than once"),
+                ));
+            }
+            params.insert(name, value);
+        }
+        Ok(QueryParams(params))
+    }
 }
 
 /// Which settings an endpoint takes besides the question.
@@ -204,9 +248,8 @@ pub async fn get_count(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-    params: Result<Query<HashMap<String, String>>, QueryRejection>,
+    QueryParams(params): QueryParams,
 ) -> Result<Json<StoredAnswer>, ApiError> {
-    let Query(params) = params?;
     let ask = ask_from(&params, Takes::Count)?;
     let checked = state.answerer.check(&ask.with_mode(Mode::Count))?;
     let asker = asker(client, &headers);
@@ -219,9 +262,8 @@ pub async fn get_search(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-    params: Result<Query<HashMap<String, String>>, QueryRejection>,
+    QueryParams(params): QueryParams,
 ) -> Result<Json<StoredAnswer>, ApiError> {
-    let Query(params) = params?;
     let ask = ask_from(&params, Takes::Search)?;
     let mode = match ask.mode {
         Mode::Search => Mode::Search,
@@ -246,9 +288,8 @@ pub async fn get_search(
 /// quantities; not stored.
 pub async fn get_value(
     State(state): State<AppState>,
-    params: Result<Query<HashMap<String, String>>, QueryRejection>,
+    QueryParams(params): QueryParams,
 ) -> Result<Json<tally_types::ValueAnswer>, ApiError> {
-    let Query(params) = params?;
     if let Some(name) = params.keys().find(|name| *name != "q") {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,

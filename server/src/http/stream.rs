@@ -8,13 +8,11 @@
 //!
 //! The page's question box uses it once hydrated; any client that reads server-sent events can.
 
-use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{ConnectInfo, Query, State};
+use axum::extract::{ConnectInfo, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, Stream};
@@ -24,16 +22,15 @@ use tokio::sync::mpsc;
 use crate::backend::{answer_and_store_observed, to_page};
 use crate::error::ApiError;
 use crate::error::HttpError;
-use crate::http::api::ask_from;
+use crate::http::api::{ask_from, QueryParams};
 use crate::state::AppState;
 
 pub async fn answer_stream(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     headers: axum::http::HeaderMap,
-    params: Result<Query<HashMap<String, String>>, QueryRejection>,
+    QueryParams(params): QueryParams,
 ) -> Result<Response, ApiError> {
-    let Query(params) = params?;
     let ask = ask_from(&params, crate::http::api::Takes::Both)?;
     // Refused settings are a 400 before the stream starts, not a failure event inside it.
     let checked = state.answerer.check(&ask)?;
