@@ -395,6 +395,23 @@ async fn a_study_is_completed_summarised_and_exported() {
         let index = quoted_after(&page, "name=\"form[index]\" value=\"").unwrap();
         let shown = quoted_after(&page, "name=\"form[shown_at_ms]\" value=\"").unwrap();
         let choice = quoted_after(&page, "id=\"choice-").unwrap();
+        if answered == 0 {
+            // Only the current task takes an answer: one for a later task is refused, and
+            // stores nothing (the loop below still answers all four).
+            let ahead = no_js
+                .post(server.url(&action))
+                .form(&[
+                    ("form[session]", session.clone()),
+                    ("form[index]", "1".to_string()),
+                    ("form[choice]", choice.clone()),
+                ])
+                .send()
+                .await
+                .unwrap();
+            assert!(!ahead.status().is_success());
+            let why = ahead.text().await.unwrap();
+            assert!(why.contains("task 1 is not the current task"), "{why}");
+        }
         let next = post(
             action,
             vec![

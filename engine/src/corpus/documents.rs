@@ -115,22 +115,28 @@ pub fn read(text: &str, format: Format, name: &str) -> Result<Vec<Document>, Doc
     }
 }
 
+/// HTML (a page or a fragment) as the text a browser shows: tags dropped, character references
+/// read.
+fn plain_text(html: &str) -> String {
+    html2text::config::plain_no_decorate()
+        .string_from_read(html.as_bytes(), 100_000)
+        .unwrap_or_default()
+}
+
 /// An HTML page's `<title>` and visible text (paragraphs separated by blank lines).
 pub fn html_to_text(html: &str) -> (Option<String>, String) {
     let lower = html.to_ascii_lowercase();
     let title = lower.find("<title").and_then(|start| {
         let open_end = start + lower[start..].find('>')? + 1;
         let close = open_end + lower[open_end..].find("</title")?;
-        let title = html[open_end..close]
+        // The title's character references read as the page shows them ("&lt;" is "<").
+        let title = plain_text(&html[open_end..close])
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
         (!title.is_empty()).then_some(title)
     });
-    let text = html2text::config::plain_no_decorate()
-        .string_from_read(html.as_bytes(), 100_000)
-        .unwrap_or_default();
-    (title, text)
+    (title, plain_text(html))
 }
 
 /// A document's snippets: its paragraphs, long ones cut at sentence ends into pieces of at most
@@ -377,6 +383,9 @@ mod tests {
         assert!(!text.contains("color") && !text.contains("var x"), "{text}");
         let docs = read(html, Format::Html, "saturn.html").unwrap();
         assert_eq!(docs[0].source, "Moons of Saturn");
+        // Character references in the title are read once, so the page shows "<", not "&lt;".
+        let (title, _) = html_to_text("<title>Moons &lt; 10 km &amp; rings</title><p>x</p>");
+        assert_eq!(title.as_deref(), Some("Moons < 10 km & rings"));
         let snippets = snippets_of(&docs[0]);
         assert!(
             snippets

@@ -109,6 +109,7 @@ impl StudyService {
                 }
             }
             Some(index) => {
+                store::mark_shown(&self.db, session.id, index).await?;
                 let task = session.tasks[index].clone();
                 let question = self.question_text(&task)?;
                 let answer = self.count_view(&question).await?;
@@ -137,9 +138,19 @@ impl StudyService {
         })
     }
 
-    /// Stores a response with what was shown; a second response to the same task is ignored.
+    /// Stores a response to the session's current task with what was shown, timed by the
+    /// server; a second response to an answered task is ignored, one to a later task refused.
     pub async fn respond(&self, form: &StudyResponseForm) -> Result<(), StudyError> {
         let session = self.session(&form.session).await?;
+        if session.answered.contains(&form.index) {
+            return Ok(());
+        }
+        if let Some(current) = session.next_task().filter(|&i| i != form.index) {
+            return Err(StudyError::BadRequest(format!(
+                "task {} is not the current task; this session is at task {current}",
+                form.index
+            )));
+        }
         let task = session.tasks.get(form.index).cloned().ok_or_else(|| {
             StudyError::BadRequest(format!(
                 "task {} does not exist; this session has {} tasks",
@@ -169,13 +180,20 @@ impl StudyService {
             shown_count,
             count_correct: count_is_correct(shown_count, gold),
         };
-        let seconds = form
+        let plausible = |s: &f64| (0.0..=MAX_TASK_SECONDS).contains(s);
+        let seconds = session
+            .shown
+            .filter(|(index, _)| *index == form.index)
+            .map(|(_, at)| (chrono::Utc::now() - at).num_milliseconds() as f64 / 1000.0)
+            .filter(plausible);
+        let client_seconds = form
             .shown_at_ms
             .map(|shown| (now_ms() - shown) as f64 / 1000.0)
-            .filter(|s| (0.0..=MAX_TASK_SECONDS).contains(s));
+            .filter(plausible);
         let response = ResponseRecord {
             choice: form.choice.clone(),
             seconds,
+            client_seconds,
         };
         let (task_json, response_json) = (
             serde_json::to_value(&record).map_err(|e| StudyError::BadRequest(e.to_string()))?,

@@ -18,6 +18,8 @@ pub struct Session {
     pub completion_code: Option<String>,
     /// Indexes of the tasks answered so far.
     pub answered: Vec<usize>,
+    /// The task shown last and when the server first showed it (the clock of its response).
+    pub shown: Option<(usize, DateTime<Utc>)>,
 }
 
 impl Session {
@@ -65,13 +67,38 @@ pub async fn load_session(db: &Database, id: Uuid) -> Result<Option<Session>, Db
             .fetch_all(pool)
             .await
             .map_err(classify)?;
+    let shown = meta["shown"]["index"]
+        .as_u64()
+        .zip(meta["shown"]["at"].as_str())
+        .and_then(|(index, at)| {
+            let at = DateTime::parse_from_rfc3339(at).ok()?;
+            Some((index as usize, at.with_timezone(&Utc)))
+        });
     Ok(Some(Session {
         id,
         study,
         tasks,
         completion_code,
         answered: answered.into_iter().map(|i| i as usize).collect(),
+        shown,
     }))
+}
+
+/// Notes that task `index` of the session is shown now, unless it was shown before (a reload
+/// does not restart its clock).
+pub async fn mark_shown(db: &Database, session: Uuid, index: usize) -> Result<(), DbError> {
+    let pool = db.pool().await?;
+    sqlx::query(
+        "UPDATE study_sessions SET meta = jsonb_set(meta, '{shown}', \
+         jsonb_build_object('index', $2::int, 'at', to_jsonb(now()))) \
+         WHERE id = $1 AND (meta->'shown'->>'index') IS DISTINCT FROM $2::text",
+    )
+    .bind(session)
+    .bind(index as i32)
+    .execute(pool)
+    .await
+    .map_err(classify)?;
+    Ok(())
 }
 
 /// Stores a response; `false` when the task was answered already (nothing changes then).

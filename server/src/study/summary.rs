@@ -29,8 +29,12 @@ pub struct TaskRecord {
 pub struct ResponseRecord {
     /// `correct` / `wrong` (judgement) or `left` / `right` / `same` (preference).
     pub choice: String,
-    /// Seconds from showing the task to the response, when the form said when it was shown.
+    /// Seconds from the server first showing the task to the response.
     pub seconds: Option<f64>,
+    /// The seconds the participant's form reported, kept beside for comparison only (a client
+    /// can send anything): never used by the summary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_seconds: Option<f64>,
 }
 
 /// Whether `shown` counts as correct against `gold` (no count shown is never correct).
@@ -194,6 +198,7 @@ mod tests {
             response: serde_json::to_value(ResponseRecord {
                 choice: choice.into(),
                 seconds: Some(s),
+                client_seconds: None,
             })
             .unwrap(),
             answered_at: chrono::Utc::now(),
