@@ -57,7 +57,8 @@ mod server_side {
         /// The study participants are invited to.
         fn study_intro(&self) -> BoxFuture<Result<StudyIntro, Failure>>;
         /// Starts an anonymous session of the study; returns its id.
-        fn start_study(&self) -> BoxFuture<Result<String, Failure>>;
+        /// Starts a study session for the participant asking.
+        fn start_study(&self, asker: Asker) -> BoxFuture<Result<String, Failure>>;
         /// A session's progress and next task.
         fn study_page(&self, session: String) -> BoxFuture<Result<StudyPage, Failure>>;
         /// Stores a response (a second one for the same task is ignored).
@@ -101,17 +102,23 @@ pub async fn get_status() -> Result<SystemStatus, ServerFnError> {
 /// Answers a question (and stores the answer).
 #[server(prefix = "/_server")]
 pub async fn answer_question(ask: Ask) -> Result<Answered, ServerFnError> {
+    let asker = current_asker().await;
+    backend()?.0.answer(ask, asker).await.map_err(failed)
+}
+
+/// Who sends the request being served: its address and visitor cookie.
+#[cfg(feature = "ssr")]
+async fn current_asker() -> Asker {
     use axum::extract::ConnectInfo;
     use std::net::SocketAddr;
     let address = leptos_axum::extract::<ConnectInfo<SocketAddr>>()
         .await
         .ok()
         .map(|ConnectInfo(addr)| addr.ip());
-    let asker = Asker {
+    Asker {
         address,
         visitor: request_cookie(crate::model::VISITOR_COOKIE),
-    };
-    backend()?.0.answer(ask, asker).await.map_err(failed)
+    }
 }
 
 /// A cookie of the request being rendered (server side).
@@ -169,7 +176,11 @@ pub async fn get_study_intro() -> Result<StudyIntro, ServerFnError> {
 /// Starts an anonymous study session and goes to its first task.
 #[server(prefix = "/_server")]
 pub async fn start_study() -> Result<String, ServerFnError> {
-    let session = backend()?.0.start_study().await.map_err(failed)?;
+    let session = backend()?
+        .0
+        .start_study(current_asker().await)
+        .await
+        .map_err(failed)?;
     leptos_axum::redirect(&format!("/study/s/{session}"));
     Ok(session)
 }

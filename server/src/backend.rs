@@ -273,10 +273,10 @@ impl Backend for ServerBackend {
         Box::pin(async move { Ok(intro) })
     }
 
-    fn start_study(&self) -> BoxFuture<Result<String, Failure>> {
+    fn start_study(&self, asker: Asker) -> BoxFuture<Result<String, Failure>> {
         let study = self.state.study.clone();
         Box::pin(async move {
-            let session = study.start().await.map_err(|e| e.failure())?;
+            let session = study.start(asker.address).await.map_err(|e| e.failure())?;
             Ok(session.to_string())
         })
     }

@@ -94,6 +94,7 @@ impl HttpError for StudyError {
             StudyError::BadRequest(_) => StatusCode::BAD_REQUEST,
             StudyError::NotFound(_) => StatusCode::NOT_FOUND,
             StudyError::Forbidden(_) => StatusCode::FORBIDDEN,
+            StudyError::TooManyStarts(_) => StatusCode::TOO_MANY_REQUESTS,
             StudyError::Answer(e) => e.status(),
             StudyError::Db(e) => e.status(),
         }

@@ -118,7 +118,7 @@ async fn two_servers_share_one_database() {
         .await
         .unwrap();
     let start = form_action(&intro, "start_study").expect("start form");
-    let session_url = post(&a, start, vec![]).await;
+    let session_url = post(&a, start.clone(), vec![]).await;
     let session = session_url.trim_start_matches("/study/s/").to_string();
     let servers = [&a, &b];
     let mut answered = 0;
@@ -158,6 +158,22 @@ async fn two_servers_share_one_database() {
     };
     assert!(code.starts_with("TALLY-"), "{code}");
     assert!(answered >= 2, "{answered} tasks");
+
+    // Study sessions one address starts are limited too: a script cannot inflate "sessions
+    // started" (one was started above).
+    let mut refused = None;
+    for _ in 0..tally_server::study::STARTS_PER_MINUTE {
+        let response = no_js.post(a.url(&start)).send().await.unwrap();
+        let body = response.text().await.unwrap();
+        if body.contains("too many study sessions started from your address") {
+            refused = Some(body);
+            break;
+        }
+    }
+    assert!(
+        refused.is_some(),
+        "server a started every session asked for"
+    );
 
     // The rate limit is kept by each process: once server a refuses this address, server b
     // still answers it (a balancer spreading one address over n servers allows n times the

@@ -7,6 +7,9 @@ pub mod plan;
 pub mod store;
 pub mod summary;
 
+use std::net::IpAddr;
+
+use crate::http::rate_limit::RateLimiter;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use tally_types::request::Settings;
@@ -38,7 +41,14 @@ pub enum StudyError {
     Answer(#[from] AnswerError),
     #[error(transparent)]
     Db(#[from] DbError),
+    /// Too many sessions started from one address; wait this many seconds.
+    #[error("too many study sessions started from your address; try again in {0} s")]
+    TooManyStarts(u64),
 }
+
+/// Study sessions one address may start per minute: a participant needs one, a class at one
+/// address a few; a script starting hundreds would only inflate "sessions started".
+pub const STARTS_PER_MINUTE: u32 = 10;
 
 /// The study being served, the token that opens its results, the database its sessions and
 /// responses are stored in, and the answerer that shows participants Tally's answers.
@@ -47,6 +57,7 @@ pub struct StudyService {
     admin_token: AdminToken,
     db: Database,
     answerer: Answerer,
+    starts: RateLimiter,
 }
 
 impl StudyService {
@@ -61,6 +72,7 @@ impl StudyService {
             admin_token,
             db,
             answerer,
+            starts: RateLimiter::new(STARTS_PER_MINUTE),
         }
     }
 
@@ -84,8 +96,11 @@ impl StudyService {
         }
     }
 
-    /// Starts an anonymous session with its planned tasks.
-    pub async fn start(&self) -> Result<Uuid, StudyError> {
+    /// Starts an anonymous session with its planned tasks, for a participant at `client`.
+    pub async fn start(&self, client: Option<IpAddr>) -> Result<Uuid, StudyError> {
+        self.starts
+            .check(client)
+            .map_err(|wait| StudyError::TooManyStarts(wait.as_secs().max(1)))?;
         let session = Uuid::new_v4();
         let tasks = plan::plan_tasks(&self.definition, session);
         store::create_session(&self.db, session, &self.definition.id, &tasks).await?;
