@@ -518,3 +518,25 @@ async fn the_admin_token_never_reaches_the_request_log() {
     assert!(!log.contains(token), "the token is in the log");
     assert!(server.stop().success());
 }
+
+#[tokio::test]
+async fn an_oversized_server_function_request_is_413_not_500() {
+    let server = demo_server("web-server-fn-limit", &[]).await;
+    let response = reqwest::Client::new()
+        .post(server.url("/_server/answer_question"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(format!("ask[q]={}", "a".repeat(3 * 1024 * 1024)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    let body: Value = response.json().await.unwrap();
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("at most 65536 are accepted"),
+        "{body}"
+    );
+    assert!(server.stop().success());
+}

@@ -115,6 +115,7 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
         )
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
         .with_state(state)
+        .layer(axum::middleware::from_fn(limit_server_function_bodies))
         .layer(axum::middleware::from_fn(preferences::restore_settings))
         .layer(axum::middleware::from_fn(preferences::ensure_visitor))
         .layer(CompressionLayer::new())
@@ -137,6 +138,37 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
                     .latency_unit(LatencyUnit::Millis),
             ),
     )
+}
+
+/// The largest body a server function (the pages' questions, feedback and study answers) takes.
+pub const MAX_SERVER_FUNCTION_BYTES: u64 = MAX_BODY_BYTES as u64;
+
+/// Refuses a server-function request whose declared body is larger than
+/// [`MAX_SERVER_FUNCTION_BYTES`] with 413 and a sentence, before it is read (the framework would
+/// otherwise fail reading it and answer 500).
+async fn limit_server_function_bodies(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let declared = request
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    match declared {
+        Some(bytes)
+            if request.uri().path().starts_with("/_server/")
+                && bytes > MAX_SERVER_FUNCTION_BYTES =>
+        {
+            crate::error::ApiError::new(
+                axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the request is {bytes} bytes; at most {MAX_SERVER_FUNCTION_BYTES} are accepted"),
+            )
+            .into_response()
+        }
+        _ => next.run(request).await,
+    }
 }
 
 /// Query parameters whose values are secrets, by a part of their name.
