@@ -95,6 +95,7 @@ impl HttpError for StudyError {
             StudyError::NotFound(_) => StatusCode::NOT_FOUND,
             StudyError::Forbidden(_) => StatusCode::FORBIDDEN,
             StudyError::TooManyStarts(_) => StatusCode::TOO_MANY_REQUESTS,
+            StudyError::Abandoned => StatusCode::GONE,
             StudyError::Answer(e) => e.status(),
             StudyError::Db(e) => e.status(),
         }

@@ -175,6 +175,42 @@ async fn two_servers_share_one_database() {
         "server a started every session asked for"
     );
 
+    // A session left for a day is abandoned: it takes no more answers, and the summary counts
+    // it apart.
+    let left = post(&b, start.clone(), vec![]).await;
+    let left_id = left.trim_start_matches("/study/s/").to_string();
+    {
+        use sqlx::Connection;
+        let mut db = sqlx::PgConnection::connect(&database_url).await.unwrap();
+        sqlx::query(
+            "UPDATE study_sessions SET started_at = now() - interval '25 hours' WHERE id = $1::uuid",
+        )
+        .bind(&left_id)
+        .execute(&mut db)
+        .await
+        .unwrap();
+    }
+    let page = no_js
+        .get(b.url(&left))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("has ended; start a new one"), "{page}");
+    let export: Value = reqwest::Client::new()
+        .get(b.url("/study/export?format=json"))
+        .bearer_auth(crate::support::ADMIN_TOKEN)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(export["sessions_abandoned"], 1, "{export}");
+    assert_eq!(export["sessions_completed"], 1, "{export}");
+
     // The rate limit is kept by each process: once server a refuses this address, server b
     // still answers it (a balancer spreading one address over n servers allows n times the
     // limit; README).

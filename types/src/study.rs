@@ -170,6 +170,9 @@ pub struct StudySummary {
     pub title: String,
     pub sessions_started: usize,
     pub sessions_completed: usize,
+    /// Sessions neither completed nor active for a day: they take no more answers.
+    #[serde(default)]
+    pub sessions_abandoned: usize,
     pub responses: usize,
     /// Preference per explanation mode: how often it was preferred when shown in a pair.
     pub preference: Vec<PreferenceRow>,

@@ -291,9 +291,10 @@ fn SummaryTables(summary: StudySummary, token: String) -> impl IntoView {
         <h2>{summary.title}</h2>
         <p id="study-counts">
             {format!(
-                "{} started, {} completed, {}.",
+                "{} started, {} completed, {} abandoned, {}.",
                 plural(summary.sessions_started, "session"),
                 summary.sessions_completed,
+                summary.sessions_abandoned,
                 plural(summary.responses, "response")
             )}
             " Export: " <a href=export("csv") id="export-csv" rel="external" download>"CSV"</a> " · " <a href=export("json") id="export-json" rel="external" download>"JSON"</a>

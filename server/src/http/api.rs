@@ -376,7 +376,7 @@ pub async fn study_export(
     }
     let study = &state.study.definition.id;
     let rows = study_store::responses(&state.db, study).await?;
-    let (started, completed) = study_store::session_counts(&state.db, study).await?;
+    let sessions = study_store::session_counts(&state.db, study).await?;
     let attachment = format!("attachment; filename=\"{study}.{format}\"");
     if format == "csv" {
         let body = export::to_csv(&rows).map_err(|e| {
@@ -397,8 +397,9 @@ pub async fn study_export(
     let body = export::JsonExport {
         study,
         exported_at: chrono::Utc::now().to_rfc3339(),
-        sessions_started: started,
-        sessions_completed: completed,
+        sessions_started: sessions.started,
+        sessions_completed: sessions.completed,
+        sessions_abandoned: sessions.abandoned,
         responses: &rows,
     };
     Ok(([(CONTENT_DISPOSITION, attachment)], Json(body)).into_response())

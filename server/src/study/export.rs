@@ -14,6 +14,7 @@ pub struct JsonExport<'a> {
     pub exported_at: String,
     pub sessions_started: usize,
     pub sessions_completed: usize,
+    pub sessions_abandoned: usize,
     pub responses: &'a [ResponseRow],
 }
 

@@ -41,6 +41,9 @@ pub enum StudyError {
     Answer(#[from] AnswerError),
     #[error(transparent)]
     Db(#[from] DbError),
+    /// The session was abandoned: it takes no more answers.
+    #[error("this study session was left for more than {} hours and has ended; start a new one at /study", store::ABANDONED_AFTER_HOURS)]
+    Abandoned,
     /// Too many sessions started from one address; wait this many seconds.
     #[error("too many study sessions started from your address; try again in {0} s")]
     TooManyStarts(u64),
@@ -111,6 +114,9 @@ impl StudyService {
     /// completion code once every task is answered.
     pub async fn page(&self, session: &str) -> Result<StudyPage, StudyError> {
         let session = self.session(session).await?;
+        if session.abandoned {
+            return Err(StudyError::Abandoned);
+        }
         let total = session.tasks.len();
         let answered = session.answered.len().min(total);
         let step = match session.next_task() {
@@ -157,6 +163,9 @@ impl StudyService {
     /// server; a second response to an answered task is ignored, one to a later task refused.
     pub async fn respond(&self, form: &StudyResponseForm) -> Result<(), StudyError> {
         let session = self.session(&form.session).await?;
+        if session.abandoned {
+            return Err(StudyError::Abandoned);
+        }
         if session.answered.contains(&form.index) {
             return Ok(());
         }

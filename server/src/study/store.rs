@@ -9,6 +9,14 @@ use uuid::Uuid;
 
 use crate::store::db::{classify, Database, DbError};
 
+/// A session is abandoned when it is not completed and nothing happened in it for this long:
+/// it takes no more answers, and the summary counts it apart.
+pub const ABANDONED_AFTER_HOURS: i32 = 24;
+
+/// The last activity of a session (its start or its latest response), as SQL over `s`.
+const LAST_ACTIVE: &str = "greatest(s.started_at, \
+     (SELECT max(r.answered_at) FROM study_responses r WHERE r.session_id = s.id))";
+
 /// A session as stored.
 #[derive(Debug, Clone)]
 pub struct Session {
@@ -20,6 +28,8 @@ pub struct Session {
     pub answered: Vec<usize>,
     /// The task shown last and when the server first showed it (the clock of its response).
     pub shown: Option<(usize, DateTime<Utc>)>,
+    /// Not completed, and idle for [`ABANDONED_AFTER_HOURS`].
+    pub abandoned: bool,
 }
 
 impl Session {
@@ -50,13 +60,18 @@ pub async fn create_session(
 /// A session and its progress, if it exists.
 pub async fn load_session(db: &Database, id: Uuid) -> Result<Option<Session>, DbError> {
     let pool = db.pool().await?;
-    let row: Option<(String, serde_json::Value, Option<String>)> =
-        sqlx::query_as("SELECT study, meta, completion_code FROM study_sessions WHERE id = $1")
-            .bind(id)
-            .fetch_optional(pool)
-            .await
-            .map_err(classify)?;
-    let Some((study, meta, completion_code)) = row else {
+    let row: Option<(String, serde_json::Value, Option<String>, bool)> =
+        sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "SELECT study, meta, completion_code, \
+             completion_code IS NULL AND {LAST_ACTIVE} < now() - make_interval(hours => $2) \
+             FROM study_sessions s WHERE id = $1"
+        )))
+        .bind(id)
+        .bind(ABANDONED_AFTER_HOURS)
+        .fetch_optional(pool)
+        .await
+        .map_err(classify)?;
+    let Some((study, meta, completion_code, abandoned)) = row else {
         return Ok(None);
     };
     let tasks: Vec<StudyTask> = serde_json::from_value(meta["tasks"].clone())
@@ -81,6 +96,7 @@ pub async fn load_session(db: &Database, id: Uuid) -> Result<Option<Session>, Db
         completion_code,
         answered: answered.into_iter().map(|i| i as usize).collect(),
         shown,
+        abandoned,
     }))
 }
 
@@ -169,14 +185,32 @@ pub async fn responses(db: &Database, study: &str) -> Result<Vec<ResponseRow>, D
     .map_err(classify)
 }
 
-/// Sessions of `study` started and completed.
-pub async fn session_counts(db: &Database, study: &str) -> Result<(usize, usize), DbError> {
+/// Sessions of `study` started, completed and abandoned.
+pub async fn session_counts(db: &Database, study: &str) -> Result<SessionCounts, DbError> {
     let pool = db.pool().await?;
-    let (started, completed): (i64, i64) =
-        sqlx::query_as("SELECT count(*), count(completed_at) FROM study_sessions WHERE study = $1")
-            .bind(study)
-            .fetch_one(pool)
-            .await
-            .map_err(classify)?;
-    Ok((started as usize, completed as usize))
+    let (started, completed, abandoned): (i64, i64, i64) =
+        sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "SELECT count(*), count(completed_at), count(*) FILTER (WHERE completed_at IS NULL \
+             AND {LAST_ACTIVE} < now() - make_interval(hours => $2)) \
+             FROM study_sessions s WHERE study = $1"
+        )))
+        .bind(study)
+        .bind(ABANDONED_AFTER_HOURS)
+        .fetch_one(pool)
+        .await
+        .map_err(classify)?;
+    Ok(SessionCounts {
+        started: started as usize,
+        completed: completed as usize,
+        abandoned: abandoned as usize,
+    })
+}
+
+/// How many sessions a study has: started, completed, and abandoned (neither completed nor
+/// active for [`ABANDONED_AFTER_HOURS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SessionCounts {
+    pub started: usize,
+    pub completed: usize,
+    pub abandoned: usize,
 }

@@ -1,6 +1,7 @@
 //! What is stored per task and response, and the tables of the published studies computed from
 //! them: preference per explanation type, and annotator precision per explanation mode.
 
+use super::store::SessionCounts;
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
@@ -48,7 +49,7 @@ pub fn summarize(
     study: &str,
     title: &str,
     modes: &[ExplanationMode],
-    sessions: (usize, usize),
+    sessions: SessionCounts,
     rows: &[ResponseRow],
 ) -> StudySummary {
     let index_of: HashMap<ExplanationMode, usize> =
@@ -117,8 +118,9 @@ pub fn summarize(
     StudySummary {
         study: study.to_string(),
         title: title.to_string(),
-        sessions_started: sessions.0,
-        sessions_completed: sessions.1,
+        sessions_started: sessions.started,
+        sessions_completed: sessions.completed,
+        sessions_abandoned: sessions.abandoned,
         responses,
         preference: modes
             .iter()
@@ -240,9 +242,21 @@ mod tests {
             row(pair(Count, All), None, 1.0, "right", 6.0),
             row(pair(Cnps, All), None, 1.0, "same", 5.0),
         ];
-        let s = summarize("s", "t", &modes, (3, 2), &rows);
+        let sessions = SessionCounts {
+            started: 4,
+            completed: 2,
+            abandoned: 1,
+        };
+        let s = summarize("s", "t", &modes, sessions, &rows);
         assert_eq!(s.responses, 6);
-        assert_eq!((s.sessions_started, s.sessions_completed), (3, 2));
+        assert_eq!(
+            (
+                s.sessions_started,
+                s.sessions_completed,
+                s.sessions_abandoned
+            ),
+            (4, 2, 1)
+        );
         let cnps = &s.judgement[1];
         assert_eq!((cnps.judged, cnps.agreeing), (2, 2));
         assert_eq!(cnps.precision, Some(1.0));
