@@ -291,10 +291,14 @@ fn SummaryTables(summary: StudySummary, token: String) -> impl IntoView {
         <h2>{summary.title}</h2>
         <p id="study-counts">
             {format!(
-                "{} started, {} completed, {} abandoned, {}.",
+                "{} started, {} completed{}, {}.",
                 plural(summary.sessions_started, "session"),
                 summary.sessions_completed,
-                summary.sessions_abandoned,
+                // Sessions left for a day, said only when there are some.
+                match summary.sessions_abandoned {
+                    0 => String::new(),
+                    n => format!(", {n} abandoned"),
+                },
                 plural(summary.responses, "response")
             )}
             " Export: " <a href=export("csv") id="export-csv" rel="external" download>"CSV"</a> " · " <a href=export("json") id="export-json" rel="external" download>"JSON"</a>
