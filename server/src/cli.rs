@@ -157,7 +157,7 @@ pub struct IngestArgs {
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// text, html, jsonl, squad, qsearch or newsquant [default: by file name].
-    #[arg(long, value_parser = format_named)]
+    #[arg(long, value_parser = tally_types::choice::ChoiceParser::<Format>::new())]
     pub format: Option<Format>,
     /// Corpus name stored with each snippet and sentence [default: the file name, in lower case
     /// letters, digits and `-`].
@@ -189,12 +189,6 @@ impl IngestInto {
     pub fn sentences(self) -> bool {
         matches!(self, IngestInto::Search | IngestInto::Both)
     }
-}
-
-/// A file format by name (`--format`), refused with the names there are.
-fn format_named(name: &str) -> Result<Format, String> {
-    Format::parse(name.trim())
-        .ok_or_else(|| format!("unknown format `{name}` ({})", Format::names(&Format::ALL)))
 }
 
 #[derive(Debug, Subcommand)]

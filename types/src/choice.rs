@@ -61,6 +61,22 @@ impl std::error::Error for UnknownChoice {}
 pub struct ChoiceParser<T>(std::marker::PhantomData<T>);
 
 #[cfg(feature = "clap")]
+impl<T> ChoiceParser<T> {
+    /// The parser of `T`'s names, for a choice defined outside this crate
+    /// (`#[arg(value_parser = ChoiceParser::<T>::new())]`).
+    pub const fn new() -> Self {
+        ChoiceParser(std::marker::PhantomData)
+    }
+}
+
+#[cfg(feature = "clap")]
+impl<T> Default for ChoiceParser<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(feature = "clap")]
 impl<T: Choice + Send + Sync> clap::builder::TypedValueParser for ChoiceParser<T> {
     type Value = T;
 
@@ -107,7 +123,7 @@ macro_rules! choice {
         impl clap::builder::ValueParserFactory for $choice {
             type Parser = $crate::choice::ChoiceParser<$choice>;
             fn value_parser() -> Self::Parser {
-                $crate::choice::ChoiceParser(std::marker::PhantomData)
+                $crate::choice::ChoiceParser::new()
             }
         }
     )*};

@@ -84,13 +84,29 @@ impl Format {
         }
     }
 
-    /// The names there are, for a sentence that lists them.
+    /// The names of `formats`, for a sentence that lists them.
     pub fn names(formats: &[Format]) -> String {
         formats
             .iter()
             .map(|f| f.name())
             .collect::<Vec<_>>()
             .join(", ")
+    }
+}
+
+impl tally_types::Choice for Format {
+    const WHAT: &'static str = "format";
+
+    fn all() -> &'static [Self] {
+        &Format::ALL
+    }
+
+    fn choice_name(self) -> &'static str {
+        self.name()
+    }
+
+    fn from_choice_name(name: &str) -> Option<Self> {
+        Format::parse(name)
     }
 }
 
