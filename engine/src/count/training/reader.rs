@@ -254,7 +254,13 @@ fn encode(
                 );
                 windows.push(EncodedWindow {
                     query: q,
-                    states: states.i(row)?.narrow(0, 0, window.ids.len())?.copy()?,
+                    // `force_contiguous`, not `copy`: candle's `copy` clones the whole batch's
+                    // storage behind the view, so every window kept its 32-window batch alive
+                    // (about 5 MB each; with silver windows the run went out of memory).
+                    states: states
+                        .i(row)?
+                        .narrow(0, 0, window.ids.len())?
+                        .force_contiguous()?,
                     window: window.clone(),
                     starts,
                     ends,
@@ -292,7 +298,7 @@ fn encode(
             ends.dedup();
             windows.push(EncodedWindow {
                 query: item.query,
-                states: states.i(0)?.copy()?,
+                states: states.i(0)?.force_contiguous()?,
                 window,
                 starts,
                 ends,
