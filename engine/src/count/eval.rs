@@ -77,6 +77,7 @@ pub fn evaluate_counts(
             pipeline.score_candidates(&set.question, &analysis, &texts, settings.scorer)?;
         per_query.push((best_per_snippet(&scored), g));
     }
+    let rule = pipeline.support_rule(settings.scorer);
     let mut strategies = BTreeMap::new();
     for strategy in Strategy::ALL {
         let s = CountSettings {
@@ -85,7 +86,7 @@ pub fn evaluate_counts(
         };
         let pairs: Vec<(Option<f64>, f64)> = per_query
             .iter()
-            .map(|(chosen, g)| (predict(chosen, &s).count, *g))
+            .map(|(chosen, g)| (predict(chosen, &s, rule).count, *g))
             .collect();
         strategies.insert(strategy.name().to_string(), count_scores(&pairs));
     }
@@ -97,7 +98,7 @@ pub fn evaluate_counts(
             };
             let pairs: Vec<(Option<f64>, f64)> = per_query
                 .iter()
-                .map(|(chosen, g)| (predict(chosen, &s).count, *g))
+                .map(|(chosen, g)| (predict(chosen, &s, rule).count, *g))
                 .collect();
             AbstentionPoint {
                 abstain_below: s.abstain_below,

@@ -7,6 +7,7 @@
 //! [`instances`]. [`pipeline`] runs them all; [`snippet_index`] finds the snippets; [`crate::corpus::datasets`]
 //! reads the CoQEx files and [`metrics`] scores answers against them.
 
+pub mod answer_support;
 pub mod calibration;
 pub mod candidates;
 pub mod consolidate;
@@ -15,6 +16,7 @@ pub mod contextualize;
 pub mod eval;
 pub mod instances;
 pub mod lexical;
+pub mod logistic;
 pub mod metrics;
 pub mod name_cache;
 pub mod pipeline;

@@ -12,6 +12,7 @@ pub use tally_types::count::answer::{
 pub use tally_types::count::settings::{CountSettings, DEFAULT_ABSTAIN_BELOW};
 pub use tally_types::ScorerKind;
 
+use super::answer_support::{AnswerSupport, SupportError, SupportRule, SUPPORT_FILE};
 use super::candidates::{count_candidates, CountCandidate};
 use super::consolidate::{consolidate, select, Scored};
 use super::contextualize::{classify, CnpClass, CnpInput};
@@ -39,12 +40,16 @@ pub enum PipelineError {
     Index(#[from] IndexError),
     #[error(transparent)]
     Ranker(#[from] RankerError),
+    #[error(transparent)]
+    Support(#[from] SupportError),
 }
 
 /// The count pipeline with its models, loaded once and shared.
 pub struct CountPipeline {
     span_model: Option<SpanModel>,
     ranker: Option<CandidateRanker>,
+    /// The model of an answer's support over the ranker's confidences (abstention reads it).
+    support: Option<AnswerSupport>,
     /// The encoder, with the names it embedded (CNPs, count nouns, instances, answer types).
     names: Option<NameCache>,
 }
@@ -57,13 +62,14 @@ impl CountPipeline {
         Self {
             span_model,
             ranker: None,
+            support: None,
             names: encoder.map(NameCache::new),
         }
     }
 
-    /// The pipeline with the span model and candidate ranker of the model directory `dir` (the
-    /// project's trained ones when `None`); a directory without a ranker file gives a pipeline
-    /// without the ranker.
+    /// The pipeline with the span model, candidate ranker and answer-support model of the model
+    /// directory `dir` (the project's trained ones when `None`); a directory without a ranker
+    /// (or support) file gives a pipeline without it.
     pub fn load(
         encoder: Arc<Encoder>,
         dir: Option<&Path>,
@@ -71,12 +77,23 @@ impl CountPipeline {
     ) -> Result<Self, PipelineError> {
         let dir = dir.map_or_else(builtin_dir, Path::to_path_buf);
         let span_model = SpanModel::load(encoder.clone(), &dir)?.with_context_chars(context_chars);
-        let pipeline = Self::new(Some(span_model), Some(encoder));
-        Ok(if dir.join(RANKER_FILE).is_file() {
-            pipeline.with_ranker(CandidateRanker::load(&dir)?)
-        } else {
-            pipeline
-        })
+        let mut pipeline = Self::new(Some(span_model), Some(encoder));
+        if dir.join(RANKER_FILE).is_file() {
+            pipeline = pipeline.with_ranker(CandidateRanker::load(&dir)?);
+        }
+        if dir.join(SUPPORT_FILE).is_file() {
+            pipeline.support = Some(AnswerSupport::load(&dir)?);
+        }
+        Ok(pipeline)
+    }
+
+    /// How the support of an answer is read under `scorer`: the model when there is one (it was
+    /// fitted on the ranker's confidences), the best confidence otherwise.
+    pub fn support_rule(&self, scorer: ScorerKind) -> SupportRule<'_> {
+        match (&self.support, self.effective_scorer(scorer)) {
+            (Some(model), ScorerKind::Ranker) => SupportRule::Model(model),
+            _ => SupportRule::BestConfidence,
+        }
     }
 
     /// Adds the candidate ranker (used by [`ScorerKind::Ranker`], with the span model).
@@ -273,11 +290,11 @@ impl CountPipeline {
             consolidated,
             count,
             support,
-        } = predict(&chosen, settings);
+        } = predict(&chosen, settings, self.support_rule(scorer));
         let abstention = match (consolidated, count) {
             (Some(guess), None) => Some(format!(
-                "No reliable answer in this corpus: the most likely count phrase has a {:.0}% chance of stating the answer (Tally answers from {:.0}%). The closest evidence points to {guess}.",
-                100.0 * support,
+                "No reliable answer in this corpus: {} (Tally answers from {:.0}%). The closest evidence points to {guess}.",
+                self.support_rule(scorer).describe(support),
                 100.0 * settings.abstain_below
             )),
             _ => None,
@@ -601,14 +618,9 @@ pub struct Prediction {
     pub support: f64,
 }
 
-/// How far the evidence supports an answer: the highest confidence of any chosen count, i.e. the
-/// probability that the best count phrase found states the answer.
-pub fn support(chosen: &[Chosen]) -> f64 {
-    chosen.iter().map(|c| c.confidence).fold(0.0, f64::max)
-}
-
-/// Consolidates the chosen counts; abstains when their [`support`] is below the setting.
-pub fn predict(chosen: &[Chosen], settings: &CountSettings) -> Prediction {
+/// Consolidates the chosen counts; abstains when the answer's support (read by `rule`) is below
+/// the setting.
+pub fn predict(chosen: &[Chosen], settings: &CountSettings, rule: SupportRule) -> Prediction {
     let scored: Vec<Scored> = chosen
         .iter()
         .map(|c| Scored {
@@ -624,7 +636,7 @@ pub fn predict(chosen: &[Chosen], settings: &CountSettings) -> Prediction {
     );
     let kept_scored: Vec<Scored> = kept.iter().map(|&i| scored[i]).collect();
     let consolidated = consolidate(&kept_scored, settings.strategy);
-    let support = support(chosen);
+    let support = rule.support(&scored, consolidated);
     Prediction {
         threshold_used,
         kept,

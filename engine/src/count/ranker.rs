@@ -15,6 +15,8 @@ use serde::{Deserialize, Serialize};
 
 use super::candidates::CountCandidate;
 use super::lexical::sentence_around;
+pub use super::logistic::FitSettings;
+use super::logistic::Logistic;
 use super::name_cache::NameCache;
 use super::question::{words, QuestionAnalysis};
 use crate::encoder::{cosine, EncoderError};
@@ -338,92 +340,22 @@ fn overlap(terms: &[String], set: &[String]) -> f64 {
         / terms.len() as f64
 }
 
-/// A trained ranker: standardised features, one weight each.
+/// A trained ranker: a logistic regression over [`FEATURES`].
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CandidateRanker {
     pub features: Vec<String>,
-    pub mean: Vec<f64>,
-    pub scale: Vec<f64>,
-    pub weights: Vec<f64>,
-    pub bias: f64,
+    #[serde(flatten)]
+    pub model: Logistic,
     /// Free-form training record (data, cross-validation figures).
     #[serde(default)]
     pub training: serde_json::Value,
 }
 
-/// Settings of [`CandidateRanker::fit`].
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct FitSettings {
-    pub iterations: usize,
-    pub learning_rate: f64,
-    /// L2 penalty on the weights.
-    pub l2: f64,
-}
-
-impl Default for FitSettings {
-    fn default() -> Self {
-        Self {
-            iterations: 2000,
-            learning_rate: 0.5,
-            l2: 1e-3,
-        }
-    }
-}
-
 impl CandidateRanker {
-    /// Logistic regression by full-batch gradient descent on standardised features (the data is
-    /// tens of thousands of rows; a second-order method would buy nothing here).
     pub fn fit(rows: &[(Features, bool)], settings: &FitSettings) -> Self {
-        let n = rows.len().max(1) as f64;
-        let mut mean = vec![0.0; N];
-        let mut scale = vec![0.0; N];
-        for (x, _) in rows {
-            for j in 0..N {
-                mean[j] += x[j] / n;
-            }
-        }
-        for (x, _) in rows {
-            for j in 0..N {
-                scale[j] += (x[j] - mean[j]).powi(2) / n;
-            }
-        }
-        for s in &mut scale {
-            *s = if *s > 1e-12 { s.sqrt() } else { 1.0 };
-        }
-        let standard: Vec<(Features, f64)> = rows
-            .iter()
-            .map(|(x, y)| {
-                let mut z = [0.0; N];
-                for j in 0..N {
-                    z[j] = (x[j] - mean[j]) / scale[j];
-                }
-                (z, f64::from(u8::from(*y)))
-            })
-            .collect();
-        let mut weights = vec![0.0; N];
-        let mut bias = 0.0;
-        for _ in 0..settings.iterations {
-            let mut grad = [0.0; N];
-            let mut grad_bias = 0.0;
-            for (z, y) in &standard {
-                let p = sigmoid(bias + dot(&weights, z));
-                let err = p - y;
-                grad_bias += err / n;
-                for j in 0..N {
-                    grad[j] += err * z[j] / n;
-                }
-            }
-            bias -= settings.learning_rate * grad_bias;
-            for j in 0..N {
-                weights[j] -= settings.learning_rate * (grad[j] + settings.l2 * weights[j]);
-            }
-        }
         Self {
             features: FEATURES.iter().map(|f| f.to_string()).collect(),
-            mean,
-            scale,
-            weights,
-            bias,
+            model: Logistic::fit(rows, settings),
             training: serde_json::Value::Null,
         }
     }
@@ -437,10 +369,7 @@ impl CandidateRanker {
         if x[ENTITIES_IN_SNIPPET] == 0.0 {
             return 0.0;
         }
-        let z: Vec<f64> = (0..N)
-            .map(|j| (x[j] - self.mean[j]) / self.scale[j])
-            .collect();
-        sigmoid(self.bias + dot(&self.weights, &z))
+        self.model.probability(x)
     }
 
     /// Reads `candidate_ranker.json` from a span-model directory.
@@ -453,11 +382,7 @@ impl CandidateRanker {
         let text = std::fs::read_to_string(&path).map_err(|e| load_error(e.to_string()))?;
         let ranker: Self = serde_json::from_str(&text).map_err(|e| load_error(e.to_string()))?;
         let expected: Vec<String> = FEATURES.iter().map(|f| f.to_string()).collect();
-        if ranker.features != expected
-            || ranker.mean.len() != N
-            || ranker.scale.len() != N
-            || ranker.weights.len() != N
-        {
+        if ranker.features != expected || !ranker.model.has_features(N) {
             return Err(load_error(
                 "it was trained on other features; retrain it with `tally train count-spans`"
                     .to_string(),
@@ -472,14 +397,6 @@ impl CandidateRanker {
         let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
         std::fs::write(dir.join(RANKER_FILE), text + "\n")
     }
-}
-
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-fn dot(w: &[f64], z: &[f64]) -> f64 {
-    w.iter().zip(z).map(|(a, b)| a * b).sum()
 }
 
 #[cfg(test)]

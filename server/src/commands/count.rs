@@ -255,17 +255,39 @@ pub fn train(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
     }
     let abstention = &ranker_report.abstention;
     println!(
-        "abstention (nested cross-validation; folds chose {:?}; default {:.2}):",
-        abstention.fold_choices, abstention.abstain_below
+        "abstention (nested cross-validation): support = best confidence, folds chose {:?}; \
+         support = answer-support model, folds chose {:?}",
+        abstention.fold_choices, abstention.model_fold_choices
     );
-    for (dataset, with) in &abstention.with {
-        if let Some(without) = abstention.without.get(dataset) {
+    println!(
+        "{:<14} {:>22} {:>22} {:>22}",
+        "data set", "never RP/Cov/P/C", "best confidence", "support model"
+    );
+    let figures = |s: &tally_engine::count::metrics::CountScores| {
+        format!("{:.1} / {:.1} / {:.1}", s.rp, s.coverage, s.pc)
+    };
+    for (dataset, without) in &abstention.without {
+        if let (Some(with), Some(model)) = (
+            abstention.with.get(dataset),
+            abstention.with_model.get(dataset),
+        ) {
             println!(
-                "{dataset:<14} never RP {:.1} Cov {:.1} P/C {:.1}   abstaining RP {:.1} Cov {:.1} P/C {:.1}",
-                without.rp, without.coverage, without.pc, with.rp, with.coverage, with.pc
+                "{dataset:<14} {:>22} {:>22} {:>22}",
+                figures(without),
+                figures(with),
+                figures(model)
             );
         }
     }
+    println!(
+        "kept: {}, abstaining below {:.2}",
+        if abstention.model.is_some() {
+            "the support model (answer_support.json)"
+        } else {
+            "the best confidence (the support model did not beat it by 1 mean P/C point)"
+        },
+        abstention.abstain_below
+    );
     for (scorer, table) in &ranker_report.calibration {
         println!(
             "calibration of {scorer} (out of fold, {} candidates): ECE {:.3}, Brier {:.3}",

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::data::{QueryCandidates, TrainingQuery};
+use crate::count::answer_support::SupportRule;
 use crate::count::candidates::CountCandidate;
 use crate::count::consolidate::Strategy;
 use crate::count::lexical::lexical_confidence;
@@ -94,7 +95,10 @@ pub fn cross_validate(
                         .filter(|(_, q)| q.dataset == dataset)
                         .map(|(i, q)| {
                             let chosen = best_per_snippet(&confs[i]);
-                            (predict(&chosen, &settings).count, q.gold)
+                            (
+                                predict(&chosen, &settings, SupportRule::BestConfidence).count,
+                                q.gold,
+                            )
                         })
                         .collect();
                     by_threshold.insert(format!("{threshold:.1}"), count_scores(&pairs));

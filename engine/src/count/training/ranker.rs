@@ -5,7 +5,7 @@
 //! see. The folds are the span head's (same seed): every query's ranker confidences come from a
 //! ranker trained on the other folds, and give the cross-validated figures.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -18,8 +18,13 @@ use super::cross_validation::{
 };
 use super::data::{QueryCandidates, TrainingQuery};
 use super::reader::{TrainError, TrainSettings};
+use crate::count::answer_support::{
+    support_features, AnswerSupport, SupportFeatures, SupportRule, AGREEMENT_RATIO, SUPPORT_FILE,
+};
 use crate::count::calibration::{reliability, Reliability};
+use crate::count::consolidate::Scored;
 use crate::count::consolidate::Strategy;
+use crate::count::metrics::ratio;
 use crate::count::metrics::{count_scores, CountScores};
 use crate::count::name_cache::NameCache;
 use crate::count::pipeline::{best_per_snippet, predict, Chosen, CountSettings};
@@ -62,9 +67,16 @@ pub struct AbstentionReport {
     /// The threshold each fold chose on the other folds.
     pub fold_choices: Vec<f64>,
     /// Per data set: the ranker's out-of-fold figures at the best strategy and threshold, never
-    /// abstaining, and abstaining with each fold's own choice.
+    /// abstaining, and abstaining (support = best confidence) with each fold's own choice.
     pub without: BTreeMap<String, CountScores>,
     pub with: BTreeMap<String, CountScores>,
+    /// The same with the answer-support model fitted in each fold.
+    pub model_fold_choices: Vec<f64>,
+    pub with_model: BTreeMap<String, CountScores>,
+    /// The model fitted on every answer, when it beat the best confidence (then `abstain_below`
+    /// is its threshold); written next to the ranker.
+    #[serde(skip)]
+    pub model: Option<AnswerSupport>,
 }
 
 /// Features and labels of every candidate of every query.
@@ -180,7 +192,7 @@ pub fn train_candidate_ranker(
         .features
         .iter()
         .cloned()
-        .zip(ranker.weights.iter().copied())
+        .zip(ranker.model.weights.iter().copied())
         .collect();
     let summary: BTreeMap<&String, f64> = cross_validation
         .iter()
@@ -203,10 +215,19 @@ pub fn train_candidate_ranker(
         "ece_out_of_fold": calibration["ranker"].ece,
         "abstain_below": abstention.abstain_below,
     });
-    ranker.save(out_dir).map_err(|source| TrainError::Write {
+    let write_error = |source| TrainError::Write {
         path: out_dir.to_path_buf(),
         source,
-    })?;
+    };
+    ranker.save(out_dir).map_err(write_error)?;
+    // The model is written only when it was kept; a stale one from an earlier run goes.
+    match &abstention.model {
+        Some(model) => model.save(out_dir).map_err(write_error)?,
+        None => match std::fs::remove_file(out_dir.join(SUPPORT_FILE)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(write_error(e)),
+            _ => {}
+        },
+    }
     progress(&format!("ranker trained in {seconds:.1} s"));
     Ok(RankerReport {
         candidates: all.len(),
@@ -238,8 +259,11 @@ fn probabilities_and_labels(
         .collect()
 }
 
-/// Chooses the abstention threshold: in each fold, the one with the best mean P/C over the data
-/// sets on the other folds' queries, applied to the fold's own; finally the best on all queries.
+/// Chooses how and when to abstain, by nested cross-validation: in each fold, the answer-support
+/// model is fitted on the other folds' answers, and the threshold with the best mean P/C over the
+/// data sets on the other folds' queries is applied to the fold's own; both for the model and for
+/// the best confidence alone (`answer_support.rs`). The model is kept when its cross-validated
+/// mean P/C beats the best confidence by [`RULE_MARGIN`]; it is then fitted on every answer.
 fn choose_abstention(
     queries: &[TrainingQuery],
     confidences: &[QueryConfidences],
@@ -252,31 +276,52 @@ fn choose_abstention(
         abstain_below,
         ..settings.clone()
     };
-    let datasets: BTreeSet<&str> = queries.iter().map(|q| q.dataset.as_str()).collect();
+    // The groups whose mean P/C is maximised: each data set, and the questions of both whose
+    // snippets do state the answer (most unseen questions are like these: abstaining there only
+    // costs coverage).
+    let answerable: Vec<bool> = confidences
+        .iter()
+        .zip(queries)
+        .map(|(per_snippet, query)| {
+            per_snippet
+                .iter()
+                .flatten()
+                .any(|(c, _)| ratio(c.count, query.gold) >= AGREEMENT_RATIO)
+        })
+        .collect();
+    let mut groups: BTreeMap<String, Vec<bool>> = BTreeMap::new();
+    for (q, query) in queries.iter().enumerate() {
+        groups
+            .entry(query.dataset.clone())
+            .or_insert_with(|| vec![false; queries.len()])[q] = true;
+    }
+    groups.insert(ANSWERABLE.to_string(), answerable);
     let scores_of = |qs: &[usize], predictions: &dyn Fn(usize) -> Option<f64>| {
-        datasets
+        groups
             .iter()
-            .map(|&d| {
+            .map(|(name, members)| {
                 let pairs: Vec<(Option<f64>, f64)> = qs
                     .iter()
-                    .filter(|&&q| queries[q].dataset == d)
+                    .filter(|&&q| members[q])
                     .map(|&q| (predictions(q), queries[q].gold))
                     .collect();
-                (d.to_string(), count_scores(&pairs))
+                (name.clone(), count_scores(&pairs))
             })
             .collect::<BTreeMap<String, CountScores>>()
     };
-    let best_for = |qs: &[usize]| -> f64 {
-        let mean_pc = |tau: f64| {
+    let mean_pc = |by_set: &BTreeMap<String, CountScores>| {
+        by_set.values().map(|s| s.pc).sum::<f64>() / by_set.len().max(1) as f64
+    };
+    let best_for = |qs: &[usize], rule: SupportRule| -> f64 {
+        let pc_at = |tau: f64| {
             let s = at(tau);
-            let by_set = scores_of(qs, &|q| predict(&chosen[q], &s).count);
-            by_set.values().map(|s| s.pc).sum::<f64>() / by_set.len().max(1) as f64
+            mean_pc(&scores_of(qs, &|q| predict(&chosen[q], &s, rule).count))
         };
         // The lowest threshold among the best: abstain no more than the figures ask for.
         ABSTAIN_GRID
             .into_iter()
             .fold((0.0, f64::NEG_INFINITY), |(best, best_pc), tau| {
-                let pc = mean_pc(tau);
+                let pc = pc_at(tau);
                 if pc > best_pc + 1e-9 {
                     (tau, pc)
                 } else {
@@ -285,24 +330,82 @@ fn choose_abstention(
             })
             .0
     };
-    let mut predictions = vec![None; queries.len()];
-    let mut fold_choices = Vec::new();
+    let support_rows = |qs: &[usize]| -> Vec<(SupportFeatures, bool)> {
+        qs.iter()
+            .filter_map(|&q| {
+                let answer = predict(&chosen[q], &at(0.0), SupportRule::BestConfidence).count?;
+                let scored = scored(&chosen[q]);
+                let right = ratio(answer, queries[q].gold) >= AGREEMENT_RATIO;
+                Some((support_features(&scored, answer), right))
+            })
+            .collect()
+    };
+    let mut best_confidence = vec![None; queries.len()];
+    let mut modelled = vec![None; queries.len()];
+    let (mut fold_choices, mut model_fold_choices) = (Vec::new(), Vec::new());
     for fold in 0..folds {
         let others: Vec<usize> = (0..queries.len()).filter(|&q| fold_of[q] != fold).collect();
-        let tau = best_for(&others);
+        let own: Vec<usize> = (0..queries.len()).filter(|&q| fold_of[q] == fold).collect();
+        let tau = best_for(&others, SupportRule::BestConfidence);
         fold_choices.push(tau);
-        for q in (0..queries.len()).filter(|&q| fold_of[q] == fold) {
-            predictions[q] = predict(&chosen[q], &at(tau)).count;
+        for &q in &own {
+            best_confidence[q] = predict(&chosen[q], &at(tau), SupportRule::BestConfidence).count;
+        }
+        let model = AnswerSupport::fit(&support_rows(&others));
+        let rule = SupportRule::Model(&model);
+        let tau = best_for(&others, rule);
+        model_fold_choices.push(tau);
+        for &q in &own {
+            modelled[q] = predict(&chosen[q], &at(tau), rule).count;
         }
     }
     let all: Vec<usize> = (0..queries.len()).collect();
+    let with = scores_of(&all, &|q| best_confidence[q]);
+    let with_model = scores_of(&all, &|q| modelled[q]);
+    let mut model = AnswerSupport::fit(&support_rows(&all));
+    let keep_model = mean_pc(&with_model) >= mean_pc(&with) + RULE_MARGIN;
+    let abstain_below = if keep_model {
+        best_for(&all, SupportRule::Model(&model))
+    } else {
+        best_for(&all, SupportRule::BestConfidence)
+    };
+    model.training = serde_json::json!({
+        "label": format!("the consolidated count within a ratio of {AGREEMENT_RATIO} of the gold count"),
+        "confidences": "the candidate ranker's, out of fold",
+        "folds": folds,
+        "abstain_below": abstain_below,
+        "fold_choices": model_fold_choices,
+        "cv_with_model": with_model,
+        "cv_with_best_confidence": with,
+    });
     let never = at(0.0);
     AbstentionReport {
-        abstain_below: best_for(&all),
+        abstain_below,
         fold_choices,
-        without: scores_of(&all, &|q| predict(&chosen[q], &never).count),
-        with: scores_of(&all, &|q| predictions[q]),
+        without: scores_of(&all, &|q| {
+            predict(&chosen[q], &never, SupportRule::BestConfidence).count
+        }),
+        with,
+        model_fold_choices,
+        with_model,
+        model: keep_model.then_some(model),
     }
+}
+
+/// The group of questions whose snippets state the answer (a candidate within the tolerance).
+pub const ANSWERABLE: &str = "answerable";
+
+/// Mean P/C points by which the answer-support model must beat the best confidence to be kept.
+const RULE_MARGIN: f64 = 1.0;
+
+fn scored(chosen: &[Chosen]) -> Vec<Scored> {
+    chosen
+        .iter()
+        .map(|c| Scored {
+            count: c.candidate.count,
+            confidence: c.confidence,
+        })
+        .collect()
 }
 
 fn labelled(rows: &QueryRows) -> impl Iterator<Item = (Features, bool)> + '_ {
@@ -371,4 +474,83 @@ fn best_setting(cv: &CrossValidation) -> (String, f64) {
         best = (incumbent.to_string(), best_of_incumbent.1);
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::candidates::count_candidates;
+
+    /// A query of data set `dataset` whose snippets state `stated` counts, each with `confidence`.
+    fn query(dataset: &str, gold: f64, stated: &[(f64, f64)]) -> (TrainingQuery, QueryConfidences) {
+        let texts: Vec<String> = stated
+            .iter()
+            .map(|(n, _)| format!("The band recorded {n} songs."))
+            .collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let confidences = texts
+            .iter()
+            .zip(stated)
+            .map(|(t, (_, p))| count_candidates(t).into_iter().map(|c| (c, *p)).collect())
+            .collect();
+        let q =
+            TrainingQuery::from_texts(dataset, "how many songs did the band record", gold, &refs);
+        (q, confidences)
+    }
+
+    /// Right answers are stated by three snippets, wrong ones by one among rivals, all with
+    /// the same confidences: the support model tells them apart, the best confidence cannot.
+    /// Abstaining on every wrong answer leaves P/C as it was (RP rises as much as coverage
+    /// falls), so the ties go to the lowest threshold: Tally abstains no more than the figures
+    /// ask for.
+    #[test]
+    fn abstention_is_chosen_by_nested_folds_over_the_data_sets_and_the_answerable_questions() {
+        let (mut queries, mut confidences) = (Vec::new(), Vec::new());
+        for i in 0..60 {
+            let dataset = if i % 2 == 0 { "a" } else { "b" };
+            let c = 0.3 + (i % 4) as f64 * 0.02;
+            let (q, conf) = if i % 3 == 0 {
+                query(dataset, 12.0, &[(12.0, c), (12.0, c), (12.0, c), (40.0, c)])
+            } else {
+                query(dataset, 12.0, &[(30.0, c), (40.0, c), (50.0, c), (70.0, c)])
+            };
+            queries.push(q);
+            confidences.push(conf);
+        }
+        let fold_of = fold_assignment(queries.len(), 5, 17);
+        let settings = CountSettings {
+            strategy: Strategy::MostFrequent,
+            threshold: 0.0,
+            ..CountSettings::default()
+        };
+        let report = choose_abstention(&queries, &confidences, &fold_of, 5, &settings);
+        // The answerable group holds the 20 queries whose snippets state 12, from both sets.
+        assert_eq!(report.with[ANSWERABLE].queries, 20);
+        assert_eq!(report.with_model[ANSWERABLE].rp, 100.0);
+        assert_eq!(report.without["a"].queries, 30);
+        assert_eq!(report.without["b"].rp, 100.0 / 3.0);
+        assert_eq!(report.fold_choices, [0.0; 5]);
+        assert_eq!(report.model_fold_choices, [0.0; 5]);
+        assert_eq!(report.abstain_below, 0.0);
+        assert!(report.model.is_none());
+
+        // The model fitted on these answers does separate them.
+        let rows: Vec<(SupportFeatures, bool)> = confidences
+            .iter()
+            .zip(&queries)
+            .map(|(conf, q)| {
+                let chosen = best_per_snippet(conf);
+                let answer = predict(&chosen, &settings, SupportRule::BestConfidence)
+                    .count
+                    .unwrap();
+                let right = ratio(answer, q.gold) >= AGREEMENT_RATIO;
+                (support_features(&scored(&chosen), answer), right)
+            })
+            .collect();
+        let model = AnswerSupport::fit(&rows);
+        for (x, right) in &rows {
+            let p = model.model.probability(x);
+            assert!(if *right { p > 0.9 } else { p < 0.1 }, "{p} {right}");
+        }
+    }
 }
