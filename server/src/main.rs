@@ -3,8 +3,16 @@ use tally_server::cli::{BenchCommand, Cli, Command, CorpusCommand, EvalCommand, 
 use tally_server::commands::{bench, corpus, count, eval, extract, ingest, search, value};
 use tracing_subscriber::EnvFilter;
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+fn main() -> anyhow::Result<()> {
+    // Before any thread exists: it sets an environment variable candle reads once.
+    tally_engine::device::run_elementwise_on_caller();
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(run())
+}
+
+async fn run() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_env("TALLY_LOG").unwrap_or_else(|_| EnvFilter::new("info")),
