@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use super::choices::{InstanceScoring, ScorerKind, Strategy};
 
 /// The default of [`CountSettings::abstain_below`]: the nested cross-validated choice with the
-/// candidate ranker (every fold chose it; `tally train count-spans` prints it, README).
-pub const DEFAULT_ABSTAIN_BELOW: f64 = 0.25;
+/// candidate ranker and the answer-support model (`tally train count-spans` prints it, README).
+pub const DEFAULT_ABSTAIN_BELOW: f64 = 0.10;
 
 /// Every setting of the count pipeline; stored with each answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

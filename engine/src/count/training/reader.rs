@@ -81,7 +81,7 @@ impl Default for TrainSettings {
             tuned_layers: 2,
             layer_learning_rate: 1e-4,
             negatives_per_positive: 1.0,
-            silver_per_query: 0,
+            silver_per_query: 10,
             batch: 32,
             folds: 5,
             seed: 17,
