@@ -180,3 +180,41 @@ mod tests {
         assert_eq!(silver_questions(&queries, &candidates, 1).len(), 1);
     }
 }
+
+#[cfg(test)]
+mod fold_safety {
+    use super::*;
+    use crate::count::training::cross_validation::fold_assignment;
+    use crate::count::training::data::query_candidates;
+
+    /// A silver question belongs to the query whose snippet it came from: training folds take
+    /// it with that query, so a held-out query's snippets never reach training as silver.
+    #[test]
+    fn silver_questions_belong_to_the_query_whose_snippet_they_read() {
+        let queries: Vec<TrainingQuery> = (0..10)
+            .map(|i| {
+                let text = format!(
+                    "Team {i} won {} titles and played {} finals in Europe.",
+                    i + 2,
+                    i + 20
+                );
+                TrainingQuery::from_texts("fixture", "how many titles", 2.0, &[text.as_str()])
+            })
+            .collect();
+        let candidates = query_candidates(&queries);
+        let silver = silver_questions(&queries, &candidates, 10);
+        assert_eq!(silver.len(), 20);
+        let fold_of = fold_assignment(queries.len(), 5, 17);
+        for item in &silver {
+            let snippet = &queries[item.query].snippets[item.snippet].text;
+            assert!(snippet.contains(&item.sentence), "{item:?}");
+            // The fold that holds the query out trains on none of its silver questions.
+            let held_out = fold_of[item.query];
+            let trained_on: Vec<&SilverQuestion> = silver
+                .iter()
+                .filter(|s| fold_of[s.query] != held_out)
+                .collect();
+            assert!(trained_on.iter().all(|s| !snippet.contains(&s.sentence)));
+        }
+    }
+}
