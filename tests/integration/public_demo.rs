@@ -297,3 +297,74 @@ async fn a_full_server_says_when_to_come_back() {
     assert!(started.elapsed() >= Duration::from_millis(500));
     assert!(server.stop().success());
 }
+
+/// An asker who leaves stops the work done for them: the computation ends at its next stage
+/// (its answer is neither finished nor stored) and gives its slot back, which it holds until
+/// then, so the server never computes more answers at once than it admits. It used to give the
+/// slot back at once while the computation went on to the end.
+#[tokio::test]
+async fn an_answer_whose_asker_left_stops_and_gives_its_slot_back() {
+    let server = demo_server(
+        "public-demo-left",
+        &["--concurrent-answers", "1", "--answer-queue", "0"],
+    )
+    .await;
+    // The asker gives up after 100 ms; an uncached count answer takes about 300 ms here.
+    let impatient = reqwest::Client::builder()
+        .timeout(Duration::from_millis(100))
+        .build()
+        .unwrap();
+    let left = impatient
+        .get(server.url("/api/count?q=how+many+islands+does+the+asker+who+left+want"))
+        .send()
+        .await;
+    match left {
+        Err(e) => assert!(e.is_timeout(), "{e}"),
+        Ok(r) => panic!(
+            "answered within 100 ms: {} {}",
+            r.status(),
+            r.text().await.unwrap()
+        ),
+    }
+    let stopped = |n: usize| {
+        let server = &server;
+        async move {
+            let started = Instant::now();
+            while server
+                .log_text()
+                .matches("answer stopped: its asker left")
+                .count()
+                < n
+            {
+                assert!(
+                    started.elapsed() < Duration::from_secs(120),
+                    "the computation went on: {}",
+                    server.log_text()
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    };
+    stopped(1).await;
+    // The slot serves the next asker.
+    let next = server.url("/api/count?q=how+many+islands+does+the+next+asker+want");
+    let response = reqwest::get(next).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+
+    // The same for a page's progress stream whose reader goes away.
+    let stream =
+        impatient
+            .get(server.url(
+                "/api/answer/stream?q=how+many+islands+does+the+stream+that+left+want&mode=count",
+            ))
+            .send()
+            .await;
+    if let Ok(response) = stream {
+        // The headers came at once; the body is read until the client's time is up.
+        let status = response.status();
+        let body = response.text().await;
+        assert!(body.is_err(), "{status} {body:?}");
+    }
+    stopped(2).await;
+    assert!(server.stop().success());
+}

@@ -1,6 +1,7 @@
 //! The count pipeline: question analysis → count candidates → span confidences → consolidation
 //! → contextualization → instances, with per-stage timings, into one [`CountAnswer`].
 
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -42,6 +43,18 @@ pub enum PipelineError {
     Ranker(#[from] RankerError),
     #[error(transparent)]
     Support(#[from] SupportError),
+    /// The observer said to stop (nobody waits for the answer any more).
+    #[error("the answer was no longer wanted")]
+    Cancelled,
+}
+
+/// Told about each stage as it finishes; `Break` stops the pipeline there with
+/// [`PipelineError::Cancelled`].
+pub type StageObserver<'a> = &'a mut dyn FnMut(&StageTiming) -> ControlFlow<()>;
+
+/// An observer that lets every stage run.
+fn carry_on(_: &StageTiming) -> ControlFlow<()> {
+    ControlFlow::Continue(())
 }
 
 /// The count pipeline with its models, loaded once and shared.
@@ -202,7 +215,7 @@ impl CountPipeline {
         question: &str,
         settings: &CountSettings,
     ) -> Result<CountAnswer, PipelineError> {
-        self.answer_from_index_observed(index, question, settings, &mut |_| {})
+        self.answer_from_index_observed(index, question, settings, &mut carry_on)
     }
 
     /// [`answer_from_index`](Self::answer_from_index), telling `on_stage` about each stage as
@@ -212,7 +225,7 @@ impl CountPipeline {
         index: &SnippetIndex,
         question: &str,
         settings: &CountSettings,
-        on_stage: &mut dyn FnMut(&StageTiming),
+        on_stage: StageObserver,
     ) -> Result<CountAnswer, PipelineError> {
         let started = Instant::now();
         let (snippets, retrieval) =
@@ -221,7 +234,9 @@ impl CountPipeline {
             stage: "retrieval".to_string(),
             ms: started.elapsed().as_secs_f64() * 1e3,
         };
-        on_stage(&retrieval_timing);
+        if on_stage(&retrieval_timing).is_break() {
+            return Err(PipelineError::Cancelled);
+        }
         let mut answer =
             self.answer_observed(question, &snippets, retrieval, settings, on_stage)?;
         answer.timings.insert(0, retrieval_timing);
@@ -236,7 +251,7 @@ impl CountPipeline {
         retrieval: &str,
         settings: &CountSettings,
     ) -> Result<CountAnswer, PipelineError> {
-        self.answer_observed(question, snippets, retrieval, settings, &mut |_| {})
+        self.answer_observed(question, snippets, retrieval, settings, &mut carry_on)
     }
 
     /// [`answer`](Self::answer), telling `on_stage` about each stage as it finishes.
@@ -246,7 +261,7 @@ impl CountPipeline {
         snippets: &[Snippet],
         retrieval: &str,
         settings: &CountSettings,
-        on_stage: &mut dyn FnMut(&StageTiming),
+        on_stage: StageObserver,
     ) -> Result<CountAnswer, PipelineError> {
         let analysis = analyse(question);
         self.answer_analysed(question, analysis, snippets, retrieval, settings, on_stage)
@@ -261,7 +276,7 @@ impl CountPipeline {
         snippets: &[Snippet],
         retrieval: &str,
         settings: &CountSettings,
-        on_stage: &mut dyn FnMut(&StageTiming),
+        on_stage: StageObserver,
     ) -> Result<CountAnswer, PipelineError> {
         let mut timings = Vec::new();
         let mut clock = Instant::now();
@@ -270,18 +285,22 @@ impl CountPipeline {
                 stage: stage.to_string(),
                 ms: clock.elapsed().as_secs_f64() * 1e3,
             };
-            on_stage(&timing);
+            let flow = on_stage(&timing);
             timings.push(timing);
             clock = Instant::now();
+            match flow {
+                ControlFlow::Continue(()) => Ok(()),
+                ControlFlow::Break(()) => Err(PipelineError::Cancelled),
+            }
         };
 
         let texts: Vec<&str> = snippets.iter().map(|s| s.text.as_str()).collect();
-        lap("analysis", &mut timings);
+        lap("analysis", &mut timings)?;
 
         let scorer = self.effective_scorer(settings.scorer);
         let settings = &settings.for_scorer(scorer);
         let per_snippet = self.score_candidates(question, &analysis, &texts, scorer)?;
-        lap("span scoring", &mut timings);
+        lap("span scoring", &mut timings)?;
 
         let chosen = best_per_snippet(&per_snippet);
         let Prediction {
@@ -299,7 +318,7 @@ impl CountPipeline {
             )),
             _ => None,
         };
-        lap("consolidation", &mut timings);
+        lap("consolidation", &mut timings)?;
 
         // Contextualization over the used candidates.
         let mut classes: Vec<Option<CnpClass>> = vec![None; chosen.len()];
@@ -357,7 +376,7 @@ impl CountPipeline {
         ] {
             group.sort_by(|a, b| b.confidence.total_cmp(&a.confidence));
         }
-        lap("contextualization", &mut timings);
+        lap("contextualization", &mut timings)?;
 
         // Instances.
         let instances = self.instances_for(
@@ -367,7 +386,7 @@ impl CountPipeline {
             settings.instance_scoring,
             settings.max_instances,
         )?;
-        lap("instances", &mut timings);
+        lap("instances", &mut timings)?;
 
         let answer_snippets = snippets
             .iter()

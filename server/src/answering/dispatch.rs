@@ -1,5 +1,7 @@
 //! Answering one checked question with the engine its kind needs.
 
+use std::ops::ControlFlow;
+
 use super::*;
 
 /// Answers with the engines; a count question from the `fetched` snippets.
@@ -10,6 +12,7 @@ pub(super) fn answer_with(
     decision: KindDecision,
     fetched: Option<Fetched>,
     on_stage: &(dyn Fn(&StageTiming) + Send + Sync),
+    wanted: &AtomicBool,
 ) -> Result<Answer, AnswerError> {
     let Checked {
         forced,
@@ -39,7 +42,15 @@ pub(super) fn answer_with(
                     &used.snippets,
                     &used.retrieval,
                     count_settings,
-                    &mut |stage| on_stage(stage),
+                    &mut |stage| {
+                        on_stage(stage);
+                        if wanted.load(Ordering::Acquire) {
+                            ControlFlow::Continue(())
+                        } else {
+                            tracing::info!(stage = %stage.stage, "answer stopped: its asker left");
+                            ControlFlow::Break(())
+                        }
+                    },
                 )
                 .map_err(|e| AnswerError::Failed(e.to_string()))?;
             let links: HashMap<_, _> = used.links.into_iter().collect();

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use serde::Serialize;
@@ -22,7 +22,7 @@ use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
 use tally_types::count::{SnippetOrigin, SnippetSource};
 use tally_types::request::{clean_text, Ask, Settings};
 use tally_types::{AnswerBody, Mode};
-use tokio::sync::{Semaphore, SemaphorePermit, TryAcquireError};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 
 use tally_engine::choices::{CountChoices, SearchChoices};
 
@@ -103,6 +103,26 @@ pub struct Answerer {
 /// Seconds a refused asker is told to wait: about one answer's time.
 const BUSY_RETRY_AFTER_S: u64 = 5;
 
+/// Whether an answer's asker still waits for it: true until the guard is dropped (the request's
+/// future, and this guard with it, is dropped when its client goes).
+struct Wanted(Arc<AtomicBool>);
+
+impl Wanted {
+    fn new() -> Self {
+        Self(Arc::new(AtomicBool::new(true)))
+    }
+
+    fn flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.0)
+    }
+}
+
+impl Drop for Wanted {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
+}
+
 /// Counts a waiting question for as long as it waits.
 struct Waiting<'a>(&'a AtomicUsize);
 
@@ -147,9 +167,10 @@ impl Answerer {
     }
 
     /// A permit to compute an answer: at once, after waiting in the bounded queue, or refused.
-    async fn permit(&self) -> Result<SemaphorePermit<'_>, AnswerError> {
+    /// Owned, so that the computation holds it until it ends, whether or not its asker waits.
+    async fn permit(&self) -> Result<OwnedSemaphorePermit, AnswerError> {
         let shutting_down = |_| AnswerError::Unavailable("the server is shutting down".into());
-        match self.permits.try_acquire() {
+        match self.permits.clone().try_acquire_owned() {
             Ok(permit) => return Ok(permit),
             Err(TryAcquireError::Closed) => return Err(shutting_down(())),
             Err(TryAcquireError::NoPermits) => {}
@@ -159,7 +180,11 @@ impl Answerer {
         if ahead >= self.max_waiting {
             return Err(AnswerError::Busy(BUSY_RETRY_AFTER_S));
         }
-        self.permits.acquire().await.map_err(|_| shutting_down(()))
+        self.permits
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| shutting_down(()))
     }
 
     /// Loads the corpora (ingesting the default corpus into empty indexes) and the span model;
@@ -352,9 +377,16 @@ impl Answerer {
             QuestionKind::Count => Some(self.snippets(&engines, &question, checked).await?),
             _ => None,
         };
-        let _permit = self.permit().await?;
+        let permit = self.permit().await?;
         let checked = checked.clone();
+        // When the asker goes (its request dropped, so this future is dropped), the computation
+        // stops at its next stage; until then it keeps its permit, so the slots count the work
+        // that really runs. Identical questions are not shared in flight: each asker's answer
+        // is its own computation, so stopping one never leaves another without its answer.
+        let wanted = Wanted::new();
+        let still_wanted = wanted.flag();
         let answer = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
             answer_with(
                 &engines,
                 &question,
@@ -362,6 +394,7 @@ impl Answerer {
                 decision,
                 fetched,
                 on_stage.as_ref(),
+                &still_wanted,
             )
         })
         .await

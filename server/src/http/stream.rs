@@ -41,11 +41,15 @@ pub async fn answer_stream(
         let stages = events.clone();
         let on_stage = Arc::new(move |stage: &tally_engine::count::pipeline::StageTiming| {
             if let Ok(event) = Event::default().event("stage").json_data(stage) {
-                // A client that left no longer listens; the answer is still computed and stored.
                 let _ = stages.send(event);
             }
         });
-        let stored = answer_and_store_observed(&state, &checked, &asker, on_stage).await;
+        // A client that left no longer listens: its answer is dropped, which stops the
+        // computation at its next stage and frees its slot for visitors still there.
+        let stored = tokio::select! {
+            stored = answer_and_store_observed(&state, &checked, &asker, on_stage) => stored,
+            () = events.closed() => return,
+        };
         let last = match stored
             .map_err(|e| e.failure())
             .map(|s| to_page(checked.ask, s))
