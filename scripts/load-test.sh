@@ -37,7 +37,8 @@ curl -sf "$BASE/api/health" | grep -q '"ready":true' || { echo "server not ready
 PG_PORT=$(sed -n 's/.*private PostgreSQL cluster on port \([0-9]*\).*/\1/p' "$WORK/server.log" | head -1)
 PG_DATA=$(sed -n 's/.*private PostgreSQL cluster on port [0-9]* (data in \(.*\)).*/\1/p' "$WORK/server.log" | head -1)
 PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-PG_URL="postgres://tally@127.0.0.1:$PG_PORT/tally"
+# The cluster asks for passwords: the superuser's is kept in the cluster directory.
+PG_URL="postgres://tally:$(cat "$WORK/pg/superuser.password")@127.0.0.1:$PG_PORT/tally"
 db_bytes() { "$PG_BIN/psql" "$PG_URL" -Atc "SELECT pg_database_size(current_database())"; }
 as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 

@@ -5,6 +5,12 @@
 //! stop` when the server exits. The data directory stays, so nothing stored is lost between runs.
 //! PostgreSQL refuses to run as root; as root we run its programs as the `postgres` system user
 //! that Debian's package creates.
+//!
+//! Nobody connects without a password: the superuser's and the app role's passwords are made at
+//! random when first needed and kept in the cluster directory (mode 0600), `pg_hba.conf` asks for
+//! `scram-sha-256` on every line, and the server connects as `tally_app`, which owns the `tally`
+//! database and is not a superuser. A cluster made by an earlier Tally with `trust` is secured
+//! the same way when it is next started.
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -12,7 +18,18 @@ use std::process::{Command, Output};
 
 const DATABASE: &str = "tally";
 const SUPERUSER: &str = "tally";
+/// The role the server connects as: owner of the `tally` database, not a superuser.
+const APP_ROLE: &str = "tally_app";
 const SERVICE_USER: &str = "postgres";
+/// Files in the cluster directory holding the two roles' passwords.
+pub const SUPERUSER_PASSWORD_FILE: &str = "superuser.password";
+pub const APP_PASSWORD_FILE: &str = "app.password";
+/// What `pg_hba.conf` says once secured: passwords on loopback, nothing else.
+const HBA: &str = "# Written by Tally: every connection needs its role's password.
+local all all scram-sha-256
+host all all 127.0.0.1/32 scram-sha-256
+host all all ::1/128 scram-sha-256
+";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClusterError {
@@ -29,7 +46,7 @@ pub enum ClusterError {
     },
     #[error("`{command}` failed: {message}")]
     Command { command: String, message: String },
-    #[error("cannot create the `{DATABASE}` database: {0}")]
+    #[error("cannot set up the `{DATABASE}` database and its roles: {0}")]
     CreateDatabase(#[from] sqlx::Error),
 }
 
@@ -41,6 +58,8 @@ pub struct PrivateCluster {
     port: u16,
     run_as: Option<&'static str>,
     started_here: bool,
+    superuser_password: String,
+    app_password: String,
 }
 
 impl PrivateCluster {
@@ -77,27 +96,37 @@ impl PrivateCluster {
             }
         }
 
+        let superuser_file = base_dir.join(SUPERUSER_PASSWORD_FILE);
+        let superuser_password = secret(&superuser_file, run_as)?;
+        let app_password = secret(&base_dir.join(APP_PASSWORD_FILE), None)?;
         let mut cluster = Self {
             data_dir,
             bin_dir,
             port: 0,
             run_as,
             started_here: false,
+            superuser_password,
+            app_password,
         };
         if !cluster.data_dir.join("PG_VERSION").is_file() {
-            cluster.initdb()?;
+            cluster.initdb(&superuser_file)?;
         }
         match cluster.running_port() {
             Some(port) => cluster.port = port,
             None => cluster.start_server(&base_dir)?,
         }
+        cluster.require_passwords().await?;
         cluster.create_database().await?;
         Ok(cluster)
     }
 
-    /// Connection URL of the cluster's `tally` database.
+    /// Connection URL of the cluster's `tally` database, as the app role (it holds the role's
+    /// password: never log it).
     pub fn url(&self) -> String {
-        format!("postgres://{SUPERUSER}@127.0.0.1:{}/{DATABASE}", self.port)
+        format!(
+            "postgres://{APP_ROLE}:{}@127.0.0.1:{}/{DATABASE}",
+            self.app_password, self.port
+        )
     }
 
     pub fn port(&self) -> u16 {
@@ -120,8 +149,9 @@ impl PrivateCluster {
             .map(|_| ())
     }
 
-    fn initdb(&self) -> Result<(), ClusterError> {
+    fn initdb(&self, password_file: &Path) -> Result<(), ClusterError> {
         let data = self.data_dir.display().to_string();
+        let password_file = format!("--pwfile={}", password_file.display());
         self.run(
             "initdb",
             &[
@@ -129,12 +159,64 @@ impl PrivateCluster {
                 &data,
                 "-U",
                 SUPERUSER,
-                "--auth=trust",
+                "--auth=scram-sha-256",
+                &password_file,
                 "--encoding=UTF8",
                 "--no-locale",
             ],
         )?;
         Ok(())
+    }
+
+    /// Secures a cluster that still trusts connections (made by an earlier Tally): gives the
+    /// superuser its password, then makes `pg_hba.conf` ask for passwords and reloads it.
+    async fn require_passwords(&self) -> Result<(), ClusterError> {
+        use sqlx::Connection;
+        let hba = self.data_dir.join("pg_hba.conf");
+        let io_err = |source| ClusterError::Io {
+            path: hba.clone(),
+            source,
+        };
+        let current = std::fs::read_to_string(&hba).map_err(io_err)?;
+        let trusts = current
+            .lines()
+            .map(str::trim)
+            .any(|l| !l.starts_with('#') && l.split_whitespace().any(|w| w == "trust"));
+        if !trusts {
+            return Ok(());
+        }
+        let options = self.options("postgres", SUPERUSER, None);
+        let mut conn = sqlx::PgConnection::connect_with(&options).await?;
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "ALTER ROLE {SUPERUSER} PASSWORD '{}'",
+            self.superuser_password
+        )))
+        .execute(&mut conn)
+        .await?;
+        conn.close().await?;
+        // Written in place, so the file keeps its owner (the `postgres` user when run as root).
+        std::fs::write(&hba, HBA).map_err(io_err)?;
+        let data = self.data_dir.display().to_string();
+        self.run("pg_ctl", &["-D", &data, "reload"])?;
+        tracing::info!("the private PostgreSQL cluster trusted loopback connections; it now asks for passwords");
+        Ok(())
+    }
+
+    fn options(
+        &self,
+        database: &str,
+        role: &str,
+        password: Option<&str>,
+    ) -> sqlx::postgres::PgConnectOptions {
+        let options = sqlx::postgres::PgConnectOptions::new()
+            .host("127.0.0.1")
+            .port(self.port)
+            .username(role)
+            .database(database);
+        match password {
+            Some(password) => options.password(password),
+            None => options,
+        }
     }
 
     /// Starts the postmaster on a loopback port: the one it had last time when that is free (so
@@ -188,19 +270,71 @@ impl PrivateCluster {
         pid_file.lines().nth(3)?.trim().parse().ok()
     }
 
+    /// Makes sure the `tally` database and the app role exist, the role has its password and
+    /// is no superuser, and it owns the database, its schema and every table in it (tables made
+    /// by an earlier Tally belong to the superuser).
     async fn create_database(&self) -> Result<(), ClusterError> {
         use sqlx::Connection;
-        let admin_url = format!("postgres://{SUPERUSER}@127.0.0.1:{}/postgres", self.port);
-        let mut conn = sqlx::PgConnection::connect(&admin_url).await?;
+        let superuser = Some(self.superuser_password.as_str());
+        let mut conn =
+            sqlx::PgConnection::connect_with(&self.options("postgres", SUPERUSER, superuser))
+                .await?;
+        let role_exists: bool =
+            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)")
+                .bind(APP_ROLE)
+                .fetch_one(&mut conn)
+                .await?;
+        if !role_exists {
+            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE ROLE {APP_ROLE} LOGIN")))
+                .execute(&mut conn)
+                .await?;
+        }
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "ALTER ROLE {APP_ROLE} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD '{}'",
+            self.app_password
+        )))
+        .execute(&mut conn)
+        .await?;
         let exists: bool =
             sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
                 .bind(DATABASE)
                 .fetch_one(&mut conn)
                 .await?;
         if !exists {
-            sqlx::query("CREATE DATABASE tally")
-                .execute(&mut conn)
-                .await?;
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "CREATE DATABASE {DATABASE} OWNER {APP_ROLE}"
+            )))
+            .execute(&mut conn)
+            .await?;
+        }
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "ALTER DATABASE {DATABASE} OWNER TO {APP_ROLE}"
+        )))
+        .execute(&mut conn)
+        .await?;
+        conn.close().await?;
+
+        let mut conn =
+            sqlx::PgConnection::connect_with(&self.options(DATABASE, SUPERUSER, superuser)).await?;
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "ALTER SCHEMA public OWNER TO {APP_ROLE}"
+        )))
+        .execute(&mut conn)
+        .await?;
+        let tables: Vec<String> = sqlx::query_scalar(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tableowner <> $1",
+        )
+        .bind(APP_ROLE)
+        .fetch_all(&mut conn)
+        .await?;
+        for table in tables {
+            // The table's sequences and indexes follow it.
+            let quoted = table.replace('"', "\"\"");
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "ALTER TABLE public.\"{quoted}\" OWNER TO {APP_ROLE}"
+            )))
+            .execute(&mut conn)
+            .await?;
         }
         conn.close().await?;
         Ok(())
@@ -235,6 +369,41 @@ impl PrivateCluster {
             })
         }
     }
+}
+
+/// The password kept in `path`: read, or made at random and written with mode 0600 (given to
+/// `owner` when set, so that `initdb`, run as that user, can read it).
+fn secret(path: &Path, owner: Option<&str>) -> Result<String, ClusterError> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let io_err = |source| ClusterError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Ok(existing) = std::fs::read_to_string(path) {
+        let existing = existing.trim().to_string();
+        if !existing.is_empty() {
+            return Ok(existing);
+        }
+    }
+    // Two random (v4) UUIDs in hex, 244 random bits: safe inside a SQL literal and a URL.
+    let password = format!(
+        "{}{}",
+        uuid::Uuid::new_v4().simple(),
+        uuid::Uuid::new_v4().simple()
+    );
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(io_err)?;
+    file.write_all(password.as_bytes()).map_err(io_err)?;
+    if let Some(user) = owner {
+        chown(path, user)?;
+    }
+    Ok(password)
 }
 
 /// Where `initdb` and `pg_ctl` live: on PATH, or Debian's versioned directory (newest first).
@@ -321,5 +490,94 @@ fn absolute(path: &Path) -> PathBuf {
         std::env::current_dir()
             .map(|cwd| cwd.join(path))
             .unwrap_or_else(|_| path.to_path_buf())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlx::Connection;
+
+    async fn connects(options: &sqlx::postgres::PgConnectOptions) -> Result<(), sqlx::Error> {
+        sqlx::PgConnection::connect_with(options)
+            .await?
+            .close()
+            .await
+    }
+
+    /// A new cluster asks every role for its password, and the app connects as a role that is
+    /// not a superuser; a cluster left trusting (as an earlier Tally made them) is secured when
+    /// it is next started, with its data kept.
+    #[tokio::test]
+    async fn connections_need_passwords_and_the_app_is_no_superuser() {
+        if find_bin_dir().is_none() {
+            panic!("PostgreSQL is not installed (scripts/setup.sh installs it)");
+        }
+        let dir = std::env::temp_dir().join(format!("tally-pg-secured-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let cluster = PrivateCluster::start(&dir).await.unwrap();
+        let without_password = |role: &str| cluster.options(DATABASE, role, None);
+        for role in [SUPERUSER, APP_ROLE] {
+            let refused = connects(&without_password(role)).await;
+            assert!(refused.is_err(), "{role} connected without a password");
+        }
+        for file in [SUPERUSER_PASSWORD_FILE, APP_PASSWORD_FILE] {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.join(file))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600, "{file}");
+        }
+        let mut app = sqlx::PgConnection::connect(&cluster.url()).await.unwrap();
+        let superuser: bool =
+            sqlx::query_scalar("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")
+                .fetch_one(&mut app)
+                .await
+                .unwrap();
+        assert!(!superuser);
+        sqlx::query("CREATE TABLE kept (n int)")
+            .execute(&mut app)
+            .await
+            .unwrap();
+        app.close().await.unwrap();
+
+        // Made trusting again, as clusters of earlier versions were, with a table the
+        // superuser owns.
+        let superuser = Some(cluster.superuser_password.as_str());
+        let mut admin =
+            sqlx::PgConnection::connect_with(&cluster.options(DATABASE, SUPERUSER, superuser))
+                .await
+                .unwrap();
+        sqlx::query("CREATE TABLE old_rows (n int)")
+            .execute(&mut admin)
+            .await
+            .unwrap();
+        admin.close().await.unwrap();
+        let hba = cluster.data_dir.join("pg_hba.conf");
+        std::fs::write(&hba, "host all all 127.0.0.1/32 trust\n").unwrap();
+        cluster.stop().unwrap();
+        assert!(std::fs::read_to_string(&hba).unwrap().contains("trust"));
+
+        let cluster = PrivateCluster::start(&dir).await.unwrap();
+        assert!(!std::fs::read_to_string(&hba).unwrap().contains(" trust"));
+        let refused = connects(&cluster.options(DATABASE, SUPERUSER, None)).await;
+        assert!(
+            refused.is_err(),
+            "the superuser connected without a password"
+        );
+        let mut app = sqlx::PgConnection::connect(&cluster.url()).await.unwrap();
+        // The app role now owns the superuser's old table too, and the data stayed.
+        sqlx::query("INSERT INTO old_rows VALUES (1)")
+            .execute(&mut app)
+            .await
+            .unwrap();
+        sqlx::query("DROP TABLE kept")
+            .execute(&mut app)
+            .await
+            .unwrap();
+        app.close().await.unwrap();
+        cluster.stop().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
