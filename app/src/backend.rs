@@ -45,7 +45,12 @@ mod server_side {
         fn status(&self) -> BoxFuture<SystemStatus>;
         /// Answers and stores a question.
         fn answer(&self, ask: Ask, asker: Asker) -> BoxFuture<Result<Answered, Failure>>;
-        fn feedback(&self, form: FeedbackForm) -> BoxFuture<Result<FeedbackSaved, Failure>>;
+        /// Stores feedback from the form, as the asker's (their visitor cookie).
+        fn feedback(
+            &self,
+            form: FeedbackForm,
+            asker: Asker,
+        ) -> BoxFuture<Result<FeedbackSaved, Failure>>;
         /// The visitor's recent questions; everyone's with the admin token.
         fn history(
             &self,
@@ -143,7 +148,8 @@ pub fn cookie_value(headers: &http::HeaderMap, name: &str) -> Option<String> {
 /// Stores feedback on an answer or a part of it.
 #[server(prefix = "/_server")]
 pub async fn send_feedback(form: FeedbackForm) -> Result<FeedbackSaved, ServerFnError> {
-    backend()?.0.feedback(form).await.map_err(failed)
+    let asker = current_asker().await;
+    backend()?.0.feedback(form, asker).await.map_err(failed)
 }
 
 /// The visitor's most recent questions, newest first (everyone's with the admin token).

@@ -204,15 +204,21 @@ impl Backend for ServerBackend {
         })
     }
 
-    fn feedback(&self, form: FeedbackForm) -> BoxFuture<Result<FeedbackSaved, Failure>> {
+    fn feedback(
+        &self,
+        form: FeedbackForm,
+        asker: Asker,
+    ) -> BoxFuture<Result<FeedbackSaved, Failure>> {
         let state = self.state.clone();
         Box::pin(async move {
             let new = new_feedback(&form).map_err(|m| failure(StatusCode::BAD_REQUEST, m))?;
             let db = state.db.clone();
-            let (row, created) =
-                crate::store::db::write_to_end(async move { feedback::insert(&db, &new).await })
-                    .await
-                    .map_err(|e| e.failure())?;
+            let visitor = asker.visitor.as_deref().and_then(visitor_id);
+            let (row, created) = crate::store::db::write_to_end(async move {
+                feedback::insert(&db, &new, visitor).await
+            })
+            .await
+            .map_err(|e| e.failure())?;
             Ok(FeedbackSaved {
                 id: row.id,
                 created,

@@ -228,9 +228,33 @@ async fn old_history_is_forgotten_but_feedback_keeps_its_answer() {
             comment: None,
             client_token: None,
         },
+        Some(visitor),
     )
     .await
     .unwrap();
+    // The answer is shared: its feedback counts in the history of the visitor who left it, and
+    // not in another's who asked the same question.
+    let other = uuid::Uuid::new_v4();
+    answers::store_answer(&db, &asked("how many a", Some(other)), record)
+        .await
+        .unwrap();
+    let feedback_of = |rows: Vec<answers::RecentQuestion>| {
+        rows.iter()
+            .find(|r| r.answer_id == Some(kept.answer_id))
+            .map(|r| r.feedback)
+    };
+    let mine = answers::recent_questions(&db, HistoryOf::Visitor(visitor), 10)
+        .await
+        .unwrap();
+    assert_eq!(feedback_of(mine), Some(1));
+    let theirs = answers::recent_questions(&db, HistoryOf::Visitor(other), 10)
+        .await
+        .unwrap();
+    assert_eq!(feedback_of(theirs), Some(0));
+    let everyone = answers::recent_questions(&db, HistoryOf::Everyone, 10)
+        .await
+        .unwrap();
+    assert_eq!(feedback_of(everyone), Some(1));
 
     // Nothing is older than 30 days; everything is older than 0 days.
     assert_eq!(
@@ -238,7 +262,7 @@ async fn old_history_is_forgotten_but_feedback_keeps_its_answer() {
         answers::Forgotten::default()
     );
     let gone = answers::forget_older_than(&db, 0).await.unwrap();
-    assert_eq!((gone.questions, gone.answers), (3, 1));
+    assert_eq!((gone.questions, gone.answers), (4, 1));
     let all = answers::recent_questions(&db, HistoryOf::Everyone, 10)
         .await
         .unwrap();

@@ -115,18 +115,28 @@ async fn answers_are_stored_and_take_feedback() {
     assert!(value["value"].is_null(), "{value}");
     assert!(value["note"].as_str().unwrap().contains("wembley stadium"));
 
-    // Feedback refers to the stored answer; the history lists the question with it.
-    let feedback = json!({
-        "answer_id": answer_id,
-        "part": "instance",
-        "part_ref": instance,
-        "verdict": "relevant",
-        "client_token": "0d1e2f30-4a5b-4c6d-8e9f-a0b1c2d3e4f5",
-    });
-    let response = reqwest::Client::new()
-        .post(server.url("/api/feedback"))
-        .json(&feedback)
-        .send()
+    // Feedback refers to the stored answer; the history lists the question with the feedback
+    // its visitor left (another visitor's on the same shared answer does not count there).
+    let post_feedback_as = |visitor: &'static str, token: &'static str| {
+        let feedback = json!({
+            "answer_id": answer_id,
+            "part": "instance",
+            "part_ref": instance,
+            "verdict": "relevant",
+            "client_token": token,
+        });
+        reqwest::Client::new()
+            .post(server.url("/api/feedback"))
+            .header("cookie", format!("tally_visitor={visitor}"))
+            .json(&feedback)
+            .send()
+    };
+    let response = post_feedback_as(VISITOR, "0d1e2f30-4a5b-4c6d-8e9f-a0b1c2d3e4f5")
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let someone_else = "0e2f3a4b-5c6d-4e7f-8a9b-c0d1e2f3a4b5";
+    let response = post_feedback_as(someone_else, "1d1e2f30-4a5b-4c6d-8e9f-a0b1c2d3e4f6")
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::CREATED);

@@ -19,7 +19,7 @@ use tally_types::request::{Ask, COUNT_PARAMETERS, QUESTION_PARAMETERS, SEARCH_PA
 use tally_types::count::SnippetSource;
 use tally_types::Mode;
 
-use crate::backend::{answer_and_store, StoredAnswer};
+use crate::backend::{answer_and_store, visitor_id, StoredAnswer};
 use crate::error::ApiError;
 use crate::state::AppState;
 use crate::store::answers;
@@ -29,12 +29,15 @@ use crate::store::feedback::{self, Feedback, NewFeedback};
 /// `client_token` was sent before.
 pub async fn post_feedback(
     State(state): State<AppState>,
+    headers: HeaderMap,
     body: Result<Json<NewFeedback>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Feedback>), ApiError> {
     let Json(new) = body?;
     let db = state.db.clone();
+    let visitor = cookie_value(&headers, VISITOR_COOKIE).and_then(|c| visitor_id(&c));
     let (row, created) =
-        crate::store::db::write_to_end(async move { feedback::insert(&db, &new).await }).await?;
+        crate::store::db::write_to_end(async move { feedback::insert(&db, &new, visitor).await })
+            .await?;
     let code = if created {
         StatusCode::CREATED
     } else {

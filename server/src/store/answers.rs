@@ -143,7 +143,8 @@ pub enum HistoryOf {
 }
 
 /// The most recently asked questions, newest first, with their answer's summary and feedback
-/// count.
+/// count: a visitor's own feedback on it (answers are shared between visitors who ask the same),
+/// everyone's for the admin.
 pub async fn recent_questions(
     db: &Database,
     of: HistoryOf,
@@ -157,7 +158,8 @@ pub async fn recent_questions(
     sqlx::query_as(
         "SELECT q.id AS question_id, a.id AS answer_id, q.text, q.kind, q.settings, \
                 q.last_asked_at AS asked_at, a.answer->>'summary' AS summary, \
-                (SELECT count(*) FROM feedback f WHERE f.answer_id = a.id) AS feedback \
+                (SELECT count(*) FROM feedback f WHERE f.answer_id = a.id \
+                   AND ($1::uuid IS NULL OR f.visitor = $1)) AS feedback \
          FROM questions q LEFT JOIN answers a ON a.id = q.answer_id \
          WHERE $1::uuid IS NULL OR q.visitor = $1 \
          ORDER BY q.last_asked_at DESC, q.id DESC LIMIT $2",

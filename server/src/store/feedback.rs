@@ -154,15 +154,19 @@ const COLUMNS: &str =
     "id, answer_id, part, part_ref, verdict, corrected_value, moved_to, comment, \
                        client_token, created_at";
 
-/// Stores feedback. Returns the row and whether it was created now (`false` when the same
-/// `client_token` was stored before).
-pub async fn insert(db: &Database, new: &NewFeedback) -> Result<(Feedback, bool), DbError> {
+/// Stores feedback left by `visitor` (the visitor cookie, when there is one). Returns the row
+/// and whether it was created now (`false` when the same `client_token` was stored before).
+pub async fn insert(
+    db: &Database,
+    new: &NewFeedback,
+    visitor: Option<Uuid>,
+) -> Result<(Feedback, bool), DbError> {
     let new = &new.clone().cleaned();
     new.validate().map_err(DbError::Invalid)?;
     let pool = db.pool().await?;
     let inserted: Option<FeedbackRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "INSERT INTO feedback (answer_id, part, part_ref, verdict, corrected_value, moved_to, \
-         comment, client_token) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+         comment, client_token, visitor) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
          ON CONFLICT (client_token) DO NOTHING RETURNING {COLUMNS}"
     )))
     .bind(new.answer_id)
@@ -173,6 +177,7 @@ pub async fn insert(db: &Database, new: &NewFeedback) -> Result<(Feedback, bool)
     .bind(new.moved_to.map(CnpGroup::name))
     .bind(new.comment.as_deref())
     .bind(new.client_token)
+    .bind(visitor)
     .fetch_optional(pool)
     .await
     .map_err(|e| match e {
