@@ -279,6 +279,22 @@ pub fn train(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
             );
         }
     }
+    if let Some(first) = abstention.curve.first() {
+        println!("abstention curve (out of fold, the kept rule): P/C (answered) per group");
+        let groups: Vec<&String> = first.by_group.keys().collect();
+        let header: Vec<String> = groups.iter().map(|g| format!("{g:>16}")).collect();
+        println!("{:>6} {}", "t", header.join(" "));
+        for point in &abstention.curve {
+            let cells: Vec<String> = groups
+                .iter()
+                .map(|g| {
+                    let s = &point.by_group[*g];
+                    format!("{:>16}", format!("{:.1} ({})", s.pc, s.answered))
+                })
+                .collect();
+            println!("{:>6.2} {}", point.abstain_below, cells.join(" "));
+        }
+    }
     println!(
         "kept: {}, abstaining below {:.2}",
         if abstention.model.is_some() {

@@ -77,6 +77,16 @@ pub struct AbstentionReport {
     /// is its threshold); written next to the ranker.
     #[serde(skip)]
     pub model: Option<AnswerSupport>,
+    /// Out of fold, for the kept rule: the figures per group when answering from a support of
+    /// `abstain_below` upwards, along [`ABSTAIN_GRID`] (the model's support is the fold's own).
+    pub curve: Vec<CurvePoint>,
+}
+
+/// One point of the abstention curve.
+#[derive(Debug, Clone, Serialize)]
+pub struct CurvePoint {
+    pub abstain_below: f64,
+    pub by_group: BTreeMap<String, CountScores>,
 }
 
 /// Features and labels of every candidate of every query.
@@ -342,6 +352,8 @@ fn choose_abstention(
     };
     let mut best_confidence = vec![None; queries.len()];
     let mut modelled = vec![None; queries.len()];
+    // Each query's support under the model of its own fold, for the out-of-fold curve.
+    let mut model_support = vec![0.0; queries.len()];
     let (mut fold_choices, mut model_fold_choices) = (Vec::new(), Vec::new());
     for fold in 0..folds {
         let others: Vec<usize> = (0..queries.len()).filter(|&q| fold_of[q] != fold).collect();
@@ -356,7 +368,9 @@ fn choose_abstention(
         let tau = best_for(&others, rule);
         model_fold_choices.push(tau);
         for &q in &own {
-            modelled[q] = predict(&chosen[q], &at(tau), rule).count;
+            let prediction = predict(&chosen[q], &at(tau), rule);
+            modelled[q] = prediction.count;
+            model_support[q] = prediction.support;
         }
     }
     let all: Vec<usize> = (0..queries.len()).collect();
@@ -379,7 +393,30 @@ fn choose_abstention(
         "cv_with_best_confidence": with,
     });
     let never = at(0.0);
+    // The curve: every answer kept from a support of t upwards, t along the grid.
+    let answers: Vec<(Option<f64>, f64)> = chosen
+        .iter()
+        .map(|c| {
+            let p = predict(c, &never, SupportRule::BestConfidence);
+            (p.consolidated, p.support)
+        })
+        .collect();
+    let curve = ABSTAIN_GRID
+        .into_iter()
+        .map(|tau| CurvePoint {
+            abstain_below: tau,
+            by_group: scores_of(&all, &|q| {
+                let support = if keep_model {
+                    model_support[q]
+                } else {
+                    answers[q].1
+                };
+                answers[q].0.filter(|_| support >= tau)
+            }),
+        })
+        .collect();
     AbstentionReport {
+        curve,
         abstain_below,
         fold_choices,
         without: scores_of(&all, &|q| {
@@ -533,6 +570,18 @@ mod tests {
         assert_eq!(report.model_fold_choices, [0.0; 5]);
         assert_eq!(report.abstain_below, 0.0);
         assert!(report.model.is_none());
+        // The curve starts where nothing is abstained on, and answers fewer questions as the
+        // threshold rises.
+        assert_eq!(report.curve.len(), ABSTAIN_GRID.len());
+        assert_eq!(report.curve[0].by_group, report.without);
+        for group in ["a", "b", ANSWERABLE] {
+            let answered: Vec<usize> = report
+                .curve
+                .iter()
+                .map(|p| p.by_group[group].answered)
+                .collect();
+            assert!(answered.windows(2).all(|w| w[0] >= w[1]), "{answered:?}");
+        }
 
         // The model fitted on these answers does separate them.
         let rows: Vec<(SupportFeatures, bool)> = confidences
