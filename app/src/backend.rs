@@ -99,13 +99,13 @@ fn failed(failure: Failure) -> ServerFnError {
 }
 
 /// The system's current status, freshly checked.
-#[server(prefix = "/_server")]
+#[server(prefix = "/_server", endpoint = "get_status")]
 pub async fn get_status() -> Result<SystemStatus, ServerFnError> {
     Ok(backend()?.0.status().await)
 }
 
 /// Answers a question (and stores the answer).
-#[server(prefix = "/_server")]
+#[server(prefix = "/_server", endpoint = "answer_question")]
 pub async fn answer_question(ask: Ask) -> Result<Answered, ServerFnError> {
     let asker = current_asker().await;
     backend()?.0.answer(ask, asker).await.map_err(failed)
@@ -146,14 +146,14 @@ pub fn cookie_value(headers: &http::HeaderMap, name: &str) -> Option<String> {
 }
 
 /// Stores feedback on an answer or a part of it.
-#[server(prefix = "/_server")]
+#[server(prefix = "/_server", endpoint = "send_feedback")]
 pub async fn send_feedback(form: FeedbackForm) -> Result<FeedbackSaved, ServerFnError> {
     let asker = current_asker().await;
     backend()?.0.feedback(form, asker).await.map_err(failed)
 }
 
 /// The visitor's most recent questions, newest first (everyone's with the admin token).
-#[server(prefix = "/_server")]
+#[server(prefix = "/_server", endpoint = "recent_questions")]
 pub async fn recent_questions(
     limit: i64,
     token: Option<String>,
@@ -168,19 +168,19 @@ pub async fn recent_questions(
 
 /// What the question box offers: example questions the loaded corpora answer, the corpora, the
 /// web search.
-#[server(prefix = "/_server")]
+#[server(prefix = "/_server", endpoint = "question_box_options")]
 pub async fn question_box_options() -> Result<AskOptions, ServerFnError> {
     Ok(backend()?.0.ask_options().await)
 }
 
 /// The study participants are invited to.
-#[server(prefix = "/_server")]
+#[server(prefix = "/_server", endpoint = "get_study_intro")]
 pub async fn get_study_intro() -> Result<StudyIntro, ServerFnError> {
     backend()?.0.study_intro().await.map_err(failed)
 }
 
 /// Starts an anonymous study session and goes to its first task.
-#[server(prefix = "/_server")]
+#[server(prefix = "/_server", endpoint = "start_study")]
 pub async fn start_study() -> Result<String, ServerFnError> {
     let session = backend()?
         .0
@@ -192,13 +192,13 @@ pub async fn start_study() -> Result<String, ServerFnError> {
 }
 
 /// A study session's progress and next task.
-#[server(prefix = "/_server")]
+#[server(prefix = "/_server", endpoint = "get_study_page")]
 pub async fn get_study_page(session: String) -> Result<StudyPage, ServerFnError> {
     backend()?.0.study_page(session).await.map_err(failed)
 }
 
 /// Stores a participant's response to one task.
-#[server(prefix = "/_server")]
+#[server(prefix = "/_server", endpoint = "answer_study_task")]
 pub async fn answer_study_task(form: StudyResponseForm) -> Result<(), ServerFnError> {
     let session = form.session.clone();
     backend()?.0.answer_study(form).await.map_err(failed)?;
@@ -208,19 +208,19 @@ pub async fn answer_study_task(form: StudyResponseForm) -> Result<(), ServerFnEr
 }
 
 /// A study's result tables, for the researcher holding the admin token.
-#[server(prefix = "/_server")]
+#[server(prefix = "/_server", endpoint = "get_study_summary")]
 pub async fn get_study_summary(token: String) -> Result<StudySummary, ServerFnError> {
     backend()?.0.study_summary(token).await.map_err(failed)
 }
 
 /// The corpora of the indexes, for the admin holding the token.
-#[server(prefix = "/_server")]
+#[server(prefix = "/_server", endpoint = "admin_corpora")]
 pub async fn admin_corpora(token: String) -> Result<Vec<CorpusRow>, ServerFnError> {
     backend()?.0.corpora(token).await.map_err(failed)
 }
 
 /// An ingestion job as it stands.
-#[server(prefix = "/_server")]
+#[server(prefix = "/_server", endpoint = "get_ingest_job")]
 pub async fn get_ingest_job(id: String) -> Result<IngestJob, ServerFnError> {
     backend()?.0.ingest_job(id).await.map_err(failed)
 }

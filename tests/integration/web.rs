@@ -550,3 +550,24 @@ async fn an_oversized_server_function_request_is_413_not_500() {
     );
     assert!(server.stop().success());
 }
+
+#[tokio::test]
+async fn a_server_function_with_unreadable_arguments_is_400_not_500() {
+    let server = demo_server("web-server-fn-args", &[]).await;
+    let call = |body: &'static str| {
+        reqwest::Client::new()
+            .post(server.url("/_server/recent_questions"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+    };
+    let response = call("limit=5").await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    for bad in ["limit=many", "nothing=1"] {
+        let response = call(bad).await.unwrap();
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{bad}");
+        let body = response.text().await.unwrap();
+        assert!(body.starts_with("Args|"), "{bad}: {body}");
+    }
+    assert!(server.stop().success());
+}

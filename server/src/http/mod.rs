@@ -115,6 +115,9 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
         )
         .fallback(leptos_axum::file_and_error_handler::<AppState, _>(shell))
         .with_state(state)
+        .layer(axum::middleware::from_fn(
+            refuse_bad_server_function_arguments,
+        ))
         .layer(axum::middleware::from_fn(limit_server_function_bodies))
         .layer(axum::middleware::from_fn(preferences::restore_settings))
         .layer(axum::middleware::from_fn(preferences::ensure_visitor))
@@ -169,6 +172,36 @@ async fn limit_server_function_bodies(
         }
         _ => next.run(request).await,
     }
+}
+
+/// How the server-function framework starts the body of an error in the request's arguments
+/// (`server_fn`'s error encoding), which it answers with 500 like any other failure.
+const ARGUMENT_ERRORS: [&str; 3] = ["Args|", "MissingArg|", "Deserialization|"];
+
+/// Answers a server-function request whose arguments could not be read with 400 instead of the
+/// framework's 500: the request was wrong, not the server. The body (the framework's encoded
+/// error, which the page's client decodes) stays as it is.
+async fn refuse_bad_server_function_arguments(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let server_function = request.uri().path().starts_with("/_server/");
+    let response = next.run(request).await;
+    if !server_function || response.status() != axum::http::StatusCode::INTERNAL_SERVER_ERROR {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    // Error bodies are a sentence; a larger one is passed on unread.
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY_BYTES).await else {
+        return axum::response::Response::from_parts(parts, axum::body::Body::empty());
+    };
+    if ARGUMENT_ERRORS
+        .iter()
+        .any(|p| bytes.starts_with(p.as_bytes()))
+    {
+        parts.status = axum::http::StatusCode::BAD_REQUEST;
+    }
+    axum::response::Response::from_parts(parts, axum::body::Body::from(bytes))
 }
 
 /// Query parameters whose values are secrets, by a part of their name.
