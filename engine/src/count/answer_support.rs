@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::consolidate::Scored;
-use super::logistic::{FitSettings, Logistic};
+use super::logistic::{read_model, write_model, FitSettings, Logistic};
 use super::metrics::ratio;
 
 /// File name inside a span-model directory.
@@ -92,26 +92,13 @@ impl AnswerSupport {
     /// Reads [`SUPPORT_FILE`] from a span-model directory.
     pub fn load(dir: &Path) -> Result<Self, SupportError> {
         let path = dir.join(SUPPORT_FILE);
-        let error = |message: String| SupportError {
-            path: path.clone(),
-            message,
-        };
-        let text = std::fs::read_to_string(&path).map_err(|e| error(e.to_string()))?;
-        let model: Self = serde_json::from_str(&text).map_err(|e| error(e.to_string()))?;
-        if model.features != SUPPORT_FEATURES || !model.model.has_features(N) {
-            return Err(error(
-                "it was trained on other features; retrain it with `tally train count-spans`"
-                    .to_string(),
-            ));
-        }
-        Ok(model)
+        read_model(&path, &SUPPORT_FEATURES, |m: &Self| (&m.features, &m.model))
+            .map_err(|message| SupportError { path, message })
     }
 
     /// Writes [`SUPPORT_FILE`] into `dir`.
     pub fn save(&self, dir: &Path) -> std::io::Result<()> {
-        std::fs::create_dir_all(dir)?;
-        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-        std::fs::write(dir.join(SUPPORT_FILE), text + "\n")
+        write_model(self, dir, SUPPORT_FILE)
     }
 }
 

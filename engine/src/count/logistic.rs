@@ -1,6 +1,9 @@
 //! Logistic regression over standardised features: the model of the candidate ranker
 //! ([`super::ranker`]) and of the answer's support ([`super::answer_support`]).
 
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 /// Settings of [`Logistic::fit`].
@@ -95,6 +98,31 @@ impl Logistic {
     pub fn has_features(&self, k: usize) -> bool {
         self.mean.len() == k && self.scale.len() == k && self.weights.len() == k
     }
+}
+
+/// Reads a model saved as JSON at `path` whose `features` and `model` must be `expected` (a
+/// model trained on other features is refused with a sentence saying how to retrain it).
+pub fn read_model<T: DeserializeOwned>(
+    path: &Path,
+    expected: &[&str],
+    fitted: impl Fn(&T) -> (&[String], &Logistic),
+) -> Result<T, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let model: T = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let (features, logistic) = fitted(&model);
+    if features != expected || !logistic.has_features(expected.len()) {
+        return Err(
+            "it was trained on other features; retrain it with `tally train count-spans`".into(),
+        );
+    }
+    Ok(model)
+}
+
+/// Writes a model as pretty JSON to `dir/file`.
+pub fn write_model<T: Serialize>(model: &T, dir: &Path, file: &str) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let text = serde_json::to_string_pretty(model).map_err(std::io::Error::other)?;
+    std::fs::write(dir.join(file), text + "\n")
 }
 
 fn standardise(x: &[f64], mean: &[f64], scale: &[f64]) -> Vec<f64> {

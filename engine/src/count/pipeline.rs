@@ -303,17 +303,18 @@ impl CountPipeline {
         lap("span scoring", &mut timings)?;
 
         let chosen = best_per_snippet(&per_snippet);
+        let rule = self.support_rule(scorer);
         let Prediction {
             threshold_used,
             kept,
             consolidated,
             count,
             support,
-        } = predict(&chosen, settings, self.support_rule(scorer));
+        } = predict(&chosen, settings, rule);
         let abstention = match (consolidated, count) {
             (Some(guess), None) => Some(format!(
                 "No reliable answer in this corpus: {} (Tally answers from {:.0}%). The closest evidence points to {guess}.",
-                self.support_rule(scorer).describe(support),
+                rule.describe(support),
                 100.0 * settings.abstain_below
             )),
             _ => None,
@@ -637,16 +638,21 @@ pub struct Prediction {
     pub support: f64,
 }
 
-/// Consolidates the chosen counts; abstains when the answer's support (read by `rule`) is below
-/// the setting.
-pub fn predict(chosen: &[Chosen], settings: &CountSettings, rule: SupportRule) -> Prediction {
-    let scored: Vec<Scored> = chosen
+/// Each snippet's chosen count with its confidence, as consolidation and support read them.
+pub fn scored(chosen: &[Chosen]) -> Vec<Scored> {
+    chosen
         .iter()
         .map(|c| Scored {
             count: c.candidate.count,
             confidence: c.confidence,
         })
-        .collect();
+        .collect()
+}
+
+/// Consolidates the chosen counts; abstains when the answer's support (read by `rule`) is below
+/// the setting.
+pub fn predict(chosen: &[Chosen], settings: &CountSettings, rule: SupportRule) -> Prediction {
+    let scored = scored(chosen);
     let (threshold_used, kept) = select(
         &scored,
         settings.threshold,

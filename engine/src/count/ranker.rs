@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::candidates::CountCandidate;
 use super::lexical::sentence_around;
 pub use super::logistic::FitSettings;
-use super::logistic::Logistic;
+use super::logistic::{read_model, write_model, Logistic};
 use super::name_cache::NameCache;
 use super::question::{words, QuestionAnalysis};
 use crate::encoder::{cosine, EncoderError};
@@ -375,27 +375,13 @@ impl CandidateRanker {
     /// Reads `candidate_ranker.json` from a span-model directory.
     pub fn load(dir: &Path) -> Result<Self, RankerError> {
         let path = dir.join(RANKER_FILE);
-        let load_error = |message: String| RankerError::Load {
-            path: path.clone(),
-            message,
-        };
-        let text = std::fs::read_to_string(&path).map_err(|e| load_error(e.to_string()))?;
-        let ranker: Self = serde_json::from_str(&text).map_err(|e| load_error(e.to_string()))?;
-        let expected: Vec<String> = FEATURES.iter().map(|f| f.to_string()).collect();
-        if ranker.features != expected || !ranker.model.has_features(N) {
-            return Err(load_error(
-                "it was trained on other features; retrain it with `tally train count-spans`"
-                    .to_string(),
-            ));
-        }
-        Ok(ranker)
+        read_model(&path, &FEATURES, |r: &Self| (&r.features, &r.model))
+            .map_err(|message| RankerError::Load { path, message })
     }
 
     /// Writes `candidate_ranker.json` into `dir`.
     pub fn save(&self, dir: &Path) -> std::io::Result<()> {
-        std::fs::create_dir_all(dir)?;
-        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-        std::fs::write(dir.join(RANKER_FILE), text + "\n")
+        write_model(self, dir, RANKER_FILE)
     }
 }
 

@@ -22,12 +22,11 @@ use crate::count::answer_support::{
     support_features, AnswerSupport, SupportFeatures, SupportRule, AGREEMENT_RATIO, SUPPORT_FILE,
 };
 use crate::count::calibration::{reliability, Reliability};
-use crate::count::consolidate::Scored;
 use crate::count::consolidate::Strategy;
 use crate::count::metrics::ratio;
 use crate::count::metrics::{count_scores, CountScores};
 use crate::count::name_cache::NameCache;
-use crate::count::pipeline::{best_per_snippet, predict, Chosen, CountSettings};
+use crate::count::pipeline::{best_per_snippet, predict, scored, Chosen, CountSettings};
 use crate::count::question::analyse;
 use crate::count::ranker::{
     features, noun_fits, CandidateRanker, Features, FitSettings, QueryEvidence,
@@ -434,16 +433,6 @@ pub const ANSWERABLE: &str = "answerable";
 
 /// Mean P/C points by which the answer-support model must beat the best confidence to be kept.
 const RULE_MARGIN: f64 = 1.0;
-
-fn scored(chosen: &[Chosen]) -> Vec<Scored> {
-    chosen
-        .iter()
-        .map(|c| Scored {
-            count: c.candidate.count,
-            confidence: c.confidence,
-        })
-        .collect()
-}
 
 fn labelled(rows: &QueryRows) -> impl Iterator<Item = (Features, bool)> + '_ {
     rows.features
