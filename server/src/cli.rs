@@ -503,9 +503,8 @@ pub enum BenchCommand {
     /// Quantity search at scale: indexes ≥ 1M sentences (real and generated), then times bm25
     /// and qbm25 on a fixed query set; prints throughput, latency, memory and disk.
     Search(BenchSearchArgs),
-    /// Value questions over the sentence index (the default corpus when empty): the time to
-    /// describe every quantity once, then p50/p95 per question for the questions `eval value`
-    /// builds from the Qsearch judged file.
+    /// Value questions over the sentence index (the default corpus when empty): p50/p95 per
+    /// question for the questions `eval value` builds from the Qsearch judged file.
     Value(BenchValueArgs),
     /// Ingesting your own documents: documents made of the data sets' real web snippets
     /// (repeated up to --sentences), split, extracted and indexed into fresh snippet and
@@ -526,6 +525,16 @@ pub struct BenchIngestArgs {
     pub data: Option<PathBuf>,
     #[arg(long)]
     pub json: bool,
+    /// The models a server loads (its resident memory is measured with them).
+    #[command(flatten)]
+    pub models: ModelArgs,
+    /// (The benchmark's measuring child) open the index pair in this directory as the server
+    /// does and print its resident memory.
+    #[arg(long, hide = true)]
+    pub resident_of: Option<PathBuf>,
+    /// (With --resident-of) then delete this corpus and measure again.
+    #[arg(long, hide = true, requires = "resident_of")]
+    pub then_delete: Option<String>,
 }
 
 #[derive(Debug, Clone, Args)]

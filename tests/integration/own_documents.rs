@@ -5,7 +5,7 @@ use reqwest::multipart::{Form, Part};
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use crate::support::{demo_server, page_text};
+use crate::support::{demo_server, page_text, scratch_dir, Server};
 
 const TOKEN: &str = "admin-7c1e";
 
@@ -331,4 +331,58 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
         .to_str()
         .unwrap()
         .contains("deleted=hartwell-2"));
+}
+
+/// Value questions read the observations written beside the sentences: a restarted server
+/// answers them over an uploaded corpus from its index (nothing is described again at start),
+/// and a deleted corpus takes its observations with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_uploaded_corpus_answers_value_questions_after_a_restart_until_deleted() {
+    let dir = scratch_dir("own-documents-restart");
+    let empty = dir.join("no-data");
+    std::fs::create_dir_all(&empty).unwrap();
+    let (pg, data) = (dir.join("pg"), empty);
+    let args = [
+        "--pg-dir",
+        pg.to_str().unwrap(),
+        "--data",
+        data.to_str().unwrap(),
+        "--admin-token",
+        TOKEN,
+    ];
+    let client = reqwest::Client::new();
+    let server = Server::start(&dir, "server", &args, &[]).await;
+    server.wait_until_answering().await;
+    let response = client
+        .post(server.url("/api/admin/corpora"))
+        .bearer_auth(TOKEN)
+        .multipart(upload_form("hartwell"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::ACCEPTED);
+    let location = response.headers()["location"].to_str().unwrap().to_string();
+    let events = page_text(server.url(&format!("{location}/events"))).await;
+    assert!(events.contains("event: done"), "{events}");
+    assert!(server.stop().success());
+
+    let server = Server::start(&dir, "server", &args, &[]).await;
+    server.wait_until_answering().await;
+    let books = server.url("/api/value?q=how+many+books+does+the+hartwell+library+hold");
+    let (status, value) = json(client.get(&books).send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::OK, "{value}");
+    assert_eq!(value["value"], 2_500_000.0, "{value}");
+    let (status, _) = json(
+        client
+            .delete(server.url("/api/admin/corpora/hartwell"))
+            .bearer_auth(TOKEN)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, value) = json(client.get(&books).send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::OK, "{value}");
+    assert!(value["value"].is_null(), "{value}");
 }

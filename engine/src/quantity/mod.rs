@@ -24,6 +24,7 @@ mod query;
 mod tokens;
 
 pub mod concept;
+pub mod description;
 pub mod eval;
 
 use std::ops::Range;

@@ -15,9 +15,12 @@ use tantivy::schema::{
 use tantivy::{Index, IndexReader, IndexWriter, Searcher, TantivyDocument, Term};
 
 use super::keys;
+use super::observations::ObservationIndex;
 use super::sentences::split_sentences;
 use crate::quantity::{extract_in_context, Quantity};
 
+/// The observation index's directory inside the sentence index's.
+const OBSERVATIONS_DIR: &str = "observations";
 /// Writer memory budget per thread.
 const WRITER_BYTES_PER_THREAD: usize = 64_000_000;
 /// Documents handed to the writer per extraction batch.
@@ -31,6 +34,8 @@ pub enum SearchIndexError {
     Open(#[from] OpenIndexError),
     #[error("stored sentence {0} is unreadable: {1}")]
     Stored(u32, String),
+    #[error("an observation could not be written: {0}")]
+    Unwritable(String),
 }
 
 /// A document to index: split into sentences on the way in.
@@ -104,11 +109,13 @@ pub struct IngestStats {
     pub indexing_s: f64,
 }
 
-/// A tantivy index of sentences with their quantities.
+/// A tantivy index of sentences with their quantities, and beside it their quantities as
+/// observations for value questions ([`ObservationIndex`]), written and deleted with them.
 pub struct SentenceIndex {
     index: Index,
     reader: IndexReader,
     fields: Fields,
+    observations: ObservationIndex,
     /// Indexing threads; one keeps documents in the order they were added, so that equal
     /// scores rank the same way in every run (what an evaluation needs).
     threads: usize,
@@ -123,20 +130,61 @@ impl SentenceIndex {
             index,
             reader,
             fields,
+            observations: ObservationIndex::in_memory()?,
             threads: 1,
         })
     }
 
-    /// Opens the index in `dir`, creating it (and the directory) when there is none.
+    /// Opens the index in `dir`, creating it (and the directory) when there is none. The
+    /// observations live in `dir/observations`; an index written before there were any has them
+    /// described once, here.
     pub fn open_or_create(dir: &Path) -> Result<Self, SearchIndexError> {
         let (schema, fields) = schema();
         let (index, reader) = index_dir::open_or_create(dir, schema)?;
-        Ok(SentenceIndex {
+        let index = SentenceIndex {
             index,
             reader,
             fields,
+            observations: ObservationIndex::open_or_create(&dir.join(OBSERVATIONS_DIR))?,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get().min(4)),
-        })
+        };
+        if index.observations.is_empty() && !index.is_empty() {
+            index.describe_all()?;
+        }
+        Ok(index)
+    }
+
+    /// The observations of the sentences' quantities, for value questions.
+    pub fn observations(&self) -> &ObservationIndex {
+        &self.observations
+    }
+
+    /// Adds the observations of every stored sentence, one at a time.
+    fn describe_all(&self) -> Result<(), SearchIndexError> {
+        let searcher = self.searcher();
+        let writer = self.observations.writer()?;
+        for (segment, reader) in searcher.segment_readers().iter().enumerate() {
+            for doc in reader.doc_ids_alive() {
+                let address = tantivy::DocAddress::new(segment as u32, doc);
+                let corpus = self.corpus_of(&searcher, address)?;
+                let sentence = self.stored(&searcher, address)?;
+                self.observations.add(&writer, &corpus, &sentence)?;
+            }
+        }
+        self.observations.commit(writer)
+    }
+
+    fn corpus_of(
+        &self,
+        searcher: &tantivy::Searcher,
+        address: tantivy::DocAddress,
+    ) -> Result<String, SearchIndexError> {
+        let doc: TantivyDocument = searcher.doc(address)?;
+        Ok(doc
+            .get_first(self.fields.corpus)
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string())
     }
 
     /// Number of sentences.
@@ -194,6 +242,7 @@ impl SentenceIndex {
             writer.delete_term(term);
             writer.commit()?;
             self.reader.reload()?;
+            self.observations.delete_corpus(corpus)?;
         }
         Ok(count)
     }
@@ -216,19 +265,32 @@ impl SentenceIndex {
         let mut writer: IndexWriter = self
             .index
             .writer_with_num_threads(threads, threads * WRITER_BYTES_PER_THREAD)?;
+        let observations = self.observations.writer()?;
         let mut stats = IngestStats {
             documents: documents.len(),
             ..IngestStats::default()
         };
         for batch in documents.chunks(BATCH) {
             let started = std::time::Instant::now();
-            let sentences = extract_parallel(batch, &split);
+            // Each sentence with its observations' documents, described on every core.
+            let described = extract_parallel(batch, &|document: &Document| {
+                split(document)
+                    .into_iter()
+                    .map(|sentence| {
+                        let observed = self.observations.documents(corpus, &sentence);
+                        (sentence, observed)
+                    })
+                    .collect()
+            });
             stats.extraction_s += started.elapsed().as_secs_f64();
             let started = std::time::Instant::now();
-            for sentence in &sentences {
+            for (sentence, observed) in described {
                 stats.sentences += 1;
                 stats.quantities += sentence.quantities.len();
-                writer.add_document(self.document(corpus, sentence))?;
+                writer.add_document(self.document(corpus, &sentence))?;
+                for doc in observed? {
+                    observations.add_document(doc)?;
+                }
             }
             stats.indexing_s += started.elapsed().as_secs_f64();
         }
@@ -236,6 +298,7 @@ impl SentenceIndex {
         writer.commit()?;
         writer.wait_merging_threads()?;
         self.reader.reload()?;
+        self.observations.commit(observations)?;
         stats.indexing_s += started.elapsed().as_secs_f64();
         Ok(stats)
     }
@@ -357,10 +420,10 @@ impl SentenceIndex {
 }
 
 /// Splitting and extraction over the cores, in document order.
-fn extract_parallel(
+fn extract_parallel<T: Send>(
     documents: &[Document],
-    split: &(impl Fn(&Document) -> Vec<StoredSentence> + Sync),
-) -> Vec<StoredSentence> {
+    split: &(impl Fn(&Document) -> Vec<T> + Sync),
+) -> Vec<T> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunk = documents.len().div_ceil(threads).max(1);
     std::thread::scope(|scope| {

@@ -12,6 +12,7 @@ pub mod eval;
 mod filter;
 pub mod index;
 pub mod keys;
+pub mod observations;
 mod present;
 pub mod rank;
 pub mod rankers;

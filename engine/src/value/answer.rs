@@ -4,13 +4,12 @@
 
 use serde::Serialize;
 
-use super::{
-    description_words, named_measure, normalise, subject_of, word_set, DescriptionIndex,
-    ValueQuestion,
-};
+use super::retrieve::{retrieve, Retrieved};
+use super::{subject_of, ValueQuestion};
 use crate::count::consolidate::{consolidate, Scored};
 use crate::count::Strategy;
-use crate::search::index::StoredSentence;
+use crate::search::index::SearchIndexError;
+use crate::search::observations::{Observation, ObservationIndex};
 use crate::text::offsets::char_offset;
 use crate::{Unit, UnitTable};
 
@@ -113,68 +112,18 @@ enum Target {
     Noun(Option<String>),
 }
 
-/// Answers `question` from the quantities of `sentences` (those `index` was built from).
+/// Answers `question` from the observations of `index`.
 pub fn answer(
     question: &ValueQuestion,
-    index: &DescriptionIndex,
-    sentences: &[StoredSentence],
+    index: &ObservationIndex,
     settings: &ValueSettings,
-) -> ValueAnswer {
+) -> Result<ValueAnswer, SearchIndexError> {
     let table = UnitTable::builtin();
     let subject = subject_of(question);
-    let must_say = named_measure(question);
-    let mut ranked = index.rank(question, usize::MAX);
-    let ranked_any = !ranked.is_empty();
-    // Only observations whose sentence names the question's subject ("Eiffel Tower") and, when
-    // the question implies no dimension and the sentence is not filed under the subject, whose
-    // description shares a word with what it asks ("capacity"): otherwise a well-matched number
-    // about something else ("a 20-minute set at Wembley Stadium") would be the answer.
-    ranked.retain(|r| {
-        let o = index.observed(r.observed);
-        let sentence = &sentences[o.sentence];
-        let entity_words = sentence.entity.as_deref().map(word_set).unwrap_or_default();
-        let about_subject = !subject.is_empty() && subject.iter().all(|w| entity_words.contains(w));
-        let named = subject.is_empty() || about_subject || {
-            let said = word_set(&sentence.text);
-            subject
-                .iter()
-                .all(|w| said.contains(w) || entity_words.contains(w))
-        };
-        let described_words = || word_set(&description_words(&o.description).join(" "));
-        // A sentence the corpus files under the subject is about it: any of its quantities of
-        // the right kind may be the one asked for, unless the question names what is counted or
-        // paid ("deliveries", "revenue"): then the description must say it.
-        let described = match &must_say {
-            Some(noun) => described_words().contains(noun),
-            None => {
-                question.dimension.is_some() || about_subject || {
-                    let described = described_words();
-                    question
-                        .words
-                        .iter()
-                        .filter(|w| !subject.contains(*w))
-                        .any(|w| described.contains(&normalise(w)))
-                }
-            }
-        };
-        named && described
-    });
-    ranked.truncate(settings.top);
-    if ranked.is_empty() && ranked_any && !subject.is_empty() {
-        return ValueAnswer {
-            question: question.clone(),
-            value: None,
-            unit: None,
-            unit_id: None,
-            representative: None,
-            note: Some(format!(
-                "no sentence in the corpus gives this quantity for {}",
-                subject.join(" ")
-            )),
-            observations: Vec::new(),
-            units: Vec::new(),
-        };
-    }
+    let Retrieved {
+        matched,
+        top: ranked,
+    } = retrieve(question, index, settings.top)?;
     let abstain = |note: String| ValueAnswer {
         question: question.clone(),
         value: None,
@@ -185,34 +134,37 @@ pub fn answer(
         observations: Vec::new(),
         units: Vec::new(),
     };
+    if ranked.is_empty() && matched && !subject.is_empty() {
+        return Ok(abstain(format!(
+            "no sentence in the corpus gives this quantity for {}",
+            subject.join(" ")
+        )));
+    }
     let Some(best) = ranked.first() else {
         let kind = question
             .dimension
             .as_ref()
             .map(|d| format!(" with a {d}"))
             .unwrap_or_default();
-        return abstain(format!(
+        return Ok(abstain(format!(
             "nothing in the corpus describes a quantity{kind} for these words"
-        ));
+        )));
     };
     let best_score = best.score;
-    let of_year = |id: usize| {
-        let year = index.observed(id).description.year;
-        question.year.is_none() || year == question.year
-    };
+    let of_year = |o: &Observation| question.year.is_none() || o.description.year == question.year;
     let note = match question.year {
-        Some(y) if !ranked.iter().any(|r| of_year(r.observed)) => Some(format!(
+        Some(y) if !ranked.iter().any(|r| of_year(&r.observation)) => Some(format!(
             "no observation is dated {y}; the answer is from other or undated ones"
         )),
         _ => None,
     };
-    let usable = |id: usize| note.is_some() || of_year(id);
+    let usable = |o: &Observation| note.is_some() || of_year(o);
     // The answer's unit: the one asked for, else that of the best usable observation.
     let first_usable = ranked
         .iter()
-        .find(|r| usable(r.observed))
-        .map_or(best.observed, |r| r.observed);
-    let lead = &index.observed(first_usable).quantity;
+        .find(|r| usable(&r.observation))
+        .unwrap_or(best);
+    let lead = &first_usable.observation.quantity;
     let target = match question.unit.as_deref().and_then(|id| table.get(id)) {
         Some(unit) => Target::Table(unit),
         None => match lead.unit.as_ref() {
@@ -228,7 +180,7 @@ pub fn answer(
     let mut observations: Vec<ValueObservation> = Vec::with_capacity(ranked.len());
     let mut scored = Vec::new();
     for r in &ranked {
-        let o = index.observed(r.observed);
+        let o = &r.observation;
         let q = &o.quantity;
         let middle = (q.value.low() + q.value.high()) / 2.0;
         let unit = q.unit.as_ref();
@@ -244,7 +196,7 @@ pub fn answer(
         } else {
             0.0
         };
-        if let (Some(v), true) = (value, usable(r.observed)) {
+        if let (Some(v), true) = (value, usable(o)) {
             if scored.len() < settings.consolidate {
                 scored.push(Scored {
                     count: v,
@@ -252,13 +204,12 @@ pub fn answer(
                 });
             }
         }
-        let sentence = &sentences[o.sentence];
         observations.push(ValueObservation {
-            sentence_id: sentence.id.clone(),
-            text: sentence.text.clone(),
-            start: char_offset(&sentence.text, q.span.start),
-            end: char_offset(&sentence.text, q.span.end),
-            surface: sentence.text[q.span.clone()].to_string(),
+            sentence_id: o.sentence_id.clone(),
+            text: o.text.clone(),
+            start: char_offset(&o.text, q.span.start),
+            end: char_offset(&o.text, q.span.end),
+            surface: o.text.get(q.span.clone()).unwrap_or_default().to_string(),
             value,
             description: o.description.clone(),
             weight,
@@ -266,11 +217,11 @@ pub fn answer(
         });
     }
     let Some(value) = consolidate(&scored, settings.strategy) else {
-        return abstain("no observation converts to one unit".to_string());
+        return Ok(abstain("no observation converts to one unit".to_string()));
     };
     let mut representative: Option<(f64, String)> = None;
     for (o, r) in observations.iter_mut().zip(&ranked) {
-        let Some(v) = o.value.filter(|_| usable(r.observed)) else {
+        let Some(v) = o.value.filter(|_| usable(&r.observation)) else {
             continue;
         };
         let agrees = (v - value).abs() <= settings.agree_within * value.abs().max(f64::EPSILON);
@@ -292,7 +243,7 @@ pub fn answer(
         ),
         Target::Noun(name) => (name.clone(), None, Vec::new()),
     };
-    ValueAnswer {
+    Ok(ValueAnswer {
         question: question.clone(),
         value: Some(value),
         unit,
@@ -301,13 +252,14 @@ pub fn answer(
         note,
         observations,
         units,
-    }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::quantity::extract_in_context;
+    use crate::search::index::StoredSentence;
 
     fn corpus(lines: &[(&str, &str)]) -> Vec<StoredSentence> {
         lines
@@ -324,13 +276,13 @@ mod tests {
     }
 
     fn ask(sentences: &[StoredSentence], question: &str) -> ValueAnswer {
-        let index = DescriptionIndex::build(sentences);
+        let index = ObservationIndex::of_sentences(sentences).unwrap();
         answer(
             &super::super::parse_question(question),
             &index,
-            sentences,
             &ValueSettings::default(),
         )
+        .unwrap()
     }
 
     #[test]

@@ -14,11 +14,13 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{answer, parse_question, DescriptionIndex, ValueAnswer, ValueSettings};
+use super::{answer, parse_question, ValueAnswer, ValueSettings};
 use crate::corpus::sentences::parse_judged;
 use crate::count::metrics::{count_scores, CountScores};
 use crate::quantity::{extract_in_context, parse_query, Quantity};
+use crate::search::index::SearchIndexError;
 use crate::search::index::StoredSentence;
+use crate::search::observations::ObservationIndex;
 use crate::UnitTable;
 
 #[derive(Debug, thiserror::Error)]
@@ -92,7 +94,7 @@ pub fn build(path: &Path) -> Result<(Vec<StoredSentence>, Vec<GoldValueQuestion>
             };
             let wanted_dimension = constraint.unit.as_ref().and_then(|u| u.dimension.clone());
             // The sentence's quantities as value questions read them (durations in parts joined).
-            let quantities = super::retrieve::join_durations(&judged.sentence, read);
+            let quantities = crate::quantity::description::join_durations(&judged.sentence, read);
             let of_kind: Vec<&Quantity> = quantities
                 .iter()
                 .filter(|q| q.kind == crate::quantity::NumberKind::Cardinal)
@@ -165,13 +167,13 @@ pub fn evaluate(
     sentences: &[StoredSentence],
     questions: &[GoldValueQuestion],
     settings: &ValueSettings,
-) -> (ValueScores, Vec<ValueAnswer>) {
-    let index = DescriptionIndex::build(sentences);
+) -> Result<(ValueScores, Vec<ValueAnswer>), SearchIndexError> {
+    let index = ObservationIndex::of_sentences(sentences)?;
     let mut answers = Vec::with_capacity(questions.len());
     let (mut exist_1, mut exist_10) = (0, 0);
     let mut pairs = Vec::with_capacity(questions.len());
     for q in questions {
-        let a = answer(&parse_question(&q.question), &index, sentences, settings);
+        let a = answer(&parse_question(&q.question), &index, settings)?;
         let gold_unit = q.gold_unit.as_deref();
         let hits: Vec<bool> = a
             .observations
@@ -193,14 +195,14 @@ pub fn evaluate(
         answers.push(a);
     }
     let n = questions.len().max(1) as f64;
-    (
+    Ok((
         ValueScores {
             questions: questions.len(),
-            observations: index.len(),
+            observations: index.len() as usize,
             exist_1: exist_1 as f64 / n,
             exist_10: exist_10 as f64 / n,
             consolidated: count_scores(&pairs),
         },
         answers,
-    )
+    ))
 }

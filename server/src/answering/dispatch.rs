@@ -61,7 +61,7 @@ pub(super) fn answer_with(
             answer.timings.splice(0..0, used.timings);
             AnswerBody::Count(Box::new(answer))
         }
-        QuestionKind::Value => AnswerBody::Value(Box::new(engines.value_corpus().answer(question))),
+        QuestionKind::Value => AnswerBody::Value(Box::new(engines.answer_value(question)?)),
         QuestionKind::Quantity | QuestionKind::Search => {
             let mut settings = search_settings.clone();
             if kind == QuestionKind::Search {

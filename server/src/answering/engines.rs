@@ -1,44 +1,14 @@
-//! The engines the service answers with: the count pipeline over the snippet index, the sentence index with its value corpus, loaded once.
+//! The engines the service answers with: the count pipeline over the snippet index, and the
+//! sentence index with its observations for value questions; opened once, nothing rebuilt.
 
 use super::*;
-
-/// Every quantity of the sentence index with its description, for value questions: built when
-/// the engines load, and again when documents are ingested or deleted.
-pub struct ValueCorpus {
-    pub sentences: Vec<StoredSentence>,
-    pub descriptions: DescriptionIndex,
-}
-
-impl ValueCorpus {
-    /// Describes every sentence of `index`.
-    pub fn of(index: &SentenceIndex) -> Result<Self, String> {
-        let sentences = index
-            .all_sentences()
-            .map_err(|e| format!("the sentence index could not be read: {e}"))?;
-        Ok(ValueCorpus {
-            descriptions: DescriptionIndex::build(&sentences),
-            sentences,
-        })
-    }
-
-    /// Answers a value question with the default settings.
-    pub fn answer(&self, question: &str) -> ValueAnswer {
-        answer_value(
-            &parse_question(question),
-            &self.descriptions,
-            &self.sentences,
-            &ValueSettings::default(),
-        )
-    }
-}
 
 /// What the service needs loaded.
 pub struct Engines {
     pub snippets: SnippetIndex,
     pub pipeline: CountPipeline,
+    /// Sentences for quantity search, and their quantities as observations for value questions.
     pub sentences: SentenceIndex,
-    /// Replaced whole when the sentence index changes (answers in flight keep the old one).
-    pub values: RwLock<Arc<ValueCorpus>>,
     pub encoder: Option<Arc<Encoder>>,
     pub ask_options: tally_app::model::AskOptions,
 }
@@ -52,24 +22,15 @@ impl Engines {
         }
     }
 
-    /// The value questions' corpus as it stands.
-    pub fn value_corpus(&self) -> Arc<ValueCorpus> {
-        match self.values.read() {
-            Ok(values) => Arc::clone(&values),
-            Err(poisoned) => Arc::clone(&poisoned.into_inner()),
-        }
-    }
-
-    /// Describes the sentence index again (after documents were ingested or deleted).
-    pub fn refresh_value_corpus(&self) {
-        match ValueCorpus::of(&self.sentences) {
-            Ok(fresh) => {
-                if let Ok(mut values) = self.values.write() {
-                    *values = Arc::new(fresh);
-                }
-            }
-            Err(e) => tracing::warn!("value questions keep the corpus as it was: {e}"),
-        }
+    /// Answers a value question with the default settings from the sentence index's
+    /// observations.
+    pub fn answer_value(&self, question: &str) -> Result<ValueAnswer, AnswerError> {
+        answer_value(
+            &parse_question(question),
+            self.sentences.observations(),
+            &ValueSettings::default(),
+        )
+        .map_err(|e| AnswerError::Failed(format!("the sentence index could not be read: {e}")))
     }
 }
 
@@ -82,7 +43,6 @@ pub(super) fn load_engines(
         .map_err(|e| format!("{e:#}"))?;
     let sentences = crate::loading::open_sentence_index(&config.sentence_index, data)
         .map_err(|e| format!("{e:#}"))?;
-    let values = RwLock::new(Arc::new(ValueCorpus::of(&sentences)?));
     let pipeline = match &encoder {
         Some(encoder) => {
             CountPipeline::load(encoder.clone(), config.span_model.as_deref(), CONTEXT_CHARS)
@@ -106,7 +66,6 @@ pub(super) fn load_engines(
         snippets,
         pipeline,
         sentences,
-        values,
         encoder,
         ask_options: examples,
     })

@@ -6,18 +6,15 @@
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::Serialize;
 use tally_engine::count::pipeline::StageTiming;
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::span_model::CONTEXT_CHARS;
 use tally_engine::count::{CountPipeline, CountSettings};
-use tally_engine::search::index::StoredSentence;
 use tally_engine::search::{search, SearchSettings, SentenceIndex};
-use tally_engine::value::{
-    answer as answer_value, parse_question, DescriptionIndex, ValueAnswer, ValueSettings,
-};
+use tally_engine::value::{answer as answer_value, parse_question, ValueAnswer, ValueSettings};
 use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
 use tally_types::count::{SnippetOrigin, SnippetSource};
 use tally_types::request::{clean_text, Ask, Settings};
@@ -39,7 +36,7 @@ use check::{check_corpus, decide_kind};
 pub use check::{count_settings, search_settings, validate_question, Checked};
 use dispatch::answer_with;
 use engines::load_engines;
-pub use engines::{Engines, ValueCorpus};
+pub use engines::Engines;
 pub use summary::summary_of;
 
 /// Told about each stage of an answer as it finishes.
@@ -216,12 +213,8 @@ impl Answerer {
         self.engines()
     }
 
-    /// The corpora changed (documents were ingested or deleted): value questions describe the
-    /// sentence index again, and cached answers are forgotten. Blocking.
+    /// The corpora changed (documents were ingested or deleted): cached answers are forgotten.
     pub fn corpora_changed(&self) {
-        if let Some(Ok(engines)) = self.engines.get() {
-            engines.refresh_value_corpus();
-        }
         if let Ok(mut cache) = self.cache.lock() {
             *cache = Cache::default();
         }
@@ -328,7 +321,7 @@ impl Answerer {
     pub fn value(&self, question: &str) -> Result<ValueAnswer, AnswerError> {
         let question = question.trim();
         validate_question(question)?;
-        Ok(self.engines()?.value_corpus().answer(question))
+        self.engines()?.answer_value(question)
     }
 
     /// Answers `question` as `mode`.

@@ -11,6 +11,7 @@ use tally_engine::search::index::Document;
 use tally_engine::search::sentences::split_sentences;
 use tally_engine::search::SentenceIndex;
 
+use super::resident;
 use crate::cli::{data_dir_or_default, BenchIngestArgs, IndexArgs};
 
 /// `tally corpus list`.
@@ -66,11 +67,24 @@ pub(super) fn open_sentences(dir: &Path) -> anyhow::Result<SentenceIndex> {
     })
 }
 
+/// The name the benchmark's documents are ingested under.
+const BENCH_CORPUS: &str = "bench";
+
 /// Snippets per benchmark document: a page of a few paragraphs, as people's documents are.
 const BENCH_PARAGRAPHS: usize = 8;
 
 /// `tally bench ingest`.
 pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
+    if let Some(dir) = &args.resident_of {
+        return resident::measure_here(dir, &args.models, args.then_delete.as_deref());
+    }
+    let empty = resident::empty_beside(&args.dir);
+    let _ = std::fs::remove_dir_all(&empty);
+    // The first child fills the empty indexes with the demo corpus; the second measures a
+    // restart over them, as the run with the corpus is measured.
+    resident::measure_in_child(&empty, &args.models, None)?;
+    let before = resident::measure_in_child(&empty, &args.models, None)?.loaded;
+    let _ = std::fs::remove_dir_all(&empty);
     let data = data_dir_or_default(&args.data);
     let paragraphs = bench_paragraphs(data.as_deref())?;
     let mut documents = Vec::new();
@@ -99,12 +113,23 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
         sentences: Some(&sentence_index),
     };
     let bar = ProgressBar::new(documents.iter().map(|d| d.text.len() as u64).sum());
-    let report = documents::ingest(&indexes, "bench", &documents, &mut |p| {
+    let report = documents::ingest(&indexes, BENCH_CORPUS, &documents, &mut |p| {
         bar.set_position(p.bytes_done as u64)
     })?;
     bar.finish_and_clear();
     let megabytes = super::search::directory_megabytes(&args.dir.join("snippets"))
         + super::search::directory_megabytes(&args.dir.join("sentences"));
+    drop((snippets, sentence_index));
+    // Snippets and sentences go under the corpus's name; `delete` removes both.
+    let measured = resident::measure_in_child(&args.dir, &args.models, Some(BENCH_CORPUS))?;
+    let loaded = measured.loaded;
+    let deleted = measured
+        .after_delete
+        .context("the measuring process did not delete the corpus")?;
+    let millions = report.sentences as f64 / 1e6;
+    let per_million = (loaded.total_mb - before.total_mb) / millions.max(1e-9);
+    let anonymous_per_million = (loaded.anonymous_mb - before.anonymous_mb) / millions.max(1e-9);
+    let after_delete_change = (deleted.total_mb - before.total_mb) / before.total_mb.max(1e-9);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if args.json {
         println!(
@@ -118,6 +143,12 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
                 "sentences_per_second": report.sentences as f64 / report.seconds.max(1e-9),
                 "disk_mb": megabytes,
                 "cores": cores,
+                "resident_before_mb": before,
+                "resident_after_restart_mb": loaded,
+                "resident_after_delete_mb": deleted,
+                "resident_mb_per_million_sentences": per_million,
+                "anonymous_mb_per_million_sentences": anonymous_per_million,
+                "after_delete_change": after_delete_change,
             })
         );
     } else {
@@ -133,6 +164,17 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
             report.quantities,
             report.seconds,
             report.sentences as f64 / report.seconds.max(1e-9)
+        );
+        println!(
+            "resident memory of a server process (encoder loaded, count and value question answered): \
+             {:.0} MB without the corpus, {:.0} MB after a restart with it ({:.0} MB per million \
+             sentences; heap {:+.0} MB per million), {:.0} MB after deleting it ({:+.1}% of without)",
+            before.total_mb,
+            loaded.total_mb,
+            per_million,
+            anonymous_per_million,
+            deleted.total_mb,
+            100.0 * after_delete_change
         );
     }
     Ok(())

@@ -98,7 +98,7 @@ pub fn value(args: &EvalValueArgs) -> anyhow::Result<()> {
     let (sentences, questions) =
         value_eval::build(&args.judged).context("the judged file could not be used")?;
     let settings = ValueSettings::default();
-    let (scores, answers) = value_eval::evaluate(&sentences, &questions, &settings);
+    let (scores, answers) = value_eval::evaluate(&sentences, &questions, &settings)?;
     if args.errors {
         for (q, a) in questions.iter().zip(&answers) {
             if value_eval::half_of(q) != Half::Tuning {
@@ -145,7 +145,7 @@ pub fn value(args: &EvalValueArgs) -> anyhow::Result<()> {
             .filter(|q| value_eval::half_of(q) == half)
             .cloned()
             .collect();
-        let (scores, _) = value_eval::evaluate(&sentences, &part, &settings);
+        let (scores, _) = value_eval::evaluate(&sentences, &part, &settings)?;
         row(half.name(), &scores);
     }
     Ok(())

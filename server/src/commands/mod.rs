@@ -7,5 +7,6 @@ pub mod count;
 pub mod eval;
 pub mod extract;
 pub mod ingest;
+pub mod resident;
 pub mod search;
 pub mod value;

@@ -482,17 +482,16 @@ fn resident_megabytes() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
-/// Megabytes of the files directly in `dir` (an index directory).
+/// Megabytes of the files in `dir` (an index directory) and its folders.
 pub(crate) fn directory_megabytes(dir: &Path) -> f64 {
-    std::fs::read_dir(dir)
-        .map(|entries| {
+    fn bytes(dir: &Path) -> u64 {
+        std::fs::read_dir(dir).map_or(0, |entries| {
             entries
                 .filter_map(Result::ok)
-                .filter_map(|e| e.metadata().ok())
-                .filter(|m| m.is_file())
-                .map(|m| m.len() as f64)
-                .sum::<f64>()
-                / 1e6
+                .filter_map(|e| Some((e.path(), e.metadata().ok()?)))
+                .map(|(path, m)| if m.is_dir() { bytes(&path) } else { m.len() })
+                .sum()
         })
-        .unwrap_or(0.0)
+    }
+    bytes(dir) as f64 / 1e6
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use tally_engine::value::{answer, parse_question, DescriptionIndex, ValueAnswer, ValueSettings};
+use tally_engine::value::{answer, parse_question, ValueAnswer, ValueSettings};
 
 use crate::cli::{data_dir_or_default, BenchValueArgs, ValueArgs};
 use crate::loading::open_sentence_index;
@@ -30,18 +30,15 @@ pub fn answer_and_print(
     if question.trim().is_empty() {
         bail!("the question is empty");
     }
-    let index = open_sentence_index(search_index, data)?;
     let started = Instant::now();
-    let sentences = index.all_sentences()?;
-    let descriptions = DescriptionIndex::build(&sentences);
-    let built = started.elapsed();
+    let index = open_sentence_index(search_index, data)?;
+    let opened = started.elapsed();
     let started = Instant::now();
     let found = answer(
         &parse_question(question),
-        &descriptions,
-        &sentences,
+        index.observations(),
         &ValueSettings::default(),
-    );
+    )?;
     let answered = started.elapsed();
     if json {
         println!("{}", serde_json::to_string_pretty(&found)?);
@@ -49,10 +46,10 @@ pub fn answer_and_print(
     }
     print_answer(&found);
     println!(
-        "  {} observations in {} sentences described in {:.0} ms; answered in {:.1} ms",
-        descriptions.len(),
-        sentences.len(),
-        built.as_secs_f64() * 1e3,
+        "  {} observations in {} sentences, opened in {:.0} ms; answered in {:.1} ms",
+        index.observations().len(),
+        index.len(),
+        opened.as_secs_f64() * 1e3,
         answered.as_secs_f64() * 1e3
     );
     Ok(())
@@ -118,7 +115,7 @@ fn round(v: f64) -> String {
     format!("{}", (v * factor).round() / factor)
 }
 
-/// `tally bench value`: describing the sentence index once, then each question's latency.
+/// `tally bench value`: each question's latency over the sentence index's observations.
 pub fn bench(args: &BenchValueArgs) -> anyhow::Result<()> {
     let data = data_dir_or_default(&args.sentences.data)
         .context("the data directory is needed for the benchmark's questions (--data)")?;
@@ -126,26 +123,21 @@ pub fn bench(args: &BenchValueArgs) -> anyhow::Result<()> {
     let judged = data.join(tally_engine::corpus::catalogue::QSEARCH.path);
     let (_, questions) = tally_engine::value::eval::build(&judged)
         .context("the benchmark's questions could not be built")?;
-    let started = Instant::now();
-    let sentences = index.all_sentences()?;
-    let descriptions = DescriptionIndex::build(&sentences);
-    let describe_ms = started.elapsed().as_secs_f64() * 1e3;
     let settings = ValueSettings::default();
     let mut times = Vec::with_capacity(questions.len() * args.runs.max(1));
     for _ in 0..args.runs.max(1) {
         for q in &questions {
             let t = Instant::now();
             let question = parse_question(&q.question);
-            std::hint::black_box(answer(&question, &descriptions, &sentences, &settings));
+            std::hint::black_box(answer(&question, index.observations(), &settings)?);
             times.push(t.elapsed().as_secs_f64() * 1e3);
         }
     }
     times.sort_by(f64::total_cmp);
     let pick = |p: f64| super::bench::percentile(&times, p);
     let figures = serde_json::json!({
-        "sentences": sentences.len(),
-        "observations": descriptions.len(),
-        "describe_ms": describe_ms,
+        "sentences": index.len(),
+        "observations": index.observations().len(),
         "questions": questions.len(),
         "runs": args.runs.max(1),
         "p50_ms": pick(0.5),
@@ -155,10 +147,9 @@ pub fn bench(args: &BenchValueArgs) -> anyhow::Result<()> {
         println!("{figures}");
     } else {
         println!(
-            "value questions over {} sentences ({} observations, described in {:.0} ms): {} questions × {} runs, p50 {:.3} ms, p95 {:.3} ms",
-            sentences.len(),
-            descriptions.len(),
-            describe_ms,
+            "value questions over {} sentences ({} observations): {} questions × {} runs, p50 {:.3} ms, p95 {:.3} ms",
+            index.len(),
+            index.observations().len(),
             questions.len(),
             args.runs.max(1),
             pick(0.5),

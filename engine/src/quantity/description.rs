@@ -6,17 +6,57 @@
 //! from text; the time qualifier is a year (1900–2100) in the same clause ("in 2019", "as of
 //! March 2020", "2018 sales").
 
+use std::collections::HashSet;
+
 use crate::quantity::concept::concept_words;
-use crate::quantity::Quantity;
+use crate::quantity::{NumberKind, Quantity};
 
 pub use tally_types::value::Description;
+
+/// The words of a text as written: what lies between characters that are not letters or digits.
+pub fn raw_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+}
+
+/// A word in the form descriptions and questions are matched in: lower case, singular.
+pub fn normalise(word: &str) -> String {
+    crate::quantity::singular(&word.to_lowercase())
+}
+
+/// The matching forms of a text's words.
+pub fn word_set(text: &str) -> HashSet<String> {
+    raw_words(text).map(normalise).collect()
+}
+
+/// The quantities of a sentence that describe something on their own, each with its
+/// description: cardinal ones (not ordinals, not overflowing), durations written in parts
+/// joined ([`join_durations`]).
+pub fn described_quantities(
+    text: &str,
+    quantities: &[Quantity],
+    entity: Option<&str>,
+) -> Vec<(Quantity, Description)> {
+    let cardinals: Vec<Quantity> = quantities
+        .iter()
+        .filter(|q| q.kind == NumberKind::Cardinal && !q.overflow)
+        .cloned()
+        .collect();
+    join_durations(text, cardinals)
+        .into_iter()
+        .map(|q| {
+            let description = describe(text, &q, entity);
+            (q, description)
+        })
+        .collect()
+}
 
 /// The words BM25 reads: entity, concept and unit words.
 pub fn description_words(description: &Description) -> Vec<String> {
     let d = description;
     {
         let mut words: Vec<String> = Vec::new();
-        let mut push = |text: &str| words.extend(super::raw_words(text).map(str::to_lowercase));
+        let mut push = |text: &str| words.extend(raw_words(text).map(str::to_lowercase));
         if let Some(entity) = &d.entity {
             push(entity);
         }
@@ -92,10 +132,54 @@ fn clause_year(text: &str, quantity: &Quantity) -> Option<i32> {
     best.map(|(_, year)| year)
 }
 
+/// "2 hours, 17 minutes and 1 second" is one duration of 2.28 hours, not three observations:
+/// consecutive durations in smaller and smaller units, joined by nothing but a comma or "and",
+/// become one quantity in the first one's unit.
+pub(crate) fn join_durations(text: &str, quantities: Vec<Quantity>) -> Vec<Quantity> {
+    use crate::quantity::Value;
+    let table = crate::UnitTable::builtin();
+    let time_unit = |q: &Quantity| {
+        q.unit
+            .as_ref()
+            .filter(|u| u.per.is_none())
+            .and_then(|u| u.unit_id.as_deref())
+            .and_then(|id| table.get(id))
+            .filter(|u| u.dimension == "time")
+    };
+    let mut joined: Vec<Quantity> = Vec::with_capacity(quantities.len());
+    // The factor of the smallest unit joined into each kept quantity so far.
+    let mut smallest: Vec<Option<f64>> = Vec::with_capacity(quantities.len());
+    for q in quantities {
+        let unit = time_unit(&q);
+        if let (Some(last), Some(Some(below)), Some(unit), Value::Single(part)) =
+            (joined.last_mut(), smallest.last_mut(), unit, q.value)
+        {
+            let gap = text.get(last.span.end..q.span.start).unwrap_or("x");
+            let joinable = gap
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .all(|w| w.is_empty() || w == "and");
+            let first_unit = time_unit(last);
+            if let (true, true, Some(first_unit), Value::Single(total)) =
+                (joinable, unit.factor < *below, first_unit, last.value)
+            {
+                if let Ok(added) = table.convert(part, unit, first_unit) {
+                    last.value = Value::Single(total + added);
+                    last.span.end = q.span.end;
+                    *below = unit.factor;
+                    continue;
+                }
+            }
+        }
+        smallest.push(unit.map(|u| u.factor));
+        joined.push(q);
+    }
+    joined
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::quantity::extract_in_context;
+    use crate::quantity::{extract_in_context, Value};
 
     fn first(text: &str, entity: Option<&str>) -> Description {
         let quantities = extract_in_context(text);
@@ -124,5 +208,28 @@ mod tests {
         assert_eq!(d.year, Some(2018));
         let d = first("It sold 5 million cars. In 2019 sales fell.", None);
         assert_eq!(d.year, None);
+    }
+
+    #[test]
+    fn a_duration_written_in_parts_is_one_observation() {
+        let text = "Keitany completed it in 2 hours, 17 minutes and 1 second on Sunday.";
+        let cardinals: Vec<Quantity> = extract_in_context(text)
+            .into_iter()
+            .filter(|q| q.kind == crate::quantity::NumberKind::Cardinal)
+            .collect();
+        let joined = join_durations(text, cardinals);
+        assert_eq!(joined.len(), 1, "{joined:?}");
+        let Value::Single(hours) = joined[0].value else {
+            panic!("one value")
+        };
+        assert!((hours - (2.0 + 17.0 / 60.0 + 1.0 / 3600.0)).abs() < 1e-9);
+        assert_eq!(
+            &text[joined[0].span.clone()],
+            "2 hours, 17 minutes and 1 second"
+        );
+        // Listed durations in growing units, or other words between, stay apart.
+        let text = "It took 5 minutes, then 2 hours.";
+        let cardinals = extract_in_context(text);
+        assert_eq!(join_durations(text, cardinals).len(), 2);
     }
 }

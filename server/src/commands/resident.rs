@@ -1,0 +1,143 @@
+//! Resident memory of a server holding a corpus, for `tally bench ingest`: a child process
+//! (so that nothing the benchmark itself allocated is counted) opens an index pair as `tally
+//! serve` does, answers a count and a value question, and prints its resident memory; asked to,
+//! it then deletes a corpus as the corpus page does, answers again and prints it once more.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use tally_types::request::Settings;
+use tally_types::Mode;
+
+use crate::answering::{Answerer, EngineConfig};
+use crate::cli::ModelArgs;
+
+/// Resident memory in megabytes, as `/proc/self/status` gives it: all of it, and its anonymous
+/// part (the heap: what a corpus costs beyond the index files the kernel may evict).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct Resident {
+    pub total_mb: f64,
+    pub anonymous_mb: f64,
+}
+
+impl Resident {
+    pub fn now() -> Resident {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        let field = |name: &str| {
+            status
+                .lines()
+                .find(|l| l.starts_with(name))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+                .map_or(0.0, |kb| kb / 1024.0)
+        };
+        Resident {
+            total_mb: field("VmRSS:"),
+            anonymous_mb: field("RssAnon:"),
+        }
+    }
+}
+
+/// What the child measured: with the corpus loaded, and after deleting it (when asked).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct Measured {
+    pub loaded: Resident,
+    pub after_delete: Option<Resident>,
+}
+
+/// Runs this binary as the measuring child over the index pair in `dir`, with the models of
+/// `models` as a server loads them.
+pub fn measure_in_child(
+    dir: &Path,
+    models: &ModelArgs,
+    delete: Option<&str>,
+) -> anyhow::Result<Measured> {
+    let exe = std::env::current_exe().context("this program's path is unknown")?;
+    let mut command = Command::new(exe);
+    command.args(["bench", "ingest", "--resident-of"]).arg(dir);
+    command.arg("--models").arg(&models.models);
+    command.args(["--encoder", &models.encoder]);
+    if let Some(head) = &models.span_model {
+        command.arg("--span-model").arg(head);
+    }
+    if let Some(corpus) = delete {
+        command.args(["--then-delete", corpus]);
+    }
+    let output = command
+        .output()
+        .context("the measuring process did not start")?;
+    anyhow::ensure!(
+        output.status.success(),
+        "the measuring process failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).context("the measuring process printed no figures")
+}
+
+/// The child's side: open, answer, measure, (delete, answer, measure); prints JSON.
+pub fn measure_here(dir: &Path, models: &ModelArgs, delete: Option<&str>) -> anyhow::Result<()> {
+    let config = EngineConfig {
+        snippet_index: dir.join("snippets"),
+        sentence_index: dir.join("sentences"),
+        data_dir: None,
+        span_model: models.span_model.clone(),
+    };
+    let (encoder, _) = crate::loading::encoder_of(models)?;
+    let answerer = Answerer::new(1, 1);
+    answerer.load(&config, Some(encoder));
+    let engines = answerer
+        .loaded()
+        .map_err(|e| anyhow::anyhow!("the indexes in {} did not load: {e}", dir.display()))?;
+    let ask = |answerer: &Answerer| -> anyhow::Result<()> {
+        // Commands run inside the binary's runtime, which must not block on a future.
+        std::thread::scope(|scope| {
+            scope
+                .spawn(|| -> anyhow::Result<()> {
+                    let runtime = tokio::runtime::Builder::new_current_thread()
+                        .enable_all()
+                        .build()?;
+                    runtime
+                        .block_on(answerer.answer(
+                            "how many moons does jupiter have",
+                            Mode::Count,
+                            &Settings::default(),
+                        ))
+                        .map_err(|e| anyhow::anyhow!("the count question failed: {e}"))?;
+                    Ok(())
+                })
+                .join()
+                .map_err(|_| anyhow::anyhow!("the count question panicked"))?
+        })?;
+        answerer
+            .value("how tall is the Eiffel Tower")
+            .map_err(|e| anyhow::anyhow!("the value question failed: {e}"))?;
+        Ok(())
+    };
+    ask(&answerer)?;
+    let loaded = Resident::now();
+    let after_delete = match delete {
+        Some(corpus) => {
+            tally_engine::corpus::documents::delete(&engines.indexes(), corpus)?;
+            answerer.corpora_changed();
+            ask(&answerer)?;
+            Some(Resident::now())
+        }
+        None => None,
+    };
+    println!(
+        "{}",
+        serde_json::to_string(&Measured {
+            loaded,
+            after_delete
+        })?
+    );
+    Ok(())
+}
+
+/// A fresh directory beside `dir` for the empty index pair measured before the upload.
+pub fn empty_beside(dir: &Path) -> PathBuf {
+    let mut name = dir.as_os_str().to_owned();
+    name.push("-empty");
+    PathBuf::from(name)
+}
