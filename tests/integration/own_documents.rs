@@ -109,6 +109,21 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
                 .part("file", file("empty.txt", " \n\n ")),
             "there is no text to index in empty.txt",
         ),
+        // Read off the runtime within a budget: nesting this deep would take minutes.
+        (
+            Form::new().text("corpus", "x").part(
+                "file",
+                file(
+                    "nested.html",
+                    &format!(
+                        "{}deep{}",
+                        "<div>".repeat(200_000),
+                        "</div>".repeat(200_000)
+                    ),
+                ),
+            ),
+            "nested.html: reading it as HTML took longer than 5 s",
+        ),
     ] {
         let (status, body) = json(
             client

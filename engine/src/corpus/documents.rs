@@ -3,7 +3,8 @@
 //! search), ingested into both indexes under a corpus name with progress, listed and deleted by
 //! corpus.
 
-use std::time::Instant;
+use std::io::Read;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use tally_types::count::ALL_CORPORA;
@@ -74,7 +75,8 @@ pub fn read(text: &str, format: Format, name: &str) -> Result<Vec<Document>, Doc
     match format {
         Format::Text => Ok(vec![document(name.into(), text.into(), name.into())]),
         Format::Html => {
-            let (title, body) = html_to_text(text);
+            let (title, body) =
+                html_to_text(text).map_err(|e| DocumentsError::Invalid(format!("{name}: {e}")))?;
             Ok(vec![document(
                 name.into(),
                 body,
@@ -115,28 +117,75 @@ pub fn read(text: &str, format: Format, name: &str) -> Result<Vec<Document>, Doc
     }
 }
 
-/// HTML (a page or a fragment) as the text a browser shows: tags dropped, character references
-/// read.
-fn plain_text(html: &str) -> String {
-    html2text::config::plain_no_decorate()
-        .string_from_read(html.as_bytes(), 100_000)
-        .unwrap_or_default()
+/// How long reading one HTML document may take. The parser's work grows with the square of
+/// the nesting depth (50,000 nested `<div>`s took 11.6 s, 100,000 took 64 s), so a page that
+/// takes longer is refused instead of holding an ingestion thread for minutes.
+pub const HTML_READ_BUDGET: Duration = Duration::from_secs(5);
+
+/// Bytes handed to the parser at a time, between looks at the clock.
+const HTML_CHUNK: usize = 4096;
+
+/// Reading an HTML document took longer than [`HTML_READ_BUDGET`].
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "reading it as HTML took longer than {} s (are its elements nested thousands deep?)",
+    HTML_READ_BUDGET.as_secs()
+)]
+pub struct HtmlTooSlow;
+
+/// A reader that fails once its deadline has passed: the HTML parser reads its input a chunk at
+/// a time and does its work per chunk, so it stops soon after.
+struct Deadline<R> {
+    inner: R,
+    until: Instant,
 }
 
-/// An HTML page's `<title>` and visible text (paragraphs separated by blank lines).
-pub fn html_to_text(html: &str) -> (Option<String>, String) {
+impl<R: Read> Read for Deadline<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if Instant::now() > self.until {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                HtmlTooSlow,
+            ));
+        }
+        let n = buf.len().min(HTML_CHUNK);
+        self.inner.read(&mut buf[..n])
+    }
+}
+
+/// HTML (a page or a fragment) as the text a browser shows: tags dropped, character references
+/// read; within `until`.
+fn plain_text(html: &str, until: Instant) -> Result<String, HtmlTooSlow> {
+    let input = Deadline {
+        inner: html.as_bytes(),
+        until,
+    };
+    let text = html2text::config::plain_no_decorate().string_from_read(input, 100_000);
+    match text {
+        Ok(text) => Ok(text),
+        Err(_) if Instant::now() > until => Err(HtmlTooSlow),
+        // Nothing else fails on text held in memory.
+        Err(_) => Ok(String::new()),
+    }
+}
+
+/// An HTML page's `<title>` and visible text (paragraphs separated by blank lines), read
+/// within [`HTML_READ_BUDGET`].
+pub fn html_to_text(html: &str) -> Result<(Option<String>, String), HtmlTooSlow> {
+    let until = Instant::now() + HTML_READ_BUDGET;
     let lower = html.to_ascii_lowercase();
     let title = lower.find("<title").and_then(|start| {
         let open_end = start + lower[start..].find('>')? + 1;
         let close = open_end + lower[open_end..].find("</title")?;
         // The title's character references read as the page shows them ("&lt;" is "<").
-        let title = plain_text(&html[open_end..close])
+        let title = plain_text(&html[open_end..close], until)
+            .ok()?
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
         (!title.is_empty()).then_some(title)
     });
-    (title, plain_text(html))
+    Ok((title, plain_text(html, until)?))
 }
 
 /// A document's snippets: its paragraphs, long ones cut at sentence ends into pieces of at most
@@ -373,18 +422,44 @@ mod tests {
     }
 
     #[test]
+    fn html_that_takes_too_long_to_read_is_refused_within_its_budget() {
+        // Each element nested in the one before: the parser's work grows with the square.
+        let depth = 200_000;
+        let html = format!("{}deep{}", "<div>".repeat(depth), "</div>".repeat(depth));
+        let started = Instant::now();
+        let e = read(&html, Format::Html, "nested.html")
+            .unwrap_err()
+            .to_string();
+        let took = started.elapsed();
+        assert!(
+            e.starts_with("nested.html: reading it as HTML took longer than 5 s"),
+            "{e}"
+        );
+        // Stopped soon after the budget, not after the minutes the whole parse takes.
+        assert!(took < HTML_READ_BUDGET * 3, "{took:?}");
+        // A page of ordinary depth is read.
+        let page = format!(
+            "<div>{}</div>",
+            "<p>A paragraph of 12 words.</p>".repeat(20_000)
+        );
+        let (_, text) = html_to_text(&page).unwrap();
+        assert!(text.contains("12 words"));
+    }
+
+    #[test]
     fn html_gives_its_title_and_visible_text() {
         let html = "<html><head><title> Moons of\n Saturn </title><style>p {color: red}</style>\
             <script>var x = 1;</script></head><body><h1>Saturn</h1>\
             <p>Saturn has <b>146</b> moons &amp; rings.</p><p>Titan is the largest.</p></body></html>";
-        let (title, text) = html_to_text(html);
+        let (title, text) = html_to_text(html).unwrap();
         assert_eq!(title.as_deref(), Some("Moons of Saturn"));
         assert!(text.contains("Saturn has 146 moons & rings."), "{text}");
         assert!(!text.contains("color") && !text.contains("var x"), "{text}");
         let docs = read(html, Format::Html, "saturn.html").unwrap();
         assert_eq!(docs[0].source, "Moons of Saturn");
         // Character references in the title are read once, so the page shows "<", not "&lt;".
-        let (title, _) = html_to_text("<title>Moons &lt; 10 km &amp; rings</title><p>x</p>");
+        let (title, _) =
+            html_to_text("<title>Moons &lt; 10 km &amp; rings</title><p>x</p>").unwrap();
         assert_eq!(title.as_deref(), Some("Moons < 10 km & rings"));
         let snippets = snippets_of(&docs[0]);
         assert!(

@@ -111,7 +111,8 @@ pub fn parse_documents(text: &str, format: Format, name: &str) -> Result<Vec<Doc
                 .collect())
         }
         Format::Html => {
-            let (title, body) = super::documents::html_to_text(text);
+            let (title, body) =
+                super::documents::html_to_text(text).map_err(|e| format!("{name}: {e}"))?;
             Ok(vec![Document {
                 id: name.to_string(),
                 text: body,

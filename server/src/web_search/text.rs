@@ -4,7 +4,8 @@
 /// `fragment` without tags, with entities decoded and runs of white space as one space (read by
 /// the same HTML reader as uploaded pages).
 pub fn plain_text(fragment: &str) -> String {
-    let (_, text) = tally_engine::corpus::documents::html_to_text(fragment);
+    // A search result's few hundred characters are read long before the budget ends.
+    let (_, text) = tally_engine::corpus::documents::html_to_text(fragment).unwrap_or_default();
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
