@@ -21,7 +21,7 @@ use crate::state::{AppState, EncoderSlot};
 use crate::store::answers;
 use crate::store::db::Database;
 use crate::store::pg_cluster::PrivateCluster;
-use crate::study::{StudyDefinition, StudyService};
+use crate::study::{self, StudyDefinition, StudyService};
 use crate::web_search::{Brave, SearchProvider, Searxng, WebSearch, BRAVE_BASE_URL};
 
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
@@ -105,9 +105,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         Err(e) => tracing::warn!("{e}; Tally keeps answering, but feedback cannot be saved"),
     }
 
-    if args.history_days > 0 {
-        tokio::spawn(forget_old_history(db.clone(), args.history_days));
-    }
+    tokio::spawn(hourly_cleanup(db.clone(), args.history_days));
 
     tracing::info!("Tally listening on http://{}", args.addr);
     let limits = ConnectionLimits {
@@ -133,19 +131,28 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Every hour, removes history older than `days` days (see [`answers::forget_older_than`]).
-async fn forget_old_history(db: Database, days: u32) {
+/// Every hour (from the start on): removes history older than `days` days, unless `days` is 0
+/// (see [`answers::forget_older_than`]), and empty abandoned study sessions (see
+/// [`study::store::remove_empty_abandoned`]).
+async fn hourly_cleanup(db: Database, days: u32) {
     let mut hourly = tokio::time::interval(Duration::from_secs(3600));
     loop {
         hourly.tick().await;
-        match answers::forget_older_than(&db, days).await {
-            Ok(gone) if gone.questions + gone.answers > 0 => tracing::info!(
-                "history older than {days} days removed: {} questions, {} answers",
-                gone.questions,
-                gone.answers
-            ),
-            Ok(_) => {}
-            Err(e) => tracing::warn!("old history not removed: {e}"),
+        if days > 0 {
+            match answers::forget_older_than(&db, days).await {
+                Ok(gone) if gone.questions + gone.answers > 0 => tracing::info!(
+                    "history older than {days} days removed: {} questions, {} answers",
+                    gone.questions,
+                    gone.answers
+                ),
+                Ok(_) => {}
+                Err(e) => tracing::warn!("old history not removed: {e}"),
+            }
+        }
+        match study::store::remove_empty_abandoned(&db).await {
+            Ok(0) => {}
+            Ok(gone) => tracing::info!("{gone} empty abandoned study sessions removed"),
+            Err(e) => tracing::warn!("empty abandoned study sessions not removed: {e}"),
         }
     }
 }

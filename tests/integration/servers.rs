@@ -210,6 +210,40 @@ async fn two_servers_share_one_database() {
         .unwrap();
     assert_eq!(export["sessions_abandoned"], 1, "{export}");
     assert_eq!(export["sessions_completed"], 1, "{export}");
+    // A week later, an abandoned session without a response is deleted (the servers do it
+    // hourly); the completed one stays.
+    let started_before = export["sessions_started"].as_u64().unwrap();
+    {
+        use sqlx::Connection;
+        let mut db = sqlx::PgConnection::connect(&database_url).await.unwrap();
+        sqlx::query(
+            "UPDATE study_sessions SET started_at = now() - interval '8 days' WHERE id = $1::uuid",
+        )
+        .bind(&left_id)
+        .execute(&mut db)
+        .await
+        .unwrap();
+    }
+    let db = tally_server::store::db::Database::new(&database_url);
+    let removed = tally_server::study::store::remove_empty_abandoned(&db)
+        .await
+        .unwrap();
+    assert_eq!(removed, 1);
+    let export: Value = reqwest::Client::new()
+        .get(b.url("/study/export?format=json"))
+        .bearer_auth(crate::support::ADMIN_TOKEN)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(export["sessions_abandoned"], 0, "{export}");
+    assert_eq!(export["sessions_completed"], 1, "{export}");
+    assert_eq!(
+        export["sessions_started"].as_u64().unwrap(),
+        started_before - 1
+    );
 
     // The rate limit is kept by each process: once server a refuses this address, server b
     // still answers it (a balancer spreading one address over n servers allows n times the

@@ -13,6 +13,11 @@ use crate::store::db::{classify, Database, DbError};
 /// it takes no more answers, and the summary counts it apart.
 pub const ABANDONED_AFTER_HOURS: i32 = 24;
 
+/// An abandoned session without a single response is deleted this long after its last activity:
+/// it holds nothing for the study, and a script starting sessions would otherwise grow the table
+/// (and "sessions started") for ever. Until then the summary counts it as abandoned.
+pub const EMPTY_SESSION_KEPT_DAYS: i32 = 7;
+
 /// The last activity of a session (its start or its latest response), as SQL over `s`.
 const LAST_ACTIVE: &str = "greatest(s.started_at, \
      (SELECT max(r.answered_at) FROM study_responses r WHERE r.session_id = s.id))";
@@ -183,6 +188,22 @@ pub async fn responses(db: &Database, study: &str) -> Result<Vec<ResponseRow>, D
     .fetch_all(pool)
     .await
     .map_err(classify)
+}
+
+/// Deletes the sessions that are abandoned, have no response and were last active more than
+/// [`EMPTY_SESSION_KEPT_DAYS`] ago; returns how many.
+pub async fn remove_empty_abandoned(db: &Database) -> Result<u64, DbError> {
+    let pool = db.pool().await?;
+    let done = sqlx::query(
+        "DELETE FROM study_sessions s WHERE s.completed_at IS NULL \
+         AND s.started_at < now() - make_interval(days => $1) \
+         AND NOT EXISTS (SELECT 1 FROM study_responses r WHERE r.session_id = s.id)",
+    )
+    .bind(EMPTY_SESSION_KEPT_DAYS)
+    .execute(pool)
+    .await
+    .map_err(classify)?;
+    Ok(done.rows_affected())
 }
 
 /// Sessions of `study` started, completed and abandoned.
