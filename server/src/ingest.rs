@@ -124,6 +124,7 @@ impl IngestService {
                 });
                 // Cached answers may have come from the corpus as it was.
                 answerer.corpora_changed();
+                crate::memory::give_back_freed();
                 Ok::<_, IngestError>(done?)
             })
             .await;
@@ -148,14 +149,9 @@ impl IngestService {
         let _writing = self.writing.lock().await;
         let answerer = answerer.clone();
         let corpus = corpus.to_string();
-        tokio::task::spawn_blocking(move || {
-            let engines = answerer.loaded()?;
-            let deleted = documents::delete(&engines.indexes(), &corpus)?;
-            answerer.corpora_changed();
-            Ok(row(deleted))
-        })
-        .await
-        .map_err(|e| IngestError::Index(format!("the deleting task crashed: {e}")))?
+        tokio::task::spawn_blocking(move || delete_now(&answerer, &corpus))
+            .await
+            .map_err(|e| IngestError::Index(format!("the deleting task crashed: {e}")))?
     }
 
     /// The corpora of the loaded indexes.
@@ -201,6 +197,17 @@ impl IngestService {
 fn fail(job: &mut IngestJob, why: String) {
     job.state = JobState::Failed;
     job.error = Some(why);
+}
+
+/// Deletes `corpus` from the loaded indexes (blocking; callers hold the ingestion lock, or are
+/// alone): its snippets, sentences and observations; cached answers go, freed memory is given
+/// back.
+pub fn delete_now(answerer: &Answerer, corpus: &str) -> Result<CorpusRow, IngestError> {
+    let engines = answerer.loaded()?;
+    let deleted = documents::delete(&engines.indexes(), corpus)?;
+    answerer.corpora_changed();
+    crate::memory::give_back_freed();
+    Ok(row(deleted))
 }
 
 fn row(size: documents::CorpusSize) -> CorpusRow {

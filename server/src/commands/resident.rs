@@ -86,7 +86,7 @@ pub fn measure_here(dir: &Path, models: &ModelArgs, delete: Option<&str>) -> any
     let (encoder, _) = crate::loading::encoder_of(models)?;
     let answerer = Answerer::new(1, 1);
     answerer.load(&config, Some(encoder));
-    let engines = answerer
+    answerer
         .loaded()
         .map_err(|e| anyhow::anyhow!("the indexes in {} did not load: {e}", dir.display()))?;
     let ask = |answerer: &Answerer| -> anyhow::Result<()> {
@@ -118,8 +118,7 @@ pub fn measure_here(dir: &Path, models: &ModelArgs, delete: Option<&str>) -> any
     let loaded = Resident::now();
     let after_delete = match delete {
         Some(corpus) => {
-            tally_engine::corpus::documents::delete(&engines.indexes(), corpus)?;
-            answerer.corpora_changed();
+            crate::ingest::delete_now(&answerer, corpus)?;
             ask(&answerer)?;
             Some(Resident::now())
         }

@@ -10,6 +10,31 @@ use crate::search::retrieve::{Candidate, Retrieval};
 use crate::search::settings::DenseWeights;
 use crate::Encoder;
 
+/// Characters of a sentence the encoder reads: a window around its first matched quantity. The
+/// encoder's cost grows with the square of its input, and a sentence cut from text without
+/// sentence ends runs to 1,000 bytes; judged sentences are shorter (at most 229 characters in
+/// Qsearch's dev file), so they are read whole.
+const WINDOW_CHARS: usize = 400;
+
+/// The part of `hit`'s sentence that the encoder reads (see [`WINDOW_CHARS`]).
+fn encoded_window(hit: &Hit) -> &str {
+    let text = hit.text.as_str();
+    let length = text.chars().count();
+    if length <= WINDOW_CHARS {
+        return text;
+    }
+    let centre = hit.matches.first().map_or(0, |m| (m.start + m.end) / 2);
+    let start = centre
+        .saturating_sub(WINDOW_CHARS / 2)
+        .min(length - WINDOW_CHARS);
+    let byte = |chars: usize| {
+        text.char_indices()
+            .nth(chars)
+            .map_or(text.len(), |(i, _)| i)
+    };
+    &text[byte(start)..byte(start + WINDOW_CHARS)]
+}
+
 pub struct Dense<'a> {
     pub encoder: &'a Encoder,
     pub weights: DenseWeights,
@@ -37,7 +62,7 @@ impl SentenceRanker for Dense<'_> {
             query.push_str(&unit.name);
         }
         let mut texts: Vec<&str> = vec![&query];
-        texts.extend(hits.iter().map(|h| h.text.as_str()));
+        texts.extend(hits.iter().map(encoded_window));
         let vectors = self.encoder.embed(&texts)?;
         for (hit, vector) in hits.iter_mut().zip(&vectors[1..]) {
             let similarity = f64::from(cosine(&vectors[0], vector));
@@ -46,5 +71,54 @@ impl SentenceRanker for Dense<'_> {
                 + asked.alpha * asked.quantity_term(hit);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tally_types::search::QuantityMatch;
+
+    fn hit(text: &str, matched: Option<(usize, usize)>) -> Hit {
+        Hit {
+            rank: 1,
+            id: "s".into(),
+            source: "test".into(),
+            entity: None,
+            text: text.into(),
+            score: 0.0,
+            text_score: 0.0,
+            text_score_normalised: 0.0,
+            quantity_score: 0.0,
+            meets: Vec::new(),
+            matches: matched
+                .map(|(start, end)| QuantityMatch {
+                    constraint: 0,
+                    start,
+                    end,
+                    surface: String::new(),
+                    converted: 0.0,
+                    query_unit: None,
+                })
+                .into_iter()
+                .collect(),
+            also_in: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_encoder_reads_a_long_sentence_around_its_matched_quantity() {
+        let short = "The stadium holds 80,000 people.";
+        assert_eq!(encoded_window(&hit(short, Some((18, 24)))), short);
+        let long = format!("{}é 50 kg é{}", "a ".repeat(400), " b".repeat(400));
+        let at = long.chars().position(|c| c == '5').unwrap();
+        let around = hit(&long, Some((at, at + 5)));
+        let window = encoded_window(&around);
+        assert_eq!(window.chars().count(), WINDOW_CHARS);
+        assert!(window.contains("é 50 kg é"), "{window}");
+        // Without a match: the start; a match at the end: the last characters.
+        assert!(encoded_window(&hit(&long, None)).starts_with("a a"));
+        let end = long.chars().count();
+        assert!(encoded_window(&hit(&long, Some((end - 1, end)))).ends_with(" b b"));
     }
 }

@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# The hostile-visitor and careless-admin checks of issue 31 that take minutes or need a release
+# server: each one prints its figure and PASS or FAIL against a bound, and the script exits
+# non-zero when one fails. Everything runs on loopback against a release server with its own
+# private PostgreSQL, indexes and the embedded demo corpus under target/abuse-test.
+#
+#   scripts/abuse-test.sh
+#
+# What is checked (the issue's numbers):
+#  1. a 5 MB text without a sentence end: indexed, asked about, searched and deleted in bounded
+#     time; a restart answers again at once; SIGTERM ends the server within its grace period
+#  2. resident memory per million sentences and after a delete (`tally bench ingest`)
+#  3. HTML nested 100,000 deep: refused within the parse budget while /api/health stays quick
+#  4. eight 63 MB uploads without a token: 403 each, and the server's memory does not follow
+#  5. the admin token in a query string never reaches the log
+#  6. the private cluster refuses a connection without a password
+#  7. feedback comments need the token
+#  8. study sessions started from one address are limited
+#  9. answer streams whose clients left do not keep later questions waiting
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+PORT=${TALLY_ABUSE_PORT:-3191}
+TOKEN="abuse-$(python3 -c 'import secrets; print(secrets.token_hex(8))')"
+WORK=target/abuse-test
+FAILED=0
+
+scripts/setup.sh run
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$ROOT/node_modules/.bin:$PATH"
+cargo build --release -p tally-server --bin tally
+TALLY=target/release/tally
+
+rm -rf "$WORK" && mkdir -p "$WORK/no-data"
+BASE="http://127.0.0.1:$PORT"
+SERVER=""
+start_server() {
+    "$TALLY" serve --addr "127.0.0.1:$PORT" --pg-dir "$WORK/pg" --data "$WORK/no-data" \
+        --index "$WORK/index" --search-index "$WORK/sentences" --admin-token "$TOKEN" \
+        >>"$WORK/server.log" 2>&1 &
+    SERVER=$!
+    STARTED=$(date +%s.%N)
+    for _ in $(seq 1 1200); do
+        if curl -sf "$BASE/api/health" 2>/dev/null | grep -q '"ready":true'; then
+            READY_S=$(python3 -c "print(round($(date +%s.%N) - $STARTED, 2))")
+            return 0
+        fi
+        sleep 0.1
+    done
+    echo "the server never became ready"; tail -50 "$WORK/server.log"; exit 1
+}
+stop_server() {
+    local started; started=$(date +%s.%N)
+    kill -TERM "$SERVER" 2>/dev/null || true
+    wait "$SERVER" 2>/dev/null || true
+    STOP_S=$(python3 -c "print(round($(date +%s.%N) - $started, 2))")
+}
+trap 'kill -TERM $SERVER 2>/dev/null || true; wait 2>/dev/null || true' EXIT
+
+# check NAME FIGURE OK: prints the line and counts a failure.
+check() {
+    if [ "$3" = 1 ]; then echo "PASS  $1: $2"; else echo "FAIL  $1: $2"; FAILED=1; fi
+}
+below() { python3 -c "import sys; print(int(float(sys.argv[1]) < float(sys.argv[2])))" "$1" "$2"; }
+json_field() { python3 -c 'import json, sys; v = json.load(sys.stdin)
+for k in sys.argv[1].split("."): v = v[k]
+print(v)' "$1"; }
+# seconds CMD...: runs CMD, prints its wall time in seconds (its output goes to $WORK/out).
+seconds() {
+    local started; started=$(date +%s.%N)
+    "$@" >"$WORK/out" 2>&1 || true
+    python3 -c "print(round($(date +%s.%N) - $started, 2))"
+}
+rss_mb() { awk '/^VmRSS:/ {print $2 / 1024}' "/proc/$SERVER/status"; }
+peak_mb() { awk '/^VmHWM:/ {print $2 / 1024}' "/proc/$SERVER/status"; }
+upload() { # upload CORPUS FILE [TOKEN]: prints the HTTP status; the body goes to $WORK/upload
+    local auth=(); [ -n "${3:-}" ] && auth=(-H "authorization: Bearer $3")
+    curl -s -o "$WORK/upload" -w '%{http_code}' "${auth[@]}" -F "corpus=$1" -F "file=@$2" \
+        "$BASE/api/admin/corpora"
+}
+
+start_server
+echo "server ready in ${READY_S} s (pid $SERVER)"
+
+# 5. The token in query strings is redacted in the request log.
+curl -s -o /dev/null "$BASE/admin?token=$TOKEN"
+curl -s -o /dev/null "$BASE/study/export?format=csv&token=$TOKEN"
+curl -s -o /dev/null "$BASE/api/questions?token=$TOKEN"
+sleep 0.5
+check "5 token in the log" "$(grep -c "$TOKEN" "$WORK/server.log" || true) lines hold it" \
+    "$( [ "$(grep -c "$TOKEN" "$WORK/server.log" || true)" = 0 ] && echo 1 || echo 0)"
+
+# 6. The private cluster wants a password, from any local user.
+PG_PORT=$(sed -n 's/.*private PostgreSQL cluster on port \([0-9]*\).*/\1/p' "$WORK/server.log" | head -1)
+PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+for user in tally tally_app postgres; do
+    if PGPASSWORD="" "$PG_BIN/psql" -w -h 127.0.0.1 -p "$PG_PORT" -U "$user" -d tally -c 'SELECT 1' \
+        >"$WORK/out" 2>&1; then
+        check "6 psql as $user without a password" "connected" 0
+    else
+        check "6 psql as $user without a password" "$(head -1 "$WORK/out")" 1
+    fi
+done
+
+# 7. Feedback comments need the token; the counts do not.
+code=$(curl -s -o /dev/null -w '%{http_code}' "$BASE/api/feedback?limit=500")
+check "7 GET /api/feedback without the token" "$code" "$( [ "$code" = 401 ] && echo 1 || echo 0)"
+code=$(curl -s -o /dev/null -w '%{http_code}' "$BASE/api/feedback/summary")
+check "7 GET /api/feedback/summary" "$code" "$( [ "$code" = 200 ] && echo 1 || echo 0)"
+
+# 8. Study sessions from one address: at most 10 a minute.
+refused=0
+for _ in $(seq 1 15); do
+    code=$(curl -s -o /dev/null -w '%{http_code}' -X POST \
+        -H 'content-type: application/x-www-form-urlencoded' -H 'accept: application/json' \
+        --data '' "$BASE/_server/start_study")
+    [ "$code" = 429 ] && refused=$((refused + 1))
+done
+check "8 15 study starts from one address" "$refused refused with 429" \
+    "$( [ "$refused" -ge 5 ] && echo 1 || echo 0)"
+
+# 4. Uploads without a token are refused before their body is read.
+python3 -c "
+import sys
+line = ' '.join(f'word{i} {i}' for i in range(10)) + '\n'
+with open(sys.argv[1], 'w') as f:
+    f.write(line * (63 * 1024 * 1024 // len(line)))" "$WORK/big.txt"
+before=$(rss_mb)
+codes=$(for i in $(seq 1 8); do upload "big$i" "$WORK/big.txt" & done; wait)
+peak=$(peak_mb)
+n403=$(grep -o 403 <<<"$codes" | wc -l)
+check "4 eight 63 MB uploads without a token" "$n403 of 8 got 403" "$( [ "$n403" = 8 ] && echo 1 || echo 0)"
+check "4 server memory during them" "resident ${before} MB before, peak ${peak} MB" \
+    "$(below "$(python3 -c "print($peak - $before)")" 200)"
+
+# 3. Deeply nested HTML: refused within the parse budget; the runtime stays free meanwhile.
+python3 -c "
+import sys
+open(sys.argv[1], 'w').write('<div>' * 100000 + 'deep' + '</div>' * 100000)" "$WORK/nested.html"
+upload nested "$WORK/nested.html" "$TOKEN" >"$WORK/nested-code" &
+UPLOADING=$!
+sleep 1
+health_s=$(curl -s -o /dev/null -w '%{time_total}' "$BASE/api/health")
+wait $UPLOADING
+code=$(cat "$WORK/nested-code")
+check "3 100,000 nested divs" "$code: $(head -c 160 "$WORK/upload")" "$( [ "$code" = 400 ] && echo 1 || echo 0)"
+check "3 /api/health while it is parsed" "${health_s} s" "$(below "$health_s" 1)"
+
+# 1. A 5 MB text without a sentence end.
+python3 -c "
+import sys
+words = ' '.join(f'crate {i} weighs {i % 97} kg and holds {i % 13} boxes' for i in range(120000))
+open(sys.argv[1], 'w').write(words[:5 * 1024 * 1024])" "$WORK/dump.txt"
+started=$(date +%s.%N)
+code=$(upload dump "$WORK/dump.txt" "$TOKEN")
+job=$(json_field id <"$WORK/upload" 2>/dev/null || echo "")
+state=""
+for _ in $(seq 1 1200); do
+    state=$(curl -s -H "authorization: Bearer $TOKEN" "$BASE/api/admin/jobs/$job" | json_field state 2>/dev/null || echo "")
+    [ "$state" = done ] || [ "$state" = failed ] && break
+    sleep 0.1
+done
+took=$(python3 -c "print(round($(date +%s.%N) - $started, 2))")
+check "1 5 MB without a full stop: ingested" "$code, job $state in ${took} s" \
+    "$( [ "$state" = done ] && [ "$(below "$took" 60)" = 1 ] && echo 1 || echo 0)"
+t=$(seconds curl -sf --max-time 120 "$BASE/api/count?q=how+many+boxes+does+crate+7+hold&corpus=dump")
+check "1 a count question on it" "${t} s" "$(below "$t" 30)"
+t=$(seconds curl -sf --max-time 120 "$BASE/api/search?q=crates+heavier+than+50+kg")
+size=$(stat -c %s "$WORK/out")
+check "1 /api/search over every corpus" "${t} s, $size bytes" \
+    "$( [ "$(below "$t" 10)" = 1 ] && [ "$size" -lt 1000000 ] && echo 1 || echo 0)"
+t=$(seconds curl -sf --max-time 120 "$BASE/api/value?q=how+heavy+is+crate+7")
+check "1 a value question over it" "${t} s" "$(below "$t" 10)"
+rss_with=$(rss_mb)
+stop_server
+check "1 SIGTERM with the corpus loaded" "exited in ${STOP_S} s" "$(below "$STOP_S" 20)"
+start_server
+check "1 restart with the corpus: ready to answer" "${READY_S} s" "$(below "$READY_S" 30)"
+t=$(seconds curl -sf --max-time 120 "$BASE/api/value?q=how+heavy+is+crate+7")
+check "1 a value question after the restart" "${t} s: $(head -c 80 "$WORK/out")" \
+    "$( [ "$(below "$t" 10)" = 1 ] && grep -q '"value"' "$WORK/out" && echo 1 || echo 0)"
+t=$(seconds curl -sf --max-time 120 -X DELETE -H "authorization: Bearer $TOKEN" "$BASE/api/admin/corpora/dump")
+check "1 deleting it" "${t} s: $(head -c 80 "$WORK/out")" "$(below "$t" 10)"
+echo "      (resident memory with the corpus before the restart: ${rss_with} MB; after the delete: $(rss_mb) MB)"
+
+# 9. Streams whose clients leave: later questions are not kept waiting by them.
+streams=()
+for i in $(seq 1 40); do
+    curl -s -o /dev/null --max-time 0.3 "$BASE/api/answer/stream?q=how+many+moons+has+planet+$i" &
+    streams+=($!)
+done
+wait "${streams[@]}" || true
+t=$(seconds curl -sf --max-time 120 "$BASE/api/count?q=how+many+moons+does+jupiter+have")
+check "9 a question after 40 streams were dropped" "${t} s" "$(below "$t" 20)"
+
+stop_server
+
+# 2. Memory per corpus, measured by the benchmark (its own child processes).
+"$TALLY" bench ingest --sentences 200000 --dir "$WORK/bench-ingest" --json >"$WORK/bench.json"
+per_million=$(json_field resident_mb_per_million_sentences <"$WORK/bench.json")
+after_delete=$(json_field after_delete_change <"$WORK/bench.json")
+check "2 resident memory per million sentences" "$(printf %.0f "$per_million") MB" "$(below "$per_million" 400)"
+check "2 resident memory after a delete" "$(python3 -c "print(f'{100 * $after_delete:+.1f}%')") of before the upload" \
+    "$(below "$after_delete" 0.10)"
+
+if [ "$FAILED" = 0 ]; then echo "abuse test: every check passed"; else echo "abuse test: some checks FAILED"; fi
+exit "$FAILED"
