@@ -21,6 +21,10 @@ pub const THEME_COOKIE: &str = "tally_theme";
 /// a URL query; the home page starts from them.
 pub const SETTINGS_COOKIE: &str = "tally_settings";
 
+/// Cookie set by the admin login form (`POST /admin/login`): a digest standing for the admin
+/// token, so that the admin pages need no token in their URLs. HttpOnly, SameSite=Strict.
+pub const ADMIN_COOKIE: &str = "tally_admin";
+
 /// Cookie holding the visitor's anonymous random id: their history lists the questions asked
 /// with it.
 pub const VISITOR_COOKIE: &str = "tally_visitor";

@@ -247,6 +247,7 @@ impl Backend for ServerBackend {
     }
 
     fn corpora(&self, token: String) -> BoxFuture<Result<Vec<CorpusRow>, Failure>> {
+        let token = self.token_or_login(token);
         let state = self.state.clone();
         Box::pin(async move {
             state
@@ -298,8 +299,21 @@ impl Backend for ServerBackend {
     }
 
     fn study_summary(&self, token: String) -> BoxFuture<Result<StudySummary, Failure>> {
+        let token = self.token_or_login(token);
         let study = self.state.study.clone();
         Box::pin(async move { study.summary(Some(&token)).await.map_err(|e| e.failure()) })
+    }
+}
+
+impl ServerBackend {
+    /// `token`, or when the page gave none, the one the request's login cookie stands for.
+    fn token_or_login(&self, token: String) -> String {
+        if !token.trim().is_empty() {
+            return token;
+        }
+        tally_app::backend::request_cookie(tally_app::model::ADMIN_COOKIE)
+            .and_then(|cookie| self.state.admin.token_of_login(&cookie).map(str::to_string))
+            .unwrap_or_default()
     }
 }
 

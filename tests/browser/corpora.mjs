@@ -1,10 +1,11 @@
-// Uploads documents on the corpus pages in Debian's headless Chromium, as an admin would: fills
-// the form with a large text file and an HTML page, follows the ingestion's progress on the job's
+// Uploads documents on the corpus pages in Debian's headless Chromium, as an admin would: logs
+// in with the page's form (a cookie, no token in any URL), fills the upload form with a large text file and an HTML page, follows the ingestion's progress on the job's
 // page (server-sent events update it in place), asks a count question about the new corpus, and
 // deletes it again. Saves screenshots of the job page and the corpus list.
 //
 //   node tests/browser/corpora.mjs BASE_URL SCREENSHOT_DIR ADMIN_TOKEN
-// Prints one JSON line: {"states":[…], "progress":[…], "count":…, "corpus_listed":…, "deleted":…}.
+// Prints one JSON line: {"states":[…], "progress":[…], "count":…, "corpus_listed":…, "deleted":…,
+// "token_in_url":…}.
 import { finish, launch, recordProblems } from './chromium.mjs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,9 +34,17 @@ try {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   recordProblems(page, problems);
 
-  await page.goto(`${base}/admin?token=${encodeURIComponent(token)}`, { waitUntil: 'load' });
+  // Logged in once with the form: a cookie carries the login, no URL carries the token.
+  await page.goto(`${base}/admin`, { waitUntil: 'load' });
+  await hydrated(page);
+  await page.fill('#login-form input[name=token]', token);
+  await Promise.all([
+    page.waitForURL(`${base}/admin`, { timeout: 60000 }),
+    page.click('#login-form button[type=submit]'),
+  ]);
   await hydrated(page);
   await page.waitForSelector('#corpus-table');
+  result.token_in_url = page.url().includes('token=');
   await page.fill('input[name=corpus]', 'hartwell');
   await page.setInputFiles('input[name=file]', [
     { name: 'branches.txt', mimeType: 'text/plain', buffer: Buffer.from(TEXT) },
@@ -74,7 +83,7 @@ try {
   result.count = (await page.textContent('#count-value')).trim();
 
   // Listed, then deleted with its button.
-  await page.goto(`${base}/admin?token=${encodeURIComponent(token)}`, { waitUntil: 'load' });
+  await page.goto(`${base}/admin`, { waitUntil: 'load' });
   await hydrated(page);
   result.corpus_listed = (await page.$('tr[data-corpus="hartwell"]')) !== null;
   await page.screenshot({ path: join(shots, 'corpora.png'), fullPage: true });
@@ -84,6 +93,7 @@ try {
   ]);
   result.deleted = (await page.textContent('#admin-deleted')).trim();
   result.still_listed = (await page.$('tr[data-corpus="hartwell"]')) !== null;
+  result.token_in_url = result.token_in_url || page.url().includes('token=');
 } catch (e) {
   problems.push(`corpus pages: ${e.stack || e}`);
 } finally {

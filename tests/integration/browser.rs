@@ -163,7 +163,7 @@ async fn questions_answers_and_feedback_in_a_browser() {
     assert!(server.stop().success());
 }
 
-/// An admin uploads documents on the corpus pages, watches them being indexed (the job's page
+/// An admin logs in on the corpus pages, uploads documents, watches them being indexed (the job's page
 /// updates in place from its event stream), asks about them and deletes the corpus.
 #[tokio::test]
 async fn documents_are_uploaded_and_asked_about_in_a_browser() {
@@ -197,6 +197,8 @@ async fn documents_are_uploaded_and_asked_about_in_a_browser() {
     assert_eq!(seen["corpus_listed"], true);
     assert_eq!(seen["deleted"], "Deleted corpus hartwell.");
     assert_eq!(seen["still_listed"], false);
+    // Logged in with the page's form: the token was never in the address bar.
+    assert_eq!(seen["token_in_url"], false, "{seen}");
     for name in ["corpus-job.png", "corpora.png"] {
         let png = std::fs::read(shots.join(name)).expect("screenshot saved");
         assert!(png.starts_with(b"\x89PNG"), "{name} is a PNG");

@@ -401,3 +401,108 @@ async fn an_uploaded_corpus_answers_value_questions_after_a_restart_until_delete
     assert_eq!(status, StatusCode::OK, "{value}");
     assert!(value["value"].is_null(), "{value}");
 }
+
+/// The admin login: the token, posted once, becomes an HttpOnly, SameSite=Strict cookie that
+/// holds a digest of it, never the token; the corpus pages and their endpoints, uploads, the
+/// feedback rows and the study's results take the cookie, so no URL carries the token. A wrong
+/// token gets no cookie; logging out forgets it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_admin_logs_in_once_and_no_url_carries_the_token() {
+    let server = demo_server("admin-login", &["--admin-token", TOKEN]).await;
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let login = |token: &'static str, next: &'static str| {
+        client
+            .post(server.url("/admin/login"))
+            .form(&[("token", token), ("next", next)])
+            .send()
+    };
+    let wrong = login("guess", "/admin").await.unwrap();
+    assert_eq!(wrong.status(), StatusCode::SEE_OTHER);
+    let sets_login = |r: &reqwest::Response| {
+        r.headers()
+            .get_all("set-cookie")
+            .iter()
+            .any(|c| c.to_str().unwrap().starts_with("tally_admin="))
+    };
+    assert!(!sets_login(&wrong));
+    let back = wrong.headers()["location"].to_str().unwrap();
+    assert!(back.starts_with("/admin?error="), "{back}");
+
+    let right = login(TOKEN, "/study/summary").await.unwrap();
+    assert_eq!(right.status(), StatusCode::SEE_OTHER);
+    assert_eq!(right.headers()["location"], "/study/summary");
+    assert!(sets_login(&right));
+    let set = right
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|c| c.to_str().unwrap().to_string())
+        .find(|c| c.starts_with("tally_admin="))
+        .unwrap();
+    assert!(
+        set.contains("HttpOnly") && set.contains("SameSite=Strict"),
+        "{set}"
+    );
+    assert!(!set.contains(TOKEN), "{set}");
+    let cookie = set.split(';').next().unwrap().to_string();
+    assert!(cookie.starts_with("tally_admin="), "{cookie}");
+
+    let get = |path: &str| {
+        client
+            .get(server.url(path))
+            .header("cookie", &cookie)
+            .send()
+    };
+    let corpora = get("/api/admin/corpora").await.unwrap();
+    assert_eq!(corpora.status(), StatusCode::OK);
+    assert!(corpora.text().await.unwrap().contains("\"demo\""));
+    assert_eq!(get("/api/feedback").await.unwrap().status(), StatusCode::OK);
+    assert_eq!(
+        get("/study/export?format=json").await.unwrap().status(),
+        StatusCode::OK
+    );
+    let page = get("/admin").await.unwrap().text().await.unwrap();
+    assert!(
+        page.contains(r#"data-corpus="demo""#),
+        "the page lists the corpora"
+    );
+    let summary = get("/study/summary").await.unwrap().text().await.unwrap();
+    assert!(
+        summary.contains(r#"id="study-counts""#),
+        "the study's results"
+    );
+    let upload = client
+        .post(server.url("/api/admin/corpora"))
+        .header("cookie", &cookie)
+        .multipart(upload_form("logged-in"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(upload.status(), StatusCode::ACCEPTED);
+    // Without the cookie, closed as before.
+    let closed = client
+        .get(server.url("/api/admin/corpora"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(closed.status(), StatusCode::FORBIDDEN);
+
+    let out = client
+        .post(server.url("/admin/logout"))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap();
+    let forget = out.headers()["set-cookie"].to_str().unwrap();
+    assert!(
+        forget.starts_with("tally_admin=;") && forget.contains("Max-Age=0"),
+        "{forget}"
+    );
+    assert!(
+        !server.log_text().contains(TOKEN),
+        "the token is never logged"
+    );
+}

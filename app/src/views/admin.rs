@@ -21,10 +21,7 @@ pub fn AdminPage() -> impl IntoView {
     view! {
         <section class="admin">
             <h1>"Corpora"</h1>
-            <form method="get" action="/admin" class="token-form">
-                <label>"Admin token " <input type="password" name="token" value=token autocomplete="off"/></label>
-                <button type="submit">"Show"</button>
-            </form>
+            <LoginForm next="/admin"/>
             {move || error().map(|e| view! { <p class="error" role="alert" id="admin-error">{e}</p> })}
             {move || deleted().map(|name| view! { <p class="notice" role="status" id="admin-deleted">{format!("Deleted corpus {name}.")}</p> })}
             <Suspense fallback=|| view! { <p>"Loading…"</p> }>
@@ -36,6 +33,22 @@ pub fn AdminPage() -> impl IntoView {
                 })}
             </Suspense>
         </section>
+    }
+}
+
+/// The admin token, posted once: the server keeps a login cookie, so no URL carries the token.
+/// With the login, a button to log out.
+#[component]
+pub fn LoginForm(next: &'static str) -> impl IntoView {
+    view! {
+        <form method="post" action="/admin/login" class="token-form" id="login-form">
+            <input type="hidden" name="next" value=next/>
+            <label>"Admin token " <input type="password" name="token" autocomplete="current-password" required/></label>
+            <button type="submit">"Log in"</button>
+        </form>
+        <form method="post" action="/admin/logout" class="token-form inline" id="logout-form">
+            <button type="submit" class="secondary">"Log out"</button>
+        </form>
     }
 }
 

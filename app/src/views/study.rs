@@ -265,10 +265,8 @@ pub fn StudySummaryPage() -> impl IntoView {
     view! {
         <section class="study">
             <h1>"Study results"</h1>
-            <form method="get" action="/study/summary" class="token-form">
-                <label>"Admin token " <input type="password" name="token" value=token autocomplete="off"/></label>
-                <button type="submit">"Show"</button>
-            </form>
+            <crate::views::admin::LoginForm next="/study/summary"/>
+            {move || query.read().get("error").filter(|e| !e.is_empty()).map(|e| view! { <p class="error" role="alert" id="login-error">{e}</p> })}
             <Suspense fallback=|| view! { <p>"Computing…"</p> }>
                 {move || Suspend::new(async move {
                     match summary.await {
@@ -285,7 +283,11 @@ pub fn StudySummaryPage() -> impl IntoView {
 fn SummaryTables(summary: StudySummary, token: String) -> impl IntoView {
     let rate = |r: Option<f64>| r.map(percent).unwrap_or_else(|| "–".into());
     let seconds = |s: Option<f64>| s.map(|s| format!("{s:.1} s")).unwrap_or_else(|| "–".into());
-    let export = |format: &str| format!("/study/export?format={format}&token={}", encode(&token));
+    // With the login cookie the link needs no token.
+    let export = |format: &str| match token.as_str() {
+        "" => format!("/study/export?format={format}"),
+        token => format!("/study/export?format={format}&token={}", encode(token)),
+    };
     let modes = summary.modes.clone();
     view! {
         <h2>{summary.title}</h2>

@@ -26,7 +26,7 @@ use tally_types::request::encode;
 
 use crate::admin_token::{AdminToken, CORPUS_PAGES};
 use crate::error::ApiError;
-use crate::http::api::bearer;
+use crate::http::login::given_token;
 use crate::ingest::Upload;
 use crate::state::AppState;
 
@@ -45,14 +45,15 @@ pub async fn upload(
         .is_some_and(|v| v.contains("text/html"));
     let mut form = UploadForm::default();
     let started = async {
-        // The token is checked before any file is read: from the Authorization header at once,
-        // or from the form's `token` field, which must come before the files (the page's does).
-        let header_token = bearer(&headers)?;
-        if let Some(token) = header_token {
+        // The token is checked before any file is read: from the Authorization header or the
+        // login cookie at once, or from the form's `token` field, which must come before the
+        // files (the page's does).
+        let at_once = given_token(&state, &headers, None)?;
+        if let Some(token) = &at_once {
             state.admin.check(Some(token), CORPUS_PAGES)?;
         }
         let multipart = multipart.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
-        form = read_upload(multipart, &state.admin, header_token.is_some()).await?;
+        form = read_upload(multipart, &state.admin, at_once.is_some()).await?;
         let uploads = std::mem::take(&mut form.uploads);
         Ok::<_, ApiError>(
             state
@@ -74,8 +75,8 @@ pub async fn upload(
         }
         // The page shows why, above its form.
         (Err(e), true) if e.status != StatusCode::FORBIDDEN => Redirect::to(&format!(
-            "/admin?token={}&error={}",
-            encode(form.token.as_deref().unwrap_or_default()),
+            "/admin?{}error={}",
+            token_parameter(form.token.as_deref()),
             encode(&e.message)
         ))
         .into_response(),
@@ -121,7 +122,8 @@ async fn read_upload(
                 if file_name.is_empty() && bytes.is_empty() {
                     continue; // the form's file input, left empty
                 }
-                let text = String::from_utf8(bytes.to_vec())
+                // The buffer becomes the text without a copy: a file is held once.
+                let text = String::from_utf8(Vec::from(bytes))
                     .map_err(|_| bad(format!("{file_name} is not UTF-8 text")))?;
                 files.push((file_name, text));
             }
@@ -219,7 +221,8 @@ pub async fn list(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Result<Json<Vec<CorpusRow>>, ApiError> {
-    state.admin.check(bearer(&headers)?, CORPUS_PAGES)?;
+    let given = given_token(&state, &headers, None)?;
+    state.admin.check(given.as_deref(), CORPUS_PAGES)?;
     Ok(Json(state.ingest.corpora(&state.answerer).await?))
 }
 
@@ -229,28 +232,42 @@ pub async fn delete(
     headers: HeaderMap,
     Path(name): Path<String>,
 ) -> Result<Json<CorpusRow>, ApiError> {
-    state.admin.check(bearer(&headers)?, CORPUS_PAGES)?;
+    let given = given_token(&state, &headers, None)?;
+    state.admin.check(given.as_deref(), CORPUS_PAGES)?;
     Ok(Json(state.ingest.delete(&state.answerer, &name).await?))
 }
 
 #[derive(Deserialize)]
 pub struct TokenForm {
+    /// Empty when the page was opened with the login cookie.
+    #[serde(default)]
     token: String,
 }
 
 /// `POST /admin/corpora/{name}/delete`: the page's delete button; back to the page.
 pub async fn delete_from_page(
     State(state): State<AppState>,
+    headers: HeaderMap,
     Path(name): Path<String>,
     Form(form): Form<TokenForm>,
 ) -> Result<Redirect, ApiError> {
-    state.admin.check(Some(&form.token), CORPUS_PAGES)?;
+    let given = given_token(&state, &headers, Some(&form.token))?;
+    state.admin.check(given.as_deref(), CORPUS_PAGES)?;
     let note = match state.ingest.delete(&state.answerer, &name).await {
         Ok(deleted) => format!("deleted={}", encode(&deleted.name)),
         Err(e) => format!("error={}", encode(&ApiError::from(e).message)),
     };
     Ok(Redirect::to(&format!(
-        "/admin?token={}&{note}",
-        encode(&form.token)
+        "/admin?{}{note}",
+        token_parameter(Some(&form.token))
     )))
+}
+
+/// `token=…&` for a page that was opened with the token in its URL (the login cookie needs
+/// none), else nothing.
+fn token_parameter(token: Option<&str>) -> String {
+    match token.filter(|t| !t.is_empty()) {
+        Some(token) => format!("token={}&", encode(token)),
+        None => String::new(),
+    }
 }

@@ -53,7 +53,10 @@ const FEEDBACK_ROWS: &str = "feedback rows";
 /// or wrong credentials are a 401 that says which would do (RFC 6750); a server without an
 /// admin token keeps the rows closed to everyone (403).
 fn admit_to_feedback_rows(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
-    let given = bearer(headers).ok().flatten();
+    let given = crate::http::login::given_token(state, headers, None)
+        .ok()
+        .flatten();
+    let given = given.as_deref();
     match state.admin.check(given, FEEDBACK_ROWS) {
         Ok(()) => Ok(()),
         Err(refused) if state.admin.is_set() => {
@@ -367,9 +370,8 @@ pub async fn study_export(
     use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 
     let Query(params) = params?;
-    state
-        .study
-        .authorize(bearer(&headers)?.or(params.token.as_deref()))?;
+    let given = crate::http::login::given_token(&state, &headers, params.token.as_deref())?;
+    state.study.authorize(given.as_deref())?;
     let format = params.format.as_deref().unwrap_or("json");
     if !matches!(format, "json" | "csv") {
         return Err(ApiError::new(

@@ -5,6 +5,7 @@ pub mod admin;
 pub mod api;
 pub mod health;
 pub mod listen;
+pub mod login;
 pub mod openapi;
 pub mod preferences;
 pub mod rate_limit;
@@ -102,6 +103,8 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
             "/admin/corpora/{name}/delete",
             axum::routing::post(admin::delete_from_page),
         )
+        .route("/admin/login", axum::routing::post(login::login))
+        .route("/admin/logout", axum::routing::post(login::logout))
         .nest_service(&format!("/{}", options.site_pkg_dir), pkg)
         .leptos_routes_with_context(
             &state,

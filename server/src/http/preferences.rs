@@ -154,7 +154,7 @@ fn back_to(headers: &HeaderMap) -> String {
     "/".into()
 }
 
-fn redirect(location: &str, cookie: Option<String>) -> Response {
+pub(crate) fn redirect(location: &str, cookie: Option<String>) -> Response {
     let mut response = StatusCode::SEE_OTHER.into_response();
     if let Ok(value) = HeaderValue::from_str(location) {
         response.headers_mut().insert(LOCATION, value);

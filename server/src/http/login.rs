@@ -1,0 +1,81 @@
+//! The admin pages' login: the token, posted once from a form, becomes a cookie (a digest of it,
+//! HttpOnly, SameSite=Strict), so that it never travels in a URL, where a browser's history, a
+//! referrer or a proxy's log would keep it. Every admin endpoint takes the `Authorization: Bearer`
+//! header first, then a `token` field or parameter where it has one, then this cookie.
+
+use axum::extract::{Form, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use serde::Deserialize;
+use tally_app::backend::cookie_value;
+use tally_app::model::ADMIN_COOKIE;
+use tally_types::request::encode;
+
+use super::api::bearer;
+use super::preferences::redirect;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// Pages a login goes back to (any other `next` goes to the corpus pages).
+const LOGIN_PAGES: [&str; 2] = ["/admin", "/study/summary"];
+
+/// How long a login lasts: a working day.
+const LOGIN_SECONDS: u32 = 8 * 3600;
+
+#[derive(Debug, Deserialize)]
+pub struct LoginForm {
+    token: String,
+    #[serde(default)]
+    next: String,
+}
+
+/// `POST /admin/login` (`token`, optional `next`): with the right token, sets the login cookie
+/// and goes to `next`; with a wrong one, back to `next` with the reason.
+pub async fn login(State(state): State<AppState>, Form(form): Form<LoginForm>) -> Response {
+    let next = LOGIN_PAGES
+        .into_iter()
+        .find(|page| *page == form.next)
+        .unwrap_or(LOGIN_PAGES[0]);
+    match (
+        state
+            .admin
+            .check(Some(form.token.trim()), "the admin pages"),
+        state.admin.login_value(),
+    ) {
+        (Ok(()), Some(value)) => redirect(
+            next,
+            Some(format!(
+                "{ADMIN_COOKIE}={value}; Path=/; Max-Age={LOGIN_SECONDS}; SameSite=Strict; HttpOnly"
+            )),
+        ),
+        (Err(refused), _) => redirect(&format!("{next}?error={}", encode(&refused.0)), None),
+        (Ok(()), None) => redirect(next, None),
+    }
+}
+
+/// `POST /admin/logout`: forgets the login cookie.
+pub async fn logout() -> Response {
+    redirect(
+        LOGIN_PAGES[0],
+        Some(format!(
+            "{ADMIN_COOKIE}=; Path=/; Max-Age=0; SameSite=Strict; HttpOnly"
+        )),
+    )
+}
+
+/// The admin token a request gives: the `Authorization: Bearer` header, else `explicit` (a form
+/// field or query parameter) when not empty, else the one its login cookie stands for.
+pub fn given_token(
+    state: &AppState,
+    headers: &HeaderMap,
+    explicit: Option<&str>,
+) -> Result<Option<String>, ApiError> {
+    if let Some(token) = bearer(headers)? {
+        return Ok(Some(token.to_string()));
+    }
+    if let Some(token) = explicit.filter(|t| !t.trim().is_empty()) {
+        return Ok(Some(token.to_string()));
+    }
+    Ok(cookie_value(headers, ADMIN_COOKIE)
+        .and_then(|cookie| state.admin.token_of_login(&cookie).map(str::to_string)))
+}
