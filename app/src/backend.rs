@@ -207,16 +207,36 @@ pub async fn answer_study_task(form: StudyResponseForm) -> Result<(), ServerFnEr
     Ok(())
 }
 
-/// A study's result tables, for the researcher holding the admin token.
+/// A study's result tables, for the researcher holding the admin token (or logged in with it);
+/// `None` when the request gives no token at all: the page then only offers the login.
 #[server(prefix = "/_server", endpoint = "get_study_summary")]
-pub async fn get_study_summary(token: String) -> Result<StudySummary, ServerFnError> {
-    backend()?.0.study_summary(token).await.map_err(failed)
+pub async fn get_study_summary(token: String) -> Result<Option<StudySummary>, ServerFnError> {
+    if !gives_admin_credential(&token) {
+        return Ok(None);
+    }
+    backend()?
+        .0
+        .study_summary(token)
+        .await
+        .map(Some)
+        .map_err(failed)
 }
 
-/// The corpora of the indexes, for the admin holding the token.
+/// The corpora of the indexes, for the admin holding the token (or logged in with it); `None`
+/// when the request gives no token at all: the page then only offers the login.
 #[server(prefix = "/_server", endpoint = "admin_corpora")]
-pub async fn admin_corpora(token: String) -> Result<Vec<CorpusRow>, ServerFnError> {
-    backend()?.0.corpora(token).await.map_err(failed)
+pub async fn admin_corpora(token: String) -> Result<Option<Vec<CorpusRow>>, ServerFnError> {
+    if !gives_admin_credential(&token) {
+        return Ok(None);
+    }
+    backend()?.0.corpora(token).await.map(Some).map_err(failed)
+}
+
+/// Whether the request gives an admin token: in the page's URL, or as the login cookie (checked
+/// by the backend either way).
+#[cfg(feature = "ssr")]
+fn gives_admin_credential(token: &str) -> bool {
+    !token.trim().is_empty() || request_cookie(crate::model::ADMIN_COOKIE).is_some()
 }
 
 /// An ingestion job as it stands.

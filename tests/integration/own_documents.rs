@@ -419,6 +419,11 @@ async fn the_admin_logs_in_once_and_no_url_carries_the_token() {
             .form(&[("token", token), ("next", next)])
             .send()
     };
+    // Without a login the page is the login form (not an error); the endpoints stay closed.
+    let first = client.get(server.url("/admin")).send().await.unwrap();
+    assert_eq!(first.status(), StatusCode::OK);
+    let first = first.text().await.unwrap();
+    assert!(first.contains(r#"id="login-form""#) && first.contains(r#"id="login-needed""#));
     let wrong = login("guess", "/admin").await.unwrap();
     assert_eq!(wrong.status(), StatusCode::SEE_OTHER);
     let sets_login = |r: &reqwest::Response| {

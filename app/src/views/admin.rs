@@ -27,7 +27,8 @@ pub fn AdminPage() -> impl IntoView {
             <Suspense fallback=|| view! { <p>"Loading…"</p> }>
                 {move || Suspend::new(async move {
                     match corpora.await {
-                        Ok(rows) => view! { <CorpusTable rows token=token()/> <UploadForm token=token()/> }.into_any(),
+                        Ok(Some(rows)) => view! { <CorpusTable rows token=token()/> <UploadForm token=token()/> }.into_any(),
+                        Ok(None) => view! { <LoginNeeded what="see and change the corpora"/> }.into_any(),
                         Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any(),
                     }
                 })}
@@ -50,6 +51,12 @@ pub fn LoginForm(next: &'static str) -> impl IntoView {
             <button type="submit" class="secondary">"Log out"</button>
         </form>
     }
+}
+
+/// What a page without a login shows below the login form.
+#[component]
+pub fn LoginNeeded(what: &'static str) -> impl IntoView {
+    view! { <p class="muted" id="login-needed">{format!("Log in with the admin token to {what}.")}</p> }
 }
 
 #[component]

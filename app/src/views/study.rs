@@ -270,7 +270,8 @@ pub fn StudySummaryPage() -> impl IntoView {
             <Suspense fallback=|| view! { <p>"Computing…"</p> }>
                 {move || Suspend::new(async move {
                     match summary.await {
-                        Ok(summary) => view! { <SummaryTables summary token=token()/> }.into_any(),
+                        Ok(Some(summary)) => view! { <SummaryTables summary token=token()/> }.into_any(),
+                        Ok(None) => view! { <crate::views::admin::LoginNeeded what="see the study's results"/> }.into_any(),
                         Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any(),
                     }
                 })}
