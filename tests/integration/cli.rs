@@ -230,6 +230,13 @@ fn eval_value_builds_questions_from_judged_sentences_and_scores_them() {
         "{scores}"
     );
 
+    // The rules for drawing the value, each on both halves; the tuning half chooses.
+    let out = tally(&["eval", "value", "--judged", judged.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("median of 5"), "{text}");
+    assert!(text.contains("majority of 5, contested at 80%"), "{text}");
+    assert_eq!(text.matches("chosen on tuning").count(), 1, "{text}");
+
     let out = tally(&["eval", "value", "--judged", "no/such/file.jsonl"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read no/such/file.jsonl"));

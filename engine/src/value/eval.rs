@@ -14,7 +14,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{answer, parse_question, ValueAnswer, ValueSettings};
+use super::{answer, parse_question, ValueAnswer, ValueRule, ValueSettings};
 use crate::corpus::sentences::parse_judged;
 use crate::count::metrics::{count_scores, CountScores};
 use crate::quantity::{extract_in_context, parse_query, Quantity};
@@ -205,4 +205,83 @@ pub fn evaluate(
         },
         answers,
     ))
+}
+
+/// The rules `tally eval value` compares: the median of the first 5 or 10 usable observations,
+/// and the agreeing majority among them, never contested or contested by a rival group with
+/// 100%, 80% or 60% of its support.
+pub fn rule_grid() -> Vec<ValueSettings> {
+    let base = ValueSettings::default();
+    let mut grid = Vec::new();
+    for consolidate in [5, 10] {
+        grid.push(ValueSettings {
+            rule: ValueRule::Median,
+            consolidate,
+            ..base.clone()
+        });
+        for contested in [f64::INFINITY, 1.0, 0.8, 0.6] {
+            grid.push(ValueSettings {
+                rule: ValueRule::Majority { contested },
+                consolidate,
+                ..base.clone()
+            });
+        }
+    }
+    grid
+}
+
+/// A rule in words: "median of 5", "majority of 10, contested at 80%".
+pub fn rule_name(settings: &ValueSettings) -> String {
+    let n = settings.consolidate;
+    match settings.rule {
+        ValueRule::Median => format!("median of {n}"),
+        ValueRule::Majority { contested } if contested.is_infinite() => {
+            format!("majority of {n}")
+        }
+        ValueRule::Majority { contested } => {
+            format!("majority of {n}, contested at {:.0}%", 100.0 * contested)
+        }
+    }
+}
+
+/// One rule's figures on each half.
+#[derive(Debug, Clone)]
+pub struct RuleRow {
+    pub settings: ValueSettings,
+    pub tuning: ValueScores,
+    pub held_out: ValueScores,
+}
+
+/// Every rule of [`rule_grid`] on both halves, and the index of the one the tuning half chooses
+/// (best P/C; the earlier in the grid on a tie).
+pub fn compare_rules(
+    sentences: &[StoredSentence],
+    questions: &[GoldValueQuestion],
+) -> Result<(Vec<RuleRow>, usize), SearchIndexError> {
+    use crate::quantity::eval::Half;
+    let part = |half: Half| -> Vec<GoldValueQuestion> {
+        questions
+            .iter()
+            .filter(|q| half_of(q) == half)
+            .cloned()
+            .collect()
+    };
+    let (tuning, held_out) = (part(Half::Tuning), part(Half::HeldOut));
+    let mut rows = Vec::new();
+    for settings in rule_grid() {
+        let (on_tuning, _) = evaluate(sentences, &tuning, &settings)?;
+        let (on_held_out, _) = evaluate(sentences, &held_out, &settings)?;
+        rows.push(RuleRow {
+            settings,
+            tuning: on_tuning,
+            held_out: on_held_out,
+        });
+    }
+    let mut chosen = 0;
+    for (i, row) in rows.iter().enumerate() {
+        if row.tuning.consolidated.pc > rows[chosen].tuning.consolidated.pc {
+            chosen = i;
+        }
+    }
+    Ok((rows, chosen))
 }

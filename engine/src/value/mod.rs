@@ -10,12 +10,13 @@
 
 mod answer;
 pub mod eval;
+mod majority;
 mod question;
 mod retrieve;
 
 pub use crate::quantity::description::{describe, description_words, Description};
 pub use answer::{
-    answer, ObservationGroup, UnitChoice, ValueAnswer, ValueObservation, ValueSettings,
+    answer, ObservationGroup, UnitChoice, ValueAnswer, ValueObservation, ValueRule, ValueSettings,
 };
 pub use question::{named_measure, parse_question, subject_of, value_cue, ValueQuestion};
 pub use retrieve::{retrieve, Retrieved};

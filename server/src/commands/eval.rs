@@ -148,5 +148,30 @@ pub fn value(args: &EvalValueArgs) -> anyhow::Result<()> {
         let (scores, _) = value_eval::evaluate(&sentences, &part, &settings)?;
         row(half.name(), &scores);
     }
+    // The rules for drawing the value, chosen on the tuning half only.
+    let (rules, chosen) = value_eval::compare_rules(&sentences, &questions)?;
+    println!();
+    println!(
+        "{:<34} {:>22} {:>22}",
+        "rule (P/C; RP, coverage)", "tuning half", "held-out half"
+    );
+    for (i, r) in rules.iter().enumerate() {
+        let cell = |s: &value_eval::ValueScores| {
+            let c = &s.consolidated;
+            format!("{:.1} ({:.1}, {:.1})", c.pc, c.rp, c.coverage)
+        };
+        let mark = match (i == chosen, r.settings == settings) {
+            (true, true) => "  chosen on tuning, the default",
+            (true, false) => "  chosen on tuning",
+            (false, true) => "  the default",
+            (false, false) => "",
+        };
+        println!(
+            "{:<34} {:>22} {:>22}{mark}",
+            value_eval::rule_name(&r.settings),
+            cell(&r.tuning),
+            cell(&r.held_out)
+        );
+    }
     Ok(())
 }
