@@ -18,6 +18,7 @@
 
 mod ambiguous_units;
 mod borrowed_units;
+mod comparatives;
 mod extract;
 pub(crate) mod lexicon;
 mod query;

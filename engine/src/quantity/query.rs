@@ -9,6 +9,7 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
+use super::comparatives;
 use super::lexicon::{self, PREFIX_CONDITIONS};
 use super::{extract, Change, NumberKind, Quantity, QuantityUnit, Value};
 
@@ -254,7 +255,27 @@ fn condition_start(query: &str, start: usize) -> (usize, bool, bool) {
     };
     let mut begin = start;
     let mut words: Vec<String> = Vec::new();
-    for (offset, word) in words_before(query, start) {
+    let mut before = words_before(query, start).peekable();
+    // A comparative before "than" ("wider than", "more expensive than") is part of the
+    // condition: its words are not search terms.
+    if let Some((offset, _)) = before.next_if(|(_, w)| w.eq_ignore_ascii_case("than")) {
+        begin = offset;
+        words.push("than".into());
+        let mut degree_taken = false;
+        while let Some((offset, word)) = before.next_if(|(_, w)| {
+            let lower = w.to_lowercase();
+            words.len() < 3
+                && !degree_taken
+                && (comparatives::is_comparative_word(&lower) || words.len() == 1)
+                && !matches!(lower.as_str(), "not" | "no")
+        }) {
+            let lower = word.to_lowercase();
+            degree_taken = matches!(lower.as_str(), "more" | "less");
+            begin = offset;
+            words.insert(0, lower);
+        }
+    }
+    for (offset, word) in before {
         let lower = word.to_lowercase();
         if !vocabulary(&lower) || words.len() >= 5 {
             break;
@@ -265,11 +286,18 @@ fn condition_start(query: &str, start: usize) -> (usize, bool, bool) {
     let negator = |w: &String| {
         matches!(
             w.as_str(),
-            "not" | "except" | "excluding" | "without" | "never" | "other"
+            "not" | "no" | "except" | "excluding" | "without" | "never" | "other"
         )
     };
-    let built_in = words.ends_with(&["not".into(), "less".into(), "than".into()])
-        || words.ends_with(&["not".into(), "more".into(), "than".into()]);
+    // "no more than", "not less than": bounds of the lexicon with their negation built in.
+    let built_in = PREFIX_CONDITIONS.iter().any(|(phrase, _)| {
+        matches!(phrase.first(), Some(&"no") | Some(&"not"))
+            && words.len() >= phrase.len()
+            && words[words.len() - phrase.len()..]
+                .iter()
+                .zip(phrase.iter())
+                .all(|(a, b)| a == b)
+    });
     let within = words.last().is_some_and(|w| w == "within");
     (begin, words.iter().any(negator) && !built_in, within)
 }

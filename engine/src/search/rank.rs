@@ -15,6 +15,10 @@ use super::SentenceIndex;
 use crate::quantity::{parse_query, ParsedQuery};
 use crate::Encoder;
 
+/// The note of a search whose results all miss a condition.
+pub const NO_RESULT_MEETS: &str =
+    "No result meets every condition: these are the nearest, ranked as if they did.";
+
 /// The largest k a search accepts; more is capped with a note, not an error.
 pub const MAX_K: usize = 1000;
 
@@ -103,6 +107,10 @@ pub fn search(
     let entities = ranker.entities(&hits, &asked, k);
     sort_hits(&mut hits, settings.sort);
     hits.truncate(k);
+    // Said, so that nearest results are not taken for answers.
+    if !tests.is_empty() && !hits.is_empty() && !hits.iter().any(|h| h.meets_all()) {
+        notes.push(NO_RESULT_MEETS.to_string());
+    }
     for (i, hit) in hits.iter_mut().enumerate() {
         hit.rank = i + 1;
     }
@@ -369,6 +377,28 @@ mod tests {
         let plain = SearchSettings::default();
         assert_eq!(balanced_alpha(&plain, rare), plain.alpha);
         assert_eq!(index.rarity(&searcher, &[]), 0.0);
+    }
+
+    #[test]
+    fn a_search_that_no_result_meets_says_so() {
+        let index = fixture();
+        let met = run(
+            &index,
+            "arena with a capacity of more than 80000 people",
+            Ranker::Qbm25,
+        );
+        assert!(
+            !met.notes.iter().any(|n| n == NO_RESULT_MEETS),
+            "{:?}",
+            met.notes
+        );
+        let none = run(&index, "arena wider than 900 km", Ranker::Qbm25);
+        assert!(!none.hits.is_empty());
+        assert!(
+            none.notes.iter().any(|n| n == NO_RESULT_MEETS),
+            "{:?}",
+            none.notes
+        );
     }
 
     #[test]

@@ -409,7 +409,10 @@ mod tests {
             ("marathon", "A marathon stage is 16 miles long."),
             ("marathon", "A marathon is 26.2 miles long."),
             ("marathon", "The marathon is a long race of 26.2 miles."),
-            ("marathon", "Runners of the marathon cover a long 26.2 miles."),
+            (
+                "marathon",
+                "Runners of the marathon cover a long 26.2 miles.",
+            ),
         ]);
         let question = super::super::parse_question("how long is a marathon");
         let index = ObservationIndex::of_sentences(&sentences).unwrap();

@@ -1,6 +1,7 @@
 //! Changes and ranges: "up 5%", "from 3 to 5", scores and restatements, and amounts made of two numbers.
 
 use super::*;
+use crate::quantity::comparatives::comparative_before_than;
 
 impl<'t> Scan<'t> {
     /// The condition in the few words before the quantity (longest phrase wins), else after it.
@@ -19,6 +20,24 @@ impl<'t> Scan<'t> {
             return direction;
         }
         let first = m.currency.map_or(m.first, |(from, _)| from);
+        // "wider than 40 m", "more expensive than €500": the adjective's direction in the
+        // quantity's dimension.
+        if first >= 2 && self.low(first - 1) == "than" {
+            let dimension = match (m.currency, &m.unit) {
+                (Some(_), _) => Some("currency"),
+                (None, Some(unit)) => unit.candidates.first().map(|u| u.dimension.as_str()),
+                (None, None) => None,
+            };
+            let mut words: Vec<&str> = Vec::new();
+            let mut k = first - 1;
+            while k > 0 && words.len() < 2 && self.is_word(k - 1) {
+                k -= 1;
+                words.insert(0, self.low(k));
+            }
+            if let Some((_, change)) = comparative_before_than(&words, dimension) {
+                return change;
+            }
+        }
         let mut p = first;
         let mut skipped = 0;
         while p > 0 {
