@@ -14,9 +14,17 @@ pub mod status;
 pub mod views;
 
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, HashedStylesheet, MetaTags, Title};
+use leptos_meta::{provide_meta_context, HashedStylesheet, Meta, MetaTags, Title};
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::{ParamSegment, SsrMode, StaticSegment};
+
+/// The home page's title; every other page's is [`page_title`].
+pub const HOME_TITLE: &str = "Tally: counts and quantities, with evidence";
+
+/// A page's `<title>`: what it is, then the app.
+pub fn page_title(page: &str) -> String {
+    format!("{page} — Tally")
+}
 
 /// The HTML document around the app, rendered on the server.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
@@ -55,8 +63,13 @@ pub fn App() -> impl IntoView {
     let hydrated = RwSignal::new(false);
     Effect::new(move |_| hydrated.set(true));
     view! {
-        <Title text="Tally: counts and quantities, with evidence"/>
+        <Title text=HOME_TITLE/>
+        <Meta
+            name="description"
+            content="Tally answers how-many questions, value questions and quantity conditions from text, and shows the evidence and how sure it is."
+        />
         <Router>
+            <a class="skip-link" href="#main">"Skip to the content"</a>
             <header class="site-header">
                 <a class="brand" href="/">"Tally"</a>
                 <span class="tagline">"Count and quantity questions, answered from text with evidence"</span>
@@ -72,7 +85,7 @@ pub fn App() -> impl IntoView {
                     <button type="submit" name="theme" value="system" title="Follow the system">"Auto"</button>
                 </form>
             </header>
-            <main data-hydrated=move || if hydrated.get() { "true" } else { "false" }>
+            <main id="main" tabindex="-1" data-hydrated=move || if hydrated.get() { "true" } else { "false" }>
                 // In-order streaming: the page reads fully without JavaScript.
                 <Routes fallback=|| view! { <pages::NotFound/> }>
                     <Route path=StaticSegment("") view=pages::HomePage ssr=SsrMode::InOrder/>

@@ -13,7 +13,12 @@ use tally_types::WebSearchState;
 pub fn HomePage() -> impl IntoView {
     let query = use_query_map();
     let asked = move || !query.read().get("q").unwrap_or_default().trim().is_empty();
+    let title = move || match query.read().get("q").filter(|q| !q.trim().is_empty()) {
+        Some(q) => crate::page_title(q.trim()),
+        None => crate::HOME_TITLE.to_string(),
+    };
     view! {
+        <leptos_meta::Title text=title/>
         <AskPage/>
         <Show when=move || !asked()>
             <StatusPanel/>
@@ -181,6 +186,7 @@ pub fn NotFound() -> impl IntoView {
         }
     }
     view! {
+        <leptos_meta::Title text=crate::page_title("Page not found")/>
         <section class="not-found">
             <h1>"Page not found"</h1>
             <p><a href="/">"Back to the question box"</a></p>

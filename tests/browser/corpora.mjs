@@ -87,6 +87,9 @@ try {
   await hydrated(page);
   result.corpus_listed = (await page.$('tr[data-corpus="hartwell"]')) !== null;
   await page.screenshot({ path: join(shots, 'corpora.png'), fullPage: true });
+  // Asked twice: "Delete…" opens the button that deletes.
+  result.delete_hidden_first = !(await page.isVisible('tr[data-corpus="hartwell"] button.danger'));
+  await page.click('tr[data-corpus="hartwell"] summary');
   await Promise.all([
     page.waitForURL(/deleted=hartwell/, { timeout: 60000 }),
     page.click('tr[data-corpus="hartwell"] button.danger'),

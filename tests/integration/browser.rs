@@ -197,6 +197,7 @@ async fn documents_are_uploaded_and_asked_about_in_a_browser() {
     assert_eq!(seen["corpus_listed"], true);
     assert_eq!(seen["deleted"], "Deleted corpus hartwell.");
     assert_eq!(seen["still_listed"], false);
+    assert_eq!(seen["delete_hidden_first"], true, "{seen}");
     // Logged in with the page's form: the token was never in the address bar.
     assert_eq!(seen["token_in_url"], false, "{seen}");
     for name in ["corpus-job.png", "corpora.png"] {

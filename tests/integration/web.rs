@@ -571,3 +571,49 @@ async fn a_server_function_with_unreadable_arguments_is_400_not_500() {
     }
     assert!(server.stop().success());
 }
+
+/// Every page has its own `<title>`, exactly one `<h1>`, the description, and a skip link to
+/// the content (issue 33); the answer page's heading is its question.
+#[tokio::test]
+async fn every_page_has_its_title_one_heading_and_a_skip_link() {
+    let server = demo_server("page-chrome", &["--admin-token", "chrome-token"]).await;
+    let mut titles = Vec::new();
+    for path in [
+        "/",
+        "/?q=how+many+moons+does+saturn+have",
+        "/history",
+        "/study",
+        "/study/summary",
+        "/admin",
+        "/no/such/page",
+    ] {
+        let page = reqwest::get(server.url(path))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let title = page
+            .split("<title>")
+            .nth(1)
+            .and_then(|rest| rest.split("</title>").next())
+            .unwrap_or_else(|| panic!("{path} has no title"))
+            .to_string();
+        assert_eq!(page.matches("<h1").count(), 1, "{path}: one <h1>");
+        assert!(page.contains(r##"href="#main""##), "{path}: skip link");
+        assert!(page.contains(r#"<main id="main""#), "{path}: its target");
+        assert!(
+            page.contains(r#"name="description""#),
+            "{path}: description"
+        );
+        titles.push(title);
+    }
+    assert!(
+        titles[1].starts_with("how many moons does saturn have"),
+        "{titles:?}"
+    );
+    let mut distinct = titles.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), titles.len(), "{titles:?}");
+}

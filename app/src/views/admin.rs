@@ -19,6 +19,7 @@ pub fn AdminPage() -> impl IntoView {
     let deleted = move || query.read().get("deleted").filter(|e| !e.is_empty());
     let corpora = Resource::new(token, admin_corpora);
     view! {
+        <leptos_meta::Title text=crate::page_title("Corpora")/>
         <section class="admin">
             <h1>"Corpora"</h1>
             <LoginForm next="/admin"/>
@@ -78,10 +79,14 @@ fn CorpusTable(rows: Vec<CorpusRow>, token: String) -> impl IntoView {
                                 <td>{number(row.snippets as f64)}</td>
                                 <td>{number(row.sentences as f64)}</td>
                                 <td>
-                                    <form method="post" action=action class="inline">
-                                        <input type="hidden" name="token" value=token.clone()/>
-                                        <button type="submit" class="danger">"Delete"</button>
-                                    </form>
+                                    // Asked twice: the delete button is behind "Delete…".
+                                    <details class="confirm">
+                                        <summary>"Delete…"</summary>
+                                        <form method="post" action=action class="inline">
+                                            <input type="hidden" name="token" value=token.clone()/>
+                                            <button type="submit" class="danger">{format!("Delete {} and its documents", row.name)}</button>
+                                        </form>
+                                    </details>
                                 </td>
                             </tr>
                         }
@@ -117,6 +122,7 @@ pub fn AdminJobPage() -> impl IntoView {
     let id = move || params.read().get("id").unwrap_or_default();
     let job = Resource::new(id, get_ingest_job);
     view! {
+        <leptos_meta::Title text=crate::page_title("Ingesting documents")/>
         <section class="admin">
             <h1>"Ingesting documents"</h1>
             <Suspense fallback=|| view! { <p>"Loading…"</p> }>

@@ -76,6 +76,10 @@ pub fn AskPage() -> impl IntoView {
                     "Ask how many of something there are, or for things whose quantities meet a condition."
                 </p>
             </Show>
+            // The answer page's heading: the question (the box shows it too).
+            <Show when=asked>
+                <h1 class="visually-hidden" id="answer-title">{move || ask.read().0.q.clone()}</h1>
+            </Show>
             <QuestionBox ask=Signal::derive(move || ask.get().0)/>
             <Show when=move || !asked()>
                 <ExampleQuestions/>

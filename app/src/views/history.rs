@@ -20,6 +20,7 @@ pub fn HistoryPage() -> impl IntoView {
         }
     };
     view! {
+        <leptos_meta::Title text=crate::page_title("Recent questions")/>
         <section class="history">
             <h1>"Recent questions"</h1>
             <p class="muted history-scope">{scope}</p>
