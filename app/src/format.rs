@@ -30,6 +30,69 @@ pub fn number(value: f64) -> String {
     out
 }
 
+/// "1 snippet", "2 snippets": a count with its noun, singular for one.
+pub fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{} {}", number(n as f64), plural(noun))
+    }
+}
+
+/// The plural of a noun or a unit's name as people write it: "metres", "feet", "kilometres per
+/// hour", "degrees Celsius", "square feet", "horsepower".
+pub fn plural(name: &str) -> String {
+    // The counted word: the one before "per"/"of" ("miles per hour"), the first of "degree …",
+    // else the last.
+    let words: Vec<&str> = name.split(' ').collect();
+    let head = match words.iter().position(|w| matches!(*w, "per" | "of")) {
+        Some(at) if at > 0 => at - 1,
+        _ if words.first() == Some(&"degree") => 0,
+        _ => words.len() - 1,
+    };
+    let mut out: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+    out[head] = plural_word(words[head]);
+    out.join(" ")
+}
+
+fn plural_word(word: &str) -> String {
+    const SAME: [&str; 8] = [
+        "horsepower",
+        "percent",
+        "hertz",
+        "lux",
+        "celsius",
+        "fahrenheit",
+        "kelvin",
+        "people",
+    ];
+    const IRREGULAR: [(&str, &str); 5] = [
+        ("foot", "feet"),
+        ("millennium", "millennia"),
+        ("person", "people"),
+        ("child", "children"),
+        ("man", "men"),
+    ];
+    if SAME.contains(&word) || word.is_empty() {
+        return word.to_string();
+    }
+    if let Some((_, plural)) = IRREGULAR.iter().find(|(one, _)| *one == word) {
+        return (*plural).to_string();
+    }
+    if ["s", "x", "z", "ch", "sh"]
+        .iter()
+        .any(|end| word.ends_with(end))
+    {
+        return format!("{word}es");
+    }
+    if let Some(stem) = word.strip_suffix('y') {
+        if !stem.ends_with(['a', 'e', 'i', 'o', 'u']) {
+            return format!("{stem}ies");
+        }
+    }
+    format!("{word}s")
+}
+
 /// "73%" for a share in [0, 1].
 pub fn percent(share: f64) -> String {
     let value = (share * 100.0).clamp(0.0, 100.0);
@@ -102,6 +165,21 @@ pub fn highlight(text: &str, mut marks: Vec<Mark>) -> Vec<Piece> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plurals_as_people_write_them() {
+        assert_eq!(plural("metre"), "metres");
+        assert_eq!(plural("foot"), "feet");
+        assert_eq!(plural("square foot"), "square feet");
+        assert_eq!(plural("kilometre per hour"), "kilometres per hour");
+        assert_eq!(plural("degree celsius"), "degrees celsius");
+        assert_eq!(plural("inch"), "inches");
+        assert_eq!(plural("century"), "centuries");
+        assert_eq!(plural("horsepower"), "horsepower");
+        assert_eq!(plural("seat"), "seats");
+        assert_eq!(counted(1, "snippet"), "1 snippet");
+        assert_eq!(counted(1200, "snippet"), "1,200 snippets");
+    }
 
     fn mark(start: usize, end: usize) -> Mark {
         Mark {

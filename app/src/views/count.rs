@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 use tally_types::{FeedbackPart, Verdict};
 
-use crate::format::{duration_ms, number, percent, Mark};
+use crate::format::{counted, duration_ms, number, percent, Mark};
 use crate::model::{Ask, Settings};
 use crate::views::feedback::{Extra, FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
@@ -84,7 +84,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
                 " · "
                 {format!("{used} counts used (span threshold {threshold_used:.1})")}
                 " · "
-                {format!("{} snippets ({retrieval})", snippets.len())}
+                {format!("{} ({retrieval})", counted(snippets.len(), "snippet"))}
             </p>
         }
         .into_any(),
@@ -103,7 +103,10 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
         None => view! {
             <p class="count-value none" id="count-value">"No count found"</p>
             <p class="count-meta">
-                {format!("None of the {} snippets ({retrieval}) states a usable count of {}.", snippets.len(), analysis.answer_type)}
+                {match snippets.len() {
+                    1 => format!("The one snippet ({retrieval}) states no usable count of {}.", analysis.answer_type),
+                    n => format!("None of the {n} snippets ({retrieval}) states a usable count of {}.", analysis.answer_type),
+                }}
             </p>
         }
         .into_any(),
@@ -352,7 +355,7 @@ fn Instances(instances: Vec<RankedInstance>, target: Option<FeedbackTarget>) -> 
                                     None => view! { <span>{instance.name.clone()}</span> }.into_any(),
                                 }}
                                 <meter min="0" max="1" value=instance.score.to_string() title=format!("score {:.2}", instance.score)></meter>
-                                <span class="muted">{format!("{:.2} · {} snippets", instance.score, instance.snippets.len())}</span>
+                                <span class="muted">{format!("{:.2} · {}", instance.score, counted(instance.snippets.len(), "snippet"))}</span>
                                 {feedback}
                             </li>
                         }

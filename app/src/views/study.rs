@@ -9,7 +9,7 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 use crate::backend::{
     get_study_intro, get_study_page, get_study_summary, AnswerStudyTask, StartStudy,
 };
-use crate::format::{number, percent};
+use crate::format::{counted, number, percent};
 use tally_types::count::{Cnp, CountAnswer};
 
 use crate::model::encode;
@@ -298,14 +298,14 @@ fn SummaryTables(summary: StudySummary, token: String) -> impl IntoView {
         <p id="study-counts">
             {format!(
                 "{} started, {} completed{}, {}.",
-                plural(summary.sessions_started, "session"),
+                counted(summary.sessions_started, "session"),
                 summary.sessions_completed,
                 // Sessions left for a day, said only when there are some.
                 match summary.sessions_abandoned {
                     0 => String::new(),
                     n => format!(", {n} abandoned"),
                 },
-                plural(summary.responses, "response")
+                counted(summary.responses, "response")
             )}
             " Export: " <a href=export("csv") id="export-csv" rel="external" download>"CSV"</a> " · " <a href=export("json") id="export-json" rel="external" download>"JSON"</a>
         </p>
@@ -338,14 +338,5 @@ fn SummaryTables(summary: StudySummary, token: String) -> impl IntoView {
                 }).collect_view()}
             </tbody>
         </table>
-    }
-}
-
-/// "1 session", "2 sessions".
-fn plural(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
     }
 }

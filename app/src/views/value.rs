@@ -8,7 +8,7 @@
 use leptos::prelude::*;
 use tally_types::{FeedbackPart, Verdict};
 
-use crate::format::{number, percent, Mark};
+use crate::format::{number, percent, plural, Mark};
 use crate::views::feedback::{FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
 use tally_types::value::{ObservationGroup, UnitChoice, ValueAnswer, ValueObservation};
@@ -33,13 +33,18 @@ fn observation_ref(o: &ValueObservation) -> String {
     format!("{id}@{}", o.start)
 }
 
-/// A value in the chosen unit (the answer's own when there is no switch), with the unit's name.
+/// A value in the chosen unit (the answer's own when there is no switch), with the unit's name
+/// in the singular for exactly one and the plural otherwise ("330 metres", "1 foot").
 fn in_unit(value: f64, choice: Option<&UnitChoice>, own: Option<&str>) -> String {
-    match choice {
-        Some(c) => format!("{} {}", number(c.convert(value)), c.unit),
-        None => format!("{} {}", number(value), own.unwrap_or_default())
-            .trim_end()
-            .to_string(),
+    let (value, name) = match choice {
+        Some(c) => (c.convert(value), Some(c.unit.as_str())),
+        None => (value, own),
+    };
+    let shown = number(value);
+    match name {
+        Some(name) if shown == "1" => format!("1 {name}"),
+        Some(name) => format!("{shown} {}", plural(name)),
+        None => shown,
     }
 }
 

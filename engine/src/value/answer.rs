@@ -80,6 +80,20 @@ const UNITS_SHOWN: &[(&str, &[&str])] = &[
     ("power", &["watt", "kilowatt", "horsepower"]),
 ];
 
+/// Values a unit is offered for: a person's 2 m height is not offered as 0.001 mile, nor a
+/// river's length in millions of feet.
+const SENSIBLE: std::ops::RangeInclusive<f64> = 0.1..=1_000_000.0;
+
+/// The answer's unit and the others of its dimension it may be shown in, for `value` (in the
+/// answer's unit): the others only where the value reads well in them ([`SENSIBLE`]).
+fn unit_choices_for(table: &UnitTable, unit: &Unit, value: f64) -> Vec<UnitChoice> {
+    let mut choices = unit_choices(table, unit);
+    let own = choices.first().map(|c| c.unit_id.clone());
+    choices
+        .retain(|c| Some(&c.unit_id) == own.as_ref() || SENSIBLE.contains(&c.convert(value).abs()));
+    choices
+}
+
 /// The answer's unit and the others of its dimension it may be shown in.
 fn unit_choices(table: &UnitTable, unit: &Unit) -> Vec<UnitChoice> {
     let others = UNITS_SHOWN
@@ -307,7 +321,7 @@ pub fn answer(
         Target::Table(u) => (
             Some(u.name().to_string()),
             Some(u.id.clone()),
-            unit_choices(table, u),
+            unit_choices_for(table, u, value),
         ),
         Target::Noun(name) => (name.clone(), None, Vec::new()),
     };
@@ -437,6 +451,22 @@ mod tests {
             "the sources disagree: 26.2 mile (3 sentences) or 16 mile (1 sentence)"
         );
         assert_eq!(a.observations.len(), 4, "the evidence stays");
+    }
+
+    #[test]
+    fn units_are_offered_only_where_the_value_reads_well() {
+        let table = UnitTable::builtin();
+        let metre = table.get("metre").unwrap();
+        let height: Vec<String> = unit_choices_for(table, metre, 2.01)
+            .into_iter()
+            .map(|c| c.unit_id)
+            .collect();
+        assert_eq!(height, ["metre", "foot"], "no 0.002 km, no 0.001 mile");
+        let river: Vec<String> = unit_choices_for(table, metre, 2_850_000.0)
+            .into_iter()
+            .map(|c| c.unit_id)
+            .collect();
+        assert_eq!(river, ["metre", "kilometre", "mile"], "no 9 million feet");
     }
 
     #[test]
