@@ -617,3 +617,43 @@ async fn every_page_has_its_title_one_heading_and_a_skip_link() {
     distinct.dedup();
     assert_eq!(distinct.len(), titles.len(), "{titles:?}");
 }
+
+/// A question the corpus does not answer gets a short page: the reason once, what to try, the
+/// closest evidence folded away, and no form to correct an answer that was not given.
+#[tokio::test]
+async fn no_answer_is_a_short_page_that_says_what_to_try() {
+    let server = demo_server("no-answer", &[]).await;
+    let base = server.base_url.clone();
+    let page = |path: String| {
+        let url = format!("{base}{path}");
+        async move { reqwest::get(url).await.unwrap().text().await.unwrap() }
+    };
+    let count = page(format!(
+        "/?q={}&mode=count",
+        query("how many bridges cross the river thames")
+    ))
+    .await;
+    assert!(count.contains(r#"class="count-value none""#), "no count");
+    assert!(count.contains(r#"id="what-to-try""#));
+    assert!(count.contains(r#"class="closest-evidence""#));
+    assert!(!count.contains("Corrected count"), "nothing to correct");
+    // The reason does not say the headline again.
+    if let Some(reason) = count.split(r#"id="abstention">"#).nth(1) {
+        assert!(
+            !reason.starts_with("No reliable answer"),
+            "{}",
+            &reason[..80]
+        );
+    }
+    let value = page(format!(
+        "/?q={}&mode=value",
+        query("how heavy is a zorblax")
+    ))
+    .await;
+    assert!(value.contains("No value found in this corpus"));
+    assert!(value.contains(r#"id="what-to-try""#));
+    assert!(
+        !value.contains(r#"id="evidence-title""#),
+        "no empty evidence"
+    );
+}

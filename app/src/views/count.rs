@@ -27,6 +27,33 @@ const CNP_CLASSES: [(&str, &str); 4] = [
     ("incomparable", "incomparable: counts something else"),
 ];
 
+/// An abstention's reason without its first clause, which the headline already says.
+fn reason_after_headline(abstention: &str) -> String {
+    let reason = abstention
+        .split_once(": ")
+        .map_or(abstention, |(_, reason)| reason);
+    let mut chars = reason.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// What a person can do when the corpus does not answer.
+#[component]
+pub fn WhatToTry() -> impl IntoView {
+    view! {
+        <div class="what-to-try" id="what-to-try">
+            <p>"What to try:"</p>
+            <ul>
+                <li>"Name what is counted or measured and of what: “how many moons does Saturn have”, “how tall is the Eiffel Tower”."</li>
+                <li>"Choose another corpus in the settings, or add your own documents on the corpus pages."</li>
+                <li>"Take snippets from the web (Settings, when this server has a web search)."</li>
+            </ul>
+        </div>
+    }
+}
+
 /// HTML id of a snippet's article.
 pub fn snippet_anchor(id: &str) -> String {
     let safe: String = id
@@ -90,7 +117,8 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
         .into_any(),
         None if abstention.is_some() => view! {
             <p class="count-value none" id="count-value">"No reliable answer in this corpus"</p>
-            <p class="count-meta" id="abstention">{abstention.clone()}</p>
+            // The reason, without the headline said again.
+            <p class="count-meta" id="abstention">{abstention.as_deref().map(reason_after_headline)}</p>
             <p class="count-rep">
                 {cnp_rep.as_ref().map(|rep| {
                     view! {
@@ -111,7 +139,9 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
         }
         .into_any(),
     };
-    let answer_feedback = target.clone().map(|target| {
+    let answered = count.is_some();
+    // Nothing answered, nothing to correct.
+    let answer_feedback = target.clone().filter(|_| answered).map(|target| {
         view! {
             <FeedbackForm
                 target
@@ -135,9 +165,25 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
             <Show when=move || has_snippets>
                 <CountPlot snippets=plotted.clone() prediction=count/>
             </Show>
-            <Groups groups target=target.clone()/>
-            <Instances instances target=target.clone()/>
-            <Snippets snippets/>
+            {if answered {
+                view! {
+                    <Groups groups target=target.clone()/>
+                    <Instances instances target=target.clone()/>
+                    <Snippets snippets/>
+                }
+                .into_any()
+            } else {
+                // No answer: a short page, the evidence folded away, and what to try.
+                let n = snippets.len();
+                view! {
+                    <WhatToTry/>
+                    <details class="closest-evidence">
+                        <summary>{format!("The closest evidence: {}", counted(n, "snippet"))}</summary>
+                        <Snippets snippets/>
+                    </details>
+                }
+                .into_any()
+            }}
             <details class="timings">
                 <summary>"Timings"</summary>
                 <table>

@@ -147,9 +147,17 @@ pub fn ValueAnswerView(view: ValueAnswer, target: Option<FeedbackTarget>) -> imp
                 </div>
                 {answer_feedback}
             </div>
-            <ValuePlot observations=plotted answer=value show/>
-            <Groups observations=grouped/>
-            <Evidence observations target/>
+            {if observations.is_empty() {
+                // Nothing observed: no empty plot, groups or evidence, but what to try.
+                view! { <crate::views::count::WhatToTry/> }.into_any()
+            } else {
+                view! {
+                    <ValuePlot observations=plotted answer=value show/>
+                    <Groups observations=grouped/>
+                    <Evidence observations target/>
+                }
+                .into_any()
+            }}
         </section>
     }
 }
