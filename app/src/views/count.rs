@@ -12,7 +12,7 @@ use crate::model::{Ask, Settings};
 use crate::views::feedback::{Extra, FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
 use tally_types::count::{
-    Cnp, CnpClass, CnpGroups, CountAnswer, RankedInstance, SnippetAnswer, SnippetOrigin,
+    Cnp, CnpClass, CnpGroups, CountAnswer, CountSpan, RankedInstance, SnippetAnswer, SnippetOrigin,
     SnippetSource,
 };
 use tally_types::Mode;
@@ -26,6 +26,40 @@ const CNP_CLASSES: [(&str, &str); 4] = [
     ("subgroup", "subgroup: counts a part of it"),
     ("incomparable", "incomparable: counts something else"),
 ];
+
+/// How many snippets say the answer, in words: "6 of 7 snippets that state a count say 180–229
+/// languages" (the snippets whose chosen count counts the same thing as the answer).
+fn support_in_words(snippets: &[SnippetAnswer], answer_type: &str) -> String {
+    let stated: Vec<&CountSpan> = snippets
+        .iter()
+        .filter_map(|s| s.spans.iter().find(|span| span.chosen && span.used))
+        .collect();
+    let agreeing: Vec<f64> = stated
+        .iter()
+        .filter(|span| {
+            matches!(
+                span.cnp_class,
+                Some(CnpClass::Representative) | Some(CnpClass::Synonym)
+            )
+        })
+        .map(|span| span.count)
+        .collect();
+    let low = agreeing.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = agreeing.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let said = if agreeing.is_empty() {
+        let verb = if stated.len() == 1 { "states" } else { "state" };
+        return format!("{} that {verb} a count", counted(stated.len(), "snippet"));
+    } else if low == high {
+        number(low)
+    } else {
+        format!("{}–{}", number(low), number(high))
+    };
+    let of = match stated.len() {
+        1 => "1 snippet that states a count says".to_string(),
+        n => format!("{} of {n} snippets that state a count say", agreeing.len()),
+    };
+    format!("{of} {said} {answer_type}")
+}
 
 /// An abstention's reason without its first clause, which the headline already says.
 fn reason_after_headline(abstention: &str) -> String {
@@ -104,15 +138,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
                     }
                 })}
             </p>
-            <p class="count-meta">
-                <span title="Share of the used span confidence that agrees with the count">
-                    {format!("Agreement {}", percent(confidence))}
-                </span>
-                " · "
-                {format!("{used} counts used (span threshold {threshold_used:.1})")}
-                " · "
-                {format!("{} ({retrieval})", counted(snippets.len(), "snippet"))}
-            </p>
+            <p class="count-meta" id="count-support">{support_in_words(&snippets, &analysis.answer_type)}</p>
         }
         .into_any(),
         None if abstention.is_some() => view! {
@@ -153,6 +179,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
         }
     });
     let has_snippets = !snippets.is_empty();
+    let snippet_count = snippets.len();
     let plotted = snippets.clone();
     view! {
         <section class="count-answer" aria-labelledby="count-title">
@@ -184,8 +211,15 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
                 }
                 .into_any()
             }}
-            <details class="timings">
-                <summary>"Timings"</summary>
+            <details class="timings how">
+                <summary>"How Tally got this"</summary>
+                <p class="muted">
+                    {format!(
+                        "{} from {retrieval}; {used} count phrases kept above the reader's threshold of {threshold_used:.1}, consolidated by their confidence; {} of that confidence agrees with the answer.",
+                        counted(snippet_count, "snippet"),
+                        percent(confidence)
+                    )}
+                </p>
                 <table>
                     <tbody>
                         {timings
@@ -521,4 +555,50 @@ pub fn snippet_marks(snippet: &SnippetAnswer) -> Vec<Mark> {
         label: format!("instance {}", m.instance),
     });
     spans.chain(instances).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snippet(count: f64, class: CnpClass) -> SnippetAnswer {
+        SnippetAnswer {
+            id: format!("s{count}"),
+            source: "test".into(),
+            text: String::new(),
+            spans: vec![CountSpan {
+                start: 0,
+                end: 0,
+                text: String::new(),
+                count,
+                confidence: 0.9,
+                chosen: true,
+                used: true,
+                cnp_class: Some(class),
+            }],
+            instances: Vec::new(),
+            link: None,
+        }
+    }
+
+    #[test]
+    fn support_is_said_in_snippets_and_counts_not_percentages() {
+        let snippets = [
+            snippet(229.0, CnpClass::Representative),
+            snippet(180.0, CnpClass::Synonym),
+            snippet(17.0, CnpClass::Subgroup),
+        ];
+        assert_eq!(
+            support_in_words(&snippets, "songs"),
+            "2 of 3 snippets that state a count say 180–229 songs"
+        );
+        assert_eq!(
+            support_in_words(&snippets[..1], "songs"),
+            "1 snippet that states a count says 229 songs"
+        );
+        assert_eq!(
+            support_in_words(&snippets[2..], "songs"),
+            "1 snippet that states a count"
+        );
+    }
 }
