@@ -1,7 +1,20 @@
-//! Why a quantity search failed.
+//! Why a quantity search, or the sentence index under it, failed.
 
-use super::index::SearchIndexError;
+use crate::index_dir::OpenIndexError;
 use crate::EncoderError;
+
+/// Why the sentence index (or its observations) could not be opened, written or read.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchIndexError {
+    #[error("search index error: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
+    #[error(transparent)]
+    Open(#[from] OpenIndexError),
+    #[error("stored sentence {0} is unreadable: {1}")]
+    Stored(u32, String),
+    #[error("an observation could not be written: {0}")]
+    Unwritable(String),
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {

@@ -3,7 +3,9 @@
 //! every quantity's packed comparison key and base-unit value ([`super::keys`]), so that
 //! conditions filter and score inside the index.
 
-use crate::index_dir::{self, OpenIndexError};
+pub use super::error::SearchIndexError;
+pub use super::stored::StoredSentence;
+use crate::index_dir;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -17,7 +19,7 @@ use tantivy::{Index, IndexReader, IndexWriter, Searcher, TantivyDocument, Term};
 use super::keys;
 use super::observations::ObservationIndex;
 use super::sentences::split_sentences;
-use crate::quantity::{extract_in_context, Quantity};
+use crate::quantity::extract_in_context;
 
 /// The observation index's directory inside the sentence index's.
 const OBSERVATIONS_DIR: &str = "observations";
@@ -25,18 +27,6 @@ const OBSERVATIONS_DIR: &str = "observations";
 const WRITER_BYTES_PER_THREAD: usize = 64_000_000;
 /// Documents handed to the writer per extraction batch.
 const BATCH: usize = 4096;
-
-#[derive(Debug, thiserror::Error)]
-pub enum SearchIndexError {
-    #[error("search index error: {0}")]
-    Tantivy(#[from] tantivy::TantivyError),
-    #[error(transparent)]
-    Open(#[from] OpenIndexError),
-    #[error("stored sentence {0} is unreadable: {1}")]
-    Stored(u32, String),
-    #[error("an observation could not be written: {0}")]
-    Unwritable(String),
-}
 
 /// A document to index: split into sentences on the way in.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -48,17 +38,6 @@ pub struct Document {
     /// The entity the document is about, when the corpus says (Qsearch's judged sentences do).
     #[serde(default)]
     pub entity: Option<String>,
-}
-
-/// A sentence as stored: its text, where it came from, and its quantities.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StoredSentence {
-    /// `<document id>#<sentence number>`.
-    pub id: String,
-    pub text: String,
-    pub source: String,
-    pub entity: Option<String>,
-    pub quantities: Vec<Quantity>,
 }
 
 #[derive(Clone, Copy)]

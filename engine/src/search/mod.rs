@@ -19,6 +19,7 @@ pub mod rankers;
 mod retrieve;
 pub mod sentences;
 pub mod settings;
+pub mod stored;
 pub mod tuning;
 
 pub use error::SearchError;

@@ -17,7 +17,8 @@ use tantivy::schema::{
 };
 use tantivy::{Index, IndexReader, IndexWriter, TantivyDocument, Term};
 
-use super::index::{SearchIndexError, StoredSentence};
+use super::error::SearchIndexError;
+use super::stored::StoredSentence;
 use crate::index_dir;
 use crate::quantity::description::{
     described_quantities, description_words, normalise, word_set, Description,

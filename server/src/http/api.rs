@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, Path, Query, State};
-use axum::http::header::AUTHORIZATION;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -21,6 +20,7 @@ use tally_types::Mode;
 
 use crate::backend::{answer_and_store, visitor_id, StoredAnswer};
 use crate::error::ApiError;
+use crate::http::login::bearer;
 use crate::state::AppState;
 use crate::store::answers;
 use crate::store::feedback::{self, Feedback, NewFeedback};
@@ -229,24 +229,6 @@ pub fn asker(client: SocketAddr, headers: &HeaderMap) -> Asker {
         address: Some(client.ip()),
         visitor: cookie_value(headers, VISITOR_COOKIE),
     }
-}
-
-/// The `Authorization: Bearer …` token, if the header is there; any other form is a 400.
-pub(crate) fn bearer(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
-    let Some(value) = headers.get(AUTHORIZATION) else {
-        return Ok(None);
-    };
-    value
-        .to_str()
-        .ok()
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|token| Some(token.trim()))
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "the Authorization header must be `Bearer` and the admin token",
-            )
-        })
 }
 
 /// `GET /api/count?q=…`: the count pipeline's answer, stored; the ids say where.

@@ -1,17 +1,18 @@
-//! The admin pages' login: the token, posted once from a form, becomes a cookie (a digest of it,
-//! HttpOnly, SameSite=Strict), so that it never travels in a URL, where a browser's history, a
-//! referrer or a proxy's log would keep it. Every admin endpoint takes the `Authorization: Bearer`
-//! header first, then a `token` field or parameter where it has one, then this cookie.
+//! Admin credentials: where a request's admin token is read from (the `Authorization: Bearer`
+//! header, a `token` field or parameter, the login cookie) and the pages' login. The token,
+//! posted once from a form, becomes a cookie (a digest of it, HttpOnly, SameSite=Strict), so
+//! that it never travels in a URL, where a browser's history, a referrer or a proxy's log would
+//! keep it.
 
 use axum::extract::{Form, State};
-use axum::http::HeaderMap;
+use axum::http::header::AUTHORIZATION;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use serde::Deserialize;
 use tally_app::backend::cookie_value;
 use tally_app::model::ADMIN_COOKIE;
 use tally_types::request::encode;
 
-use super::api::bearer;
 use super::preferences::redirect;
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -78,4 +79,22 @@ pub fn given_token(
     }
     Ok(cookie_value(headers, ADMIN_COOKIE)
         .and_then(|cookie| state.admin.token_of_login(&cookie).map(str::to_string)))
+}
+
+/// The `Authorization: Bearer …` token, if the header is there; any other form is a 400.
+pub(crate) fn bearer(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
+    let Some(value) = headers.get(AUTHORIZATION) else {
+        return Ok(None);
+    };
+    value
+        .to_str()
+        .ok()
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|token| Some(token.trim()))
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "the Authorization header must be `Bearer` and the admin token",
+            )
+        })
 }
