@@ -135,6 +135,8 @@ async fn two_servers_share_one_database() {
             .unwrap();
         if let Some(code) = quoted_after(&page, "id=\"completion-code\" class=\"completion-code\">")
         {
+            // With the word on where it goes.
+            assert!(page.contains(r#"id="completion-where""#), "{page}");
             break code;
         }
         let action = form_action(&page, "answer_study_task").expect("answer form");

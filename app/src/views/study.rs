@@ -102,6 +102,9 @@ fn SessionView(page: StudyPage, respond: ServerAction<AnswerStudyTask>) -> impl 
                 <h2>"Thank you: every task is done."</h2>
                 <p>"Your completion code:"</p>
                 <p class="completion-code" id="completion-code">{completion_code}</p>
+                <p class="muted" id="completion-where">
+                    "Copy it (one click selects it) and paste it where the study that sent you here asks for it, for example the survey or recruiting page. It shows that you finished; it says nothing about you."
+                </p>
             </div>
         }
         .into_any(),
