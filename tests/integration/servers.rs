@@ -14,6 +14,32 @@ const QUESTION: &str = "how many languages are spoken in indonesia";
 /// Answering requests per address and minute, on each server.
 const RATE_LIMIT: usize = 6;
 
+/// Makes study session `id` look started `ago` (a PostgreSQL interval) in the past.
+async fn started_ago(database_url: &str, id: &str, ago: &str) {
+    use sqlx::Connection;
+    let mut db = sqlx::PgConnection::connect(database_url).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "UPDATE study_sessions SET started_at = now() - interval '{ago}' WHERE id = $1::uuid"
+    )))
+    .bind(id)
+    .execute(&mut db)
+    .await
+    .unwrap();
+}
+
+/// The study's JSON export, with the admin token.
+async fn study_export(server: &Server) -> Value {
+    reqwest::Client::new()
+        .get(server.url("/study/export?format=json"))
+        .bearer_auth(crate::support::ADMIN_TOKEN)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 async fn count(server: &Server, question: &str) -> (StatusCode, Value) {
     let response =
         reqwest::get(server.url(&format!("/api/count?q={}", question.replace(' ', "+"))))
@@ -181,17 +207,7 @@ async fn two_servers_share_one_database() {
     // it apart.
     let left = post(&b, start.clone(), vec![]).await;
     let left_id = left.trim_start_matches("/study/s/").to_string();
-    {
-        use sqlx::Connection;
-        let mut db = sqlx::PgConnection::connect(&database_url).await.unwrap();
-        sqlx::query(
-            "UPDATE study_sessions SET started_at = now() - interval '25 hours' WHERE id = $1::uuid",
-        )
-        .bind(&left_id)
-        .execute(&mut db)
-        .await
-        .unwrap();
-    }
+    started_ago(&database_url, &left_id, "25 hours").await;
     let page = no_js
         .get(b.url(&left))
         .send()
@@ -201,45 +217,19 @@ async fn two_servers_share_one_database() {
         .await
         .unwrap();
     assert!(page.contains("has ended; start a new one"), "{page}");
-    let export: Value = reqwest::Client::new()
-        .get(b.url("/study/export?format=json"))
-        .bearer_auth(crate::support::ADMIN_TOKEN)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let export = study_export(&b).await;
     assert_eq!(export["sessions_abandoned"], 1, "{export}");
     assert_eq!(export["sessions_completed"], 1, "{export}");
     // A week later, an abandoned session without a response is deleted (the servers do it
     // hourly); the completed one stays.
     let started_before = export["sessions_started"].as_u64().unwrap();
-    {
-        use sqlx::Connection;
-        let mut db = sqlx::PgConnection::connect(&database_url).await.unwrap();
-        sqlx::query(
-            "UPDATE study_sessions SET started_at = now() - interval '8 days' WHERE id = $1::uuid",
-        )
-        .bind(&left_id)
-        .execute(&mut db)
-        .await
-        .unwrap();
-    }
+    started_ago(&database_url, &left_id, "8 days").await;
     let db = tally_server::store::db::Database::new(&database_url);
     let removed = tally_server::study::store::remove_empty_abandoned(&db)
         .await
         .unwrap();
     assert_eq!(removed, 1);
-    let export: Value = reqwest::Client::new()
-        .get(b.url("/study/export?format=json"))
-        .bearer_auth(crate::support::ADMIN_TOKEN)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let export = study_export(&b).await;
     assert_eq!(export["sessions_abandoned"], 0, "{export}");
     assert_eq!(export["sessions_completed"], 1, "{export}");
     assert_eq!(

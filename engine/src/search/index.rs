@@ -144,26 +144,14 @@ impl SentenceIndex {
         let writer = self.observations.writer()?;
         for (segment, reader) in searcher.segment_readers().iter().enumerate() {
             for doc in reader.doc_ids_alive() {
-                let address = tantivy::DocAddress::new(segment as u32, doc);
-                let corpus = self.corpus_of(&searcher, address)?;
-                let sentence = self.stored(&searcher, address)?;
+                let stored: TantivyDocument =
+                    searcher.doc(tantivy::DocAddress::new(segment as u32, doc))?;
+                let corpus = text_of(&stored, self.fields.corpus);
+                let sentence = self.sentence_of(&stored, doc)?;
                 self.observations.add(&writer, &corpus, &sentence)?;
             }
         }
         self.observations.commit(writer)
-    }
-
-    fn corpus_of(
-        &self,
-        searcher: &tantivy::Searcher,
-        address: tantivy::DocAddress,
-    ) -> Result<String, SearchIndexError> {
-        let doc: TantivyDocument = searcher.doc(address)?;
-        Ok(doc
-            .get_first(self.fields.corpus)
-            .and_then(|v| v.as_str())
-            .unwrap_or_default()
-            .to_string())
     }
 
     /// Number of sentences.
@@ -326,20 +314,23 @@ impl SentenceIndex {
         address: tantivy::DocAddress,
     ) -> Result<StoredSentence, SearchIndexError> {
         let doc: TantivyDocument = searcher.doc(address)?;
+        self.sentence_of(&doc, address.doc_id)
+    }
+
+    /// The sentence a stored document (number `doc_id`, for errors) holds.
+    fn sentence_of(
+        &self,
+        doc: &TantivyDocument,
+        doc_id: u32,
+    ) -> Result<StoredSentence, SearchIndexError> {
         let f = self.fields;
-        let text_of = |field: Field| {
-            doc.get_first(field)
-                .and_then(|v| v.as_str())
-                .unwrap_or_default()
-                .to_string()
-        };
-        let quantities = serde_json::from_str(&text_of(f.quantities))
-            .map_err(|e| SearchIndexError::Stored(address.doc_id, e.to_string()))?;
-        let entity = text_of(f.entity);
+        let quantities = serde_json::from_str(&text_of(doc, f.quantities))
+            .map_err(|e| SearchIndexError::Stored(doc_id, e.to_string()))?;
+        let entity = text_of(doc, f.entity);
         Ok(StoredSentence {
-            id: text_of(f.id),
-            text: text_of(f.text),
-            source: text_of(f.source),
+            id: text_of(doc, f.id),
+            text: text_of(doc, f.text),
+            source: text_of(doc, f.source),
             entity: (!entity.is_empty()).then_some(entity),
             quantities,
         })
@@ -396,6 +387,14 @@ impl SentenceIndex {
         }
         terms
     }
+}
+
+/// A stored text field's first value ("" when it has none).
+fn text_of(doc: &TantivyDocument, field: Field) -> String {
+    doc.get_first(field)
+        .and_then(|v| v.as_str())
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Splitting and extraction over the cores, in document order.

@@ -136,15 +136,15 @@ fn in_unit(
     }
 }
 
-/// `v` to four significant figures, as a note writes it.
-fn significant(v: f64) -> String {
+/// Four significant digits (whole numbers kept whole), as a person reads a measurement: notes
+/// and `tally value` write values so.
+pub fn significant(v: f64) -> String {
     if v == 0.0 || !v.is_finite() {
         return v.to_string();
     }
-    let digits = 3 - v.abs().log10().floor() as i32;
-    let factor = 10f64.powi(digits);
-    let rounded = (v * factor).round() / factor;
-    format!("{rounded}")
+    let digits = 4 - (v.abs().log10().floor() as i32 + 1);
+    let factor = 10f64.powi(digits.max(0));
+    format!("{}", (v * factor).round() / factor)
 }
 
 /// The answer's unit: one of the table, or a counted noun (or none at all).

@@ -16,7 +16,8 @@ mod retrieve;
 
 pub use crate::quantity::description::{describe, description_words, Description};
 pub use answer::{
-    answer, ObservationGroup, UnitChoice, ValueAnswer, ValueObservation, ValueRule, ValueSettings,
+    answer, significant, ObservationGroup, UnitChoice, ValueAnswer, ValueObservation, ValueRule,
+    ValueSettings,
 };
 pub use question::{named_measure, parse_question, subject_of, value_cue, ValueQuestion};
 pub use retrieve::{retrieve, Retrieved};

@@ -48,6 +48,7 @@ pub fn retrieve(
         .into_iter()
         .filter(|entity| entity_named(entity, &asked))
         .collect();
+    let mut of_named_matched = false;
     if !named.is_empty() {
         let of_named = ObservationQuery {
             entities: Some(&named),
@@ -55,9 +56,10 @@ pub fn retrieve(
         };
         if index.count(&of_named)? > 0 {
             query = of_named;
+            of_named_matched = true;
         }
     }
-    let matched = index.count(&query)? > 0;
+    let matched = of_named_matched || index.count(&query)? > 0;
     let subject = subject_of(question);
     let must_say = named_measure(question);
     // The index keeps the sentences that mention the subject; `about_subject` decides.

@@ -23,6 +23,7 @@ pub struct Resident {
 }
 
 impl Resident {
+    /// This process's resident memory now (Linux; 0 elsewhere).
     pub fn now() -> Resident {
         let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
         let field = |name: &str| {

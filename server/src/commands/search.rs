@@ -390,7 +390,7 @@ pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
     let ingest_seconds = started.elapsed().as_secs_f64();
     drop(index);
 
-    let resident_before = resident_megabytes();
+    let resident_before = super::resident::Resident::now().total_mb;
     let index = SentenceIndex::open_or_create(&dir)?;
     let queries = synthetic::bench_queries(data.as_deref());
     let mut latency = Vec::new();
@@ -422,7 +422,7 @@ pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
             mean_ms: times.iter().sum::<f64>() / times.len() as f64,
         });
     }
-    let resident_after = resident_megabytes();
+    let resident_after = super::resident::Resident::now().total_mb;
     let millions = index.len() as f64 / 1e6;
     let disk = directory_megabytes(&dir);
     let figures = SearchBenchFigures {
@@ -468,18 +468,6 @@ pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
         println!("qbm25 / bm25 p50: {:.2}×", f.qbm25_to_bm25_p50);
     }
     Ok(())
-}
-
-/// Resident set size of this process (Linux), 0 elsewhere.
-fn resident_megabytes() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 /// Megabytes of the files in `dir` (an index directory) and its folders.

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use tally_engine::value::{answer, parse_question, ValueAnswer, ValueSettings};
+use tally_engine::value::{answer, parse_question, significant, ValueAnswer, ValueSettings};
 
 use crate::cli::{data_dir_or_default, BenchValueArgs, ValueArgs};
 use crate::loading::open_sentence_index;
@@ -67,7 +67,7 @@ fn print_answer(found: &ValueAnswer) {
         Some(v) => {
             println!(
                 "  answer: {} {}{}",
-                round(v),
+                significant(v),
                 found.unit.as_deref().unwrap_or(""),
                 found
                     .representative
@@ -79,7 +79,7 @@ fn print_answer(found: &ValueAnswer) {
                 .units
                 .iter()
                 .skip(1)
-                .map(|u| format!("{} {}", round(u.convert(v)), u.unit))
+                .map(|u| format!("{} {}", significant(u.convert(v)), u.unit))
                 .collect();
             if !others.is_empty() {
                 println!("  = {}", others.join(" = "));
@@ -103,16 +103,6 @@ fn print_answer(found: &ValueAnswer) {
                 .unwrap_or_default()
         );
     }
-}
-
-/// Four significant digits, as a person reads a measurement.
-fn round(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return v.to_string();
-    }
-    let digits = 4 - (v.abs().log10().floor() as i32 + 1);
-    let factor = 10f64.powi(digits.max(0));
-    format!("{}", (v * factor).round() / factor)
 }
 
 /// `tally bench value`: each question's latency over the sentence index's observations.
