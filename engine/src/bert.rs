@@ -14,6 +14,8 @@ use candle_core::{DType, Module, Result, Tensor, D};
 use candle_nn::{embedding, linear, Embedding, Linear, VarBuilder};
 use candle_transformers::models::bert::{Config, HiddenAct};
 
+mod gelu;
+
 /// Added to the attention scores of padding positions: far below any real score, yet finite,
 /// so neither the soft-max nor its gradient sees an infinity.
 const MASKED: f64 = -1e4;
@@ -143,34 +145,80 @@ impl Layer {
 
     /// `(batch, tokens, hidden)` with the attention bias of [`attention_bias`].
     pub fn forward(&self, xs: &Tensor, bias: &Tensor) -> Result<Tensor> {
-        let (batch, len, size) = xs.dims3()?;
-        let head_size = size / self.heads;
-        let split = |t: Tensor| -> Result<Tensor> {
-            t.reshape((batch, len, self.heads, head_size))?
-                .transpose(1, 2)?
-                .contiguous()
-        };
-        let q = split(self.query.forward(xs)?)?;
-        let k = split(self.key.forward(xs)?)?;
-        let v = split(self.value.forward(xs)?)?;
-        let scores = (q.matmul(&k.t()?)? / (head_size as f64).sqrt())?.broadcast_add(bias)?;
-        let weights = candle_nn::ops::softmax(&scores, D::Minus1)?;
-        let context = weights
-            .matmul(&v)?
-            .transpose(1, 2)?
-            .contiguous()?
-            .reshape((batch, len, size))?;
+        let mut out = self.forward_batches(std::slice::from_ref(xs), std::slice::from_ref(bias))?;
+        Ok(out.remove(0))
+    }
+
+    /// Several padded batches of different lengths, each `(batch, tokens, hidden)` with its
+    /// attention bias. The dense layers see every batch's rows as one `(rows, hidden)` matrix:
+    /// on a 3-d input candle's `Linear` runs one product per window, and each product packs the
+    /// weight matrix again, which costs as much as the product for short windows. Attention runs
+    /// per batch.
+    pub fn forward_batches(&self, xs: &[Tensor], biases: &[Tensor]) -> Result<Vec<Tensor>> {
+        let shapes = xs.iter().map(Tensor::dims3).collect::<Result<Vec<_>>>()?;
+        let rows = stack_rows(xs, &shapes)?;
+        let q = self.query.forward(&rows)?;
+        let k = self.key.forward(&rows)?;
+        let v = self.value.forward(&rows)?;
+        let mut contexts = Vec::with_capacity(xs.len());
+        let mut start = 0;
+        for (&(batch, len, size), bias) in shapes.iter().zip(biases) {
+            let head_size = size / self.heads;
+            let split = |t: &Tensor| -> Result<Tensor> {
+                t.narrow(0, start, batch * len)?
+                    .reshape((batch, len, self.heads, head_size))?
+                    .transpose(1, 2)?
+                    .contiguous()
+            };
+            let (q, k, v) = (split(&q)?, split(&k)?, split(&v)?);
+            let scores = (q.matmul(&k.t()?)? / (head_size as f64).sqrt())?.broadcast_add(bias)?;
+            let weights = candle_nn::ops::softmax(&scores, D::Minus1)?;
+            contexts.push(
+                weights
+                    .matmul(&v)?
+                    .transpose(1, 2)?
+                    .contiguous()?
+                    .reshape((batch * len, size))?,
+            );
+            start += batch * len;
+        }
+        let context = Tensor::cat(&contexts, 0)?;
         let attended = self
             .attention_norm
-            .forward(&(self.attention_out.forward(&context)? + xs)?)?;
+            .forward(&(self.attention_out.forward(&context)? + rows)?)?;
         let inner = self.intermediate.forward(&attended)?;
         let inner = match self.activation {
-            HiddenAct::Gelu => inner.gelu_erf()?,
+            HiddenAct::Gelu => gelu::gelu_erf(&inner)?,
             HiddenAct::GeluApproximate => inner.gelu()?,
             HiddenAct::Relu => inner.relu()?,
         };
-        self.output_norm
-            .forward(&(self.output.forward(&inner)? + attended)?)
+        let out = self
+            .output_norm
+            .forward(&(self.output.forward(&inner)? + attended)?)?;
+        let mut start = 0;
+        shapes
+            .iter()
+            .map(|&(batch, len, size)| {
+                let part = out
+                    .narrow(0, start, batch * len)?
+                    .reshape((batch, len, size));
+                start += batch * len;
+                part
+            })
+            .collect()
+    }
+}
+
+/// The rows of every `(batch, tokens, hidden)` tensor, one after the other.
+fn stack_rows(xs: &[Tensor], shapes: &[(usize, usize, usize)]) -> Result<Tensor> {
+    let rows = xs
+        .iter()
+        .zip(shapes)
+        .map(|(x, &(batch, len, size))| x.reshape((batch * len, size)))
+        .collect::<Result<Vec<_>>>()?;
+    match rows.as_slice() {
+        [one] => Ok(one.clone()),
+        _ => Tensor::cat(&rows, 0),
     }
 }
 
@@ -223,6 +271,23 @@ impl Bert {
         run_layers(&self.layers[layers], embedded, &bias)
     }
 
+    /// [`Bert::states`] for several padded batches at once (see [`Layer::forward_batches`]):
+    /// each batch is `(ids, token types, mask)`.
+    pub fn states_batches(
+        &self,
+        batches: &[(Tensor, Tensor, Tensor)],
+        layers: Range<usize>,
+    ) -> Result<Vec<Tensor>> {
+        let mut states = Vec::with_capacity(batches.len());
+        let mut biases = Vec::with_capacity(batches.len());
+        for (ids, token_types, mask) in batches {
+            let embedded = self.embeddings.forward(ids, token_types)?;
+            biases.push(attention_bias(mask, embedded.dtype())?);
+            states.push(embedded);
+        }
+        run_layers_batches(&self.layers[layers], states, &biases)
+    }
+
     /// Hidden states after every layer.
     pub fn forward(&self, ids: &Tensor, token_types: &Tensor, mask: &Tensor) -> Result<Tensor> {
         self.states(ids, token_types, mask, 0..self.layers.len())
@@ -234,4 +299,15 @@ pub fn run_layers(layers: &[Layer], states: Tensor, bias: &Tensor) -> Result<Ten
     layers
         .iter()
         .try_fold(states, |states, layer| layer.forward(&states, bias))
+}
+
+/// [`run_layers`] for several padded batches at once (see [`Layer::forward_batches`]).
+pub fn run_layers_batches(
+    layers: &[Layer],
+    states: Vec<Tensor>,
+    biases: &[Tensor],
+) -> Result<Vec<Tensor>> {
+    layers.iter().try_fold(states, |states, layer| {
+        layer.forward_batches(&states, biases)
+    })
 }
