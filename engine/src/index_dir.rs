@@ -42,6 +42,17 @@ pub fn open_or_create(dir: &Path, schema: Schema) -> Result<(Index, IndexReader)
     }
 }
 
+/// The index in `dir` with the schema it was written with, when there is one (an index whose
+/// schema changed since may still be read as it is).
+pub fn open_existing(dir: &Path) -> Result<Option<(Index, IndexReader)>, OpenIndexError> {
+    if !dir.join("meta.json").is_file() {
+        return Ok(None);
+    }
+    let index = Index::open_in_dir(dir)
+        .map_err(|e| OpenIndexError::Open(dir.to_path_buf(), e.to_string()))?;
+    with_reader(index).map(Some)
+}
+
 /// The live documents per value of the untokenized text field `field`, sorted by value
 /// (values whose documents were all deleted are left out).
 pub fn term_counts(searcher: &Searcher, field: Field) -> tantivy::Result<Vec<(String, u64)>> {

@@ -9,13 +9,14 @@ use crate::index_dir;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::query::{AllQuery, BooleanQuery, ConstScoreQuery, Occur, Query, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value,
     STORED, STRING,
 };
 use tantivy::{Index, IndexReader, IndexWriter, Searcher, TantivyDocument, Term};
 
+use super::conditions::Test;
 use super::keys;
 use super::observations::ObservationIndex;
 use super::sentences::split_sentences;
@@ -50,12 +51,19 @@ pub(crate) struct Fields {
     pub text: Field,
     pub quantities: Field,
     pub packed: Field,
+    /// Each quantity's comparison key, indexed: the sentences that can meet a condition are a
+    /// posting list to intersect with the words', not a scan of every text match. `None` in an
+    /// index written before there were keys: it is searched as then.
+    pub key: Option<Field>,
 }
 
 /// The name of the fast field holding packed quantity entries.
 pub(crate) const PACKED_FIELD: &str = "quantity";
+/// The name of the indexed field holding each sentence's comparison keys.
+const KEY_FIELD: &str = "quantity_key";
 
-fn schema() -> (Schema, Fields) {
+/// The schema of a new index (`with_keys`), or of one written before quantity keys were indexed.
+fn schema(with_keys: bool) -> (Schema, Fields) {
     let mut b = Schema::builder();
     let stemmed = TextOptions::default()
         .set_indexing_options(
@@ -72,6 +80,7 @@ fn schema() -> (Schema, Fields) {
         text: b.add_text_field("text", stemmed),
         quantities: b.add_text_field("quantities", STORED),
         packed: b.add_u64_field(PACKED_FIELD, NumericOptions::default().set_fast()),
+        key: with_keys.then(|| b.add_u64_field(KEY_FIELD, NumericOptions::default().set_indexed())),
     };
     (b.build(), fields)
 }
@@ -103,7 +112,13 @@ pub struct SentenceIndex {
 impl SentenceIndex {
     /// A new index in memory (tests, evaluation), indexed in order by one thread.
     pub fn in_memory() -> Result<Self, SearchIndexError> {
-        let (schema, fields) = schema();
+        Self::in_memory_with(true)
+    }
+
+    /// [`in_memory`](Self::in_memory), with quantity keys indexed or not (as versions before
+    /// they were wrote an index: what the tests compare with).
+    pub(crate) fn in_memory_with(keys: bool) -> Result<Self, SearchIndexError> {
+        let (schema, fields) = schema(keys);
         let (index, reader) = index_dir::in_memory(schema)?;
         Ok(SentenceIndex {
             index,
@@ -116,10 +131,23 @@ impl SentenceIndex {
 
     /// Opens the index in `dir`, creating it (and the directory) when there is none. The
     /// observations live in `dir/observations`; an index written before there were any has them
-    /// described once, here.
+    /// described once, here. An index written before quantity keys were indexed is opened as it
+    /// is (nothing is lost; its conditions are checked on every text match, as then).
     pub fn open_or_create(dir: &Path) -> Result<Self, SearchIndexError> {
-        let (schema, fields) = schema();
-        let (index, reader) = index_dir::open_or_create(dir, schema)?;
+        Self::open_or_create_with(dir, true)
+    }
+
+    /// [`open_or_create`](Self::open_or_create), creating a new index with or without keys.
+    pub(crate) fn open_or_create_with(dir: &Path, keys: bool) -> Result<Self, SearchIndexError> {
+        let (without_keys, old_fields) = schema(false);
+        let (index, reader, fields) = match index_dir::open_existing(dir)? {
+            Some((index, reader)) if index.schema() == without_keys => (index, reader, old_fields),
+            _ => {
+                let (schema, fields) = schema(keys);
+                let (index, reader) = index_dir::open_or_create(dir, schema)?;
+                (index, reader, fields)
+            }
+        };
         let index = SentenceIndex {
             index,
             reader,
@@ -284,8 +312,15 @@ impl SentenceIndex {
             f.quantities,
             serde_json::to_string(&sentence.quantities).unwrap_or_else(|_| "[]".into()),
         );
+        let mut keys_seen = Vec::new();
         for entry in sentence.quantities.iter().flat_map(keys::entries) {
             doc.add_u64(f.packed, keys::pack(entry));
+            if let Some(key_field) = f.key {
+                if !keys_seen.contains(&entry.key) {
+                    keys_seen.push(entry.key);
+                    doc.add_u64(key_field, u64::from(entry.key));
+                }
+            }
         }
         doc
     }
@@ -368,6 +403,38 @@ impl SentenceIndex {
             })
             .collect();
         Some(Box::new(BooleanQuery::new(clauses)))
+    }
+
+    /// The sentences a search checks against `tests`: for each test, those with a quantity under
+    /// one of its keys (every sentence that meets the tests is among them, so results do not
+    /// change; an intersection of posting lists skips the text matches without such a quantity).
+    /// Every sentence in an index without keys. Scored 0, so that the text query it is
+    /// intersected with keeps its BM25.
+    pub(crate) fn condition_filter(&self, tests: &[Test]) -> Box<dyn Query> {
+        let Some(key_field) = self.fields.key else {
+            return Box::new(ConstScoreQuery::new(Box::new(AllQuery), 0.0));
+        };
+        let per_test = tests
+            .iter()
+            .map(|test| {
+                let any_key: Vec<(Occur, Box<dyn Query>)> = test
+                    .keys
+                    .iter()
+                    .map(|&(key, _)| {
+                        let term = Term::from_field_u64(key_field, u64::from(key));
+                        let q: Box<dyn Query> =
+                            Box::new(TermQuery::new(term, IndexRecordOption::Basic));
+                        (Occur::Should, q)
+                    })
+                    .collect();
+                let q: Box<dyn Query> = Box::new(ConstScoreQuery::new(
+                    Box::new(BooleanQuery::new(any_key)),
+                    0.0,
+                ));
+                (Occur::Must, q)
+            })
+            .collect();
+        Box::new(BooleanQuery::new(per_test))
     }
 
     /// The index terms of some words, each once (stemmed as the index is).

@@ -9,7 +9,6 @@
 pub mod conditions;
 pub mod error;
 pub mod eval;
-mod filter;
 pub mod index;
 pub mod keys;
 pub mod observations;

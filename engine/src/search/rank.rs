@@ -74,7 +74,15 @@ pub fn search(
     } else {
         balanced_alpha(settings, index.rarity(&searcher, &words))
     };
-    let retrieval = Retrieval::new(&searcher, text_query.as_deref(), &tests, n, alpha)?;
+    let condition_filter = index.condition_filter(&tests);
+    let retrieval = Retrieval::new(
+        &searcher,
+        text_query.as_deref(),
+        &tests,
+        condition_filter.as_ref(),
+        n,
+        alpha,
+    )?;
     let candidates = if tests.is_empty() {
         retrieval.text_candidates()
     } else {
@@ -205,6 +213,92 @@ mod tests {
 
     fn texts(results: &SearchResults) -> Vec<&str> {
         results.hits.iter().map(|h| h.text.as_str()).collect()
+    }
+
+    /// Each hit as (sentence id, score, whether it meets every condition).
+    fn ranking(results: &SearchResults) -> Vec<(String, f64, bool)> {
+        results
+            .hits
+            .iter()
+            .map(|h| (h.id.clone(), h.score, h.meets_all()))
+            .collect()
+    }
+
+    /// Indexed comparison keys change which sentences are visited, never the results: on the
+    /// Qsearch dev file's sentences and queries (and condition-only queries), every ranker that
+    /// reads conditions in the index ranks the same sentences with the same scores as an index
+    /// without keys, which checks every text match as before.
+    #[test]
+    fn indexed_keys_leave_every_ranking_as_it_was() {
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
+        let path = data.join(crate::corpus::catalogue::QSEARCH.path);
+        let collection = crate::search::eval::JudgedCollection::load(&path)
+            .expect("the Qsearch dev file is in ../shared/data");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let documents = crate::corpus::sentences::parse_documents(
+            &text,
+            crate::corpus::Format::Qsearch,
+            "judged",
+        )
+        .unwrap();
+        let without_keys = SentenceIndex::in_memory_with(false).unwrap();
+        without_keys.add_unsplit(&documents).unwrap();
+        let mut queries: Vec<String> = collection.queries.iter().map(|q| q.query.clone()).collect();
+        queries.extend(
+            [
+                "more than 100 km",
+                "between 1 and 5 billion dollars",
+                "not above 10 s",
+            ]
+            .map(String::from),
+        );
+        let mut compared = 0;
+        for query in &queries {
+            for ranker in [Ranker::Qbm25, Ranker::Bm25Filter, Ranker::Entity] {
+                let keyed = run(&collection.index, query, ranker);
+                let reference = run(&without_keys, query, ranker);
+                assert_eq!(ranking(&keyed), ranking(&reference), "{query} ({ranker:?})");
+                compared += keyed.hits.len();
+            }
+        }
+        assert!(compared > 1000, "only {compared} hits compared");
+    }
+
+    #[test]
+    fn an_index_written_before_keys_opens_and_answers_as_a_new_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let documents: Vec<Document> = FIXTURE
+            .iter()
+            .enumerate()
+            .map(|(i, text)| Document {
+                id: format!("f{i}"),
+                text: text.to_string(),
+                source: "fixture".into(),
+                entity: None,
+            })
+            .collect();
+        {
+            let old = SentenceIndex::open_or_create_with(dir.path(), false).unwrap();
+            old.add(&documents).unwrap();
+        }
+        let reopened = SentenceIndex::open_or_create(dir.path()).unwrap();
+        assert_eq!(reopened.len(), FIXTURE.len() as u64);
+        let new = fixture();
+        for query in [
+            "arenas with a capacity of more than 80000 people",
+            "phones under $300 with at least 128 GB",
+            "more than 5 kg",
+        ] {
+            let (old, new) = (
+                run(&reopened, query, Ranker::Qbm25),
+                run(&new, query, Ranker::Qbm25),
+            );
+            assert!(!new.hits.is_empty(), "{query}");
+            assert_eq!(texts(&old), texts(&new), "{query}");
+        }
+        // It still takes new sentences.
+        reopened.add(&documents[..1]).unwrap();
+        assert_eq!(reopened.len(), FIXTURE.len() as u64 + 1);
     }
 
     #[test]

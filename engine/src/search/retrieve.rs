@@ -5,14 +5,17 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use tantivy::collector::TopDocs;
-use tantivy::query::Query;
+use tantivy::columnar::Column;
+use tantivy::query::{BooleanQuery, Occur, Query};
 use tantivy::{DocAddress, DocId, Score, Searcher, SegmentReader};
 
 use super::conditions::{self, Test};
 use super::error::SearchError;
-use super::filter::{ConditionFilter, MAX_ENTRIES};
 use super::index::PACKED_FIELD;
 use super::keys::{self, Entry};
+
+/// Most packed entries read per sentence.
+const MAX_ENTRIES: usize = 32;
 
 /// A retrieved sentence before it is read from the document store.
 pub struct Candidate {
@@ -28,6 +31,9 @@ pub struct Retrieval<'a> {
     /// The query's words as a BM25 query (`None` when it has none).
     pub text_query: Option<&'a dyn Query>,
     pub tests: &'a [Test],
+    /// The sentences to check against the tests (see
+    /// [`SentenceIndex::condition_filter`](super::SentenceIndex::condition_filter)).
+    pub condition_filter: &'a dyn Query,
     /// Candidates wanted.
     pub n: usize,
     /// BM25's top `n` over every sentence.
@@ -43,6 +49,7 @@ impl<'a> Retrieval<'a> {
         searcher: &'a Searcher,
         text_query: Option<&'a dyn Query>,
         tests: &'a [Test],
+        condition_filter: &'a dyn Query,
         n: usize,
         alpha: f64,
     ) -> Result<Self, SearchError> {
@@ -57,6 +64,7 @@ impl<'a> Retrieval<'a> {
             searcher,
             text_query,
             tests,
+            condition_filter,
             n,
             text_top,
             max_bm25,
@@ -76,40 +84,32 @@ impl<'a> Retrieval<'a> {
             .collect()
     }
 
-    /// The top `n` sentences that meet every test, by `score(bm25, qs)`, with their BM25: the
-    /// text matches scored with the conditions checked on the fly from the fast field
-    /// (tantivy's collector visits every text match), or, without words, a scan of the condition
-    /// filter.
-    pub fn meeting(
-        &self,
-        score: impl Fn(f64, f64) -> f64 + Send + Sync + Copy + 'static,
-    ) -> Result<Vec<Candidate>, SearchError> {
+    /// The top `n` sentences that meet every test by `stage`'s score, with their BM25: the text
+    /// matches within the condition filter (or, without words, the filter's sentences), scored
+    /// with the values read from the fast field.
+    pub fn meeting(&self, stage: FirstStage) -> Result<Vec<Candidate>, SearchError> {
         let tests = Arc::new(self.tests.to_vec());
         let collector = TopDocs::with_limit(self.n).tweak_score(move |segment: &SegmentReader| {
             let column = segment.fast_fields().u64(PACKED_FIELD).ok();
             let tests = Arc::clone(&tests);
             move |doc: DocId, bm25: Score| {
-                let mut buffer = [Entry { key: 0, value: 0.0 }; MAX_ENTRIES];
-                let mut len = 0;
-                if let Some(column) = &column {
-                    for packed in column.values_for_doc(doc).take(MAX_ENTRIES) {
-                        buffer[len] = keys::unpack(packed);
-                        len += 1;
-                    }
-                }
                 let bm25 = f64::from(bm25);
-                match conditions::meeting_score(&tests, &buffer[..len]) {
-                    Some(qs) => (score(bm25, qs), bm25),
+                match meeting_score_at(&tests, column.as_ref(), doc) {
+                    Some(qs) => (stage.score(bm25, qs), bm25),
                     // Below every meeting sentence; dropped after collection.
                     None => (f64::NEG_INFINITY, bm25),
                 }
             }
         });
         let top = match self.text_query {
-            Some(query) => self.searcher.search(query, &collector)?,
-            None => self
-                .searcher
-                .search(&ConditionFilter::new(self.tests), &collector)?,
+            Some(text) => {
+                let both = BooleanQuery::new(vec![
+                    (Occur::Must, text.box_clone()),
+                    (Occur::Must, self.condition_filter.box_clone()),
+                ]);
+                self.searcher.search(&both, &collector)?
+            }
+            None => self.searcher.search(self.condition_filter, &collector)?,
         };
         Ok(top
             .into_iter()
@@ -122,15 +122,11 @@ impl<'a> Retrieval<'a> {
             .collect())
     }
 
-    /// Sets each candidate's first-stage score to `score(bm25, qs)`, with qs from the fast field
-    /// alone (0 when the sentence misses a constraint), so that only the sentences shown (or
-    /// re-ranked) are read from the document store.
-    pub fn score_from_fast_field(
-        &self,
-        candidates: &mut [Candidate],
-        score: impl Fn(f64, f64) -> f64,
-    ) {
-        let mut columns: HashMap<u32, Option<tantivy::columnar::Column<u64>>> = HashMap::new();
+    /// Sets each candidate's first-stage score by `stage`, with qs from the fast field alone (0
+    /// when the sentence misses a constraint), so that only the sentences shown (or re-ranked)
+    /// are read from the document store.
+    pub fn score_from_fast_field(&self, candidates: &mut [Candidate], stage: FirstStage) {
+        let mut columns: HashMap<u32, Option<Column<u64>>> = HashMap::new();
         for c in candidates {
             let column = columns.entry(c.address.segment_ord).or_insert_with(|| {
                 self.searcher
@@ -139,18 +135,40 @@ impl<'a> Retrieval<'a> {
                     .u64(PACKED_FIELD)
                     .ok()
             });
-            let entries: Vec<Entry> = column
-                .as_ref()
-                .map(|col| {
-                    col.values_for_doc(c.address.doc_id)
-                        .map(keys::unpack)
-                        .collect()
-                })
-                .unwrap_or_default();
-            let quantity = conditions::meeting_score(self.tests, &entries).unwrap_or(0.0);
-            c.first_stage = score(c.bm25, quantity);
+            let quantity =
+                meeting_score_at(self.tests, column.as_ref(), c.address.doc_id).unwrap_or(0.0);
+            c.first_stage = stage.score(c.bm25, quantity);
         }
     }
+}
+
+/// A first-stage score linear in a sentence's BM25 and its quantity score qs.
+#[derive(Debug, Clone, Copy)]
+pub struct FirstStage {
+    /// Weight of BM25 (positive).
+    pub text: f64,
+    /// Weight of qs.
+    pub quantity: f64,
+}
+
+impl FirstStage {
+    pub fn score(&self, bm25: f64, qs: f64) -> f64 {
+        self.text * bm25 + self.quantity * qs
+    }
+}
+
+/// qs of the sentence `doc` when it meets every test (from its first [`MAX_ENTRIES`] packed
+/// entries), `None` otherwise.
+fn meeting_score_at(tests: &[Test], column: Option<&Column<u64>>, doc: DocId) -> Option<f64> {
+    let mut buffer = [Entry { key: 0, value: 0.0 }; MAX_ENTRIES];
+    let mut len = 0;
+    if let Some(column) = column {
+        for packed in column.values_for_doc(doc).take(MAX_ENTRIES) {
+            buffer[len] = keys::unpack(packed);
+            len += 1;
+        }
+    }
+    conditions::meeting_score(tests, &buffer[..len])
 }
 
 /// The first `n` candidates by first-stage score, each sentence once.

@@ -356,6 +356,14 @@ struct SearchBenchFigures {
     resident_growth_megabytes_per_million: f64,
     latency: Vec<LatencyFigures>,
     qbm25_to_bm25_p50: f64,
+    slowest_qbm25: Vec<SlowQuery>,
+}
+
+#[derive(Debug, Serialize)]
+struct SlowQuery {
+    query: String,
+    qbm25_ms: f64,
+    bm25_ms: f64,
 }
 
 /// `tally bench search`.
@@ -394,6 +402,8 @@ pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
     let index = SentenceIndex::open_or_create(&dir)?;
     let queries = synthetic::bench_queries(data.as_deref());
     let mut latency = Vec::new();
+    // Per ranker, each query's p50 over the runs.
+    let mut per_query_p50: Vec<Vec<f64>> = Vec::new();
     for ranker in [Ranker::Bm25, Ranker::Qbm25] {
         let settings = SearchSettings {
             ranker,
@@ -404,14 +414,26 @@ pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
             run_search(&index, None, q, &settings)?;
         }
         let mut times = Vec::new();
+        let mut per_query = vec![Vec::new(); queries.len()];
         for _ in 0..args.runs.max(1) {
-            for q in &queries {
+            for (q, own) in queries.iter().zip(&mut per_query) {
                 let t = Instant::now();
                 std::hint::black_box(run_search(&index, None, q, &settings)?);
-                times.push(t.elapsed().as_secs_f64() * 1000.0);
+                let ms = t.elapsed().as_secs_f64() * 1000.0;
+                times.push(ms);
+                own.push(ms);
             }
         }
         times.sort_by(f64::total_cmp);
+        per_query_p50.push(
+            per_query
+                .iter_mut()
+                .map(|own| {
+                    own.sort_by(f64::total_cmp);
+                    super::bench::percentile(own, 0.5)
+                })
+                .collect::<Vec<f64>>(),
+        );
         let pick = |p: f64| super::bench::percentile(&times, p);
         latency.push(LatencyFigures {
             ranker: ranker.name(),
@@ -440,6 +462,7 @@ pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
         resident_growth_megabytes_per_million: (resident_after - resident_before) / millions,
         qbm25_to_bm25_p50: latency[1].p50_ms / latency[0].p50_ms,
         latency,
+        slowest_qbm25: slowest(&queries, &per_query_p50[1], &per_query_p50[0], 5),
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&figures)?);
@@ -466,8 +489,30 @@ pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
             );
         }
         println!("qbm25 / bm25 p50: {:.2}×", f.qbm25_to_bm25_p50);
+        println!("slowest qbm25 queries (p50 over the runs; bm25 on the same query):");
+        for s in &f.slowest_qbm25 {
+            println!(
+                "  {:>7.2} ms (bm25 {:.2} ms)  {}",
+                s.qbm25_ms, s.bm25_ms, s.query
+            );
+        }
     }
     Ok(())
+}
+
+/// The `n` queries on which qbm25 is slowest.
+fn slowest(queries: &[String], qbm25: &[f64], bm25: &[f64], n: usize) -> Vec<SlowQuery> {
+    let mut order: Vec<usize> = (0..queries.len()).collect();
+    order.sort_by(|&a, &b| qbm25[b].total_cmp(&qbm25[a]));
+    order
+        .into_iter()
+        .take(n)
+        .map(|i| SlowQuery {
+            query: queries[i].clone(),
+            qbm25_ms: qbm25[i],
+            bm25_ms: bm25[i],
+        })
+        .collect()
 }
 
 /// Megabytes of the files in `dir` (an index directory) and its folders.

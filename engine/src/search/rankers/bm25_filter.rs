@@ -4,7 +4,7 @@ use tally_types::search::Hit;
 
 use super::{bm25::Bm25, Asked, SentenceRanker};
 use crate::search::error::SearchError;
-use crate::search::retrieve::{Candidate, Retrieval};
+use crate::search::retrieve::{Candidate, FirstStage, Retrieval};
 
 pub struct Bm25Filter;
 
@@ -14,7 +14,10 @@ impl SentenceRanker for Bm25Filter {
     }
 
     fn retrieve(&self, retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, SearchError> {
-        retrieval.meeting(|bm25, _| bm25)
+        retrieval.meeting(FirstStage {
+            text: 1.0,
+            quantity: 0.0,
+        })
     }
 
     fn score(&self, asked: &Asked<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
