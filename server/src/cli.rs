@@ -472,8 +472,22 @@ pub struct EvalInstancesArgs {
 #[derive(Debug, Clone, Args)]
 pub struct EvalExtractionArgs {
     /// Gold file (e.g. ../shared/data/quantities/newsquant_dev.json).
-    #[arg(long)]
-    pub gold: PathBuf,
+    #[arg(long, required_unless_present = "generated")]
+    pub gold: Option<PathBuf>,
+    /// Score the generated surface-form test instead of a gold file: every unit of the
+    /// collection's everyday dimensions in each of its forms, in news and spec sentences, split
+    /// by unit into a tuning and a held-out half; prints F1 per dimension and per surface kind.
+    #[arg(long, conflicts_with_all = ["gold", "half", "predictions", "write_predictions"])]
+    pub generated: bool,
+    /// The unit collection the generated test is built from.
+    #[arg(
+        long,
+        default_value = "../shared/data/quantities/kg-unit-collection.json"
+    )]
+    pub collection: PathBuf,
+    /// Seed of the generated test's values and templates.
+    #[arg(long, default_value_t = 34)]
+    pub seed: u64,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,

@@ -39,6 +39,55 @@ fn eval_extraction_prints_the_metrics_as_json() {
 }
 
 #[test]
+fn eval_extraction_scores_the_generated_test_by_half_kind_and_dimension() {
+    let collection = data_dir().join("quantities/kg-unit-collection.json");
+    let out = tally(&[
+        "eval",
+        "extraction",
+        "--generated",
+        "--collection",
+        collection.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let halves: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON array");
+    let halves = halves.as_array().unwrap();
+    assert_eq!(halves.len(), 2);
+    assert_eq!(halves[0]["half"], "tuning");
+    assert_eq!(halves[1]["half"], "held-out");
+    for half in halves {
+        assert!(half["all"]["sentences"].as_u64().unwrap() > 500);
+        // Values are found whatever the unit's form; that is what the generator placed.
+        assert!(
+            half["all"]["value"]["f1"].as_f64().unwrap() >= 90.0,
+            "{half}"
+        );
+        let kinds: Vec<&str> = half["per_kind"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["group"].as_str().unwrap())
+            .collect();
+        assert_eq!(kinds, ["symbol", "abbreviation", "name", "compound"]);
+        assert!(half["per_dimension"].as_array().unwrap().len() >= 15);
+    }
+    // The collection's path is checked like a gold file's.
+    let out = tally(&[
+        "eval",
+        "extraction",
+        "--generated",
+        "--collection",
+        "no/such.json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read no/such.json"));
+}
+
+#[test]
 fn eval_extraction_explains_a_bad_gold_file() {
     let out = tally(&["eval", "extraction", "--gold", "no/such/file.json"]);
     assert_eq!(out.status.code(), Some(1));

@@ -27,6 +27,7 @@ mod tokens;
 pub mod concept;
 pub mod description;
 pub mod eval;
+pub mod generated;
 
 use std::ops::Range;
 

@@ -5,6 +5,7 @@ use tally_engine::quantity::eval::{
     evaluate, evaluate_written, read_gold, read_predictions, tally_predictions, ExtractionReport,
     GoldSentence, Half,
 };
+use tally_engine::quantity::generated;
 
 use tally_engine::value::{eval as value_eval, ValueSettings};
 
@@ -13,7 +14,10 @@ use crate::cli::{EvalExtractionArgs, EvalValueArgs};
 /// `tally eval extraction --gold FILE [--half H] [--predictions FILE | --write-predictions FILE]
 /// [--json] [--errors]`.
 pub fn extraction(args: &EvalExtractionArgs) -> anyhow::Result<()> {
-    let mut gold = read_gold(&args.gold).context("the gold file could not be used")?;
+    let Some(gold_path) = &args.gold else {
+        return generated(args);
+    };
+    let mut gold = read_gold(gold_path).context("the gold file could not be used")?;
     let predictions = match &args.predictions {
         Some(path) => Some(read_predictions(path).context("the predictions could not be used")?),
         None => None,
@@ -61,7 +65,7 @@ pub fn extraction(args: &EvalExtractionArgs) -> anyhow::Result<()> {
         report.sentences,
         report.gold_quantities,
         report.predicted_quantities,
-        args.gold.display()
+        gold_path.display()
     );
     println!("{:<14} {:>6} {:>6} {:>6}", "", "P", "R", "F1");
     let mut rows = vec![("value", report.value), ("value+unit", report.value_unit)];
@@ -90,6 +94,84 @@ pub fn extraction(args: &EvalExtractionArgs) -> anyhow::Result<()> {
             );
         }
     }
+    Ok(())
+}
+
+/// `tally eval extraction --generated [--collection FILE] [--seed N] [--json] [--errors]`: the
+/// surface-form test generated from the unit collection. `--errors` lists the tuning half's
+/// misses only: the held-out half is for scoring.
+fn generated(args: &EvalExtractionArgs) -> anyhow::Result<()> {
+    let units = generated::read_collection(&args.collection)
+        .context("the unit collection could not be used")?;
+    let sentences = generated::generate(&units, args.seed);
+    let halves: Vec<generated::HalfScores> = Half::ALL
+        .iter()
+        .map(|&half| generated::score_half(&sentences, half))
+        .collect();
+    if args.errors {
+        for d in &halves[0].all.differences {
+            println!("{}", d.text);
+            for m in &d.missed {
+                println!("    missed   {m}");
+            }
+            for s in &d.spurious {
+                println!("    extra    {s}");
+            }
+        }
+        println!();
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&halves)?);
+        return Ok(());
+    }
+    println!(
+        "{} generated sentences from {} units of {} (seed {}); F1 value / value+unit (sentences)",
+        sentences.len(),
+        units.len(),
+        args.collection.display(),
+        args.seed
+    );
+    let cell = |r: &ExtractionReport| {
+        format!(
+            "{:>5.1} / {:>5.1} ({:>4})",
+            r.value.f1, r.value_unit.f1, r.sentences
+        )
+    };
+    println!(
+        "{:<18} {:>22} {:>22}",
+        "",
+        format!("{} ({} units)", halves[0].half, halves[0].units),
+        format!("{} ({} units)", halves[1].half, halves[1].units)
+    );
+    println!(
+        "{:<18} {:>22} {:>22}",
+        "all",
+        cell(&halves[0].all),
+        cell(&halves[1].all)
+    );
+    let groups = |pick: fn(&generated::HalfScores) -> &Vec<generated::GroupScores>| {
+        let mut names: Vec<&str> = Vec::new();
+        for half in &halves {
+            for g in pick(half) {
+                if !names.contains(&g.group.as_str()) {
+                    names.push(&g.group);
+                }
+            }
+        }
+        for name in names {
+            let of = |half: &generated::HalfScores| {
+                pick(half)
+                    .iter()
+                    .find(|g| g.group == name)
+                    .map_or(format!("{:>22}", "–"), |g| cell(&g.report))
+            };
+            println!("  {name:<16} {:>22} {:>22}", of(&halves[0]), of(&halves[1]));
+        }
+    };
+    println!("by surface kind");
+    groups(|h| &h.per_kind);
+    println!("by dimension");
+    groups(|h| &h.per_dimension);
     Ok(())
 }
 
