@@ -20,7 +20,11 @@ async fn run() -> anyhow::Result<()> {
         // Logs go to stderr: stdout is for what a command prints (JSON, tables).
         .with_writer(std::io::stderr)
         .init();
-    match Cli::parse().command_or_default() {
+    let command = Cli::parse().command_or_default();
+    if matches!(command, Command::Extract(_) | Command::Eval(_)) {
+        end_quietly_when_stdout_closes();
+    }
+    match command {
         Command::Serve(args) => tally_server::serve::serve(args).await,
         Command::Ingest(args) => ingest::ingest(&args),
         Command::Corpus(CorpusCommand::List(indexes)) => corpus::list(&indexes),
@@ -41,5 +45,16 @@ async fn run() -> anyhow::Result<()> {
         Command::Bench(BenchCommand::Search(args)) => search::bench(&args),
         Command::Bench(BenchCommand::Value(args)) => value::bench(&args),
         Command::Bench(BenchCommand::Ingest(args)) => corpus::bench(&args),
+    }
+}
+
+/// A command whose output is piped into `head` ends quietly when the reader stops, as Unix tools
+/// do, instead of panicking in `println!` (Rust ignores SIGPIPE, so the write fails and
+/// `println!` panics). Only for the commands that write to stdout and nothing else: a server, or
+/// a command with sockets or child processes, keeps the error a failed write returns.
+fn end_quietly_when_stdout_closes() {
+    // SAFETY: sets the default action of one signal; no handler of ours runs.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

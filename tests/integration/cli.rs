@@ -88,6 +88,34 @@ fn eval_extraction_scores_the_generated_test_by_half_kind_and_dimension() {
 }
 
 #[test]
+fn a_command_piped_into_a_reader_that_stops_ends_without_a_panic() {
+    use std::io::{BufRead, BufReader};
+    let collection = data_dir().join("quantities/kg-unit-collection.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tally"))
+        .args([
+            "eval",
+            "extraction",
+            "--generated",
+            "--errors",
+            "--collection",
+        ])
+        .arg(&collection)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the tally binary runs");
+    // Read one line, then close the pipe as `head -1` does: hundreds of lines are still to come.
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(!first.is_empty());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
 fn eval_extraction_explains_a_bad_gold_file() {
     let out = tally(&["eval", "extraction", "--gold", "no/such/file.json"]);
     assert_eq!(out.status.code(), Some(1));
