@@ -264,6 +264,58 @@ mod tests {
         assert!(compared > 1000, "only {compared} hits compared");
     }
 
+    /// Every condition a query can state, across the units of one dimension: the sentences
+    /// bm25-filter returns (those that meet the condition) are exactly the ones whose length
+    /// does, with and without indexed keys. Lengths in metres: 800, 1,500, 3,200, 5,000,
+    /// 8,046.7 and 12,000.
+    #[test]
+    fn every_condition_selects_the_same_sentences_across_units_with_and_without_keys() {
+        let lengths = [
+            ("r1", "The first trail is 800 m long."),
+            ("r2", "The second trail is 1.5 km long."),
+            ("r3", "The third trail is 3,200 metres long."),
+            ("r4", "The fourth trail is 5 kilometres long."),
+            ("r5", "The fifth trail is 5 miles long."),
+            ("r6", "The sixth trail is 12 km long."),
+            ("n1", "The seventh trail opened in 1998 and is popular."),
+        ];
+        let documents: Vec<Document> = lengths
+            .iter()
+            .map(|(id, text)| Document {
+                id: id.to_string(),
+                text: text.to_string(),
+                source: "trails".into(),
+                entity: None,
+            })
+            .collect();
+        let keyed = SentenceIndex::in_memory_with(true).unwrap();
+        let unkeyed = SentenceIndex::in_memory_with(false).unwrap();
+        keyed.add_unsplit(&documents).unwrap();
+        unkeyed.add_unsplit(&documents).unwrap();
+        let cases: &[(&str, &[&str])] = &[
+            ("trails longer than 5 km", &["r5", "r6"]),
+            ("trails of at least 5,000 m", &["r4", "r5", "r6"]),
+            // 2 miles are 3,218.7 m.
+            ("trails shorter than 2 miles", &["r1", "r2", "r3"]),
+            ("trails of at most 1.5 km", &["r1", "r2"]),
+            ("trails between 1 and 4 km", &["r2", "r3"]),
+            ("trails of 5 km", &["r4"]),
+            ("trails not 5 km", &["r1", "r2", "r3", "r5", "r6"]),
+            ("more than 3 km", &["r3", "r4", "r5", "r6"]),
+        ];
+        for &(query, expected) in cases {
+            for index in [&keyed, &unkeyed] {
+                let mut ids: Vec<String> = run(index, query, Ranker::Bm25Filter)
+                    .hits
+                    .iter()
+                    .map(|h| h.id.clone())
+                    .collect();
+                ids.sort();
+                assert_eq!(ids, expected, "{query}");
+            }
+        }
+    }
+
     #[test]
     fn an_index_written_before_keys_opens_and_answers_as_a_new_one() {
         let dir = tempfile::tempdir().unwrap();
