@@ -30,6 +30,50 @@ pub fn number(value: f64) -> String {
     out
 }
 
+/// A measured value as people write it: three significant figures below 100 ("2.01", "6.58",
+/// "26.2", "0.00123"), whole numbers from 100 on ("330", "1,083"); a measurement is not known
+/// to the millimetre because a unit conversion printed three decimals.
+pub fn measured(value: f64) -> String {
+    if !value.is_finite() || value == 0.0 {
+        return number(value);
+    }
+    let magnitude = value.abs().log10().floor() as i32;
+    if magnitude >= 2 {
+        return number(value.round());
+    }
+    let decimals = (2 - magnitude) as usize;
+    let text = format!("{value:.decimals$}");
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &text
+    };
+    if text == "-0" {
+        "0".to_string()
+    } else {
+        text.to_string()
+    }
+}
+
+/// A length in feet under 10 (a person's height, a room's) as feet and inches: "6 ft 7 in",
+/// "5 ft"; `None` for other lengths.
+pub fn feet_and_inches(feet: f64) -> Option<String> {
+    if !(0.0..10.0).contains(&feet) {
+        return None;
+    }
+    let mut whole = feet.trunc();
+    let mut inches = ((feet - whole) * 12.0).round();
+    if inches >= 12.0 {
+        whole += 1.0;
+        inches = 0.0;
+    }
+    Some(if inches == 0.0 {
+        format!("{whole} ft")
+    } else {
+        format!("{whole} ft {inches} in")
+    })
+}
+
 /// "1 snippet", "2 snippets": a count with its noun, singular for one.
 pub fn counted(n: usize, noun: &str) -> String {
     if n == 1 {
@@ -188,6 +232,23 @@ mod tests {
             class: "m".into(),
             label: String::new(),
         }
+    }
+
+    #[test]
+    fn measurements_keep_three_significant_figures_and_feet_take_inches() {
+        assert_eq!(measured(2.007), "2.01");
+        assert_eq!(measured(6.583), "6.58");
+        assert_eq!(measured(26.2188), "26.2");
+        assert_eq!(measured(42.0), "42");
+        assert_eq!(measured(330.4), "330");
+        assert_eq!(measured(1082.68), "1,083");
+        assert_eq!(measured(0.001234), "0.00123");
+        assert_eq!(measured(-3.25159), "-3.25");
+        assert_eq!(measured(0.0), "0");
+        assert_eq!(feet_and_inches(6.583), Some("6 ft 7 in".to_string()));
+        assert_eq!(feet_and_inches(5.0), Some("5 ft".to_string()));
+        assert_eq!(feet_and_inches(5.99), Some("6 ft".to_string()));
+        assert_eq!(feet_and_inches(1083.0), None);
     }
 
     #[test]

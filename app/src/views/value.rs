@@ -8,7 +8,7 @@
 use leptos::prelude::*;
 use tally_types::{FeedbackPart, Verdict};
 
-use crate::format::{number, percent, plural, Mark};
+use crate::format::{feet_and_inches, measured, percent, plural, Mark};
 use crate::views::feedback::{FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
 use tally_types::value::{ObservationGroup, UnitChoice, ValueAnswer, ValueObservation};
@@ -33,14 +33,20 @@ fn observation_ref(o: &ValueObservation) -> String {
     format!("{id}@{}", o.start)
 }
 
-/// A value in the chosen unit (the answer's own when there is no switch), with the unit's name
-/// in the singular for exactly one and the plural otherwise ("330 metres", "1 foot").
+/// A value in the chosen unit (the answer's own when there is no switch), to three significant
+/// figures, with the unit's name in the singular for exactly one and the plural otherwise ("330
+/// metres", "1 foot", "2.01 metres"); a length under 10 feet in feet and inches ("6 ft 7 in").
 fn in_unit(value: f64, choice: Option<&UnitChoice>, own: Option<&str>) -> String {
     let (value, name) = match choice {
         Some(c) => (c.convert(value), Some(c.unit.as_str())),
         None => (value, own),
     };
-    let shown = number(value);
+    if name == Some("foot") {
+        if let Some(shown) = feet_and_inches(value) {
+            return shown;
+        }
+    }
+    let shown = measured(value);
     match name {
         Some(name) if shown == "1" => format!("1 {name}"),
         Some(name) => format!("{shown} {}", plural(name)),
