@@ -14,6 +14,7 @@ pub mod index_dir;
 pub mod kind;
 pub mod model_dir;
 pub mod quantity;
+pub mod random;
 pub mod search;
 pub mod text;
 pub mod units;

@@ -17,6 +17,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::eval::{evaluate, EvalError, ExtractionReport, GoldQuantity, GoldSentence, Half};
+use crate::random::SplitMix64 as Random;
 use crate::text::hash::stable_hash;
 
 /// The dimensions (the collection's measured concepts) that news and specification text use;
@@ -204,27 +205,6 @@ pub fn half_of_unit(name: &str) -> Half {
     }
 }
 
-/// A small deterministic generator (SplitMix64).
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
-
 /// A value as written, with the number it means.
 struct WrittenValue {
     text: String,
@@ -322,7 +302,7 @@ fn written_quantity(
 /// Every unit in each of its surface forms (its name, and each symbol), with a random value and
 /// template; `seed` fixes the draw.
 pub fn generate(units: &[CollectionUnit], seed: u64) -> Vec<GeneratedSentence> {
-    let mut random = Random(seed);
+    let mut random = Random::new(seed);
     let mut sentences = Vec::new();
     for unit in units {
         let surfaces = std::iter::once(None).chain(unit.symbols.iter().map(|s| Some(s.as_str())));

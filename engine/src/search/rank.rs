@@ -187,9 +187,8 @@ mod tests {
         "The shopping bag weighs 0.4 kg when empty.",
     ];
 
-    fn fixture() -> SentenceIndex {
-        let index = SentenceIndex::in_memory().unwrap();
-        let documents: Vec<Document> = FIXTURE
+    fn fixture_documents() -> Vec<Document> {
+        FIXTURE
             .iter()
             .enumerate()
             .map(|(i, text)| Document {
@@ -198,8 +197,12 @@ mod tests {
                 source: "fixture".into(),
                 entity: None,
             })
-            .collect();
-        index.add(&documents).unwrap();
+            .collect()
+    }
+
+    fn fixture() -> SentenceIndex {
+        let index = SentenceIndex::in_memory().unwrap();
+        index.add(&fixture_documents()).unwrap();
         index
     }
 
@@ -319,16 +322,7 @@ mod tests {
     #[test]
     fn an_index_written_before_keys_opens_and_answers_as_a_new_one() {
         let dir = tempfile::tempdir().unwrap();
-        let documents: Vec<Document> = FIXTURE
-            .iter()
-            .enumerate()
-            .map(|(i, text)| Document {
-                id: format!("f{i}"),
-                text: text.to_string(),
-                source: "fixture".into(),
-                entity: None,
-            })
-            .collect();
+        let documents = fixture_documents();
         {
             let old = SentenceIndex::open_or_create_with(dir.path(), false).unwrap();
             old.add(&documents).unwrap();

@@ -2,8 +2,8 @@
 
 use anyhow::Context;
 use tally_engine::quantity::eval::{
-    evaluate, evaluate_written, read_gold, read_predictions, tally_predictions, ExtractionReport,
-    GoldSentence, Half,
+    evaluate, evaluate_written, read_gold, read_predictions, tally_predictions, Difference,
+    ExtractionReport, GoldSentence, Half,
 };
 use tally_engine::quantity::generated;
 
@@ -45,16 +45,7 @@ pub fn extraction(args: &EvalExtractionArgs) -> anyhow::Result<()> {
     }
     let report = score(&gold)?;
     if args.errors {
-        for d in &report.differences {
-            println!("{}", d.text);
-            for m in &d.missed {
-                println!("    missed   {m}");
-            }
-            for s in &d.spurious {
-                println!("    extra    {s}");
-            }
-        }
-        println!();
+        print_differences(&report.differences);
     }
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
@@ -97,6 +88,21 @@ pub fn extraction(args: &EvalExtractionArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Each sentence where the extractor and the gold differ, with what was missed and what was
+/// extra (`--errors`).
+fn print_differences(differences: &[Difference]) {
+    for d in differences {
+        println!("{}", d.text);
+        for m in &d.missed {
+            println!("    missed   {m}");
+        }
+        for s in &d.spurious {
+            println!("    extra    {s}");
+        }
+    }
+    println!();
+}
+
 /// `tally eval extraction --generated [--collection FILE] [--seed N] [--json] [--errors]`: the
 /// surface-form test generated from the unit collection. `--errors` lists the tuning half's
 /// misses only: the held-out half is for scoring.
@@ -109,16 +115,7 @@ fn generated(args: &EvalExtractionArgs) -> anyhow::Result<()> {
         .map(|&half| generated::score_half(&sentences, half))
         .collect();
     if args.errors {
-        for d in &halves[0].all.differences {
-            println!("{}", d.text);
-            for m in &d.missed {
-                println!("    missed   {m}");
-            }
-            for s in &d.spurious {
-                println!("    extra    {s}");
-            }
-        }
-        println!();
+        print_differences(&halves[0].all.differences);
     }
     if args.json {
         println!("{}", serde_json::to_string(&halves)?);

@@ -5,6 +5,7 @@
 //! preference rotate from an offset drawn from the session id: each participant sees every mode
 //! about equally often, and across participants every question meets every mode.
 
+use tally_engine::random::SplitMix64;
 use tally_types::study::StudyTask;
 use uuid::Uuid;
 
@@ -12,7 +13,7 @@ use super::definition::StudyDefinition;
 
 /// The tasks of session `session` of `study`.
 pub fn plan_tasks(study: &StudyDefinition, session: Uuid) -> Vec<StudyTask> {
-    let mut random = SplitMix64(session.as_u64_pair().0 ^ session.as_u64_pair().1);
+    let mut random = SplitMix64::new(session.as_u64_pair().0 ^ session.as_u64_pair().1);
     let questions = shuffled(study.questions.len(), &mut random);
     let modes = &study.modes;
     let judgement_offset = random.below(modes.len());
@@ -31,7 +32,7 @@ pub fn plan_tasks(study: &StudyDefinition, session: Uuid) -> Vec<StudyTask> {
         tasks.extend((0..study.preference_tasks()).map(|i| {
             let (a, b) = pairs[(pair_offset + i) % pairs.len()];
             // Which side a mode appears on is random, so position cannot explain a preference.
-            let (left, right) = if random.next() & 1 == 0 {
+            let (left, right) = if random.next_u64() & 1 == 0 {
                 (modes[a], modes[b])
             } else {
                 (modes[b], modes[a])
@@ -53,23 +54,6 @@ fn shuffled(n: usize, random: &mut SplitMix64) -> Vec<usize> {
         order.swap(i, random.below(i + 1));
     }
     order
-}
-
-/// A small, seedable generator: plans must be reproducible from the session id alone.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use tally_engine::corpus::sentences::{read_documents, DATASET_DOCUMENTS};
+use tally_engine::random::SplitMix64;
 use tally_engine::search::eval::JudgedCollection;
 use tally_engine::search::Document;
 
@@ -53,9 +54,9 @@ pub fn bench_queries(data: Option<&Path>) -> Vec<String> {
     queries
 }
 
-/// A small deterministic generator (SplitMix64): the same corpus on every run.
+/// The benchmark corpus's generator: the same corpus on every run (a fixed SplitMix64 seed).
 pub struct Generator {
-    state: u64,
+    random: SplitMix64,
 }
 
 const FIRST: &[&str] = &[
@@ -119,23 +120,21 @@ const COMPANIES: &[&str] = &[
 
 impl Generator {
     pub fn new(seed: u64) -> Self {
-        Generator { state: seed }
+        Generator {
+            random: SplitMix64::new(seed),
+        }
     }
 
     fn next(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.random.next_u64()
     }
 
     fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        self.random.unit()
     }
 
     fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[(self.next() % items.len() as u64) as usize]
+        items[self.random.below(items.len())]
     }
 
     /// Log-uniform in [low, high].
