@@ -188,8 +188,10 @@ fn ValuePlot(
         return view! { <p class="muted">"No observation converts to the answer's unit to plot."</p> }
             .into_any();
     }
-    let low = points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
-    let high = points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
+    let (low, high) = axis_range(
+        points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min),
+        points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max),
+    );
     let log = low > 0.0 && high / low > 50.0;
     let scale = move |v: f64| -> f64 {
         let (a, b, x) = if log {
@@ -262,6 +264,16 @@ fn ValuePlot(
         </figure>
     }
     .into_any()
+}
+
+/// The plot's axis from the lowest to the highest observed value; when every observation says
+/// the same, 10% either side of it, so that the axis's two ends do not read the same value.
+fn axis_range(low: f64, high: f64) -> (f64, f64) {
+    if high - low > 1e-9 * high.abs().max(low.abs()) {
+        return (low, high);
+    }
+    let pad = if high == 0.0 { 1.0 } else { 0.1 * high.abs() };
+    (low - pad, high + pad)
 }
 
 /// The observations by group, each linking to its sentence.
@@ -364,5 +376,21 @@ fn Evidence(observations: Vec<ValueObservation>, target: Option<FeedbackTarget>)
             <h3 id="evidence-title">"Evidence"</h3>
             {items}
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::axis_range;
+
+    #[test]
+    fn one_value_gets_an_axis_around_it() {
+        assert_eq!(axis_range(2.0, 5.0), (2.0, 5.0));
+        let (low, high) = axis_range(2.007, 2.007);
+        assert!(
+            (low - 1.8063).abs() < 1e-9 && (high - 2.2077).abs() < 1e-9,
+            "{low} {high}"
+        );
+        assert_eq!(axis_range(0.0, 0.0), (-1.0, 1.0));
     }
 }
