@@ -303,17 +303,17 @@ impl Encoder {
     /// Mean-pooled, unit-length embeddings of batches of token id sequences (each batch padded
     /// to its longest, with a mask), all batches run together.
     fn forward_pooled(&self, batches: &[Vec<&[u32]>]) -> Result<Vec<Vec<Vec<f32>>>, EncoderError> {
-        let sequences: Vec<Vec<(&[u32], &[u32])>> = batches
+        // A sentence is one segment: every token type is 0.
+        let longest = batches.iter().flatten().map(|s| s.len()).max().unwrap_or(0);
+        let zeros = vec![0u32; longest];
+        let inputs = batches
             .iter()
-            .map(|ids| ids.iter().map(|&seq| (seq, seq)).collect())
-            .collect();
-        let mut inputs = Vec::with_capacity(batches.len());
-        for batch in &sequences {
-            let (ids, _, mask) = self.padded(batch)?;
-            // A sentence is one segment: every token type is 0.
-            let token_types = ids.zeros_like()?;
-            inputs.push((ids, token_types, mask));
-        }
+            .map(|ids| {
+                let sequences: Vec<(&[u32], &[u32])> =
+                    ids.iter().map(|&seq| (seq, &zeros[..seq.len()])).collect();
+                self.padded(&sequences)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         let hidden = self
             .model
             .states_batches(&inputs, 0..self.model.layer_count())?;

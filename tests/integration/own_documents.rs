@@ -33,6 +33,23 @@ fn with_files(form: Form, corpus: &str) -> Form {
         .part("file", file("news.jsonl", JSONL))
 }
 
+/// Deletes an uploaded corpus through the admin API: its status and JSON body.
+async fn delete_corpus(
+    client: &reqwest::Client,
+    server: &Server,
+    name: &str,
+) -> (StatusCode, Value) {
+    json(
+        client
+            .delete(server.url(&format!("/api/admin/corpora/{name}")))
+            .bearer_auth(TOKEN)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await
+}
+
 async fn json(response: reqwest::Response) -> (StatusCode, Value) {
     (response.status(), response.json().await.unwrap())
 }
@@ -298,15 +315,7 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
     assert!(shown.contains(r#"id="admin-error""#), "the page says why");
 
     // Deleted: gone from the list, and asking with it is a 400.
-    let (status, deleted) = json(
-        client
-            .delete(server.url("/api/admin/corpora/hartwell"))
-            .bearer_auth(TOKEN)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, deleted) = delete_corpus(&client, &server, "hartwell").await;
     assert_eq!(status, StatusCode::OK, "{deleted}");
     assert_eq!(deleted["snippets"], done["snippets"]);
     let (status, body) = json(client.get(server.url(question)).send().await.unwrap()).await;
@@ -315,15 +324,7 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
         .as_str()
         .unwrap()
         .contains("unknown corpus `hartwell`"));
-    let (status, body) = json(
-        client
-            .delete(server.url("/api/admin/corpora/hartwell"))
-            .bearer_auth(TOKEN)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, body) = delete_corpus(&client, &server, "hartwell").await;
     // Deleting a corpus that is not there is a 404, not a bad request.
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(body["error"], "there is no corpus `hartwell`");
@@ -387,15 +388,7 @@ async fn an_uploaded_corpus_answers_value_questions_after_a_restart_until_delete
     let (status, value) = json(client.get(&books).send().await.unwrap()).await;
     assert_eq!(status, StatusCode::OK, "{value}");
     assert_eq!(value["value"], 2_500_000.0, "{value}");
-    let (status, _) = json(
-        client
-            .delete(server.url("/api/admin/corpora/hartwell"))
-            .bearer_auth(TOKEN)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, _) = delete_corpus(&client, &server, "hartwell").await;
     assert_eq!(status, StatusCode::OK);
     let (status, value) = json(client.get(&books).send().await.unwrap()).await;
     assert_eq!(status, StatusCode::OK, "{value}");

@@ -139,13 +139,15 @@ impl SentenceIndex {
 
     /// [`open_or_create`](Self::open_or_create), creating a new index with or without keys.
     pub(crate) fn open_or_create_with(dir: &Path, keys: bool) -> Result<Self, SearchIndexError> {
+        let (new_schema, new_fields) = schema(keys);
         let (without_keys, old_fields) = schema(false);
         let (index, reader, fields) = match index_dir::open_existing(dir)? {
+            Some((index, reader)) if index.schema() == new_schema => (index, reader, new_fields),
             Some((index, reader)) if index.schema() == without_keys => (index, reader, old_fields),
+            // None there (created now), or another schema (explained as another version's).
             _ => {
-                let (schema, fields) = schema(keys);
-                let (index, reader) = index_dir::open_or_create(dir, schema)?;
-                (index, reader, fields)
+                let (index, reader) = index_dir::open_or_create(dir, new_schema)?;
+                (index, reader, new_fields)
             }
         };
         let index = SentenceIndex {
