@@ -45,6 +45,8 @@ pub const STRATEGIES: [Strategy; 4] = [
     Strategy::MostFrequent,
     Strategy::Median,
 ];
+// The reader's scorings stay out of the panel: on NQ dev they rank instances no better than
+// type compatibility (`tally eval instances`), and they cost a reading of the snippets.
 pub const INSTANCE_SCORINGS: [InstanceScoring; 4] = [
     InstanceScoring::TypeCompatibility,
     InstanceScoring::SummedConfidence,

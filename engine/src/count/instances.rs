@@ -187,19 +187,51 @@ pub fn merge(mentions: Vec<(String, String, Mention)>) -> Vec<Instance> {
     instances
 }
 
+/// What the reader makes of an instance's name under the "which …" question: the probability of
+/// its best answer span inside a mention of the name.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Reading {
+    /// The best over all mentions.
+    pub best: f64,
+    /// Each snippet's best, summed over the snippets mentioning it and divided by all snippets
+    /// (at most the instance's snippet frequency).
+    pub summed: f64,
+}
+
+/// What ranking knows of each instance beyond its mentions.
+pub struct Evidence<'a> {
+    /// The instance's fit to the answer type in [0, 1].
+    pub type_fit: &'a dyn Fn(&Instance) -> f64,
+    /// The reader's reading of it; `None` where nothing was read (no reader loaded): the
+    /// reader's scorings then fall back to the scoring they refine.
+    pub reading: &'a dyn Fn(&Instance) -> Option<Reading>,
+}
+
+/// An instance's share of the snippets: how many mention it, over all snippets.
+pub fn snippet_frequency(inst: &Instance, snippets: usize) -> f64 {
+    let mut seen: Vec<usize> = inst.mentions.iter().map(|m| m.snippet).collect();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.len() as f64 / snippets.max(1) as f64
+}
+
 /// Scores instances in place and sorts them best first.
 ///
 /// `snippet_confidence[s]`: how confidently snippet `s` answers the count question (its best
-/// count span's confidence, 0 without one); `type_fit(i)`: the instance's fit to the answer
-/// type in [0, 1]; `best_snippet`: the snippet of the most confident count span.
+/// count span's confidence, 0 without one); `best_snippet`: the snippet of the most confident
+/// count span.
 pub fn rank(
     instances: &mut [Instance],
     snippet_confidence: &[f64],
     best_snippet: Option<usize>,
     scoring: InstanceScoring,
-    type_fit: &dyn Fn(&Instance) -> f64,
+    evidence: &Evidence,
 ) {
     let n = snippet_confidence.len().max(1) as f64;
+    let type_compatibility = |inst: &Instance| {
+        let fit = (evidence.type_fit)(inst).clamp(0.0, 1.0);
+        type_compatibility_prior(inst, snippet_confidence.len()) * fit * fit
+    };
     for inst in instances.iter_mut() {
         let mut snippets: Vec<usize> = inst.mentions.iter().map(|m| m.snippet).collect();
         snippets.sort_unstable();
@@ -225,10 +257,14 @@ pub fn rank(
             // squared fit; names only ever seen opening a sentence are damped. Chosen on the NQ
             // dev set (the only snippet set with gold instances) over frequency × fit and
             // confidence-weighted variants.
-            InstanceScoring::TypeCompatibility => {
-                let fit = type_fit(inst).clamp(0.0, 1.0);
-                type_compatibility_prior(inst, snippet_confidence.len()) * fit * fit
-            }
+            InstanceScoring::TypeCompatibility => type_compatibility(inst),
+            // The paper's summed confidence, with the reader's spans of the name in place of
+            // the snippet's count confidence.
+            InstanceScoring::Reader => (evidence.reading)(inst).map_or(frequency, |r| r.summed),
+            InstanceScoring::ReaderTypeCompatibility => match (evidence.reading)(inst) {
+                Some(reading) => reader_weighted(type_compatibility(inst), reading),
+                None => type_compatibility(inst),
+            },
         };
     }
     instances.sort_by(|a, b| {
@@ -239,16 +275,20 @@ pub fn rank(
     });
 }
 
+/// Type compatibility weighted by the reader's best reading of the name, with a floor of 0.1 (as
+/// in summed confidence): a name the reader passes over still ranks by its type compatibility,
+/// below the names it reads as answers. At most `type_compatibility`.
+pub fn reader_weighted(type_compatibility: f64, reading: Reading) -> f64 {
+    type_compatibility * (0.1 + 0.9 * reading.best.clamp(0.0, 1.0))
+}
+
 /// The type-compatibility score of an instance before its fit to the answer type: its snippet
 /// frequency (saturating at a quarter of the snippets) plus its share of list mentions, damped
 /// for names only ever seen opening a sentence. The score is this times the squared fit (≤ 1),
 /// so this bounds it: the pipeline embeds only the names that can still reach the top.
 pub fn type_compatibility_prior(inst: &Instance, snippets: usize) -> f64 {
     let n = snippets.max(1) as f64;
-    let mut seen: Vec<usize> = inst.mentions.iter().map(|m| m.snippet).collect();
-    seen.sort_unstable();
-    seen.dedup();
-    let frequency = seen.len() as f64 / n;
+    let frequency = snippet_frequency(inst, snippets);
     let listed = inst.mentions.iter().filter(|m| m.in_list).count() as f64 / n;
     let only_initial = inst.mentions.iter().all(|m| m.sentence_initial);
     let damping = if only_initial { 0.3 } else { 1.0 };
@@ -385,16 +425,26 @@ mod tests {
         };
         let conf = [0.9, 0.0, 0.0, 0.2];
         let mut inst = vec![mk("rare", &[0]), mk("common", &[1, 2, 3])];
+        let fits_all = Evidence {
+            type_fit: &|_| 1.0,
+            reading: &|_| None,
+        };
         rank(
             &mut inst,
             &conf,
             Some(0),
             InstanceScoring::ContextFrequency,
-            &|_| 1.0,
+            &fits_all,
         );
         assert_eq!(inst[0].key, "common");
         assert!((inst[0].score - 0.75).abs() < 1e-9);
-        rank(&mut inst, &conf, Some(0), InstanceScoring::QaOnly, &|_| 1.0);
+        rank(
+            &mut inst,
+            &conf,
+            Some(0),
+            InstanceScoring::QaOnly,
+            &fits_all,
+        );
         assert_eq!(inst[0].key, "rare");
         assert_eq!(inst[1].score, 0.0);
         rank(
@@ -402,14 +452,65 @@ mod tests {
             &conf,
             Some(0),
             InstanceScoring::TypeCompatibility,
-            &|i| {
-                if i.key == "rare" {
-                    0.1
-                } else {
-                    1.0
-                }
+            &Evidence {
+                type_fit: &|i| if i.key == "rare" { 0.1 } else { 1.0 },
+                reading: &|_| None,
             },
         );
         assert_eq!(inst[0].key, "common");
+        let common_alone = inst[0].score;
+        // The reader reads "rare" as the answer and passes over "common": its scorings say so,
+        // and type compatibility weighted by the reading keeps a floor for a name not read.
+        let read_rare = Evidence {
+            type_fit: &|_| 1.0,
+            reading: &|i| {
+                Some(if i.key == "rare" {
+                    Reading {
+                        best: 0.8,
+                        summed: 0.2,
+                    }
+                } else {
+                    Reading::default()
+                })
+            },
+        };
+        rank(
+            &mut inst,
+            &conf,
+            Some(0),
+            InstanceScoring::Reader,
+            &read_rare,
+        );
+        assert_eq!(inst[0].key, "rare");
+        assert!((inst[0].score - 0.2).abs() < 1e-9);
+        assert_eq!(inst[1].score, 0.0);
+        rank(
+            &mut inst,
+            &conf,
+            Some(0),
+            InstanceScoring::ReaderTypeCompatibility,
+            &read_rare,
+        );
+        let common = inst.iter().find(|i| i.key == "common").unwrap();
+        assert!((common.score - 0.1 * common_alone).abs() < 1e-9);
+        // Without a reader, its scorings are the scorings they refine.
+        rank(
+            &mut inst,
+            &conf,
+            Some(0),
+            InstanceScoring::ReaderTypeCompatibility,
+            &fits_all,
+        );
+        let common = inst.iter().find(|i| i.key == "common").unwrap();
+        assert!((common.score - common_alone).abs() < 1e-9);
+        rank(
+            &mut inst,
+            &conf,
+            Some(0),
+            InstanceScoring::Reader,
+            &fits_all,
+        );
+        assert_eq!(inst[0].key, "common");
+        assert!((inst[0].score - 0.75).abs() < 1e-9);
     }
 }

@@ -14,6 +14,7 @@ pub mod consolidate;
 pub mod contextualize;
 
 pub mod eval;
+pub mod instance_reading;
 pub mod instances;
 pub mod lexical;
 pub mod logistic;

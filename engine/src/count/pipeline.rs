@@ -1,6 +1,7 @@
 //! The count pipeline: question analysis → count candidates → span confidences → consolidation
 //! → contextualization → instances, with per-stage timings, into one [`CountAnswer`].
 
+use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::Arc;
@@ -17,7 +18,11 @@ use super::answer_support::{AnswerSupport, SupportError, SupportRule, SUPPORT_FI
 use super::candidates::{count_candidates, CountCandidate};
 use super::consolidate::{consolidate, select, Scored};
 use super::contextualize::{classify, CnpClass, CnpInput};
-use super::instances::{find_instances, rank, type_compatibility_prior, Instance, InstanceScoring};
+use super::instance_reading::read_instances;
+use super::instances::{
+    find_instances, rank, reader_weighted, snippet_frequency, type_compatibility_prior, Evidence,
+    Instance, InstanceScoring, Reading,
+};
 use super::lexical::lexical_confidence;
 use super::name_cache::NameCache;
 use super::question::{analyse, QuestionAnalysis};
@@ -492,12 +497,22 @@ impl CountPipeline {
         let mut instances = find_instances(texts, analysis);
         let fits = self.type_fits(&instances, analysis, scoring, texts.len(), max)?;
         let fit_of = |inst: &Instance| fits.get(&inst.key).copied().unwrap_or(1.0);
+        let readings = self.readings(&instances, analysis, texts, scoring, max, &fit_of)?;
+        let reading_of = |inst: &Instance| {
+            readings
+                .as_ref()
+                .map(|r| r.get(&inst.key).copied().unwrap_or_default())
+        };
+        let evidence = Evidence {
+            type_fit: &fit_of,
+            reading: &reading_of,
+        };
         rank(
             &mut instances,
             &snippet_confidence,
             best_snippet,
             scoring,
-            &fit_of,
+            &evidence,
         );
         instances.retain(|i| i.score > 0.0);
         instances.truncate(max);
@@ -507,10 +522,9 @@ impl CountPipeline {
     /// Fit of each instance to the answer: the mean encoder cosine of "‹instance›" with the
     /// answer type and with the "which …" question, in place of an NLI model. A name closer than
     /// [`SUBJECT_SIMILARITY`] to one of the question's entities is the question's subject under
-    /// another name ("United States" for "america") and fits 0. Only computed for the scoring
-    /// that uses it, and only for the names that can still make the top `max`: names are
-    /// embedded in the order of their score bound ([`type_compatibility_prior`]) until the
-    /// `max`-th best score found is above the next bound; the others fit 0 and drop out.
+    /// another name ("United States" for "america") and fits 0. Only computed for the scorings
+    /// that use it, and only for the names that can still make the top `max` (see
+    /// [`best_first`], bound: [`type_compatibility_prior`]); the others fit 0 and drop out.
     fn type_fits(
         &self,
         instances: &[Instance],
@@ -518,12 +532,16 @@ impl CountPipeline {
         scoring: InstanceScoring,
         snippets: usize,
         max: usize,
-    ) -> Result<std::collections::HashMap<String, f64>, PipelineError> {
-        let mut fits = std::collections::HashMap::new();
+    ) -> Result<HashMap<String, f64>, PipelineError> {
+        let mut fits = HashMap::new();
         let Some(cache) = &self.names else {
             return Ok(fits);
         };
-        if scoring != InstanceScoring::TypeCompatibility || instances.is_empty() {
+        let uses_fit = matches!(
+            scoring,
+            InstanceScoring::TypeCompatibility | InstanceScoring::ReaderTypeCompatibility
+        );
+        if !uses_fit || instances.is_empty() {
             return Ok(fits);
         }
         let answer = cache.embed(&[
@@ -536,18 +554,12 @@ impl CountPipeline {
         } else {
             cache.embed(&entities)?
         };
-        let mut by_bound: Vec<(f64, &Instance)> = instances
+        let bounds = instances
             .iter()
-            .map(|i| (type_compatibility_prior(i, snippets), i))
-            .collect();
-        by_bound.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let mut scores: Vec<f64> = Vec::new();
-        for chunk in by_bound.chunks(FIT_BATCH) {
-            let next_bound = chunk[0].0;
-            if scores.len() >= max.max(1) && scores[max.max(1) - 1] > next_bound {
-                break;
-            }
+            .map(|i| (type_compatibility_prior(i, snippets), i));
+        best_first(bounds, max, FIT_BATCH, |chunk| {
             let names: Vec<&str> = chunk.iter().map(|(_, i)| i.name.as_str()).collect();
+            let mut scores = Vec::with_capacity(chunk.len());
             for ((bound, inst), e) in chunk.iter().zip(cache.embed(&names)?) {
                 let is_subject = entity_embeddings
                     .iter()
@@ -561,14 +573,94 @@ impl CountPipeline {
                 fits.insert(inst.key.clone(), fit);
                 scores.push(bound * fit * fit);
             }
-            scores.sort_by(|a, b| b.total_cmp(a));
-        }
+            Ok(scores)
+        })?;
         // Names never embedded cannot reach the top: they fit 0 (a missing entry would fit 1).
         for inst in instances {
             fits.entry(inst.key.clone()).or_insert(0.0);
         }
         Ok(fits)
     }
+
+    /// The reader's readings of the names under the "which …" question, for the reader's
+    /// scorings (`None` for the others, or without a reader). Only the names that can still make
+    /// the top `max` are read (see [`best_first`]; bounds: the snippet frequency for
+    /// [`InstanceScoring::Reader`], whose summed reading is at most that, and the type
+    /// compatibility for [`InstanceScoring::ReaderTypeCompatibility`], which the reading scales
+    /// by at most 1); the others read 0.
+    fn readings(
+        &self,
+        instances: &[Instance],
+        analysis: &QuestionAnalysis,
+        texts: &[&str],
+        scoring: InstanceScoring,
+        max: usize,
+        fit_of: &dyn Fn(&Instance) -> f64,
+    ) -> Result<Option<HashMap<String, Reading>>, PipelineError> {
+        let Some(model) = &self.span_model else {
+            return Ok(None);
+        };
+        if !matches!(
+            scoring,
+            InstanceScoring::Reader | InstanceScoring::ReaderTypeCompatibility
+        ) {
+            return Ok(None);
+        }
+        let bound = |inst: &Instance| match scoring {
+            InstanceScoring::Reader => snippet_frequency(inst, texts.len()),
+            _ => {
+                let fit = fit_of(inst).clamp(0.0, 1.0);
+                type_compatibility_prior(inst, texts.len()) * fit * fit
+            }
+        };
+        let score = |bound: f64, reading: Reading| match scoring {
+            InstanceScoring::Reader => reading.summed,
+            _ => reader_weighted(bound, reading),
+        };
+        let mut readings = HashMap::new();
+        best_first(
+            instances.iter().map(|i| (bound(i), i)),
+            max,
+            READ_BATCH,
+            |chunk| {
+                let names: Vec<&Instance> = chunk.iter().map(|(_, i)| *i).collect();
+                let read = read_instances(model, &analysis.which_question, texts, &names)?;
+                Ok(chunk
+                    .iter()
+                    .map(|(bound, inst)| {
+                        let reading = read.get(&inst.key).copied().unwrap_or_default();
+                        readings.insert(inst.key.clone(), reading);
+                        score(*bound, reading)
+                    })
+                    .collect())
+            },
+        )?;
+        Ok(Some(readings))
+    }
+}
+
+/// Scores instances best bound first, `chunk` at a time, until `max` scores found are above the
+/// next bound (no instance left can reach the top `max`). `score_chunk` gives each instance's
+/// score, at most its bound; instances never scored are those that cannot reach the top.
+fn best_first<'i>(
+    bounds: impl Iterator<Item = (f64, &'i Instance)>,
+    max: usize,
+    chunk: usize,
+    mut score_chunk: impl FnMut(&[(f64, &'i Instance)]) -> Result<Vec<f64>, PipelineError>,
+) -> Result<(), PipelineError> {
+    let mut by_bound: Vec<(f64, &Instance)> = bounds.collect();
+    by_bound.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let top = max.max(1);
+    let mut scores: Vec<f64> = Vec::new();
+    for part in by_bound.chunks(chunk) {
+        let next_bound = part[0].0;
+        if scores.len() >= top && scores[top - 1] > next_bound {
+            break;
+        }
+        scores.extend(score_chunk(part)?);
+        scores.sort_by(|a, b| b.total_cmp(a));
+    }
+    Ok(())
 }
 
 /// Cosine above which an instance is taken for one of the question's own entities (chosen on
@@ -576,6 +668,9 @@ impl CountPipeline {
 const SUBJECT_SIMILARITY: f32 = 0.5;
 /// Instance names embedded per encoder call while looking for the top ones.
 const FIT_BATCH: usize = 32;
+/// Instance names whose sentences the reader reads per call while looking for the top ones (a
+/// sentence naming names of two calls is read twice).
+const READ_BATCH: usize = 32;
 
 /// A snippet's answer: its most confident count candidate.
 pub struct Chosen {

@@ -181,15 +181,29 @@ pub fn candidate_passages_within<'a>(
     candidates: &[Vec<CountCandidate>],
     context_chars: usize,
 ) -> Vec<Passage<'a>> {
+    let spans: Vec<Vec<Range<usize>>> = candidates
+        .iter()
+        .map(|cands| cands.iter().map(|c| c.span.clone()).collect())
+        .collect();
+    passages_around(snippets, &spans, context_chars)
+}
+
+/// The parts of each snippet's sentences within `context_chars` of the byte spans `spans[s]`
+/// of snippet `s` (counts, names), each once, in text order; parts that overlap are read as one.
+pub fn passages_around<'a>(
+    snippets: &[&'a str],
+    spans: &[Vec<Range<usize>>],
+    context_chars: usize,
+) -> Vec<Passage<'a>> {
     let mut passages = Vec::new();
-    for (s, (text, cands)) in snippets.iter().zip(candidates).enumerate() {
-        let mut ranges: Vec<Range<usize>> = cands
+    for (s, (text, spans)) in snippets.iter().zip(spans).enumerate() {
+        let mut ranges: Vec<Range<usize>> = spans
             .iter()
-            .map(|c| {
-                let sentence = sentence_around(text, c.span.start);
+            .map(|span| {
+                let sentence = sentence_around(text, span.start);
                 let start = sentence.as_ptr() as usize - text.as_ptr() as usize;
-                let sentence = start.min(c.span.start)..(start + sentence.len()).max(c.span.end);
-                around(text, &c.span, sentence, context_chars)
+                let sentence = start.min(span.start)..(start + sentence.len()).max(span.end);
+                around(text, span, sentence, context_chars)
             })
             .collect();
         ranges.sort_by_key(|r| r.start);
@@ -335,6 +349,11 @@ impl SpanModel {
             context_chars,
             ..self
         }
+    }
+
+    /// Characters it reads on each side of what it reads for.
+    pub fn context_chars(&self) -> usize {
+        self.context_chars
     }
 
     /// The passages this reader reads of `snippets`: see [`candidate_passages`].
@@ -556,6 +575,23 @@ pub fn best_span(
     Some((start..end, p))
 }
 
+/// The probability of the best answer span inside `span` of the snippet (a name): the best
+/// start token times the best end token at or after it, both within the span.
+pub fn span_probability(
+    window: &Window,
+    scores: &WindowScores,
+    span: &Range<usize>,
+) -> Option<f32> {
+    let (first, last) = window.token_range(span)?;
+    let mut best_start = 0.0f32;
+    let mut best = 0.0f32;
+    for i in first..=last {
+        best_start = best_start.max(scores.start[i]);
+        best = best.max(best_start * scores.end[i]);
+    }
+    Some(best)
+}
+
 /// Raises each candidate's probability to what `window` gives it: a candidate near a window's
 /// edge is read in two windows, and the better reading counts. Candidates outside the window
 /// keep theirs.
@@ -624,6 +660,47 @@ mod tests {
         let whole = candidate_passages_within(&snippets, &candidates, usize::MAX);
         assert_eq!(whole.len(), 1);
         assert_eq!(whole[0].text, text);
+    }
+
+    #[test]
+    fn a_span_reads_its_best_start_and_an_end_at_or_after_it() {
+        let text = "Gujarat, Rajasthan and Punjab border Pakistan.";
+        let encoder = crate::encoder::test_encoder();
+        let tokenizer = pair_tokenizer(&encoder).unwrap();
+        let passage = Passage {
+            snippet: 0,
+            offset: 0,
+            text,
+        };
+        let window = make_windows(&tokenizer, "which states border pakistan", &[passage])
+            .unwrap()
+            .remove(0);
+        let n = window.ids.len();
+        let at = |word: &str| {
+            let start = text.find(word).unwrap();
+            window.token_range(&(start..start + word.len())).unwrap()
+        };
+        let (rajasthan, _) = at("Rajasthan");
+        let (_, punjab) = at("Punjab");
+        let mut scores = WindowScores {
+            start: vec![0.0; n],
+            end: vec![0.0; n],
+        };
+        // An end before the best start does not count: "Rajasthan and Punjab" reads 0.5 × 0.4.
+        scores.start[rajasthan] = 0.5;
+        scores.end[rajasthan - 1] = 0.9;
+        scores.end[punjab] = 0.4;
+        let whole = text.find("Rajasthan").unwrap()..text.find(" border").unwrap();
+        assert!((span_probability(&window, &scores, &whole).unwrap() - 0.2).abs() < 1e-6);
+        // A name the window does not hold reads nothing.
+        assert_eq!(span_probability(&window, &scores, &(500..510)), None);
+        // Passages around names are their sentences, each once.
+        let snippets = ["Intro. Gujarat, Rajasthan and Punjab border Pakistan. Outro."];
+        let g = snippets[0].find("Gujarat").unwrap();
+        let p = snippets[0].find("Punjab").unwrap();
+        let passages = passages_around(&snippets, &[vec![g..g + 7, p..p + 6]], CONTEXT_CHARS);
+        assert_eq!(passages.len(), 1);
+        assert_eq!(passages[0].text, text);
     }
 
     #[test]

@@ -422,7 +422,7 @@ pub fn eval_instances(args: &EvalInstancesArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     println!(
-        "{:<20} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
+        "{:<26} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
         "scoring", "queries", "MAP@1", "MAP@5", "MAP@10", "AR@1", "AR@5", "AR@10", "Hit@10", "MRR"
     );
     let cv_name = "chosen by 5-fold CV".to_string();
@@ -432,7 +432,7 @@ pub fn eval_instances(args: &EvalInstancesArgs) -> anyhow::Result<()> {
         .chain([(&cv_name, &report.cross_validated)])
     {
         println!(
-            "{name:<20} {:>7} {:>6.1} {:>6.1} {:>6.1} {:>6.1} {:>6.1} {:>6.1} {:>6.1} {:>6.3}",
+            "{name:<26} {:>7} {:>6.1} {:>6.1} {:>6.1} {:>6.1} {:>6.1} {:>6.1} {:>6.1} {:>6.3}",
             s.queries, s.map1, s.map5, s.map10, s.ar1, s.ar5, s.ar10, s.hit10, s.mrr
         );
     }

@@ -96,14 +96,21 @@ pub enum InstanceScoring {
     /// type, in place of an NLI model), weighted by how many snippets mention it.
     #[default]
     TypeCompatibility,
+    /// The reader's span probability of the instance under the "which …" question (CoQEx's
+    /// span prediction with the rewritten query), summed over the snippets mentioning it.
+    Reader,
+    /// Type compatibility weighted by the reader's best span probability of the instance.
+    ReaderTypeCompatibility,
 }
 
 impl InstanceScoring {
-    pub const ALL: [InstanceScoring; 4] = [
+    pub const ALL: [InstanceScoring; 6] = [
         InstanceScoring::QaOnly,
         InstanceScoring::ContextFrequency,
         InstanceScoring::SummedConfidence,
         InstanceScoring::TypeCompatibility,
+        InstanceScoring::Reader,
+        InstanceScoring::ReaderTypeCompatibility,
     ];
 
     pub const fn name(self) -> &'static str {
@@ -112,6 +119,8 @@ impl InstanceScoring {
             InstanceScoring::ContextFrequency => "context-frequency",
             InstanceScoring::SummedConfidence => "summed-confidence",
             InstanceScoring::TypeCompatibility => "type-compatibility",
+            InstanceScoring::Reader => "reader",
+            InstanceScoring::ReaderTypeCompatibility => "reader-type-compatibility",
         }
     }
 
