@@ -80,7 +80,11 @@ pub async fn answer_and_store_observed(
     let answer = state.answerer.answer_observed(checked, on_stage).await?;
     let latency_ms = started.elapsed().as_secs_f64() * 1e3;
     let ask = &checked.ask;
-    let settings_json = serde_json::json!({ "mode": ask.mode, "settings": ask.settings });
+    // Stored and keyed under what the answer's kind is computed from (see `Settings::computing`).
+    let settings_json = serde_json::json!({
+        "mode": ask.mode,
+        "settings": ask.settings.computing(answer.kind),
+    });
     let asked = answers::Asked {
         question: ask.q.clone(),
         kind: answer.kind.name(),

@@ -115,6 +115,55 @@ async fn answers_are_stored_and_take_feedback() {
     assert!(value["value"].is_null(), "{value}");
     assert!(value["note"].as_str().unwrap().contains("wembley stadium"));
 
+    // A link carries what its answer's kind uses: a value page asked with count settings and a
+    // unit shares the unit, not the count settings.
+    let page = reqwest::get(
+        server
+            .url("/?q=capacity+of+the+Rose+Bowl&mode=value&snippets=30&corpus=nq-count&unit=foot"),
+    )
+    .await
+    .unwrap()
+    .text()
+    .await
+    .unwrap();
+    let share = page
+        .split(r#"id="share-link">"#)
+        .nth(1)
+        .and_then(|rest| rest.split('<').next())
+        .expect("a share link")
+        .replace("&amp;", "&");
+    assert!(
+        share.contains("mode=value") && share.contains("unit=foot"),
+        "{share}"
+    );
+    assert!(
+        !share.contains("snippets=") && !share.contains("corpus="),
+        "{share}"
+    );
+
+    // Re-sorting a search is not a new question: the visitor's history keeps one row, which
+    // now points at the re-sorted answer.
+    let stadiums = "/api/search?q=stadiums+with+a+capacity+of+more+than+70000&ranker=qbm25";
+    let (status, first) = get_as(&server, stadiums, VISITOR).await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    let (status, resorted) = get_as(
+        &server,
+        &format!("{stadiums}&sort=value-ascending"),
+        VISITOR,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{resorted}");
+    assert_ne!(first["answer_id"], resorted["answer_id"], "another answer");
+    let (_, questions) = get_as(&server, "/api/questions?limit=20", VISITOR).await;
+    let rows: Vec<&Value> = questions
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|q| q["text"] == "stadiums with a capacity of more than 70000")
+        .collect();
+    assert_eq!(rows.len(), 1, "{questions}");
+    assert_eq!(rows[0]["answer_id"], resorted["answer_id"]);
+
     // Feedback refers to the stored answer; the history lists the question with the feedback
     // its visitor left (another visitor's on the same shared answer does not count there).
     let post_feedback_as = |visitor: &'static str, token: &'static str| {

@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::search::{DEFAULT_ALPHA, DEFAULT_RESULTS};
 use crate::{
-    Choice, CountSettings, InstanceScoring, Mode, Ranker, SnippetSource, SortOrder, Strategy,
+    Choice, CountSettings, InstanceScoring, Mode, QuestionKind, Ranker, SnippetSource, SortOrder,
+    Strategy,
 };
 
 /// Longest question accepted, in characters (the API and the page say so when it is longer).
@@ -27,6 +28,11 @@ pub const COUNT_PARAMETERS: [&str; 8] = [
     "corpus",
 ];
 pub const SEARCH_PARAMETERS: [&str; 4] = ["ranker", "alpha", "k", "sort"];
+/// How a value answer is shown: the unit chosen on its page (the answer's own when absent).
+pub const VALUE_PARAMETERS: [&str; 1] = ["unit"];
+
+/// Longest unit id a link may carry (ids are unit names such as `foot` or `metre per second`).
+const MAX_UNIT_CHARS: usize = 64;
 
 /// Text as Tally answers and stores it: without NUL and the other control characters
 /// (PostgreSQL's text and JSON types refuse NUL; the tokenizer and the page have no use for the
@@ -70,6 +76,10 @@ pub struct Settings {
     /// A stored web snippet set to answer from again, exactly as before (implies the web).
     #[serde(default)]
     pub snippet_set: Option<i64>,
+    /// The unit a value answer is shown in (a unit id, such as `foot`); the answer's own when
+    /// absent. It changes how the answer reads, not the answer.
+    #[serde(default)]
+    pub unit: Option<String>,
 }
 
 fn all_corpora() -> String {
@@ -94,6 +104,7 @@ impl Default for Settings {
             corpus: all_corpora(),
             snippet_source: SnippetSource::default(),
             snippet_set: None,
+            unit: None,
         }
     }
 }
@@ -141,7 +152,50 @@ impl Settings {
         if let Some(set) = s.snippet_set {
             pairs.push(format!("snippet_set={set}"));
         }
+        if let Some(unit) = &s.unit {
+            pairs.push(format!("unit={}", encode(unit)));
+        }
         pairs.join("&")
+    }
+
+    /// The settings an answer of `kind` uses, the others at their defaults: what its links
+    /// carry (a value answer's link does not carry the count settings, and does carry its unit).
+    pub fn used_by(&self, kind: QuestionKind) -> Settings {
+        let d = Settings::default();
+        match kind {
+            QuestionKind::Count => Settings {
+                snippets: self.snippets,
+                threshold: self.threshold,
+                strategy: self.strategy,
+                theta: self.theta,
+                instances: self.instances,
+                corpus: self.corpus.clone(),
+                snippet_source: self.snippet_source,
+                snippet_set: self.snippet_set,
+                ..d
+            },
+            QuestionKind::Value => Settings {
+                unit: self.unit.clone(),
+                ..d
+            },
+            QuestionKind::Quantity | QuestionKind::Search => Settings {
+                ranker: self.ranker,
+                alpha: self.alpha,
+                sort: self.sort,
+                k: self.k,
+                ..d
+            },
+        }
+    }
+
+    /// The settings an answer of `kind` is computed from: [`Settings::used_by`] without the
+    /// unit it is shown in (the answer in feet is the answer in metres). Answers are stored and
+    /// cached under these.
+    pub fn computing(&self, kind: QuestionKind) -> Settings {
+        Settings {
+            unit: None,
+            ..self.used_by(kind)
+        }
     }
 }
 
@@ -166,6 +220,22 @@ impl Ask {
             pairs.push(settings);
         }
         format!("/?{}", pairs.join("&"))
+    }
+
+    /// The link to this answer of `kind`: the question with only the settings that kind uses.
+    pub fn share_url(&self, kind: QuestionKind) -> String {
+        Ask {
+            settings: self.settings.used_by(kind),
+            ..self.clone()
+        }
+        .url()
+    }
+
+    /// The same question shown in another unit (`None`: the answer's own).
+    pub fn with_unit(&self, unit: Option<String>) -> Ask {
+        let mut ask = self.clone();
+        ask.settings.unit = unit;
+        ask
     }
 
     /// The same question with its text cleaned (see [`clean_text`]).
@@ -270,6 +340,17 @@ impl Ask {
                 )),
             }
         }
+        if let Some(unit) = get("unit").filter(|v| !v.trim().is_empty()) {
+            // Matched against the answer's units only: an unknown one shows the answer's own.
+            let unit = clean_text(unit.trim());
+            if unit.chars().count() <= MAX_UNIT_CHARS {
+                settings.unit = Some(unit);
+            } else {
+                problems.push(format!(
+                    "unit must be a unit's name, at most {MAX_UNIT_CHARS} characters"
+                ));
+            }
+        }
         choose(&get, "strategy", &mut settings.strategy, &mut problems);
         choose(&get, "instances", &mut settings.instances, &mut problems);
         choose(&get, "ranker", &mut settings.ranker, &mut problems);
@@ -307,11 +388,51 @@ mod tests {
             .iter()
             .chain(&COUNT_PARAMETERS)
             .chain(&SEARCH_PARAMETERS)
+            .chain(&VALUE_PARAMETERS)
             .map(|n| n.to_string())
             .collect();
         read.sort();
         listed.sort();
         assert_eq!(read, listed);
+    }
+
+    #[test]
+    fn links_carry_what_the_answer_kind_uses_and_answers_ignore_the_unit() {
+        let (ask, problems) = Ask::from_params(|name| {
+            match name {
+                "q" => Some("how tall is the eiffel tower"),
+                "snippets" => Some("30"),
+                "sort" => Some("value-descending"),
+                "unit" => Some("foot"),
+                _ => None,
+            }
+            .map(str::to_string)
+        });
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(
+            ask.share_url(QuestionKind::Value),
+            "/?q=how+tall+is+the+eiffel+tower&unit=foot"
+        );
+        assert_eq!(
+            ask.share_url(QuestionKind::Count),
+            "/?q=how+tall+is+the+eiffel+tower&snippets=30"
+        );
+        assert_eq!(
+            ask.share_url(QuestionKind::Quantity),
+            "/?q=how+tall+is+the+eiffel+tower&sort=value-descending"
+        );
+        // Shown in feet or metres, it is one answer; the count settings are not a value's.
+        assert_eq!(
+            ask.settings.computing(QuestionKind::Value),
+            Settings::default()
+        );
+        let in_metres = ask.with_unit(None);
+        assert_eq!(
+            in_metres.settings.computing(QuestionKind::Count),
+            ask.settings.computing(QuestionKind::Count)
+        );
+        let (_, problems) = Ask::from_params(|name| (name == "unit").then(|| "x".repeat(65)));
+        assert_eq!(problems.len(), 1, "{problems:?}");
     }
 
     #[test]

@@ -345,15 +345,20 @@ fn AnswerView(answered: Answered) -> impl IntoView {
         .iter()
         .map(|(mode, _)| *mode)
         .filter(|m| *m != Mode::Auto && *m != Mode::from(kind))
-        .map(|m| view! { " " <a href=ask.with_mode(m).url() class="mode-switch" data-mode=m.name()>{format!("answer as {}", m.name())}</a> })
+        .filter_map(|m| Some((m, m.chosen_kind()?)))
+        .map(|(m, as_kind)| view! { " " <a href=ask.with_mode(m).share_url(as_kind) class="mode-switch" data-mode=m.name()>{format!("answer as {}", m.name())}</a> })
         .collect_view();
     let how = if chosen_by_user {
         format!("Answered as a {} question, as you chose.", kind.name())
     } else {
         format!("Answered as a {} question: {kind_reason}.", kind.name())
     };
-    let share = ask.url();
-    let share_text = share.clone();
+    // The unit a value answer is shown in: chosen on the page, carried by the share link.
+    let unit = RwSignal::new(ask.settings.unit.clone());
+    let share = {
+        let ask = ask.clone();
+        Signal::derive(move || ask.with_unit(unit.get()).share_url(kind))
+    };
     view! {
         <div class="answer" data-kind=kind.name() data-answer-id=answer_id.map(|id| id.to_string())>
             <p class="kind-note" id="kind-note">
@@ -362,10 +367,10 @@ fn AnswerView(answered: Answered) -> impl IntoView {
             {not_stored.map(|why| view! { <p class="notice" role="status">{format!("This answer was not saved, so feedback is off: {why}")}</p> })}
             {match body {
                 AnswerBody::Count(view) => view! { <CountAnswerView view=*view target/> }.into_any(),
-                AnswerBody::Value(view) => view! { <ValueAnswerView view=*view target/> }.into_any(),
-                AnswerBody::Search(view) => view! { <SearchAnswerView view=*view ask target/> }.into_any(),
+                AnswerBody::Value(view) => view! { <ValueAnswerView view=*view target unit/> }.into_any(),
+                AnswerBody::Search(view) => view! { <SearchAnswerView view=*view ask=ask.clone() kind target/> }.into_any(),
             }}
-            <p class="muted small share">"Share this answer: " <a href=share id="share-link">{share_text}</a></p>
+            <p class="muted small share">"Share this answer: " <a href=share id="share-link">{share}</a></p>
         </div>
     }
 }

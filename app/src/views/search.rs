@@ -3,7 +3,7 @@
 //! evidence in entity mode.
 
 use leptos::prelude::*;
-use tally_types::{FeedbackPart, Verdict};
+use tally_types::{FeedbackPart, QuestionKind, Verdict};
 
 use crate::format::{duration_ms, number, Mark};
 use tally_types::search::{ConstraintView, Hit, SearchResults};
@@ -17,6 +17,8 @@ use crate::views::marked_text;
 pub fn SearchAnswerView(
     view: SearchResults,
     ask: Ask,
+    /// Quantity or plain search: the sort links carry that kind's settings.
+    kind: QuestionKind,
     target: Option<FeedbackTarget>,
 ) -> impl IntoView {
     let SearchResults {
@@ -59,7 +61,7 @@ pub fn SearchAnswerView(
             let current = *value == sort;
             view! {
                 <a
-                    href=ask.with_sort(*value).url()
+                    href=ask.with_sort(*value).share_url(kind)
                     class=if current { "sort current" } else { "sort" }
                     aria-current=if current { Some("true") } else { None }
                     data-sort=value.name()

@@ -55,24 +55,37 @@ fn in_unit(value: f64, choice: Option<&UnitChoice>, own: Option<&str>) -> String
 }
 
 #[component]
-pub fn ValueAnswerView(view: ValueAnswer, target: Option<FeedbackTarget>) -> impl IntoView {
+pub fn ValueAnswerView(
+    view: ValueAnswer,
+    target: Option<FeedbackTarget>,
+    /// The unit it is shown in, by id (`None`: the answer's own); the unit switch sets it.
+    unit: RwSignal<Option<String>>,
+) -> impl IntoView {
     let ValueAnswer {
         question,
         value,
-        unit,
+        unit: own_unit,
         unit_id: _,
         representative,
         note,
         observations,
         units,
     } = view;
-    // The chosen unit, as an index into `units` (0: the answer's own).
-    let chosen = RwSignal::new(0usize);
     let units = StoredValue::new(units);
-    let unit = StoredValue::new(unit);
+    // The chosen unit, as an index into `units` (0, the answer's own, for none or an unknown one).
+    let chosen = Memo::new(move |_| {
+        unit.with(|id| {
+            units.with_value(|all| {
+                id.as_ref()
+                    .and_then(|id| all.iter().position(|c| &c.unit_id == id))
+                    .unwrap_or(0)
+            })
+        })
+    });
+    let own_unit = StoredValue::new(own_unit);
     let show = move |v: f64| {
         units.with_value(|all| {
-            unit.with_value(|own| in_unit(v, all.get(chosen.get()), own.as_deref()))
+            own_unit.with_value(|own| in_unit(v, all.get(chosen.get()), own.as_deref()))
         })
     };
     let asked = question.dimension_cue.as_ref().map(|cue| {
@@ -102,13 +115,15 @@ pub fn ValueAnswerView(view: ValueAnswer, target: Option<FeedbackTarget>) -> imp
                 .enumerate()
                 .map(|(i, choice)| {
                     let name = choice.unit.clone();
+                    // The first choice is the answer's own unit: the link then names none.
+                    let id = (i > 0).then(|| choice.unit_id.clone());
                     view! {
                         <button
                             type="button"
                             class="unit-choice"
                             data-unit=choice.unit_id.clone()
                             aria-pressed=move || (chosen.get() == i).to_string()
-                            on:click=move |_| chosen.set(i)
+                            on:click=move |_| unit.set(id.clone())
                         >
                             {name}
                         </button>

@@ -356,10 +356,15 @@ impl Answerer {
         // Web answers are not cached here: whether a stored snippet set is reused is the
         // store's decision.
         let from_web = checked.snippet_source == SnippetSource::Web;
+        // Only what the answer's kind is computed from: a value answer asked with other count
+        // settings, or shown in another unit, is the same answer.
         let key = format!(
-            "{}\u{1f}{}",
+            "{}\u{1f}{}\u{1f}{}\u{1f}{}",
             tally_types::request::question_key(&question),
-            serde_json::to_string(checked).unwrap_or_default()
+            checked.ask.mode.name(),
+            decision.kind.name(),
+            serde_json::to_string(&checked.ask.settings.computing(decision.kind))
+                .unwrap_or_default()
         );
         if !from_web {
             if let Some(hit) = self.cache.lock().ok().and_then(|c| c.get(&key)) {

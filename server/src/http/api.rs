@@ -13,7 +13,9 @@ use serde_json::json;
 
 use tally_app::backend::{cookie_value, Asker};
 use tally_app::model::VISITOR_COOKIE;
-use tally_types::request::{Ask, COUNT_PARAMETERS, QUESTION_PARAMETERS, SEARCH_PARAMETERS};
+use tally_types::request::{
+    Ask, COUNT_PARAMETERS, QUESTION_PARAMETERS, SEARCH_PARAMETERS, VALUE_PARAMETERS,
+};
 
 use tally_types::count::SnippetSource;
 use tally_types::Mode;
@@ -185,7 +187,12 @@ impl Takes {
         match self {
             Takes::Count => name == "q" || count,
             Takes::Search => name == "q" || search,
-            Takes::Both => QUESTION_PARAMETERS.contains(&name) || count || search,
+            Takes::Both => {
+                QUESTION_PARAMETERS.contains(&name)
+                    || count
+                    || search
+                    || VALUE_PARAMETERS.contains(&name)
+            }
         }
     }
 }

@@ -84,6 +84,13 @@ pub async fn store_answer(
             }
         }
     };
+    if let Some(moved) = resorted(&mut tx, asked, answer_id).await? {
+        tx.commit().await.map_err(classify)?;
+        return Ok(StoredIds {
+            question_id: moved,
+            answer_id,
+        });
+    }
     let refreshed: Option<i64> = sqlx::query_scalar(
         "INSERT INTO questions (text, kind, settings, answer_id, visitor) \
          VALUES ($1, $2, $3, $4, $5) \
@@ -116,6 +123,36 @@ pub async fn store_answer(
         question_id,
         answer_id,
     })
+}
+
+/// A search re-sorted is not a new question: when the visitor's latest question has the same
+/// text, kind and settings but for the sort order, its row moves to the re-sorted answer and its
+/// id is returned (`None`: a new question, or a visitor-less asker).
+async fn resorted(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    asked: &Asked,
+    answer_id: i64,
+) -> Result<Option<i64>, DbError> {
+    let Some(visitor) = asked.visitor else {
+        return Ok(None);
+    };
+    sqlx::query_scalar(
+        "UPDATE questions SET answer_id = $1, settings = $2, last_asked_at = now() \
+         WHERE id = (SELECT id FROM questions WHERE visitor = $3 \
+                     ORDER BY last_asked_at DESC, id DESC LIMIT 1) \
+           AND text = $4 AND kind = $5 AND answer_id <> $1 \
+           AND (settings #- '{settings,sort}') = ($2::jsonb #- '{settings,sort}') \
+           AND NOT EXISTS (SELECT 1 FROM questions WHERE answer_id = $1 AND visitor = $3) \
+         RETURNING id",
+    )
+    .bind(answer_id)
+    .bind(&asked.settings)
+    .bind(visitor)
+    .bind(&asked.question)
+    .bind(asked.kind)
+    .fetch_optional(&mut **tx)
+    .await
+    .map_err(classify)
 }
 
 /// A stored question for the history.
