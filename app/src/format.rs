@@ -147,6 +147,13 @@ pub fn percent(share: f64) -> String {
     }
 }
 
+/// How likely the reader finds it that a count phrase gives the count asked for, in words: "73%
+/// likely the count asked for" (the reader's probabilities are calibrated: of the phrases it gives
+/// 73%, about 73% are).
+pub fn likely(confidence: f64) -> String {
+    format!("{} likely the count asked for", percent(confidence))
+}
+
 /// "12 ms", "1.4 s".
 pub fn duration_ms(ms: f64) -> String {
     if ms >= 1000.0 {

@@ -221,6 +221,17 @@ async fn answers_are_stored_and_take_feedback() {
         html.contains("class=\"count cnp-representative\""),
         "CNP_rep highlighted"
     );
+    // Uncertainty in plain words; the internals folded away under "How Tally got this".
+    assert!(
+        html.contains("likely the count asked for"),
+        "likelihoods in words"
+    );
+    assert!(
+        html.contains("the data set&#x27;s snippets for this question")
+            || html.contains("the data set's snippets for this question")
+    );
+    assert!(html.contains(r#"<details class="timings how">"#));
+    assert!(!html.contains("CNP_rep:") && !html.contains("span threshold"));
     let nonce = csp
         .split("'nonce-")
         .nth(1)

@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 use tally_types::{FeedbackPart, Verdict};
 
-use crate::format::{counted, duration_ms, number, percent, Mark};
+use crate::format::{counted, duration_ms, likely, number, percent, Mark};
 use crate::model::{Ask, Settings};
 use crate::views::feedback::{Extra, FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
@@ -18,10 +18,7 @@ use tally_types::count::{
 use tally_types::Mode;
 
 const CNP_CLASSES: [(&str, &str); 4] = [
-    (
-        "representative",
-        "CNP_rep: the count phrase chosen as the answer",
-    ),
+    ("representative", "the answer's count phrase"),
     ("synonym", "synonym: counts the same thing"),
     ("subgroup", "subgroup: counts a part of it"),
     ("incomparable", "incomparable: counts something else"),
@@ -59,6 +56,14 @@ fn support_in_words(snippets: &[SnippetAnswer], answer_type: &str) -> String {
         n => format!("{} of {n} snippets that state a count say", agreeing.len()),
     };
     format!("{of} {said} {answer_type}")
+}
+
+/// A CNP class as the plot's labels say it.
+fn class_in_words(class: &str) -> &'static str {
+    CNP_CLASSES
+        .iter()
+        .find(|(name, _)| *name == class)
+        .map_or("too unlikely to count", |(_, words)| words)
 }
 
 /// An abstention's reason without its first clause, which the headline already says.
@@ -158,8 +163,8 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
             <p class="count-value none" id="count-value">"No count found"</p>
             <p class="count-meta">
                 {match snippets.len() {
-                    1 => format!("The one snippet ({retrieval}) states no usable count of {}.", analysis.answer_type),
-                    n => format!("None of the {n} snippets ({retrieval}) states a usable count of {}.", analysis.answer_type),
+                    1 => format!("The one snippet ({}) states no usable count of {}.", retrieval.in_words(), analysis.answer_type),
+                    n => format!("None of the {n} snippets ({}) states a usable count of {}.", retrieval.in_words(), analysis.answer_type),
                 }}
             </p>
         }
@@ -215,8 +220,9 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
                 <summary>"How Tally got this"</summary>
                 <p class="muted">
                     {format!(
-                        "{} from {retrieval}; {used} count phrases kept above the reader's threshold of {threshold_used:.1}, consolidated by their confidence; {} of that confidence agrees with the answer.",
+                        "{} ({}); {used} count phrases likely enough to count (the reader's threshold was {threshold_used:.1}), weighed by how likely each is; {} of that weight agrees with the answer.",
                         counted(snippet_count, "snippet"),
+                        retrieval.in_words(),
                         percent(confidence)
                     )}
                 </p>
@@ -289,9 +295,10 @@ fn CountPlot(snippets: Vec<SnippetAnswer>, prediction: Option<f64>) -> impl Into
             let cy = 30.0 + (i % 4) as f64 * 22.0;
             let r = 4.0 + 9.0 * confidence.clamp(0.0, 1.0);
             let label = format!(
-                "{} — “{text}”, confidence {}, {class}",
+                "{} — “{text}”, {}, {}",
                 number(*count),
-                percent(*confidence)
+                likely(*confidence),
+                class_in_words(class)
             );
             let aria = label.clone();
             // The <g> makes the macro build an SVG <a>: rendered in the browser (after an answer
@@ -345,7 +352,7 @@ pub fn Legend() -> impl IntoView {
                 .iter()
                 .map(|(class, text)| view! { <li><span class=format!("swatch cnp-{class}")></span>{*text}</li> })
                 .collect_view()}
-            <li><span class="swatch cnp-unused"></span>"below the span threshold"</li>
+            <li><span class="swatch cnp-unused"></span>"too unlikely to count"</li>
             <li><span class="swatch instance"></span>"instance"</li>
         </ul>
     }
@@ -385,7 +392,7 @@ fn Groups(groups: CnpGroups, target: Option<FeedbackTarget>) -> impl IntoView {
                             view! {
                                 <li id=format!("{id}-{i}")>
                                     <a href=format!("#{}", snippet_anchor(&cnp.snippet_id)) target="_self">{cnp.text.clone()}</a>
-                                    <span class="muted">{format!(" · {} · {}", number(cnp.count), percent(cnp.confidence))}</span>
+                                    <span class="muted">{format!(" · {} · {}", number(cnp.count), likely(cnp.confidence))}</span>
                                     {feedback}
                                 </li>
                             }
@@ -541,11 +548,7 @@ pub fn snippet_marks(snippet: &SnippetAnswer) -> Vec<Mark> {
             start: span.start,
             end: span.end,
             class,
-            label: format!(
-                "count {} (confidence {})",
-                number(span.count),
-                percent(span.confidence)
-            ),
+            label: format!("count {} ({})", number(span.count), likely(span.confidence)),
         }
     });
     let instances = snippet.instances.iter().map(|m| Mark {

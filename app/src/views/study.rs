@@ -190,7 +190,7 @@ fn Presentation(mode: ExplanationMode, answer: CountAnswer, heading: String) -> 
                     <ul>
                         {cnps
                             .into_iter()
-                            .map(|c| view! { <li>{c.text}<span class="muted">{format!(" · {} · {}", number(c.count), percent(c.confidence))}</span></li> })
+                            .map(|c| view! { <li>{c.text}<span class="muted">{format!(" · {}", number(c.count))}</span></li> })
                             .collect_view()}
                     </ul>
                 </div>

@@ -331,14 +331,15 @@ pub struct InstanceReport {
 /// Folds of the instance cross-validation (the seed of the count training's folds).
 const INSTANCE_FOLDS: usize = 5;
 
-/// Ranks instances for every question with gold instances and a snippet set; scores each
-/// scoring with the alias rule.
+/// Ranks instances for every question with gold instances and a snippet set; scores each of
+/// `scorings` with the alias rule (the cross-validation chooses among them).
 pub fn evaluate_instances(
     pipeline: &CountPipeline,
     snippets: &Path,
     gold: &Path,
     aliases: &Path,
     settings: &CountSettings,
+    scorings: &[InstanceScoring],
 ) -> Result<InstanceReport, EvaluateError> {
     let sets = read_squad(snippets)?;
     let gold = read_gold_instances(gold)?;
@@ -365,7 +366,7 @@ pub fn evaluate_instances(
         let scored =
             pipeline.score_candidates(&set.question, &analysis, &texts, settings.scorer)?;
         let chosen = best_per_snippet(&scored);
-        for scoring in InstanceScoring::ALL {
+        for &scoring in scorings {
             let ranked = pipeline.instances_for(&analysis, &texts, &chosen, scoring, 100)?;
             let names: Vec<String> = ranked.into_iter().map(|i| i.name).collect();
             per_scoring

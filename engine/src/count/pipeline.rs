@@ -11,6 +11,7 @@ pub use tally_types::count::answer::{
     Cnp, CnpGroups, CountAnswer, CountSpan, InstanceMark, RankedInstance, SnippetAnswer,
     StageTiming,
 };
+pub use tally_types::count::origin::Retrieval;
 pub use tally_types::count::settings::{CountSettings, DEFAULT_ABSTAIN_BELOW};
 pub use tally_types::ScorerKind;
 
@@ -253,7 +254,7 @@ impl CountPipeline {
         &self,
         question: &str,
         snippets: &[Snippet],
-        retrieval: &str,
+        retrieval: Retrieval,
         settings: &CountSettings,
     ) -> Result<CountAnswer, PipelineError> {
         self.answer_observed(question, snippets, retrieval, settings, &mut carry_on)
@@ -264,7 +265,7 @@ impl CountPipeline {
         &self,
         question: &str,
         snippets: &[Snippet],
-        retrieval: &str,
+        retrieval: Retrieval,
         settings: &CountSettings,
         on_stage: StageObserver,
     ) -> Result<CountAnswer, PipelineError> {
@@ -279,7 +280,7 @@ impl CountPipeline {
         question: &str,
         analysis: QuestionAnalysis,
         snippets: &[Snippet],
-        retrieval: &str,
+        retrieval: Retrieval,
         settings: &CountSettings,
         on_stage: StageObserver,
     ) -> Result<CountAnswer, PipelineError> {
@@ -468,7 +469,7 @@ impl CountPipeline {
             groups,
             instances: ranked,
             snippets: answer_snippets,
-            retrieval: retrieval.to_string(),
+            retrieval,
             origin: None,
             threshold_used,
             settings: settings.clone(),

@@ -13,6 +13,7 @@ use tantivy::schema::{Field, IndexRecordOption, Schema, Value, STORED, STRING, T
 use tantivy::{doc, Index, IndexReader, IndexWriter, TantivyDocument, Term};
 
 use crate::corpus::datasets::{QuerySnippets, Snippet};
+use tally_types::count::Retrieval;
 use tally_types::request::question_key;
 
 /// Writer memory budget: small corpora, one thread.
@@ -132,13 +133,16 @@ impl SnippetIndex {
         question: &str,
         k: usize,
         corpus: Option<&str>,
-    ) -> Result<(Vec<Snippet>, &'static str), IndexError> {
+    ) -> Result<(Vec<Snippet>, Retrieval), IndexError> {
         let prefetched = self.prefetched_in(question, corpus)?;
         if !prefetched.is_empty() {
-            return Ok((prefetched, "prefetched"));
+            return Ok((prefetched, Retrieval::Prefetched));
         }
         let found = self.search_in(question, k, corpus)?;
-        Ok((found.into_iter().map(|h| h.snippet).collect(), "bm25"))
+        Ok((
+            found.into_iter().map(|h| h.snippet).collect(),
+            Retrieval::Bm25,
+        ))
     }
 
     /// The stored snippet set of a known question, in id order; empty when the question is not

@@ -40,7 +40,7 @@ pub(super) fn answer_with(
                     question,
                     analysis,
                     &used.snippets,
-                    &used.retrieval,
+                    used.retrieval,
                     count_settings,
                     &mut |stage| {
                         on_stage(stage);

@@ -45,7 +45,7 @@ impl FetchSnippets for LocalIndex {
             match found {
                 Ok((snippets, retrieval)) => Ok(Fetched {
                     snippets,
-                    retrieval: retrieval.to_string(),
+                    retrieval,
                     links: Vec::new(),
                     origin: None,
                     timings: vec![timing],

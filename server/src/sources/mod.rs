@@ -9,7 +9,7 @@ mod web;
 use futures_util::future::BoxFuture;
 use tally_engine::corpus::datasets::Snippet;
 use tally_engine::count::CountSettings;
-use tally_types::count::{SnippetLink, SnippetOrigin, StageTiming};
+use tally_types::count::{Retrieval, SnippetLink, SnippetOrigin, StageTiming};
 
 pub use local::LocalIndex;
 pub use web::WebSource;
@@ -19,7 +19,7 @@ pub use web::WebSource;
 pub struct Fetched {
     pub snippets: Vec<Snippet>,
     /// How they were found (`prefetched`, `bm25`, `web`).
-    pub retrieval: String,
+    pub retrieval: Retrieval,
     /// The page of each web snippet, by snippet id.
     pub links: Vec<(String, SnippetLink)>,
     /// `None` for the local index's snippets.

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use futures_util::future::BoxFuture;
 use tally_engine::corpus::datasets::Snippet;
 use tally_engine::count::CountSettings;
-use tally_types::count::{SnippetLink, SnippetOrigin, SnippetSource as Source};
+use tally_types::count::{Retrieval, SnippetLink, SnippetOrigin, SnippetSource as Source};
 
 use super::{stage, FetchError, FetchSnippets, Fetched};
 use crate::store::db::Database;
@@ -128,7 +128,7 @@ fn to_snippets(set: &SnippetSet, id: Option<i64>, reused: bool) -> Fetched {
     }
     Fetched {
         snippets,
-        retrieval: "web".into(),
+        retrieval: Retrieval::Web,
         links,
         // Set by the caller, which times the whole fetch.
         timings: Vec::new(),

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::origin::{SnippetLink, SnippetOrigin};
+use super::origin::{Retrieval, SnippetLink, SnippetOrigin};
 use super::settings::CountSettings;
 
 /// How a candidate count phrase relates to the representative one.
@@ -151,8 +151,8 @@ pub struct CountAnswer {
     pub groups: CnpGroups,
     pub instances: Vec<RankedInstance>,
     pub snippets: Vec<SnippetAnswer>,
-    /// How the snippets were found ("prefetched", "bm25", "given", "web").
-    pub retrieval: String,
+    /// How the snippets were found.
+    pub retrieval: Retrieval,
     /// Where the snippets came from; `None`: the local snippet index.
     #[serde(default)]
     pub origin: Option<SnippetOrigin>,

@@ -10,5 +10,5 @@ pub use answer::{
     RankedInstance, SnippetAnswer, StageTiming,
 };
 pub use choices::{InstanceScoring, ScorerKind, Strategy};
-pub use origin::{SnippetLink, SnippetOrigin, SnippetSource, ALL_CORPORA};
+pub use origin::{Retrieval, SnippetLink, SnippetOrigin, SnippetSource, ALL_CORPORA};
 pub use settings::{ContextSettings, CountSettings, DEFAULT_ABSTAIN_BELOW};

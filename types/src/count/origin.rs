@@ -33,6 +33,42 @@ impl SnippetSource {
     }
 }
 
+/// How a count question's snippets were found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum Retrieval {
+    /// The snippet set stored with a data set's question (as in the CoQEx demo).
+    Prefetched,
+    /// BM25's top snippets from the corpus.
+    Bm25,
+    /// A web search.
+    Web,
+    /// Given with the question (an evaluation's or a caller's own snippets).
+    Given,
+}
+
+impl Retrieval {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Retrieval::Prefetched => "prefetched",
+            Retrieval::Bm25 => "bm25",
+            Retrieval::Web => "web",
+            Retrieval::Given => "given",
+        }
+    }
+
+    /// How the snippets were found, as the answer page says it.
+    pub const fn in_words(self) -> &'static str {
+        match self {
+            Retrieval::Prefetched => "the data set's snippets for this question",
+            Retrieval::Bm25 => "found by a word search of the corpus",
+            Retrieval::Web => "found by a web search",
+            Retrieval::Given => "the snippets given with the question",
+        }
+    }
+}
+
 /// The snippets an answer used: their source and, for web snippets, the stored set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]

@@ -721,7 +721,12 @@ mod tests {
         for question in [words, numbers] {
             assert!(question.chars().count() <= 500 && question.chars().count() > 490);
             let settings = crate::count::CountSettings::default();
-            let answer = pipeline.answer(&question, &snippets, "test", &settings);
+            let answer = pipeline.answer(
+                &question,
+                &snippets,
+                crate::count::pipeline::Retrieval::Given,
+                &settings,
+            );
             assert!(answer.is_ok(), "{question}: {:?}", answer.err());
         }
     }
