@@ -232,6 +232,9 @@ async fn answers_are_stored_and_take_feedback() {
     );
     assert!(html.contains(r#"<details class="timings how">"#));
     assert!(!html.contains("CNP_rep:") && !html.contains("span threshold"));
+    // The plot's axis has at least three labelled ticks.
+    let ticks = html.matches("plot-label plot-tick").count();
+    assert!(ticks >= 3, "{ticks} axis labels");
     let nonce = csp
         .split("'nonce-")
         .nth(1)
@@ -696,6 +699,7 @@ async fn no_answer_is_a_short_page_that_says_what_to_try() {
     assert!(count.contains(r#"class="count-value none""#), "no count");
     assert!(count.contains(r#"id="what-to-try""#));
     assert!(count.contains(r#"class="closest-evidence""#));
+    assert!(!count.contains(r#"class="count-plot""#), "no plot without an answer");
     assert!(!count.contains("Corrected count"), "nothing to correct");
     // The reason does not say the headline again.
     if let Some(reason) = count.split(r#"id="abstention">"#).nth(1) {

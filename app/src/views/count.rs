@@ -11,6 +11,7 @@ use crate::format::{counted, duration_ms, likely, number, percent, Mark};
 use crate::model::{Ask, Settings};
 use crate::views::feedback::{Extra, FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
+use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
 use tally_types::count::{
     Cnp, CnpClass, CnpGroups, CountAnswer, CountSpan, RankedInstance, SnippetAnswer, SnippetOrigin,
     SnippetSource,
@@ -194,7 +195,8 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
                 <div>{headline}</div>
                 {answer_feedback}
             </div>
-            <Show when=move || has_snippets>
+            // Without an answer, the page stays short: no plot of counts nobody should read.
+            <Show when=move || has_snippets && answered>
                 <CountPlot snippets=plotted.clone() prediction=count/>
             </Show>
             {if answered {
@@ -244,10 +246,6 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
 /// the prediction is the dashed line.
 #[component]
 fn CountPlot(snippets: Vec<SnippetAnswer>, prediction: Option<f64>) -> impl IntoView {
-    const WIDTH: f64 = 640.0;
-    const HEIGHT: f64 = 150.0;
-    const LEFT: f64 = 30.0;
-    const RIGHT: f64 = 610.0;
     let points: Vec<(String, String, f64, f64, String)> = snippets
         .iter()
         .flat_map(|s| {
@@ -271,27 +269,15 @@ fn CountPlot(snippets: Vec<SnippetAnswer>, prediction: Option<f64>) -> impl Into
     if points.is_empty() {
         return view! { <p class="muted">"No snippet states a count to plot."</p> }.into_any();
     }
-    let low = points.iter().map(|p| p.2).fold(f64::INFINITY, f64::min);
-    let high = points.iter().map(|p| p.2).fold(0.0, f64::max);
-    // Counts spread over orders of magnitude read better on a log scale.
-    let log = high / low > 50.0;
-    let scale = move |v: f64| -> f64 {
-        let (a, b, x) = if log {
-            (low.log10(), high.log10(), v.max(low).log10())
-        } else {
-            (low, high, v)
-        };
-        if (b - a).abs() < 1e-9 {
-            (LEFT + RIGHT) / 2.0
-        } else {
-            LEFT + (x - a) / (b - a) * (RIGHT - LEFT)
-        }
-    };
+    let axis = Axis::over(
+        points.iter().map(|p| p.2).fold(f64::INFINITY, f64::min),
+        points.iter().map(|p| p.2).fold(0.0, f64::max),
+    );
     let circles = points
         .iter()
         .enumerate()
         .map(|(i, (snippet, text, count, confidence, class))| {
-            let cx = scale(*count);
+            let cx = axis.x(*count);
             let cy = 30.0 + (i % 4) as f64 * 22.0;
             let r = 4.0 + 9.0 * confidence.clamp(0.0, 1.0);
             let label = format!(
@@ -315,7 +301,7 @@ fn CountPlot(snippets: Vec<SnippetAnswer>, prediction: Option<f64>) -> impl Into
         })
         .collect_view();
     let marker = prediction.filter(|p| *p > 0.0).map(|p| {
-        let x = scale(p.clamp(low, high));
+        let x = axis.x(p);
         view! {
             <line x1=format!("{x:.1}") x2=format!("{x:.1}") y1="12" y2="118" class="plot-prediction"/>
             <text x=format!("{x:.1}") y="10" text-anchor="middle" class="plot-label">{format!("answer {}", number(p))}</text>
@@ -326,17 +312,14 @@ fn CountPlot(snippets: Vec<SnippetAnswer>, prediction: Option<f64>) -> impl Into
             <svg
                 viewBox=format!("0 0 {WIDTH} {HEIGHT}")
                 role="group"
-                aria-label="Candidate counts of the snippets, sized by confidence"
+                aria-label="Candidate counts of the snippets, sized by how likely each is"
             >
-                <line x1=LEFT.to_string() x2=RIGHT.to_string() y1="128" y2="128" class="plot-axis"/>
-                <text x=LEFT.to_string() y="145" class="plot-label">{number(low)}</text>
-                <text x=RIGHT.to_string() y="145" text-anchor="end" class="plot-label">
-                    {format!("{}{}", number(high), if log { " (log scale)" } else { "" })}
-                </text>
+                <AxisLine axis show=number/>
                 {marker}
                 {circles}
             </svg>
             <figcaption>
+                <ScaleNote axis/>
                 <Legend/>
             </figcaption>
         </figure>

@@ -5,6 +5,7 @@ pub mod ask;
 pub mod count;
 pub mod feedback;
 pub mod history;
+pub mod plot;
 pub mod search;
 pub mod study;
 pub mod value;

@@ -11,6 +11,7 @@ use tally_types::{FeedbackPart, Verdict};
 use crate::format::{feet_and_inches, measured, percent, plural, Mark};
 use crate::views::feedback::{FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
+use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
 use tally_types::value::{ObservationGroup, UnitChoice, ValueAnswer, ValueObservation};
 
 /// What each group means, for its heading and the legend.
@@ -192,8 +193,6 @@ fn ValuePlot(
     answer: Option<f64>,
     show: impl Fn(f64) -> String + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
-    const LEFT: f64 = 30.0;
-    const RIGHT: f64 = 610.0;
     let points: Vec<(usize, f64, &ValueObservation)> = observations
         .iter()
         .enumerate()
@@ -203,28 +202,15 @@ fn ValuePlot(
         return view! { <p class="muted">"No observation converts to the answer's unit to plot."</p> }
             .into_any();
     }
-    let (low, high) = axis_range(
+    let axis = Axis::over(
         points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min),
         points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max),
     );
-    let log = low > 0.0 && high / low > 50.0;
-    let scale = move |v: f64| -> f64 {
-        let (a, b, x) = if log {
-            (low.log10(), high.log10(), v.max(low).log10())
-        } else {
-            (low, high, v)
-        };
-        if (b - a).abs() < 1e-12 {
-            (LEFT + RIGHT) / 2.0
-        } else {
-            LEFT + (x - a) / (b - a) * (RIGHT - LEFT)
-        }
-    };
     let circles = points
         .iter()
         .map(|(i, v, o)| {
             let (i, v) = (*i, *v);
-            let cx = scale(v);
+            let cx = axis.x(v);
             let cy = 30.0 + (i % 4) as f64 * 22.0;
             let r = 4.0 + 9.0 * o.weight.clamp(0.0, 1.0);
             let group = o.group.name();
@@ -251,7 +237,7 @@ fn ValuePlot(
         })
         .collect_view();
     let marker = answer.map(|a| {
-        let x = scale(a.clamp(low, high));
+        let x = axis.x(a);
         view! {
             <line x1=format!("{x:.1}") x2=format!("{x:.1}") y1="12" y2="118" class="plot-prediction"/>
             <text x=format!("{x:.1}") y="10" text-anchor="middle" class="plot-label" id="plot-answer">{move || format!("answer {}", show(a))}</text>
@@ -259,16 +245,13 @@ fn ValuePlot(
     });
     view! {
         <figure class="count-plot">
-            <svg viewBox="0 0 640 150" role="group" aria-label="Observed values, sized by retrieval weight">
-                <line x1=LEFT.to_string() x2=RIGHT.to_string() y1="128" y2="128" class="plot-axis"/>
-                <text x=LEFT.to_string() y="145" class="plot-label">{move || show(low)}</text>
-                <text x=RIGHT.to_string() y="145" text-anchor="end" class="plot-label">
-                    {move || format!("{}{}", show(high), if log { " (log scale)" } else { "" })}
-                </text>
+            <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="group" aria-label="Observed values, sized by retrieval weight">
+                <AxisLine axis show/>
                 {marker}
                 {circles}
             </svg>
             <figcaption>
+                <ScaleNote axis/>
                 <ul class="legend" aria-label="Colour legend">
                     {ObservationGroup::ALL
                         .iter()
@@ -279,16 +262,6 @@ fn ValuePlot(
         </figure>
     }
     .into_any()
-}
-
-/// The plot's axis from the lowest to the highest observed value; when every observation says
-/// the same, 10% either side of it, so that the axis's two ends do not read the same value.
-fn axis_range(low: f64, high: f64) -> (f64, f64) {
-    if high - low > 1e-9 * high.abs().max(low.abs()) {
-        return (low, high);
-    }
-    let pad = if high == 0.0 { 1.0 } else { 0.1 * high.abs() };
-    (low - pad, high + pad)
 }
 
 /// The observations by group, each linking to its sentence.
@@ -391,21 +364,5 @@ fn Evidence(observations: Vec<ValueObservation>, target: Option<FeedbackTarget>)
             <h3 id="evidence-title">"Evidence"</h3>
             {items}
         </section>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::axis_range;
-
-    #[test]
-    fn one_value_gets_an_axis_around_it() {
-        assert_eq!(axis_range(2.0, 5.0), (2.0, 5.0));
-        let (low, high) = axis_range(2.007, 2.007);
-        assert!(
-            (low - 1.8063).abs() < 1e-9 && (high - 2.2077).abs() < 1e-9,
-            "{low} {high}"
-        );
-        assert_eq!(axis_range(0.0, 0.0), (-1.0, 1.0));
     }
 }

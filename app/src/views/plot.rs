@@ -1,0 +1,185 @@
+//! The horizontal axis the count and value plots share: where a value sits, on a linear or a log
+//! scale, and the ticks a reader needs to read it (at least three, at round numbers).
+
+use leptos::prelude::*;
+
+/// The plot's drawing area in viewBox units (the SVG is 640 wide and scales to the page).
+pub const WIDTH: f64 = 640.0;
+pub const HEIGHT: f64 = 150.0;
+const LEFT: f64 = 40.0;
+const RIGHT: f64 = 600.0;
+/// Values spread over more than this ratio are drawn on a log scale.
+const LOG_RATIO: f64 = 50.0;
+
+/// A value axis from `low` to `high`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Axis {
+    pub low: f64,
+    pub high: f64,
+    pub log: bool,
+}
+
+impl Axis {
+    /// The axis over values from `low` to `high`; when they are all the same, 10% either side
+    /// of it, so that the two ends do not read the same value.
+    pub fn over(low: f64, high: f64) -> Axis {
+        let (low, high) = if high - low > 1e-9 * high.abs().max(low.abs()) {
+            (low, high)
+        } else {
+            let pad = if high == 0.0 { 1.0 } else { 0.1 * high.abs() };
+            (low - pad, high + pad)
+        };
+        Axis {
+            low,
+            high,
+            log: low > 0.0 && high / low > LOG_RATIO,
+        }
+    }
+
+    /// Where `value` sits along the axis, in viewBox units (values outside sit at the ends).
+    pub fn x(&self, value: f64) -> f64 {
+        let v = value.clamp(self.low, self.high);
+        let (a, b, v) = if self.log {
+            (self.low.log10(), self.high.log10(), v.log10())
+        } else {
+            (self.low, self.high, v)
+        };
+        if (b - a).abs() < 1e-12 {
+            (LEFT + RIGHT) / 2.0
+        } else {
+            LEFT + (v - a) / (b - a) * (RIGHT - LEFT)
+        }
+    }
+
+    /// The ticks: round numbers within the axis (1, 2 or 5 times a power of ten apart, or
+    /// powers of ten on a log scale), at least three — the ends are added when fewer round
+    /// numbers fall inside — and at most six.
+    pub fn ticks(&self) -> Vec<f64> {
+        let mut ticks = if self.log {
+            let first = self.low.log10().ceil() as i32;
+            let last = self.high.log10().floor() as i32;
+            let every = ((last - first) / 5 + 1).max(1);
+            (first..=last)
+                .step_by(every as usize)
+                .map(|p| 10f64.powi(p))
+                .collect()
+        } else {
+            let step = round_step((self.high - self.low) / 4.0);
+            let first = (self.low / step).ceil() as i64;
+            let last = (self.high / step).floor() as i64;
+            (first..=last).map(|i| i as f64 * step).collect::<Vec<_>>()
+        };
+        if ticks.len() < 3 {
+            // The ends, unless a round number sits almost on one (its label would overlap).
+            let near = |a: f64, b: f64| (self.x(a) - self.x(b)).abs() < 0.12 * (RIGHT - LEFT);
+            if !ticks.iter().any(|&t| near(t, self.low)) {
+                ticks.insert(0, self.low);
+            }
+            if !ticks.iter().any(|&t| near(t, self.high)) {
+                ticks.push(self.high);
+            }
+        }
+        ticks
+    }
+}
+
+/// 1, 2 or 5 times a power of ten, at least `rough`.
+fn round_step(rough: f64) -> f64 {
+    if !(rough.is_finite() && rough > 0.0) {
+        return 1.0;
+    }
+    let power = 10f64.powf(rough.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * power)
+        .find(|step| *step >= rough * (1.0 - 1e-9))
+        .unwrap_or(10.0 * power)
+}
+
+/// The axis line with its ticks labelled by `show` (a log scale is said under the plot, by
+/// [`ScaleNote`]).
+#[component]
+pub fn AxisLine(
+    axis: Axis,
+    show: impl Fn(f64) -> String + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let ticks = axis
+        .ticks()
+        .into_iter()
+        .map(|t| {
+            let x = axis.x(t);
+            // Labels at the ends keep inside the plot.
+            let anchor = if x < LEFT + 20.0 {
+                "start"
+            } else if x > RIGHT - 20.0 {
+                "end"
+            } else {
+                "middle"
+            };
+            view! {
+                <line x1=format!("{x:.1}") x2=format!("{x:.1}") y1="124" y2="132" class="plot-axis"/>
+                <text x=format!("{x:.1}") y="148" text-anchor=anchor class="plot-label plot-tick">{move || show(t)}</text>
+            }
+        })
+        .collect_view();
+    view! {
+        <line x1=LEFT.to_string() x2=RIGHT.to_string() y1="128" y2="128" class="plot-axis"/>
+        {ticks}
+    }
+}
+
+/// Under a plot on a log scale, what that means for reading it.
+#[component]
+pub fn ScaleNote(axis: Axis) -> impl IntoView {
+    axis.log.then(|| {
+        view! { <p class="muted small plot-scale">"Log scale: each tick is ten times the one before."</p> }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_round_numbers_at_least_three_within_the_axis() {
+        let axis = Axis::over(180.0, 229.0);
+        let ticks = axis.ticks();
+        assert!(ticks.len() >= 3 && ticks.len() <= 6, "{ticks:?}");
+        assert!(
+            ticks.iter().all(|t| (180.0..=229.0).contains(t)),
+            "{ticks:?}"
+        );
+        assert!(ticks.contains(&200.0), "{ticks:?}");
+        // One value: 10% either side, three labels that differ.
+        assert_eq!(Axis::over(2.0, 5.0).low, 2.0);
+        let one = Axis::over(2.007, 2.007);
+        assert!((one.low - 1.8063).abs() < 1e-9 && (one.high - 2.2077).abs() < 1e-9);
+        assert_eq!(
+            (Axis::over(0.0, 0.0).low, Axis::over(0.0, 0.0).high),
+            (-1.0, 1.0)
+        );
+        let ticks = one.ticks();
+        assert!(ticks.len() >= 3, "{ticks:?}");
+        assert!(ticks.windows(2).all(|w| w[0] < w[1]), "{ticks:?}");
+        // Spread over orders of magnitude: a log scale with powers of ten.
+        let wide = Axis::over(3.0, 1_545_532_357_715.0);
+        assert!(wide.log);
+        let ticks = wide.ticks();
+        assert!(ticks.len() >= 3 && ticks.len() <= 6, "{ticks:?}");
+        assert!(ticks.iter().all(|t| t.log10().fract() == 0.0), "{ticks:?}");
+        // Positions run left to right inside the plot.
+        let xs: Vec<f64> = ticks.iter().map(|&t| wide.x(t)).collect();
+        assert!(xs.windows(2).all(|w| w[0] < w[1]) && xs[0] >= LEFT && xs[xs.len() - 1] <= RIGHT);
+        // Two round numbers inside a narrow axis: the ends join them.
+        let narrow = Axis::over(1.04, 1.26);
+        assert!(narrow.ticks().len() >= 3, "{:?}", narrow.ticks());
+    }
+
+    #[test]
+    fn round_steps() {
+        assert_eq!(round_step(12.25), 20.0);
+        assert_eq!(round_step(0.3), 0.5);
+        assert_eq!(round_step(1.0), 1.0);
+        assert_eq!(round_step(0.0), 1.0);
+    }
+}
