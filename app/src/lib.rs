@@ -90,6 +90,7 @@ pub fn App() -> impl IntoView {
                 <Routes fallback=|| view! { <pages::NotFound/> }>
                     <Route path=StaticSegment("") view=pages::HomePage ssr=SsrMode::InOrder/>
                     <Route path=StaticSegment("history") view=views::history::HistoryPage ssr=SsrMode::InOrder/>
+                    <Route path=StaticSegment("status") view=pages::StatusPage ssr=SsrMode::InOrder/>
                     // Study pages wait for their data before sending anything, so a missing
                     // session or a refused token always carries its HTTP status.
                     <Route path=StaticSegment("study") view=views::study::StudyHomePage ssr=SsrMode::Async/>

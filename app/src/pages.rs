@@ -8,7 +8,8 @@ use crate::status::SystemStatus;
 use crate::views::ask::AskPage;
 use tally_types::WebSearchState;
 
-/// Home: the question box, its answer, and (before a question) the status panel.
+/// Home: the question box and its answer; before a question, a link to what the server has
+/// loaded (a host's concern, not a visitor's: it has a page of its own).
 #[component]
 pub fn HomePage() -> impl IntoView {
     let query = use_query_map();
@@ -21,8 +22,20 @@ pub fn HomePage() -> impl IntoView {
         <leptos_meta::Title text=title/>
         <AskPage/>
         <Show when=move || !asked()>
-            <StatusPanel/>
+            <p class="muted small status-link">
+                <a href="/status" id="status-link">"System status"</a>
+                ": the models, data and database this server has loaded."
+            </p>
         </Show>
+    }
+}
+
+/// `/status`: what the server has really loaded, re-checked on demand.
+#[component]
+pub fn StatusPage() -> impl IntoView {
+    view! {
+        <leptos_meta::Title text=crate::page_title("System status")/>
+        <StatusPanel/>
     }
 }
 
@@ -41,7 +54,7 @@ fn StatusPanel() -> impl IntoView {
             data-hydrated=move || if hydrated.get() { "true" } else { "false" }
         >
             <div class="status-head">
-                <h2 id="status-title">"System status"</h2>
+                <h1 id="status-title">"System status"</h1>
                 <button
                     id="recheck"
                     type="button"

@@ -1,4 +1,4 @@
-// Loads Tally's home page in Debian's headless Chromium and proves that hydration works: the
+// Loads Tally's status page in Debian's headless Chromium and proves that hydration works: the
 // "Check again" button re-fetches the status through a server function, which only happens with
 // the WASM app running. Then switches the theme to dark and back. Saves a screenshot.
 //

@@ -50,6 +50,14 @@ try {
         throw new Error(`the ${mode} presentation shows ${JSON.stringify(parts)}`);
       }
     }
+    // The choices sit near the top, above the evidence; after a choice, focus is on the next
+    // task's question, not on the page's body.
+    const choicesTop = await page.$eval('.study-choices', (el) => el.getBoundingClientRect().top + window.scrollY);
+    if (choicesTop > 600) throw new Error(`the choices start ${choicesTop} px down the page`);
+    if (answered > 0) {
+      await page.waitForFunction(() => document.activeElement?.classList.contains('study-question'), null, { timeout: 10000 })
+        .catch(() => { throw new Error(`focus after a choice is on ${page.evaluate(() => document.activeElement?.tagName)}`); });
+    }
     const kind = judgement ? 'judgement' : 'preference';
     if (!shot[kind]) {
       await page.screenshot({ path: join(shots, `study-${kind}.png`), fullPage: true });
@@ -65,6 +73,7 @@ try {
     );
   }
   result.completion_code = (await page.textContent('#completion-code')).trim();
+  if (!(await page.$('#copy-completion-code'))) throw new Error('no copy button for the completion code');
   await page.screenshot({ path: join(shots, 'study-done.png'), fullPage: true });
 
   // The researcher's view: summary tables and the CSV export.

@@ -1,4 +1,4 @@
-//! The home page hydrates in a real browser: headless Chromium (Debian's), driven by
+//! The status page hydrates in a real browser: headless Chromium (Debian's), driven by
 //! playwright-core, clicks "Check again", which only works with the WASM app running.
 //! Needs the site built by `cargo leptos build` (the README's test command does it).
 
@@ -30,7 +30,7 @@ fn run_browser_script(server: &Server, script: &str, args: &[&str]) -> String {
 }
 
 #[tokio::test]
-async fn home_page_hydrates_and_rechecks_status() {
+async fn status_page_hydrates_and_rechecks() {
     let root = workspace_root();
     require_built_site();
     let dir = scratch_dir("browser");
@@ -42,13 +42,13 @@ async fn home_page_hydrates_and_rechecks_status() {
         &[("DATABASE_URL", &db_url)],
     )
     .await;
-    let screenshot = root.join("target/browser/home.png");
+    let screenshot = root.join("target/browser/status.png");
     let _ = std::fs::remove_file(&screenshot);
 
     run_browser_script(
         &server,
         "tests/browser/hydration.mjs",
-        &[&server.url("/"), &screenshot.display().to_string()],
+        &[&server.url("/status"), &screenshot.display().to_string()],
     );
     let png = std::fs::read(&screenshot).expect("screenshot saved");
     assert!(png.starts_with(b"\x89PNG"), "screenshot is a PNG");

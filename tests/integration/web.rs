@@ -115,6 +115,28 @@ async fn answers_are_stored_and_take_feedback() {
     assert!(value["value"].is_null(), "{value}");
     assert!(value["note"].as_str().unwrap().contains("wembley stadium"));
 
+    // A page opened by its URL for a new count question says at once what it is doing: the
+    // first bytes carry the question in its box, the kind asked for and the stages to come,
+    // before the answer (which takes seconds) streams in below.
+    let mut page =
+        reqwest::get(server.url("/?q=how+many+locks+are+on+the+river+thames&mode=count"))
+            .await
+            .unwrap();
+    let first =
+        String::from_utf8_lossy(&page.chunk().await.unwrap().expect("a first chunk")).into_owned();
+    assert!(first.contains(r#"id="answering-now""#), "{first}");
+    assert!(first.contains("as a count question"));
+    assert!(first.contains(r#"value="how many locks are on the river thames""#));
+    assert!(
+        !first.contains(r#"id="count-value""#),
+        "the answer came at once"
+    );
+    let mut rest = String::new();
+    while let Some(chunk) = page.chunk().await.unwrap() {
+        rest.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    assert!(rest.contains(r#"id="count-value""#), "then the answer");
+
     // A link carries what its answer's kind uses: a value page asked with count settings and a
     // unit shares the unit, not the count settings.
     let page = reqwest::get(
@@ -645,6 +667,7 @@ async fn every_page_has_its_title_one_heading_and_a_skip_link() {
         "/",
         "/?q=how+many+moons+does+saturn+have",
         "/history",
+        "/status",
         "/study",
         "/study/summary",
         "/admin",
@@ -699,7 +722,10 @@ async fn no_answer_is_a_short_page_that_says_what_to_try() {
     assert!(count.contains(r#"class="count-value none""#), "no count");
     assert!(count.contains(r#"id="what-to-try""#));
     assert!(count.contains(r#"class="closest-evidence""#));
-    assert!(!count.contains(r#"class="count-plot""#), "no plot without an answer");
+    assert!(
+        !count.contains(r#"class="count-plot""#),
+        "no plot without an answer"
+    );
     assert!(!count.contains("Corrected count"), "nothing to correct");
     // The reason does not say the headline again.
     if let Some(reason) = count.split(r#"id="abstention">"#).nth(1) {

@@ -8,7 +8,7 @@ use leptos_router::NavigateOptions;
 use crate::backend::answer_question;
 use crate::backend::question_box_options;
 use crate::format::duration_ms;
-use tally_types::count::StageTiming;
+use tally_types::count::{Stage, StageTiming};
 use tally_types::{AnswerBody, Choice, Mode, SnippetSource, SortOrder};
 
 use crate::model::{
@@ -63,6 +63,16 @@ pub fn AskPage() -> impl IntoView {
                             .map(|t| view! { <li>"✓ " {t.stage} " " <span class="muted">{duration_ms(t.ms)}</span></li> })
                             .collect_view()
                     }}
+                    // The stage under way, once the answer streams its stages (a count question).
+                    {move || {
+                        stages.with(|done| {
+                            let names: Vec<&str> = done.iter().map(|t| t.stage.as_str()).collect();
+                            (!done.is_empty())
+                                .then(|| Stage::under_way(&names))
+                                .flatten()
+                                .map(|next| view! { <li class="under-way">{format!("… {}", next.doing())}</li> })
+                        })
+                    }}
                 </ol>
             </div>
         }
@@ -73,12 +83,17 @@ pub fn AskPage() -> impl IntoView {
             <Show when=move || !asked()>
                 <h1>"Tally"</h1>
                 <p class="lead">
-                    "Ask how many of something there are, or for things whose quantities meet a condition."
+                    "Ask how many of something there are, how large something is, or for things whose quantities meet a condition."
                 </p>
             </Show>
             // The answer page's heading: the question (the box shows it too).
             <Show when=asked>
                 <h1 class="visually-hidden" id="answer-title">{move || ask.read().0.q.clone()}</h1>
+            </Show>
+            // Sent before anything the server waits for, so that a page opened by its URL says
+            // at once what it is doing (see `AnsweringNow`).
+            <Show when=asked>
+                <AnsweringNow ask=ask.get_untracked().0/>
             </Show>
             <QuestionBox ask=Signal::derive(move || ask.get().0)/>
             <Show when=move || !asked()>
@@ -98,6 +113,31 @@ pub fn AskPage() -> impl IntoView {
         </Show>
     }
     .into_any()
+}
+
+/// What the server's page says while it computes the answer below: the question, the kind
+/// asked for and the stages to come. The server streams the page in order and waits for the
+/// answer, so this is the part a visitor sees for the seconds a new count question takes. The
+/// style sheet hides it once the answer is in the page, or once the app runs (which shows the
+/// stages live instead).
+#[component]
+fn AnsweringNow(ask: Ask) -> impl IntoView {
+    let as_kind = match ask.mode.chosen_kind() {
+        Some(kind) => format!(" as a {} question", kind.name()),
+        None => String::new(),
+    };
+    let counting = matches!(ask.mode, Mode::Count | Mode::Auto);
+    view! {
+        <div class="answering-now" id="answering-now" role="status">
+            <p>{format!("Answering “{}”{as_kind}…", ask.q.trim())}</p>
+            {counting.then(|| view! {
+                <p class="muted small">"A count question never asked before takes a few seconds:"</p>
+                <ol class="answer-progress">
+                    {Stage::ALL.iter().map(|s| view! { <li>{s.doing()}</li> }).collect_view()}
+                </ol>
+            })}
+        </div>
+    }
 }
 
 /// Navigates to the submitted question's URL (only the settings that differ from the defaults)
@@ -163,6 +203,8 @@ fn QuestionBox(ask: Signal<Ask>) -> impl IntoView {
                     type="search"
                     maxlength=MAX_QUESTION_CHARS.to_string()
                     placeholder="how many languages are spoken in Indonesia?"
+                    // The attribute for the server's page, the property once the app runs.
+                    value=current.q.clone()
                     prop:value=move || ask.get().q
                 />
                 <button type="submit">"Ask"</button>
@@ -174,7 +216,7 @@ fn QuestionBox(ask: Signal<Ask>) -> impl IntoView {
                     .map(|(value, label)| {
                         view! {
                             <label>
-                                <input type="radio" name="mode" value=value.name() prop:checked=move || ask.get().mode == *value/>
+                                <input type="radio" name="mode" value=value.name() checked=current.mode == *value prop:checked=move || ask.get().mode == *value/>
                                 {*label}
                             </label>
                         }

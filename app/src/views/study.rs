@@ -96,14 +96,25 @@ fn SessionView(page: StudyPage, respond: ServerAction<AnswerStudyTask>) -> impl 
             </label>
         </p>
     };
+    // After a choice the next task replaces this one in place: focus moves to its question,
+    // instead of dropping to the page's body (the first task keeps the page's own order).
+    let heading = NodeRef::<leptos::html::H2>::new();
+    if answered > 0 {
+        Effect::new(move |_| {
+            if let Some(h) = heading.get() {
+                let _ = h.focus();
+            }
+        });
+    }
     let body = match step {
         StudyStep::Done { completion_code } => view! {
             <div class="study-done" role="status">
                 <h2>"Thank you: every task is done."</h2>
                 <p>"Your completion code:"</p>
-                <p class="completion-code" id="completion-code">{completion_code}</p>
+                <p class="completion-code" id="completion-code">{completion_code.clone()}</p>
+                <CopyButton text=completion_code/>
                 <p class="muted" id="completion-where">
-                    "Copy it (one click selects it) and paste it where the study that sent you here asks for it, for example the survey or recruiting page. It shows that you finished; it says nothing about you."
+                    "Copy it (one click on the code selects it) and paste it where the study that sent you here asks for it, for example the survey or recruiting page. It shows that you finished; it says nothing about you."
                 </p>
             </div>
         }
@@ -133,25 +144,23 @@ fn SessionView(page: StudyPage, respond: ServerAction<AnswerStudyTask>) -> impl 
                 }
             };
             match *task {
+                // The choices come first, next to the question: the evidence below can run
+                // long, and a participant should not scroll past it to answer.
                 TaskView::Judgement { mode, answer } => view! {
-                    <h2 class="study-question">{format!("“{question}”")}</h2>
+                    <h2 class="study-question" tabindex="-1" node_ref=heading>{format!("“{question}”")}</h2>
                     <p class="muted">"Tally's answer is below. Is the count correct?"</p>
-                    <Presentation mode answer heading="Tally's answer".to_string()/>
                     <ActionForm action=respond attr:class="study-choices" attr:aria-label="Is the count correct?">
                         {hidden}
                         {choice("correct", "The count is correct")}
                         {choice("wrong", "The count is wrong")}
                     </ActionForm>
                     {error}
+                    <Presentation mode answer heading="Tally's answer".to_string()/>
                 }
                 .into_any(),
                 TaskView::Preference { left, right, answer } => view! {
-                    <h2 class="study-question">{format!("“{question}”")}</h2>
-                    <p class="muted">"Two presentations of the same answer. Which helps you more to decide whether the count is right?"</p>
-                    <div class="study-pair">
-                        <Presentation mode=left answer=answer.clone() heading="A".to_string()/>
-                        <Presentation mode=right answer heading="B".to_string()/>
-                    </div>
+                    <h2 class="study-question" tabindex="-1" node_ref=heading>{format!("“{question}”")}</h2>
+                    <p class="muted">"Two presentations of the same answer, below. Which helps you more to decide whether the count is right?"</p>
                     <ActionForm action=respond attr:class="study-choices" attr:aria-label="Which presentation helps more?">
                         {hidden}
                         {choice("left", "A helps more")}
@@ -159,6 +168,10 @@ fn SessionView(page: StudyPage, respond: ServerAction<AnswerStudyTask>) -> impl 
                         {choice("right", "B helps more")}
                     </ActionForm>
                     {error}
+                    <div class="study-pair">
+                        <Presentation mode=left answer=answer.clone() heading="A".to_string()/>
+                        <Presentation mode=right answer heading="B".to_string()/>
+                    </div>
                 }
                 .into_any(),
             }
@@ -341,5 +354,26 @@ fn SummaryTables(summary: StudySummary, token: String) -> impl IntoView {
                 }).collect_view()}
             </tbody>
         </table>
+    }
+}
+
+/// Copies `text` to the clipboard (in the browser; without JavaScript the code stays selectable
+/// with one click) and says so.
+#[component]
+fn CopyButton(text: String) -> impl IntoView {
+    let copied = RwSignal::new(false);
+    let copy = move |_| {
+        #[cfg(feature = "hydrate")]
+        {
+            let _ = window().navigator().clipboard().write_text(&text);
+            copied.set(true);
+        }
+        #[cfg(not(feature = "hydrate"))]
+        let _ = &text;
+    };
+    view! {
+        <button type="button" id="copy-completion-code" on:click=copy>
+            {move || if copied.get() { "Copied" } else { "Copy the code" }}
+        </button>
     }
 }

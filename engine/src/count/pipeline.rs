@@ -13,6 +13,7 @@ pub use tally_types::count::answer::{
 };
 pub use tally_types::count::origin::Retrieval;
 pub use tally_types::count::settings::{CountSettings, DEFAULT_ABSTAIN_BELOW};
+pub use tally_types::count::stages::Stage;
 pub use tally_types::ScorerKind;
 
 use super::answer_support::{AnswerSupport, SupportError, SupportRule, SUPPORT_FILE};
@@ -237,7 +238,7 @@ impl CountPipeline {
         let (snippets, retrieval) =
             index.snippets_for(question, settings.snippets, settings.corpus.as_deref())?;
         let retrieval_timing = StageTiming {
-            stage: "retrieval".to_string(),
+            stage: Stage::Snippets.name().to_string(),
             ms: started.elapsed().as_secs_f64() * 1e3,
         };
         if on_stage(&retrieval_timing).is_break() {
@@ -301,12 +302,12 @@ impl CountPipeline {
         };
 
         let texts: Vec<&str> = snippets.iter().map(|s| s.text.as_str()).collect();
-        lap("analysis", &mut timings)?;
+        lap(Stage::Analysis.name(), &mut timings)?;
 
         let scorer = self.effective_scorer(settings.scorer);
         let settings = &settings.for_scorer(scorer);
         let per_snippet = self.score_candidates(question, &analysis, &texts, scorer)?;
-        lap("span scoring", &mut timings)?;
+        lap(Stage::SpanScoring.name(), &mut timings)?;
 
         let chosen = best_per_snippet(&per_snippet);
         let rule = self.support_rule(scorer);
@@ -325,7 +326,7 @@ impl CountPipeline {
             )),
             _ => None,
         };
-        lap("consolidation", &mut timings)?;
+        lap(Stage::Consolidation.name(), &mut timings)?;
 
         // Contextualization over the used candidates.
         let mut classes: Vec<Option<CnpClass>> = vec![None; chosen.len()];
@@ -383,7 +384,7 @@ impl CountPipeline {
         ] {
             group.sort_by(|a, b| b.confidence.total_cmp(&a.confidence));
         }
-        lap("contextualization", &mut timings)?;
+        lap(Stage::Contextualization.name(), &mut timings)?;
 
         // Instances.
         let instances = self.instances_for(
@@ -393,7 +394,7 @@ impl CountPipeline {
             settings.instance_scoring,
             settings.max_instances,
         )?;
-        lap("instances", &mut timings)?;
+        lap(Stage::Instances.name(), &mut timings)?;
 
         let answer_snippets = snippets
             .iter()

@@ -4,6 +4,7 @@ pub mod answer;
 pub mod choices;
 pub mod origin;
 pub mod settings;
+pub mod stages;
 
 pub use answer::{
     Cnp, CnpClass, CnpGroups, CountAnswer, CountSpan, InstanceMark, QuestionAnalysis,
@@ -12,3 +13,4 @@ pub use answer::{
 pub use choices::{InstanceScoring, ScorerKind, Strategy};
 pub use origin::{Retrieval, SnippetLink, SnippetOrigin, SnippetSource, ALL_CORPORA};
 pub use settings::{ContextSettings, CountSettings, DEFAULT_ABSTAIN_BELOW};
+pub use stages::Stage;
