@@ -58,7 +58,7 @@ impl Stage {
     /// The stage under way once the stages named `finished` are done (the first when none is);
     /// `None` when the last is done.
     pub fn under_way(finished: &[&str]) -> Option<Stage> {
-        let last = finished.iter().filter_map(|name| Stage::of(name)).last();
+        let last = finished.iter().rev().find_map(|name| Stage::of(name));
         match last {
             None => Some(Stage::Snippets),
             Some(stage) => Stage::ALL.into_iter().skip_while(|s| *s != stage).nth(1),
