@@ -50,6 +50,15 @@ impl Unit {
         self.names.first().map(String::as_str).unwrap_or(&self.id)
     }
 
+    /// How the unit is written after a number: its first symbol, where people use one (not for
+    /// times, whose symbols "d" and "yr" read as abbreviations).
+    pub fn symbol(&self) -> Option<&str> {
+        if self.dimension == "time" {
+            return None;
+        }
+        self.symbols.first().map(String::as_str)
+    }
+
     /// The value in the dimension's base unit.
     pub fn to_base(&self, value: f64) -> f64 {
         value * self.factor + self.offset

@@ -117,6 +117,10 @@ pub struct UnitChoice {
     pub unit: String,
     /// Its unit-table id.
     pub unit_id: String,
+    /// How it is written after a number ("m", "km/h", "°C"); none where people write the name
+    /// (times: "3 days", not "3 d").
+    #[serde(default)]
+    pub symbol: Option<String>,
     pub scale: f64,
     pub offset: f64,
 }

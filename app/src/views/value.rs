@@ -35,8 +35,9 @@ fn observation_ref(o: &ValueObservation) -> String {
 }
 
 /// A value in the chosen unit (the answer's own when there is no switch), to three significant
-/// figures, with the unit's name in the singular for exactly one and the plural otherwise ("330
-/// metres", "1 foot", "2.01 metres"); a length under 10 feet in feet and inches ("6 ft 7 in").
+/// figures, with the unit's symbol where it has one ("2.01 m", "26.2 mi"), else its name in the
+/// singular for exactly one and the plural otherwise ("92,542 seats", "1 day"); a length under
+/// 10 feet in feet and inches ("6 ft 7 in").
 fn in_unit(value: f64, choice: Option<&UnitChoice>, own: Option<&str>) -> String {
     let (value, name) = match choice {
         Some(c) => (c.convert(value), Some(c.unit.as_str())),
@@ -48,6 +49,9 @@ fn in_unit(value: f64, choice: Option<&UnitChoice>, own: Option<&str>) -> String
         }
     }
     let shown = measured(value);
+    if let Some(symbol) = choice.and_then(|c| c.symbol.as_deref()) {
+        return format!("{shown} {symbol}");
+    }
     match name {
         Some(name) if shown == "1" => format!("1 {name}"),
         Some(name) => format!("{shown} {}", plural(name)),
@@ -364,5 +368,29 @@ fn Evidence(observations: Vec<ValueObservation>, target: Option<FeedbackTarget>)
             <h3 id="evidence-title">"Evidence"</h3>
             {items}
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_read_with_symbols_where_people_use_them() {
+        let choice = |unit: &str, symbol: Option<&str>, scale: f64| UnitChoice {
+            unit: unit.into(),
+            unit_id: unit.into(),
+            symbol: symbol.map(str::to_string),
+            scale,
+            offset: 0.0,
+        };
+        let metre = choice("metre", Some("m"), 1.0);
+        assert_eq!(in_unit(2.007, Some(&metre), Some("metre")), "2.01 m");
+        let foot = choice("foot", Some("ft"), 3.28084);
+        assert_eq!(in_unit(2.007, Some(&foot), Some("metre")), "6 ft 7 in");
+        let day = choice("day", None, 1.0);
+        assert_eq!(in_unit(3.0, Some(&day), Some("day")), "3 days");
+        // Counted nouns have no unit switch: their name, in the plural.
+        assert_eq!(in_unit(92542.0, None, Some("seat")), "92,542 seats");
     }
 }

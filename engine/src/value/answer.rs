@@ -111,6 +111,7 @@ fn unit_choices(table: &UnitTable, unit: &Unit) -> Vec<UnitChoice> {
         .map(|to| UnitChoice {
             unit: to.name().to_string(),
             unit_id: to.id.clone(),
+            symbol: to.symbol().map(str::to_string),
             // value in `to` = (value × f + o − o′) / f′
             scale: unit.factor / to.factor,
             offset: (unit.offset - to.offset) / to.factor,
