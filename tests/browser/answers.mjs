@@ -38,10 +38,15 @@ try {
   // shows while the answer is computed.
   await page.evaluate(() => {
     window.seenStages = [];
+    window.seenUnderWay = [];
     new MutationObserver(() => {
-      for (const li of document.querySelectorAll('.answer-progress li')) {
+      for (const li of document.querySelectorAll('.working .answer-progress li:not(.under-way)')) {
         const stage = li.textContent.replace('✓', '').replace(/[\d.,]+\s*m?s$/, '').trim();
         if (!window.seenStages.includes(stage)) window.seenStages.push(stage);
+      }
+      for (const li of document.querySelectorAll('.working .answer-progress li.under-way')) {
+        const doing = li.textContent.replace('…', '').trim();
+        if (!window.seenUnderWay.includes(doing)) window.seenUnderWay.push(doing);
       }
     }).observe(document.body, { childList: true, subtree: true, characterData: true });
   });
@@ -50,6 +55,7 @@ try {
   await page.waitForSelector('#count-value', { timeout: 120000 });
   await hydrated(page);
   result.stages = await page.evaluate(() => window.seenStages);
+  result.under_way = await page.evaluate(() => window.seenUnderWay);
   result.count = (await page.textContent('#count-value')).trim();
   result.answer_id = Number(await page.getAttribute('.answer', 'data-answer-id'));
   result.kind_note = (await page.textContent('#kind-note')).trim();

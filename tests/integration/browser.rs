@@ -109,6 +109,19 @@ async fn questions_answers_and_feedback_in_a_browser() {
     ];
     assert!(stages.len() >= 2, "too few stages seen: {stages:?}");
     assert_eq!(stages, order[..stages.len()], "{stages:?}");
+    // While a stage runs, the list says which ("… Reading the count phrases of every snippet").
+    let under_way: Vec<&str> = seen["under_way"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    let doing: Vec<&str> = tally_types::count::Stage::ALL
+        .iter()
+        .map(|s| s.doing())
+        .collect();
+    assert!(!under_way.is_empty(), "no stage under way was shown");
+    assert!(under_way.iter().all(|d| doing.contains(d)), "{under_way:?}");
 
     let feedback =
         crate::support::get_as_admin(&server, &format!("/api/feedback/{}", seen["feedback_id"]))
@@ -459,5 +472,38 @@ async fn a_study_is_completed_summarised_and_exported() {
         let png = std::fs::read(shots.join(name)).expect("screenshot saved");
         assert!(png.starts_with(b"\x89PNG"), "{name} is a PNG");
     }
+    assert!(server.stop().success());
+}
+
+/// axe-core's WCAG 2.1 A and AA rules find nothing on any kind of page, at desktop and phone
+/// width (answers included: a count, a value, a quantity search).
+#[tokio::test]
+async fn every_page_passes_axe_core() {
+    require_built_site();
+    let dir = scratch_dir("browser-axe");
+    let pg = dir.join("pg").display().to_string();
+    let token = crate::support::ADMIN_TOKEN;
+    let server = Server::start(
+        &dir,
+        "server",
+        &["--pg-dir", &pg, "--admin-token", token],
+        &[],
+    )
+    .await;
+    server.wait_until_answering().await;
+    let stdout = run_browser_script(
+        &server,
+        "tests/browser/accessibility.mjs",
+        &[&server.base_url, token],
+    );
+    let seen: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON line");
+    let pages = seen["pages"].as_array().unwrap();
+    assert_eq!(pages.len(), 20, "{seen}");
+    assert!(
+        pages
+            .iter()
+            .all(|p| p["rules_passed"].as_u64().unwrap() > 10),
+        "axe ran its rules on every page: {seen}"
+    );
     assert!(server.stop().success());
 }

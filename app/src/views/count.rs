@@ -314,7 +314,7 @@ fn CountPlot(snippets: Vec<SnippetAnswer>, prediction: Option<f64>) -> impl Into
                 role="group"
                 aria-label="Candidate counts of the snippets, sized by how likely each is"
             >
-                <AxisLine axis show=number/>
+                <AxisLine axis shown_in=|| (1.0, 0.0) label=number/>
                 {marker}
                 {circles}
             </svg>

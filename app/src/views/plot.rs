@@ -96,32 +96,44 @@ fn round_step(rough: f64) -> f64 {
         .unwrap_or(10.0 * power)
 }
 
-/// The axis line with its ticks labelled by `show` (a log scale is said under the plot, by
-/// [`ScaleNote`]).
+/// The axis line with its ticks, labelled by `label`. The ticks are round numbers in the unit
+/// the values are shown in: `shown_in()` gives that unit's `(scale, offset)` from the axis's
+/// unit (`(1, 0)` when they are the same), so the ticks move with a unit switch while the
+/// points, placed in the axis's unit, stay where they are. A log scale is said under the plot,
+/// by [`ScaleNote`].
 #[component]
 pub fn AxisLine(
     axis: Axis,
-    show: impl Fn(f64) -> String + Copy + Send + Sync + 'static,
+    shown_in: impl Fn() -> (f64, f64) + Copy + Send + Sync + 'static,
+    label: impl Fn(f64) -> String + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
-    let ticks = axis
-        .ticks()
-        .into_iter()
-        .map(|t| {
-            let x = axis.x(t);
-            // Labels at the ends keep inside the plot.
-            let anchor = if x < LEFT + 20.0 {
-                "start"
-            } else if x > RIGHT - 20.0 {
-                "end"
-            } else {
-                "middle"
-            };
-            view! {
-                <line x1=format!("{x:.1}") x2=format!("{x:.1}") y1="124" y2="132" class="plot-axis"/>
-                <text x=format!("{x:.1}") y="148" text-anchor=anchor class="plot-label plot-tick">{move || show(t)}</text>
-            }
-        })
-        .collect_view();
+    let ticks = move || {
+        let (scale, offset) = shown_in();
+        let shown = Axis {
+            low: axis.low * scale + offset,
+            high: axis.high * scale + offset,
+            log: axis.log,
+        };
+        shown
+            .ticks()
+            .into_iter()
+            .map(|t| {
+                let x = axis.x((t - offset) / scale);
+                // Labels at the ends keep inside the plot.
+                let anchor = if x < LEFT + 20.0 {
+                    "start"
+                } else if x > RIGHT - 20.0 {
+                    "end"
+                } else {
+                    "middle"
+                };
+                view! {
+                    <line x1=format!("{x:.1}") x2=format!("{x:.1}") y1="124" y2="132" class="plot-axis"/>
+                    <text x=format!("{x:.1}") y="148" text-anchor=anchor class="plot-label plot-tick">{label(t)}</text>
+                }
+            })
+            .collect_view()
+    };
     view! {
         <line x1=LEFT.to_string() x2=RIGHT.to_string() y1="128" y2="128" class="plot-axis"/>
         {ticks}

@@ -39,10 +39,12 @@ fn observation_ref(o: &ValueObservation) -> String {
 /// singular for exactly one and the plural otherwise ("92,542 seats", "1 day"); a length under
 /// 10 feet in feet and inches ("6 ft 7 in").
 fn in_unit(value: f64, choice: Option<&UnitChoice>, own: Option<&str>) -> String {
-    let (value, name) = match choice {
-        Some(c) => (c.convert(value), Some(c.unit.as_str())),
-        None => (value, own),
-    };
+    written(choice.map_or(value, |c| c.convert(value)), choice, own)
+}
+
+/// A value already in the chosen unit, written as [`in_unit`] writes it.
+fn written(value: f64, choice: Option<&UnitChoice>, own: Option<&str>) -> String {
+    let name = choice.map(|c| c.unit.as_str()).or(own);
     if name == Some("foot") {
         if let Some(shown) = feet_and_inches(value) {
             return shown;
@@ -91,6 +93,18 @@ pub fn ValueAnswerView(
     let show = move |v: f64| {
         units.with_value(|all| {
             own_unit.with_value(|own| in_unit(v, all.get(chosen.get()), own.as_deref()))
+        })
+    };
+    // The plot's ticks: round in the chosen unit, written as the value is.
+    let shown_in = move || {
+        units.with_value(|all| {
+            all.get(chosen.get())
+                .map_or((1.0, 0.0), |c| (c.scale, c.offset))
+        })
+    };
+    let tick_label = move |v: f64| {
+        units.with_value(|all| {
+            own_unit.with_value(|own| written(v, all.get(chosen.get()), own.as_deref()))
         })
     };
     let asked = question.dimension_cue.as_ref().map(|cue| {
@@ -178,7 +192,7 @@ pub fn ValueAnswerView(
                 view! { <crate::views::count::WhatToTry/> }.into_any()
             } else {
                 view! {
-                    <ValuePlot observations=plotted answer=value show/>
+                    <ValuePlot observations=plotted answer=value show shown_in tick_label/>
                     <Groups observations=grouped/>
                     <Evidence observations target/>
                 }
@@ -195,7 +209,11 @@ pub fn ValueAnswerView(
 fn ValuePlot(
     observations: Vec<ValueObservation>,
     answer: Option<f64>,
+    /// A value in the answer's unit, written in the chosen one.
     show: impl Fn(f64) -> String + Copy + Send + Sync + 'static,
+    /// The chosen unit's `(scale, offset)` from the answer's, and a value in it, written.
+    shown_in: impl Fn() -> (f64, f64) + Copy + Send + Sync + 'static,
+    tick_label: impl Fn(f64) -> String + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let points: Vec<(usize, f64, &ValueObservation)> = observations
         .iter()
@@ -250,7 +268,7 @@ fn ValuePlot(
     view! {
         <figure class="count-plot">
             <svg viewBox=format!("0 0 {WIDTH} {HEIGHT}") role="group" aria-label="Observed values, sized by retrieval weight">
-                <AxisLine axis show/>
+                <AxisLine axis shown_in label=tick_label/>
                 {marker}
                 {circles}
             </svg>
