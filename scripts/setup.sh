@@ -62,8 +62,10 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION\$"; th
     cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
-# --- Node packages: wasm-opt (binaryen) for release builds, playwright-core for browser tests ---
-if [ ! -x "$ROOT/node_modules/.bin/wasm-opt" ] || [ ! -d "$ROOT/node_modules/playwright-core" ]; then
+# --- Node packages: wasm-opt (binaryen) for release builds, playwright-core and axe-core for
+# browser tests ---
+if [ ! -x "$ROOT/node_modules/.bin/wasm-opt" ] || [ ! -d "$ROOT/node_modules/playwright-core" ] \
+    || [ ! -f "$ROOT/node_modules/axe-core/axe.min.js" ]; then
     say "installing node packages (npm ci)"
     (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
 fi
