@@ -6,6 +6,7 @@
 #   scripts/setup.sh test   the above, plus what the tests need (Chromium, playwright-core,
 #                           schemathesis in target/schemathesis-venv)
 #   scripts/setup.sh load   the run set-up, plus wrk for scripts/load-test.sh
+#   scripts/setup.sh cluster  the run set-up, plus HAProxy for scripts/cluster.sh
 #
 # Tools that cargo installs go to cargo's own bin directory (`$CARGO_HOME/bin`, usually
 # ~/.cargo/bin), once per machine: every later checkout finds the pinned version there and skips
@@ -43,6 +44,7 @@ if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev
 fi
 command -v node >/dev/null && command -v npm >/dev/null || apt_install nodejs npm
 if [ "$PURPOSE" = load ]; then command -v wrk >/dev/null || apt_install wrk; fi
+if [ "$PURPOSE" = cluster ]; then command -v haproxy >/dev/null || apt_install haproxy; fi
 command -v python3 >/dev/null || apt_install python3 python3-pip
 if [ "$PURPOSE" = test ] && ! command -v chromium >/dev/null; then
     apt_install chromium fonts-dejavu-core
