@@ -69,11 +69,15 @@ async fn health_reports_encoder_and_missing_database() {
         "{body}"
     );
 
-    // The server-rendered home page shows the same facts, without JavaScript.
+    // The home page links the status page, which shows the same facts, without JavaScript.
     let page = reqwest::get(server.url("/")).await.unwrap();
     assert_eq!(page.status(), StatusCode::OK);
     let html = page.text().await.unwrap();
     assert!(html.contains("<h1>Tally</h1>"));
+    assert!(html.contains(r#"href="/status""#));
+    let page = reqwest::get(server.url("/status")).await.unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let html = page.text().await.unwrap();
     assert!(
         html.contains("all-MiniLM-L6-v2 · 384 dimensions · cpu"),
         "{html}"
