@@ -378,3 +378,28 @@ fn hyphenated_scales_and_cents_written_c() {
     assert_eq!(one("It was 45c in Perth.").1, "degree celsius");
     assert_eq!(one("A 3c rise in the price of petrol.").1, "cent");
 }
+
+#[test]
+fn dotted_abbreviations_read_as_their_symbols() {
+    // Style guides write symbols with full stops; the letters without them are the symbol.
+    assert_eq!(
+        one("The car reached 120 k.p.h. on the track."),
+        ("120".into(), "kilometre per hour".into(), "=")
+    );
+    assert_eq!(
+        one("It was doing 70 m.p.h. when it crashed").1,
+        "mile per hour"
+    );
+    assert_eq!(one("a 250 c.c. engine").1, "cubic centimetre");
+    // Times of day are not picometres, and one dotted letter is not a unit.
+    for text in [
+        "Trains leave at 5 p.m. every day.",
+        "The shop opens at 9 a.m. on Sundays.",
+    ] {
+        let units: Vec<String> = read(text).into_iter().map(|(_, u, _)| u).collect();
+        assert!(
+            !units.iter().any(|u| u.ends_with("metre")),
+            "{text}: {units:?}"
+        );
+    }
+}

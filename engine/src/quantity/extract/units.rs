@@ -220,6 +220,9 @@ impl<'t> Scan<'t> {
         if at >= self.toks.len() || self.kind(at) == Some(Kind::Num) {
             return None;
         }
+        if let Some(dotted) = self.dotted_unit(at) {
+            return Some(dotted);
+        }
         for n in (1..=4).rev() {
             let end = at + n;
             if end > self.toks.len() || !self.tight(at, end) {
@@ -266,6 +269,46 @@ impl<'t> Scan<'t> {
             ));
         }
         None
+    }
+
+    /// A unit written as a dotted abbreviation, single letters each with its full stop
+    /// ("k.p.h.", "m.p.h.", "c.c."): style guides' way of writing a symbol, read as the symbol
+    /// without its dots ("kph"). Two letters at least: "5 a.m." has one.
+    fn dotted_unit(&self, at: usize) -> Option<(UnitReading, usize)> {
+        let mut letters = String::new();
+        let mut k = at;
+        while self.is_word(k)
+            && self.raw(k).chars().count() == 1
+            && self.raw_if_sym(k + 1) == Some(".")
+            && self.glued(k + 1)
+            && (k == at || self.glued(k))
+        {
+            letters.push_str(self.raw(k));
+            k += 2;
+        }
+        // "5 p.m.", "5 a.m.": times of day, not picometres.
+        if letters.chars().count() < 2 || matches!(letters.to_lowercase().as_str(), "am" | "pm") {
+            return None;
+        }
+        let candidates: Vec<&'static Unit> = self
+            .table
+            .lookup(&letters)
+            .into_iter()
+            .filter(|u| u.dimension != "count")
+            .collect();
+        if candidates.is_empty() {
+            return None;
+        }
+        Some((
+            UnitReading {
+                surface: self.text[self.toks[at].start..self.toks[k - 1].end].to_string(),
+                candidates,
+                noun: None,
+                noun_unit: None,
+                per: None,
+            },
+            k,
+        ))
     }
 
     /// Unit symbols that are also common words or letters, accepted only glued to the number
