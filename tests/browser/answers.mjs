@@ -31,6 +31,21 @@ try {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   recordProblems(page, problems);
 
+  // A count question opened by its URL (a shared link): the progress view shows at once, before
+  // the answer, which then takes its place.
+  await page.goto(base + '/?q=how+many+locks+are+on+the+river+thames&mode=count', { waitUntil: 'commit' });
+  await page.waitForSelector('#answering-now', { state: 'visible', timeout: 30000 });
+  result.progress_first = (await page.textContent('#answering-now')).trim();
+  if (await page.$('#count-value')) throw new Error('the answer came with the first bytes: no progress to see');
+  await page.waitForSelector('#count-value', { timeout: 180000 });
+  result.progress_hidden_after = await page.$eval('#answering-now', (el) => getComputedStyle(el).display === 'none');
+
+  // A value question the corpus cannot answer: a short page that says what to try.
+  await page.goto(base + '/?q=how+heavy+is+a+zorblax&mode=value', { waitUntil: 'load' });
+  await page.waitForSelector('#what-to-try', { state: 'visible', timeout: 60000 });
+  result.no_answer = (await page.textContent('#value-value')).trim();
+  await page.screenshot({ path: join(shots, 'no-answer.png'), fullPage: true });
+
   // The count question, through the question box.
   await page.goto(base + '/', { waitUntil: 'load' });
   await hydrated(page);

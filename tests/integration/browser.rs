@@ -92,6 +92,16 @@ async fn questions_answers_and_feedback_in_a_browser() {
         .parse()
         .unwrap();
     assert!(count.min(180.0) / count.max(180.0) >= 0.9 - 1e-12, "{seen}");
+    // Opened by its URL, a new count question showed what it was doing before its answer came,
+    // and the notice went once the answer was there; a value question without an answer said so.
+    let first = seen["progress_first"].as_str().unwrap();
+    assert!(
+        first.contains("how many locks are on the river thames")
+            && first.contains("count question"),
+        "{first}"
+    );
+    assert_eq!(seen["progress_hidden_after"], true, "{seen}");
+    assert_eq!(seen["no_answer"], "No value found in this corpus", "{seen}");
     // The progress list showed the pipeline's stages, in order, while the answer was computed.
     let stages: Vec<&str> = seen["stages"]
         .as_array()
@@ -475,8 +485,9 @@ async fn a_study_is_completed_summarised_and_exported() {
     assert!(server.stop().success());
 }
 
-/// axe-core's WCAG 2.1 A and AA rules find nothing on any kind of page, at desktop and phone
-/// width (answers included: a count, a value, a quantity search).
+/// axe-core's WCAG 2.1 A and AA rules find nothing on any kind of page (answers with and without
+/// an answer included) at desktop and phone width in the light theme and at desktop width in the
+/// dark one; every page is screenshotted in each view.
 #[tokio::test]
 async fn every_page_passes_axe_core() {
     require_built_site();
@@ -491,14 +502,22 @@ async fn every_page_passes_axe_core() {
     )
     .await;
     server.wait_until_answering().await;
+    let shots = workspace_root().join("target/browser");
     let stdout = run_browser_script(
         &server,
         "tests/browser/accessibility.mjs",
-        &[&server.base_url, token],
+        &[&server.base_url, token, &shots.display().to_string()],
     );
     let seen: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON line");
     let pages = seen["pages"].as_array().unwrap();
-    assert_eq!(pages.len(), 20, "{seen}");
+    // 12 pages × (1,280 px light, 390 px light, 1,280 px dark), each screenshotted.
+    assert_eq!(pages.len(), 36, "{seen}");
+    let shot_count = std::fs::read_dir(&shots)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("page-"))
+        .count();
+    assert!(shot_count >= 36, "{shot_count} page screenshots");
     assert!(
         pages
             .iter()
