@@ -403,3 +403,33 @@ fn dotted_abbreviations_read_as_their_symbols() {
         );
     }
 }
+
+#[test]
+fn movements_and_levels_from_the_verb_and_the_sign() {
+    // A verb of movement makes the amount a change ("rose 3%"); with "to" the number is the new
+    // level ("rose to $45"). Written for issue 34 from how news reports movements.
+    let changes =
+        |text: &str| -> Vec<&'static str> { read(text).into_iter().map(|(_, _, c)| c).collect() };
+    for (text, expected) in [
+        ("Shares rose 3% on Monday.", vec!["up"]),
+        ("Shares rose to $45 on Monday.", vec!["="]),
+        ("Profit fell 12% to $3 billion.", vec!["down", "="]),
+        ("Sales dropped by 2 million units.", vec!["down"]),
+        ("The index was down 0.5%.", vec!["down"]),
+        ("Unemployment climbed to 4.1%.", vec!["="]),
+        ("Inflation eased to 2.9% in May.", vec!["="]),
+        ("Revenue jumped 20 percent.", vec!["up"]),
+        ("Costs increased by $5 million.", vec!["up"]),
+        ("The stock slid 7%.", vec!["down"]),
+        ("Prices are up 4% from a year ago.", vec!["up"]),
+        ("The price was cut by 10%.", vec!["down"]),
+        ("Oil gained $1.20 a barrel.", vec!["up"]),
+        ("Net income plunged 45%.", vec!["down"]),
+        ("Stocks rose +0.4% today.", vec!["up"]),
+        ("The rate stayed at 5%.", vec!["="]),
+        ("Roughly $2 billion was spent.", vec!["~"]),
+        ("Fewer than 20 remained.", vec!["<"]),
+    ] {
+        assert_eq!(changes(text), expected, "{text}");
+    }
+}
