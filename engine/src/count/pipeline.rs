@@ -306,7 +306,26 @@ impl CountPipeline {
 
         let scorer = self.effective_scorer(settings.scorer);
         let settings = &settings.for_scorer(scorer);
-        let per_snippet = self.score_candidates(question, &analysis, &texts, scorer)?;
+        // The instances' evidence (names, their fit to the answer type) does not depend on the
+        // counts: it is gathered on a second thread while the reader reads, which leaves the
+        // cores idle between its matrix products.
+        let (per_snippet, evidence) = std::thread::scope(|scope| {
+            let gathering = scope.spawn(|| {
+                self.instance_evidence(
+                    &analysis,
+                    &texts,
+                    settings.instance_scoring,
+                    settings.max_instances,
+                )
+            });
+            let per_snippet = self.score_candidates(question, &analysis, &texts, scorer);
+            let evidence = gathering
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (per_snippet, evidence)
+        });
+        let per_snippet = per_snippet?;
+        let evidence = evidence?;
         lap(Stage::SpanScoring.name(), &mut timings)?;
 
         let chosen = best_per_snippet(&per_snippet);
@@ -387,13 +406,13 @@ impl CountPipeline {
         lap(Stage::Contextualization.name(), &mut timings)?;
 
         // Instances.
-        let instances = self.instances_for(
-            &analysis,
-            &texts,
+        let instances = rank_instances(
+            evidence,
             &chosen,
+            texts.len(),
             settings.instance_scoring,
             settings.max_instances,
-        )?;
+        );
         lap(Stage::Instances.name(), &mut timings)?;
 
         let answer_snippets = snippets
@@ -488,37 +507,28 @@ impl CountPipeline {
         scoring: InstanceScoring,
         max: usize,
     ) -> Result<Vec<Instance>, PipelineError> {
-        let mut snippet_confidence = vec![0.0; texts.len()];
-        for c in chosen {
-            snippet_confidence[c.snippet] = c.confidence;
-        }
-        let best_snippet = chosen
-            .iter()
-            .max_by(|a, b| a.confidence.total_cmp(&b.confidence))
-            .map(|c| c.snippet);
-        let mut instances = find_instances(texts, analysis);
+        let evidence = self.instance_evidence(analysis, texts, scoring, max)?;
+        Ok(rank_instances(evidence, chosen, texts.len(), scoring, max))
+    }
+
+    /// The snippets' instances with what ranking them under `scoring` needs besides the counts:
+    /// their fit to the answer type and the reader's readings (for the scorings that use them).
+    fn instance_evidence(
+        &self,
+        analysis: &QuestionAnalysis,
+        texts: &[&str],
+        scoring: InstanceScoring,
+        max: usize,
+    ) -> Result<InstanceEvidence, PipelineError> {
+        let instances = find_instances(texts, analysis);
         let fits = self.type_fits(&instances, analysis, scoring, texts.len(), max)?;
         let fit_of = |inst: &Instance| fits.get(&inst.key).copied().unwrap_or(1.0);
         let readings = self.readings(&instances, analysis, texts, scoring, max, &fit_of)?;
-        let reading_of = |inst: &Instance| {
-            readings
-                .as_ref()
-                .map(|r| r.get(&inst.key).copied().unwrap_or_default())
-        };
-        let evidence = Evidence {
-            type_fit: &fit_of,
-            reading: &reading_of,
-        };
-        rank(
-            &mut instances,
-            &snippet_confidence,
-            best_snippet,
-            scoring,
-            &evidence,
-        );
-        instances.retain(|i| i.score > 0.0);
-        instances.truncate(max);
-        Ok(instances)
+        Ok(InstanceEvidence {
+            instances,
+            fits,
+            readings,
+        })
     }
 
     /// Fit of each instance to the answer: the mean encoder cosine of "‹instance›" with the
@@ -639,6 +649,60 @@ impl CountPipeline {
         )?;
         Ok(Some(readings))
     }
+}
+
+/// A question's instances before ranking, with their evidence (see
+/// [`CountPipeline::instance_evidence`]).
+struct InstanceEvidence {
+    instances: Vec<Instance>,
+    fits: HashMap<String, f64>,
+    readings: Option<HashMap<String, Reading>>,
+}
+
+/// Ranks the instances by `scoring`, at most `max`; `chosen` (each snippet's count span) gives
+/// the snippets' confidences and the most confident snippet.
+fn rank_instances(
+    evidence: InstanceEvidence,
+    chosen: &[Chosen],
+    snippets: usize,
+    scoring: InstanceScoring,
+    max: usize,
+) -> Vec<Instance> {
+    let InstanceEvidence {
+        mut instances,
+        fits,
+        readings,
+    } = evidence;
+    let mut snippet_confidence = vec![0.0; snippets];
+    for c in chosen {
+        if let Some(slot) = snippet_confidence.get_mut(c.snippet) {
+            *slot = c.confidence;
+        }
+    }
+    let best_snippet = chosen
+        .iter()
+        .max_by(|a, b| a.confidence.total_cmp(&b.confidence))
+        .map(|c| c.snippet);
+    let fit_of = |inst: &Instance| fits.get(&inst.key).copied().unwrap_or(1.0);
+    let reading_of = |inst: &Instance| {
+        readings
+            .as_ref()
+            .map(|r| r.get(&inst.key).copied().unwrap_or_default())
+    };
+    let evidence = Evidence {
+        type_fit: &fit_of,
+        reading: &reading_of,
+    };
+    rank(
+        &mut instances,
+        &snippet_confidence,
+        best_snippet,
+        scoring,
+        &evidence,
+    );
+    instances.retain(|i| i.score > 0.0);
+    instances.truncate(max);
+    instances
 }
 
 /// Scores instances best bound first, `chunk` at a time, until `max` scores found are above the
