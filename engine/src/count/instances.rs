@@ -228,9 +228,11 @@ pub fn rank(
     evidence: &Evidence,
 ) {
     let n = snippet_confidence.len().max(1) as f64;
-    let type_compatibility = |inst: &Instance| {
-        let fit = (evidence.type_fit)(inst).clamp(0.0, 1.0);
-        type_compatibility_prior(inst, snippet_confidence.len()) * fit * fit
+    let compatibility = |inst: &Instance| {
+        type_compatibility(
+            type_compatibility_prior(inst, snippet_confidence.len()),
+            (evidence.type_fit)(inst),
+        )
     };
     for inst in instances.iter_mut() {
         let mut snippets: Vec<usize> = inst.mentions.iter().map(|m| m.snippet).collect();
@@ -257,13 +259,13 @@ pub fn rank(
             // squared fit; names only ever seen opening a sentence are damped. Chosen on the NQ
             // dev set (the only snippet set with gold instances) over frequency × fit and
             // confidence-weighted variants.
-            InstanceScoring::TypeCompatibility => type_compatibility(inst),
+            InstanceScoring::TypeCompatibility => compatibility(inst),
             // The paper's summed confidence, with the reader's spans of the name in place of
             // the snippet's count confidence.
             InstanceScoring::Reader => (evidence.reading)(inst).map_or(frequency, |r| r.summed),
             InstanceScoring::ReaderTypeCompatibility => match (evidence.reading)(inst) {
-                Some(reading) => reader_weighted(type_compatibility(inst), reading),
-                None => type_compatibility(inst),
+                Some(reading) => reader_weighted(compatibility(inst), reading),
+                None => compatibility(inst),
             },
         };
     }
@@ -273,6 +275,13 @@ pub fn rank(
             .then(b.mentions.len().cmp(&a.mentions.len()))
             .then(a.key.cmp(&b.key))
     });
+}
+
+/// The type-compatibility score: its prior ([`type_compatibility_prior`]) times the squared fit
+/// to the answer type (the fit clamped to [0, 1], so the prior bounds the score).
+pub fn type_compatibility(prior: f64, fit: f64) -> f64 {
+    let fit = fit.clamp(0.0, 1.0);
+    prior * fit * fit
 }
 
 /// Type compatibility weighted by the reader's best reading of the name, with a floor of 0.1 (as

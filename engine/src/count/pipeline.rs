@@ -22,8 +22,8 @@ use super::consolidate::{consolidate, select, Scored};
 use super::contextualize::{classify, CnpClass, CnpInput};
 use super::instance_reading::read_instances;
 use super::instances::{
-    find_instances, rank, reader_weighted, snippet_frequency, type_compatibility_prior, Evidence,
-    Instance, InstanceScoring, Reading,
+    find_instances, rank, reader_weighted, snippet_frequency, type_compatibility,
+    type_compatibility_prior, Evidence, Instance, InstanceScoring, Reading,
 };
 use super::lexical::lexical_confidence;
 use super::name_cache::NameCache;
@@ -583,7 +583,7 @@ impl CountPipeline {
                 };
                 let fit = fit.clamp(0.0, 1.0);
                 fits.insert(inst.key.clone(), fit);
-                scores.push(bound * fit * fit);
+                scores.push(type_compatibility(*bound, fit));
             }
             Ok(scores)
         })?;
@@ -620,10 +620,7 @@ impl CountPipeline {
         }
         let bound = |inst: &Instance| match scoring {
             InstanceScoring::Reader => snippet_frequency(inst, texts.len()),
-            _ => {
-                let fit = fit_of(inst).clamp(0.0, 1.0);
-                type_compatibility_prior(inst, texts.len()) * fit * fit
-            }
+            _ => type_compatibility(type_compatibility_prior(inst, texts.len()), fit_of(inst)),
         };
         let score = |bound: f64, reading: Reading| match scoring {
             InstanceScoring::Reader => reading.summed,
