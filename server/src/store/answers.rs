@@ -7,6 +7,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::FromRow;
+use tally_types::QuestionKind;
 use uuid::Uuid;
 
 use crate::store::db::{classify, Database, DbError};
@@ -136,6 +137,13 @@ async fn resorted(
     let Some(visitor) = asked.visitor else {
         return Ok(None);
     };
+    // Only searches have a sort order: other answers skip the query.
+    let sorted = [QuestionKind::Quantity, QuestionKind::Search]
+        .iter()
+        .any(|k| k.name() == asked.kind);
+    if !sorted {
+        return Ok(None);
+    }
     sqlx::query_scalar(
         "UPDATE questions SET answer_id = $1, settings = $2, last_asked_at = now() \
          WHERE id = (SELECT id FROM questions WHERE visitor = $3 \
