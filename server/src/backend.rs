@@ -267,11 +267,8 @@ impl Backend for ServerBackend {
     }
 
     fn ingest_job(&self, id: String) -> BoxFuture<Result<IngestJob, Failure>> {
-        let job = self.state.ingest.job(&id).ok_or_else(|| Failure {
-            status: 404,
-            message: format!("there is no ingestion job `{id}` on this server"),
-        });
-        Box::pin(async move { job })
+        let state = self.state.clone();
+        Box::pin(async move { state.ingest.job(&id).await.map_err(|e| e.failure()) })
     }
 
     fn ask_options(&self) -> BoxFuture<AskOptions> {

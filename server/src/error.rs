@@ -121,7 +121,9 @@ impl HttpError for IngestError {
         match self {
             IngestError::BadRequest(_) => StatusCode::BAD_REQUEST,
             IngestError::NotFound(_) => StatusCode::NOT_FOUND,
+            IngestError::Conflict(_) => StatusCode::CONFLICT,
             IngestError::Answer(e) => e.status(),
+            IngestError::Store(e) => e.status(),
             IngestError::Index(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -129,6 +131,7 @@ impl HttpError for IngestError {
     fn public_message(&self) -> String {
         match self {
             IngestError::Answer(e) => e.public_message(),
+            IngestError::Store(e) => e.public_message(),
             other => other.to_string(),
         }
     }

@@ -15,6 +15,7 @@ use crate::cli::{ServeArgs, WebProvider, BRAVE_KEY_ENV};
 use crate::http::listen::{self, ConnectionLimits};
 use crate::http::rate_limit::RateLimiter;
 use crate::http::router;
+use crate::ingest::held::HeldCorpora;
 use crate::ingest::IngestService;
 use crate::sources::WebSource;
 use crate::state::{AppState, EncoderSlot};
@@ -87,6 +88,14 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             " (summary and export closed: no admin token)"
         }
     );
+    // The name this process goes by in the ingestion jobs' rows: another process on the same
+    // address (a restart) is another server.
+    let server_name = format!("{} (pid {})", args.addr, std::process::id());
+    let ingest = Arc::new(IngestService::new(
+        db.clone(),
+        server_name,
+        HeldCorpora::open(HeldCorpora::beside(&args.index)),
+    ));
     let state = AppState {
         leptos_options: leptos_options(&args),
         encoder,
@@ -97,8 +106,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         limiter: RateLimiter::new(args.rate_limit),
         study: Arc::new(study),
         admin,
-        ingest: Arc::new(IngestService::default()),
+        ingest: ingest.clone(),
     };
+    tokio::spawn(crate::ingest::sync::run(ingest, state.answerer.clone()));
     // Apply migrations now rather than on the first request, and say how it went.
     match db.check().await {
         Ok(()) => tracing::info!("database ready"),

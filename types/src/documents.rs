@@ -39,12 +39,45 @@ pub enum JobState {
 }
 
 impl JobState {
+    pub const ALL: [JobState; 3] = [JobState::Running, JobState::Done, JobState::Failed];
+
     pub const fn name(self) -> &'static str {
         match self {
             JobState::Running => "running",
             JobState::Done => "done",
             JobState::Failed => "failed",
         }
+    }
+
+    pub fn parse(name: &str) -> Option<JobState> {
+        Self::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+/// What an upload into a corpus that exists already does with the documents it held.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UploadMode {
+    /// Keeps them and adds the new documents (one already there, by its text, is not added
+    /// again).
+    #[default]
+    Add,
+    /// Drops them first.
+    Replace,
+}
+
+impl UploadMode {
+    pub const ALL: [UploadMode; 2] = [UploadMode::Add, UploadMode::Replace];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            UploadMode::Add => "add",
+            UploadMode::Replace => "replace",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<UploadMode> {
+        Self::ALL.into_iter().find(|m| m.name() == name)
     }
 }
 
@@ -55,6 +88,9 @@ pub struct IngestJob {
     pub id: String,
     pub corpus: String,
     pub files: Vec<String>,
+    pub mode: UploadMode,
+    /// Documents of the upload that the corpus held already (by their text): not added again.
+    pub duplicates: usize,
     pub state: JobState,
     #[serde(flatten)]
     pub progress: IngestProgress,

@@ -29,18 +29,21 @@ impl Checked {
     }
 }
 
-pub(super) fn check_corpus(engines: &Engines, settings: &CountSettings) -> Result<(), AnswerError> {
+/// Whether the corpus `settings` name (if any) is one of the `offered` corpora.
+pub(super) fn check_corpus(
+    offered: &[String],
+    settings: &CountSettings,
+) -> Result<(), AnswerError> {
     let Some(corpus) = &settings.corpus else {
         return Ok(());
     };
-    let known = engines.snippets.corpora().unwrap_or_default();
-    if known.contains(corpus) {
+    if offered.contains(corpus) {
         return Ok(());
     }
     Err(AnswerError::BadRequest(format!(
         "unknown corpus `{corpus}` ({}, {})",
         tally_types::request::ALL_CORPORA,
-        known.join(", ")
+        offered.join(", ")
     )))
 }
 

@@ -3,7 +3,7 @@
 //! Answers are computed on the blocking pool, a bounded number at a time, and recent ones are
 //! kept in a small cache (a popular demo question is answered once, not once per visitor).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -95,6 +95,9 @@ pub struct Answerer {
     cache: Arc<Mutex<Cache>>,
     /// The web search for count snippets, when one is configured.
     web: Option<Arc<WebSource>>,
+    /// Corpora being indexed (from the database) right now: not offered and not asked, so that
+    /// no answer comes from half a corpus.
+    indexing: Arc<Mutex<BTreeSet<String>>>,
 }
 
 /// Seconds a refused asker is told to wait: about one answer's time.
@@ -149,6 +152,7 @@ impl Answerer {
             max_waiting: queue,
             cache: Arc::new(Mutex::new(Cache::default())),
             web: None,
+            indexing: Arc::default(),
         }
     }
 
@@ -213,6 +217,30 @@ impl Answerer {
         self.engines()
     }
 
+    /// `corpus` is being indexed, or is indexed: it is hidden until [`Answerer::indexed`].
+    pub fn indexing(&self, corpus: &str) {
+        if let Ok(mut indexing) = self.indexing.lock() {
+            indexing.insert(corpus.to_string());
+        }
+    }
+
+    /// `corpus` is indexed whole (or gone), and offered if it is there.
+    pub fn indexed(&self, corpus: &str) {
+        if let Ok(mut indexing) = self.indexing.lock() {
+            indexing.remove(corpus);
+        }
+        self.corpora_changed();
+    }
+
+    /// The corpora of the loaded indexes that may be asked: those not being indexed.
+    fn offered_corpora(&self, engines: &Engines) -> Vec<String> {
+        let mut corpora = engines.snippets.corpora().unwrap_or_default();
+        if let Ok(indexing) = self.indexing.lock() {
+            corpora.retain(|c| !indexing.contains(c));
+        }
+        corpora
+    }
+
     /// The corpora changed (documents were ingested or deleted): cached answers are forgotten.
     pub fn corpora_changed(&self) {
         if let Ok(mut cache) = self.cache.lock() {
@@ -248,9 +276,7 @@ impl Answerer {
             .map(|e| {
                 let mut examples = e.ask_options.clone();
                 // Corpora come and go as documents are ingested and deleted.
-                if let Ok(corpora) = e.snippets.corpora() {
-                    examples.corpora = corpora;
-                }
+                examples.corpora = self.offered_corpora(&e);
                 examples
             })
             .unwrap_or_default();
@@ -280,7 +306,7 @@ impl Answerer {
         };
         let loaded = self.engines.get().and_then(|e| e.as_ref().ok());
         if let Some(engines) = loaded {
-            check_corpus(engines, &count)?;
+            check_corpus(&self.offered_corpora(engines), &count)?;
         }
         let (snippet_source, snippet_set) = if may_count {
             // A stored snippet set is the web's, answered from again.
@@ -350,7 +376,7 @@ impl Answerer {
         let question = checked.question().to_string();
         let engines = self.engines()?;
         if !checked.corpus_checked {
-            check_corpus(&engines, &checked.count)?;
+            check_corpus(&self.offered_corpora(&engines), &checked.count)?;
         }
         let decision = decide_kind(&engines, &question, checked.forced);
         // Web answers are not cached here: whether a stored snippet set is reused is the

@@ -2,14 +2,17 @@
 //! page's form or any HTTP client sends it), follow the ingestion job (JSON, or server-sent
 //! events), list and delete corpora.
 //!
-//! - `POST /api/admin/corpora` (fields `corpus`, one or more `file`, optional `format` and, for a
-//!   form, `token`): 202 with the job (a browser form gets 303 to the job's page);
-//! - `GET /api/admin/jobs/{id}`: the job; `GET /api/admin/jobs/{id}/events`: `progress` events
-//!   with the job, then `done` or `failed`;
+//! - `POST /api/admin/corpora` (fields `corpus`, one or more `file`, optional `format`, `mode`
+//!   (`add`, the default, or `replace`) and, for a form, `token`): 202 with the job once the
+//!   documents are stored (a browser form gets 303 to the job's page);
+//! - `GET /api/admin/jobs/{id}`: the job, through any server; `GET /api/admin/jobs/{id}/events`:
+//!   `progress` events with the job, then `done` or `failed`; `POST /api/admin/jobs/{id}/restart`
+//!   (admin token): a failed job started again on this server;
 //! - `GET /api/admin/corpora`: the corpora with their snippets and sentences;
 //! - `DELETE /api/admin/corpora/{name}` (or `POST /admin/corpora/{name}/delete` from the page).
 
 use std::convert::Infallible;
+use std::time::Duration;
 
 use axum::extract::multipart::MultipartRejection;
 use axum::extract::{Multipart, Path, State};
@@ -21,7 +24,7 @@ use axum::{Form, Json};
 use futures_util::stream;
 use serde::Deserialize;
 use tally_engine::corpus::Format;
-use tally_types::documents::{CorpusRow, IngestJob, JobState};
+use tally_types::documents::{CorpusRow, IngestJob, JobState, UploadMode};
 use tally_types::request::encode;
 
 use crate::admin_token::{AdminToken, CORPUS_PAGES};
@@ -32,6 +35,9 @@ use crate::state::AppState;
 
 /// Largest upload accepted (all files of one request).
 pub const MAX_UPLOAD_BYTES: usize = 64 * 1024 * 1024;
+
+/// How often a job's event stream reads its row.
+const JOB_POLL: Duration = Duration::from_millis(250);
 
 /// `POST /api/admin/corpora`: reads the form, checks the token, starts the job.
 pub async fn upload(
@@ -58,7 +64,7 @@ pub async fn upload(
         Ok::<_, ApiError>(
             state
                 .ingest
-                .start(&state.answerer, &form.corpus, uploads)
+                .start(&state.answerer, &form.corpus, form.mode, uploads)
                 .await?,
         )
     }
@@ -88,6 +94,7 @@ pub async fn upload(
 struct UploadForm {
     token: Option<String>,
     corpus: String,
+    mode: UploadMode,
     uploads: Vec<Upload>,
 }
 
@@ -127,7 +134,7 @@ async fn read_upload(
                     .map_err(|_| bad(format!("{file_name} is not UTF-8 text")))?;
                 files.push((file_name, text));
             }
-            "corpus" | "format" | "token" => {
+            "corpus" | "format" | "mode" | "token" => {
                 let value = field
                     .text()
                     .await
@@ -147,6 +154,11 @@ async fn read_upload(
                                     ))
                                 })?,
                         )
+                    }
+                    "mode" if !value.is_empty() => {
+                        form.mode = UploadMode::parse(&value).ok_or_else(|| {
+                            bad(format!("unknown mode `{value}` (add or replace)"))
+                        })?;
                     }
                     "token" if !value.is_empty() => {
                         admin.check(Some(&value), CORPUS_PAGES)?;
@@ -178,37 +190,51 @@ pub async fn job(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<IngestJob>, ApiError> {
-    state.ingest.job(&id).map(Json).ok_or_else(|| no_job(&id))
+    Ok(Json(state.ingest.job(&id).await?))
 }
 
-fn no_job(id: &str) -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        format!("there is no ingestion job `{id}` on this server"),
-    )
+/// `POST /api/admin/jobs/{id}/restart`: a failed job, started again on this server.
+pub async fn restart(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<IngestJob>, ApiError> {
+    let given = given_token(&state, &headers, None)?;
+    state.admin.check(given.as_deref(), CORPUS_PAGES)?;
+    Ok(Json(state.ingest.restart(&id).await?))
 }
 
-/// `GET /api/admin/jobs/{id}/events`: the job now and at each change, until it ends.
+/// `GET /api/admin/jobs/{id}/events`: the job now and at each change of its row, until it ends.
 pub async fn job_events(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let receiver = state.ingest.subscribe(&id).ok_or_else(|| no_job(&id))?;
+    let first = state.ingest.job(&id).await?;
     let events = stream::unfold(
-        (receiver, true, false),
-        |(mut receiver, first, ended)| async move {
-            if ended || (!first && receiver.changed().await.is_err()) {
+        (state, id, Some(first), None::<IngestJob>),
+        |(state, id, next, last)| async move {
+            let ended = last.as_ref().is_some_and(|j| j.state != JobState::Running);
+            if ended {
                 return None;
             }
-            let job = receiver.borrow_and_update().clone();
+            let job = match next {
+                Some(job) => job,
+                // Read again until the row changes (or cannot be read: the stream ends).
+                None => loop {
+                    tokio::time::sleep(JOB_POLL).await;
+                    let job = state.ingest.job(&id).await.ok()?;
+                    if Some(&job) != last.as_ref() {
+                        break job;
+                    }
+                },
+            };
             let name = match job.state {
                 JobState::Running => "progress",
                 JobState::Done => "done",
                 JobState::Failed => "failed",
             };
             let event = Event::default().event(name).json_data(&job).ok()?;
-            let ended = job.state != JobState::Running;
-            Some((Ok::<_, Infallible>(event), (receiver, false, ended)))
+            Some((Ok::<_, Infallible>(event), (state, id, None, Some(job))))
         },
     );
     Ok(Sse::new(events)

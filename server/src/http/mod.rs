@@ -74,6 +74,10 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
         )
         .route("/admin/jobs/{id}", get(admin::job))
         .route("/admin/jobs/{id}/events", get(admin::job_events))
+        .route(
+            "/admin/jobs/{id}/restart",
+            axum::routing::post(admin::restart),
+        )
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
 

@@ -3,6 +3,7 @@
 //! user study keeps its own in `study/`).
 
 pub mod answers;
+pub mod corpora;
 pub mod db;
 pub mod feedback;
 pub mod pg_cluster;

@@ -1,0 +1,227 @@
+//! A person's documents, kept in PostgreSQL and indexed by every server: an upload is read
+//! (bad ones refused before anything is stored), stored whole in one transaction with the job
+//! that follows it, and announced; each server's sync loop ([`sync`]) then brings its indexes to
+//! the database's version of the corpus, one corpus at a time (tantivy lets one writer at a
+//! time use an index), and the job's server reports its progress in the job's row, which any
+//! server shows.
+
+pub mod held;
+pub mod sync;
+
+use tally_engine::corpus::documents::{self, DocumentsError};
+use tally_engine::corpus::Format;
+use tally_engine::search::index::Document;
+use tally_types::documents::{CorpusRow, IngestJob, UploadMode};
+use tokio::sync::Notify;
+
+use crate::answering::{AnswerError, Answerer};
+use crate::store::corpora;
+use crate::store::db::{write_to_end, Database, DbError};
+use held::HeldCorpora;
+
+#[derive(Debug, thiserror::Error)]
+pub enum IngestError {
+    /// The upload cannot be used (no files, a bad name, a malformed line); says why.
+    #[error("{0}")]
+    BadRequest(String),
+    /// The corpus named does not exist.
+    #[error("{0}")]
+    NotFound(String),
+    /// The upload would mix with documents the database does not hold; says what to do.
+    #[error("{0}")]
+    Conflict(String),
+    #[error(transparent)]
+    Answer(#[from] AnswerError),
+    #[error(transparent)]
+    Store(#[from] DbError),
+    #[error("the indexes could not be changed: {0}")]
+    Index(String),
+}
+
+impl From<DocumentsError> for IngestError {
+    fn from(error: DocumentsError) -> Self {
+        match error {
+            DocumentsError::Invalid(why) => IngestError::BadRequest(why),
+            missing @ DocumentsError::NoCorpus(_) => IngestError::NotFound(missing.to_string()),
+            other => IngestError::Index(other.to_string()),
+        }
+    }
+}
+
+/// One uploaded file.
+pub struct Upload {
+    pub file_name: String,
+    pub format: Format,
+    pub text: String,
+}
+
+/// This server's part in ingestion: its name in the jobs' rows, what its indexes hold, and the
+/// lock that lets one change of the indexes run at a time.
+pub struct IngestService {
+    db: Database,
+    server: String,
+    held: HeldCorpora,
+    writing: tokio::sync::Mutex<()>,
+    /// Wakes the sync loop: an upload or a restarted job on this server.
+    wake: Notify,
+}
+
+/// The documents of the uploads, or why they cannot be used; uploads without any text are
+/// refused (they would make a job that adds nothing).
+fn read_uploads(uploads: &[Upload]) -> Result<Vec<Document>, IngestError> {
+    let mut all: Vec<Document> = Vec::new();
+    for upload in uploads {
+        all.extend(documents::read(
+            &upload.text,
+            upload.format,
+            &upload.file_name,
+        )?);
+    }
+    if all.iter().all(|d| d.text.trim().is_empty()) {
+        let names: Vec<&str> = uploads.iter().map(|u| u.file_name.as_str()).collect();
+        return Err(IngestError::BadRequest(format!(
+            "there is no text to index in {}",
+            names.join(", ")
+        )));
+    }
+    Ok(all)
+}
+
+impl IngestService {
+    /// The service of server `server` (a name unique to this process), whose indexes' database
+    /// corpora are recorded in `held`.
+    pub fn new(db: Database, server: String, held: HeldCorpora) -> Self {
+        Self {
+            db,
+            server,
+            held,
+            writing: tokio::sync::Mutex::new(()),
+            wake: Notify::new(),
+        }
+    }
+
+    /// Reads the uploads (refusing bad ones before anything is stored), stores their documents
+    /// in `corpus` with the job, and wakes the sync loop that indexes them; the job as stored.
+    pub async fn start(
+        &self,
+        answerer: &Answerer,
+        corpus: &str,
+        mode: UploadMode,
+        uploads: Vec<Upload>,
+    ) -> Result<IngestJob, IngestError> {
+        documents::check_corpus_name(corpus)?;
+        if uploads.is_empty() {
+            return Err(IngestError::BadRequest("choose at least one file".into()));
+        }
+        // Answering must be loaded: the indexes are its.
+        let engines = answerer.loaded()?;
+        let files: Vec<String> = uploads.iter().map(|u| u.file_name.clone()).collect();
+        // Parsing (HTML above all) is CPU work: off the runtime threads that serve requests.
+        let all = tokio::task::spawn_blocking(move || read_uploads(&uploads))
+            .await
+            .map_err(|e| IngestError::Index(format!("reading the uploads crashed: {e}")))??;
+        if mode == UploadMode::Add && self.held.get(corpus).is_none() {
+            let name = corpus.to_string();
+            let local = tokio::task::spawn_blocking(move || {
+                documents::corpora(&engines.indexes())
+                    .map(|sizes| sizes.iter().any(|s| s.name == name))
+            })
+            .await
+            .map_err(|e| IngestError::Index(format!("the listing task crashed: {e}")))??;
+            if local && !corpora::has(&self.db, corpus).await? {
+                return Err(IngestError::Conflict(format!(
+                    "the corpus `{corpus}` is only in this server's indexes (bundled, or uploaded \
+                     before corpora were kept in the database), so other servers could not add to \
+                     it: upload with mode `replace`, or into another corpus"
+                )));
+            }
+        }
+        let (db, server, corpus) = (self.db.clone(), self.server.clone(), corpus.to_string());
+        let job = write_to_end(async move {
+            corpora::store_upload(&db, &server, &corpus, mode, files, &all).await
+        })
+        .await?;
+        self.wake.notify_one();
+        Ok(job)
+    }
+
+    /// Deletes `corpus`: from the database (every server drops it) and from this server's
+    /// indexes, after any change under way; what this server held of it.
+    pub async fn delete(
+        &self,
+        answerer: &Answerer,
+        corpus: &str,
+    ) -> Result<CorpusRow, IngestError> {
+        let (db, name) = (self.db.clone(), corpus.to_string());
+        let in_database = write_to_end(async move { corpora::delete(&db, &name).await }).await?;
+        let _writing = self.writing.lock().await;
+        let local = {
+            let answerer = answerer.clone();
+            let corpus = corpus.to_string();
+            tokio::task::spawn_blocking(move || delete_now(&answerer, &corpus))
+                .await
+                .map_err(|e| IngestError::Index(format!("the deleting task crashed: {e}")))?
+        };
+        self.held
+            .set(corpus, None)
+            .map_err(|e| IngestError::Index(e.to_string()))?;
+        answerer.indexed(corpus);
+        match local {
+            // Stored, but not indexed here yet.
+            Err(IngestError::NotFound(_)) if in_database => Ok(CorpusRow {
+                name: corpus.to_string(),
+                snippets: 0,
+                sentences: 0,
+            }),
+            other => other,
+        }
+    }
+
+    /// The corpora of the loaded indexes.
+    pub async fn corpora(&self, answerer: &Answerer) -> Result<Vec<CorpusRow>, IngestError> {
+        let engines = answerer.loaded()?;
+        tokio::task::spawn_blocking(move || {
+            let sizes = documents::corpora(&engines.indexes())?;
+            Ok(sizes.into_iter().map(row).collect())
+        })
+        .await
+        .map_err(|e| IngestError::Index(format!("the listing task crashed: {e}")))?
+    }
+
+    /// A job as its row stands now, whichever server runs it.
+    pub async fn job(&self, id: &str) -> Result<IngestJob, IngestError> {
+        corpora::job(&self.db, id).await?.ok_or_else(|| no_job(id))
+    }
+
+    /// Starts failed job `id` again on this server; the job.
+    pub async fn restart(&self, id: &str) -> Result<IngestJob, IngestError> {
+        let job = corpora::restart(&self.db, id, &self.server)
+            .await?
+            .ok_or_else(|| no_job(id))?;
+        self.wake.notify_one();
+        Ok(job)
+    }
+}
+
+fn no_job(id: &str) -> IngestError {
+    IngestError::NotFound(format!("there is no ingestion job `{id}`"))
+}
+
+/// Deletes `corpus` from the loaded indexes (blocking; callers hold the ingestion lock, or are
+/// alone): its snippets, sentences and observations; cached answers go, freed memory is given
+/// back.
+pub fn delete_now(answerer: &Answerer, corpus: &str) -> Result<CorpusRow, IngestError> {
+    let engines = answerer.loaded()?;
+    let deleted = documents::delete(&engines.indexes(), corpus)?;
+    answerer.corpora_changed();
+    crate::memory::give_back_freed();
+    Ok(row(deleted))
+}
+
+fn row(size: documents::CorpusSize) -> CorpusRow {
+    CorpusRow {
+        name: size.name,
+        snippets: size.snippets,
+        sentences: size.sentences,
+    }
+}

@@ -1,0 +1,267 @@
+//! The sync loop: brings this server's indexes to the database's corpora, on start (a new or
+//! restarted server catches up by itself), when a change is announced (`LISTEN`), after an
+//! upload to this server, and every few seconds in case an announcement was missed. Each pass
+//! also tells the database this server is alive, which lets it fail the jobs of dead servers.
+
+use std::time::{Duration, Instant};
+
+use sqlx::postgres::PgListener;
+use tally_engine::corpus::documents::{self, DocumentsError};
+use tally_engine::search::index::Document;
+use tally_types::documents::IngestProgress;
+use tokio::sync::watch;
+
+use super::held::{step, Held, Step};
+use super::{IngestError, IngestService};
+use crate::answering::Answerer;
+use crate::store::corpora::{self, Added, StoredCorpus, CHANNEL};
+
+/// A pass at least this often, announced or not.
+const PASS_EVERY: Duration = Duration::from_secs(5);
+/// Documents read from the database and indexed at a time.
+const DOCUMENTS_PER_BATCH: i64 = 500;
+/// How often a running job's progress is written to its row.
+const REPORT_EVERY: Duration = Duration::from_millis(500);
+
+/// Runs the loop for as long as the server runs; gives up only if the engines fail to load.
+pub async fn run(service: std::sync::Arc<IngestService>, answerer: Answerer) {
+    // What a crash left half-indexed is not offered, from the first request on.
+    for corpus in service.held.incomplete() {
+        answerer.indexing(&corpus);
+    }
+    loop {
+        match answerer.state() {
+            Ok(true) => break,
+            Ok(false) => tokio::time::sleep(Duration::from_millis(200)).await,
+            Err(_) => return,
+        }
+    }
+    let mut listener: Option<PgListener> = None;
+    let mut every = tokio::time::interval(PASS_EVERY);
+    loop {
+        if listener.is_none() {
+            listener = listen(&service).await;
+        }
+        if let Err(e) = pass(&service, &answerer).await {
+            tracing::warn!("corpora not synchronised with the database: {e}");
+        }
+        tokio::select! {
+            _ = every.tick() => {}
+            _ = service.wake.notified() => {}
+            heard = announced(&mut listener) => if !heard { listener = None },
+        }
+    }
+}
+
+async fn listen(service: &IngestService) -> Option<PgListener> {
+    let pool = service.db.pool().await.ok()?;
+    let mut listener = PgListener::connect_with(pool).await.ok()?;
+    listener.listen(CHANNEL).await.ok()?;
+    Some(listener)
+}
+
+/// Waits for an announcement; false when the connection is lost (never, without one).
+async fn announced(listener: &mut Option<PgListener>) -> bool {
+    match listener {
+        Some(listener) => listener.recv().await.is_ok(),
+        None => std::future::pending().await,
+    }
+}
+
+/// One pass over every corpus the database has or had.
+async fn pass(service: &IngestService, answerer: &Answerer) -> Result<(), IngestError> {
+    let failed = corpora::heartbeat(&service.db, &service.server).await?;
+    if failed > 0 {
+        tracing::warn!("{failed} ingestion jobs failed: their server stopped");
+    }
+    for corpus in corpora::all(&service.db).await? {
+        let held = service.held.get(&corpus.name);
+        let step = step(held, corpus.version, corpus.base_version, corpus.deleted);
+        let done = match step {
+            Step::Nothing => Ok(()),
+            Step::Drop => drop_copy(service, answerer, &corpus.name).await,
+            Step::Add { after } => index(service, answerer, &corpus, after).await,
+            Step::Rebuild => index(service, answerer, &corpus, 0).await,
+        };
+        let db = &service.db;
+        match done {
+            Err(e) => {
+                tracing::warn!("corpus `{}` not indexed: {e}", corpus.name);
+                let why = format!("the corpus could not be indexed: {e}");
+                corpora::fail_jobs(db, &service.server, &corpus.name, &why).await?;
+            }
+            Ok(()) if corpus.deleted => {
+                let why = "the corpus was deleted before it was indexed";
+                corpora::fail_jobs(db, &service.server, &corpus.name, why).await?;
+            }
+            // Jobs of this server that a pass before this one (or another job) completed.
+            Ok(()) => {
+                if let Some(held) = service.held.get(&corpus.name).filter(|h| h.complete) {
+                    corpora::finish_jobs(db, &service.server, &corpus.name, held.version, None)
+                        .await?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Drops this server's copy of a corpus deleted in the database.
+async fn drop_copy(
+    service: &IngestService,
+    answerer: &Answerer,
+    corpus: &str,
+) -> Result<(), IngestError> {
+    let _writing = service.writing.lock().await;
+    answerer.indexing(corpus);
+    delete_local(answerer, corpus).await?;
+    service.held.set(corpus, None).map_err(held_error)?;
+    answerer.indexed(corpus);
+    tracing::info!("corpus `{corpus}` dropped: deleted in the database");
+    Ok(())
+}
+
+/// Deletes `corpus` from the indexes, if they have it.
+async fn delete_local(answerer: &Answerer, corpus: &str) -> Result<(), IngestError> {
+    let engines = answerer.loaded()?;
+    let name = corpus.to_string();
+    let deleted = tokio::task::spawn_blocking(move || documents::delete(&engines.indexes(), &name))
+        .await
+        .map_err(|e| IngestError::Index(format!("the deleting task crashed: {e}")))?;
+    match deleted {
+        Ok(_) | Err(DocumentsError::NoCorpus(_)) => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn held_error(e: std::io::Error) -> IngestError {
+    IngestError::Index(format!("what the indexes hold could not be recorded: {e}"))
+}
+
+/// Indexes the documents of `corpus` added after version `after` (0: all of them, after
+/// dropping any copy), hidden until done; then this server's jobs up to its version are done.
+async fn index(
+    service: &IngestService,
+    answerer: &Answerer,
+    corpus: &StoredCorpus,
+    after: i64,
+) -> Result<(), IngestError> {
+    let _writing = service.writing.lock().await;
+    let name = corpus.name.as_str();
+    answerer.indexing(name);
+    let incomplete = Held {
+        version: after,
+        complete: false,
+    };
+    service
+        .held
+        .set(name, Some(incomplete))
+        .map_err(held_error)?;
+    if after == 0 {
+        delete_local(answerer, name).await?;
+    }
+    let added = Added {
+        after,
+        upto: corpus.version,
+    };
+    let (documents, bytes) = corpora::added_size(&service.db, name, added).await?;
+    let started = Instant::now();
+    let mut progress = IngestProgress {
+        documents,
+        bytes,
+        ..IngestProgress::default()
+    };
+    let mut last = 0;
+    loop {
+        let batch =
+            corpora::added_documents(&service.db, name, added, last, DOCUMENTS_PER_BATCH).await?;
+        let Some((seq, _)) = batch.last() else {
+            break;
+        };
+        last = *seq;
+        let batch = batch.into_iter().map(|(_, d)| d).collect();
+        progress = index_batch(service, answerer, corpus, batch, progress, started).await?;
+    }
+    progress.seconds = started.elapsed().as_secs_f64();
+    let whole = Held {
+        version: corpus.version,
+        complete: true,
+    };
+    service.held.set(name, Some(whole)).map_err(held_error)?;
+    answerer.indexed(name);
+    crate::memory::give_back_freed();
+    tracing::info!(
+        "corpus `{name}` version {} indexed: {} documents, {} snippets, {} sentences in {:.1} s",
+        corpus.version,
+        progress.documents_done,
+        progress.snippets,
+        progress.sentences,
+        progress.seconds
+    );
+    corpora::finish_jobs(
+        &service.db,
+        &service.server,
+        name,
+        corpus.version,
+        Some(&progress),
+    )
+    .await?;
+    Ok(())
+}
+
+/// Indexes one batch of documents, reporting the progress (`before` plus the batch's) in this
+/// server's job rows while it runs; the progress after it.
+async fn index_batch(
+    service: &IngestService,
+    answerer: &Answerer,
+    corpus: &StoredCorpus,
+    batch: Vec<Document>,
+    before: IngestProgress,
+    started: Instant,
+) -> Result<IngestProgress, IngestError> {
+    let engines = answerer.loaded()?;
+    let name = corpus.name.clone();
+    let (report, mut reported) = watch::channel(before);
+    let mut task = tokio::task::spawn_blocking(move || {
+        documents::ingest(&engines.indexes(), &name, &batch, &mut |p| {
+            report.send_replace(after_batch(&before, p, started));
+        })
+    });
+    let mut every = tokio::time::interval(REPORT_EVERY);
+    loop {
+        tokio::select! {
+            ran = &mut task => {
+                let ran = ran
+                    .map_err(|e| IngestError::Index(format!("the ingestion task crashed: {e}")))?;
+                return Ok(after_batch(&before, &ran?, started));
+            }
+            _ = every.tick() => {
+                let now = *reported.borrow_and_update();
+                // A lost report is not worth failing the job for: the next one says more.
+                if let Err(e) = corpora::report_progress(
+                    &service.db, &service.server, &corpus.name, corpus.version, &now,
+                ).await {
+                    tracing::warn!("progress not reported: {e}");
+                }
+            }
+        }
+    }
+}
+
+/// The pass's progress: what was done `before` this batch, and the batch's own.
+fn after_batch(
+    before: &IngestProgress,
+    batch: &IngestProgress,
+    started: Instant,
+) -> IngestProgress {
+    IngestProgress {
+        documents: before.documents,
+        bytes: before.bytes,
+        documents_done: before.documents_done + batch.documents_done,
+        bytes_done: before.bytes_done + batch.bytes_done,
+        snippets: before.snippets + batch.snippets,
+        sentences: before.sentences + batch.sentences,
+        quantities: before.quantities + batch.quantities,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
