@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::support::{demo_server, page_text, scratch_dir, Server};
 
-const TOKEN: &str = "admin-7c1e";
+pub(crate) const TOKEN: &str = "admin-7c1e";
 
 const TEXT: &str = "The Hartwell Municipal Library opened in 1911.\n\n\
 The library has 14 reading rooms on four floors, and holds 2.5 million books.\n\n\
@@ -15,13 +15,13 @@ Visitors can study in any of the 14 reading rooms until 10 pm.\n";
 const HTML: &str = "<html><head><title>Hartwell Library guide</title></head><body>\
 <h1>Rooms</h1><p>All 14 reading rooms of the Hartwell library were renovated in 2019.</p>\
 <script>var tracking = 1;</script></body></html>";
-const JSONL: &str = "{\"title\": \"Hartwell news\", \"text\": \"The Hartwell library now counts 14 reading rooms after the west wing reopened.\"}\n";
+pub(crate) const JSONL: &str = "{\"title\": \"Hartwell news\", \"text\": \"The Hartwell library now counts 14 reading rooms after the west wing reopened.\"}\n";
 
-fn file(name: &str, text: &str) -> Part {
+pub(crate) fn file(name: &str, text: &str) -> Part {
     Part::bytes(text.as_bytes().to_vec()).file_name(name.to_string())
 }
 
-fn upload_form(corpus: &str) -> Form {
+pub(crate) fn upload_form(corpus: &str) -> Form {
     with_files(Form::new(), corpus)
 }
 

@@ -3,10 +3,13 @@
 //! takes it, continue each other's study sessions, and share fetched web snippets. The rate
 //! limit is per process (README, "Larger deployments"): the test shows that too.
 
+use std::time::{Duration, Instant};
+
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use tally_server::store::pg_cluster::PrivateCluster;
 
+use crate::own_documents;
 use crate::support::{form_action, post_feedback, quoted_after, scratch_dir, Server};
 use crate::web_snippets::{ask_web, Fake};
 
@@ -251,6 +254,217 @@ async fn two_servers_share_one_database() {
     assert!(refused, "server a never refused");
     let (status, body) = count(&b, "how many islands does indonesia have").await;
     assert_eq!(status, StatusCode::OK, "{body}");
+
+    assert!(a.stop().success());
+    assert!(b.stop().success());
+    cluster.stop().expect("the cluster stops");
+}
+
+/// Sends `request` with the admin token: its status and JSON body.
+async fn as_admin(request: reqwest::RequestBuilder) -> (StatusCode, Value) {
+    let response = request
+        .bearer_auth(own_documents::TOKEN)
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.json().await.unwrap())
+}
+
+/// Snippets of `corpus` in `server`'s indexes (0: not there).
+async fn snippets_of(server: &Server, corpus: &str) -> u64 {
+    let client = reqwest::Client::new();
+    let (_, corpora) = as_admin(client.get(server.url("/api/admin/corpora"))).await;
+    corpora
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == corpus)
+        .map_or(0, |c| c["snippets"].as_u64().unwrap())
+}
+
+/// Asks `server` until `done` holds for the count answer's status and body (at most 30 s);
+/// how long it took.
+async fn until_answered(
+    server: &Server,
+    question: &str,
+    done: impl Fn(StatusCode, &Value) -> bool,
+) -> Duration {
+    let started = Instant::now();
+    loop {
+        let (status, body) = count(server, question).await;
+        if done(status, &body) {
+            return started.elapsed();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{status} {body}\nlog:\n{}",
+            server.log_text()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Uploads go into PostgreSQL and every server indexes them: a corpus uploaded on one server is
+/// answered by the other, its job is followed through either, a repeated upload adds nothing, a
+/// replacement and a deletion reach both, a job whose server died fails with a sentence and is
+/// started again elsewhere, and a server stopped halfway through indexing rebuilds the corpus
+/// (never offering half of it) when it comes back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upload_on_one_server_is_answered_by_the_other() {
+    let dir = scratch_dir("two-servers-upload");
+    let cluster = PrivateCluster::start(&dir.join("pg"))
+        .await
+        .expect("a private PostgreSQL starts");
+    let database_url = cluster.url();
+    let no_data = dir.join("no-data");
+    std::fs::create_dir_all(&no_data).unwrap();
+    let no_data = no_data.display().to_string();
+    let args = ["--data", &no_data, "--admin-token", own_documents::TOKEN];
+    let env = [("DATABASE_URL", database_url.as_str())];
+    let (a, b) = tokio::join!(
+        Server::start(&dir, "a", &args, &env),
+        Server::start(&dir, "b", &args, &env)
+    );
+    a.wait_until_answering().await;
+    b.wait_until_answering().await;
+    let client = reqwest::Client::new();
+    let question = "how many reading rooms does the hartwell library have&corpus=hartwell";
+
+    // Uploaded on a: the job shows through b, and b answers from the corpus.
+    let (status, job) = as_admin(
+        client
+            .post(a.url("/api/admin/corpora"))
+            .multipart(own_documents::upload_form("hartwell")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{job}");
+    let job_path = format!("/api/admin/jobs/{}", job["id"].as_str().unwrap());
+    let events = crate::support::page_text(b.url(&format!("{job_path}/events"))).await;
+    assert!(events.contains("event: done"), "{events}");
+    let waited = until_answered(&b, question, |status, body| {
+        status == StatusCode::OK && body["answer"]["count"] == 14.0
+    })
+    .await;
+    eprintln!("answerable through the other server after {waited:?}");
+    let snippets = snippets_of(&a, "hartwell").await;
+    assert_eq!(snippets, 6);
+    assert_eq!(snippets_of(&b, "hartwell").await, snippets);
+
+    // The same documents again, through b: nothing added, the job is done at once.
+    let (status, again) = as_admin(
+        client
+            .post(b.url("/api/admin/corpora"))
+            .multipart(own_documents::upload_form("hartwell")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{again}");
+    assert_eq!(again["state"], "done", "{again}");
+    assert_eq!(again["duplicates"], 3, "{again}");
+    assert_eq!(again["documents"], 0, "{again}");
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(snippets_of(&a, "hartwell").await, snippets);
+
+    // Adding to a corpus that only a server's own indexes hold (the bundled demo) is refused.
+    let (status, refused) = as_admin(
+        client
+            .post(a.url("/api/admin/corpora"))
+            .multipart(own_documents::upload_form("demo")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{refused}");
+    assert!(refused["error"]
+        .as_str()
+        .unwrap()
+        .contains("mode `replace`"));
+
+    // A replacement through b with one document: both servers hold only it.
+    let one = reqwest::multipart::Form::new()
+        .text("corpus", "hartwell")
+        .text("mode", "replace")
+        .part(
+            "file",
+            own_documents::file("news.jsonl", own_documents::JSONL),
+        );
+    let (status, replaced) =
+        as_admin(client.post(b.url("/api/admin/corpora")).multipart(one)).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{replaced}");
+    assert_eq!(replaced["mode"], "replace");
+    let started = Instant::now();
+    while snippets_of(&a, "hartwell").await != 1 || snippets_of(&b, "hartwell").await != 1 {
+        assert!(started.elapsed() < Duration::from_secs(30), "not replaced");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // A job whose server died: failed with a sentence once the server is not seen for 30 s,
+    // then started again through a, which holds the corpus: done.
+    {
+        use sqlx::Connection;
+        let mut db = sqlx::PgConnection::connect(&database_url).await.unwrap();
+        sqlx::raw_sql(
+            "INSERT INTO corpus_servers (id, seen_at) VALUES ('gone', now() - interval '1 hour'); \
+             INSERT INTO ingest_jobs (id, corpus, files, mode, version, state, progress, server) \
+             SELECT '6f1c2b8e-0d4a-4c8e-9b1e-2a7d5c3f9e10', name, '{lost.txt}', 'add', version, \
+               'running', '{\"documents\": 1}', 'gone' FROM corpora WHERE name = 'hartwell'",
+        )
+        .execute(&mut db)
+        .await
+        .unwrap();
+    }
+    let lost = "/api/admin/jobs/6f1c2b8e-0d4a-4c8e-9b1e-2a7d5c3f9e10";
+    let started = Instant::now();
+    let failed = loop {
+        let (_, job) = as_admin(client.get(b.url(lost))).await;
+        if job["state"] == "failed" {
+            break job;
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "{job}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert!(
+        failed["error"]
+            .as_str()
+            .unwrap()
+            .contains("stopped before it was done"),
+        "{failed}"
+    );
+    let (status, _) = as_admin(client.post(a.url(&format!("{lost}/restart")))).await;
+    assert_eq!(status, StatusCode::OK);
+    let started = Instant::now();
+    while as_admin(client.get(a.url(lost))).await.1["state"] != "done" {
+        assert!(started.elapsed() < Duration::from_secs(30), "not done");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+
+    // b stopped halfway through indexing (as its file of held corpora says): when it comes
+    // back it indexes the corpus again from scratch, and holds it once.
+    let held = dir.join("b-index.held-corpora.json");
+    assert!(b.stop().success());
+    let text = std::fs::read_to_string(&held).unwrap();
+    assert!(text.contains("\"complete\": true"), "{text}");
+    std::fs::write(
+        &held,
+        text.replace("\"complete\": true", "\"complete\": false"),
+    )
+    .unwrap();
+    let b = Server::start(&dir, "b", &args, &env).await;
+    b.wait_until_answering().await;
+    until_answered(&b, question, |status, body| {
+        status == StatusCode::OK && body["answer"]["count"] == 14.0
+    })
+    .await;
+    assert_eq!(snippets_of(&b, "hartwell").await, 1);
+    assert!(std::fs::read_to_string(&held)
+        .unwrap()
+        .contains("\"complete\": true"));
+
+    // Deleted through a: b no longer knows it.
+    let (status, _) = as_admin(client.delete(a.url("/api/admin/corpora/hartwell"))).await;
+    assert_eq!(status, StatusCode::OK);
+    until_answered(&b, question, |status, body| {
+        status == StatusCode::BAD_REQUEST
+            && body["error"].as_str().unwrap().contains("unknown corpus")
+    })
+    .await;
 
     assert!(a.stop().success());
     assert!(b.stop().success());

@@ -4,8 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-/// How far an ingestion has come.
+/// How far an ingestion has come (a missing field, in a stored row, is 0).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct IngestProgress {
     pub documents: usize,
     pub documents_done: usize,

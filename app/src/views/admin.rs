@@ -9,7 +9,7 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 use crate::backend::{admin_corpora, get_ingest_job};
 use crate::format::number;
 use crate::views::feedback::error_text;
-use tally_types::documents::{CorpusRow, IngestJob, JobState, UPLOAD_ACCEPT};
+use tally_types::documents::{CorpusRow, IngestJob, JobState, UploadMode, UPLOAD_ACCEPT};
 
 #[component]
 pub fn AdminPage() -> impl IntoView {
@@ -108,10 +108,15 @@ fn UploadForm(token: String) -> impl IntoView {
             <input type="hidden" name="token" value=token/>
             <label>"Corpus name " <input name="corpus" required pattern="[a-z0-9_\\-]{1,40}" placeholder="my-reports"/></label>
             <label>"Files " <input type="file" name="file" multiple required accept=UPLOAD_ACCEPT/></label>
+            <fieldset class="upload-mode">
+                <legend>"If the corpus exists"</legend>
+                <label><input type="radio" name="mode" value=UploadMode::Add.name() checked/>" add these documents to it"</label>
+                <label><input type="radio" name="mode" value=UploadMode::Replace.name()/>" replace its documents with these"</label>
+            </fieldset>
             <button type="submit">"Upload and index"</button>
         </form>
         <p class="muted small">
-            "Plain text (paragraphs separated by blank lines), HTML (its visible text; its title names the source) and JSONL (one {\"text\", \"title\", \"id\"} object per line), up to 64 MiB at once. Each document is split into paragraph snippets for count questions and into sentences with their quantities."
+            "Plain text (paragraphs separated by blank lines), HTML (its visible text; its title names the source) and JSONL (one {\"text\", \"title\", \"id\"} object per line), up to 64 MiB at once. Each document is split into paragraph snippets for count questions and into sentences with their quantities. A document the corpus holds already (the same text) is not added again. Every server behind the same database indexes the corpus."
         </p>
     }
 }
@@ -171,6 +176,10 @@ fn JobView(initial: IngestJob) -> impl IntoView {
                         p.seconds
                     )}
                 </p>
+                {(j.mode == UploadMode::Replace).then(|| view! { <p id="job-mode">"It replaces what the corpus held."</p> })}
+                {(j.duplicates > 0).then(|| view! {
+                    <p id="job-duplicates">{format!("{} documents were in the corpus already and are not added again.", number(j.duplicates as f64))}</p>
+                })}
                 {j.error.map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 {(j.state == JobState::Done).then(|| {
                     let href = format!("/?corpus={}", j.corpus);

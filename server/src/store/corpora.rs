@@ -385,9 +385,9 @@ pub async fn finish_jobs(
 ) -> Result<(), DbError> {
     let pool = db.pool().await?;
     sqlx::query(
-        "UPDATE ingest_jobs SET state = 'done', progress = coalesce($4, \
-           jsonb_set(jsonb_set(progress, '{documents_done}', progress->'documents'), \
-                     '{bytes_done}', progress->'bytes')) \
+        "UPDATE ingest_jobs SET state = 'done', progress = coalesce($4, progress || \
+           jsonb_build_object('documents_done', coalesce(progress->'documents', '0'), \
+                              'bytes_done', coalesce(progress->'bytes', '0'))) \
          WHERE server = $1 AND corpus = $2 AND version <= $3 AND state = 'running'",
     )
     .bind(server)
