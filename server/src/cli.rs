@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use tally_types::documents::UploadMode;
 use tally_types::{InstanceScoring, Mode, Ranker, ScorerKind, SortOrder, Strategy};
 
 use clap::{Args, Parser, Subcommand};
@@ -167,6 +168,13 @@ pub struct IngestArgs {
     /// qsearch and newsquant files, which hold no count snippets].
     #[arg(long, value_enum)]
     pub into: Option<IngestInto>,
+    /// A person's documents go into this PostgreSQL database, and every server using it indexes
+    /// them (instead of the local indexes); data sets' files still go into the local indexes.
+    #[arg(long, env = "DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// With a database: add to a corpus that exists, or replace its documents.
+    #[arg(long, default_value = "add")]
+    pub mode: UploadMode,
     #[command(flatten)]
     pub indexes: IndexArgs,
 }

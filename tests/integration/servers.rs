@@ -457,6 +457,37 @@ async fn an_upload_on_one_server_is_answered_by_the_other() {
         .unwrap()
         .contains("\"complete\": true"));
 
+    // `tally ingest` with the database: stored, and indexed by the running servers.
+    let notes = dir.join("bridges.txt");
+    std::fs::write(
+        &notes,
+        "The Ferrow bridge crosses the river on 7 stone arches.\n\n\
+         All 7 arches of the Ferrow bridge were rebuilt in 1952.\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tally"))
+        .args(["ingest", "--corpus", "bridges"])
+        .arg(&notes)
+        .env("DATABASE_URL", &database_url)
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        printed.contains("1 documents stored in the database"),
+        "{printed}"
+    );
+    until_answered(
+        &a,
+        "how many arches does the ferrow bridge have&corpus=bridges",
+        |status, body| status == StatusCode::OK && body["answer"]["count"] == 7.0,
+    )
+    .await;
+
     // Deleted through a: b no longer knows it.
     let (status, _) = as_admin(client.delete(a.url("/api/admin/corpora/hartwell"))).await;
     assert_eq!(status, StatusCode::OK);

@@ -142,4 +142,6 @@ choice! {
     crate::FeedbackPart: "part",
     crate::Verdict: "verdict",
     crate::CnpGroup: "group",
+    crate::documents::UploadMode: "mode",
+    crate::documents::JobState: "job state",
 }

@@ -16,8 +16,11 @@ use tally_engine::corpus::sentences::read_documents;
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::search::SentenceIndex;
 
+use tally_types::documents::UploadMode;
+
 use super::corpus::{open_sentences, open_snippets};
 use crate::cli::{IngestArgs, IngestInto};
+use crate::store::corpora;
 
 /// How a file is ingested.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,6 +122,12 @@ fn ingest_documents(args: &IngestArgs, files: &[(&Path, Format)]) -> anyhow::Res
             .with_context(|| format!("{}: choose a name with --corpus", file.display()))?;
         batches.push((corpus, documents::read(&text, *format, &name)?));
     }
+    if let Some(url) = &args.database_url {
+        if into != IngestInto::Both {
+            bail!("documents stored in the database go into both indexes of every server: leave out --into");
+        }
+        return store_documents(url, args, files, batches);
+    }
     let snippets = with_snippets
         .then(|| open_snippets(&args.indexes.index))
         .transpose()?;
@@ -165,6 +174,44 @@ fn ingest_documents(args: &IngestArgs, files: &[(&Path, Format)]) -> anyhow::Res
     }
     bar.finish_and_clear();
     Ok(())
+}
+
+/// A person's documents into the database's corpora (every server using it indexes them), each
+/// batch in one transaction; what was stored, one line per corpus.
+fn store_documents(
+    url: &str,
+    args: &IngestArgs,
+    files: &[(&Path, Format)],
+    batches: Vec<(String, Vec<tally_engine::search::index::Document>)>,
+) -> anyhow::Result<()> {
+    let db = crate::store::db::Database::new(url);
+    let names: Vec<String> = files.iter().map(|(f, _)| f.display().to_string()).collect();
+    // The binary's runtime runs this command; it waits here for the database.
+    let runtime = tokio::runtime::Handle::current();
+    tokio::task::block_in_place(|| {
+        runtime.block_on(async {
+        for (corpus, documents) in &batches {
+            let job = corpora::store_upload(
+                &db,
+                corpora::FollowedBy::Nobody,
+                corpus,
+                args.mode,
+                names.clone(),
+                documents,
+            )
+            .await
+            .with_context(|| format!("corpus `{corpus}` could not be stored in the database"))?;
+            println!(
+                "corpus `{corpus}`: {} documents stored in the database ({} there already, not added again){}; every server using it indexes them",
+                job.progress.documents,
+                job.duplicates,
+                if args.mode == UploadMode::Replace { ", replacing what it held" } else { "" }
+            );
+        }
+        db.close().await;
+        Ok(())
+    })
+    })
 }
 
 /// A data set's snippet sets into the snippet index as they are, each file a corpus.

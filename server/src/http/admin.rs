@@ -24,6 +24,7 @@ use axum::{Form, Json};
 use futures_util::stream;
 use serde::Deserialize;
 use tally_engine::corpus::Format;
+use tally_types::choice::Choice;
 use tally_types::documents::{CorpusRow, IngestJob, JobState, UploadMode};
 use tally_types::request::encode;
 
@@ -156,9 +157,7 @@ async fn read_upload(
                         )
                     }
                     "mode" if !value.is_empty() => {
-                        form.mode = UploadMode::parse(&value).ok_or_else(|| {
-                            bad(format!("unknown mode `{value}` (add or replace)"))
-                        })?;
+                        form.mode = UploadMode::choose(&value).map_err(|e| bad(e.to_string()))?;
                     }
                     "token" if !value.is_empty() => {
                         admin.check(Some(&value), CORPUS_PAGES)?;

@@ -138,7 +138,8 @@ impl IngestService {
         }
         let (db, server, corpus) = (self.db.clone(), self.server.clone(), corpus.to_string());
         let job = write_to_end(async move {
-            corpora::store_upload(&db, &server, &corpus, mode, files, &all).await
+            let followed_by = corpora::FollowedBy::Server(&server);
+            corpora::store_upload(&db, followed_by, &corpus, mode, files, &all).await
         })
         .await?;
         self.wake.notify_one();

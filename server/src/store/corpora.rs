@@ -60,12 +60,22 @@ impl JobRow {
 
 const JOB_COLUMNS: &str = "id, corpus, files, mode, duplicates, state, progress, error";
 
-/// Stores an upload's `documents` in `corpus` and the job that `server` will report on, in one
-/// transaction (the corpus has all of them or none), and announces the change. A document whose
-/// text the corpus holds already is not added; when nothing is added the job is done at once.
+/// Who follows an upload's job.
+#[derive(Debug, Clone, Copy)]
+pub enum FollowedBy<'a> {
+    /// The server that took it: the job runs until that server has indexed the corpus.
+    Server(&'a str),
+    /// Nobody (`tally ingest`): the job is done once the documents are stored, and every
+    /// server indexes them.
+    Nobody,
+}
+
+/// Stores an upload's `documents` in `corpus` with its job, in one transaction (the corpus has
+/// all of them or none), and announces the change. A document whose text the corpus holds
+/// already is not added; when nothing is added the job is done at once.
 pub async fn store_upload(
     db: &Database,
-    server: &str,
+    followed_by: FollowedBy<'_>,
     corpus: &str,
     mode: UploadMode,
     files: Vec<String>,
@@ -73,7 +83,13 @@ pub async fn store_upload(
 ) -> Result<IngestJob, DbError> {
     let pool = db.pool().await?;
     let mut tx = pool.begin().await.map_err(classify)?;
-    seen(&mut *tx, server).await?;
+    let server = match followed_by {
+        FollowedBy::Server(server) => {
+            seen(&mut *tx, server).await?;
+            server
+        }
+        FollowedBy::Nobody => "tally ingest",
+    };
     // The row lock orders concurrent uploads into one corpus.
     let (version, deleted): (i64, bool) = sqlx::query_as(
         "INSERT INTO corpora AS c (name, version, base_version) VALUES ($1, 0, 0) \
@@ -139,7 +155,7 @@ pub async fn store_upload(
         files,
         mode,
         duplicates: documents.len() - added,
-        state: if changed {
+        state: if changed && matches!(followed_by, FollowedBy::Server(_)) {
             JobState::Running
         } else {
             JobState::Done
