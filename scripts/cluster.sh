@@ -12,8 +12,9 @@
 # given after `--`: scripts/cluster.sh 3 -- --admin-token secret
 #
 # Each server gets its own copy of the indexes (tantivy lets one process write an index): the
-# first server builds them, the others start from copies. Documents uploaded through one server
-# go into that server's copies only (see the README's "More than one server").
+# first server builds them, the others start from copies. Uploaded documents are kept in
+# PostgreSQL, and every server indexes them into its copies (see the README's "More than one
+# server"). scripts/cluster-test.sh runs the fault test against such a cluster.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
