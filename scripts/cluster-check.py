@@ -87,7 +87,8 @@ env = dict(os.environ, DATABASE_URL="postgres://tally@127.0.0.1:55432/postgres")
 with open(f"{DIR}/logs/server-2.log", "a") as log:
     started = time.time()
     server = subprocess.Popen([BIN, "serve", "--addr", "127.0.0.1:8082", "--index",
-                               f"{DIR}/s2/index", "--search-index", f"{DIR}/s2/search-index"],
+                               f"{DIR}/s2/index", "--search-index", f"{DIR}/s2/search-index",
+                               "--trusted-proxy", "127.0.0.1"],
                               stdout=log, stderr=log, env=env)
     base, k = served(2), 0
     while time.time() - started < 60:

@@ -6,7 +6,7 @@
 # release binary exists (the cluster script builds it when missing). Not in the test command: it
 # needs HAProxy and three release servers.
 #
-#   scripts/cluster-test.sh [SECONDS]
+#   scripts/cluster-test.sh [SECONDS] [DOCUMENTS]     (defaults 20 and 20000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TALLY_CLUSTER_DIR=${TALLY_CLUSTER_DIR:-target/cluster-test}
@@ -25,4 +25,4 @@ for _ in $(seq 1 900); do
     sleep 1
 done
 grep -q "Ctrl-C stops it" "$LOG" || { echo "the cluster did not start: $LOG" >&2; exit 1; }
-python3 scripts/cluster-fault.py "${1:-20}"
+python3 scripts/cluster-fault.py "${1:-20}" "${2:-20000}"

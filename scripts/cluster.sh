@@ -87,7 +87,7 @@ wait_ready() {  # port
 start_server() {  # index (1-based)
     local i=$1 port=$((FIRST_PORT + $1 - 1))
     "$BIN" serve --addr "127.0.0.1:$port" --index "$DIR/s$i/index" \
-        --search-index "$DIR/s$i/search-index" "${EXTRA[@]}" > "$DIR/logs/server-$i.log" 2>&1 &
+        --search-index "$DIR/s$i/search-index" --trusted-proxy 127.0.0.1 "${EXTRA[@]}" > "$DIR/logs/server-$i.log" 2>&1 &
     PIDS+=($!)
     echo $! > "$DIR/s$i.pid"
 }

@@ -693,6 +693,16 @@ pub struct ServeArgs {
     #[arg(long, env = "TALLY_HEADER_TIMEOUT", default_value_t = 10)]
     pub header_timeout: u64,
 
+    /// Addresses of load balancers in front of this server (comma-separated): for a request
+    /// from one of them, the client is the last address of its `X-Forwarded-For` header (the
+    /// one the balancer appended), so that per-address limits count visitors, not the balancer.
+    #[arg(
+        long = "trusted-proxy",
+        env = "TALLY_TRUSTED_PROXY",
+        value_delimiter = ','
+    )]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+
     /// Seconds a client may take to send a request's body (then 408).
     #[arg(long, env = "TALLY_BODY_TIMEOUT", default_value_t = 10)]
     pub body_timeout: u64,

@@ -88,9 +88,12 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             " (summary and export closed: no admin token)"
         }
     );
-    // The name this process goes by in the ingestion jobs' rows: another process on the same
-    // address (a restart) is another server.
-    let server_name = format!("{} (pid {})", args.addr, std::process::id());
+    // The name this server goes by in the ingestion jobs' rows: its host and address, so that
+    // a server started again after a crash finishes (or fails) the jobs it had taken.
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "localhost".into());
+    let server_name = format!("{host} {}", args.addr);
     let ingest = Arc::new(IngestService::new(
         db.clone(),
         server_name,
@@ -121,6 +124,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let limits = ConnectionLimits {
         max_connections: args.max_connections,
         header_timeout: Duration::from_secs(args.header_timeout.max(1)),
+        trusted_proxies: Arc::new(args.trusted_proxies.clone()),
     };
     let body_timeout = Duration::from_secs(args.body_timeout.max(1));
     listen::serve(

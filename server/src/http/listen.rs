@@ -1,8 +1,10 @@
 //! The accept loop: how many connections are served at once and how long a client may take to
-//! send its request. (`axum::serve` has neither: a client that sent half its headers kept its
-//! connection open, and enough of them exhaust the server.)
+//! send its request (`axum::serve` has neither: a client that sent half its headers kept its
+//! connection open, and enough of them exhaust the server), and who the client is behind a
+//! trusted load balancer.
 
 use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,12 +22,31 @@ use tower::ServiceExt;
 /// How long in-flight requests get to finish once shutdown begins (event streams never do).
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(20);
 
-/// Limits on connections; the request-body timeout is a layer of the router (see `http`).
-#[derive(Debug, Clone, Copy)]
+/// Limits on connections (the request-body timeout is a layer of the router, see `http`), and
+/// the balancers whose `X-Forwarded-For` names the client.
+#[derive(Debug, Clone)]
 pub struct ConnectionLimits {
     pub max_connections: usize,
     /// Time to send a request's headers; also how long an idle keep-alive connection stays.
     pub header_timeout: Duration,
+    pub trusted_proxies: Arc<Vec<IpAddr>>,
+}
+
+/// The client of a request that came from `peer`: the peer itself, or, when the peer is a
+/// trusted balancer, the last address of the last `X-Forwarded-For` header (the one the balancer
+/// added; earlier ones are the client's word and not believed).
+fn client_of(peer: SocketAddr, headers: &axum::http::HeaderMap, trusted: &[IpAddr]) -> SocketAddr {
+    if !trusted.contains(&peer.ip()) {
+        return peer;
+    }
+    headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .next_back()
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.rsplit(',').next())
+        .and_then(|ip| ip.trim().parse::<IpAddr>().ok())
+        .map_or(peer, |ip| SocketAddr::new(ip, 0))
 }
 
 /// Serves `app` on `listener` until `shutdown` resolves, then lets in-flight requests finish
@@ -65,10 +86,12 @@ pub async fn serve(
             () = &mut shutdown => break,
         };
         let _ = stream.set_nodelay(true);
+        let trusted = Arc::clone(&limits.trusted_proxies);
         let service = app
             .clone()
             .map_request(move |mut request: Request<Incoming>| {
-                request.extensions_mut().insert(ConnectInfo(remote));
+                let client = client_of(remote, request.headers(), &trusted);
+                request.extensions_mut().insert(ConnectInfo(client));
                 request
             });
         let connection = graceful
@@ -89,5 +112,34 @@ pub async fn serve(
             "connections still open after {} s; closing them",
             SHUTDOWN_GRACE.as_secs()
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderMap;
+
+    #[test]
+    fn the_client_behind_a_trusted_balancer_is_the_address_it_appended() {
+        let balancer: SocketAddr = "127.0.0.1:40000".parse().unwrap();
+        let stranger: SocketAddr = "203.0.113.9:40000".parse().unwrap();
+        let trusted = ["127.0.0.1".parse().unwrap()];
+        let mut headers = HeaderMap::new();
+        // What a client wrote itself, then what the balancer appended.
+        headers.append("x-forwarded-for", "10.9.9.9".parse().unwrap());
+        headers.append(
+            "x-forwarded-for",
+            "198.51.100.7, 192.0.2.44".parse().unwrap(),
+        );
+        let client = client_of(balancer, &headers, &trusted);
+        assert_eq!(client.ip().to_string(), "192.0.2.44");
+        // From anyone else the header is not believed; without it the balancer is the client.
+        assert_eq!(client_of(stranger, &headers, &trusted), stranger);
+        assert_eq!(client_of(balancer, &HeaderMap::new(), &trusted), balancer);
+        let mut nonsense = HeaderMap::new();
+        nonsense.append("x-forwarded-for", "not an address".parse().unwrap());
+        assert_eq!(client_of(balancer, &nonsense, &trusted), balancer);
+        assert_eq!(client_of(balancer, &headers, &[]), balancer);
     }
 }
