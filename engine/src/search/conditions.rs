@@ -83,6 +83,22 @@ impl Test {
         Some(self.soft * (-SOFT_DECAY * distance.max(0.0) / scale).exp())
     }
 
+    /// The intervals of values that meet the condition, as (low, high) with infinite ends
+    /// where it is open; [`Test::meets`] decides at the ends.
+    pub fn intervals(&self) -> Vec<(f64, f64)> {
+        let (v, h) = (self.value, self.high);
+        let tolerance = TOLERANCE * v.abs();
+        let (below, above) = (f64::NEG_INFINITY, f64::INFINITY);
+        match self.condition {
+            Condition::Equal | Condition::Approx => vec![(v - tolerance, v + tolerance)],
+            Condition::Less | Condition::AtMost => vec![(below, v)],
+            Condition::Greater | Condition::AtLeast => vec![(v, above)],
+            Condition::Range => vec![(v, h)],
+            Condition::NotEqual => vec![(below, v - tolerance), (v + tolerance, above)],
+            Condition::Outside => vec![(below, v), (h, above)],
+        }
+    }
+
     /// Whether `x` meets the condition.
     pub fn meets(&self, x: f64) -> bool {
         let (v, h) = (self.value, self.high);

@@ -6,10 +6,13 @@
 pub use super::error::SearchIndexError;
 pub use super::stored::StoredSentence;
 use crate::index_dir;
+use std::ops::Bound;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use tantivy::query::{AllQuery, BooleanQuery, ConstScoreQuery, Occur, Query, TermQuery};
+use tantivy::query::{
+    AllQuery, BooleanQuery, ConstScoreQuery, InvertedIndexRangeQuery, Occur, Query, TermQuery,
+};
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value,
     STORED, STRING,
@@ -55,15 +58,34 @@ pub(crate) struct Fields {
     /// posting list to intersect with the words', not a scan of every text match. `None` in an
     /// index written before there were keys: it is searched as then.
     pub key: Option<Field>,
+    /// Whether the packed entries are terms too ([`Layout::Ranges`]).
+    pub packed_indexed: bool,
 }
 
 /// The name of the fast field holding packed quantity entries.
 pub(crate) const PACKED_FIELD: &str = "quantity";
+/// A strict condition is searched as ranges of entries unless the words match fewer than
+/// 1 / this of the sentences under its keys (then as the keys' postings): measured with
+/// `tally bench search` (results are the same either way).
+const RANGE_OVER_KEYS: u64 = 4;
 /// The name of the indexed field holding each sentence's comparison keys.
 const KEY_FIELD: &str = "quantity_key";
 
-/// The schema of a new index (`with_keys`), or of one written before quantity keys were indexed.
-fn schema(with_keys: bool) -> (Schema, Fields) {
+/// What an index holds for finding the sentences that can meet a condition, by the Tally
+/// version that wrote it; each reads its older ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// Nothing: every text match is checked.
+    Plain,
+    /// Each quantity's comparison key as a posting: the sentences with a compatible quantity.
+    Keys,
+    /// Keys, and the packed key|value entries as terms: a condition is a range of terms, so
+    /// only the sentences with a quantity that meets it are checked (the new indexes').
+    Ranges,
+}
+
+/// The schema of an index of `layout`.
+fn schema(layout: Layout) -> (Schema, Fields) {
     let mut b = Schema::builder();
     let stemmed = TextOptions::default()
         .set_indexing_options(
@@ -72,6 +94,10 @@ fn schema(with_keys: bool) -> (Schema, Fields) {
                 .set_index_option(IndexRecordOption::WithFreqs),
         )
         .set_stored();
+    let packed = match layout {
+        Layout::Ranges => NumericOptions::default().set_fast().set_indexed(),
+        Layout::Plain | Layout::Keys => NumericOptions::default().set_fast(),
+    };
     let fields = Fields {
         id: b.add_text_field("id", STORED),
         source: b.add_text_field("source", STORED),
@@ -79,8 +105,10 @@ fn schema(with_keys: bool) -> (Schema, Fields) {
         entity: b.add_text_field("entity", STORED),
         text: b.add_text_field("text", stemmed),
         quantities: b.add_text_field("quantities", STORED),
-        packed: b.add_u64_field(PACKED_FIELD, NumericOptions::default().set_fast()),
-        key: with_keys.then(|| b.add_u64_field(KEY_FIELD, NumericOptions::default().set_indexed())),
+        packed: b.add_u64_field(PACKED_FIELD, packed),
+        key: (layout != Layout::Plain)
+            .then(|| b.add_u64_field(KEY_FIELD, NumericOptions::default().set_indexed())),
+        packed_indexed: layout == Layout::Ranges,
     };
     (b.build(), fields)
 }
@@ -112,13 +140,13 @@ pub struct SentenceIndex {
 impl SentenceIndex {
     /// A new index in memory (tests, evaluation), indexed in order by one thread.
     pub fn in_memory() -> Result<Self, SearchIndexError> {
-        Self::in_memory_with(true)
+        Self::in_memory_with(Layout::Ranges)
     }
 
     /// [`in_memory`](Self::in_memory), with quantity keys indexed or not (as versions before
     /// they were wrote an index: what the tests compare with).
-    pub(crate) fn in_memory_with(keys: bool) -> Result<Self, SearchIndexError> {
-        let (schema, fields) = schema(keys);
+    pub(crate) fn in_memory_with(layout: Layout) -> Result<Self, SearchIndexError> {
+        let (schema, fields) = schema(layout);
         let (index, reader) = index_dir::in_memory(schema)?;
         Ok(SentenceIndex {
             index,
@@ -134,18 +162,27 @@ impl SentenceIndex {
     /// described once, here. An index written before quantity keys were indexed is opened as it
     /// is (nothing is lost; its conditions are checked on every text match, as then).
     pub fn open_or_create(dir: &Path) -> Result<Self, SearchIndexError> {
-        Self::open_or_create_with(dir, true)
+        Self::open_or_create_with(dir, Layout::Ranges)
     }
 
     /// [`open_or_create`](Self::open_or_create), creating a new index with or without keys.
-    pub(crate) fn open_or_create_with(dir: &Path, keys: bool) -> Result<Self, SearchIndexError> {
-        let (new_schema, new_fields) = schema(keys);
-        let (without_keys, old_fields) = schema(false);
-        let (index, reader, fields) = match index_dir::open_existing(dir)? {
-            Some((index, reader)) if index.schema() == new_schema => (index, reader, new_fields),
-            Some((index, reader)) if index.schema() == without_keys => (index, reader, old_fields),
+    pub(crate) fn open_or_create_with(
+        dir: &Path,
+        layout: Layout,
+    ) -> Result<Self, SearchIndexError> {
+        let existing = index_dir::open_existing(dir)?;
+        let known = existing.and_then(|(index, reader)| {
+            [Layout::Ranges, Layout::Keys, Layout::Plain]
+                .into_iter()
+                .map(schema)
+                .find(|(schema, _)| *schema == index.schema())
+                .map(|(_, fields)| (index, reader, fields))
+        });
+        let (index, reader, fields) = match known {
+            Some(opened) => opened,
             // None there (created now), or another schema (explained as another version's).
-            _ => {
+            None => {
+                let (new_schema, new_fields) = schema(layout);
                 let (index, reader) = index_dir::open_or_create(dir, new_schema)?;
                 (index, reader, new_fields)
             }
@@ -412,21 +449,61 @@ impl SentenceIndex {
     /// change; an intersection of posting lists skips the text matches without such a quantity).
     /// Every sentence in an index without keys. Scored 0, so that the text query it is
     /// intersected with keeps its BM25.
-    pub(crate) fn condition_filter(&self, tests: &[Test]) -> Box<dyn Query> {
+    pub(crate) fn condition_filter(
+        &self,
+        searcher: &Searcher,
+        words: &[String],
+        tests: &[Test],
+    ) -> Box<dyn Query> {
         let Some(key_field) = self.fields.key else {
             return Box::new(ConstScoreQuery::new(Box::new(AllQuery), 0.0));
+        };
+        let packed = self.fields.packed;
+        let df = |term: &Term| searcher.doc_freq(term).unwrap_or(0);
+        // At most this many text matches (none: no words, every sentence is one).
+        let text_matches: Option<u64> = {
+            let terms = self.terms(words);
+            (!terms.is_empty()).then(|| terms.iter().map(df).sum())
         };
         let per_test = tests
             .iter()
             .map(|test| {
+                // With the entries as terms, a strict test is the ranges of entries that meet
+                // it (a superset by a step of the packing, checked exactly when scored); a soft
+                // one gives credit to any compatible value, so its keys' postings.
+                // A range gathers every entry in it before the search begins, while the keys'
+                // postings are only sought where the words match: with few text matches next to
+                // the keys' postings, those are cheaper.
+                let key_postings: u64 = test
+                    .keys
+                    .iter()
+                    .map(|&(key, _)| df(&Term::from_field_u64(key_field, u64::from(key))))
+                    .sum();
+                let few_matches =
+                    text_matches.is_some_and(|n| n.saturating_mul(RANGE_OVER_KEYS) < key_postings);
+                let ranges = (self.fields.packed_indexed && test.soft <= 0.0 && !few_matches)
+                    .then(|| test.intervals());
                 let any_key: Vec<(Occur, Box<dyn Query>)> = test
                     .keys
                     .iter()
-                    .map(|&(key, _)| {
-                        let term = Term::from_field_u64(key_field, u64::from(key));
-                        let q: Box<dyn Query> =
-                            Box::new(TermQuery::new(term, IndexRecordOption::Basic));
-                        (Occur::Should, q)
+                    .flat_map(|&(key, _)| match &ranges {
+                        Some(intervals) => intervals
+                            .iter()
+                            .map(|&(low, high)| {
+                                let (low, high) = keys::packed_range(key, low, high);
+                                let q: Box<dyn Query> = Box::new(InvertedIndexRangeQuery::new(
+                                    Bound::Included(Term::from_field_u64(packed, low)),
+                                    Bound::Included(Term::from_field_u64(packed, high)),
+                                ));
+                                (Occur::Should, q)
+                            })
+                            .collect::<Vec<_>>(),
+                        None => {
+                            let term = Term::from_field_u64(key_field, u64::from(key));
+                            let q: Box<dyn Query> =
+                                Box::new(TermQuery::new(term, IndexRecordOption::Basic));
+                            vec![(Occur::Should, q)]
+                        }
                     })
                     .collect();
                 let q: Box<dyn Query> = Box::new(ConstScoreQuery::new(

@@ -143,6 +143,19 @@ fn unsortable(image: u64) -> f64 {
 }
 
 /// Packs an entry into one `u64`: equal keys sort by value.
+/// The packed entries of `key` whose values may lie in [`low`, `high`] (either may be
+/// infinite): a range one step wider than the packing on each side, within the key, so that
+/// every entry with a value in the interval is inside it whatever the rounding.
+pub fn packed_range(key: u32, low: f64, high: f64) -> (u64, u64) {
+    let first = u64::from(key) << VALUE_BITS;
+    let last = first | ((1 << VALUE_BITS) - 1);
+    let at = |value: f64| pack(Entry { key, value });
+    (
+        at(low).saturating_sub(1).max(first),
+        at(high).saturating_add(1).min(last),
+    )
+}
+
 pub fn pack(entry: Entry) -> u64 {
     (u64::from(entry.key) << VALUE_BITS) | (sortable(entry.value) >> KEY_BITS)
 }

@@ -74,7 +74,7 @@ pub fn search(
     } else {
         balanced_alpha(settings, index.rarity(&searcher, &words))
     };
-    let condition_filter = index.condition_filter(&tests);
+    let condition_filter = index.condition_filter(&searcher, &words, &tests);
     let retrieval = Retrieval::new(
         &searcher,
         text_query.as_deref(),
@@ -170,6 +170,7 @@ fn search_words(parsed: &ParsedQuery) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::index::Layout;
     use crate::search::{Document, Ranker};
 
     const FIXTURE: &[&str] = &[
@@ -244,7 +245,7 @@ mod tests {
             "judged",
         )
         .unwrap();
-        let without_keys = SentenceIndex::in_memory_with(false).unwrap();
+        let without_keys = SentenceIndex::in_memory_with(Layout::Plain).unwrap();
         without_keys.add_unsplit(&documents).unwrap();
         let mut queries: Vec<String> = collection.queries.iter().map(|q| q.query.clone()).collect();
         queries.extend(
@@ -291,10 +292,12 @@ mod tests {
                 entity: None,
             })
             .collect();
-        let keyed = SentenceIndex::in_memory_with(true).unwrap();
-        let unkeyed = SentenceIndex::in_memory_with(false).unwrap();
-        keyed.add_unsplit(&documents).unwrap();
-        unkeyed.add_unsplit(&documents).unwrap();
+        let ranged = SentenceIndex::in_memory_with(Layout::Ranges).unwrap();
+        let keyed = SentenceIndex::in_memory_with(Layout::Keys).unwrap();
+        let unkeyed = SentenceIndex::in_memory_with(Layout::Plain).unwrap();
+        for index in [&ranged, &keyed, &unkeyed] {
+            index.add_unsplit(&documents).unwrap();
+        }
         let cases: &[(&str, &[&str])] = &[
             ("trails longer than 5 km", &["r5", "r6"]),
             ("trails of at least 5,000 m", &["r4", "r5", "r6"]),
@@ -305,9 +308,16 @@ mod tests {
             ("trails of 5 km", &["r4"]),
             ("trails not 5 km", &["r1", "r2", "r3", "r5", "r6"]),
             ("more than 3 km", &["r3", "r4", "r5", "r6"]),
+            // The ends: strict and inclusive bounds at a value a sentence has (5 km), and an
+            // exact number met within ±5% (3,200 m is 3.2 km; 8,046.7 m is 5 miles).
+            ("trails longer than 5000 m", &["r5", "r6"]),
+            ("trails of at most 5 km", &["r1", "r2", "r3", "r4"]),
+            ("trails of 3.1 km", &["r3"]),
+            ("trails of 8 km", &["r5"]),
+            ("trails not between 1 and 5 km", &["r1", "r5", "r6"]),
         ];
         for &(query, expected) in cases {
-            for index in [&keyed, &unkeyed] {
+            for index in [&ranged, &keyed, &unkeyed] {
                 let mut ids: Vec<String> = run(index, query, Ranker::Bm25Filter)
                     .hits
                     .iter()
@@ -324,7 +334,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let documents = fixture_documents();
         {
-            let old = SentenceIndex::open_or_create_with(dir.path(), false).unwrap();
+            let old = SentenceIndex::open_or_create_with(dir.path(), Layout::Plain).unwrap();
             old.add(&documents).unwrap();
         }
         let reopened = SentenceIndex::open_or_create(dir.path()).unwrap();
