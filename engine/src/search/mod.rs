@@ -11,6 +11,7 @@ pub mod error;
 pub mod eval;
 pub mod index;
 pub mod keys;
+pub mod learned;
 pub mod observations;
 mod present;
 pub mod rank;

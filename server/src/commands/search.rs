@@ -6,7 +6,8 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use serde::Serialize;
 use tally_engine::choices::SearchChoices;
-use tally_engine::search::eval::{evaluate, JudgedCollection};
+use tally_engine::search::eval::{evaluate, JudgedCollection, RankerScores};
+use tally_engine::search::learned;
 use tally_engine::search::tuning::{folds, grid, Parts, ScoredGrid, Tuned, FOLDS};
 use tally_engine::search::{
     search as run_search, Document, Ranker, SearchResults, SearchSettings, SentenceIndex,
@@ -307,6 +308,35 @@ pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
             cells.push(format!("{name} {:.3} / {:.3}", cv.precision, cv.mrr));
         }
         println!("  {:<7} {}", ranker.name(), cells.join("   "));
+    }
+    if let Some(encoder) = &encoder {
+        learned_row(&collection, encoder, &fold)?;
+    }
+    Ok(())
+}
+
+/// The learned ranker's cross-validated figures (weights learned on the other folds' queries
+/// for each fold), next to the grids'.
+fn learned_row(
+    collection: &JudgedCollection,
+    encoder: &tally_engine::Encoder,
+    fold: &[usize],
+) -> anyhow::Result<()> {
+    let pool = SearchSettings::for_ranker(Ranker::Dense).pool;
+    let pools = learned::pools(collection, encoder, pool)?;
+    let (per_query, weights) = learned::cross_validate(&pools, fold);
+    let cv = RankerScores::mean(Ranker::Dense, &per_query);
+    println!(
+        "learned ranker (pairwise logistic over the dense pool of {pool}; {}), cross-validated: \
+         P@10 {:.3}, MRR@10 {:.3}, NDCG@10 {:.3}",
+        learned::FEATURES.join(", "),
+        cv.precision,
+        cv.mrr,
+        cv.ndcg
+    );
+    for (i, w) in weights.iter().enumerate() {
+        let w: Vec<String> = w.iter().map(|x| format!("{x:.2}")).collect();
+        println!("  fold {}: weights {}", i + 1, w.join(" "));
     }
     Ok(())
 }
