@@ -82,6 +82,31 @@ fn number_words() {
 }
 
 #[test]
+fn fold_words_are_multipliers() {
+    for (text, n) in [
+        ("profits grew threefold", 3.0),
+        ("a ten-fold rise in cases", 10.0),
+        ("output rose twentyfold", 20.0),
+        ("a hundredfold increase", 100.0),
+        ("a 3-fold rise", 3.0),
+        ("sales rose 2.5 fold", 2.5),
+    ] {
+        let found = extract(text);
+        assert_eq!(found.len(), 1, "{text}: {found:?}");
+        assert_eq!(found[0].kind, NumberKind::Multiplier, "{text}");
+        assert_eq!(found[0].value, Value::Single(n), "{text}");
+    }
+    // Words that end in "fold" without a number.
+    for text in [
+        "the problems are manifold",
+        "a scaffold went up",
+        "the fold of a map",
+    ] {
+        assert!(extract(text).is_empty(), "{text}");
+    }
+}
+
+#[test]
 fn ordinals_are_kept_apart_from_counts() {
     let found = extract("the 22nd amendment and the third season");
     assert_eq!(found.len(), 2);

@@ -74,13 +74,24 @@ pub(crate) fn glued_scale(word: &str) -> Option<f64> {
     })
 }
 
-/// "twice", "thrice": multiplicative counts.
+/// Multiplicative counts: "twice", "thrice", and a number word made "-fold" ("threefold",
+/// "ten-fold", "twentyfold", "hundredfold"); "manifold" and "scaffold" are not numbers.
 pub(crate) fn multiplier_word(word: &str) -> Option<u32> {
     match word {
-        "twice" => Some(2),
-        "thrice" => Some(3),
-        _ => None,
+        "twice" => return Some(2),
+        "thrice" => return Some(3),
+        _ => {}
     }
+    let stem = word.strip_suffix("fold")?;
+    let stem = stem.strip_suffix('-').unwrap_or(stem);
+    unit_word(stem)
+        .or_else(|| tens_word(stem))
+        .or(match stem {
+            "hundred" => Some(100),
+            "thousand" => Some(1000),
+            _ => None,
+        })
+        .filter(|n| *n >= 2)
 }
 
 /// Fraction words after a count: "a third", "two thirds", "three quarters".

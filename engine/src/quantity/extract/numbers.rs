@@ -4,14 +4,34 @@ use super::*;
 
 impl<'t> Scan<'t> {
     pub(super) fn read_number(&self, i: usize) -> Reading {
-        match self.toks[i].kind {
+        let reading = match self.toks[i].kind {
             Kind::Num => self.read_digits(i),
             Kind::Word => self.read_words(i),
             Kind::Sym => match lexicon::fraction_char(self.raw(i)) {
                 Some(value) => number(Mention::new(i, i + 1, value, NumberKind::Fraction)),
                 None => Reading::Nothing,
             },
+        };
+        self.fold_multiplier(reading)
+    }
+
+    /// A count followed by "fold" ("ten-fold", "3-fold", "4.5 fold") is a multiplier, as
+    /// "threefold" is.
+    fn fold_multiplier(&self, reading: Reading) -> Reading {
+        let Reading::Number(mut mention) = reading else {
+            return reading;
+        };
+        if mention.kind == NumberKind::Cardinal && mention.unit.is_none() {
+            let mut k = mention.last;
+            if self.low(k) == "-" {
+                k += 1;
+            }
+            if self.low(k) == "fold" {
+                mention.kind = NumberKind::Multiplier;
+                mention.last = k + 1;
+            }
         }
+        Reading::Number(mention)
     }
 
     pub(super) fn read_digits(&self, i: usize) -> Reading {
