@@ -9,15 +9,18 @@ use std::collections::HashSet;
 use super::eval::{ranking_scores, JudgedCollection, QueryScores, SearchEvalError, CUTOFF};
 use super::rank::search;
 use super::settings::{DenseWeights, Ranker, SearchSettings};
+use crate::count::logistic::{FitSettings, Logistic};
 use crate::Encoder;
 
 /// What each feature is, in order.
 pub const FEATURES: [&str; 4] = ["cosine", "bm25/max", "qs if met", "meets all"];
 const N: usize = FEATURES.len();
-/// L2 weight of the loss: fixed beforehand, not chosen on the judged queries.
-const L2: f64 = 1e-3;
-const EPOCHS: usize = 400;
-const LEARNING_RATE: f64 = 0.5;
+/// The fit's settings: fixed beforehand (the count ranker's), not chosen on the judged queries.
+const FIT: FitSettings = FitSettings {
+    iterations: 2000,
+    learning_rate: 0.5,
+    l2: 1e-3,
+};
 
 /// One pooled sentence of a query: its features and whether it is judged relevant.
 #[derive(Debug, Clone)]
@@ -86,14 +89,12 @@ pub fn pools(
     Ok(pools)
 }
 
-fn dot(w: &[f64; N], x: &[f64; N]) -> f64 {
-    w.iter().zip(x).map(|(a, b)| a * b).sum()
-}
-
-/// Weights that minimise the pairwise logistic loss over `pools` (full-batch gradient descent
-/// from zero: deterministic).
-pub fn train(pools: &[&QueryPool]) -> [f64; N] {
-    let mut pairs: Vec<[f64; N]> = Vec::new();
+/// The model that minimises the pairwise logistic loss over `pools`: a logistic regression
+/// (the count ranker's, [`Logistic`]) on each relevant − irrelevant difference as a positive
+/// and its negation as a negative, so that the data are symmetric and the bias plays no part; a
+/// sentence's probability under it orders the pool.
+pub fn train(pools: &[&QueryPool]) -> Logistic {
+    let mut rows: Vec<([f64; N], bool)> = Vec::new();
     for pool in pools {
         for good in pool.pooled.iter().filter(|p| p.relevant) {
             for bad in pool.pooled.iter().filter(|p| !p.relevant) {
@@ -101,36 +102,20 @@ pub fn train(pools: &[&QueryPool]) -> [f64; N] {
                 for (i, d) in d.iter_mut().enumerate() {
                     *d = good.features[i] - bad.features[i];
                 }
-                pairs.push(d);
+                rows.push((d, true));
+                rows.push((d.map(|x| -x), false));
             }
         }
     }
-    let mut w = [0.0; N];
-    if pairs.is_empty() {
-        return w;
-    }
-    let n = pairs.len() as f64;
-    for _ in 0..EPOCHS {
-        let mut gradient = [0.0; N];
-        for d in &pairs {
-            // d(log(1 + e^(−w·d)))/dw = −d · σ(−w·d)
-            let s = 1.0 / (1.0 + dot(&w, d).exp());
-            for (g, x) in gradient.iter_mut().zip(d) {
-                *g -= x * s / n;
-            }
-        }
-        for (wi, g) in w.iter_mut().zip(gradient) {
-            *wi -= LEARNING_RATE * (g + L2 * *wi);
-        }
-    }
-    w
+    Logistic::fit(&rows, &FIT)
 }
 
-/// One query's scores when its pool is ranked by `w`.
-fn scores(pool: &QueryPool, w: &[f64; N]) -> QueryScores {
+/// One query's scores when its pool is ranked by `model`.
+fn scores(pool: &QueryPool, model: &Logistic) -> QueryScores {
     let mut order: Vec<&Pooled> = pool.pooled.iter().collect();
+    let score = |p: &Pooled| model.probability(&p.features);
     // Stable: ties keep the pool's order.
-    order.sort_by(|a, b| dot(w, &b.features).total_cmp(&dot(w, &a.features)));
+    order.sort_by(|a, b| score(b).total_cmp(&score(a)));
     let gains: Vec<bool> = order.iter().take(CUTOFF).map(|p| p.relevant).collect();
     let (precision, rr, ndcg) = ranking_scores(&gains, pool.relevant);
     QueryScores {
@@ -140,9 +125,9 @@ fn scores(pool: &QueryPool, w: &[f64; N]) -> QueryScores {
     }
 }
 
-/// Cross-validated per-query scores (each query ranked by weights learned without its fold) and
-/// each fold's weights.
-pub fn cross_validate(pools: &[QueryPool], fold: &[usize]) -> (Vec<QueryScores>, Vec<[f64; N]>) {
+/// Cross-validated per-query scores (each query ranked by a model learned without its fold) and
+/// each fold's model.
+pub fn cross_validate(pools: &[QueryPool], fold: &[usize]) -> (Vec<QueryScores>, Vec<Logistic>) {
     let folds = fold.iter().copied().max().map_or(0, |m| m + 1);
     let mut per_query = vec![
         QueryScores {
@@ -160,13 +145,13 @@ pub fn cross_validate(pools: &[QueryPool], fold: &[usize]) -> (Vec<QueryScores>,
             .filter(|(_, f)| **f != held_out)
             .map(|(p, _)| p)
             .collect();
-        let w = train(&training);
+        let model = train(&training);
         for (i, pool) in pools.iter().enumerate() {
             if fold[i] == held_out {
-                per_query[i] = scores(pool, &w);
+                per_query[i] = scores(pool, &model);
             }
         }
-        weights.push(w);
+        weights.push(model);
     }
     (per_query, weights)
 }
@@ -199,7 +184,7 @@ mod tests {
             })
             .collect();
         let all: Vec<&QueryPool> = pools.iter().collect();
-        let w = train(&all);
+        let w = train(&all).weights;
         assert!(w[2] > 0.0 && w[2] > w[0], "{w:?}");
         let fold: Vec<usize> = (0..10).map(|i| i % 5).collect();
         let (scores, weights) = cross_validate(&pools, &fold);
@@ -212,7 +197,10 @@ mod tests {
                 x.relevant = false;
             }
         }
-        let (_, weights) = cross_validate(&lonely, &fold);
-        assert_eq!(weights[0], [0.0; N], "fold 0 held query 0 out");
+        let (_, models) = cross_validate(&lonely, &fold);
+        assert!(
+            models[0].weights.is_empty(),
+            "fold 0 held query 0 out: no pairs"
+        );
     }
 }

@@ -334,8 +334,14 @@ fn learned_row(
         cv.mrr,
         cv.ndcg
     );
-    for (i, w) in weights.iter().enumerate() {
-        let w: Vec<String> = w.iter().map(|x| format!("{x:.2}")).collect();
+    for (i, model) in weights.iter().enumerate() {
+        // Per unit of each feature, as the model standardised them.
+        let w: Vec<String> = model
+            .weights
+            .iter()
+            .zip(&model.scale)
+            .map(|(w, s)| format!("{:.2}", w / s))
+            .collect();
         println!("  fold {}: weights {}", i + 1, w.join(" "));
     }
     Ok(())
