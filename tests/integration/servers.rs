@@ -270,6 +270,16 @@ async fn as_admin(request: reqwest::RequestBuilder) -> (StatusCode, Value) {
     (response.status(), response.json().await.unwrap())
 }
 
+/// Uploads the three Hartwell files into `corpus` through `server`: the status and the job.
+async fn upload_hartwell(server: &Server, corpus: &str) -> (StatusCode, Value) {
+    as_admin(
+        reqwest::Client::new()
+            .post(server.url("/api/admin/corpora"))
+            .multipart(own_documents::upload_form(corpus)),
+    )
+    .await
+}
+
 /// Snippets of `corpus` in `server`'s indexes (0: not there).
 async fn snippets_of(server: &Server, corpus: &str) -> u64 {
     let client = reqwest::Client::new();
@@ -331,12 +341,7 @@ async fn an_upload_on_one_server_is_answered_by_the_other() {
     let question = "how many reading rooms does the hartwell library have&corpus=hartwell";
 
     // Uploaded on a: the job shows through b, and b answers from the corpus.
-    let (status, job) = as_admin(
-        client
-            .post(a.url("/api/admin/corpora"))
-            .multipart(own_documents::upload_form("hartwell")),
-    )
-    .await;
+    let (status, job) = upload_hartwell(&a, "hartwell").await;
     assert_eq!(status, StatusCode::ACCEPTED, "{job}");
     let job_path = format!("/api/admin/jobs/{}", job["id"].as_str().unwrap());
     let events = crate::support::page_text(b.url(&format!("{job_path}/events"))).await;
@@ -351,12 +356,7 @@ async fn an_upload_on_one_server_is_answered_by_the_other() {
     assert_eq!(snippets_of(&b, "hartwell").await, snippets);
 
     // The same documents again, through b: nothing added, the job is done at once.
-    let (status, again) = as_admin(
-        client
-            .post(b.url("/api/admin/corpora"))
-            .multipart(own_documents::upload_form("hartwell")),
-    )
-    .await;
+    let (status, again) = upload_hartwell(&b, "hartwell").await;
     assert_eq!(status, StatusCode::ACCEPTED, "{again}");
     assert_eq!(again["state"], "done", "{again}");
     assert_eq!(again["duplicates"], 3, "{again}");
@@ -365,12 +365,7 @@ async fn an_upload_on_one_server_is_answered_by_the_other() {
     assert_eq!(snippets_of(&a, "hartwell").await, snippets);
 
     // Adding to a corpus that only a server's own indexes hold (the bundled demo) is refused.
-    let (status, refused) = as_admin(
-        client
-            .post(a.url("/api/admin/corpora"))
-            .multipart(own_documents::upload_form("demo")),
-    )
-    .await;
+    let (status, refused) = upload_hartwell(&a, "demo").await;
     assert_eq!(status, StatusCode::CONFLICT, "{refused}");
     assert!(refused["error"]
         .as_str()

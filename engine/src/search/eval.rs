@@ -126,12 +126,7 @@ pub fn per_query(
     };
     let mut scores = Vec::with_capacity(collection.queries.len());
     for query in &collection.queries {
-        let relevant: HashSet<&str> = query
-            .judged
-            .iter()
-            .filter(|j| j.relevant)
-            .map(|j| j.sentence.as_str())
-            .collect();
+        let relevant = relevant_sentences(query);
         let results = search(&collection.index, encoder, &query.query, &settings)?;
         let ranked: Vec<&str> = if settings.ranker == Ranker::Entity {
             results
@@ -155,6 +150,16 @@ pub fn per_query(
         });
     }
     Ok(scores)
+}
+
+/// The sentences judged relevant to `query`.
+pub fn relevant_sentences(query: &JudgedQuery) -> HashSet<&str> {
+    query
+        .judged
+        .iter()
+        .filter(|j| j.relevant)
+        .map(|j| j.sentence.as_str())
+        .collect()
 }
 
 /// (P@10, RR@10, NDCG@10) of one ranking given as relevance flags, with `relevant` relevant

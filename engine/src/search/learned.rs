@@ -4,9 +4,9 @@
 //! outscore an irrelevant one of the same query) and measured by cross-validation by query:
 //! each fold's queries are ranked with weights learned on the other folds only.
 
-use std::collections::HashSet;
-
-use super::eval::{ranking_scores, JudgedCollection, QueryScores, SearchEvalError, CUTOFF};
+use super::eval::{
+    ranking_scores, relevant_sentences, JudgedCollection, QueryScores, SearchEvalError, CUTOFF,
+};
 use super::rank::search;
 use super::settings::{DenseWeights, Ranker, SearchSettings};
 use crate::count::logistic::{FitSettings, Logistic};
@@ -57,12 +57,7 @@ pub fn pools(
     };
     let mut pools = Vec::with_capacity(collection.queries.len());
     for query in &collection.queries {
-        let relevant: HashSet<&str> = query
-            .judged
-            .iter()
-            .filter(|j| j.relevant)
-            .map(|j| j.sentence.as_str())
-            .collect();
+        let relevant = relevant_sentences(query);
         let results = search(&collection.index, Some(encoder), &query.query, &settings)?;
         let pooled = results
             .hits
