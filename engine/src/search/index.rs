@@ -410,10 +410,9 @@ impl SentenceIndex {
         })
     }
 
-    /// How rare the words are here: the mean of their BM25 idf over the idf of a word in one
-    /// sentence, in [0, 1] (0 without words).
-    pub(crate) fn rarity(&self, searcher: &Searcher, words: &[String]) -> f64 {
-        let terms = self.terms(words);
+    /// How rare the words' `terms` are here: the mean of their BM25 idf over the idf of a word
+    /// in one sentence, in [0, 1] (0 without words).
+    pub(crate) fn rarity(&self, searcher: &Searcher, terms: &[Term]) -> f64 {
         let n = searcher.num_docs() as f64;
         let idf = |df: f64| (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
         let most = idf(1.0);
@@ -428,31 +427,31 @@ impl SentenceIndex {
         total / terms.len() as f64
     }
 
-    /// The BM25 query of some words (stemmed as the index is), `None` when no word is left.
-    pub(crate) fn text_query(&self, words: &[String]) -> Option<Box<dyn Query>> {
-        let terms = self.terms(words);
+    /// The BM25 query of the words' `terms` ([`SentenceIndex::terms`]), `None` without any.
+    pub(crate) fn text_query(&self, terms: &[Term]) -> Option<Box<dyn Query>> {
         if terms.is_empty() {
             return None;
         }
         let clauses = terms
-            .into_iter()
+            .iter()
             .map(|t| {
-                let q: Box<dyn Query> = Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs));
+                let q: Box<dyn Query> =
+                    Box::new(TermQuery::new(t.clone(), IndexRecordOption::WithFreqs));
                 (Occur::Should, q)
             })
             .collect();
         Some(Box::new(BooleanQuery::new(clauses)))
     }
 
-    /// The sentences a search checks against `tests`: for each test, those with a quantity under
-    /// one of its keys (every sentence that meets the tests is among them, so results do not
-    /// change; an intersection of posting lists skips the text matches without such a quantity).
-    /// Every sentence in an index without keys. Scored 0, so that the text query it is
-    /// intersected with keeps its BM25.
+    /// The sentences a search checks against `tests`: for each test, those with an entry in the
+    /// ranges that meet it, or those with a quantity under one of its keys (see the choice below);
+    /// every sentence that meets the tests is among them, so results do not change. Every
+    /// sentence in an index without keys. Scored 0, so that the text query (of the words'
+    /// `terms`) it is intersected with keeps its BM25.
     pub(crate) fn condition_filter(
         &self,
         searcher: &Searcher,
-        words: &[String],
+        terms: &[Term],
         tests: &[Test],
     ) -> Box<dyn Query> {
         let Some(key_field) = self.fields.key else {
@@ -461,10 +460,7 @@ impl SentenceIndex {
         let packed = self.fields.packed;
         let df = |term: &Term| searcher.doc_freq(term).unwrap_or(0);
         // At most this many text matches (none: no words, every sentence is one).
-        let text_matches: Option<u64> = {
-            let terms = self.terms(words);
-            (!terms.is_empty()).then(|| terms.iter().map(df).sum())
-        };
+        let text_matches: Option<u64> = (!terms.is_empty()).then(|| terms.iter().map(df).sum());
         let per_test = tests
             .iter()
             .map(|test| {
@@ -517,7 +513,7 @@ impl SentenceIndex {
     }
 
     /// The index terms of some words, each once (stemmed as the index is).
-    fn terms(&self, words: &[String]) -> Vec<Term> {
+    pub(crate) fn terms(&self, words: &[String]) -> Vec<Term> {
         let Ok(mut analyzer) = self.index.tokenizer_for_field(self.fields.text) else {
             return Vec::new();
         };

@@ -132,7 +132,7 @@ pub fn cross_validate(pools: &[QueryPool], fold: &[usize]) -> (Vec<QueryScores>,
         };
         pools.len()
     ];
-    let mut weights = Vec::with_capacity(folds);
+    let mut models = Vec::with_capacity(folds);
     for held_out in 0..folds {
         let training: Vec<&QueryPool> = pools
             .iter()
@@ -146,9 +146,9 @@ pub fn cross_validate(pools: &[QueryPool], fold: &[usize]) -> (Vec<QueryScores>,
                 per_query[i] = scores(pool, &model);
             }
         }
-        weights.push(model);
+        models.push(model);
     }
-    (per_query, weights)
+    (per_query, models)
 }
 
 #[cfg(test)]
@@ -182,8 +182,8 @@ mod tests {
         let w = train(&all).weights;
         assert!(w[2] > 0.0 && w[2] > w[0], "{w:?}");
         let fold: Vec<usize> = (0..10).map(|i| i % 5).collect();
-        let (scores, weights) = cross_validate(&pools, &fold);
-        assert_eq!(weights.len(), 5);
+        let (scores, models) = cross_validate(&pools, &fold);
+        assert_eq!(models.len(), 5);
         assert!(scores.iter().all(|s| s.rr == 1.0), "{scores:?}");
         // A fold whose queries alone hold the only relevant sentences learns nothing from them.
         let mut lonely = pools.clone();

@@ -67,14 +67,17 @@ pub fn search(
         k
     };
     let searcher = index.searcher();
-    let text_query = index.text_query(&words);
+    // The words' index terms, once: the text query, α's balance and the condition filter's
+    // choice all read them.
+    let terms = index.terms(&words);
+    let text_query = index.text_query(&terms);
     // The word statistics are only looked up when α depends on them.
     let alpha = if settings.balance == 0.0 {
         settings.alpha
     } else {
-        balanced_alpha(settings, index.rarity(&searcher, &words))
+        balanced_alpha(settings, index.rarity(&searcher, &terms))
     };
-    let condition_filter = index.condition_filter(&searcher, &words, &tests);
+    let condition_filter = index.condition_filter(&searcher, &terms, &tests);
     let retrieval = Retrieval::new(
         &searcher,
         text_query.as_deref(),
@@ -512,9 +515,12 @@ mod tests {
     fn balance_lowers_alpha_for_queries_with_rare_words_and_zero_keeps_it() {
         let index = fixture();
         let searcher = index.searcher();
-        let words = |text: &str| -> Vec<String> { text.split(' ').map(String::from).collect() };
-        let rare = index.rarity(&searcher, &words("orion lyra"));
-        let common = index.rarity(&searcher, &words("phone costs storage"));
+        let terms = |text: &str| {
+            let words: Vec<String> = text.split(' ').map(String::from).collect();
+            index.terms(&words)
+        };
+        let rare = index.rarity(&searcher, &terms("orion lyra"));
+        let common = index.rarity(&searcher, &terms("phone costs storage"));
         assert!(
             rare > common && (0.0..=1.0).contains(&rare),
             "{rare} {common}"

@@ -324,7 +324,7 @@ fn learned_row(
 ) -> anyhow::Result<()> {
     let pool = SearchSettings::for_ranker(Ranker::Dense).pool;
     let pools = learned::pools(collection, encoder, pool)?;
-    let (per_query, weights) = learned::cross_validate(&pools, fold);
+    let (per_query, models) = learned::cross_validate(&pools, fold);
     let cv = RankerScores::mean(Ranker::Dense, &per_query);
     println!(
         "learned ranker (pairwise logistic over the dense pool of {pool}; {}), cross-validated: \
@@ -334,7 +334,7 @@ fn learned_row(
         cv.mrr,
         cv.ndcg
     );
-    for (i, model) in weights.iter().enumerate() {
+    for (i, model) in models.iter().enumerate() {
         // Per unit of each feature, as the model standardised them.
         let w: Vec<String> = model
             .weights

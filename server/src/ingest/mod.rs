@@ -121,6 +121,7 @@ impl IngestService {
             .await
             .map_err(|e| IngestError::Index(format!("reading the uploads crashed: {e}")))??;
         if mode == UploadMode::Add && self.held.get(corpus).is_none() {
+            // Both indexes: a bundled data set may be in the sentence index only.
             let name = corpus.to_string();
             let local = tokio::task::spawn_blocking(move || {
                 documents::corpora(&engines.indexes())

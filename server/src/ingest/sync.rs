@@ -74,6 +74,8 @@ async fn pass(service: &IngestService, answerer: &Answerer) -> Result<(), Ingest
     if failed > 0 {
         tracing::warn!("{failed} ingestion jobs failed: their server stopped");
     }
+    // Only these corpora have jobs of this server to finish or fail.
+    let with_jobs = corpora::with_running_jobs(&service.db, &service.server).await?;
     for corpus in corpora::all(&service.db).await? {
         let held = service.held.get(&corpus.name);
         let step = step(held, corpus.version, corpus.base_version, corpus.deleted);
@@ -90,6 +92,7 @@ async fn pass(service: &IngestService, answerer: &Answerer) -> Result<(), Ingest
                 let why = format!("the corpus could not be indexed: {e}");
                 corpora::fail_jobs(db, &service.server, &corpus.name, &why).await?;
             }
+            Ok(()) if !with_jobs.contains(&corpus.name) => {}
             Ok(()) if corpus.deleted => {
                 let why = "the corpus was deleted before it was indexed";
                 corpora::fail_jobs(db, &service.server, &corpus.name, why).await?;

@@ -367,6 +367,22 @@ pub async fn job(db: &Database, id: &str) -> Result<Option<IngestJob>, DbError> 
     Ok(row.map(JobRow::job))
 }
 
+/// The corpora of `server`'s running jobs.
+pub async fn with_running_jobs(
+    db: &Database,
+    server: &str,
+) -> Result<std::collections::HashSet<String>, DbError> {
+    let pool = db.pool().await?;
+    let rows: Vec<(String,)> = sqlx::query_as(
+        "SELECT DISTINCT corpus FROM ingest_jobs WHERE server = $1 AND state = 'running'",
+    )
+    .bind(server)
+    .fetch_all(pool)
+    .await
+    .map_err(classify)?;
+    Ok(rows.into_iter().map(|(corpus,)| corpus).collect())
+}
+
 /// `server`'s running jobs on `corpus` up to version `upto` now stand at `progress`.
 pub async fn report_progress(
     db: &Database,
