@@ -185,32 +185,39 @@ fn store_documents(
     batches: Vec<(String, Vec<tally_engine::search::index::Document>)>,
 ) -> anyhow::Result<()> {
     let db = crate::store::db::Database::new(url);
-    let names: Vec<String> = files.iter().map(|(f, _)| f.display().to_string()).collect();
+    let replacing = if args.mode == UploadMode::Replace {
+        ", replacing what it held"
+    } else {
+        ""
+    };
     // The binary's runtime runs this command; it waits here for the database.
     let runtime = tokio::runtime::Handle::current();
     tokio::task::block_in_place(|| {
         runtime.block_on(async {
-        for (corpus, documents) in &batches {
-            let job = corpora::store_upload(
-                &db,
-                corpora::FollowedBy::Nobody,
-                corpus,
-                args.mode,
-                names.clone(),
-                documents,
-            )
-            .await
-            .with_context(|| format!("corpus `{corpus}` could not be stored in the database"))?;
-            println!(
-                "corpus `{corpus}`: {} documents stored in the database ({} there already, not added again){}; every server using it indexes them",
-                job.progress.documents,
-                job.duplicates,
-                if args.mode == UploadMode::Replace { ", replacing what it held" } else { "" }
-            );
-        }
-        db.close().await;
-        Ok(())
-    })
+            // One batch per file, in the files' order.
+            for ((file, _), (corpus, documents)) in files.iter().zip(&batches) {
+                let names = vec![file.display().to_string()];
+                let job = corpora::store_upload(
+                    &db,
+                    corpora::FollowedBy::Nobody,
+                    corpus,
+                    args.mode,
+                    names,
+                    documents,
+                )
+                .await
+                .with_context(|| {
+                    format!("corpus `{corpus}` could not be stored in the database")
+                })?;
+                println!(
+                    "corpus `{corpus}`: {} documents stored in the database ({} there already, \
+                     not added again){replacing}; every server using it indexes them",
+                    job.progress.documents, job.duplicates
+                );
+            }
+            db.close().await;
+            Ok(())
+        })
     })
 }
 
