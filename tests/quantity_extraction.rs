@@ -458,3 +458,27 @@ fn movements_and_levels_from_the_verb_and_the_sign() {
         assert_eq!(changes(text), expected, "{text}");
     }
 }
+
+/// A number that borrows the currency of the next ("30 and £115") keeps its own place: its span
+/// starts at its own digits, never after its end (this once cut the text backwards).
+#[test]
+fn a_borrowed_currency_leaves_the_span_where_the_number_is() {
+    for text in [
+        "Prices start at £70 for adults, £45 for people under 30 and £115 for families.",
+        "under 30 and £115",
+        "between 30 and £115",
+    ] {
+        for q in extract(text) {
+            assert!(
+                q.span.start < q.span.end && text.get(q.span.clone()).is_some(),
+                "{text}: {:?}",
+                q.span
+            );
+            let surface = &text[q.span.clone()];
+            assert!(
+                surface.chars().any(|c| c.is_ascii_digit()),
+                "{text}: «{surface}»"
+            );
+        }
+    }
+}

@@ -7,43 +7,8 @@
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
+use tally_engine::units::collection::{self, WordUse, SI_BASES};
 use tally_engine::UnitTable;
-
-/// The collection's SI units that are the base unit of a Tally dimension.
-const BASES: &[(&str, &str)] = &[
-    ("<Metre>", "length"),
-    ("<Kilogram>", "mass"),
-    ("<Second>", "time"),
-    ("<Metre_per_second>", "speed"),
-    ("<Metre_per_second_squared>", "acceleration"),
-    ("<Watt>", "power"),
-    ("<Joule>", "energy"),
-    ("<Byte>", "data"),
-    ("<Square_metre>", "area"),
-    ("<Cubic_metre>", "volume"),
-    ("<Kelvin>", "temperature"),
-    ("<1>", "ratio"),
-    ("<Hertz>", "frequency"),
-    ("<Pascal_(unit)>", "pressure"),
-    ("<Newton_(unit)>", "force"),
-    ("<Newton-metre>", "torque"),
-    ("<Volt>", "voltage"),
-    ("<Ampere>", "current"),
-    ("<Coulomb>", "charge"),
-    ("<Ohm>", "resistance"),
-    ("<Farad>", "capacitance"),
-    ("<Radian>", "angle"),
-    ("<Kilogram_per_cubic_metre>", "density"),
-    ("<Cubic_metre_per_second>", "flow"),
-    ("<Lumen_(unit)>", "luminous_flux"),
-    ("<Lux>", "illuminance"),
-    ("<Candela>", "luminous_intensity"),
-    ("<Mole_(unit)>", "amount"),
-    ("<Becquerel>", "radioactivity"),
-    ("<Sievert>", "dose"),
-    ("<Gray_(unit)>", "absorbed_dose"),
-    ("<Tesla_(unit)>", "magnetic_flux_density"),
-];
 
 /// Symbols where Tally deliberately differs from the collection, and why.
 const DELIBERATE: &[(&str, &str)] = &[
@@ -82,6 +47,14 @@ const DELIBERATE: &[(&str, &str)] = &[
     ),
 ];
 
+/// The collection's SI units by name, each with its Tally dimension and factor.
+fn si_bases() -> HashMap<&'static str, (&'static str, f64)> {
+    SI_BASES
+        .iter()
+        .map(|&(si, dim, f)| (si, (dim, f)))
+        .collect()
+}
+
 fn data_dir() -> PathBuf {
     std::env::var_os("TALLY_DATA")
         .map(PathBuf::from)
@@ -100,21 +73,24 @@ fn collection() -> Vec<serde_json::Value> {
 /// dimension and its factor to the base.
 fn in_tally_dimensions<'c>(
     collection: &'c [serde_json::Value],
-    bases: &'c HashMap<&str, &'c str>,
+    bases: &'c HashMap<&'static str, (&'static str, f64)>,
 ) -> impl Iterator<Item = (&'c serde_json::Value, &'c str, f64)> {
     collection.iter().filter_map(|entry| {
         let si = entry["siUnit"].as_str()?;
         let factor = entry["conversionToSI"].as_f64()?;
-        Some((entry, *bases.get(si)?, factor))
+        let &(dimension, base) = bases.get(si)?;
+        Some((entry, dimension, factor * base))
     })
 }
 
 #[test]
 fn conversion_factors_agree_with_the_qsearch_unit_collection() {
     let collection = collection();
-    let bases: HashMap<&str, &str> = BASES.iter().copied().collect();
+    let bases = si_bases();
     let deliberate: HashSet<&str> = DELIBERATE.iter().map(|(s, _)| *s).collect();
-    let table = UnitTable::builtin();
+    // Tally's own units: the collection's joined ones carry the collection's factors, and its
+    // surfaces lent to Tally's units match within 0.1% (`units::SAME_FACTOR`).
+    let table = UnitTable::own();
 
     // symbol -> [(dimension, factor, entity)] from the collection.
     let mut by_symbol: HashMap<&str, Vec<(&str, f64, &str)>> = HashMap::new();
@@ -282,7 +258,7 @@ const FALSE_FRIENDS: &[&str] = &[
 #[test]
 fn units_the_shared_corpora_use_are_in_the_table() {
     let collection = collection();
-    let bases: HashMap<&str, &str> = BASES.iter().copied().collect();
+    let bases = si_bases();
     let table = UnitTable::builtin();
 
     let mut corpora = String::new();
@@ -352,5 +328,47 @@ fn units_the_shared_corpora_use_are_in_the_table() {
     assert!(
         common.is_empty(),
         "units in common use missing from the table: {common:?}"
+    );
+}
+
+/// The shared corpora whose running text tells words from units ([`WordUse`]): the CoQEx
+/// snippets and the Qsearch sentences (not the extraction gold, whose held-out half is only
+/// scored).
+const RUNNING_TEXT: &[&str] = &[
+    "qsearch/qsearch_text_dev.jsonl",
+    "coqex/natural_questions_dev/natural_questions_dev_bing_v1.json",
+    "coqex/count_lcquad_v2/count_lcquadv2_bing_v1.json",
+    "coqex/stresstest_v1/stresstest_bing_v1.json",
+];
+
+/// `engine/data/collection_units.json` is what [`collection::derive`] makes of the collection;
+/// `TALLY_UPDATE_UNITS=1` rewrites it.
+#[test]
+fn the_collections_units_are_derived_from_the_collection() {
+    let read = |file: &str| {
+        let path = data_dir().join(file);
+        std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+    };
+    let entries = collection::read_entries(&read("quantities/kg-unit-collection.json")).unwrap();
+    let texts: Vec<String> = RUNNING_TEXT.iter().map(|f| read(f)).collect();
+    let words = WordUse::count(texts.iter().map(String::as_str));
+    let derived = collection::derive(&entries, &words);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/collection_units.json");
+    let written = serde_json::to_string_pretty(&derived).unwrap() + "\n";
+    if std::env::var_os("TALLY_UPDATE_UNITS").is_some() {
+        std::fs::write(&path, &written).unwrap();
+    }
+    // Compared as text: the file is exactly what is written here.
+    let committed = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        committed == written,
+        "{} is not what the collection gives: rerun with TALLY_UPDATE_UNITS=1",
+        path.display()
+    );
+    println!(
+        "{} collection units in Tally's dimensions; {} surfaces left out",
+        derived.units.len(),
+        derived.left_out.len()
     );
 }

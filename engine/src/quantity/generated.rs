@@ -14,11 +14,10 @@
 
 use std::path::Path;
 
-use serde::Deserialize;
-
 use super::eval::{evaluate, EvalError, ExtractionReport, GoldQuantity, GoldSentence, Half};
 use crate::random::SplitMix64 as Random;
 use crate::text::hash::stable_hash;
+use crate::units::collection::{self, plural, EntityName};
 
 /// The dimensions (the collection's measured concepts) that news and specification text use;
 /// the collection's scientific ones (luminous flux, absorbed dose, catalytic activity …) are
@@ -105,23 +104,14 @@ impl SurfaceKind {
 #[derive(Debug, Clone)]
 pub struct CollectionUnit {
     /// Its name, from the collection's entity ("<cubic_kilometre_wd:Q4243638>" → "cubic
-    /// kilometre").
-    pub name: String,
+    /// kilometre", "<fluid_ounce_(US)>" → "fluid ounce" of the US).
+    pub name: EntityName,
+    /// The half its sentences belong to (by its name as the collection writes it).
+    pub half: Half,
     /// The report's name of its dimension.
     pub dimension: &'static str,
     pub symbols: Vec<String>,
     pub currency: bool,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct RawUnit {
-    entity: String,
-    measured_concepts: Vec<String>,
-    #[serde(default)]
-    symbols: Vec<String>,
-    #[serde(default)]
-    is_currency: bool,
 }
 
 /// The units of the everyday dimensions in a collection file.
@@ -131,27 +121,30 @@ pub fn read_collection(path: &Path) -> Result<Vec<CollectionUnit>, EvalError> {
         path: shown.clone(),
         source,
     })?;
-    let raw: Vec<RawUnit> = serde_json::from_str(&text).map_err(|e| EvalError::Format {
+    let entries = collection::read_entries(&text).map_err(|e| EvalError::Format {
         path: shown,
         message: e.to_string(),
     })?;
-    Ok(raw
+    Ok(entries
         .into_iter()
         .filter_map(|u| {
             let concept = u.measured_concepts.first()?;
             let &(_, dimension) = EVERYDAY_DIMENSIONS.iter().find(|(c, _)| c == concept)?;
             let mut symbols: Vec<String> = Vec::new();
-            for s in u.symbols.iter().map(|s| s.trim()) {
-                if !s.is_empty() && !symbols.iter().any(|known| known == s) {
-                    symbols.push(s.to_string());
+            // As a writer puts them: "fl oz (US)" as "US fl oz"; "q_P" is subscript markup,
+            // not text.
+            for s in u.symbols.iter().map(|s| written_symbol(s.trim())) {
+                if !s.is_empty() && !s.contains('_') && !symbols.contains(&s) {
+                    symbols.push(s);
                 }
             }
-            let name = unit_name(&u.entity);
+            let name = EntityName::parse(&u.entity);
             // The collection's unit "1" (a pure number) has no name to write.
-            if !name.chars().any(char::is_alphabetic) {
+            if !name.base.chars().any(char::is_alphabetic) {
                 return None;
             }
             Some(CollectionUnit {
+                half: half_of_unit(&collection::entity_words(&u.entity)),
                 name,
                 dimension,
                 symbols,
@@ -161,29 +154,16 @@ pub fn read_collection(path: &Path) -> Result<Vec<CollectionUnit>, EvalError> {
         .collect())
 }
 
-/// "<cubic_kilometre_wd:Q4243638>" → "cubic kilometre", "<Metre>" → "metre"; a name with
-/// capitals after its first word keeps them ("<United_States_dollar>" → "United States dollar"),
-/// as does a symbol-like word ("<MWh>").
-fn unit_name(entity: &str) -> String {
-    let inner = entity.trim_start_matches('<').trim_end_matches('>');
-    let inner = inner.split("_wd:").next().unwrap_or(inner);
-    let words: Vec<&str> = inner.split('_').filter(|w| !w.is_empty()).collect();
-    let common_noun = words[1.min(words.len())..]
-        .iter()
-        .all(|w| w.chars().next().is_some_and(char::is_lowercase));
-    let first_is_word = words
-        .first()
-        .and_then(|w| w.chars().nth(1))
-        .is_some_and(char::is_lowercase);
-    let mut name = words.join(" ");
-    if common_noun && first_is_word {
-        let mut chars = name.chars();
-        name = chars
-            .next()
-            .map(|c| c.to_lowercase().chain(chars).collect())
-            .unwrap_or_default();
+/// A symbol as writers put its regional qualifier: "fl oz (US)" → "US fl oz".
+fn written_symbol(symbol: &str) -> String {
+    match symbol
+        .strip_suffix(')')
+        .and_then(|s| s.rsplit_once(" ("))
+        .filter(|(_, region)| matches!(*region, "US" | "UK"))
+    {
+        Some((bare, region)) => format!("{region} {bare}"),
+        None => symbol.to_string(),
     }
-    name
 }
 
 /// One generated sentence with its gold quantity and what it tests.
@@ -247,36 +227,6 @@ fn written_value(random: &mut Random) -> WrittenValue {
     }
 }
 
-/// The plural of a unit name: the word before "per" (or the last word) takes it.
-fn plural(name: &str) -> String {
-    let (head, tail) = match name.split_once(" per ") {
-        Some((head, tail)) => (head, Some(tail)),
-        None => (name, None),
-    };
-    let (before, last) = match head.rsplit_once(' ') {
-        Some((before, last)) => (Some(before), last),
-        None => (None, head),
-    };
-    let last = match last {
-        "foot" => "feet".to_string(),
-        w if w.ends_with("ch") || w.ends_with("sh") => format!("{w}es"),
-        // "hertz", "lux", "siemens", "kilopascals" already: the same in the plural.
-        w if w.ends_with('s') || w.ends_with('x') || w.ends_with('z') => w.to_string(),
-        w if w.ends_with('y') && !w.ends_with("ey") && !w.ends_with("ay") => {
-            format!("{}ies", &w[..w.len() - 1])
-        }
-        w => format!("{w}s"),
-    };
-    let head = match before {
-        Some(before) => format!("{before} {last}"),
-        None => last,
-    };
-    match tail {
-        Some(tail) => format!("{head} per {tail}"),
-        None => head,
-    }
-}
-
 /// The quantity as written with a unit's `surface` (a symbol, or the name when `None`).
 fn written_quantity(
     unit: &CollectionUnit,
@@ -285,7 +235,14 @@ fn written_quantity(
     random: &mut Random,
 ) -> String {
     match surface {
-        None => format!("{} {}", value.text, plural(&unit.name)),
+        // "US fluid ounces"; a qualifier that is not a region is not written ("points").
+        None => {
+            let name = unit
+                .name
+                .regional()
+                .unwrap_or_else(|| unit.name.base.clone());
+            format!("{} {}", value.text, plural(&name))
+        }
         // Currency signs go before the number ("$12", "€3.5 million").
         Some(symbol) if unit.currency && !symbol.chars().all(char::is_alphabetic) => {
             format!("{symbol}{}", value.text)
@@ -308,7 +265,7 @@ pub fn generate(units: &[CollectionUnit], seed: u64) -> Vec<GeneratedSentence> {
         let surfaces = std::iter::once(None).chain(unit.symbols.iter().map(|s| Some(s.as_str())));
         for surface in surfaces {
             let kind = match surface {
-                None if unit.name.contains(" per ") => SurfaceKind::Compound,
+                None if unit.name.base.contains(" per ") => SurfaceKind::Compound,
                 None => SurfaceKind::Name,
                 Some(symbol) => SurfaceKind::of_symbol(symbol),
             };
@@ -320,14 +277,14 @@ pub fn generate(units: &[CollectionUnit], seed: u64) -> Vec<GeneratedSentence> {
                     text: template.replace("{q}", &quantity),
                     quantities: vec![GoldQuantity {
                         value: format!("{}", value.value),
-                        normalized_unit: unit.name.clone(),
+                        normalized_unit: unit.name.full(),
                         change: None,
                     }],
                 },
-                unit: unit.name.clone(),
+                unit: unit.name.full(),
                 dimension: unit.dimension,
                 kind,
-                half: half_of_unit(&unit.name),
+                half: unit.half,
             });
         }
     }
@@ -394,7 +351,8 @@ mod tests {
 
     fn unit(name: &str, symbols: &[&str], currency: bool) -> CollectionUnit {
         CollectionUnit {
-            name: name.into(),
+            name: EntityName::parse(name),
+            half: half_of_unit(name),
             dimension: if currency { "currency" } else { "length" },
             symbols: symbols.iter().map(|s| s.to_string()).collect(),
             currency,
@@ -402,26 +360,18 @@ mod tests {
     }
 
     #[test]
-    fn names_come_from_the_collections_entities() {
+    fn halves_stay_keyed_by_the_collections_names() {
         assert_eq!(
-            unit_name("<cubic_kilometre_wd:Q4243638>"),
+            collection::entity_words("<cubic_kilometre_wd:Q4243638>"),
             "cubic kilometre"
         );
-        assert_eq!(unit_name("<United_States_dollar>"), "United States dollar");
-        assert_eq!(unit_name("<Pound_sterling>"), "pound sterling");
-        assert_eq!(unit_name("<Metre>"), "metre");
-        assert_eq!(unit_name("<MWh>"), "MWh");
-    }
-
-    #[test]
-    fn plurals_follow_english() {
-        assert_eq!(plural("kilometre"), "kilometres");
-        assert_eq!(plural("foot"), "feet");
-        assert_eq!(plural("inch"), "inches");
-        assert_eq!(plural("hertz"), "hertz");
-        assert_eq!(plural("kilometre per hour"), "kilometres per hour");
-        assert_eq!(plural("square mile"), "square miles");
-        assert_eq!(plural("penny"), "pennies");
+        assert_eq!(
+            collection::entity_words("<fluid_ounce_(US)>"),
+            "fluid ounce (US)"
+        );
+        assert_eq!(collection::entity_words("<Pascal_(unit)>"), "Pascal (unit)");
+        assert_eq!(written_symbol("fl oz (US)"), "US fl oz");
+        assert_eq!(written_symbol("BTU (IT)"), "BTU (IT)");
     }
 
     #[test]

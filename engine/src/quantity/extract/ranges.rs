@@ -163,7 +163,7 @@ impl<'t> Scan<'t> {
                             && b.unit.as_ref().is_some_and(|u| !u.candidates.is_empty()))
                     {
                         a.unit = b.unit;
-                        a.currency = a.currency.or(b.currency);
+                        a.currency = a.currency.or(borrowed(b.currency, a.first));
                     }
                     a.end = b.end.max(b.last);
                     last_is_range = true;
@@ -171,7 +171,7 @@ impl<'t> Scan<'t> {
                 Join::ShareUnit => {
                     a.value = scaled_like(a, &b);
                     a.unit = b.unit.clone();
-                    a.currency = b.currency;
+                    a.currency = borrowed(b.currency, a.first);
                     kept.push(b);
                     last_is_range = false;
                 }
@@ -352,4 +352,13 @@ impl<'t> Scan<'t> {
     }
 
     // ----- output ----------------------------------------------------------------------------
+}
+
+/// Another mention's currency, lent to the mention starting at token `first`: its unit, not
+/// its place ("30 and £115": the first span still starts at "30", not after it).
+fn borrowed(
+    currency: Option<(usize, &'static Unit)>,
+    first: usize,
+) -> Option<(usize, &'static Unit)> {
+    currency.map(|(_, unit)| (first, unit))
 }

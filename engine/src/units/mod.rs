@@ -7,13 +7,27 @@
 //! A surface may name several units (`C`: degree Celsius or coulomb; `pound`: mass or sterling);
 //! [`UnitTable::lookup`] returns them all, most common first, and the extractor picks one from
 //! context. Currencies never convert into each other.
+//!
+//! The Qsearch unit collection adds its units and surfaces under Tally's own ([`collection`]):
+//! a collection unit that is one of Tally's (the same surface, or the same dimension and factor)
+//! lends it the names and symbols Tally lacks; the others join as units of their own.
 
-use std::collections::HashMap;
+pub mod collection;
+
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-const BUILTIN: &str = include_str!("../data/units.json");
+use collection::{DerivedUnit, DerivedUnits};
+
+const BUILTIN: &str = include_str!("../../data/units.json");
+/// The collection in Tally's terms ([`collection::derive`]).
+const COLLECTION: &str = include_str!("../../data/collection_units.json");
+
+/// Factors within this relative distance are one unit (the survey foot is the foot a reader
+/// means; the collection rounds some factors).
+const SAME_FACTOR: f64 = 1e-3;
 
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum UnitError {
@@ -38,7 +52,8 @@ pub struct Unit {
     /// base = value × factor + offset.
     pub factor: f64,
     pub offset: f64,
-    /// ISO 4217 code for currencies.
+    /// Currencies only: the ISO 4217 code, or for a currency without one the collection's
+    /// Wikidata id (no two currencies convert).
     pub currency: Option<String>,
     pub symbols: Vec<String>,
     pub names: Vec<String>,
@@ -112,13 +127,155 @@ struct RawUnit {
 }
 
 impl UnitTable {
-    /// The table shipped with Tally.
+    /// The table shipped with Tally: its own units, then the collection's.
     pub fn builtin() -> &'static UnitTable {
         static TABLE: OnceLock<UnitTable> = OnceLock::new();
         TABLE.get_or_init(|| {
-            // The embedded table is checked by the tests; failing here is a build defect.
+            // The embedded tables are checked by the tests; failing here is a build defect.
+            let mut table =
+                UnitTable::from_json(BUILTIN).expect("the embedded unit table is valid");
+            let derived: DerivedUnits =
+                serde_json::from_str(COLLECTION).expect("the embedded collection units are valid");
+            table.import(&derived.units);
+            table
+        })
+    }
+
+    /// Tally's own table alone, without the collection's units (to compare against).
+    pub fn own() -> &'static UnitTable {
+        static TABLE: OnceLock<UnitTable> = OnceLock::new();
+        TABLE.get_or_init(|| {
             UnitTable::from_json(BUILTIN).expect("the embedded unit table is valid")
         })
+    }
+
+    /// Merges units of the collection under the table's own: a surface the table already has
+    /// keeps its reading, and so does the same surface recased as writers recase any symbol
+    /// (all capitals, all lower case, or a capital first: "KM", "Mg", "EV" stay kilometres,
+    /// milligrams and electronvolts, not the convertible mark, the megagram and the exavolt),
+    /// while a symbol with a capital inside keeps its SI meaning ("pA", "mJ"); a unit the table already has (see [`Self::same_unit`]) gains the
+    /// other surfaces; any other unit joins, except a temperature scale the table lacks (the
+    /// collection gives scales as differences, without their zero).
+    pub fn import(&mut self, derived: &[DerivedUnit]) {
+        let own_symbols: HashSet<String> = self.exact.keys().cloned().collect();
+        let own_names: HashSet<String> = self.folded.keys().cloned().collect();
+        let own_any_case: HashSet<String> = own_symbols
+            .iter()
+            .map(|s| s.to_lowercase())
+            .chain(own_names.iter().cloned())
+            .collect();
+        let own_units = self.units.len();
+        // A currency sign matches a currency of Tally's only where it names one on both sides.
+        let mut sign_uses: HashMap<&str, usize> = HashMap::new();
+        for unit in derived.iter().filter(|u| u.dim == "currency") {
+            for symbol in &unit.symbols {
+                *sign_uses.entry(symbol).or_default() += 1;
+            }
+        }
+        for unit in derived {
+            let symbols: Vec<String> = unit
+                .symbols
+                .iter()
+                .filter(|s| {
+                    let taken = own_symbols.contains(*s)
+                        || (recased(s) && own_any_case.contains(&s.to_lowercase()));
+                    !taken
+                })
+                .cloned()
+                .collect();
+            let names: Vec<String> = with_plurals(&unit.names, false)
+                .into_iter()
+                .filter(|n| !own_names.contains(&n.to_lowercase()))
+                .collect();
+            match self.same_unit(unit, own_units, &sign_uses) {
+                Some(index) => {
+                    for symbol in symbols {
+                        push_unique(self.exact.entry(symbol.clone()).or_default(), index);
+                        let own = &mut self.units[index].symbols;
+                        if !own.contains(&symbol) {
+                            own.push(symbol);
+                        }
+                    }
+                    for name in names {
+                        push_unique(self.folded.entry(name.to_lowercase()).or_default(), index);
+                        let own = &mut self.units[index].names;
+                        if !own.contains(&name) {
+                            own.push(name);
+                        }
+                    }
+                }
+                None if unit.dim == "temperature" => {}
+                None => {
+                    let mut id = unit.id.clone();
+                    while self.by_id.contains_key(&id) {
+                        id.push('_');
+                    }
+                    // Names, then symbols; neither list is empty of meaning to the scorer, but a
+                    // unit with no surface left cannot be read and is not added.
+                    if names.is_empty() && symbols.is_empty() {
+                        continue;
+                    }
+                    let added = self.add(
+                        Unit {
+                            id,
+                            dimension: unit.dim.clone(),
+                            factor: unit.factor,
+                            offset: 0.0,
+                            currency: unit.currency.clone(),
+                            symbols,
+                            names,
+                        },
+                        &[],
+                    );
+                    debug_assert!(added.is_ok(), "ids are made unique above");
+                }
+            }
+        }
+    }
+
+    /// The unit among the first `own_units` (Tally's own) that `unit` is: one its names or
+    /// symbols already name in the same dimension (with a factor to match, but for
+    /// temperatures), else for measures one with the same factor; a currency only by its name
+    /// or a sign no other currency of either table uses.
+    fn same_unit(
+        &self,
+        unit: &DerivedUnit,
+        own_units: usize,
+        sign_uses: &HashMap<&str, usize>,
+    ) -> Option<usize> {
+        let fits = |index: usize| {
+            let own = &self.units[index];
+            index < own_units
+                && own.dimension == unit.dim
+                && (unit.dim == "temperature"
+                    || unit.dim == "currency"
+                    || ((own.factor - unit.factor) / unit.factor).abs() <= SAME_FACTOR)
+        };
+        let by_name = unit.names.iter().find_map(|name| {
+            let found = self.folded.get(&name.to_lowercase())?;
+            found.iter().copied().find(|&i| fits(i))
+        });
+        if by_name.is_some() {
+            return by_name;
+        }
+        let by_symbol = unit.symbols.iter().find_map(|symbol| {
+            let found: Vec<usize> = self
+                .exact
+                .get(symbol)?
+                .iter()
+                .copied()
+                .filter(|&i| fits(i))
+                .collect();
+            if unit.dim == "currency" {
+                let unique = found.len() == 1 && sign_uses.get(symbol.as_str()) == Some(&1);
+                return unique.then(|| found[0]);
+            }
+            found.first().copied()
+        });
+        if by_symbol.is_some() || matches!(unit.dim.as_str(), "currency" | "temperature") {
+            return by_symbol;
+        }
+        (0..own_units).find(|&i| fits(i))
     }
 
     /// Reads a table in the format of `engine/data/units.json`.
@@ -293,27 +450,29 @@ impl UnitTable {
     }
 }
 
+/// Whether a symbol's letters are cased the way writers recase any symbol: all capitals, all
+/// lower case, or only the first a capital.
+fn recased(symbol: &str) -> bool {
+    let letters: Vec<char> = symbol.chars().filter(|c| c.is_alphabetic()).collect();
+    let rest_lower = letters.iter().skip(1).all(|c| !c.is_uppercase());
+    letters.iter().all(|c| c.is_uppercase()) || rest_lower
+}
+
 fn push_unique(list: &mut Vec<usize>, index: usize) {
     if !list.contains(&index) {
         list.push(index);
     }
 }
 
-/// Names with their regular plurals added ("mile" → "miles", "inch" → "inches").
+/// Names with their plurals added ("mile" → "miles", "inch" → "inches", "kilometre per hour"
+/// → "kilometres per hour").
 fn with_plurals(names: &[String], no_plural: bool) -> Vec<String> {
     let mut out = names.to_vec();
     if no_plural {
         return out;
     }
     for name in names {
-        let plural = if ["s", "x", "z", "ch", "sh"]
-            .iter()
-            .any(|end| name.ends_with(end))
-        {
-            format!("{name}es")
-        } else {
-            format!("{name}s")
-        };
+        let plural = collection::plural(name);
         if !out.contains(&plural) {
             out.push(plural);
         }
@@ -379,6 +538,36 @@ mod tests {
         assert_eq!(ids("KPH"), ["kilometre_per_hour"]);
         assert_eq!(ids("µs"), ["microsecond"]);
         assert_eq!(ids("μs"), ["microsecond"]);
+    }
+
+    #[test]
+    fn the_collections_units_join_under_tallys_own() {
+        // Joined as units of their own, by name and symbol, with plurals.
+        assert_eq!(ids("picoampere"), ["picoampere"]);
+        assert_eq!(ids("pA"), ["picoampere"]);
+        assert_eq!(ids("cubic light years"), ["cubic_light_year"]);
+        assert_eq!(ids("UK fluid ounces"), ["fluid_ounce_uk"]);
+        // Lent to Tally's units: the same unit by a shared surface or factor.
+        assert_eq!(ids("US fluid ounce"), ["us_fluid_ounce"]);
+        assert_eq!(ids("United States dollar"), ["usd"]);
+        assert_eq!(
+            ids("aC"),
+            ["attocoulomb", "abcoulomb"],
+            "both of the collection's readings"
+        );
+        // Tally's readings stay, in any case writers use.
+        assert!(ids("KM").is_empty(), "the extractor reads it as km");
+        assert_eq!(ids("Mg"), ids("mg"));
+        assert_eq!(ids("C"), ["celsius", "coulomb"]);
+        // Left out: punctuation and words.
+        assert!(ids("\"").is_empty());
+        assert!(ids("#").is_empty());
+        assert!(ids("score").is_empty());
+        // A currency the table lacks converts to no other.
+        let livre = UnitTable::builtin().lookup("livre tournois");
+        assert_eq!(livre.len(), 1);
+        let usd = UnitTable::builtin().get("usd").unwrap();
+        assert!(UnitTable::builtin().convert(1.0, livre[0], usd).is_err());
     }
 
     #[test]
