@@ -22,6 +22,8 @@ use super::UnitError;
 /// the base unit's factor.
 pub const SI_BASES: &[(&str, &str, f64)] = &[
     ("<Metre>", "length", 1.0),
+    ("<Centimetre>", "length", 1e-2),
+    ("<Millimetre>", "length", 1e-3),
     ("<Kilogram>", "mass", 1.0),
     ("<Gram>", "mass", 1e-3),
     ("<Second>", "time", 1.0),
@@ -33,6 +35,7 @@ pub const SI_BASES: &[(&str, &str, f64)] = &[
     ("<Square_metre>", "area", 1.0),
     ("<Cubic_metre>", "volume", 1.0),
     ("<Litre>", "volume", 1e-3),
+    ("<millilitre_wd:Q2332346>", "volume", 1e-6),
     ("<Kelvin>", "temperature", 1.0),
     ("<1>", "ratio", 1.0),
     ("<Hertz>", "frequency", 1.0),
@@ -42,6 +45,7 @@ pub const SI_BASES: &[(&str, &str, f64)] = &[
     ("<Volt>", "voltage", 1.0),
     ("<Ampere>", "current", 1.0),
     ("<Coulomb>", "charge", 1.0),
+    ("<ampere_second_wd:Q65665809>", "charge", 1.0),
     ("<Ohm>", "resistance", 1.0),
     ("<Farad>", "capacitance", 1.0),
     ("<Radian>", "angle", 1.0),
@@ -105,16 +109,20 @@ impl EntityName {
     pub fn parse(entity: &str) -> Self {
         let inner = entity.trim_start_matches('<').trim_end_matches('>');
         let inner = inner.split("_wd:").next().unwrap_or(inner);
-        let (base, qualifier) = match inner.split_once("_(") {
-            Some((base, rest)) => (
-                base,
-                Some(rest.trim_end_matches(')').replace('_', " ")).filter(|q| q != "unit"),
-            ),
-            None => (inner, None),
-        };
-        EntityName {
-            base: common_noun(base),
-            qualifier,
+        // The qualifier may sit inside the name: "<barrel_(US)_for_petroleum>".
+        let split = inner.split_once("_(").and_then(|(before, rest)| {
+            let (qualifier, after) = rest.split_once(')')?;
+            Some((format!("{before}{after}"), qualifier.replace('_', " ")))
+        });
+        match split {
+            Some((base, qualifier)) => EntityName {
+                base: common_noun(&base),
+                qualifier: Some(qualifier).filter(|q| q != "unit"),
+            },
+            None => EntityName {
+                base: common_noun(inner),
+                qualifier: None,
+            },
         }
     }
 
@@ -275,7 +283,7 @@ fn after_number(before: &str) -> bool {
 pub struct DerivedUnit {
     pub id: String,
     pub dim: String,
-    /// To the dimension's base unit (for temperatures: of a difference, not a point).
+    /// To the dimension's base unit.
     pub factor: f64,
     /// Currencies only: the collection's Wikidata id, so that no two currencies convert.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -422,6 +430,12 @@ mod tests {
             "United States dollar"
         );
         assert_eq!(EntityName::parse("<MWh>").full(), "MWh");
+        let barrel = EntityName::parse("<barrel_(US)_for_petroleum_wd:Q89187604>");
+        assert_eq!(barrel.full(), "barrel for petroleum (US)");
+        assert_eq!(
+            barrel.regional().as_deref(),
+            Some("US barrel for petroleum")
+        );
         assert_eq!(EntityName::parse("<point_(typography)>").regional(), None);
     }
 

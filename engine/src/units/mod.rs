@@ -153,9 +153,10 @@ impl UnitTable {
     /// keeps its reading, and so does the same surface recased as writers recase any symbol
     /// (all capitals, all lower case, or a capital first: "KM", "Mg", "EV" stay kilometres,
     /// milligrams and electronvolts, not the convertible mark, the megagram and the exavolt),
-    /// while a symbol with a capital inside keeps its SI meaning ("pA", "mJ"); a unit the table already has (see [`Self::same_unit`]) gains the
-    /// other surfaces; any other unit joins, except a temperature scale the table lacks (the
-    /// collection gives scales as differences, without their zero).
+    /// while a symbol with a capital inside keeps its SI meaning ("pA", "mJ"). A unit the
+    /// table already has (see [`Self::same_unit`]) gains the other surfaces; any other unit
+    /// joins (the collection's temperatures are all multiples of the kelvin, which start at
+    /// absolute zero as Tally's temperature base does).
     pub fn import(&mut self, derived: &[DerivedUnit]) {
         let own_symbols: HashSet<String> = self.exact.keys().cloned().collect();
         let own_names: HashSet<String> = self.folded.keys().cloned().collect();
@@ -204,7 +205,6 @@ impl UnitTable {
                         }
                     }
                 }
-                None if unit.dim == "temperature" => {}
                 None => {
                     let mut id = unit.id.clone();
                     while self.by_id.contains_key(&id) {
