@@ -482,3 +482,18 @@ fn a_borrowed_currency_leaves_the_span_where_the_number_is() {
         }
     }
 }
+
+/// Unit names of five words and possessive names are read whole (the collection's names).
+#[test]
+fn long_unit_names_are_read_whole() {
+    assert_eq!(
+        one("The fine was 85,421 Bosnia and Herzegovina convertible marks."),
+        (
+            "85421".into(),
+            "Bosnia and Herzegovina convertible mark".into(),
+            "="
+        )
+    );
+    // The UK chain is Tally's (international) chain, under the collection's name.
+    assert_eq!(one("a run of 12 UK gunter's chains").1, "chain");
+}

@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// The most tokens a unit's surface spans.
+const MAX_UNIT_TOKENS: usize = 6;
+
 impl<'t> Scan<'t> {
     /// A currency symbol or code right before token `first` ("$", "US$", "US $", "EUR", "Rs.").
     pub(super) fn currency_before(&self, first: usize) -> Option<(usize, &'static Unit)> {
@@ -215,7 +218,8 @@ impl<'t> Scan<'t> {
             )
     }
 
-    /// The longest unit surface of the table starting at token `at` (up to four tokens).
+    /// The longest unit surface of the table starting at token `at` (up to six tokens: "Bosnia
+    /// and Herzegovina convertible marks", "UK gunter's chains").
     pub(super) fn table_unit(&self, at: usize) -> Option<(UnitReading, usize)> {
         if at >= self.toks.len() || self.kind(at) == Some(Kind::Num) {
             return None;
@@ -223,7 +227,7 @@ impl<'t> Scan<'t> {
         if let Some(dotted) = self.dotted_unit(at) {
             return Some(dotted);
         }
-        for n in (1..=4).rev() {
+        for n in (1..=MAX_UNIT_TOKENS).rev() {
             let end = at + n;
             if end > self.toks.len() || !self.tight(at, end) {
                 continue;
