@@ -497,3 +497,17 @@ fn long_unit_names_are_read_whole() {
     // The UK chain is Tally's (international) chain, under the collection's name.
     assert_eq!(one("a run of 12 UK gunter's chains").1, "chain");
 }
+
+/// A number above one agrees with a plural head: singular nouns before it are its modifiers
+/// ("public housing properties"), while before a singular head the first noun is what is counted
+/// ("a 12 page document").
+#[test]
+fn a_count_agrees_with_its_plural_head() {
+    assert_eq!(
+        one("The scheme starts with 2,400 council estate flats next year.").1,
+        "council estate flat"
+    );
+    assert_eq!(one("He won three league cup finals.").1, "league cup final");
+    assert_eq!(one("It is a 12 page document.").1, "page");
+    assert_eq!(one("They built a 3 cylinder engine.").1, "cylinder");
+}
