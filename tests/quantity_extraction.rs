@@ -498,16 +498,43 @@ fn long_unit_names_are_read_whole() {
     assert_eq!(one("a run of 12 UK gunter's chains").1, "chain");
 }
 
-/// A number above one agrees with a plural head: singular nouns before it are its modifiers
-/// ("public housing properties"), while before a singular head the first noun is what is counted
-/// ("a 12 page document").
+/// A whole number with "and a half", "and a quarter", "and three quarters" after it, in digits
+/// or in words.
 #[test]
-fn a_count_agrees_with_its_plural_head() {
+fn and_a_fraction_adds_to_the_whole_number() {
+    assert_eq!(one("a payment of 3 and a half dollars").0, "3.5");
     assert_eq!(
-        one("The scheme starts with 2,400 council estate flats next year.").1,
-        "council estate flat"
+        one("six and a quarter miles"),
+        ("6.25".into(), "mile".into(), "=")
     );
-    assert_eq!(one("He won three league cup finals.").1, "league cup final");
-    assert_eq!(one("It is a 12 page document.").1, "page");
-    assert_eq!(one("They built a 3 cylinder engine.").1, "cylinder");
+    assert_eq!(one("It lasted 2 and three quarters hours.").0, "2.75");
+    assert_eq!(one("two and one-half years").0, "2.5");
+    assert_eq!(one("one and a half million people").0, "1500000");
+    assert_eq!(one("3 and a half million tonnes").0, "3500000");
+    // Not a fraction: a second count, a plural after "a", or a share of something else.
+    assert_eq!(values("3 and a dog"), ["3"]);
+    assert_eq!(
+        values("half the coaches are younger than 50 and a third of them are 45"),
+        ["50", "0.3333333333333333", "45"]
+    );
+    assert_eq!(values("5 and two apples"), ["5", "2"]);
+}
+
+/// Currency subunits count in their currency: kopecks, paise, satoshis, euro cents.
+#[test]
+fn currency_subunits_are_money() {
+    for (text, unit) in [
+        ("It cost 5 kopecks.", "kopeck"),
+        ("a fee of 50 paise", "paisa"),
+        ("He sent 300 satoshis.", "satoshi"),
+        ("The stamp costs 80 euro cents.", "euro cent"),
+    ] {
+        let found = extract(text);
+        assert_eq!(found.len(), 1, "{text}");
+        let read = found[0].unit.as_ref().expect(text);
+        assert_eq!(
+            (read.name.as_str(), read.dimension.as_deref()),
+            (unit, Some("currency"))
+        );
+    }
 }

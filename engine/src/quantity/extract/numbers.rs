@@ -149,6 +149,14 @@ impl<'t> Scan<'t> {
                 plain_digits = None;
             }
         }
+        // "3 and a half dollars", "2 and three quarters miles".
+        if plain_digits.is_some() && value.fract() == 0.0 {
+            if let Some((fraction, after)) = self.and_fraction(last) {
+                value += fraction;
+                last = after;
+                plain_digits = None;
+            }
+        }
         let mut mention = Mention::new(first, last, value, NumberKind::Cardinal);
         mention.has_comma = has_comma;
 
@@ -521,6 +529,30 @@ impl<'t> Scan<'t> {
         Some(number(mention))
     }
 
+    /// A fraction added to a whole number from token `at`: "and a half", "and a quarter", "and
+    /// one-half", "and three quarters"; its value and the token after it.
+    fn and_fraction(&self, at: usize) -> Option<(f64, usize)> {
+        if self.low(at) != "and" {
+            return None;
+        }
+        let count = self.low(at + 1);
+        let numerator = match count {
+            "a" | "an" => 1.0,
+            _ => f64::from(lexicon::unit_word(count).filter(|n| (1..10).contains(n))?),
+        };
+        // "one-half": the fraction word after a hyphen.
+        let hyphen = self.raw_if_sym(at + 2) == Some("-") && self.glued(at + 2);
+        let word_at = if hyphen { at + 3 } else { at + 2 };
+        let word = self.low(word_at);
+        let denominator = lexicon::fraction_word(word)?;
+        // "a half", "one third", "three quarters": the plural goes with a numerator above one.
+        let plural = word.ends_with('s');
+        // "under 50 and a third of them": a share of something else, not part of the number.
+        let share = self.low(word_at + 1) == "of";
+        (numerator < denominator && plural == (numerator > 1.0) && !share)
+            .then_some((numerator / denominator, word_at + 1))
+    }
+
     /// "seventeen", "two hundred and five", "twenty-five thousand", "two thirds",
     /// "one and a half", "ninety five".
     pub(super) fn number_words(&self, i: usize) -> Option<Mention> {
@@ -596,14 +628,12 @@ impl<'t> Scan<'t> {
                 }
             }
         }
-        // "one and a half".
-        if kind == NumberKind::Cardinal
-            && self.low(end) == "and"
-            && self.low(end + 1) == "a"
-            && self.low(end + 2) == "half"
-        {
-            value += 0.5;
-            end += 3;
+        // "one and a half", "six and a quarter".
+        if kind == NumberKind::Cardinal {
+            if let Some((fraction, after)) = self.and_fraction(end) {
+                value += fraction;
+                end = after;
+            }
         }
         let mut mention = Mention::new(i, end, value, kind);
         self.scale_words(&mut mention);

@@ -474,15 +474,11 @@ impl<'t> Scan<'t> {
             return None;
         }
         // "a 12 page document", "a 3 cylinder engine": after a number above one, a singular noun
-        // followed by another singular noun is a compound modifier, and the number counts it;
-        // unless a plural head follows, which the number agrees with ("1,100 public housing
-        // properties", "four FA Cup finals").
-        let plural_head = words.last().is_some_and(|w| is_plural(w));
-        if mention.value > 1.0
-            && words.len() >= 2
-            && !is_plural(&words[0])
-            && !is_plural(&words[1])
-            && !plural_head
+        // followed by another singular noun is a compound modifier, and the number counts it.
+        // (Also before a plural head, "1,100 public housing properties" → "public": keeping the
+        // whole phrase read the news gold better but lowered count answering, whose ranker
+        // learned these nouns; see docs/experiments.md.)
+        if mention.value > 1.0 && words.len() >= 2 && !is_plural(&words[0]) && !is_plural(&words[1])
         {
             words.truncate(1);
             k = word_ends[0];
