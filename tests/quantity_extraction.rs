@@ -514,6 +514,10 @@ fn and_a_fraction_adds_to_the_whole_number() {
     // Not a fraction: a second count, a plural after "a", or a share of something else.
     assert_eq!(values("3 and a dog"), ["3"]);
     assert_eq!(
+        values("killed between 2013-2019 and one third were black"),
+        ["0.3333333333333333"]
+    );
+    assert_eq!(
         values("half the coaches are younger than 50 and a third of them are 45"),
         ["50", "0.3333333333333333", "45"]
     );
@@ -537,4 +541,16 @@ fn currency_subunits_are_money() {
             (unit, Some("currency"))
         );
     }
+}
+
+/// Movements read from the verb before the number, written sentences: verbs of markets, and the
+/// level a movement reached ("edged up to") read as "rose to" is, a value rather than a bound.
+#[test]
+fn market_verbs_give_the_direction() {
+    assert_eq!(one("The yen weakened 0.5% against the dollar.").2, "down");
+    assert_eq!(one("The euro strengthened 0.3% on Friday.").2, "up");
+    assert_eq!(one("Shares rebounded 4% after the report.").2, "up");
+    assert_eq!(one("Unemployment edged up to 4.1% in May.").2, "=");
+    assert_eq!(one("Unemployment edged up 0.1 points.").2, "up");
+    assert_eq!(one("Tickets cost up to $40.").2, "<=");
 }

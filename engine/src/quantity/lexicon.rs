@@ -542,6 +542,11 @@ pub(crate) const PREFIX_CONDITIONS: &[(&[&str], Change)] = &[
     (&["~"], Change::Approx),
     (&["≈"], Change::Approx),
     (&["∼"], Change::Approx),
+    // The level a movement reached ("edged up to 4.1%"), as "rose to": the value, not a bound.
+    (&["edged", "up", "to"], Change::Equal),
+    (&["ticked", "up", "to"], Change::Equal),
+    (&["crept", "up", "to"], Change::Equal),
+    (&["moved", "up", "to"], Change::Equal),
     // Change over time.
     (&["edged", "up"], Change::Up),
     (&["ticked", "up"], Change::Up),
@@ -577,6 +582,12 @@ pub(crate) const PREFIX_CONDITIONS: &[(&[&str], Change)] = &[
     (&["boosted"], Change::Up),
     (&["spiked"], Change::Up),
     (&["upped"], Change::Up),
+    (&["strengthened"], Change::Up),
+    (&["firmed"], Change::Up),
+    (&["rebounded"], Change::Up),
+    (&["soaring"], Change::Up),
+    (&["surging"], Change::Up),
+    (&["jumping"], Change::Up),
     (&["edged", "down"], Change::Down),
     (&["ticked", "down"], Change::Down),
     (&["down"], Change::Down),
@@ -623,6 +634,12 @@ pub(crate) const PREFIX_CONDITIONS: &[(&[&str], Change)] = &[
     (&["cut"], Change::Down),
     (&["reduced"], Change::Down),
     (&["lowered"], Change::Down),
+    (&["weakened"], Change::Down),
+    (&["softened"], Change::Down),
+    (&["skidded"], Change::Down),
+    (&["tumbling"], Change::Down),
+    (&["sliding"], Change::Down),
+    (&["slumping"], Change::Down),
 ];
 
 /// Condition phrases after a quantity ("50 or more", "20 kg or less").

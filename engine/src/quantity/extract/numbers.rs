@@ -149,8 +149,10 @@ impl<'t> Scan<'t> {
                 plain_digits = None;
             }
         }
-        // "3 and a half dollars", "2 and three quarters miles".
-        if plain_digits.is_some() && value.fract() == 0.0 {
+        // "3 and a half dollars", "2 and three quarters miles"; not after a year ("between
+        // 2013-2019 and one third were").
+        let year_like = plain_digits == Some(4) && (1000.0..=2100.0).contains(&value);
+        if plain_digits.is_some() && value.fract() == 0.0 && !year_like {
             if let Some((fraction, after)) = self.and_fraction(last) {
                 value += fraction;
                 last = after;
