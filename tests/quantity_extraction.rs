@@ -554,3 +554,24 @@ fn market_verbs_give_the_direction() {
     assert_eq!(one("Unemployment edged up 0.1 points.").2, "up");
     assert_eq!(one("Tickets cost up to $40.").2, "<=");
 }
+
+/// A currency's sign right before an amount of money is the currency, even where the same
+/// letters after a number would be a word or another unit recased: "KM 82,000" is the
+/// convertible mark; "82 KM", a "CF 303 form" and an "MT6752 chipset" are not money.
+#[test]
+fn currency_signs_before_an_amount() {
+    assert_eq!(
+        one("The fine was KM 82,000 in total.").1,
+        "Bosnia and Herzegovina convertible mark"
+    );
+    for code in ["Complete a CF 303 form.", "the Mediatek MT6752 chipset"] {
+        assert!(
+            extract(code).iter().all(|q| q.unit.is_none()),
+            "{code}: {:?}",
+            read(code)
+        );
+    }
+    assert!(!one("The road ends after 82 KM.").1.contains("mark"));
+    assert_eq!(one("Aid reached CF 7.9 billion.").2, "=");
+    assert!(unit(&extract("Aid reached CF 7.9 billion.")[0]).contains("franc"));
+}

@@ -156,14 +156,7 @@ pub fn read_collection(path: &Path) -> Result<Vec<CollectionUnit>, EvalError> {
 
 /// A symbol as writers put its regional qualifier: "fl oz (US)" → "US fl oz".
 fn written_symbol(symbol: &str) -> String {
-    match symbol
-        .strip_suffix(')')
-        .and_then(|s| s.rsplit_once(" ("))
-        .filter(|(_, region)| matches!(*region, "US" | "UK"))
-    {
-        Some((bare, region)) => format!("{region} {bare}"),
-        None => symbol.to_string(),
-    }
+    collection::regional_symbol(symbol).unwrap_or_else(|| symbol.to_string())
 }
 
 /// One generated sentence with its gold quantity and what it tests.

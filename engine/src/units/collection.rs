@@ -289,6 +289,10 @@ pub struct DerivedUnit {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
     pub symbols: Vec<String>,
+    /// Currencies only: signs read only right before an amount ("CF 7.9"), because after a
+    /// number the same letters are mostly a word.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub signs_before: Vec<String>,
     /// Singular names; the table adds their plurals.
     pub names: Vec<String>,
 }
@@ -322,48 +326,31 @@ pub fn derive(entries: &[CollectionEntry], words: &WordUse) -> DerivedUnits {
         if !name.base.chars().any(char::is_alphabetic) {
             continue;
         }
-        let mut seen: Vec<(String, bool)> = Vec::new();
-        let mut keep = |surface: String, is_symbol: bool, list: &mut Vec<String>| {
-            let key = (surface.clone(), is_symbol);
-            if surface.is_empty() || seen.contains(&key) {
-                return;
-            }
-            seen.push(key);
-            let single_word = surface.chars().all(char::is_alphabetic);
-            let why = if is_symbol && surface.contains('_') {
-                Some("subscript markup")
-            } else if is_symbol && surface.chars().all(|c| c.is_ascii_punctuation()) {
-                // '"', '#': quotation marks and the number sign are punctuation in text.
-                Some("ASCII punctuation")
-            } else if is_symbol && single_word && surface.chars().count() == 1 {
-                Some("one letter")
-            } else if single_word && words.is_word(&surface, is_symbol) {
-                Some("a word in running text")
-            } else {
-                None
-            };
-            match why {
-                Some(why) => left_out.push(format!("{surface} ({}): {why}", name.full())),
-                None => list.push(surface),
-            }
-        };
-        let mut names = Vec::new();
+        let mut names: Vec<String> = Vec::new();
         for surface in [Some(name.full()), name.regional(), Some(name.base.clone())]
             .into_iter()
             .flatten()
         {
-            keep(surface, false, &mut names);
+            if names.contains(&surface) {
+                continue;
+            }
+            match left_out_because(&surface, false, words) {
+                Some(why) => left_out.push(format!("{surface} ({}): {}", name.full(), why.says())),
+                None => names.push(surface),
+            }
         }
-        let mut symbols = Vec::new();
-        for symbol in entry.symbols.iter().map(|s| s.trim()) {
-            keep(symbol.to_string(), true, &mut symbols);
-            // "fl oz (US)" → "US fl oz".
-            if let Some((bare, region)) = symbol
-                .strip_suffix(')')
-                .and_then(|s| s.rsplit_once(" ("))
-                .filter(|(_, region)| REGIONAL.contains(region))
-            {
-                keep(format!("{region} {bare}"), true, &mut symbols);
+        let mut symbols: Vec<String> = Vec::new();
+        let mut signs_before = Vec::new();
+        for symbol in entry.symbols.iter().flat_map(|s| symbol_forms(s.trim())) {
+            if symbol.is_empty() || symbols.contains(&symbol) || signs_before.contains(&symbol) {
+                continue;
+            }
+            match left_out_because(&symbol, true, words) {
+                None => symbols.push(symbol),
+                // A currency's sign before an amount is the currency ("CF 7.9"), whatever the
+                // same letters are after a number.
+                Some(LeftOut::Word) if currency => signs_before.push(symbol),
+                Some(why) => left_out.push(format!("{symbol} ({}): {}", name.full(), why.says())),
             }
         }
         let mut id = snake_case(&name.full());
@@ -376,6 +363,7 @@ pub fn derive(entries: &[CollectionEntry], words: &WordUse) -> DerivedUnits {
             dim: dim.to_string(),
             factor,
             symbols,
+            signs_before,
             names,
         });
     }
@@ -384,6 +372,58 @@ pub fn derive(entries: &[CollectionEntry], words: &WordUse) -> DerivedUnits {
         units,
         left_out,
     }
+}
+
+/// Why a surface is not read as its unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LeftOut {
+    Subscript,
+    Punctuation,
+    OneLetter,
+    Word,
+}
+
+impl LeftOut {
+    fn says(self) -> &'static str {
+        match self {
+            LeftOut::Subscript => "subscript markup",
+            LeftOut::Punctuation => "ASCII punctuation",
+            LeftOut::OneLetter => "one letter",
+            LeftOut::Word => "a word in running text",
+        }
+    }
+}
+
+fn left_out_because(surface: &str, is_symbol: bool, words: &WordUse) -> Option<LeftOut> {
+    let single_word = surface.chars().all(char::is_alphabetic);
+    if is_symbol && surface.contains('_') {
+        Some(LeftOut::Subscript)
+    } else if is_symbol && surface.chars().all(|c| c.is_ascii_punctuation()) {
+        // '"', '#': quotation marks and the number sign are punctuation in text.
+        Some(LeftOut::Punctuation)
+    } else if is_symbol && single_word && surface.chars().count() == 1 {
+        Some(LeftOut::OneLetter)
+    } else if single_word && words.is_word(surface, is_symbol) {
+        Some(LeftOut::Word)
+    } else {
+        None
+    }
+}
+
+/// A symbol as listed and, with a regional qualifier, as writers put it: "fl oz (US)" and
+/// "US fl oz".
+fn symbol_forms(symbol: &str) -> Vec<String> {
+    std::iter::once(symbol.to_string())
+        .chain(regional_symbol(symbol))
+        .collect()
+}
+
+/// A symbol with a regional qualifier as writers put it: "fl oz (US)" → "US fl oz".
+pub fn regional_symbol(symbol: &str) -> Option<String> {
+    let (bare, region) = symbol.strip_suffix(')')?.rsplit_once(" (")?;
+    REGIONAL
+        .contains(&region)
+        .then(|| format!("{region} {bare}"))
 }
 
 /// The Tally dimension and factor of an entry (currencies: factor 1, and `true`).

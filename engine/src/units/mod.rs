@@ -92,6 +92,8 @@ pub struct UnitTable {
     by_id: HashMap<String, usize>,
     exact: HashMap<String, Vec<usize>>,
     folded: HashMap<String, Vec<usize>>,
+    /// Currency signs read only right before an amount ([`Self::lookup_sign_before`]).
+    signs_before: HashMap<String, Vec<usize>>,
     dimensions: Vec<String>,
 }
 
@@ -174,21 +176,29 @@ impl UnitTable {
             }
         }
         for unit in derived {
-            let symbols: Vec<String> = unit
+            let (symbols, recased_away): (Vec<String>, Vec<String>) = unit
                 .symbols
                 .iter()
-                .filter(|s| {
-                    let taken = own_symbols.contains(*s)
-                        || (recased(s) && own_any_case.contains(&s.to_lowercase()));
-                    !taken
-                })
+                .filter(|s| !own_symbols.contains(*s))
                 .cloned()
-                .collect();
+                .partition(|s| !(recased(s) && own_any_case.contains(&s.to_lowercase())));
+            // Before an amount a currency's sign is the currency, even where the same letters
+            // after a number are a word or another unit recased ("KM 82", "CF 7.9").
+            let signs: Vec<String> = if unit.dim == "currency" {
+                unit.signs_before
+                    .iter()
+                    .filter(|s| !own_symbols.contains(*s))
+                    .cloned()
+                    .chain(recased_away)
+                    .collect()
+            } else {
+                Vec::new()
+            };
             let names: Vec<String> = with_plurals(&unit.names, false)
                 .into_iter()
                 .filter(|n| !own_names.contains(&n.to_lowercase()))
                 .collect();
-            match self.same_unit(unit, own_units, &sign_uses) {
+            let index = match self.same_unit(unit, own_units, &sign_uses) {
                 Some(index) => {
                     for symbol in symbols {
                         push_unique(self.exact.entry(symbol.clone()).or_default(), index);
@@ -204,17 +214,16 @@ impl UnitTable {
                             own.push(name);
                         }
                     }
+                    index
                 }
+                // A unit with no surface left cannot be read and is not added.
+                None if names.is_empty() && symbols.is_empty() && signs.is_empty() => continue,
                 None => {
                     let mut id = unit.id.clone();
                     while self.by_id.contains_key(&id) {
                         id.push('_');
                     }
-                    // Names, then symbols; neither list is empty of meaning to the scorer, but a
-                    // unit with no surface left cannot be read and is not added.
-                    if names.is_empty() && symbols.is_empty() {
-                        continue;
-                    }
+                    let index = self.units.len();
                     let added = self.add(
                         Unit {
                             id,
@@ -228,7 +237,11 @@ impl UnitTable {
                         &[],
                     );
                     debug_assert!(added.is_ok(), "ids are made unique above");
+                    index
                 }
+            };
+            for sign in signs {
+                push_unique(self.signs_before.entry(sign).or_default(), index);
             }
         }
     }
@@ -287,6 +300,7 @@ impl UnitTable {
             by_id: HashMap::new(),
             exact: HashMap::new(),
             folded: HashMap::new(),
+            signs_before: HashMap::new(),
             dimensions: raw.dimensions.keys().cloned().collect(),
         };
         table.dimensions.sort();
@@ -418,6 +432,15 @@ impl UnitTable {
             },
         };
         found.iter().map(|&i| &self.units[i]).collect()
+    }
+
+    /// Currencies whose sign `surface` is read only right before an amount ("KM", "CF": after
+    /// a number the same letters are mostly a word or another unit recased).
+    pub fn lookup_sign_before(&self, surface: &str) -> Vec<&Unit> {
+        self.signs_before
+            .get(surface)
+            .map(|found| found.iter().map(|&i| &self.units[i]).collect())
+            .unwrap_or_default()
     }
 
     /// Units whose symbols are written exactly `surface` (case-sensitive; names do not count).

@@ -27,6 +27,12 @@ impl<'t> Scan<'t> {
                     found = self.table.lookup_symbol(&squeezed.to_uppercase());
                 }
             }
+            // "KM 82,000", "CF 7.9 billion": signs that are words or other units elsewhere,
+            // only before an amount written as money, apart from it ("CF 303 form", "MT6752"
+            // are codes).
+            if found.is_empty() && !self.glued(first) && self.money_like(first) {
+                found = self.table.lookup_sign_before(surface);
+            }
             // "R15.20", "R3bn": the rand's one-letter sign, only glued to an amount of money.
             if found.is_empty()
                 && surface == "R"
