@@ -575,3 +575,17 @@ fn currency_signs_before_an_amount() {
     assert_eq!(one("Aid reached CF 7.9 billion.").2, "=");
     assert!(unit(&extract("Aid reached CF 7.9 billion.")[0]).contains("franc"));
 }
+
+/// A scale's abbreviation in capitals counts money only: "$5 BN" is five billion dollars, while
+/// "28,638 TN" and "71,907 MN" are not trillions and millions.
+#[test]
+fn capital_scale_abbreviations_count_money_only() {
+    assert_eq!(one("The deal is worth $5 BN.").0, "5000000000");
+    assert_eq!(one("They raised USD 3 MN last year.").0, "3000000");
+    assert_eq!(
+        values("The report lists 28,638 TN for the quarter."),
+        ["28638"]
+    );
+    assert_eq!(values("It was 71,907 MN in total."), ["71907"]);
+    assert_eq!(one("Profit reached 2.5 bn.").0, "2500000000");
+}

@@ -280,6 +280,14 @@ impl<'t> Scan<'t> {
                 }
                 break;
             }
+            // "28,638 TN", "71,907 MN": a scale's abbreviation in capitals is a code or a unit
+            // (teranewton, Tennessee) unless an amount of money is counted ("$5 BN", "USD 3 MN").
+            let raw = self.raw(k);
+            let capital_abbreviation =
+                raw.len() <= 3 && raw.len() > 1 && raw.chars().all(|c| c.is_ascii_uppercase());
+            if capital_abbreviation && self.currency_before(mention.first).is_none() {
+                break;
+            }
             let scale = match word {
                 "dozen" => 12.0,
                 _ => match lexicon::scale_word(word) {
