@@ -327,13 +327,8 @@ pub fn derive(entries: &[CollectionEntry], words: &WordUse) -> DerivedUnits {
             continue;
         }
         let mut names: Vec<String> = Vec::new();
-        for surface in [Some(name.full()), name.regional(), Some(name.base.clone())]
-            .into_iter()
-            .flatten()
-        {
-            if names.contains(&surface) {
-                continue;
-            }
+        let name_forms = [Some(name.full()), name.regional(), Some(name.base.clone())];
+        for surface in unique(name_forms.into_iter().flatten()) {
             match left_out_because(&surface, false, words) {
                 Some(why) => left_out.push(format!("{surface} ({}): {}", name.full(), why.says())),
                 None => names.push(surface),
@@ -341,10 +336,8 @@ pub fn derive(entries: &[CollectionEntry], words: &WordUse) -> DerivedUnits {
         }
         let mut symbols: Vec<String> = Vec::new();
         let mut signs_before = Vec::new();
-        for symbol in entry.symbols.iter().flat_map(|s| symbol_forms(s.trim())) {
-            if symbol.is_empty() || symbols.contains(&symbol) || signs_before.contains(&symbol) {
-                continue;
-            }
+        let symbol_forms = entry.symbols.iter().flat_map(|s| symbol_forms(s.trim()));
+        for symbol in unique(symbol_forms.filter(|s| !s.is_empty())) {
             match left_out_because(&symbol, true, words) {
                 None => symbols.push(symbol),
                 // A currency's sign before an amount is the currency ("CF 7.9"), whatever the
@@ -372,6 +365,18 @@ pub fn derive(entries: &[CollectionEntry], words: &WordUse) -> DerivedUnits {
         units,
         left_out,
     }
+}
+
+/// The surfaces in their first order, each once (the collection repeats some, and a name
+/// without a qualifier is its own base), so that each is judged and reported once.
+fn unique(surfaces: impl Iterator<Item = String>) -> Vec<String> {
+    let mut seen = Vec::new();
+    for surface in surfaces {
+        if !seen.contains(&surface) {
+            seen.push(surface);
+        }
+    }
+    seen
 }
 
 /// Why a surface is not read as its unit.

@@ -200,20 +200,7 @@ impl UnitTable {
                 .collect();
             let index = match self.same_unit(unit, own_units, &sign_uses) {
                 Some(index) => {
-                    for symbol in symbols {
-                        push_unique(self.exact.entry(symbol.clone()).or_default(), index);
-                        let own = &mut self.units[index].symbols;
-                        if !own.contains(&symbol) {
-                            own.push(symbol);
-                        }
-                    }
-                    for name in names {
-                        push_unique(self.folded.entry(name.to_lowercase()).or_default(), index);
-                        let own = &mut self.units[index].names;
-                        if !own.contains(&name) {
-                            own.push(name);
-                        }
-                    }
+                    self.lend(index, symbols, names);
                     index
                 }
                 // A unit with no surface left cannot be read and is not added.
@@ -243,6 +230,18 @@ impl UnitTable {
             for sign in signs {
                 push_unique(self.signs_before.entry(sign).or_default(), index);
             }
+        }
+    }
+
+    /// Adds symbols and names to the unit at `index`, indexed as its own are.
+    fn lend(&mut self, index: usize, symbols: Vec<String>, names: Vec<String>) {
+        for symbol in symbols {
+            push_unique(self.exact.entry(symbol.clone()).or_default(), index);
+            push_unique(&mut self.units[index].symbols, symbol);
+        }
+        for name in names {
+            push_unique(self.folded.entry(name.to_lowercase()).or_default(), index);
+            push_unique(&mut self.units[index].names, name);
         }
     }
 
@@ -481,9 +480,9 @@ fn recased(symbol: &str) -> bool {
     letters.iter().all(|c| c.is_uppercase()) || rest_lower
 }
 
-fn push_unique(list: &mut Vec<usize>, index: usize) {
-    if !list.contains(&index) {
-        list.push(index);
+fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {
+    if !list.contains(&item) {
+        list.push(item);
     }
 }
 
