@@ -11,20 +11,15 @@ pub mod pages;
 #[cfg(feature = "hydrate")]
 pub mod progress;
 pub mod status;
+pub mod title;
 pub mod views;
 
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, HashedStylesheet, Meta, MetaTags, Title};
+use leptos_meta::{provide_meta_context, HashedStylesheet, Meta, MetaTags};
 use leptos_router::components::{Route, Router, Routes};
 use leptos_router::{ParamSegment, SsrMode, StaticSegment};
 
-/// The home page's title; every other page's is [`page_title`].
-pub const HOME_TITLE: &str = "Tally: counts and quantities, with evidence";
-
-/// A page's `<title>`: what it is, then the app.
-pub fn page_title(page: &str) -> String {
-    format!("{page} — Tally")
-}
+use title::{PageTitle, HOME_TITLE};
 
 /// The HTML document around the app, rendered on the server.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
@@ -63,7 +58,7 @@ pub fn App() -> impl IntoView {
     let hydrated = RwSignal::new(false);
     Effect::new(move |_| hydrated.set(true));
     view! {
-        <Title text=HOME_TITLE/>
+        <PageTitle text=HOME_TITLE/>
         <Meta
             name="description"
             content="Tally answers how-many questions, value questions and quantity conditions from text, and shows the evidence and how sure it is."

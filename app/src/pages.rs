@@ -15,11 +15,11 @@ pub fn HomePage() -> impl IntoView {
     let query = use_query_map();
     let asked = move || !query.read().get("q").unwrap_or_default().trim().is_empty();
     let title = move || match query.read().get("q").filter(|q| !q.trim().is_empty()) {
-        Some(q) => crate::page_title(q.trim()),
-        None => crate::HOME_TITLE.to_string(),
+        Some(q) => crate::title::page_title(q.trim()),
+        None => crate::title::HOME_TITLE.to_string(),
     };
     view! {
-        <leptos_meta::Title text=title/>
+        <crate::title::PageTitle text=title/>
         <AskPage/>
         <Show when=move || !asked()>
             <p class="muted small status-link">
@@ -34,7 +34,7 @@ pub fn HomePage() -> impl IntoView {
 #[component]
 pub fn StatusPage() -> impl IntoView {
     view! {
-        <leptos_meta::Title text=crate::page_title("System status")/>
+        <crate::title::PageTitle text=crate::title::page_title("System status")/>
         <StatusPanel/>
     }
 }
@@ -199,7 +199,7 @@ pub fn NotFound() -> impl IntoView {
         }
     }
     view! {
-        <leptos_meta::Title text=crate::page_title("Page not found")/>
+        <crate::title::PageTitle text=crate::title::page_title("Page not found")/>
         <section class="not-found">
             <h1>"Page not found"</h1>
             <p><a href="/">"Back to the question box"</a></p>

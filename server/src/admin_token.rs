@@ -5,31 +5,46 @@
 
 use sha2::{Digest, Sha256};
 
+use crate::login_throttle::{Attempt, LoginThrottle};
+
 /// What the corpus pages and their endpoints are called in refusals.
 pub const CORPUS_PAGES: &str = "the corpus pages";
 
 /// A request the admin token does not open; says why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Forbidden(pub String);
+pub enum Forbidden {
+    /// No token, a wrong one, or none configured.
+    #[error("{0}")]
+    Refused(String),
+    /// The client gave too many wrong tokens lately; it may try again in this many seconds.
+    #[error("too many wrong admin tokens from your address; try again in {0} s")]
+    Throttled(u64),
+}
 
-/// The configured admin token, if any (an empty one counts as none).
+/// The configured admin token, if any (an empty one counts as none), and the wrong tokens
+/// given lately by each address.
 #[derive(Clone, Default)]
-pub struct AdminToken(Option<String>);
+pub struct AdminToken {
+    token: Option<String>,
+    throttle: LoginThrottle,
+}
 
 impl AdminToken {
     pub fn new(token: Option<String>) -> Self {
-        Self(token.filter(|t| !t.trim().is_empty()))
+        Self {
+            token: token.filter(|t| !t.trim().is_empty()),
+            throttle: LoginThrottle::default(),
+        }
     }
 
     pub fn is_set(&self) -> bool {
-        self.0.is_some()
+        self.token.is_some()
     }
 
     /// The login cookie's value for this token: a SHA-256 digest (hex), so that the cookie never
     /// holds the token and needs no escaping; `None` without a token.
     pub fn login_value(&self) -> Option<String> {
-        let token = self.0.as_ref()?;
+        let token = self.token.as_ref()?;
         let digest = Sha256::digest(format!("tally admin login\n{token}").as_bytes());
         Some(digest.iter().map(|b| format!("{b:02x}")).collect())
     }
@@ -38,21 +53,34 @@ impl AdminToken {
     pub fn token_of_login(&self, cookie: &str) -> Option<&str> {
         let expected = self.login_value()?;
         constant_time_eq(cookie.as_bytes(), expected.as_bytes())
-            .then_some(self.0.as_deref())
+            .then_some(self.token.as_deref())
             .flatten()
     }
 
     /// Checks a request's token for `what` (a plural: "study results", "corpus pages").
+    /// Inside a request's [`Attempt`], a client that gave too many wrong tokens lately is
+    /// refused whatever it gives, and a wrong token counts against it.
     pub fn check(&self, given: Option<&str>, what: &str) -> Result<(), Forbidden> {
-        let Some(expected) = &self.0 else {
-            return Err(Forbidden(format!(
+        let Some(expected) = &self.token else {
+            return Err(Forbidden::Refused(format!(
                 "{what} are closed: the server has no admin token (set TALLY_ADMIN_TOKEN)"
             )));
         };
+        let given = given.filter(|g| !g.is_empty());
+        let client = Attempt::client();
+        if let (Some(_), Some(client)) = (given, client) {
+            self.throttle.admit(client).map_err(Forbidden::Throttled)?;
+        }
         match given {
             Some(given) if constant_time_eq(given.as_bytes(), expected.as_bytes()) => Ok(()),
-            Some(given) if !given.is_empty() => Err(Forbidden("the admin token is wrong".into())),
-            _ => Err(Forbidden(format!("{what} need the admin token"))),
+            Some(_) => {
+                if let Some(client) = client {
+                    self.throttle.wrong_token(client);
+                    Attempt::gave_wrong_token();
+                }
+                Err(Forbidden::Refused("the admin token is wrong".into()))
+            }
+            None => Err(Forbidden::Refused(format!("{what} need the admin token"))),
         }
     }
 }
@@ -86,10 +114,10 @@ mod tests {
         assert!(open
             .check(Some("guess"), "x")
             .unwrap_err()
-            .0
+            .to_string()
             .contains("wrong"));
         assert_eq!(
-            open.check(None, "corpus pages").unwrap_err().0,
+            open.check(None, "corpus pages").unwrap_err().to_string(),
             "corpus pages need the admin token"
         );
         let closed = AdminToken::new(Some("  ".into()));
@@ -97,7 +125,7 @@ mod tests {
         assert!(closed
             .check(Some("  "), "x")
             .unwrap_err()
-            .0
+            .to_string()
             .contains("TALLY_ADMIN_TOKEN"));
     }
 }

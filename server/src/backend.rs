@@ -55,6 +55,27 @@ fn answered_from(corpus_version: &str, answer: &Answer) -> String {
     }
 }
 
+/// Takes one answer from the asker's allowance (`--rate-limit`), or says how long to wait.
+/// Every answering route passes here: counts, searches and value questions alike.
+pub fn admit(state: &AppState, asker: &Asker) -> Result<(), AnswerError> {
+    state
+        .limiter
+        .check(asker.address)
+        .map_err(|wait| AnswerError::RateLimited(wait.as_secs().max(1)))
+}
+
+/// Answers a value question (`GET /api/value`) within the asker's allowance.
+pub async fn answer_value(
+    state: &AppState,
+    question: &str,
+    asker: &Asker,
+) -> Result<tally_types::ValueAnswer, AnswerError> {
+    // The question is checked before it uses up any allowance, as a count question is.
+    let question = state.answerer.check_value(question)?;
+    admit(state, asker)?;
+    state.answerer.value(&question).await
+}
+
 /// Answers a checked question and stores it with its answer.
 pub async fn answer_and_store(
     state: &AppState,
@@ -73,9 +94,7 @@ pub async fn answer_and_store_observed(
 ) -> Result<StoredAnswer, AnswerError> {
     // Questions that cannot be answered were refused before: they did not use up the asker's
     // allowance.
-    if let Err(wait) = state.limiter.check(asker.address) {
-        return Err(AnswerError::RateLimited(wait.as_secs().max(1)));
-    }
+    admit(state, asker)?;
     let started = Instant::now();
     let answer = state.answerer.answer_observed(checked, on_stage).await?;
     let latency_ms = started.elapsed().as_secs_f64() * 1e3;

@@ -40,12 +40,16 @@ pub trait HttpError: std::fmt::Display {
     }
 }
 
+/// Seconds a question about a corpus being indexed is told to wait.
+const INDEXING_RETRY_AFTER_S: u64 = 5;
+
 impl HttpError for AnswerError {
     fn status(&self) -> StatusCode {
         match self {
-            AnswerError::Loading | AnswerError::Unavailable(_) | AnswerError::Busy(_) => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            AnswerError::Loading
+            | AnswerError::Unavailable(_)
+            | AnswerError::Busy(_)
+            | AnswerError::Indexing(_) => StatusCode::SERVICE_UNAVAILABLE,
             AnswerError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AnswerError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             AnswerError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -55,6 +59,7 @@ impl HttpError for AnswerError {
     fn retry_after(&self) -> Option<u64> {
         match self {
             AnswerError::RateLimited(s) | AnswerError::Busy(s) => Some(*s),
+            AnswerError::Indexing(_) => Some(INDEXING_RETRY_AFTER_S),
             _ => None,
         }
     }
@@ -93,7 +98,7 @@ impl HttpError for StudyError {
         match self {
             StudyError::BadRequest(_) => StatusCode::BAD_REQUEST,
             StudyError::NotFound(_) => StatusCode::NOT_FOUND,
-            StudyError::Forbidden(_) => StatusCode::FORBIDDEN,
+            StudyError::Forbidden(e) => e.status(),
             StudyError::TooManyStarts(_) => StatusCode::TOO_MANY_REQUESTS,
             StudyError::Abandoned => StatusCode::GONE,
             StudyError::Answer(e) => e.status(),
@@ -108,11 +113,30 @@ impl HttpError for StudyError {
             other => other.to_string(),
         }
     }
+
+    fn retry_after(&self) -> Option<u64> {
+        match self {
+            StudyError::TooManyStarts(seconds) => Some(*seconds),
+            StudyError::Forbidden(e) => e.retry_after(),
+            StudyError::Answer(e) => e.retry_after(),
+            _ => None,
+        }
+    }
 }
 
 impl HttpError for Forbidden {
     fn status(&self) -> StatusCode {
-        StatusCode::FORBIDDEN
+        match self {
+            Forbidden::Refused(_) => StatusCode::FORBIDDEN,
+            Forbidden::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
+        }
+    }
+
+    fn retry_after(&self) -> Option<u64> {
+        match self {
+            Forbidden::Refused(_) => None,
+            Forbidden::Throttled(seconds) => Some(*seconds),
+        }
     }
 }
 

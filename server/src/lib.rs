@@ -10,6 +10,7 @@ pub mod error;
 pub mod http;
 pub mod ingest;
 pub mod loading;
+pub mod login_throttle;
 pub mod memory;
 pub mod serve;
 pub mod sources;

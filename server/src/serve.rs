@@ -111,6 +111,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         admin,
         ingest: ingest.clone(),
     };
+    ingest.mark_unfinished(&state.answerer);
     tokio::spawn(crate::ingest::sync::run(ingest, state.answerer.clone()));
     // Apply migrations now rather than on the first request, and say how it went.
     match db.check().await {
@@ -136,7 +137,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     .await;
 
     db.close().await;
-    if let Some(cluster) = cluster.filter(PrivateCluster::started_here) {
+    if let Some(cluster) = cluster.filter(PrivateCluster::owned) {
         match cluster.stop() {
             Ok(()) => tracing::info!("private PostgreSQL cluster stopped"),
             Err(e) => tracing::warn!("could not stop the private PostgreSQL cluster: {e}"),

@@ -130,6 +130,38 @@ async fn feedback_survives_a_restart_of_server_and_private_cluster() {
     assert!(server.stop().success());
 }
 
+/// A server killed with SIGKILL leaves its private cluster running; the server started next
+/// on the same `--pg-dir` owns it and stops it on exit (issue 46: it attached and left it).
+#[tokio::test]
+async fn a_cluster_left_by_a_killed_server_is_stopped_by_the_next() {
+    let dir = scratch_dir("cluster-left");
+    let pg_dir = dir.join("pg");
+    let pg_arg = pg_dir.display().to_string();
+    let args = ["--pg-dir", pg_arg.as_str()];
+    let postmaster = pg_dir.join("data/postmaster.pid");
+
+    let first = Server::start(&dir, "first", &args, &[]).await;
+    assert!(postmaster.is_file(), "the first server started the cluster");
+    first.kill();
+    assert!(postmaster.is_file(), "a killed server leaves it running");
+
+    let second = Server::start(&dir, "second", &args, &[]).await;
+    let health: Value = reqwest::get(second.url("/api/health"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(health["database"]["connected"], true, "{health}");
+    let log = second.log.clone();
+    assert!(second.stop().success());
+    assert!(
+        !postmaster.exists(),
+        "the cluster is stopped when the server that adopted it exits; log:\n{}",
+        std::fs::read_to_string(log).unwrap_or_default()
+    );
+}
+
 #[tokio::test]
 async fn database_outage_is_reported_and_loses_nothing() {
     let dir = scratch_dir("outage");

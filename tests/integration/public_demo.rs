@@ -393,3 +393,70 @@ async fn an_answer_whose_asker_left_stops_and_gives_its_slot_back() {
     }
     assert!(server.stop().success());
 }
+
+/// Guessing the admin token is slowed per address (issue 46: 500 wrong tokens were answered in
+/// 1.9 s): each wrong token is answered after a delay, and after ten an address is refused with
+/// a sentence, the right token included, while other addresses still log in.
+#[tokio::test]
+async fn admin_token_guesses_are_held_back_and_then_refused() {
+    let server = demo_server(
+        "admin-guesses",
+        &[
+            "--admin-token",
+            "guess-me-not",
+            "--trusted-proxy",
+            "127.0.0.1",
+        ],
+    )
+    .await;
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let corpora = server.url("/api/admin/corpora");
+    let ask = |from: &'static str, token: &'static str| {
+        client
+            .get(&corpora)
+            .header("x-forwarded-for", from)
+            .header("authorization", format!("Bearer {token}"))
+            .send()
+    };
+    let guesser = "198.51.100.1";
+    let started = Instant::now();
+    let guesses: Vec<_> = (0..10).map(|_| ask(guesser, "wrong")).collect();
+    for response in futures_util::future::join_all(guesses).await {
+        assert_eq!(response.unwrap().status(), StatusCode::UNAUTHORIZED);
+    }
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "wrong tokens are answered after a delay"
+    );
+    let refused = ask(guesser, "guess-me-not").await.unwrap();
+    assert_eq!(refused.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(refused.headers().contains_key("retry-after"));
+    let body: Value = refused.json().await.unwrap();
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("too many wrong admin tokens from your address"),
+        "{body}"
+    );
+    // The login form says so too.
+    let login = client
+        .post(server.url("/admin/login"))
+        .header("x-forwarded-for", guesser)
+        .form(&[("token", "guess-me-not"), ("next", "/admin")])
+        .send()
+        .await
+        .unwrap();
+    let location = login.headers()["location"].to_str().unwrap().to_string();
+    assert!(
+        location.contains("too+many") || location.contains("too%20many"),
+        "{location}"
+    );
+    // Another address is not held back.
+    let other = ask("198.51.100.2", "guess-me-not").await.unwrap();
+    assert_eq!(other.status(), StatusCode::OK);
+    assert!(server.stop().success());
+}

@@ -132,6 +132,14 @@ impl Server {
         self.terminate().expect("server was running")
     }
 
+    /// Kills the process at once (SIGKILL), as a crash would: nothing of its shutdown runs.
+    pub fn kill(mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
     fn terminate(&mut self) -> Option<ExitStatus> {
         let mut child = self.child.take()?;
         // SAFETY: plain kill(2) on our own child's pid.

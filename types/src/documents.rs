@@ -27,6 +27,10 @@ pub struct CorpusRow {
     pub snippets: u64,
     /// Sentences with their quantities, for value questions and quantity search.
     pub sentences: u64,
+    /// Being indexed now (an upload, or a rebuild after a restart): not offered for questions
+    /// until done.
+    #[serde(default)]
+    pub indexing: bool,
 }
 
 /// Where an ingestion job is.

@@ -19,7 +19,7 @@ pub fn AdminPage() -> impl IntoView {
     let deleted = move || query.read().get("deleted").filter(|e| !e.is_empty());
     let corpora = Resource::new(token, admin_corpora);
     view! {
-        <leptos_meta::Title text=crate::page_title("Corpora")/>
+        <crate::title::PageTitle text=crate::title::page_title("Corpora")/>
         <section class="admin">
             <h1>"Corpora"</h1>
             <LoginForm next="/admin"/>
@@ -75,7 +75,10 @@ fn CorpusTable(rows: Vec<CorpusRow>, token: String) -> impl IntoView {
                         let href = format!("/?corpus={}", row.name);
                         view! {
                             <tr data-corpus=row.name.clone()>
-                                <td><a href=href title="Ask with this corpus">{row.name.clone()}</a></td>
+                                <td>
+                                    <a href=href title="Ask with this corpus">{row.name.clone()}</a>
+                                    {row.indexing.then(|| view! { " " <span class="muted small">"(being indexed)"</span> })}
+                                </td>
                                 <td>{number(row.snippets as f64)}</td>
                                 <td>{number(row.sentences as f64)}</td>
                                 <td>
@@ -127,7 +130,7 @@ pub fn AdminJobPage() -> impl IntoView {
     let id = move || params.read().get("id").unwrap_or_default();
     let job = Resource::new(id, get_ingest_job);
     view! {
-        <leptos_meta::Title text=crate::page_title("Ingesting documents")/>
+        <crate::title::PageTitle text=crate::title::page_title("Ingesting documents")/>
         <section class="admin">
             <h1>"Ingesting documents"</h1>
             <Suspense fallback=|| view! { <p>"Loading…"</p> }>

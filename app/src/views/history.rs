@@ -20,7 +20,7 @@ pub fn HistoryPage() -> impl IntoView {
         }
     };
     view! {
-        <leptos_meta::Title text=crate::page_title("Recent questions")/>
+        <crate::title::PageTitle text=crate::title::page_title("Recent questions")/>
         <section class="history">
             <h1>"Recent questions"</h1>
             <p class="muted history-scope">{scope}</p>

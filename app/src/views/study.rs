@@ -27,7 +27,7 @@ pub fn StudyHomePage() -> impl IntoView {
     let intro = Resource::new(|| (), |_| get_study_intro());
     let start = ServerAction::<StartStudy>::new();
     view! {
-        <leptos_meta::Title text=crate::page_title("User study")/>
+        <crate::title::PageTitle text=crate::title::page_title("User study")/>
         <section class="study">
             <Suspense fallback=|| view! { <p>"Loading…"</p> }>
                 {move || Suspend::new(async move {
@@ -65,7 +65,7 @@ pub fn StudySessionPage() -> impl IntoView {
         |(session, _)| get_study_page(session),
     );
     view! {
-        <leptos_meta::Title text=crate::page_title("Study task")/>
+        <crate::title::PageTitle text=crate::title::page_title("Study task")/>
         <section class="study">
             <Transition fallback=|| view! { <p>"Loading the task…"</p> }>
                 {move || Suspend::new(async move {
@@ -281,7 +281,7 @@ pub fn StudySummaryPage() -> impl IntoView {
     let token = move || query.read().get("token").unwrap_or_default();
     let summary = Resource::new(token, get_study_summary);
     view! {
-        <leptos_meta::Title text=crate::page_title("Study results")/>
+        <crate::title::PageTitle text=crate::title::page_title("Study results")/>
         <section class="study">
             <h1>"Study results"</h1>
             <crate::views::admin::LoginForm next="/study/summary"/>

@@ -64,8 +64,26 @@ pub fn check_corpus_name(name: &str) -> Result<(), DocumentsError> {
     Ok(())
 }
 
-/// The documents of a file's `text` in `format`; `name` (the file name) identifies them.
+/// The documents of a file's `text` in `format`; `name` (the file name) identifies them. A NUL
+/// character is refused with a sentence: no text file holds one (a UTF-16 file holds many), and
+/// the database cannot store it.
 pub fn read(text: &str, format: Format, name: &str) -> Result<Vec<Document>, DocumentsError> {
+    let documents = read_format(text, format, name)?;
+    let holds_nul = |d: &Document| {
+        [&d.id, &d.text, &d.source]
+            .iter()
+            .any(|field| field.contains('\0'))
+    };
+    if documents.iter().any(holds_nul) {
+        return Err(DocumentsError::Invalid(format!(
+            "{name}: the text holds a NUL character, which no text file does (is it UTF-16 or a \
+             binary file?); save it as UTF-8 text"
+        )));
+    }
+    Ok(documents)
+}
+
+fn read_format(text: &str, format: Format, name: &str) -> Result<Vec<Document>, DocumentsError> {
     let document = |id: String, text: String, source: String| Document {
         id,
         text,
@@ -251,7 +269,9 @@ pub struct Indexes<'a> {
 }
 
 /// Adds `documents` under `corpus` to the indexes, a few hundred kilobytes at a time, telling
-/// `on_progress` after each step.
+/// `on_progress` after each step. Only one step's sections, snippets and quantities are held at
+/// once, so the memory it takes does not grow with a document (a 60 MB document on one line once
+/// had all its 2.4 M quantities extracted in one step).
 pub fn ingest(
     indexes: &Indexes<'_>,
     corpus: &str,
@@ -260,84 +280,164 @@ pub fn ingest(
 ) -> Result<IngestProgress, DocumentsError> {
     check_corpus_name(corpus)?;
     let started = Instant::now();
-    // Each section with the index of its document.
-    let sections: Vec<(usize, Document)> = documents
-        .iter()
-        .enumerate()
-        .flat_map(|(n, d)| sections_of(d).into_iter().map(move |s| (n, s)))
-        .collect();
     let mut progress = IngestProgress {
         documents: documents.len(),
-        bytes: sections.iter().map(|(_, s)| s.text.len()).sum(),
+        bytes: documents.iter().map(|d| d.text.len()).sum(),
         ..IngestProgress::default()
     };
     on_progress(&progress);
-    let mut rest = &sections[..];
-    while !rest.is_empty() {
-        let mut take = 0;
-        let mut bytes = 0;
-        while take < rest.len() && take < BATCH_SECTIONS && (take == 0 || bytes < BATCH_BYTES) {
-            bytes += rest[take].1.text.len();
-            take += 1;
+    let mut batch = Batch::default();
+    for (n, document) in documents.iter().enumerate() {
+        let mut sections = Sections::of(document).peekable();
+        while let Some(section) = sections.next() {
+            batch.push(section);
+            if batch.is_full() {
+                // A document is done once its last section is.
+                let done = if sections.peek().is_none() { n + 1 } else { n };
+                batch.add_to(indexes, corpus, &mut progress)?;
+                progress.documents_done = done;
+                progress.seconds = started.elapsed().as_secs_f64();
+                on_progress(&progress);
+            }
         }
-        let (batch, later) = rest.split_at(take);
-        rest = later;
-        let texts: Vec<Document> = batch.iter().map(|(_, s)| s.clone()).collect();
-        if let Some(index) = indexes.snippets {
-            let set = QuerySnippets {
-                qid: String::new(),
-                question: String::new(),
-                snippets: texts.iter().flat_map(snippets_of).collect(),
-            };
-            progress.snippets += index.add(corpus, std::slice::from_ref(&set))?;
+    }
+    if !batch.is_empty() || progress.documents_done < documents.len() {
+        if !batch.is_empty() {
+            batch.add_to(indexes, corpus, &mut progress)?;
         }
-        if let Some(index) = indexes.sentences {
-            let stats = index.add_in(corpus, &texts)?;
-            progress.sentences += stats.sentences;
-            progress.quantities += stats.quantities;
-        }
-        progress.bytes_done += bytes;
-        // A document is done once its last section is.
-        progress.documents_done = match rest.first() {
-            Some((next, _)) => *next,
-            None => documents.len(),
-        };
+        progress.documents_done = documents.len();
         progress.seconds = started.elapsed().as_secs_f64();
         on_progress(&progress);
     }
     Ok(progress)
 }
 
-/// A document as it is indexed: whole, or a long one in sections of about [`SECTION_BYTES`]
-/// cut between paragraphs (ids `{id}/{n}`).
-fn sections_of(document: &Document) -> Vec<Document> {
-    if document.text.len() <= SECTION_BYTES {
-        return vec![document.clone()];
-    }
-    let mut texts: Vec<String> = Vec::new();
-    let mut current = String::new();
-    for paragraph in document.text.split("\n\n") {
-        if !current.is_empty() && current.len() + paragraph.len() > SECTION_BYTES {
-            texts.push(std::mem::take(&mut current));
+/// One indexing step's sections: at most [`BATCH_SECTIONS`] of them, or [`BATCH_BYTES`] of
+/// text (a section that is only white space is counted, not indexed).
+#[derive(Default)]
+struct Batch {
+    sections: Vec<Document>,
+    bytes: usize,
+}
+
+impl Batch {
+    fn push(&mut self, section: Document) {
+        self.bytes += section.text.len();
+        if !section.text.trim().is_empty() {
+            self.sections.push(section);
         }
-        if !current.is_empty() {
-            current.push_str("\n\n");
+    }
+
+    fn is_full(&self) -> bool {
+        self.sections.len() >= BATCH_SECTIONS || self.bytes >= BATCH_BYTES
+    }
+
+    fn is_empty(&self) -> bool {
+        self.sections.is_empty() && self.bytes == 0
+    }
+
+    /// Indexes the step's sections and empties it.
+    fn add_to(
+        &mut self,
+        indexes: &Indexes<'_>,
+        corpus: &str,
+        progress: &mut IngestProgress,
+    ) -> Result<(), DocumentsError> {
+        let sections = std::mem::take(&mut self.sections);
+        if let Some(index) = indexes.snippets {
+            let set = QuerySnippets {
+                qid: String::new(),
+                question: String::new(),
+                snippets: sections.iter().flat_map(snippets_of).collect(),
+            };
+            progress.snippets += index.add(corpus, std::slice::from_ref(&set))?;
         }
-        current.push_str(paragraph);
+        if let Some(index) = indexes.sentences {
+            let stats = index.add_in(corpus, &sections)?;
+            progress.sentences += stats.sentences;
+            progress.quantities += stats.quantities;
+        }
+        progress.bytes_done += std::mem::take(&mut self.bytes);
+        Ok(())
     }
-    if !current.trim().is_empty() {
-        texts.push(current);
+}
+
+/// A document as it is indexed: whole when it is short, else in sections of at most
+/// [`SECTION_BYTES`] (ids `{id}/{n}`), cut after the last paragraph break that fits, else the
+/// last sentence end, else the last space (a document on one line is cut too). The sections
+/// are consecutive pieces of the text: together they are the whole text, byte for byte.
+struct Sections<'a> {
+    document: &'a Document,
+    start: usize,
+    made: usize,
+}
+
+impl<'a> Sections<'a> {
+    fn of(document: &'a Document) -> Self {
+        Sections {
+            document,
+            start: 0,
+            made: 0,
+        }
     }
-    texts
-        .into_iter()
-        .enumerate()
-        .map(|(n, text)| Document {
-            id: format!("{}/{}", document.id, n + 1),
-            text,
-            source: document.source.clone(),
-            entity: document.entity.clone(),
+}
+
+impl Iterator for Sections<'_> {
+    type Item = Document;
+
+    fn next(&mut self) -> Option<Document> {
+        let text = &self.document.text;
+        if self.start >= text.len() {
+            return None;
+        }
+        let end = self.start + section_length(&text[self.start..]);
+        let whole = self.made == 0 && end == text.len();
+        self.made += 1;
+        let piece = &text[self.start..end];
+        self.start = end;
+        Some(Document {
+            id: if whole {
+                self.document.id.clone()
+            } else {
+                format!("{}/{}", self.document.id, self.made)
+            },
+            text: piece.to_string(),
+            source: self.document.source.clone(),
+            entity: self.document.entity.clone(),
         })
-        .collect()
+    }
+}
+
+/// How many bytes of `rest` the next section takes (see [`Sections`]); more than none unless
+/// `rest` is empty.
+fn section_length(rest: &str) -> usize {
+    if rest.len() <= SECTION_BYTES {
+        return rest.len();
+    }
+    let mut limit = SECTION_BYTES;
+    while !rest.is_char_boundary(limit) {
+        limit -= 1;
+    }
+    let window = &rest[..limit];
+    let after_break = window.rfind("\n\n").map(|i| i + 2);
+    let after_sentence = || {
+        [". ", "! ", "? ", ".\n", "!\n", "?\n"]
+            .iter()
+            .filter_map(|end| window.rfind(end).map(|i| i + end.len()))
+            .max()
+    };
+    let after_space = || {
+        window
+            .char_indices()
+            .rev()
+            .find(|(_, c)| c.is_whitespace())
+            .map(|(i, c)| i + c.len_utf8())
+    };
+    after_break
+        .or_else(after_sentence)
+        .or_else(after_space)
+        .filter(|&cut| cut > 0)
+        .unwrap_or(limit)
 }
 
 /// A corpus and its size in each index.
@@ -471,6 +571,18 @@ mod tests {
     }
 
     #[test]
+    fn a_nul_character_is_refused_with_a_sentence() {
+        for (text, format) in [
+            ("plain\0text", Format::Text),
+            ("{\"text\": \"escaped \\u0000 nul\"}", Format::Jsonl),
+        ] {
+            let e = read(text, format, "f").unwrap_err().to_string();
+            assert!(e.contains("NUL character"), "{e}");
+        }
+        assert!(read("plain text", Format::Text, "f").is_ok());
+    }
+
+    #[test]
     fn jsonl_lines_need_text_and_say_which_line_is_wrong() {
         let docs = read(
             "{\"text\": \"One.\", \"title\": \"First\"}\n\n{\"id\": \"b\", \"text\": \"Two.\"}\n",
@@ -521,16 +633,13 @@ mod tests {
             source: "s".into(),
             entity: None,
         };
-        let sections = sections_of(&doc);
+        let sections: Vec<Document> = Sections::of(&doc).collect();
         assert!(sections.len() >= 3, "{}", sections.len());
         assert!(sections.iter().all(|s| s.text.len() <= SECTION_BYTES));
+        assert!(sections[0].text.ends_with("\n\n"), "cut between paragraphs");
         assert_eq!(sections[1].id, "long/2");
-        let joined: Vec<&str> = sections.iter().map(|s| s.text.as_str()).collect();
-        assert_eq!(
-            joined.join("\n\n"),
-            doc.text,
-            "nothing lost between sections"
-        );
+        let joined: String = sections.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(joined, doc.text, "nothing lost between sections");
         let snippets = SnippetIndex::in_memory().unwrap();
         let indexes = Indexes {
             snippets: Some(&snippets),
@@ -544,6 +653,43 @@ mod tests {
         );
         assert_eq!(done.bytes_done, done.bytes);
         assert_eq!((done.documents_done, done.snippets), (1, 10_000));
+    }
+
+    #[test]
+    fn a_document_on_one_line_is_indexed_in_bounded_steps() {
+        // Issue 46: one line of 60 MB had all its quantities extracted in one step (6.8 GB).
+        let text = (1..=20_000)
+            .map(|n| format!("widget{n} weighs {n} kg"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let doc = Document {
+            id: "line".into(),
+            text,
+            source: "s".into(),
+            entity: None,
+        };
+        let sections: Vec<Document> = Sections::of(&doc).collect();
+        assert!(sections.len() >= 4, "{}", sections.len());
+        assert!(sections.iter().all(|s| s.text.len() <= SECTION_BYTES));
+        assert!(
+            sections[..sections.len() - 1]
+                .iter()
+                .all(|s| s.text.ends_with(' ')),
+            "cut at spaces, not inside a word"
+        );
+        let joined: String = sections.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(joined, doc.text);
+        let sentences = SentenceIndex::in_memory().unwrap();
+        let indexes = Indexes {
+            snippets: None,
+            sentences: Some(&sentences),
+        };
+        let mut steps = 0;
+        let done = ingest(&indexes, "line", &[doc], &mut |_| steps += 1).unwrap();
+        assert!(steps >= 3, "{steps} progress reports: the start and each step");
+        assert_eq!(done.bytes_done, done.bytes, "{done:?}");
+        assert_eq!(done.documents_done, 1);
+        assert!(done.quantities >= 19_000, "{done:?}");
     }
 
     #[test]

@@ -56,6 +56,9 @@ pub enum AnswerError {
     Busy(u64),
     #[error("answering failed: {0}")]
     Failed(String),
+    /// The corpus asked about is being indexed (an upload, or a rebuild after a restart).
+    #[error("the corpus `{0}` is being indexed (after an upload, or rebuilt after a restart); ask again in a few seconds")]
+    Indexing(String),
 }
 
 /// An answer with the kind that produced it.
@@ -235,10 +238,25 @@ impl Answerer {
     /// The corpora of the loaded indexes that may be asked: those not being indexed.
     fn offered_corpora(&self, engines: &Engines) -> Vec<String> {
         let mut corpora = engines.snippets.corpora().unwrap_or_default();
-        if let Ok(indexing) = self.indexing.lock() {
-            corpora.retain(|c| !indexing.contains(c));
-        }
+        let indexing = self.indexing_now();
+        corpora.retain(|c| !indexing.contains(c));
         corpora
+    }
+
+    /// The corpora being indexed now.
+    pub fn indexing_now(&self) -> BTreeSet<String> {
+        self.indexing.lock().map(|i| i.clone()).unwrap_or_default()
+    }
+
+    /// Checks the corpus a count question names: one offered, or being indexed (said so), or
+    /// unknown.
+    fn check_corpus(&self, engines: &Engines, count: &CountSettings) -> Result<(), AnswerError> {
+        if let Some(corpus) = &count.corpus {
+            if self.indexing_now().contains(corpus) {
+                return Err(AnswerError::Indexing(corpus.clone()));
+            }
+        }
+        check_corpus(&self.offered_corpora(engines), count)
     }
 
     /// The corpora changed (documents were ingested or deleted): cached answers are forgotten.
@@ -306,7 +324,7 @@ impl Answerer {
         };
         let loaded = self.engines.get().and_then(|e| e.as_ref().ok());
         if let Some(engines) = loaded {
-            check_corpus(&self.offered_corpora(engines), &count)?;
+            self.check_corpus(engines, &count)?;
         }
         let (snippet_source, snippet_set) = if may_count {
             // A stored snippet set is the web's, answered from again.
@@ -342,12 +360,26 @@ impl Answerer {
         Ok(source)
     }
 
+    /// A value question's text, cleaned and checked as a count question's is.
+    pub fn check_value(&self, question: &str) -> Result<String, AnswerError> {
+        let question = clean_text(question).trim().to_string();
+        validate_question(&question)?;
+        Ok(question)
+    }
+
     /// Answers a value question ("how tall is …") from the sentence index's quantities. Not
-    /// stored and not cached: it takes a few milliseconds.
-    pub fn value(&self, question: &str) -> Result<ValueAnswer, AnswerError> {
-        let question = question.trim();
-        validate_question(question)?;
-        self.engines()?.answer_value(question)
+    /// stored and not cached; computed in an answer slot off the threads that serve requests,
+    /// as every other answer is (a burst of value questions once stalled the whole server).
+    pub async fn value(&self, question: &str) -> Result<ValueAnswer, AnswerError> {
+        let question = self.check_value(question)?;
+        let engines = self.engines()?;
+        let permit = self.permit().await?;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            engines.answer_value(&question)
+        })
+        .await
+        .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))?
     }
 
     /// Answers `question` as `mode`.
@@ -376,7 +408,7 @@ impl Answerer {
         let question = checked.question().to_string();
         let engines = self.engines()?;
         if !checked.corpus_checked {
-            check_corpus(&self.offered_corpora(&engines), &checked.count)?;
+            self.check_corpus(&engines, &checked.count)?;
         }
         let decision = decide_kind(&engines, &question, checked.forced);
         // Web answers are not cached here: whether a stored snippet set is reused is the

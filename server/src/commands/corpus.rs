@@ -85,26 +85,22 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
     resident::measure_in_child(&empty, &args.models, None)?;
     let before = resident::measure_in_child(&empty, &args.models, None)?.loaded;
     let _ = std::fs::remove_dir_all(&empty);
-    let data = data_dir_or_default(&args.data);
-    let paragraphs = bench_paragraphs(data.as_deref())?;
-    let mut documents = Vec::new();
-    let mut sentences = 0;
-    let mut next = 0;
-    while sentences < args.sentences {
-        let mut text = Vec::with_capacity(BENCH_PARAGRAPHS);
-        for _ in 0..BENCH_PARAGRAPHS {
-            let (paragraph, count) = &paragraphs[next % paragraphs.len()];
-            next += 1;
-            text.push(paragraph.as_str());
-            sentences += count;
+    let (documents, described) = match args.one_line_mb {
+        Some(megabytes) => (
+            vec![one_line_document(megabytes)],
+            "one document on one line".to_string(),
+        ),
+        None => {
+            let data = data_dir_or_default(&args.data);
+            let paragraphs = bench_paragraphs(data.as_deref())?;
+            let documents = bench_documents(&paragraphs, args.sentences);
+            let described = format!(
+                "{} distinct paragraphs of the data sets' web snippets, repeated",
+                paragraphs.len()
+            );
+            (documents, described)
         }
-        documents.push(Document {
-            id: format!("bench-{}", documents.len()),
-            text: text.join("\n\n"),
-            source: "bench".into(),
-            entity: None,
-        });
-    }
+    };
     let _ = std::fs::remove_dir_all(&args.dir);
     let snippets = open_snippets(&args.dir.join("snippets"))?;
     let sentence_index = open_sentences(&args.dir.join("sentences"))?;
@@ -113,10 +109,14 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
         sentences: Some(&sentence_index),
     };
     let bar = ProgressBar::new(documents.iter().map(|d| d.text.len() as u64).sum());
+    let before_ingesting = resident::Resident::now().total_mb;
     let report = documents::ingest(&indexes, BENCH_CORPUS, &documents, &mut |p| {
         bar.set_position(p.bytes_done as u64)
     })?;
     bar.finish_and_clear();
+    // The documents and the open indexes were resident before; the peak is what ingesting added.
+    let peak = resident::peak_mb();
+    let text_mb = documents.iter().map(|d| d.text.len()).sum::<usize>() as f64 / 1e6;
     let megabytes = super::search::directory_megabytes(&args.dir.join("snippets"))
         + super::search::directory_megabytes(&args.dir.join("sentences"));
     drop((snippets, sentence_index));
@@ -136,6 +136,9 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
             "{}",
             serde_json::json!({
                 "documents": report.documents,
+                "text_mb": text_mb,
+                "resident_before_ingesting_mb": before_ingesting,
+                "peak_while_ingesting_mb": peak,
                 "snippets": report.snippets,
                 "sentences": report.sentences,
                 "quantities": report.quantities,
@@ -153,9 +156,13 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
         );
     } else {
         println!(
-            "{} documents ({} distinct paragraphs of the data sets' web snippets, repeated), {cores} cores",
+            "{} documents ({described}), {text_mb:.1} MB of text, {cores} cores",
             report.documents,
-            paragraphs.len()
+        );
+        println!(
+            "peak resident memory while ingesting: {peak:.0} MB ({before_ingesting:.0} MB before \
+             ingesting, the documents and open indexes; {:+.0} MB for ingesting)",
+            peak - before_ingesting
         );
         println!(
             "{} snippets, {} sentences, {} quantities in {:.1} s: {:.0} sentences/s; {megabytes:.0} MB on disk",
@@ -178,6 +185,50 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Documents of [`BENCH_PARAGRAPHS`] paragraphs each, taken in turn from `paragraphs`, until
+/// they hold `sentences` sentences.
+fn bench_documents(paragraphs: &[(String, usize)], sentences: usize) -> Vec<Document> {
+    let mut documents = Vec::new();
+    let mut held = 0;
+    let mut next = 0;
+    while held < sentences && !paragraphs.is_empty() {
+        let mut text = Vec::with_capacity(BENCH_PARAGRAPHS);
+        for _ in 0..BENCH_PARAGRAPHS {
+            let (paragraph, count) = &paragraphs[next % paragraphs.len()];
+            next += 1;
+            text.push(paragraph.as_str());
+            held += count;
+        }
+        documents.push(Document {
+            id: format!("bench-{}", documents.len()),
+            text: text.join("\n\n"),
+            source: "bench".into(),
+            entity: None,
+        });
+    }
+    documents
+}
+
+/// One document of `megabytes` MB on a single line, a quantity every few words.
+fn one_line_document(megabytes: u32) -> Document {
+    let bytes = megabytes as usize * 1_000_000;
+    let mut text = String::with_capacity(bytes + 64);
+    let mut n = 0u64;
+    while text.len() < bytes {
+        n += 1;
+        if n > 1 {
+            text.push(' ');
+        }
+        text.push_str(&format!("widget{n} weighs {} kg", n % 997 + 1));
+    }
+    Document {
+        id: "one-line".into(),
+        text,
+        source: "bench".into(),
+        entity: None,
+    }
 }
 
 /// The data sets' web snippets with their sentence counts (the demo corpus without them).

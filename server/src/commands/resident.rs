@@ -40,6 +40,17 @@ impl Resident {
     }
 }
 
+/// The most memory this process has held resident so far (`VmHWM`), in megabytes (Linux; 0
+/// elsewhere).
+pub fn peak_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
 /// What the child measured: with the corpus loaded, and after deleting it (when asked).
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct Measured {
@@ -105,14 +116,14 @@ pub fn measure_here(dir: &Path, models: &ModelArgs, delete: Option<&str>) -> any
                             &Settings::default(),
                         ))
                         .map_err(|e| anyhow::anyhow!("the count question failed: {e}"))?;
+                    runtime
+                        .block_on(answerer.value("how tall is the Eiffel Tower"))
+                        .map_err(|e| anyhow::anyhow!("the value question failed: {e}"))?;
                     Ok(())
                 })
                 .join()
                 .map_err(|_| anyhow::anyhow!("the count question panicked"))?
         })?;
-        answerer
-            .value("how tall is the Eiffel Tower")
-            .map_err(|e| anyhow::anyhow!("the value question failed: {e}"))?;
         Ok(())
     };
     ask(&answerer)?;

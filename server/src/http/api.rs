@@ -20,7 +20,8 @@ use tally_types::request::{
 use tally_types::count::SnippetSource;
 use tally_types::Mode;
 
-use crate::backend::{answer_and_store, visitor_id, StoredAnswer};
+use crate::admin_token::Forbidden;
+use crate::backend::{answer_and_store, answer_value, visitor_id, StoredAnswer};
 use crate::error::ApiError;
 use crate::http::login::bearer;
 use crate::state::AppState;
@@ -61,9 +62,10 @@ fn admit_to_feedback_rows(state: &AppState, headers: &HeaderMap) -> Result<(), A
     let given = given.as_deref();
     match state.admin.check(given, FEEDBACK_ROWS) {
         Ok(()) => Ok(()),
+        Err(throttled @ Forbidden::Throttled(_)) => Err(throttled.into()),
         Err(refused) if state.admin.is_set() => {
             let why = match given {
-                Some(_) => refused.0,
+                Some(_) => refused.to_string(),
                 None => format!("{FEEDBACK_ROWS} need the admin token (Authorization: Bearer …)"),
             };
             Err(ApiError::new(StatusCode::UNAUTHORIZED, why))
@@ -283,6 +285,8 @@ pub async fn get_search(
 /// quantities; not stored.
 pub async fn get_value(
     State(state): State<AppState>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     QueryParams(params): QueryParams,
 ) -> Result<Json<tally_types::ValueAnswer>, ApiError> {
     if let Some(name) = params.keys().find(|name| *name != "q") {
@@ -292,7 +296,8 @@ pub async fn get_value(
         ));
     }
     let question = params.get("q").map(String::as_str).unwrap_or_default();
-    Ok(Json(state.answerer.value(question)?))
+    let asker = asker(client, &headers);
+    Ok(Json(answer_value(&state, question, &asker).await?))
 }
 
 /// `GET /api/questions?limit=N`: the questions asked with the request's visitor cookie (all

@@ -4,9 +4,12 @@
 //! that it never travels in a URL, where a browser's history, a referrer or a proxy's log would
 //! keep it.
 
-use axum::extract::{Form, State};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Form, Request, State};
 use axum::http::header::AUTHORIZATION;
 use axum::http::{HeaderMap, StatusCode};
+use axum::middleware::Next;
 use axum::response::Response;
 use serde::Deserialize;
 use tally_app::backend::cookie_value;
@@ -15,6 +18,7 @@ use tally_types::request::encode;
 
 use super::preferences::redirect;
 use crate::error::ApiError;
+use crate::login_throttle::{Attempt, DELAY};
 use crate::state::AppState;
 
 /// Pages a login goes back to (any other `next` goes to the corpus pages).
@@ -49,7 +53,10 @@ pub async fn login(State(state): State<AppState>, Form(form): Form<LoginForm>) -
                 "{ADMIN_COOKIE}={value}; Path=/; Max-Age={LOGIN_SECONDS}; SameSite=Strict; HttpOnly"
             )),
         ),
-        (Err(refused), _) => redirect(&format!("{next}?error={}", encode(&refused.0)), None),
+        (Err(refused), _) => redirect(
+            &format!("{next}?error={}", encode(&refused.to_string())),
+            None,
+        ),
         (Ok(()), None) => redirect(next, None),
     }
 }
@@ -86,15 +93,54 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
     let Some(value) = headers.get(AUTHORIZATION) else {
         return Ok(None);
     };
+    // The scheme's name is case-insensitive (RFC 9110 §11.1): `bearer` is `Bearer`.
     value
         .to_str()
         .ok()
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|token| Some(token.trim()))
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| Some(token.trim()))
         .ok_or_else(|| {
             ApiError::new(
                 StatusCode::BAD_REQUEST,
                 "the Authorization header must be `Bearer` and the admin token",
             )
         })
+}
+
+/// Runs each request as its client's [`Attempt`], so that admin token checks count wrong tokens
+/// per address; the answer to a wrong token is held back for [`DELAY`].
+pub async fn hold_back_wrong_tokens(request: Request, next: Next) -> Response {
+    let Some(ConnectInfo(client)) = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .copied()
+    else {
+        return next.run(request).await;
+    };
+    let (response, wrong) = Attempt::scope(client.ip(), next.run(request)).await;
+    if wrong {
+        tokio::time::sleep(DELAY).await;
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bearer_scheme_is_read_in_any_case() {
+        for header in ["Bearer s3cret", "bearer s3cret", "BEARER  s3cret "] {
+            let mut headers = HeaderMap::new();
+            headers.insert(AUTHORIZATION, header.parse().unwrap());
+            assert_eq!(bearer(&headers).unwrap(), Some("s3cret"), "{header}");
+        }
+        for header in ["Basic czNjcmV0", "Bearer"] {
+            let mut headers = HeaderMap::new();
+            headers.insert(AUTHORIZATION, header.parse().unwrap());
+            assert!(bearer(&headers).is_err(), "{header}");
+        }
+        assert_eq!(bearer(&HeaderMap::new()).unwrap(), None);
+    }
 }

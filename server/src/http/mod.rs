@@ -128,6 +128,7 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
         .layer(axum::middleware::from_fn(limit_server_function_bodies))
         .layer(axum::middleware::from_fn(preferences::restore_settings))
         .layer(axum::middleware::from_fn(preferences::ensure_visitor))
+        .layer(axum::middleware::from_fn(login::hold_back_wrong_tokens))
         .layer(CompressionLayer::new())
         .layer(RequestBodyTimeoutLayer::new(body_timeout));
     with_security_headers(app).layer(

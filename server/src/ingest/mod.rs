@@ -174,17 +174,34 @@ impl IngestService {
                 name: corpus.to_string(),
                 snippets: 0,
                 sentences: 0,
+                indexing: false,
             }),
             other => other,
         }
     }
 
-    /// The corpora of the loaded indexes.
+    /// Marks the corpora a killed server left half indexed as being indexed, from the start: the
+    /// sync pass rebuilds them, and until then they are not offered.
+    pub fn mark_unfinished(&self, answerer: &Answerer) {
+        for corpus in self.held.incomplete() {
+            answerer.indexing(&corpus);
+        }
+    }
+
+    /// The corpora of the loaded indexes (with whether each is being indexed).
     pub async fn corpora(&self, answerer: &Answerer) -> Result<Vec<CorpusRow>, IngestError> {
         let engines = answerer.loaded()?;
+        let indexing = answerer.indexing_now();
         tokio::task::spawn_blocking(move || {
             let sizes = documents::corpora(&engines.indexes())?;
-            Ok(sizes.into_iter().map(row).collect())
+            Ok(sizes
+                .into_iter()
+                .map(row)
+                .map(|row| CorpusRow {
+                    indexing: indexing.contains(&row.name),
+                    ..row
+                })
+                .collect())
         })
         .await
         .map_err(|e| IngestError::Index(format!("the listing task crashed: {e}")))?
@@ -225,5 +242,6 @@ fn row(size: documents::CorpusSize) -> CorpusRow {
         name: size.name,
         snippets: size.snippets,
         sentences: size.sentences,
+        indexing: false,
     }
 }

@@ -24,6 +24,9 @@ const SERVICE_USER: &str = "postgres";
 /// Files in the cluster directory holding the two roles' passwords.
 pub const SUPERUSER_PASSWORD_FILE: &str = "superuser.password";
 pub const APP_PASSWORD_FILE: &str = "app.password";
+/// File in the cluster directory naming the process that owns the running cluster (its pid): the
+/// one that stops it on exit.
+pub const OWNER_FILE: &str = "owner.pid";
 /// What `pg_hba.conf` says once secured: passwords on loopback, nothing else.
 const HBA: &str = "# Written by Tally: every connection needs its role's password.
 local all all scram-sha-256
@@ -57,7 +60,8 @@ pub struct PrivateCluster {
     bin_dir: PathBuf,
     port: u16,
     run_as: Option<&'static str>,
-    started_here: bool,
+    owner_file: PathBuf,
+    owned: bool,
     superuser_password: String,
     app_password: String,
 }
@@ -104,7 +108,8 @@ impl PrivateCluster {
             bin_dir,
             port: 0,
             run_as,
-            started_here: false,
+            owner_file: base_dir.join(OWNER_FILE),
+            owned: false,
             superuser_password,
             app_password,
         };
@@ -112,8 +117,18 @@ impl PrivateCluster {
             cluster.initdb(&superuser_file)?;
         }
         match cluster.running_port() {
-            Some(port) => cluster.port = port,
-            None => cluster.start_server(&base_dir)?,
+            Some(port) => {
+                cluster.port = port;
+                // Left running by a server that is gone (killed): this one owns it now, so it is
+                // stopped when this one exits.
+                if !owner_alive(&cluster.owner_file) {
+                    cluster.take_ownership();
+                }
+            }
+            None => {
+                cluster.start_server(&base_dir)?;
+                cluster.take_ownership();
+            }
         }
         cluster.require_passwords().await?;
         cluster.create_database().await?;
@@ -137,16 +152,30 @@ impl PrivateCluster {
         &self.data_dir
     }
 
-    /// Whether this process started the server (and so should stop it).
-    pub fn started_here(&self) -> bool {
-        self.started_here
+    /// Whether this process owns the running cluster (and so should stop it): it started it, or
+    /// found it left running by an owner that is gone.
+    pub fn owned(&self) -> bool {
+        self.owned
+    }
+
+    /// Records this process as the cluster's owner. Without the record the cluster is still
+    /// used; only a later restart would not know whose it is.
+    fn take_ownership(&mut self) {
+        self.owned = true;
+        if let Err(e) = std::fs::write(&self.owner_file, std::process::id().to_string()) {
+            tracing::warn!(
+                "cannot record the cluster's owner in {}: {e}",
+                self.owner_file.display()
+            );
+        }
     }
 
     /// Stops the server (fast shutdown: open transactions roll back, committed data stays).
     pub fn stop(&self) -> Result<(), ClusterError> {
         let data = self.data_dir.display().to_string();
-        self.run("pg_ctl", &["-D", &data, "-m", "fast", "-w", "stop"])
-            .map(|_| ())
+        self.run("pg_ctl", &["-D", &data, "-m", "fast", "-w", "stop"])?;
+        let _ = std::fs::remove_file(&self.owner_file);
+        Ok(())
     }
 
     fn initdb(&self, password_file: &Path) -> Result<(), ClusterError> {
@@ -250,7 +279,6 @@ impl PrivateCluster {
             ) {
                 Ok(_) => {
                     self.port = port;
-                    self.started_here = true;
                     // Only a hint for the next start; losing it just means a new port.
                     let _ = std::fs::write(&port_file, port.to_string());
                     return Ok(());
@@ -434,6 +462,24 @@ fn find_bin_dir() -> Option<PathBuf> {
         });
         dirs.pop()
     })
+}
+
+/// Whether the process named in `owner_file` still runs (a missing or unreadable file names none).
+fn owner_alive(owner_file: &Path) -> bool {
+    let Some(pid) = std::fs::read_to_string(owner_file)
+        .ok()
+        .and_then(|text| text.trim().parse::<libc::pid_t>().ok())
+        .filter(|&pid| pid > 0)
+    else {
+        return false;
+    };
+    if pid as u32 == std::process::id() {
+        return true;
+    }
+    // SAFETY: signal 0 only asks whether the process exists; nothing is sent.
+    let exists = unsafe { libc::kill(pid, 0) } == 0;
+    // EPERM: it exists but belongs to another user.
+    exists || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }
 
 fn is_root() -> bool {

@@ -35,8 +35,8 @@ pub enum StudyError {
     BadRequest(String),
     #[error("{0}")]
     NotFound(String),
-    #[error("{0}")]
-    Forbidden(String),
+    #[error(transparent)]
+    Forbidden(#[from] Forbidden),
     #[error(transparent)]
     Answer(#[from] AnswerError),
     #[error(transparent)]
@@ -87,7 +87,7 @@ impl StudyService {
     pub fn authorize(&self, token: Option<&str>) -> Result<(), StudyError> {
         self.admin_token
             .check(token, "study results")
-            .map_err(|Forbidden(why)| StudyError::Forbidden(why))
+            .map_err(StudyError::Forbidden)
     }
 
     pub fn intro(&self) -> StudyIntro {

@@ -1,0 +1,153 @@
+//! Guessing the admin token, slowed down: wrong tokens are counted per client address, each is
+//! answered only after a delay, and an address that gave too many in a while is refused (even
+//! with the right token, which would otherwise confirm a guess) until the while is over.
+//!
+//! The admin token is checked in many handlers, which know the token but not who sent it. The
+//! HTTP layer runs each request inside [`Attempt::scope`], which names the client for the checks
+//! made while the request is handled and learns whether one of them saw a wrong token.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Wrong tokens one address may give per [`WINDOW`]; a person mistyping needs a few.
+pub const MAX_WRONG: u32 = 10;
+/// How long wrong tokens count against their address.
+pub const WINDOW: Duration = Duration::from_secs(600);
+/// How long a wrong token's answer is held back.
+pub const DELAY: Duration = Duration::from_secs(1);
+
+/// Wrong admin tokens by client address (shared by every clone).
+#[derive(Clone, Default)]
+pub struct LoginThrottle {
+    wrong: Arc<Mutex<HashMap<IpAddr, Wrong>>>,
+}
+
+/// An address's wrong tokens in its current window.
+struct Wrong {
+    count: u32,
+    since: Instant,
+}
+
+impl LoginThrottle {
+    /// `Err(seconds)` when `client` gave too many wrong tokens lately: how long until it may
+    /// try again.
+    pub fn admit(&self, client: IpAddr) -> Result<(), u64> {
+        self.admit_at(client, Instant::now())
+    }
+
+    fn admit_at(&self, client: IpAddr, now: Instant) -> Result<(), u64> {
+        let Ok(wrong) = self.wrong.lock() else {
+            return Ok(());
+        };
+        match wrong.get(&client) {
+            Some(w) if w.count >= MAX_WRONG && now.duration_since(w.since) < WINDOW => {
+                let left = WINDOW - now.duration_since(w.since);
+                Err(left.as_secs().max(1))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Counts a wrong token from `client`.
+    pub fn wrong_token(&self, client: IpAddr) {
+        self.wrong_token_at(client, Instant::now());
+    }
+
+    fn wrong_token_at(&self, client: IpAddr, now: Instant) {
+        let Ok(mut wrong) = self.wrong.lock() else {
+            return;
+        };
+        // Windows that are over are forgotten, so the table holds only recent guessers.
+        if wrong.len() > 10_000 {
+            wrong.retain(|_, w| now.duration_since(w.since) < WINDOW);
+        }
+        let entry = wrong.entry(client).or_insert(Wrong {
+            count: 0,
+            since: now,
+        });
+        if now.duration_since(entry.since) >= WINDOW {
+            *entry = Wrong {
+                count: 0,
+                since: now,
+            };
+        }
+        entry.count += 1;
+    }
+}
+
+/// The request being handled: who sent it, and whether it gave a wrong admin token.
+pub struct Attempt {
+    pub client: IpAddr,
+    wrong: AtomicBool,
+}
+
+tokio::task_local! {
+    static ATTEMPT: Arc<Attempt>;
+}
+
+impl Attempt {
+    /// Runs `handle` (a request's handling) as `client`'s attempt; says whether it gave a wrong
+    /// admin token.
+    pub async fn scope<F: Future>(client: IpAddr, handle: F) -> (F::Output, bool) {
+        let attempt = Arc::new(Attempt {
+            client,
+            wrong: AtomicBool::new(false),
+        });
+        let output = ATTEMPT.scope(Arc::clone(&attempt), handle).await;
+        (output, attempt.wrong.load(Ordering::Acquire))
+    }
+
+    /// The client of the request being handled, if this task handles one.
+    pub fn client() -> Option<IpAddr> {
+        ATTEMPT.try_with(|a| a.client).ok()
+    }
+
+    /// Marks the request being handled as one that gave a wrong token.
+    pub fn gave_wrong_token() {
+        let _ = ATTEMPT.try_with(|a| a.wrong.store(true, Ordering::Release));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_is_refused_after_too_many_wrong_tokens_for_the_window() {
+        let throttle = LoginThrottle::default();
+        let guesser: IpAddr = "192.0.2.7".parse().unwrap();
+        let other: IpAddr = "192.0.2.8".parse().unwrap();
+        let t0 = Instant::now();
+        for _ in 0..MAX_WRONG {
+            assert!(throttle.admit_at(guesser, t0).is_ok());
+            throttle.wrong_token_at(guesser, t0);
+        }
+        let wait = throttle.admit_at(guesser, t0).unwrap_err();
+        assert_eq!(wait, WINDOW.as_secs());
+        assert!(throttle.admit_at(other, t0).is_ok());
+        let later = t0 + WINDOW;
+        assert!(throttle.admit_at(guesser, later).is_ok());
+        throttle.wrong_token_at(guesser, later);
+        assert!(throttle.admit_at(guesser, later).is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_check_inside_an_attempt_marks_it() {
+        let client: IpAddr = "192.0.2.9".parse().unwrap();
+        let (seen, wrong) = Attempt::scope(client, async {
+            let seen = Attempt::client();
+            Attempt::gave_wrong_token();
+            seen
+        })
+        .await;
+        assert_eq!(seen, Some(client));
+        assert!(wrong);
+        let ((), wrong) = Attempt::scope(client, async {}).await;
+        assert!(!wrong);
+        assert_eq!(Attempt::client(), None);
+    }
+}
