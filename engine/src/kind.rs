@@ -66,10 +66,35 @@ pub fn detect_kind(question: &str, stored_count_question: bool) -> KindDecision 
             analysis,
         };
     }
+    let reason = match other_question(question) {
+        Some(asks) => format!(
+            "it asks {asks}, which Tally does not answer: Tally answers how many (“how many \
+             moons does Jupiter have”), one value (“how tall is the Eiffel Tower”) and quantity \
+             conditions (“phones with a battery above 4000 mAh”); the sentences below are a text \
+             search for the question’s words"
+        ),
+        None => "it neither asks how many, nor for a value, nor sets a quantity condition".into(),
+    };
     KindDecision {
         kind: QuestionKind::Search,
-        reason: "it neither asks how many, nor for a value, nor sets a quantity condition".into(),
+        reason,
         analysis,
+    }
+}
+
+/// What a question that is not about a quantity asks for, by its first word: "when was … founded"
+/// asks for a date, "who …" for a person.
+fn other_question(question: &str) -> Option<&'static str> {
+    let first = question
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .find(|w| !w.is_empty())?
+        .to_lowercase();
+    match first.as_str() {
+        "when" => Some("when (a date)"),
+        "who" | "whom" | "whose" => Some("who (a person)"),
+        "where" => Some("where (a place)"),
+        "why" => Some("why (a reason)"),
+        _ => None,
     }
 }
 
@@ -103,6 +128,17 @@ mod tests {
         );
         let decision = detect_kind("how heavy is the Statue of Liberty", false);
         assert_eq!(decision.reason, "it asks for one mass (“heavy”)");
+        assert_eq!(
+            kind("how large is Yellowstone National Park"),
+            QuestionKind::Value
+        );
+        assert_eq!(kind("How big is the Pacific Ocean?"), QuestionKind::Value);
+        let decision = detect_kind("when was the Rose Bowl founded", false);
+        assert_eq!(decision.kind, QuestionKind::Search);
+        assert!(decision
+            .reason
+            .starts_with("it asks when (a date), which Tally does not answer"));
+        assert!(decision.reason.contains("how many moons does Jupiter have"));
         let decision = detect_kind("electric cars with range above 400 km", false);
         assert!(decision.reason.contains("400 km"), "{}", decision.reason);
     }

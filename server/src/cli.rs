@@ -93,6 +93,33 @@ pub enum EvalCommand {
     /// Value questions built from judged sentences (Qsearch format): Exist@1, Exist@10 of the
     /// ranked observations and RP, coverage, P/C of the consolidated value.
     Value(EvalValueArgs),
+    /// Count questions about a person's own documents (tests/fixtures/own-documents): right,
+    /// wrong and declined per half, over the documents alone and with the default corpus as
+    /// distractors.
+    OwnDocuments(EvalOwnDocumentsArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalOwnDocumentsArgs {
+    /// The collection: `documents/*.txt` and `questions.jsonl`.
+    #[arg(long, default_value = "tests/fixtures/own-documents")]
+    pub dir: PathBuf,
+    /// Where the evaluation's fresh snippet index is built.
+    #[arg(long, default_value = "target/eval-own-documents")]
+    pub work: PathBuf,
+    /// Directory of the public data sets (the default corpus, the distractors) [default:
+    /// ../shared/data when it exists].
+    #[arg(long, env = "TALLY_DATA")]
+    pub data: Option<PathBuf>,
+    /// List the test half's misses too (read them only to report, never to tune).
+    #[arg(long)]
+    pub show_test: bool,
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: CountArgs,
 }
 
 /// Where the models are: shared by the commands that answer count questions.
@@ -430,10 +457,32 @@ pub struct EvalCountArgs {
     /// Print {"queries","answered","rp","coverage","pc","proximity"} for the chosen strategy.
     #[arg(long)]
     pub json: bool,
+    /// Where each question's snippets come from.
+    #[arg(long, value_enum, default_value_t = EvalRetrievalArg::Stored)]
+    pub retrieval: EvalRetrievalArg,
+    /// (With --retrieval open or off-corpus) the snippet index searched, filled with the
+    /// default corpus (the data sets' snippets, from --data) when empty.
+    #[arg(long, default_value = "target/eval-count-index")]
+    pub index: PathBuf,
+    /// Directory of the public data sets [default: ../shared/data when it exists].
+    #[arg(long, env = "TALLY_DATA")]
+    pub data: Option<PathBuf>,
     #[command(flatten)]
     pub models: ModelArgs,
     #[command(flatten)]
     pub settings: CountArgs,
+}
+
+/// `tally eval count --retrieval`: where an evaluated question's snippets come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EvalRetrievalArg {
+    /// The question's own snippet set, gathered for it (the benchmarks' setting).
+    Stored,
+    /// BM25's top --snippets over the whole default corpus (its own snippets among ~9,800), as
+    /// a question the corpus was not gathered for is answered.
+    Open,
+    /// As open, with the question's own snippets left out: a count given is almost always wrong.
+    OffCorpus,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -539,6 +588,10 @@ pub struct BenchIngestArgs {
     /// Sentences to ingest.
     #[arg(long, default_value_t = 100_000)]
     pub sentences: usize,
+    /// Instead of ordinary documents, one document of this many megabytes on a single line
+    /// ("widget1 weighs 1 kg widget2 weighs 2 kg …"), as a one-line JSONL upload would bring.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub one_line_mb: Option<u32>,
     /// Where to build the two indexes [default: fresh directories under target/bench-ingest].
     #[arg(long, default_value = "target/bench-ingest")]
     pub dir: PathBuf,

@@ -1,6 +1,8 @@
 use clap::Parser;
 use tally_server::cli::{BenchCommand, Cli, Command, CorpusCommand, EvalCommand, TrainCommand};
-use tally_server::commands::{bench, corpus, count, eval, extract, ingest, search, value};
+use tally_server::commands::{
+    bench, corpus, count, eval, extract, ingest, own_documents, search, value,
+};
 use tracing_subscriber::EnvFilter;
 
 fn main() -> anyhow::Result<()> {
@@ -40,6 +42,7 @@ async fn run() -> anyhow::Result<()> {
         Command::Eval(EvalCommand::Instances(args)) => count::eval_instances(&args),
         Command::Eval(EvalCommand::Search(args)) => search::eval_search(&args),
         Command::Eval(EvalCommand::Value(args)) => eval::value(&args),
+        Command::Eval(EvalCommand::OwnDocuments(args)) => own_documents::eval(&args),
         Command::Bench(BenchCommand::Extraction(args)) => bench::extraction(&args),
         Command::Bench(BenchCommand::Count(args)) => count::bench(&args),
         Command::Bench(BenchCommand::Search(args)) => search::bench(&args),

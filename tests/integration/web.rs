@@ -372,6 +372,50 @@ async fn bad_questions_and_too_many_requests_get_clear_errors() {
     assert!(server.stop().success());
 }
 
+/// A question that asks for a date, a person or a place is not answered with a count: the page
+/// says what Tally answers, with examples; "how large is …" is a value question (issue 47).
+#[tokio::test]
+async fn the_kind_sentences_say_what_tally_answers() {
+    let server = demo_server("web-kinds", &[]).await;
+    let page = |q: &str| {
+        let url = server.url(&format!("/?q={}", query(q)));
+        async move { reqwest::get(url).await.unwrap().text().await.unwrap() }
+    };
+    let html = page("when was the rose bowl stadium built").await;
+    assert!(
+        html.contains("it asks when (a date), which Tally does not answer"),
+        "{html}"
+    );
+    assert!(html.contains("how tall is the Eiffel Tower"), "{html}");
+    assert!(!html.contains(r#"id="count-value""#), "no count for a date");
+    let html = page("how large is Yellowstone National Park").await;
+    assert!(html.contains("Answered as a value question"), "{html}");
+    assert!(server.stop().success());
+}
+
+/// Value questions share the count questions' allowance per address (issue 46: `/api/value`
+/// never consulted `--rate-limit`); a refused question does not use it up.
+#[tokio::test]
+async fn value_questions_are_rate_limited_like_counts() {
+    let server = demo_server("web-value-limit", &["--rate-limit", "3"]).await;
+    let (status, _) = get(&server, "/api/value?q=").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    for _ in 0..2 {
+        let (status, body) = get(&server, "/api/value?q=how+tall+is+the+eiffel+tower").await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+    // The third answer of the minute is a count; the fourth, a value question, is refused.
+    let (status, body) = get(&server, "/api/count?q=how+many+moons+does+mars+have").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, body) = get(&server, "/api/value?q=how+tall+is+the+eiffel+tower").await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("try again in"),
+        "{body}"
+    );
+    assert!(server.stop().success());
+}
+
 /// The theme switch and the remembered settings: cookies the server writes and reads, so both
 /// work without JavaScript; bad values are refused or ignored, shared URLs never change.
 #[tokio::test]
@@ -702,6 +746,54 @@ async fn every_page_has_its_title_one_heading_and_a_skip_link() {
     distinct.sort();
     distinct.dedup();
     assert_eq!(distinct.len(), titles.len(), "{titles:?}");
+}
+
+/// Markup in a question stays text everywhere the page writes it: the title, the heading, the
+/// form and the history (issue 46: the title wrote it as it was, so a shared link could carry a
+/// meta refresh).
+#[tokio::test]
+async fn markup_in_a_question_never_becomes_an_element() {
+    let server = demo_server("web-markup", &[]).await;
+    let question = r#"how many moons </title><meta http-equiv="refresh" content="0;url=https://example.org/"><b id="injected">x</b><script>alert(1)</script>"#;
+    let client = reqwest::Client::new();
+    let visitor = "3f1c7a52-8d0e-4b4e-9a47-6f1f0b6a2c11";
+    let page = |path: String| {
+        let request = client
+            .get(server.url(&path))
+            .header("cookie", format!("tally_visitor={visitor}"));
+        async move { request.send().await.unwrap().text().await.unwrap() }
+    };
+    // Every byte but letters and digits percent-encoded, so the question arrives exactly.
+    let encoded: String = question
+        .bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect();
+    let asked = format!("/?q={encoded}&mode=count");
+    for path in [asked.clone(), "/history".to_string()] {
+        let html = page(path.clone()).await;
+        assert!(
+            html.contains("how many moons"),
+            "{path}: the question is shown"
+        );
+        for element in ["<meta http-equiv", "<b id=", "<script>alert"] {
+            assert!(!html.contains(element), "{path}: {element} in\n{html}");
+        }
+        assert_eq!(html.matches("</title>").count(), 1, "{path}");
+    }
+    let html = page(asked).await;
+    let title = html
+        .split("<title>")
+        .nth(1)
+        .and_then(|rest| rest.split("</title>").next())
+        .unwrap();
+    assert!(
+        title.starts_with("how many moons &lt;/title&gt;&lt;meta"),
+        "{title}"
+    );
+    assert!(server.stop().success());
 }
 
 /// A question the corpus does not answer gets a short page: the reason once, what to try, the

@@ -1,7 +1,7 @@
 //! The three count evaluations behind `tally eval count | cnp | instances`: they read the CoQEx
 //! files, run the pipeline (or one stage of it) and score with [`super::metrics`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use serde::Serialize;
@@ -15,6 +15,7 @@ use super::metrics::{
 };
 use super::pipeline::{best_per_snippet, predict, CountPipeline, CountSettings, PipelineError};
 use super::question::analyse;
+use super::snippet_index::{IndexError, SnippetIndex};
 use super::training::cross_validation::fold_assignment;
 use super::training::reader::TrainSettings;
 use crate::corpus::datasets::{
@@ -33,6 +34,8 @@ pub enum EvaluateError {
     Encoder(#[from] EncoderError),
     #[error("{path}: {message}")]
     Format { path: String, message: String },
+    #[error(transparent)]
+    Index(#[from] IndexError),
 }
 
 /// Count figures for every strategy, plus which scorer produced them.
@@ -56,12 +59,52 @@ pub struct AbstentionPoint {
 /// cross-validated choice searches.
 pub const ABSTENTION_STEPS: usize = 13;
 
+/// Where an evaluated question's snippets come from (issue 47: the benchmarks' own snippet sets
+/// are gathered for each question; a person's new question is answered from the whole corpus).
+#[derive(Clone, Copy)]
+pub enum EvalRetrieval<'a> {
+    /// The question's own snippet set (the benchmarks' setting).
+    Stored,
+    /// BM25's top `settings.snippets` over `index` (the default corpus, the question's own
+    /// snippets among all the others), as a question the corpus was not gathered for is answered.
+    Open(&'a SnippetIndex),
+    /// As `Open`, with the question's own snippets left out: the corpus holds no evidence for it,
+    /// so almost any count given is wrong.
+    OffCorpus(&'a SnippetIndex),
+}
+
+impl EvalRetrieval<'_> {
+    /// The snippet texts `set`'s question is answered from.
+    fn texts(&self, set: &QuerySnippets, k: usize) -> Result<Vec<String>, EvaluateError> {
+        let own = || set.snippets.iter().map(|s| s.text.clone());
+        Ok(match self {
+            EvalRetrieval::Stored => own().collect(),
+            EvalRetrieval::Open(index) => index
+                .search(&set.question, k)?
+                .into_iter()
+                .map(|hit| hit.snippet.text)
+                .collect(),
+            EvalRetrieval::OffCorpus(index) => {
+                let own: HashSet<String> = own().collect();
+                index
+                    .search(&set.question, k + own.len())?
+                    .into_iter()
+                    .map(|hit| hit.snippet.text)
+                    .filter(|text| !own.contains(text))
+                    .take(k)
+                    .collect()
+            }
+        })
+    }
+}
+
 /// Answers every question of a snippet file that has a gold count; scores each strategy.
 pub fn evaluate_counts(
     pipeline: &CountPipeline,
     snippets: &Path,
     gold: &Path,
     settings: &CountSettings,
+    retrieval: EvalRetrieval<'_>,
 ) -> Result<CountReport, EvaluateError> {
     let settings = &settings.for_scorer(pipeline.effective_scorer(settings.scorer));
     let sets = read_squad(snippets)?;
@@ -71,7 +114,8 @@ pub fn evaluate_counts(
         let Some(g) = gold_for(set, &gold).and_then(|g| g.count) else {
             continue;
         };
-        let texts: Vec<&str> = set.snippets.iter().map(|s| s.text.as_str()).collect();
+        let retrieved = retrieval.texts(set, settings.snippets)?;
+        let texts: Vec<&str> = retrieved.iter().map(String::as_str).collect();
         let analysis = analyse(&set.question);
         let scored =
             pipeline.score_candidates(&set.question, &analysis, &texts, settings.scorer)?;

@@ -29,6 +29,10 @@ const DIMENSION_CUES: &[(&[&str], &str)] = &[
     (&["old", "age"], "time"),
 ];
 
+/// Words that ask how big something is: its area ("how large is Yellowstone"), unless the
+/// question names the measure ("how large is the population of Lagos").
+const SIZE_WORDS: &[&str] = &["large", "big", "vast", "size"];
+
 /// Nouns that name a measured quantity, with or without an implied unit ("capacity" may be
 /// seats or litres): "capacity of Wembley Stadium", "Tesla deliveries 2020".
 const MEASURE_NOUNS: &[&str] = &[
@@ -182,10 +186,18 @@ pub fn parse_question(text: &str) -> ValueQuestion {
                 .find(|(words, _)| words.contains(w))
                 .map(|(_, dim)| (w.to_string(), dim.to_string()))
         });
-        let (dimension, dimension_cue) = match (unit, cue) {
-            (Some(u), _) => (Some(u.dimension.clone()), Some(format!("in {}", u.name()))),
-            (None, Some((word, dim))) => (Some(dim), Some(word)),
-            (None, None) => (None, None),
+        let size = tokens.iter().find(|w| SIZE_WORDS.contains(w));
+        let names_measure = tokens
+            .iter()
+            .any(|w| MEASURE_NOUNS.contains(w) && !SIZE_WORDS.contains(w));
+        let (dimension, dimension_cue) = match (unit, cue, size) {
+            (Some(u), _, _) => (Some(u.dimension.clone()), Some(format!("in {}", u.name()))),
+            (None, Some((word, dim)), _) => (Some(dim), Some(word)),
+            (None, None, Some(word)) if !names_measure => {
+                (Some("area".to_string()), Some(word.to_string()))
+            }
+            (None, None, Some(word)) => (None, Some(word.to_string())),
+            (None, None, None) => (None, None),
         };
         let words = tokens[..tokens.len() - unit_tokens]
             .iter()
@@ -242,6 +254,12 @@ mod tests {
         assert_eq!(q.dimension.as_deref(), Some("currency"));
         assert_eq!(q.year, Some(2019));
         assert_eq!(q.words, ["apple", "revenue"]);
+        let q = parse_question("How large is Yellowstone National Park?");
+        assert_eq!(q.dimension.as_deref(), Some("area"));
+        assert_eq!(value_cue(&q).as_deref(), Some("large"));
+        let q = parse_question("how big is the population of Lagos");
+        assert_eq!(q.dimension, None);
+        assert_eq!(value_cue(&q).as_deref(), Some("big"));
         let q = parse_question("capacity of Wembley Stadium");
         assert_eq!(subject_of(&q), ["wembley", "stadium"]);
         assert_eq!(value_cue(&q).as_deref(), Some("capacity"));

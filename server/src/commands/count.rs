@@ -6,7 +6,9 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use tally_engine::choices::CountChoices;
 use tally_engine::count::contextualize::ContextSettings;
-use tally_engine::count::eval::{evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts};
+use tally_engine::count::eval::{
+    evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts, EvalRetrieval,
+};
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::training::data::{load_training_queries, query_candidates};
 use tally_engine::count::training::ranker::train_candidate_ranker;
@@ -18,8 +20,8 @@ use tally_engine::{detect_kind, QuestionKind};
 use tally_types::{InstanceScoring, Mode};
 
 use crate::cli::{
-    AskArgs, BenchCountArgs, CountArgs, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs, ModelArgs,
-    TrainCountSpansArgs,
+    data_dir_or_default, AskArgs, BenchCountArgs, CountArgs, EvalCnpArgs, EvalCountArgs,
+    EvalInstancesArgs, EvalRetrievalArg, ModelArgs, TrainCountSpansArgs,
 };
 use crate::loading::{encoder_of, open_snippet_index};
 
@@ -72,7 +74,7 @@ pub fn ask(args: &AskArgs) -> anyhow::Result<()> {
             let decision = detect_kind(&args.question, stored);
             if !args.json {
                 eprintln!(
-                    "answered as a {} question: {}",
+                    "read as a {} question: {}",
                     decision.kind.name(),
                     decision.reason
                 );
@@ -81,11 +83,16 @@ pub fn ask(args: &AskArgs) -> anyhow::Result<()> {
         }
         Mode::Count => QuestionKind::Count,
         Mode::Value => QuestionKind::Value,
-        other => bail!(
-            "`tally ask` answers count and value questions (--mode auto, count or value), not {}; use `tally search`",
-            other.name()
-        ),
+        // Chosen as a search: not answered with a count (below).
+        Mode::Quantity | Mode::Search => QuestionKind::Search,
     };
+    if matches!(kind, QuestionKind::Quantity | QuestionKind::Search) {
+        bail!(
+            "`tally ask` answers count and value questions; this one is a search: run \
+             tally search {:?}",
+            args.question
+        );
+    }
     if kind == QuestionKind::Value {
         return super::value::answer_and_print(
             &args.question,
@@ -324,7 +331,19 @@ pub fn train(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
 pub fn eval_count(args: &EvalCountArgs) -> anyhow::Result<()> {
     let settings = count_settings(&args.settings)?;
     let pipeline = load_pipeline(&args.models)?;
-    let report = evaluate_counts(&pipeline, &args.snippets, &args.gold, &settings)
+    let index = match args.retrieval {
+        EvalRetrievalArg::Stored => None,
+        EvalRetrievalArg::Open | EvalRetrievalArg::OffCorpus => {
+            let data = data_dir_or_default(&args.data);
+            Some(open_snippet_index(&args.index, data.as_deref())?)
+        }
+    };
+    let retrieval = match (args.retrieval, &index) {
+        (EvalRetrievalArg::Open, Some(index)) => EvalRetrieval::Open(index),
+        (EvalRetrievalArg::OffCorpus, Some(index)) => EvalRetrieval::OffCorpus(index),
+        _ => EvalRetrieval::Stored,
+    };
+    let report = evaluate_counts(&pipeline, &args.snippets, &args.gold, &settings, retrieval)
         .context("the snippet or gold file could not be used")?;
     let chosen = report
         .strategies
@@ -337,17 +356,34 @@ pub fn eval_count(args: &EvalCountArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     println!(
-        "{} queries with a gold count, scorer {}, threshold {:.1} (relaxed to ≥{} counts)",
-        chosen.queries, report.scorer, settings.threshold, settings.min_counts
+        "{} queries with a gold count, scorer {}, threshold {:.1} (relaxed to ≥{} counts), snippets: {}",
+        chosen.queries,
+        report.scorer,
+        settings.threshold,
+        settings.min_counts,
+        match args.retrieval {
+            EvalRetrievalArg::Stored => "each question's own set".to_string(),
+            EvalRetrievalArg::Open => format!("BM25 top {} over the default corpus", settings.snippets),
+            EvalRetrievalArg::OffCorpus => format!(
+                "BM25 top {} over the default corpus without the question's own",
+                settings.snippets
+            ),
+        }
     );
+    // "Wrong": questions given a count outside RP's ratio 0.9, over all questions.
     println!(
-        "{:<16} {:>8} {:>6} {:>6} {:>6} {:>9}",
-        "strategy", "answered", "RP", "Cov", "P/C", "Proximity"
+        "{:<16} {:>8} {:>6} {:>6} {:>6} {:>9} {:>7}",
+        "strategy", "answered", "RP", "Cov", "P/C", "Proximity", "wrong%"
     );
     for (name, s) in &report.strategies {
         println!(
-            "{name:<16} {:>8} {:>6.1} {:>6.1} {:>6.1} {:>9.3}",
-            s.answered, s.rp, s.coverage, s.pc, s.proximity
+            "{name:<16} {:>8} {:>6.1} {:>6.1} {:>6.1} {:>9.3} {:>7.1}",
+            s.answered,
+            s.rp,
+            s.coverage,
+            s.pc,
+            s.proximity,
+            s.coverage * (100.0 - s.rp) / 100.0
         );
     }
     println!(

@@ -7,6 +7,7 @@ pub mod count;
 pub mod eval;
 pub mod extract;
 pub mod ingest;
+pub mod own_documents;
 pub mod resident;
 pub mod search;
 pub mod value;
