@@ -253,11 +253,11 @@ codes=$(for _ in $(seq 1 30); do
     curl -s -o /dev/null -w '%{http_code}\n' -H "authorization: Bearer wrong-$RANDOM" "$BASE/api/admin/corpora" &
 done; wait)
 took=$(python3 -c "print(round($(date +%s.%N) - $started, 2))")
-n401=$(grep -c '^401$' <<<"$codes" || true)
+n403=$(grep -c '^403$' <<<"$codes" || true)
 n429=$(grep -c '^429$' <<<"$codes" || true)
 sentence=$(curl -s -H "authorization: Bearer $TOKEN" "$BASE/api/admin/corpora")
-check "12 30 wrong admin tokens at once" "$n401 answered 401, $n429 refused with 429, in ${took} s; then the right one: $sentence" \
-    "$( [ "$n401" -le 10 ] && [ $((n401 + n429)) = 30 ] && grep -q 'too many wrong admin tokens' <<<"$sentence" && echo 1 || echo 0)"
+check "12 30 wrong admin tokens at once" "$n403 answered 403, $n429 refused with 429, in ${took} s; then the right one: $sentence" \
+    "$( [ "$n403" -le 10 ] && [ $((n403 + n429)) = 30 ] && grep -q 'too many wrong admin tokens' <<<"$sentence" && echo 1 || echo 0)"
 
 stop_server
 

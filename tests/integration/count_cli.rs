@@ -79,10 +79,21 @@ fn ask_answers_a_dataset_question_with_its_evidence() {
     assert!(!answer["instances"].as_array().unwrap().is_empty());
     assert_eq!(answer["settings"]["scorer"], "ranker");
 
-    // Another question over the same index goes through BM25.
+    // Another question over the same index goes through BM25 (asked as a count: without a
+    // count cue it reads as a search, which `tally ask` does not answer with a count).
+    let out = tally(&["ask", "songs by lennon", "--index", index.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("read as a search question"), "{stderr}");
+    assert!(
+        stderr.contains("this one is a search: run tally search"),
+        "{stderr}"
+    );
     let out = tally(&[
         "ask",
         "songs by lennon",
+        "--mode",
+        "count",
         "--json",
         "--k",
         "20",

@@ -686,7 +686,10 @@ mod tests {
         };
         let mut steps = 0;
         let done = ingest(&indexes, "line", &[doc], &mut |_| steps += 1).unwrap();
-        assert!(steps >= 3, "{steps} progress reports: the start and each step");
+        assert!(
+            steps >= 3,
+            "{steps} progress reports: the start and each step"
+        );
         assert_eq!(done.bytes_done, done.bytes, "{done:?}");
         assert_eq!(done.documents_done, 1);
         assert!(done.quantities >= 19_000, "{done:?}");
