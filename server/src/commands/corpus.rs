@@ -109,13 +109,19 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
         sentences: Some(&sentence_index),
     };
     let bar = ProgressBar::new(documents.iter().map(|d| d.text.len() as u64).sum());
-    let before_ingesting = resident::Resident::now().total_mb;
+    let before_ingesting = resident::Resident::now();
+    // The peak of the heap (anonymous memory) is sampled while ingesting: the kernel's peak
+    // (`VmHWM`) also counts the index files mapped while segments merge, which it may evict.
+    let sampler = resident::HeapSampler::start();
     let report = documents::ingest(&indexes, BENCH_CORPUS, &documents, &mut |p| {
         bar.set_position(p.bytes_done as u64)
     })?;
+    let peak_heap = sampler.stop();
     bar.finish_and_clear();
     // The documents and the open indexes were resident before; the peak is what ingesting added.
     let peak = resident::peak_mb();
+    let before_heap = before_ingesting.anonymous_mb;
+    let before_ingesting = before_ingesting.total_mb;
     let text_mb = documents.iter().map(|d| d.text.len()).sum::<usize>() as f64 / 1e6;
     let megabytes = super::search::directory_megabytes(&args.dir.join("snippets"))
         + super::search::directory_megabytes(&args.dir.join("sentences"));
@@ -139,6 +145,8 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
                 "text_mb": text_mb,
                 "resident_before_ingesting_mb": before_ingesting,
                 "peak_while_ingesting_mb": peak,
+                "heap_before_ingesting_mb": before_heap,
+                "peak_heap_while_ingesting_mb": peak_heap,
                 "snippets": report.snippets,
                 "sentences": report.sentences,
                 "quantities": report.quantities,
@@ -161,8 +169,11 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
         );
         println!(
             "peak resident memory while ingesting: {peak:.0} MB ({before_ingesting:.0} MB before \
-             ingesting, the documents and open indexes; {:+.0} MB for ingesting)",
-            peak - before_ingesting
+             ingesting, the documents and open indexes; {:+.0} MB for ingesting, index files \
+             mapped while merging included); peak heap {peak_heap:.0} MB ({before_heap:.0} MB \
+             before, {:+.0} MB for ingesting)",
+            peak - before_ingesting,
+            peak_heap - before_heap
         );
         println!(
             "{} snippets, {} sentences, {} quantities in {:.1} s: {:.0} sentences/s; {megabytes:.0} MB on disk",

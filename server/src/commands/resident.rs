@@ -51,6 +51,36 @@ pub fn peak_mb() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
+/// Samples this process's heap (anonymous resident memory) every 20 ms on a thread of its own,
+/// keeping the largest, until stopped.
+pub struct HeapSampler {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: std::thread::JoinHandle<f64>,
+}
+
+impl HeapSampler {
+    pub fn start() -> HeapSampler {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let stopped = std::sync::Arc::clone(&stop);
+        let thread = std::thread::spawn(move || {
+            let mut peak = Resident::now().anonymous_mb;
+            while !stopped.load(Ordering::Acquire) {
+                peak = peak.max(Resident::now().anonymous_mb);
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            peak.max(Resident::now().anonymous_mb)
+        });
+        HeapSampler { stop, thread }
+    }
+
+    /// The largest heap seen, in megabytes.
+    pub fn stop(self) -> f64 {
+        self.stop.store(true, std::sync::atomic::Ordering::Release);
+        self.thread.join().unwrap_or(0.0)
+    }
+}
+
 /// What the child measured: with the corpus loaded, and after deleting it (when asked).
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct Measured {
