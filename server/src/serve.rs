@@ -111,7 +111,6 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         admin,
         ingest: ingest.clone(),
     };
-    ingest.mark_unfinished(&state.answerer);
     tokio::spawn(crate::ingest::sync::run(ingest, state.answerer.clone()));
     // Apply migrations now rather than on the first request, and say how it went.
     match db.check().await {

@@ -3,7 +3,7 @@
 //! Answers are computed on the blocking pool, a bounded number at a time, and recent ones are
 //! kept in a small cache (a popular demo question is answered once, not once per visitor).
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -100,7 +100,17 @@ pub struct Answerer {
     web: Option<Arc<WebSource>>,
     /// Corpora being indexed (from the database) right now: not offered and not asked, so that
     /// no answer comes from half a corpus.
-    indexing: Arc<Mutex<BTreeSet<String>>>,
+    /// Corpora hidden from questions, and why.
+    indexing: Arc<Mutex<BTreeMap<String, Hidden>>>,
+}
+
+/// Why a corpus is hidden from questions for a while.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hidden {
+    /// Being indexed: a question about it is told to ask again.
+    Indexing,
+    /// Being deleted: a question about it finds no such corpus.
+    Dropping,
 }
 
 /// Seconds a refused asker is told to wait: about one answer's time.
@@ -222,8 +232,17 @@ impl Answerer {
 
     /// `corpus` is being indexed, or is indexed: it is hidden until [`Answerer::indexed`].
     pub fn indexing(&self, corpus: &str) {
-        if let Ok(mut indexing) = self.indexing.lock() {
-            indexing.insert(corpus.to_string());
+        self.hide(corpus, Hidden::Indexing);
+    }
+
+    /// `corpus` is being deleted: hidden (and unknown to questions) until [`Answerer::indexed`].
+    pub fn dropping(&self, corpus: &str) {
+        self.hide(corpus, Hidden::Dropping);
+    }
+
+    fn hide(&self, corpus: &str, why: Hidden) {
+        if let Ok(mut hidden) = self.indexing.lock() {
+            hidden.insert(corpus.to_string(), why);
         }
     }
 
@@ -235,17 +254,27 @@ impl Answerer {
         self.corpora_changed();
     }
 
-    /// The corpora of the loaded indexes that may be asked: those not being indexed.
+    /// The corpora of the loaded indexes that may be asked: those not being indexed or deleted.
     fn offered_corpora(&self, engines: &Engines) -> Vec<String> {
         let mut corpora = engines.snippets.corpora().unwrap_or_default();
-        let indexing = self.indexing_now();
-        corpora.retain(|c| !indexing.contains(c));
+        if let Ok(hidden) = self.indexing.lock() {
+            corpora.retain(|c| !hidden.contains_key(c));
+        }
         corpora
     }
 
-    /// The corpora being indexed now.
+    /// The corpora being indexed now (not those being deleted).
     pub fn indexing_now(&self) -> BTreeSet<String> {
-        self.indexing.lock().map(|i| i.clone()).unwrap_or_default()
+        self.indexing
+            .lock()
+            .map(|hidden| {
+                hidden
+                    .iter()
+                    .filter(|(_, why)| **why == Hidden::Indexing)
+                    .map(|(corpus, _)| corpus.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// Checks the corpus a count question names: one offered, or being indexed (said so), or

@@ -180,14 +180,6 @@ impl IngestService {
         }
     }
 
-    /// Marks the corpora a killed server left half indexed as being indexed, from the start: the
-    /// sync pass rebuilds them, and until then they are not offered.
-    pub fn mark_unfinished(&self, answerer: &Answerer) {
-        for corpus in self.held.incomplete() {
-            answerer.indexing(&corpus);
-        }
-    }
-
     /// The corpora of the loaded indexes (with whether each is being indexed).
     pub async fn corpora(&self, answerer: &Answerer) -> Result<Vec<CorpusRow>, IngestError> {
         let engines = answerer.loaded()?;

@@ -116,7 +116,7 @@ async fn drop_copy(
     corpus: &str,
 ) -> Result<(), IngestError> {
     let _writing = service.writing.lock().await;
-    answerer.indexing(corpus);
+    answerer.dropping(corpus);
     delete_local(answerer, corpus).await?;
     service.held.set(corpus, None).map_err(held_error)?;
     answerer.indexed(corpus);
