@@ -81,6 +81,18 @@ upload() { # upload CORPUS FILE [TOKEN]: prints the HTTP status; the body goes t
         "$BASE/api/admin/corpora"
 }
 
+# wait_for_upload_job TRIES: polls the job of the last upload every 0.1 s until it is done or
+# failed (at most TRIES times); sets $job and $state.
+wait_for_upload_job() {
+    job=$(json_field id <"$WORK/upload" 2>/dev/null || echo "")
+    state=""
+    for _ in $(seq 1 "$1"); do
+        state=$(curl -s -H "authorization: Bearer $TOKEN" "$BASE/api/admin/jobs/$job" | json_field state 2>/dev/null || echo "")
+        [ "$state" = done ] || [ "$state" = failed ] && break
+        sleep 0.1
+    done
+}
+
 start_server
 echo "server ready in ${READY_S} s (pid $SERVER)"
 
@@ -166,13 +178,7 @@ words = ' '.join(f'crate {i} weighs {i % 97} kg and holds {i % 13} boxes' for i 
 open(sys.argv[1], 'w').write(words[:5 * 1024 * 1024])" "$WORK/dump.txt"
 started=$(date +%s.%N)
 code=$(upload dump "$WORK/dump.txt" "$TOKEN")
-job=$(json_field id <"$WORK/upload" 2>/dev/null || echo "")
-state=""
-for _ in $(seq 1 1200); do
-    state=$(curl -s -H "authorization: Bearer $TOKEN" "$BASE/api/admin/jobs/$job" | json_field state 2>/dev/null || echo "")
-    [ "$state" = done ] || [ "$state" = failed ] && break
-    sleep 0.1
-done
+wait_for_upload_job 1200
 took=$(python3 -c "print(round($(date +%s.%N) - $started, 2))")
 check "1 5 MB without a full stop: ingested" "$code, job $state in ${took} s" \
     "$( [ "$state" = done ] && [ "$(below "$took" 60)" = 1 ] && echo 1 || echo 0)"
@@ -233,13 +239,7 @@ open(sys.argv[1], 'w').write(json.dumps({'text': words[:60_000_000]}) + '\\n')" 
 before=$(rss_mb)
 started=$(date +%s.%N)
 code=$(upload line "$WORK/line.jsonl" "$TOKEN")
-job=$(json_field id <"$WORK/upload" 2>/dev/null || echo "")
-state=""
-for _ in $(seq 1 6000); do
-    state=$(curl -s -H "authorization: Bearer $TOKEN" "$BASE/api/admin/jobs/$job" | json_field state 2>/dev/null || echo "")
-    [ "$state" = done ] || [ "$state" = failed ] && break
-    sleep 0.1
-done
+wait_for_upload_job 6000
 took=$(python3 -c "print(round($(date +%s.%N) - $started, 2))")
 peak=$(peak_mb)
 progress=$(curl -s -H "authorization: Bearer $TOKEN" "$BASE/api/admin/jobs/$job" | json_field progress 2>/dev/null || echo "")

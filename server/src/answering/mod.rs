@@ -101,7 +101,7 @@ pub struct Answerer {
     /// Corpora being indexed (from the database) right now: not offered and not asked, so that
     /// no answer comes from half a corpus.
     /// Corpora hidden from questions, and why.
-    indexing: Arc<Mutex<BTreeMap<String, Hidden>>>,
+    hidden: Arc<Mutex<BTreeMap<String, Hidden>>>,
 }
 
 /// Why a corpus is hidden from questions for a while.
@@ -165,7 +165,7 @@ impl Answerer {
             max_waiting: queue,
             cache: Arc::new(Mutex::new(Cache::default())),
             web: None,
-            indexing: Arc::default(),
+            hidden: Arc::default(),
         }
     }
 
@@ -241,15 +241,15 @@ impl Answerer {
     }
 
     fn hide(&self, corpus: &str, why: Hidden) {
-        if let Ok(mut hidden) = self.indexing.lock() {
+        if let Ok(mut hidden) = self.hidden.lock() {
             hidden.insert(corpus.to_string(), why);
         }
     }
 
     /// `corpus` is indexed whole (or gone), and offered if it is there.
     pub fn indexed(&self, corpus: &str) {
-        if let Ok(mut indexing) = self.indexing.lock() {
-            indexing.remove(corpus);
+        if let Ok(mut hidden) = self.hidden.lock() {
+            hidden.remove(corpus);
         }
         self.corpora_changed();
     }
@@ -257,7 +257,7 @@ impl Answerer {
     /// The corpora of the loaded indexes that may be asked: those not being indexed or deleted.
     fn offered_corpora(&self, engines: &Engines) -> Vec<String> {
         let mut corpora = engines.snippets.corpora().unwrap_or_default();
-        if let Ok(hidden) = self.indexing.lock() {
+        if let Ok(hidden) = self.hidden.lock() {
             corpora.retain(|c| !hidden.contains_key(c));
         }
         corpora
@@ -265,7 +265,7 @@ impl Answerer {
 
     /// The corpora being indexed now (not those being deleted).
     pub fn indexing_now(&self) -> BTreeSet<String> {
-        self.indexing
+        self.hidden
             .lock()
             .map(|hidden| {
                 hidden

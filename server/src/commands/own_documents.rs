@@ -33,8 +33,7 @@ pub struct OwnQuestion {
 }
 
 /// Which half a question belongs to: fixed by a hash of its text (FNV-1a), never by its answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Half {
     Tuning,
     Test,
@@ -221,7 +220,7 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
             .map(|((setting, half), t)| {
                 serde_json::json!({
                     "setting": setting,
-                    "half": half,
+                    "half": half.name(),
                     "tally": t,
                     "answerable_right": t.answerable_right_share(),
                     "wrong": t.wrong_share(),

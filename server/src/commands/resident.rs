@@ -26,29 +26,27 @@ impl Resident {
     /// This process's resident memory now (Linux; 0 elsewhere).
     pub fn now() -> Resident {
         let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-        let field = |name: &str| {
-            status
-                .lines()
-                .find(|l| l.starts_with(name))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-                .map_or(0.0, |kb| kb / 1024.0)
-        };
         Resident {
-            total_mb: field("VmRSS:"),
-            anonymous_mb: field("RssAnon:"),
+            total_mb: status_mb(&status, "VmRSS:"),
+            anonymous_mb: status_mb(&status, "RssAnon:"),
         }
     }
+}
+
+/// A field of `/proc/self/status` (in kB there) in megabytes; 0 when it is missing.
+fn status_mb(status: &str, name: &str) -> f64 {
+    status
+        .lines()
+        .find(|l| l.starts_with(name))
+        .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 /// The most memory this process has held resident so far (`VmHWM`), in megabytes (Linux; 0
 /// elsewhere).
 pub fn peak_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .unwrap_or_default()
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status_mb(&status, "VmHWM:")
 }
 
 /// Samples this process's heap (anonymous resident memory) every 20 ms on a thread of its own,
