@@ -701,6 +701,16 @@ mod tests {
                 .unwrap()
                 .to_scalar()
                 .unwrap();
+            if name.ends_with("out.bias") {
+                // A bias adds the same to every position's logit, and a softmax over positions
+                // does not move under a shift: its true gradient is zero, what is left is noise
+                // (exactly zero now and then, which made this test fail by chance).
+                assert!(
+                    size < 1e-3,
+                    "gradient {size} for {name}, a shift of every logit"
+                );
+                continue;
+            }
             assert!(size > 0.0, "zero gradient for {name}");
         }
     }
