@@ -6,6 +6,7 @@ use crate::count::consolidate::Strategy;
 use crate::count::instances::InstanceScoring;
 use crate::count::pipeline::{CountSettings, ScorerKind};
 use crate::count::snippet_index::MAX_K;
+use crate::count::statement::StatementRule;
 use crate::search::{Ranker, SearchSettings, SortOrder};
 
 /// Why a number was refused (a name is refused where it is read: [`tally_types::Choice`]).
@@ -38,6 +39,8 @@ pub struct CountChoices<'a> {
     pub strategy: Option<Strategy>,
     pub threshold: Option<f64>,
     pub abstain_below: Option<f64>,
+    pub min_relevance: Option<f64>,
+    pub statements: Option<StatementRule>,
     /// Lower the threshold until this many counts pass (0: never).
     pub min_counts: Option<usize>,
     pub scorer: Option<ScorerKind>,
@@ -60,6 +63,12 @@ impl CountChoices<'_> {
         }
         if let Some(t) = self.abstain_below {
             settings.abstain_below = fraction("the abstention threshold", t)?;
+        }
+        if let Some(r) = self.min_relevance {
+            settings.min_relevance = fraction("the least relevance", r)?;
+        }
+        if let Some(rule) = self.statements {
+            settings.statements = rule;
         }
         if let Some(n) = self.min_counts {
             settings.relax_threshold = n > 0;

@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use tally_types::documents::UploadMode;
-use tally_types::{InstanceScoring, Mode, Ranker, ScorerKind, SortOrder, Strategy};
+use tally_types::{InstanceScoring, Mode, Ranker, ScorerKind, SortOrder, StatementRule, Strategy};
 
 use clap::{Args, Parser, Subcommand};
 use tally_engine::corpus::format::Format;
@@ -163,6 +163,15 @@ pub struct CountArgs {
     /// is below this (0: always answer) [default: the cross-validated choice].
     #[arg(long)]
     pub abstain_below: Option<f64>,
+    /// Read counts only from passages this relevant to the question's subject (the
+    /// rarity-weighted share of its subject words a passage or its title names; 0: every
+    /// passage) [default: the tuned choice].
+    #[arg(long)]
+    pub min_relevance: Option<f64>,
+    /// What a clear statement of the count asked for does: off, lift-abstention (it answers
+    /// where the support was too low) or override (it is the answer) [default: override].
+    #[arg(long)]
+    pub statements: Option<StatementRule>,
     /// Relax the threshold by 0.1 until this many counts pass (0: no relaxation).
     #[arg(long)]
     pub min_counts: Option<usize>,

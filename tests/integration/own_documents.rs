@@ -395,6 +395,76 @@ async fn an_uploaded_corpus_answers_value_questions_after_a_restart_until_delete
     assert!(value["value"].is_null(), "{value}");
 }
 
+/// A person's own document, about something no other corpus knows: a fact it states once is
+/// answered, a question about something no passage is about is declined with the passages
+/// found still shown, and a question it does not answer is declined (issue 47).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_uploaded_document_answers_what_it_states_once_and_declines_the_rest() {
+    const LIGHTHOUSE: &str = "Calder Point Lighthouse\n\n\
+The Calder Point Lighthouse stands on the northern cape of Ferrin Island. It was first lit in 1874.\n\n\
+The tower has 212 steps and five windows facing the sea. Three keepers lived there until the light was automated in 1961.\n\n\
+The keepers' cottage is now a small museum that shows 40 old lamps.\n";
+    let server = demo_server("own-documents-once", &["--admin-token", TOKEN]).await;
+    let client = reqwest::Client::new();
+    let response = client
+        .post(server.url("/api/admin/corpora"))
+        .bearer_auth(TOKEN)
+        .multipart(
+            Form::new()
+                .text("corpus", "calder")
+                .part("file", file("notes.txt", LIGHTHOUSE)),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::ACCEPTED);
+    let location = response.headers()["location"].to_str().unwrap().to_string();
+    let events = page_text(server.url(&format!("{location}/events"))).await;
+    assert!(events.contains("event: done"), "{events}");
+
+    let ask = |question: &str| {
+        let url = server.url(&format!(
+            "/api/count?q={}&corpus=calder",
+            question.replace(' ', "+")
+        ));
+        let client = client.clone();
+        async move {
+            let (status, body) = json(client.get(url).send().await.unwrap()).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            body["answer"].clone()
+        }
+    };
+    // Stated once, in digits and in words, each in a paragraph that says only "the tower" or
+    // "the keepers": the document's title line names what they are about.
+    for (question, count) in [
+        (
+            "how many steps does the Calder Point Lighthouse have",
+            212.0,
+        ),
+        ("how many keepers lived at the Calder Point Lighthouse", 3.0),
+    ] {
+        let answer = ask(question).await;
+        assert_eq!(answer["count"], count, "{question}: {answer}");
+        let sources: Vec<&str> = answer["snippets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["source"].as_str().unwrap())
+            .collect();
+        assert!(sources.contains(&"Calder Point Lighthouse"), "{sources:?}");
+    }
+    // The tower's steps, but of another tower: no passage is about the Eiffel Tower, so the
+    // question is declined, saying so, with the passages found still listed.
+    let answer = ask("how many steps does the Eiffel Tower have").await;
+    assert!(answer["count"].is_null(), "{answer}");
+    let reason = answer["abstention"].as_str().unwrap();
+    assert!(reason.contains("is about eiffel tower"), "{reason}");
+    assert!(
+        !answer["snippets"].as_array().unwrap().is_empty(),
+        "{answer}"
+    );
+}
+
 /// The admin login: the token, posted once, becomes an HttpOnly, SameSite=Strict cookie that
 /// holds a digest of it, never the token; the corpus pages and their endpoints, uploads, the
 /// feedback rows and the study's results take the cookie, so no URL carries the token. A wrong

@@ -132,6 +132,7 @@ macro_rules! choice {
 choice! {
     crate::Strategy: "strategy",
     crate::ScorerKind: "scorer",
+    crate::StatementRule: "statement rule",
     crate::InstanceScoring: "instance scoring",
     crate::SnippetSource: "snippet_source",
     crate::Ranker: "ranker",

@@ -18,7 +18,9 @@ pub mod web_search;
 
 pub use answer::AnswerBody;
 pub use choice::{Choice, UnknownChoice};
-pub use count::{CountAnswer, CountSettings, InstanceScoring, ScorerKind, SnippetSource, Strategy};
+pub use count::{
+    CountAnswer, CountSettings, InstanceScoring, ScorerKind, SnippetSource, StatementRule, Strategy,
+};
 pub use feedback::{CnpGroup, FeedbackPart, Verdict};
 pub use kind::{Mode, QuestionKind};
 pub use search::{Ranker, SearchResults, SortOrder};

@@ -91,7 +91,11 @@ fn read_format(text: &str, format: Format, name: &str) -> Result<Vec<Document>, 
         entity: None,
     };
     match format {
-        Format::Text => Ok(vec![document(name.into(), text.into(), name.into())]),
+        Format::Text => Ok(vec![document(
+            name.into(),
+            text.into(),
+            title_line(text).unwrap_or_else(|| name.into()),
+        )]),
         Format::Html => {
             let (title, body) =
                 html_to_text(text).map_err(|e| DocumentsError::Invalid(format!("{name}: {e}")))?;
@@ -133,6 +137,20 @@ fn read_format(text: &str, format: Format, name: &str) -> Result<Vec<Document>, 
             Format::names(&Format::DOCUMENTS)
         ))),
     }
+}
+
+/// The first line of a plain text when it reads as a title: alone in its paragraph, short, and
+/// not ending as a sentence does ("Seward General Hospital"). A passage's source names what the
+/// passage is about when the passage itself only says "the hospital" (issue 47).
+fn title_line(text: &str) -> Option<String> {
+    const MAX_TITLE_CHARS: usize = 100;
+    let mut lines = text.lines().skip_while(|line| line.trim().is_empty());
+    let first = lines.next()?.trim();
+    // A blank line after it, and more text after that.
+    let alone = lines.next().is_some_and(|next| next.trim().is_empty())
+        && lines.any(|line| !line.trim().is_empty());
+    let sentence_end = first.ends_with(['.', '!', '?', ':', ';', ',']);
+    (alone && !sentence_end && first.chars().count() <= MAX_TITLE_CHARS).then(|| first.to_string())
 }
 
 /// How long reading one HTML document may take. The parser's work grows with the square of
@@ -568,6 +586,29 @@ mod tests {
                 .any(|s| s.text == "Saturn has 146 moons & rings."),
             "{snippets:?}"
         );
+    }
+
+    #[test]
+    fn a_text_documents_title_line_is_its_source_and_otherwise_its_name() {
+        let source = |text: &str| {
+            read(text, Format::Text, "notes.txt").unwrap()[0]
+                .source
+                .clone()
+        };
+        assert_eq!(
+            source("Seward General Hospital\n\nThe hospital has 480 beds.\n"),
+            "Seward General Hospital"
+        );
+        // A sentence, a line running on, a text of one line: no title.
+        assert_eq!(
+            source("The hospital has 480 beds.\n\nIt opened in 1950.\n"),
+            "notes.txt"
+        );
+        assert_eq!(
+            source("Seward General\nHospital has 480 beds.\n"),
+            "notes.txt"
+        );
+        assert_eq!(source("Seward General Hospital\n"), "notes.txt");
     }
 
     #[test]

@@ -14,8 +14,9 @@ pub struct Scored {
 }
 
 /// Which candidates take part: those at or above `threshold`; with `relax`, the threshold drops
-/// by 0.1 (not below 0) until at least `min_kept` pass. Returns the threshold used and the
-/// indices kept.
+/// by 0.1 (not below 0) until at least `min_kept` pass. A count without any confidence (from a
+/// passage not about the question) never takes part. Returns the threshold used and the indices
+/// kept.
 pub fn select(
     candidates: &[Scored],
     threshold: f64,
@@ -24,7 +25,7 @@ pub fn select(
 ) -> (f64, Vec<usize>) {
     let keep = |t: f64| -> Vec<usize> {
         (0..candidates.len())
-            .filter(|&i| candidates[i].confidence >= t - 1e-9)
+            .filter(|&i| candidates[i].confidence > 0.0 && candidates[i].confidence >= t - 1e-9)
             .collect()
     };
     let mut used = threshold;

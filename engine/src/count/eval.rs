@@ -15,12 +15,14 @@ use super::metrics::{
 };
 use super::pipeline::{best_per_snippet, predict, CountPipeline, CountSettings, PipelineError};
 use super::question::analyse;
+use super::relevance::{Subject, WordRarity};
 use super::snippet_index::{IndexError, SnippetIndex};
+use super::statement::{self, clear_statement, STATEMENT_FLOOR};
 use super::training::cross_validation::fold_assignment;
 use super::training::reader::TrainSettings;
 use crate::corpus::datasets::{
     gold_for, read_aliases, read_gold_counts, read_gold_instances, read_squad, DatasetError,
-    QuerySnippets,
+    QuerySnippets, Snippet,
 };
 use crate::encoder::{Encoder, EncoderError};
 
@@ -74,23 +76,22 @@ pub enum EvalRetrieval<'a> {
 }
 
 impl EvalRetrieval<'_> {
-    /// The snippet texts `set`'s question is answered from.
-    fn texts(&self, set: &QuerySnippets, k: usize) -> Result<Vec<String>, EvaluateError> {
-        let own = || set.snippets.iter().map(|s| s.text.clone());
+    /// The snippets `set`'s question is answered from.
+    fn snippets(&self, set: &QuerySnippets, k: usize) -> Result<Vec<Snippet>, EvaluateError> {
         Ok(match self {
-            EvalRetrieval::Stored => own().collect(),
+            EvalRetrieval::Stored => set.snippets.clone(),
             EvalRetrieval::Open(index) => index
                 .search(&set.question, k)?
                 .into_iter()
-                .map(|hit| hit.snippet.text)
+                .map(|hit| hit.snippet)
                 .collect(),
             EvalRetrieval::OffCorpus(index) => {
-                let own: HashSet<String> = own().collect();
+                let own: HashSet<&str> = set.snippets.iter().map(|s| s.text.as_str()).collect();
                 index
                     .search(&set.question, k + own.len())?
                     .into_iter()
-                    .map(|hit| hit.snippet.text)
-                    .filter(|text| !own.contains(text))
+                    .map(|hit| hit.snippet)
+                    .filter(|snippet| !own.contains(snippet.text.as_str()))
                     .take(k)
                     .collect()
             }
@@ -99,12 +100,15 @@ impl EvalRetrieval<'_> {
 }
 
 /// Answers every question of a snippet file that has a gold count; scores each strategy.
+/// `rarity` weighs question words when deciding which snippets are about a question (as the
+/// corpus answering a person's question does).
 pub fn evaluate_counts(
     pipeline: &CountPipeline,
     snippets: &Path,
     gold: &Path,
     settings: &CountSettings,
     retrieval: EvalRetrieval<'_>,
+    rarity: &dyn WordRarity,
 ) -> Result<CountReport, EvaluateError> {
     let settings = &settings.for_scorer(pipeline.effective_scorer(settings.scorer));
     let sets = read_squad(snippets)?;
@@ -114,12 +118,23 @@ pub fn evaluate_counts(
         let Some(g) = gold_for(set, &gold).and_then(|g| g.count) else {
             continue;
         };
-        let retrieved = retrieval.texts(set, settings.snippets)?;
-        let texts: Vec<&str> = retrieved.iter().map(String::as_str).collect();
+        let retrieved = retrieval.snippets(set, settings.snippets)?;
+        let texts: Vec<&str> = retrieved.iter().map(|s| s.text.as_str()).collect();
         let analysis = analyse(&set.question);
-        let scored =
-            pipeline.score_candidates(&set.question, &analysis, &texts, settings.scorer)?;
-        per_query.push((best_per_snippet(&scored), g));
+        let passages: Vec<(&str, &str)> = retrieved
+            .iter()
+            .map(|s| (s.text.as_str(), s.source.as_str()))
+            .collect();
+        let related = Subject::of(&analysis, rarity).related(&passages, settings.min_relevance);
+        let scored = pipeline.score_candidates(
+            &set.question,
+            &analysis,
+            &texts,
+            settings.scorer,
+            Some(&related),
+        )?;
+        let statement = clear_statement(&scored, &analysis, STATEMENT_FLOOR);
+        per_query.push((best_per_snippet(&scored), statement, g));
     }
     let rule = pipeline.support_rule(settings.scorer);
     let mut strategies = BTreeMap::new();
@@ -130,7 +145,10 @@ pub fn evaluate_counts(
         };
         let pairs: Vec<(Option<f64>, f64)> = per_query
             .iter()
-            .map(|(chosen, g)| (predict(chosen, &s, rule).count, *g))
+            .map(|(chosen, stated, g)| {
+                let prediction = statement::apply(predict(chosen, &s, rule), *stated, s.statements);
+                (prediction.count, *g)
+            })
             .collect();
         strategies.insert(strategy.name().to_string(), count_scores(&pairs));
     }
@@ -142,7 +160,11 @@ pub fn evaluate_counts(
             };
             let pairs: Vec<(Option<f64>, f64)> = per_query
                 .iter()
-                .map(|(chosen, g)| (predict(chosen, &s, rule).count, *g))
+                .map(|(chosen, stated, g)| {
+                    let prediction =
+                        statement::apply(predict(chosen, &s, rule), *stated, s.statements);
+                    (prediction.count, *g)
+                })
                 .collect();
             AbstentionPoint {
                 abstain_below: s.abstain_below,
@@ -408,7 +430,7 @@ pub fn evaluate_instances(
         let texts: Vec<&str> = set.snippets.iter().map(|s| s.text.as_str()).collect();
         let analysis = analyse(&set.question);
         let scored =
-            pipeline.score_candidates(&set.question, &analysis, &texts, settings.scorer)?;
+            pipeline.score_candidates(&set.question, &analysis, &texts, settings.scorer, None)?;
         let chosen = best_per_snippet(&scored);
         for &scoring in scorings {
             let ranked = pipeline.instances_for(&analysis, &texts, &chosen, scoring, 100)?;

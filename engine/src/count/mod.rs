@@ -23,9 +23,11 @@ pub mod name_cache;
 pub mod pipeline;
 pub mod question;
 pub mod ranker;
+pub mod relevance;
 
 pub mod snippet_index;
 pub mod span_model;
+pub mod statement;
 pub mod training;
 
 pub use candidates::{count_candidates, extract_count, CountCandidate};

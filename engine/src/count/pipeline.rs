@@ -28,6 +28,9 @@ use super::instances::{
 use super::lexical::lexical_confidence;
 use super::name_cache::NameCache;
 use super::question::{analyse, QuestionAnalysis};
+use super::relevance::{Subject, WordRarity};
+use super::statement::{self, clear_statement, STATEMENT_FLOOR};
+
 use super::ranker::{
     features, noun_fits, snippets_the_ranker_reads, CandidateRanker, QueryEvidence, RankerError,
     RANKER_FILE,
@@ -150,13 +153,17 @@ impl CountPipeline {
     }
 
     /// Candidates with confidences for each snippet: `scores[s]` lists (candidate, confidence).
+    /// With `related`, the snippets marked unrelated to the question are not read and their
+    /// candidates get confidence 0 ([`super::relevance`]).
     pub fn score_candidates(
         &self,
         question: &str,
         analysis: &QuestionAnalysis,
         snippets: &[&str],
         scorer: ScorerKind,
+        related: Option<&[bool]>,
     ) -> Result<Vec<Vec<(CountCandidate, f64)>>, PipelineError> {
+        let is_related = |s: usize| related.is_none_or(|r| r.get(s).copied().unwrap_or(true));
         let candidates: Vec<Vec<CountCandidate>> =
             snippets.iter().map(|s| count_candidates(s)).collect();
         let lexical = || -> Vec<Vec<f64>> {
@@ -178,10 +185,10 @@ impl CountPipeline {
             &self.names,
         ) {
             (ScorerKind::Neural, Some(model), _, _) => {
-                span_probabilities(model, question, snippets, &candidates, None)?
+                span_probabilities(model, question, snippets, &candidates, related)?
             }
             (ScorerKind::Hybrid, Some(model), _, _) => {
-                let neural = span_probabilities(model, question, snippets, &candidates, None)?;
+                let neural = span_probabilities(model, question, snippets, &candidates, related)?;
                 neural
                     .iter()
                     .zip(lexical())
@@ -190,7 +197,11 @@ impl CountPipeline {
             }
             (ScorerKind::Ranker, Some(model), Some(ranker), Some(names)) => {
                 // Snippets the ranker gives 0 whatever the reader says are not read.
-                let read = snippets_the_ranker_reads(analysis, snippets);
+                let read: Vec<bool> = snippets_the_ranker_reads(analysis, snippets)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(s, read)| read && is_related(s))
+                    .collect();
                 let span = span_probabilities(model, question, snippets, &candidates, Some(&read))?;
                 let noun_fit = noun_fits(names, analysis, &candidates)?;
                 let features = features(&QueryEvidence {
@@ -210,7 +221,13 @@ impl CountPipeline {
         Ok(candidates
             .into_iter()
             .zip(confidences)
-            .map(|(cs, ps)| cs.into_iter().zip(ps).collect())
+            .enumerate()
+            .map(|(s, (cs, ps))| {
+                let weight = if is_related(s) { 1.0 } else { 0.0 };
+                cs.into_iter()
+                    .zip(ps.into_iter().map(|p| weight * p))
+                    .collect()
+            })
             .collect())
     }
 
@@ -245,20 +262,29 @@ impl CountPipeline {
             return Err(PipelineError::Cancelled);
         }
         let mut answer =
-            self.answer_observed(question, &snippets, retrieval, settings, on_stage)?;
+            self.answer_observed(question, &snippets, retrieval, settings, index, on_stage)?;
         answer.timings.insert(0, retrieval_timing);
         Ok(answer)
     }
 
-    /// Answers `question` from `snippets`.
+    /// Answers `question` from `snippets`; `rarity` weighs the question's subject words when
+    /// deciding which snippets are about it (the corpus's word frequencies).
     pub fn answer(
         &self,
         question: &str,
         snippets: &[Snippet],
         retrieval: Retrieval,
         settings: &CountSettings,
+        rarity: &dyn WordRarity,
     ) -> Result<CountAnswer, PipelineError> {
-        self.answer_observed(question, snippets, retrieval, settings, &mut carry_on)
+        self.answer_observed(
+            question,
+            snippets,
+            retrieval,
+            settings,
+            rarity,
+            &mut carry_on,
+        )
     }
 
     /// [`answer`](Self::answer), telling `on_stage` about each stage as it finishes.
@@ -268,14 +294,18 @@ impl CountPipeline {
         snippets: &[Snippet],
         retrieval: Retrieval,
         settings: &CountSettings,
+        rarity: &dyn WordRarity,
         on_stage: StageObserver,
     ) -> Result<CountAnswer, PipelineError> {
         let analysis = analyse(question);
-        self.answer_analysed(question, analysis, snippets, retrieval, settings, on_stage)
+        self.answer_analysed(
+            question, analysis, snippets, retrieval, settings, rarity, on_stage,
+        )
     }
 
     /// [`answer_observed`](Self::answer_observed) for a question already analysed (deciding
     /// its kind analyses it).
+    #[allow(clippy::too_many_arguments)]
     pub fn answer_analysed(
         &self,
         question: &str,
@@ -283,6 +313,7 @@ impl CountPipeline {
         snippets: &[Snippet],
         retrieval: Retrieval,
         settings: &CountSettings,
+        rarity: &dyn WordRarity,
         on_stage: StageObserver,
     ) -> Result<CountAnswer, PipelineError> {
         let mut timings = Vec::new();
@@ -302,6 +333,19 @@ impl CountPipeline {
         };
 
         let texts: Vec<&str> = snippets.iter().map(|s| s.text.as_str()).collect();
+        let subject = Subject::of(&analysis, rarity);
+        let passages: Vec<(&str, &str)> = snippets
+            .iter()
+            .map(|s| (s.text.as_str(), s.source.as_str()))
+            .collect();
+        let related = subject.related(&passages, settings.min_relevance);
+        // Instances come only from the passages about the question (a name in a passage about
+        // something else is no instance of it); the others are read as empty.
+        let instance_texts: Vec<&str> = texts
+            .iter()
+            .zip(&related)
+            .map(|(text, &related)| if related { *text } else { "" })
+            .collect();
         lap(Stage::Analysis.name(), &mut timings)?;
 
         let scorer = self.effective_scorer(settings.scorer);
@@ -313,12 +357,13 @@ impl CountPipeline {
             let gathering = scope.spawn(|| {
                 self.instance_evidence(
                     &analysis,
-                    &texts,
+                    &instance_texts,
                     settings.instance_scoring,
                     settings.max_instances,
                 )
             });
-            let per_snippet = self.score_candidates(question, &analysis, &texts, scorer);
+            let per_snippet =
+                self.score_candidates(question, &analysis, &texts, scorer, Some(&related));
             let evidence = gathering
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -330,18 +375,28 @@ impl CountPipeline {
 
         let chosen = best_per_snippet(&per_snippet);
         let rule = self.support_rule(scorer);
+        let statement = clear_statement(&per_snippet, &analysis, STATEMENT_FLOOR);
         let Prediction {
             threshold_used,
             kept,
             consolidated,
             count,
             support,
-        } = predict(&chosen, settings, rule);
+        } = statement::apply(
+            predict(&chosen, settings, rule),
+            statement,
+            settings.statements,
+        );
         let abstention = match (consolidated, count) {
             (Some(guess), None) => Some(format!(
                 "No reliable answer in this corpus: {} (Tally answers from {:.0}%). The closest evidence points to {guess}.",
                 rule.describe(support),
                 100.0 * settings.abstain_below
+            )),
+            (None, _) if !snippets.is_empty() && !related.contains(&true) => Some(format!(
+                "No reliable answer in this corpus: none of the {} passages it found is about {} (each names too little of it), so none of their counts is taken.",
+                snippets.len(),
+                subject.describe()
             )),
             _ => None,
         };

@@ -12,6 +12,7 @@ use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, T
 use tantivy::schema::{Field, IndexRecordOption, Schema, Value, STORED, STRING, TEXT};
 use tantivy::{doc, Index, IndexReader, IndexWriter, TantivyDocument, Term};
 
+use super::relevance::{inverse_document_frequency, WordRarity};
 use crate::corpus::datasets::{QuerySnippets, Snippet};
 use tally_types::count::Retrieval;
 use tally_types::request::question_key;
@@ -66,6 +67,24 @@ pub struct SnippetIndex {
     index: Index,
     reader: IndexReader,
     fields: Fields,
+}
+
+/// Rarity is the inverse document frequency of a word in the snippets' text (tantivy's default
+/// tokenizer lower-cases words and keeps their form).
+impl WordRarity for SnippetIndex {
+    fn rarity(&self, words: &[String]) -> Vec<f64> {
+        let searcher = self.reader.searcher();
+        let documents = searcher.num_docs();
+        words
+            .iter()
+            .map(|word| {
+                let term = Term::from_field_text(self.fields.text, word);
+                // A failed read weighs the word as if no snippet held it.
+                let holding = searcher.doc_freq(&term).unwrap_or(0);
+                inverse_document_frequency(documents, holding)
+            })
+            .collect()
+    }
 }
 
 impl SnippetIndex {

@@ -50,6 +50,8 @@ pub fn count_settings(args: &CountArgs) -> anyhow::Result<CountSettings> {
         strategy: args.strategy,
         threshold: args.threshold,
         abstain_below: args.abstain_below,
+        min_relevance: args.min_relevance,
+        statements: args.statements,
         min_counts: args.min_counts,
         scorer: args.scorer,
         theta: args.theta,
@@ -331,20 +333,24 @@ pub fn train(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
 pub fn eval_count(args: &EvalCountArgs) -> anyhow::Result<()> {
     let settings = count_settings(&args.settings)?;
     let pipeline = load_pipeline(&args.models)?;
-    let index = match args.retrieval {
-        EvalRetrievalArg::Stored => None,
-        EvalRetrievalArg::Open | EvalRetrievalArg::OffCorpus => {
-            let data = data_dir_or_default(&args.data);
-            Some(open_snippet_index(&args.index, data.as_deref())?)
-        }
+    // The default corpus: searched in the open regimes, and in every regime the measure of how
+    // rare a question's words are (as when a person asks the server).
+    let data = data_dir_or_default(&args.data);
+    let index = open_snippet_index(&args.index, data.as_deref())?;
+    let retrieval = match args.retrieval {
+        EvalRetrievalArg::Stored => EvalRetrieval::Stored,
+        EvalRetrievalArg::Open => EvalRetrieval::Open(&index),
+        EvalRetrievalArg::OffCorpus => EvalRetrieval::OffCorpus(&index),
     };
-    let retrieval = match (args.retrieval, &index) {
-        (EvalRetrievalArg::Open, Some(index)) => EvalRetrieval::Open(index),
-        (EvalRetrievalArg::OffCorpus, Some(index)) => EvalRetrieval::OffCorpus(index),
-        _ => EvalRetrieval::Stored,
-    };
-    let report = evaluate_counts(&pipeline, &args.snippets, &args.gold, &settings, retrieval)
-        .context("the snippet or gold file could not be used")?;
+    let report = evaluate_counts(
+        &pipeline,
+        &args.snippets,
+        &args.gold,
+        &settings,
+        retrieval,
+        &index,
+    )
+    .context("the snippet or gold file could not be used")?;
     let chosen = report
         .strategies
         .get(settings.strategy.name())

@@ -207,9 +207,16 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
                     half.name(),
                     q.question,
                     q.answer.map_or("none".to_string(), |a| a.to_string()),
-                    answer
-                        .count
-                        .map_or("no answer".to_string(), |c| c.to_string())
+                    answer.count.map_or_else(
+                        || match &answer.cnp_rep {
+                            Some(closest) => format!(
+                                "no answer (closest “{}”, support {:.2})",
+                                closest.text, answer.support
+                            ),
+                            None => "no answer (no count taken)".to_string(),
+                        },
+                        |c| format!("{c} (support {:.2})", answer.support)
+                    )
                 ));
             }
         }

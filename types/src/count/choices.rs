@@ -128,3 +128,45 @@ impl InstanceScoring {
         Self::ALL.into_iter().find(|s| s.name() == name)
     }
 }
+
+/// What a clear statement does to a count answer: a passage about the question that counts
+/// exactly the noun asked for ("eight operating theatres" for "how many operating theatres …"),
+/// every such statement agreeing (issue 47).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum StatementRule {
+    /// Nothing: the consolidated count and its support decide.
+    Off,
+    /// It answers where the support was too low to answer (a fact stated once).
+    LiftAbstention,
+    /// It is the answer whenever there is one (the default: the better Stresstest P/C, the
+    /// same on LC-QuAD-count and the own-documents tuning half).
+    #[default]
+    Override,
+}
+
+impl StatementRule {
+    pub const ALL: [StatementRule; 3] = [
+        StatementRule::Off,
+        StatementRule::LiftAbstention,
+        StatementRule::Override,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            StatementRule::Off => "off",
+            StatementRule::LiftAbstention => "lift-abstention",
+            StatementRule::Override => "override",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// What answers stored before the rule existed were made with.
+    pub fn before_the_setting() -> Self {
+        StatementRule::Off
+    }
+}

@@ -10,7 +10,7 @@ pub use answer::{
     Cnp, CnpClass, CnpGroups, CountAnswer, CountSpan, InstanceMark, QuestionAnalysis,
     RankedInstance, SnippetAnswer, StageTiming,
 };
-pub use choices::{InstanceScoring, ScorerKind, Strategy};
+pub use choices::{InstanceScoring, ScorerKind, StatementRule, Strategy};
 pub use origin::{Retrieval, SnippetLink, SnippetOrigin, SnippetSource, ALL_CORPORA};
 pub use settings::{ContextSettings, CountSettings, DEFAULT_ABSTAIN_BELOW};
 pub use stages::Stage;

@@ -736,6 +736,7 @@ mod tests {
                 &snippets,
                 crate::count::pipeline::Retrieval::Given,
                 &settings,
+                &crate::count::relevance::SameRarity,
             );
             assert!(answer.is_ok(), "{question}: {:?}", answer.err());
         }

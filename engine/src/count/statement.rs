@@ -1,0 +1,183 @@
+//! A count stated plainly with the noun asked for (issue 47): "It has 480 beds in 22 wards, and
+//! eight operating theatres" answers "how many operating theatres does Seward General Hospital
+//! have" although it says so once.
+//!
+//! The answer-support model learned on web snippet sets, where a right answer is repeated by
+//! many snippets; a fact in a person's own document is stated once, so its support stays low and
+//! Tally declined it. A statement is *clear* when a passage about the question counts exactly the
+//! noun asked for (every word of the answer type, with its head); when every clear statement of
+//! the passages agrees, that count is the answer.
+
+use super::answer_support::AGREEMENT_RATIO;
+use super::candidates::CountCandidate;
+use super::metrics::ratio;
+use super::pipeline::Prediction;
+use super::question::{words, QuestionAnalysis};
+use crate::quantity::singular;
+pub use tally_types::StatementRule;
+
+/// A candidate must have at least this confidence to count as a statement (the ranker gives
+/// candidates of passages not about the question 0).
+pub const STATEMENT_FLOOR: f64 = 0.05;
+
+/// Whether `candidate` counts the answer type: its phrase holds every word of the type and its
+/// noun ends with the type's head ("eight operating theatres" for "operating theatres"; not
+/// "410 doctors" for "ambulances", nor "60 strings" for "string players"). The question reader
+/// takes a verb after a plural noun into the type ("doctors work"); a plural first word followed
+/// by one singular word is read as that plural noun.
+pub fn counts_the_answer_type(candidate: &CountCandidate, analysis: &QuestionAnalysis) -> bool {
+    let Some(head) = words(&candidate.noun).last().map(|w| singular(w)) else {
+        return false;
+    };
+    let phrase: Vec<String> = words(&candidate.text).iter().map(|w| singular(w)).collect();
+    let asked = words(&analysis.answer_type);
+    let wanted: Vec<String> = asked.iter().map(|w| singular(w)).collect();
+    let plural_then_verb =
+        asked.len() == 2 && wanted[0] != asked[0] && wanted[1] == asked[1] && head == wanted[0];
+    plural_then_verb
+        || (!analysis.head.is_empty()
+            && head == analysis.head
+            && wanted.iter().all(|w| phrase.contains(w)))
+}
+
+/// The count every clear statement agrees on (the most confident one's), or `None` when there is
+/// none or they disagree.
+pub fn clear_statement(
+    per_snippet: &[Vec<(CountCandidate, f64)>],
+    analysis: &QuestionAnalysis,
+    floor: f64,
+) -> Option<f64> {
+    let statements: Vec<(f64, f64)> = per_snippet
+        .iter()
+        .flatten()
+        .filter(|(c, p)| *p > 0.0 && *p >= floor && counts_the_answer_type(c, analysis))
+        .map(|(c, p)| (c.count, *p))
+        .collect();
+    let (best, _) = statements
+        .iter()
+        .copied()
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    statements
+        .iter()
+        .all(|(count, _)| ratio(*count, best) >= AGREEMENT_RATIO)
+        .then_some(best)
+}
+
+/// `prediction` with `statement` applied under `rule`.
+pub fn apply(prediction: Prediction, statement: Option<f64>, rule: StatementRule) -> Prediction {
+    let Some(stated) = statement else {
+        return prediction;
+    };
+    let take = match rule {
+        StatementRule::Off => false,
+        StatementRule::LiftAbstention => prediction.count.is_none(),
+        StatementRule::Override => true,
+    };
+    if !take {
+        return prediction;
+    }
+    Prediction {
+        consolidated: Some(stated),
+        count: Some(stated),
+        ..prediction
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::candidates::count_candidates;
+    use crate::count::question::analyse;
+
+    /// The candidates of `text` that count the answer type of `question`.
+    fn typed(question: &str, text: &str) -> Vec<String> {
+        let analysis = analyse(question);
+        count_candidates(text)
+            .into_iter()
+            .filter(|c| counts_the_answer_type(c, &analysis))
+            .map(|c| c.text)
+            .collect()
+    }
+
+    #[test]
+    fn only_a_count_of_the_noun_asked_for_is_a_statement() {
+        let ward = "It has 480 beds in 22 wards, and eight operating theatres.";
+        assert_eq!(
+            typed(
+                "how many operating theatres does Seward General Hospital have",
+                ward
+            ),
+            vec!["eight operating theatres"]
+        );
+        assert_eq!(
+            typed("how many wards are there at Seward", ward),
+            vec!["22 wards"]
+        );
+        assert!(typed("how many ambulances does Seward have", ward).is_empty());
+        // "doctors work": the verb read into the type does not hide the noun.
+        let staff =
+            "The hospital employs around 2,900 people, including 410 doctors and 1,200 nurses.";
+        assert_eq!(
+            typed("how many doctors work at Seward General Hospital", staff),
+            vec!["410 doctors"]
+        );
+        // A phrase missing a word of the type is not one.
+        assert!(typed(
+            "how many string players are in the orchestra",
+            "It has 60 strings."
+        )
+        .is_empty());
+    }
+
+    fn candidate(text: &str) -> CountCandidate {
+        count_candidates(text).swap_remove(0)
+    }
+
+    #[test]
+    fn agreeing_statements_answer_and_disagreeing_ones_do_not() {
+        let analysis = analyse("how many wards does the hospital have");
+        let (a, b, c) = (
+            candidate("22 wards"),
+            candidate("21 wards"),
+            candidate("30 wards"),
+        );
+        let other = candidate("480 beds");
+        let agreeing = vec![vec![(a.clone(), 0.3), (other.clone(), 0.6)], vec![(b, 0.2)]];
+        assert_eq!(clear_statement(&agreeing, &analysis, 0.05), Some(22.0));
+        let disagreeing = vec![vec![(a.clone(), 0.3)], vec![(c, 0.2)]];
+        assert_eq!(clear_statement(&disagreeing, &analysis, 0.05), None);
+        // Below the floor (a passage not about the question gives 0) is no statement.
+        let faint = vec![vec![(a, 0.0), (other, 0.6)]];
+        assert_eq!(clear_statement(&faint, &analysis, 0.05), None);
+    }
+
+    #[test]
+    fn a_statement_lifts_an_abstention_and_overrides_only_when_told() {
+        let abstained = || Prediction {
+            threshold_used: 0.2,
+            kept: vec![0],
+            consolidated: Some(480.0),
+            count: None,
+            support: 0.05,
+        };
+        let lifted = apply(abstained(), Some(22.0), StatementRule::LiftAbstention);
+        assert_eq!(
+            (lifted.count, lifted.consolidated),
+            (Some(22.0), Some(22.0))
+        );
+        let answered = Prediction {
+            count: Some(480.0),
+            ..abstained()
+        };
+        let kept = apply(answered, Some(22.0), StatementRule::LiftAbstention);
+        assert_eq!(kept.count, Some(480.0));
+        assert_eq!(
+            apply(abstained(), Some(22.0), StatementRule::Off).count,
+            None
+        );
+        assert_eq!(
+            apply(abstained(), None, StatementRule::Override).count,
+            None
+        );
+    }
+}
