@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use tally_engine::choices::CountChoices;
+use tally_engine::corpus::default_snippets::ingest_default;
 use tally_engine::count::contextualize::ContextSettings;
 use tally_engine::count::eval::{
     evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts, EvalRetrieval,
@@ -334,9 +335,19 @@ pub fn eval_count(args: &EvalCountArgs) -> anyhow::Result<()> {
     let settings = count_settings(&args.settings)?;
     let pipeline = load_pipeline(&args.models)?;
     // The default corpus: searched in the open regimes, and in every regime the measure of how
-    // rare a question's words are (as when a person asks the server).
+    // rare a question's words are (as when a person asks the server). The stored regime holds
+    // it in memory, so that evaluations running side by side do not share a directory.
     let data = data_dir_or_default(&args.data);
-    let index = open_snippet_index(&args.index, data.as_deref())?;
+    let index = match args.retrieval {
+        EvalRetrievalArg::Stored => {
+            let index = SnippetIndex::in_memory()?;
+            ingest_default(&index, data.as_deref())?;
+            index
+        }
+        EvalRetrievalArg::Open | EvalRetrievalArg::OffCorpus => {
+            open_snippet_index(&args.index, data.as_deref())?
+        }
+    };
     let retrieval = match args.retrieval {
         EvalRetrievalArg::Stored => EvalRetrieval::Stored,
         EvalRetrievalArg::Open => EvalRetrieval::Open(&index),
