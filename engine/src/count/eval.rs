@@ -132,6 +132,10 @@ pub fn evaluate_counts(
             &texts,
             settings.scorer,
             Some(&related),
+            &retrieved
+                .iter()
+                .map(|s| s.source.as_str())
+                .collect::<Vec<_>>(),
         )?;
         let statement = clear_statement(&scored, &analysis, STATEMENT_FLOOR);
         per_query.push((best_per_snippet(&scored), statement, g));
@@ -429,8 +433,14 @@ pub fn evaluate_instances(
         // The span model runs once per question; only the instance ranking differs.
         let texts: Vec<&str> = set.snippets.iter().map(|s| s.text.as_str()).collect();
         let analysis = analyse(&set.question);
-        let scored =
-            pipeline.score_candidates(&set.question, &analysis, &texts, settings.scorer, None)?;
+        let scored = pipeline.score_candidates(
+            &set.question,
+            &analysis,
+            &texts,
+            settings.scorer,
+            None,
+            &[],
+        )?;
         let chosen = best_per_snippet(&scored);
         for &scoring in scorings {
             let ranked = pipeline.instances_for(&analysis, &texts, &chosen, scoring, 100)?;

@@ -32,8 +32,8 @@ use super::relevance::{Subject, WordRarity};
 use super::statement::{self, clear_statement, STATEMENT_FLOOR};
 
 use super::ranker::{
-    features, noun_fits, snippets_the_ranker_reads, CandidateRanker, QueryEvidence, RankerError,
-    RANKER_FILE,
+    credit_sources, entity_shares_with_sources, features, noun_fits, CandidateRanker,
+    QueryEvidence, RankerError, RANKER_FILE,
 };
 use super::snippet_index::{IndexError, SnippetIndex};
 use super::span_model::{builtin_dir, raise_candidate_probabilities, SpanModel, SpanModelError};
@@ -154,7 +154,8 @@ impl CountPipeline {
 
     /// Candidates with confidences for each snippet: `scores[s]` lists (candidate, confidence).
     /// With `related`, the snippets marked unrelated to the question are not read and their
-    /// candidates get confidence 0 ([`super::relevance`]).
+    /// candidates get confidence 0 ([`super::relevance`]); a related snippet whose text names
+    /// none of the question's entities is read when its source (`sources[s]`) names them.
     pub fn score_candidates(
         &self,
         question: &str,
@@ -162,6 +163,7 @@ impl CountPipeline {
         snippets: &[&str],
         scorer: ScorerKind,
         related: Option<&[bool]>,
+        sources: &[&str],
     ) -> Result<Vec<Vec<(CountCandidate, f64)>>, PipelineError> {
         let is_related = |s: usize| related.is_none_or(|r| r.get(s).copied().unwrap_or(true));
         let candidates: Vec<Vec<CountCandidate>> =
@@ -197,20 +199,24 @@ impl CountPipeline {
             }
             (ScorerKind::Ranker, Some(model), Some(ranker), Some(names)) => {
                 // Snippets the ranker gives 0 whatever the reader says are not read.
-                let read: Vec<bool> = snippets_the_ranker_reads(analysis, snippets)
-                    .into_iter()
+                // Sources count only where the relevance gate read them too.
+                let sources = if related.is_some() { sources } else { &[] };
+                let shares = entity_shares_with_sources(analysis, snippets, sources);
+                let read: Vec<bool> = shares
+                    .iter()
                     .enumerate()
-                    .map(|(s, read)| read && is_related(s))
+                    .map(|(s, &share)| share > 0.0 && is_related(s))
                     .collect();
                 let span = span_probabilities(model, question, snippets, &candidates, Some(&read))?;
                 let noun_fit = noun_fits(names, analysis, &candidates)?;
-                let features = features(&QueryEvidence {
+                let mut features = features(&QueryEvidence {
                     analysis,
                     texts: snippets,
                     candidates: &candidates,
                     span: &span,
                     noun_fit: &noun_fit,
                 });
+                credit_sources(&mut features, &shares);
                 features
                     .iter()
                     .map(|fs| fs.iter().map(|x| ranker.probability(x)).collect())
@@ -339,6 +345,7 @@ impl CountPipeline {
             .map(|s| (s.text.as_str(), s.source.as_str()))
             .collect();
         let related = subject.related(&passages, settings.min_relevance);
+        let sources: Vec<&str> = snippets.iter().map(|s| s.source.as_str()).collect();
         // Instances come only from the passages about the question (a name in a passage about
         // something else is no instance of it); the others are read as empty.
         let instance_texts: Vec<&str> = texts
@@ -362,8 +369,14 @@ impl CountPipeline {
                     settings.max_instances,
                 )
             });
-            let per_snippet =
-                self.score_candidates(question, &analysis, &texts, scorer, Some(&related));
+            let per_snippet = self.score_candidates(
+                question,
+                &analysis,
+                &texts,
+                scorer,
+                Some(&related),
+                &sources,
+            );
             let evidence = gathering
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));

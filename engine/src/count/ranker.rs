@@ -106,15 +106,40 @@ fn entity_share(entities: &[Vec<String>], snippet_words: &[String]) -> f64 {
         / entities.len() as f64
 }
 
-/// Whether the ranker can give any candidate of each snippet a probability above 0: a snippet
-/// that names none of the question's entities cannot (see [`CandidateRanker::probability`]),
-/// so the reader need not read it.
-pub fn snippets_the_ranker_reads(analysis: &QuestionAnalysis, texts: &[&str]) -> Vec<bool> {
+/// The share of the question's entities that each snippet's text or, failing that, its source
+/// names (a passage of a person's document says "the tower"; its title names the lighthouse).
+pub fn entity_shares_with_sources(
+    analysis: &QuestionAnalysis,
+    texts: &[&str],
+    sources: &[&str],
+) -> Vec<f64> {
     let entities = entity_words(analysis);
     texts
         .iter()
-        .map(|text| entity_share(&entities, &word_set(text)) > 0.0)
+        .enumerate()
+        .map(|(s, text)| {
+            let in_text = entity_share(&entities, &word_set(text));
+            match sources.get(s) {
+                Some(source) if in_text == 0.0 => {
+                    entity_share(&entities, &word_set(&format!("{text} {source}")))
+                }
+                _ => in_text,
+            }
+        })
         .collect()
+}
+
+/// Sets the `entities_in_snippet` feature of each snippet's candidates to `shares[s]` where the
+/// text alone named none (so that [`CandidateRanker::probability`] does not zero a passage whose
+/// source names the subject).
+pub fn credit_sources(rows: &mut [Vec<Features>], shares: &[f64]) {
+    for (row, &share) in rows.iter_mut().zip(shares) {
+        for x in row.iter_mut() {
+            if x[ENTITIES_IN_SNIPPET] == 0.0 {
+                x[ENTITIES_IN_SNIPPET] = share;
+            }
+        }
+    }
 }
 
 /// Features of every candidate: `out[s][c]` for candidate `c` of snippet `s`.
@@ -407,6 +432,29 @@ mod tests {
 
     fn feature(x: &Features, name: &str) -> f64 {
         x[FEATURES.iter().position(|f| *f == name).unwrap()]
+    }
+
+    #[test]
+    fn a_passage_whose_title_names_the_subject_is_not_zeroed() {
+        let question = "how many steps does the Calder Point Lighthouse have";
+        let texts = [
+            "The tower has 212 steps.",
+            "The Calder Point Lighthouse has 212 steps.",
+        ];
+        let mut rows = evidence_features(question, &texts);
+        assert_eq!(feature(&rows[0][0], "entities_in_snippet"), 0.0);
+        let analysis = analyse(question);
+        // Without sources, the text alone decides; with them, the title counts.
+        assert_eq!(
+            entity_shares_with_sources(&analysis, &texts, &[]),
+            vec![0.0, 1.0]
+        );
+        let shares =
+            entity_shares_with_sources(&analysis, &texts, &["Calder Point Lighthouse", "notes"]);
+        assert_eq!(shares, vec![1.0, 1.0]);
+        credit_sources(&mut rows, &shares);
+        assert_eq!(feature(&rows[0][0], "entities_in_snippet"), 1.0);
+        assert_eq!(feature(&rows[1][0], "entities_in_snippet"), 1.0);
     }
 
     #[test]

@@ -222,6 +222,17 @@ mod tests {
         results.hits.iter().map(|h| h.text.as_str()).collect()
     }
 
+    /// The hits' texts with their scores (rounded to 1e-6), best first, ties in text order.
+    fn by_score(results: &SearchResults) -> Vec<(i64, &str)> {
+        let mut hits: Vec<(i64, &str)> = results
+            .hits
+            .iter()
+            .map(|h| (-(h.score * 1e6).round() as i64, h.text.as_str()))
+            .collect();
+        hits.sort_unstable();
+        hits
+    }
+
     /// Each hit as (sentence id, score, whether it meets every condition).
     fn ranking(results: &SearchResults) -> Vec<(String, f64, bool)> {
         results
@@ -353,7 +364,9 @@ mod tests {
                 run(&new, query, Ranker::Qbm25),
             );
             assert!(!new.hits.is_empty(), "{query}");
-            assert_eq!(texts(&old), texts(&new), "{query}");
+            // Hits of equal score come in index order, which differs between the two indexes
+            // (it failed now and then): compare each score's sentences as a set.
+            assert_eq!(by_score(&old), by_score(&new), "{query}");
         }
         // It still takes new sentences.
         reopened.add(&documents[..1]).unwrap();
