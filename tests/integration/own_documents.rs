@@ -453,6 +453,10 @@ The keepers' cottage is now a small museum that shows 40 old lamps.\n";
             .collect();
         assert!(sources.contains(&"Calder Point Lighthouse"), "{sources:?}");
     }
+    // Nothing in the document counts visitors: declined.
+    let answer = ask("how many visitors does the Calder Point Lighthouse get each year").await;
+    assert!(answer["count"].is_null(), "{answer}");
+    assert!(answer["abstention"].is_string(), "{answer}");
     // The tower's steps, but of another tower: no passage is about the Eiffel Tower, so the
     // question is declined, saying so, with the passages found still listed.
     let answer = ask("how many steps does the Eiffel Tower have").await;
