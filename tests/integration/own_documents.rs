@@ -50,6 +50,21 @@ async fn delete_corpus(
     .await
 }
 
+/// Uploads `form` through the admin API and waits for its job's `done` event.
+async fn upload_and_wait(client: &reqwest::Client, server: &Server, form: Form) {
+    let response = client
+        .post(server.url("/api/admin/corpora"))
+        .bearer_auth(TOKEN)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::ACCEPTED);
+    let location = response.headers()["location"].to_str().unwrap().to_string();
+    let events = page_text(server.url(&format!("{location}/events"))).await;
+    assert!(events.contains("event: done"), "{events}");
+}
+
 async fn json(response: reqwest::Response) -> (StatusCode, Value) {
     (response.status(), response.json().await.unwrap())
 }
@@ -86,17 +101,16 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
             "the admin token is wrong",
         ),
     ] {
-        let (status, body) = json(
-            client
-                .post(&corpora_url)
-                .multipart(form)
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await;
-        assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
-        assert_eq!(body["error"], expected);
+        // Refused before the files are read, the connection may close before the client has
+        // sent them all: then the refusal is not read, but nothing was taken either.
+        match client.post(&corpora_url).multipart(form).send().await {
+            Ok(response) => {
+                let (status, body) = json(response).await;
+                assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+                assert_eq!(body["error"], expected);
+            }
+            Err(e) => assert!(e.is_request(), "{e}"),
+        }
     }
 
     // Bad uploads are refused with a sentence, before anything is indexed.
@@ -369,17 +383,7 @@ async fn an_uploaded_corpus_answers_value_questions_after_a_restart_until_delete
     let client = reqwest::Client::new();
     let server = Server::start(&dir, "server", &args, &[]).await;
     server.wait_until_answering().await;
-    let response = client
-        .post(server.url("/api/admin/corpora"))
-        .bearer_auth(TOKEN)
-        .multipart(upload_form("hartwell"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::ACCEPTED);
-    let location = response.headers()["location"].to_str().unwrap().to_string();
-    let events = page_text(server.url(&format!("{location}/events"))).await;
-    assert!(events.contains("event: done"), "{events}");
+    upload_and_wait(&client, &server, upload_form("hartwell")).await;
     assert!(server.stop().success());
 
     let server = Server::start(&dir, "server", &args, &[]).await;
@@ -406,21 +410,10 @@ The tower has 212 steps and five windows facing the sea. Three keepers lived the
 The keepers' cottage is now a small museum that shows 40 old lamps.\n";
     let server = demo_server("own-documents-once", &["--admin-token", TOKEN]).await;
     let client = reqwest::Client::new();
-    let response = client
-        .post(server.url("/api/admin/corpora"))
-        .bearer_auth(TOKEN)
-        .multipart(
-            Form::new()
-                .text("corpus", "calder")
-                .part("file", file("notes.txt", LIGHTHOUSE)),
-        )
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::ACCEPTED);
-    let location = response.headers()["location"].to_str().unwrap().to_string();
-    let events = page_text(server.url(&format!("{location}/events"))).await;
-    assert!(events.contains("event: done"), "{events}");
+    let form = Form::new()
+        .text("corpus", "calder")
+        .part("file", file("notes.txt", LIGHTHOUSE));
+    upload_and_wait(&client, &server, form).await;
 
     let ask = |question: &str| {
         let url = server.url(&format!(

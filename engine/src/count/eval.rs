@@ -125,7 +125,12 @@ pub fn evaluate_counts(
             .iter()
             .map(|s| (s.text.as_str(), s.source.as_str()))
             .collect();
-        let related = Subject::of(&analysis, rarity).related(&passages, settings.min_relevance);
+        // The stored sets were gathered for their questions, as the server's prefetched ones.
+        let min_relevance = match retrieval {
+            EvalRetrieval::Stored => 0.0,
+            EvalRetrieval::Open(_) | EvalRetrieval::OffCorpus(_) => settings.min_relevance,
+        };
+        let related = Subject::of(&analysis, rarity).related(&passages, min_relevance);
         let scored = pipeline.score_candidates(
             &set.question,
             &analysis,

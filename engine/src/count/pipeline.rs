@@ -344,7 +344,14 @@ impl CountPipeline {
             .iter()
             .map(|s| (s.text.as_str(), s.source.as_str()))
             .collect();
-        let related = subject.related(&passages, settings.min_relevance);
+        // A data set's stored snippet set was gathered for its question: every snippet is about
+        // it (the rule is for passages retrieved from a whole corpus).
+        let min_relevance = if retrieval == Retrieval::Prefetched {
+            0.0
+        } else {
+            settings.min_relevance
+        };
+        let related = subject.related(&passages, min_relevance);
         let sources: Vec<&str> = snippets.iter().map(|s| s.source.as_str()).collect();
         // Instances come only from the passages about the question (a name in a passage about
         // something else is no instance of it); the others are read as empty.

@@ -45,7 +45,8 @@ impl Subject {
             .entities
             .iter()
             .flat_map(|phrase| plain_words(phrase))
-            .filter(|w| !is_stop(w))
+            // A number ("in 2019") says when or which, not what the passage is about.
+            .filter(|w| !is_stop(w) && !w.chars().all(|c| c.is_ascii_digit()))
             .collect();
         words.dedup();
         let mut unique: Vec<String> = Vec::new();

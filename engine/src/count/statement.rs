@@ -41,7 +41,9 @@ pub fn counts_the_answer_type(candidate: &CountCandidate, analysis: &QuestionAna
 }
 
 /// The count every clear statement agrees on (the most confident one's), or `None` when there is
-/// none or they disagree.
+/// none or they disagree. A passage states clearly when its most confident count (what it
+/// reads as the answer) counts the answer type: "three small moons" in a passage about Voyager
+/// whose best reading is another count is no statement about Jupiter's moons.
 pub fn clear_statement(
     per_snippet: &[Vec<(CountCandidate, f64)>],
     analysis: &QuestionAnalysis,
@@ -49,7 +51,7 @@ pub fn clear_statement(
 ) -> Option<f64> {
     let statements: Vec<(f64, f64)> = per_snippet
         .iter()
-        .flatten()
+        .filter_map(|candidates| candidates.iter().max_by(|a, b| a.1.total_cmp(&b.1)))
         .filter(|(c, p)| *p > 0.0 && *p >= floor && counts_the_answer_type(c, analysis))
         .map(|(c, p)| (c.count, *p))
         .collect();
@@ -142,8 +144,11 @@ mod tests {
             candidate("30 wards"),
         );
         let other = candidate("480 beds");
-        let agreeing = vec![vec![(a.clone(), 0.3), (other.clone(), 0.6)], vec![(b, 0.2)]];
+        let agreeing = vec![vec![(a.clone(), 0.6), (other.clone(), 0.3)], vec![(b, 0.2)]];
         assert_eq!(clear_statement(&agreeing, &analysis, 0.05), Some(22.0));
+        // A passage whose best reading is another count states nothing.
+        let overshadowed = vec![vec![(a.clone(), 0.3), (other.clone(), 0.6)]];
+        assert_eq!(clear_statement(&overshadowed, &analysis, 0.05), None);
         let disagreeing = vec![vec![(a.clone(), 0.3)], vec![(c, 0.2)]];
         assert_eq!(clear_statement(&disagreeing, &analysis, 0.05), None);
         // Below the floor (a passage not about the question gives 0) is no statement.
