@@ -17,7 +17,7 @@ use super::pipeline::{best_per_snippet, predict, CountPipeline, CountSettings, P
 use super::question::analyse;
 use super::relevance::{Subject, WordRarity};
 use super::snippet_index::{IndexError, SnippetIndex};
-use super::statement::{self, clear_statement, STATEMENT_FLOOR};
+use super::statement::{clear_statement, STATEMENT_FLOOR};
 use super::training::cross_validation::fold_assignment;
 use super::training::reader::TrainSettings;
 use crate::corpus::datasets::{
@@ -121,16 +121,12 @@ pub fn evaluate_counts(
         let retrieved = retrieval.snippets(set, settings.snippets)?;
         let texts: Vec<&str> = retrieved.iter().map(|s| s.text.as_str()).collect();
         let analysis = analyse(&set.question);
-        let passages: Vec<(&str, &str)> = retrieved
-            .iter()
-            .map(|s| (s.text.as_str(), s.source.as_str()))
-            .collect();
         // The stored sets were gathered for their questions, as the server's prefetched ones.
         let min_relevance = match retrieval {
             EvalRetrieval::Stored => 0.0,
             EvalRetrieval::Open(_) | EvalRetrieval::OffCorpus(_) => settings.min_relevance,
         };
-        let related = Subject::of(&analysis, rarity).related(&passages, min_relevance);
+        let related = Subject::of(&analysis, rarity).related(&retrieved, min_relevance);
         let scored = pipeline.score_candidates(
             &set.question,
             &analysis,
@@ -155,7 +151,7 @@ pub fn evaluate_counts(
         let pairs: Vec<(Option<f64>, f64)> = per_query
             .iter()
             .map(|(chosen, stated, g)| {
-                let prediction = statement::apply(predict(chosen, &s, rule), *stated, s.statements);
+                let prediction = predict(chosen, &s, rule).with_statement(*stated, s.statements);
                 (prediction.count, *g)
             })
             .collect();
@@ -171,7 +167,7 @@ pub fn evaluate_counts(
                 .iter()
                 .map(|(chosen, stated, g)| {
                     let prediction =
-                        statement::apply(predict(chosen, &s, rule), *stated, s.statements);
+                        predict(chosen, &s, rule).with_statement(*stated, s.statements);
                     (prediction.count, *g)
                 })
                 .collect();

@@ -29,7 +29,7 @@ use super::lexical::lexical_confidence;
 use super::name_cache::NameCache;
 use super::question::{analyse, QuestionAnalysis};
 use super::relevance::{Subject, WordRarity};
-use super::statement::{self, clear_statement, STATEMENT_FLOOR};
+use super::statement::{clear_statement, StatementRule, STATEMENT_FLOOR};
 
 use super::ranker::{
     credit_sources, entity_shares_with_sources, features, noun_fits, CandidateRanker,
@@ -340,10 +340,6 @@ impl CountPipeline {
 
         let texts: Vec<&str> = snippets.iter().map(|s| s.text.as_str()).collect();
         let subject = Subject::of(&analysis, rarity);
-        let passages: Vec<(&str, &str)> = snippets
-            .iter()
-            .map(|s| (s.text.as_str(), s.source.as_str()))
-            .collect();
         // A data set's stored snippet set was gathered for its question: every snippet is about
         // it (the rule is for passages retrieved from a whole corpus).
         let min_relevance = if retrieval == Retrieval::Prefetched {
@@ -351,7 +347,7 @@ impl CountPipeline {
         } else {
             settings.min_relevance
         };
-        let related = subject.related(&passages, min_relevance);
+        let related = subject.related(snippets, min_relevance);
         let sources: Vec<&str> = snippets.iter().map(|s| s.source.as_str()).collect();
         // Instances come only from the passages about the question (a name in a passage about
         // something else is no instance of it); the others are read as empty.
@@ -402,11 +398,7 @@ impl CountPipeline {
             consolidated,
             count,
             support,
-        } = statement::apply(
-            predict(&chosen, settings, rule),
-            statement,
-            settings.statements,
-        );
+        } = predict(&chosen, settings, rule).with_statement(statement, settings.statements);
         let abstention = match (consolidated, count) {
             (Some(guess), None) => Some(format!(
                 "No reliable answer in this corpus: {} (Tally answers from {:.0}%). The closest evidence points to {guess}.",
@@ -871,6 +863,29 @@ pub struct Prediction {
     pub support: f64,
 }
 
+impl Prediction {
+    /// This prediction with a clear statement's count (see [`super::statement`]) applied
+    /// under `rule`.
+    pub fn with_statement(self, statement: Option<f64>, rule: StatementRule) -> Self {
+        let Some(stated) = statement else {
+            return self;
+        };
+        let take = match rule {
+            StatementRule::Off => false,
+            StatementRule::LiftAbstention => self.count.is_none(),
+            StatementRule::Override => true,
+        };
+        if !take {
+            return self;
+        }
+        Self {
+            consolidated: Some(stated),
+            count: Some(stated),
+            ..self
+        }
+    }
+}
+
 /// Each snippet's chosen count with its confidence, as consolidation and support read them.
 pub fn scored(chosen: &[Chosen]) -> Vec<Scored> {
     chosen
@@ -901,5 +916,44 @@ pub fn predict(chosen: &[Chosen], settings: &CountSettings, rule: SupportRule) -
         consolidated,
         count: consolidated.filter(|_| support >= settings.abstain_below),
         support,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_statement_lifts_an_abstention_and_overrides_only_when_told() {
+        let abstained = || Prediction {
+            threshold_used: 0.2,
+            kept: vec![0],
+            consolidated: Some(480.0),
+            count: None,
+            support: 0.05,
+        };
+        let lifted = abstained().with_statement(Some(22.0), StatementRule::LiftAbstention);
+        assert_eq!(
+            (lifted.count, lifted.consolidated),
+            (Some(22.0), Some(22.0))
+        );
+        let answered = Prediction {
+            count: Some(480.0),
+            ..abstained()
+        };
+        let kept = answered.with_statement(Some(22.0), StatementRule::LiftAbstention);
+        assert_eq!(kept.count, Some(480.0));
+        assert_eq!(
+            abstained()
+                .with_statement(Some(22.0), StatementRule::Off)
+                .count,
+            None
+        );
+        assert_eq!(
+            abstained()
+                .with_statement(None, StatementRule::Override)
+                .count,
+            None
+        );
     }
 }

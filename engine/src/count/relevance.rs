@@ -9,6 +9,7 @@
 //! "Marrowby" says far more than naming "museum".
 
 use super::question::{is_stop, QuestionAnalysis};
+use crate::corpus::datasets::Snippet;
 use crate::quantity::singular;
 
 /// How rare words are in the corpus a question is answered from.
@@ -41,16 +42,13 @@ impl Subject {
     /// The words of the question's entities, weighed by `rarity`. A question without entities
     /// ("how many bones are in the body") has an empty subject, which every passage is about.
     pub fn of(analysis: &QuestionAnalysis, rarity: &dyn WordRarity) -> Self {
-        let mut words: Vec<String> = analysis
+        let mut unique: Vec<String> = Vec::new();
+        let words = analysis
             .entities
             .iter()
-            .flat_map(|phrase| plain_words(phrase))
-            // A number ("in 2019") says when or which, not what the passage is about.
-            .filter(|w| !is_stop(w) && !w.chars().all(|c| c.is_ascii_digit()))
-            .collect();
-        words.dedup();
-        let mut unique: Vec<String> = Vec::new();
-        for w in words {
+            .flat_map(|phrase| plain_words(phrase));
+        // A number ("in 2019") says when or which, not what the passage is about.
+        for w in words.filter(|w| !is_stop(w) && !w.chars().all(|c| c.is_ascii_digit())) {
             if !unique.contains(&w) {
                 unique.push(w);
             }
@@ -103,11 +101,11 @@ impl Subject {
         named / total
     }
 
-    /// Which passages are about the subject: relevance at least `min`.
-    pub fn related(&self, passages: &[(&str, &str)], min: f64) -> Vec<bool> {
-        passages
+    /// Which snippets are about the subject: relevance of their text and source at least `min`.
+    pub fn related(&self, snippets: &[Snippet], min: f64) -> Vec<bool> {
+        snippets
             .iter()
-            .map(|(text, source)| self.relevance(text, source) >= min - 1e-9)
+            .map(|s| self.relevance(&s.text, &s.source) >= min - 1e-9)
             .collect()
     }
 }
@@ -153,9 +151,18 @@ mod tests {
         // A paragraph that names only "the museum" is about it when its source names the rest.
         let titled = subject.relevance("The museum lends 25 a year.", "01-marrowby-museum.txt");
         assert!(titled > 0.7, "{titled}");
+        let snippet = |text: &str| Snippet {
+            id: String::new(),
+            text: text.to_string(),
+            source: String::new(),
+            answers: Vec::new(),
+        };
         assert_eq!(
             subject.related(
-                &[("The Marrowby owns 340 paintings.", ""), ("A museum.", "")],
+                &[
+                    snippet("The Marrowby owns 340 paintings."),
+                    snippet("A museum.")
+                ],
                 0.5
             ),
             vec![true, false]

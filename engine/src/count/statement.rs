@@ -11,7 +11,6 @@
 use super::answer_support::AGREEMENT_RATIO;
 use super::candidates::CountCandidate;
 use super::metrics::ratio;
-use super::pipeline::Prediction;
 use super::question::{words, QuestionAnalysis};
 use crate::quantity::singular;
 pub use tally_types::StatementRule;
@@ -63,26 +62,6 @@ pub fn clear_statement(
         .iter()
         .all(|(count, _)| ratio(*count, best) >= AGREEMENT_RATIO)
         .then_some(best)
-}
-
-/// `prediction` with `statement` applied under `rule`.
-pub fn apply(prediction: Prediction, statement: Option<f64>, rule: StatementRule) -> Prediction {
-    let Some(stated) = statement else {
-        return prediction;
-    };
-    let take = match rule {
-        StatementRule::Off => false,
-        StatementRule::LiftAbstention => prediction.count.is_none(),
-        StatementRule::Override => true,
-    };
-    if !take {
-        return prediction;
-    }
-    Prediction {
-        consolidated: Some(stated),
-        count: Some(stated),
-        ..prediction
-    }
 }
 
 #[cfg(test)]
@@ -154,35 +133,5 @@ mod tests {
         // Below the floor (a passage not about the question gives 0) is no statement.
         let faint = vec![vec![(a, 0.0), (other, 0.6)]];
         assert_eq!(clear_statement(&faint, &analysis, 0.05), None);
-    }
-
-    #[test]
-    fn a_statement_lifts_an_abstention_and_overrides_only_when_told() {
-        let abstained = || Prediction {
-            threshold_used: 0.2,
-            kept: vec![0],
-            consolidated: Some(480.0),
-            count: None,
-            support: 0.05,
-        };
-        let lifted = apply(abstained(), Some(22.0), StatementRule::LiftAbstention);
-        assert_eq!(
-            (lifted.count, lifted.consolidated),
-            (Some(22.0), Some(22.0))
-        );
-        let answered = Prediction {
-            count: Some(480.0),
-            ..abstained()
-        };
-        let kept = apply(answered, Some(22.0), StatementRule::LiftAbstention);
-        assert_eq!(kept.count, Some(480.0));
-        assert_eq!(
-            apply(abstained(), Some(22.0), StatementRule::Off).count,
-            None
-        );
-        assert_eq!(
-            apply(abstained(), None, StatementRule::Override).count,
-            None
-        );
     }
 }
