@@ -65,6 +65,16 @@ async fn upload_and_wait(client: &reqwest::Client, server: &Server, form: Form) 
     assert!(events.contains("event: done"), "{events}");
 }
 
+/// The sources of an answer's snippets.
+fn sources_of(answer: &Value) -> Vec<&str> {
+    answer["snippets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["source"].as_str().unwrap())
+        .collect()
+}
+
 async fn json(response: reqwest::Response) -> (StatusCode, Value) {
     (response.status(), response.json().await.unwrap())
 }
@@ -240,12 +250,7 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
     assert_eq!(status, StatusCode::OK, "{answer}");
     let answer = &answer["answer"];
     assert_eq!(answer["count"], 14.0, "{answer}");
-    let sources: Vec<&str> = answer["snippets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["source"].as_str().unwrap())
-        .collect();
+    let sources = sources_of(answer);
     assert!(sources.contains(&"Hartwell Library guide"), "{sources:?}");
     assert!(sources.contains(&"Hartwell news"), "{sources:?}");
     let texts = answer["snippets"].to_string();
@@ -438,12 +443,7 @@ The keepers' cottage is now a small museum that shows 40 old lamps.\n";
     ] {
         let answer = ask(question).await;
         assert_eq!(answer["count"], count, "{question}: {answer}");
-        let sources: Vec<&str> = answer["snippets"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["source"].as_str().unwrap())
-            .collect();
+        let sources = sources_of(&answer);
         assert!(sources.contains(&"Calder Point Lighthouse"), "{sources:?}");
     }
     // Nothing in the document counts visitors: declined.
