@@ -7,9 +7,11 @@ use tally_types::documents::UploadMode;
 use tally_types::{InstanceScoring, Mode, Ranker, ScorerKind, SortOrder, StatementRule, Strategy};
 
 use clap::{Args, Parser, Subcommand};
+use tally_engine::choices::CountChoices;
 use tally_engine::corpus::format::Format;
 use tally_engine::count::span_model::CONTEXT_CHARS;
 use tally_engine::count::training::reader::TrainSettings;
+use tally_types::request::{Ask, Settings};
 
 /// Where the snippet index (count questions) and the sentence index (quantity search and
 /// value questions) are kept unless a flag or the environment says otherwise.
@@ -188,6 +190,28 @@ pub struct CountArgs {
     pub instance_scoring: Option<InstanceScoring>,
 }
 
+impl CountArgs {
+    /// The choices as given, each checked once (clap has read their names).
+    pub fn choices(&self) -> anyhow::Result<CountChoices<'static>> {
+        if let Some(t) = self.abstain_below.filter(|t| !(0.0..=1.0).contains(t)) {
+            // Only the command line has this setting: the sentence names its flag.
+            anyhow::bail!("--abstain-below must be between 0 and 1, not {t}");
+        }
+        Ok(CountChoices {
+            strategy: self.strategy,
+            threshold: self.threshold,
+            abstain_below: self.abstain_below,
+            min_relevance: self.min_relevance,
+            statements: self.statements,
+            min_counts: self.min_counts,
+            scorer: self.scorer,
+            theta: self.theta,
+            instance_scoring: self.instance_scoring,
+            ..CountChoices::default()
+        })
+    }
+}
+
 #[derive(Debug, Clone, Args)]
 pub struct IngestArgs {
     /// Files to ingest.
@@ -353,33 +377,69 @@ pub struct EvalSearchArgs {
     pub models: ModelArgs,
 }
 
+/// `tally ask`: a question of any kind, answered by the service the web app uses, with the
+/// settings the web's `/api/count` and page take (and the count pipeline's tuning knobs).
 #[derive(Debug, Clone, Args)]
 pub struct AskArgs {
     /// The question ("how many songs did john lennon write", "how tall is the Eiffel Tower").
     pub question: String,
-    /// Print the whole answer as JSON.
+    /// Print the whole answer as JSON (the `/api/count` object without its storage ids).
     #[arg(long)]
     pub json: bool,
-    /// auto (detected from the question, the reason printed on standard error), count or value.
+    /// auto (detected from the question, the reason printed on standard error), count, value,
+    /// quantity or search.
     #[arg(long, default_value = Mode::Auto.name())]
     pub mode: Mode,
-    /// Sentence index that value questions are answered from (filled with the default corpus
-    /// when empty).
+    /// Sentence index that value questions and searches are answered from (filled with the
+    /// default corpus when empty).
     #[arg(
         long,
         env = "TALLY_SEARCH_INDEX",
         default_value = DEFAULT_SENTENCE_INDEX
     )]
     pub search_index: PathBuf,
-    /// Snippets retrieved by BM25 for a question without a stored snippet set.
-    #[arg(long, default_value_t = 50)]
+    /// Snippets retrieved by BM25 for a question without a stored snippet set (the page's
+    /// `snippets` setting).
+    #[arg(long, default_value_t = tally_types::count::DEFAULT_SNIPPETS)]
     pub k: usize,
+    /// Answer count questions from this corpus of the snippet index only [default: all].
+    #[arg(long = "corpus-name")]
+    pub corpus_name: Option<String>,
+    /// How a search ranks sentences.
+    #[arg(long, default_value = Ranker::DEFAULT.name())]
+    pub ranker: Ranker,
+    /// Search results shown.
+    #[arg(long, default_value_t = tally_types::search::DEFAULT_RESULTS)]
+    pub results: usize,
     #[command(flatten)]
     pub corpus: CorpusArgs,
     #[command(flatten)]
     pub models: ModelArgs,
     #[command(flatten)]
     pub settings: CountArgs,
+}
+
+impl AskArgs {
+    /// The question with the settings the web takes, as the page's form would send them.
+    pub fn asked(&self) -> Ask {
+        let defaults = Settings::default();
+        let count = &self.settings;
+        Ask {
+            q: self.question.clone(),
+            mode: self.mode,
+            settings: Settings {
+                snippets: self.k,
+                threshold: count.threshold.unwrap_or(defaults.threshold),
+                strategy: count.strategy.unwrap_or(defaults.strategy),
+                theta: count.theta.unwrap_or(defaults.theta),
+                instances: count.instance_scoring.unwrap_or(defaults.instances),
+                ranker: self.ranker,
+                k: self.results,
+                corpus: self.corpus_name.clone().unwrap_or(defaults.corpus),
+                ..defaults
+            },
+        }
+    }
 }
 
 /// Where the snippets come from: the index, filled from the data directory when empty.

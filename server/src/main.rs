@@ -1,7 +1,7 @@
 use clap::Parser;
 use tally_server::cli::{BenchCommand, Cli, Command, CorpusCommand, EvalCommand, TrainCommand};
 use tally_server::commands::{
-    bench, corpus, count, eval, extract, ingest, own_documents, search, value,
+    ask, bench, corpus, count, eval, extract, ingest, own_documents, search, value,
 };
 use tracing_subscriber::EnvFilter;
 
@@ -31,7 +31,7 @@ async fn run() -> anyhow::Result<()> {
         Command::Ingest(args) => ingest::ingest(&args),
         Command::Corpus(CorpusCommand::List(indexes)) => corpus::list(&indexes),
         Command::Corpus(CorpusCommand::Delete { name, indexes }) => corpus::delete(&name, &indexes),
-        Command::Ask(args) => count::ask(&args),
+        Command::Ask(args) => ask::ask(&args).await,
         Command::Search(args) => search::search(&args),
         Command::Value(args) => value::value(&args),
         Command::Extract(args) => extract::extract_command(&args),

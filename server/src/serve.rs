@@ -53,6 +53,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             sentence_index: args.search_index.clone(),
             data_dir: data_dir.clone(),
             span_model: args.span_model.clone(),
+            reader_context_chars: tally_engine::count::span_model::CONTEXT_CHARS,
         };
         let encoder = encoder.encoder.as_ref().ok().cloned();
         tokio::task::spawn_blocking(move || answerer.load(&config, encoder));

@@ -84,6 +84,16 @@ pub(super) fn decide_kind(
 
 /// Count settings from the page's settings (the command line's are checked the same way).
 pub fn count_settings(settings: &Settings) -> Result<CountSettings, AnswerError> {
+    tuned_count_settings(settings, CountChoices::default())
+}
+
+/// Count settings from the page's settings and `tuning`, the count pipeline's settings that
+/// only the command line offers (`tally ask --abstain-below …`); the page's fields of `tuning`
+/// are not read.
+pub fn tuned_count_settings(
+    settings: &Settings,
+    tuning: CountChoices,
+) -> Result<CountSettings, AnswerError> {
     let corpus = settings.corpus.as_str();
     CountChoices {
         strategy: Some(settings.strategy),
@@ -93,7 +103,7 @@ pub fn count_settings(settings: &Settings) -> Result<CountSettings, AnswerError>
         snippets: Some(settings.snippets),
         corpus: (corpus != tally_types::request::ALL_CORPORA && !corpus.is_empty())
             .then_some(corpus),
-        ..CountChoices::default()
+        ..tuning
     }
     .settings()
     .map_err(|e| AnswerError::BadRequest(e.to_string()))

@@ -44,10 +44,12 @@ pub(super) fn load_engines(
     let sentences = crate::loading::open_sentence_index(&config.sentence_index, data)
         .map_err(|e| format!("{e:#}"))?;
     let pipeline = match &encoder {
-        Some(encoder) => {
-            CountPipeline::load(encoder.clone(), config.span_model.as_deref(), CONTEXT_CHARS)
-                .map_err(|e| format!("the span model could not be loaded: {e}"))?
-        }
+        Some(encoder) => CountPipeline::load(
+            encoder.clone(),
+            config.span_model.as_deref(),
+            config.reader_context_chars,
+        )
+        .map_err(|e| format!("the span model could not be loaded: {e}"))?,
         // Without the encoder, counts come from the lexical scorer.
         None => CountPipeline::new(None, None),
     };

@@ -11,7 +11,6 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde::Serialize;
 use tally_engine::count::pipeline::StageTiming;
 use tally_engine::count::snippet_index::SnippetIndex;
-use tally_engine::count::span_model::CONTEXT_CHARS;
 use tally_engine::count::{CountPipeline, CountSettings};
 use tally_engine::search::{search, SearchSettings, SentenceIndex};
 use tally_engine::value::{answer as answer_value, parse_question, ValueAnswer, ValueSettings};
@@ -33,7 +32,9 @@ mod summary;
 
 use cache::Cache;
 use check::{check_corpus, decide_kind};
-pub use check::{count_settings, search_settings, validate_question, Checked};
+pub use check::{
+    count_settings, search_settings, tuned_count_settings, validate_question, Checked,
+};
 use dispatch::answer_with;
 use engines::load_engines;
 pub use engines::Engines;
@@ -152,6 +153,8 @@ pub struct EngineConfig {
     pub sentence_index: PathBuf,
     pub data_dir: Option<PathBuf>,
     pub span_model: Option<PathBuf>,
+    /// Characters of its sentence the count reader reads on each side of a count.
+    pub reader_context_chars: usize,
 }
 
 impl Answerer {
@@ -336,13 +339,19 @@ impl Answerer {
     /// defaults). The corpus is checked once the engines are loaded (before, answering says
     /// "still loading" anyway, and checks it then).
     pub fn check(&self, ask: &Ask) -> Result<Checked, AnswerError> {
+        self.check_tuned(ask, CountChoices::default())
+    }
+
+    /// [`check`](Self::check) with the count pipeline's `tuning` that only the command line
+    /// offers ([`tuned_count_settings`]).
+    pub fn check_tuned(&self, ask: &Ask, tuning: CountChoices) -> Result<Checked, AnswerError> {
         let question = clean_text(&ask.q).trim().to_string();
         validate_question(&question)?;
         let (mode, settings) = (ask.mode, &ask.settings);
         let forced = mode.chosen_kind();
         let may_count = matches!(forced, None | Some(QuestionKind::Count));
         let count = if may_count {
-            count_settings(settings)?
+            tuned_count_settings(settings, tuning)?
         } else {
             CountSettings::default()
         };

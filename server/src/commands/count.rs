@@ -4,7 +4,6 @@
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use tally_engine::choices::CountChoices;
 use tally_engine::corpus::default_snippets::ingest_default;
 use tally_engine::count::contextualize::ContextSettings;
 use tally_engine::count::eval::{
@@ -17,12 +16,11 @@ use tally_engine::count::training::reader::{train_count_spans, TrainSettings};
 use tally_engine::count::training::span_confidences::read_span_confidences;
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
 
-use tally_engine::{detect_kind, QuestionKind};
-use tally_types::{InstanceScoring, Mode};
+use tally_types::InstanceScoring;
 
 use crate::cli::{
-    data_dir_or_default, AskArgs, BenchCountArgs, CountArgs, EvalCnpArgs, EvalCountArgs,
-    EvalInstancesArgs, EvalRetrievalArg, ModelArgs, TrainCountSpansArgs,
+    data_dir_or_default, BenchCountArgs, CountArgs, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs,
+    EvalRetrievalArg, ModelArgs, TrainCountSpansArgs,
 };
 use crate::loading::{encoder_of, open_snippet_index};
 
@@ -43,78 +41,11 @@ pub fn load_pipeline(models: &ModelArgs) -> anyhow::Result<CountPipeline> {
 
 /// Default settings with the user's changes (clap has read the choices' names).
 pub fn count_settings(args: &CountArgs) -> anyhow::Result<CountSettings> {
-    if let Some(t) = args.abstain_below.filter(|t| !(0.0..=1.0).contains(t)) {
-        // Only the command line has this setting: the sentence names its flag.
-        bail!("--abstain-below must be between 0 and 1, not {t}");
-    }
-    Ok(CountChoices {
-        strategy: args.strategy,
-        threshold: args.threshold,
-        abstain_below: args.abstain_below,
-        min_relevance: args.min_relevance,
-        statements: args.statements,
-        min_counts: args.min_counts,
-        scorer: args.scorer,
-        theta: args.theta,
-        instance_scoring: args.instance_scoring,
-        ..CountChoices::default()
-    }
-    .settings()?)
+    Ok(args.choices()?.settings()?)
 }
 
-/// `tally ask "QUESTION" [--json]`.
-pub fn ask(args: &AskArgs) -> anyhow::Result<()> {
-    if args.question.trim().is_empty() {
-        bail!("the question is empty");
-    }
-    let mut settings = count_settings(&args.settings)?;
-    settings.snippets = args.k.clamp(1, 1000);
-    let data = args.corpus.data_dir();
-    let index = open_snippet_index(&args.corpus.index, data.as_deref())?;
-    let kind = match args.mode {
-        Mode::Auto => {
-            let stored = !index.prefetched(&args.question)?.is_empty();
-            let decision = detect_kind(&args.question, stored);
-            if !args.json {
-                eprintln!(
-                    "read as a {} question: {}",
-                    decision.kind.name(),
-                    decision.reason
-                );
-            }
-            decision.kind
-        }
-        Mode::Count => QuestionKind::Count,
-        Mode::Value => QuestionKind::Value,
-        // Chosen as a search: not answered with a count (below).
-        Mode::Quantity | Mode::Search => QuestionKind::Search,
-    };
-    if matches!(kind, QuestionKind::Quantity | QuestionKind::Search) {
-        bail!(
-            "`tally ask` answers count and value questions; this one is a search: run \
-             tally search {:?}",
-            args.question
-        );
-    }
-    if kind == QuestionKind::Value {
-        return super::value::answer_and_print(
-            &args.question,
-            &args.search_index,
-            data.as_deref(),
-            args.json,
-        );
-    }
-    let pipeline = load_pipeline(&args.models)?;
-    let answer = pipeline.answer_from_index(&index, &args.question, &settings)?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&answer)?);
-    } else {
-        print_answer(&answer);
-    }
-    Ok(())
-}
-
-fn print_answer(a: &CountAnswer) {
+/// A count answer for people (`tally ask`).
+pub fn print_answer(a: &CountAnswer) {
     println!("{}", a.question);
     match (a.count, &a.cnp_rep) {
         (Some(count), Some(rep)) => println!(

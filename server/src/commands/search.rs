@@ -55,7 +55,8 @@ pub fn search(args: &SearchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn print_results(results: &SearchResults) {
+/// Search results for people (`tally search`, `tally ask`).
+pub fn print_results(results: &SearchResults) {
     println!("Query: {}", results.query);
     println!("  words: {}", results.understood.terms.join(", "));
     for c in &results.understood.constraints {

@@ -55,7 +55,8 @@ pub fn answer_and_print(
     Ok(())
 }
 
-fn print_answer(found: &ValueAnswer) {
+/// A value answer for people (`tally value`, `tally ask`).
+pub fn print_answer(found: &ValueAnswer) {
     println!("{}", found.question.text);
     if let Some(cue) = &found.question.dimension_cue {
         println!(

@@ -12,5 +12,5 @@ pub use answer::{
 };
 pub use choices::{InstanceScoring, ScorerKind, StatementRule, Strategy};
 pub use origin::{Retrieval, SnippetLink, SnippetOrigin, SnippetSource, ALL_CORPORA};
-pub use settings::{ContextSettings, CountSettings, DEFAULT_ABSTAIN_BELOW};
+pub use settings::{ContextSettings, CountSettings, DEFAULT_ABSTAIN_BELOW, DEFAULT_SNIPPETS};
 pub use stages::Stage;

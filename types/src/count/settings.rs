@@ -16,6 +16,9 @@ pub const DEFAULT_ABSTAIN_BELOW: f64 = 0.15;
 /// best mean P/C on Stresstest and LC-QuAD-count (`docs/experiments.md`).
 pub const DEFAULT_MIN_RELEVANCE: f64 = 0.7;
 
+/// The default of [`CountSettings::snippets`]: snippets BM25 retrieves for a question.
+pub const DEFAULT_SNIPPETS: usize = 50;
+
 /// Every setting of the count pipeline; stored with each answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -68,7 +71,7 @@ impl CountSettings {
 impl Default for CountSettings {
     fn default() -> Self {
         Self {
-            snippets: 50,
+            snippets: DEFAULT_SNIPPETS,
             // The candidate ranker with weighted median at 0.2: the best mean cross-validated P/C
             // over Stresstest and LC-QuAD-count (`tally train count-spans`, README).
             threshold: 0.2,

@@ -1,0 +1,59 @@
+//! `tally ask "QUESTION" [--json]`: a question of any kind, answered by the service the web app
+//! answers with ([`Answerer`]): the same checks and limits, the same kind decision, the same
+//! settings and the same answer as `GET /api/count`, `/api/value`, `/api/search` and the page.
+
+use std::sync::Arc;
+
+use anyhow::Context;
+use tally_types::{AnswerBody, Mode};
+
+use crate::answering::{Answer, Answerer, EngineConfig};
+use crate::cli::AskArgs;
+use crate::loading::encoder_of;
+
+/// One answer at a time, none waiting: the command asks one question.
+const ONE_AT_A_TIME: (usize, usize) = (1, 0);
+
+pub async fn ask(args: &AskArgs) -> anyhow::Result<()> {
+    let (concurrent, queue) = ONE_AT_A_TIME;
+    let answerer = Answerer::new(concurrent, queue);
+    // Checked before anything loads: a bad question or setting is refused at once.
+    let checked = answerer.check_tuned(&args.asked(), args.settings.choices()?)?;
+    let (encoder, _) = encoder_of(&args.models)?;
+    let config = EngineConfig {
+        snippet_index: args.corpus.index.clone(),
+        sentence_index: args.search_index.clone(),
+        data_dir: args.corpus.data_dir(),
+        span_model: args.models.span_model.clone(),
+        reader_context_chars: args.models.reader_context_chars(),
+    };
+    {
+        let answerer = answerer.clone();
+        tokio::task::spawn_blocking(move || answerer.load(&config, Some(encoder)))
+            .await
+            .context("loading the corpora and models crashed")?;
+    }
+    let answer = answerer.answer_observed(&checked, Arc::new(|_| {})).await?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&answer)?);
+    } else {
+        print_answer(&answer, args.mode);
+    }
+    Ok(())
+}
+
+/// The answer for people; the kind's reason on standard error when it was detected.
+fn print_answer(answer: &Answer, mode: Mode) {
+    if mode == Mode::Auto {
+        eprintln!(
+            "read as a {} question: {}",
+            answer.kind.name(),
+            answer.kind_reason
+        );
+    }
+    match &answer.answer {
+        AnswerBody::Count(count) => super::count::print_answer(count),
+        AnswerBody::Value(value) => super::value::print_answer(value),
+        AnswerBody::Search(results) => super::search::print_results(results),
+    }
+}

@@ -1,0 +1,107 @@
+//! One route for a question: `tally ask` and the web API answer through the same service, so the
+//! same question with the same settings over the same indexes gives the same answer.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::support::{data_dir, json_of, scratch_dir, workspace_root, Server};
+
+/// A Stresstest question (../shared/data/coqex/stresstest_v1) and a value question the default
+/// corpus answers ("The Rose Bowl … has a capacity of 92,542").
+const COUNT_QUESTION: &str = "how many songs did paul mccartney write for the beatles";
+const VALUE_QUESTION: &str = "capacity of the Rose Bowl";
+
+/// The answer without what differs between two computations of it: the stages' times.
+fn without_timings(mut answer: Value) -> Value {
+    fn strip(value: &mut Value) {
+        match value {
+            Value::Object(fields) => {
+                fields.remove("timings");
+                fields.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut answer);
+    answer
+}
+
+async fn api(server: &Server, path: &str) -> Value {
+    let response = reqwest::get(server.url(path)).await.unwrap();
+    assert!(
+        response.status().is_success(),
+        "{path}: {}",
+        response.status()
+    );
+    response.json().await.unwrap()
+}
+
+#[tokio::test]
+async fn tally_ask_and_the_api_give_the_same_answer() {
+    let dir = scratch_dir("one-route");
+    let pg = dir.join("pg").display().to_string();
+    let server = Server::start(&dir, "server", &["--pg-dir", &pg], &[]).await;
+    server.wait_until_answering().await;
+    let query = |q: &str| q.replace(' ', "+");
+    // Settings other than the defaults, so that the test shows they travel the same way.
+    let count = api(
+        &server,
+        &format!(
+            "/api/count?q={}&threshold=0.3&theta=0.4&strategy=median",
+            query(COUNT_QUESTION)
+        ),
+    )
+    .await;
+    let value = api(&server, &format!("/api/value?q={}", query(VALUE_QUESTION))).await;
+    // The CLI opens the server's indexes once the server has let them go.
+    assert!(server.stop().success());
+
+    let ask = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_tally"))
+            .arg("ask")
+            .args(args)
+            .arg("--json")
+            .arg("--index")
+            .arg(dir.join("server-index"))
+            .arg("--search-index")
+            .arg(dir.join("server-sentences"))
+            .current_dir(workspace_root())
+            .env("TALLY_DATA", data_dir())
+            .env_remove("TALLY_INDEX")
+            .output()
+            .expect("the tally binary runs");
+        json_of(&out)
+    };
+    let asked = ask(&[
+        COUNT_QUESTION,
+        "--mode",
+        "count",
+        "--threshold",
+        "0.3",
+        "--theta",
+        "0.4",
+        "--strategy",
+        "median",
+    ]);
+    assert_eq!(count["kind"], "count");
+    assert!(count["answer"]["count"].as_f64().is_some(), "{count}");
+    assert_eq!(count["answer"]["settings"]["strategy"], "median");
+    let mut stored = count.as_object().unwrap().clone();
+    for id in ["question_id", "answer_id", "not_stored"] {
+        stored.remove(id);
+    }
+    assert_eq!(
+        without_timings(asked),
+        without_timings(Value::Object(stored))
+    );
+
+    let asked = ask(&[VALUE_QUESTION]);
+    assert_eq!(asked["kind"], "value");
+    assert_eq!(value["value"], 92542.0, "{value}");
+    assert_eq!(
+        without_timings(asked["answer"].clone()),
+        without_timings(value)
+    );
+}
