@@ -10,19 +10,14 @@ use std::rc::Rc;
 use futures_channel::oneshot;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
-use serde::Deserialize;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{Event, EventSource, MessageEvent};
 
 use tally_types::count::StageTiming;
+use tally_types::stream::{StreamEvent, StreamFailure};
 
 use crate::model::{Answered, Ask};
-
-#[derive(Deserialize)]
-struct Failure {
-    error: String,
-}
 
 /// Answers `ask` through the event stream, appending each finished stage to `stages`.
 pub fn answer_with_progress(
@@ -70,7 +65,7 @@ async fn stream_answer(
     let finish_failure = finish.clone();
     let on_failure = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
-        finish_failure(Err(serde_json::from_str::<Failure>(&text)
+        finish_failure(Err(serde_json::from_str::<StreamFailure>(&text)
             .map(|f| f.error)
             .unwrap_or(text)));
     });
@@ -80,12 +75,12 @@ async fn stream_answer(
             "the connection to Tally was lost before the answer came; try again".into(),
         ));
     });
-    let listen = |name: &str, callback: &web_sys::js_sys::Function| {
-        let _ = source.add_event_listener_with_callback(name, callback);
+    let listen = |event: StreamEvent, callback: &web_sys::js_sys::Function| {
+        let _ = source.add_event_listener_with_callback(event.name(), callback);
     };
-    listen("stage", on_stage.as_ref().unchecked_ref());
-    listen("answer", on_answer.as_ref().unchecked_ref());
-    listen("failure", on_failure.as_ref().unchecked_ref());
+    listen(StreamEvent::Stage, on_stage.as_ref().unchecked_ref());
+    listen(StreamEvent::Answer, on_answer.as_ref().unchecked_ref());
+    listen(StreamEvent::Failure, on_failure.as_ref().unchecked_ref());
     source.set_onerror(Some(on_error.as_ref().unchecked_ref()));
 
     let result = outcome.await;

@@ -12,6 +12,7 @@ pub mod feedback;
 pub mod kind;
 pub mod request;
 pub mod search;
+pub mod stream;
 pub mod study;
 pub mod value;
 pub mod web_search;

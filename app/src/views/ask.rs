@@ -60,15 +60,15 @@ pub fn AskPage() -> impl IntoView {
                         stages
                             .get()
                             .into_iter()
-                            .map(|t| view! { <li>"✓ " {t.stage} " " <span class="muted">{duration_ms(t.ms)}</span></li> })
+                            .map(|t| view! { <li>"✓ " {t.stage.name()} " " <span class="muted">{duration_ms(t.ms)}</span></li> })
                             .collect_view()
                     }}
                     // The stage under way, once the answer streams its stages (a count question).
                     {move || {
                         stages.with(|done| {
-                            let names: Vec<&str> = done.iter().map(|t| t.stage.as_str()).collect();
+                            let finished: Vec<Stage> = done.iter().map(|t| t.stage).collect();
                             (!done.is_empty())
-                                .then(|| Stage::under_way(&names))
+                                .then(|| Stage::under_way(&finished))
                                 .flatten()
                                 .map(|next| view! { <li class="under-way">{format!("… {}", next.doing())}</li> })
                         })
@@ -133,7 +133,7 @@ fn AnsweringNow(ask: Ask) -> impl IntoView {
             {counting.then(|| view! {
                 <p class="muted small">"A count question never asked before takes a few seconds:"</p>
                 <ol class="answer-progress">
-                    {Stage::ALL.iter().map(|s| view! { <li>{s.doing()}</li> }).collect_view()}
+                    {Stage::PROGRESS.iter().map(|s| view! { <li>{s.doing()}</li> }).collect_view()}
                 </ol>
             })}
         </div>

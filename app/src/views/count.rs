@@ -232,7 +232,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
                     <tbody>
                         {timings
                             .into_iter()
-                            .map(|t| view! { <tr><th scope="row">{t.stage}</th><td>{duration_ms(t.ms)}</td></tr> })
+                            .map(|t| view! { <tr><th scope="row">{t.stage.name()}</th><td>{duration_ms(t.ms)}</td></tr> })
                             .collect_view()}
                     </tbody>
                 </table>

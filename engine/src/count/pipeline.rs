@@ -261,7 +261,7 @@ impl CountPipeline {
         let (snippets, retrieval) =
             index.snippets_for(question, settings.snippets, settings.corpus.as_deref())?;
         let retrieval_timing = StageTiming {
-            stage: Stage::Snippets.name().to_string(),
+            stage: Stage::Retrieval,
             ms: started.elapsed().as_secs_f64() * 1e3,
         };
         if on_stage(&retrieval_timing).is_break() {
@@ -324,9 +324,9 @@ impl CountPipeline {
     ) -> Result<CountAnswer, PipelineError> {
         let mut timings = Vec::new();
         let mut clock = Instant::now();
-        let mut lap = |stage: &str, timings: &mut Vec<StageTiming>| {
+        let mut lap = |stage: Stage, timings: &mut Vec<StageTiming>| {
             let timing = StageTiming {
-                stage: stage.to_string(),
+                stage,
                 ms: clock.elapsed().as_secs_f64() * 1e3,
             };
             let flow = on_stage(&timing);
@@ -356,7 +356,7 @@ impl CountPipeline {
             .zip(&related)
             .map(|(text, &related)| if related { *text } else { "" })
             .collect();
-        lap(Stage::Analysis.name(), &mut timings)?;
+        lap(Stage::Analysis, &mut timings)?;
 
         let scorer = self.effective_scorer(settings.scorer);
         let settings = &settings.for_scorer(scorer);
@@ -387,7 +387,7 @@ impl CountPipeline {
         });
         let per_snippet = per_snippet?;
         let evidence = evidence?;
-        lap(Stage::SpanScoring.name(), &mut timings)?;
+        lap(Stage::SpanScoring, &mut timings)?;
 
         let chosen = best_per_snippet(&per_snippet);
         let rule = self.support_rule(scorer);
@@ -412,7 +412,7 @@ impl CountPipeline {
             )),
             _ => None,
         };
-        lap(Stage::Consolidation.name(), &mut timings)?;
+        lap(Stage::Consolidation, &mut timings)?;
 
         // Contextualization over the used candidates.
         let mut classes: Vec<Option<CnpClass>> = vec![None; chosen.len()];
@@ -470,7 +470,7 @@ impl CountPipeline {
         ] {
             group.sort_by(|a, b| b.confidence.total_cmp(&a.confidence));
         }
-        lap(Stage::Contextualization.name(), &mut timings)?;
+        lap(Stage::Contextualization, &mut timings)?;
 
         // Instances.
         let instances = rank_instances(
@@ -480,7 +480,7 @@ impl CountPipeline {
             settings.instance_scoring,
             settings.max_instances,
         );
-        lap(Stage::Instances.name(), &mut timings)?;
+        lap(Stage::Instances, &mut timings)?;
 
         let answer_snippets = snippets
             .iter()

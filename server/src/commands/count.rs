@@ -16,6 +16,7 @@ use tally_engine::count::training::reader::{train_count_spans, TrainSettings};
 use tally_engine::count::training::span_confidences::read_span_confidences;
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
 
+use tally_types::count::Stage;
 use tally_types::InstanceScoring;
 
 use crate::cli::{
@@ -446,11 +447,7 @@ pub fn bench(args: &BenchCountArgs) -> anyhow::Result<()> {
     let warm = pipeline.answer_from_index(&index, &args.question, &settings)?;
     let mut fresh = Vec::new();
     let mut cached = Vec::new();
-    let mut stages: Vec<(String, f64)> = warm
-        .timings
-        .iter()
-        .map(|t| (t.stage.clone(), 0.0))
-        .collect();
+    let mut stages: Vec<(Stage, f64)> = warm.timings.iter().map(|t| (t.stage, 0.0)).collect();
     for _ in 0..args.runs.max(1) {
         pipeline.forget_names();
         let started = Instant::now();
@@ -486,7 +483,7 @@ pub fn bench(args: &BenchCountArgs) -> anyhow::Result<()> {
     if args.json {
         let split: serde_json::Map<String, serde_json::Value> = stages
             .iter()
-            .map(|(s, ms)| (s.clone(), serde_json::json!(ms / runs)))
+            .map(|(s, ms)| (s.name().to_string(), serde_json::json!(ms / runs)))
             .collect();
         println!(
             "{}",
@@ -513,7 +510,7 @@ pub fn bench(args: &BenchCountArgs) -> anyhow::Result<()> {
     );
     println!("  end to end, names not cached: p50 {p50:.1} ms, p95 {p95:.1} ms");
     for (stage, ms) in &stages {
-        println!("  {stage:<18} {:>8.1} ms", ms / runs);
+        println!("  {:<18} {:>8.1} ms", stage.name(), ms / runs);
     }
     println!("  end to end, names cached: p50 {cached_p50:.1} ms");
     if let Some(t) = throughput {

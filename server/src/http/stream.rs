@@ -16,7 +16,7 @@ use axum::extract::{ConnectInfo, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, Stream};
-use serde_json::json;
+use tally_types::stream::{StreamEvent, StreamFailure};
 use tokio::sync::mpsc;
 
 use crate::backend::{answer_and_store_observed, to_page};
@@ -40,7 +40,10 @@ pub async fn answer_stream(
     tokio::spawn(async move {
         let stages = events.clone();
         let on_stage = Arc::new(move |stage: &tally_engine::count::pipeline::StageTiming| {
-            if let Ok(event) = Event::default().event("stage").json_data(stage) {
+            if let Ok(event) = Event::default()
+                .event(StreamEvent::Stage.name())
+                .json_data(stage)
+            {
                 let _ = stages.send(event);
             }
         });
@@ -54,10 +57,15 @@ pub async fn answer_stream(
             .map_err(|e| e.failure())
             .map(|s| to_page(checked.ask, s))
         {
-            Ok(answered) => Event::default().event("answer").json_data(answered),
+            Ok(answered) => Event::default()
+                .event(StreamEvent::Answer.name())
+                .json_data(answered),
             Err(failure) => Event::default()
-                .event("failure")
-                .json_data(json!({ "status": failure.status, "error": failure.message })),
+                .event(StreamEvent::Failure.name())
+                .json_data(StreamFailure {
+                    status: failure.status,
+                    error: failure.message,
+                }),
         };
         if let Ok(event) = last {
             let _ = events.send(event);

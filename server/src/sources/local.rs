@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use futures_util::future::BoxFuture;
 use tally_engine::count::CountSettings;
-use tally_types::count::stages::SNIPPET_STAGES;
+use tally_types::count::Stage;
 
 use super::{stage, FetchError, FetchSnippets, Fetched};
 use crate::answering::Engines;
@@ -42,7 +42,7 @@ impl FetchSnippets for LocalIndex {
             .await
             .map_err(|e| format!("the retrieval task crashed: {e}"))
             .and_then(|found| found);
-            let timing = stage(SNIPPET_STAGES[0], started);
+            let timing = stage(Stage::Retrieval, started);
             match found {
                 Ok((snippets, retrieval)) => Ok(Fetched {
                     snippets,

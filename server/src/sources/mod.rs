@@ -49,9 +49,9 @@ pub trait FetchSnippets: Send + Sync {
 }
 
 /// A stage of the answer that took from `started` until now.
-fn stage(name: &str, started: std::time::Instant) -> StageTiming {
+fn stage(stage: tally_types::count::Stage, started: std::time::Instant) -> StageTiming {
     StageTiming {
-        stage: name.to_string(),
+        stage,
         ms: started.elapsed().as_secs_f64() * 1e3,
     }
 }

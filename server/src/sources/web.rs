@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use futures_util::future::BoxFuture;
 use tally_engine::corpus::datasets::Snippet;
 use tally_engine::count::CountSettings;
-use tally_types::count::stages::SNIPPET_STAGES;
+use tally_types::count::Stage;
 use tally_types::count::{Retrieval, SnippetLink, SnippetOrigin, SnippetSource as Source};
 
 use super::{stage, FetchError, FetchSnippets, Fetched};
@@ -63,7 +63,7 @@ impl WebSource {
             .await
             .map_err(|e| e.to_string())?;
         Ok(set.map(|set| Fetched {
-            timings: vec![stage(SNIPPET_STAGES[2], started)],
+            timings: vec![stage(Stage::StoredSnippetSet, started)],
             ..to_snippets(&set, Some(set.id), true)
         }))
     }
@@ -92,7 +92,7 @@ impl FetchSnippets for WebSource {
         Box::pin(async move {
             let started = Instant::now();
             let fetched = self.snippets(question).await;
-            let timing = stage(SNIPPET_STAGES[1], started);
+            let timing = stage(Stage::WebSearch, started);
             match fetched {
                 Ok(fetched) => Ok(Fetched {
                     timings: vec![timing],

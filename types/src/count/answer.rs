@@ -123,7 +123,8 @@ pub struct RankedInstance {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct StageTiming {
-    pub stage: String,
+    #[cfg_attr(feature = "json-schema", schemars(with = "String"))]
+    pub stage: super::Stage,
     pub ms: f64,
 }
 
