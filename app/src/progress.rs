@@ -37,9 +37,9 @@ async fn stream_answer(
     let query = ask.url().trim_start_matches('/').to_string();
     let source = EventSource::new(&format!("/api/answer/stream{query}"))
         .map_err(|_| ServerFnError::new("the browser could not open the answer stream"))?;
-    let (done, outcome) = oneshot::channel::<Result<Answered, String>>();
+    let (done, outcome) = oneshot::channel::<Result<Answered, ServerFnError>>();
     let done = Rc::new(RefCell::new(Some(done)));
-    let finish = move |result: Result<Answered, String>| {
+    let finish = move |result: Result<Answered, ServerFnError>| {
         if let Some(done) = done.borrow_mut().take() {
             let _ = done.send(result);
         }
@@ -59,21 +59,22 @@ async fn stream_answer(
         let text = event.data().as_string().unwrap_or_default();
         finish_answer(
             serde_json::from_str::<Answered>(&text)
-                .map_err(|e| format!("the answer could not be read: {e}")),
+                .map_err(|e| ServerFnError::new(format!("the answer could not be read: {e}"))),
         );
     });
     let finish_failure = finish.clone();
     let on_failure = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
-        finish_failure(Err(serde_json::from_str::<StreamFailure>(&text)
+        let why = serde_json::from_str::<StreamFailure>(&text)
             .map(|f| f.error)
-            .unwrap_or(text)));
+            .unwrap_or(text);
+        finish_failure(Err(ServerFnError::new(why)));
     });
     // The connection failed or closed before an answer: say so rather than reconnecting.
     let on_error = Closure::<dyn FnMut(Event)>::new(move |_| {
-        finish(Err(
-            "the connection to Tally was lost before the answer came; try again".into(),
-        ));
+        finish(Err(ServerFnError::new(
+            "the connection to Tally was lost before the answer came; try again",
+        )));
     });
     let listen = |event: StreamEvent, callback: &web_sys::js_sys::Function| {
         let _ = source.add_event_listener_with_callback(event.name(), callback);
@@ -88,8 +89,7 @@ async fn stream_answer(
     // The callbacks live until here; the closed source calls none of them again.
     drop((on_stage, on_answer, on_failure, on_error));
     match result {
-        Ok(Ok(answered)) => Ok(answered),
-        Ok(Err(message)) => Err(ServerFnError::new(message)),
+        Ok(result) => result,
         Err(_) => Err(ServerFnError::new(
             "the answer stream ended without an answer",
         )),

@@ -178,19 +178,25 @@ fn feedback_token(form: &FeedbackForm) -> Uuid {
     Uuid::new_v5(&Uuid::NAMESPACE_URL, name.as_bytes())
 }
 
+/// A feedback form's field that does not read.
+#[derive(Debug, thiserror::Error)]
+enum FormError {
+    #[error(transparent)]
+    UnknownGroup(#[from] tally_types::choice::UnknownChoice),
+    #[error("the corrected count must be a number, not “{0}”")]
+    NotANumber(String),
+}
+
 /// Parses a form's text into the stored feedback; empty fields count as absent.
-fn new_feedback(form: &FeedbackForm) -> Result<NewFeedback, String> {
+fn new_feedback(form: &FeedbackForm) -> Result<NewFeedback, FormError> {
     fn given(value: &Option<String>) -> Option<&str> {
         value.as_deref().map(str::trim).filter(|v| !v.is_empty())
     }
-    let moved_to = given(&form.moved_to)
-        .map(CnpGroup::choose)
-        .transpose()
-        .map_err(|unknown| unknown.to_string())?;
+    let moved_to = given(&form.moved_to).map(CnpGroup::choose).transpose()?;
     let corrected_value = given(&form.corrected_value)
         .map(|v| {
             v.parse::<f64>()
-                .map_err(|_| format!("the corrected count must be a number, not “{v}”"))
+                .map_err(|_| FormError::NotANumber(v.to_string()))
         })
         .transpose()?;
     Ok(NewFeedback {
@@ -234,7 +240,8 @@ impl Backend for ServerBackend {
     ) -> BoxFuture<Result<FeedbackSaved, Failure>> {
         let state = self.state.clone();
         Box::pin(async move {
-            let new = new_feedback(&form).map_err(|m| failure(StatusCode::BAD_REQUEST, m))?;
+            let new =
+                new_feedback(&form).map_err(|e| failure(StatusCode::BAD_REQUEST, e.to_string()))?;
             let db = state.db.clone();
             let visitor = asker.visitor.as_deref().and_then(visitor_id);
             let (row, created) = crate::store::db::write_to_end(async move {
@@ -445,12 +452,15 @@ mod tests {
         let mut f = form(Verdict::Moved);
         f.moved_to = Some("elsewhere".into());
         assert_eq!(
-            new_feedback(&f).unwrap_err(),
+            new_feedback(&f).unwrap_err().to_string(),
             "unknown group `elsewhere` (synonyms, subgroups, incomparables)"
         );
         let mut f = form(Verdict::Wrong);
         f.part = FeedbackPart::Answer;
         f.corrected_value = Some("seven".into());
-        assert!(new_feedback(&f).unwrap_err().contains("must be a number"));
+        assert!(new_feedback(&f)
+            .unwrap_err()
+            .to_string()
+            .contains("must be a number"));
     }
 }

@@ -92,8 +92,12 @@ impl AnswerSupport {
     /// Reads [`SUPPORT_FILE`] from a span-model directory.
     pub fn load(dir: &Path) -> Result<Self, SupportError> {
         let path = dir.join(SUPPORT_FILE);
-        read_model(&path, &SUPPORT_FEATURES, |m: &Self| (&m.features, &m.model))
-            .map_err(|message| SupportError { path, message })
+        read_model(&path, &SUPPORT_FEATURES, |m: &Self| (&m.features, &m.model)).map_err(|e| {
+            SupportError {
+                path,
+                message: e.to_string(),
+            }
+        })
     }
 
     /// Writes [`SUPPORT_FILE`] into `dir`.

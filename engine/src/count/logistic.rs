@@ -100,20 +100,29 @@ impl Logistic {
     }
 }
 
+/// Why a saved model could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelFileError {
+    #[error("{0}")]
+    Read(#[from] std::io::Error),
+    #[error("{0}")]
+    Parse(#[from] serde_json::Error),
+    #[error("it was trained on other features; retrain it with `tally train count-spans`")]
+    OtherFeatures,
+}
+
 /// Reads a model saved as JSON at `path` whose `features` and `model` must be `expected` (a
 /// model trained on other features is refused with a sentence saying how to retrain it).
 pub fn read_model<T: DeserializeOwned>(
     path: &Path,
     expected: &[&str],
     fitted: impl Fn(&T) -> (&[String], &Logistic),
-) -> Result<T, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let model: T = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+) -> Result<T, ModelFileError> {
+    let text = std::fs::read_to_string(path)?;
+    let model: T = serde_json::from_str(&text)?;
     let (features, logistic) = fitted(&model);
     if features != expected || !logistic.has_features(expected.len()) {
-        return Err(
-            "it was trained on other features; retrain it with `tally train count-spans`".into(),
-        );
+        return Err(ModelFileError::OtherFeatures);
     }
     Ok(model)
 }

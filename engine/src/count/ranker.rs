@@ -400,8 +400,12 @@ impl CandidateRanker {
     /// Reads `candidate_ranker.json` from a span-model directory.
     pub fn load(dir: &Path) -> Result<Self, RankerError> {
         let path = dir.join(RANKER_FILE);
-        read_model(&path, &FEATURES, |r: &Self| (&r.features, &r.model))
-            .map_err(|message| RankerError::Load { path, message })
+        read_model(&path, &FEATURES, |r: &Self| (&r.features, &r.model)).map_err(|e| {
+            RankerError::Load {
+                path,
+                message: e.to_string(),
+            }
+        })
     }
 
     /// Writes `candidate_ranker.json` into `dir`.

@@ -34,33 +34,40 @@ impl Engines {
     }
 }
 
+/// Why the engines could not be loaded: kept, and told to every question and the health check.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+pub struct LoadFailure(String);
+
 pub(super) fn load_engines(
     config: &EngineConfig,
     encoder: Option<Arc<Encoder>>,
-) -> Result<Engines, String> {
+) -> Result<Engines, LoadFailure> {
     let data = config.data_dir.as_deref();
     let snippets = crate::loading::open_snippet_index(&config.snippet_index, data)
-        .map_err(|e| format!("{e:#}"))?;
+        .map_err(|e| LoadFailure(format!("{e:#}")))?;
     let sentences = crate::loading::open_sentence_index(&config.sentence_index, data)
-        .map_err(|e| format!("{e:#}"))?;
+        .map_err(|e| LoadFailure(format!("{e:#}")))?;
     let pipeline = match &encoder {
         Some(encoder) => CountPipeline::load(
             encoder.clone(),
             config.span_model.as_deref(),
             config.reader_context_chars,
         )
-        .map_err(|e| format!("the span model could not be loaded: {e}"))?,
+        .map_err(|e| LoadFailure(format!("the span model could not be loaded: {e}")))?,
         // Without the encoder, counts come from the lexical scorer.
         None => CountPipeline::new(None, None),
     };
     let examples = tally_app::model::AskOptions {
         count: snippets
             .questions(6)
-            .map_err(|e| format!("the stored questions could not be read: {e}"))?,
+            .map_err(|e| LoadFailure(format!("the stored questions could not be read: {e}")))?,
         quantity: quantity_examples(data),
-        corpora: snippets
-            .corpora()
-            .map_err(|e| format!("the snippet index's corpora could not be read: {e}"))?,
+        corpora: snippets.corpora().map_err(|e| {
+            LoadFailure(format!(
+                "the snippet index's corpora could not be read: {e}"
+            ))
+        })?,
         // Set from the configured web search when the examples are asked for.
         web_search: None,
     };

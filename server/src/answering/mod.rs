@@ -37,7 +37,7 @@ pub use check::{
 };
 use dispatch::answer_with;
 use engines::load_engines;
-pub use engines::Engines;
+pub use engines::{Engines, LoadFailure};
 pub use summary::summary_of;
 
 /// Told about each stage of an answer as it finishes.
@@ -91,7 +91,7 @@ impl Answer {
 /// Where the engines are, once loaded.
 #[derive(Clone)]
 pub struct Answerer {
-    engines: Arc<OnceLock<Result<Arc<Engines>, String>>>,
+    engines: Arc<OnceLock<Result<Arc<Engines>, LoadFailure>>>,
     permits: Arc<Semaphore>,
     /// Questions waiting for a permit, and how many may.
     waiting: Arc<AtomicUsize>,
@@ -220,7 +220,7 @@ impl Answerer {
     }
 
     /// Whether the engines are loaded, still loading, or failed (with why).
-    pub fn state(&self) -> Result<bool, String> {
+    pub fn state(&self) -> Result<bool, LoadFailure> {
         match self.engines.get() {
             None => Ok(false),
             Some(Ok(_)) => Ok(true),
@@ -302,7 +302,7 @@ impl Answerer {
         match self.engines.get() {
             None => Err(AnswerError::Loading),
             Some(Ok(engines)) => Ok(engines.clone()),
-            Some(Err(e)) => Err(AnswerError::Unavailable(e.clone())),
+            Some(Err(e)) => Err(AnswerError::Unavailable(e.to_string())),
         }
     }
 

@@ -324,7 +324,9 @@ pub async fn list_questions(
 pub async fn openapi(State(state): State<AppState>) -> Response {
     let mut spec = match super::openapi::document() {
         Ok(spec) => spec.clone(),
-        Err(e) => return ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e).into_response(),
+        Err(e) => {
+            return ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response()
+        }
     };
     let mut corpora = vec![tally_types::request::ALL_CORPORA.to_string()];
     corpora.extend(state.answerer.ask_options().corpora);

@@ -45,7 +45,7 @@ pub async fn current_status(state: &AppState) -> SystemStatus {
         Ok(ready) => AnsweringStatus { ready, error: None },
         Err(e) => AnsweringStatus {
             ready: false,
-            error: Some(e),
+            error: Some(e.to_string()),
         },
     };
     let status = if !encoder.loaded || answering.error.is_some() {

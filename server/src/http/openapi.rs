@@ -9,21 +9,31 @@ use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 use tally_types::{CountAnswer, SearchResults, ValueAnswer};
 
-/// The document, built once; `Err` says why the hand-written part could not be read.
-pub fn document() -> Result<&'static Value, &'static str> {
-    static DOCUMENT: LazyLock<Result<Value, String>> = LazyLock::new(build);
-    DOCUMENT.as_ref().map_err(String::as_str)
+/// Why the API description could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum DocumentError {
+    #[error("the built-in API description is not JSON: {0}")]
+    NotJson(#[from] serde_json::Error),
+    #[error("the built-in API description has no components.schemas")]
+    NoSchemas,
+    #[error("`{0}` is both written by hand and generated")]
+    Twice(String),
 }
 
-fn build() -> Result<Value, String> {
-    let mut document: Value = serde_json::from_str(include_str!("openapi.json"))
-        .map_err(|e| format!("the built-in API description is not JSON: {e}"))?;
+/// The document, built once; `Err` says why the hand-written part could not be read.
+pub fn document() -> Result<&'static Value, &'static DocumentError> {
+    static DOCUMENT: LazyLock<Result<Value, DocumentError>> = LazyLock::new(build);
+    DOCUMENT.as_ref()
+}
+
+fn build() -> Result<Value, DocumentError> {
+    let mut document: Value = serde_json::from_str(include_str!("openapi.json"))?;
     let schemas = document["components"]["schemas"]
         .as_object_mut()
-        .ok_or("the built-in API description has no components.schemas")?;
+        .ok_or(DocumentError::NoSchemas)?;
     for (name, schema) in answer_schemas() {
         if schemas.insert(name.clone(), schema).is_some() {
-            return Err(format!("`{name}` is both written by hand and generated"));
+            return Err(DocumentError::Twice(name));
         }
     }
     Ok(document)

@@ -10,9 +10,9 @@ use tally_types::count::Stage;
 use tally_types::count::{Retrieval, SnippetLink, SnippetOrigin, SnippetSource as Source};
 
 use super::{stage, FetchError, FetchSnippets, Fetched};
-use crate::store::db::Database;
+use crate::store::db::{Database, DbError};
 use crate::store::snippet_sets::{self, SnippetSet};
-use crate::web_search::WebSearch;
+use crate::web_search::{WebSearch, WebSearchError};
 
 /// The configured web search with the store its snippet sets are kept in.
 pub struct WebSource {
@@ -29,16 +29,12 @@ impl WebSource {
 
     /// Snippets for `question`: a recent stored set, or a fresh search (stored); the error
     /// says why the search failed.
-    async fn snippets(&self, question: &str) -> Result<Fetched, String> {
+    async fn snippets(&self, question: &str) -> Result<Fetched, WebSearchError> {
         let provider = self.search.provider().to_string();
         if let Some(set) = self.recent(question, &provider).await {
             return Ok(to_snippets(&set, Some(set.id), true));
         }
-        let results = self
-            .search
-            .search(question)
-            .await
-            .map_err(|e| e.to_string())?;
+        let results = self.search.search(question).await?;
         match snippet_sets::save(&self.db, question, &provider, &results).await {
             Ok(set) => Ok(to_snippets(&set, Some(set.id), false)),
             Err(e) => {
@@ -57,11 +53,9 @@ impl WebSource {
 
     /// The stored set `id` for `question`, to answer exactly as before: `None` when there is
     /// no such set for this question; the error says why the store could not be read.
-    pub async fn stored(&self, question: &str, id: i64) -> Result<Option<Fetched>, String> {
+    pub async fn stored(&self, question: &str, id: i64) -> Result<Option<Fetched>, DbError> {
         let started = Instant::now();
-        let set = snippet_sets::by_id(&self.db, id, question)
-            .await
-            .map_err(|e| e.to_string())?;
+        let set = snippet_sets::by_id(&self.db, id, question).await?;
         Ok(set.map(|set| Fetched {
             timings: vec![stage(Stage::StoredSnippetSet, started)],
             ..to_snippets(&set, Some(set.id), true)
@@ -98,7 +92,10 @@ impl FetchSnippets for WebSource {
                     timings: vec![timing],
                     ..fetched
                 }),
-                Err(reason) => Err(FetchError { reason, timing }),
+                Err(failure) => Err(FetchError {
+                    reason: failure.to_string(),
+                    timing,
+                }),
             }
         })
     }

@@ -27,6 +27,11 @@ pub enum DbError {
     Query(#[from] sqlx::Error),
 }
 
+/// Why the store cannot be used at all (a bad URL, or no cluster could be set up).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Unusable(String);
+
 /// Handle to the store; cheap to clone.
 #[derive(Clone)]
 pub struct Database {
@@ -34,7 +39,7 @@ pub struct Database {
 }
 
 struct Inner {
-    pool: Result<PgPool, String>,
+    pool: Result<PgPool, Unusable>,
     migrated: AtomicBool,
     migrate_lock: Mutex<()>,
 }
@@ -46,7 +51,7 @@ impl Database {
             .max_connections(8)
             .acquire_timeout(Duration::from_secs(3))
             .connect_lazy(url)
-            .map_err(|e| format!("invalid DATABASE_URL: {e}"));
+            .map_err(|e| Unusable(format!("invalid DATABASE_URL: {e}")));
         Self {
             inner: Arc::new(Inner {
                 pool,
@@ -60,7 +65,7 @@ impl Database {
     pub fn unavailable(reason: String) -> Self {
         Self {
             inner: Arc::new(Inner {
-                pool: Err(reason),
+                pool: Err(Unusable(reason)),
                 migrated: AtomicBool::new(false),
                 migrate_lock: Mutex::new(()),
             }),
@@ -73,7 +78,7 @@ impl Database {
             .inner
             .pool
             .as_ref()
-            .map_err(|e| DbError::Unavailable(e.clone()))?;
+            .map_err(|e| DbError::Unavailable(e.to_string()))?;
         if !self.inner.migrated.load(Ordering::Acquire) {
             let _guard = self.inner.migrate_lock.lock().await;
             if !self.inner.migrated.load(Ordering::Acquire) {

@@ -85,6 +85,23 @@ impl TryFrom<FeedbackRow> for Feedback {
     }
 }
 
+/// Why a feedback submission was refused: what does not fit together.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct InvalidFeedback(String);
+
+impl From<String> for InvalidFeedback {
+    fn from(why: String) -> Self {
+        Self(why)
+    }
+}
+
+impl From<&str> for InvalidFeedback {
+    fn from(why: &str) -> Self {
+        Self(why.to_string())
+    }
+}
+
 impl NewFeedback {
     /// The submission with its free texts cleaned (see [`tally_types::request::clean_text`]).
     pub fn cleaned(mut self) -> Self {
@@ -95,55 +112,61 @@ impl NewFeedback {
     }
 
     /// Checks that the parts of the submission fit together; the message says what is wrong.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), InvalidFeedback> {
         let allowed = self.part.verdicts();
         if !allowed.contains(&self.verdict) {
             let names: Vec<&str> = allowed.iter().map(|v| v.name()).collect();
-            return Err(format!(
+            return Err(InvalidFeedback::from(format!(
                 "verdict `{}` does not apply to part `{}` (use one of: {})",
                 self.verdict.name(),
                 self.part.name(),
                 names.join(", ")
-            ));
+            )));
         }
         if self.part != FeedbackPart::General && self.answer_id.is_none() {
-            return Err(format!(
+            return Err(InvalidFeedback::from(format!(
                 "feedback on part `{}` needs the answer_id it is about",
                 self.part.name()
-            ));
+            )));
         }
         let needs_ref = self.part.needs_ref();
         match &self.part_ref {
             None if needs_ref => {
-                return Err(format!(
+                return Err(InvalidFeedback::from(format!(
                     "feedback on part `{}` needs part_ref: which one in the answer",
                     self.part.name()
-                ))
+                )))
             }
             Some(r) if r.trim().is_empty() || r.chars().count() > 200 => {
-                return Err("part_ref must be 1 to 200 characters".into())
+                return Err(InvalidFeedback::from(
+                    "part_ref must be 1 to 200 characters",
+                ))
             }
             _ => {}
         }
         if (self.verdict == Verdict::Moved) != self.moved_to.is_some() {
-            return Err("moved_to is given exactly when the verdict is `moved`".into());
+            return Err(InvalidFeedback::from(
+                "moved_to is given exactly when the verdict is `moved`",
+            ));
         }
         if let Some(value) = self.corrected_value {
             if self.verdict != Verdict::Wrong {
-                return Err("corrected_value goes with the verdict `wrong`".into());
+                return Err(InvalidFeedback::from(
+                    "corrected_value goes with the verdict `wrong`",
+                ));
             }
             // Corrections are of counts: 0, 1, 2, …
             if !value.is_finite() || value < 0.0 || value.fract() != 0.0 {
-                return Err(format!(
+                return Err(InvalidFeedback::from(format!(
                     "corrected_value is a count: a whole number of 0 or more, not {value}"
-                ));
+                )));
             }
         }
         if let Some(comment) = &self.comment {
             if comment.chars().count() > MAX_COMMENT_CHARS {
-                return Err(format!(
+                return Err(InvalidFeedback::from(format!(
                     "comment is longer than {MAX_COMMENT_CHARS} characters"
-                ));
+                )));
             }
         }
         Ok(())
@@ -162,7 +185,8 @@ pub async fn insert(
     visitor: Option<Uuid>,
 ) -> Result<(Feedback, bool), DbError> {
     let new = &new.clone().cleaned();
-    new.validate().map_err(DbError::Invalid)?;
+    new.validate()
+        .map_err(|e| DbError::Invalid(e.to_string()))?;
     let pool = db.pool().await?;
     let inserted: Option<FeedbackRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "INSERT INTO feedback (answer_id, part, part_ref, verdict, corrected_value, moved_to, \
@@ -280,7 +304,10 @@ mod tests {
 
     #[test]
     fn verdict_must_fit_the_part() {
-        let err = general(Verdict::Relevant).validate().unwrap_err();
+        let err = general(Verdict::Relevant)
+            .validate()
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("does not apply to part `general`"), "{err}");
     }
 
@@ -288,9 +315,9 @@ mod tests {
     fn parts_of_an_answer_need_the_answer_and_which_part() {
         let mut f = general(Verdict::Relevant);
         f.part = FeedbackPart::Instance;
-        assert!(f.validate().unwrap_err().contains("answer_id"));
+        assert!(f.validate().unwrap_err().to_string().contains("answer_id"));
         f.answer_id = Some(3);
-        assert!(f.validate().unwrap_err().contains("part_ref"));
+        assert!(f.validate().unwrap_err().to_string().contains("part_ref"));
         f.part_ref = Some("instance-2".into());
         assert_eq!(f.validate(), Ok(()));
     }
@@ -301,17 +328,17 @@ mod tests {
         f.part = FeedbackPart::Cnp;
         f.answer_id = Some(1);
         f.part_ref = Some("cnp-1".into());
-        assert!(f.validate().unwrap_err().contains("moved_to"));
+        assert!(f.validate().unwrap_err().to_string().contains("moved_to"));
         f.moved_to = Some(CnpGroup::Subgroups);
         assert_eq!(f.validate(), Ok(()));
 
         let mut g = general(Verdict::Correct);
         g.corrected_value = Some(12.0);
-        assert!(g.validate().unwrap_err().contains("wrong"));
+        assert!(g.validate().unwrap_err().to_string().contains("wrong"));
         g.verdict = Verdict::Wrong;
         for bad in [f64::NAN, -5.0, 2.5] {
             g.corrected_value = Some(bad);
-            let err = g.validate().unwrap_err();
+            let err = g.validate().unwrap_err().to_string();
             assert!(err.contains("whole number of 0 or more"), "{bad}: {err}");
         }
         for good in [0.0, 7.0] {

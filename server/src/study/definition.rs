@@ -58,6 +58,11 @@ fn every_mode() -> Vec<ExplanationMode> {
     ExplanationMode::EVERY.to_vec()
 }
 
+/// Why a study's JSON is not a study: what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct InvalidStudy(String);
+
 impl StudyDefinition {
     /// Reads and checks a study file.
     pub fn from_file(path: &Path) -> Result<Self, StudyFileError> {
@@ -65,9 +70,9 @@ impl StudyDefinition {
             path: path.display().to_string(),
             source,
         })?;
-        Self::parse(&text).map_err(|message| StudyFileError::Invalid {
+        Self::parse(&text).map_err(|invalid| StudyFileError::Invalid {
             path: path.display().to_string(),
-            message,
+            message: invalid.to_string(),
         })
     }
 
@@ -82,50 +87,60 @@ impl StudyDefinition {
     }
 
     /// Parses and checks a study's JSON.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let study: StudyDefinition = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    pub fn parse(text: &str) -> Result<Self, InvalidStudy> {
+        let study: StudyDefinition =
+            serde_json::from_str(text).map_err(|e| InvalidStudy(e.to_string()))?;
         study.check()?;
         Ok(study)
     }
 
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), InvalidStudy> {
         if self.id.trim().is_empty() || self.title.trim().is_empty() {
-            return Err("`id` and `title` must not be empty".into());
+            return Err(InvalidStudy("`id` and `title` must not be empty".into()));
         }
         if self.questions.is_empty() {
-            return Err("`questions` lists no question".into());
+            return Err(InvalidStudy("`questions` lists no question".into()));
         }
         if let Some(q) = self.questions.iter().find(|q| q.question.trim().is_empty()) {
-            return Err(format!("a question is empty (gold {:?})", q.gold));
+            return Err(InvalidStudy(format!(
+                "a question is empty (gold {:?})",
+                q.gold
+            )));
         }
         if let Some(q) = self
             .questions
             .iter()
             .find(|q| q.gold.is_some_and(|g| !g.is_finite() || g < 0.0))
         {
-            return Err(format!(
+            return Err(InvalidStudy(format!(
                 "the gold count of “{}” must be a number ≥ 0",
                 q.question
-            ));
+            )));
         }
         if self.modes.is_empty() {
-            return Err("`modes` lists no explanation mode".into());
+            return Err(InvalidStudy("`modes` lists no explanation mode".into()));
         }
         let mut modes = self.modes.clone();
         modes.sort();
         modes.dedup();
         if modes.len() != self.modes.len() {
-            return Err("`modes` names a mode twice".into());
+            return Err(InvalidStudy("`modes` names a mode twice".into()));
         }
         if self.preference_tasks() > 0 && self.modes.len() < 2 {
-            return Err("preference tasks need at least two modes".into());
+            return Err(InvalidStudy(
+                "preference tasks need at least two modes".into(),
+            ));
         }
         let (j, p) = (self.judgement_tasks(), self.preference_tasks());
         if j + p == 0 {
-            return Err("the study has no task: `judgements` and `preferences` are both 0".into());
+            return Err(InvalidStudy(
+                "the study has no task: `judgements` and `preferences` are both 0".into(),
+            ));
         }
         if j > MAX_TASKS || p > MAX_TASKS {
-            return Err(format!("at most {MAX_TASKS} tasks of each kind"));
+            return Err(InvalidStudy(format!(
+                "at most {MAX_TASKS} tasks of each kind"
+            )));
         }
         Ok(())
     }
@@ -159,7 +174,7 @@ mod tests {
 
     #[test]
     fn bad_studies_are_explained() {
-        let bad = |json: &str| StudyDefinition::parse(json).unwrap_err();
+        let bad = |json: &str| StudyDefinition::parse(json).unwrap_err().to_string();
         let base = r#""id":"s","title":"t","intro":"""#;
         assert!(bad(&format!(r#"{{{base},"questions":[]}}"#)).contains("no question"));
         assert!(bad(&format!(

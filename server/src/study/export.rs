@@ -43,8 +43,19 @@ struct CsvRow {
     answered_at: String,
 }
 
+/// Why the CSV export could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum CsvError {
+    #[error("{0}")]
+    Row(#[from] csv::Error),
+    #[error("{0}")]
+    Flush(String),
+    #[error("{0}")]
+    NotText(#[from] std::string::FromUtf8Error),
+}
+
 /// The CSV export: a header and one row per readable response.
-pub fn to_csv(rows: &[ResponseRow]) -> Result<String, String> {
+pub fn to_csv(rows: &[ResponseRow]) -> Result<String, CsvError> {
     let mut writer = csv::Writer::from_writer(Vec::new());
     for row in rows {
         let task: Option<TaskRecord> = serde_json::from_value(row.task.clone()).ok();
@@ -70,27 +81,27 @@ pub fn to_csv(rows: &[ResponseRow]) -> Result<String, String> {
                 (None, Some(left.name()), Some(right.name()), preferred, None)
             }
         };
-        writer
-            .serialize(CsvRow {
-                session_id: row.session_id.to_string(),
-                session_completed: row.session_completed,
-                task_index: row.task_index,
-                task_kind: row.task_kind.clone(),
-                question: task.question_text,
-                gold: task.gold,
-                shown_count: task.shown_count,
-                count_correct: task.count_correct,
-                mode,
-                left,
-                right,
-                choice: response.choice,
-                preferred_mode,
-                agrees_with_gold: agrees,
-                seconds: response.seconds,
-                answered_at: row.answered_at.to_rfc3339(),
-            })
-            .map_err(|e| e.to_string())?;
+        writer.serialize(CsvRow {
+            session_id: row.session_id.to_string(),
+            session_completed: row.session_completed,
+            task_index: row.task_index,
+            task_kind: row.task_kind.clone(),
+            question: task.question_text,
+            gold: task.gold,
+            shown_count: task.shown_count,
+            count_correct: task.count_correct,
+            mode,
+            left,
+            right,
+            choice: response.choice,
+            preferred_mode,
+            agrees_with_gold: agrees,
+            seconds: response.seconds,
+            answered_at: row.answered_at.to_rfc3339(),
+        })?;
     }
-    let bytes = writer.into_inner().map_err(|e| e.to_string())?;
-    String::from_utf8(bytes).map_err(|e| e.to_string())
+    let bytes = writer
+        .into_inner()
+        .map_err(|e| CsvError::Flush(e.to_string()))?;
+    Ok(String::from_utf8(bytes)?)
 }
