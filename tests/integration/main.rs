@@ -7,6 +7,7 @@ mod cli;
 mod count_cli;
 mod database;
 mod health;
+mod layout;
 mod one_route;
 mod own_documents;
 mod public_demo;
