@@ -84,9 +84,7 @@ fn the_layout_table_names_every_folder_and_file() {
         let nearest = rows
             .iter()
             .flat_map(|row| row.paths.iter().map(move |p| (p, row)))
-            .filter(|(p, _)| {
-                *p == &file || (p.ends_with('/') && file.starts_with(p.as_str()))
-            })
+            .filter(|(p, _)| *p == &file || (p.ends_with('/') && file.starts_with(p.as_str())))
             .max_by_key(|(p, _)| p.len());
         let Some((path, row)) = nearest else {
             problems.insert(format!("`{file}` lies under no row"));
@@ -99,7 +97,9 @@ fn the_layout_table_names_every_folder_and_file() {
             && !MODULE_ROOTS.contains(&name)
             && !row.what.contains(&format!("{name}`"))
         {
-            problems.insert(format!("the row of `{path}` does not name `{name}` ({file})"));
+            problems.insert(format!(
+                "the row of `{path}` does not name `{name}` ({file})"
+            ));
         }
     }
     assert!(

@@ -13,8 +13,8 @@ use crate::views::feedback::{Extra, FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
 use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
 use tally_types::count::{
-    Cnp, CnpClass, CnpGroups, CountAnswer, CountSpan, RankedInstance, SnippetAnswer, SnippetOrigin,
-    SnippetSource,
+    Cnp, CnpClass, CnpGroups, CountAnswer, CountSpan, RankedInstance, Retrieval, SnippetAnswer,
+    SnippetOrigin, SnippetSource, StageTiming,
 };
 use tally_types::Mode;
 
@@ -134,43 +134,14 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
         .flat_map(|s| &s.spans)
         .filter(|s| s.used)
         .count();
-    let headline = match count {
-        Some(count) => view! {
-            <p class="count-value" id="count-value">{number(count)}</p>
-            <p class="count-rep">
-                {cnp_rep.as_ref().map(|rep| {
-                    view! {
-                        "“" <a href=format!("#{}", snippet_anchor(&rep.snippet_id)) target="_self" id="cnp-rep">{rep.text.clone()}</a> "”"
-                    }
-                })}
-            </p>
-            <p class="count-meta" id="count-support">{support_in_words(&snippets, &analysis.answer_type)}</p>
-        }
-        .into_any(),
-        None if abstention.is_some() => view! {
-            <p class="count-value none" id="count-value">"No reliable answer in this corpus"</p>
-            // The reason, without the headline said again.
-            <p class="count-meta" id="abstention">{abstention.as_deref().map(reason_after_headline)}</p>
-            <p class="count-rep">
-                {cnp_rep.as_ref().map(|rep| {
-                    view! {
-                        "Closest evidence: “" <a href=format!("#{}", snippet_anchor(&rep.snippet_id)) target="_self" id="cnp-rep">{rep.text.clone()}</a> "”"
-                    }
-                })}
-            </p>
-        }
-        .into_any(),
-        None => view! {
-            <p class="count-value none" id="count-value">"No count found"</p>
-            <p class="count-meta">
-                {match snippets.len() {
-                    1 => format!("The one snippet ({}) states no usable count of {}.", retrieval.in_words(), analysis.answer_type),
-                    n => format!("None of the {n} snippets ({}) states a usable count of {}.", retrieval.in_words(), analysis.answer_type),
-                }}
-            </p>
-        }
-        .into_any(),
-    };
+    let headline = count_headline(
+        count,
+        abstention.as_deref(),
+        cnp_rep.as_ref(),
+        &snippets,
+        &analysis.answer_type,
+        retrieval,
+    );
     let answered = count.is_some();
     // Nothing answered, nothing to correct.
     let answer_feedback = target.clone().filter(|_| answered).map(|target| {
@@ -218,28 +189,91 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
                 }
                 .into_any()
             }}
-            <details class="timings how">
-                <summary>"How Tally got this"</summary>
-                <p class="muted">
-                    {format!(
-                        "{} ({}); {used} count phrases likely enough to count (the reader's threshold was {threshold_used:.1}), weighed by how likely each is; {} of that weight agrees with the answer.",
-                        counted(snippet_count, "snippet"),
-                        retrieval.in_words(),
-                        percent(confidence)
-                    )}
-                </p>
-                <table>
-                    <tbody>
-                        {timings
-                            .into_iter()
-                            .map(|t| view! { <tr><th scope="row">{t.stage.name()}</th><td>{duration_ms(t.ms)}</td></tr> })
-                            .collect_view()}
-                    </tbody>
-                </table>
-            </details>
+            <HowTallyGotThis snippets=snippet_count retrieval used threshold_used confidence timings/>
         </section>
     }
     .into_any()
+}
+
+/// The answer's first lines: the count with the phrase that states it best, or why there is none.
+fn count_headline(
+    count: Option<f64>,
+    abstention: Option<&str>,
+    cnp_rep: Option<&Cnp>,
+    snippets: &[SnippetAnswer],
+    answer_type: &str,
+    retrieval: Retrieval,
+) -> AnyView {
+    match count {
+        Some(count) => view! {
+            <p class="count-value" id="count-value">{number(count)}</p>
+            <p class="count-rep">
+                {cnp_rep.as_ref().map(|rep| {
+                    view! {
+                        "“" <a href=format!("#{}", snippet_anchor(&rep.snippet_id)) target="_self" id="cnp-rep">{rep.text.clone()}</a> "”"
+                    }
+                })}
+            </p>
+            <p class="count-meta" id="count-support">{support_in_words(snippets, answer_type)}</p>
+        }
+        .into_any(),
+        None if abstention.is_some() => view! {
+            <p class="count-value none" id="count-value">"No reliable answer in this corpus"</p>
+            // The reason, without the headline said again.
+            <p class="count-meta" id="abstention">{abstention.map(reason_after_headline)}</p>
+            <p class="count-rep">
+                {cnp_rep.as_ref().map(|rep| {
+                    view! {
+                        "Closest evidence: “" <a href=format!("#{}", snippet_anchor(&rep.snippet_id)) target="_self" id="cnp-rep">{rep.text.clone()}</a> "”"
+                    }
+                })}
+            </p>
+        }
+        .into_any(),
+        None => view! {
+            <p class="count-value none" id="count-value">"No count found"</p>
+            <p class="count-meta">
+                {match snippets.len() {
+                    1 => format!("The one snippet ({}) states no usable count of {}.", retrieval.in_words(), answer_type),
+                    n => format!("None of the {n} snippets ({}) states a usable count of {}.", retrieval.in_words(), answer_type),
+                }}
+            </p>
+        }
+        .into_any(),
+    }
+}
+
+/// How the answer was computed: the evidence weighed, and each stage's time.
+#[component]
+fn HowTallyGotThis(
+    snippets: usize,
+    retrieval: Retrieval,
+    used: usize,
+    threshold_used: f64,
+    confidence: f64,
+    timings: Vec<StageTiming>,
+) -> impl IntoView {
+    view! {
+    <details class="timings how">
+        <summary>"How Tally got this"</summary>
+        <p class="muted">
+            {format!(
+                "{} ({}); {used} count phrases likely enough to count (the reader's threshold was {threshold_used:.1}), weighed by how likely each is; {} of that weight agrees with the answer.",
+                counted(snippets, "snippet"),
+                retrieval.in_words(),
+                percent(confidence)
+            )}
+        </p>
+        <table>
+            <tbody>
+                {timings
+                    .into_iter()
+                    .map(|t| view! { <tr><th scope="row">{t.stage.name()}</th><td>{duration_ms(t.ms)}</td></tr> })
+                    .collect_view()}
+            </tbody>
+        </table>
+    </details>
+    }
 }
 
 /// Every snippet's chosen count at its value, sized by confidence and coloured by CNP class;

@@ -12,7 +12,9 @@ use crate::format::{feet_and_inches, measured, percent, plural, Mark};
 use crate::views::feedback::{FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
 use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
-use tally_types::value::{ObservationGroup, UnitChoice, ValueAnswer, ValueObservation};
+use tally_types::value::{
+    ObservationGroup, UnitChoice, ValueAnswer, ValueObservation, ValueQuestion,
+};
 
 /// What each group means, for its heading and the legend.
 fn group_label(group: ObservationGroup) -> &'static str {
@@ -107,16 +109,7 @@ pub fn ValueAnswerView(
             own_unit.with_value(|own| written(v, all.get(chosen.get()), own.as_deref()))
         })
     };
-    let asked = question.dimension_cue.as_ref().map(|cue| {
-        format!(
-            "Asks for a {} (“{cue}”){}",
-            question.dimension.as_deref().unwrap_or("value"),
-            question
-                .year
-                .map(|y| format!(", in {y}"))
-                .unwrap_or_default()
-        )
-    });
+    let asked = asked_for(&question);
     let headline = match value {
         Some(v) => view! {
             <p class="count-value value-value" id="value-value">{move || show(v)}</p>
@@ -128,30 +121,9 @@ pub fn ValueAnswerView(
         }
         .into_any(),
     };
-    let switch = units.with_value(|all| all.len() > 1).then(|| {
-        let buttons = units.with_value(|all| {
-            all.iter()
-                .enumerate()
-                .map(|(i, choice)| {
-                    let name = choice.unit.clone();
-                    // The first choice is the answer's own unit: the link then names none.
-                    let id = (i > 0).then(|| choice.unit_id.clone());
-                    view! {
-                        <button
-                            type="button"
-                            class="unit-choice"
-                            data-unit=choice.unit_id.clone()
-                            aria-pressed=move || (chosen.get() == i).to_string()
-                            on:click=move |_| unit.set(id.clone())
-                        >
-                            {name}
-                        </button>
-                    }
-                })
-                .collect_view()
-        });
-        view! { <div class="unit-switch" role="group" aria-label="Show the value in">{buttons}</div> }
-    });
+    let switch = units
+        .with_value(|all| all.len() > 1)
+        .then(|| view! { <UnitSwitch units chosen unit/> });
     let answer_feedback = target.clone().filter(|_| value.is_some()).map(|target| {
         view! {
             <FeedbackForm
@@ -200,6 +172,51 @@ pub fn ValueAnswerView(
             }}
         </section>
     }
+}
+
+/// What the question asks for, in words ("Asks for a length (“tall”), in 2019").
+fn asked_for(question: &ValueQuestion) -> Option<String> {
+    question.dimension_cue.as_ref().map(|cue| {
+        format!(
+            "Asks for a {} (“{cue}”){}",
+            question.dimension.as_deref().unwrap_or("value"),
+            question
+                .year
+                .map(|y| format!(", in {y}"))
+                .unwrap_or_default()
+        )
+    })
+}
+
+/// Buttons that show the value in each unit it may be shown in; the pressed one is `chosen`.
+#[component]
+fn UnitSwitch(
+    units: StoredValue<Vec<UnitChoice>>,
+    chosen: Memo<usize>,
+    unit: RwSignal<Option<String>>,
+) -> impl IntoView {
+    let buttons = units.with_value(|all| {
+        all.iter()
+            .enumerate()
+            .map(|(i, choice)| {
+                let name = choice.unit.clone();
+                // The first choice is the answer's own unit: the link then names none.
+                let id = (i > 0).then(|| choice.unit_id.clone());
+                view! {
+                    <button
+                        type="button"
+                        class="unit-choice"
+                        data-unit=choice.unit_id.clone()
+                        aria-pressed=move || (chosen.get() == i).to_string()
+                        on:click=move |_| unit.set(id.clone())
+                    >
+                        {name}
+                    </button>
+                }
+            })
+            .collect_view()
+    });
+    view! { <div class="unit-switch" role="group" aria-label="Show the value in">{buttons}</div> }
 }
 
 /// Each observation with a value at that value, sized by its retrieval weight and coloured by

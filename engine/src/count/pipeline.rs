@@ -164,7 +164,7 @@ impl CountPipeline {
         scorer: ScorerKind,
         related: Option<&[bool]>,
         sources: &[&str],
-    ) -> Result<Vec<Vec<(CountCandidate, f64)>>, PipelineError> {
+    ) -> Result<PerSnippet, PipelineError> {
         let is_related = |s: usize| related.is_none_or(|r| r.get(s).copied().unwrap_or(true));
         let candidates: Vec<Vec<CountCandidate>> =
             snippets.iter().map(|s| count_candidates(s)).collect();
@@ -349,44 +349,13 @@ impl CountPipeline {
         };
         let related = subject.related(snippets, min_relevance);
         let sources: Vec<&str> = snippets.iter().map(|s| s.source.as_str()).collect();
-        // Instances come only from the passages about the question (a name in a passage about
-        // something else is no instance of it); the others are read as empty.
-        let instance_texts: Vec<&str> = texts
-            .iter()
-            .zip(&related)
-            .map(|(text, &related)| if related { *text } else { "" })
-            .collect();
         lap(Stage::Analysis, &mut timings)?;
 
         let scorer = self.effective_scorer(settings.scorer);
         let settings = &settings.for_scorer(scorer);
-        // The instances' evidence (names, their fit to the answer type) does not depend on the
-        // counts: it is gathered on a second thread while the reader reads, which leaves the
-        // cores idle between its matrix products.
-        let (per_snippet, evidence) = std::thread::scope(|scope| {
-            let gathering = scope.spawn(|| {
-                self.instance_evidence(
-                    &analysis,
-                    &instance_texts,
-                    settings.instance_scoring,
-                    settings.max_instances,
-                )
-            });
-            let per_snippet = self.score_candidates(
-                question,
-                &analysis,
-                &texts,
-                scorer,
-                Some(&related),
-                &sources,
-            );
-            let evidence = gathering
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (per_snippet, evidence)
-        });
-        let per_snippet = per_snippet?;
-        let evidence = evidence?;
+        let (per_snippet, evidence) = self.read_snippets(
+            question, &analysis, &texts, &related, settings, scorer, &sources,
+        )?;
         lap(Stage::SpanScoring, &mut timings)?;
 
         let chosen = best_per_snippet(&per_snippet);
@@ -414,7 +383,96 @@ impl CountPipeline {
         };
         lap(Stage::Consolidation, &mut timings)?;
 
-        // Contextualization over the used candidates.
+        let Contextualised {
+            classes,
+            cnp_rep,
+            groups,
+            confidence,
+        } = self.contextualise(snippets, &chosen, &kept, consolidated, settings)?;
+        lap(Stage::Contextualization, &mut timings)?;
+
+        // Instances.
+        let instances = rank_instances(
+            evidence,
+            &chosen,
+            texts.len(),
+            settings.instance_scoring,
+            settings.max_instances,
+        );
+        lap(Stage::Instances, &mut timings)?;
+
+        let answer_snippets =
+            snippet_answers(snippets, &per_snippet, &chosen, &classes, &instances);
+        let ranked = ranked_instances(&instances, snippets);
+
+        Ok(CountAnswer {
+            question: question.to_string(),
+            analysis,
+            count,
+            support,
+            abstention,
+            cnp_rep,
+            confidence,
+            groups,
+            instances: ranked,
+            snippets: answer_snippets,
+            retrieval,
+            origin: None,
+            threshold_used,
+            settings: settings.clone(),
+            timings,
+        })
+    }
+
+    /// Reads every snippet's count candidates and gathers the instances' evidence. The
+    /// evidence (names, their fit to the answer type) does not depend on the counts: it is
+    /// gathered on a second thread while the reader reads, which leaves the cores idle between
+    /// its matrix products. Only the passages about the question give instances (`related`).
+    #[allow(clippy::too_many_arguments)]
+    fn read_snippets(
+        &self,
+        question: &str,
+        analysis: &QuestionAnalysis,
+        texts: &[&str],
+        related: &[bool],
+        settings: &CountSettings,
+        scorer: ScorerKind,
+        sources: &[&str],
+    ) -> Result<(PerSnippet, InstanceEvidence), PipelineError> {
+        let instance_texts: Vec<&str> = texts
+            .iter()
+            .zip(related)
+            .map(|(text, &related)| if related { *text } else { "" })
+            .collect();
+        let (per_snippet, evidence) = std::thread::scope(|scope| {
+            let gathering = scope.spawn(|| {
+                self.instance_evidence(
+                    analysis,
+                    &instance_texts,
+                    settings.instance_scoring,
+                    settings.max_instances,
+                )
+            });
+            let per_snippet =
+                self.score_candidates(question, analysis, texts, scorer, Some(related), sources);
+            let evidence = gathering
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (per_snippet, evidence)
+        });
+        Ok((per_snippet?, evidence?))
+    }
+
+    /// Sorts the counts kept for the answer into its representative, synonyms, subgroups and
+    /// incomparables (CoQEx's Algorithm 2), with the share of confidence that agrees.
+    fn contextualise(
+        &self,
+        snippets: &[Snippet],
+        chosen: &[Chosen],
+        kept: &[usize],
+        consolidated: Option<f64>,
+        settings: &CountSettings,
+    ) -> Result<Contextualised, PipelineError> {
         let mut classes: Vec<Option<CnpClass>> = vec![None; chosen.len()];
         let mut cnp_rep = None;
         let mut groups = CnpGroups::default();
@@ -470,97 +528,11 @@ impl CountPipeline {
         ] {
             group.sort_by(|a, b| b.confidence.total_cmp(&a.confidence));
         }
-        lap(Stage::Contextualization, &mut timings)?;
-
-        // Instances.
-        let instances = rank_instances(
-            evidence,
-            &chosen,
-            texts.len(),
-            settings.instance_scoring,
-            settings.max_instances,
-        );
-        lap(Stage::Instances, &mut timings)?;
-
-        let answer_snippets = snippets
-            .iter()
-            .enumerate()
-            .map(|(s, snippet)| {
-                let chosen_here = chosen.iter().position(|c| c.snippet == s);
-                let spans = per_snippet[s]
-                    .iter()
-                    .map(|(c, p)| {
-                        let is_chosen =
-                            chosen_here.is_some_and(|i| chosen[i].candidate.span == c.span);
-                        let class = chosen_here.filter(|_| is_chosen).and_then(|i| classes[i]);
-                        CountSpan {
-                            start: char_offset(&snippet.text, c.span.start),
-                            end: char_offset(&snippet.text, c.span.end),
-                            text: c.text.clone(),
-                            count: c.count,
-                            confidence: *p,
-                            chosen: is_chosen,
-                            used: class.is_some(),
-                            cnp_class: class,
-                        }
-                    })
-                    .collect();
-                let marks = instances
-                    .iter()
-                    .flat_map(|inst| {
-                        inst.mentions
-                            .iter()
-                            .filter(|m| m.snippet == s)
-                            .map(|m| InstanceMark {
-                                start: char_offset(&snippet.text, m.span.start),
-                                end: char_offset(&snippet.text, m.span.end),
-                                instance: inst.name.clone(),
-                            })
-                    })
-                    .collect();
-                SnippetAnswer {
-                    id: snippet.id.clone(),
-                    source: snippet.source.clone(),
-                    text: snippet.text.clone(),
-                    spans,
-                    instances: marks,
-                    link: None,
-                }
-            })
-            .collect();
-        let ranked = instances
-            .iter()
-            .map(|inst| {
-                let mut ids: Vec<String> = inst
-                    .mentions
-                    .iter()
-                    .map(|m| snippets[m.snippet].id.clone())
-                    .collect();
-                ids.dedup();
-                RankedInstance {
-                    name: inst.name.clone(),
-                    score: inst.score,
-                    snippets: ids,
-                }
-            })
-            .collect();
-
-        Ok(CountAnswer {
-            question: question.to_string(),
-            analysis,
-            count,
-            support,
-            abstention,
+        Ok(Contextualised {
+            classes,
             cnp_rep,
-            confidence,
             groups,
-            instances: ranked,
-            snippets: answer_snippets,
-            retrieval,
-            origin: None,
-            threshold_used,
-            settings: settings.clone(),
-            timings,
+            confidence,
         })
     }
 
@@ -917,6 +889,94 @@ pub fn predict(chosen: &[Chosen], settings: &CountSettings, rule: SupportRule) -
         count: consolidated.filter(|_| support >= settings.abstain_below),
         support,
     }
+}
+
+/// Each snippet's count candidates with their confidences.
+pub type PerSnippet = Vec<Vec<(CountCandidate, f64)>>;
+
+/// The counts' contexts: each chosen candidate's class, the representative, the groups and the
+/// share of confidence that agrees with the answer.
+struct Contextualised {
+    classes: Vec<Option<CnpClass>>,
+    cnp_rep: Option<Cnp>,
+    groups: CnpGroups,
+    confidence: f64,
+}
+
+/// Each snippet as the answer shows it: its count spans (which was chosen, used and how
+/// classed) and where its instances are named.
+fn snippet_answers(
+    snippets: &[Snippet],
+    per_snippet: &PerSnippet,
+    chosen: &[Chosen],
+    classes: &[Option<CnpClass>],
+    instances: &[Instance],
+) -> Vec<SnippetAnswer> {
+    snippets
+        .iter()
+        .enumerate()
+        .map(|(s, snippet)| {
+            let chosen_here = chosen.iter().position(|c| c.snippet == s);
+            let spans = per_snippet[s]
+                .iter()
+                .map(|(c, p)| {
+                    let is_chosen = chosen_here.is_some_and(|i| chosen[i].candidate.span == c.span);
+                    let class = chosen_here.filter(|_| is_chosen).and_then(|i| classes[i]);
+                    CountSpan {
+                        start: char_offset(&snippet.text, c.span.start),
+                        end: char_offset(&snippet.text, c.span.end),
+                        text: c.text.clone(),
+                        count: c.count,
+                        confidence: *p,
+                        chosen: is_chosen,
+                        used: class.is_some(),
+                        cnp_class: class,
+                    }
+                })
+                .collect();
+            let marks = instances
+                .iter()
+                .flat_map(|inst| {
+                    inst.mentions
+                        .iter()
+                        .filter(|m| m.snippet == s)
+                        .map(|m| InstanceMark {
+                            start: char_offset(&snippet.text, m.span.start),
+                            end: char_offset(&snippet.text, m.span.end),
+                            instance: inst.name.clone(),
+                        })
+                })
+                .collect();
+            SnippetAnswer {
+                id: snippet.id.clone(),
+                source: snippet.source.clone(),
+                text: snippet.text.clone(),
+                spans,
+                instances: marks,
+                link: None,
+            }
+        })
+        .collect()
+}
+
+/// The ranked instances with the snippets that name them.
+fn ranked_instances(instances: &[Instance], snippets: &[Snippet]) -> Vec<RankedInstance> {
+    instances
+        .iter()
+        .map(|inst| {
+            let mut ids: Vec<String> = inst
+                .mentions
+                .iter()
+                .map(|m| snippets[m.snippet].id.clone())
+                .collect();
+            ids.dedup();
+            RankedInstance {
+                name: inst.name.clone(),
+                score: inst.score,
+                snippets: ids,
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use super::{subject_of, ValueQuestion};
 use crate::count::consolidate::{consolidate, Scored};
 use crate::count::Strategy;
 use crate::search::index::SearchIndexError;
-use crate::search::observations::{Observation, ObservationIndex};
+use crate::search::observations::{Observation, ObservationIndex, ScoredObservation};
 use crate::text::offsets::char_offset;
 use crate::{Unit, UnitTable};
 
@@ -154,6 +154,137 @@ enum Target {
     Noun(Option<String>),
 }
 
+/// The answer's unit: the one asked for, else that of `lead` (the best usable observation).
+fn target_unit(question: &ValueQuestion, table: &'static UnitTable, lead: &Observation) -> Target {
+    if let Some(unit) = question.unit.as_deref().and_then(|id| table.get(id)) {
+        return Target::Table(unit);
+    }
+    match lead.quantity.unit.as_ref() {
+        Some(u) => match u.unit_id.as_deref().and_then(|id| table.get(id)) {
+            Some(unit) if u.per.is_none() && u.dimension.as_deref() != Some("count") => {
+                Target::Table(unit)
+            }
+            _ => Target::Noun(Some(u.name.clone())),
+        },
+        None => Target::Noun(None),
+    }
+}
+
+/// The ranked observations as the answer shows them, and those the value is taken from.
+struct Observations<'a> {
+    shown: Vec<ValueObservation>,
+    /// The usable observations' values in the target unit with their weights (at most
+    /// `settings.consolidate`), for the median rule.
+    scored: Vec<Scored>,
+    /// The same, with their sentences, for the majority rule.
+    pool: Vec<Observed<'a>>,
+}
+
+/// Each ranked observation in the target unit, weighted by its score over the best one's.
+fn observe<'a>(
+    ranked: &'a [ScoredObservation],
+    table: &UnitTable,
+    target: &Target,
+    usable: &dyn Fn(&Observation) -> bool,
+    settings: &ValueSettings,
+    best_score: f64,
+) -> Observations<'a> {
+    let mut shown: Vec<ValueObservation> = Vec::with_capacity(ranked.len());
+    let mut scored = Vec::new();
+    let mut pool: Vec<Observed> = Vec::new();
+    for r in ranked {
+        let o = &r.observation;
+        let q = &o.quantity;
+        let middle = (q.value.low() + q.value.high()) / 2.0;
+        let unit = q.unit.as_ref();
+        let value = in_unit(
+            table,
+            middle,
+            unit.and_then(|u| u.unit_id.as_deref()),
+            unit.map(|u| u.name.as_str()),
+            target,
+        );
+        let weight = if best_score > 0.0 {
+            r.score / best_score
+        } else {
+            0.0
+        };
+        if let (Some(v), true) = (value, usable(o)) {
+            if scored.len() < settings.consolidate {
+                scored.push(Scored {
+                    count: v,
+                    confidence: weight,
+                });
+                pool.push(Observed {
+                    value: v,
+                    weight,
+                    sentence: &o.text,
+                });
+            }
+        }
+        shown.push(ValueObservation {
+            sentence_id: o.sentence_id.clone(),
+            text: o.text.clone(),
+            start: char_offset(&o.text, q.span.start),
+            end: char_offset(&o.text, q.span.end),
+            surface: o.text.get(q.span.clone()).unwrap_or_default().to_string(),
+            value,
+            description: o.description.clone(),
+            weight,
+            group: ObservationGroup::Apart,
+        });
+    }
+    Observations {
+        shown,
+        scored,
+        pool,
+    }
+}
+
+/// The note when the two leading groups of values are close in support.
+fn disagreement(best: &Group, rival: &Group, unit: Option<&str>) -> String {
+    let said = |g: &Group| {
+        format!(
+            "{}{} ({})",
+            significant(g.value),
+            unit.map(|u| format!(" {u}")).unwrap_or_default(),
+            match g.sentences {
+                1 => "1 sentence".to_string(),
+                n => format!("{n} sentences"),
+            }
+        )
+    };
+    format!("the sources disagree: {} or {}", said(best), said(rival))
+}
+
+/// Marks each usable observation as agreeing with `value` or differing from it; the surface of
+/// the one closest to `value` represents the answer.
+fn group_around(
+    observations: &mut [ValueObservation],
+    ranked: &[ScoredObservation],
+    usable: &dyn Fn(&Observation) -> bool,
+    value: f64,
+    agree_within: f64,
+) -> Option<String> {
+    let mut representative: Option<(f64, String)> = None;
+    for (o, r) in observations.iter_mut().zip(ranked) {
+        let Some(v) = o.value.filter(|_| usable(&r.observation)) else {
+            continue;
+        };
+        let agrees = (v - value).abs() <= agree_within * value.abs().max(f64::EPSILON);
+        o.group = if agrees {
+            ObservationGroup::Agrees
+        } else {
+            ObservationGroup::Differs
+        };
+        let distance = (v - value).abs();
+        if representative.as_ref().is_none_or(|(d, _)| distance < *d) {
+            representative = Some((distance, o.surface.clone()));
+        }
+    }
+    representative.map(|(_, surface)| surface)
+}
+
 /// Answers `question` from the observations of `index`.
 pub fn answer(
     question: &ValueQuestion,
@@ -206,64 +337,12 @@ pub fn answer(
         .iter()
         .find(|r| usable(&r.observation))
         .unwrap_or(best);
-    let lead = &first_usable.observation.quantity;
-    let target = match question.unit.as_deref().and_then(|id| table.get(id)) {
-        Some(unit) => Target::Table(unit),
-        None => match lead.unit.as_ref() {
-            Some(u) => match u.unit_id.as_deref().and_then(|id| table.get(id)) {
-                Some(unit) if u.per.is_none() && u.dimension.as_deref() != Some("count") => {
-                    Target::Table(unit)
-                }
-                _ => Target::Noun(Some(u.name.clone())),
-            },
-            None => Target::Noun(None),
-        },
-    };
-    let mut observations: Vec<ValueObservation> = Vec::with_capacity(ranked.len());
-    let mut scored = Vec::new();
-    let mut pool: Vec<Observed> = Vec::new();
-    for r in &ranked {
-        let o = &r.observation;
-        let q = &o.quantity;
-        let middle = (q.value.low() + q.value.high()) / 2.0;
-        let unit = q.unit.as_ref();
-        let value = in_unit(
-            table,
-            middle,
-            unit.and_then(|u| u.unit_id.as_deref()),
-            unit.map(|u| u.name.as_str()),
-            &target,
-        );
-        let weight = if best_score > 0.0 {
-            r.score / best_score
-        } else {
-            0.0
-        };
-        if let (Some(v), true) = (value, usable(o)) {
-            if scored.len() < settings.consolidate {
-                scored.push(Scored {
-                    count: v,
-                    confidence: weight,
-                });
-                pool.push(Observed {
-                    value: v,
-                    weight,
-                    sentence: &o.text,
-                });
-            }
-        }
-        observations.push(ValueObservation {
-            sentence_id: o.sentence_id.clone(),
-            text: o.text.clone(),
-            start: char_offset(&o.text, q.span.start),
-            end: char_offset(&o.text, q.span.end),
-            surface: o.text.get(q.span.clone()).unwrap_or_default().to_string(),
-            value,
-            description: o.description.clone(),
-            weight,
-            group: ObservationGroup::Apart,
-        });
-    }
+    let target = target_unit(question, table, &first_usable.observation);
+    let Observations {
+        shown: mut observations,
+        scored,
+        pool,
+    } = observe(&ranked, table, &target, &usable, settings, best_score);
     let unit_name = match &target {
         Target::Table(u) => Some(u.name().to_string()),
         Target::Noun(name) => name.clone(),
@@ -272,25 +351,7 @@ pub fn answer(
         ValueRule::Median => consolidate(&scored, settings.strategy),
         ValueRule::Majority { contested } => match leading_groups(&pool, settings.agree_within) {
             Some((best, Some(rival))) if rival.support >= contested * best.support => {
-                let said = |g: &Group| {
-                    format!(
-                        "{}{} ({})",
-                        significant(g.value),
-                        unit_name
-                            .as_deref()
-                            .map(|u| format!(" {u}"))
-                            .unwrap_or_default(),
-                        match g.sentences {
-                            1 => "1 sentence".to_string(),
-                            n => format!("{n} sentences"),
-                        }
-                    )
-                };
-                let mut answer = abstain(format!(
-                    "the sources disagree: {} or {}",
-                    said(&best),
-                    said(&rival)
-                ));
+                let mut answer = abstain(disagreement(&best, &rival, unit_name.as_deref()));
                 answer.observations = observations;
                 answer.unit = unit_name;
                 return Ok(answer);
@@ -302,22 +363,13 @@ pub fn answer(
     let Some(value) = value else {
         return Ok(abstain("no observation converts to one unit".to_string()));
     };
-    let mut representative: Option<(f64, String)> = None;
-    for (o, r) in observations.iter_mut().zip(&ranked) {
-        let Some(v) = o.value.filter(|_| usable(&r.observation)) else {
-            continue;
-        };
-        let agrees = (v - value).abs() <= settings.agree_within * value.abs().max(f64::EPSILON);
-        o.group = if agrees {
-            ObservationGroup::Agrees
-        } else {
-            ObservationGroup::Differs
-        };
-        let distance = (v - value).abs();
-        if representative.as_ref().is_none_or(|(d, _)| distance < *d) {
-            representative = Some((distance, o.surface.clone()));
-        }
-    }
+    let representative = group_around(
+        &mut observations,
+        &ranked,
+        &usable,
+        value,
+        settings.agree_within,
+    );
     let (unit, unit_id, units) = match &target {
         Target::Table(u) => (
             Some(u.name().to_string()),
@@ -331,7 +383,7 @@ pub fn answer(
         value: Some(value),
         unit,
         unit_id,
-        representative: representative.map(|(_, s)| s),
+        representative,
         note,
         observations,
         units,

@@ -85,22 +85,7 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
     resident::measure_in_child(&empty, &args.models, None)?;
     let before = resident::measure_in_child(&empty, &args.models, None)?.loaded;
     let _ = std::fs::remove_dir_all(&empty);
-    let (documents, described) = match args.one_line_mb {
-        Some(megabytes) => (
-            vec![one_line_document(megabytes)],
-            "one document on one line".to_string(),
-        ),
-        None => {
-            let data = data_dir_or_default(&args.data);
-            let paragraphs = bench_paragraphs(data.as_deref())?;
-            let documents = bench_documents(&paragraphs, args.sentences);
-            let described = format!(
-                "{} distinct paragraphs of the data sets' web snippets, repeated",
-                paragraphs.len()
-            );
-            (documents, described)
-        }
-    };
+    let (documents, described) = bench_input(args)?;
     let _ = std::fs::remove_dir_all(&args.dir);
     let snippets = open_snippets(&args.dir.join("snippets"))?;
     let sentence_index = open_sentences(&args.dir.join("sentences"))?;
@@ -196,6 +181,28 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The benchmark's documents and how they are described: one long line, or the data sets'
+/// paragraphs repeated until they hold the sentences asked for.
+fn bench_input(args: &BenchIngestArgs) -> anyhow::Result<(Vec<Document>, String)> {
+    let input = match args.one_line_mb {
+        Some(megabytes) => (
+            vec![one_line_document(megabytes)],
+            "one document on one line".to_string(),
+        ),
+        None => {
+            let data = data_dir_or_default(&args.data);
+            let paragraphs = bench_paragraphs(data.as_deref())?;
+            let documents = bench_documents(&paragraphs, args.sentences);
+            let described = format!(
+                "{} distinct paragraphs of the data sets' web snippets, repeated",
+                paragraphs.len()
+            );
+            (documents, described)
+        }
+    };
+    Ok(input)
 }
 
 /// Documents of [`BENCH_PARAGRAPHS`] paragraphs each, taken in turn from `paragraphs`, until

@@ -11,7 +11,9 @@ use tally_engine::count::eval::{
 };
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::training::data::{load_training_queries, query_candidates};
-use tally_engine::count::training::ranker::train_candidate_ranker;
+use tally_engine::count::training::ranker::{
+    train_candidate_ranker, AbstentionReport, RankerReport,
+};
 use tally_engine::count::training::reader::{train_count_spans, TrainSettings};
 use tally_engine::count::training::span_confidences::read_span_confidences;
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
@@ -195,7 +197,13 @@ pub fn train(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
             }
         }
     }
-    let abstention = &ranker_report.abstention;
+    print_abstention(&ranker_report.abstention);
+    print_calibration(&ranker_report);
+    Ok(())
+}
+
+/// The abstention rule chosen by nested cross-validation, with its curve.
+fn print_abstention(abstention: &AbstentionReport) {
     println!(
         "abstention (nested cross-validation): support = best confidence, folds chose {:?}; \
          support = answer-support model, folds chose {:?}",
@@ -246,6 +254,10 @@ pub fn train(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
         },
         abstention.abstain_below
     );
+}
+
+/// How well the scorers' probabilities are calibrated, out of fold.
+fn print_calibration(ranker_report: &RankerReport) {
     for (scorer, table) in &ranker_report.calibration {
         println!(
             "calibration of {scorer} (out of fold, {} candidates): ECE {:.3}, Brier {:.3}",
@@ -259,7 +271,6 @@ pub fn train(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
             );
         }
     }
-    Ok(())
 }
 
 /// `tally eval count --snippets FILE --gold FILE [--strategy S] [--json]`.

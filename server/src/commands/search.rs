@@ -12,6 +12,7 @@ use tally_engine::search::tuning::{folds, grid, Parts, ScoredGrid, Tuned, FOLDS}
 use tally_engine::search::{
     search as run_search, Document, Ranker, SearchResults, SearchSettings, SentenceIndex,
 };
+use tally_engine::Encoder;
 
 use crate::cli::{
     data_dir_or_default, BenchSearchArgs, EvalSearchArgs, SearchArgs, SearchSettingsArgs,
@@ -159,43 +160,13 @@ pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
         None
     };
     if args.json {
-        let settings = SearchSettings {
-            ranker: chosen,
-            alpha: args.alpha,
-            ..SearchSettings::default()
-        };
-        let scores = evaluate(&collection, encoder.as_deref(), &settings)?;
-        println!(
-            "{}",
-            serde_json::json!({
-                "ranker": chosen.name(),
-                "queries": scores.queries,
-                "p@10": scores.precision,
-                "mrr@10": scores.mrr,
-                "ndcg@10": scores.ndcg,
-            })
-        );
-        return Ok(());
+        return print_chosen_ranker(&collection, encoder.as_deref(), chosen, args.alpha);
     }
     if let Some(encoder) = &encoder {
         // The grid re-ranks the same pools many times.
         encoder.remember_embeddings();
     }
-    println!(
-        "{} queries, {} judged sentences; α {} (the defaults' α); {} folds by query",
-        collection.queries.len(),
-        collection.index.len(),
-        args.alpha,
-        FOLDS
-    );
-    println!(
-        "{:<12} {:>23}   {:>23}   {:>6} {:>9}",
-        "", "in-sample, defaults", "cross-validated", "grid", "best in-"
-    );
-    println!(
-        "{:<12} {:>6} {:>7} {:>8}   {:>6} {:>7} {:>8}   {:>6} {:>9}",
-        "ranker", "P@10", "MRR@10", "NDCG@10", "P@10", "MRR@10", "NDCG@10", "points", "sample MRR"
-    );
+    print_grid_header(&collection, args.alpha);
     let texts: Vec<&str> = collection
         .queries
         .iter()
@@ -268,7 +239,67 @@ pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
     for line in choices {
         println!("{line}");
     }
-    // Which parts help on held-out queries: each ranker's grid without them, and with each.
+    print_parts(&collection, encoder.as_deref(), args.alpha, &fold, &adopted)?;
+    if let Some(encoder) = &encoder {
+        learned_row(&collection, encoder, &fold)?;
+    }
+    Ok(())
+}
+
+/// The grid table's title and column heads.
+fn print_grid_header(collection: &JudgedCollection, alpha: f64) {
+    println!(
+        "{} queries, {} judged sentences; α {} (the defaults' α); {} folds by query",
+        collection.queries.len(),
+        collection.index.len(),
+        alpha,
+        FOLDS
+    );
+    println!(
+        "{:<12} {:>23}   {:>23}   {:>6} {:>9}",
+        "", "in-sample, defaults", "cross-validated", "grid", "best in-"
+    );
+    println!(
+        "{:<12} {:>6} {:>7} {:>8}   {:>6} {:>7} {:>8}   {:>6} {:>9}",
+        "ranker", "P@10", "MRR@10", "NDCG@10", "P@10", "MRR@10", "NDCG@10", "points", "sample MRR"
+    );
+}
+
+/// `--json`: the chosen ranker's figures with the defaults, in-sample (no grid).
+fn print_chosen_ranker(
+    collection: &JudgedCollection,
+    encoder: Option<&Encoder>,
+    ranker: Ranker,
+    alpha: f64,
+) -> anyhow::Result<()> {
+    let settings = SearchSettings {
+        ranker,
+        alpha,
+        ..SearchSettings::default()
+    };
+    let scores = evaluate(collection, encoder, &settings)?;
+    println!(
+        "{}",
+        serde_json::json!({
+            "ranker": ranker.name(),
+            "queries": scores.queries,
+            "p@10": scores.precision,
+            "mrr@10": scores.mrr,
+            "ndcg@10": scores.ndcg,
+        })
+    );
+    Ok(())
+}
+
+/// Which parts help on held-out queries: each ranker's grid without them, and with each
+/// (`adopted`: each ranker's cross-validated figures with its adopted parts, computed already).
+fn print_parts(
+    collection: &JudgedCollection,
+    encoder: Option<&Encoder>,
+    alpha: f64,
+    fold: &[usize],
+    adopted: &[(Ranker, RankerScores)],
+) -> anyhow::Result<()> {
     println!("cross-validated P@10 / MRR@10 of each ranker's grid with each part:");
     let parts = [
         ("α, bare weight", Parts::default()),
@@ -289,7 +320,7 @@ pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
     ];
     for ranker in [Ranker::Qbm25, Ranker::Dense, Ranker::Entity] {
         let defaults = SearchSettings {
-            alpha: args.alpha,
+            alpha,
             ..SearchSettings::for_ranker(ranker)
         };
         let mut cells = Vec::new();
@@ -301,17 +332,14 @@ pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
                 Some((_, cv)) => cv.clone(),
                 None => {
                     let points = grid(&defaults, part);
-                    ScoredGrid::run(&collection, encoder.as_deref(), points)?
-                        .cross_validate(&fold)
+                    ScoredGrid::run(collection, encoder, points)?
+                        .cross_validate(fold)
                         .cross_validated
                 }
             };
             cells.push(format!("{name} {:.3} / {:.3}", cv.precision, cv.mrr));
         }
         println!("  {:<7} {}", ranker.name(), cells.join("   "));
-    }
-    if let Some(encoder) = &encoder {
-        learned_row(&collection, encoder, &fold)?;
     }
     Ok(())
 }
@@ -506,37 +534,41 @@ pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&figures)?);
     } else {
-        let f = &figures;
-        println!(
-            "indexed {} sentences ({} real, {} generated; {} quantities) in {:.1} s: {:.0} sentences/s \
-             (splitting+extraction {:.1} s, tantivy {:.1} s)",
-            f.sentences, f.real_sentences, f.generated_sentences, f.quantities, f.ingest_seconds,
-            f.sentences_per_second, f.extraction_seconds, f.tantivy_seconds
-        );
-        println!(
-            "disk {:.0} MB ({:.0} MB per million sentences); resident {:.0} MB after queries \
-             (+{:.0} MB per million sentences for the open index)",
-            f.disk_megabytes,
-            f.disk_megabytes_per_million,
-            f.resident_megabytes_after_queries,
-            f.resident_growth_megabytes_per_million
-        );
-        for l in &f.latency {
-            println!(
-                "{:<6} {} queries × {} runs: p50 {:.2} ms, p95 {:.2} ms, mean {:.2} ms",
-                l.ranker, l.queries, l.runs, l.p50_ms, l.p95_ms, l.mean_ms
-            );
-        }
-        println!("qbm25 / bm25 p50: {:.2}×", f.qbm25_to_bm25_p50);
-        println!("slowest qbm25 queries (p50 over the runs; bm25 on the same query):");
-        for s in &f.slowest_qbm25 {
-            println!(
-                "  {:>7.2} ms (bm25 {:.2} ms)  {}",
-                s.qbm25_ms, s.bm25_ms, s.query
-            );
-        }
+        print_search_bench(&figures);
     }
     Ok(())
+}
+
+/// `tally bench search`'s figures for people.
+fn print_search_bench(f: &SearchBenchFigures) {
+    println!(
+        "indexed {} sentences ({} real, {} generated; {} quantities) in {:.1} s: {:.0} sentences/s \
+         (splitting+extraction {:.1} s, tantivy {:.1} s)",
+        f.sentences, f.real_sentences, f.generated_sentences, f.quantities, f.ingest_seconds,
+        f.sentences_per_second, f.extraction_seconds, f.tantivy_seconds
+    );
+    println!(
+        "disk {:.0} MB ({:.0} MB per million sentences); resident {:.0} MB after queries \
+         (+{:.0} MB per million sentences for the open index)",
+        f.disk_megabytes,
+        f.disk_megabytes_per_million,
+        f.resident_megabytes_after_queries,
+        f.resident_growth_megabytes_per_million
+    );
+    for l in &f.latency {
+        println!(
+            "{:<6} {} queries × {} runs: p50 {:.2} ms, p95 {:.2} ms, mean {:.2} ms",
+            l.ranker, l.queries, l.runs, l.p50_ms, l.p95_ms, l.mean_ms
+        );
+    }
+    println!("qbm25 / bm25 p50: {:.2}×", f.qbm25_to_bm25_p50);
+    println!("slowest qbm25 queries (p50 over the runs; bm25 on the same query):");
+    for s in &f.slowest_qbm25 {
+        println!(
+            "  {:>7.2} ms (bm25 {:.2} ms)  {}",
+            s.qbm25_ms, s.bm25_ms, s.query
+        );
+    }
 }
 
 /// The `n` queries on which qbm25 is slowest.
