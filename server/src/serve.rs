@@ -18,7 +18,7 @@ use crate::http::router;
 use crate::ingest::held::HeldCorpora;
 use crate::ingest::IngestService;
 use crate::sources::WebSource;
-use crate::state::{AppState, EncoderSlot};
+use crate::state::{AppState, EncoderSlot, EncoderUnavailable};
 use crate::store::answers;
 use crate::store::db::Database;
 use crate::store::pg_cluster::PrivateCluster;
@@ -203,7 +203,7 @@ async fn load_encoder(args: &ServeArgs) -> EncoderSlot {
         Err(e) => {
             tracing::error!("encoder not loaded: {e:#}");
             return EncoderSlot {
-                encoder: Err(format!("{e:#}")),
+                encoder: Err(EncoderUnavailable(format!("{e:#}"))),
                 path: None,
             };
         }
@@ -211,8 +211,8 @@ async fn load_encoder(args: &ServeArgs) -> EncoderSlot {
     let path = Some(dir.path().to_path_buf());
     let loaded = tokio::task::spawn_blocking(move || crate::loading::load_encoder_in(&dir))
         .await
-        .map_err(|e| format!("encoder loading crashed: {e}"))
-        .and_then(|r| r.map_err(|e| format!("{e:#}")));
+        .map_err(|e| EncoderUnavailable(format!("encoder loading crashed: {e}")))
+        .and_then(|r| r.map_err(|e| EncoderUnavailable(format!("{e:#}"))));
     match &loaded {
         Ok(encoder) => tracing::info!(
             "encoder {} loaded ({} dimensions, {})",

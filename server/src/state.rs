@@ -30,10 +30,15 @@ pub struct AppState {
     pub ingest: Arc<IngestService>,
 }
 
+/// Why the sentence encoder could not be loaded.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+pub struct EncoderUnavailable(pub String);
+
 /// The sentence encoder, or why it could not be loaded.
 #[derive(Clone)]
 pub struct EncoderSlot {
-    pub encoder: Result<Arc<Encoder>, String>,
+    pub encoder: Result<Arc<Encoder>, EncoderUnavailable>,
     pub path: Option<PathBuf>,
 }
 

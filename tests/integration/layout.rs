@@ -108,3 +108,170 @@ fn the_layout_table_names_every_folder_and_file() {
         problems.into_iter().collect::<Vec<_>>().join("\n")
     );
 }
+
+/// The longest a function may be; word lists and rule tables are the exceptions below.
+const MAX_FUNCTION_LINES: usize = 120;
+
+/// Functions that are a word list or a table of rules read in order: longer, and better whole.
+const WORD_LISTS_AND_RULE_TABLES: [&str; 2] = [
+    // quantity/lexicon.rs: the English function words.
+    "is_function_word",
+    // quantity/extract/rejections.rs: the rules that reject a number, in the order they apply.
+    "is_not_a_quantity",
+];
+
+/// A line of Rust without its string and character literals and its comment, for counting braces.
+fn code_of(line: &str) -> String {
+    let mut code = String::new();
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '\'' => {
+                // A character literal ('{', '\'') or a lifetime ('a): skip the literal only.
+                let rest: String = chars.clone().take(3).collect();
+                if rest.starts_with('\\') {
+                    chars.next();
+                    chars.next();
+                    chars.next();
+                } else if rest.chars().nth(1) == Some('\'') {
+                    chars.next();
+                    chars.next();
+                }
+            }
+            '/' if chars.peek() == Some(&'/') => break,
+            c => code.push(c),
+        }
+    }
+    code
+}
+
+/// The name of the function a line declares (with a body), if it declares one.
+fn declared_function(line: &str) -> Option<&str> {
+    let mut rest = line.trim_start();
+    for prefix in [
+        "pub(crate) ",
+        "pub(super) ",
+        "pub ",
+        "async ",
+        "const ",
+        "unsafe ",
+    ] {
+        rest = rest.strip_prefix(prefix).unwrap_or(rest);
+    }
+    let rest = rest.strip_prefix("async ").unwrap_or(rest);
+    let name = rest.strip_prefix("fn ")?;
+    let end = name.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+    (!line.trim_end().ends_with(';')).then_some(&name[..end])
+}
+
+#[test]
+fn no_function_is_longer_than_120_lines() {
+    let root = workspace_root();
+    let mut long = Vec::new();
+    for file in files() {
+        let in_a_crate = ["types/src/", "engine/src/", "app/src/", "server/src/"]
+            .iter()
+            .any(|dir| file.starts_with(dir));
+        if !in_a_crate || !file.ends_with(".rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(root.join(&file)).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (start, line) in lines.iter().enumerate() {
+            let Some(name) = declared_function(line) else {
+                continue;
+            };
+            let (mut depth, mut opened) = (0i64, false);
+            let mut end = start;
+            for (k, line) in lines.iter().enumerate().skip(start) {
+                let code = code_of(line);
+                let opens = code.matches('{').count() as i64;
+                depth += opens - code.matches('}').count() as i64;
+                opened |= opens > 0;
+                end = k;
+                if opened && depth <= 0 {
+                    break;
+                }
+            }
+            let length = end - start + 1;
+            if length > MAX_FUNCTION_LINES && !WORD_LISTS_AND_RULE_TABLES.contains(&name) {
+                long.push(format!("{file}: `{name}` has {length} lines"));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "functions longer than {MAX_FUNCTION_LINES} lines (split them into named steps):\n{}",
+        long.join("\n")
+    );
+}
+
+/// The error type of each `Result<T, E>` written on a line, as written.
+fn result_error_types(code: &str) -> Vec<String> {
+    let mut errors = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("Result<") {
+        let after = &rest[at + "Result<".len()..];
+        let (mut depth, mut comma, mut end) = (0i32, None, None);
+        for (k, c) in after.char_indices() {
+            match c {
+                '<' | '(' => depth += 1,
+                '>' | ')' if depth == 0 => {
+                    end = Some(k);
+                    break;
+                }
+                '>' | ')' => depth -= 1,
+                ',' if depth == 0 => comma = Some(k),
+                _ => {}
+            }
+        }
+        if let (Some(comma), Some(end)) = (comma, end) {
+            errors.push(after[comma + 1..end].trim().to_string());
+        }
+        rest = after;
+    }
+    errors
+}
+
+#[test]
+fn errors_are_types_not_strings() {
+    let root = workspace_root();
+    let mut stringly = Vec::new();
+    for file in files() {
+        let in_a_crate = ["types/src/", "engine/src/", "app/src/", "server/src/"]
+            .iter()
+            .any(|dir| file.starts_with(dir));
+        if !in_a_crate || !file.ends_with(".rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(root.join(&file)).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if result_error_types(&code_of(line))
+                .iter()
+                .any(|e| e == "String" || e == "&str" || e == "&'static str")
+            {
+                stringly.push(format!("{file}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert_eq!(
+        result_error_types("fn f() -> Result<HashMap<String, String>, Error> {"),
+        ["Error"]
+    );
+    assert!(
+        stringly.is_empty(),
+        "results whose error is a string (give the error a type):\n{}",
+        stringly.join("\n")
+    );
+}

@@ -6,6 +6,23 @@ use super::datasets::DatasetError;
 use crate::count::snippet_index::IndexError;
 use crate::search::index::SearchIndexError;
 
+/// Why a file's text could not be parsed: where in it, and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ParseError(String);
+
+impl From<String> for ParseError {
+    fn from(why: String) -> Self {
+        Self(why)
+    }
+}
+
+impl From<&str> for ParseError {
+    fn from(why: &str) -> Self {
+        Self(why.to_string())
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum CorpusError {
     #[error("cannot read {path}: {source}")]

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::error::CorpusError;
+use super::error::{CorpusError, ParseError};
 use super::format::Format;
 use crate::corpus::catalogue::{NEWSQUANT, QSEARCH, STRESSTEST};
 use crate::corpus::datasets::read_squad;
@@ -48,14 +48,18 @@ pub fn read_documents(path: &Path, format: Format) -> Result<Vec<Document>, Corp
         path: path.to_path_buf(),
         source,
     })?;
-    parse_documents(&text, format, &stem).map_err(|message| CorpusError::Parse {
+    parse_documents(&text, format, &stem).map_err(|e| CorpusError::Parse {
         path: path.to_path_buf(),
-        message,
+        message: e.to_string(),
     })
 }
 
 /// Parses documents from text already read; `name` identifies the source.
-pub fn parse_documents(text: &str, format: Format, name: &str) -> Result<Vec<Document>, String> {
+pub fn parse_documents(
+    text: &str,
+    format: Format,
+    name: &str,
+) -> Result<Vec<Document>, ParseError> {
     match format {
         Format::Text => Ok(vec![Document {
             id: name.to_string(),
@@ -142,16 +146,16 @@ pub struct JudgedQuery {
 }
 
 /// Parses a judged-queries file (one JSON object per line).
-pub fn parse_judged(text: &str) -> Result<Vec<JudgedQuery>, String> {
+pub fn parse_judged(text: &str) -> Result<Vec<JudgedQuery>, ParseError> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(n, line)| {
             serde_json::from_str(line).map_err(|e| {
-                format!(
+                ParseError::from(format!(
                     "line {}: {e} (expected {{\"qid\",\"query\",\"judged\":[{{\"sentence\",\"relevant\"}}]}})",
                     n + 1
-                )
+                ))
             })
         })
         .collect()
@@ -193,13 +197,12 @@ pub fn ingest_default(
         }
     }
     if added.is_empty() {
-        let documents =
-            parse_documents(DEMO_DOCUMENTS, Format::Jsonl, "demo").map_err(|message| {
-                CorpusError::Parse {
-                    path: "demo_quantities.jsonl".into(),
-                    message,
-                }
-            })?;
+        let documents = parse_documents(DEMO_DOCUMENTS, Format::Jsonl, "demo").map_err(|e| {
+            CorpusError::Parse {
+                path: "demo_quantities.jsonl".into(),
+                message: e.to_string(),
+            }
+        })?;
         added.push(("demo".to_string(), index.add_in("demo", &documents)?));
     }
     Ok(added)
@@ -226,7 +229,8 @@ mod tests {
             Format::Jsonl,
             "f",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(err.starts_with("line 2:"), "{err}");
     }
 }

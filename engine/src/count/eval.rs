@@ -24,6 +24,7 @@ use crate::corpus::datasets::{
     gold_for, read_aliases, read_gold_counts, read_gold_instances, read_squad, DatasetError,
     QuerySnippets, Snippet,
 };
+use crate::corpus::error::ParseError;
 use crate::encoder::{Encoder, EncoderError};
 
 #[derive(Debug, thiserror::Error)]
@@ -258,7 +259,7 @@ pub fn read_contexts(path: &Path) -> Result<Vec<ContextRow>, EvaluateError> {
 }
 
 /// Parses a Python list of 4-tuples `[('1', 0.47, '3 songs', 3.0), …]`.
-fn parse_tuples(text: &str) -> Result<Vec<(String, f64, String, f64)>, String> {
+fn parse_tuples(text: &str) -> Result<Vec<(String, f64, String, f64)>, ParseError> {
     #[derive(Debug)]
     enum Item {
         Str(String),
@@ -273,12 +274,12 @@ fn parse_tuples(text: &str) -> Result<Vec<(String, f64, String, f64)>, String> {
         match c {
             '(' => current = Some(Vec::new()),
             ')' => {
-                let items = current.take().ok_or("unbalanced )")?;
+                let items = current.take().ok_or(ParseError::from("unbalanced )"))?;
                 match items.as_slice() {
                     [Item::Str(id), Item::Num(conf), Item::Str(span), Item::Num(count)] => {
                         tuples.push((id.clone(), *conf, span.clone(), *count));
                     }
-                    other => return Err(format!("unexpected tuple {other:?}")),
+                    other => return Err(format!("unexpected tuple {other:?}").into()),
                 }
             }
             '\'' | '"' => {

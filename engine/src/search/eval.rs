@@ -11,6 +11,7 @@ use super::error::SearchError;
 use super::index::{SearchIndexError, SentenceIndex};
 use super::rank::search;
 use super::settings::{Ranker, SearchSettings};
+use crate::corpus::error::ParseError;
 use crate::corpus::sentences::{parse_documents, parse_judged, JudgedQuery};
 use crate::corpus::Format;
 use crate::Encoder;
@@ -52,9 +53,9 @@ impl JudgedCollection {
             path: path.to_path_buf(),
             source,
         })?;
-        let parse_error = |message| SearchEvalError::Parse {
+        let parse_error = |e: ParseError| SearchEvalError::Parse {
             path: path.to_path_buf(),
-            message,
+            message: e.to_string(),
         };
         let queries = parse_judged(&text).map_err(parse_error)?;
         if queries.is_empty() {

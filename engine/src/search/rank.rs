@@ -8,8 +8,8 @@ use super::conditions::Test;
 use super::error::SearchError;
 use super::present::{hit_of, merge_duplicates, sort_by_score, sort_hits, view_of};
 use super::rankers::{ranker_for, Asked};
-use super::results::{SearchResults, SearchTimings};
-use super::retrieve::{best_candidates, Retrieval};
+use super::results::{Hit, SearchResults, SearchTimings};
+use super::retrieve::{best_candidates, Candidate, Retrieval};
 use super::settings::{SearchSettings, SortOrder};
 use super::SentenceIndex;
 use crate::quantity::{parse_query, ParsedQuery};
@@ -95,17 +95,7 @@ pub fn search(
     let retrieve_ms = ms(retrieve_started);
 
     let rerank_started = Instant::now();
-    let mut hits = Vec::with_capacity(candidates.len());
-    for candidate in &candidates {
-        let stored = index.stored(&searcher, candidate.address)?;
-        hits.push(hit_of(
-            &parsed,
-            &tests,
-            stored,
-            candidate.bm25,
-            retrieval.max_bm25,
-        ));
-    }
+    let mut hits = stored_hits(index, &searcher, &parsed, &tests, &candidates, &retrieval)?;
     let asked = Asked {
         parsed: &parsed,
         words: &words,
@@ -143,6 +133,30 @@ pub fn search(
             total_ms: ms(started),
         },
     })
+}
+
+/// The candidates' sentences read from the store, each with what it says about the query.
+fn stored_hits(
+    index: &SentenceIndex,
+    searcher: &tantivy::Searcher,
+    parsed: &ParsedQuery,
+    tests: &[Test],
+    candidates: &[Candidate],
+    retrieval: &Retrieval,
+) -> Result<Vec<Hit>, SearchError> {
+    candidates
+        .iter()
+        .map(|candidate| {
+            let stored = index.stored(searcher, candidate.address)?;
+            Ok(hit_of(
+                parsed,
+                tests,
+                stored,
+                candidate.bm25,
+                retrieval.max_bm25,
+            ))
+        })
+        .collect()
 }
 
 /// α for a query whose words have `rarity` (see [`SearchSettings::balance`]).

@@ -66,9 +66,9 @@ pub fn build(path: &Path) -> Result<(Vec<StoredSentence>, Vec<GoldValueQuestion>
         path: shown.clone(),
         source,
     })?;
-    let queries = parse_judged(&text).map_err(|message| ValueEvalError::Format {
+    let queries = parse_judged(&text).map_err(|e| ValueEvalError::Format {
         path: shown.clone(),
-        message,
+        message: e.to_string(),
     })?;
     let mut sentences: Vec<StoredSentence> = Vec::new();
     let mut seen = std::collections::HashSet::new();

@@ -27,7 +27,12 @@ pub async fn current_status(state: &AppState) -> SystemStatus {
         dimension: loaded.map(|e| e.dimension()),
         device: loaded.map(|e| e.device_name()),
         path: state.encoder.path.as_ref().map(|p| p.display().to_string()),
-        error: state.encoder.encoder.as_ref().err().cloned(),
+        error: state
+            .encoder
+            .encoder
+            .as_ref()
+            .err()
+            .map(ToString::to_string),
     };
     let check = tokio::time::timeout(DATABASE_CHECK_TIMEOUT, state.db.check())
         .await

@@ -105,44 +105,12 @@ pub fn train_candidate_ranker(
     progress: &dyn Fn(&str),
 ) -> Result<RankerReport, TrainError> {
     let started = Instant::now();
-    let mut rows = Vec::with_capacity(queries.len());
-    let names = NameCache::new(encoder.clone());
-    for ((query, cands), span) in queries.iter().zip(candidates).zip(span) {
-        let analysis = analyse(&query.question);
-        let texts: Vec<&str> = query.snippets.iter().map(|s| s.text.as_str()).collect();
-        let noun_fit = noun_fits(&names, &analysis, cands)?;
-        let features = features(&QueryEvidence {
-            analysis: &analysis,
-            texts: &texts,
-            candidates: cands,
-            span,
-            noun_fit: &noun_fit,
-        });
-        let labels = cands
-            .iter()
-            .map(|cs| {
-                cs.iter()
-                    .map(|c| (c.count - query.gold).abs() <= settings.tolerance * query.gold.abs())
-                    .collect()
-            })
-            .collect();
-        rows.push(QueryRows { features, labels });
-    }
+    let rows = labelled_rows(encoder, queries, candidates, span, settings.tolerance)?;
     progress(&format!("ranker features of {} queries", queries.len()));
 
     let fit = FitSettings::default();
     let fold_of = fold_assignment(queries.len(), settings.folds, settings.seed);
-    let mut out_of_fold: Vec<QueryConfidences> = vec![Vec::new(); queries.len()];
-    for fold in 0..settings.folds {
-        let train: Vec<(Features, bool)> = (0..queries.len())
-            .filter(|&q| fold_of[q] != fold)
-            .flat_map(|q| labelled(&rows[q]))
-            .collect();
-        let ranker = CandidateRanker::fit(&train, &fit);
-        for q in (0..queries.len()).filter(|&q| fold_of[q] == fold) {
-            out_of_fold[q] = with_confidences(&candidates[q], &rows[q], &ranker);
-        }
-    }
+    let out_of_fold = out_of_fold_confidences(candidates, &rows, &fold_of, settings.folds, &fit);
 
     let neural: Vec<QueryConfidences> = candidates
         .iter()
@@ -224,19 +192,7 @@ pub fn train_candidate_ranker(
         "ece_out_of_fold": calibration["ranker"].ece,
         "abstain_below": abstention.abstain_below,
     });
-    let write_error = |source| TrainError::Write {
-        path: out_dir.to_path_buf(),
-        source,
-    };
-    ranker.save(out_dir).map_err(write_error)?;
-    // The model is written only when it was kept; a stale one from an earlier run goes.
-    match &abstention.model {
-        Some(model) => model.save(out_dir).map_err(write_error)?,
-        None => match std::fs::remove_file(out_dir.join(SUPPORT_FILE)) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(write_error(e)),
-            _ => {}
-        },
-    }
+    save_models(&ranker, abstention.model.as_ref(), out_dir)?;
     progress(&format!("ranker trained in {seconds:.1} s"));
     Ok(RankerReport {
         candidates: all.len(),
@@ -249,6 +205,85 @@ pub fn train_candidate_ranker(
         calibration,
         abstention,
     })
+}
+
+/// Each query's candidates as feature rows, labelled right when within `tolerance` of the
+/// gold count.
+fn labelled_rows(
+    encoder: &Arc<Encoder>,
+    queries: &[TrainingQuery],
+    candidates: &[QueryCandidates],
+    span: &[Vec<Vec<f64>>],
+    tolerance: f64,
+) -> Result<Vec<QueryRows>, TrainError> {
+    let mut rows = Vec::with_capacity(queries.len());
+    let names = NameCache::new(encoder.clone());
+    for ((query, cands), span) in queries.iter().zip(candidates).zip(span) {
+        let analysis = analyse(&query.question);
+        let texts: Vec<&str> = query.snippets.iter().map(|s| s.text.as_str()).collect();
+        let noun_fit = noun_fits(&names, &analysis, cands)?;
+        let features = features(&QueryEvidence {
+            analysis: &analysis,
+            texts: &texts,
+            candidates: cands,
+            span,
+            noun_fit: &noun_fit,
+        });
+        let labels = cands
+            .iter()
+            .map(|cs| {
+                cs.iter()
+                    .map(|c| (c.count - query.gold).abs() <= tolerance * query.gold.abs())
+                    .collect()
+            })
+            .collect();
+        rows.push(QueryRows { features, labels });
+    }
+    Ok(rows)
+}
+
+/// Every query's candidates with the confidences of a ranker fitted on the other folds.
+fn out_of_fold_confidences(
+    candidates: &[QueryCandidates],
+    rows: &[QueryRows],
+    fold_of: &[usize],
+    folds: usize,
+    fit: &FitSettings,
+) -> Vec<QueryConfidences> {
+    let mut out_of_fold: Vec<QueryConfidences> = vec![Vec::new(); candidates.len()];
+    for fold in 0..folds {
+        let train: Vec<(Features, bool)> = (0..candidates.len())
+            .filter(|&q| fold_of[q] != fold)
+            .flat_map(|q| labelled(&rows[q]))
+            .collect();
+        let ranker = CandidateRanker::fit(&train, fit);
+        for q in (0..candidates.len()).filter(|&q| fold_of[q] == fold) {
+            out_of_fold[q] = with_confidences(&candidates[q], &rows[q], &ranker);
+        }
+    }
+    out_of_fold
+}
+
+/// Writes the ranker, and the support model when it was kept (a stale one from an earlier run
+/// goes).
+fn save_models(
+    ranker: &CandidateRanker,
+    support: Option<&AnswerSupport>,
+    out_dir: &Path,
+) -> Result<(), TrainError> {
+    let write_error = |source| TrainError::Write {
+        path: out_dir.to_path_buf(),
+        source,
+    };
+    ranker.save(out_dir).map_err(write_error)?;
+    match support {
+        Some(model) => model.save(out_dir).map_err(write_error)?,
+        None => match std::fs::remove_file(out_dir.join(SUPPORT_FILE)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(write_error(e)),
+            _ => {}
+        },
+    }
+    Ok(())
 }
 
 /// Every candidate's confidence with its label.
@@ -273,6 +308,79 @@ fn probabilities_and_labels(
 /// data sets on the other folds' queries is applied to the fold's own; both for the model and for
 /// the best confidence alone (`answer_support.rs`). The model is kept when its cross-validated
 /// mean P/C beats the best confidence by [`RULE_MARGIN`]; it is then fitted on every answer.
+/// The groups of questions whose mean P/C the abstention threshold maximises: each data set,
+/// and the questions of both whose snippets do state the answer (most unseen questions are like
+/// these: abstaining there only costs coverage).
+struct ScoreGroups<'a> {
+    members: BTreeMap<String, Vec<bool>>,
+    queries: &'a [TrainingQuery],
+}
+
+impl<'a> ScoreGroups<'a> {
+    fn new(queries: &'a [TrainingQuery], confidences: &[QueryConfidences]) -> Self {
+        let answerable: Vec<bool> = confidences
+            .iter()
+            .zip(queries)
+            .map(|(per_snippet, query)| {
+                per_snippet
+                    .iter()
+                    .flatten()
+                    .any(|(c, _)| ratio(c.count, query.gold) >= AGREEMENT_RATIO)
+            })
+            .collect();
+        let mut members: BTreeMap<String, Vec<bool>> = BTreeMap::new();
+        for (q, query) in queries.iter().enumerate() {
+            members
+                .entry(query.dataset.clone())
+                .or_insert_with(|| vec![false; queries.len()])[q] = true;
+        }
+        members.insert(ANSWERABLE.to_string(), answerable);
+        Self { members, queries }
+    }
+
+    /// Each group's scores over the questions `qs` with `predictions`.
+    fn scores(
+        &self,
+        qs: &[usize],
+        predictions: &dyn Fn(usize) -> Option<f64>,
+    ) -> BTreeMap<String, CountScores> {
+        self.members
+            .iter()
+            .map(|(name, members)| {
+                let pairs: Vec<(Option<f64>, f64)> = qs
+                    .iter()
+                    .filter(|&&q| members[q])
+                    .map(|&q| (predictions(q), self.queries[q].gold))
+                    .collect();
+                (name.clone(), count_scores(&pairs))
+            })
+            .collect()
+    }
+}
+
+/// What the support model is fitted on: the features of each question's answer when never
+/// abstaining, and whether it is right.
+fn support_rows(
+    qs: &[usize],
+    chosen: &[Vec<Chosen>],
+    queries: &[TrainingQuery],
+    never: &CountSettings,
+) -> Vec<(SupportFeatures, bool)> {
+    qs.iter()
+        .filter_map(|&q| {
+            let answer = predict(&chosen[q], never, SupportRule::BestConfidence).count?;
+            let scored = scored(&chosen[q]);
+            let right = ratio(answer, queries[q].gold) >= AGREEMENT_RATIO;
+            Some((support_features(&scored, answer), right))
+        })
+        .collect()
+}
+
+/// The mean P/C over the groups.
+fn mean_pc(by_set: &BTreeMap<String, CountScores>) -> f64 {
+    by_set.values().map(|s| s.pc).sum::<f64>() / by_set.len().max(1) as f64
+}
+
 fn choose_abstention(
     queries: &[TrainingQuery],
     confidences: &[QueryConfidences],
@@ -285,42 +393,9 @@ fn choose_abstention(
         abstain_below,
         ..settings.clone()
     };
-    // The groups whose mean P/C is maximised: each data set, and the questions of both whose
-    // snippets do state the answer (most unseen questions are like these: abstaining there only
-    // costs coverage).
-    let answerable: Vec<bool> = confidences
-        .iter()
-        .zip(queries)
-        .map(|(per_snippet, query)| {
-            per_snippet
-                .iter()
-                .flatten()
-                .any(|(c, _)| ratio(c.count, query.gold) >= AGREEMENT_RATIO)
-        })
-        .collect();
-    let mut groups: BTreeMap<String, Vec<bool>> = BTreeMap::new();
-    for (q, query) in queries.iter().enumerate() {
-        groups
-            .entry(query.dataset.clone())
-            .or_insert_with(|| vec![false; queries.len()])[q] = true;
-    }
-    groups.insert(ANSWERABLE.to_string(), answerable);
-    let scores_of = |qs: &[usize], predictions: &dyn Fn(usize) -> Option<f64>| {
-        groups
-            .iter()
-            .map(|(name, members)| {
-                let pairs: Vec<(Option<f64>, f64)> = qs
-                    .iter()
-                    .filter(|&&q| members[q])
-                    .map(|&q| (predictions(q), queries[q].gold))
-                    .collect();
-                (name.clone(), count_scores(&pairs))
-            })
-            .collect::<BTreeMap<String, CountScores>>()
-    };
-    let mean_pc = |by_set: &BTreeMap<String, CountScores>| {
-        by_set.values().map(|s| s.pc).sum::<f64>() / by_set.len().max(1) as f64
-    };
+    let groups = ScoreGroups::new(queries, confidences);
+    let scores_of =
+        |qs: &[usize], predictions: &dyn Fn(usize) -> Option<f64>| groups.scores(qs, predictions);
     let best_for = |qs: &[usize], rule: SupportRule| -> f64 {
         let pc_at = |tau: f64| {
             let s = at(tau);
@@ -339,16 +414,7 @@ fn choose_abstention(
             })
             .0
     };
-    let support_rows = |qs: &[usize]| -> Vec<(SupportFeatures, bool)> {
-        qs.iter()
-            .filter_map(|&q| {
-                let answer = predict(&chosen[q], &at(0.0), SupportRule::BestConfidence).count?;
-                let scored = scored(&chosen[q]);
-                let right = ratio(answer, queries[q].gold) >= AGREEMENT_RATIO;
-                Some((support_features(&scored, answer), right))
-            })
-            .collect()
-    };
+    let support_rows = |qs: &[usize]| support_rows(qs, &chosen, queries, &at(0.0));
     let mut best_confidence = vec![None; queries.len()];
     let mut modelled = vec![None; queries.len()];
     // Each query's support under the model of its own fold, for the out-of-fold curve.

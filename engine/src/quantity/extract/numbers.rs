@@ -40,37 +40,8 @@ impl<'t> Scan<'t> {
             // "1.2.3", "12.05.2020": versions and dates.
             return Reading::Skip(i + 1);
         }
-        let sym = |k: usize, s: &str| {
-            self.kind(k) == Some(Kind::Sym) && self.glued(k) && self.raw(k) == s
-        };
-        let num = |k: usize| self.kind(k) == Some(Kind::Num) && self.glued(k);
-        // Times: "10:30", "1:36.6".
-        if sym(i + 1, ":") && num(i + 2) {
-            let mut end = i + 3;
-            while sym(end, ":") && num(end + 1) {
-                end += 2;
-            }
-            return Reading::Skip(end);
-        }
-        // Slashes: "3/4" a fraction; "12/05/2020", "9/11", "24/7" not quantities.
-        if sym(i + 1, "/") && num(i + 2) {
-            if sym(i + 3, "/") && num(i + 4) {
-                return Reading::Skip(i + 5);
-            }
-            let a: f64 = raw.parse().unwrap_or(f64::NAN);
-            let b: f64 = self.raw(i + 2).parse().unwrap_or(f64::NAN);
-            let fraction_denominator = [2.0, 3.0, 4.0, 5.0, 8.0, 10.0, 16.0, 100.0].contains(&b);
-            if fraction_denominator && a < b && !raw.contains(['.', ',']) {
-                return number(Mention::new(i, i + 3, a / b, NumberKind::Fraction));
-            }
-            return Reading::Skip(i + 3);
-        }
-        // ISO dates "2020-05-12".
-        if raw.len() == 4 && sym(i + 1, "-") && num(i + 2) && sym(i + 3, "-") && num(i + 4) {
-            return Reading::Skip(i + 5);
-        }
-        if let Some(end) = self.phone_number_end(i) {
-            return Reading::Skip(end);
+        if let Some(reading) = self.digit_form(i) {
+            return reading;
         }
 
         let mut first = i;
@@ -93,38 +64,7 @@ impl<'t> Scan<'t> {
         let mut plain_digits =
             (!has_comma && !digits.contains('.') && last == i + 1).then_some(digits.len());
 
-        // Signs glued to the number at the start of a word: "-5", "−3.2", "+4".
-        if i > 0 && self.glued(i) && self.kind(i - 1) == Some(Kind::Sym) {
-            let sign = self.raw(i - 1);
-            let after_number = i >= 2 && self.kind(i - 2) == Some(Kind::Num);
-            let starts_word = !after_number
-                && (i == 1
-                    || self.toks[i - 1].spaced
-                    || matches!(self.raw(i - 2), "(" | "[" | "~" | ":"));
-            // "$-12.4m": a sign between a currency symbol and the digits.
-            let after_currency_sign = !after_number
-                && i >= 2
-                && self.glued(i - 1)
-                && matches!(self.raw(i - 2), "$" | "£" | "€" | "¥");
-            if (starts_word || after_currency_sign) && matches!(sign, "-" | "−" | "+") {
-                if sign != "+" {
-                    value = -value;
-                }
-                first = i - 1;
-                plain_digits = None;
-            }
-            // "minus-3 degrees".
-            if sign == "-" && i >= 2 && self.glued(i - 1) && self.low(i - 2) == "minus" {
-                value = -value;
-                first = i - 2;
-                plain_digits = None;
-            }
-        } else if i > 0 && self.low(i - 1) == "minus" && !self.glued(i) {
-            // "minus 3 degrees".
-            value = -value;
-            first = i - 1;
-            plain_digits = None;
-        }
+        self.apply_sign(i, &mut value, &mut first, &mut plain_digits);
 
         // Scientific notation: "1.5e6", "2E-3", "3 × 10^8".
         if let Some((exponent, end)) = self.exponent_after(last) {
@@ -139,7 +79,7 @@ impl<'t> Scan<'t> {
             && !self.glued(last)
             && self.raw_if_sym(last + 1) == Some("/")
             && self.glued(last + 1)
-            && num(last + 2)
+            && self.glued_num(last + 2)
         {
             let a: f64 = self.raw(last).parse().unwrap_or(f64::NAN);
             let b: f64 = self.raw(last + 2).parse().unwrap_or(f64::NAN);
@@ -199,6 +139,98 @@ impl<'t> Scan<'t> {
         }
         mention.plain_digits = plain_digits;
         number(mention)
+    }
+
+    /// A symbol `s` glued to the token before it.
+    fn glued_sym(&self, k: usize, s: &str) -> bool {
+        self.kind(k) == Some(Kind::Sym) && self.glued(k) && self.raw(k) == s
+    }
+
+    /// Digits glued to the token before them.
+    fn glued_num(&self, k: usize) -> bool {
+        self.kind(k) == Some(Kind::Num) && self.glued(k)
+    }
+
+    /// Digit forms read before the number itself: a plain fraction ("3/4"), or forms that are
+    /// no quantity (times, dates, phone numbers), skipped.
+    fn digit_form(&self, i: usize) -> Option<Reading> {
+        // Times: "10:30", "1:36.6".
+        if self.glued_sym(i + 1, ":") && self.glued_num(i + 2) {
+            let mut end = i + 3;
+            while self.glued_sym(end, ":") && self.glued_num(end + 1) {
+                end += 2;
+            }
+            return Some(Reading::Skip(end));
+        }
+        // Slashes: "3/4" a fraction; "12/05/2020", "9/11", "24/7" not quantities.
+        if self.glued_sym(i + 1, "/") && self.glued_num(i + 2) {
+            if self.glued_sym(i + 3, "/") && self.glued_num(i + 4) {
+                return Some(Reading::Skip(i + 5));
+            }
+            let a: f64 = self.raw(i).parse().unwrap_or(f64::NAN);
+            let b: f64 = self.raw(i + 2).parse().unwrap_or(f64::NAN);
+            let fraction_denominator = [2.0, 3.0, 4.0, 5.0, 8.0, 10.0, 16.0, 100.0].contains(&b);
+            if fraction_denominator && a < b && !self.raw(i).contains(['.', ',']) {
+                return Some(number(Mention::new(i, i + 3, a / b, NumberKind::Fraction)));
+            }
+            return Some(Reading::Skip(i + 3));
+        }
+        // ISO dates "2020-05-12".
+        if self.raw(i).len() == 4
+            && self.glued_sym(i + 1, "-")
+            && self.glued_num(i + 2)
+            && self.glued_sym(i + 3, "-")
+            && self.glued_num(i + 4)
+        {
+            return Some(Reading::Skip(i + 5));
+        }
+        if let Some(end) = self.phone_number_end(i) {
+            return Some(Reading::Skip(end));
+        }
+
+        None
+    }
+
+    /// A sign before the digits: "-5", "−3.2", "+4", "$-12.4m", "minus-3", "minus 3".
+    fn apply_sign(
+        &self,
+        i: usize,
+        value: &mut f64,
+        first: &mut usize,
+        plain_digits: &mut Option<usize>,
+    ) {
+        // Signs glued to the number at the start of a word: "-5", "−3.2", "+4".
+        if i > 0 && self.glued(i) && self.kind(i - 1) == Some(Kind::Sym) {
+            let sign = self.raw(i - 1);
+            let after_number = i >= 2 && self.kind(i - 2) == Some(Kind::Num);
+            let starts_word = !after_number
+                && (i == 1
+                    || self.toks[i - 1].spaced
+                    || matches!(self.raw(i - 2), "(" | "[" | "~" | ":"));
+            // "$-12.4m": a sign between a currency symbol and the digits.
+            let after_currency_sign = !after_number
+                && i >= 2
+                && self.glued(i - 1)
+                && matches!(self.raw(i - 2), "$" | "£" | "€" | "¥");
+            if (starts_word || after_currency_sign) && matches!(sign, "-" | "−" | "+") {
+                if sign != "+" {
+                    *value = -*value;
+                }
+                *first = i - 1;
+                *plain_digits = None;
+            }
+            // "minus-3 degrees".
+            if sign == "-" && i >= 2 && self.glued(i - 1) && self.low(i - 2) == "minus" {
+                *value = -*value;
+                *first = i - 2;
+                *plain_digits = None;
+            }
+        } else if i > 0 && self.low(i - 1) == "minus" && !self.glued(i) {
+            // "minus 3 degrees".
+            *value = -*value;
+            *first = i - 1;
+            *plain_digits = None;
+        }
     }
 
     /// Scale suffixes glued to digits; "m"/"b" count as million/billion only after a currency

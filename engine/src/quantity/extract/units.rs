@@ -393,19 +393,23 @@ impl<'t> Scan<'t> {
         none
     }
 
+    /// Where the counted noun may start: after the number, or after "of the" in "one of the
+    /// students" (a number in words followed by "of" and anything else counts no noun).
+    fn after_partitive_of(&self, mention: &Mention) -> Option<usize> {
+        let k = mention.last;
+        if !(mention.in_words && self.low(k) == "of") {
+            return Some(k);
+        }
+        matches!(
+            self.low(k + 1),
+            "the" | "his" | "her" | "its" | "their" | "our" | "my" | "your" | "those" | "these"
+        )
+        .then_some(k + 2)
+    }
+
     /// The noun a bare number counts: "73 songs", "three course meal", "one of the students".
     pub(super) fn noun_after(&self, mention: &Mention) -> Option<(UnitReading, usize)> {
-        let mut k = mention.last;
-        if mention.in_words && self.low(k) == "of" {
-            if matches!(
-                self.low(k + 1),
-                "the" | "his" | "her" | "its" | "their" | "our" | "my" | "your" | "those" | "these"
-            ) {
-                k += 2;
-            } else {
-                return None;
-            }
-        }
+        let mut k = self.after_partitive_of(mention)?;
         // "the most spectacular catches", "eight more picks": markers that are not the noun.
         if (matches!(self.low(k), "most" | "least") && k > mention.last)
             || (matches!(self.low(k), "more" | "other") && self.is_word(k + 1))
