@@ -104,7 +104,7 @@ pub async fn answer_and_store_observed(
         "mode": ask.mode,
         "settings": ask.settings.computing(answer.kind),
     });
-    let asked = answers::Asked {
+    let asked = answers::Asking {
         question: ask.q.clone(),
         kind: answer.kind.name(),
         key: answers::AnswerKey::new(

@@ -212,7 +212,7 @@ async fn database_outage_is_reported_and_loses_nothing() {
 /// question and no feedback refers to; an answer with feedback stays.
 #[tokio::test]
 async fn old_history_is_forgotten_but_feedback_keeps_its_answer() {
-    use tally_server::store::answers::{self, AnswerKey, Asked, HistoryOf};
+    use tally_server::store::answers::{self, AnswerKey, Asking, HistoryOf};
     use tally_server::store::db::Database;
     use tally_server::store::feedback::{self, NewFeedback};
     use tally_types::{FeedbackPart, Verdict};
@@ -223,7 +223,7 @@ async fn old_history_is_forgotten_but_feedback_keeps_its_answer() {
         .expect("cluster starts");
     let db = Database::new(&cluster.url());
     let visitor = uuid::Uuid::new_v4();
-    let asked = |question: &str, visitor| Asked {
+    let asked = |question: &str, visitor| Asking {
         question: question.to_string(),
         kind: "count",
         settings: json!({}),

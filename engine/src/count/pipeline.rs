@@ -60,9 +60,9 @@ pub enum PipelineError {
 
 /// Told about each stage as it finishes; `Break` stops the pipeline there with
 /// [`PipelineError::Cancelled`].
-pub type StageObserver<'a> = &'a mut dyn FnMut(&StageTiming) -> ControlFlow<()>;
+pub type StageCheckpoint<'a> = &'a mut dyn FnMut(&StageTiming) -> ControlFlow<()>;
 
-/// An observer that lets every stage run.
+/// A checkpoint that lets every stage run.
 fn carry_on(_: &StageTiming) -> ControlFlow<()> {
     ControlFlow::Continue(())
 }
@@ -255,7 +255,7 @@ impl CountPipeline {
         index: &SnippetIndex,
         question: &str,
         settings: &CountSettings,
-        on_stage: StageObserver,
+        on_stage: StageCheckpoint,
     ) -> Result<CountAnswer, PipelineError> {
         let started = Instant::now();
         let (snippets, retrieval) =
@@ -301,7 +301,7 @@ impl CountPipeline {
         retrieval: Retrieval,
         settings: &CountSettings,
         rarity: &dyn WordRarity,
-        on_stage: StageObserver,
+        on_stage: StageCheckpoint,
     ) -> Result<CountAnswer, PipelineError> {
         let analysis = analyse(question);
         self.answer_analysed(
@@ -320,7 +320,7 @@ impl CountPipeline {
         retrieval: Retrieval,
         settings: &CountSettings,
         rarity: &dyn WordRarity,
-        on_stage: StageObserver,
+        on_stage: StageCheckpoint,
     ) -> Result<CountAnswer, PipelineError> {
         let mut timings = Vec::new();
         let mut clock = Instant::now();

@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::conditions::Test;
 use super::error::SearchError;
 use super::present::{hit_of, merge_duplicates, sort_by_score, sort_hits, view_of};
-use super::rankers::{ranker_for, Asked};
+use super::rankers::{ranker_for, QueryRead};
 use super::results::{Hit, SearchResults, SearchTimings};
 use super::retrieve::{best_candidates, Candidate, Retrieval};
 use super::settings::{SearchSettings, SortOrder};
@@ -96,7 +96,7 @@ pub fn search(
 
     let rerank_started = Instant::now();
     let mut hits = stored_hits(index, &searcher, &parsed, &tests, &candidates, &retrieval)?;
-    let asked = Asked {
+    let asked = QueryRead {
         parsed: &parsed,
         words: &words,
         alpha,

@@ -177,9 +177,13 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for QueryParams {
 /// Which settings an endpoint takes besides the question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Takes {
+    /// The question and the count pipeline's settings (`/api/count`).
     Count,
+    /// The question, `mode` and the search's settings (`/api/search`).
     Search,
-    Both,
+    /// A question of any kind (`/api/answer/stream`): `mode` and every kind's settings, the
+    /// value answer's unit included.
+    AnyKind,
 }
 
 impl Takes {
@@ -189,7 +193,7 @@ impl Takes {
         match self {
             Takes::Count => name == "q" || count,
             Takes::Search => name == "q" || search,
-            Takes::Both => {
+            Takes::AnyKind => {
                 QUESTION_PARAMETERS.contains(&name)
                     || count
                     || search

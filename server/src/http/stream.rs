@@ -31,7 +31,7 @@ pub async fn answer_stream(
     headers: axum::http::HeaderMap,
     QueryParams(params): QueryParams,
 ) -> Result<Response, ApiError> {
-    let ask = ask_from(&params, crate::http::api::Takes::Both)?;
+    let ask = ask_from(&params, crate::http::api::Takes::AnyKind)?;
     // Refused settings are a 400 before the stream starts, not a failure event inside it.
     let checked = state.answerer.check(&ask)?;
     let asker = crate::http::api::asker(client, &headers);

@@ -36,7 +36,7 @@ impl AnswerKey {
 }
 
 /// One asking of a question, to be stored.
-pub struct Asked {
+pub struct Asking {
     pub question: String,
     pub kind: &'static str,
     pub settings: serde_json::Value,
@@ -50,7 +50,7 @@ pub struct Asked {
 /// (`answer` is only called then: the answer's JSON is the large part).
 pub async fn store_answer(
     db: &Database,
-    asked: &Asked,
+    asked: &Asking,
     answer: impl FnOnce() -> serde_json::Value,
 ) -> Result<StoredIds, DbError> {
     let pool = db.pool().await?;
@@ -131,7 +131,7 @@ pub async fn store_answer(
 /// id is returned (`None`: a new question, or a visitor-less asker).
 async fn resorted(
     tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
-    asked: &Asked,
+    asked: &Asking,
     answer_id: i64,
 ) -> Result<Option<i64>, DbError> {
     let Some(visitor) = asked.visitor else {

@@ -2,7 +2,7 @@
 
 use tally_types::search::Hit;
 
-use super::{Asked, SentenceRanker};
+use super::{QueryRead, SentenceRanker};
 use crate::search::error::SearchError;
 use crate::search::retrieve::{Candidate, Retrieval};
 
@@ -13,7 +13,7 @@ impl SentenceRanker for Bm25 {
         Ok(retrieval.text_candidates())
     }
 
-    fn score(&self, _asked: &Asked<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
+    fn score(&self, _asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
         for hit in hits {
             hit.score = hit.text_score;
         }

@@ -2,7 +2,7 @@
 
 use tally_types::search::Hit;
 
-use super::{bm25::Bm25, Asked, SentenceRanker};
+use super::{bm25::Bm25, QueryRead, SentenceRanker};
 use crate::search::error::SearchError;
 use crate::search::retrieve::{Candidate, FirstStage, Retrieval};
 
@@ -20,7 +20,7 @@ impl SentenceRanker for Bm25Filter {
         })
     }
 
-    fn score(&self, asked: &Asked<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
+    fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
         Bm25.score(asked, hits)
     }
 }

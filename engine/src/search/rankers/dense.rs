@@ -3,7 +3,7 @@
 
 use tally_types::search::Hit;
 
-use super::{qbm25::Qbm25, Asked, SentenceRanker};
+use super::{qbm25::Qbm25, QueryRead, SentenceRanker};
 use crate::encoder::cosine;
 use crate::search::error::SearchError;
 use crate::search::retrieve::{Candidate, Retrieval};
@@ -49,7 +49,7 @@ impl SentenceRanker for Dense<'_> {
         Qbm25.retrieve(retrieval)
     }
 
-    fn score(&self, asked: &Asked<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
+    fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
         // The query without its numbers: what is asked about, and in which unit.
         let mut query = asked.words.join(" ");
         for unit in asked

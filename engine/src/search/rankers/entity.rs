@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use tally_types::search::{EntityHit, Hit};
 
-use super::{qbm25::Qbm25, Asked, SentenceRanker};
+use super::{qbm25::Qbm25, QueryRead, SentenceRanker};
 use crate::search::error::SearchError;
 use crate::search::retrieve::{Candidate, Retrieval};
 use crate::text::names::name_spans;
@@ -23,17 +23,17 @@ impl SentenceRanker for Entity {
         Qbm25.retrieve(retrieval)
     }
 
-    fn score(&self, asked: &Asked<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
+    fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
         Qbm25.score(asked, hits)
     }
 
-    fn entities(&self, hits: &[Hit], asked: &Asked<'_>, k: usize) -> Vec<EntityHit> {
+    fn entities(&self, hits: &[Hit], asked: &QueryRead<'_>, k: usize) -> Vec<EntityHit> {
         entity_answers(hits, asked, k)
     }
 }
 
 /// Entity mode: one answer per entity, from its best fact.
-fn entity_answers(hits: &[Hit], asked: &Asked<'_>, k: usize) -> Vec<EntityHit> {
+fn entity_answers(hits: &[Hit], asked: &QueryRead<'_>, k: usize) -> Vec<EntityHit> {
     let constrained = !asked.parsed.constraints.is_empty();
     let mut best: HashMap<String, EntityHit> = HashMap::new();
     for hit in hits {

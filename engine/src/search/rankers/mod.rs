@@ -23,7 +23,7 @@ use crate::quantity::ParsedQuery;
 use crate::Encoder;
 
 /// What a ranker knows of the query when it scores hits.
-pub struct Asked<'a> {
+pub struct QueryRead<'a> {
     pub parsed: &'a ParsedQuery,
     /// The words searched as text.
     pub words: &'a [String],
@@ -33,7 +33,7 @@ pub struct Asked<'a> {
     pub soft: bool,
 }
 
-impl Asked<'_> {
+impl QueryRead<'_> {
     /// The quantity term of the score: 1[meets every constraint] · qs (QFinder), or qs with soft
     /// conditions.
     pub fn quantity_term(&self, hit: &Hit) -> f64 {
@@ -62,10 +62,10 @@ pub trait SentenceRanker {
     }
 
     /// Each hit's final score.
-    fn score(&self, asked: &Asked<'_>, hits: &mut [Hit]) -> Result<(), SearchError>;
+    fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError>;
 
     /// Entity answers, for the rankers that give them (sorted hits in, best entity first out).
-    fn entities(&self, _hits: &[Hit], _asked: &Asked<'_>, _k: usize) -> Vec<EntityHit> {
+    fn entities(&self, _hits: &[Hit], _asked: &QueryRead<'_>, _k: usize) -> Vec<EntityHit> {
         Vec::new()
     }
 }

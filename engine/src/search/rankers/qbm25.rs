@@ -6,7 +6,7 @@
 
 use tally_types::search::Hit;
 
-use super::{Asked, SentenceRanker};
+use super::{QueryRead, SentenceRanker};
 use crate::search::error::SearchError;
 use crate::search::retrieve::{Candidate, FirstStage, Retrieval};
 
@@ -26,7 +26,7 @@ impl SentenceRanker for Qbm25 {
         Ok(candidates)
     }
 
-    fn score(&self, asked: &Asked<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
+    fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
         for hit in hits {
             hit.score = hit.text_score_normalised + asked.alpha * asked.quantity_term(hit);
         }
