@@ -5,7 +5,7 @@
 //! leaves these in-page jumps to the browser: the app's router would treat them as navigations.)
 
 use leptos::prelude::*;
-use tally_types::{FeedbackPart, Verdict};
+use tally_types::{CnpGroup, FeedbackPart, Verdict};
 
 use crate::format::{counted, duration_ms, likely, number, percent, Mark};
 use crate::model::{Ask, Settings};
@@ -13,17 +13,24 @@ use crate::views::feedback::{Extra, FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
 use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
 use tally_types::count::{
-    Cnp, CnpClass, CnpGroups, CountAnswer, CountSpan, RankedInstance, Retrieval, SnippetAnswer,
-    SnippetOrigin, SnippetSource, StageTiming,
+    Abstention, Cnp, CnpClass, CnpGroups, CountAnswer, CountSpan, RankedInstance, Retrieval,
+    SnippetAnswer, SnippetOrigin, SnippetSource, StageTiming,
 };
 use tally_types::Mode;
 
-const CNP_CLASSES: [(&str, &str); 4] = [
-    ("representative", "the answer's count phrase"),
-    ("synonym", "synonym: counts the same thing"),
-    ("subgroup", "subgroup: counts a part of it"),
-    ("incomparable", "incomparable: counts something else"),
+/// Each CNP class as the plot and its legend say it.
+const CNP_CLASSES: [(CnpClass, &str); 4] = [
+    (CnpClass::Representative, "the answer's count phrase"),
+    (CnpClass::Synonym, "synonym: counts the same thing"),
+    (CnpClass::Subgroup, "subgroup: counts a part of it"),
+    (
+        CnpClass::Incomparable,
+        "incomparable: counts something else",
+    ),
 ];
+
+/// What a chosen count phrase not used for the answer is called.
+const UNUSED: &str = "too unlikely to count";
 
 /// How many snippets say the answer, in words: "6 of 7 snippets that state a count say 180–229
 /// languages" (the snippets whose chosen count counts the same thing as the answer).
@@ -59,19 +66,36 @@ fn support_in_words(snippets: &[SnippetAnswer], answer_type: &str) -> String {
     format!("{of} {said} {answer_type}")
 }
 
-/// A CNP class as the plot's labels say it.
-fn class_in_words(class: &str) -> &'static str {
+/// A chosen count phrase's class as the plot's labels say it (`None`: not used).
+fn class_in_words(class: Option<CnpClass>) -> &'static str {
     CNP_CLASSES
         .iter()
-        .find(|(name, _)| *name == class)
-        .map_or("too unlikely to count", |(_, words)| words)
+        .find(|(c, _)| Some(*c) == class)
+        .map_or(UNUSED, |(_, words)| words)
 }
 
-/// An abstention's reason without its first clause, which the headline already says.
-fn reason_after_headline(abstention: &str) -> String {
-    let reason = abstention
-        .split_once(": ")
-        .map_or(abstention, |(_, reason)| reason);
+/// The style class of a chosen count phrase (`None`: not used).
+fn cnp_style(class: Option<CnpClass>) -> String {
+    format!("cnp-{}", class.map_or("unused", CnpClass::name))
+}
+
+/// A chosen count phrase on the count plot.
+struct PlotPoint {
+    snippet_id: String,
+    text: String,
+    count: f64,
+    confidence: f64,
+    /// Its CNP class when it was used for the answer.
+    class: Option<CnpClass>,
+}
+
+/// An abstention's reason, without the headline the page already shows; an answer stored
+/// before reasons were typed shows its whole sentence.
+fn reason_after_headline(reason: Option<&Abstention>, sentence: Option<&str>) -> String {
+    let reason = match reason {
+        Some(reason) => reason.reason(),
+        None => sentence.unwrap_or_default().to_string(),
+    };
     let mut chars = reason.chars();
     chars
         .next()
@@ -117,6 +141,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
         count,
         support: _,
         abstention,
+        abstention_reason,
         cnp_rep,
         confidence,
         groups,
@@ -134,6 +159,8 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
         .flat_map(|s| &s.spans)
         .filter(|s| s.used)
         .count();
+    let abstention = (abstention.is_some() || abstention_reason.is_some())
+        .then(|| reason_after_headline(abstention_reason.as_ref(), abstention.as_deref()));
     let headline = count_headline(
         count,
         abstention.as_deref(),
@@ -196,6 +223,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
 }
 
 /// The answer's first lines: the count with the phrase that states it best, or why there is none.
+/// `abstention`: why there is no count, after the headline.
 fn count_headline(
     count: Option<f64>,
     abstention: Option<&str>,
@@ -218,9 +246,9 @@ fn count_headline(
         }
         .into_any(),
         None if abstention.is_some() => view! {
-            <p class="count-value none" id="count-value">"No reliable answer in this corpus"</p>
+            <p class="count-value none" id="count-value">{Abstention::HEADLINE}</p>
             // The reason, without the headline said again.
-            <p class="count-meta" id="abstention">{abstention.map(reason_after_headline)}</p>
+            <p class="count-meta" id="abstention">{abstention.map(str::to_string)}</p>
             <p class="count-rep">
                 {cnp_rep.as_ref().map(|rep| {
                     view! {
@@ -280,37 +308,42 @@ fn HowTallyGotThis(
 /// the prediction is the dashed line.
 #[component]
 fn CountPlot(snippets: Vec<SnippetAnswer>, prediction: Option<f64>) -> impl IntoView {
-    let points: Vec<(String, String, f64, f64, String)> = snippets
+    let points: Vec<PlotPoint> = snippets
         .iter()
         .flat_map(|s| {
-            s.spans.iter().filter(|span| span.chosen).map(move |span| {
-                let class = if span.used {
-                    span.cnp_class.unwrap_or(CnpClass::Incomparable).name()
-                } else {
-                    "unused"
-                };
-                (
-                    s.id.clone(),
-                    span.text.clone(),
-                    span.count,
-                    span.confidence,
-                    class.to_string(),
-                )
-            })
+            s.spans
+                .iter()
+                .filter(|span| span.chosen)
+                .map(move |span| PlotPoint {
+                    snippet_id: s.id.clone(),
+                    text: span.text.clone(),
+                    count: span.count,
+                    confidence: span.confidence,
+                    class: span
+                        .used
+                        .then(|| span.cnp_class.unwrap_or(CnpClass::Incomparable)),
+                })
         })
-        .filter(|p| p.2.is_finite() && p.2 > 0.0)
+        .filter(|p| p.count.is_finite() && p.count > 0.0)
         .collect();
     if points.is_empty() {
         return view! { <p class="muted">"No snippet states a count to plot."</p> }.into_any();
     }
     let axis = Axis::over(
-        points.iter().map(|p| p.2).fold(f64::INFINITY, f64::min),
-        points.iter().map(|p| p.2).fold(0.0, f64::max),
+        points.iter().map(|p| p.count).fold(f64::INFINITY, f64::min),
+        points.iter().map(|p| p.count).fold(0.0, f64::max),
     );
     let circles = points
         .iter()
         .enumerate()
-        .map(|(i, (snippet, text, count, confidence, class))| {
+        .map(|(i, point)| {
+            let PlotPoint {
+                snippet_id: snippet,
+                text,
+                count,
+                confidence,
+                class,
+            } = point;
             let cx = axis.x(*count);
             let cy = 30.0 + (i % 4) as f64 * 22.0;
             let r = 4.0 + 9.0 * confidence.clamp(0.0, 1.0);
@@ -318,7 +351,7 @@ fn CountPlot(snippets: Vec<SnippetAnswer>, prediction: Option<f64>) -> impl Into
                 "{} — “{text}”, {}, {}",
                 number(*count),
                 likely(*confidence),
-                class_in_words(class)
+                class_in_words(*class)
             );
             let aria = label.clone();
             // The <g> makes the macro build an SVG <a>: rendered in the browser (after an answer
@@ -326,7 +359,7 @@ fn CountPlot(snippets: Vec<SnippetAnswer>, prediction: Option<f64>) -> impl Into
             view! {
                 <g>
                     <a href=format!("#{}", snippet_anchor(snippet)) target="_self" class="plot-point" aria-label=aria>
-                        <circle cx=format!("{cx:.1}") cy=format!("{cy:.1}") r=format!("{r:.1}") class=format!("cnp-{class}")>
+                        <circle cx=format!("{cx:.1}") cy=format!("{cy:.1}") r=format!("{r:.1}") class=cnp_style(*class)>
                             <title>{label}</title>
                         </circle>
                     </a>
@@ -367,9 +400,9 @@ pub fn Legend() -> impl IntoView {
         <ul class="legend" aria-label="Colour legend">
             {CNP_CLASSES
                 .iter()
-                .map(|(class, text)| view! { <li><span class=format!("swatch cnp-{class}")></span>{*text}</li> })
+                .map(|(class, text)| view! { <li><span class=format!("swatch {}", cnp_style(Some(*class)))></span>{*text}</li> })
                 .collect_view()}
-            <li><span class="swatch cnp-unused"></span>"too unlikely to count"</li>
+            <li><span class=format!("swatch {}", cnp_style(None))></span>{UNUSED}</li>
             <li><span class="swatch instance"></span>"instance"</li>
         </ul>
     }
@@ -377,11 +410,12 @@ pub fn Legend() -> impl IntoView {
 
 #[component]
 fn Groups(groups: CnpGroups, target: Option<FeedbackTarget>) -> impl IntoView {
-    let group = move |id: &'static str,
+    let group = move |group: CnpGroup,
                       title: &'static str,
                       explain: &'static str,
                       cnps: Vec<Cnp>| {
         let target = target.clone();
+        let id = group.name();
         view! {
             <section class=format!("cnp-group group-{id}") aria-labelledby=format!("group-{id}")>
                 <h3 id=format!("group-{id}")>{title} <span class="muted">{format!(" ({})", cnps.len())}</span></h3>
@@ -421,9 +455,9 @@ fn Groups(groups: CnpGroups, target: Option<FeedbackTarget>) -> impl IntoView {
     };
     view! {
         <div class="cnp-groups">
-            {group("synonyms", "Synonyms", "Count the same thing as the answer.", groups.synonyms)}
-            {group("subgroups", "Subgroups", "Count a part of it.", groups.subgroups)}
-            {group("incomparables", "Incomparables", "Count something else.", groups.incomparables)}
+            {group(CnpGroup::Synonyms, "Synonyms", "Count the same thing as the answer.", groups.synonyms)}
+            {group(CnpGroup::Subgroups, "Subgroups", "Count a part of it.", groups.subgroups)}
+            {group(CnpGroup::Incomparables, "Incomparables", "Count something else.", groups.incomparables)}
         </div>
     }
 }
@@ -557,10 +591,7 @@ fn Snippets(snippets: Vec<SnippetAnswer>) -> impl IntoView {
 /// instance mentions.
 pub fn snippet_marks(snippet: &SnippetAnswer) -> Vec<Mark> {
     let spans = snippet.spans.iter().map(|span| {
-        let class = match (&span.cnp_class, span.used) {
-            (Some(class), true) => format!("count cnp-{}", class.name()),
-            _ => "count cnp-unused".to_string(),
-        };
+        let class = format!("count {}", cnp_style(span.cnp_class.filter(|_| span.used)));
         Mark {
             start: span.start,
             end: span.end,

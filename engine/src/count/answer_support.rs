@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::consolidate::Scored;
 use super::logistic::{read_model, write_model, FitSettings, Logistic};
 use super::metrics::ratio;
+use tally_types::count::SupportMeasure;
 
 /// File name inside a span-model directory.
 pub const SUPPORT_FILE: &str = "answer_support.json";
@@ -122,18 +123,11 @@ impl SupportRule<'_> {
         }
     }
 
-    /// What the support of an abstention was, in words ("… a 12% chance of stating the
-    /// answer").
-    pub fn describe(&self, support: f64) -> String {
+    /// What the support this rule reads measures.
+    pub fn measure(&self) -> SupportMeasure {
         match self {
-            Self::BestConfidence => format!(
-                "the most likely count phrase has a {:.0}% chance of stating the answer",
-                100.0 * support
-            ),
-            Self::Model(_) => format!(
-                "the evidence gives its best count a {:.0}% chance of being right",
-                100.0 * support
-            ),
+            Self::BestConfidence => SupportMeasure::BestConfidence,
+            Self::Model(_) => SupportMeasure::Model,
         }
     }
 }

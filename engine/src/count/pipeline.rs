@@ -14,6 +14,7 @@ pub use tally_types::count::answer::{
 pub use tally_types::count::origin::Retrieval;
 pub use tally_types::count::settings::{CountSettings, DEFAULT_ABSTAIN_BELOW};
 pub use tally_types::count::stages::Stage;
+use tally_types::count::Abstention;
 pub use tally_types::ScorerKind;
 
 use super::answer_support::{AnswerSupport, SupportError, SupportRule, SUPPORT_FILE};
@@ -369,16 +370,18 @@ impl CountPipeline {
             support,
         } = predict(&chosen, settings, rule).with_statement(statement, settings.statements);
         let abstention = match (consolidated, count) {
-            (Some(guess), None) => Some(format!(
-                "No reliable answer in this corpus: {} (Tally answers from {:.0}%). The closest evidence points to {guess}.",
-                rule.describe(support),
-                100.0 * settings.abstain_below
-            )),
-            (None, _) if !snippets.is_empty() && !related.contains(&true) => Some(format!(
-                "No reliable answer in this corpus: none of the {} passages it found is about {} (each names too little of it), so none of their counts is taken.",
-                snippets.len(),
-                subject.describe()
-            )),
+            (Some(closest), None) => Some(Abstention::WeakSupport {
+                support,
+                measure: rule.measure(),
+                abstain_below: settings.abstain_below,
+                closest,
+            }),
+            (None, _) if !snippets.is_empty() && !related.contains(&true) => {
+                Some(Abstention::NothingAbout {
+                    passages: snippets.len(),
+                    subject: subject.describe(),
+                })
+            }
             _ => None,
         };
         lap(Stage::Consolidation, &mut timings)?;
@@ -410,7 +413,8 @@ impl CountPipeline {
             analysis,
             count,
             support,
-            abstention,
+            abstention: abstention.as_ref().map(Abstention::sentence),
+            abstention_reason: abstention,
             cnp_rep,
             confidence,
             groups,

@@ -19,7 +19,7 @@ use tally_engine::count::training::span_confidences::read_span_confidences;
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
 
 use tally_types::count::Stage;
-use tally_types::InstanceScoring;
+use tally_types::{CnpGroup, InstanceScoring};
 
 use crate::cli::{
     data_dir_or_default, BenchCountArgs, CountArgs, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs,
@@ -70,9 +70,9 @@ pub fn print_answer(a: &CountAnswer) {
         a.analysis.answer_type
     );
     for (name, group) in [
-        ("synonyms", &a.groups.synonyms),
-        ("subgroups", &a.groups.subgroups),
-        ("incomparables", &a.groups.incomparables),
+        (CnpGroup::Synonyms.name(), &a.groups.synonyms),
+        (CnpGroup::Subgroups.name(), &a.groups.subgroups),
+        (CnpGroup::Incomparables.name(), &a.groups.incomparables),
     ] {
         if !group.is_empty() {
             let items: Vec<String> = group

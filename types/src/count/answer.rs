@@ -142,9 +142,14 @@ pub struct CountAnswer {
     /// confidence, calibrated for the ranker); abstention compares it with the setting.
     #[serde(default)]
     pub support: f64,
-    /// Why no count is given although counts were found.
+    /// Why no count is given although counts were found, as a sentence
+    /// ([`Abstention::sentence`] of `abstention_reason`).
     #[serde(default)]
     pub abstention: Option<String>,
+    /// The same, typed, with its figures (answers stored before it existed have only the
+    /// sentence).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abstention_reason: Option<super::Abstention>,
     /// The representative count phrase.
     pub cnp_rep: Option<Cnp>,
     /// Share of the used confidence that agrees with the prediction (synonyms and CNP_rep).

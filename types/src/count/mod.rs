@@ -1,11 +1,13 @@
 //! Count questions: the choices a person makes, the settings, and the answer.
 
+pub mod abstention;
 pub mod answer;
 pub mod choices;
 pub mod origin;
 pub mod settings;
 pub mod stages;
 
+pub use abstention::{Abstention, SupportMeasure};
 pub use answer::{
     Cnp, CnpClass, CnpGroups, CountAnswer, CountSpan, InstanceMark, QuestionAnalysis,
     RankedInstance, SnippetAnswer, StageTiming,

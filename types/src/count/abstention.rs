@@ -1,0 +1,100 @@
+//! Why Tally gives no count although the passages hold counts: a typed reason with its figures,
+//! and the sentence people read, written from them here only.
+
+use serde::{Deserialize, Serialize};
+
+/// What an answer's support measures (the rule abstention reads).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum SupportMeasure {
+    /// The most likely count phrase's probability of stating the answer.
+    BestConfidence,
+    /// The answer-support model's probability that the consolidated count is right.
+    Model,
+}
+
+impl SupportMeasure {
+    /// The support in words ("… a 12% chance of stating the answer").
+    pub fn describe(self, support: f64) -> String {
+        match self {
+            Self::BestConfidence => format!(
+                "the most likely count phrase has a {:.0}% chance of stating the answer",
+                100.0 * support
+            ),
+            Self::Model => format!(
+                "the evidence gives its best count a {:.0}% chance of being right",
+                100.0 * support
+            ),
+        }
+    }
+}
+
+/// Why no count is given.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[serde(tag = "reason", rename_all = "kebab-case")]
+pub enum Abstention {
+    /// The evidence supports its best count less than the setting asks.
+    WeakSupport {
+        support: f64,
+        measure: SupportMeasure,
+        /// The setting: Tally answers from this support.
+        abstain_below: f64,
+        /// The count the evidence points to.
+        closest: f64,
+    },
+    /// None of the passages found is about the question's subject.
+    NothingAbout { passages: usize, subject: String },
+}
+
+impl Abstention {
+    /// What every abstention says first (the page's headline).
+    pub const HEADLINE: &'static str = "No reliable answer in this corpus";
+
+    /// Why, after the headline, as a sentence of its own.
+    pub fn reason(&self) -> String {
+        match self {
+            Abstention::WeakSupport {
+                support,
+                measure,
+                abstain_below,
+                closest,
+            } => format!(
+                "{} (Tally answers from {:.0}%). The closest evidence points to {closest}.",
+                measure.describe(*support),
+                100.0 * abstain_below
+            ),
+            Abstention::NothingAbout { passages, subject } => format!(
+                "none of the {passages} passages it found is about {subject} (each names too little of it), so none of their counts is taken."
+            ),
+        }
+    }
+
+    /// The headline and the reason: the answer's `abstention` sentence.
+    pub fn sentence(&self) -> String {
+        format!("{}: {}", Self::HEADLINE, self.reason())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sentence_is_the_headline_and_the_reason() {
+        let weak = Abstention::WeakSupport {
+            support: 0.12,
+            measure: SupportMeasure::Model,
+            abstain_below: 0.15,
+            closest: 7.0,
+        };
+        assert_eq!(
+            weak.sentence(),
+            "No reliable answer in this corpus: the evidence gives its best count a 12% chance of being right (Tally answers from 15%). The closest evidence points to 7."
+        );
+        let json = serde_json::to_value(&weak).unwrap();
+        assert_eq!(json["reason"], "weak-support");
+        assert_eq!(serde_json::from_value::<Abstention>(json).unwrap(), weak);
+    }
+}
