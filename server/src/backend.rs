@@ -21,7 +21,7 @@ use crate::answering::{Answer, AnswerError, Checked, StageObserver};
 use crate::error::HttpError;
 use crate::http::health;
 use crate::state::AppState;
-use crate::store::answers::{self, HistoryOf};
+use crate::store::answers::{self, AnsweredFrom, HistoryOf};
 use crate::store::feedback::{self, NewFeedback};
 use crate::study::StudyError;
 use tally_types::{Choice, CnpGroup};
@@ -41,16 +41,19 @@ pub struct StoredAnswer {
 
 /// What an answer was computed from, for its key: the corpora, or the web snippet set it used
 /// (or the web search's failure, for a corpus answer given instead).
-fn answered_from(corpus_version: &str, answer: &Answer) -> String {
+fn answered_from(corpus_version: String, answer: &Answer) -> AnsweredFrom {
     match answer.snippet_origin() {
-        None => corpus_version.to_string(),
+        None => AnsweredFrom::Corpora {
+            version: corpus_version,
+        },
         Some(origin) => match (&origin.failure, origin.set_id) {
-            (Some(failure), _) => format!("{corpus_version}; web search failed: {failure}"),
-            (None, Some(id)) => format!("web snippet set {id}"),
-            (None, None) => format!(
-                "web snippets fetched {} (not stored)",
-                origin.fetched_at.as_deref().unwrap_or_default()
-            ),
+            (Some(_), _) => AnsweredFrom::CorporaForTheWeb {
+                version: corpus_version,
+            },
+            (None, Some(id)) => AnsweredFrom::WebSnippetSet { id },
+            (None, None) => AnsweredFrom::WebSnippets {
+                fetched_at: origin.fetched_at.clone().unwrap_or_default(),
+            },
         },
     }
 }
@@ -109,9 +112,9 @@ pub async fn answer_and_store_observed(
         kind: answer.kind.name(),
         key: answers::AnswerKey::new(
             &ask.q,
-            ask.mode.name(),
+            ask.mode,
             &settings_json,
-            &answered_from(&state.answerer.corpus_version(), &answer),
+            &answered_from(state.answerer.corpus_version(), &answer),
         ),
         settings: settings_json,
         visitor: asker.visitor.as_deref().and_then(visitor_id),
@@ -167,15 +170,14 @@ fn failure(status: StatusCode, message: impl Into<String>) -> Failure {
 /// The idempotency token of a feedback form: the same answer, part and verdict sent twice make
 /// one row.
 fn feedback_token(form: &FeedbackForm) -> Uuid {
-    let name = format!(
-        "{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}",
-        form.key,
-        form.answer_id,
-        form.part.name(),
-        form.part_ref.as_deref().unwrap_or(""),
-        form.verdict.name()
-    );
-    Uuid::new_v5(&Uuid::NAMESPACE_URL, name.as_bytes())
+    let name = serde_json::json!({
+        "key": form.key,
+        "answer_id": form.answer_id,
+        "part": form.part,
+        "part_ref": form.part_ref.as_deref().unwrap_or(""),
+        "verdict": form.verdict,
+    });
+    Uuid::new_v5(&Uuid::NAMESPACE_URL, name.to_string().as_bytes())
 }
 
 /// A feedback form's field that does not read.

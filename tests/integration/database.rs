@@ -212,7 +212,7 @@ async fn database_outage_is_reported_and_loses_nothing() {
 /// question and no feedback refers to; an answer with feedback stays.
 #[tokio::test]
 async fn old_history_is_forgotten_but_feedback_keeps_its_answer() {
-    use tally_server::store::answers::{self, AnswerKey, Asking, HistoryOf};
+    use tally_server::store::answers::{self, AnswerKey, AnsweredFrom, Asking, HistoryOf};
     use tally_server::store::db::Database;
     use tally_server::store::feedback::{self, NewFeedback};
     use tally_types::{FeedbackPart, Verdict};
@@ -228,7 +228,14 @@ async fn old_history_is_forgotten_but_feedback_keeps_its_answer() {
         kind: "count",
         settings: json!({}),
         visitor,
-        key: AnswerKey::new(question, "count", &json!({}), "test corpus"),
+        key: AnswerKey::new(
+            question,
+            tally_types::Mode::Count,
+            &json!({}),
+            &AnsweredFrom::Corpora {
+                version: "test corpus".into(),
+            },
+        ),
         latency_ms: 1.0,
     };
     let record = || json!({"summary": "42"});

@@ -5,19 +5,31 @@ use super::*;
 /// Answers kept in the cache.
 pub(super) const CACHE_ENTRIES: usize = 256;
 
+/// What a cached answer is computed from: a value answer asked with other count settings, or
+/// shown in another unit, is the same answer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) struct CacheKey {
+    /// The question, case and spacing aside.
+    pub(super) question: String,
+    pub(super) mode: Mode,
+    pub(super) kind: QuestionKind,
+    /// The settings its kind is computed from, as JSON.
+    pub(super) settings: String,
+}
+
 /// Recent answers by question, mode and settings, oldest evicted first.
 #[derive(Default)]
 pub(super) struct Cache {
-    pub(super) entries: HashMap<String, Answer>,
-    pub(super) order: VecDeque<String>,
+    pub(super) entries: HashMap<CacheKey, Answer>,
+    pub(super) order: VecDeque<CacheKey>,
 }
 
 impl Cache {
-    pub(super) fn get(&self, key: &str) -> Option<Answer> {
+    pub(super) fn get(&self, key: &CacheKey) -> Option<Answer> {
         self.entries.get(key).cloned()
     }
 
-    pub(super) fn put(&mut self, key: String, answer: Answer) {
+    pub(super) fn put(&mut self, key: CacheKey, answer: Answer) {
         if self.entries.insert(key.clone(), answer).is_none() {
             self.order.push_back(key);
         }
@@ -56,11 +68,17 @@ mod tests {
                 timings: Default::default(),
             })),
         };
+        let key = |n: usize| CacheKey {
+            question: n.to_string(),
+            mode: Mode::Search,
+            kind: QuestionKind::Search,
+            settings: String::new(),
+        };
         for n in 0..=CACHE_ENTRIES {
-            cache.put(n.to_string(), answer(n));
+            cache.put(key(n), answer(n));
         }
-        assert!(cache.get("0").is_none());
-        assert!(cache.get("1").is_some());
+        assert!(cache.get(&key(0)).is_none());
+        assert!(cache.get(&key(1)).is_some());
         assert_eq!(cache.entries.len(), CACHE_ENTRIES);
     }
 }

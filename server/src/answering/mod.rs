@@ -30,7 +30,7 @@ mod dispatch;
 mod engines;
 mod summary;
 
-use cache::Cache;
+use cache::{Cache, CacheKey};
 use check::{check_corpus, decide_kind};
 pub use check::{
     count_settings, search_settings, tuned_count_settings, validate_question, Checked,
@@ -454,14 +454,13 @@ impl Answerer {
         let from_web = checked.snippet_source == SnippetSource::Web;
         // Only what the answer's kind is computed from: a value answer asked with other count
         // settings, or shown in another unit, is the same answer.
-        let key = format!(
-            "{}\u{1f}{}\u{1f}{}\u{1f}{}",
-            tally_types::request::question_key(&question),
-            checked.ask.mode.name(),
-            decision.kind.name(),
-            serde_json::to_string(&checked.ask.settings.computing(decision.kind))
-                .unwrap_or_default()
-        );
+        let key = CacheKey {
+            question: tally_types::request::question_key(&question),
+            mode: checked.ask.mode,
+            kind: decision.kind,
+            settings: serde_json::to_string(&checked.ask.settings.computing(decision.kind))
+                .unwrap_or_default(),
+        };
         if !from_web {
             if let Some(hit) = self.cache.lock().ok().and_then(|c| c.get(&key)) {
                 return Ok(hit);

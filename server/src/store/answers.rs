@@ -7,7 +7,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::FromRow;
-use tally_types::QuestionKind;
+use tally_types::{Mode, QuestionKind};
 use uuid::Uuid;
 
 use crate::store::db::{classify, Database, DbError};
@@ -24,14 +24,36 @@ pub struct StoredIds {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AnswerKey(String);
 
+/// Where an answer was computed from: part of what makes two answers the same (another
+/// snippet set is another answer).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "from", rename_all = "kebab-case")]
+pub enum AnsweredFrom {
+    /// The loaded corpora, named with their sizes (they only grow, or are replaced whole).
+    Corpora { version: String },
+    /// The loaded corpora, given because the web search failed.
+    CorporaForTheWeb { version: String },
+    /// A stored web snippet set.
+    WebSnippetSet { id: i64 },
+    /// Web snippets that could not be stored, fetched at this time.
+    WebSnippets { fetched_at: String },
+}
+
 impl AnswerKey {
-    pub fn new(question: &str, mode: &str, settings: &serde_json::Value, corpus: &str) -> Self {
-        let question = tally_types::request::question_key(question);
-        let name = format!(
-            "{}\u{1f}{corpus}\u{1f}{mode}\u{1f}{settings}\u{1f}{question}",
-            tally_engine::ENGINE_VERSION
-        );
-        Self(Uuid::new_v5(&Uuid::NAMESPACE_OID, name.as_bytes()).to_string())
+    pub fn new(
+        question: &str,
+        mode: Mode,
+        settings: &serde_json::Value,
+        from: &AnsweredFrom,
+    ) -> Self {
+        let parts = serde_json::json!({
+            "engine": tally_engine::ENGINE_VERSION,
+            "from": from,
+            "mode": mode,
+            "settings": settings,
+            "question": tally_types::request::question_key(question),
+        });
+        Self(Uuid::new_v5(&Uuid::NAMESPACE_OID, parts.to_string().as_bytes()).to_string())
     }
 }
 
@@ -258,20 +280,33 @@ mod tests {
     #[test]
     fn answer_keys_ignore_case_and_spacing_but_not_settings() {
         let settings = serde_json::json!({"snippets": 50});
-        let key = AnswerKey::new("How many  moons?", "auto", &settings, "c1");
+        let corpora = |version: &str| AnsweredFrom::Corpora {
+            version: version.into(),
+        };
+        let key = AnswerKey::new("How many  moons?", Mode::Auto, &settings, &corpora("c1"));
         assert_eq!(
             key,
-            AnswerKey::new(" how many moons? ", "auto", &settings, "c1")
+            AnswerKey::new(" how many moons? ", Mode::Auto, &settings, &corpora("c1"))
         );
         assert_ne!(
             key,
-            AnswerKey::new("how many moons?", "count", &settings, "c1")
+            AnswerKey::new("how many moons?", Mode::Count, &settings, &corpora("c1"))
         );
         assert_ne!(
             key,
-            AnswerKey::new("how many moons?", "auto", &settings, "c2")
+            AnswerKey::new("how many moons?", Mode::Auto, &settings, &corpora("c2"))
+        );
+        let web = AnsweredFrom::CorporaForTheWeb {
+            version: "c1".into(),
+        };
+        assert_ne!(
+            key,
+            AnswerKey::new("how many moons?", Mode::Auto, &settings, &web)
         );
         let other = serde_json::json!({"snippets": 20});
-        assert_ne!(key, AnswerKey::new("how many moons?", "auto", &other, "c1"));
+        assert_ne!(
+            key,
+            AnswerKey::new("how many moons?", Mode::Auto, &other, &corpora("c1"))
+        );
     }
 }
