@@ -300,8 +300,15 @@ impl Backend for ServerBackend {
     }
 
     fn ask_options(&self) -> BoxFuture<AskOptions> {
-        let examples = self.state.answerer.ask_options();
-        Box::pin(async move { examples })
+        let answerer = &self.state.answerer;
+        let examples = answerer.example_questions();
+        let options = AskOptions {
+            count: examples.count,
+            quantity: examples.quantity,
+            corpora: answerer.corpora(),
+            web_search: answerer.web().map(|w| w.search.provider().to_string()),
+        };
+        Box::pin(async move { options })
     }
 
     fn study_intro(&self) -> BoxFuture<Result<StudyIntro, Failure>> {

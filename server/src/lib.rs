@@ -12,6 +12,7 @@ pub mod ingest;
 pub mod loading;
 pub mod login_throttle;
 pub mod memory;
+pub mod rate_limit;
 pub mod serve;
 pub mod sources;
 pub mod state;

@@ -9,8 +9,8 @@ use tally_engine::{CorpusInfo, Encoder};
 
 use crate::admin_token::AdminToken;
 use crate::answering::Answerer;
-use crate::http::rate_limit::RateLimiter;
 use crate::ingest::IngestService;
+use crate::rate_limit::RateLimiter;
 use crate::store::db::Database;
 use crate::study::StudyService;
 

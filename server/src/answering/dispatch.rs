@@ -42,7 +42,7 @@ pub(super) fn answer_with(
                     &used.snippets,
                     used.retrieval,
                     count_settings,
-                    &engines.snippets,
+                    engines.snippets.as_ref(),
                     &mut |stage| {
                         on_stage(stage);
                         if wanted.load(Ordering::Acquire) {

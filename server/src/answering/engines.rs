@@ -5,19 +5,30 @@ use super::*;
 
 /// What the service needs loaded.
 pub struct Engines {
-    pub snippets: SnippetIndex,
+    /// Shared with the local snippet source, which retrieves from it.
+    pub snippets: Arc<SnippetIndex>,
     pub pipeline: CountPipeline,
     /// Sentences for quantity search, and their quantities as observations for value questions.
     pub sentences: SentenceIndex,
     pub encoder: Option<Arc<Encoder>>,
-    pub ask_options: tally_app::model::AskOptions,
+    /// Questions the loaded corpora answer, for the page to offer.
+    pub examples: ExampleQuestions,
+    /// The snippet index's corpora when it was loaded.
+    pub corpora_at_load: Vec<String>,
+}
+
+/// Questions of each kind the loaded corpora answer.
+#[derive(Debug, Clone, Default)]
+pub struct ExampleQuestions {
+    pub count: Vec<String>,
+    pub quantity: Vec<String>,
 }
 
 impl Engines {
     /// Both indexes, for ingesting, listing and deleting corpora.
     pub fn indexes(&self) -> tally_engine::corpus::documents::Indexes<'_> {
         tally_engine::corpus::documents::Indexes {
-            snippets: Some(&self.snippets),
+            snippets: Some(self.snippets.as_ref()),
             sentences: Some(&self.sentences),
         }
     }
@@ -58,25 +69,24 @@ pub(super) fn load_engines(
         // Without the encoder, counts come from the lexical scorer.
         None => CountPipeline::new(None, None),
     };
-    let examples = tally_app::model::AskOptions {
+    let examples = ExampleQuestions {
         count: snippets
             .questions(6)
             .map_err(|e| LoadFailure(format!("the stored questions could not be read: {e}")))?,
         quantity: quantity_examples(data),
-        corpora: snippets.corpora().map_err(|e| {
-            LoadFailure(format!(
-                "the snippet index's corpora could not be read: {e}"
-            ))
-        })?,
-        // Set from the configured web search when the examples are asked for.
-        web_search: None,
     };
+    let corpora_at_load = snippets.corpora().map_err(|e| {
+        LoadFailure(format!(
+            "the snippet index's corpora could not be read: {e}"
+        ))
+    })?;
     Ok(Engines {
-        snippets,
+        snippets: Arc::new(snippets),
         pipeline,
         sentences,
         encoder,
-        ask_options: examples,
+        examples,
+        corpora_at_load,
     })
 }
 

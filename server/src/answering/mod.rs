@@ -37,7 +37,7 @@ pub use check::{
 };
 use dispatch::answer_with;
 use engines::load_engines;
-pub use engines::{Engines, LoadFailure};
+pub use engines::{Engines, ExampleQuestions, LoadFailure};
 pub use summary::summary_of;
 
 /// Told about each stage of an answer as it finishes.
@@ -314,24 +314,25 @@ impl Answerer {
                 "{} snippets, {} sentences, corpora {}",
                 e.snippets.len(),
                 e.sentences.len(),
-                e.ask_options.corpora.join(",")
+                e.corpora_at_load.join(",")
             ),
             _ => "not loaded".into(),
         }
     }
 
-    pub fn ask_options(&self) -> tally_app::model::AskOptions {
-        let mut examples = self
-            .engines()
-            .map(|e| {
-                let mut examples = e.ask_options.clone();
-                // Corpora come and go as documents are ingested and deleted.
-                examples.corpora = self.offered_corpora(&e);
-                examples
-            })
-            .unwrap_or_default();
-        examples.web_search = self.web().map(|w| w.search.provider().to_string());
-        examples
+    /// Questions the loaded corpora answer (none while loading).
+    pub fn example_questions(&self) -> ExampleQuestions {
+        self.engines()
+            .map(|e| e.examples.clone())
+            .unwrap_or_default()
+    }
+
+    /// The corpora a question may name now: those loaded, less those being indexed or deleted
+    /// (none while loading).
+    pub fn corpora(&self) -> Vec<String> {
+        self.engines()
+            .map(|e| self.offered_corpora(&e))
+            .unwrap_or_default()
     }
 
     /// Checks a question once, before any work: its text (cleaned, then its length), the
@@ -508,7 +509,7 @@ impl Answerer {
         question: &str,
         checked: &Checked,
     ) -> Result<Fetched, AnswerError> {
-        let local = LocalIndex::new(Arc::clone(engines));
+        let local = LocalIndex::new(Arc::clone(&engines.snippets));
         let failed = |e: crate::sources::FetchError| AnswerError::Failed(e.reason);
         let web = match (&self.web, checked.snippet_source) {
             (Some(web), SnippetSource::Web) => web,

@@ -333,7 +333,7 @@ pub async fn openapi(State(state): State<AppState>) -> Response {
         }
     };
     let mut corpora = vec![tally_types::request::ALL_CORPORA.to_string()];
-    corpora.extend(state.answerer.ask_options().corpora);
+    corpora.extend(state.answerer.corpora());
     let has_web = state.answerer.web().is_some();
     for path in ["/api/count", "/api/answer/stream"] {
         if let Some(parameters) = spec["paths"][path]["get"]["parameters"].as_array_mut() {

@@ -8,7 +8,6 @@ pub mod listen;
 pub mod login;
 pub mod openapi;
 pub mod preferences;
-pub mod rate_limit;
 pub mod stream;
 
 use std::path::Path;

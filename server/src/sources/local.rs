@@ -8,16 +8,17 @@ use futures_util::future::BoxFuture;
 use tally_engine::count::CountSettings;
 use tally_types::count::Stage;
 
+use tally_engine::count::snippet_index::SnippetIndex;
+
 use super::{stage, FetchError, FetchSnippets, Fetched};
-use crate::answering::Engines;
 
 pub struct LocalIndex {
-    engines: Arc<Engines>,
+    snippets: Arc<SnippetIndex>,
 }
 
 impl LocalIndex {
-    pub fn new(engines: Arc<Engines>) -> Self {
-        Self { engines }
+    pub fn new(snippets: Arc<SnippetIndex>) -> Self {
+        Self { snippets }
     }
 }
 
@@ -27,15 +28,14 @@ impl FetchSnippets for LocalIndex {
         question: &'a str,
         settings: &'a CountSettings,
     ) -> BoxFuture<'a, Result<Fetched, FetchError>> {
-        let engines = Arc::clone(&self.engines);
+        let index = Arc::clone(&self.snippets);
         let question = question.to_string();
         let settings = settings.clone();
         Box::pin(async move {
             let started = Instant::now();
             // tantivy reads block: off the async threads.
             let found = tokio::task::spawn_blocking(move || {
-                engines
-                    .snippets
+                index
                     .snippets_for(&question, settings.snippets, settings.corpus.as_deref())
                     .map_err(|e| e.to_string())
             })

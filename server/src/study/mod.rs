@@ -9,7 +9,7 @@ pub mod summary;
 
 use std::net::IpAddr;
 
-use crate::http::rate_limit::RateLimiter;
+use crate::rate_limit::RateLimiter;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use tally_types::request::Settings;
