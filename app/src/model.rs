@@ -4,10 +4,8 @@
 //! question with its settings is `tally-types`' [`tally_types::request`].
 
 use serde::{Deserialize, Serialize};
-use tally_types::AnswerBody;
-use tally_types::{
-    FeedbackPart, InstanceScoring, Mode, QuestionKind, Ranker, SortOrder, Strategy, Verdict,
-};
+use tally_types::StoredAnswer;
+use tally_types::{FeedbackPart, InstanceScoring, Mode, Ranker, SortOrder, Strategy, Verdict};
 
 // The request vocabulary, for the pages' convenience (its home is `tally_types::request`).
 pub use tally_types::request::{
@@ -66,22 +64,15 @@ pub const SORTS: [(SortOrder, &str); 3] = [
     (SortOrder::ValueDescending, "Value ↓"),
 ];
 
-/// An answer as the page shows it, with where it is stored.
+/// An answer as the page receives it: the JSON API's reply (the answer with where it is
+/// stored) with the question as asked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Answered {
     pub ask: Ask,
-    /// The kind of question it was answered as.
-    pub kind: QuestionKind,
-    /// Why that kind ("it asks how many languages"), or that the person chose it.
-    pub kind_reason: String,
-    pub chosen_by_user: bool,
-    /// The stored answer's id (feedback refers to it); `None` when it could not be stored.
-    pub answer_id: Option<i64>,
-    /// Why the answer was not stored, when it was not.
-    pub not_stored: Option<String>,
     /// Random per answer: feedback tokens derive from it, so a re-sent form is stored once.
     pub feedback_key: String,
-    pub body: AnswerBody,
+    #[serde(flatten)]
+    pub stored: StoredAnswer,
 }
 
 // ---- feedback, history, examples ----

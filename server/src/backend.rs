@@ -5,7 +5,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::http::StatusCode;
-use serde::Serialize;
 use tally_app::backend::{Asker, Backend, BoxFuture, Failure};
 use tally_types::documents::{CorpusRow, IngestJob};
 
@@ -14,10 +13,10 @@ use tally_app::model::{Answered, AskOptions, FeedbackForm, FeedbackSaved, Histor
 use tally_app::status::SystemStatus;
 use tally_types::request::{Ask, Settings};
 use tally_types::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
-use tally_types::Mode;
+use tally_types::{Answer, Mode, StoredAnswer};
 use uuid::Uuid;
 
-use crate::answering::{Answer, AnswerError, Checked, StageObserver};
+use crate::answering::{summary_of, AnswerError, Checked, StageObserver};
 use crate::error::HttpError;
 use crate::http::health;
 use crate::state::AppState;
@@ -25,19 +24,6 @@ use crate::store::answers::{self, AnsweredFrom, HistoryOf};
 use crate::store::feedback::{self, NewFeedback};
 use crate::study::StudyError;
 use tally_types::{Choice, CnpGroup};
-
-/// An answer and where it was stored.
-#[derive(Debug, Clone, Serialize)]
-pub struct StoredAnswer {
-    /// `None` when the database could not take it (the answer is still given).
-    pub question_id: Option<i64>,
-    pub answer_id: Option<i64>,
-    /// Why it was not stored.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub not_stored: Option<String>,
-    #[serde(flatten)]
-    pub answer: Answer,
-}
 
 /// What an answer was computed from, for its key: the corpora, or the web snippet set it used
 /// (or the web search's failure, for a corpus answer given instead).
@@ -130,7 +116,7 @@ pub async fn answer_and_store_observed(
             serde_json::json!({
                 "kind": answer.kind,
                 "kind_reason": answer.kind_reason,
-                "summary": answer.summary(),
+                "summary": summary_of(&answer.answer),
                 "answer": answer.answer,
             })
         }
@@ -397,13 +383,8 @@ fn history_item(row: answers::RecentQuestion) -> HistoryItem {
 pub fn to_page(ask: Ask, stored: StoredAnswer) -> Answered {
     Answered {
         ask,
-        kind: stored.answer.kind,
-        kind_reason: stored.answer.kind_reason,
-        chosen_by_user: stored.answer.chosen_by_user,
-        answer_id: stored.answer_id,
-        not_stored: stored.not_stored,
         feedback_key: Uuid::new_v4().to_string(),
-        body: stored.answer.answer,
+        stored,
     }
 }
 

@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::count::CountAnswer;
+use crate::count::{CountAnswer, SnippetOrigin};
+use crate::kind::QuestionKind;
 use crate::search::SearchResults;
 use crate::value::ValueAnswer;
 
@@ -28,5 +29,103 @@ impl AnswerBody {
             AnswerBody::Value(answer) => answer.serialize(serializer),
             AnswerBody::Search(results) => results.serialize(serializer),
         }
+    }
+}
+
+/// An answer with the kind that produced it: what every entry point gives (the page, the
+/// answer stream, the JSON API and `tally ask`). On the wire its body is untagged under
+/// `answer`; `kind` says how to read it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Answer {
+    pub kind: QuestionKind,
+    /// Why that kind ("it asks how many languages"), or that the person chose it.
+    pub kind_reason: String,
+    pub chosen_by_user: bool,
+    #[serde(serialize_with = "AnswerBody::serialize_untagged")]
+    pub answer: AnswerBody,
+}
+
+impl Answer {
+    /// Where a count answer's snippets came from, when not simply the local corpus.
+    pub fn snippet_origin(&self) -> Option<&SnippetOrigin> {
+        match &self.answer {
+            AnswerBody::Count(count) => count.origin.as_ref(),
+            _ => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Answer {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Untagged {
+            kind: QuestionKind,
+            kind_reason: String,
+            chosen_by_user: bool,
+            answer: serde_json::Value,
+        }
+        let raw = Untagged::deserialize(deserializer)?;
+        let body = |value| match raw.kind {
+            QuestionKind::Count => serde_json::from_value(value).map(AnswerBody::Count),
+            QuestionKind::Value => serde_json::from_value(value).map(AnswerBody::Value),
+            QuestionKind::Quantity | QuestionKind::Search => {
+                serde_json::from_value(value).map(AnswerBody::Search)
+            }
+        };
+        let answer = body(raw.answer).map_err(serde::de::Error::custom)?;
+        Ok(Answer {
+            kind: raw.kind,
+            kind_reason: raw.kind_reason,
+            chosen_by_user: raw.chosen_by_user,
+            answer,
+        })
+    }
+}
+
+/// An answer with where it was stored: the JSON API's reply, and what the page receives.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredAnswer {
+    /// `None` when the database could not take it (the answer is still given).
+    pub question_id: Option<i64>,
+    pub answer_id: Option<i64>,
+    /// Why it was not stored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_stored: Option<String>,
+    #[serde(flatten)]
+    pub answer: Answer,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stored_answer_reads_back_by_its_kind() {
+        let value: ValueAnswer = serde_json::from_value(serde_json::json!({
+            "question": {"text": "how tall is it", "words": ["tall"], "dimension": null,
+                         "dimension_cue": null, "unit": null, "year": null},
+            "value": 3.0, "unit": "metre", "unit_id": "metre", "representative": null,
+            "note": null, "observations": [], "units": []
+        }))
+        .unwrap();
+        let stored = StoredAnswer {
+            question_id: Some(1),
+            answer_id: None,
+            not_stored: None,
+            answer: Answer {
+                kind: QuestionKind::Value,
+                kind_reason: "it asks how tall".into(),
+                chosen_by_user: false,
+                answer: AnswerBody::Value(Box::new(value)),
+            },
+        };
+        let json = serde_json::to_value(&stored).unwrap();
+        assert_eq!(json["kind"], "value");
+        assert_eq!(json["answer"]["value"], 3.0);
+        assert!(json["answer"].get("type").is_none(), "the body is untagged");
+        assert_eq!(
+            serde_json::from_value::<StoredAnswer>(json).unwrap(),
+            stored
+        );
     }
 }

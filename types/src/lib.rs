@@ -17,7 +17,7 @@ pub mod study;
 pub mod value;
 pub mod web_search;
 
-pub use answer::AnswerBody;
+pub use answer::{Answer, AnswerBody, StoredAnswer};
 pub use choice::{Choice, UnknownChoice};
 pub use count::{
     CountAnswer, CountSettings, InstanceScoring, ScorerKind, SnippetSource, StatementRule, Strategy,

@@ -9,7 +9,7 @@ use crate::backend::answer_question;
 use crate::backend::question_box_options;
 use crate::format::duration_ms;
 use tally_types::count::{Stage, StageTiming};
-use tally_types::{AnswerBody, Choice, Mode, SnippetSource, SortOrder};
+use tally_types::{Answer, AnswerBody, Choice, Mode, SnippetSource, SortOrder, StoredAnswer};
 
 use crate::model::{
     Answered, Ask, Settings, ALL_CORPORA, INSTANCE_SCORINGS, MAX_QUESTION_CHARS, MODES, RANKERS,
@@ -371,13 +371,20 @@ fn ExampleQuestions() -> impl IntoView {
 fn AnswerView(answered: Answered) -> impl IntoView {
     let Answered {
         ask,
-        kind,
-        kind_reason,
-        chosen_by_user,
-        answer_id,
-        not_stored,
         feedback_key,
-        body,
+        stored:
+            StoredAnswer {
+                answer_id,
+                not_stored,
+                answer:
+                    Answer {
+                        kind,
+                        kind_reason,
+                        chosen_by_user,
+                        answer: body,
+                    },
+                ..
+            },
     } = answered;
     let target = answer_id.map(|answer_id| FeedbackTarget {
         answer_id,

@@ -17,7 +17,7 @@ use tally_engine::value::{answer as answer_value, parse_question, ValueAnswer, V
 use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
 use tally_types::count::{SnippetOrigin, SnippetSource};
 use tally_types::request::{clean_text, Ask, Settings};
-use tally_types::{AnswerBody, Mode};
+use tally_types::{Answer, AnswerBody, Mode};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 
 use tally_engine::choices::{CountChoices, SearchChoices};
@@ -60,32 +60,6 @@ pub enum AnswerError {
     /// The corpus asked about is being indexed (an upload, or a rebuild after a restart).
     #[error("the corpus `{0}` is being indexed (after an upload, or rebuilt after a restart); ask again in a few seconds")]
     Indexing(String),
-}
-
-/// An answer with the kind that produced it.
-#[derive(Debug, Clone, Serialize)]
-pub struct Answer {
-    pub kind: QuestionKind,
-    pub kind_reason: String,
-    pub chosen_by_user: bool,
-    #[serde(serialize_with = "AnswerBody::serialize_untagged")]
-    pub answer: AnswerBody,
-}
-
-impl Answer {
-    /// One line for the history page.
-    pub fn summary(&self) -> String {
-        summary_of(&self.answer)
-    }
-
-    /// Where a count answer's snippets came from, when not simply the local corpus: part of
-    /// what makes two answers the same (another snippet set is another answer).
-    pub fn snippet_origin(&self) -> Option<&SnippetOrigin> {
-        match &self.answer {
-            AnswerBody::Count(count) => count.origin.as_ref(),
-            _ => None,
-        }
-    }
 }
 
 /// Where the engines are, once loaded.

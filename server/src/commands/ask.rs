@@ -5,9 +5,9 @@
 use std::sync::Arc;
 
 use anyhow::Context;
-use tally_types::{AnswerBody, Mode};
+use tally_types::{Answer, AnswerBody, Mode};
 
-use crate::answering::{Answer, Answerer, EngineConfig};
+use crate::answering::{Answerer, EngineConfig};
 use crate::cli::AskArgs;
 use crate::loading::encoder_of;
 

@@ -21,12 +21,13 @@ use tally_types::count::SnippetSource;
 use tally_types::Mode;
 
 use crate::admin_token::Forbidden;
-use crate::backend::{answer_and_store, answer_value, visitor_id, StoredAnswer};
+use crate::backend::{answer_and_store, answer_value, visitor_id};
 use crate::error::ApiError;
 use crate::http::login::bearer;
 use crate::state::AppState;
 use crate::store::answers;
 use crate::store::feedback::{self, Feedback, NewFeedback};
+use tally_types::StoredAnswer;
 
 /// `POST /api/feedback`: 201 with the stored row, or 200 with the earlier row when the same
 /// `client_token` was sent before.
