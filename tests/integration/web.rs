@@ -616,9 +616,10 @@ async fn answers_stream_their_stages() {
         .iter()
         .all(|(_, d)| d["ms"].as_f64().unwrap() >= 0.0));
     let answer = &first[6].1;
+    // The `/api/count` reply's shape, with the question as asked.
     assert_eq!(answer["kind"], "count");
-    assert_eq!(answer["body"]["type"], "count");
-    assert_eq!(answer["body"]["count"], 2.0, "{answer}");
+    assert_eq!(answer["answer"]["count"], 2.0, "{answer}");
+    assert_eq!(answer["ask"]["q"], "how many moons does mars have");
     assert!(answer["answer_id"].as_i64().is_some(), "stored: {answer}");
 
     // The same question again comes from the cache: the answer alone, the stored one.
