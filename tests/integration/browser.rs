@@ -96,8 +96,7 @@ async fn questions_answers_and_feedback_in_a_browser() {
     // and the notice went once the answer was there; a value question without an answer said so.
     let first = seen["progress_first"].as_str().unwrap();
     assert!(
-        first.contains("how many songs did billy joel write")
-            && first.contains("count question"),
+        first.contains("how many songs did billy joel write") && first.contains("count question"),
         "{first}"
     );
     assert_eq!(seen["progress_hidden_after"], true, "{seen}");
