@@ -11,12 +11,9 @@ use crate::answering::{Answerer, EngineConfig};
 use crate::cli::AskArgs;
 use crate::loading::encoder_of;
 
-/// One answer at a time, none waiting: the command asks one question.
-const ONE_AT_A_TIME: (usize, usize) = (1, 0);
-
 pub async fn ask(args: &AskArgs) -> anyhow::Result<()> {
-    let (concurrent, queue) = ONE_AT_A_TIME;
-    let answerer = Answerer::new(concurrent, queue);
+    // One answer at a time, none waiting: the command asks one question.
+    let answerer = Answerer::new(1, 0);
     // Checked before anything loads: a bad question or setting is refused at once.
     let checked = answerer.check_tuned(&args.asked(), args.settings.choices()?)?;
     let (encoder, _) = encoder_of(&args.models)?;
