@@ -597,12 +597,16 @@ pub struct EvalInstancesArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct EvalExtractionArgs {
-    /// Gold file (e.g. ../shared/data/quantities/newsquant_dev.json).
-    #[arg(long, required_unless_present = "generated")]
+    /// Gold file (e.g. ../shared/data/quantities/newsquant_dev.json). Without `--gold` and
+    /// `--generated`, every set is scored: NewsQuant dev (from --data), the generated tests and
+    /// the hand-written everyday sentences (--everyday).
+    #[arg(long)]
     pub gold: Option<PathBuf>,
-    /// Score the generated surface-form test instead of a gold file: every unit of the
-    /// collection's everyday dimensions in each of its forms, in news and spec sentences, split
-    /// by unit into a tuning and a held-out half; prints F1 per dimension and per surface kind.
+    /// Score the generated tests instead of a gold file: the surface-form test (every unit of
+    /// the collection's everyday dimensions in each of its forms, in news and spec sentences)
+    /// and the compound and currency test (a unit per another, money with a country mark, named
+    /// after the amount or converted in brackets), each split by unit into a tuning and a
+    /// held-out half; prints F1 per dimension, surface kind, class and form.
     #[arg(long, conflicts_with_all = ["gold", "half", "predictions", "write_predictions"])]
     pub generated: bool,
     /// The unit collection the generated test is built from.
@@ -614,7 +618,17 @@ pub struct EvalExtractionArgs {
     /// Seed of the generated test's values and templates.
     #[arg(long, default_value_t = 34)]
     pub seed: u64,
-    /// Print one JSON object instead of a table.
+    /// The hand-written everyday sentences (scored when neither --gold nor --generated is
+    /// given), with their classes and fixed halves.
+    #[arg(
+        long,
+        default_value = "tests/fixtures/quantities/everyday-sentences.json"
+    )]
+    pub everyday: PathBuf,
+    /// Directory of the public data sets, for NewsQuant dev [default: ../shared/data].
+    #[arg(long, env = "TALLY_DATA", default_value = "../shared/data")]
+    pub data: PathBuf,
+    /// Print one JSON object (per set) instead of a table.
     #[arg(long)]
     pub json: bool,
     /// Also print every sentence where the extractor and the gold differ.

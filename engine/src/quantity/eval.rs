@@ -48,8 +48,11 @@ impl Half {
         Half::ALL.into_iter().find(|h| h.name() == name)
     }
 
-    /// The half a sentence belongs to.
+    /// The half a sentence belongs to: the one it names, else by a hash of its text.
     pub fn of(sentence: &GoldSentence) -> Half {
+        if let Some(named) = sentence.half.as_deref().and_then(Half::parse) {
+            return named;
+        }
         if stable_hash(&sentence.text).is_multiple_of(2) {
             Half::Tuning
         } else {
@@ -81,6 +84,102 @@ pub enum EvalError {
 pub struct GoldSentence {
     pub text: String,
     pub quantities: Vec<GoldQuantity>,
+    /// The class a hand-written sentence was written for ("currency", "range" …); a sentence
+    /// without one is classed by its gold quantities ([`Class::of`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
+    /// The half a hand-written collection puts the sentence in ("tuning" or "held-out"); without
+    /// one, a hash of the text decides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half: Option<String>,
+}
+
+/// The kinds of quantity issue 50 measures separately: money, a unit per another, ranges,
+/// changes, written forms (superscripts, spelled decimals, "t"), and the rest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Class {
+    Currency,
+    Compound,
+    Range,
+    Change,
+    Forms,
+    Plain,
+}
+
+impl Class {
+    pub const ALL: [Class; 6] = [
+        Class::Currency,
+        Class::Compound,
+        Class::Range,
+        Class::Change,
+        Class::Forms,
+        Class::Plain,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Class::Currency => "currency",
+            Class::Compound => "compound",
+            Class::Range => "range",
+            Class::Change => "change",
+            Class::Forms => "forms",
+            Class::Plain => "plain",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Class> {
+        Class::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// The classes of a gold sentence: the one it was written for, else those of its
+    /// quantities (a range of money is both a range and currency); "plain" when none applies.
+    pub fn of(sentence: &GoldSentence) -> Vec<Class> {
+        if let Some(named) = sentence.class.as_deref().and_then(Class::parse) {
+            return vec![named];
+        }
+        let table = UnitTable::builtin();
+        let mut classes = Vec::new();
+        for q in &sentence.quantities {
+            let unit = q.normalized_unit.trim().to_lowercase();
+            let numerator = unit.split(" per ").next().unwrap_or(&unit);
+            let found = [
+                (
+                    Class::Currency,
+                    table
+                        .lookup(numerator)
+                        .iter()
+                        .any(|u| u.dimension == "currency"),
+                ),
+                (Class::Compound, unit.contains(" per ")),
+                (
+                    Class::Range,
+                    matches!(gold_number(&q.value), Some(Number::Two(..))),
+                ),
+                (
+                    Class::Change,
+                    matches!(q.change.as_deref(), Some("up" | "down")),
+                ),
+            ];
+            for (class, applies) in found {
+                if applies && !classes.contains(&class) {
+                    classes.push(class);
+                }
+            }
+        }
+        if classes.is_empty() {
+            classes.push(Class::Plain);
+        }
+        classes.sort();
+        classes
+    }
+
+    /// The sentences of this class, in file order.
+    pub fn select(self, gold: &[GoldSentence]) -> Vec<GoldSentence> {
+        gold.iter()
+            .filter(|s| Class::of(s).contains(&self))
+            .cloned()
+            .collect()
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -307,6 +406,8 @@ pub fn tally_predictions(gold: &[GoldSentence]) -> Vec<GoldSentence> {
     gold.iter()
         .map(|s| GoldSentence {
             text: s.text.clone(),
+            class: None,
+            half: None,
             quantities: tally_predicted(&s.text)
                 .iter()
                 .map(Predicted::to_written)

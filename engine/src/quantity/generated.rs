@@ -45,7 +45,7 @@ const EVERYDAY_DIMENSIONS: &[(&str, &str)] = &[
 
 /// Sentences with one quantity, `{q}` where it goes: news and specification text (no other
 /// number, so that every extracted quantity but the one placed is an error).
-const TEMPLATES: &[&str] = &[
+pub(super) const TEMPLATES: &[&str] = &[
     "Officials put the figure at {q} on Monday.",
     "The report lists {q} for the second quarter.",
     "According to the data sheet, the rating is {q}.",
@@ -179,14 +179,14 @@ pub fn half_of_unit(name: &str) -> Half {
 }
 
 /// A value as written, with the number it means.
-struct WrittenValue {
-    text: String,
-    value: f64,
+pub(super) struct WrittenValue {
+    pub(super) text: String,
+    pub(super) value: f64,
 }
 
 /// A value in one of the forms people write: a small integer, a decimal, a number with
 /// thousands separators, or a decimal with a scale word.
-fn written_value(random: &mut Random) -> WrittenValue {
+pub(super) fn written_value(random: &mut Random) -> WrittenValue {
     match random.below(4) {
         0 => {
             let n = 2 + random.below(98);
@@ -273,6 +273,8 @@ pub fn generate(units: &[CollectionUnit], seed: u64) -> Vec<GeneratedSentence> {
                         normalized_unit: unit.name.full(),
                         change: None,
                     }],
+                    class: None,
+                    half: None,
                 },
                 unit: unit.name.full(),
                 dimension: unit.dimension,

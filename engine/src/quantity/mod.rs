@@ -28,6 +28,7 @@ pub mod concept;
 pub mod description;
 pub mod eval;
 pub mod generated;
+pub mod generated_compound;
 
 use std::ops::Range;
 

@@ -1,23 +1,42 @@
 //! `tally eval …`: the evaluation commands. Each prints the metrics of the paper it follows.
 
+use std::path::Path;
+
 use anyhow::Context;
 use tally_engine::quantity::eval::{
-    evaluate, evaluate_written, read_gold, read_predictions, tally_predictions, Difference,
+    evaluate, evaluate_written, read_gold, read_predictions, tally_predictions, Class, Difference,
     ExtractionReport, GoldSentence, Half,
 };
-use tally_engine::quantity::generated;
+use tally_engine::quantity::{generated, generated_compound};
 
 use tally_engine::value::{eval as value_eval, ValueSettings};
 
 use crate::cli::{EvalExtractionArgs, EvalValueArgs};
 
-/// `tally eval extraction --gold FILE [--half H] [--predictions FILE | --write-predictions FILE]
-/// [--json] [--errors]`.
+/// `tally eval extraction [--gold FILE [--half H] [--predictions FILE | --write-predictions
+/// FILE] | --generated] [--json] [--errors]`; with neither `--gold` nor `--generated`, every set:
+/// NewsQuant dev, the generated tests and the hand-written everyday sentences.
 pub fn extraction(args: &EvalExtractionArgs) -> anyhow::Result<()> {
-    let Some(gold_path) = &args.gold else {
-        return generated(args);
-    };
-    let mut gold = read_gold(gold_path).context("the gold file could not be used")?;
+    match (&args.gold, args.generated) {
+        (Some(gold), _) => gold_file(args, gold),
+        (None, true) => generated(args),
+        (None, false) => {
+            gold_file(
+                args,
+                &args.data.join("quantities").join("newsquant_dev.json"),
+            )?;
+            println!();
+            generated(args)?;
+            println!();
+            gold_file(args, &args.everyday)
+        }
+    }
+}
+
+/// Scores one gold file: the whole file, each fixed half, and each class per half.
+fn gold_file(args: &EvalExtractionArgs, gold_path: &Path) -> anyhow::Result<()> {
+    let mut gold = read_gold(gold_path)
+        .with_context(|| format!("the gold file {} could not be used", gold_path.display()))?;
     let predictions = match &args.predictions {
         Some(path) => Some(read_predictions(path).context("the predictions could not be used")?),
         None => None,
@@ -45,7 +64,9 @@ pub fn extraction(args: &EvalExtractionArgs) -> anyhow::Result<()> {
     }
     let report = score(&gold)?;
     if args.errors {
-        print_differences(&report.differences);
+        // Only tuning halves may be read to change the extractor's rules.
+        let tuning = score(&Half::Tuning.select(&gold))?;
+        print_differences(&tuning.differences);
     }
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
@@ -67,21 +88,41 @@ pub fn extraction(args: &EvalExtractionArgs) -> anyhow::Result<()> {
         println!("{name:<14} {:>6.1} {:>6.1} {:>6.1}", prf.p, prf.r, prf.f1);
     }
     if half.is_none() {
-        // Only newsquant_dev's tuning half may be looked at to change the extractor's rules;
-        // every other part is for measuring.
-        println!("F1 by fixed half of the file (by a hash of each sentence):");
-        for half in Half::ALL {
-            let part = half.select(&gold);
-            let report = score(&part)?;
+        // Only the tuning half may be looked at to change the extractor's rules; the held-out
+        // half is for measuring.
+        println!("F1 value / value+unit / value+change by fixed half, then by class:");
+        let cell = |part: &[GoldSentence]| -> anyhow::Result<String> {
+            let report = score(part)?;
             let change = report
                 .value_change
                 .map_or("–".to_string(), |c| format!("{:.1}", c.f1));
-            println!(
-                "  {:<9} {:>4} sentences: value {:.1}, value+unit {:.1}, value+change {change}",
-                half.name(),
-                part.len(),
+            Ok(format!(
+                "{:>5.1} / {:>5.1} / {:>5} ({:>3})",
                 report.value.f1,
-                report.value_unit.f1
+                report.value_unit.f1,
+                change,
+                part.len()
+            ))
+        };
+        println!("  {:<10} {:>28} {:>28}", "", "tuning", "held-out");
+        let halves: Vec<Vec<GoldSentence>> = Half::ALL.iter().map(|h| h.select(&gold)).collect();
+        println!(
+            "  {:<10} {:>28} {:>28}",
+            "all",
+            cell(&halves[0])?,
+            cell(&halves[1])?
+        );
+        for class in Class::ALL {
+            let parts: Vec<Vec<GoldSentence>> =
+                halves.iter().map(|part| class.select(part)).collect();
+            if parts.iter().all(Vec::is_empty) {
+                continue;
+            }
+            println!(
+                "  {:<10} {:>28} {:>28}",
+                class.name(),
+                cell(&parts[0])?,
+                cell(&parts[1])?
             );
         }
     }
@@ -169,6 +210,64 @@ fn generated(args: &EvalExtractionArgs) -> anyhow::Result<()> {
     groups(|h| &h.per_kind);
     println!("by dimension");
     groups(|h| &h.per_dimension);
+    println!();
+    compound_test(args)
+}
+
+/// The generated compound and currency test, per class and form.
+fn compound_test(args: &EvalExtractionArgs) -> anyhow::Result<()> {
+    let units = generated::read_collection(&args.collection)
+        .context("the unit collection could not be used")?;
+    let sentences = generated_compound::generate(&units, args.seed);
+    let halves: Vec<generated_compound::CompoundScores> = Half::ALL
+        .iter()
+        .map(|&half| generated_compound::score_half(&sentences, half))
+        .collect();
+    if args.errors {
+        print_differences(&halves[0].all.differences);
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&halves)?);
+        return Ok(());
+    }
+    println!(
+        "{} generated compound and currency sentences (seed {}); F1 value / value+unit (sentences)",
+        sentences.len(),
+        args.seed
+    );
+    let cell = |r: &ExtractionReport| {
+        format!(
+            "{:>5.1} / {:>5.1} ({:>4})",
+            r.value.f1, r.value_unit.f1, r.sentences
+        )
+    };
+    println!(
+        "{:<18} {:>22} {:>22}",
+        "",
+        format!("{} ({} units)", halves[0].half, halves[0].units),
+        format!("{} ({} units)", halves[1].half, halves[1].units)
+    );
+    println!(
+        "{:<18} {:>22} {:>22}",
+        "all",
+        cell(&halves[0].all),
+        cell(&halves[1].all)
+    );
+    let rows = |pick: fn(
+        &generated_compound::CompoundScores,
+    ) -> &Vec<(&'static str, ExtractionReport)>| {
+        for (i, (name, tuning)) in pick(&halves[0]).iter().enumerate() {
+            let held_out = pick(&halves[1])
+                .get(i)
+                .filter(|(other, _)| other == name)
+                .map_or(format!("{:>22}", "–"), |(_, r)| cell(r));
+            println!("  {name:<16} {:>22} {held_out:>22}", cell(tuning));
+        }
+    };
+    println!("by class");
+    rows(|h| &h.per_class);
+    println!("by form");
+    rows(|h| &h.per_form);
     Ok(())
 }
 
