@@ -589,3 +589,110 @@ fn capital_scale_abbreviations_count_money_only() {
     assert_eq!(values("It was 71,907 MN in total."), ["71907"]);
     assert_eq!(one("Profit reached 2.5 bn.").0, "2500000000");
 }
+
+// ----- issue 50: quantities read whole ---------------------------------------------------------
+
+#[test]
+fn a_country_mark_after_the_dollar_sign_names_the_currency() {
+    assert_eq!(
+        one("The council paid $NZ 12m for the land."),
+        ("12000000".into(), "new zealand dollar".into(), "=")
+    );
+    assert_eq!(one("Revenue was $A 40 million.").1, "australian dollar");
+    // Without a mark, the sign alone is still a dollar.
+    assert_eq!(one("It cost $4m.").1, "dollar");
+}
+
+#[test]
+fn a_rate_reads_across_what_is_measured_and_a_bracketed_conversion() {
+    assert_eq!(
+        one("The well yields 300 litres of oil per hour."),
+        ("300".into(), "litre per hour".into(), "=")
+    );
+    assert_eq!(
+        one("The smelter ships 80 tonnes of copper each day.").1,
+        "tonne per day"
+    );
+    assert_eq!(
+        read("The bank paid SEK 4 (US$0.38) per share."),
+        [
+            ("4".into(), "swedish krona per share".into(), "="),
+            ("0.38".into(), "dollar per share".into(), "="),
+        ]
+    );
+    // "of" without a rate after it leaves the unit alone.
+    assert_eq!(one("It holds 300 litres of oil.").1, "litre");
+    // A time that says when is not a rate.
+    assert_eq!(
+        one("They moved 80 tonnes of copper a year earlier.").1,
+        "tonne"
+    );
+}
+
+#[test]
+fn a_range_end_with_its_own_sign_keeps_its_amount() {
+    assert_eq!(
+        values("Grants run from €200 to €1.5 million."),
+        ["200..1500000"]
+    );
+    // An end with no sign or scale takes the other's.
+    assert_eq!(
+        values("between 4 and 5 billion dollars"),
+        ["4000000000..5000000000"]
+    );
+    // Two ends close in size share the scale even with a sign each.
+    assert_eq!(
+        values("it could fetch $6 to $8 million"),
+        ["6000000..8000000"]
+    );
+}
+
+#[test]
+fn squares_and_cubes_written_plainly_and_spelled_decimals() {
+    assert_eq!(one("a 90 m2 apartment").1, "square metre");
+    assert_eq!(one("an engine of 1600 cm3").1, "cubic centimetre");
+    assert_eq!(
+        one("The beam is four point seven metres long."),
+        ("4.7".into(), "metre".into(), "=")
+    );
+    // A code with digits glued to letters is still not a quantity.
+    assert!(read("Model 24703 m212 ships today.").is_empty());
+}
+
+#[test]
+fn tonnes_and_hectares_by_their_symbols() {
+    assert_eq!(
+        one("The crane lifts 250 t."),
+        ("250".into(), "tonne".into(), "=")
+    );
+    assert_eq!(one("They farm 120 ha of wheat.").1, "hectare");
+    // Followed by another word, "t" is not read as a tonne.
+    assert!(read("She bought 3 t shirts")
+        .iter()
+        .all(|(_, unit, _)| unit != "tonne"));
+}
+
+#[test]
+fn market_verbs_move_and_the_level_reached_is_a_value() {
+    assert_eq!(
+        read("The Hang Seng added 1.4% to finish at 17,250."),
+        [
+            ("1.4".into(), "percent".into(), "up"),
+            ("17250".into(), "-".into(), "="),
+        ]
+    );
+    assert_eq!(one("The rand was sliding 0.6% on Tuesday.").2, "down");
+    assert_eq!(
+        read("Markets: Kospi -0.9%, ASX +0.3%"),
+        [
+            ("-0.9".into(), "percent".into(), "down"),
+            ("0.3".into(), "percent".into(), "up"),
+        ]
+    );
+    // "went from … to …" moves the way the values go.
+    assert_eq!(
+        one("She went from 90 kilos to 82."),
+        ("90..82".into(), "kilogram".into(), "down")
+    );
+    assert_eq!(one("Attendance went from 400 to 650 people.").2, "up");
+}

@@ -124,6 +124,9 @@ struct RawUnit {
     prefixes: Vec<String>,
     #[serde(default)]
     prefixed_ci: bool,
+    /// Short names of a prefixed unit, by prefix: "kilo" (and "kilos") for the kilogram.
+    #[serde(default)]
+    prefixed_names: HashMap<String, Vec<String>>,
     #[serde(default)]
     no_plural: bool,
 }
@@ -336,6 +339,13 @@ impl UnitTable {
                     .names
                     .iter()
                     .map(|n| format!("{prefix_name}{n}"))
+                    .chain(
+                        unit.prefixed_names
+                            .get(prefix)
+                            .into_iter()
+                            .flatten()
+                            .cloned(),
+                    )
                     .collect();
                 let mut symbols: Vec<String> = unit
                     .symbols

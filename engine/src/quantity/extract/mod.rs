@@ -407,9 +407,21 @@ fn is_modifier(word: &str) -> bool {
 /// The value of `a`, the first end of a range or list, with `b`'s scale word when it belongs
 /// to both ends: "2 to 3 billion" is 2e9–3e9, but "$700,000 to $2.4 million" is 7e5–2.4e6. The
 /// scale goes to `a` when that brings the two ends closer (by ratio), as the ends of a range are.
+///
+/// An end with its own currency sign says its amount in full ("from £500 to £3 million" is 500 to
+/// 3e6): it takes the other end's scale only when that makes the two ends agree within a factor of
+/// ten ("$2 to $3 million").
 fn scaled_like(a: &Mention, b: &Mention) -> f64 {
     if a.scale != 1.0 || b.scale == 1.0 {
         return a.value;
+    }
+    let own_sign = a.currency.is_some_and(|(from, _)| from < a.first);
+    if own_sign {
+        let scaled = a.value * b.scale;
+        let ratio = (scaled / b.value).abs().max((b.value / scaled).abs());
+        if !(ratio.is_finite() && ratio <= 10.0) {
+            return a.value;
+        }
     }
     let distance = |x: f64| {
         (x.abs().max(f64::MIN_POSITIVE) / b.value.abs().max(f64::MIN_POSITIVE))

@@ -677,6 +677,22 @@ impl<'t> Scan<'t> {
                 end = after;
             }
         }
+        // "one point two", "two point four million": a decimal said in words, digit by digit.
+        if kind == NumberKind::Cardinal && self.low(end) == "point" {
+            let mut decimals = String::new();
+            let mut k = end + 1;
+            while let Some(digit) = lexicon::unit_word(self.low(k)).filter(|d| *d <= 9) {
+                decimals.push(char::from(b'0' + digit as u8));
+                k += 1;
+            }
+            if let (false, Ok(decimal)) = (
+                decimals.is_empty(),
+                format!("{}.{decimals}", value as u64).parse::<f64>(),
+            ) {
+                value = decimal;
+                end = k;
+            }
+        }
         let mut mention = Mention::new(i, end, value, kind);
         self.scale_words(&mut mention);
         Some(mention)

@@ -152,7 +152,7 @@ impl<'t> Scan<'t> {
                     a.value = scaled_like(a, &b);
                     a.range_to = Some(b.value);
                     // "fell from $61 to $48.20": the range is the movement.
-                    if let Some(direction) = self.movement_from(a) {
+                    if let Some(direction) = self.movement_from(a, b.value) {
                         a.change = direction;
                     }
                     let b_has_per = b.unit.as_ref().is_some_and(|u| u.per.is_some());
@@ -250,12 +250,25 @@ impl<'t> Scan<'t> {
     }
 
     /// "rose from", "fell from" right before the first number: the direction of the movement.
-    pub(super) fn movement_from(&self, a: &Mention) -> Option<Change> {
+    pub(super) fn movement_from(&self, a: &Mention, to: f64) -> Option<Change> {
         let a_first = a.currency.map_or(a.first, |(from, _)| from);
         if a_first < 2 || self.low(a_first - 1) != "from" {
             return None;
         }
         let verb_end = a_first - 2;
+        // "went from 70 kilos to 64": a verb of movement with no direction of its own moves
+        // the way the values go.
+        if matches!(
+            self.low(verb_end),
+            "went" | "moved" | "changed" | "shifted" | "swung"
+        ) && to != a.value
+        {
+            return Some(if to < a.value {
+                Change::Down
+            } else {
+                Change::Up
+            });
+        }
         PREFIX_CONDITIONS
             .iter()
             .filter(|(pattern, change)| {

@@ -18,6 +18,15 @@ impl<'t> Scan<'t> {
             }
             let surface = &self.text[self.toks[from].start..self.toks[first - 1].end];
             let mut found = self.table.lookup_symbol(surface);
+            // "$NZ 3m", "$A 40": the country mark after the dollar sign ("NZ$" in the table).
+            if let Some(mark) = surface.strip_prefix('$').map(str::trim) {
+                if found.is_empty()
+                    && (1..=3).contains(&mark.len())
+                    && mark.chars().all(|c| c.is_ascii_uppercase())
+                {
+                    found = self.table.lookup_symbol(&format!("{mark}$"));
+                }
+            }
             if found.is_empty() {
                 let squeezed: String = surface.split_whitespace().collect();
                 found = self.table.lookup_symbol(&squeezed);
@@ -74,8 +83,18 @@ impl<'t> Scan<'t> {
         let start = mention.first;
         if let Some((from, unit)) = self.currency_before(start) {
             mention.currency = Some((from, unit));
-            // "$58.24 per barrel", "$5 a month".
-            let (per, end) = self.per_unit(mention.last, true);
+            // "$58.24 per barrel", "$5 a month"; "NOK 30 (US$2.80) per share": the rate
+            // after a conversion in brackets is the amount's too, and the conversion's.
+            let (per, end) = match self.per_unit(mention.last, true) {
+                (None, end) => match self.bracket_close_after(mention.last) {
+                    Some(close) => (self.per_unit(close + 1, true).0, end),
+                    None if self.raw_if_sym(mention.last) == Some(")") => {
+                        (self.per_unit(mention.last + 1, true).0, end)
+                    }
+                    None => (None, end),
+                },
+                found => found,
+            };
             mention.unit = Some(UnitReading {
                 surface: self.text[self.toks[from].start..self.toks[start - 1].end].to_string(),
                 candidates: vec![unit],
@@ -104,7 +123,11 @@ impl<'t> Scan<'t> {
                     && self.glued(at + 1)
                     && self.kind(at + 2) == Some(Kind::Num)
                     && self.glued(at + 2));
-            if digits_after {
+            // "450 ft2", "300 mm3": a square or cube written without its superscript is a
+            // symbol of the table, not a code.
+            let plain_power = matches!(self.raw_if_any(at + 1), Some("2" | "3"))
+                && self.table_unit(at).is_some_and(|(_, end)| end == at + 2);
+            if digits_after && !plain_power {
                 mention.glued_tail = true;
                 return;
             }
@@ -127,7 +150,10 @@ impl<'t> Scan<'t> {
         }
         if let Some((mut reading, end)) = self.table_unit(at) {
             let currency = reading.candidates.iter().any(|u| u.dimension == "currency");
-            let (per, end) = self.per_unit(end, currency);
+            let (per, end) = match self.per_unit(end, currency) {
+                (None, _) => self.per_after_material(end, currency),
+                found => found,
+            };
             reading.per = per;
             mention.unit = Some(reading);
             mention.end = end;
@@ -334,12 +360,51 @@ impl<'t> Scan<'t> {
             | "league" | "leagues" | "slug" | "slugs" | "real" | "sol" | "mil" | "thou" | "erg"
             | "kip" | "lei" | "lev" | "leu" | "Br" | "Ft" | "K" | "TL" | "SR" | "LE" | "DA"
             | "DT" | "BD" | "KD" | "JD" | "QR" | "Tk" | "RM" | "Rp" | "Dh" | "sun" | "bit"
-            | "bits" => self.toks[at].spaced || surface == "a" || surface == "are",
+            | "bits" => {
+                // "45 000 t", "12,000 t of cargo", "0.5 ha.": a tonne or a hectare when no
+                // other word follows.
+                let ends_quantity =
+                    !self.is_word(at + 1) || matches!(self.low(at + 1), "of" | "in" | "and");
+                let symbol_alone = matches!(surface, "t" | "ha") && ends_quantity;
+                (self.toks[at].spaced && !symbol_alone) || surface == "a" || surface == "are"
+            }
             "A" | "B" | "G" | "T" | "P" | "N" | "J" | "S" | "L" | "V" | "W" | "H" | "M" => {
                 self.toks[at].spaced && self.is_word(at + 1)
             }
             _ => false,
         }
+    }
+
+    /// "40 litres of water per minute", "500 tonnes of grain each month": the rate after what
+    /// the unit measures (one or two words after "of").
+    fn per_after_material(&self, at: usize, currency: bool) -> (Option<PerUnit>, usize) {
+        if self.low(at) != "of" {
+            return (None, at);
+        }
+        for words in 1..=2 {
+            let material = at + 1..at + 1 + words;
+            let plain = material.clone().all(|k| {
+                self.is_word(k)
+                    && !lexicon::is_function_word(self.low(k))
+                    && self.table_unit(k).is_none()
+            });
+            if !plain {
+                break;
+            }
+            if let (Some(per), end) = self.per_unit(material.end, currency) {
+                return (Some(per), end);
+            }
+        }
+        (None, at)
+    }
+
+    /// The closing bracket of a conversion right after an amount: "NOK 30 (US$2.80)" → the
+    /// ")" (at most six tokens on).
+    fn bracket_close_after(&self, at: usize) -> Option<usize> {
+        if self.raw_if_sym(at) != Some("(") {
+            return None;
+        }
+        (at + 1..(at + 8).min(self.toks.len())).find(|&k| self.raw_if_sym(k) == Some(")"))
     }
 
     /// "per barrel", "a month", "/kg", "per share" after a unit (or a currency amount).
