@@ -696,3 +696,24 @@ fn market_verbs_move_and_the_level_reached_is_a_value() {
     );
     assert_eq!(one("Attendance went from 400 to 650 people.").2, "up");
 }
+
+#[test]
+fn ascii_stand_ins_for_pound_and_yen_before_money() {
+    assert_eq!(
+        one("The chairman's package was worth PS4.5m last year."),
+        ("4500000".into(), "pound sterling".into(), "=")
+    );
+    assert_eq!(one("Seats cost Y=12,000.").1, "yen");
+    // Without an amount written as money, "PS" is a console or horsepower.
+    assert!(read("He bought a PS5 yesterday.").is_empty());
+    assert_eq!(one("The engine makes 150 PS.").1, "metric horsepower");
+}
+
+#[test]
+fn a_rate_said_before_a_weekday_is_still_a_rate() {
+    assert_eq!(
+        one("They pumped 40 litres a minute on Sunday.").1,
+        "litre per minute"
+    );
+    assert_eq!(one("A year on, prices were 5 euros.").1, "euro");
+}

@@ -51,6 +51,19 @@ impl<'t> Scan<'t> {
             {
                 found = self.table.get("zar").into_iter().collect();
             }
+            // "PS2.7m", "Y=5,000": the ASCII stand-ins that transliterated news text carries
+            // for "£" and "¥", before an amount written as money ("PS5" is a console).
+            // ("PS" is also metric horsepower, after a number.)
+            if !found.iter().any(|u| u.dimension == "currency") && self.money_like(first) {
+                let stand_in = match surface {
+                    "PS" => Some("gbp"),
+                    "Y=" | "Y =" => Some("jpy"),
+                    _ => None,
+                };
+                if let Some(unit) = stand_in.and_then(|id| self.table.get(id)) {
+                    found = vec![unit];
+                }
+            }
             if let Some(unit) = found.into_iter().find(|u| u.dimension == "currency") {
                 // A code written as a word must stand apart from other letters ("CHF5" is fine,
                 // "ACHF" is not a token boundary issue because tokens are whole words).
@@ -422,10 +435,11 @@ impl<'t> Scan<'t> {
         if let Some((reading, end)) = self.table_unit(k) {
             let unit = reading.candidates[0];
             // "a year earlier", "a month ago" say when, not how often.
+            // "a year on" says when too, but "a day on Monday" is a rate and a day.
             let when = matches!(
                 self.low(end),
-                "earlier" | "ago" | "later" | "before" | "after" | "on" | "from" | "since"
-            );
+                "earlier" | "ago" | "later" | "before" | "after" | "from" | "since"
+            ) || (self.low(end) == "on" && !self.is_capitalised(end + 1));
             let time_like = unit.dimension == "time" && !when;
             // "$64 a tonne", "$3 a gallon": a price per unit.
             let price_per = currency && unit.dimension != "time";
