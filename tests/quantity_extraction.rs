@@ -717,3 +717,19 @@ fn a_rate_said_before_a_weekday_is_still_a_rate() {
     );
     assert_eq!(one("A year on, prices were 5 euros.").1, "euro");
 }
+
+#[test]
+fn hyphenated_rates_and_plain_cubes_in_compounds() {
+    assert_eq!(
+        one("Workers want a £12-an-hour wage."),
+        ("12".into(), "pound sterling per hour".into(), "=")
+    );
+    assert_eq!(
+        one("It declared a 45-cents-per-share payout.").1,
+        "cent per share"
+    );
+    assert_eq!(
+        one("The spillway passes 800 m3/s.").1,
+        "cubic metre per second"
+    );
+}

@@ -139,7 +139,7 @@ impl<'t> Scan<'t> {
             // "450 ft2", "300 mm3": a square or cube written without its superscript is a
             // symbol of the table, not a code.
             let plain_power = matches!(self.raw_if_any(at + 1), Some("2" | "3"))
-                && self.table_unit(at).is_some_and(|(_, end)| end == at + 2);
+                && self.table_unit(at).is_some_and(|(_, end)| end >= at + 2);
             if digits_after && !plain_power {
                 mention.glued_tail = true;
                 return;
@@ -423,12 +423,21 @@ impl<'t> Scan<'t> {
     /// "per barrel", "a month", "/kg", "per share" after a unit (or a currency amount).
     pub(super) fn per_unit(&self, at: usize, currency: bool) -> (Option<PerUnit>, usize) {
         let none = (None, at);
+        // "$15-an-hour", "a $2.80-per-share dividend": the rate hyphenated as a modifier.
+        let hyphen_at =
+            |k: usize| self.raw_if_sym(k) == Some("-") && self.glued(k) && self.glued(k + 1);
+        let hyphenated = hyphen_at(at);
+        let at = if hyphenated { at + 1 } else { at };
         let word = self.low(at);
         let slash = self.raw_if_sym(at) == Some("/");
-        if !(matches!(word, "per" | "a" | "an" | "each") || slash) {
+        if !(matches!(word, "per" | "a" | "an" | "each") || (slash && !hyphenated)) {
             return none;
         }
-        let k = at + 1;
+        let k = if hyphenated && hyphen_at(at + 1) {
+            at + 2
+        } else {
+            at + 1
+        };
         if k >= self.toks.len() || self.kind(k) != Some(Kind::Word) {
             return none;
         }
