@@ -3,7 +3,8 @@
 # NewsQuant sets): both extractors run on the same gold files, and both are scored by the same
 # code (`tally eval extraction --predictions`, each extractor's output written in the gold format,
 # unit names resolved through the same table). Prints value / value+unit / value+change F1 per set
-# (newsquant_dev's two fixed halves, each recognizers file) and sentences/s on one core.
+# (newsquant_dev's two fixed halves, each recognizers file, the hand-written everyday sentences'
+# two fixed halves) and sentences/s on one core.
 # Never part of the tests: it downloads CQE, spaCy and torch from PyPI into target/ (~3 GB).
 #
 #   scripts/bench-cqe.sh [TALLY_SENTENCES]
@@ -40,7 +41,11 @@ pin=""
 if command -v taskset >/dev/null; then pin="taskset -c 0"; fi
 
 mkdir -p "$run/cqe" "$run/tally" "$run/scores"
-gold_files=()
+everyday=tests/fixtures/quantities/everyday-sentences.json
+gold_of() {
+    if [ "$1" = everyday-sentences ]; then echo "$everyday"; else echo "$data/$1.json"; fi
+}
+gold_files=("$everyday")
 for set in "${sets[@]}"; do gold_files+=("$data/$set.json"); done
 echo "running CQE on ${#gold_files[@]} files (one core)…" >&2
 LOCPATH="$PWD/$locales" $pin "$venv/bin/python" scripts/cqe_predict.py "$run/cqe" "${gold_files[@]}" \
@@ -53,7 +58,8 @@ tally_speed=$($pin $tally bench extraction --sentences-from "$data/newsquant_dev
 score() {
     local set=$1 half=$2 half_flag=()
     if [ "$half" != all ]; then half_flag=(--half "$half"); fi
-    local gold="$data/$set.json"
+    local gold
+    gold=$(gold_of "$set")
     $tally eval extraction --gold "$gold" "${half_flag[@]}" --json > "$run/scores/$set.$half.own.json"
     $tally eval extraction --gold "$gold" "${half_flag[@]}" --write-predictions "$run/tally/$set.$half.json" > /dev/null
     $tally eval extraction --gold "$gold" "${half_flag[@]}" --predictions "$run/tally/$set.$half.json" --json > "$run/scores/$set.$half.tally.json"
@@ -62,6 +68,7 @@ score() {
 parts=()
 for half in tuning held-out all; do score newsquant_dev "$half"; parts+=("newsquant_dev.$half"); done
 for set in "${sets[@]:1}"; do score "$set" all; parts+=("$set.all"); done
+for half in tuning held-out; do score everyday-sentences "$half"; parts+=("everyday-sentences.$half"); done
 
 python3 - "$run" "$tally_speed" "${parts[@]}" <<'PY'
 import json, sys

@@ -733,3 +733,15 @@ fn hyphenated_rates_and_plain_cubes_in_compounds() {
         "cubic metre per second"
     );
 }
+
+#[test]
+fn a_number_inside_a_unit_is_part_of_it() {
+    assert_eq!(
+        read("The hatchback uses 5.2 L/100 km."),
+        [("5.2".into(), "litres per 100 kilometres".into(), "=")]
+    );
+    assert_eq!(
+        one("They paid 9 million Swedish crowns.").1,
+        "swedish krona"
+    );
+}

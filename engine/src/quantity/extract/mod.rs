@@ -119,6 +119,13 @@ impl<'t> Scan<'t> {
         let mut kept: Vec<Mention> = Vec::with_capacity(mentions.len());
         let mut dropped_end = usize::MAX;
         for mut mention in mentions {
+            // "6.5 L/100 km": a number inside the unit just read is part of it.
+            if kept
+                .last()
+                .is_some_and(|previous: &Mention| mention.first < previous.end)
+            {
+                continue;
+            }
             self.read_unit(&mut mention);
             // "ISO 3888-2": the number after a dropped one and a hyphen goes with it.
             let continues_dropped = mention.first >= 2
