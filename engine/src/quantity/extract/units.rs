@@ -54,14 +54,14 @@ impl<'t> Scan<'t> {
             // "PS2.7m", "Y=5,000": the ASCII stand-ins that transliterated news text carries
             // for "£" and "¥", before an amount written as money ("PS5" is a console).
             // ("PS" is also metric horsepower, after a number.)
-            if !found.iter().any(|u| u.dimension == "currency") && self.money_like(first) {
-                let stand_in = match surface {
-                    "PS" => Some("gbp"),
-                    "Y=" | "Y =" => Some("jpy"),
-                    _ => None,
-                };
-                if let Some(unit) = stand_in.and_then(|id| self.table.get(id)) {
-                    found = vec![unit];
+            let stand_in = match surface {
+                "PS" => Some("gbp"),
+                "Y=" | "Y =" => Some("jpy"),
+                _ => None,
+            };
+            if let Some(id) = stand_in {
+                if !found.iter().any(|u| u.dimension == "currency") && self.money_like(first) {
+                    found = self.table.get(id).into_iter().collect();
                 }
             }
             if let Some(unit) = found.into_iter().find(|u| u.dimension == "currency") {
