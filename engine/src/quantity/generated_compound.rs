@@ -158,128 +158,135 @@ fn money(surface: &str, value: &WrittenValue) -> String {
     }
 }
 
+/// A quantity as written in a generated sentence, with its form and gold.
+struct Written {
+    form: CompoundForm,
+    text: String,
+    gold: Vec<GoldQuantity>,
+}
+
 /// Every unit of the rate dimensions once per a random denominator, and every currency in each
 /// of its money forms; `seed` fixes the draw.
 pub fn generate(units: &[CollectionUnit], seed: u64) -> Vec<CompoundSentence> {
     let mut random = Random::new(seed);
     let mut sentences = Vec::new();
     for unit in units {
-        let name = unit.name.full();
-        let mut push = |form: CompoundForm, text: String, quantities: Vec<GoldQuantity>| {
-            sentences.push(CompoundSentence {
-                gold: GoldSentence {
-                    text,
-                    quantities,
-                    class: Some(form.class().to_string()),
-                    half: None,
-                },
-                unit: name.clone(),
-                form,
-                half: unit.half,
-            });
-        };
         let template = *random.pick(TEMPLATES);
         let value = written_value(&mut random);
-        if unit.currency {
+        let written = if unit.currency {
             let Some(surface) = currency_surface(unit) else {
                 continue;
             };
-            let denominators = if random.below(2) == 0 {
-                PER_TIME
-            } else {
-                PER_GOOD
-            };
-            let &(per, article) = random.pick(denominators);
-            let (form, written) = match random.below(3) {
-                0 => (
-                    CompoundForm::Per,
-                    format!("{} per {per}", money(surface, &value)),
-                ),
-                1 => (
-                    CompoundForm::PerArticle,
-                    format!("{} {article} {per}", money(surface, &value)),
-                ),
-                _ if !surface.chars().all(char::is_alphabetic) => (
-                    CompoundForm::Slash,
-                    format!("{}/{per}", money(surface, &value)),
-                ),
-                _ => (
-                    CompoundForm::Per,
-                    format!("{} per {per}", money(surface, &value)),
-                ),
-            };
-            push(
-                form,
-                template.replace("{q}", &written),
-                vec![gold(value.value, format!("{name} per {per}"))],
-            );
-
-            let value = written_value(&mut random);
-            push(
-                CompoundForm::NameAfter,
-                template.replace(
-                    "{q}",
-                    &format!("{} {}", value.text, plural(&unit.name.base)),
-                ),
-                vec![gold(value.value, name.clone())],
-            );
-
-            let value = written_value(&mut random);
-            let converted = written_value(&mut random);
-            let &(sign, converted_unit) = random.pick(CONVERSIONS);
-            push(
-                CompoundForm::Converted,
-                template.replace(
-                    "{q}",
-                    &format!("{} ({sign}{})", money(surface, &value), converted.text),
-                ),
-                vec![
-                    gold(value.value, name.clone()),
-                    gold(converted.value, converted_unit.to_string()),
-                ],
-            );
-
-            for mark in unit.symbols.iter().filter_map(|s| country_mark(s)) {
-                let value = written_value(&mut random);
-                push(
-                    CompoundForm::CountryMark,
-                    template.replace("{q}", &format!("${mark} {}", value.text)),
-                    vec![gold(value.value, name.clone())],
-                );
-            }
+            money_forms(unit, surface, value, &mut random)
         } else if RATE_DIMENSIONS.contains(&unit.dimension) && !unit.name.base.contains(" per ") {
-            let &(per, article) = random.pick(PER_TIME);
-            let units = plural(&unit.name.base);
-            let (form, written) = match random.below(4) {
-                0 => (
-                    CompoundForm::Per,
-                    format!("{} {units} per {per}", value.text),
-                ),
-                1 => (
-                    CompoundForm::PerArticle,
-                    format!("{} {units} {article} {per}", value.text),
-                ),
-                2 => (
-                    CompoundForm::PerEach,
-                    format!("{} {units} each {per}", value.text),
-                ),
-                _ => (
-                    CompoundForm::PerOfMaterial,
-                    format!(
-                        "{} {units} of {} per {per}",
-                        value.text,
-                        random.pick(MATERIALS)
-                    ),
-                ),
-            };
-            push(
-                form,
-                template.replace("{q}", &written),
-                vec![gold(value.value, format!("{name} per {per}"))],
-            );
+            vec![rate_form(unit, value, &mut random)]
+        } else {
+            Vec::new()
+        };
+        for w in written {
+            sentences.push(CompoundSentence {
+                gold: GoldSentence {
+                    text: template.replace("{q}", &w.text),
+                    quantities: w.gold,
+                    class: Some(w.form.class().to_string()),
+                    half: None,
+                },
+                unit: unit.name.full(),
+                form: w.form,
+                half: unit.half,
+            });
         }
     }
     sentences
+}
+
+/// A currency's amounts: a price per a time or a good, the currency named after the amount,
+/// a conversion in brackets, and a country mark after the dollar sign where it has one.
+fn money_forms(
+    unit: &CollectionUnit,
+    surface: &str,
+    value: WrittenValue,
+    random: &mut Random,
+) -> Vec<Written> {
+    let name = unit.name.full();
+    let denominators = if random.below(2) == 0 {
+        PER_TIME
+    } else {
+        PER_GOOD
+    };
+    let &(per, article) = random.pick(denominators);
+    let amount = money(surface, &value);
+    let (form, text) = match random.below(3) {
+        1 => (
+            CompoundForm::PerArticle,
+            format!("{amount} {article} {per}"),
+        ),
+        2 if !surface.chars().all(char::is_alphabetic) => {
+            (CompoundForm::Slash, format!("{amount}/{per}"))
+        }
+        _ => (CompoundForm::Per, format!("{amount} per {per}")),
+    };
+    let mut written = vec![Written {
+        form,
+        text,
+        gold: vec![gold(value.value, format!("{name} per {per}"))],
+    }];
+
+    let value = written_value(random);
+    written.push(Written {
+        form: CompoundForm::NameAfter,
+        text: format!("{} {}", value.text, plural(&unit.name.base)),
+        gold: vec![gold(value.value, name.clone())],
+    });
+
+    let value = written_value(random);
+    let converted = written_value(random);
+    let &(sign, converted_unit) = random.pick(CONVERSIONS);
+    written.push(Written {
+        form: CompoundForm::Converted,
+        text: format!("{} ({sign}{})", money(surface, &value), converted.text),
+        gold: vec![
+            gold(value.value, name.clone()),
+            gold(converted.value, converted_unit.to_string()),
+        ],
+    });
+
+    for mark in unit.symbols.iter().filter_map(|s| country_mark(s)) {
+        let value = written_value(random);
+        written.push(Written {
+            form: CompoundForm::CountryMark,
+            text: format!("${mark} {}", value.text),
+            gold: vec![gold(value.value, name.clone())],
+        });
+    }
+    written
+}
+
+/// A unit per a time, written one of four ways.
+fn rate_form(unit: &CollectionUnit, value: WrittenValue, random: &mut Random) -> Written {
+    let &(per, article) = random.pick(PER_TIME);
+    let units = plural(&unit.name.base);
+    let v = &value.text;
+    let (form, text) = match random.below(4) {
+        0 => (CompoundForm::Per, format!("{v} {units} per {per}")),
+        1 => (
+            CompoundForm::PerArticle,
+            format!("{v} {units} {article} {per}"),
+        ),
+        2 => (CompoundForm::PerEach, format!("{v} {units} each {per}")),
+        _ => {
+            let material = random.pick(MATERIALS);
+            (
+                CompoundForm::PerOfMaterial,
+                format!("{v} {units} of {material} per {per}"),
+            )
+        }
+    };
+    Written {
+        form,
+        text,
+        gold: vec![gold(value.value, format!("{} per {per}", unit.name.full()))],
+    }
 }
 
 /// The scores of one half: all its sentences, then per class and per form.
