@@ -51,7 +51,8 @@ pub const INSTANCE_SCORINGS: [InstanceScoring; 4] = [
     InstanceScoring::ContextFrequency,
     InstanceScoring::QaOnly,
 ];
-pub const RANKERS: [Ranker; 5] = [
+pub const RANKERS: [Ranker; 6] = [
+    Ranker::Learned,
     Ranker::Dense,
     Ranker::Qbm25,
     Ranker::Bm25Filter,

@@ -367,7 +367,7 @@ pub struct EvalSearchArgs {
     /// defaults; no grid).
     #[arg(long)]
     pub json: bool,
-    /// The ranker printed by --json [default: dense, the default ranker].
+    /// The ranker printed by --json [default: learned, the default ranker].
     #[arg(long)]
     pub ranker: Option<Ranker>,
     /// Weight α of the quantity score.
@@ -474,6 +474,21 @@ pub fn data_dir_or_default(given: &Option<PathBuf>) -> Option<PathBuf> {
 pub enum TrainCommand {
     /// The span head of the count pipeline, with 5-fold cross-validation by query.
     CountSpans(TrainCountSpansArgs),
+    /// The `learned` search ranker's weights, on every judged query (its cross-validated
+    /// figures are printed too, each fold trained without its queries).
+    SearchRanker(TrainSearchRankerArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TrainSearchRankerArgs {
+    /// Judged queries (Qsearch format).
+    #[arg(long, default_value = "../shared/data/qsearch/qsearch_text_dev.jsonl")]
+    pub judged: PathBuf,
+    /// Where to write the weights (the shipped ones are engine/data/search-ranker.json).
+    #[arg(long, default_value = "engine/data/search-ranker.json")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub models: ModelArgs,
 }
 
 #[derive(Debug, Clone, Args)]

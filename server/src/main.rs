@@ -36,6 +36,7 @@ async fn run() -> anyhow::Result<()> {
         Command::Value(args) => value::value(&args),
         Command::Extract(args) => extract::extract_command(&args),
         Command::Train(TrainCommand::CountSpans(args)) => count::train(&args),
+        Command::Train(TrainCommand::SearchRanker(args)) => search::train_ranker(&args),
         Command::Eval(EvalCommand::Extraction(args)) => eval::extraction(&args),
         Command::Eval(EvalCommand::Count(args)) => count::eval_count(&args),
         Command::Eval(EvalCommand::Cnp(args)) => count::eval_cnp(&args),

@@ -37,7 +37,7 @@ fn demo_search(name: &str, query: &str, ranker: &str, extra: &[&str]) -> serde_j
 #[test]
 fn every_ranker_answers_from_the_demo_corpus() {
     let query = "stadiums with a capacity of more than 85000 people";
-    for ranker in ["bm25", "bm25-filter", "qbm25", "dense", "entity"] {
+    for ranker in ["bm25", "bm25-filter", "qbm25", "dense", "entity", "learned"] {
         let results = demo_search(&format!("search-{ranker}"), query, ranker, &[]);
         assert_eq!(results["ranker"], ranker);
         assert_eq!(

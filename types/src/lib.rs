@@ -55,7 +55,7 @@ mod tests {
         );
         assert_eq!(
             Ranker::choose("magic").unwrap_err().to_string(),
-            "unknown ranker `magic` (bm25, bm25-filter, qbm25, dense, entity)"
+            "unknown ranker `magic` (bm25, bm25-filter, qbm25, dense, entity, learned)"
         );
     }
 

@@ -8,12 +8,11 @@ use super::eval::{
     ranking_scores, relevant_sentences, JudgedCollection, QueryScores, SearchEvalError, CUTOFF,
 };
 use super::rank::search;
+pub use super::rankers::learned::{features, LearnedWeights, FEATURES};
 use super::settings::{DenseWeights, Ranker, SearchSettings};
 use crate::count::logistic::{FitSettings, Logistic};
 use crate::Encoder;
 
-/// What each feature is, in order.
-pub const FEATURES: [&str; 4] = ["cosine", "bm25/max", "qs if met", "meets all"];
 const N: usize = FEATURES.len();
 /// The fit's settings: fixed beforehand (the count ranker's), not chosen on the judged queries.
 const FIT: FitSettings = FitSettings {
@@ -63,15 +62,13 @@ pub fn pools(
             .hits
             .iter()
             .map(|hit| {
-                let met = hit.meets_all();
-                let quantity = if met { hit.quantity_score } else { 0.0 };
+                let quantity = if hit.meets_all() {
+                    hit.quantity_score
+                } else {
+                    0.0
+                };
                 Pooled {
-                    features: [
-                        hit.score - settings.alpha * quantity,
-                        hit.text_score_normalised,
-                        quantity,
-                        f64::from(u8::from(met)),
-                    ],
+                    features: features(hit.score - settings.alpha * quantity, hit),
                     relevant: relevant.contains(hit.text.as_str()),
                 }
             })
@@ -103,6 +100,22 @@ pub fn train(pools: &[&QueryPool]) -> Logistic {
         }
     }
     Logistic::fit(&rows, &FIT)
+}
+
+/// A model's weights per unit of each feature (the model standardises its inputs; the order a
+/// pool is ranked in does not depend on the means or the bias), as the `learned` ranker ships
+/// them.
+pub fn weights_of(model: &Logistic, trained_on: String) -> LearnedWeights {
+    LearnedWeights {
+        trained_on,
+        features: FEATURES.iter().map(|f| f.to_string()).collect(),
+        weights: model
+            .weights
+            .iter()
+            .zip(&model.scale)
+            .map(|(w, s)| w / s)
+            .collect(),
+    }
 }
 
 /// One query's scores when its pool is ranked by `model`.
@@ -163,6 +176,30 @@ mod tests {
                 .collect(),
             relevant: rows.iter().filter(|(_, r)| *r).count(),
         }
+    }
+
+    #[test]
+    fn shipped_weights_order_a_pool_as_the_model_does() {
+        let rows: Vec<([f64; N], bool)> = (0..40)
+            .map(|i| {
+                let x = f64::from(i) / 40.0;
+                (
+                    [x, 1.0 - x, (x * 7.0).fract(), f64::from(i % 2)],
+                    i % 3 == 0,
+                )
+            })
+            .collect();
+        let pools = vec![pool(&rows)];
+        let all: Vec<&QueryPool> = pools.iter().collect();
+        let model = train(&all);
+        let weights = weights_of(&model, "test".into());
+        assert_eq!(weights.features, FEATURES);
+        let by = |score: &dyn Fn(&[f64; N]) -> f64| {
+            let mut order: Vec<usize> = (0..rows.len()).collect();
+            order.sort_by(|&a, &b| score(&rows[b].0).total_cmp(&score(&rows[a].0)));
+            order
+        };
+        assert_eq!(by(&|x| model.probability(x)), by(&|x| weights.score(x)));
     }
 
     #[test]

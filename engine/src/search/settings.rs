@@ -45,8 +45,9 @@ impl SearchSettings {
     pub fn for_ranker(ranker: Ranker) -> Self {
         // Each ranker's best point of its grid (bare weight 0.5, 0.8 or 1; balance −1, 0, 1
         // or 2 for `entity`, see `tuning::Parts::adopted`); α is 1 for all.
+        // `learned` reads the dense pool as its weights were trained on it.
         let (bare_weight, balance) = match ranker {
-            Ranker::Dense => (1.0, 0.0),
+            Ranker::Dense | Ranker::Learned => (1.0, 0.0),
             Ranker::Entity => (BARE_WEIGHT, 2.0),
             _ => (BARE_WEIGHT, 0.0),
         };

@@ -44,7 +44,8 @@ pub fn grid(defaults: &SearchSettings, parts: Parts) -> Vec<SearchSettings> {
     };
     let mut points = vec![defaults.clone()];
     let alphas: &[f64] = match defaults.ranker {
-        Ranker::Bm25 | Ranker::Bm25Filter => &[],
+        // `learned` has its weights from training, not from a grid.
+        Ranker::Bm25 | Ranker::Bm25Filter | Ranker::Learned => &[],
         Ranker::Qbm25 | Ranker::Entity => &[0.25, 0.5, 1.0, 2.0, 4.0],
         Ranker::Dense => &[0.5, 1.0, 2.0],
     };
@@ -248,7 +249,7 @@ mod tests {
                 .iter()
                 .all(|p| p.ranker == ranker && p.k == defaults.k));
             let expected = match ranker {
-                Ranker::Bm25 | Ranker::Bm25Filter => 1,
+                Ranker::Bm25 | Ranker::Bm25Filter | Ranker::Learned => 1,
                 Ranker::Qbm25 | Ranker::Entity => 240,
                 Ranker::Dense => 1728,
             };

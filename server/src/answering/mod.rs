@@ -559,8 +559,8 @@ mod tests {
         assert_eq!(count.instance_scoring, engine.instance_scoring);
         assert_eq!(count.snippets, engine.snippets);
         let search = search_settings(&page).unwrap();
-        // The best measured ranker on the Qsearch dev queries is dense (README).
-        assert_eq!(search.ranker, tally_engine::search::Ranker::Dense);
+        // The best cross-validated ranker on the Qsearch dev queries is learned (docs/search.md).
+        assert_eq!(search.ranker, tally_engine::search::Ranker::Learned);
         assert_eq!(search.alpha, SearchSettings::default().alpha);
         assert_eq!(search.k, SearchSettings::default().k);
     }

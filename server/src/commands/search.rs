@@ -16,6 +16,7 @@ use tally_engine::Encoder;
 
 use crate::cli::{
     data_dir_or_default, BenchSearchArgs, EvalSearchArgs, SearchArgs, SearchSettingsArgs,
+    TrainSearchRankerArgs,
 };
 use crate::loading::{encoder_of, open_sentence_index};
 
@@ -192,11 +193,20 @@ pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
     let mut grids = Vec::new();
     // Each ranker's cross-validated figures with its adopted parts, reused below.
     let mut adopted = Vec::new();
+    let mut learned_folds = Vec::new();
     for ranker in rankers {
         let defaults = SearchSettings {
             alpha: args.alpha,
             ..SearchSettings::for_ranker(ranker)
         };
+        if let (Ranker::Learned, Some(encoder)) = (ranker, encoder.as_deref()) {
+            let (tuned, grid, models) = learned_tuned(&collection, encoder, defaults, &fold)?;
+            row(ranker.name(), &tuned);
+            adopted.push((ranker, tuned.cross_validated.clone()));
+            grids.push(grid);
+            learned_folds = models;
+            continue;
+        }
         let points = grid(&defaults, Parts::adopted(ranker));
         let grid = ScoredGrid::run(&collection, encoder.as_deref(), points)?;
         let tuned = grid.cross_validate(&fold);
@@ -240,9 +250,7 @@ pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
         println!("{line}");
     }
     print_parts(&collection, encoder.as_deref(), args.alpha, &fold, &adopted)?;
-    if let Some(encoder) = &encoder {
-        learned_row(&collection, encoder, &fold)?;
-    }
+    print_learned_folds(&learned_folds);
     Ok(())
 }
 
@@ -344,35 +352,93 @@ fn print_parts(
     Ok(())
 }
 
-/// The learned ranker's cross-validated figures (weights learned on the other folds' queries
-/// for each fold), next to the grids'.
-fn learned_row(
+/// The `learned` ranker's row: in-sample with the shipped weights (trained on every query, so
+/// optimistic), cross-validated with each fold ranked by weights learned on the other folds.
+/// Its grid (for choosing among rankers) holds those out-of-fold scores as its one point.
+fn learned_tuned(
     collection: &JudgedCollection,
-    encoder: &tally_engine::Encoder,
+    encoder: &Encoder,
+    defaults: SearchSettings,
     fold: &[usize],
-) -> anyhow::Result<()> {
-    let pool = SearchSettings::for_ranker(Ranker::Dense).pool;
-    let pools = learned::pools(collection, encoder, pool)?;
-    let (per_query, models) = learned::cross_validate(&pools, fold);
-    let cv = RankerScores::mean(Ranker::Dense, &per_query);
+) -> anyhow::Result<(
+    Tuned,
+    ScoredGrid,
+    Vec<tally_engine::count::logistic::Logistic>,
+)> {
+    let pools = learned::pools(collection, encoder, defaults.pool)?;
+    let (out_of_fold, models) = learned::cross_validate(&pools, fold);
+    let shipped = ScoredGrid::run(collection, Some(encoder), vec![defaults.clone()])?;
+    let grid = ScoredGrid {
+        points: vec![defaults],
+        scores: vec![out_of_fold],
+    };
+    let mut tuned = grid.cross_validate(fold);
+    tuned.defaults = RankerScores::mean(Ranker::Learned, &shipped.scores[0]);
+    tuned.best_scores = tuned.defaults.clone();
+    Ok((tuned, grid, models))
+}
+
+/// Each fold's learned weights, per unit of each feature (they should agree).
+fn print_learned_folds(models: &[tally_engine::count::logistic::Logistic]) {
+    if models.is_empty() {
+        return;
+    }
     println!(
-        "learned ranker (pairwise logistic over the dense pool of {pool}; {}), cross-validated: \
-         P@10 {:.3}, MRR@10 {:.3}, NDCG@10 {:.3}",
-        learned::FEATURES.join(", "),
-        cv.precision,
-        cv.mrr,
-        cv.ndcg
+        "learned: pairwise logistic over the dense pool; features {}; weights per fold:",
+        learned::FEATURES.join(", ")
     );
     for (i, model) in models.iter().enumerate() {
-        // Per unit of each feature, as the model standardised them.
-        let w: Vec<String> = model
+        let w = learned::weights_of(model, String::new());
+        let shown: Vec<String> = w.weights.iter().map(|w| format!("{w:.2}")).collect();
+        println!("  fold {}: {}", i + 1, shown.join(" "));
+    }
+}
+
+/// `tally train search-ranker`: the `learned` ranker's weights on every judged query, written
+/// where the engine ships them.
+pub fn train_ranker(args: &TrainSearchRankerArgs) -> anyhow::Result<()> {
+    let collection = JudgedCollection::load(&args.judged)?;
+    let (encoder, _) = encoder_of(&args.models)?;
+    let pool = SearchSettings::for_ranker(Ranker::Learned).pool;
+    let pools = learned::pools(&collection, &encoder, pool)?;
+    let all: Vec<&learned::QueryPool> = pools.iter().collect();
+    let model = learned::train(&all);
+    let name = args.judged.file_name().map_or_else(
+        || args.judged.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let weights = learned::weights_of(
+        &model,
+        format!(
+            "{name}: all {} judged queries, the dense pool of {pool} (tally train search-ranker)",
+            collection.queries.len()
+        ),
+    );
+    let texts: Vec<&str> = collection
+        .queries
+        .iter()
+        .map(|q| q.query.as_str())
+        .collect();
+    let (out_of_fold, _) = learned::cross_validate(&pools, &folds(&texts));
+    let cv = RankerScores::mean(Ranker::Learned, &out_of_fold);
+    std::fs::write(&args.out, serde_json::to_string_pretty(&weights)? + "\n")
+        .with_context(|| format!("{} could not be written", args.out.display()))?;
+    println!(
+        "weights ({}): {} → {}",
+        learned::FEATURES.join(", "),
+        weights
             .weights
             .iter()
-            .zip(&model.scale)
-            .map(|(w, s)| format!("{:.2}", w / s))
-            .collect();
-        println!("  fold {}: weights {}", i + 1, w.join(" "));
-    }
+            .map(|w| format!("{w:.3}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        args.out.display()
+    );
+    println!(
+        "cross-validated ({FOLDS} folds by query, each trained without its queries): P@10 {:.3}, \
+         MRR@10 {:.3}, NDCG@10 {:.3}",
+        cv.precision, cv.mrr, cv.ndcg
+    );
     Ok(())
 }
 

@@ -19,20 +19,23 @@ pub enum Ranker {
     Qbm25,
     Dense,
     Entity,
+    /// The dense ranker's pool ordered by weights learned on judged queries.
+    Learned,
 }
 
 impl Ranker {
-    pub const ALL: [Ranker; 5] = [
+    pub const ALL: [Ranker; 6] = [
         Ranker::Bm25,
         Ranker::Bm25Filter,
         Ranker::Qbm25,
         Ranker::Dense,
         Ranker::Entity,
+        Ranker::Learned,
     ];
 
     /// The ranker a person gets without choosing (the page, `tally search`, `tally eval search
     /// --json`): the best cross-validated on the Qsearch dev queries (`tally eval search`).
-    pub const DEFAULT: Ranker = Ranker::Dense;
+    pub const DEFAULT: Ranker = Ranker::Learned;
 
     pub const fn name(self) -> &'static str {
         match self {
@@ -41,6 +44,7 @@ impl Ranker {
             Ranker::Qbm25 => "qbm25",
             Ranker::Dense => "dense",
             Ranker::Entity => "entity",
+            Ranker::Learned => "learned",
         }
     }
 
@@ -50,7 +54,7 @@ impl Ranker {
 
     /// Whether the ranker needs the sentence encoder.
     pub fn needs_encoder(self) -> bool {
-        self == Ranker::Dense
+        matches!(self, Ranker::Dense | Ranker::Learned)
     }
 }
 

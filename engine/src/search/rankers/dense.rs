@@ -50,28 +50,40 @@ impl SentenceRanker for Dense<'_> {
     }
 
     fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
-        // The query without its numbers: what is asked about, and in which unit.
-        let mut query = asked.words.join(" ");
-        for unit in asked
-            .parsed
-            .constraints
-            .iter()
-            .filter_map(|c| c.unit.as_ref())
-        {
-            query.push(' ');
-            query.push_str(&unit.name);
-        }
-        let mut texts: Vec<&str> = vec![&query];
-        texts.extend(hits.iter().map(encoded_window));
-        let vectors = self.encoder.embed(&texts)?;
-        for (hit, vector) in hits.iter_mut().zip(&vectors[1..]) {
-            let similarity = f64::from(cosine(&vectors[0], vector));
+        let similarities = cosines(self.encoder, asked, hits)?;
+        for (hit, similarity) in hits.iter_mut().zip(similarities) {
             hit.score = self.weights.cosine * similarity
                 + self.weights.text * hit.text_score_normalised
                 + asked.alpha * asked.quantity_term(hit);
         }
         Ok(())
     }
+}
+
+/// Each hit's cosine similarity to the query without its numbers (what is asked about, and in
+/// which unit), as the encoder reads them.
+pub(super) fn cosines(
+    encoder: &Encoder,
+    asked: &QueryRead<'_>,
+    hits: &[Hit],
+) -> Result<Vec<f64>, SearchError> {
+    let mut query = asked.words.join(" ");
+    for unit in asked
+        .parsed
+        .constraints
+        .iter()
+        .filter_map(|c| c.unit.as_ref())
+    {
+        query.push(' ');
+        query.push_str(&unit.name);
+    }
+    let mut texts: Vec<&str> = vec![&query];
+    texts.extend(hits.iter().map(encoded_window));
+    let vectors = encoder.embed(&texts)?;
+    Ok(vectors[1..]
+        .iter()
+        .map(|vector| f64::from(cosine(&vectors[0], vector)))
+        .collect())
 }
 
 #[cfg(test)]

@@ -6,11 +6,13 @@
 //! - [`qbm25`] (QFinder): BM25 / max BM25 + α · 1[meets every constraint] · qs, exact.
 //! - [`dense`]: the qbm25 pool re-ranked by the encoder's cosine(query, sentence).
 //! - [`entity`] (Qsearch): entities from the qbm25 pool, each with its evidence sentence.
+//! - [`learned`]: the dense pool ordered by weights learned on judged queries.
 
 mod bm25;
 mod bm25_filter;
 mod dense;
 mod entity;
+pub mod learned;
 mod qbm25;
 
 use tally_types::search::{EntityHit, Hit};
@@ -85,5 +87,9 @@ pub fn ranker_for<'a>(
             weights: settings.dense,
         }),
         Ranker::Entity => Box::new(entity::Entity),
+        Ranker::Learned => Box::new(learned::Learned {
+            encoder: encoder.ok_or(SearchError::NeedsEncoder(choice.name()))?,
+            weights: learned::LearnedWeights::shipped(),
+        }),
     })
 }
