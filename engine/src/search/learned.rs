@@ -189,7 +189,7 @@ mod tests {
                 )
             })
             .collect();
-        let pools = vec![pool(&rows)];
+        let pools = [pool(&rows)];
         let all: Vec<&QueryPool> = pools.iter().collect();
         let model = train(&all);
         let weights = weights_of(&model, "test".into());
