@@ -350,6 +350,9 @@ pub struct EvalValueArgs {
     /// Judged queries (e.g. ../shared/data/qsearch/qsearch_text_dev.jsonl).
     #[arg(long)]
     pub judged: PathBuf,
+    /// Everyday value questions written for the project, with their sentences and halves.
+    #[arg(long, default_value = "tests/fixtures/everyday-values.json")]
+    pub everyday: PathBuf,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,

@@ -314,6 +314,26 @@ fn eval_value_builds_questions_from_judged_sentences_and_scores_them() {
     assert!(text.contains("majority of 5, contested at 80%"), "{text}");
     assert_eq!(text.matches("chosen on tuning").count(), 1, "{text}");
 
+    // With the everyday questions written for the project: both sets, the rule chosen on both
+    // tuning halves, and it is the default.
+    let everyday = crate::support::workspace_root().join("tests/fixtures/everyday-values.json");
+    let out = tally(&[
+        "eval",
+        "value",
+        "--judged",
+        judged.to_str().unwrap(),
+        "--everyday",
+        everyday.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("62 value questions"), "{text}");
+    assert!(text.contains("everyday held-out"), "{text}");
+    assert_eq!(
+        text.matches("chosen on tuning, the default").count(),
+        1,
+        "{text}"
+    );
+
     let out = tally(&["eval", "value", "--judged", "no/such/file.jsonl"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read no/such/file.jsonl"));

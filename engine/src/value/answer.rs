@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::majority::{leading_groups, Group, Observed};
+use super::majority::{leading_groups, Group, Observed, Support};
 use super::retrieve::{retrieve, Retrieved};
 use super::{subject_of, ValueQuestion};
 use crate::count::consolidate::{consolidate, Scored};
@@ -24,6 +24,9 @@ pub enum ValueRule {
     /// ([`leading_groups`]); no answer when the best rival group has at least `contested` times
     /// its support (the sources disagree; `f64::INFINITY`: never).
     Majority { contested: f64 },
+    /// Of the first `consolidate`, the group of agreeing values said by the most independent
+    /// sentences (their weights break a tie); never contested.
+    Agreement,
 }
 
 /// How many observations are ranked and how many are consolidated. Defaults are round numbers
@@ -44,7 +47,10 @@ pub struct ValueSettings {
 impl Default for ValueSettings {
     fn default() -> Self {
         ValueSettings {
-            rule: ValueRule::Median,
+            // Chosen on the Qsearch-derived tuning half and the everyday questions' tuning half
+            // together (`tally eval value`: mean P/C 87.3 against the median's 86.7; the
+            // uncontested weighted majority ties with it, and the tie goes to counting sentences).
+            rule: ValueRule::Agreement,
             strategy: Strategy::WeightedMedian,
             top: 10,
             consolidate: 5,
@@ -349,16 +355,20 @@ pub fn answer(
     };
     let value = match settings.rule {
         ValueRule::Median => consolidate(&scored, settings.strategy),
-        ValueRule::Majority { contested } => match leading_groups(&pool, settings.agree_within) {
-            Some((best, Some(rival))) if rival.support >= contested * best.support => {
-                let mut answer = abstain(disagreement(&best, &rival, unit_name.as_deref()));
-                answer.observations = observations;
-                answer.unit = unit_name;
-                return Ok(answer);
+        ValueRule::Agreement => leading_groups(&pool, settings.agree_within, Support::Sentences)
+            .map(|(best, _)| best.value),
+        ValueRule::Majority { contested } => {
+            match leading_groups(&pool, settings.agree_within, Support::Weight) {
+                Some((best, Some(rival))) if rival.support >= contested * best.support => {
+                    let mut answer = abstain(disagreement(&best, &rival, unit_name.as_deref()));
+                    answer.observations = observations;
+                    answer.unit = unit_name;
+                    return Ok(answer);
+                }
+                Some((best, _)) => Some(best.value),
+                None => None,
             }
-            Some((best, _)) => Some(best.value),
-            None => None,
-        },
+        }
     };
     let Some(value) = value else {
         return Ok(abstain("no observation converts to one unit".to_string()));
@@ -504,6 +514,31 @@ mod tests {
             "the sources disagree: 26.2 mile (3 sentences) or 16 mile (1 sentence)"
         );
         assert_eq!(a.observations.len(), 4, "the evidence stays");
+    }
+
+    #[test]
+    fn by_default_agreeing_sentences_beat_a_confident_outlier() {
+        // The outlier is ranked first (it names the measure outright); three sentences agree.
+        let sentences = corpus(&[
+            (
+                "Harbour Bridge",
+                "The Harbour Bridge is 1,149 metres long, the guide says.",
+            ),
+            ("Harbour Bridge", "The Harbour Bridge spans 503 metres."),
+            (
+                "Harbour Bridge",
+                "Its arch, the Harbour Bridge, is 503 m across.",
+            ),
+            (
+                "Harbour Bridge",
+                "Walkers cross the 503-metre Harbour Bridge.",
+            ),
+        ]);
+        let question = super::super::parse_question("how long is the Harbour Bridge");
+        let index = ObservationIndex::of_sentences(&sentences).unwrap();
+        let a = answer(&question, &index, &ValueSettings::default()).unwrap();
+        assert_eq!(a.unit.as_deref(), Some("metre"), "{a:?}");
+        assert!((a.value.unwrap() - 503.0).abs() < 1e-9, "{a:?}");
     }
 
     #[test]

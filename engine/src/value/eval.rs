@@ -46,6 +46,10 @@ pub struct GoldValueQuestion {
     /// Table unit id of the gold value (none for counted nouns or bare numbers).
     pub gold_unit: Option<String>,
     pub sentence: String,
+    /// The half a written collection puts the question in; without one, a hash of its query
+    /// decides ([`half_of`]).
+    #[serde(skip)]
+    pub half: Option<crate::quantity::eval::Half>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -129,8 +133,82 @@ pub fn build(path: &Path) -> Result<(Vec<StoredSentence>, Vec<GoldValueQuestion>
                 gold: (gold.value.low() + gold.value.high()) / 2.0,
                 gold_unit: gold.unit.as_ref().and_then(|u| u.unit_id.clone()),
                 sentence: judged.sentence.clone(),
+                half: None,
             });
         }
+    }
+    if questions.is_empty() {
+        return Err(ValueEvalError::Empty(shown));
+    }
+    Ok((sentences, questions))
+}
+
+/// A value question written for the project from general knowledge
+/// (`tests/fixtures/everyday-values.json`): its answer and unit, its half, and sentences that
+/// state the answer, other things about the subject, or an outlier (rounded, wrong or of another
+/// year).
+#[derive(Debug, Clone, serde::Deserialize)]
+struct WrittenQuestion {
+    question: String,
+    answer: f64,
+    /// A unit name of the table ("metre"), or a counted noun ("seat").
+    unit: String,
+    half: String,
+    sentences: Vec<WrittenSentence>,
+}
+
+#[derive(Debug, Clone, serde::Deserialize)]
+struct WrittenSentence {
+    text: String,
+}
+
+/// The written questions and every one of their sentences (each question is answered over all
+/// of them, so the others' sentences are distractors).
+pub fn build_written(
+    path: &Path,
+) -> Result<(Vec<StoredSentence>, Vec<GoldValueQuestion>), ValueEvalError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| ValueEvalError::Read {
+        path: shown.clone(),
+        source,
+    })?;
+    let written: Vec<WrittenQuestion> =
+        serde_json::from_str(&text).map_err(|e| ValueEvalError::Format {
+            path: shown.clone(),
+            message: e.to_string(),
+        })?;
+    let mut sentences = Vec::new();
+    let mut questions = Vec::new();
+    for (i, q) in written.into_iter().enumerate() {
+        let half =
+            crate::quantity::eval::Half::parse(&q.half).ok_or_else(|| ValueEvalError::Format {
+                path: shown.clone(),
+                message: format!("question {} has no half called `{}`", i + 1, q.half),
+            })?;
+        for (j, s) in q.sentences.iter().enumerate() {
+            sentences.push(StoredSentence {
+                id: format!("everyday-{i}#{j}"),
+                text: s.text.clone(),
+                source: "everyday".into(),
+                entity: None,
+                quantities: extract_in_context(&s.text),
+            });
+        }
+        questions.push(GoldValueQuestion {
+            query: q.question.clone(),
+            gold_unit: UnitTable::builtin()
+                .lookup(&q.unit)
+                .first()
+                .map(|u| u.id.clone()),
+            question: q.question,
+            gold: q.answer,
+            sentence: q
+                .sentences
+                .first()
+                .map(|s| s.text.clone())
+                .unwrap_or_default(),
+            half: Some(half),
+        });
     }
     if questions.is_empty() {
         return Err(ValueEvalError::Empty(shown));
@@ -142,6 +220,9 @@ pub fn build(path: &Path) -> Result<(Vec<StoredSentence>, Vec<GoldValueQuestion>
 /// query in one half): rules are developed looking at the tuning half only.
 pub fn half_of(question: &GoldValueQuestion) -> crate::quantity::eval::Half {
     use crate::quantity::eval::Half;
+    if let Some(written) = question.half {
+        return written;
+    }
     if crate::text::hash::stable_hash(&question.query).is_multiple_of(2) {
         Half::Tuning
     } else {
@@ -208,14 +289,20 @@ pub fn evaluate(
 }
 
 /// The rules `tally eval value` compares: the median of the first 5 or 10 usable observations,
-/// and the agreeing majority among them, never contested or contested by a rival group with
-/// 100%, 80% or 60% of its support.
+/// the agreeing majority among them by weight, never contested or contested by a rival group
+/// with 100%, 80% or 60% of its support, and the group said by the most sentences.
 pub fn rule_grid() -> Vec<ValueSettings> {
     let base = ValueSettings::default();
     let mut grid = Vec::new();
     for consolidate in [5, 10] {
         grid.push(ValueSettings {
             rule: ValueRule::Median,
+            consolidate,
+            ..base.clone()
+        });
+        // Before the weighted majorities, so that a tie goes to counting independent sentences.
+        grid.push(ValueSettings {
+            rule: ValueRule::Agreement,
             consolidate,
             ..base.clone()
         });
@@ -235,6 +322,7 @@ pub fn rule_name(settings: &ValueSettings) -> String {
     let n = settings.consolidate;
     match settings.rule {
         ValueRule::Median => format!("median of {n}"),
+        ValueRule::Agreement => format!("most sentences of {n}"),
         ValueRule::Majority { contested } if contested.is_infinite() => {
             format!("majority of {n}")
         }
@@ -277,11 +365,25 @@ pub fn compare_rules(
             held_out: on_held_out,
         });
     }
+    let chosen = choose_rule(&[&rows]);
+    Ok((rows, chosen))
+}
+
+/// The rule with the best mean tuning-half P/C over several question sets (each set's rows in
+/// [`rule_grid`]'s order); the earlier in the grid on a tie.
+pub fn choose_rule(sets: &[&[RuleRow]]) -> usize {
+    let mean = |i: usize| {
+        sets.iter()
+            .map(|rows| rows[i].tuning.consolidated.pc)
+            .sum::<f64>()
+            / sets.len().max(1) as f64
+    };
+    let rules = sets.first().map_or(0, |rows| rows.len());
     let mut chosen = 0;
-    for (i, row) in rows.iter().enumerate() {
-        if row.tuning.consolidated.pc > rows[chosen].tuning.consolidated.pc {
+    for i in 1..rules {
+        if mean(i) > mean(chosen) {
             chosen = i;
         }
     }
-    Ok((rows, chosen))
+    chosen
 }

@@ -30,22 +30,51 @@ pub struct Group {
     pub sentences: usize,
 }
 
+/// What makes one group better supported than another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Support {
+    /// The sum of its sentences' weights (a confident sentence can outweigh several).
+    Weight,
+    /// How many independent sentences say it (then the weights, on a tie).
+    Sentences,
+}
+
+impl Support {
+    fn better(self, a: &Group, b: &Group) -> bool {
+        match self {
+            Support::Weight => a.support > b.support,
+            Support::Sentences => {
+                a.sentences > b.sentences || (a.sentences == b.sentences && a.support > b.support)
+            }
+        }
+    }
+}
+
 /// The best-supported group of `observed`, and the best group of the others (its rival), for
 /// values within `within` (relative) of a centre. `None` without observations.
-pub fn leading_groups(observed: &[Observed], within: f64) -> Option<(Group, Option<Group>)> {
+pub fn leading_groups(
+    observed: &[Observed],
+    within: f64,
+    by: Support,
+) -> Option<(Group, Option<Group>)> {
     let all: Vec<usize> = (0..observed.len()).collect();
-    let best = best_group(observed, &all, within)?;
+    let best = best_group(observed, &all, within, by)?;
     let rest: Vec<usize> = all
         .into_iter()
         .filter(|i| !best.members.contains(i))
         .collect();
-    let rival = best_group(observed, &rest, within);
+    let rival = best_group(observed, &rest, within, by);
     Some((best, rival))
 }
 
 /// Among `candidates`, the group around each one; the best supported (the earlier centre on a
 /// tie: observations come best ranked first).
-fn best_group(observed: &[Observed], candidates: &[usize], within: f64) -> Option<Group> {
+fn best_group(
+    observed: &[Observed],
+    candidates: &[usize],
+    within: f64,
+    by: Support,
+) -> Option<Group> {
     let mut best: Option<Group> = None;
     for &centre in candidates {
         let c = observed[centre].value;
@@ -55,7 +84,7 @@ fn best_group(observed: &[Observed], candidates: &[usize], within: f64) -> Optio
             .filter(|&j| (observed[j].value - c).abs() <= within * c.abs().max(f64::EPSILON))
             .collect();
         let group = group_of(observed, members);
-        if best.as_ref().is_none_or(|b| group.support > b.support) {
+        if best.as_ref().is_none_or(|b| by.better(&group, b)) {
             best = Some(group);
         }
     }
@@ -111,7 +140,7 @@ mod tests {
             (26.219, 0.7, "d"),
             (26.2, 0.6, "e"),
         ]);
-        let (best, rival) = leading_groups(&o, 0.1).unwrap();
+        let (best, rival) = leading_groups(&o, 0.1, Support::Weight).unwrap();
         assert!((best.value - 26.2).abs() < 0.05, "{best:?}");
         assert_eq!(best.sentences, 4);
         let rival = rival.unwrap();
@@ -127,9 +156,9 @@ mod tests {
             (20.0, 0.9, "b"),
             (20.0, 0.9, "c"),
         ]);
-        let (best, rival) = leading_groups(&o, 0.1).unwrap();
+        let (best, rival) = leading_groups(&o, 0.1, Support::Weight).unwrap();
         assert_eq!(best.value, 20.0);
         assert_eq!((best.sentences, rival.unwrap().sentences), (2, 1));
-        assert!(leading_groups(&[], 0.1).is_none());
+        assert!(leading_groups(&[], 0.1, Support::Weight).is_none());
     }
 }

@@ -271,13 +271,47 @@ fn compound_test(args: &EvalExtractionArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `tally eval value --judged FILE [--json] [--errors]`.
+/// `tally eval value --judged FILE [--everyday FILE] [--json] [--errors]`: the questions built
+/// from the judged file and the everyday questions written for the project, each on its two
+/// halves, then every rule for drawing the value, chosen on the two tuning halves together.
 pub fn value(args: &EvalValueArgs) -> anyhow::Result<()> {
-    let (sentences, questions) =
-        value_eval::build(&args.judged).context("the judged file could not be used")?;
+    let qsearch = value_eval::build(&args.judged).context("the judged file could not be used")?;
+    let everyday = match value_eval::build_written(&args.everyday) {
+        Ok(set) => Some(set),
+        Err(value_eval::ValueEvalError::Read { .. }) if !args.everyday.is_absolute() => {
+            eprintln!(
+                "(no everyday value questions at {}: run from the checkout's root or pass \
+                 --everyday; the rule is then chosen on the judged file's tuning half alone)",
+                args.everyday.display()
+            );
+            None
+        }
+        Err(e) => return Err(e).context("the everyday value questions could not be used"),
+    };
     let settings = ValueSettings::default();
-    let (scores, answers) = value_eval::evaluate(&sentences, &questions, &settings)?;
-    if args.errors {
+    if args.json {
+        let (scores, _) = value_eval::evaluate(&qsearch.0, &qsearch.1, &settings)?;
+        println!("{}", serde_json::to_string(&scores)?);
+        return Ok(());
+    }
+    print_value_set(&args.judged, &qsearch, args.errors)?;
+    if let Some(set) = &everyday {
+        println!();
+        print_value_set(&args.everyday, set, args.errors)?;
+    }
+    print_value_rules(&qsearch, everyday.as_ref())
+}
+
+/// One set of value questions: all, then each half, with the default rule (`--errors`: the
+/// tuning half's questions with their answers).
+fn print_value_set(
+    path: &Path,
+    (sentences, questions): &ValueSet,
+    errors: bool,
+) -> anyhow::Result<()> {
+    let settings = ValueSettings::default();
+    let (scores, answers) = value_eval::evaluate(sentences, questions, &settings)?;
+    if errors {
         for (q, a) in questions.iter().zip(&answers) {
             if value_eval::half_of(q) != Half::Tuning {
                 continue; // only the tuning half's questions are shown
@@ -297,16 +331,12 @@ pub fn value(args: &EvalValueArgs) -> anyhow::Result<()> {
         }
         println!();
     }
-    if args.json {
-        println!("{}", serde_json::to_string(&scores)?);
-        return Ok(());
-    }
     println!(
         "{} value questions over {} observations in {} sentences ({})",
         scores.questions,
         scores.observations,
         sentences.len(),
-        args.judged.display()
+        path.display()
     );
     let row = |name: &str, scores: &value_eval::ValueScores| {
         let c = &scores.consolidated;
@@ -316,39 +346,71 @@ pub fn value(args: &EvalValueArgs) -> anyhow::Result<()> {
         );
     };
     row("all", &scores);
-    // Rules are developed on the tuning half's questions only (whole queries per half).
+    // Rules are developed on the tuning half's questions only.
     for half in Half::ALL {
         let part: Vec<_> = questions
             .iter()
             .filter(|q| value_eval::half_of(q) == half)
             .cloned()
             .collect();
-        let (scores, _) = value_eval::evaluate(&sentences, &part, &settings)?;
+        let (scores, _) = value_eval::evaluate(sentences, &part, &settings)?;
         row(half.name(), &scores);
     }
-    // The rules for drawing the value, chosen on the tuning half only.
-    let (rules, chosen) = value_eval::compare_rules(&sentences, &questions)?;
+    Ok(())
+}
+
+/// Sentences and the questions asked over them.
+type ValueSet = (
+    Vec<tally_engine::search::index::StoredSentence>,
+    Vec<value_eval::GoldValueQuestion>,
+);
+
+/// Every rule for drawing the value on each set's halves; the rule with the best mean P/C on the
+/// tuning halves is marked.
+fn print_value_rules(qsearch: &ValueSet, everyday: Option<&ValueSet>) -> anyhow::Result<()> {
+    let (q_rows, _) = value_eval::compare_rules(&qsearch.0, &qsearch.1)?;
+    let e_rows = match everyday {
+        Some((sentences, questions)) => Some(value_eval::compare_rules(sentences, questions)?.0),
+        None => None,
+    };
+    let mut sets: Vec<&[value_eval::RuleRow]> = vec![&q_rows];
+    if let Some(rows) = &e_rows {
+        sets.push(rows);
+    }
+    let chosen = value_eval::choose_rule(&sets);
+    let settings = ValueSettings::default();
     println!();
     println!(
-        "{:<34} {:>22} {:>22}",
-        "rule (P/C; RP, coverage)", "tuning half", "held-out half"
+        "{:<34} {:>18} {:>18} {:>18} {:>18}",
+        "rule: P/C (RP, coverage)",
+        "judged tuning",
+        "judged held-out",
+        "everyday tuning",
+        "everyday held-out"
     );
-    for (i, r) in rules.iter().enumerate() {
-        let cell = |s: &value_eval::ValueScores| {
-            let c = &s.consolidated;
-            format!("{:.1} ({:.1}, {:.1})", c.pc, c.rp, c.coverage)
-        };
+    let cell = |s: &value_eval::ValueScores| {
+        let c = &s.consolidated;
+        format!("{:.1} ({:.1}, {:.1})", c.pc, c.rp, c.coverage)
+    };
+    for (i, r) in q_rows.iter().enumerate() {
         let mark = match (i == chosen, r.settings == settings) {
             (true, true) => "  chosen on tuning, the default",
             (true, false) => "  chosen on tuning",
             (false, true) => "  the default",
             (false, false) => "",
         };
+        let (e_tuning, e_held_out) = e_rows
+            .as_ref()
+            .map_or(("–".to_string(), "–".to_string()), |rows| {
+                (cell(&rows[i].tuning), cell(&rows[i].held_out))
+            });
         println!(
-            "{:<34} {:>22} {:>22}{mark}",
+            "{:<34} {:>18} {:>18} {:>18} {:>18}{mark}",
             value_eval::rule_name(&r.settings),
             cell(&r.tuning),
-            cell(&r.held_out)
+            cell(&r.held_out),
+            e_tuning,
+            e_held_out
         );
     }
     Ok(())
