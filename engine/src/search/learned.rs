@@ -21,11 +21,67 @@ const FIT: FitSettings = FitSettings {
     l2: 1e-3,
 };
 
+/// Features measured beside the shipped ones, to see whether they would help (`tally train
+/// search-ranker` prints each one's cross-validated figure): how far the matched value lies
+/// inside the condition (ln of its ratio to the bound, signed so that inside is positive, −3 to
+/// 3; 0 without a match) and whether the matched quantity is written with a unit.
+pub const CANDIDATES: [&str; 2] = ["condition margin", "unit written"];
+
 /// One pooled sentence of a query: its features and whether it is judged relevant.
 #[derive(Debug, Clone)]
 struct Pooled {
     features: [f64; N],
+    candidates: [f64; 2],
     relevant: bool,
+}
+
+impl Pooled {
+    /// The shipped features, then the candidates picked.
+    fn vector(&self, extra: &[usize]) -> Vec<f64> {
+        let mut v = self.features.to_vec();
+        v.extend(extra.iter().map(|&i| self.candidates[i]));
+        v
+    }
+}
+
+/// The candidate features of a hit for a query's constraints.
+fn candidates(
+    hit: &tally_types::search::Hit,
+    constraints: &[crate::quantity::Constraint],
+) -> [f64; 2] {
+    use crate::quantity::Condition;
+    let mut margins = Vec::new();
+    for (c, constraint) in constraints.iter().enumerate() {
+        let Some(m) = hit.matches.iter().find(|m| m.constraint == c) else {
+            continue;
+        };
+        let (x, v) = (m.converted, constraint.value);
+        if x <= 0.0 || v <= 0.0 {
+            continue;
+        }
+        let ratio = (x / v).ln();
+        let margin = match constraint.condition {
+            Condition::Greater | Condition::AtLeast => ratio,
+            Condition::Less | Condition::AtMost => -ratio,
+            Condition::Range => {
+                let high = constraint.high.unwrap_or(v);
+                ratio.min((high / x).ln())
+            }
+            _ => -ratio.abs(),
+        };
+        margins.push(margin.clamp(-3.0, 3.0));
+    }
+    let margin = if margins.is_empty() {
+        0.0
+    } else {
+        margins.iter().sum::<f64>() / margins.len() as f64
+    };
+    let unit_written = hit.matches.first().is_some_and(|m| {
+        m.surface
+            .chars()
+            .any(|ch| ch.is_alphabetic() || matches!(ch, '$' | '€' | '£' | '¥' | '%' | '°'))
+    });
+    [margin, f64::from(u8::from(unit_written))]
 }
 
 /// A judged query's pool.
@@ -58,6 +114,7 @@ pub fn pools(
     for query in &collection.queries {
         let relevant = relevant_sentences(query);
         let results = search(&collection.index, Some(encoder), &query.query, &settings)?;
+        let constraints = crate::quantity::parse_query(&query.query).constraints;
         let pooled = results
             .hits
             .iter()
@@ -69,6 +126,7 @@ pub fn pools(
                 };
                 Pooled {
                     features: features(hit.score - settings.alpha * quantity, hit),
+                    candidates: candidates(hit, &constraints),
                     relevant: relevant.contains(hit.text.as_str()),
                 }
             })
@@ -86,16 +144,23 @@ pub fn pools(
 /// and its negation as a negative, so that the data are symmetric and the bias plays no part; a
 /// sentence's probability under it orders the pool.
 pub fn train(pools: &[&QueryPool]) -> Logistic {
-    let mut rows: Vec<([f64; N], bool)> = Vec::new();
+    train_with(pools, &[])
+}
+
+/// [`train`] on the shipped features and the `extra` candidates.
+fn train_with(pools: &[&QueryPool], extra: &[usize]) -> Logistic {
+    let mut rows: Vec<(Vec<f64>, bool)> = Vec::new();
     for pool in pools {
         for good in pool.pooled.iter().filter(|p| p.relevant) {
+            let g = good.vector(extra);
             for bad in pool.pooled.iter().filter(|p| !p.relevant) {
-                let mut d = [0.0; N];
-                for (i, d) in d.iter_mut().enumerate() {
-                    *d = good.features[i] - bad.features[i];
-                }
+                let d: Vec<f64> = g
+                    .iter()
+                    .zip(bad.vector(extra))
+                    .map(|(a, b)| a - b)
+                    .collect();
+                rows.push((d.iter().map(|x| -x).collect(), false));
                 rows.push((d, true));
-                rows.push((d.map(|x| -x), false));
             }
         }
     }
@@ -119,9 +184,9 @@ pub fn weights_of(model: &Logistic, trained_on: String) -> LearnedWeights {
 }
 
 /// One query's scores when its pool is ranked by `model`.
-fn scores(pool: &QueryPool, model: &Logistic) -> QueryScores {
+fn scores(pool: &QueryPool, model: &Logistic, extra: &[usize]) -> QueryScores {
     let mut order: Vec<&Pooled> = pool.pooled.iter().collect();
-    let score = |p: &Pooled| model.probability(&p.features);
+    let score = |p: &Pooled| model.probability(&p.vector(extra));
     // Stable: ties keep the pool's order.
     order.sort_by(|a, b| score(b).total_cmp(&score(a)));
     let gains: Vec<bool> = order.iter().take(CUTOFF).map(|p| p.relevant).collect();
@@ -136,6 +201,15 @@ fn scores(pool: &QueryPool, model: &Logistic) -> QueryScores {
 /// Cross-validated per-query scores (each query ranked by a model learned without its fold) and
 /// each fold's model.
 pub fn cross_validate(pools: &[QueryPool], fold: &[usize]) -> (Vec<QueryScores>, Vec<Logistic>) {
+    cross_validate_with(pools, fold, &[])
+}
+
+/// [`cross_validate`] with the `extra` candidate features added.
+pub fn cross_validate_with(
+    pools: &[QueryPool],
+    fold: &[usize],
+    extra: &[usize],
+) -> (Vec<QueryScores>, Vec<Logistic>) {
     let folds = fold.iter().copied().max().map_or(0, |m| m + 1);
     let mut per_query = vec![
         QueryScores {
@@ -153,10 +227,10 @@ pub fn cross_validate(pools: &[QueryPool], fold: &[usize]) -> (Vec<QueryScores>,
             .filter(|(_, f)| **f != held_out)
             .map(|(p, _)| p)
             .collect();
-        let model = train(&training);
+        let model = train_with(&training, extra);
         for (i, pool) in pools.iter().enumerate() {
             if fold[i] == held_out {
-                per_query[i] = scores(pool, &model);
+                per_query[i] = scores(pool, &model, extra);
             }
         }
         models.push(model);
@@ -172,7 +246,11 @@ mod tests {
         QueryPool {
             pooled: rows
                 .iter()
-                .map(|&(features, relevant)| Pooled { features, relevant })
+                .map(|&(features, relevant)| Pooled {
+                    features,
+                    candidates: [0.0; 2],
+                    relevant,
+                })
                 .collect(),
             relevant: rows.iter().filter(|(_, r)| *r).count(),
         }

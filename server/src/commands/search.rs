@@ -421,6 +421,19 @@ pub fn train_ranker(args: &TrainSearchRankerArgs) -> anyhow::Result<()> {
         .collect();
     let (out_of_fold, _) = learned::cross_validate(&pools, &folds(&texts));
     let cv = RankerScores::mean(Ranker::Learned, &out_of_fold);
+    // Candidate features, each measured by the same cross-validation (not shipped).
+    for extra in [vec![0], vec![1], vec![0, 1]] {
+        let (per_query, _) = learned::cross_validate_with(&pools, &folds(&texts), &extra);
+        let with = RankerScores::mean(Ranker::Learned, &per_query);
+        let names: Vec<&str> = extra.iter().map(|&i| learned::CANDIDATES[i]).collect();
+        println!(
+            "  + {}: cross-validated P@10 {:.3}, MRR@10 {:.3}, NDCG@10 {:.3}",
+            names.join(" + "),
+            with.precision,
+            with.mrr,
+            with.ndcg
+        );
+    }
     std::fs::write(&args.out, serde_json::to_string_pretty(&weights)? + "\n")
         .with_context(|| format!("{} could not be written", args.out.display()))?;
     println!(
