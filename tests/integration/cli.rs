@@ -288,6 +288,41 @@ fn eval_extraction_scores_written_predictions_by_the_same_rules() {
 }
 
 #[test]
+fn eval_extraction_scores_each_class_of_the_written_and_generated_tests() {
+    let everyday =
+        crate::support::workspace_root().join("tests/fixtures/quantities/everyday-sentences.json");
+    let out = tally(&["eval", "extraction", "--gold", everyday.to_str().unwrap()]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("120 sentences"), "{text}");
+    // Each class the sentences were written for has its row, per half.
+    for class in ["currency", "compound", "range", "change", "forms"] {
+        assert!(
+            text.lines().any(|l| l.trim_start().starts_with(class)),
+            "{class}: {text}"
+        );
+    }
+
+    let collection = data_dir().join("quantities/kg-unit-collection.json");
+    let out = tally(&[
+        "eval",
+        "extraction",
+        "--generated",
+        "--collection",
+        collection.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("generated compound and currency sentences"),
+        "{text}"
+    );
+    for form in ["of material per", "country mark", "converted"] {
+        assert!(text.contains(form), "{form}: {text}");
+    }
+}
+
+#[test]
 fn eval_value_builds_questions_from_judged_sentences_and_scores_them() {
     let judged = data_dir().join("qsearch/qsearch_text_dev.jsonl");
     let scores = json_of(&tally(&[
