@@ -303,6 +303,11 @@ pub struct HalfScores {
     pub per_kind: Vec<GroupScores>,
 }
 
+/// How many different units a half's sentences are of.
+pub(super) fn distinct_units<'a>(units: impl Iterator<Item = &'a str>) -> usize {
+    units.collect::<std::collections::HashSet<_>>().len()
+}
+
 /// Runs the extractor over the generated sentences of `half` and scores them.
 pub fn score_half(sentences: &[GeneratedSentence], half: Half) -> HalfScores {
     let own: Vec<&GeneratedSentence> = sentences.iter().filter(|s| s.half == half).collect();
@@ -328,12 +333,9 @@ pub fn score_half(sentences: &[GeneratedSentence], half: Half) -> HalfScores {
         })
         .filter(|g| g.report.sentences > 0)
         .collect();
-    let mut units: Vec<&str> = own.iter().map(|s| s.unit.as_str()).collect();
-    units.sort_unstable();
-    units.dedup();
     HalfScores {
         half: half.name(),
-        units: units.len(),
+        units: distinct_units(own.iter().map(|s| s.unit.as_str())),
         all: evaluate(&gold(&|_| true)),
         per_dimension,
         per_kind,

@@ -11,7 +11,9 @@
 //! of news and price text before any rule was tuned on them.
 
 use super::eval::{evaluate, ExtractionReport, GoldQuantity, GoldSentence, Half};
-use super::generated::{written_value, CollectionUnit, WrittenValue, TEMPLATES};
+use super::generated::{
+    distinct_units, written_value, CollectionUnit, GroupScores, WrittenValue, TEMPLATES,
+};
 use crate::random::SplitMix64 as Random;
 use crate::units::collection::plural;
 
@@ -295,36 +297,36 @@ pub struct CompoundScores {
     pub half: &'static str,
     pub units: usize,
     pub all: ExtractionReport,
-    /// ("compound" | "currency", scores).
-    pub per_class: Vec<(&'static str, ExtractionReport)>,
-    pub per_form: Vec<(&'static str, ExtractionReport)>,
+    /// "compound" and "currency".
+    pub per_class: Vec<GroupScores>,
+    pub per_form: Vec<GroupScores>,
 }
 
 /// Runs the extractor over the generated sentences of `half` and scores them.
 pub fn score_half(sentences: &[CompoundSentence], half: Half) -> CompoundScores {
     let own: Vec<&CompoundSentence> = sentences.iter().filter(|s| s.half == half).collect();
-    let gold = |keep: &dyn Fn(&CompoundSentence) -> bool| -> Vec<GoldSentence> {
-        own.iter()
-            .filter(|s| keep(s))
-            .map(|s| s.gold.clone())
-            .collect()
+    let group = |name: &str, keep: &dyn Fn(&CompoundSentence) -> bool| GroupScores {
+        group: name.to_string(),
+        report: evaluate(
+            &own.iter()
+                .filter(|s| keep(s))
+                .map(|s| s.gold.clone())
+                .collect::<Vec<_>>(),
+        ),
     };
     let per_class = ["compound", "currency"]
         .into_iter()
-        .map(|class| (class, evaluate(&gold(&|s| s.form.class() == class))))
+        .map(|class| group(class, &|s| s.form.class() == class))
         .collect();
     let per_form = CompoundForm::ALL
         .into_iter()
-        .map(|form| (form.name(), evaluate(&gold(&|s| s.form == form))))
-        .filter(|(_, r)| r.sentences > 0)
+        .map(|form| group(form.name(), &|s| s.form == form))
+        .filter(|g| g.report.sentences > 0)
         .collect();
-    let mut units: Vec<&str> = own.iter().map(|s| s.unit.as_str()).collect();
-    units.sort_unstable();
-    units.dedup();
     CompoundScores {
         half: half.name(),
-        units: units.len(),
-        all: evaluate(&gold(&|_| true)),
+        units: distinct_units(own.iter().map(|s| s.unit.as_str())),
+        all: group("all", &|_| true).report,
         per_class,
         per_form,
     }

@@ -185,10 +185,14 @@ pub fn weights_of(model: &Logistic, trained_on: String) -> LearnedWeights {
 
 /// One query's scores when its pool is ranked by `model`.
 fn scores(pool: &QueryPool, model: &Logistic, extra: &[usize]) -> QueryScores {
-    let mut order: Vec<&Pooled> = pool.pooled.iter().collect();
-    let score = |p: &Pooled| model.probability(&p.vector(extra));
+    let mut order: Vec<(f64, &Pooled)> = pool
+        .pooled
+        .iter()
+        .map(|p| (model.probability(&p.vector(extra)), p))
+        .collect();
     // Stable: ties keep the pool's order.
-    order.sort_by(|a, b| score(b).total_cmp(&score(a)));
+    order.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let order: Vec<&Pooled> = order.into_iter().map(|(_, p)| p).collect();
     let gains: Vec<bool> = order.iter().take(CUTOFF).map(|p| p.relevant).collect();
     let (precision, rr, ndcg) = ranking_scores(&gains, pool.relevant);
     QueryScores {

@@ -169,47 +169,22 @@ fn generated(args: &EvalExtractionArgs) -> anyhow::Result<()> {
         args.collection.display(),
         args.seed
     );
-    let cell = |r: &ExtractionReport| {
-        format!(
-            "{:>5.1} / {:>5.1} ({:>4})",
-            r.value.f1, r.value_unit.f1, r.sentences
-        )
-    };
-    println!(
-        "{:<18} {:>22} {:>22}",
-        "",
-        format!("{} ({} units)", halves[0].half, halves[0].units),
-        format!("{} ({} units)", halves[1].half, halves[1].units)
+    print_halves(
+        [
+            (halves[0].half, halves[0].units, &halves[0].all),
+            (halves[1].half, halves[1].units, &halves[1].all),
+        ],
+        &[
+            (
+                "by surface kind",
+                [&halves[0].per_kind, &halves[1].per_kind],
+            ),
+            (
+                "by dimension",
+                [&halves[0].per_dimension, &halves[1].per_dimension],
+            ),
+        ],
     );
-    println!(
-        "{:<18} {:>22} {:>22}",
-        "all",
-        cell(&halves[0].all),
-        cell(&halves[1].all)
-    );
-    let groups = |pick: fn(&generated::HalfScores) -> &Vec<generated::GroupScores>| {
-        let mut names: Vec<&str> = Vec::new();
-        for half in &halves {
-            for g in pick(half) {
-                if !names.contains(&g.group.as_str()) {
-                    names.push(&g.group);
-                }
-            }
-        }
-        for name in names {
-            let of = |half: &generated::HalfScores| {
-                pick(half)
-                    .iter()
-                    .find(|g| g.group == name)
-                    .map_or(format!("{:>22}", "–"), |g| cell(&g.report))
-            };
-            println!("  {name:<16} {:>22} {:>22}", of(&halves[0]), of(&halves[1]));
-        }
-    };
-    println!("by surface kind");
-    groups(|h| &h.per_kind);
-    println!("by dimension");
-    groups(|h| &h.per_dimension);
     println!();
     compound_test(args)
 }
@@ -235,40 +210,61 @@ fn compound_test(args: &EvalExtractionArgs) -> anyhow::Result<()> {
         sentences.len(),
         args.seed
     );
+    print_halves(
+        [
+            (halves[0].half, halves[0].units, &halves[0].all),
+            (halves[1].half, halves[1].units, &halves[1].all),
+        ],
+        &[
+            ("by class", [&halves[0].per_class, &halves[1].per_class]),
+            ("by form", [&halves[0].per_form, &halves[1].per_form]),
+        ],
+    );
+    Ok(())
+}
+
+/// A generated test's table: each half's head (name, units) and its "all" row, then each
+/// grouping's rows, in the order the halves list them (a group one half lacks shows "–").
+fn print_halves(
+    halves: [(&str, usize, &ExtractionReport); 2],
+    groupings: &[(&str, [&[generated::GroupScores]; 2])],
+) {
     let cell = |r: &ExtractionReport| {
         format!(
             "{:>5.1} / {:>5.1} ({:>4})",
             r.value.f1, r.value_unit.f1, r.sentences
         )
     };
+    let [(first, first_units, first_all), (second, second_units, second_all)] = halves;
     println!(
         "{:<18} {:>22} {:>22}",
         "",
-        format!("{} ({} units)", halves[0].half, halves[0].units),
-        format!("{} ({} units)", halves[1].half, halves[1].units)
+        format!("{first} ({first_units} units)"),
+        format!("{second} ({second_units} units)")
     );
     println!(
         "{:<18} {:>22} {:>22}",
         "all",
-        cell(&halves[0].all),
-        cell(&halves[1].all)
+        cell(first_all),
+        cell(second_all)
     );
-    let rows = |pick: fn(
-        &generated_compound::CompoundScores,
-    ) -> &Vec<(&'static str, ExtractionReport)>| {
-        for (i, (name, tuning)) in pick(&halves[0]).iter().enumerate() {
-            let held_out = pick(&halves[1])
-                .get(i)
-                .filter(|(other, _)| other == name)
-                .map_or(format!("{:>22}", "–"), |(_, r)| cell(r));
-            println!("  {name:<16} {:>22} {held_out:>22}", cell(tuning));
+    for (title, groups) in groupings {
+        println!("{title}");
+        let mut names: Vec<&str> = Vec::new();
+        for g in groups.iter().flat_map(|half| half.iter()) {
+            if !names.contains(&g.group.as_str()) {
+                names.push(&g.group);
+            }
         }
-    };
-    println!("by class");
-    rows(|h| &h.per_class);
-    println!("by form");
-    rows(|h| &h.per_form);
-    Ok(())
+        for name in names {
+            let of = |half: &[generated::GroupScores]| {
+                half.iter()
+                    .find(|g| g.group == name)
+                    .map_or(format!("{:>22}", "–"), |g| cell(&g.report))
+            };
+            println!("  {name:<16} {:>22} {:>22}", of(groups[0]), of(groups[1]));
+        }
+    }
 }
 
 /// `tally eval value --judged FILE [--everyday FILE] [--json] [--errors]`: the questions built

@@ -419,11 +419,12 @@ pub fn train_ranker(args: &TrainSearchRankerArgs) -> anyhow::Result<()> {
         .iter()
         .map(|q| q.query.as_str())
         .collect();
-    let (out_of_fold, _) = learned::cross_validate(&pools, &folds(&texts));
+    let fold = folds(&texts);
+    let (out_of_fold, _) = learned::cross_validate(&pools, &fold);
     let cv = RankerScores::mean(Ranker::Learned, &out_of_fold);
     // Candidate features, each measured by the same cross-validation (not shipped).
     for extra in [vec![0], vec![1], vec![0, 1]] {
-        let (per_query, _) = learned::cross_validate_with(&pools, &folds(&texts), &extra);
+        let (per_query, _) = learned::cross_validate_with(&pools, &fold, &extra);
         let with = RankerScores::mean(Ranker::Learned, &per_query);
         let names: Vec<&str> = extra.iter().map(|&i| learned::CANDIDATES[i]).collect();
         println!(

@@ -138,9 +138,11 @@ impl<'t> Scan<'t> {
                     && self.glued(at + 2));
             // "450 ft2", "300 mm3": a square or cube written without its superscript is a
             // symbol of the table, not a code.
-            let plain_power = matches!(self.raw_if_any(at + 1), Some("2" | "3"))
-                && self.table_unit(at).is_some_and(|(_, end)| end >= at + 2);
-            if digits_after && !plain_power {
+            let plain_power = || {
+                matches!(self.raw_if_any(at + 1), Some("2" | "3"))
+                    && self.table_unit(at).is_some_and(|(_, end)| end >= at + 2)
+            };
+            if digits_after && !plain_power() {
                 mention.glued_tail = true;
                 return;
             }
