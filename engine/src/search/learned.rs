@@ -159,8 +159,9 @@ fn train_with(pools: &[&QueryPool], extra: &[usize]) -> Logistic {
                     .zip(bad.vector(extra))
                     .map(|(a, b)| a - b)
                     .collect();
-                rows.push((d.iter().map(|x| -x).collect(), false));
+                let negated = d.iter().map(|x| -x).collect();
                 rows.push((d, true));
+                rows.push((negated, false));
             }
         }
     }
