@@ -516,6 +516,10 @@ pub struct TrainCountSpansArgs {
     /// phrase› …" from a sentence's count phrase; 0: none).
     #[arg(long, default_value_t = TrainSettings::default().silver_per_query)]
     pub silver_per_query: usize,
+    /// Silver name questions ("which ‹class› …" from an enumeration, every listed name right)
+    /// made from each training question's own snippets (0: none).
+    #[arg(long, default_value_t = TrainSettings::default().silver_names_per_query)]
+    pub silver_names_per_query: usize,
     #[arg(long, default_value_t = 5)]
     pub folds: usize,
     /// Where the span head's out-of-fold candidate probabilities are written (and read by the

@@ -7,7 +7,7 @@ use anyhow::{bail, Context};
 use tally_engine::corpus::default_snippets::ingest_default;
 use tally_engine::count::contextualize::ContextSettings;
 use tally_engine::count::eval::{
-    evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts, EvalRetrieval,
+    evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts, EvalRetrieval, InstanceReport,
 };
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::training::data::{load_training_queries, query_candidates};
@@ -117,6 +117,7 @@ pub fn train(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
         tuned_layers: args.tuned_layers,
         negatives_per_positive: args.negatives_per_positive,
         silver_per_query: args.silver_per_query,
+        silver_names_per_query: args.silver_names_per_query,
         context_chars: args.models.reader_context_chars(),
         ..TrainSettings::default()
     };
@@ -199,6 +200,44 @@ pub fn train(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
     }
     print_abstention(&ranker_report.abstention);
     print_calibration(&ranker_report);
+    print_trained_instances(args)
+}
+
+/// The instance figures of the reader just trained, on the NQ dev instance annotations (the
+/// only snippet set with gold instances; never trained on) when they are in the data
+/// directory. The reader was trained without these questions, so every row is out of sample
+/// for the reader; the scoring is chosen by cross-validation by query, as `tally eval
+/// instances` does.
+fn print_trained_instances(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
+    let nq = args.data.join("natural_questions_dev");
+    let files = [
+        nq.join("natural_questions_dev_bing_v1.json"),
+        nq.join("natural_questions_dev_instances.csv"),
+        nq.join("aliases.csv"),
+    ];
+    if !files.iter().all(|f| f.is_file()) {
+        println!(
+            "instances: no NQ dev instance annotations under {}",
+            nq.display()
+        );
+        return Ok(());
+    }
+    let models = ModelArgs {
+        span_model: Some(args.out.clone()),
+        ..args.models.clone()
+    };
+    let pipeline = load_pipeline(&models)?;
+    let report = evaluate_instances(
+        &pipeline,
+        &files[0],
+        &files[1],
+        &files[2],
+        &CountSettings::default(),
+        &InstanceScoring::ALL,
+    )
+    .context("the NQ dev instance files could not be used")?;
+    println!("instances with this reader (NQ dev instance annotations):");
+    print_instance_table(&report);
     Ok(())
 }
 
@@ -425,6 +464,12 @@ pub fn eval_instances(args: &EvalInstancesArgs) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string(chosen)?);
         return Ok(());
     }
+    print_instance_table(&report);
+    Ok(())
+}
+
+/// Each scoring's instance figures, the cross-validated choice last, and what the folds chose.
+fn print_instance_table(report: &InstanceReport) {
     println!(
         "{:<26} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
         "scoring", "queries", "MAP@1", "MAP@5", "MAP@10", "AR@1", "AR@5", "AR@10", "Hit@10", "MRR"
@@ -444,7 +489,6 @@ pub fn eval_instances(args: &EvalInstancesArgs) -> anyhow::Result<()> {
         "(the folds chose: {}; the other rows are in-sample on this file)",
         report.fold_choices.join(", ")
     );
-    Ok(())
 }
 
 /// `tally bench count`: end-to-end latency of one question, p50/p95 and the mean stage split,

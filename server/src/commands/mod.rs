@@ -8,6 +8,7 @@ pub mod count;
 pub mod eval;
 pub mod extract;
 pub mod ingest;
+pub mod own_document_instances;
 pub mod own_documents;
 pub mod resident;
 pub mod search;

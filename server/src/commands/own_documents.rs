@@ -15,6 +15,7 @@ use tally_engine::corpus::documents::{self, Indexes};
 use tally_engine::search::index::Document;
 
 use super::count::{count_settings, load_pipeline};
+use super::own_document_instances::InstanceCheck;
 use crate::cli::{data_dir_or_default, EvalOwnDocumentsArgs};
 
 /// The corpus name the collection's documents are ingested under.
@@ -184,6 +185,7 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
     let base = count_settings(&args.settings)?;
     let mut tallies: BTreeMap<(&'static str, Half), Tally> = BTreeMap::new();
     let mut misses = Vec::new();
+    let mut instances = InstanceCheck::read(&args.dir)?;
     for (setting, corpus) in [("documents", Some(CORPUS)), ("with distractors", None)] {
         let mut settings = base.clone();
         settings.corpus = corpus.map(str::to_string);
@@ -196,6 +198,9 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
                 (Some(given), Some(gold)) if (given - gold).abs() < 1e-9 => Outcome::Right,
                 (Some(_), Some(_)) => Outcome::Wrong,
             };
+            if corpus.is_some() {
+                instances.add(&q.question, &answer.instances);
+            }
             let half = Half::of(&q.question);
             tallies
                 .entry((setting, half))
@@ -271,6 +276,7 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
             100.0 * t.wrong_share()
         );
     }
+    instances.print();
     if !misses.is_empty() {
         println!(
             "\nnot right ({}):",

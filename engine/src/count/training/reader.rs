@@ -19,6 +19,7 @@
 //! data set, for each strategy and threshold, next to the lexical baseline.
 
 use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -33,13 +34,14 @@ use super::cross_validation::{
 };
 use super::data::{QueryCandidates, TrainingQuery, TRAINING_SETS};
 use super::silver::silver_questions;
+use super::silver_names::silver_name_questions;
 use super::span_confidences::write_span_confidences;
 use crate::corpus::datasets::Snippet;
 use crate::count::candidates::{count_candidates, CountCandidate};
 use crate::count::span_model::{
     candidate_passages_within, head_logits, make_windows, pair_tokenizer, probabilities,
-    raise_candidate_probabilities, Passage, ReaderTop, SpanModelError, SpanModelMeta, Window,
-    CONTEXT_CHARS, META_FILE, WEIGHTS_FILE,
+    raise_candidate_probabilities, PairTokenizer, Passage, ReaderTop, SpanModelError,
+    SpanModelMeta, Window, CONTEXT_CHARS, META_FILE, WEIGHTS_FILE,
 };
 use crate::encoder::Encoder;
 use crate::model_dir::sha256_file;
@@ -62,6 +64,9 @@ pub struct TrainSettings {
     pub negatives_per_positive: f64,
     /// Silver questions made from each training question's snippets (`silver.rs`); 0: none.
     pub silver_per_query: usize,
+    /// Silver "which …" name questions made from each training question's snippets
+    /// (`silver_names.rs`); 0: none (a reader of counts only).
+    pub silver_names_per_query: usize,
     pub batch: usize,
     pub folds: usize,
     pub seed: u64,
@@ -82,6 +87,7 @@ impl Default for TrainSettings {
             layer_learning_rate: 1e-4,
             negatives_per_positive: 1.0,
             silver_per_query: 10,
+            silver_names_per_query: 10,
             batch: 32,
             folds: 5,
             seed: 17,
@@ -90,6 +96,9 @@ impl Default for TrainSettings {
         }
     }
 }
+
+/// Words of a name question's brief form: "which", the class and one more.
+const BRIEF_NAME_QUESTION_WORDS: usize = 3;
 
 /// A window with its frozen encoder states and labels.
 struct EncodedWindow {
@@ -273,43 +282,139 @@ fn encode(
             progress(&format!("encoded {}/{} queries", q + 1, queries.len()));
         }
     }
-    let silver = silver_questions(queries, &all_candidates, silver_per_query);
-    for item in &silver {
-        let passage = Passage {
-            snippet: item.snippet,
-            offset: item.offset,
-            text: &item.sentence,
-        };
-        for window in make_windows(&tokenizer, &item.question, &[passage])? {
-            let sequence = [(window.ids.as_slice(), window.type_ids.as_slice())];
-            let (states, _) = encoder
-                .token_states_after(&sequence, frozen_layers)
-                .map_err(SpanModelError::from)?;
-            let (mut starts, mut ends) = (Vec::new(), Vec::new());
-            let answer = &item.answer;
-            if let (Some((ps, pe)), Some((ns, ne))) = (
-                window.token_range(&answer.span),
-                window.token_range(&answer.number_span),
-            ) {
-                starts.extend([ps, ns]);
-                ends.extend([ne, pe]);
+    windows.extend(silver_count_windows(
+        encoder,
+        &tokenizer,
+        queries,
+        &all_candidates,
+        frozen_layers,
+        silver_per_query,
+        progress,
+    )?);
+    windows.extend(silver_name_windows(
+        encoder,
+        &tokenizer,
+        queries,
+        frozen_layers,
+        settings.silver_names_per_query,
+        progress,
+    )?);
+    Ok((windows, all_candidates))
+}
+
+/// One silver question's window over its sentence, with its frozen states; its positives are
+/// the token ranges of `answers` (phrase and number of a count; each listed name).
+fn silver_window(
+    encoder: &Encoder,
+    tokenizer: &PairTokenizer,
+    frozen_layers: usize,
+    (query, snippet, offset): (usize, usize, usize),
+    (question, sentence): (&str, &str),
+    answers: &[(Range<usize>, Range<usize>)],
+) -> Result<Vec<EncodedWindow>, TrainError> {
+    let passage = Passage {
+        snippet,
+        offset,
+        text: sentence,
+    };
+    let mut out = Vec::new();
+    for window in make_windows(tokenizer, question, &[passage])? {
+        let sequence = [(window.ids.as_slice(), window.type_ids.as_slice())];
+        let (states, _) = encoder
+            .token_states_after(&sequence, frozen_layers)
+            .map_err(SpanModelError::from)?;
+        let (mut starts, mut ends) = (Vec::new(), Vec::new());
+        for (first, last) in answers {
+            if let (Some((fs, fe)), Some((ls, le))) =
+                (window.token_range(first), window.token_range(last))
+            {
+                starts.extend([fs, ls]);
+                ends.extend([le, fe]);
             }
-            starts.dedup();
-            ends.dedup();
-            windows.push(EncodedWindow {
-                query: item.query,
-                states: states.i(0)?.force_contiguous()?,
-                window,
-                starts,
-                ends,
-                silver: true,
-            });
         }
+        starts.sort_unstable();
+        starts.dedup();
+        ends.sort_unstable();
+        ends.dedup();
+        out.push(EncodedWindow {
+            query,
+            states: states.i(0)?.force_contiguous()?,
+            window,
+            starts,
+            ends,
+            silver: true,
+        });
+    }
+    Ok(out)
+}
+
+/// The windows of the silver count questions ([`silver_questions`]): a count phrase's start and
+/// its number's end, or its number's start and the phrase's end, are right.
+fn silver_count_windows(
+    encoder: &Encoder,
+    tokenizer: &PairTokenizer,
+    queries: &[TrainingQuery],
+    candidates: &[QueryCandidates],
+    frozen_layers: usize,
+    per_query: usize,
+    progress: &dyn Fn(&str),
+) -> Result<Vec<EncodedWindow>, TrainError> {
+    let silver = silver_questions(queries, candidates, per_query);
+    let mut windows = Vec::new();
+    for item in &silver {
+        let answer = (item.answer.span.clone(), item.answer.number_span.clone());
+        windows.extend(silver_window(
+            encoder,
+            tokenizer,
+            frozen_layers,
+            (item.query, item.snippet, item.offset),
+            (&item.question, &item.sentence),
+            &[answer],
+        )?);
     }
     if !silver.is_empty() {
         progress(&format!("encoded {} silver questions", silver.len()));
     }
-    Ok((windows, all_candidates))
+    Ok(windows)
+}
+
+/// The windows of the silver name questions ([`silver_name_questions`]), each asked twice: with
+/// its sentence's content words and, as questions are asked, briefly ("which islands main").
+/// Every listed name is a right span.
+fn silver_name_windows(
+    encoder: &Encoder,
+    tokenizer: &PairTokenizer,
+    queries: &[TrainingQuery],
+    frozen_layers: usize,
+    per_query: usize,
+    progress: &dyn Fn(&str),
+) -> Result<Vec<EncodedWindow>, TrainError> {
+    let silver = silver_name_questions(queries, per_query);
+    let mut windows = Vec::new();
+    for item in &silver {
+        let answers: Vec<(Range<usize>, Range<usize>)> =
+            item.names.iter().map(|n| (n.clone(), n.clone())).collect();
+        let brief: String = item
+            .question
+            .split(' ')
+            .take(BRIEF_NAME_QUESTION_WORDS)
+            .collect::<Vec<_>>()
+            .join(" ");
+        for question in [item.question.as_str(), brief.as_str()] {
+            windows.extend(silver_window(
+                encoder,
+                tokenizer,
+                frozen_layers,
+                (item.query, item.snippet, item.offset),
+                (question, &item.sentence),
+                &answers,
+            )?);
+        }
+    }
+    if !silver.is_empty() {
+        progress(&format!("encoded {} silver name questions", silver.len()));
+    }
+    Ok(windows)
 }
 
 /// Positive start and end tokens of a window.

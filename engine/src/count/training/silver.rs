@@ -40,31 +40,36 @@ pub fn silver_questions(
 ) -> Vec<SilverQuestion> {
     let mut out = Vec::new();
     for (q, (query, per_snippet)) in queries.iter().zip(candidates).enumerate() {
-        let mut per_snippet_items: Vec<Vec<SilverQuestion>> = query
+        let per_snippet_items: Vec<Vec<SilverQuestion>> = query
             .snippets
             .iter()
             .zip(per_snippet)
             .enumerate()
             .map(|(s, (snippet, cands))| from_snippet(q, s, &snippet.text, cands))
             .collect();
-        for items in &mut per_snippet_items {
-            items.reverse();
-        }
-        let mut taken = 0;
-        while taken < per_query {
-            let before = taken;
-            for items in per_snippet_items.iter_mut() {
-                if taken == per_query {
-                    break;
-                }
-                if let Some(item) = items.pop() {
-                    out.push(item);
-                    taken += 1;
-                }
-            }
-            if taken == before {
+        out.extend(round_robin(per_snippet_items, per_query));
+    }
+    out
+}
+
+/// At most `cap` items, taken one per snippet in turn (in snippet order), so that they come
+/// from many snippets.
+pub(super) fn round_robin<T>(per_snippet: Vec<Vec<T>>, cap: usize) -> Vec<T> {
+    let mut queues: Vec<std::vec::IntoIter<T>> =
+        per_snippet.into_iter().map(Vec::into_iter).collect();
+    let mut out = Vec::new();
+    while out.len() < cap {
+        let before = out.len();
+        for queue in queues.iter_mut() {
+            if out.len() == cap {
                 break;
             }
+            if let Some(item) = queue.next() {
+                out.push(item);
+            }
+        }
+        if out.len() == before {
+            break;
         }
     }
     out
