@@ -224,6 +224,11 @@ impl Encoder {
     }
 
     /// The model's configuration (layer count, sizes).
+    /// The BERT layers themselves (the reader copies them with 8-bit weights).
+    pub fn bert(&self) -> &Bert {
+        &self.model
+    }
+
     pub fn config(&self) -> &Config {
         &self.config
     }
@@ -260,12 +265,23 @@ impl Encoder {
         batches: &[&[(&[u32], &[u32])]],
         layers: usize,
     ) -> Result<Vec<(Tensor, Tensor)>, EncoderError> {
+        self.token_states_after_batches_in(&self.model, batches, layers)
+    }
+
+    /// [`Encoder::token_states_after_batches`] through `model`, a copy of this encoder's own
+    /// (the reader's copy with 8-bit weights, [`crate::bert::Bert::to_eight_bit`]).
+    pub fn token_states_after_batches_in(
+        &self,
+        model: &Bert,
+        batches: &[&[(&[u32], &[u32])]],
+        layers: usize,
+    ) -> Result<Vec<(Tensor, Tensor)>, EncoderError> {
         let inputs = batches
             .iter()
             .map(|sequences| self.padded(sequences))
             .collect::<Result<Vec<_>, _>>()?;
-        let layers = layers.min(self.model.layer_count());
-        let hidden = self.model.states_batches(&inputs, 0..layers)?;
+        let layers = layers.min(model.layer_count());
+        let hidden = model.states_batches(&inputs, 0..layers)?;
         Ok(hidden
             .into_iter()
             .zip(inputs)

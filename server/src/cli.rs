@@ -9,7 +9,7 @@ use tally_types::{InstanceScoring, Mode, Ranker, ScorerKind, SortOrder, Statemen
 use clap::{Args, Parser, Subcommand};
 use tally_engine::choices::CountChoices;
 use tally_engine::corpus::format::Format;
-use tally_engine::count::span_model::CONTEXT_CHARS;
+use tally_engine::count::span_model::{ReaderWeights, CONTEXT_CHARS};
 use tally_engine::count::training::reader::TrainSettings;
 use tally_types::request::{Ask, Settings};
 
@@ -140,6 +140,10 @@ pub struct ModelArgs {
     /// count (0: whole sentences).
     #[arg(long, default_value_t = CONTEXT_CHARS)]
     pub reader_context: usize,
+    /// The count reader's weights: `fast` (8-bit dense weights where this CPU's 8-bit dot
+    /// products are fast, else f32) or `full` (f32, as trained).
+    #[arg(long, default_value = "fast")]
+    pub reader_weights: ReaderWeights,
 }
 
 impl ModelArgs {
@@ -517,7 +521,8 @@ pub struct TrainCountSpansArgs {
     #[arg(long, default_value_t = TrainSettings::default().silver_per_query)]
     pub silver_per_query: usize,
     /// Silver name questions ("which ‹class› …" from an enumeration, every listed name right)
-    /// made from each training question's own snippets (0: none).
+    /// made from each training question's own snippets (0: none, the count reader's recipe; 10:
+    /// the name reader's, engine/data/name-spans).
     #[arg(long, default_value_t = TrainSettings::default().silver_names_per_query)]
     pub silver_names_per_query: usize,
     #[arg(long, default_value_t = 5)]

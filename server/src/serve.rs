@@ -54,6 +54,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             data_dir: data_dir.clone(),
             span_model: args.span_model.clone(),
             reader_context_chars: tally_engine::count::span_model::CONTEXT_CHARS,
+            reader_weights: tally_engine::count::span_model::ReaderWeights::Fast,
         };
         let encoder = encoder.encoder.as_ref().ok().cloned();
         tokio::task::spawn_blocking(move || answerer.load(&config, encoder));

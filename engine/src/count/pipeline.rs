@@ -37,7 +37,10 @@ use super::ranker::{
     QueryEvidence, RankerError, RANKER_FILE,
 };
 use super::snippet_index::{IndexError, SnippetIndex};
-use super::span_model::{builtin_dir, raise_candidate_probabilities, SpanModel, SpanModelError};
+use super::span_model::{
+    builtin_dir, builtin_name_dir, raise_candidate_probabilities, ReaderWeights, SpanModel,
+    SpanModelError, META_FILE,
+};
 use crate::corpus::datasets::Snippet;
 use crate::encoder::{cosine, Encoder, EncoderError};
 use crate::text::offsets::char_offset;
@@ -71,6 +74,9 @@ fn carry_on(_: &StageTiming) -> ControlFlow<()> {
 /// The count pipeline with its models, loaded once and shared.
 pub struct CountPipeline {
     span_model: Option<SpanModel>,
+    /// The reader trained on names as well ([`builtin_name_dir`]): the reader's instance
+    /// scorings read with it; without it they read with `span_model`.
+    name_reader: Option<SpanModel>,
     ranker: Option<CandidateRanker>,
     /// The model of an answer's support over the ranker's confidences (abstention reads it).
     support: Option<AnswerSupport>,
@@ -85,6 +91,7 @@ impl CountPipeline {
         let encoder = encoder.or_else(|| span_model.as_ref().map(|m| m.encoder().clone()));
         Self {
             span_model,
+            name_reader: None,
             ranker: None,
             support: None,
             names: encoder.map(NameCache::new),
@@ -98,10 +105,21 @@ impl CountPipeline {
         encoder: Arc<Encoder>,
         dir: Option<&Path>,
         context_chars: usize,
+        weights: ReaderWeights,
     ) -> Result<Self, PipelineError> {
         let dir = dir.map_or_else(builtin_dir, Path::to_path_buf);
-        let span_model = SpanModel::load(encoder.clone(), &dir)?.with_context_chars(context_chars);
-        let mut pipeline = Self::new(Some(span_model), Some(encoder));
+        let span_model = SpanModel::load(encoder.clone(), &dir)?
+            .with_context_chars(context_chars)
+            .with_weights(weights)?;
+        let mut pipeline = Self::new(Some(span_model), Some(encoder.clone()));
+        let names_dir = builtin_name_dir();
+        if names_dir.join(META_FILE).is_file() {
+            pipeline.name_reader = Some(
+                SpanModel::load(encoder, &names_dir)?
+                    .with_context_chars(context_chars)
+                    .with_weights(weights)?,
+            );
+        }
         if dir.join(RANKER_FILE).is_file() {
             pipeline = pipeline.with_ranker(CandidateRanker::load(&dir)?);
         }
@@ -109,6 +127,15 @@ impl CountPipeline {
             pipeline.support = Some(AnswerSupport::load(&dir)?);
         }
         Ok(pipeline)
+    }
+
+    /// The pipeline with `reader` reading names for the reader's instance scorings (in place of
+    /// the shipped name reader): `tally train count-spans` scores the reader it just trained.
+    pub fn with_name_reader(self, reader: SpanModel) -> Self {
+        Self {
+            name_reader: Some(reader),
+            ..self
+        }
     }
 
     /// How the support of an answer is read under `scorer`: the model when there is one (it was
@@ -652,7 +679,7 @@ impl CountPipeline {
         max: usize,
         fit_of: &dyn Fn(&Instance) -> f64,
     ) -> Result<Option<HashMap<String, Reading>>, PipelineError> {
-        let Some(model) = &self.span_model else {
+        let Some(model) = self.name_reader.as_ref().or(self.span_model.as_ref()) else {
             return Ok(None);
         };
         if !matches!(

@@ -23,7 +23,7 @@ use tokenizers::{Tokenizer, TruncationDirection, TruncationParams, TruncationStr
 
 use super::candidates::CountCandidate;
 use super::lexical::sentence_around;
-use crate::bert::{attention_bias, run_layers, run_layers_batches, Layer};
+use crate::bert::{attention_bias, eight_bit_is_fast, run_layers, run_layers_batches, Bert, Layer};
 use crate::encoder::{passes, Encoder, EncoderError, ROWS_PER_PASS};
 
 /// Window length in tokens (question included) and the overlap between windows.
@@ -51,6 +51,8 @@ pub enum SpanModelError {
     Load { path: PathBuf, message: String },
     #[error("tokenization failed: {0}")]
     Tokenize(String),
+    #[error("unknown reader weights `{0}` (fast, full)")]
+    UnknownWeights(String),
 }
 
 /// The head: token state → (start, end) logits.
@@ -92,6 +94,13 @@ pub struct SpanModelMeta {
 /// Where the project's trained head lives in the source tree.
 pub fn builtin_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/count-spans")
+}
+
+/// The reader trained on names as well as counts (`tally train count-spans
+/// --silver-names-per-query 10`), which the reader's instance scorings read with: it read worse
+/// counts than the count reader under the protocol, and far better names (docs/count.md).
+pub fn builtin_name_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/name-spans")
 }
 
 /// One window of a question–snippet pair.
@@ -299,11 +308,45 @@ fn bounded_question<'q>(
     }
 }
 
+/// Which weights the reader reads with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReaderWeights {
+    /// 8-bit dense weights where the CPU's 8-bit dot products are fast, f32 elsewhere.
+    Fast,
+    /// f32 everywhere, as trained.
+    Full,
+}
+
+impl ReaderWeights {
+    pub const ALL: [ReaderWeights; 2] = [ReaderWeights::Fast, ReaderWeights::Full];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ReaderWeights::Fast => "fast",
+            ReaderWeights::Full => "full",
+        }
+    }
+}
+
+impl std::str::FromStr for ReaderWeights {
+    type Err = SpanModelError;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|w| w.name() == name)
+            .ok_or_else(|| SpanModelError::UnknownWeights(name.to_string()))
+    }
+}
+
 /// The reader: the encoder's lower layers, its own fine-tuned top layers and the span head.
 pub struct SpanModel {
     encoder: Arc<Encoder>,
     tokenizer: PairTokenizer,
     top: ReaderTop,
+    /// A copy of the encoder's layers with 8-bit weights, read through instead of the encoder's
+    /// own ([`SpanModel::with_weights`]).
+    lower: Option<Bert>,
     meta: SpanModelMeta,
     /// Characters read on each side of a candidate ([`CONTEXT_CHARS`] unless changed).
     context_chars: usize,
@@ -337,9 +380,39 @@ impl SpanModel {
             tokenizer: pair_tokenizer(&encoder)?,
             encoder,
             top,
+            lower: None,
             meta,
             context_chars: CONTEXT_CHARS,
         })
+    }
+
+    /// The reader with the weights `weights` asks for: with [`ReaderWeights::Fast`], its own
+    /// layers and a copy of the encoder's lower layers take 8-bit dense weights where this CPU's
+    /// 8-bit dot products are fast ([`eight_bit_is_fast`]); the sentence encoder keeps f32, so
+    /// embeddings (search, names, CNPs) do not change.
+    pub fn with_weights(self, weights: ReaderWeights) -> Result<Self, SpanModelError> {
+        if weights == ReaderWeights::Full || !eight_bit_is_fast(self.encoder.device()) {
+            return Ok(self);
+        }
+        let tuned = self
+            .top
+            .tuned
+            .iter()
+            .map(Layer::to_eight_bit)
+            .collect::<candle_core::Result<_>>()?;
+        Ok(Self {
+            lower: Some(self.encoder.bert().to_eight_bit()?),
+            top: ReaderTop {
+                tuned,
+                head: self.top.head,
+            },
+            ..self
+        })
+    }
+
+    /// Whether the reader reads with 8-bit weights.
+    pub fn is_eight_bit(&self) -> bool {
+        self.lower.is_some()
     }
 
     /// The reader reading `context_chars` on each side of a candidate (`usize::MAX`: whole
@@ -434,9 +507,14 @@ impl SpanModel {
             .collect();
         let sequences: Vec<&[(&[u32], &[u32])]> = sequences.iter().map(Vec::as_slice).collect();
         let frozen = self.encoder.config().num_hidden_layers - self.top.tuned.len();
-        let states = self
-            .encoder
-            .token_states_after_batches(&sequences, frozen)?;
+        let states = match &self.lower {
+            Some(lower) => self
+                .encoder
+                .token_states_after_batches_in(lower, &sequences, frozen)?,
+            None => self
+                .encoder
+                .token_states_after_batches(&sequences, frozen)?,
+        };
         let logits = self.top.forward_batches(&states)?;
         logits
             .into_iter()
@@ -631,6 +709,51 @@ pub fn candidate_confidence(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The 8-bit reader (where this CPU makes it the fast one) reads what the f32 reader reads:
+    /// every start and end probability within 0.03, and the same best start.
+    #[test]
+    fn eight_bit_weights_read_as_the_trained_ones() {
+        let encoder = crate::encoder::test_encoder();
+        let full = SpanModel::builtin(encoder.clone()).unwrap();
+        let fast = SpanModel::builtin(encoder)
+            .unwrap()
+            .with_weights(ReaderWeights::Fast)
+            .unwrap();
+        assert_eq!(
+            fast.is_eight_bit(),
+            eight_bit_is_fast(&candle_core::Device::Cpu)
+        );
+        let text = "The Beatles released 13 studio albums and 22 singles in the UK between 1963 \
+                    and 1970.";
+        let passage = [Passage {
+            snippet: 0,
+            offset: 0,
+            text,
+        }];
+        let question = "how many studio albums did the beatles release";
+        let (a, b) = (
+            full.score(question, &passage).unwrap(),
+            fast.score(question, &passage).unwrap(),
+        );
+        assert_eq!(a.len(), b.len());
+        let argmax = |p: &[f32]| {
+            (0..p.len())
+                .max_by(|&i, &j| p[i].total_cmp(&p[j]))
+                .unwrap_or(0)
+        };
+        for ((_, x), (_, y)) in a.iter().zip(&b) {
+            for (p, q) in x
+                .start
+                .iter()
+                .chain(&x.end)
+                .zip(y.start.iter().chain(&y.end))
+            {
+                assert!((p - q).abs() < 0.03, "{p} vs {q}");
+            }
+            assert_eq!(argmax(&x.start), argmax(&y.start));
+        }
+    }
     use crate::count::candidates::count_candidates;
 
     #[test]

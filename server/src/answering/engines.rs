@@ -64,6 +64,7 @@ pub(super) fn load_engines(
             encoder.clone(),
             config.span_model.as_deref(),
             config.reader_context_chars,
+            config.reader_weights,
         )
         .map_err(|e| LoadFailure(format!("the span model could not be loaded: {e}")))?,
         // Without the encoder, counts come from the lexical scorer.

@@ -129,6 +129,8 @@ pub struct EngineConfig {
     pub span_model: Option<PathBuf>,
     /// Characters of its sentence the count reader reads on each side of a count.
     pub reader_context_chars: usize,
+    /// The count reader's weights.
+    pub reader_weights: tally_engine::count::span_model::ReaderWeights,
 }
 
 impl Answerer {

@@ -23,6 +23,7 @@ pub async fn ask(args: &AskArgs) -> anyhow::Result<()> {
         data_dir: args.corpus.data_dir(),
         span_model: args.models.span_model.clone(),
         reader_context_chars: args.models.reader_context_chars(),
+        reader_weights: args.models.reader_weights,
     };
     {
         let answerer = answerer.clone();

@@ -10,6 +10,7 @@ use tally_engine::count::eval::{
     evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts, EvalRetrieval, InstanceReport,
 };
 use tally_engine::count::snippet_index::SnippetIndex;
+use tally_engine::count::span_model::SpanModel;
 use tally_engine::count::training::data::{load_training_queries, query_candidates};
 use tally_engine::count::training::ranker::{
     train_candidate_ranker, AbstentionReport, RankerReport,
@@ -35,6 +36,7 @@ pub fn load_pipeline(models: &ModelArgs) -> anyhow::Result<CountPipeline> {
         encoder,
         models.span_model.as_deref(),
         models.reader_context_chars(),
+        models.reader_weights,
     )
     .with_context(|| match &models.span_model {
         Some(dir) => format!("the span model in {} could not be loaded", dir.display()),
@@ -203,7 +205,8 @@ pub fn train(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
     print_trained_instances(args)
 }
 
-/// The instance figures of the reader just trained, on the NQ dev instance annotations (the
+/// The instance figures of the reader just trained (its readings for the reader's scorings), on
+/// the NQ dev instance annotations (the
 /// only snippet set with gold instances; never trained on) when they are in the data
 /// directory. The reader was trained without these questions, so every row is out of sample
 /// for the reader; the scoring is chosen by cross-validation by query, as `tally eval
@@ -222,11 +225,14 @@ fn print_trained_instances(args: &TrainCountSpansArgs) -> anyhow::Result<()> {
         );
         return Ok(());
     }
-    let models = ModelArgs {
-        span_model: Some(args.out.clone()),
-        ..args.models.clone()
-    };
-    let pipeline = load_pipeline(&models)?;
+    // The count reader as shipped; names read by the reader just trained.
+    let pipeline = load_pipeline(&args.models)?;
+    let (encoder, _) = encoder_of(&args.models)?;
+    let trained = SpanModel::load(encoder, &args.out)
+        .context("the reader just trained could not be loaded")?
+        .with_context_chars(args.models.reader_context_chars())
+        .with_weights(args.models.reader_weights)?;
+    let pipeline = pipeline.with_name_reader(trained);
     let report = evaluate_instances(
         &pipeline,
         &files[0],
