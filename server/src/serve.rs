@@ -25,6 +25,18 @@ use crate::store::pg_cluster::PrivateCluster;
 use crate::study::{self, StudyDefinition, StudyService};
 use crate::web_search::{Brave, SearchProvider, Searxng, WebSearch, BRAVE_BASE_URL};
 
+/// Where the server's engines load from, with the reader as `tally ask` reads by default.
+fn engine_config(args: &ServeArgs, data_dir: Option<std::path::PathBuf>) -> EngineConfig {
+    EngineConfig {
+        snippet_index: args.index.clone(),
+        sentence_index: args.search_index.clone(),
+        data_dir,
+        span_model: args.span_model.clone(),
+        reader_context_chars: tally_engine::count::span_model::CONTEXT_CHARS,
+        reader_weights: tally_engine::count::span_model::ReaderWeights::Fast,
+    }
+}
+
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let listener = TcpListener::bind(args.addr)
         .await
@@ -48,14 +60,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     // says "still loading" until they are ready.
     {
         let answerer = answerer.clone();
-        let config = EngineConfig {
-            snippet_index: args.index.clone(),
-            sentence_index: args.search_index.clone(),
-            data_dir: data_dir.clone(),
-            span_model: args.span_model.clone(),
-            reader_context_chars: tally_engine::count::span_model::CONTEXT_CHARS,
-            reader_weights: tally_engine::count::span_model::ReaderWeights::Fast,
-        };
+        let config = engine_config(&args, data_dir.clone());
         let encoder = encoder.encoder.as_ref().ok().cloned();
         tokio::task::spawn_blocking(move || answerer.load(&config, encoder));
     }

@@ -227,20 +227,7 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
         }
     }
     if args.json {
-        let rows: Vec<_> = tallies
-            .iter()
-            .map(|((setting, half), t)| {
-                serde_json::json!({
-                    "setting": setting,
-                    "half": half.name(),
-                    "tally": t,
-                    "answerable_right": t.answerable_right_share(),
-                    "wrong": t.wrong_share(),
-                })
-            })
-            .collect();
-        println!("{}", serde_json::to_string_pretty(&rows)?);
-        return Ok(());
+        return print_json(&tallies);
     }
     println!(
         "{} documents, {} questions ({} answerable); halves fixed by a hash of the question",
@@ -290,6 +277,24 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
             println!("  {miss}");
         }
     }
+    Ok(())
+}
+
+/// The tallies as one JSON array (`--json`).
+fn print_json(tallies: &BTreeMap<(&'static str, Half), Tally>) -> anyhow::Result<()> {
+    let rows: Vec<_> = tallies
+        .iter()
+        .map(|((setting, half), t)| {
+            serde_json::json!({
+                "setting": setting,
+                "half": half.name(),
+                "tally": t,
+                "answerable_right": t.answerable_right_share(),
+                "wrong": t.wrong_share(),
+            })
+        })
+        .collect();
+    println!("{}", serde_json::to_string_pretty(&rows)?);
     Ok(())
 }
 
