@@ -20,6 +20,8 @@
 # 10. value questions from eight clients do not hold up /api/health (issue 46)
 # 11. a 60 MB document on one line is indexed with bounded memory (issue 46)
 # 12. guessing the admin token is held back and then refused (issue 46)
+# 13-17. issue 57: slow bodies from one address, costly questions, four concurrent 50 MB uploads,
+#     an encoded token in the log, forged login cookies
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -246,6 +248,95 @@ progress=$(curl -s -H "authorization: Bearer $TOKEN" "$BASE/api/admin/jobs/$job"
 check "11 a 60 MB document on one line" "$code, job $state in ${took} s; resident ${before} MB before, peak ${peak} MB; $progress" \
     "$( [ "$state" = done ] && [ "$(below "$(python3 -c "print($peak - $before)")" 2000)" = 1 ] && echo 1 || echo 0)"
 curl -s -o /dev/null -X DELETE -H "authorization: Bearer $TOKEN" "$BASE/api/admin/corpora/line"
+
+# 13. (issue 57) 1,030 connections from one address, each sending its body a byte every 5 s: the
+# address holds at most --connections-per-address of them (the rest are told 429), each of those
+# is cut off with 408 once its body's 10 s are over, and another address is served meanwhile.
+python3 - "$PORT" >"$WORK/slow.txt" 2>&1 <<'PY' &
+import asyncio, sys, time
+port = int(sys.argv[1])
+async def one():
+    try:
+        reader, writer = await asyncio.open_connection('127.0.0.1', port, local_addr=('127.0.0.1', 0))
+    except OSError:
+        return 'refused'
+    writer.write(b'POST /api/feedback HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n')
+    started = time.time()
+    while time.time() - started < 45:
+        try:
+            line = await asyncio.wait_for(reader.readline(), 5)
+            return line.decode(errors='replace').split(' ')[1] if line else 'closed'
+        except asyncio.TimeoutError:
+            writer.write(b' ')
+        except (ConnectionError, IndexError):
+            return 'closed'
+    return 'held 45 s'
+async def main():
+    results = await asyncio.gather(*(one() for _ in range(1030)))
+    for status in sorted(set(results)):
+        print(status, results.count(status))
+asyncio.run(main())
+PY
+SLOW=$!
+sleep 5
+health_s=$(curl -s -o /dev/null --interface 127.0.0.2 -w '%{time_total}' --max-time 25 "$BASE/api/health")
+wait $SLOW
+held=$(grep -c '^held' "$WORK/slow.txt" || true)
+check "13 1,030 slow bodies from one address" "$(tr '\n' ' ' <"$WORK/slow.txt")(status count)" \
+    "$( [ "$held" = 0 ] && grep -q '^408' "$WORK/slow.txt" && grep -q '^429' "$WORK/slow.txt" && echo 1 || echo 0)"
+check "13 /api/health from another address meanwhile" "${health_s} s" "$(below "$health_s" 2)"
+
+# 14. (issue 57) Costly questions: beyond --max-snippets refused; four at the bound with the
+# reader's instances from four addresses do not hold a plain question from a fifth for long.
+code=$(curl -s -o "$WORK/out" -w '%{http_code}' "$BASE/api/count?q=how+many+moons+does+mars+have&snippets=1000&instances=reader")
+check "14 snippets=1000 with the reader's instances" "$code: $(head -c 120 "$WORK/out")" "$( [ "$code" = 400 ] && echo 1 || echo 0)"
+costly=()
+for i in 2 3 4 5; do
+    curl -s -o /dev/null --interface "127.0.0.$i" --max-time 120 \
+        "$BASE/api/count?q=how+many+moons+does+planet+x$i+have&snippets=100&instances=reader" &
+    costly+=($!)
+done
+sleep 0.3
+t=$(seconds curl -sf --interface 127.0.0.6 --max-time 120 "$BASE/api/count?q=how+many+rings+does+saturn+have")
+wait "${costly[@]}" || true
+check "14 a plain question while four costly ones from four addresses run" "${t} s" "$(below "$t" 15)"
+
+# 15. (issue 57) Four concurrent 50 MB JSONL uploads: read and stored one at a time, so memory
+# does not add up (issue 57: 3.28 GB above idle).
+python3 -c "
+import json, sys
+with open(sys.argv[1], 'w') as f:
+    i = 0
+    while f.tell() < 50 * 1024 * 1024:
+        f.write(json.dumps({'title': f'lot {i}', 'text': f'Lot {i} holds {i % 89 + 1} crates of {i % 7 + 2} kg pears. Shipped on day {i % 365}.'}) + '\n')
+        i += 1" "$WORK/fifty.jsonl"
+before=$(rss_mb)
+reset_peak() { echo 5 > "/proc/$SERVER/clear_refs" 2>/dev/null || true; }
+reset_peak
+codes=$(for i in 1 2 3 4; do upload "fifty$i" "$WORK/fifty.jsonl" "$TOKEN" & done; wait)
+peak=$(peak_mb)
+check "15 four concurrent 50 MB uploads" "$(tr '\n' ' ' <<<"$codes"); resident ${before} MB before, peak ${peak} MB" \
+    "$( [ "$(grep -o 202 <<<"$codes" | wc -l)" = 4 ] && [ "$(below "$(python3 -c "print($peak - $before)")" 1500)" = 1 ] && echo 1 || echo 0)"
+for i in 1 2 3 4; do
+    curl -s -o /dev/null -X DELETE -H "authorization: Bearer $TOKEN" "$BASE/api/admin/corpora/fifty$i"
+done
+
+# 16. (issue 57) The token percent-encoded in a parameter's name is redacted too.
+curl -s -o /dev/null "$BASE/admin?%74oken=$TOKEN"
+curl -s -o /dev/null "$BASE/api/questions?%54OKEN=$TOKEN"
+sleep 0.5
+check "16 an encoded token in the log" "$(grep -c "$TOKEN" "$WORK/server.log" || true) lines hold it" \
+    "$( [ "$(grep -c "$TOKEN" "$WORK/server.log" || true)" = 0 ] && echo 1 || echo 0)"
+
+# 17. (issue 57) Login cookies made offline (the old digest of a guess) count as wrong tokens.
+offline=$(python3 -c "import hashlib, sys; print(hashlib.sha256(b'tally admin login\n' + sys.argv[1].encode()).hexdigest())" "$TOKEN")
+codes=$(for _ in $(seq 1 50); do
+    curl -s -o /dev/null --interface 127.0.0.7 -w '%{http_code}\n' -H "cookie: tally_admin=$offline" "$BASE/api/admin/corpora" &
+done; wait)
+n403=$(grep -c '^403$' <<<"$codes" || true)
+n429=$(grep -c '^429$' <<<"$codes" || true)
+check "17 50 forged login cookies at once" "$n403 answered 403, $n429 refused with 429" \
+    "$( [ "$n403" -le 10 ] && [ $((n403 + n429)) = 50 ] && echo 1 || echo 0)"
 
 # 12. Guessing the admin token (last: it locks this address out of the admin endpoints): 30
 # wrong tokens at once get at most 10 answers, each after a delay, and then 429 with a sentence.

@@ -7,7 +7,8 @@
 #
 # Environment: TALLY_CLUSTER_ADDR (balancer, 127.0.0.1:8080), TALLY_CLUSTER_RATE (answering
 # requests per client address and minute across all servers, default 60), TALLY_CLUSTER_DIR
-# (state: database, indexes, logs; default target/cluster), TALLY_BIN (default
+# (state: database, indexes, logs; default target/cluster), TALLY_SESSION_SECRET (signs the admin
+# login cookie on every server; default: one made once in the state directory), TALLY_BIN (default
 # target/release/tally, built with the site when missing). Extra `tally serve` arguments can be
 # given after `--`: scripts/cluster.sh 3 -- --admin-token secret
 #
@@ -44,6 +45,15 @@ if [ ! -x "$BIN" ]; then
 fi
 
 mkdir -p "$DIR/logs"
+# One secret for every server's admin login cookies, so that a login holds on all of them; kept in
+# the cluster's directory (mode 0600) unless given.
+if [ -z "${TALLY_SESSION_SECRET:-}" ]; then
+    if [ ! -s "$DIR/session.secret" ]; then
+        (umask 077 && python3 -c 'import secrets; print(secrets.token_hex(32))' > "$DIR/session.secret")
+    fi
+    TALLY_SESSION_SECRET=$(cat "$DIR/session.secret")
+fi
+export TALLY_SESSION_SECRET
 PIDS=()
 RUN_AS=()
 stop_all() {

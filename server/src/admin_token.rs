@@ -1,11 +1,28 @@
 //! The admin token: it opens the study's results, every visitor's history and the corpus
 //! pages. Compared in constant time; never logged. A browser logs in once (`POST /admin/login`)
-//! and then carries a cookie holding a digest of the token ([`AdminToken::login_value`]), so the
-//! token itself never travels in a URL.
+//! and then carries a login cookie ([`AdminToken::login_value`]): an expiry and a random nonce
+//! signed with HMAC-SHA256 under a key made from the token and a server secret
+//! (`TALLY_SESSION_SECRET`, random per process when unset). Without the secret no cookie can be
+//! made for any guess of the token, offline or not; a cookie whose signature is wrong counts as
+//! a wrong token.
 
-use sha2::{Digest, Sha256};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crate::login_throttle::{Attempt, LoginThrottle};
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+
+use crate::login_throttle::{Attempt, LoginThrottle, Refusal};
+
+/// The environment variable holding the secret login cookies are signed with; servers behind
+/// one balancer share it, so that a login on one holds on all (never a flag: flags show in
+/// `ps`).
+pub const SESSION_SECRET_ENV: &str = "TALLY_SESSION_SECRET";
+
+/// How long a login lasts: a working day.
+pub const LOGIN_LASTS: Duration = Duration::from_secs(8 * 3600);
+
+/// The login cookie's format version, its first field.
+const COOKIE_VERSION: &str = "v2";
 
 /// What the corpus pages and their endpoints are called in refusals.
 pub const CORPUS_PAGES: &str = "the corpus pages";
@@ -19,20 +36,51 @@ pub enum Forbidden {
     /// The client gave too many wrong tokens lately; it may try again in this many seconds.
     #[error("too many wrong admin tokens from your address; try again in {0} s")]
     Throttled(u64),
+    /// All clients together gave too many wrong tokens lately; closed for this many seconds.
+    #[error("too many wrong admin tokens lately; admin access is closed for {0} s")]
+    ThrottledEveryone(u64),
 }
 
-/// The configured admin token, if any (an empty one counts as none), and the wrong tokens
-/// given lately by each address.
+/// The configured admin token, if any (an empty one counts as none), the key login cookies are
+/// signed with, and the wrong tokens given lately.
 #[derive(Clone, Default)]
 pub struct AdminToken {
     token: Option<String>,
+    /// HMAC key of login cookies: from the token and the server secret (none without a token).
+    login_key: Option<[u8; 32]>,
     throttle: LoginThrottle,
 }
 
+/// What a login cookie turned out to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Login {
+    /// Signed by this server's key and not expired: it stands for the token.
+    Valid,
+    /// Signed, but over: the person logs in again (not a guess).
+    Expired,
+    /// Not signed by this server's key: a guess, or a cookie of another secret or token.
+    Forged,
+}
+
 impl AdminToken {
-    pub fn new(token: Option<String>) -> Self {
+    /// The admin token `token`, with login cookies signed under `secret` (a random one when
+    /// `None`: logins then hold on this process only).
+    pub fn new(token: Option<String>, secret: Option<String>) -> Self {
+        let token = token.filter(|t| !t.trim().is_empty());
+        let secret = secret.filter(|s| !s.is_empty()).unwrap_or_else(random_hex);
+        // The key is HMAC(secret, token): known to whoever knows both, and only to them.
+        let login_key = token.as_ref().map(|token| {
+            let mut mac =
+                <Hmac<Sha256> as Mac>::new_from_slice(secret.as_bytes()).expect("any key length");
+            mac.update(b"tally admin login key\n");
+            mac.update(token.as_bytes());
+            let mut key = [0u8; 32];
+            key.copy_from_slice(&mac.finalize().into_bytes());
+            key
+        });
         Self {
-            token: token.filter(|t| !t.trim().is_empty()),
+            token,
+            login_key,
             throttle: LoginThrottle::default(),
         }
     }
@@ -41,20 +89,66 @@ impl AdminToken {
         self.token.is_some()
     }
 
-    /// The login cookie's value for this token: a SHA-256 digest (hex), so that the cookie never
-    /// holds the token and needs no escaping; `None` without a token.
+    /// A new login cookie's value: `v2.<expiry>.<nonce>.<signature>` (hex and digits, so it
+    /// needs no escaping and holds nothing of the token); `None` without a token.
     pub fn login_value(&self) -> Option<String> {
-        let token = self.token.as_ref()?;
-        let digest = Sha256::digest(format!("tally admin login\n{token}").as_bytes());
-        Some(digest.iter().map(|b| format!("{b:02x}")).collect())
+        self.login_value_at(now_unix())
     }
 
-    /// The token a login cookie stands for: the configured one when `cookie` is its login value.
+    fn login_value_at(&self, now: u64) -> Option<String> {
+        let expires = now + LOGIN_LASTS.as_secs();
+        let signed = format!("{COOKIE_VERSION}.{expires}.{}", random_hex());
+        let signature = self.sign(&signed)?;
+        Some(format!("{signed}.{signature}"))
+    }
+
+    fn sign(&self, signed: &str) -> Option<String> {
+        let key = self.login_key.as_ref()?;
+        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key).ok()?;
+        mac.update(signed.as_bytes());
+        Some(hex(&mac.finalize().into_bytes()))
+    }
+
+    /// What a login cookie is worth now.
+    pub fn login(&self, cookie: &str) -> Login {
+        self.login_at(cookie, now_unix())
+    }
+
+    fn login_at(&self, cookie: &str, now: u64) -> Login {
+        let Some((signed, signature)) = cookie.rsplit_once('.') else {
+            return Login::Forged;
+        };
+        let Some(expected) = self.sign(signed) else {
+            return Login::Forged;
+        };
+        if !constant_time_eq(signature.as_bytes(), expected.as_bytes()) {
+            return Login::Forged;
+        }
+        let expires = signed.split('.').nth(1).and_then(|e| e.parse::<u64>().ok());
+        match expires {
+            Some(expires) if now < expires => Login::Valid,
+            _ => Login::Expired,
+        }
+    }
+
+    /// The token a login cookie stands for: the configured one when the cookie is valid.
     pub fn token_of_login(&self, cookie: &str) -> Option<&str> {
-        let expected = self.login_value()?;
-        constant_time_eq(cookie.as_bytes(), expected.as_bytes())
+        (self.login(cookie) == Login::Valid)
             .then_some(self.token.as_deref())
             .flatten()
+    }
+
+    /// Counts a forged login cookie like a wrong token (inside a request's [`Attempt`]);
+    /// refused when its client, or everyone, gave too many lately.
+    pub fn forged_login(&self) -> Forbidden {
+        if let Some(client) = Attempt::client() {
+            if let Err(refusal) = self.throttle.admit(client) {
+                return refusal.into();
+            }
+            self.throttle.wrong_token(client);
+            Attempt::gave_wrong_token();
+        }
+        Forbidden::Refused("the login is not valid; log in again".into())
     }
 
     /// Checks a request's token for `what` (a plural: "study results", "corpus pages").
@@ -69,7 +163,7 @@ impl AdminToken {
         let given = given.filter(|g| !g.is_empty());
         let client = Attempt::client();
         if let (Some(_), Some(client)) = (given, client) {
-            self.throttle.admit(client).map_err(Forbidden::Throttled)?;
+            self.throttle.admit(client)?;
         }
         match given {
             Some(given) if constant_time_eq(given.as_bytes(), expected.as_bytes()) => Ok(()),
@@ -85,6 +179,34 @@ impl AdminToken {
     }
 }
 
+impl From<Refusal> for Forbidden {
+    fn from(refusal: Refusal) -> Self {
+        match refusal {
+            Refusal::Address(seconds) => Forbidden::Throttled(seconds),
+            Refusal::Everyone(seconds) => Forbidden::ThrottledEveryone(seconds),
+        }
+    }
+}
+
+fn now_unix() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// 244 random bits (two version-4 UUIDs), as hex.
+fn random_hex() -> String {
+    format!(
+        "{}{}",
+        uuid::Uuid::new_v4().simple(),
+        uuid::Uuid::new_v4().simple()
+    )
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
@@ -92,24 +214,61 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sha2::Digest;
 
     #[test]
     fn a_login_cookie_stands_for_the_token_without_holding_it() {
-        let open = AdminToken::new(Some("s3cret; x".into()));
+        let open = AdminToken::new(Some("s3cret; x".into()), Some("server secret".into()));
         let cookie = open.login_value().unwrap();
         assert!(!cookie.contains("s3cret"));
-        assert!(cookie.chars().all(|c| c.is_ascii_hexdigit()));
+        assert!(cookie
+            .chars()
+            .all(|c| c.is_ascii_hexdigit() || c == '.' || c == 'v'));
         assert_eq!(open.token_of_login(&cookie), Some("s3cret; x"));
         assert_eq!(open.token_of_login("s3cret; x"), None);
-        // Another token, another cookie: a new token logs everyone out.
-        let other = AdminToken::new(Some("other".into()));
-        assert_eq!(other.token_of_login(&cookie), None);
+        // Two logins, two cookies.
+        assert_ne!(open.login_value().unwrap(), cookie);
+        // Another token or another secret: another key, and the cookie is forged there.
+        let other_token = AdminToken::new(Some("other".into()), Some("server secret".into()));
+        assert_eq!(other_token.login(&cookie), Login::Forged);
+        let other_secret = AdminToken::new(Some("s3cret; x".into()), Some("other secret".into()));
+        assert_eq!(other_secret.login(&cookie), Login::Forged);
+        // Servers sharing the secret share logins.
+        let twin = AdminToken::new(Some("s3cret; x".into()), Some("server secret".into()));
+        assert_eq!(twin.login(&cookie), Login::Valid);
+        // Without a secret each process has its own.
+        let lone = AdminToken::new(Some("s3cret; x".into()), None);
+        let lone_twin = AdminToken::new(Some("s3cret; x".into()), None);
+        assert_eq!(lone_twin.login(&lone.login_value().unwrap()), Login::Forged);
         assert_eq!(AdminToken::default().login_value(), None);
     }
 
     #[test]
+    fn the_old_digest_cookie_and_tampered_cookies_are_forged_and_logins_expire() {
+        let open = AdminToken::new(Some("s3cret".into()), Some("k".into()));
+        // What the cookie used to be: sha256 of a fixed text and the token, computable offline.
+        let old = hex(&Sha256::digest(b"tally admin login\ns3cret"));
+        assert_eq!(open.login(&old), Login::Forged);
+        let now = 1_800_000_000;
+        let cookie = open.login_value_at(now).unwrap();
+        assert_eq!(open.login_at(&cookie, now), Login::Valid);
+        // A later expiry written in by hand breaks the signature.
+        let (version_and_expiry, rest) = cookie.split_at(3 + 10);
+        let stretched = format!(
+            "{}9{rest}",
+            &version_and_expiry[..version_and_expiry.len() - 1]
+        );
+        assert_eq!(open.login_at(&stretched, now), Login::Forged);
+        let expired = now + LOGIN_LASTS.as_secs();
+        assert_eq!(open.login_at(&cookie, expired), Login::Expired);
+        for junk in ["", ".", "v2...", "v2.1.2.3", &"a".repeat(5000)] {
+            assert_eq!(open.login(junk), Login::Forged, "{junk}");
+        }
+    }
+
+    #[test]
     fn only_the_right_token_opens() {
-        let open = AdminToken::new(Some("s3cret".into()));
+        let open = AdminToken::new(Some("s3cret".into()), None);
         assert!(open.check(Some("s3cret"), "x").is_ok());
         assert!(open
             .check(Some("guess"), "x")
@@ -120,7 +279,7 @@ mod tests {
             open.check(None, "corpus pages").unwrap_err().to_string(),
             "corpus pages need the admin token"
         );
-        let closed = AdminToken::new(Some("  ".into()));
+        let closed = AdminToken::new(Some("  ".into()), None);
         assert!(!closed.is_set());
         assert!(closed
             .check(Some("  "), "x")

@@ -207,7 +207,14 @@ pub struct ServerBackend {
 impl Backend for ServerBackend {
     fn status(&self) -> BoxFuture<SystemStatus> {
         let state = self.state.clone();
-        Box::pin(async move { health::current_status(&state).await })
+        // The page's status is the admin's when its login cookie is.
+        let audience = match self.token_or_login(String::new()) {
+            token if !token.is_empty() && state.admin.check(Some(&token), "details").is_ok() => {
+                health::Audience::Admin
+            }
+            _ => health::Audience::Public,
+        };
+        Box::pin(async move { health::current_status(&state, audience).await })
     }
 
     fn answer(&self, ask: Ask, asker: Asker) -> BoxFuture<Result<Answered, Failure>> {
@@ -333,8 +340,13 @@ impl ServerBackend {
         if !token.trim().is_empty() {
             return token;
         }
+        // A forged cookie is counted as a wrong token there; the page then asks for the token.
         tally_app::backend::request_cookie(tally_app::model::ADMIN_COOKIE)
-            .and_then(|cookie| self.state.admin.token_of_login(&cookie).map(str::to_string))
+            .and_then(|cookie| {
+                crate::http::login::token_of_login(&self.state, &cookie)
+                    .ok()
+                    .flatten()
+            })
             .unwrap_or_default()
     }
 }

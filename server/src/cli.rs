@@ -409,6 +409,10 @@ pub struct AskArgs {
     /// `snippets` setting).
     #[arg(long, default_value_t = tally_types::count::DEFAULT_SNIPPETS)]
     pub k: usize,
+    /// The most snippets a count question may read, as the server's --max-snippets.
+    #[arg(long, env = "TALLY_MAX_SNIPPETS", default_value_t = crate::answering::DEFAULT_MAX_SNIPPETS as u64,
+          value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub max_snippets: u64,
     /// Answer count questions from this corpus of the snippet index only [default: all].
     #[arg(long = "corpus-name")]
     pub corpus_name: Option<String>,
@@ -856,6 +860,12 @@ pub struct ServeArgs {
     #[arg(long, env = "TALLY_HEADER_TIMEOUT", default_value_t = 10)]
     pub header_timeout: u64,
 
+    /// Connections one client address may hold open at once; more are answered 429 and closed
+    /// (a trusted proxy is held to --max-connections only).
+    #[arg(long, env = "TALLY_CONNECTIONS_PER_ADDRESS", default_value_t = 64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub connections_per_address: u64,
+
     /// Addresses of load balancers in front of this server (comma-separated): for a request
     /// from one of them, the client is the last address of its `X-Forwarded-For` header (the
     /// one the balancer appended), so that per-address limits count visitors, not the balancer.
@@ -866,7 +876,14 @@ pub struct ServeArgs {
     )]
     pub trusted_proxies: Vec<std::net::IpAddr>,
 
-    /// Seconds a client may take to send a request's body (then 408).
+    /// The most snippets one count question may read (the `snippets` setting; at most 1000):
+    /// the bound on a question's cost for every visitor.
+    #[arg(long, env = "TALLY_MAX_SNIPPETS", default_value_t = crate::answering::DEFAULT_MAX_SNIPPETS as u64,
+          value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub max_snippets: u64,
+
+    /// Seconds a client may take to send a request's body, in all and between two of its pieces
+    /// (then 408); an upload may take 300 s in all.
     #[arg(long, env = "TALLY_BODY_TIMEOUT", default_value_t = 10)]
     pub body_timeout: u64,
 

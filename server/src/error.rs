@@ -71,6 +71,7 @@ impl HttpError for DbError {
             DbError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             DbError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             DbError::NotFound(_) => StatusCode::NOT_FOUND,
+            DbError::Conflict(_) => StatusCode::CONFLICT,
             DbError::Query(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -84,7 +85,7 @@ impl HttpError for DbError {
                  (nothing already stored is affected)"
                     .into()
             }
-            DbError::Invalid(why) | DbError::NotFound(why) => why.clone(),
+            DbError::Invalid(why) | DbError::NotFound(why) | DbError::Conflict(why) => why.clone(),
             DbError::Query(e) => {
                 tracing::error!(error = %e, "database query failed");
                 "the database could not store this; the error is logged on the server".into()
@@ -128,14 +129,16 @@ impl HttpError for Forbidden {
     fn status(&self) -> StatusCode {
         match self {
             Forbidden::Refused(_) => StatusCode::FORBIDDEN,
-            Forbidden::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
+            Forbidden::Throttled(_) | Forbidden::ThrottledEveryone(_) => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
         }
     }
 
     fn retry_after(&self) -> Option<u64> {
         match self {
             Forbidden::Refused(_) => None,
-            Forbidden::Throttled(seconds) => Some(*seconds),
+            Forbidden::Throttled(seconds) | Forbidden::ThrottledEveryone(seconds) => Some(*seconds),
         }
     }
 }
@@ -250,6 +253,18 @@ impl From<JsonRejection> for ApiError {
     }
 }
 
+impl From<axum::extract::multipart::MultipartError> for ApiError {
+    fn from(error: axum::extract::multipart::MultipartError) -> Self {
+        if timed_out(&error) {
+            return ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "the request body did not arrive in time",
+            );
+        }
+        ApiError::new(error.status(), error.body_text())
+    }
+}
+
 impl From<QueryRejection> for ApiError {
     fn from(rejection: QueryRejection) -> Self {
         ApiError::new(StatusCode::BAD_REQUEST, rejection.body_text())
@@ -260,7 +275,9 @@ impl From<QueryRejection> for ApiError {
 fn timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
     let mut source = Some(error);
     while let Some(error) = source {
-        if error.is::<tower_http::timeout::TimeoutError>() {
+        if error.is::<tower_http::timeout::TimeoutError>()
+            || error.is::<crate::http::deadline::BodyDeadlineMissed>()
+        {
             return true;
         }
         source = error.source();

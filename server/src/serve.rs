@@ -43,6 +43,9 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .with_context(|| format!("cannot listen on {}", args.addr))?;
 
     let (db, cluster) = open_database(&args).await;
+    let watchdog = cluster
+        .as_ref()
+        .map(|cluster| tokio::spawn(keep_cluster_running(Arc::clone(cluster))));
     let encoder = load_encoder(&args).await;
     let data_dir = args.data_dir();
     let corpora = data_dir
@@ -55,6 +58,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
         args.answer_queue,
     )
+    .with_max_snippets(usize::try_from(args.max_snippets).unwrap_or(usize::MAX))
     .with_web(web_source(&args, &db)?.map(Arc::new));
     // The corpora load while the server already answers health checks and pages; answering
     // says "still loading" until they are ready.
@@ -70,7 +74,10 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             args.rate_limit
         );
     }
-    let admin = AdminToken::new(args.admin_token.clone());
+    let admin = AdminToken::new(
+        args.admin_token.clone(),
+        std::env::var(crate::admin_token::SESSION_SECRET_ENV).ok(),
+    );
     let study = StudyService::new(
         match &args.study {
             Some(path) => StudyDefinition::from_file(path)?,
@@ -130,6 +137,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     tracing::info!("Tally listening on http://{}", args.addr);
     let limits = ConnectionLimits {
         max_connections: args.max_connections,
+        per_address: usize::try_from(args.connections_per_address).unwrap_or(usize::MAX),
         header_timeout: Duration::from_secs(args.header_timeout.max(1)),
         trusted_proxies: Arc::new(args.trusted_proxies.clone()),
     };
@@ -143,7 +151,10 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     .await;
 
     db.close().await;
-    if let Some(cluster) = cluster.filter(PrivateCluster::owned) {
+    if let Some(watchdog) = watchdog {
+        watchdog.abort();
+    }
+    if let Some(cluster) = cluster.filter(|c| c.owned()) {
         match cluster.stop() {
             Ok(()) => tracing::info!("private PostgreSQL cluster stopped"),
             Err(e) => tracing::warn!("could not stop the private PostgreSQL cluster: {e}"),
@@ -178,9 +189,34 @@ async fn hourly_cleanup(db: Database, days: u32) {
     }
 }
 
+/// How often a server checks that its private cluster still runs.
+const CLUSTER_CHECK_EVERY: Duration = Duration::from_secs(5);
+
+/// Starts the private cluster again whenever it is found stopped (by hand, or a crash), so that
+/// the database comes back by itself (issue 57: a server whose cluster was stopped answered
+/// feedback 503 until it was restarted). Whichever server sharing it finds it first starts it.
+async fn keep_cluster_running(cluster: Arc<PrivateCluster>) {
+    let mut every = tokio::time::interval(CLUSTER_CHECK_EVERY);
+    every.tick().await;
+    loop {
+        every.tick().await;
+        let cluster = Arc::clone(&cluster);
+        match tokio::task::spawn_blocking(move || cluster.restart_if_stopped()).await {
+            Ok(Ok(true)) => {
+                tracing::warn!("the private PostgreSQL cluster was stopped; started it again")
+            }
+            Ok(Ok(false)) => {}
+            Ok(Err(e)) => tracing::warn!(
+                "the private PostgreSQL cluster is stopped and could not be started: {e}"
+            ),
+            Err(e) => tracing::warn!("checking the private PostgreSQL cluster crashed: {e}"),
+        }
+    }
+}
+
 /// The configured database, or a private cluster; never fails: without a database the app runs
 /// and says that feedback cannot be saved.
-async fn open_database(args: &ServeArgs) -> (Database, Option<PrivateCluster>) {
+async fn open_database(args: &ServeArgs) -> (Database, Option<Arc<PrivateCluster>>) {
     if let Some(url) = args.database_url() {
         return (Database::new(url), None);
     }
@@ -191,7 +227,7 @@ async fn open_database(args: &ServeArgs) -> (Database, Option<PrivateCluster>) {
                 cluster.port(),
                 cluster.data_dir().display()
             );
-            (Database::new(&cluster.url()), Some(cluster))
+            (Database::new(&cluster.url()), Some(Arc::new(cluster)))
         }
         Err(e) => {
             tracing::warn!("no DATABASE_URL and no private cluster: {e}");

@@ -28,6 +28,13 @@ async fn health_reports_encoder_and_missing_database() {
         .as_str()
         .unwrap()
         .starts_with("database unavailable"));
+    // Where the database is and why it failed stay in the log (issue 57).
+    let public = health.to_string();
+    assert!(
+        !public.contains(&db_url) && !public.contains("127.0.0.1:"),
+        "{public}"
+    );
+    assert!(health["data_dir"].is_null(), "{public}");
     // The shared data sets beside the checkout are found.
     let corpora: Vec<&str> = health["corpora"]
         .as_array()
@@ -94,7 +101,12 @@ async fn missing_encoder_makes_health_503() {
     let server = Server::start(
         &dir,
         "server",
-        &["--encoder", "/nonexistent/encoder-dir"],
+        &[
+            "--encoder",
+            "/nonexistent/encoder-dir",
+            "--admin-token",
+            "health-admin",
+        ],
         &[("DATABASE_URL", &db_url)],
     )
     .await;
@@ -103,7 +115,27 @@ async fn missing_encoder_makes_health_503() {
     let health: Value = response.json().await.unwrap();
     assert_eq!(health["status"], "failed");
     assert_eq!(health["encoder"]["loaded"], false);
+    // Anyone reads what is wrong in words; the path and the details are the admin's (and the
+    // log's) only (issue 57).
     assert!(health["encoder"]["error"]
+        .as_str()
+        .unwrap()
+        .contains("could not be loaded"));
+    let text = health.to_string();
+    assert!(
+        !text.contains("encoder-dir") && !text.contains("/nonexistent"),
+        "{text}"
+    );
+    let admin: Value = reqwest::Client::new()
+        .get(server.url("/api/health"))
+        .bearer_auth("health-admin")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(admin["encoder"]["error"]
         .as_str()
         .unwrap()
         .contains("encoder-dir"));

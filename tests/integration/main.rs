@@ -6,6 +6,7 @@ mod browser;
 mod cli;
 mod count_cli;
 mod database;
+mod hardening;
 mod health;
 mod layout;
 mod one_route;

@@ -36,6 +36,17 @@ pub(crate) enum Mode {
     Malformed,
     /// SearXNG's answer when the instance does not allow `format=json`.
     Forbidden,
+    /// The recorded answer with its first results' links turned into `javascript:` and `data:`.
+    HostileLinks,
+}
+
+/// The recorded SearXNG answer with hostile links in its first two results (issue 57).
+fn searxng_hostile_links() -> String {
+    let mut recorded: Value = serde_json::from_str(SEARXNG_RECORDED).unwrap();
+    let results = recorded["results"].as_array_mut().unwrap();
+    results[0]["url"] = "javascript:alert(document.cookie)".into();
+    results[1]["url"] = "data:text/html,<script>alert(1)</script>".into();
+    recorded.to_string()
 }
 
 #[derive(Clone)]
@@ -96,6 +107,12 @@ async fn searxng(State(fake): State<Fake>, uri: axum::http::Uri) -> Response {
         Mode::ServerError => (StatusCode::BAD_GATEWAY, "upstream failed").into_response(),
         Mode::Malformed => json(StatusCode::OK, r#"{"results": [{"title": "no url"#),
         Mode::Forbidden => (StatusCode::FORBIDDEN, "403 Forbidden").into_response(),
+        Mode::HostileLinks => (
+            StatusCode::OK,
+            [("content-type", "application/json")],
+            searxng_hostile_links(),
+        )
+            .into_response(),
     }
 }
 
@@ -120,7 +137,7 @@ async fn brave(State(fake): State<Fake>, uri: axum::http::Uri, headers: HeaderMa
         Mode::Quota => json(StatusCode::TOO_MANY_REQUESTS, BRAVE_QUOTA),
         Mode::ServerError => (StatusCode::SERVICE_UNAVAILABLE, "").into_response(),
         Mode::Malformed => json(StatusCode::OK, "<html>not json</html>"),
-        Mode::Forbidden => (StatusCode::FORBIDDEN, "").into_response(),
+        Mode::Forbidden | Mode::HostileLinks => (StatusCode::FORBIDDEN, "").into_response(),
     }
 }
 
@@ -320,6 +337,28 @@ async fn searxng_snippets_answer_unseen_questions_and_failures_are_shown() {
         page_text(server.url("/?q=how+many+moons+does+earth+have&mode=count&snippet_source=web"))
             .await;
     assert!(html.contains("failed on its side (HTTP 502). Answered from the local corpus instead."));
+
+    // Results whose links are not web pages are not results: no `javascript:` or `data:` link
+    // reaches the answer or the page (issue 57).
+    fake.set(Mode::HostileLinks);
+    let hostile = "how many moons does jupiter have in all";
+    let answer = ask_web(&server, hostile).await;
+    assert_eq!(answer["origin"]["source"], "web", "{answer}");
+    let snippets = answer["snippets"].as_array().unwrap();
+    assert_eq!(snippets.len(), 6, "the two hostile results are dropped");
+    for snippet in snippets {
+        let url = snippet["link"]["url"].as_str().unwrap_or_default();
+        assert!(url.starts_with("https://"), "{snippet}");
+    }
+    let html = page_text(server.url(&format!(
+        "/?q={}&mode=count&snippet_source=web",
+        query(hostile)
+    )))
+    .await;
+    assert!(
+        !html.contains("javascript:") && !html.contains("data:text"),
+        "a hostile link is on the page"
+    );
 
     // The stored set answers again exactly, without searching, whatever the engine does now.
     let before = fake.requests();

@@ -41,16 +41,33 @@ pub enum JobState {
     Running,
     Done,
     Failed,
+    /// Its corpus was deleted before its documents were all indexed.
+    Cancelled,
 }
 
 impl JobState {
-    pub const ALL: [JobState; 3] = [JobState::Running, JobState::Done, JobState::Failed];
+    pub const ALL: [JobState; 4] = [
+        JobState::Running,
+        JobState::Done,
+        JobState::Failed,
+        JobState::Cancelled,
+    ];
 
     pub const fn name(self) -> &'static str {
         match self {
             JobState::Running => "running",
             JobState::Done => "done",
             JobState::Failed => "failed",
+            JobState::Cancelled => "cancelled",
+        }
+    }
+
+    /// The name of the job's event in its event stream: `progress` while it runs, then the
+    /// state it ended in.
+    pub const fn event_name(self) -> &'static str {
+        match self {
+            JobState::Running => "progress",
+            ended => ended.name(),
         }
     }
 

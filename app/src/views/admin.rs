@@ -170,6 +170,7 @@ fn JobView(initial: IngestJob) -> impl IntoView {
                             JobState::Running => "Indexing",
                             JobState::Done => "Done",
                             JobState::Failed => "Failed",
+                            JobState::Cancelled => "Cancelled",
                         },
                         number(p.documents_done as f64),
                         number(p.documents as f64),
@@ -217,7 +218,7 @@ fn follow(job: RwSignal<IngestJob>) {
             job.set(update);
         }
     });
-    for name in ["progress", "done", "failed"] {
+    for name in JobState::ALL.map(JobState::event_name) {
         let _ = source.add_event_listener_with_callback(name, on_event.as_ref().unchecked_ref());
     }
     // The page keeps the listener for as long as it shows the job.

@@ -52,8 +52,9 @@ pub fn check_corpus_name(name: &str) -> Result<(), DocumentsError> {
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
     if !fits {
+        // The name is not repeated: it is the visitor's text, of any length (issue 57).
         return Err(DocumentsError::Invalid(format!(
-            "the corpus name `{name}` must be 1 to {MAX_NAME_CHARS} lower-case letters, digits, `-` or `_`"
+            "a corpus name must be 1 to {MAX_NAME_CHARS} lower-case letters, digits, `-` or `_`"
         )));
     }
     if name == ALL_CORPORA {

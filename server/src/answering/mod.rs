@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::Serialize;
@@ -18,7 +18,6 @@ use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
 use tally_types::count::{SnippetOrigin, SnippetSource};
 use tally_types::request::{clean_text, Ask, Settings};
 use tally_types::{Answer, AnswerBody, Mode};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, TryAcquireError};
 
 use tally_engine::choices::{CountChoices, SearchChoices};
 
@@ -28,6 +27,7 @@ mod cache;
 mod check;
 mod dispatch;
 mod engines;
+mod slots;
 mod summary;
 
 use cache::{Cache, CacheKey};
@@ -38,6 +38,7 @@ pub use check::{
 use dispatch::answer_with;
 use engines::load_engines;
 pub use engines::{Engines, ExampleQuestions, LoadFailure};
+use slots::{Slot, Slots};
 pub use summary::summary_of;
 
 /// Told about each stage of an answer as it finishes.
@@ -66,10 +67,11 @@ pub enum AnswerError {
 #[derive(Clone)]
 pub struct Answerer {
     engines: Arc<OnceLock<Result<Arc<Engines>, LoadFailure>>>,
-    permits: Arc<Semaphore>,
-    /// Questions waiting for a permit, and how many may.
-    waiting: Arc<AtomicUsize>,
-    max_waiting: usize,
+    /// The answers computed at once, and the questions waiting for a slot.
+    slots: Arc<Slots>,
+    /// The most snippets one count question may read: what bounds a question's cost (reading
+    /// and instance scoring grow with it; 1,000 with the reader's instances took 30 s of CPU).
+    max_snippets: usize,
     cache: Arc<Mutex<Cache>>,
     /// The web search for count snippets, when one is configured.
     web: Option<Arc<WebSource>>,
@@ -87,6 +89,10 @@ enum Hidden {
     /// Being deleted: a question about it finds no such corpus.
     Dropping,
 }
+
+/// The most snippets a count question reads unless the operator allows more: twice the
+/// default, a few seconds of CPU with the costliest instance scoring.
+pub const DEFAULT_MAX_SNIPPETS: usize = 100;
 
 /// Seconds a refused asker is told to wait: about one answer's time.
 const BUSY_RETRY_AFTER_S: u64 = 5;
@@ -111,15 +117,6 @@ impl Drop for Wanted {
     }
 }
 
-/// Counts a waiting question for as long as it waits.
-struct Waiting<'a>(&'a AtomicUsize);
-
-impl Drop for Waiting<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
 /// Paths and models the service loads from.
 #[derive(Debug, Clone)]
 pub struct EngineConfig {
@@ -139,13 +136,18 @@ impl Answerer {
     pub fn new(concurrent: usize, queue: usize) -> Self {
         Answerer {
             engines: Arc::new(OnceLock::new()),
-            permits: Arc::new(Semaphore::new(concurrent.max(1))),
-            waiting: Arc::new(AtomicUsize::new(0)),
-            max_waiting: queue,
+            slots: Slots::new(concurrent, queue),
+            max_snippets: DEFAULT_MAX_SNIPPETS,
             cache: Arc::new(Mutex::new(Cache::default())),
             web: None,
             hidden: Arc::default(),
         }
+    }
+
+    /// Lets a count question read up to `max` snippets (the operator's `--max-snippets`).
+    pub fn with_max_snippets(mut self, max: usize) -> Self {
+        self.max_snippets = max.max(1);
+        self
     }
 
     /// Lets count questions take their snippets from `web` (the `snippet_source=web` setting).
@@ -159,25 +161,14 @@ impl Answerer {
         self.web.as_deref()
     }
 
-    /// A permit to compute an answer: at once, after waiting in the bounded queue, or refused.
-    /// Owned, so that the computation holds it until it ends, whether or not its asker waits.
-    async fn permit(&self) -> Result<OwnedSemaphorePermit, AnswerError> {
-        let shutting_down = |_| AnswerError::Unavailable("the server is shutting down".into());
-        match self.permits.clone().try_acquire_owned() {
-            Ok(permit) => return Ok(permit),
-            Err(TryAcquireError::Closed) => return Err(shutting_down(())),
-            Err(TryAcquireError::NoPermits) => {}
-        }
-        let ahead = self.waiting.fetch_add(1, Ordering::AcqRel);
-        let _waiting = Waiting(&self.waiting);
-        if ahead >= self.max_waiting {
-            return Err(AnswerError::Busy(BUSY_RETRY_AFTER_S));
-        }
-        self.permits
-            .clone()
-            .acquire_owned()
+    /// A slot to compute an answer in: at once, after waiting in the bounded queue (served
+    /// fairly between the askers' addresses), or refused. Owned, so that the computation holds
+    /// it until it ends, whether or not its asker waits.
+    async fn permit(&self) -> Result<Slot, AnswerError> {
+        self.slots
+            .take(crate::login_throttle::Attempt::client())
             .await
-            .map_err(|_| shutting_down(()))
+            .map_err(|_| AnswerError::Busy(BUSY_RETRY_AFTER_S))
     }
 
     /// Loads the corpora (ingesting the default corpus into empty indexes) and the span model;
@@ -332,6 +323,13 @@ impl Answerer {
         } else {
             CountSettings::default()
         };
+        if count.snippets > self.max_snippets {
+            return Err(AnswerError::BadRequest(format!(
+                "this server reads at most {} snippets per question (its operator can raise \
+                 --max-snippets); ask with snippets={} or fewer",
+                self.max_snippets, self.max_snippets
+            )));
+        }
         let search = if may_count && forced.is_some() {
             SearchSettings::default()
         } else {

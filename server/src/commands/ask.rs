@@ -13,7 +13,8 @@ use crate::loading::encoder_of;
 
 pub async fn ask(args: &AskArgs) -> anyhow::Result<()> {
     // One answer at a time, none waiting: the command asks one question.
-    let answerer = Answerer::new(1, 0);
+    let answerer = Answerer::new(1, 0)
+        .with_max_snippets(usize::try_from(args.max_snippets).unwrap_or(usize::MAX));
     // Checked before anything loads: a bad question or setting is refused at once.
     let checked = answerer.check_tuned(&args.asked(), args.settings.choices()?)?;
     let (encoder, _) = encoder_of(&args.models)?;

@@ -6,7 +6,7 @@
 //!   (`add`, the default, or `replace`) and, for a form, `token`): 202 with the job once the
 //!   documents are stored (a browser form gets 303 to the job's page);
 //! - `GET /api/admin/jobs/{id}`: the job, through any server; `GET /api/admin/jobs/{id}/events`:
-//!   `progress` events with the job, then `done` or `failed`; `POST /api/admin/jobs/{id}/restart`
+//!   `progress` events with the job, then `done`, `failed` or `cancelled`; `POST /api/admin/jobs/{id}/restart`
 //!   (admin token): a failed job started again on this server;
 //! - `GET /api/admin/corpora`: the corpora with their snippets and sentences;
 //! - `DELETE /api/admin/corpora/{name}` (or `POST /admin/corpora/{name}/delete` from the page).
@@ -99,8 +99,18 @@ struct UploadForm {
     uploads: Vec<Upload>,
 }
 
-/// Reads the upload form; `admitted` says whether the Authorization header's token was
-/// accepted already, else the form's `token` field must be, before the first file.
+/// The largest value of a short form field (`token`, `corpus`, `format`, `mode`), in bytes.
+pub const MAX_FIELD_BYTES: usize = 1024;
+/// The longest file name an upload may carry, in bytes (most file systems allow 255).
+pub const MAX_FILE_NAME_BYTES: usize = 255;
+/// The upload form's fields, for the sentence that refuses another.
+const UPLOAD_FIELDS: &str = "token, corpus, format, mode, file";
+
+/// Reads the upload form; `admitted` says whether the Authorization header's token (or the
+/// login cookie) was accepted already. Otherwise the first field must be the form's `token`, and
+/// it must be right: not one byte of any other field is read for a request the token does not
+/// open (issue 57: a 60 MB `corpus` field before the token was read whole). Short fields are
+/// read up to [`MAX_FIELD_BYTES`], and no refusal repeats what was sent.
 async fn read_upload(
     mut multipart: Multipart,
     admin: &AdminToken,
@@ -110,23 +120,20 @@ async fn read_upload(
     let mut form = UploadForm::default();
     let mut format = None;
     let mut files = Vec::new();
-    while let Some(field) = multipart
-        .next_field()
-        .await
-        .map_err(|e| ApiError::new(e.status(), e.body_text()))?
-    {
+    while let Some(mut field) = multipart.next_field().await.map_err(ApiError::from)? {
         let name = field.name().unwrap_or_default().to_string();
+        if !admitted && name != "token" {
+            admin.check(None, CORPUS_PAGES)?;
+        }
         match name.as_str() {
             "file" => {
-                if !admitted {
-                    // Not one byte of a file is read for a request the token does not open.
-                    admin.check(None, CORPUS_PAGES)?;
-                }
                 let file_name = field.file_name().unwrap_or("upload").to_string();
-                let bytes = field
-                    .bytes()
-                    .await
-                    .map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+                if file_name.len() > MAX_FILE_NAME_BYTES {
+                    return Err(bad(format!(
+                        "a file name is over {MAX_FILE_NAME_BYTES} bytes; rename the file"
+                    )));
+                }
+                let bytes = field.bytes().await.map_err(ApiError::from)?;
                 if file_name.is_empty() && bytes.is_empty() {
                     continue; // the form's file input, left empty
                 }
@@ -136,12 +143,7 @@ async fn read_upload(
                 files.push((file_name, text));
             }
             "corpus" | "format" | "mode" | "token" => {
-                let value = field
-                    .text()
-                    .await
-                    .map_err(|e| ApiError::new(e.status(), e.body_text()))?
-                    .trim()
-                    .to_string();
+                let value = short_field(&mut field, &name).await?;
                 match name.as_str() {
                     "corpus" => form.corpus = value,
                     "format" if !value.is_empty() => {
@@ -150,14 +152,19 @@ async fn read_upload(
                                 .filter(|f| f.is_document())
                                 .ok_or_else(|| {
                                     bad(format!(
-                                        "unknown format `{value}` ({})",
+                                        "unknown format (use one of: {})",
                                         Format::names(&Format::DOCUMENTS)
                                     ))
                                 })?,
                         )
                     }
                     "mode" if !value.is_empty() => {
-                        form.mode = UploadMode::choose(&value).map_err(|e| bad(e.to_string()))?;
+                        form.mode = UploadMode::choose(&value).map_err(|_| {
+                            bad(format!(
+                                "unknown mode (use one of: {})",
+                                UploadMode::ALL.map(UploadMode::name).join(", ")
+                            ))
+                        })?;
                     }
                     "token" if !value.is_empty() => {
                         admin.check(Some(&value), CORPUS_PAGES)?;
@@ -167,7 +174,11 @@ async fn read_upload(
                     _ => {}
                 }
             }
-            other => return Err(bad(format!("unknown form field `{other}`"))),
+            _ => {
+                return Err(bad(format!(
+                    "unknown form field (the fields are {UPLOAD_FIELDS})"
+                )))
+            }
         }
     }
     if !admitted {
@@ -182,6 +193,31 @@ async fn read_upload(
         })
         .collect();
     Ok(form)
+}
+
+/// A short field's text, trimmed; a field over [`MAX_FIELD_BYTES`] is refused with 413 as soon
+/// as it is, without reading the rest.
+async fn short_field(
+    field: &mut axum::extract::multipart::Field<'_>,
+    name: &str,
+) -> Result<String, ApiError> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = field.chunk().await.map_err(ApiError::from)? {
+        if bytes.len() + chunk.len() > MAX_FIELD_BYTES {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the `{name}` field is over {MAX_FIELD_BYTES} bytes"),
+            ));
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    let text = String::from_utf8(bytes).map_err(|_| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("the `{name}` field is not UTF-8 text"),
+        )
+    })?;
+    Ok(text.trim().to_string())
 }
 
 /// `GET /api/admin/jobs/{id}`.
@@ -227,12 +263,10 @@ pub async fn job_events(
                     }
                 },
             };
-            let name = match job.state {
-                JobState::Running => "progress",
-                JobState::Done => "done",
-                JobState::Failed => "failed",
-            };
-            let event = Event::default().event(name).json_data(&job).ok()?;
+            let event = Event::default()
+                .event(job.state.event_name())
+                .json_data(&job)
+                .ok()?;
             Some((Ok::<_, Infallible>(event), (state, id, None, Some(job))))
         },
     );

@@ -63,7 +63,9 @@ fn admit_to_feedback_rows(state: &AppState, headers: &HeaderMap) -> Result<(), A
     let given = given.as_deref();
     match state.admin.check(given, FEEDBACK_ROWS) {
         Ok(()) => Ok(()),
-        Err(throttled @ Forbidden::Throttled(_)) => Err(throttled.into()),
+        Err(throttled @ (Forbidden::Throttled(_) | Forbidden::ThrottledEveryone(_))) => {
+            Err(throttled.into())
+        }
         Err(refused) if state.admin.is_set() => {
             let why = match given {
                 Some(_) => refused.to_string(),

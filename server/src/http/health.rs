@@ -18,8 +18,59 @@ use tally_types::WebSearchState;
 /// enough that a down database does not stall the page or a load balancer's probe.
 const DATABASE_CHECK_TIMEOUT: Duration = Duration::from_secs(1);
 
-/// Checks every part now (the database with a real query).
-pub async fn current_status(state: &AppState) -> SystemStatus {
+/// Who reads the status: anyone sees what works and what does not, in words; the admin also
+/// sees the details (paths, the database's and the loaders' own messages with their commands
+/// and ports), which are otherwise only in the log (issue 57).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Audience {
+    Public,
+    Admin,
+}
+
+/// The audience of a request: the admin when its token (header or login cookie) is right.
+pub fn audience(state: &AppState, headers: &axum::http::HeaderMap) -> Audience {
+    let given = crate::http::login::given_token(state, headers, None)
+        .ok()
+        .flatten();
+    match given {
+        Some(token) if state.admin.check(Some(&token), "details").is_ok() => Audience::Admin,
+        _ => Audience::Public,
+    }
+}
+
+/// What the public status says of a part that failed, instead of its error's details.
+const ENCODER_FAILED: &str = "the sentence encoder could not be loaded (the server's log says why)";
+const DATABASE_UNAVAILABLE: &str =
+    "database unavailable: it cannot be reached right now (the server's log says why)";
+const ANSWERING_FAILED: &str =
+    "the corpora or models could not be loaded (the server's log says why)";
+
+/// Checks every part now (the database with a real query), as `audience` may see it.
+pub async fn current_status(state: &AppState, audience: Audience) -> SystemStatus {
+    let status = full_status(state).await;
+    match audience {
+        Audience::Admin => status,
+        Audience::Public => public(status),
+    }
+}
+
+/// `status` without its details: errors in words, no paths.
+fn public(mut status: SystemStatus) -> SystemStatus {
+    status.data_dir = None;
+    status.encoder.path = None;
+    if status.encoder.error.is_some() {
+        status.encoder.error = Some(ENCODER_FAILED.into());
+    }
+    if status.database.error.is_some() {
+        status.database.error = Some(DATABASE_UNAVAILABLE.into());
+    }
+    if status.answering.error.is_some() {
+        status.answering.error = Some(ANSWERING_FAILED.into());
+    }
+    status
+}
+
+async fn full_status(state: &AppState) -> SystemStatus {
     let loaded = state.encoder.encoder.as_ref().ok();
     let encoder = EncoderStatus {
         loaded: loaded.is_some(),
@@ -42,6 +93,9 @@ pub async fn current_status(state: &AppState) -> SystemStatus {
                 DATABASE_CHECK_TIMEOUT.as_secs()
             )))
         });
+    if let Err(e) = &check {
+        tracing::debug!("status: {e}");
+    }
     let database = DatabaseStatus {
         connected: check.is_ok(),
         error: check.err().map(|e| e.to_string()),
@@ -96,8 +150,11 @@ pub async fn current_status(state: &AppState) -> SystemStatus {
 
 /// `GET /api/health`: 200 while answering works (even without a database), 503 when the
 /// encoder failed to load.
-pub async fn health(State(state): State<AppState>) -> (StatusCode, Json<SystemStatus>) {
-    let status = current_status(&state).await;
+pub async fn health(
+    State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
+) -> (StatusCode, Json<SystemStatus>) {
+    let status = current_status(&state, audience(&state, &headers)).await;
     let code = if status.encoder.loaded {
         StatusCode::OK
     } else {

@@ -1,11 +1,12 @@
-//! The accept loop: how many connections are served at once and how long a client may take to
-//! send its request (`axum::serve` has neither: a client that sent half its headers kept its
-//! connection open, and enough of them exhaust the server), and who the client is behind a
-//! trusted load balancer.
+//! The accept loop: how many connections are served at once, in all and per client address, and
+//! how long a client may take to send its request's headers (`axum::serve` has neither: a client
+//! that sent half its headers kept its connection open, and enough of them exhaust the server),
+//! and who the client is behind a trusted load balancer.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::{ConnectInfo, Request};
@@ -15,7 +16,8 @@ use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
-use tokio::net::TcpListener;
+use tokio::io::AsyncWriteExt;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 use tower::ServiceExt;
 
@@ -27,6 +29,8 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(20);
 #[derive(Debug, Clone)]
 pub struct ConnectionLimits {
     pub max_connections: usize,
+    /// Connections one client address may hold open at once (a trusted balancer: any number).
+    pub per_address: usize,
     /// Time to send a request's headers; also how long an idle keep-alive connection stays.
     pub header_timeout: Duration,
     pub trusted_proxies: Arc<Vec<IpAddr>>,
@@ -49,6 +53,64 @@ fn client_of(peer: SocketAddr, headers: &axum::http::HeaderMap, trusted: &[IpAdd
         .map_or(peer, |ip| SocketAddr::new(ip, 0))
 }
 
+/// Open connections by client address, so that one address cannot hold every slot (issue 57:
+/// 1,030 slow connections from one address filled all 1,024).
+#[derive(Default)]
+struct OpenByAddress {
+    open: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// One open connection of an address; counted until dropped.
+struct AddressSlot {
+    table: Arc<OpenByAddress>,
+    address: IpAddr,
+}
+
+impl OpenByAddress {
+    /// A slot for one more connection from `address`, unless it holds `max` already.
+    fn take(self: &Arc<Self>, address: IpAddr, max: usize) -> Option<AddressSlot> {
+        let mut open = self.open.lock().ok()?;
+        let count = open.entry(address).or_insert(0);
+        if *count >= max {
+            return None;
+        }
+        *count += 1;
+        Some(AddressSlot {
+            table: Arc::clone(self),
+            address,
+        })
+    }
+}
+
+impl Drop for AddressSlot {
+    fn drop(&mut self) {
+        if let Ok(mut open) = self.table.open.lock() {
+            if let Some(count) = open.get_mut(&self.address) {
+                *count -= 1;
+                if *count == 0 {
+                    open.remove(&self.address);
+                }
+            }
+        }
+    }
+}
+
+/// What a connection over its address's limit is told before it is closed.
+const TOO_MANY_CONNECTIONS: &[u8] = b"HTTP/1.1 429 Too Many Requests\r\n\
+content-type: text/plain; charset=utf-8\r\nretry-after: 10\r\nconnection: close\r\n\
+content-length: 62\r\n\r\ntoo many open connections from your address; close some first\n";
+
+/// Tells `stream` it is one connection too many, briefly, then closes it.
+fn refuse(mut stream: TcpStream) {
+    tokio::spawn(async move {
+        let _ = tokio::time::timeout(Duration::from_secs(1), async {
+            let _ = stream.write_all(TOO_MANY_CONNECTIONS).await;
+            let _ = stream.shutdown().await;
+        })
+        .await;
+    });
+}
+
 /// Serves `app` on `listener` until `shutdown` resolves, then lets in-flight requests finish
 /// (up to [`SHUTDOWN_GRACE`]).
 pub async fn serve(
@@ -58,6 +120,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()>,
 ) {
     let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let by_address = Arc::new(OpenByAddress::default());
     let graceful = GracefulShutdown::new();
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
@@ -85,6 +148,19 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
+        // A balancer carries many clients: it is held to the total only.
+        let address_slot = if limits.trusted_proxies.contains(&remote.ip()) {
+            None
+        } else {
+            match by_address.take(remote.ip(), limits.per_address.max(1)) {
+                Some(slot) => Some(slot),
+                None => {
+                    drop(slot);
+                    refuse(stream);
+                    continue;
+                }
+            }
+        };
         let _ = stream.set_nodelay(true);
         let trusted = Arc::clone(&limits.trusted_proxies);
         let service = app
@@ -101,6 +177,7 @@ pub async fn serve(
                 tracing::debug!(%remote, "connection ended: {e}");
             }
             drop(slot);
+            drop(address_slot);
         });
     }
     drop(listener);
@@ -119,6 +196,33 @@ pub async fn serve(
 mod tests {
     use super::*;
     use axum::http::HeaderMap;
+
+    #[test]
+    fn an_address_holds_at_most_its_share_of_connections_until_one_closes() {
+        let table = Arc::new(OpenByAddress::default());
+        let one: IpAddr = "192.0.2.1".parse().unwrap();
+        let other: IpAddr = "192.0.2.2".parse().unwrap();
+        let held: Vec<_> = (0..3).map(|_| table.take(one, 3).unwrap()).collect();
+        assert!(table.take(one, 3).is_none());
+        assert!(table.take(other, 3).is_some());
+        drop(held);
+        assert!(table.take(one, 3).is_some());
+        assert!(
+            table.open.lock().unwrap().get(&other).is_none(),
+            "closed ones are forgotten"
+        );
+    }
+
+    #[test]
+    fn the_refusal_is_a_whole_http_response() {
+        let text = std::str::from_utf8(TOO_MANY_CONNECTIONS).unwrap();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap();
+        assert!(head.starts_with("HTTP/1.1 429"));
+        assert!(
+            head.contains(&format!("content-length: {}", body.len())),
+            "{text}"
+        );
+    }
 
     #[test]
     fn the_client_behind_a_trusted_balancer_is_the_address_it_appended() {

@@ -17,15 +17,13 @@ use tally_app::model::ADMIN_COOKIE;
 use tally_types::request::encode;
 
 use super::preferences::redirect;
+use crate::admin_token::{Forbidden, Login, LOGIN_LASTS};
 use crate::error::ApiError;
 use crate::login_throttle::{Attempt, DELAY};
 use crate::state::AppState;
 
 /// Pages a login goes back to (any other `next` goes to the corpus pages).
 const LOGIN_PAGES: [&str; 2] = ["/admin", "/study/summary"];
-
-/// How long a login lasts: a working day.
-const LOGIN_SECONDS: u32 = 8 * 3600;
 
 #[derive(Debug, Deserialize)]
 pub struct LoginForm {
@@ -50,7 +48,8 @@ pub async fn login(State(state): State<AppState>, Form(form): Form<LoginForm>) -
         (Ok(()), Some(value)) => redirect(
             next,
             Some(format!(
-                "{ADMIN_COOKIE}={value}; Path=/; Max-Age={LOGIN_SECONDS}; SameSite=Strict; HttpOnly"
+                "{ADMIN_COOKIE}={value}; Path=/; Max-Age={}; SameSite=Strict; HttpOnly",
+                LOGIN_LASTS.as_secs()
             )),
         ),
         (Err(refused), _) => redirect(
@@ -84,8 +83,20 @@ pub fn given_token(
     if let Some(token) = explicit.filter(|t| !t.trim().is_empty()) {
         return Ok(Some(token.to_string()));
     }
-    Ok(cookie_value(headers, ADMIN_COOKIE)
-        .and_then(|cookie| state.admin.token_of_login(&cookie).map(str::to_string)))
+    match cookie_value(headers, ADMIN_COOKIE) {
+        Some(cookie) => Ok(token_of_login(state, &cookie)?),
+        None => Ok(None),
+    }
+}
+
+/// The token a login cookie stands for: `None` when it is over (log in again), refused (and
+/// counted as a wrong token) when it was not signed by this server's key.
+pub fn token_of_login(state: &AppState, cookie: &str) -> Result<Option<String>, Forbidden> {
+    match state.admin.login(cookie) {
+        Login::Valid => Ok(state.admin.token_of_login(cookie).map(str::to_string)),
+        Login::Expired => Ok(None),
+        Login::Forged => Err(state.admin.forged_login()),
+    }
 }
 
 /// The `Authorization: Bearer …` token, if the header is there; any other form is a 400.
@@ -109,8 +120,10 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
 }
 
 /// Runs each request as its client's [`Attempt`], so that admin token checks count wrong tokens
-/// per address; the answer to a wrong token is held back for [`DELAY`].
+/// per address; the answer to a wrong token is held back for [`DELAY`], and a login cookie that
+/// was sent with it is cleared (a stale one, signed under an earlier secret, counts once).
 pub async fn hold_back_wrong_tokens(request: Request, next: Next) -> Response {
+    let with_login = cookie_value(request.headers(), ADMIN_COOKIE).is_some();
     let Some(ConnectInfo(client)) = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
@@ -118,9 +131,18 @@ pub async fn hold_back_wrong_tokens(request: Request, next: Next) -> Response {
     else {
         return next.run(request).await;
     };
-    let (response, wrong) = Attempt::scope(client.ip(), next.run(request)).await;
+    let (mut response, wrong) = Attempt::scope(client.ip(), next.run(request)).await;
     if wrong {
         tokio::time::sleep(DELAY).await;
+        if with_login {
+            if let Ok(clear) = axum::http::HeaderValue::from_str(&format!(
+                "{ADMIN_COOKIE}=; Path=/; Max-Age=0; SameSite=Strict; HttpOnly"
+            )) {
+                response
+                    .headers_mut()
+                    .append(axum::http::header::SET_COOKIE, clear);
+            }
+        }
     }
     response
 }

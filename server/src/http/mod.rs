@@ -3,6 +3,7 @@
 
 pub mod admin;
 pub mod api;
+pub mod deadline;
 pub mod health;
 pub mod listen;
 pub mod login;
@@ -45,7 +46,8 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
 const CACHE_HASHED: &str = "public, max-age=31536000, immutable";
 const CACHE_UNHASHED: &str = "no-cache";
 
-/// The app's routes; a request body that takes longer than `body_timeout` to arrive is cut off.
+/// The app's routes; a request body that takes longer than `body_timeout` to arrive in all (an
+/// upload: [`deadline::UPLOAD_BODY_DEADLINE`]), or pauses for longer than it, is cut off.
 pub fn router(state: AppState, body_timeout: Duration) -> Router {
     let api = Router::new()
         .route("/health", get(health::health))
@@ -129,7 +131,10 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
         .layer(axum::middleware::from_fn(preferences::ensure_visitor))
         .layer(axum::middleware::from_fn(login::hold_back_wrong_tokens))
         .layer(CompressionLayer::new())
-        .layer(RequestBodyTimeoutLayer::new(body_timeout));
+        .layer(RequestBodyTimeoutLayer::new(body_timeout))
+        .layer(axum::middleware::from_fn(move |request, next| {
+            deadline::limit_body_time(body_timeout, request, next)
+        }));
     with_security_headers(app).layer(
         TraceLayer::new_for_http()
             .make_span_with(|request: &axum::http::Request<axum::body::Body>| {
@@ -214,26 +219,38 @@ async fn refuse_bad_server_function_arguments(
 /// Query parameters whose values are secrets, by a part of their name.
 const SECRET_PARAMETERS: [&str; 4] = ["token", "key", "password", "secret"];
 
-/// `uri` as the request log shows it: the value of every query parameter named like a secret
-/// (`token=…`, `api_key=…`) replaced by `[redacted]`.
+/// `uri` as the request log shows it: the value of every query parameter whose name, once
+/// percent-decoded as the server decodes it (`%74oken` is `token`), is named like a secret
+/// (`token=…`, `api_key=…`) replaced by `[redacted]` (a bare `token` too: its name is the
+/// secret's place, whatever follows).
 pub fn redacted(uri: &axum::http::Uri) -> String {
     let Some(query) = uri.query() else {
         return uri.to_string();
     };
     let pairs: Vec<String> = query
         .split('&')
-        .map(|pair| match pair.split_once('=') {
-            Some((name, _))
-                if SECRET_PARAMETERS
-                    .iter()
-                    .any(|secret| name.to_ascii_lowercase().contains(secret)) =>
-            {
-                format!("{name}=[redacted]")
+        .map(|pair| {
+            let raw_name = pair.split_once('=').map_or(pair, |(name, _)| name);
+            if is_secret_name(raw_name) {
+                format!("{raw_name}=[redacted]")
+            } else {
+                pair.to_string()
             }
-            _ => pair.to_string(),
         })
         .collect();
     format!("{}?{}", uri.path(), pairs.join("&"))
+}
+
+/// Whether a query parameter's raw name decodes (as `application/x-www-form-urlencoded`) to a
+/// name like a secret's.
+fn is_secret_name(raw_name: &str) -> bool {
+    let decoded: String = form_urlencoded::parse(raw_name.as_bytes())
+        .map(|(name, value)| format!("{name}{value}"))
+        .collect();
+    let decoded = decoded.to_ascii_lowercase();
+    SECRET_PARAMETERS
+        .iter()
+        .any(|secret| decoded.contains(secret))
 }
 
 /// Headers every response carries. Pages set their own CSP with the page's nonce (see the
@@ -274,5 +291,12 @@ mod tests {
         let plain: axum::http::Uri = "/api/count?q=how+many".parse().unwrap();
         assert_eq!(redacted(&plain), "/api/count?q=how+many");
         assert_eq!(redacted(&"/admin".parse().unwrap()), "/admin");
+        // Names are compared as the server decodes them (issue 57: `%74oken` was logged).
+        for encoded in ["%74oken", "%54OKEN", "to%6Ben", "api%5Fkey", "pass%77ord"] {
+            let uri: axum::http::Uri = format!("/admin?{encoded}=s3cret&x=1").parse().unwrap();
+            let shown = redacted(&uri);
+            assert!(!shown.contains("s3cret"), "{encoded}: {shown}");
+            assert!(shown.ends_with("&x=1"), "{shown}");
+        }
     }
 }

@@ -49,8 +49,13 @@ pub async fn answer_stream(
         });
         // A client that left no longer listens: its answer is dropped, which stops the
         // computation at its next stage and frees its slot for visitors still there.
+        // Answered as the client's attempt, so that its answer slot is shared fairly by address.
+        let answering = crate::login_throttle::Attempt::scope(
+            client.ip(),
+            answer_and_store_observed(&state, &checked, &asker, on_stage),
+        );
         let stored = tokio::select! {
-            stored = answer_and_store_observed(&state, &checked, &asker, on_stage) => stored,
+            (stored, _) = answering => stored,
             () = events.closed() => return,
         };
         let last = match stored

@@ -62,6 +62,10 @@ pub struct IngestService {
     server: String,
     held: HeldCorpora,
     writing: tokio::sync::Mutex<()>,
+    /// One upload read and stored at a time: parsing and storing hold several times a file's
+    /// size, so concurrent uploads added up (issue 57: four 50 MB uploads at once added 3.28 GB).
+    /// The others wait with their bytes only; the indexing after is one corpus at a time anyway.
+    reading: tokio::sync::Semaphore,
     /// Wakes the sync loop: an upload or a restarted job on this server.
     wake: Notify,
 }
@@ -96,6 +100,7 @@ impl IngestService {
             server,
             held,
             writing: tokio::sync::Mutex::new(()),
+            reading: tokio::sync::Semaphore::new(1),
             wake: Notify::new(),
         }
     }
@@ -116,6 +121,11 @@ impl IngestService {
         // Answering must be loaded: the indexes are its.
         let engines = answerer.loaded()?;
         let files: Vec<String> = uploads.iter().map(|u| u.file_name.clone()).collect();
+        let _reading = self
+            .reading
+            .acquire()
+            .await
+            .map_err(|_| IngestError::Index("the server is shutting down".into()))?;
         // Parsing (HTML above all) is CPU work: off the runtime threads that serve requests.
         let all = tokio::task::spawn_blocking(move || read_uploads(&uploads))
             .await
@@ -154,6 +164,8 @@ impl IngestService {
         answerer: &Answerer,
         corpus: &str,
     ) -> Result<CorpusRow, IngestError> {
+        // A name no corpus can have (a NUL byte, which PostgreSQL refuses, was a 500) is a 400.
+        documents::check_corpus_name(corpus)?;
         let (db, name) = (self.db.clone(), corpus.to_string());
         let in_database = write_to_end(async move { corpora::delete(&db, &name).await }).await?;
         let _writing = self.writing.lock().await;

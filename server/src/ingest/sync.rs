@@ -184,6 +184,12 @@ async fn index(
         last = *seq;
         let batch = batch.into_iter().map(|(_, d)| d).collect();
         progress = index_batch(service, answerer, corpus, batch, progress, started).await?;
+        // Deleted meanwhile: stop here; the next pass drops what was indexed (its jobs were
+        // cancelled with the deletion).
+        if corpora::is_deleted(&service.db, name).await? {
+            tracing::info!("corpus `{name}` deleted while it was indexed; stopped");
+            return Ok(());
+        }
     }
     progress.seconds = started.elapsed().as_secs_f64();
     let whole = Held {

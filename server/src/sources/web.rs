@@ -115,10 +115,15 @@ fn to_snippets(set: &SnippetSet, id: Option<i64>, reused: bool) -> Fetched {
             source: result.url.clone(),
             answers: Vec::new(),
         });
+        // A set stored before links were checked may hold one that is not a web page: its
+        // snippet is kept, without a link.
+        if !crate::web_search::is_web_link(&result.url) {
+            continue;
+        }
         links.push((
             snippet_id,
             SnippetLink {
-                url: result.url.clone(),
+                url: result.url.trim().to_string(),
                 title: result.title.clone(),
                 published: result.published.clone(),
             },

@@ -244,9 +244,32 @@ pub async fn delete(db: &Database, corpus: &str) -> Result<bool, DbError> {
         .execute(&mut *tx)
         .await
         .map_err(classify)?;
+    // Its jobs under way end here, as cancelled: the server indexing it stops at its next
+    // batch, and no job reads "done" with part of its documents (issue 57).
+    sqlx::query(
+        "UPDATE ingest_jobs SET state = 'cancelled', \
+         error = 'the corpus was deleted before its documents were all indexed' \
+         WHERE corpus = $1 AND state = 'running'",
+    )
+    .bind(corpus)
+    .execute(&mut *tx)
+    .await
+    .map_err(classify)?;
     notify(&mut tx, corpus).await?;
     tx.commit().await.map_err(classify)?;
     Ok(true)
+}
+
+/// Whether `corpus` was deleted (or never stored).
+pub async fn is_deleted(db: &Database, corpus: &str) -> Result<bool, DbError> {
+    let pool = db.pool().await?;
+    let live: Option<bool> =
+        sqlx::query_scalar("SELECT deleted_at IS NULL FROM corpora WHERE name = $1")
+            .bind(corpus)
+            .fetch_optional(pool)
+            .await
+            .map_err(classify)?;
+    Ok(live != Some(true))
 }
 
 /// Every corpus the database has or had.

@@ -23,6 +23,9 @@ pub enum DbError {
     /// A row the request refers to does not exist.
     #[error("{0}")]
     NotFound(String),
+    /// The request clashes with a row someone else stored; says what to do.
+    #[error("{0}")]
+    Conflict(String),
     #[error("database error: {0}")]
     Query(#[from] sqlx::Error),
 }

@@ -214,14 +214,51 @@ pub async fn insert(
     if let Some(row) = inserted {
         return Ok((row.try_into()?, true));
     }
-    let existing: FeedbackRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM feedback WHERE client_token = $1"
-    )))
-    .bind(new.client_token)
-    .fetch_one(pool)
-    .await
-    .map_err(classify)?;
-    Ok((existing.try_into()?, false))
+    // The token was stored before. The earlier row is given back only to whoever could have
+    // written it: the same visitor, or a sender who sent exactly what it says (so it learns
+    // nothing it did not know). Anyone else learns only that the token is taken (issue 57: a
+    // second visitor with the first one's token got the first one's comment back).
+    let (existing, stored_by): (FeedbackRow, Option<Uuid>) = {
+        let row: FeedbackRowBy = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "SELECT {COLUMNS}, visitor FROM feedback WHERE client_token = $1"
+        )))
+        .bind(new.client_token)
+        .fetch_one(pool)
+        .await
+        .map_err(classify)?;
+        (row.row, row.visitor)
+    };
+    let existing: Feedback = existing.try_into()?;
+    let same_visitor = visitor.is_some() && stored_by == visitor;
+    if same_visitor || existing.says_the_same_as(new) {
+        return Ok((existing, false));
+    }
+    Err(DbError::Conflict(
+        "this client_token was used for another submission; send each submission with a new \
+         random client_token"
+            .into(),
+    ))
+}
+
+/// A stored row with the visitor who left it (never shown to anyone).
+#[derive(FromRow)]
+struct FeedbackRowBy {
+    #[sqlx(flatten)]
+    row: FeedbackRow,
+    visitor: Option<Uuid>,
+}
+
+impl Feedback {
+    /// Whether this row holds exactly what `new` submits.
+    fn says_the_same_as(&self, new: &NewFeedback) -> bool {
+        self.answer_id == new.answer_id
+            && self.part == new.part
+            && self.part_ref == new.part_ref
+            && self.verdict == new.verdict
+            && self.corrected_value == new.corrected_value
+            && self.moved_to == new.moved_to
+            && self.comment == new.comment
+    }
 }
 
 /// How many feedback rows give one verdict on one kind of part: what anyone may see of the

@@ -27,6 +27,10 @@ pub const APP_PASSWORD_FILE: &str = "app.password";
 /// File in the cluster directory naming the process that owns the running cluster (its pid): the
 /// one that stops it on exit.
 pub const OWNER_FILE: &str = "owner.pid";
+/// File in the cluster directory that servers lock while they set up, start or restart the
+/// cluster: two servers started at once used to run initdb or pg_ctl over each other (issue 57),
+/// now the second waits and joins the cluster the first started.
+pub const START_LOCK_FILE: &str = "start.lock";
 /// What `pg_hba.conf` says once secured: passwords on loopback, nothing else.
 const HBA: &str = "# Written by Tally: every connection needs its role's password.
 local all all scram-sha-256
@@ -56,12 +60,13 @@ pub enum ClusterError {
 /// A running private cluster. Call [`PrivateCluster::stop`] when done with it.
 #[derive(Debug)]
 pub struct PrivateCluster {
+    base_dir: PathBuf,
     data_dir: PathBuf,
     bin_dir: PathBuf,
     port: u16,
     run_as: Option<&'static str>,
     owner_file: PathBuf,
-    owned: bool,
+    owned: std::sync::atomic::AtomicBool,
     superuser_password: String,
     app_password: String,
 }
@@ -87,6 +92,16 @@ impl PrivateCluster {
             source,
         };
         std::fs::create_dir_all(&base_dir).map_err(io_err)?;
+        // Held until this server has the cluster running, or has joined it.
+        let _lock = {
+            let base_dir = base_dir.clone();
+            tokio::task::spawn_blocking(move || start_lock(&base_dir))
+                .await
+                .map_err(|e| ClusterError::Command {
+                    command: "lock".into(),
+                    message: e.to_string(),
+                })??
+        };
         if let Some(user) = run_as {
             chown(&base_dir, user)?;
             if !can_write_as(user, &base_dir) {
@@ -104,12 +119,13 @@ impl PrivateCluster {
         let superuser_password = secret(&superuser_file, run_as)?;
         let app_password = secret(&base_dir.join(APP_PASSWORD_FILE), None)?;
         let mut cluster = Self {
+            base_dir: base_dir.clone(),
             data_dir,
             bin_dir,
             port: 0,
             run_as,
             owner_file: base_dir.join(OWNER_FILE),
-            owned: false,
+            owned: false.into(),
             superuser_password,
             app_password,
         };
@@ -153,15 +169,43 @@ impl PrivateCluster {
     }
 
     /// Whether this process owns the running cluster (and so should stop it): it started it, or
-    /// found it left running by an owner that is gone.
+    /// found it left running by an owner that is gone, and no other server restarted it since.
     pub fn owned(&self) -> bool {
-        self.owned
+        use std::sync::atomic::Ordering;
+        let recorded = std::fs::read_to_string(&self.owner_file)
+            .ok()
+            .and_then(|text| text.trim().parse::<u32>().ok());
+        self.owned.load(Ordering::Acquire) && recorded.is_none_or(|pid| pid == std::process::id())
+    }
+
+    /// Starts the cluster again when it is not running (stopped by hand, or crashed), on its
+    /// port, so that the pool's URL holds; this server then owns it. Blocking. Whether it was
+    /// started.
+    pub fn restart_if_stopped(&self) -> Result<bool, ClusterError> {
+        let _lock = start_lock(&self.base_dir)?;
+        if self.running_port().is_some() {
+            return Ok(false);
+        }
+        let data = self.data_dir.display().to_string();
+        let log = self.base_dir.join("postgres.log").display().to_string();
+        let options = format!(
+            "-p {} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''",
+            self.port
+        );
+        self.run(
+            "pg_ctl",
+            &[
+                "-D", &data, "-l", &log, "-w", "-t", "60", "-o", &options, "start",
+            ],
+        )?;
+        self.take_ownership();
+        Ok(true)
     }
 
     /// Records this process as the cluster's owner. Without the record the cluster is still
     /// used; only a later restart would not know whose it is.
-    fn take_ownership(&mut self) {
-        self.owned = true;
+    fn take_ownership(&self) {
+        self.owned.store(true, std::sync::atomic::Ordering::Release);
         if let Err(e) = std::fs::write(&self.owner_file, std::process::id().to_string()) {
             tracing::warn!(
                 "cannot record the cluster's owner in {}: {e}",
@@ -172,6 +216,8 @@ impl PrivateCluster {
 
     /// Stops the server (fast shutdown: open transactions roll back, committed data stays).
     pub fn stop(&self) -> Result<(), ClusterError> {
+        // Not while a server (re)starts it.
+        let _lock = start_lock(&self.base_dir)?;
         let data = self.data_dir.display().to_string();
         self.run("pg_ctl", &["-D", &data, "-m", "fast", "-w", "stop"])?;
         let _ = std::fs::remove_file(&self.owner_file);
@@ -465,6 +511,24 @@ fn find_bin_dir() -> Option<PathBuf> {
 }
 
 /// Whether the process named in `owner_file` still runs (a missing or unreadable file names none).
+/// Waits for, then holds, the cluster directory's start lock (released when the file is
+/// dropped, or when the process ends).
+fn start_lock(base_dir: &Path) -> Result<std::fs::File, ClusterError> {
+    let path = base_dir.join(START_LOCK_FILE);
+    let io_err = |source| ClusterError::Io {
+        path: path.clone(),
+        source,
+    };
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(io_err)?;
+    file.lock().map_err(io_err)?;
+    Ok(file)
+}
+
 fn owner_alive(owner_file: &Path) -> bool {
     let Some(pid) = std::fs::read_to_string(owner_file)
         .ok()

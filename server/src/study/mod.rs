@@ -307,7 +307,7 @@ mod tests {
     fn results_need_the_right_token() {
         let open = StudyService::new(
             StudyDefinition::builtin(false),
-            AdminToken::new(Some("s3cret".into())),
+            AdminToken::new(Some("s3cret".into()), None),
             Database::unavailable("not needed".into()),
             Answerer::new(1, 1),
         );
@@ -320,7 +320,7 @@ mod tests {
         assert!(open.authorize(None).is_err());
         let closed = StudyService::new(
             StudyDefinition::builtin(false),
-            AdminToken::new(Some("  ".into())),
+            AdminToken::new(Some("  ".into()), None),
             Database::unavailable("not needed".into()),
             Answerer::new(1, 1),
         );

@@ -191,7 +191,9 @@ impl WebSearch {
             return Err(self.provider.refusal(status, &body, retry_after_s));
         }
         let mut results = self.provider.parse(&body)?;
-        results.retain(|r| !r.text.trim().is_empty());
+        // A result is a page to open: one whose link is not a web page (`javascript:`,
+        // `data:`, a relative path) is not a result, whatever its text.
+        results.retain(|r| !r.text.trim().is_empty() && is_web_link(&r.url));
         results.truncate(self.count);
         if results.is_empty() {
             return Err(WebSearchError::NoResults);
@@ -212,6 +214,13 @@ impl WebSearch {
     }
 }
 
+/// Whether `url` is an absolute `http` or `https` address: the only links a page writes for a
+/// web result.
+pub fn is_web_link(url: &str) -> bool {
+    reqwest::Url::parse(url.trim())
+        .is_ok_and(|url| matches!(url.scheme(), "http" | "https") && url.host().is_some())
+}
+
 fn now_rfc3339() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
@@ -225,6 +234,30 @@ fn json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, WebSearchError
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_http_and_https_addresses_are_web_links() {
+        for good in [
+            "https://example.org/a?b=c",
+            "http://192.0.2.1:8080/",
+            " HTTPS://EXAMPLE.ORG ",
+        ] {
+            assert!(is_web_link(good), "{good}");
+        }
+        for bad in [
+            "javascript:alert(1)",
+            "JavaScript:alert(1)",
+            " javascript:alert(1)",
+            "data:text/html,<script>alert(1)</script>",
+            "vbscript:msgbox(1)",
+            "file:///etc/passwd",
+            "/relative/path",
+            "//example.org/protocol-relative",
+            "",
+        ] {
+            assert!(!is_web_link(bad), "{bad}");
+        }
+    }
 
     #[tokio::test]
     async fn an_unreachable_engine_is_a_failure_with_a_reason_and_the_state_says_so() {
