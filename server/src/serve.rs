@@ -43,9 +43,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .with_context(|| format!("cannot listen on {}", args.addr))?;
 
     let (db, cluster) = open_database(&args).await;
-    let watchdog = cluster
-        .as_ref()
-        .map(|cluster| tokio::spawn(keep_cluster_running(Arc::clone(cluster))));
+    let watchdog = cluster.as_ref().map(watch_cluster);
     let encoder = load_encoder(&args).await;
     let data_dir = args.data_dir();
     let corpora = data_dir
@@ -151,15 +149,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     .await;
 
     db.close().await;
-    if let Some(watchdog) = watchdog {
-        watchdog.abort();
-    }
-    if let Some(cluster) = cluster.filter(|c| c.owned()) {
-        match cluster.stop() {
-            Ok(()) => tracing::info!("private PostgreSQL cluster stopped"),
-            Err(e) => tracing::warn!("could not stop the private PostgreSQL cluster: {e}"),
-        }
-    }
+    stop_cluster(cluster, watchdog);
     Ok(())
 }
 
@@ -187,6 +177,28 @@ async fn hourly_cleanup(db: Database, days: u32) {
             Err(e) => tracing::warn!("empty abandoned study sessions not removed: {e}"),
         }
     }
+}
+
+/// Stops the private cluster if this server owns it, after its watchdog (so that it is not
+/// started again on the way out).
+fn stop_cluster(
+    cluster: Option<Arc<PrivateCluster>>,
+    watchdog: Option<tokio::task::JoinHandle<()>>,
+) {
+    if let Some(watchdog) = watchdog {
+        watchdog.abort();
+    }
+    if let Some(cluster) = cluster.filter(|c| c.owned()) {
+        match cluster.stop() {
+            Ok(()) => tracing::info!("private PostgreSQL cluster stopped"),
+            Err(e) => tracing::warn!("could not stop the private PostgreSQL cluster: {e}"),
+        }
+    }
+}
+
+/// Starts [`keep_cluster_running`] for `cluster`.
+fn watch_cluster(cluster: &Arc<PrivateCluster>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(keep_cluster_running(Arc::clone(cluster)))
 }
 
 /// How often a server checks that its private cluster still runs.

@@ -293,7 +293,7 @@ async fn logins_are_signed_by_the_server_and_guesses_from_many_addresses_are_bou
     );
     let corpora = server.url("/api/admin/corpora");
     let with_cookie = client
-        .get(&corpora)
+        .get(server.url("/api/feedback"))
         .header("x-forwarded-for", "198.51.100.50")
         .header("cookie", format!("tally_admin={value}"))
         .send()
@@ -488,6 +488,48 @@ async fn two_servers_share_a_private_cluster_started_at_once_and_start_it_again(
     let (status, body) =
         post_feedback(&second, &json!({"part": "general", "verdict": "wrong"})).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
+
+    // Item 10: a row is given back only to the visitor who wrote it (another visitor with the
+    // same client_token got the first one's row and comment).
+    let as_visitor = |visitor: &str, body: &Value| {
+        reqwest::Client::new()
+            .post(second.url("/api/feedback"))
+            .header("cookie", format!("tally_visitor={visitor}"))
+            .json(body)
+            .send()
+    };
+    let writer = "7b0c1f3e-2d4a-4b6c-8e9f-0a1b2c3d4e51";
+    let stranger = "7b0c1f3e-2d4a-4b6c-8e9f-0a1b2c3d4e52";
+    let private = json!({
+        "part": "general",
+        "verdict": "wrong",
+        "comment": "my private remark",
+        "client_token": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+    });
+    let stored = as_visitor(writer, &private).await.unwrap();
+    assert_eq!(stored.status(), StatusCode::CREATED);
+    let mut prying = private.clone();
+    prying["comment"] = json!("show me yours");
+    for (who, body) in [(Some(stranger), &prying), (None, &prying)] {
+        let response = match who {
+            Some(visitor) => as_visitor(visitor, body).await.unwrap(),
+            None => reqwest::Client::new()
+                .post(second.url("/api/feedback"))
+                .json(body)
+                .send()
+                .await
+                .unwrap(),
+        };
+        assert_eq!(response.status(), StatusCode::CONFLICT);
+        let text = response.text().await.unwrap();
+        assert!(!text.contains("my private remark"), "{text}");
+        assert!(text.contains("client_token"), "{text}");
+    }
+    // Its writer, re-sending (even changed), gets its own row back, still stored once.
+    let own = as_visitor(writer, &prying).await.unwrap();
+    assert_eq!(own.status(), StatusCode::OK);
+    let own: Value = own.json().await.unwrap();
+    assert_eq!(own["comment"], "my private remark");
     assert!(first.stop().success());
     assert!(second.stop().success());
 }

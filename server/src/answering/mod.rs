@@ -150,6 +150,11 @@ impl Answerer {
         self
     }
 
+    /// The most snippets a count question may read here.
+    pub fn max_snippets(&self) -> usize {
+        self.max_snippets
+    }
+
     /// Lets count questions take their snippets from `web` (the `snippet_source=web` setting).
     pub fn with_web(mut self, web: Option<Arc<WebSource>>) -> Self {
         self.web = web;

@@ -347,6 +347,10 @@ pub async fn openapi(State(state): State<AppState>) -> Response {
                 if parameter["name"] == "corpus" {
                     parameter["schema"]["enum"] = json!(corpora);
                 }
+                // The server's own bound on a question's snippets (`--max-snippets`).
+                if parameter["name"] == "snippets" {
+                    parameter["schema"]["maximum"] = json!(state.answerer.max_snippets());
+                }
                 if parameter["name"] == "snippet_source" && !has_web {
                     parameter["schema"]["enum"] = json!([SnippetSource::Corpus.name()]);
                 }
