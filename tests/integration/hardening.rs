@@ -10,10 +10,12 @@ use reqwest::multipart::{Form, Part};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpSocket, TcpStream};
 
-use crate::support::{demo_server, post_feedback, scratch_dir, Server};
+use crate::support::{
+    demo_server, demo_server_starting, post_feedback, read_until_closed, scratch_dir, Server,
+};
 
 const TOKEN: &str = "harden-4f0c";
 
@@ -31,29 +33,14 @@ async fn connect_from(server: &Server, from: [u8; 4]) -> TcpStream {
 
 /// What the server sends on `stream` until it closes it (at most `wait`).
 async fn read_reply(stream: &mut TcpStream, wait: Duration) -> String {
-    let mut received = Vec::new();
-    let _ = tokio::time::timeout(wait, async {
-        let mut buffer = [0u8; 4096];
-        loop {
-            match stream.read(&mut buffer).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => received.extend_from_slice(&buffer[..n]),
-            }
-        }
-    })
-    .await;
-    String::from_utf8_lossy(&received).into_owned()
+    read_until_closed(stream, wait).await.0
 }
 
+/// A server on the demo corpus with the admin token, not waiting for its corpora.
 async fn plain_server(name: &str, args: &[&str]) -> Server {
-    let dir = scratch_dir(name);
-    let empty = dir.join("no-data");
-    std::fs::create_dir_all(&empty).unwrap();
-    let pg = dir.join("pg").display().to_string();
-    let data = empty.display().to_string();
-    let mut all = vec!["--pg-dir", &pg, "--data", &data, "--admin-token", TOKEN];
+    let mut all = vec!["--admin-token", TOKEN];
     all.extend_from_slice(args);
-    Server::start(&dir, "server", &all, &[]).await
+    demo_server_starting(name, &all).await
 }
 
 fn no_redirects() -> reqwest::Client {

@@ -6,10 +6,10 @@ use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
-use crate::support::{demo_server, post_feedback, Server};
+use crate::support::{demo_server, post_feedback, read_until_closed, Server};
 
 const ADMIN: &str = "demo-admin-token";
 const VISITOR_A: &str = "0b6f6a3c-1c1e-4c55-9d0e-5d9f0e7f6a01";
@@ -47,22 +47,9 @@ async fn raw_exchange(server: &Server, bytes: &[u8]) -> String {
     let address = server.base_url.trim_start_matches("http://");
     let mut stream = TcpStream::connect(address).await.unwrap();
     stream.write_all(bytes).await.unwrap();
-    let mut received = Vec::new();
-    let read = tokio::time::timeout(Duration::from_secs(15), async {
-        let mut buffer = [0u8; 4096];
-        loop {
-            match stream.read(&mut buffer).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => received.extend_from_slice(&buffer[..n]),
-            }
-        }
-    })
-    .await;
-    assert!(
-        read.is_ok(),
-        "the server kept a stalled connection open for 15 s"
-    );
-    String::from_utf8_lossy(&received).into_owned()
+    let (received, closed) = read_until_closed(&mut stream, Duration::from_secs(15)).await;
+    assert!(closed, "the server kept a stalled connection open for 15 s");
+    received
 }
 
 #[tokio::test]

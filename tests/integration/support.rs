@@ -207,6 +207,13 @@ pub fn json_of(out: &std::process::Output) -> serde_json::Value {
 
 /// A server on the embedded demo corpus (an empty data directory), ready to answer.
 pub async fn demo_server(name: &str, args: &[&str]) -> Server {
+    let server = demo_server_starting(name, args).await;
+    server.wait_until_answering().await;
+    server
+}
+
+/// A server on the embedded demo corpus, up but perhaps still loading its corpora.
+pub async fn demo_server_starting(name: &str, args: &[&str]) -> Server {
     let dir = scratch_dir(name);
     let empty = dir.join("no-data");
     std::fs::create_dir_all(&empty).unwrap();
@@ -214,9 +221,29 @@ pub async fn demo_server(name: &str, args: &[&str]) -> Server {
     let data = empty.display().to_string();
     let mut all = vec!["--pg-dir", &pg, "--data", &data];
     all.extend_from_slice(args);
-    let server = Server::start(&dir, "server", &all, &[]).await;
-    server.wait_until_answering().await;
-    server
+    Server::start(&dir, "server", &all, &[]).await
+}
+
+/// What the server sends on `stream` until it closes it, or until `wait` is over; whether it
+/// closed it.
+pub async fn read_until_closed(
+    stream: &mut tokio::net::TcpStream,
+    wait: Duration,
+) -> (String, bool) {
+    use tokio::io::AsyncReadExt;
+    let mut received = Vec::new();
+    let closed = tokio::time::timeout(wait, async {
+        let mut buffer = [0u8; 4096];
+        loop {
+            match stream.read(&mut buffer).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => received.extend_from_slice(&buffer[..n]),
+            }
+        }
+    })
+    .await
+    .is_ok();
+    (String::from_utf8_lossy(&received).into_owned(), closed)
 }
 
 /// `POST /api/feedback` with `body`; the status and the JSON reply.
