@@ -19,6 +19,7 @@ use uuid::Uuid;
 use crate::answering::{summary_of, AnswerError, Checked, StageObserver};
 use crate::error::HttpError;
 use crate::http::health;
+use crate::http::preferences::visitor_id;
 use crate::state::AppState;
 use crate::store::answers::{self, AnsweredFrom, HistoryOf};
 use crate::store::feedback::{self, NewFeedback};
@@ -139,11 +140,6 @@ pub async fn answer_and_store_observed(
         not_stored,
         answer,
     })
-}
-
-/// A visitor cookie's id; anything else counts as no visitor.
-pub fn visitor_id(cookie: &str) -> Option<Uuid> {
-    Uuid::parse_str(cookie.trim()).ok()
 }
 
 fn failure(status: StatusCode, message: impl Into<String>) -> Failure {

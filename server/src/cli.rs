@@ -410,7 +410,7 @@ pub struct AskArgs {
     #[arg(long, default_value_t = tally_types::count::DEFAULT_SNIPPETS)]
     pub k: usize,
     /// The most snippets a count question may read, as the server's --max-snippets.
-    #[arg(long, env = "TALLY_MAX_SNIPPETS", default_value_t = crate::answering::DEFAULT_MAX_SNIPPETS as u64,
+    #[arg(long, env = "TALLY_MAX_SNIPPETS", default_value_t = tally_types::count::DEFAULT_MAX_SNIPPETS as u64,
           value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub max_snippets: u64,
     /// Answer count questions from this corpus of the snippet index only [default: all].
@@ -878,7 +878,7 @@ pub struct ServeArgs {
 
     /// The most snippets one count question may read (the `snippets` setting; at most 1000):
     /// the bound on a question's cost for every visitor.
-    #[arg(long, env = "TALLY_MAX_SNIPPETS", default_value_t = crate::answering::DEFAULT_MAX_SNIPPETS as u64,
+    #[arg(long, env = "TALLY_MAX_SNIPPETS", default_value_t = tally_types::count::DEFAULT_MAX_SNIPPETS as u64,
           value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub max_snippets: u64,
 

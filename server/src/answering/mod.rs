@@ -90,10 +90,6 @@ enum Hidden {
     Dropping,
 }
 
-/// The most snippets a count question reads unless the operator allows more: twice the
-/// default, a few seconds of CPU with the costliest instance scoring.
-pub const DEFAULT_MAX_SNIPPETS: usize = 100;
-
 /// Seconds a refused asker is told to wait: about one answer's time.
 const BUSY_RETRY_AFTER_S: u64 = 5;
 
@@ -137,7 +133,7 @@ impl Answerer {
         Answerer {
             engines: Arc::new(OnceLock::new()),
             slots: Slots::new(concurrent, queue),
-            max_snippets: DEFAULT_MAX_SNIPPETS,
+            max_snippets: tally_types::count::DEFAULT_MAX_SNIPPETS,
             cache: Arc::new(Mutex::new(Cache::default())),
             web: None,
             hidden: Arc::default(),

@@ -21,9 +21,10 @@ use tally_types::count::SnippetSource;
 use tally_types::Mode;
 
 use crate::admin_token::Forbidden;
-use crate::backend::{answer_and_store, answer_value, visitor_id};
+use crate::backend::{answer_and_store, answer_value};
 use crate::error::ApiError;
 use crate::http::login::bearer;
+use crate::http::preferences::visitor_id;
 use crate::state::AppState;
 use crate::store::answers;
 use crate::store::feedback::{self, Feedback, NewFeedback};

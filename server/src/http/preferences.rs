@@ -73,6 +73,11 @@ pub async fn restore_settings(request: Request, next: Next) -> Response {
     next.run(request).await
 }
 
+/// A visitor cookie's id; anything else counts as no visitor.
+pub fn visitor_id(cookie: &str) -> Option<uuid::Uuid> {
+    uuid::Uuid::parse_str(cookie.trim()).ok()
+}
+
 /// Gives a browser without a visitor cookie a new random one (pages and server functions; the
 /// JSON API is left alone: its clients keep the cookie they have, or none). The request itself
 /// stays anonymous: a client that never sends cookies back (a crawler) then shares one
@@ -87,7 +92,7 @@ pub async fn ensure_visitor(request: Request, next: Next) -> Response {
     }
     let has_visitor = cookie_value(request.headers(), VISITOR_COOKIE)
         .as_deref()
-        .and_then(crate::backend::visitor_id)
+        .and_then(visitor_id)
         .is_some();
     if has_visitor {
         return next.run(request).await;

@@ -14,5 +14,7 @@ pub use answer::{
 };
 pub use choices::{InstanceScoring, ScorerKind, StatementRule, Strategy};
 pub use origin::{Retrieval, SnippetLink, SnippetOrigin, SnippetSource, ALL_CORPORA};
-pub use settings::{ContextSettings, CountSettings, DEFAULT_ABSTAIN_BELOW, DEFAULT_SNIPPETS};
+pub use settings::{
+    ContextSettings, CountSettings, DEFAULT_ABSTAIN_BELOW, DEFAULT_MAX_SNIPPETS, DEFAULT_SNIPPETS,
+};
 pub use stages::Stage;

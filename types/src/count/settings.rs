@@ -19,6 +19,11 @@ pub const DEFAULT_MIN_RELEVANCE: f64 = 0.7;
 /// The default of [`CountSettings::snippets`]: snippets BM25 retrieves for a question.
 pub const DEFAULT_SNIPPETS: usize = 50;
 
+/// The most snippets a count question reads on a server whose operator did not allow more
+/// (`--max-snippets`): twice the default, a few seconds of CPU with the costliest instance
+/// scoring (1,000 with the reader's instances took 30 s).
+pub const DEFAULT_MAX_SNIPPETS: usize = 100;
+
 /// Every setting of the count pipeline; stored with each answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
