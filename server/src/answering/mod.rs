@@ -90,6 +90,18 @@ enum Hidden {
     Dropping,
 }
 
+/// Whether a count question's settings make it costly: more snippets than the default, or an
+/// instance scoring that runs the reader over them. Costly questions never hold the last answer
+/// slot (see `slots`).
+fn is_costly(count: &CountSettings) -> bool {
+    use tally_types::count::InstanceScoring;
+    count.snippets > tally_types::count::DEFAULT_SNIPPETS
+        || matches!(
+            count.instance_scoring,
+            InstanceScoring::Reader | InstanceScoring::ReaderTypeCompatibility
+        )
+}
+
 /// Seconds a refused asker is told to wait: about one answer's time.
 const BUSY_RETRY_AFTER_S: u64 = 5;
 
@@ -165,9 +177,9 @@ impl Answerer {
     /// A slot to compute an answer in: at once, after waiting in the bounded queue (served
     /// fairly between the askers' addresses), or refused. Owned, so that the computation holds
     /// it until it ends, whether or not its asker waits.
-    async fn permit(&self) -> Result<Slot, AnswerError> {
+    async fn permit(&self, costly: bool) -> Result<Slot, AnswerError> {
         self.slots
-            .take(crate::login_throttle::Attempt::client())
+            .take(crate::login_throttle::Attempt::client(), costly)
             .await
             .map_err(|_| AnswerError::Busy(BUSY_RETRY_AFTER_S))
     }
@@ -387,7 +399,7 @@ impl Answerer {
     pub async fn value(&self, question: &str) -> Result<ValueAnswer, AnswerError> {
         let question = self.check_value(question)?;
         let engines = self.engines()?;
-        let permit = self.permit().await?;
+        let permit = self.permit(false).await?;
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
             engines.answer_value(&question)
@@ -446,7 +458,8 @@ impl Answerer {
             QuestionKind::Count => Some(self.snippets(&engines, &question, checked).await?),
             _ => None,
         };
-        let permit = self.permit().await?;
+        let costly = decision.kind == QuestionKind::Count && is_costly(&checked.count);
+        let permit = self.permit(costly).await?;
         let checked = checked.clone();
         // When the asker goes (its request dropped, so this future is dropped), the computation
         // stops at its next stage; until then it keeps its permit, so the slots count the work

@@ -142,14 +142,14 @@ fn held_error(e: std::io::Error) -> IngestError {
 }
 
 /// Indexes the documents of `corpus` added after version `after` (0: all of them, after
-/// dropping any copy), hidden until done; then this server's jobs up to its version are done.
+/// dropping any copy), hidden until done, holding the indexes' writing lock a batch at a time;
+/// then this server's jobs up to its version are done. Stops when the corpus is deleted.
 async fn index(
     service: &IngestService,
     answerer: &Answerer,
     corpus: &StoredCorpus,
     after: i64,
 ) -> Result<(), IngestError> {
-    let _writing = service.writing.lock().await;
     let name = corpus.name.as_str();
     answerer.indexing(name);
     let incomplete = Held {
@@ -161,6 +161,7 @@ async fn index(
         .set(name, Some(incomplete))
         .map_err(held_error)?;
     if after == 0 {
+        let _writing = service.writing.lock().await;
         delete_local(answerer, name).await?;
     }
     let added = Added {
@@ -183,7 +184,11 @@ async fn index(
         };
         last = *seq;
         let batch = batch.into_iter().map(|(_, d)| d).collect();
+        // The indexes are written a batch at a time: between two, a delete of any corpus gets
+        // its turn (it used to wait for the whole corpus: minutes for 500,000 documents).
+        let writing = service.writing.lock().await;
         progress = index_batch(service, answerer, corpus, batch, progress, started).await?;
+        drop(writing);
         // Deleted meanwhile: stop here; the next pass drops what was indexed (its jobs were
         // cancelled with the deletion).
         if corpora::is_deleted(&service.db, name).await? {
