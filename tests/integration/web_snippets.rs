@@ -22,6 +22,8 @@ const BRAVE_RECORDED: &str = include_str!("../fixtures/web/brave-jupiter-moons.j
 const BRAVE_RATE_LIMITED: &str = include_str!("../fixtures/web/brave-rate-limited.json");
 const BRAVE_QUOTA: &str = include_str!("../fixtures/web/brave-quota.json");
 const BRAVE_KEY: &str = "test-key-4f1d0c";
+/// The web servers' admin token.
+const WEB_ADMIN: &str = "web-admin-5e2a";
 /// The servers' web search time limit; the slow mode waits longer.
 const TIMEOUT_MS: u64 = 1500;
 
@@ -158,8 +160,12 @@ pub(crate) async fn ask_web(server: &Server, question: &str) -> Value {
     body["answer"].clone()
 }
 
+/// The web search's status as the admin sees it (anyone else is not told its address).
 async fn web_status(server: &Server) -> Value {
-    let health: Value = reqwest::get(server.url("/api/health"))
+    let health: Value = reqwest::Client::new()
+        .get(server.url("/api/health"))
+        .bearer_auth(WEB_ADMIN)
+        .send()
         .await
         .unwrap()
         .json()
@@ -186,6 +192,8 @@ async fn web_server(name: &str, provider: &str, url: &str, env: &[(&str, &str)])
         url,
         "--web-search-timeout-ms",
         &timeout,
+        "--admin-token",
+        WEB_ADMIN,
     ];
     let server = Server::start(&dir, "server", &args, env).await;
     server.wait_until_answering().await;
@@ -225,6 +233,16 @@ async fn searxng_snippets_answer_unseen_questions_and_failures_are_shown() {
     assert_eq!(status["provider"], "searxng");
     assert_eq!(status["state"], "unused");
     assert_eq!(status["endpoint"], format!("{url}/search"));
+    // Anyone else sees the search's state, not where it is (issue 57).
+    let public: Value = reqwest::get(server.url("/api/health"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(public["web_search"]["state"], "unused");
+    assert_eq!(public["web_search"]["endpoint"], "");
+    assert!(!public.to_string().contains(&url), "{public}");
     // Its API document offers the web parameters (a server without a web search does not).
     let spec: Value = reqwest::get(server.url("/api/openapi.json"))
         .await

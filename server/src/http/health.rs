@@ -54,10 +54,14 @@ pub async fn current_status(state: &AppState, audience: Audience) -> SystemStatu
     }
 }
 
-/// `status` without its details: errors in words, no paths.
+/// `status` without its details: errors in words, no paths, no address of the web search.
 fn public(mut status: SystemStatus) -> SystemStatus {
     status.data_dir = None;
     status.encoder.path = None;
+    if let Some(web) = &mut status.web_search {
+        // Often a host inside the operator's network, with its port.
+        web.endpoint = String::new();
+    }
     if status.encoder.error.is_some() {
         status.encoder.error = Some(ENCODER_FAILED.into());
     }
