@@ -166,6 +166,26 @@ fn ask_rejects_bad_settings_with_a_sentence() {
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("--abstain-below must be between 0 and 1")
     );
+    // The bound on a question's cost is the server's (issue 57), and the operator's to raise.
+    let index_arg = index.to_str().unwrap();
+    let out = tally(&["ask", "how many moons", "--k", "200", "--index", index_arg]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("at most 100 snippets"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = tally(&[
+        "ask",
+        "how many moons",
+        "--k",
+        "200",
+        "--max-snippets",
+        "1001",
+        "--index",
+        index_arg,
+    ]);
+    assert_eq!(out.status.code(), Some(2), "1,000 is the most there is");
 }
 
 /// NQ dev is the held-out test set: a floor under the measured figure (fine-tuned reader with
