@@ -31,7 +31,7 @@ use tally_types::request::encode;
 use crate::admin_token::{AdminToken, CORPUS_PAGES};
 use crate::error::ApiError;
 use crate::http::login::given_token;
-use crate::ingest::{IngestService, ReadingTurn, Upload};
+use crate::ingest::Upload;
 use crate::state::AppState;
 
 /// Largest upload accepted (all files of one request).
@@ -60,16 +60,12 @@ pub async fn upload(
             state.admin.check(Some(token), CORPUS_PAGES)?;
         }
         let multipart = multipart.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
-        form = read_upload(multipart, &state.admin, &state.ingest, at_once.is_some()).await?;
+        form = read_upload(multipart, &state.admin, at_once.is_some()).await?;
         let uploads = std::mem::take(&mut form.uploads);
-        let turn = match form.turn.take() {
-            Some(turn) => turn,
-            None => state.ingest.turn_to_read().await?,
-        };
         Ok::<_, ApiError>(
             state
                 .ingest
-                .start(turn, &state.answerer, &form.corpus, form.mode, uploads)
+                .start(&state.answerer, &form.corpus, form.mode, uploads)
                 .await?,
         )
     }
@@ -97,8 +93,6 @@ pub async fn upload(
 
 #[derive(Default)]
 struct UploadForm {
-    /// The server's turn to receive uploads, taken before the first file is read.
-    turn: Option<ReadingTurn>,
     token: Option<String>,
     corpus: String,
     mode: UploadMode,
@@ -116,12 +110,10 @@ const UPLOAD_FIELDS: &str = "token, corpus, format, mode, file";
 /// login cookie) was accepted already. Otherwise the first field must be the form's `token`, and
 /// it must be right: not one byte of any other field is read for a request the token does not
 /// open (issue 57: a 60 MB `corpus` field before the token was read whole). Short fields are
-/// read up to [`MAX_FIELD_BYTES`], and no refusal repeats what was sent. Files are received only
-/// in the server's turn to read uploads (one at a time), which the form keeps for storing them.
+/// read up to [`MAX_FIELD_BYTES`], and no refusal repeats what was sent.
 async fn read_upload(
     mut multipart: Multipart,
     admin: &AdminToken,
-    ingest: &IngestService,
     mut admitted: bool,
 ) -> Result<UploadForm, ApiError> {
     let bad = |message: String| ApiError::new(StatusCode::BAD_REQUEST, message);
@@ -135,10 +127,6 @@ async fn read_upload(
         }
         match name.as_str() {
             "file" => {
-                // Files are received one upload at a time: the others wait here, unread.
-                if form.turn.is_none() {
-                    form.turn = Some(ingest.turn_to_read().await?);
-                }
                 let file_name = field.file_name().unwrap_or("upload").to_string();
                 if file_name.len() > MAX_FILE_NAME_BYTES {
                     return Err(bad(format!(

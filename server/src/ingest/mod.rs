@@ -48,12 +48,6 @@ impl From<DocumentsError> for IngestError {
     }
 }
 
-/// An upload's turn to be received, read and stored: one at a time per server.
-pub struct ReadingTurn {
-    /// Held for as long as the turn lasts.
-    _permit: tokio::sync::OwnedSemaphorePermit,
-}
-
 /// One uploaded file.
 pub struct Upload {
     pub file_name: String,
@@ -68,11 +62,10 @@ pub struct IngestService {
     server: String,
     held: HeldCorpora,
     writing: tokio::sync::Mutex<()>,
-    /// One upload received, read and stored at a time ([`ReadingTurn`]): parsing and storing
-    /// hold several times a file's size, so concurrent uploads added up (issue 57: four 50 MB
-    /// uploads at once added 3.28 GB). The others wait before their files are received; the
-    /// indexing after is one corpus at a time anyway.
-    reading: std::sync::Arc<tokio::sync::Semaphore>,
+    /// One upload read and stored at a time: parsing and storing hold several times a file's
+    /// size, so concurrent uploads added up (issue 57: four 50 MB uploads at once added 3.28 GB).
+    /// The others wait with their bytes only; the indexing after is one corpus at a time anyway.
+    reading: tokio::sync::Semaphore,
     /// Wakes the sync loop: an upload or a restarted job on this server.
     wake: Notify,
 }
@@ -107,26 +100,15 @@ impl IngestService {
             server,
             held,
             writing: tokio::sync::Mutex::new(()),
-            reading: std::sync::Arc::new(tokio::sync::Semaphore::new(1)),
+            reading: tokio::sync::Semaphore::new(1),
             wake: Notify::new(),
         }
     }
 
-    /// Waits for this server's turn to receive an upload's files (see [`ReadingTurn`]).
-    pub async fn turn_to_read(&self) -> Result<ReadingTurn, IngestError> {
-        let permit = std::sync::Arc::clone(&self.reading)
-            .acquire_owned()
-            .await
-            .map_err(|_| IngestError::Index("the server is shutting down".into()))?;
-        Ok(ReadingTurn { _permit: permit })
-    }
-
     /// Reads the uploads (refusing bad ones before anything is stored), stores their documents
     /// in `corpus` with the job, and wakes the sync loop that indexes them; the job as stored.
-    /// The upload's `turn` ends with it.
     pub async fn start(
         &self,
-        turn: ReadingTurn,
         answerer: &Answerer,
         corpus: &str,
         mode: UploadMode,
@@ -139,7 +121,11 @@ impl IngestService {
         // Answering must be loaded: the indexes are its.
         let engines = answerer.loaded()?;
         let files: Vec<String> = uploads.iter().map(|u| u.file_name.clone()).collect();
-        let _turn = turn;
+        let _reading = self
+            .reading
+            .acquire()
+            .await
+            .map_err(|_| IngestError::Index("the server is shutting down".into()))?;
         // Parsing (HTML above all) is CPU work: off the runtime threads that serve requests.
         let all = tokio::task::spawn_blocking(move || read_uploads(&uploads))
             .await
