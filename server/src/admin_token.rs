@@ -131,16 +131,20 @@ impl AdminToken {
         }
     }
 
-    /// The token a login cookie stands for: the configured one when the cookie is valid.
-    pub fn token_of_login(&self, cookie: &str) -> Option<&str> {
-        (self.login(cookie) == Login::Valid)
-            .then_some(self.token.as_deref())
-            .flatten()
+    /// The token a login cookie stands for: the configured one when the cookie is valid,
+    /// `None` when it is over (log in again); refused, and counted as a wrong token, when it was
+    /// not signed by this server's key.
+    pub fn token_of_login(&self, cookie: &str) -> Result<Option<&str>, Forbidden> {
+        match self.login(cookie) {
+            Login::Valid => Ok(self.token.as_deref()),
+            Login::Expired => Ok(None),
+            Login::Forged => Err(self.forged_login()),
+        }
     }
 
     /// Counts a forged login cookie like a wrong token (inside a request's [`Attempt`]);
     /// refused when its client, or everyone, gave too many lately.
-    pub fn forged_login(&self) -> Forbidden {
+    fn forged_login(&self) -> Forbidden {
         if let Some(client) = Attempt::client() {
             if let Err(refusal) = self.throttle.admit(client) {
                 return refusal.into();
@@ -224,8 +228,11 @@ mod tests {
         assert!(cookie
             .chars()
             .all(|c| c.is_ascii_hexdigit() || c == '.' || c == 'v'));
-        assert_eq!(open.token_of_login(&cookie), Some("s3cret; x"));
-        assert_eq!(open.token_of_login("s3cret; x"), None);
+        assert_eq!(
+            open.token_of_login(&cookie).ok().flatten(),
+            Some("s3cret; x")
+        );
+        assert_eq!(open.token_of_login("s3cret; x").ok().flatten(), None);
         // Two logins, two cookies.
         assert_ne!(open.login_value().unwrap(), cookie);
         // Another token or another secret: another key, and the cookie is forged there.

@@ -204,12 +204,8 @@ impl Backend for ServerBackend {
     fn status(&self) -> BoxFuture<SystemStatus> {
         let state = self.state.clone();
         // The page's status is the admin's when its login cookie is.
-        let audience = match self.token_or_login(String::new()) {
-            token if !token.is_empty() && state.admin.check(Some(&token), "details").is_ok() => {
-                health::Audience::Admin
-            }
-            _ => health::Audience::Public,
-        };
+        let token = self.token_or_login(String::new());
+        let audience = health::audience_of(&state, Some(token.as_str()));
         Box::pin(async move { health::current_status(&state, audience).await })
     }
 
@@ -339,9 +335,8 @@ impl ServerBackend {
         // A forged cookie is counted as a wrong token there; the page then asks for the token.
         tally_app::backend::request_cookie(tally_app::model::ADMIN_COOKIE)
             .and_then(|cookie| {
-                crate::http::login::token_of_login(&self.state, &cookie)
-                    .ok()
-                    .flatten()
+                let token = self.state.admin.token_of_login(&cookie);
+                token.ok().flatten().map(str::to_string)
             })
             .unwrap_or_default()
     }

@@ -32,8 +32,13 @@ pub fn audience(state: &AppState, headers: &axum::http::HeaderMap) -> Audience {
     let given = crate::http::login::given_token(state, headers, None)
         .ok()
         .flatten();
-    match given {
-        Some(token) if state.admin.check(Some(&token), "details").is_ok() => Audience::Admin,
+    audience_of(state, given.as_deref())
+}
+
+/// The admin when `token` is the admin token (an empty one is none), else the public.
+pub fn audience_of(state: &AppState, token: Option<&str>) -> Audience {
+    match token.filter(|t| !t.is_empty()) {
+        Some(token) if state.admin.check(Some(token), "details").is_ok() => Audience::Admin,
         _ => Audience::Public,
     }
 }

@@ -17,7 +17,7 @@ use tally_app::model::ADMIN_COOKIE;
 use tally_types::request::encode;
 
 use super::preferences::redirect;
-use crate::admin_token::{Forbidden, Login, LOGIN_LASTS};
+use crate::admin_token::LOGIN_LASTS;
 use crate::error::ApiError;
 use crate::login_throttle::{Attempt, DELAY};
 use crate::state::AppState;
@@ -62,12 +62,7 @@ pub async fn login(State(state): State<AppState>, Form(form): Form<LoginForm>) -
 
 /// `POST /admin/logout`: forgets the login cookie.
 pub async fn logout() -> Response {
-    redirect(
-        LOGIN_PAGES[0],
-        Some(format!(
-            "{ADMIN_COOKIE}=; Path=/; Max-Age=0; SameSite=Strict; HttpOnly"
-        )),
-    )
+    redirect(LOGIN_PAGES[0], Some(cleared_login_cookie()))
 }
 
 /// The admin token a request gives: the `Authorization: Bearer` header, else `explicit` (a form
@@ -84,19 +79,14 @@ pub fn given_token(
         return Ok(Some(token.to_string()));
     }
     match cookie_value(headers, ADMIN_COOKIE) {
-        Some(cookie) => Ok(token_of_login(state, &cookie)?),
+        Some(cookie) => Ok(state.admin.token_of_login(&cookie)?.map(str::to_string)),
         None => Ok(None),
     }
 }
 
-/// The token a login cookie stands for: `None` when it is over (log in again), refused (and
-/// counted as a wrong token) when it was not signed by this server's key.
-pub fn token_of_login(state: &AppState, cookie: &str) -> Result<Option<String>, Forbidden> {
-    match state.admin.login(cookie) {
-        Login::Valid => Ok(state.admin.token_of_login(cookie).map(str::to_string)),
-        Login::Expired => Ok(None),
-        Login::Forged => Err(state.admin.forged_login()),
-    }
+/// The `Set-Cookie` value that makes a browser forget its login cookie.
+fn cleared_login_cookie() -> String {
+    format!("{ADMIN_COOKIE}=; Path=/; Max-Age=0; SameSite=Strict; HttpOnly")
 }
 
 /// The `Authorization: Bearer …` token, if the header is there; any other form is a 400.
@@ -135,9 +125,7 @@ pub async fn hold_back_wrong_tokens(request: Request, next: Next) -> Response {
     if wrong {
         tokio::time::sleep(DELAY).await;
         if with_login {
-            if let Ok(clear) = axum::http::HeaderValue::from_str(&format!(
-                "{ADMIN_COOKIE}=; Path=/; Max-Age=0; SameSite=Strict; HttpOnly"
-            )) {
+            if let Ok(clear) = axum::http::HeaderValue::from_str(&cleared_login_cookie()) {
                 response
                     .headers_mut()
                     .append(axum::http::header::SET_COOKIE, clear);

@@ -186,18 +186,7 @@ impl PrivateCluster {
         if self.running_port().is_some() {
             return Ok(false);
         }
-        let data = self.data_dir.display().to_string();
-        let log = self.base_dir.join("postgres.log").display().to_string();
-        let options = format!(
-            "-p {} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''",
-            self.port
-        );
-        self.run(
-            "pg_ctl",
-            &[
-                "-D", &data, "-l", &log, "-w", "-t", "60", "-o", &options, "start",
-            ],
-        )?;
+        self.pg_ctl_start(self.port)?;
         self.take_ownership();
         Ok(true)
     }
@@ -298,8 +287,6 @@ impl PrivateCluster {
     /// that clients holding its URL reconnect), else a free one; retries with another port if
     /// one was taken between choosing and binding it.
     fn start_server(&mut self, base_dir: &Path) -> Result<(), ClusterError> {
-        let data = self.data_dir.display().to_string();
-        let log = base_dir.join("postgres.log").display().to_string();
         let port_file = base_dir.join("port");
         let previous = std::fs::read_to_string(&port_file)
             .ok()
@@ -315,14 +302,7 @@ impl PrivateCluster {
                     source,
                 })?,
             };
-            let options =
-                format!("-p {port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''");
-            match self.run(
-                "pg_ctl",
-                &[
-                    "-D", &data, "-l", &log, "-w", "-t", "60", "-o", &options, "start",
-                ],
-            ) {
+            match self.pg_ctl_start(port) {
                 Ok(_) => {
                     self.port = port;
                     // Only a hint for the next start; losing it just means a new port.
@@ -333,6 +313,21 @@ impl PrivateCluster {
                 Err(_) => attempt += 1,
             }
         }
+    }
+
+    /// Starts the postmaster on loopback `port`, without Unix sockets, logging to
+    /// `postgres.log` in the cluster directory; waits until it accepts connections.
+    fn pg_ctl_start(&self, port: u16) -> Result<Output, ClusterError> {
+        let data = self.data_dir.display().to_string();
+        let log = self.base_dir.join("postgres.log").display().to_string();
+        let options =
+            format!("-p {port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''");
+        self.run(
+            "pg_ctl",
+            &[
+                "-D", &data, "-l", &log, "-w", "-t", "60", "-o", &options, "start",
+            ],
+        )
     }
 
     /// The port of a postmaster already running on this data directory, if any (line 4 of
