@@ -251,7 +251,11 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
     let answer = &answer["answer"];
     assert_eq!(answer["count"], 14.0, "{answer}");
     let sources = sources_of(answer);
-    assert!(sources.contains(&"Hartwell Library guide"), "{sources:?}");
+    // The page's title names it; its first heading is the section the passage sits in.
+    assert!(
+        sources.contains(&"Hartwell Library guide › Rooms"),
+        "{sources:?}"
+    );
     assert!(sources.contains(&"Hartwell news"), "{sources:?}");
     let texts = answer["snippets"].to_string();
     assert!(!texts.contains("tracking"), "scripts are not text");
@@ -570,4 +574,116 @@ async fn the_admin_logs_in_once_and_no_url_carries_the_token() {
         !server.log_text().contains(TOKEN),
         "the token is never logged"
     );
+}
+
+/// Documents read as a person reads them (issue 58): a table, a spec sheet in Markdown, meeting
+/// minutes whose subject is named only in their heading, a dated history and an HTML infobox,
+/// uploaded through the web API; answers read from a table cell, a spec line, a list, a
+/// year-bound entry and a heading, a decline for what the documents do not say, and the page
+/// shows each passage's context and how the count was read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn structured_documents_answer_from_cells_lines_lists_years_and_headings() {
+    const RESULTS: &str = "Brenmoor Spring Games — final results\n\n\
+Team | Players | Gold | Silver | Bronze | Points\n\
+Falcon | 64 | 8 | 5 | 3 | 301\n\
+Harrier | 12 | 3 | 6 | 2 | 140\n\
+Kestrel Blue | 30 | 1 | 1 | 9 | 95\n";
+    const SPEC: &str = "# Orla S2 robot vacuum\n\nQuiet and small enough for any flat.\n\n\
+## Specifications\n\n- Suction: 4,000 Pa\n- Battery: 3200 mAh\n- Side brushes: 2\n- Height: 8.5 cm\n";
+    const MINUTES: &str = "Harbour Clinic — staff meeting, 3 March\n\n\
+Present: Ann Hale (chair), Ben Ode (treasurer), Cy Dunn, Di Marsh\n\n\
+LENA: We took on three new porters this week. They start on Monday.\n\n\
+BEN: The new film printer has arrived. It cost £5,200.\n";
+    const HISTORY: &str = "Pellow Bakery: our story\n\n\
+2001 — Opened in Mill Lane with 3 shops and a van.\n\
+2008 — The family now runs 7 shops across the county.\n\
+2015 — Eleven shops, and a new bakehouse in Tarn.\n";
+    const INFOBOX: &str = "<html><head><title>Carn Ruadh</title></head><body>\
+<table><tr><td>Highest point</td><td>Carn Ruadh, 412 m</td></tr>\
+<tr><td>Population (2021)</td><td>3,480</td></tr></table>\
+<h2>Geography</h2><p>Sea cliffs on the west coast of Carn Ruadh rise up to 120 m.</p></body></html>";
+    let server = demo_server("own-documents-structure", &["--admin-token", TOKEN]).await;
+    let client = reqwest::Client::new();
+    let form = Form::new()
+        .text("corpus", "structure")
+        .part("file", file("results.txt", RESULTS))
+        .part("file", file("orla.md", SPEC))
+        .part("file", file("minutes.txt", MINUTES))
+        .part("file", file("history.txt", HISTORY))
+        .part("file", file("carn-ruadh.html", INFOBOX));
+    upload_and_wait(&client, &server, form).await;
+
+    let ask = |kind: &'static str, question: &str| {
+        let url = server.url(&format!(
+            "/api/{kind}?q={}&corpus=structure",
+            question.replace(' ', "+")
+        ));
+        let client = client.clone();
+        async move {
+            let (status, body) = json(client.get(url).send().await.unwrap()).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            body
+        }
+    };
+    for (question, count, how) in [
+        (
+            "how many gold medals did team falcon win",
+            8.0,
+            "Gold, row Falcon",
+        ),
+        (
+            "how many side brushes does the orla s2 have",
+            2.0,
+            "Side brushes",
+        ),
+        (
+            "how many people were at the harbour clinic staff meeting",
+            4.0,
+            "list of 4",
+        ),
+        ("how many shops did pellow bakery have in 2008", 7.0, "2008"),
+    ] {
+        let answer = ask("count", question).await["answer"].clone();
+        assert_eq!(answer["count"], count, "{question}: {answer}");
+        let read = answer["read_from"]["how"].as_str().unwrap_or_default();
+        assert!(read.contains(how), "{question}: {read}");
+    }
+    // The subject only in the minutes' heading: its passage is read in that context.
+    let answer = ask(
+        "count",
+        "how many new porters did the harbour clinic take on",
+    )
+    .await["answer"]
+        .clone();
+    assert_eq!(answer["count"], 3.0, "{answer}");
+    assert!(
+        sources_of(&answer)
+            .iter()
+            .any(|s| s.starts_with("Harbour Clinic — staff meeting")),
+        "{answer}"
+    );
+    // Nothing in the documents counts the clinic's ambulances: declined.
+    let answer =
+        ask("count", "how many ambulances does the harbour clinic have").await["answer"].clone();
+    assert!(answer["count"].is_null(), "{answer}");
+    // Values from a spec line and an infobox row, under their label.
+    let battery = ask("value", "what is the battery capacity of the orla s2").await;
+    assert_eq!(battery["value"], 3200.0, "{battery}");
+    let height = ask("value", "how high is carn ruadh").await;
+    assert_eq!(height["representative"], "412 m", "{height}");
+
+    // The page: the passage's context as its source, and how the count was read.
+    let page = page_text(
+        server.url("/?q=how+many+gold+medals+did+team+falcon+win&mode=count&corpus=structure"),
+    )
+    .await;
+    assert!(
+        page.contains("Brenmoor Spring Games — final results"),
+        "context shown"
+    );
+    assert!(
+        page.contains("Falcon — Players: 64; Gold: 8"),
+        "the row as read"
+    );
+    assert!(page.contains(r#"id="read-from""#), "how it was read");
 }

@@ -142,6 +142,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
         support: _,
         abstention,
         abstention_reason,
+        read_from,
         cnp_rep,
         confidence,
         groups,
@@ -169,6 +170,14 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
         &analysis.answer_type,
         retrieval,
     );
+    // A count read from a document's structure says how (a table cell, a list counted).
+    let read_from_line = read_from.map(|reading| {
+        view! {
+            <p class="count-meta" id="read-from">
+                {reading.how} " — " <a href=format!("#{}", snippet_anchor(&reading.snippet_id)) target="_self">"the passage"</a>
+            </p>
+        }
+    });
     let answered = count.is_some();
     // Nothing answered, nothing to correct.
     let answer_feedback = target.clone().filter(|_| answered).map(|target| {
@@ -190,7 +199,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
             <h2 id="count-title" class="visually-hidden">"Count"</h2>
             {origin_line}
             <div class="count-head">
-                <div>{headline}</div>
+                <div>{headline} {read_from_line}</div>
                 {answer_feedback}
             </div>
             // Without an answer, the page stays short: no plot of counts nobody should read.

@@ -11,6 +11,7 @@ use tally_types::count::ALL_CORPORA;
 pub use tally_types::documents::IngestProgress;
 
 use super::format::Format;
+use super::structure::{self, Outline};
 
 use crate::corpus::datasets::{QuerySnippets, Snippet};
 use crate::count::snippet_index::{IndexError, SnippetIndex};
@@ -85,26 +86,29 @@ pub fn read(text: &str, format: Format, name: &str) -> Result<Vec<Document>, Doc
 }
 
 fn read_format(text: &str, format: Format, name: &str) -> Result<Vec<Document>, DocumentsError> {
-    let document = |id: String, text: String, source: String| Document {
-        id,
-        text,
-        source,
-        entity: None,
+    // Parsed once into an outline, stored as its passages with their context (issue 58).
+    let document = |id: String, outline: Outline, fallback_title: &str| {
+        let title = outline
+            .title
+            .clone()
+            .unwrap_or_else(|| fallback_title.to_string());
+        Document {
+            id,
+            text: structure::write_passages(&structure::passages(&outline, &title)),
+            source: title,
+            entity: None,
+        }
     };
     match format {
-        Format::Text => Ok(vec![document(
+        Format::Text | Format::Markdown | Format::Csv => Ok(vec![document(
             name.into(),
-            text.into(),
-            title_line(text).unwrap_or_else(|| name.into()),
+            structure::outline(text, format),
+            name,
         )]),
         Format::Html => {
-            let (title, body) =
-                html_to_text(text).map_err(|e| DocumentsError::Invalid(format!("{name}: {e}")))?;
-            Ok(vec![document(
-                name.into(),
-                body,
-                title.unwrap_or_else(|| name.into()),
-            )])
+            let outline = structure::html_outline(text)
+                .map_err(|e| DocumentsError::Invalid(format!("{name}: {e}")))?;
+            Ok(vec![document(name.into(), outline, name)])
         }
         Format::Jsonl => {
             #[derive(serde::Deserialize)]
@@ -124,10 +128,19 @@ fn read_format(text: &str, format: Format, name: &str) -> Result<Vec<Document>, 
                             n + 1
                         ))
                     })?;
+                    let mut outline = structure::outline(&line.text, Format::Text);
+                    // A line's own title names it; a first short line of its text is a heading.
+                    if let Some(title) = line.source.or(line.title) {
+                        if let Some(first) = outline.title.replace(title) {
+                            for block in &mut outline.blocks {
+                                block.sections.insert(0, first.clone());
+                            }
+                        }
+                    }
                     Ok(document(
                         line.id.unwrap_or_else(|| format!("{name}:{}", n + 1)),
-                        line.text,
-                        line.source.or(line.title).unwrap_or_else(|| name.into()),
+                        outline,
+                        name,
                     ))
                 })
                 .collect()
@@ -138,20 +151,6 @@ fn read_format(text: &str, format: Format, name: &str) -> Result<Vec<Document>, 
             Format::names(&Format::DOCUMENTS)
         ))),
     }
-}
-
-/// The first line of a plain text when it reads as a title: alone in its paragraph, short, and
-/// not ending as a sentence does ("Seward General Hospital"). A passage's source names what the
-/// passage is about when the passage itself only says "the hospital" (issue 47).
-fn title_line(text: &str) -> Option<String> {
-    const MAX_TITLE_CHARS: usize = 100;
-    let mut lines = text.lines().skip_while(|line| line.trim().is_empty());
-    let first = lines.next()?.trim();
-    // A blank line after it, and more text after that.
-    let alone = lines.next().is_some_and(|next| next.trim().is_empty())
-        && lines.any(|line| !line.trim().is_empty());
-    let sentence_end = first.ends_with(['.', '!', '?', ':', ';', ',']);
-    (alone && !sentence_end && first.chars().count() <= MAX_TITLE_CHARS).then(|| first.to_string())
 }
 
 /// How long reading one HTML document may take. The parser's work grows with the square of
@@ -197,7 +196,33 @@ fn plain_text(html: &str, until: Instant) -> Result<String, HtmlTooSlow> {
         inner: html.as_bytes(),
         until,
     };
-    let text = html2text::config::plain_no_decorate().string_from_read(input, 100_000);
+    finish_reading(
+        html2text::config::plain_no_decorate().string_from_read(input, 100_000),
+        until,
+    )
+}
+
+/// An HTML page as text that keeps its layout, for the document reader (issue 58): headings
+/// marked with `#`, list items with `*`, tables drawn with `│` between cells, a definition's
+/// term in `*…*` above its indented description; within [`HTML_READ_BUDGET`].
+pub fn html_layout(html: &str) -> Result<String, HtmlTooSlow> {
+    let until = Instant::now() + HTML_READ_BUDGET;
+    let input = Deadline {
+        inner: html.as_bytes(),
+        until,
+    };
+    finish_reading(
+        html2text::config::plain()
+            .link_footnotes(false)
+            .string_from_read(input, 100_000),
+        until,
+    )
+}
+
+fn finish_reading(
+    text: Result<String, html2text::Error>,
+    until: Instant,
+) -> Result<String, HtmlTooSlow> {
     match text {
         Ok(text) => Ok(text),
         Err(_) if Instant::now() > until => Err(HtmlTooSlow),
@@ -210,37 +235,40 @@ fn plain_text(html: &str, until: Instant) -> Result<String, HtmlTooSlow> {
 /// within [`HTML_READ_BUDGET`].
 pub fn html_to_text(html: &str) -> Result<(Option<String>, String), HtmlTooSlow> {
     let until = Instant::now() + HTML_READ_BUDGET;
-    let lower = html.to_ascii_lowercase();
-    let title = lower.find("<title").and_then(|start| {
-        let open_end = start + lower[start..].find('>')? + 1;
-        let close = open_end + lower[open_end..].find("</title")?;
-        // The title's character references read as the page shows them ("&lt;" is "<").
-        let title = plain_text(&html[open_end..close], until)
-            .ok()?
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
-        (!title.is_empty()).then_some(title)
-    });
-    Ok((title, plain_text(html, until)?))
+    Ok((html_title(html, until), plain_text(html, until)?))
 }
 
-/// A document's snippets: its paragraphs, long ones cut at sentence ends into pieces of at most
-/// [`MAX_SNIPPET_CHARS`] (a single longer sentence stays whole).
+/// An HTML page's `<title>`, as the page shows it ("&lt;" is "<"), read by `until`.
+pub fn html_title(html: &str, until: Instant) -> Option<String> {
+    let lower = html.to_ascii_lowercase();
+    let start = lower.find("<title")?;
+    let open_end = start + lower[start..].find('>')? + 1;
+    let close = open_end + lower[open_end..].find("</title")?;
+    let title = plain_text(&html[open_end..close], until)
+        .ok()?
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    (!title.is_empty()).then_some(title)
+}
+
+/// A document's snippets: its passages (with their context as source), long ones cut at
+/// sentence ends into pieces of at most [`MAX_SNIPPET_CHARS`] (a single longer sentence stays
+/// whole).
 pub fn snippets_of(document: &Document) -> Vec<Snippet> {
-    let mut pieces: Vec<String> = Vec::new();
-    for paragraph in paragraphs(&document.text) {
-        if paragraph.chars().count() <= MAX_SNIPPET_CHARS {
-            pieces.push(paragraph);
+    let mut pieces: Vec<(String, String)> = Vec::new();
+    for passage in structure::passages_of(&document.text, &document.source) {
+        if passage.text.chars().count() <= MAX_SNIPPET_CHARS {
+            pieces.push((passage.text, passage.context));
             continue;
         }
         let mut piece = String::new();
-        for range in split_sentences(&paragraph) {
-            let sentence = paragraph[range].trim();
+        for range in split_sentences(&passage.text) {
+            let sentence = passage.text[range].trim();
             if !piece.is_empty()
                 && piece.chars().count() + 1 + sentence.chars().count() > MAX_SNIPPET_CHARS
             {
-                pieces.push(std::mem::take(&mut piece));
+                pieces.push((std::mem::take(&mut piece), passage.context.clone()));
             }
             if !piece.is_empty() {
                 piece.push(' ');
@@ -248,37 +276,36 @@ pub fn snippets_of(document: &Document) -> Vec<Snippet> {
             piece.push_str(sentence);
         }
         if !piece.is_empty() {
-            pieces.push(piece);
+            pieces.push((piece, passage.context));
         }
     }
     pieces
         .into_iter()
         .enumerate()
-        .map(|(n, text)| Snippet {
+        .map(|(n, (text, source))| Snippet {
             id: format!("{}#{}", document.id, n + 1),
             text,
-            source: document.source.clone(),
+            source,
             answers: Vec::new(),
         })
         .collect()
 }
 
-/// Blocks of text separated by blank lines, each on one line with single spaces.
-fn paragraphs(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut current: Vec<&str> = Vec::new();
-    for line in text.lines().chain(std::iter::once("")) {
-        if line.trim().is_empty() {
-            if !current.is_empty() {
-                let joined = current.join(" ");
-                out.push(joined.split_whitespace().collect::<Vec<_>>().join(" "));
-                current.clear();
-            }
-        } else {
-            current.push(line);
-        }
-    }
-    out
+/// A document's sentences as the sentence index holds them, one document each (ids
+/// `{id}#{n}`): each filed under its context (the title, the section path and, after a pronoun,
+/// the sentence before), so that value questions read "Battery: 3200 mAh" under its product.
+pub fn sentence_documents(document: &Document) -> Vec<Document> {
+    structure::passages_of(&document.text, &document.source)
+        .iter()
+        .flat_map(structure::sentences_in_context)
+        .enumerate()
+        .map(|(n, (text, context))| Document {
+            id: format!("{}#{n}", document.id),
+            text,
+            source: document.source.clone(),
+            entity: document.entity.clone().or(Some(context)),
+        })
+        .collect()
 }
 
 /// Where ingested documents go: the snippet index, the sentence index, or both.
@@ -372,7 +399,8 @@ impl Batch {
             progress.snippets += index.add(corpus, std::slice::from_ref(&set))?;
         }
         if let Some(index) = indexes.sentences {
-            let stats = index.add_in(corpus, &sections)?;
+            let sentences: Vec<Document> = sections.iter().flat_map(sentence_documents).collect();
+            let stats = index.add_unsplit_in(corpus, &sentences)?;
             progress.sentences += stats.sentences;
             progress.quantities += stats.quantities;
         }

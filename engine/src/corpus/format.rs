@@ -1,5 +1,5 @@
-//! The file formats Tally reads, named once: a person's documents (plain text, HTML, JSONL) and
-//! the data sets' files (SQuAD-format snippets, Qsearch judged sentences, NewsQuant gold files).
+//! The file formats Tally reads, named once: a person's documents (plain text, HTML, Markdown,
+//! CSV, JSONL) and the data sets' files (SQuAD-format snippets, Qsearch judged sentences, NewsQuant gold files).
 
 use serde::Serialize;
 
@@ -10,6 +10,10 @@ pub enum Format {
     Text,
     /// An HTML page: its visible text (scripts and styles dropped), its `<title>` as source.
     Html,
+    /// Markdown: headings, lists and tables read as such.
+    Markdown,
+    /// Comma-separated values: one table whose first record names the columns.
+    Csv,
     /// One JSON object per line, `{"text"[, "id", "title", "source", "entity"]}`; a data set's
     /// snippet sets name the `query` each snippet was retrieved for.
     Jsonl,
@@ -22,9 +26,11 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 8] = [
         Format::Text,
         Format::Html,
+        Format::Markdown,
+        Format::Csv,
         Format::Jsonl,
         Format::Squad,
         Format::Qsearch,
@@ -35,6 +41,8 @@ impl Format {
         match self {
             Format::Text => "text",
             Format::Html => "html",
+            Format::Markdown => "markdown",
+            Format::Csv => "csv",
             Format::Jsonl => "jsonl",
             Format::Squad => "squad",
             Format::Qsearch => "qsearch",
@@ -43,13 +51,20 @@ impl Format {
     }
 
     /// The formats a person's documents come in.
-    pub const DOCUMENTS: [Format; 3] = [Format::Text, Format::Html, Format::Jsonl];
+    pub const DOCUMENTS: [Format; 5] = [
+        Format::Text,
+        Format::Html,
+        Format::Markdown,
+        Format::Csv,
+        Format::Jsonl,
+    ];
 
     /// A format by name, or by a file extension that means it (`txt`, `htm`, `ndjson`).
     pub fn parse(name: &str) -> Option<Format> {
         match name {
             "txt" => Some(Format::Text),
             "htm" => Some(Format::Html),
+            "md" | "markdown" => Some(Format::Markdown),
             "ndjson" => Some(Format::Jsonl),
             _ => Format::ALL.into_iter().find(|f| f.name() == name),
         }

@@ -10,6 +10,7 @@ pub mod documents;
 pub mod error;
 pub mod format;
 pub mod sentences;
+pub mod structure;
 
 pub use error::CorpusError;
 pub use format::Format;

@@ -61,7 +61,8 @@ pub fn parse_documents(
     name: &str,
 ) -> Result<Vec<Document>, ParseError> {
     match format {
-        Format::Text => Ok(vec![Document {
+        // A corpus of sentences reads Markdown and CSV as the text they are.
+        Format::Text | Format::Markdown | Format::Csv => Ok(vec![Document {
             id: name.to_string(),
             text: text.to_string(),
             source: name.to_string(),

@@ -28,6 +28,7 @@ pub mod relevance;
 pub mod snippet_index;
 pub mod span_model;
 pub mod statement;
+pub mod structured;
 pub mod training;
 
 pub use candidates::{count_candidates, extract_count, CountCandidate};

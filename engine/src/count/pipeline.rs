@@ -9,7 +9,7 @@ use std::time::Instant;
 
 pub use tally_types::count::answer::{
     Cnp, CnpGroups, CountAnswer, CountSpan, InstanceMark, RankedInstance, SnippetAnswer,
-    StageTiming,
+    StageTiming, StructuredReading,
 };
 pub use tally_types::count::origin::Retrieval;
 pub use tally_types::count::settings::{CountSettings, DEFAULT_ABSTAIN_BELOW};
@@ -30,7 +30,8 @@ use super::lexical::lexical_confidence;
 use super::name_cache::NameCache;
 use super::question::{analyse, QuestionAnalysis};
 use super::relevance::{Subject, WordRarity};
-use super::statement::{clear_statement, StatementRule, STATEMENT_FLOOR};
+use super::statement::{clear_statement, noun_statement, StatementRule, STATEMENT_FLOOR};
+use super::structured::{on_asked_mark, structured_count};
 
 use super::ranker::{
     credit_sources, entity_shares_with_sources, features, noun_fits, CandidateRanker,
@@ -375,7 +376,12 @@ impl CountPipeline {
         } else {
             settings.min_relevance
         };
-        let related = subject.related(snippets, min_relevance);
+        let related: Vec<bool> = subject
+            .related(snippets, min_relevance)
+            .into_iter()
+            .zip(on_asked_mark(question, snippets))
+            .map(|(about, on_mark)| about && on_mark)
+            .collect();
         let sources: Vec<&str> = snippets.iter().map(|s| s.source.as_str()).collect();
         lap(Stage::Analysis, &mut timings)?;
 
@@ -388,7 +394,12 @@ impl CountPipeline {
 
         let chosen = best_per_snippet(&per_snippet);
         let rule = self.support_rule(scorer);
-        let statement = clear_statement(&per_snippet, &analysis, STATEMENT_FLOOR);
+        let structured = structured_count(question, &analysis, snippets, &related, &per_snippet);
+        let statement = structured
+            .as_ref()
+            .map(|s| s.count)
+            .or_else(|| clear_statement(&per_snippet, &analysis, STATEMENT_FLOOR))
+            .or_else(|| noun_statement(&per_snippet, &analysis, STATEMENT_FLOOR));
         let Prediction {
             threshold_used,
             kept,
@@ -442,6 +453,12 @@ impl CountPipeline {
             support,
             abstention: abstention.as_ref().map(Abstention::sentence),
             abstention_reason: abstention,
+            read_from: structured
+                .filter(|s| count == Some(s.count))
+                .map(|s| StructuredReading {
+                    snippet_id: snippets[s.snippet].id.clone(),
+                    how: s.reading.sentence(),
+                }),
             cnp_rep,
             confidence,
             groups,

@@ -29,6 +29,11 @@ pub(crate) fn is_stop(word: &str) -> bool {
                 | "exist"
                 | "exists"
                 | "currently"
+                | "finally"
+                | "originally"
+                | "eventually"
+                | "still"
+                | "altogether"
                 | "right"
                 | "far"
         )
@@ -64,6 +69,14 @@ pub fn analyse(question: &str) -> QuestionAnalysis {
         // preposition. More than four words is no longer a noun phrase.
         if end - start >= 4 {
             break;
+        }
+        // A plural noun followed by a content word that is not one ends the type: that word is
+        // the question's verb ("how many streams feed lake morrow", "volunteers help …").
+        let this = &w[end - 1];
+        if let Some(next) = w.get(end) {
+            if is_plural(this) && !is_stop(next) && !is_plural(next) {
+                break;
+            }
         }
     }
     let type_words = &w[start..end];
@@ -112,6 +125,11 @@ pub fn analyse(question: &str) -> QuestionAnalysis {
         terms,
         which_question,
     }
+}
+
+/// Whether a word is a plural noun ("streams", "people").
+fn is_plural(word: &str) -> bool {
+    singular(word) != word || matches!(word, "people" | "children" | "men" | "women" | "staff")
 }
 
 fn find_cue(w: &[String]) -> Option<(usize, usize)> {

@@ -64,6 +64,35 @@ pub fn clear_statement(
         .then_some(best)
 }
 
+/// The count every passage's most confident count *of the noun asked for* agrees on, when the
+/// passage's best reading is another count ("Brookfield College has 7 schools and about 18,000
+/// students" for the students): the reader's favourite number does not hide the count whose
+/// noun is the one asked for (issue 58). `None` when there is none or they disagree.
+pub fn noun_statement(
+    per_snippet: &[Vec<(CountCandidate, f64)>],
+    analysis: &QuestionAnalysis,
+    floor: f64,
+) -> Option<f64> {
+    let statements: Vec<(f64, f64)> = per_snippet
+        .iter()
+        .filter_map(|candidates| {
+            candidates
+                .iter()
+                .filter(|(c, p)| *p > 0.0 && *p >= floor && counts_the_answer_type(c, analysis))
+                .max_by(|a, b| a.1.total_cmp(&b.1))
+        })
+        .map(|(c, p)| (c.count, *p))
+        .collect();
+    let (best, _) = statements
+        .iter()
+        .copied()
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    statements
+        .iter()
+        .all(|(count, _)| ratio(*count, best) >= AGREEMENT_RATIO)
+        .then_some(best)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

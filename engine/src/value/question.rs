@@ -29,6 +29,28 @@ const DIMENSION_CUES: &[(&[&str], &str)] = &[
     (&["old", "age"], "time"),
 ];
 
+/// Words after "how long" that ask for a time, not a length ("how long does it take", "how
+/// long should the dough be proved"), and words that name a time anywhere in the question.
+const DURATION_AFTER_LONG: &[&str] = &[
+    "do", "does", "did", "should", "will", "would", "can", "could", "must", "to", "has", "have",
+    "had",
+];
+const DURATION_WORDS: &[&str] = &[
+    "take", "takes", "took", "last", "lasts", "lasted", "life", "bake", "baked", "cook", "cooked",
+    "prove", "proved", "rest", "rested", "roast", "simmer", "boil", "chill", "wait", "run", "ran",
+    "stay", "stayed", "play", "played", "charge", "trip", "journey", "flight", "drive", "walk",
+    "ride", "strike", "warranty",
+];
+
+/// The words that make a question ask for a duration ("how long … take"), when they do.
+fn asks_duration(tokens: &[&str]) -> Option<String> {
+    let at = tokens.windows(2).position(|w| w == ["how", "long"])?;
+    let next = tokens.get(at + 2).copied().unwrap_or_default();
+    let timed =
+        DURATION_AFTER_LONG.contains(&next) || tokens.iter().any(|w| DURATION_WORDS.contains(w));
+    timed.then(|| "how long".to_string())
+}
+
 /// Words that ask how big something is: its area ("how large is Yellowstone"), unless the
 /// question names the measure ("how large is the population of Lagos").
 const SIZE_WORDS: &[&str] = &["large", "big", "vast", "size"];
@@ -180,12 +202,16 @@ pub fn parse_question(text: &str) -> ValueQuestion {
             .filter(|w| w.len() == 4)
             .filter_map(|w| w.parse::<i32>().ok())
             .find(|y| (1900..=2100).contains(y));
-        let cue = tokens.iter().find_map(|w| {
-            DIMENSION_CUES
-                .iter()
-                .find(|(words, _)| words.contains(w))
-                .map(|(_, dim)| (w.to_string(), dim.to_string()))
-        });
+        let cue = asks_duration(&tokens)
+            .map(|w| (w, "time".to_string()))
+            .or_else(|| {
+                tokens.iter().find_map(|w| {
+                    DIMENSION_CUES
+                        .iter()
+                        .find(|(words, _)| words.contains(w))
+                        .map(|(_, dim)| (w.to_string(), dim.to_string()))
+                })
+            });
         let size = tokens.iter().find(|w| SIZE_WORDS.contains(w));
         let names_measure = tokens
             .iter()
@@ -300,6 +326,24 @@ mod cue_tests {
         assert_eq!(cue("history of the Rose Bowl"), None);
         assert_eq!(cue("songs by lennon"), None);
         assert_eq!(cue("a long walk in the park"), None);
+        // A time asked with "how long" and a verb, a length without one.
+        for timed in [
+            "how long should the dough be proved",
+            "how long did the strike at the mill last",
+            "how long does the charge take",
+        ] {
+            assert_eq!(
+                parse_question(timed).dimension.as_deref(),
+                Some("time"),
+                "{timed}"
+            );
+        }
+        assert_eq!(
+            parse_question("how long is the Danube")
+                .dimension
+                .as_deref(),
+            Some("length")
+        );
         assert_eq!(cue("price"), None);
         let named = |text: &str| named_measure(&parse_question(text));
         assert_eq!(named("Tesla deliveries 2020").as_deref(), Some("delivery"));

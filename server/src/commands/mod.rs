@@ -9,6 +9,7 @@ pub mod eval;
 pub mod extract;
 pub mod ingest;
 pub mod own_document_instances;
+pub mod own_document_values;
 pub mod own_documents;
 pub mod resident;
 pub mod search;

@@ -12,11 +12,15 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use tally_engine::corpus::documents::{self, Indexes};
-use tally_engine::search::index::Document;
+use tally_engine::count::snippet_index::SnippetIndex;
+use tally_engine::search::index::{Document, SentenceIndex};
+use tally_engine::value::{parse_question, ValueSettings};
 
 use super::count::{count_settings, load_pipeline};
 use super::own_document_instances::InstanceCheck;
+use super::own_document_values::{judge, read_values, OwnValueQuestion};
 use crate::cli::{data_dir_or_default, EvalOwnDocumentsArgs};
+use tally_engine::corpus::format::Format;
 
 /// The corpus name the collection's documents are ingested under.
 const CORPUS: &str = "own-documents";
@@ -64,7 +68,7 @@ impl Half {
 
 /// What became of one question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Outcome {
+pub enum Outcome {
     /// The right count, or a decline where the documents do not say.
     Right,
     /// A count that is not the answer (any count, where the documents do not say).
@@ -122,29 +126,59 @@ fn share(part: usize, whole: usize) -> f64 {
     }
 }
 
-/// The collection in `dir`: its documents (`documents/*.txt`) and questions (`questions.jsonl`).
-pub fn read_collection(dir: &Path) -> anyhow::Result<(Vec<Document>, Vec<OwnQuestion>)> {
+/// The collection in `dir`: its documents (`documents/*`, each read in the format its
+/// extension names), their kinds and its count questions (`questions.jsonl`).
+pub struct Collection {
+    pub documents: Vec<Document>,
+    pub questions: Vec<OwnQuestion>,
+    pub values: Vec<OwnValueQuestion>,
+    /// Each document's kind (`kinds.tsv`: name, tab, kind); `prose` where it names none.
+    kinds: BTreeMap<String, String>,
+}
+
+impl Collection {
+    /// The kind of the document a question is about.
+    pub fn kind_of(&self, document: &str) -> &str {
+        self.kinds.get(document).map_or("prose", String::as_str)
+    }
+}
+
+/// Reads the collection in `dir`.
+pub fn read_collection(dir: &Path) -> anyhow::Result<Collection> {
     let documents_dir = dir.join("documents");
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&documents_dir)
         .with_context(|| format!("cannot read {}", documents_dir.display()))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .filter(|p| p.is_file())
         .collect();
     paths.sort();
     let mut documents = Vec::new();
     for path in &paths {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
+        let file_name = path
+            .file_name()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
         let name = path
             .file_stem()
             .and_then(|s| s.to_str())
             .unwrap_or_default();
         documents.extend(documents::read(
             &text,
-            tally_engine::corpus::format::Format::Text,
+            Format::of_document(file_name),
             name,
         )?);
     }
+    let kinds_path = dir.join("kinds.tsv");
+    let kinds = match std::fs::read_to_string(&kinds_path) {
+        Ok(text) => text
+            .lines()
+            .filter_map(|line| line.split_once('\t'))
+            .map(|(name, kind)| (name.trim().to_string(), kind.trim().to_string()))
+            .collect(),
+        Err(_) => BTreeMap::new(),
+    };
     let questions_path = dir.join("questions.jsonl");
     let text = std::fs::read_to_string(&questions_path)
         .with_context(|| format!("cannot read {}", questions_path.display()))?;
@@ -155,42 +189,164 @@ pub fn read_collection(dir: &Path) -> anyhow::Result<(Vec<Document>, Vec<OwnQues
         }
         let question: OwnQuestion = serde_json::from_str(line)
             .with_context(|| format!("{}, line {}", questions_path.display(), n + 1))?;
-        if !documents.iter().any(|d| d.id == question.document) {
-            anyhow::bail!(
-                "{}, line {}: no document `{}`",
-                questions_path.display(),
-                n + 1,
-                question.document
-            );
-        }
         questions.push(question);
     }
-    Ok((documents, questions))
+    let values = read_values(dir)?;
+    let named = questions
+        .iter()
+        .map(|q| &q.document)
+        .chain(values.iter().map(|q| &q.document));
+    for document in named {
+        if !documents.iter().any(|d| &d.id == document) {
+            anyhow::bail!(
+                "{}: a question names no document `{document}`",
+                dir.display()
+            );
+        }
+    }
+    Ok(Collection {
+        documents,
+        questions,
+        values,
+        kinds,
+    })
 }
+
+/// Tallies by setting, kind of document (`all` for every kind) and half.
+type Tallies = BTreeMap<(&'static str, String, Half), Tally>;
+
+/// The two settings every question is answered in: the documents alone, and with the default
+/// corpus as distractors.
+const SETTINGS: [(&str, Option<&str>); 2] =
+    [("documents", Some(CORPUS)), ("with distractors", None)];
 
 /// `tally eval own-documents`.
 pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
-    let (docs, questions) = read_collection(&args.dir)?;
+    let collection = read_collection(&args.dir)?;
     let data = data_dir_or_default(&args.data);
-    let index_dir = args.work.join("snippets");
-    let _ = std::fs::remove_dir_all(&index_dir);
+    let _ = std::fs::remove_dir_all(&args.work);
     // The default corpus first (the distractors), then the documents under their own name.
-    let snippets = crate::loading::open_snippet_index(&index_dir, data.as_deref())?;
-    let indexes = Indexes {
-        snippets: Some(&snippets),
-        sentences: None,
-    };
-    documents::ingest(&indexes, CORPUS, &docs, &mut |_| {})?;
-    let pipeline = load_pipeline(&args.models)?;
-    let base = count_settings(&args.settings)?;
-    let mut tallies: BTreeMap<(&'static str, Half), Tally> = BTreeMap::new();
+    let snippets =
+        crate::loading::open_snippet_index(&args.work.join("snippets"), data.as_deref())?;
+    let with_distractors =
+        crate::loading::open_sentence_index(&args.work.join("sentences"), data.as_deref())?;
+    let alone = SentenceIndex::open_or_create(&args.work.join("sentences-alone"))?;
+    documents::ingest(
+        &Indexes {
+            snippets: Some(&snippets),
+            sentences: Some(&with_distractors),
+        },
+        CORPUS,
+        &collection.documents,
+        &mut |_| {},
+    )?;
+    documents::ingest(
+        &Indexes {
+            snippets: None,
+            sentences: Some(&alone),
+        },
+        CORPUS,
+        &collection.documents,
+        &mut |_| {},
+    )?;
     let mut misses = Vec::new();
     let mut instances = InstanceCheck::read(&args.dir)?;
-    for (setting, corpus) in [("documents", Some(CORPUS)), ("with distractors", None)] {
+    let counts = count_tallies(args, &collection, &snippets, &mut instances, &mut misses)?;
+    let mut values = Tallies::new();
+    for (setting, index) in [
+        ("documents", &alone),
+        ("with distractors", &with_distractors),
+    ] {
+        for q in &collection.values {
+            let answer = tally_engine::value::answer(
+                &parse_question(&q.question),
+                index.observations(),
+                &ValueSettings::default(),
+            )?;
+            let outcome = judge(&answer, q.answer.as_deref());
+            let half = Half::of(&q.question);
+            let kind = collection.kind_of(&q.document).to_string();
+            for kind in [kind, ALL_KINDS.to_string()] {
+                values
+                    .entry((setting, kind, half))
+                    .or_default()
+                    .add(q.answer.is_some(), outcome);
+            }
+            if outcome != Outcome::Right && (args.show_test || half == Half::Tuning) {
+                misses.push(format!(
+                    "[value, {setting}, {}] {} — gold {}, given {}",
+                    half.name(),
+                    q.question,
+                    q.answer.as_deref().unwrap_or("none"),
+                    answer.value.map_or_else(
+                        || format!("no answer ({})", answer.note.as_deref().unwrap_or("")),
+                        |v| format!("{v} {}", answer.unit.as_deref().unwrap_or_default())
+                    )
+                ));
+            }
+        }
+    }
+    if args.json {
+        return print_json(&counts, &values);
+    }
+    println!(
+        "{} documents, {} count questions ({} answerable), {} value questions ({} answerable); \
+         halves fixed by a hash of the question",
+        collection.documents.len(),
+        collection.questions.len(),
+        collection
+            .questions
+            .iter()
+            .filter(|q| q.answer.is_some())
+            .count(),
+        collection.values.len(),
+        collection
+            .values
+            .iter()
+            .filter(|q| q.answer.is_some())
+            .count(),
+    );
+    println!("\ncount questions");
+    print_table(&counts);
+    println!("\nvalue questions");
+    print_table(&values);
+    instances.print();
+    if !misses.is_empty() {
+        println!(
+            "\nnot right ({}):",
+            if args.show_test {
+                "both halves"
+            } else {
+                "tuning half only; --show-test for the test half"
+            }
+        );
+        for miss in misses {
+            println!("  {miss}");
+        }
+    }
+    Ok(())
+}
+
+/// The name of the rows that hold every kind of document.
+const ALL_KINDS: &str = "all";
+
+/// Answers every count question in both settings; tallies them, notes the instances and the
+/// misses.
+fn count_tallies(
+    args: &EvalOwnDocumentsArgs,
+    collection: &Collection,
+    snippets: &SnippetIndex,
+    instances: &mut InstanceCheck,
+    misses: &mut Vec<String>,
+) -> anyhow::Result<Tallies> {
+    let pipeline = load_pipeline(&args.models)?;
+    let base = count_settings(&args.settings)?;
+    let mut tallies = Tallies::new();
+    for (setting, corpus) in SETTINGS {
         let mut settings = base.clone();
         settings.corpus = corpus.map(str::to_string);
-        for q in &questions {
-            let answer = pipeline.answer_from_index(&snippets, &q.question, &settings)?;
+        for q in &collection.questions {
+            let answer = pipeline.answer_from_index(snippets, &q.question, &settings)?;
             let outcome = match (answer.count, q.answer) {
                 (None, None) => Outcome::Right,
                 (None, Some(_)) => Outcome::Declined,
@@ -202,10 +358,13 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
                 instances.add(&q.question, &answer.instances);
             }
             let half = Half::of(&q.question);
-            tallies
-                .entry((setting, half))
-                .or_default()
-                .add(q.answer.is_some(), outcome);
+            let kind = collection.kind_of(&q.document).to_string();
+            for kind in [kind, ALL_KINDS.to_string()] {
+                tallies
+                    .entry((setting, kind, half))
+                    .or_default()
+                    .add(q.answer.is_some(), outcome);
+            }
             if outcome != Outcome::Right && (args.show_test || half == Half::Tuning) {
                 misses.push(format!(
                     "[{setting}, {}] {} — gold {}, given {}",
@@ -226,30 +385,28 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
             }
         }
     }
-    if args.json {
-        return print_json(&tallies);
-    }
+    Ok(tallies)
+}
+
+/// One row per setting, kind and half.
+fn print_table(tallies: &Tallies) {
     println!(
-        "{} documents, {} questions ({} answerable); halves fixed by a hash of the question",
-        docs.len(),
-        questions.len(),
-        questions.iter().filter(|q| q.answer.is_some()).count()
-    );
-    println!(
-        "{:<18} {:<7} {:>9} {:>22} {:>10} {:>12} {:>22} {:>8}",
+        "{:<18} {:<11} {:<7} {:>9} {:>22} {:>10} {:>12} {:>22} {:>8}",
         "setting",
+        "kind",
         "half",
         "questions",
         "answerable right",
         "declined",
-        "wrong count",
+        "wrong",
         "unanswerable declined",
         "wrong %"
     );
-    for ((setting, half), t) in &tallies {
+    for ((setting, kind, half), t) in tallies {
         println!(
-            "{:<18} {:<7} {:>9} {:>14}/{:<3} {:>5.1}% {:>10} {:>12} {:>17}/{:<3} {:>1} {:>7.1}%",
+            "{:<18} {:<11} {:<7} {:>9} {:>14}/{:<3} {:>5.1}% {:>10} {:>12} {:>17}/{:<3} {:>1} {:>7.1}%",
             setting,
+            kind,
             half.name(),
             t.questions,
             t.answerable_right,
@@ -263,38 +420,27 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
             100.0 * t.wrong_share()
         );
     }
-    instances.print();
-    if !misses.is_empty() {
-        println!(
-            "\nnot right ({}):",
-            if args.show_test {
-                "both halves"
-            } else {
-                "tuning half only; --show-test for the test half"
-            }
-        );
-        for miss in misses {
-            println!("  {miss}");
-        }
-    }
-    Ok(())
 }
 
-/// The tallies as one JSON array (`--json`).
-fn print_json(tallies: &BTreeMap<(&'static str, Half), Tally>) -> anyhow::Result<()> {
-    let rows: Vec<_> = tallies
-        .iter()
-        .map(|((setting, half), t)| {
-            serde_json::json!({
-                "setting": setting,
-                "half": half.name(),
-                "tally": t,
-                "answerable_right": t.answerable_right_share(),
-                "wrong": t.wrong_share(),
+/// The tallies as JSON (`--json`): count and value rows.
+fn print_json(counts: &Tallies, values: &Tallies) -> anyhow::Result<()> {
+    let rows = |tallies: &Tallies| -> Vec<serde_json::Value> {
+        tallies
+            .iter()
+            .map(|((setting, kind, half), t)| {
+                serde_json::json!({
+                    "setting": setting,
+                    "kind": kind,
+                    "half": half.name(),
+                    "tally": t,
+                    "answerable_right": t.answerable_right_share(),
+                    "wrong": t.wrong_share(),
+                })
             })
-        })
-        .collect();
-    println!("{}", serde_json::to_string_pretty(&rows)?);
+            .collect()
+    };
+    let all = serde_json::json!({ "count": rows(counts), "value": rows(values) });
+    println!("{}", serde_json::to_string_pretty(&all)?);
     Ok(())
 }
 
@@ -305,8 +451,9 @@ mod tests {
     #[test]
     fn the_collection_is_read_and_split_in_two_fixed_halves() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/own-documents");
-        let (docs, questions) = read_collection(&dir).unwrap();
-        assert!(docs.len() >= 30, "{}", docs.len());
+        let collection = read_collection(&dir).unwrap();
+        let (docs, questions) = (&collection.documents, &collection.questions);
+        assert!(docs.len() >= 70, "{}", docs.len());
         assert!(questions.len() >= 150, "{}", questions.len());
         let unanswerable = questions.iter().filter(|q| q.answer.is_none()).count();
         assert!(unanswerable >= 30, "{unanswerable}");

@@ -150,6 +150,10 @@ pub struct CountAnswer {
     /// sentence).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abstention_reason: Option<super::Abstention>,
+    /// How the count was read from a document's structure, when it was ("read from a table:
+    /// Gold, row Falcon", "counted from a list of 4 (“Present”)"), with the passage's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_from: Option<StructuredReading>,
     /// The representative count phrase.
     pub cnp_rep: Option<Cnp>,
     /// Share of the used confidence that agrees with the prediction (synonyms and CNP_rep).
@@ -166,4 +170,14 @@ pub struct CountAnswer {
     pub threshold_used: f64,
     pub settings: CountSettings,
     pub timings: Vec<StageTiming>,
+}
+
+/// A count read from a passage's structure (a table cell, a spec line, a list, a dated entry).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+pub struct StructuredReading {
+    /// The passage it was read in.
+    pub snippet_id: String,
+    /// How, in words.
+    pub how: String,
 }

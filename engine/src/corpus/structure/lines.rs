@@ -1,0 +1,506 @@
+//! Plain text read line by line, as a person sees its layout: a title line, headings (a short
+//! line alone, `#` marks, an underline), bullet and numbered lists, `Label: value` lines (a
+//! label whose value is a list of names is a list: "Present: Ann, Ben and Cy"), tables (pipe or
+//! box-drawn columns, columns aligned by runs of spaces or tabs), speaker turns ("LENA: …"),
+//! dated entries ("2008 — …") and quoted replies ("> …", read as text).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{clean, BlockKind, Outline, OutlineBuilder};
+
+/// The longest line read as a heading or a title.
+const MAX_HEADING_CHARS: usize = 90;
+/// The longest label of a `Label: value` line, in words.
+const MAX_LABEL_WORDS: usize = 5;
+/// The most words a `Label: value` line's value has before it reads as a sentence.
+const MAX_VALUE_WORDS: usize = 12;
+
+/// The outline of a plain text.
+pub fn outline(text: &str) -> Outline {
+    let mut builder = OutlineBuilder::default();
+    let groups = groups(text);
+    let mut pending_lead: Option<String> = None;
+    for (n, group) in groups.iter().enumerate() {
+        let next_exists = n + 1 < groups.len();
+        // A first group of a few short lines that are no sentences is the title, said over
+        // several lines ("WEXCOMBE ALLOTMENT SOCIETY" / "Minutes of the committee meeting").
+        if n == 0 && next_exists && (2..=3).contains(&group.len()) && title_lines(group) {
+            let title: Vec<String> = group.iter().map(|l| clean(l)).collect();
+            builder.heading(1, &title.join(" — "));
+            continue;
+        }
+        if let Some((level, heading)) = heading_of(group, n == 0, next_exists) {
+            builder.heading(level, &heading);
+            continue;
+        }
+        // A lone line ending with a colon introduces what follows ("Ingredients:").
+        if group.len() == 1 && group[0].trim_end().ends_with(':') && next_exists {
+            let lead = clean(group[0].trim_end().trim_end_matches(':'));
+            if lead.split_whitespace().count() <= MAX_LABEL_WORDS {
+                pending_lead = Some(lead);
+                continue;
+            }
+        }
+        read_group(&mut builder, group, pending_lead.take());
+    }
+    builder.finish()
+}
+
+/// Reads the lines of one group (no blank line between them) into blocks; `lead` introduces
+/// the group's first list.
+pub(super) fn read_group(builder: &mut OutlineBuilder, group: &[&str], lead: Option<String>) {
+    if let Some(rows) = aligned_rows(group) {
+        push_table(builder, rows);
+        return;
+    }
+    // Runs of table lines (cells between `|` or `│`, and their rules) among other lines.
+    let mut lead = lead;
+    let mut start = 0;
+    while start < group.len() {
+        let in_table = |line: &str| is_rule(line) || separated(line);
+        let run = group[start..].iter().take_while(|l| in_table(l)).count();
+        if group[start..start + run]
+            .iter()
+            .filter(|l| separated(l))
+            .count()
+            >= 2
+        {
+            push_table(builder, pipe_rows(&group[start..start + run]));
+            start += run;
+            continue;
+        }
+        let rest = group[start..]
+            .iter()
+            .skip(1)
+            .position(|l| separated(l))
+            .map_or(group.len(), |p| start + 1 + p);
+        read_lines(builder, &group[start..rest], lead.take());
+        start = rest;
+    }
+}
+
+/// Reads lines that hold no table into blocks.
+fn read_lines(builder: &mut OutlineBuilder, group: &[&str], lead: Option<String>) {
+    let mut lead = lead;
+    let mut prose: Vec<String> = Vec::new();
+    let mut items: Vec<String> = Vec::new();
+    let flush_prose = |builder: &mut OutlineBuilder, prose: &mut Vec<String>| {
+        if !prose.is_empty() {
+            let text = clean(&prose.join(" "));
+            // A line that only names things ("English, German, French") under a heading is
+            // that heading's list.
+            let items = name_list(&text);
+            let only_names = items.len() >= 3
+                && items.iter().all(|i| i.split_whitespace().count() <= 4)
+                && !text.ends_with(['.', '!', '?', ':']);
+            builder.push(if only_names {
+                BlockKind::List { lead: None, items }
+            } else {
+                BlockKind::Paragraph(text)
+            });
+            prose.clear();
+        }
+    };
+    let flush_items =
+        |builder: &mut OutlineBuilder, items: &mut Vec<String>, lead: &mut Option<String>| {
+            if !items.is_empty() {
+                builder.push(BlockKind::List {
+                    lead: lead.take(),
+                    items: std::mem::take(items),
+                });
+            }
+        };
+    for raw in group {
+        let line = unquote(raw);
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(item) = bullet(line) {
+            flush_prose(builder, &mut prose);
+            // A bullet that is a `Label: value` line is a spec line, not a list item.
+            if let Some(kind) = labelled(item) {
+                flush_items(builder, &mut items, &mut lead);
+                builder.push(kind);
+            } else {
+                items.push(clean(item));
+            }
+            continue;
+        }
+        flush_items(builder, &mut items, &mut lead);
+        if let Some(kind) = dated(line).or_else(|| labelled(line)) {
+            flush_prose(builder, &mut prose);
+            // An e-mail's subject names what its message is about, as a heading does.
+            match kind {
+                BlockKind::KeyValue { label, value } if label.eq_ignore_ascii_case("subject") => {
+                    builder.heading(2, &value)
+                }
+                kind => builder.push(kind),
+            }
+            continue;
+        }
+        // A line that goes on a turn or an entry ("LENA: …" and its next line) joins it.
+        if prose.is_empty() {
+            if let Some(last) = builder.outline.blocks.last_mut() {
+                if let BlockKind::Turn { text, .. } | BlockKind::Dated { text, .. } = &mut last.kind
+                {
+                    if raw.starts_with([' ', '\t']) || !text.ends_with(['.', '!', '?']) {
+                        text.push(' ');
+                        text.push_str(&clean(line));
+                        continue;
+                    }
+                }
+            }
+        }
+        prose.push(line.to_string());
+    }
+    flush_prose(builder, &mut prose);
+    flush_items(builder, &mut items, &mut lead);
+}
+
+/// Lines between blank lines, trailing white space dropped.
+fn groups(text: &str) -> Vec<Vec<&str>> {
+    let mut out = Vec::new();
+    let mut current = Vec::new();
+    for line in text.lines().chain(std::iter::once("")) {
+        let line = line.trim_end();
+        if line.trim().is_empty() {
+            if !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+        } else {
+            current.push(line);
+        }
+    }
+    out
+}
+
+/// The group as a heading and its level: `#` marks, a line underlined with `=` (1) or `-` (2),
+/// or a short line alone that does not end as a sentence does (the document's first such line
+/// is its title, level 1).
+fn heading_of(group: &[&str], first: bool, next_exists: bool) -> Option<(usize, String)> {
+    let line = group[0].trim();
+    if group.len() == 2 {
+        let under = group[1].trim();
+        if under.len() >= 3 && under.chars().all(|c| c == '=') {
+            return Some((1, line.to_string()));
+        }
+        if under.len() >= 3 && under.chars().all(|c| c == '-') {
+            return Some((2, line.to_string()));
+        }
+    }
+    if group.len() != 1 {
+        return None;
+    }
+    let marks = line.chars().take_while(|&c| c == '#').count();
+    if (1..=6).contains(&marks) && line[marks..].starts_with(' ') {
+        return Some((marks, line[marks..].trim().to_string()));
+    }
+    let short = line.chars().count() <= MAX_HEADING_CHARS;
+    let sentence_end = line.ends_with(['.', '!', '?', ':', ';', ',']);
+    let is_item = bullet(line).is_some() || labelled(line).is_some() || dated(line).is_some();
+    let has_letters = line.chars().any(char::is_alphabetic);
+    (next_exists && short && !sentence_end && !is_item && has_letters)
+        .then(|| (if first { 1 } else { 2 }, clean(line)))
+}
+
+/// Whether every line of a group could be a title's: short, no sentence, no list item, no
+/// `Label: value` line or table row.
+fn title_lines(group: &[&str]) -> bool {
+    group.iter().all(|line| {
+        let line = line.trim();
+        line.chars().count() <= MAX_HEADING_CHARS
+            && !line.ends_with(['.', '!', '?', ':', ';'])
+            && bullet(line).is_none()
+            && labelled(line).is_none()
+            && dated(line).is_none()
+            && !separated(line)
+            && !COLUMN_GAP.is_match(line)
+    })
+}
+
+/// A line without its e-mail quote marks ("> > text" → "text").
+fn unquote(line: &str) -> &str {
+    let mut line = line.trim();
+    while let Some(rest) = line.strip_prefix('>') {
+        line = rest.trim_start();
+    }
+    line
+}
+
+static BULLET: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?:[-*•·–]|\d{1,2}[.)])\s+(\S.*)$").expect("bullet pattern"));
+
+/// A list item's text ("- eggs", "2. Beat the eggs").
+fn bullet(line: &str) -> Option<&str> {
+    BULLET
+        .captures(line.trim())
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str().trim())
+}
+
+static DATED: LazyLock<Regex> = LazyLock::new(|| {
+    let month = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
+    Regex::new(&format!(
+        r"(?i)^\**((?:\d{{1,2}}\s+{month}\s+)?(?:{month}\s+)?(?:1[6-9]|20)\d\d(?:-\d\d(?:-\d\d)?)?)\**\s*(?:[—–:-]|\s-\s)\s*\**\s*(\S.*)$"
+    ))
+    .expect("dated pattern")
+});
+
+/// A dated entry ("2008 — now runs 7 shops", "**2004**: …", "March 2011 – …").
+fn dated(line: &str) -> Option<BlockKind> {
+    let captures = DATED.captures(line.trim())?;
+    Some(BlockKind::Dated {
+        date: captures.get(1)?.as_str().to_string(),
+        text: clean(captures.get(2)?.as_str()),
+    })
+}
+
+/// A `Label: value` line as a key–value line, a list ("Present: Ann, Ben and Cy") or a
+/// speaker's turn ("LENA: We took on three porters this week.").
+fn labelled(line: &str) -> Option<BlockKind> {
+    let (label, value) = line.split_once(':')?;
+    let label = clean(label);
+    let value = clean(value);
+    let label_words = label.split_whitespace().count();
+    if value.is_empty()
+        || label_words == 0
+        || label_words > MAX_LABEL_WORDS
+        || label.ends_with(|c: char| c.is_ascii_digit())
+            && value.starts_with(|c: char| c.is_ascii_digit())
+        || !label.starts_with(|c: char| c.is_alphabetic() || c == '*')
+        || label.contains(['.', '!', '?', '"', '(', ')'])
+    {
+        return None;
+    }
+    let value_words = value.split_whitespace().count();
+    let names = name_list(&value);
+    if names.len() >= 2 && !value.chars().any(|c| c.is_ascii_digit()) {
+        return Some(BlockKind::List {
+            lead: Some(label),
+            items: names,
+        });
+    }
+    let reads_as_sentence = value_words > MAX_VALUE_WORDS || value.ends_with(['.', '!', '?']);
+    if reads_as_sentence {
+        // A speaker's name: one to three capitalised words.
+        let speaker = label_words <= 3
+            && label
+                .split_whitespace()
+                .all(|w| w.starts_with(|c: char| c.is_uppercase()));
+        return speaker.then_some(BlockKind::Turn {
+            speaker: label,
+            text: value,
+        });
+    }
+    Some(BlockKind::KeyValue { label, value })
+}
+
+/// The names of a list written in a sentence ("Ann Hale (chair), Ben Ode and the twins" →
+/// three); empty when it is no such list (a clause, one name).
+pub(super) fn name_list(text: &str) -> Vec<String> {
+    let text = text.trim_end_matches(['.', ';']);
+    let mut items: Vec<String> = Vec::new();
+    for part in text.split([',', ';']) {
+        let part = part.trim();
+        let (left, right) = match part.split_once(" and ").or_else(|| part.split_once(" & ")) {
+            Some((l, r)) => (l.trim(), Some(r.trim())),
+            None => (part, None),
+        };
+        for item in std::iter::once(left).chain(right) {
+            let item = item.trim_start_matches("and ").trim();
+            if !item.is_empty() {
+                items.push(item.to_string());
+            }
+        }
+    }
+    // Each item a short phrase: a list of names, not a clause.
+    let short = items.iter().all(|i| i.split_whitespace().count() <= 5);
+    if items.len() >= 2 && short {
+        items
+    } else {
+        Vec::new()
+    }
+}
+
+/// Whether a line holds cells between `|` or `│`.
+fn separated(line: &str) -> bool {
+    !is_rule(line) && (line.contains('|') || line.contains('│'))
+}
+
+/// The rows of a pipe or box-drawn table (its rule lines dropped).
+fn pipe_rows(lines: &[&str]) -> Vec<Vec<String>> {
+    lines
+        .iter()
+        .filter(|line| !is_rule(line))
+        .map(|line| {
+            line.trim()
+                .trim_matches(['|', '│'])
+                .split(['|', '│'])
+                .map(clean)
+                .collect()
+        })
+        .collect()
+}
+
+/// The rows of a group whose columns are aligned by runs of two or more spaces or tabs, the
+/// same number on every line (at least three lines, two columns); `None` otherwise.
+fn aligned_rows(group: &[&str]) -> Option<Vec<Vec<String>>> {
+    if group.len() < 3 || group.iter().any(|l| separated(l) || bullet(l).is_some()) {
+        return None;
+    }
+    let rows: Vec<Vec<String>> = group
+        .iter()
+        .filter(|l| !is_rule(l))
+        .map(|line| {
+            COLUMN_GAP
+                .split(line.trim())
+                .map(clean)
+                .filter(|c| !c.is_empty())
+                .collect()
+        })
+        .collect();
+    let width = rows.first()?.len();
+    (width >= 2 && rows.iter().all(|r| r.len() == width)).then_some(rows)
+}
+
+static COLUMN_GAP: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\t+|\s{2,}").expect("column gap pattern"));
+
+/// A table's rule line ("---|---", "├───┼───┤", "+----+").
+fn is_rule(line: &str) -> bool {
+    let line = line.trim();
+    !line.is_empty() && line.chars().all(|c| "-=+|:─━┼├┤┬┴┌┐└┘│ ".contains(c))
+}
+
+/// Table rows as blocks: the first row is the header when it holds no number and a later row
+/// does (a header names columns; rows hold values).
+pub(super) fn push_table(builder: &mut OutlineBuilder, mut rows: Vec<Vec<String>>) {
+    rows.retain(|r| r.iter().any(|c| !c.is_empty()));
+    if rows.is_empty() {
+        return;
+    }
+    let numeric = |row: &Vec<String>| row.iter().any(|c| c.chars().any(|ch| ch.is_ascii_digit()));
+    let header = if !numeric(&rows[0]) && rows.iter().skip(1).any(numeric) {
+        rows.remove(0)
+    } else {
+        Vec::new()
+    };
+    // A two-column table without a header is an infobox: label | value.
+    for cells in rows {
+        if header.is_empty() && cells.len() == 2 {
+            builder.push(BlockKind::KeyValue {
+                label: cells[0].clone(),
+                value: cells[1].clone(),
+            });
+        } else {
+            builder.push(BlockKind::TableRow {
+                header: header.clone(),
+                cells,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::structure::Block;
+
+    fn kinds(text: &str) -> Vec<BlockKind> {
+        outline(text).blocks.into_iter().map(|b| b.kind).collect()
+    }
+
+    #[test]
+    fn a_title_headings_and_the_section_of_each_block() {
+        let outline = outline(
+            "Harbour Clinic — staff meeting\n\nPresent: Ann Hale (chair), Ben Ode, Cy Dunn\n\n\
+             Staffing\n\nLENA: We took on three new porters this week, and they start Monday.\n",
+        );
+        assert_eq!(
+            outline.title.as_deref(),
+            Some("Harbour Clinic — staff meeting")
+        );
+        assert_eq!(
+            outline.blocks,
+            vec![
+                Block {
+                    kind: BlockKind::List {
+                        lead: Some("Present".into()),
+                        items: vec![
+                            "Ann Hale (chair)".into(),
+                            "Ben Ode".into(),
+                            "Cy Dunn".into()
+                        ]
+                    },
+                    sections: vec![]
+                },
+                Block {
+                    kind: BlockKind::Turn {
+                        speaker: "LENA".into(),
+                        text: "We took on three new porters this week, and they start Monday."
+                            .into()
+                    },
+                    sections: vec!["Staffing".into()]
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn tables_with_a_header_spec_lines_and_dated_entries() {
+        let blocks = kinds(
+            "Team | Players | Gold\nFalcon | 64 | 8\nHarrier | 12 | 3\n\n\
+             Suction: 4,000 Pa\nBattery: 3200 mAh\n- Height: 8.5 cm\n\n\
+             2001 — opened with 3 shops\n**2008**: now runs 7 shops\n",
+        );
+        assert_eq!(
+            blocks[0],
+            BlockKind::TableRow {
+                header: vec!["Team".into(), "Players".into(), "Gold".into()],
+                cells: vec!["Falcon".into(), "64".into(), "8".into()]
+            }
+        );
+        assert_eq!(
+            blocks[2..5],
+            [
+                BlockKind::KeyValue {
+                    label: "Suction".into(),
+                    value: "4,000 Pa".into()
+                },
+                BlockKind::KeyValue {
+                    label: "Battery".into(),
+                    value: "3200 mAh".into()
+                },
+                BlockKind::KeyValue {
+                    label: "Height".into(),
+                    value: "8.5 cm".into()
+                },
+            ]
+        );
+        assert_eq!(
+            blocks[5..],
+            [
+                BlockKind::Dated {
+                    date: "2001".into(),
+                    text: "opened with 3 shops".into()
+                },
+                BlockKind::Dated {
+                    date: "2008".into(),
+                    text: "now runs 7 shops".into()
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn aligned_columns_are_a_table_and_prose_stays_prose() {
+        let blocks = kinds(
+            "Ward          Population   Stations\nNorth         8,200        4\nSouth         6,900        3\n\n\
+             The district has five wards. It was formed in 1974: the year of the reform.\n",
+        );
+        assert!(matches!(&blocks[0], BlockKind::TableRow { header, .. } if header.len() == 3));
+        assert!(matches!(&blocks[2], BlockKind::Paragraph(p) if p.starts_with("The district")));
+    }
+}

@@ -1,0 +1,174 @@
+//! Markdown read with pulldown-cmark: headings, lists (a bullet that is a `Label: value` line
+//! is a spec line), GFM tables with their header row; a paragraph's lines are read as plain text
+//! lines are (a block of `Label: value` lines, dated entries, speaker turns).
+
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+
+use super::lines::{push_table, read_group};
+use super::{clean, BlockKind, Outline, OutlineBuilder};
+
+/// What is being collected between a start and an end tag.
+#[derive(Default)]
+struct Collecting {
+    /// The text of the innermost text block (paragraph, heading, item, cell).
+    text: String,
+    /// The items of the list being read (nested lists add to the outermost).
+    items: Vec<String>,
+    lists_open: usize,
+    /// A table's rows (the header first when it has one) and the row being read.
+    rows: Vec<Vec<String>>,
+    row: Vec<String>,
+    has_header: bool,
+    /// The last paragraph when it ends with a colon: the lead of a list after it.
+    lead: Option<String>,
+}
+
+/// The outline of a Markdown text.
+pub fn outline(text: &str) -> Outline {
+    let mut builder = OutlineBuilder::default();
+    let mut c = Collecting::default();
+    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
+    for event in Parser::new_ext(text, options) {
+        match event {
+            Event::Start(Tag::Heading { .. } | Tag::Paragraph | Tag::TableCell) => {
+                if c.lists_open == 0 {
+                    c.text.clear();
+                }
+            }
+            Event::Start(Tag::List(_)) => {
+                if c.lists_open == 0 {
+                    c.items.clear();
+                }
+                c.lists_open += 1;
+            }
+            Event::Start(Tag::Item) => c.text.clear(),
+            Event::Start(Tag::Table(_)) => {
+                c.rows.clear();
+                c.has_header = false;
+            }
+            Event::Start(Tag::TableHead | Tag::TableRow) => c.row.clear(),
+            Event::Text(t) | Event::Code(t) => c.text.push_str(&t),
+            Event::SoftBreak => c.text.push('\n'),
+            Event::HardBreak => c.text.push('\n'),
+            Event::End(TagEnd::Heading(level)) => {
+                builder.heading(level as usize, &c.text);
+                c.lead = None;
+            }
+            Event::End(TagEnd::Paragraph) if c.lists_open == 0 => {
+                let trimmed = c.text.trim_end();
+                let lines: Vec<&str> = trimmed.lines().collect();
+                if lines.len() == 1 && trimmed.ends_with(':') {
+                    c.lead = Some(clean(trimmed.trim_end_matches(':')));
+                } else {
+                    read_group(&mut builder, &lines, None);
+                    c.lead = None;
+                }
+            }
+            Event::End(TagEnd::Item) => {
+                let item = std::mem::take(&mut c.text);
+                if !item.trim().is_empty() {
+                    c.items.push(item);
+                }
+            }
+            Event::End(TagEnd::List(_)) => {
+                c.lists_open -= 1;
+                if c.lists_open == 0 {
+                    push_items(&mut builder, std::mem::take(&mut c.items), c.lead.take());
+                }
+            }
+            Event::End(TagEnd::TableCell) => c.row.push(clean(&c.text)),
+            Event::End(TagEnd::TableHead) => {
+                c.rows.push(std::mem::take(&mut c.row));
+                c.has_header = true;
+            }
+            Event::End(TagEnd::TableRow) => c.rows.push(std::mem::take(&mut c.row)),
+            Event::End(TagEnd::Table) => push_markdown_table(&mut builder, &mut c),
+            _ => {}
+        }
+    }
+    builder.finish()
+}
+
+/// A list's items as one list block, each `Label: value` item as a spec line of its own.
+fn push_items(builder: &mut OutlineBuilder, items: Vec<String>, lead: Option<String>) {
+    let mut plain = Vec::new();
+    for item in items {
+        let item = clean(&item);
+        let mut one = OutlineBuilder::default();
+        read_group(&mut one, &[item.as_str()], None);
+        match one.finish().blocks.as_slice() {
+            [block] if matches!(block.kind, BlockKind::KeyValue { .. }) => {
+                builder.push(block.kind.clone())
+            }
+            _ => plain.push(item),
+        }
+    }
+    if !plain.is_empty() {
+        builder.push(BlockKind::List { lead, items: plain });
+    }
+}
+
+/// A GFM table: its header row names the columns (an empty header row means none).
+fn push_markdown_table(builder: &mut OutlineBuilder, c: &mut Collecting) {
+    let mut rows = std::mem::take(&mut c.rows);
+    if c.has_header && !rows.is_empty() {
+        let header = rows.remove(0);
+        let header_empty = header.iter().all(|h| h.is_empty());
+        if header_empty || header.len() == 2 && rows.iter().all(|r| r.len() == 2) && !header_empty {
+            // An infobox written as a two-column table: its "header" is its first row.
+            if !header_empty {
+                rows.insert(0, header);
+            }
+            push_table(builder, rows);
+            return;
+        }
+        for cells in rows {
+            builder.push(BlockKind::TableRow {
+                header: header.clone(),
+                cells,
+            });
+        }
+        return;
+    }
+    push_table(builder, rows);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headings_lists_spec_bullets_and_tables() {
+        let outline = outline(
+            "# Carn Mheall\n\n| | |\n|---|---|\n| Highest point | Carn Mheall, 412 m |\n\
+             | Population (2021) | 3,480 |\n\n## Geography\n\nThe cliffs rise to 120 m.\n\n\
+             Supported languages:\n\n- English\n- Welsh\n\nSpecs:\n\n- Screen: 6.1 in\n\n\
+             | Team | Gold | Silver |\n|---|---|---|\n| Falcon | 8 | 5 |\n",
+        );
+        assert_eq!(outline.title.as_deref(), Some("Carn Mheall"));
+        let kinds: Vec<&BlockKind> = outline.blocks.iter().map(|b| &b.kind).collect();
+        assert_eq!(
+            kinds[0],
+            &BlockKind::KeyValue {
+                label: "Highest point".into(),
+                value: "Carn Mheall, 412 m".into()
+            }
+        );
+        assert_eq!(outline.blocks[2].sections, vec!["Geography".to_string()]);
+        assert_eq!(
+            kinds[3],
+            &BlockKind::List {
+                lead: Some("Supported languages".into()),
+                items: vec!["English".into(), "Welsh".into()]
+            }
+        );
+        assert!(matches!(kinds[4], BlockKind::KeyValue { label, .. } if label == "Screen"));
+        assert_eq!(
+            kinds[5],
+            &BlockKind::TableRow {
+                header: vec!["Team".into(), "Gold".into(), "Silver".into()],
+                cells: vec!["Falcon".into(), "8".into(), "5".into()]
+            }
+        );
+    }
+}

@@ -1,0 +1,214 @@
+//! An outline as passages: each block written so that it reads on its own, with its context.
+//!
+//! A table row reads "Falcon — Players: 64; Gold: 8", a list "Present: Ann Hale; Ben Ode", a
+//! spec line "Battery: 3200 mAh", an entry "2008 — now runs 7 shops"; the context is the title
+//! and the section path ("Spring Games › Medal table"). A document is stored as its passages
+//! separated by blank lines, each run of passages of one context after a context line (it starts
+//! with [`CONTEXT_MARK`], a character no text holds), so the indexes and the page read the
+//! context back without parsing the document again.
+
+use super::{Block, BlockKind, Outline};
+use crate::search::sentences::split_sentences;
+
+/// Starts the line that gives the context of the passages after it.
+pub const CONTEXT_MARK: char = '\u{1e}';
+/// Between the parts of a context ("Title › Section › Subsection").
+pub const CONTEXT_SEPARATOR: &str = " › ";
+/// Between a table row's label and its cells, and a date and its entry.
+pub const ROW_SEPARATOR: &str = " — ";
+/// Between the cells of a row and the items of a list.
+pub const ITEM_SEPARATOR: &str = "; ";
+
+/// A passage and what it is read in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Passage {
+    pub text: String,
+    /// The document's title and the section path, joined by [`CONTEXT_SEPARATOR`].
+    pub context: String,
+}
+
+/// The passages of `outline`; `fallback_title` names a document without a title.
+pub fn passages(outline: &Outline, fallback_title: &str) -> Vec<Passage> {
+    let title = outline.title.as_deref().unwrap_or(fallback_title);
+    outline
+        .blocks
+        .iter()
+        .filter_map(|block| {
+            let text = block_text(block)?;
+            let context = std::iter::once(title)
+                .chain(block.sections.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(CONTEXT_SEPARATOR);
+            Some(Passage { text, context })
+        })
+        .collect()
+}
+
+/// A block as a passage's text; `None` for a block without text.
+fn block_text(block: &Block) -> Option<String> {
+    let text = match &block.kind {
+        BlockKind::Paragraph(text) => text.clone(),
+        BlockKind::List { lead, items } => {
+            let lead = lead
+                .clone()
+                .or_else(|| block.sections.last().cloned())
+                .unwrap_or_else(|| "Items".to_string());
+            format!("{lead}: {}", items.join(ITEM_SEPARATOR))
+        }
+        BlockKind::KeyValue { label, value } => format!("{label}: {value}"),
+        BlockKind::TableRow { header, cells } => row_text(header, cells),
+        BlockKind::Turn { speaker, text } => format!("{speaker}: {text}"),
+        BlockKind::Dated { date, text } => format!("{date}{ROW_SEPARATOR}{text}"),
+    };
+    let text = text.replace(CONTEXT_MARK, " ");
+    (!text.trim().is_empty()).then_some(text)
+}
+
+/// "Falcon — Players: 64; Gold: 8" (each cell after the first under its column's name), or the
+/// cells between `|` when the table names no columns.
+fn row_text(header: &[String], cells: &[String]) -> String {
+    let Some((label, rest)) = cells.split_first() else {
+        return String::new();
+    };
+    if header.len() < cells.len() {
+        return cells.join(" | ");
+    }
+    let named: Vec<String> = header[1..]
+        .iter()
+        .zip(rest)
+        .filter(|(_, cell)| !cell.is_empty())
+        .map(|(column, cell)| {
+            if column.is_empty() {
+                cell.clone()
+            } else {
+                format!("{column}: {cell}")
+            }
+        })
+        .collect();
+    format!("{label}{ROW_SEPARATOR}{}", named.join(ITEM_SEPARATOR))
+}
+
+/// The passages written as a document's stored text (see the module's description).
+pub fn write_passages(passages: &[Passage]) -> String {
+    let mut out = String::new();
+    let mut context: Option<&str> = None;
+    for passage in passages {
+        if context != Some(passage.context.as_str()) {
+            out.push(CONTEXT_MARK);
+            out.push_str(&passage.context);
+            out.push_str("\n\n");
+            context = Some(&passage.context);
+        }
+        out.push_str(&passage.text);
+        out.push_str("\n\n");
+    }
+    out
+}
+
+/// The passages of a stored text: its paragraphs (lines joined by single spaces), each with the
+/// context line above it, or `untitled` before the first.
+pub fn passages_of(text: &str, untitled: &str) -> Vec<Passage> {
+    let mut out = Vec::new();
+    let mut context = untitled.to_string();
+    let mut current: Vec<&str> = Vec::new();
+    let flush = |current: &mut Vec<&str>, context: &str, out: &mut Vec<Passage>| {
+        if !current.is_empty() {
+            let joined = current.join(" ");
+            out.push(Passage {
+                text: joined.split_whitespace().collect::<Vec<_>>().join(" "),
+                context: context.to_string(),
+            });
+            current.clear();
+        }
+    };
+    for line in text.lines().chain(std::iter::once("")) {
+        if let Some(marked) = line.strip_prefix(CONTEXT_MARK) {
+            flush(&mut current, &context, &mut out);
+            context = marked.trim().to_string();
+        } else if line.trim().is_empty() {
+            flush(&mut current, &context, &mut out);
+        } else {
+            current.push(line);
+        }
+    }
+    out
+}
+
+/// Pronouns that stand for the previous sentence's subject when a sentence starts with them.
+const PRONOUNS: [&str; 10] = [
+    "it", "its", "they", "their", "this", "these", "he", "she", "we", "our",
+];
+
+/// Each sentence of a passage with what it is read in: the passage's context, and for a
+/// sentence that starts with a pronoun ("It cost £5,200.") the sentence before it too.
+pub fn sentences_in_context(passage: &Passage) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut previous: Option<&str> = None;
+    for range in split_sentences(&passage.text) {
+        let sentence = passage.text[range].trim();
+        if sentence.is_empty() {
+            continue;
+        }
+        let first = sentence
+            .split(|c: char| !c.is_alphanumeric())
+            .next()
+            .unwrap_or_default()
+            .to_lowercase();
+        let context = match previous {
+            Some(before) if PRONOUNS.contains(&first.as_str()) => {
+                format!("{}{CONTEXT_SEPARATOR}{before}", passage.context)
+            }
+            _ => passage.context.clone(),
+        };
+        out.push((sentence.to_string(), context));
+        previous = Some(sentence);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::structure::lines;
+
+    #[test]
+    fn rows_lists_and_context_written_and_read_back() {
+        let outline = lines::outline(
+            "Spring Games\n\nMedal table\n\nTeam | Players | Gold\nFalcon | 64 | 8\n\n\
+             Present: Ann Hale (chair), Ben Ode\n",
+        );
+        let written = passages(&outline, "games.txt");
+        assert_eq!(
+            written,
+            vec![
+                Passage {
+                    text: "Falcon — Players: 64; Gold: 8".into(),
+                    context: "Spring Games › Medal table".into()
+                },
+                Passage {
+                    text: "Present: Ann Hale (chair); Ben Ode".into(),
+                    context: "Spring Games › Medal table".into()
+                },
+            ]
+        );
+        let stored = write_passages(&written);
+        assert_eq!(passages_of(&stored, "games.txt"), written);
+    }
+
+    #[test]
+    fn a_sentence_that_starts_with_a_pronoun_is_read_with_the_one_before() {
+        let passage = Passage {
+            text: "The new film printer has arrived. It cost £5,200.".into(),
+            context: "Darkroom news".into(),
+        };
+        let read = sentences_in_context(&passage);
+        assert_eq!(read[0].1, "Darkroom news");
+        assert_eq!(
+            read[1],
+            (
+                "It cost £5,200.".to_string(),
+                "Darkroom news › The new film printer has arrived.".to_string()
+            )
+        );
+    }
+}

@@ -1,0 +1,432 @@
+//! Counts read from a document's structure (issue 58): a table cell under a column that names
+//! the counted noun ("Falcon — Gold: 8" for "how many gold medals did falcon win"), a spec
+//! line's value under its label, a list counted when nothing states the number ("Present: A; B;
+//! C" for "how many people were at the meeting"), and a count bound to the year the question
+//! asks for (the 2008 entry of a dated history, not the 2001 or 2015 ones).
+//!
+//! These readings come before the reader's: a passage's structure says which number is which,
+//! where the reader, trained on web prose, picks its favourite number.
+
+use tally_types::count::answer::QuestionAnalysis;
+
+use super::candidates::{count_candidates, CountCandidate};
+use super::question::{is_stop, words};
+use super::statement::counts_the_answer_type;
+use crate::corpus::datasets::Snippet;
+use crate::corpus::structure::reading::{context_marks, mark_fits, marks_in, shape, Shape};
+use crate::quantity::singular;
+
+/// How a count was read from structure, for the answer's explanation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reading {
+    /// A table cell: its column and row.
+    Cell { column: String, row: String },
+    /// A `Label: value` line.
+    Labelled { label: String },
+    /// Counted from a list of this many items introduced by `lead`.
+    List { lead: String, items: usize },
+    /// A count of the passage bound to the year or version asked for.
+    Bound { mark: String },
+}
+
+impl Reading {
+    /// The reading in words ("read from the table: Gold, row Falcon").
+    pub fn sentence(&self) -> String {
+        match self {
+            Reading::Cell { column, row } => format!("read from a table: {column}, row {row}"),
+            Reading::Labelled { label } => format!("read from the line \u{201c}{label}\u{201d}"),
+            Reading::List { lead, items } => {
+                format!("counted from a list of {items} (\u{201c}{lead}\u{201d})")
+            }
+            Reading::Bound { mark } => format!("the count given for {mark}"),
+        }
+    }
+}
+
+/// A count read from structure, with the snippet it was read in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StructuredCount {
+    pub count: f64,
+    pub snippet: usize,
+    pub reading: Reading,
+}
+
+/// Words that mean people in a list of names ("how many people were at the meeting").
+const PEOPLE: &[&str] = &[
+    "people",
+    "person",
+    "attendee",
+    "member",
+    "participant",
+    "guest",
+    "present",
+    "attending",
+    "attended",
+    "coming",
+    "come",
+];
+/// Labels of lists of the people present.
+const PRESENT_LEADS: &[&str] = &[
+    "present",
+    "attendees",
+    "attending",
+    "in attendance",
+    "guests",
+];
+/// Words a label may use for the noun asked for.
+const SYNONYMS: &[(&str, &str)] = &[
+    ("people", "population"),
+    ("resident", "population"),
+    ("inhabitant", "population"),
+    ("employee", "staff"),
+    ("worker", "staff"),
+    ("people", "staff"),
+    ("employee", "headcount"),
+    ("seat", "capacity"),
+];
+
+/// The singular content words of a phrase.
+fn content_words(text: &str) -> Vec<String> {
+    let without_brackets: String = {
+        let mut depth = 0;
+        text.chars()
+            .filter(|&c| {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth = (depth - 1).max(0),
+                    _ => {}
+                }
+                depth == 0 && c != ')'
+            })
+            .collect()
+    };
+    words(&without_brackets)
+        .into_iter()
+        .filter(|w| !is_stop(w) && !w.chars().all(|c| c.is_ascii_digit()))
+        .map(|w| singular(&w))
+        .collect()
+}
+
+/// The nouns the question counts: its answer type's head and, when the type runs on into a
+/// verb ("streams feed lake morrow"), its first plural word.
+fn asked_nouns(analysis: &QuestionAnalysis) -> Vec<String> {
+    let mut nouns = Vec::new();
+    if !analysis.head.is_empty() {
+        nouns.push(analysis.head.clone());
+    }
+    let typed = words(&analysis.answer_type);
+    for word in typed.iter().take(3) {
+        let one = singular(word);
+        if one != *word && !nouns.contains(&one) {
+            nouns.push(one);
+            break;
+        }
+    }
+    nouns
+}
+
+/// How well a label or column names what the question counts: 2 when it names its noun (or a
+/// synonym), 1 when it names another word of the answer type ("Gold" for "gold medals"), 0 not.
+fn label_fit(label: &str, analysis: &QuestionAnalysis) -> u8 {
+    let label_words = content_words(label);
+    if label_words.is_empty() {
+        return 0;
+    }
+    let nouns = asked_nouns(analysis);
+    let names_noun = nouns.iter().any(|n| {
+        label_words.contains(n)
+            || SYNONYMS
+                .iter()
+                .any(|(asked, said)| asked == n && label_words.iter().any(|w| w == said))
+    });
+    if names_noun {
+        return 2;
+    }
+    let typed = content_words(&analysis.answer_type);
+    u8::from(label_words.iter().any(|w| typed.contains(w)))
+}
+
+/// Verbs a question asks with and the columns that count them ("how many games did they win" →
+/// "Won", "W").
+const VERB_COLUMNS: &[(&str, &[&str])] = &[
+    ("win", &["won", "w", "win"]),
+    ("won", &["won", "w", "win"]),
+    ("lose", &["lost", "l", "loss"]),
+    ("lost", &["lost", "l", "loss"]),
+    ("draw", &["drawn", "d", "draw"]),
+    ("drew", &["drawn", "d", "draw"]),
+    ("play", &["played", "p", "pld"]),
+    ("played", &["played", "p", "pld"]),
+    ("score", &["scored", "for"]),
+    ("scored", &["scored", "for"]),
+    ("concede", &["conceded", "against"]),
+    ("conceded", &["conceded", "against"]),
+];
+
+/// 1 when a column names what the question's verb counts ("Won" for "how many … win"), or is
+/// one of the question's own words; 0 otherwise.
+fn verb_fit(column: &str, question_words: &[String]) -> u8 {
+    let column_words = content_words(&column.replace('_', " "));
+    let said = question_words.iter().any(|q| {
+        VERB_COLUMNS.iter().any(|(verb, columns)| {
+            q == verb && column_words.iter().any(|c| columns.contains(&c.as_str()))
+        })
+    });
+    u8::from(said)
+}
+
+/// The whole count a cell or value states ("8", "twelve", "1,200 members"); `None` for a value
+/// that is not a count (a year, a measure with a unit, text).
+fn count_in(value: &str) -> Option<f64> {
+    let candidates = count_candidates(value);
+    let first = candidates.first()?;
+    let leading = value[..first.number_span.start].trim().is_empty();
+    (candidates.len() == 1 && leading && first.count.fract() == 0.0).then_some(first.count)
+}
+
+/// Whether the counted noun asked for is among the few words after a candidate's number ("4 new
+/// export formats", where the candidate reader stopped at "new").
+fn noun_follows(text: &str, candidate: &CountCandidate, analysis: &QuestionAnalysis) -> bool {
+    let after = text.get(candidate.number_span.end..).unwrap_or_default();
+    let nouns = asked_nouns(analysis);
+    words(after)
+        .into_iter()
+        .take(4)
+        .any(|w| nouns.contains(&singular(&w)))
+}
+
+/// Whether every word of a row's label is among the question's words.
+fn row_named(row: &str, question_words: &[String]) -> bool {
+    let row = content_words(row);
+    !row.is_empty() && row.iter().all(|w| question_words.contains(w))
+}
+
+/// The structured count for a question, from the snippets about it (`related`), with the
+/// reader's candidates of each snippet (`per_snippet`) for year-bound counts.
+pub fn structured_count(
+    question: &str,
+    analysis: &QuestionAnalysis,
+    snippets: &[Snippet],
+    related: &[bool],
+    per_snippet: &[Vec<(CountCandidate, f64)>],
+) -> Option<StructuredCount> {
+    let asked_mark = marks_in(question).into_iter().next();
+    let question_words = content_words(question);
+    // (score, count, snippet, reading): the best score wins; a tie of different counts is none.
+    let mut found: Vec<(u8, f64, usize, Reading)> = Vec::new();
+    for (i, snippet) in snippets.iter().enumerate() {
+        if !related.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        let marks = context_marks(&snippet.text, &snippet.source);
+        let mark_fit = match &asked_mark {
+            None => 1,
+            Some(asked) if marks.iter().any(|m| mark_fits(asked, m)) => 2,
+            Some(_) if marks.is_empty() => 1,
+            Some(_) => continue,
+        };
+        match shape(&snippet.text) {
+            Shape::Row { label, cells } => {
+                // The row is named by its label or by a cell of text ("team: Abbotsmead").
+                let named = row_named(label, &question_words)
+                    || cells
+                        .iter()
+                        .any(|(_, v)| count_in(v).is_none() && row_named(v, &question_words));
+                for (column, value) in &cells {
+                    let fit = label_fit(column, analysis).max(verb_fit(column, &question_words));
+                    if let (true, Some(count)) = (fit > 0, count_in(value)) {
+                        let score = fit * 2 + u8::from(named) * 4 + mark_fit;
+                        found.push((
+                            score,
+                            count,
+                            i,
+                            Reading::Cell {
+                                column: column.to_string(),
+                                row: label.to_string(),
+                            },
+                        ));
+                    }
+                }
+            }
+            Shape::Labelled { label, value } => {
+                let fit = label_fit(label, analysis);
+                if let (true, Some(count)) = (fit > 0, count_in(value)) {
+                    found.push((
+                        fit * 2 + 4 + mark_fit,
+                        count,
+                        i,
+                        Reading::Labelled {
+                            label: label.to_string(),
+                        },
+                    ));
+                }
+            }
+            Shape::List { lead, items } => {
+                if list_counts(lead, analysis) {
+                    found.push((
+                        3 + mark_fit,
+                        items.len() as f64,
+                        i,
+                        Reading::List {
+                            lead: lead.to_string(),
+                            items: items.len(),
+                        },
+                    ));
+                }
+            }
+            Shape::Dated { .. } | Shape::Prose => {}
+        }
+        // A count of the noun asked for in a passage bound to the year or version asked for.
+        if let (Some(mark), 2) = (&asked_mark, mark_fit) {
+            let typed = per_snippet
+                .get(i)
+                .into_iter()
+                .flatten()
+                .filter(|(c, p)| {
+                    *p > 0.0
+                        && (counts_the_answer_type(c, analysis)
+                            || noun_follows(&snippet.text, c, analysis))
+                })
+                .max_by(|a, b| a.1.total_cmp(&b.1));
+            if let Some((candidate, _)) = typed {
+                let bound = Reading::Bound { mark: mark.clone() };
+                found.push((9, candidate.count, i, bound));
+            }
+        }
+    }
+    let best = found.iter().map(|f| f.0).max()?;
+    let top: Vec<&(u8, f64, usize, Reading)> = found.iter().filter(|f| f.0 == best).collect();
+    let agree = top.iter().all(|f| f.1 == top[0].1);
+    agree.then(|| StructuredCount {
+        count: top[0].1,
+        snippet: top[0].2,
+        reading: top[0].3.clone(),
+    })
+}
+
+/// Which snippets may answer a question that names a year or a version ("in 2008", "in 3.0"):
+/// those bound to it by their context, and those bound to none; a passage bound to another
+/// year answers for that year, not for the one asked.
+pub fn on_asked_mark(question: &str, snippets: &[Snippet]) -> Vec<bool> {
+    let Some(asked) = marks_in(question).into_iter().next() else {
+        return vec![true; snippets.len()];
+    };
+    snippets
+        .iter()
+        .map(|s| {
+            let marks = context_marks(&s.text, &s.source);
+            marks.is_empty() || marks.iter().any(|m| mark_fits(&asked, m))
+        })
+        .collect()
+}
+
+/// Whether a list introduced by `lead` lists what the question counts: its lead names the
+/// counted noun ("Ingredients" for "how many ingredients"), or it lists who was present and the
+/// question counts people.
+fn list_counts(lead: &str, analysis: &QuestionAnalysis) -> bool {
+    if label_fit(lead, analysis) == 2 {
+        return true;
+    }
+    let asks_people = asked_nouns(analysis)
+        .iter()
+        .chain(analysis.terms.iter())
+        .any(|w| PEOPLE.contains(&singular(w).as_str()) || PEOPLE.contains(&w.as_str()));
+    // A list of people named by the question's own words ("sent their apologies").
+    let asked: Vec<String> = analysis.terms.iter().map(|w| singular(w)).collect();
+    let lead_words = content_words(lead);
+    let named = !lead_words.is_empty() && lead_words.iter().all(|w| asked.contains(w));
+    let lead = lead.to_lowercase();
+    named || asks_people && PRESENT_LEADS.iter().any(|l| lead == *l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::question::analyse;
+
+    fn snippet(text: &str, source: &str) -> Snippet {
+        Snippet {
+            id: String::new(),
+            text: text.into(),
+            source: source.into(),
+            answers: Vec::new(),
+        }
+    }
+
+    fn read(question: &str, snippets: &[Snippet]) -> Option<(f64, Reading)> {
+        let analysis = analyse(question);
+        let per_snippet: Vec<Vec<(CountCandidate, f64)>> = snippets
+            .iter()
+            .map(|s| {
+                count_candidates(&s.text)
+                    .into_iter()
+                    .map(|c| (c, 0.5))
+                    .collect()
+            })
+            .collect();
+        let related = vec![true; snippets.len()];
+        structured_count(question, &analysis, snippets, &related, &per_snippet)
+            .map(|s| (s.count, s.reading))
+    }
+
+    #[test]
+    fn a_cell_under_the_column_that_names_the_noun() {
+        let rows = [
+            snippet(
+                "Falcon — Players: 64; Gold: 8; Silver: 5",
+                "Spring Games › Medals",
+            ),
+            snippet(
+                "Harrier — Players: 12; Gold: 3; Silver: 6",
+                "Spring Games › Medals",
+            ),
+        ];
+        assert_eq!(
+            read("how many gold medals did team falcon win", &rows),
+            Some((
+                8.0,
+                Reading::Cell {
+                    column: "Gold".into(),
+                    row: "Falcon".into()
+                }
+            ))
+        );
+        assert_eq!(
+            read("how many players does harrier have", &rows).map(|r| r.0),
+            Some(12.0)
+        );
+        assert_eq!(read("how many bronze medals did falcon win", &rows), None);
+    }
+
+    #[test]
+    fn a_list_is_counted_and_a_year_binds_the_count() {
+        let minutes = [snippet(
+            "Present: Ann Hale (chair); Ben Ode; Cy Dunn; Di Marsh",
+            "Harbour Clinic — staff meeting",
+        )];
+        assert_eq!(
+            read(
+                "how many people were at the harbour clinic staff meeting",
+                &minutes
+            )
+            .map(|r| r.0),
+            Some(4.0)
+        );
+        let history = [
+            snippet(
+                "2001 — opened with 3 shops in the town",
+                "Pell Bakery › History",
+            ),
+            snippet("2008 — the firm now runs 7 shops", "Pell Bakery › History"),
+        ];
+        assert_eq!(
+            read("how many shops did pell bakery have in 2008", &history),
+            Some((
+                7.0,
+                Reading::Bound {
+                    mark: "2008".into()
+                }
+            ))
+        );
+    }
+}

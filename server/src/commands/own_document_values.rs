@@ -1,0 +1,102 @@
+//! The value questions of `tally eval own-documents` (issue 58): `values.jsonl` asks what a
+//! document states with a unit ("how high is Carn Mheall" → "412 m"), or `null` where it does
+//! not. An answer is right when it is the stated quantity (within 2 %, in any unit of its
+//! dimension), or a decline where the documents do not say.
+
+use std::path::Path;
+
+use anyhow::Context;
+use serde::Deserialize;
+use tally_engine::quantity::extract;
+use tally_engine::quantity::Quantity;
+use tally_engine::value::ValueAnswer;
+
+use super::own_documents::Outcome;
+
+/// One value question of the collection.
+#[derive(Debug, Clone, Deserialize)]
+pub struct OwnValueQuestion {
+    pub question: String,
+    /// The quantity as the document writes it ("412 m"), or `None` when it does not say.
+    pub answer: Option<String>,
+    /// The document it is about (its file name without extension).
+    pub document: String,
+}
+
+/// The collection's value questions (`values.jsonl`; none when the file is missing).
+pub fn read_values(dir: &Path) -> anyhow::Result<Vec<OwnValueQuestion>> {
+    let path = dir.join("values.jsonl");
+    if !path.is_file() {
+        return Ok(Vec::new());
+    }
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(n, line)| {
+            serde_json::from_str(line)
+                .with_context(|| format!("{}, line {}", path.display(), n + 1))
+        })
+        .collect()
+}
+
+/// Relative distance within which a value is the stated one.
+const SAME_VALUE: f64 = 0.02;
+
+/// The quantity a gold answer or an answer's value states.
+fn quantity(text: &str) -> Option<Quantity> {
+    extract(text).into_iter().next()
+}
+
+/// Whether two quantities are the same: one dimension (or none) and values within 2 %.
+fn same(a: &Quantity, b: &Quantity) -> bool {
+    let dimension = |q: &Quantity| q.unit.as_ref().and_then(|u| u.dimension.clone());
+    let (x, y) = (a.base_value().low(), b.base_value().low());
+    dimension(a) == dimension(b) && (x - y).abs() <= SAME_VALUE * x.abs().max(y.abs())
+}
+
+/// What became of a value question.
+pub fn judge(answer: &ValueAnswer, gold: Option<&str>) -> Outcome {
+    let (Some(value), Some(gold)) = (answer.value, gold) else {
+        return match (answer.value, gold) {
+            (None, None) => Outcome::Right,
+            (None, Some(_)) => Outcome::Declined,
+            _ => Outcome::Wrong,
+        };
+    };
+    let Some(gold) = quantity(gold) else {
+        return Outcome::Wrong;
+    };
+    // The answer in its own unit; where that does not read as a quantity (a currency's name),
+    // its nearest observation as written, when that is the answer's value.
+    let given = format!("{value} {}", answer.unit.as_deref().unwrap_or_default());
+    let reading = quantity(&given).filter(|q| q.unit.is_some()).or_else(|| {
+        answer
+            .representative
+            .as_deref()
+            .and_then(quantity)
+            .filter(|q| (q.value.low() - value).abs() <= SAME_VALUE * value.abs())
+    });
+    match reading {
+        Some(q) if same(&q, &gold) => Outcome::Right,
+        _ => Outcome::Wrong,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_collection_s_value_questions_are_read() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/own-documents");
+        let values = read_values(&dir).unwrap();
+        assert!(values.len() >= 60, "{}", values.len());
+        let unanswerable = values.iter().filter(|q| q.answer.is_none()).count();
+        assert!(unanswerable * 5 >= values.len(), "{unanswerable}");
+        for q in values.iter().filter_map(|q| q.answer.as_deref()) {
+            assert!(quantity(q).is_some(), "{q} is no quantity");
+        }
+    }
+}
