@@ -19,7 +19,8 @@ const DIMENSION_CUES: &[(&[&str], &str)] = &[
     (
         &[
             "cost", "costs", "price", "revenue", "revenues", "worth", "salary", "spend", "spent",
-            "paid", "pay", "fee", "budget", "profit", "sales",
+            "paid", "pay", "fee", "budget", "profit", "sales", "rent", "fare", "fares", "turnover",
+            "takings", "fees",
         ],
         "currency",
     ),
@@ -152,6 +153,19 @@ pub fn value_cue(question: &ValueQuestion) -> Option<String> {
         || question.year.is_some()
         || !subject_of(question).is_empty();
     about_something.then(|| noun.to_string())
+}
+
+/// Whether a question's word asks for a measure rather than naming what is measured: a
+/// dimension word ("tall", "cost", "how long … take"), a measure noun ("height", "capacity") or
+/// a size word.
+pub fn is_measure_word(word: &str) -> bool {
+    DIMENSION_CUES
+        .iter()
+        .any(|(words, _)| words.contains(&word))
+        || DURATION_WORDS.contains(&word)
+        || MEASURE_NOUNS.contains(&word)
+        || SIZE_WORDS.contains(&word)
+        || is_question_word(word)
 }
 
 /// Words that ask, not say what is asked about.

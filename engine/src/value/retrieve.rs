@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 
+use super::question::is_measure_word;
 use super::ValueQuestion;
 use super::{description_words, named_measure, normalise, raw_words, subject_of, word_set};
 use crate::quantity::lexicon::is_function_word;
@@ -97,6 +98,21 @@ fn about_subject(
     o: &Observation,
 ) -> bool {
     let entity_words = o.entity.as_deref().map(word_set).unwrap_or_default();
+    // A question without a capitalised subject ("how long is the road round kilbrae") is about
+    // its topic words: at least half of them, in the sentence or what it is filed under.
+    if subject.is_empty() {
+        let topic = topic_words(question);
+        if !topic.is_empty() {
+            let said = word_set(&o.text);
+            let named = topic
+                .iter()
+                .filter(|w| said.contains(*w) || entity_words.contains(*w))
+                .count();
+            if 2 * named < topic.len() || named == 0 {
+                return false;
+            }
+        }
+    }
     let filed_under = !subject.is_empty() && subject.iter().all(|w| entity_words.contains(w));
     let named = subject.is_empty() || filed_under || {
         let said = word_set(&o.text);
@@ -122,6 +138,18 @@ fn about_subject(
         }
     };
     named && described
+}
+
+/// The words of a question that say what it is about, besides those that ask (question words,
+/// dimension words such as "tall" or "cost", measure nouns such as "height"): "how long is the
+/// road round kilbrae" → road, round, kilbrae.
+fn topic_words(question: &ValueQuestion) -> Vec<String> {
+    question
+        .words
+        .iter()
+        .filter(|w| !is_measure_word(w))
+        .map(|w| normalise(w))
+        .collect()
 }
 
 /// Every word of the entity's name (without a parenthesised qualifier such as "(footballer)")
