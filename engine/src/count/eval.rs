@@ -17,7 +17,7 @@ use super::pipeline::{best_per_snippet, predict, CountPipeline, CountSettings, P
 use super::question::analyse;
 use super::relevance::{Subject, WordRarity};
 use super::snippet_index::{IndexError, SnippetIndex};
-use super::statement::{clear_statement, STATEMENT_FLOOR};
+use super::structured::{passages_about, stated_count};
 use super::training::cross_validation::fold_assignment;
 use super::training::reader::TrainSettings;
 use crate::corpus::datasets::{
@@ -127,7 +127,8 @@ pub fn evaluate_counts(
             EvalRetrieval::Stored => 0.0,
             EvalRetrieval::Open(_) | EvalRetrieval::OffCorpus(_) => settings.min_relevance,
         };
-        let related = Subject::of(&analysis, rarity).related(&retrieved, min_relevance);
+        let subject = Subject::of(&analysis, rarity);
+        let related = passages_about(&set.question, &subject, &retrieved, min_relevance);
         let scored = pipeline.score_candidates(
             &set.question,
             &analysis,
@@ -139,7 +140,7 @@ pub fn evaluate_counts(
                 .map(|s| s.source.as_str())
                 .collect::<Vec<_>>(),
         )?;
-        let statement = clear_statement(&scored, &analysis, STATEMENT_FLOOR);
+        let (statement, _) = stated_count(&set.question, &analysis, &retrieved, &related, &scored);
         per_query.push((best_per_snippet(&scored), statement, g));
     }
     let rule = pipeline.support_rule(settings.scorer);

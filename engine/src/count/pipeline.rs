@@ -30,8 +30,8 @@ use super::lexical::lexical_confidence;
 use super::name_cache::NameCache;
 use super::question::{analyse, QuestionAnalysis};
 use super::relevance::{Subject, WordRarity};
-use super::statement::{clear_statement, noun_statement, StatementRule, STATEMENT_FLOOR};
-use super::structured::{on_asked_mark, structured_count};
+use super::statement::StatementRule;
+use super::structured::{passages_about, stated_count};
 
 use super::ranker::{
     credit_sources, entity_shares_with_sources, features, noun_fits, CandidateRanker,
@@ -376,12 +376,7 @@ impl CountPipeline {
         } else {
             settings.min_relevance
         };
-        let related: Vec<bool> = subject
-            .related(snippets, min_relevance)
-            .into_iter()
-            .zip(on_asked_mark(question, snippets))
-            .map(|(about, on_mark)| about && on_mark)
-            .collect();
+        let related = passages_about(question, &subject, snippets, min_relevance);
         let sources: Vec<&str> = snippets.iter().map(|s| s.source.as_str()).collect();
         lap(Stage::Analysis, &mut timings)?;
 
@@ -394,12 +389,8 @@ impl CountPipeline {
 
         let chosen = best_per_snippet(&per_snippet);
         let rule = self.support_rule(scorer);
-        let structured = structured_count(question, &analysis, snippets, &related, &per_snippet);
-        let statement = structured
-            .as_ref()
-            .map(|s| s.count)
-            .or_else(|| clear_statement(&per_snippet, &analysis, STATEMENT_FLOOR))
-            .or_else(|| noun_statement(&per_snippet, &analysis, STATEMENT_FLOOR));
+        let (statement, structured) =
+            stated_count(question, &analysis, snippets, &related, &per_snippet);
         let Prediction {
             threshold_used,
             kept,

@@ -11,7 +11,8 @@ use tally_types::count::answer::QuestionAnalysis;
 
 use super::candidates::{count_candidates, CountCandidate};
 use super::question::{is_stop, words};
-use super::statement::counts_the_answer_type;
+use super::relevance::Subject;
+use super::statement::{clear_statement, counts_the_answer_type, noun_statement, STATEMENT_FLOOR};
 use crate::corpus::datasets::Snippet;
 use crate::corpus::structure::reading::{context_marks, mark_fits, marks_in, shape, Shape};
 use crate::quantity::singular;
@@ -302,6 +303,41 @@ pub fn structured_count(
         snippet: top[0].2,
         reading: top[0].3.clone(),
     })
+}
+
+/// The count the passages state for a question, and how it was read when it came from
+/// structure: a structured count first, then a clear statement, then the count of the noun asked
+/// for (each `None` when the passages disagree). The pipeline and `tally eval count` both use it.
+pub fn stated_count(
+    question: &str,
+    analysis: &QuestionAnalysis,
+    snippets: &[Snippet],
+    related: &[bool],
+    per_snippet: &[Vec<(CountCandidate, f64)>],
+) -> (Option<f64>, Option<StructuredCount>) {
+    let structured = structured_count(question, analysis, snippets, related, per_snippet);
+    let stated = structured
+        .as_ref()
+        .map(|s| s.count)
+        .or_else(|| clear_statement(per_snippet, analysis, STATEMENT_FLOOR))
+        .or_else(|| noun_statement(per_snippet, analysis, STATEMENT_FLOOR));
+    (stated, structured)
+}
+
+/// Which snippets are about a question: about its subject (relevance at least `min`) and not
+/// bound to another year or version than the one it names.
+pub fn passages_about(
+    question: &str,
+    subject: &Subject,
+    snippets: &[Snippet],
+    min: f64,
+) -> Vec<bool> {
+    subject
+        .related(snippets, min)
+        .into_iter()
+        .zip(on_asked_mark(question, snippets))
+        .map(|(about, on_mark)| about && on_mark)
+        .collect()
 }
 
 /// Which snippets may answer a question that names a year or a version ("in 2008", "in 3.0"):

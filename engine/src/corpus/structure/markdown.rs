@@ -114,7 +114,7 @@ fn push_markdown_table(builder: &mut OutlineBuilder, c: &mut Collecting) {
     if c.has_header && !rows.is_empty() {
         let header = rows.remove(0);
         let header_empty = header.iter().all(|h| h.is_empty());
-        if header_empty || header.len() == 2 && rows.iter().all(|r| r.len() == 2) && !header_empty {
+        if header_empty || (header.len() == 2 && rows.iter().all(|r| r.len() == 2)) {
             // An infobox written as a two-column table: its "header" is its first row.
             if !header_empty {
                 rows.insert(0, header);

@@ -72,7 +72,7 @@ pub fn shape(text: &str) -> Shape<'_> {
         let short_label = (1..=MAX_LABEL_WORDS).contains(&label.split_whitespace().count());
         if short_label && !label.contains(['.', '!', '?']) {
             let items: Vec<&str> = value.split(ITEM_SEPARATOR).map(str::trim).collect();
-            if items.len() >= 2 && items.iter().all(|i| i.split_whitespace().count() <= 8) {
+            if items.len() >= 2 && items.iter().all(|i| i.split_whitespace().count() <= 15) {
                 return Shape::List { lead: label, items };
             }
             return Shape::Labelled {
