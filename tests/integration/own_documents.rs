@@ -625,6 +625,14 @@ BEN: The new film printer has arrived. It cost £5,200.\n";
             body
         }
     };
+    // A table row is read as a passage of its own, each cell under its column's name.
+    let falcon = ask("count", "how many gold medals did team falcon win").await["answer"].clone();
+    assert!(
+        falcon["snippets"]
+            .to_string()
+            .contains("Team: Falcon — Players: 64; Gold: 8; Silver: 5"),
+        "{falcon}"
+    );
     for (question, count, how) in [
         (
             "how many gold medals did team falcon win",
@@ -666,11 +674,18 @@ BEN: The new film printer has arrived. It cost £5,200.\n";
     let answer =
         ask("count", "how many ambulances does the harbour clinic have").await["answer"].clone();
     assert!(answer["count"].is_null(), "{answer}");
-    // Values from a spec line and an infobox row, under their label.
-    let battery = ask("value", "what is the battery capacity of the orla s2").await;
-    assert_eq!(battery["value"], 3200.0, "{battery}");
-    let height = ask("value", "how high is carn ruadh").await;
-    assert_eq!(height["representative"], "412 m", "{height}");
+    // Values from a spec line (its label "Height" for "how tall"), an infobox row (not the
+    // cliffs' height in the prose), and "It cost …" read with the sentence before it.
+    let tall = ask("value", "how tall is the orla s2").await;
+    assert_eq!(tall["representative"], "8.5 cm", "{tall}");
+    let high = ask("value", "how high is carn ruadh").await;
+    assert_eq!(high["representative"], "412 m", "{high}");
+    let cost = ask(
+        "value",
+        "what did the new film printer at the harbour clinic cost",
+    )
+    .await;
+    assert_eq!(cost["representative"], "£5,200", "{cost}");
 
     // The page: the passage's context as its source, and how the count was read.
     let page = page_text(
@@ -682,8 +697,8 @@ BEN: The new film printer has arrived. It cost £5,200.\n";
         "context shown"
     );
     assert!(
-        page.contains("Falcon — Players: 64; Gold: 8"),
-        "the row as read"
+        page.contains("read from a table: Gold, row Falcon"),
+        "how it was read"
     );
     assert!(page.contains(r#"id="read-from""#), "how it was read");
 }

@@ -199,7 +199,9 @@ fn heading_of(group: &[&str], first: bool, next_exists: bool) -> Option<(usize, 
     }
     let short = line.chars().count() <= MAX_HEADING_CHARS;
     let sentence_end = line.ends_with(['.', '!', '?', ':', ';', ',']);
-    let is_item = bullet(line).is_some() || labelled(line).is_some() || dated(line).is_some();
+    // A first line alone may read as a label ("Pellow Bakery: our story"): it is the title.
+    let is_item =
+        bullet(line).is_some() || (!first && labelled(line).is_some()) || dated(line).is_some();
     let has_letters = line.chars().any(char::is_alphabetic);
     (next_exists && short && !sentence_end && !is_item && has_letters)
         .then(|| (if first { 1 } else { 2 }, clean(line)))

@@ -1,6 +1,6 @@
 //! An outline as passages: each block written so that it reads on its own, with its context.
 //!
-//! A table row reads "Falcon — Players: 64; Gold: 8", a list "Present: Ann Hale; Ben Ode", a
+//! A table row reads "Team: Falcon — Players: 64; Gold: 8", a list "Present: Ann Hale; Ben Ode", a
 //! spec line "Battery: 3200 mAh", an entry "2008 — now runs 7 shops"; the context is the title
 //! and the section path ("Spring Games › Medal table"). A document is stored as its passages
 //! separated by blank lines, each run of passages of one context after a context line (it starts
@@ -64,7 +64,7 @@ fn block_text(block: &Block) -> Option<String> {
     (!text.trim().is_empty()).then_some(text)
 }
 
-/// "Falcon — Players: 64; Gold: 8" (each cell after the first under its column's name), or the
+/// "Team: Falcon — Players: 64; Gold: 8" (each cell under its column's name), or the
 /// cells between `|` when the table names no columns.
 fn row_text(header: &[String], cells: &[String]) -> String {
     let Some((label, rest)) = cells.split_first() else {
@@ -73,6 +73,11 @@ fn row_text(header: &[String], cells: &[String]) -> String {
     if header.len() < cells.len() {
         return cells.join(" | ");
     }
+    // The first column's name goes with the row's label ("Team: Falcon").
+    let label = match header.first().filter(|h| !h.is_empty()) {
+        Some(first) => format!("{first}: {label}"),
+        None => label.clone(),
+    };
     let named: Vec<String> = header[1..]
         .iter()
         .zip(rest)
@@ -182,7 +187,7 @@ mod tests {
             written,
             vec![
                 Passage {
-                    text: "Falcon — Players: 64; Gold: 8".into(),
+                    text: "Team: Falcon — Players: 64; Gold: 8".into(),
                     context: "Spring Games › Medal table".into()
                 },
                 Passage {

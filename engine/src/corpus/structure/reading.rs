@@ -58,7 +58,9 @@ pub fn shape(text: &str) -> Shape<'_> {
             })
             .collect();
         if !cells.is_empty() && cells.len() == right.split(ITEM_SEPARATOR).count() {
-            return Shape::Row { label: left, cells };
+            // "Team: Falcon": the row's label is its first cell, after its column's name.
+            let label = left.split_once(": ").map_or(left, |(_, cell)| cell.trim());
+            return Shape::Row { label, cells };
         }
         if DATE_START.is_match(left) {
             return Shape::Dated {
@@ -136,7 +138,7 @@ mod tests {
     #[test]
     fn each_written_shape_reads_back() {
         assert_eq!(
-            shape("Falcon — Players: 64; Gold: 8"),
+            shape("Team: Falcon — Players: 64; Gold: 8"),
             Shape::Row {
                 label: "Falcon",
                 cells: vec![("Players", "64"), ("Gold", "8")]
