@@ -30,10 +30,10 @@ pub fn outline(text: &str) -> Outline {
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
     for event in Parser::new_ext(text, options) {
         match event {
-            Event::Start(Tag::Heading { .. } | Tag::Paragraph | Tag::TableCell) => {
-                if c.lists_open == 0 {
-                    c.text.clear();
-                }
+            Event::Start(Tag::Heading { .. } | Tag::Paragraph | Tag::TableCell)
+                if c.lists_open == 0 =>
+            {
+                c.text.clear()
             }
             Event::Start(Tag::List(_)) => {
                 if c.lists_open == 0 {
