@@ -11,7 +11,16 @@ use tally_engine::quantity::extract;
 use tally_engine::quantity::Quantity;
 use tally_engine::value::ValueAnswer;
 
-use super::own_documents::Outcome;
+/// What became of one question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The right count, or a decline where the documents do not say.
+    Right,
+    /// A count that is not the answer (any count, where the documents do not say).
+    Wrong,
+    /// "No reliable answer" where the documents say.
+    Declined,
+}
 
 /// One value question of the collection.
 #[derive(Debug, Clone, Deserialize)]

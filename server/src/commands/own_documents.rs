@@ -18,7 +18,7 @@ use tally_engine::value::{parse_question, ValueSettings};
 
 use super::count::{count_settings, load_pipeline};
 use super::own_document_instances::InstanceCheck;
-use super::own_document_values::{judge, read_values, OwnValueQuestion};
+use super::own_document_values::{judge, read_values, Outcome, OwnValueQuestion};
 use crate::cli::{data_dir_or_default, EvalOwnDocumentsArgs};
 use tally_engine::corpus::format::Format;
 
@@ -64,17 +64,6 @@ impl Half {
             Half::Test => "test",
         }
     }
-}
-
-/// What became of one question.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// The right count, or a decline where the documents do not say.
-    Right,
-    /// A count that is not the answer (any count, where the documents do not say).
-    Wrong,
-    /// "No reliable answer" where the documents say.
-    Declined,
 }
 
 /// Tallies of one half in one setting.
