@@ -5,12 +5,12 @@
 
 use serde::{Deserialize, Serialize};
 use tally_types::StoredAnswer;
-use tally_types::{FeedbackPart, InstanceScoring, Mode, Ranker, SortOrder, Strategy, Verdict};
+use tally_types::{FeedbackPart, Mode, Ranker, SortOrder, Verdict};
 
 // The request vocabulary, for the pages' convenience (its home is `tally_types::request`).
 pub use tally_types::request::{
-    clean_text, encode, Ask, Settings, ALL_CORPORA, COUNT_PARAMETERS, MAX_QUESTION_CHARS,
-    QUESTION_PARAMETERS, SEARCH_PARAMETERS,
+    clean_text, encode, Ask, Settings, ALL_CORPORA, MAX_QUESTION_CHARS, QUESTION_PARAMETERS,
+    SEARCH_PARAMETERS,
 };
 
 /// Cookie holding the person's theme (`light` or `dark`; absent: follow the system).
@@ -36,21 +36,7 @@ pub const MODES: [(Mode, &str); 5] = [
     (Mode::Search, "Plain search"),
 ];
 
-// The settings panel's choices, in the order shown (the default first).
-pub const STRATEGIES: [Strategy; 4] = [
-    Strategy::WeightedMedian,
-    Strategy::MostConfident,
-    Strategy::MostFrequent,
-    Strategy::Median,
-];
-// The reader's scorings stay out of the panel: on NQ dev they rank instances no better than
-// type compatibility (`tally eval instances`), and they cost a reading of the snippets.
-pub const INSTANCE_SCORINGS: [InstanceScoring; 4] = [
-    InstanceScoring::TypeCompatibility,
-    InstanceScoring::SummedConfidence,
-    InstanceScoring::ContextFrequency,
-    InstanceScoring::QaOnly,
-];
+// The search panel's choices, in the order shown (the default first).
 pub const RANKERS: [Ranker; 6] = [
     Ranker::Learned,
     Ranker::Dense,

@@ -1,5 +1,6 @@
 use clap::Parser;
-use tally_server::cli::{BenchCommand, Cli, Command, CorpusCommand, EvalCommand, TrainCommand};
+use tally_server::cli::bench::BenchCommand;
+use tally_server::cli::{Cli, Command, CorpusCommand, EvalCommand, TrainCommand};
 use tally_server::commands::{
     ask, bench, corpus, count, eval, extract, ingest, own_documents, search, value,
 };

@@ -363,8 +363,12 @@ fn eval_value_builds_questions_from_judged_sentences_and_scores_them() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("62 value questions"), "{text}");
     assert!(text.contains("everyday held-out"), "{text}");
+    // One rule is chosen on the tuning halves and the default is marked. (Since issue 58 the
+    // median leads there by 0.3 P/C, one question; the default stays counting sentences until
+    // a larger tuning set decides: docs/experiments.md.)
+    assert_eq!(text.matches("  chosen on tuning").count(), 1, "{text}");
     assert_eq!(
-        text.matches("chosen on tuning, the default").count(),
+        text.matches("  the default").count() + text.matches("tuning, the default").count(),
         1,
         "{text}"
     );
@@ -484,8 +488,9 @@ fn ingest_routes_each_file_by_its_format_into_one_corpus_list() {
     // Flags are read once, at the edge: an unknown name is a usage error with the names.
     let out = run(&["--format", "pdf", notes.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr)
-        .contains("unknown format `pdf` (text, html, jsonl, squad, qsearch, newsquant)"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(
+        "unknown format `pdf` (text, html, markdown, csv, jsonl, squad, qsearch, newsquant)"
+    ));
     let out = run(&["--into", "neither", notes.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     // Judged sentences hold no count snippets.

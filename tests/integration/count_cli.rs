@@ -95,7 +95,7 @@ fn ask_answers_a_dataset_question_with_its_evidence() {
         "--mode",
         "count",
         "--json",
-        "--k",
+        "--snippets",
         "20",
         "--index",
         index.to_str().unwrap(),
@@ -162,13 +162,21 @@ fn ask_rejects_bad_settings_with_a_sentence() {
         "--index",
         index.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(1));
+    // A setting out of its range is a usage error, named by its flag (as clap's own are).
+    assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("--abstain-below must be between 0 and 1")
     );
     // The bound on a question's cost is the server's (issue 57), and the operator's to raise.
     let index_arg = index.to_str().unwrap();
-    let out = tally(&["ask", "how many moons", "--k", "200", "--index", index_arg]);
+    let out = tally(&[
+        "ask",
+        "how many moons",
+        "--snippets",
+        "200",
+        "--index",
+        index_arg,
+    ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("at most 100 snippets"),
@@ -178,7 +186,7 @@ fn ask_rejects_bad_settings_with_a_sentence() {
     let out = tally(&[
         "ask",
         "how many moons",
-        "--k",
+        "--snippets",
         "200",
         "--max-snippets",
         "1001",

@@ -207,8 +207,8 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
     let done: Value = serde_json::from_str(last).unwrap();
     assert_eq!(done["state"], "done", "{done}");
     assert_eq!(done["documents_done"], 3);
-    // Three paragraphs, the page's heading and paragraph, one JSONL line.
-    assert_eq!(done["snippets"], 6, "{done}");
+    // Three paragraphs, the page's paragraph (its heading is its context), one JSONL line.
+    assert_eq!(done["snippets"], 5, "{done}");
     assert!(done["sentences"].as_u64().unwrap() >= 5, "{done}");
     let (_, again) = json(client.get(server.url(&location)).send().await.unwrap()).await;
     assert_eq!(again, done);
@@ -614,8 +614,14 @@ BEN: The new film printer has arrived. It cost £5,200.\n";
     upload_and_wait(&client, &server, form).await;
 
     let ask = |kind: &'static str, question: &str| {
+        // Count questions keep to the collection; value questions read every corpus.
+        let corpus = if kind == "count" {
+            "&corpus=structure"
+        } else {
+            ""
+        };
         let url = server.url(&format!(
-            "/api/{kind}?q={}&corpus=structure",
+            "/api/{kind}?q={}{corpus}",
             question.replace(' ', "+")
         ));
         let client = client.clone();

@@ -5,29 +5,26 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::count::{count_setting, COUNT_SETTINGS};
 use crate::search::{DEFAULT_ALPHA, DEFAULT_RESULTS};
-use crate::{
-    Choice, CountSettings, InstanceScoring, Mode, QuestionKind, Ranker, SnippetSource, SortOrder,
-    Strategy,
-};
+use crate::{Choice, CountSettings, Mode, QuestionKind, Ranker, SnippetSource, SortOrder};
 
 /// Longest question accepted, in characters (the API and the page say so when it is longer).
 pub const MAX_QUESTION_CHARS: usize = 500;
 
 /// The query parameters of a question: the text, the mode and the settings of each pipeline
-/// (the names [`Ask::from_params`] reads; the API refuses others).
+/// (the names [`Ask::from_params`] reads; the API refuses others). The count pipeline's are
+/// those of [`COUNT_SETTINGS`] and [`COUNT_SOURCE_PARAMETERS`].
 pub const QUESTION_PARAMETERS: [&str; 2] = ["q", "mode"];
-pub const COUNT_PARAMETERS: [&str; 8] = [
-    "snippets",
-    "snippet_source",
-    "snippet_set",
-    "threshold",
-    "strategy",
-    "theta",
-    "instances",
-    "corpus",
-];
+/// Where a count question's snippets come from (besides [`COUNT_SETTINGS`]).
+pub const COUNT_SOURCE_PARAMETERS: [&str; 2] = ["snippet_source", "snippet_set"];
 pub const SEARCH_PARAMETERS: [&str; 4] = ["ranker", "alpha", "k", "sort"];
+
+/// Whether `name` is one of a count question's parameters.
+pub fn is_count_parameter(name: &str) -> bool {
+    count_setting(name).is_some() || COUNT_SOURCE_PARAMETERS.contains(&name)
+}
+
 /// How a value answer is shown: the unit chosen on its page (the answer's own when absent).
 pub const VALUE_PARAMETERS: [&str; 1] = ["unit"];
 
@@ -48,16 +45,8 @@ pub fn clean_text(text: &str) -> String {
 /// (the best measured settings), taken from the types they are defined with.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
-    /// Snippets retrieved for a count question without a stored snippet set.
-    pub snippets: usize,
-    /// Span confidence threshold.
-    pub threshold: f64,
-    /// Count consolidation strategy.
-    pub strategy: Strategy,
-    /// CNP band θ.
-    pub theta: f64,
-    /// Instance ranking.
-    pub instances: InstanceScoring,
+    /// The count pipeline's settings, carried to the engine as they are.
+    pub count: CountSettings,
     /// Quantity-search ranker.
     pub ranker: Ranker,
     /// Weight of the quantity score.
@@ -66,9 +55,6 @@ pub struct Settings {
     pub sort: SortOrder,
     /// Search results shown.
     pub k: usize,
-    /// Corpus of the snippet index that count questions retrieve from (`all`: every one).
-    #[serde(default = "all_corpora")]
-    pub corpus: String,
     /// Where count questions take their snippets from: the corpus, or the web (when the server
     /// has a web search configured).
     #[serde(default)]
@@ -82,26 +68,14 @@ pub struct Settings {
     pub unit: Option<String>,
 }
 
-fn all_corpora() -> String {
-    ALL_CORPORA.into()
-}
-
-pub use crate::count::ALL_CORPORA;
-
 impl Default for Settings {
     fn default() -> Self {
-        let count = CountSettings::default();
         Settings {
-            snippets: count.snippets,
-            threshold: count.threshold,
-            strategy: count.strategy,
-            theta: count.context.theta,
-            instances: count.instance_scoring,
+            count: CountSettings::default(),
             ranker: Ranker::DEFAULT,
             alpha: DEFAULT_ALPHA,
             sort: SortOrder::default(),
             k: DEFAULT_RESULTS,
-            corpus: all_corpora(),
             snippet_source: SnippetSource::default(),
             snippet_set: None,
             unit: None,
@@ -109,45 +83,34 @@ impl Default for Settings {
     }
 }
 
+pub use crate::count::ALL_CORPORA;
+
 impl Settings {
-    /// The settings that differ from the defaults, as a URL query (`snippets=20&theta=0.4`);
+    /// The settings that differ from the defaults, as a URL query (`snippets=20&k=5`);
     /// empty when all are the defaults.
     pub fn changed_query(&self) -> String {
         let (s, d) = (self, Settings::default());
         let named = |value: &'static str| value.to_string();
-        let fields = [
-            ("snippets", s.snippets.to_string(), d.snippets.to_string()),
-            (
-                "threshold",
-                s.threshold.to_string(),
-                d.threshold.to_string(),
-            ),
-            (
-                "strategy",
-                named(s.strategy.name()),
-                named(d.strategy.name()),
-            ),
-            ("theta", s.theta.to_string(), d.theta.to_string()),
-            (
-                "instances",
-                named(s.instances.name()),
-                named(d.instances.name()),
-            ),
+        let search = [
             ("ranker", named(s.ranker.name()), named(d.ranker.name())),
             ("alpha", s.alpha.to_string(), d.alpha.to_string()),
             ("sort", named(s.sort.name()), named(d.sort.name())),
             ("k", s.k.to_string(), d.k.to_string()),
-            ("corpus", s.corpus.clone(), d.corpus.clone()),
             (
                 "snippet_source",
                 named(s.snippet_source.name()),
                 named(d.snippet_source.name()),
             ),
-        ];
-        let mut pairs: Vec<String> = fields
+        ]
+        .into_iter()
+        .filter(|(_, value, default)| value != default)
+        .map(|(name, value, _)| (name, value));
+        let mut pairs: Vec<String> = s
+            .count
+            .changed()
             .into_iter()
-            .filter(|(_, value, default)| value != default)
-            .map(|(name, value, _)| format!("{name}={}", encode(&value)))
+            .chain(search)
+            .map(|(name, value)| format!("{name}={}", encode(&value)))
             .collect();
         if let Some(set) = s.snippet_set {
             pairs.push(format!("snippet_set={set}"));
@@ -164,12 +127,7 @@ impl Settings {
         let d = Settings::default();
         match kind {
             QuestionKind::Count => Settings {
-                snippets: self.snippets,
-                threshold: self.threshold,
-                strategy: self.strategy,
-                theta: self.theta,
-                instances: self.instances,
-                corpus: self.corpus.clone(),
+                count: self.count.clone(),
                 snippet_source: self.snippet_source,
                 snippet_set: self.snippet_set,
                 ..d
@@ -308,29 +266,25 @@ impl Ask {
     pub fn from_params(get: impl Fn(&str) -> Option<String>) -> (Ask, Vec<String>) {
         let mut problems = Vec::new();
         let mut settings = Settings::default();
-        let mut number = |name: &str, target: &mut f64| {
-            if let Some(raw) = get(name).filter(|v| !v.trim().is_empty()) {
-                let whole = matches!(name, "snippets" | "k");
-                match raw.trim().parse::<f64>() {
-                    Ok(v) if v.is_finite() && (!whole || v.fract() == 0.0) => *target = v,
-                    _ if whole => {
-                        problems.push(format!("{name} must be a whole number, not “{raw}”"))
-                    }
-                    _ => problems.push(format!("{name} must be a number, not “{raw}”")),
+        let given = |name: &str| get(name).filter(|v| !v.trim().is_empty());
+        for setting in &COUNT_SETTINGS {
+            if let Some(raw) = given(setting.name) {
+                if let Err(e) = (setting.read)(&mut settings.count, &raw) {
+                    problems.push(e.to_string());
                 }
             }
-        };
-        number("threshold", &mut settings.threshold);
-        number("theta", &mut settings.theta);
-        number("alpha", &mut settings.alpha);
-        let mut snippets = settings.snippets as f64;
-        number("snippets", &mut snippets);
-        let mut k = settings.k as f64;
-        number("k", &mut k);
-        settings.snippets = snippets.max(0.0) as usize;
-        settings.k = k.max(0.0) as usize;
-        if let Some(corpus) = get("corpus").filter(|v| !v.trim().is_empty()) {
-            settings.corpus = corpus.trim().to_string();
+        }
+        if let Some(raw) = given("alpha") {
+            match raw.trim().parse::<f64>() {
+                Ok(v) if v.is_finite() => settings.alpha = v,
+                _ => problems.push(format!("alpha must be a number, not “{raw}”")),
+            }
+        }
+        if let Some(raw) = given("k") {
+            match raw.trim().parse::<f64>() {
+                Ok(v) if v.is_finite() && v.fract() == 0.0 => settings.k = v.max(0.0) as usize,
+                _ => problems.push(format!("k must be a whole number, not “{raw}”")),
+            }
         }
         if let Some(raw) = get("snippet_set").filter(|v| !v.trim().is_empty()) {
             match raw.trim().parse::<i64>() {
@@ -351,8 +305,6 @@ impl Ask {
                 ));
             }
         }
-        choose(&get, "strategy", &mut settings.strategy, &mut problems);
-        choose(&get, "instances", &mut settings.instances, &mut problems);
         choose(&get, "ranker", &mut settings.ranker, &mut problems);
         choose(&get, "sort", &mut settings.sort, &mut problems);
         choose(
@@ -386,7 +338,8 @@ mod tests {
         let mut read = read.into_inner();
         let mut listed: Vec<String> = QUESTION_PARAMETERS
             .iter()
-            .chain(&COUNT_PARAMETERS)
+            .chain(&COUNT_SETTINGS.map(|s| s.name))
+            .chain(&COUNT_SOURCE_PARAMETERS)
             .chain(&SEARCH_PARAMETERS)
             .chain(&VALUE_PARAMETERS)
             .map(|n| n.to_string())
@@ -456,7 +409,7 @@ mod tests {
             settings: Settings::default(),
         };
         assert_eq!(ask.url(), "/?q=how+many+moons+%26+rings%3F");
-        ask.settings.theta = 0.2;
+        ask.settings.count.context.theta = 0.2;
         assert_eq!(
             ask.with_mode(Mode::Count).url(),
             "/?q=how+many+moons+%26+rings%3F&mode=count&theta=0.2"
@@ -486,7 +439,7 @@ mod tests {
         assert_eq!(ask.mode, Mode::Auto);
         assert_eq!(ask.settings.ranker, Ranker::Qbm25);
         assert_eq!(ask.settings.alpha, 2.0);
-        assert_eq!(ask.settings.theta, Settings::default().theta);
+        assert_eq!(ask.settings.count, CountSettings::default());
         assert_eq!(
             problems,
             vec!["theta must be a number, not “lots”".to_string()]
@@ -510,9 +463,12 @@ mod tests {
                 .find(|(k, _)| *k == name)
                 .map(|(_, v)| v.to_string())
         });
-        assert_eq!(ask.settings.strategy, Strategy::Median);
+        assert_eq!(ask.settings.count.strategy, crate::Strategy::Median);
         assert_eq!(ask.settings.sort, SortOrder::ValueDescending);
-        assert_eq!(ask.settings.instances, Settings::default().instances);
+        assert_eq!(
+            ask.settings.count.instances,
+            CountSettings::default().instances
+        );
         assert_eq!(ask.settings.snippet_source, SnippetSource::Corpus);
         assert_eq!(
             problems,

@@ -12,13 +12,13 @@ use tally_types::count::{Stage, StageTiming};
 use tally_types::{Answer, AnswerBody, Choice, Mode, SnippetSource, SortOrder, StoredAnswer};
 
 use crate::model::{
-    Answered, Ask, Settings, ALL_CORPORA, INSTANCE_SCORINGS, MAX_QUESTION_CHARS, MODES, RANKERS,
-    SORTS, STRATEGIES,
+    Answered, Ask, Settings, ALL_CORPORA, MAX_QUESTION_CHARS, MODES, RANKERS, SORTS,
 };
 use crate::views::count::CountAnswerView;
 use crate::views::feedback::{error_text, FeedbackTarget};
 use crate::views::search::SearchAnswerView;
 use crate::views::value::ValueAnswerView;
+use tally_types::count::{Control, CountSettings, COUNT_SETTINGS};
 
 /// The question as the URL gives it, and what is wrong with the URL's settings.
 fn current_ask() -> Memo<(Ask, Vec<String>)> {
@@ -165,17 +165,52 @@ fn submit_in_place(_: leptos::ev::SubmitEvent, _: &impl Fn(&str, NavigateOptions
 
 /// A `<select>` of `options`, `chosen` selected; each option's value and label is its name.
 fn select<T: Choice>(name: &'static str, options: &[T], chosen: T) -> impl IntoView {
+    let names = options.iter().map(|o| o.choice_name()).collect();
+    select_named(name, names, chosen.choice_name())
+}
+
+/// A `<select>` of the names `options`, `chosen` selected.
+fn select_named(name: &'static str, options: Vec<&'static str>, chosen: &str) -> impl IntoView {
     view! {
         <select name=name id=format!("setting-{name}")>
             {options
-                .iter()
-                .map(|o| {
-                    let label = o.choice_name();
-                    view! { <option value=label selected=*o == chosen>{label}</option> }
-                })
+                .into_iter()
+                .map(|label| view! { <option value=label selected=label == chosen>{label}</option> })
                 .collect_view()}
         </select>
     }
+}
+
+/// The count settings' controls, one per [`COUNT_SETTINGS`] entry, showing `count`.
+fn count_controls(count: &CountSettings) -> impl IntoView {
+    COUNT_SETTINGS
+        .iter()
+        .map(|setting| {
+            let value = (setting.write)(count);
+            let control = match setting.control {
+                Control::Number { min, max, step } => view! {
+                    <input type="number" name=setting.name id=format!("setting-{}", setting.name)
+                        min=min.to_string() max=max.to_string() step=step.to_string() value=value/>
+                }
+                .into_any(),
+                Control::Choice { offered, .. } => {
+                    select_named(setting.name, offered(), &value).into_any()
+                }
+                Control::Corpus => view! { <CorpusSelect chosen=value/> }.into_any(),
+            };
+            view! { <label>{format!("{} ", setting.label)} {control}</label> }
+        })
+        .collect_view()
+}
+
+/// The count settings' defaults, as the panel's note says them.
+fn count_defaults() -> String {
+    let defaults = CountSettings::default();
+    COUNT_SETTINGS
+        .iter()
+        .map(|s| format!("{} {}", s.label.to_lowercase(), (s.write)(&defaults)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[component]
@@ -228,12 +263,7 @@ fn QuestionBox(ask: Signal<Ask>) -> impl IntoView {
                 <div class="settings-grid">
                     <fieldset>
                         <legend>"Count questions"</legend>
-                        <label>"Snippets " <input type="number" name="snippets" min="1" max="1000" value=settings.snippets.to_string()/></label>
-                        <label>"Span threshold " <input type="number" name="threshold" min="0" max="1" step="0.05" value=settings.threshold.to_string()/></label>
-                        <label>"Consolidation " {select("strategy", &STRATEGIES, settings.strategy)}</label>
-                        <label>"CNP band θ " <input type="number" name="theta" min="0" max="1" step="0.05" value=settings.theta.to_string()/></label>
-                        <label>"Instance scoring " {select("instances", &INSTANCE_SCORINGS, settings.instances)}</label>
-                        <label>"Corpus " <CorpusSelect chosen=settings.corpus.clone()/></label>
+                        {count_controls(&settings.count)}
                         <SnippetSourceSelect chosen=settings.snippet_source/>
                     </fieldset>
                     <fieldset>
@@ -246,9 +276,8 @@ fn QuestionBox(ask: Signal<Ask>) -> impl IntoView {
                 </div>
                 <p class="muted small">
                     {format!(
-                        "Defaults (the best measured): {} snippets, threshold {}, {}, θ {}, {}, ranker {}, α {}.",
-                        defaults.snippets, defaults.threshold, defaults.strategy.name(), defaults.theta,
-                        defaults.instances.name(), defaults.ranker.name(), defaults.alpha
+                        "Defaults (the best measured): {}; ranker {}, α {}.",
+                        count_defaults(), defaults.ranker.name(), defaults.alpha
                     )}
                     " " <a href="/?reset-settings" rel="external" id="reset-settings">"Reset"</a>
                 </p>

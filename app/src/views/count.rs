@@ -13,8 +13,8 @@ use crate::views::feedback::{Extra, FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
 use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
 use tally_types::count::{
-    Abstention, Cnp, CnpClass, CnpGroups, CountAnswer, CountSpan, RankedInstance, Retrieval,
-    SnippetAnswer, SnippetOrigin, SnippetSource, StageTiming,
+    Abstention, Cnp, CnpClass, CnpGroups, CountAnswer, CountSettings, CountSpan, RankedInstance,
+    ResolvedSettings, Retrieval, SnippetAnswer, SnippetOrigin, SnippetSource, StageTiming,
 };
 use tally_types::Mode;
 
@@ -152,8 +152,10 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
         origin,
         threshold_used,
         timings,
-        settings: _,
+        settings,
+        resolved,
     } = view;
+    let settings_line = settings_summary(&settings, resolved.as_ref());
     let origin_line = origin.map(|origin| view! { <Origin origin question=question.clone()/> });
     let used = snippets
         .iter()
@@ -225,7 +227,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
                 }
                 .into_any()
             }}
-            <HowTallyGotThis snippets=snippet_count retrieval used threshold_used confidence timings/>
+            <HowTallyGotThis snippets=snippet_count retrieval used threshold_used confidence timings settings_line/>
         </section>
     }
     .into_any()
@@ -289,10 +291,12 @@ fn HowTallyGotThis(
     threshold_used: f64,
     confidence: f64,
     timings: Vec<StageTiming>,
+    settings_line: String,
 ) -> impl IntoView {
     view! {
     <details class="timings how">
         <summary>"How Tally got this"</summary>
+        <p class="muted" id="settings-used">{settings_line}</p>
         <p class="muted">
             {format!(
                 "{} ({}); {used} count phrases likely enough to count (the reader's threshold was {threshold_used:.1}), weighed by how likely each is; {} of that weight agrees with the answer.",
@@ -311,6 +315,23 @@ fn HowTallyGotThis(
         </table>
     </details>
     }
+}
+
+/// The settings an answer was computed with, as the page says them: those changed from the
+/// defaults, then what Tally decided for itself ([`ResolvedSettings`]) where it differs.
+fn settings_summary(settings: &CountSettings, resolved: Option<&ResolvedSettings>) -> String {
+    let changed = settings.changed();
+    let mut said = if changed.is_empty() {
+        "Settings: the defaults.".to_string()
+    } else {
+        let pairs: Vec<String> = changed.iter().map(|(n, v)| format!("{n} {v}")).collect();
+        format!("Settings changed: {}.", pairs.join(", "))
+    };
+    for note in resolved.map(|r| settings.notes(r)).unwrap_or_default() {
+        said.push(' ');
+        said.push_str(&note);
+    }
+    said
 }
 
 /// Every snippet's chosen count at its value, sized by confidence and coloured by CNP class;

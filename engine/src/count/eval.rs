@@ -13,7 +13,8 @@ use super::metrics::{
     class_accuracy, count_scores, instance_scores, relevance, ClassAccuracy, CountScores,
     InstanceScores,
 };
-use super::pipeline::{best_per_snippet, predict, CountPipeline, CountSettings, PipelineError};
+use super::pipeline::{CountPipeline, CountSettings, PipelineError};
+use super::prediction::{best_per_snippet, predict};
 use super::question::analyse;
 use super::relevance::{Subject, WordRarity};
 use super::snippet_index::{IndexError, SnippetIndex};
@@ -111,7 +112,12 @@ pub fn evaluate_counts(
     retrieval: EvalRetrieval<'_>,
     rarity: &dyn WordRarity,
 ) -> Result<CountReport, EvaluateError> {
-    let settings = &settings.for_scorer(pipeline.effective_scorer(settings.scorer));
+    // The stored sets were gathered for their questions, as the server's prefetched ones.
+    let resolved = settings.resolve(
+        pipeline.effective_scorer(settings.scorer),
+        matches!(retrieval, EvalRetrieval::Stored),
+    );
+    let settings = &settings.applied(&resolved);
     let sets = read_squad(snippets)?;
     let gold = read_gold_counts(gold)?;
     let mut per_query = Vec::new();
@@ -122,13 +128,8 @@ pub fn evaluate_counts(
         let retrieved = retrieval.snippets(set, settings.snippets)?;
         let texts: Vec<&str> = retrieved.iter().map(|s| s.text.as_str()).collect();
         let analysis = analyse(&set.question);
-        // The stored sets were gathered for their questions, as the server's prefetched ones.
-        let min_relevance = match retrieval {
-            EvalRetrieval::Stored => 0.0,
-            EvalRetrieval::Open(_) | EvalRetrieval::OffCorpus(_) => settings.min_relevance,
-        };
         let subject = Subject::of(&analysis, rarity);
-        let related = passages_about(&set.question, &subject, &retrieved, min_relevance);
+        let related = passages_about(&set.question, &subject, &retrieved, settings.min_relevance);
         let scored = pipeline.score_candidates(
             &set.question,
             &analysis,

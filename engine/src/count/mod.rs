@@ -21,6 +21,7 @@ pub mod logistic;
 pub mod metrics;
 pub mod name_cache;
 pub mod pipeline;
+pub mod prediction;
 pub mod question;
 pub mod ranker;
 pub mod relevance;

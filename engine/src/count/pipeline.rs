@@ -19,7 +19,6 @@ pub use tally_types::ScorerKind;
 
 use super::answer_support::{AnswerSupport, SupportError, SupportRule, SUPPORT_FILE};
 use super::candidates::{count_candidates, CountCandidate};
-use super::consolidate::{consolidate, select, Scored};
 use super::contextualize::{classify, CnpClass, CnpInput};
 use super::instance_reading::read_instances;
 use super::instances::{
@@ -28,9 +27,9 @@ use super::instances::{
 };
 use super::lexical::lexical_confidence;
 use super::name_cache::NameCache;
+use super::prediction::{best_per_snippet, predict, Chosen, Prediction};
 use super::question::{analyse, QuestionAnalysis};
 use super::relevance::{Subject, WordRarity};
-use super::statement::StatementRule;
 use super::structured::{passages_about, stated_count};
 
 use super::ranker::{
@@ -369,19 +368,15 @@ impl CountPipeline {
 
         let texts: Vec<&str> = snippets.iter().map(|s| s.text.as_str()).collect();
         let subject = Subject::of(&analysis, rarity);
-        // A data set's stored snippet set was gathered for its question: every snippet is about
-        // it (the rule is for passages retrieved from a whole corpus).
-        let min_relevance = if retrieval == Retrieval::Prefetched {
-            0.0
-        } else {
-            settings.min_relevance
-        };
-        let related = passages_about(question, &subject, snippets, min_relevance);
+        // What applies is recorded beside the settings as asked, which stay as they were.
+        let stored_set = retrieval == Retrieval::Prefetched;
+        let resolved = settings.resolve(self.effective_scorer(settings.scorer), stored_set);
+        let (asked, settings) = (settings, &settings.applied(&resolved));
+        let scorer = resolved.scorer;
+        let related = passages_about(question, &subject, snippets, settings.min_relevance);
         let sources: Vec<&str> = snippets.iter().map(|s| s.source.as_str()).collect();
         lap(Stage::Analysis, &mut timings)?;
 
-        let scorer = self.effective_scorer(settings.scorer);
-        let settings = &settings.for_scorer(scorer);
         let (per_snippet, evidence) = self.read_snippets(
             question, &analysis, &texts, &related, settings, scorer, &sources,
         )?;
@@ -428,7 +423,7 @@ impl CountPipeline {
             evidence,
             &chosen,
             texts.len(),
-            settings.instance_scoring,
+            settings.instances,
             settings.max_instances,
         );
         lap(Stage::Instances, &mut timings)?;
@@ -458,7 +453,8 @@ impl CountPipeline {
             retrieval,
             origin: None,
             threshold_used,
-            settings: settings.clone(),
+            settings: asked.clone(),
+            resolved: Some(resolved),
             timings,
         })
     }
@@ -488,7 +484,7 @@ impl CountPipeline {
                 self.instance_evidence(
                     analysis,
                     &instance_texts,
-                    settings.instance_scoring,
+                    settings.instances,
                     settings.max_instances,
                 )
             });
@@ -813,13 +809,6 @@ const FIT_BATCH: usize = 32;
 /// sentence naming names of two calls is read twice).
 const READ_BATCH: usize = 32;
 
-/// A snippet's answer: its most confident count candidate.
-pub struct Chosen {
-    pub snippet: usize,
-    pub candidate: CountCandidate,
-    pub confidence: f64,
-}
-
 /// The span model's probability of every candidate; the model reads only the sentences with a
 /// count candidate, and only in the snippets `read` marks (all when `None`; the others' candidates
 /// get 0).
@@ -840,94 +829,6 @@ fn span_probabilities(
         raise_candidate_probabilities(window, scores, &candidates[s], &mut out[s]);
     }
     Ok(out)
-}
-
-/// One answer per snippet: its most confident count span (snippets without one give none).
-pub fn best_per_snippet(per_snippet: &[Vec<(CountCandidate, f64)>]) -> Vec<Chosen> {
-    per_snippet
-        .iter()
-        .enumerate()
-        .filter_map(|(s, cs)| {
-            cs.iter()
-                .max_by(|a, b| a.1.total_cmp(&b.1))
-                .map(|(c, p)| Chosen {
-                    snippet: s,
-                    candidate: c.clone(),
-                    confidence: *p,
-                })
-        })
-        .collect()
-}
-
-/// Threshold (with relaxation) and consolidation: the threshold used, the indices of `chosen`
-/// that took part, and the predicted count.
-/// What consolidation makes of a question's chosen counts.
-pub struct Prediction {
-    /// The threshold after relaxation.
-    pub threshold_used: f64,
-    /// Indexes into the chosen counts of those that took part.
-    pub kept: Vec<usize>,
-    /// The consolidated count, whatever the support.
-    pub consolidated: Option<f64>,
-    /// The answer: the consolidated count when its support reaches the setting.
-    pub count: Option<f64>,
-    pub support: f64,
-}
-
-impl Prediction {
-    /// This prediction with a clear statement's count (see [`super::statement`]) applied
-    /// under `rule`.
-    pub fn with_statement(self, statement: Option<f64>, rule: StatementRule) -> Self {
-        let Some(stated) = statement else {
-            return self;
-        };
-        let take = match rule {
-            StatementRule::Off => false,
-            StatementRule::LiftAbstention => self.count.is_none(),
-            StatementRule::Override => true,
-        };
-        if !take {
-            return self;
-        }
-        Self {
-            consolidated: Some(stated),
-            count: Some(stated),
-            ..self
-        }
-    }
-}
-
-/// Each snippet's chosen count with its confidence, as consolidation and support read them.
-pub fn scored(chosen: &[Chosen]) -> Vec<Scored> {
-    chosen
-        .iter()
-        .map(|c| Scored {
-            count: c.candidate.count,
-            confidence: c.confidence,
-        })
-        .collect()
-}
-
-/// Consolidates the chosen counts; abstains when the answer's support (read by `rule`) is below
-/// the setting.
-pub fn predict(chosen: &[Chosen], settings: &CountSettings, rule: SupportRule) -> Prediction {
-    let scored = scored(chosen);
-    let (threshold_used, kept) = select(
-        &scored,
-        settings.threshold,
-        settings.relax_threshold,
-        settings.min_counts,
-    );
-    let kept_scored: Vec<Scored> = kept.iter().map(|&i| scored[i]).collect();
-    let consolidated = consolidate(&kept_scored, settings.strategy);
-    let support = rule.support(&scored, consolidated);
-    Prediction {
-        threshold_used,
-        kept,
-        consolidated,
-        count: consolidated.filter(|_| support >= settings.abstain_below),
-        support,
-    }
 }
 
 /// Each snippet's count candidates with their confidences.
@@ -1016,43 +917,4 @@ fn ranked_instances(instances: &[Instance], snippets: &[Snippet]) -> Vec<RankedI
             }
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_statement_lifts_an_abstention_and_overrides_only_when_told() {
-        let abstained = || Prediction {
-            threshold_used: 0.2,
-            kept: vec![0],
-            consolidated: Some(480.0),
-            count: None,
-            support: 0.05,
-        };
-        let lifted = abstained().with_statement(Some(22.0), StatementRule::LiftAbstention);
-        assert_eq!(
-            (lifted.count, lifted.consolidated),
-            (Some(22.0), Some(22.0))
-        );
-        let answered = Prediction {
-            count: Some(480.0),
-            ..abstained()
-        };
-        let kept = answered.with_statement(Some(22.0), StatementRule::LiftAbstention);
-        assert_eq!(kept.count, Some(480.0));
-        assert_eq!(
-            abstained()
-                .with_statement(Some(22.0), StatementRule::Off)
-                .count,
-            None
-        );
-        assert_eq!(
-            abstained()
-                .with_statement(None, StatementRule::Override)
-                .count,
-            None
-        );
-    }
 }

@@ -64,10 +64,23 @@ pub fn clear_statement(
         .then_some(best)
 }
 
+/// Whether the candidate's noun phrase says no more than the question: "three small moons"
+/// counts a part of the moons ("small"), no answer to how many moons there are.
+fn unqualified(candidate: &CountCandidate, analysis: &QuestionAnalysis) -> bool {
+    let asked: Vec<String> = words(&analysis.question)
+        .iter()
+        .map(|w| singular(w))
+        .collect();
+    let noun = words(&candidate.noun);
+    noun.split_last()
+        .is_some_and(|(_, qualifiers)| qualifiers.iter().all(|w| asked.contains(&singular(w))))
+}
+
 /// The count every passage's most confident count *of the noun asked for* agrees on, when the
 /// passage's best reading is another count ("Brookfield College has 7 schools and about 18,000
 /// students" for the students): the reader's favourite number does not hide the count whose
-/// noun is the one asked for (issue 58). `None` when there is none or they disagree.
+/// noun is the one asked for (issue 58). A count of a qualified part ("three small moons") is
+/// none. `None` when there is none or they disagree.
 pub fn noun_statement(
     per_snippet: &[Vec<(CountCandidate, f64)>],
     analysis: &QuestionAnalysis,
@@ -78,7 +91,12 @@ pub fn noun_statement(
         .filter_map(|candidates| {
             candidates
                 .iter()
-                .filter(|(c, p)| *p > 0.0 && *p >= floor && counts_the_answer_type(c, analysis))
+                .filter(|(c, p)| {
+                    *p > 0.0
+                        && *p >= floor
+                        && counts_the_answer_type(c, analysis)
+                        && unqualified(c, analysis)
+                })
                 .max_by(|a, b| a.1.total_cmp(&b.1))
         })
         .map(|(c, p)| (c.count, *p))
@@ -107,6 +125,21 @@ mod tests {
             .filter(|c| counts_the_answer_type(c, &analysis))
             .map(|c| c.text)
             .collect()
+    }
+
+    #[test]
+    fn a_count_of_a_qualified_part_is_no_statement_of_the_whole() {
+        let analysis = analyse("how many moons does jupiter have");
+        let read = |text: &str| -> Vec<Vec<(CountCandidate, f64)>> {
+            vec![count_candidates(text)
+                .into_iter()
+                .map(|c| (c, 0.3))
+                .collect()]
+        };
+        let voyager = "Voyager 2 discovered volcanic activity on Io and three small moons.";
+        assert_eq!(noun_statement(&read(voyager), &analysis, 0.05), None);
+        let plain = "Jupiter has 95 moons and a faint ring system of 4 rings.";
+        assert_eq!(noun_statement(&read(plain), &analysis, 0.05), Some(95.0));
     }
 
     #[test]

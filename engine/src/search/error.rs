@@ -28,6 +28,6 @@ pub enum SearchError {
     NeedsEncoder(&'static str),
     #[error("the query is empty")]
     EmptyQuery,
-    #[error("alpha must be a finite number ≥ 0, not {0}")]
+    #[error("alpha must be between 0 and {max}, not {0}", max = tally_types::search::MAX_ALPHA)]
     BadAlpha(f64),
 }

@@ -33,7 +33,7 @@ pub fn search(
     if query.trim().is_empty() {
         return Err(SearchError::EmptyQuery);
     }
-    if !settings.alpha.is_finite() || settings.alpha < 0.0 {
+    if !(0.0..=tally_types::search::MAX_ALPHA).contains(&settings.alpha) {
         return Err(SearchError::BadAlpha(settings.alpha));
     }
     let ranker = ranker_for(settings, encoder)?;

@@ -82,31 +82,14 @@ pub(super) fn decide_kind(
     }
 }
 
-/// Count settings from the page's settings (the command line's are checked the same way).
+/// The count settings as asked, each within its range (one sentence per setting, the same
+/// from every entry point).
 pub fn count_settings(settings: &Settings) -> Result<CountSettings, AnswerError> {
-    tuned_count_settings(settings, CountChoices::default())
-}
-
-/// Count settings from the page's settings and `tuning`, the count pipeline's settings that
-/// only the command line offers (`tally ask --abstain-below …`); the page's fields of `tuning`
-/// are not read.
-pub fn tuned_count_settings(
-    settings: &Settings,
-    tuning: CountChoices,
-) -> Result<CountSettings, AnswerError> {
-    let corpus = settings.corpus.as_str();
-    CountChoices {
-        strategy: Some(settings.strategy),
-        threshold: Some(settings.threshold),
-        theta: Some(settings.theta),
-        instance_scoring: Some(settings.instances),
-        snippets: Some(settings.snippets),
-        corpus: (corpus != tally_types::request::ALL_CORPORA && !corpus.is_empty())
-            .then_some(corpus),
-        ..tuning
-    }
-    .settings()
-    .map_err(|e| AnswerError::BadRequest(e.to_string()))
+    settings
+        .count
+        .check()
+        .map_err(|e| AnswerError::BadRequest(e.to_string()))?;
+    Ok(settings.count.clone())
 }
 
 /// Search settings from the page's settings.

@@ -19,7 +19,7 @@ use tally_types::count::{SnippetOrigin, SnippetSource};
 use tally_types::request::{clean_text, Ask, Settings};
 use tally_types::{Answer, AnswerBody, Mode};
 
-use tally_engine::choices::{CountChoices, SearchChoices};
+use tally_engine::choices::SearchChoices;
 
 use crate::sources::{FetchSnippets as _, Fetched, LocalIndex, WebSource};
 
@@ -32,9 +32,7 @@ mod summary;
 
 use cache::{Cache, CacheKey};
 use check::{check_corpus, decide_kind};
-pub use check::{
-    count_settings, search_settings, tuned_count_settings, validate_question, Checked,
-};
+pub use check::{count_settings, search_settings, validate_question, Checked};
 use dispatch::answer_with;
 use engines::load_engines;
 pub use engines::{Engines, ExampleQuestions, LoadFailure};
@@ -97,7 +95,7 @@ fn is_costly(count: &CountSettings) -> bool {
     use tally_types::count::InstanceScoring;
     count.snippets > tally_types::count::DEFAULT_SNIPPETS
         || matches!(
-            count.instance_scoring,
+            count.instances,
             InstanceScoring::Reader | InstanceScoring::ReaderTypeCompatibility
         )
 }
@@ -320,19 +318,13 @@ impl Answerer {
     /// defaults). The corpus is checked once the engines are loaded (before, answering says
     /// "still loading" anyway, and checks it then).
     pub fn check(&self, ask: &Ask) -> Result<Checked, AnswerError> {
-        self.check_tuned(ask, CountChoices::default())
-    }
-
-    /// [`check`](Self::check) with the count pipeline's `tuning` that only the command line
-    /// offers ([`tuned_count_settings`]).
-    pub fn check_tuned(&self, ask: &Ask, tuning: CountChoices) -> Result<Checked, AnswerError> {
         let question = clean_text(&ask.q).trim().to_string();
         validate_question(&question)?;
         let (mode, settings) = (ask.mode, &ask.settings);
         let forced = mode.chosen_kind();
         let may_count = matches!(forced, None | Some(QuestionKind::Count));
         let count = if may_count {
-            tuned_count_settings(settings, tuning)?
+            count_settings(settings)?
         } else {
             CountSettings::default()
         };
@@ -565,13 +557,7 @@ mod tests {
     #[test]
     fn the_pages_defaults_are_the_engines_defaults() {
         let page = Settings::default();
-        let count = count_settings(&page).unwrap();
-        let engine = CountSettings::default();
-        assert_eq!(count.strategy, engine.strategy);
-        assert_eq!(count.threshold, engine.threshold);
-        assert_eq!(count.context.theta, engine.context.theta);
-        assert_eq!(count.instance_scoring, engine.instance_scoring);
-        assert_eq!(count.snippets, engine.snippets);
+        assert_eq!(count_settings(&page).unwrap(), CountSettings::default());
         let search = search_settings(&page).unwrap();
         // The best cross-validated ranker on the Qsearch dev queries is learned (docs/search.md).
         assert_eq!(search.ranker, tally_engine::search::Ranker::Learned);
@@ -581,12 +567,10 @@ mod tests {
 
     #[test]
     fn bad_settings_and_questions_are_explained() {
-        let s = Settings {
-            theta: 1.5,
-            ..Settings::default()
-        };
+        let mut s = Settings::default();
+        s.count.context.theta = 1.5;
         let e = count_settings(&s).unwrap_err().to_string();
-        assert_eq!(e, "θ must be between 0 and 1, not 1.5");
+        assert_eq!(e, "theta must be between 0 and 1, not 1.5");
         let s = Settings {
             alpha: -1.0,
             ..Settings::default()
@@ -594,7 +578,7 @@ mod tests {
         assert!(search_settings(&s)
             .unwrap_err()
             .to_string()
-            .contains("α must be between 0 and 100"));
+            .contains("alpha must be between 0 and 100"));
         assert!(validate_question("   ").is_err());
         let long = "x".repeat(501);
         assert!(validate_question(&long)
@@ -619,7 +603,7 @@ mod tests {
                 .check(&asked(mode, &bad_alpha))
                 .unwrap_err()
                 .to_string();
-            assert!(e.contains("α must be"), "{mode:?}: {e}");
+            assert!(e.contains("alpha must be"), "{mode:?}: {e}");
         }
     }
 

@@ -16,7 +16,7 @@ pub async fn ask(args: &AskArgs) -> anyhow::Result<()> {
     let answerer = Answerer::new(1, 0)
         .with_max_snippets(usize::try_from(args.max_snippets).unwrap_or(usize::MAX));
     // Checked before anything loads: a bad question or setting is refused at once.
-    let checked = answerer.check_tuned(&args.asked(), args.settings.choices()?)?;
+    let checked = answerer.check(&args.asked())?;
     let (encoder, _) = encoder_of(&args.models)?;
     let config = EngineConfig {
         snippet_index: args.corpus.index.clone(),

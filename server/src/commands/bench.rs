@@ -9,7 +9,7 @@ use anyhow::{bail, Context};
 use serde::Serialize;
 use tally_engine::quantity::eval::read_gold;
 
-use crate::cli::BenchExtractionArgs;
+use crate::cli::bench::BenchExtractionArgs;
 
 #[derive(Debug, Serialize)]
 struct ExtractionFigures {

@@ -12,7 +12,8 @@ use tally_engine::search::sentences::split_sentences;
 use tally_engine::search::SentenceIndex;
 
 use super::resident;
-use crate::cli::{data_dir_or_default, BenchIngestArgs, IndexArgs};
+use crate::cli::bench::BenchIngestArgs;
+use crate::cli::{data_dir_or_default, IndexArgs};
 
 /// `tally corpus list`.
 pub fn list(args: &IndexArgs) -> anyhow::Result<()> {

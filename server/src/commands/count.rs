@@ -22,9 +22,10 @@ use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
 use tally_types::count::Stage;
 use tally_types::{CnpGroup, InstanceScoring};
 
+use crate::cli::bench::BenchCountArgs;
 use crate::cli::{
-    data_dir_or_default, BenchCountArgs, CountArgs, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs,
-    EvalRetrievalArg, ModelArgs, TrainCountSpansArgs,
+    data_dir_or_default, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs, EvalRetrievalArg,
+    ModelArgs, TrainCountSpansArgs,
 };
 use crate::loading::{encoder_of, open_snippet_index};
 
@@ -42,11 +43,6 @@ pub fn load_pipeline(models: &ModelArgs) -> anyhow::Result<CountPipeline> {
         Some(dir) => format!("the span model in {} could not be loaded", dir.display()),
         None => "the built-in span model could not be loaded".to_string(),
     })
-}
-
-/// Default settings with the user's changes (clap has read the choices' names).
-pub fn count_settings(args: &CountArgs) -> anyhow::Result<CountSettings> {
-    Ok(args.choices()?.settings()?)
 }
 
 /// A count answer for people (`tally ask`).
@@ -320,7 +316,7 @@ fn print_calibration(ranker_report: &RankerReport) {
 
 /// `tally eval count --snippets FILE --gold FILE [--strategy S] [--json]`.
 pub fn eval_count(args: &EvalCountArgs) -> anyhow::Result<()> {
-    let settings = count_settings(&args.settings)?;
+    let settings = args.settings.0.clone();
     let pipeline = load_pipeline(&args.models)?;
     // The default corpus: searched in the open regimes, and in every regime the measure of how
     // rare a question's words are (as when a person asks the server). The stored regime holds
@@ -412,24 +408,33 @@ pub fn eval_count(args: &EvalCountArgs) -> anyhow::Result<()> {
 
 /// `tally eval cnp --contexts FILE [--json]`.
 pub fn eval_cnp(args: &EvalCnpArgs) -> anyhow::Result<()> {
-    if !(0.0..=1.0).contains(&args.theta) {
-        bail!("θ must be between 0 and 1, not {}", args.theta);
-    }
     let (encoder, _) = encoder_of(&args.models)?;
     let rows = read_contexts(&args.contexts).context("the contexts file could not be used")?;
+    // θ comes with the count settings' flags (read and checked as everywhere else).
     let settings = ContextSettings {
-        theta: args.theta,
         incomparable_cosine: args.min_cosine,
         larger_synonym_cosine: args.larger_synonyms.then_some(0.5),
+        ..args.settings.0.context
     };
     let report = evaluate_cnp(&rows, &encoder, &settings)?;
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
         return Ok(());
     }
+    let changed = args.settings.0.changed();
     println!(
-        "{} queries, {} annotated candidates, θ = {}",
-        report.queries, report.candidates, args.theta
+        "{} queries, {} annotated candidates, settings: {}",
+        report.queries,
+        report.candidates,
+        if changed.is_empty() {
+            "the defaults".to_string()
+        } else {
+            changed
+                .iter()
+                .map(|(n, v)| format!("{n} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
     );
     println!("{:<14} {:>8} {:>9}", "class", "members", "accuracy");
     for (name, c) in [
@@ -444,12 +449,12 @@ pub fn eval_cnp(args: &EvalCnpArgs) -> anyhow::Result<()> {
 
 /// `tally eval instances --snippets FILE --gold FILE --aliases FILE [--json]`.
 pub fn eval_instances(args: &EvalInstancesArgs) -> anyhow::Result<()> {
-    let settings = count_settings(&args.settings)?;
+    let settings = args.settings.0.clone();
     let pipeline = load_pipeline(&args.models)?;
     // The JSON line gives the chosen scoring alone: only that one is computed (the reader's
     // scorings read every sentence naming a candidate, 5× the time of the others).
     let scorings = if args.json {
-        vec![settings.instance_scoring]
+        vec![settings.instances]
     } else {
         InstanceScoring::ALL.to_vec()
     };
@@ -465,7 +470,7 @@ pub fn eval_instances(args: &EvalInstancesArgs) -> anyhow::Result<()> {
     if args.json {
         let chosen = report
             .scorings
-            .get(settings.instance_scoring.name())
+            .get(settings.instances.name())
             .context("no figures for the chosen scoring")?;
         println!("{}", serde_json::to_string(chosen)?);
         return Ok(());
@@ -501,7 +506,7 @@ fn print_instance_table(report: &InstanceReport) {
 /// as for a question never seen before (the name cache is emptied before every run), then with
 /// its names cached; and the throughput of different stored questions answered several at once.
 pub fn bench(args: &BenchCountArgs) -> anyhow::Result<()> {
-    let settings = count_settings(&args.settings)?;
+    let settings = args.settings.0.clone();
     let index = open_snippet_index(&args.corpus.index, args.corpus.data_dir().as_deref())?;
     let pipeline = load_pipeline(&args.models)?;
     // One warm-up run: first-call allocations are not what a served question pays.

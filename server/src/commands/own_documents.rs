@@ -16,7 +16,7 @@ use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::search::index::{Document, SentenceIndex};
 use tally_engine::value::{parse_question, ValueSettings};
 
-use super::count::{count_settings, load_pipeline};
+use super::count::load_pipeline;
 use super::own_document_instances::InstanceCheck;
 use super::own_document_values::{judge, read_values, Outcome, OwnValueQuestion};
 use crate::cli::{data_dir_or_default, EvalOwnDocumentsArgs};
@@ -329,7 +329,7 @@ fn count_tallies(
     misses: &mut Vec<String>,
 ) -> anyhow::Result<Tallies> {
     let pipeline = load_pipeline(&args.models)?;
-    let base = count_settings(&args.settings)?;
+    let base = args.settings.0.clone();
     let mut tallies = Tallies::new();
     for (setting, corpus) in SETTINGS {
         let mut settings = base.clone();

@@ -14,9 +14,9 @@ use tally_engine::search::{
 };
 use tally_engine::Encoder;
 
+use crate::cli::bench::BenchSearchArgs;
 use crate::cli::{
-    data_dir_or_default, BenchSearchArgs, EvalSearchArgs, SearchArgs, SearchSettingsArgs,
-    TrainSearchRankerArgs,
+    data_dir_or_default, EvalSearchArgs, SearchArgs, SearchSettingsArgs, TrainSearchRankerArgs,
 };
 use crate::loading::{encoder_of, open_sentence_index};
 

@@ -7,7 +7,8 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use tally_engine::value::{answer, parse_question, significant, ValueAnswer, ValueSettings};
 
-use crate::cli::{data_dir_or_default, BenchValueArgs, ValueArgs};
+use crate::cli::bench::BenchValueArgs;
+use crate::cli::{data_dir_or_default, ValueArgs};
 use crate::loading::open_sentence_index;
 
 pub fn value(args: &ValueArgs) -> anyhow::Result<()> {

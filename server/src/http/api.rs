@@ -14,7 +14,7 @@ use serde_json::json;
 use tally_app::backend::{cookie_value, Asker};
 use tally_app::model::VISITOR_COOKIE;
 use tally_types::request::{
-    Ask, COUNT_PARAMETERS, QUESTION_PARAMETERS, SEARCH_PARAMETERS, VALUE_PARAMETERS,
+    is_count_parameter, Ask, QUESTION_PARAMETERS, SEARCH_PARAMETERS, VALUE_PARAMETERS,
 };
 
 use tally_types::count::SnippetSource;
@@ -192,7 +192,7 @@ pub enum Takes {
 
 impl Takes {
     fn accepts(self, name: &str) -> bool {
-        let count = COUNT_PARAMETERS.contains(&name);
+        let count = is_count_parameter(name);
         let search = SEARCH_PARAMETERS.contains(&name) || name == "mode";
         match self {
             Takes::Count => name == "q" || count,

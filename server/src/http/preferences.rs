@@ -221,7 +221,7 @@ mod tests {
         // A remembered query is decoded as browsers encode it, and refused when not valid.
         let ask = parse_ask("q=how+many%3F&strategy=median&corpus=a%2Cb").unwrap();
         assert_eq!(ask.q, "how many?");
-        assert_eq!(ask.settings.corpus, "a,b");
+        assert_eq!(ask.settings.count.corpus.as_deref(), Some("a,b"));
         assert!(parse_ask("strategy=most+frequent").is_none());
     }
 }

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::origin::{Retrieval, SnippetLink, SnippetOrigin};
-use super::settings::CountSettings;
+use super::settings::{CountSettings, ResolvedSettings};
 
 /// How a candidate count phrase relates to the representative one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -168,7 +168,11 @@ pub struct CountAnswer {
     pub origin: Option<SnippetOrigin>,
     /// The threshold after relaxation.
     pub threshold_used: f64,
+    /// The settings as asked (never changed by the engine).
     pub settings: CountSettings,
+    /// What the engine decided for itself (`None` in answers stored before it was recorded).
+    #[serde(default)]
+    pub resolved: Option<ResolvedSettings>,
     pub timings: Vec<StageTiming>,
 }
 

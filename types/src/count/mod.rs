@@ -3,6 +3,8 @@
 pub mod abstention;
 pub mod answer;
 pub mod choices;
+#[cfg(feature = "clap")]
+pub mod flags;
 pub mod origin;
 pub mod settings;
 pub mod stages;
@@ -15,6 +17,8 @@ pub use answer::{
 pub use choices::{InstanceScoring, ScorerKind, StatementRule, Strategy};
 pub use origin::{Retrieval, SnippetLink, SnippetOrigin, SnippetSource, ALL_CORPORA};
 pub use settings::{
-    ContextSettings, CountSettings, DEFAULT_ABSTAIN_BELOW, DEFAULT_MAX_SNIPPETS, DEFAULT_SNIPPETS,
+    count_setting, ContextSettings, Control, CountSetting, CountSettings, ResolvedSettings,
+    SettingError, COUNT_SETTINGS, DEFAULT_ABSTAIN_BELOW, DEFAULT_MAX_SNIPPETS, DEFAULT_SNIPPETS,
+    MAX_SNIPPETS,
 };
 pub use stages::Stage;

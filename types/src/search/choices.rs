@@ -6,6 +6,10 @@ use serde::{Deserialize, Serialize};
 /// authors' code 2; 1 ranked best on the Qsearch dev queries).
 pub const DEFAULT_ALPHA: f64 = 1.0;
 
+/// The largest weight α of the quantity score: weights past this rank by the quantity alone
+/// already, and a bound keeps every stored setting a number JSON and PostgreSQL carry both ways.
+pub const MAX_ALPHA: f64 = 100.0;
+
 /// Results shown without choosing.
 pub const DEFAULT_RESULTS: usize = 10;
 

@@ -3,7 +3,7 @@
 pub mod choices;
 pub mod results;
 
-pub use choices::{Ranker, SortOrder, DEFAULT_ALPHA, DEFAULT_RESULTS};
+pub use choices::{Ranker, SortOrder, DEFAULT_ALPHA, DEFAULT_RESULTS, MAX_ALPHA};
 pub use results::{
     ConstraintView, EntityHit, Hit, QuantityMatch, QueryView, SearchResults, SearchTimings,
 };

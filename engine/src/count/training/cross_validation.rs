@@ -10,7 +10,8 @@ use crate::count::candidates::CountCandidate;
 use crate::count::consolidate::Strategy;
 use crate::count::lexical::lexical_confidence;
 use crate::count::metrics::{count_scores, CountScores};
-use crate::count::pipeline::{best_per_snippet, predict, CountSettings};
+use crate::count::pipeline::CountSettings;
+use crate::count::prediction::{best_per_snippet, predict};
 use crate::count::question::analyse;
 
 /// Out-of-fold figures: data set → scorer → strategy → threshold → scores.

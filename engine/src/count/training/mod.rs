@@ -12,3 +12,4 @@ pub mod reader;
 pub mod silver;
 pub mod silver_names;
 pub mod span_confidences;
+mod windows;

@@ -26,7 +26,8 @@ use crate::count::consolidate::Strategy;
 use crate::count::metrics::ratio;
 use crate::count::metrics::{count_scores, CountScores};
 use crate::count::name_cache::NameCache;
-use crate::count::pipeline::{best_per_snippet, predict, scored, Chosen, CountSettings};
+use crate::count::pipeline::CountSettings;
+use crate::count::prediction::{best_per_snippet, predict, scored, Chosen};
 use crate::count::question::analyse;
 use crate::count::ranker::{
     features, noun_fits, CandidateRanker, Features, FitSettings, QueryEvidence,

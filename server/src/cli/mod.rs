@@ -3,15 +3,18 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use tally_types::count::flags::{CountFlags, ReadingFlags};
 use tally_types::documents::UploadMode;
-use tally_types::{InstanceScoring, Mode, Ranker, ScorerKind, SortOrder, StatementRule, Strategy};
+use tally_types::{Mode, Ranker, SortOrder};
 
 use clap::{Args, Parser, Subcommand};
-use tally_engine::choices::CountChoices;
 use tally_engine::corpus::format::Format;
 use tally_engine::count::span_model::{ReaderWeights, CONTEXT_CHARS};
 use tally_engine::count::training::reader::TrainSettings;
 use tally_types::request::{Ask, Settings};
+
+pub mod bench;
+use bench::BenchCommand;
 
 /// Where the snippet index (count questions) and the sentence index (quantity search and
 /// value questions) are kept unless a flag or the environment says otherwise.
@@ -121,7 +124,7 @@ pub struct EvalOwnDocumentsArgs {
     #[command(flatten)]
     pub models: ModelArgs,
     #[command(flatten)]
-    pub settings: CountArgs,
+    pub settings: ReadingFlags,
 }
 
 /// Where the models are: shared by the commands that answer count questions.
@@ -153,66 +156,6 @@ impl ModelArgs {
             0 => usize::MAX,
             chars => chars,
         }
-    }
-}
-
-/// Count pipeline settings a user may change.
-#[derive(Debug, Clone, Args)]
-pub struct CountArgs {
-    /// How counts are consolidated into one [default: weighted-median].
-    #[arg(long)]
-    pub strategy: Option<Strategy>,
-    /// Span confidence threshold.
-    #[arg(long)]
-    pub threshold: Option<f64>,
-    /// Say "no reliable answer" when the best count phrase's probability of stating the answer
-    /// is below this (0: always answer) [default: the cross-validated choice].
-    #[arg(long)]
-    pub abstain_below: Option<f64>,
-    /// Read counts only from passages this relevant to the question's subject (the
-    /// rarity-weighted share of its subject words a passage or its title names; 0: every
-    /// passage) [default: the tuned choice].
-    #[arg(long)]
-    pub min_relevance: Option<f64>,
-    /// What a clear statement of the count asked for does: off, lift-abstention (it answers
-    /// where the support was too low) or override (it is the answer) [default: override].
-    #[arg(long)]
-    pub statements: Option<StatementRule>,
-    /// Relax the threshold by 0.1 until this many counts pass (0: no relaxation).
-    #[arg(long)]
-    pub min_counts: Option<usize>,
-    /// Span scorer: the candidate ranker over the span model and the other evidence, the span
-    /// model alone (neural), lexical overlap (baseline) or hybrid (neural and lexical mean)
-    /// [default: ranker].
-    #[arg(long)]
-    pub scorer: Option<ScorerKind>,
-    /// CNP band θ.
-    #[arg(long)]
-    pub theta: Option<f64>,
-    /// How instances are ranked [default: type-compatibility].
-    #[arg(long)]
-    pub instance_scoring: Option<InstanceScoring>,
-}
-
-impl CountArgs {
-    /// The choices as given, each checked once (clap has read their names).
-    pub fn choices(&self) -> anyhow::Result<CountChoices<'static>> {
-        if let Some(t) = self.abstain_below.filter(|t| !(0.0..=1.0).contains(t)) {
-            // Only the command line has this setting: the sentence names its flag.
-            anyhow::bail!("--abstain-below must be between 0 and 1, not {t}");
-        }
-        Ok(CountChoices {
-            strategy: self.strategy,
-            threshold: self.threshold,
-            abstain_below: self.abstain_below,
-            min_relevance: self.min_relevance,
-            statements: self.statements,
-            min_counts: self.min_counts,
-            scorer: self.scorer,
-            theta: self.theta,
-            instance_scoring: self.instance_scoring,
-            ..CountChoices::default()
-        })
     }
 }
 
@@ -405,49 +348,35 @@ pub struct AskArgs {
         default_value = DEFAULT_SENTENCE_INDEX
     )]
     pub search_index: PathBuf,
-    /// Snippets retrieved by BM25 for a question without a stored snippet set (the page's
-    /// `snippets` setting).
-    #[arg(long, default_value_t = tally_types::count::DEFAULT_SNIPPETS)]
-    pub k: usize,
     /// The most snippets a count question may read, as the server's --max-snippets.
     #[arg(long, env = "TALLY_MAX_SNIPPETS", default_value_t = tally_types::count::DEFAULT_MAX_SNIPPETS as u64,
           value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub max_snippets: u64,
-    /// Answer count questions from this corpus of the snippet index only [default: all].
-    #[arg(long = "corpus-name")]
-    pub corpus_name: Option<String>,
     /// How a search ranks sentences.
     #[arg(long, default_value = Ranker::DEFAULT.name())]
     pub ranker: Ranker,
-    /// Search results shown.
+    /// Search results shown (the page's `k`).
     #[arg(long, default_value_t = tally_types::search::DEFAULT_RESULTS)]
-    pub results: usize,
+    pub k: usize,
     #[command(flatten)]
     pub corpus: CorpusArgs,
     #[command(flatten)]
     pub models: ModelArgs,
     #[command(flatten)]
-    pub settings: CountArgs,
+    pub settings: CountFlags,
 }
 
 impl AskArgs {
     /// The question with the settings the web takes, as the page's form would send them.
     pub fn asked(&self) -> Ask {
-        let defaults = Settings::default();
-        let count = &self.settings;
         Ask {
             q: self.question.clone(),
             mode: self.mode,
             settings: Settings {
-                snippets: self.k,
-                threshold: count.threshold.unwrap_or(defaults.threshold),
-                strategy: count.strategy.unwrap_or(defaults.strategy),
-                theta: count.theta.unwrap_or(defaults.theta),
-                instances: count.instance_scoring.unwrap_or(defaults.instances),
+                count: self.settings.0.clone(),
                 ranker: self.ranker,
-                k: self.results,
-                corpus: self.corpus_name.clone().unwrap_or(defaults.corpus),
-                ..defaults
+                k: self.k,
+                ..Settings::default()
             },
         }
     }
@@ -570,7 +499,7 @@ pub struct EvalCountArgs {
     #[command(flatten)]
     pub models: ModelArgs,
     #[command(flatten)]
-    pub settings: CountArgs,
+    pub settings: ReadingFlags,
 }
 
 /// `tally eval count --retrieval`: where an evaluated question's snippets come from.
@@ -592,9 +521,6 @@ pub struct EvalCnpArgs {
     pub contexts: PathBuf,
     #[arg(long)]
     pub json: bool,
-    /// CNP band θ.
-    #[arg(long, default_value_t = 0.3)]
-    pub theta: f64,
     /// Keep a larger count a synonym when its phrase's cosine to CNP_rep is above 0.5 (the
     /// authors' code); by default larger counts are incomparable (the paper's text).
     #[arg(long)]
@@ -604,6 +530,8 @@ pub struct EvalCnpArgs {
     pub min_cosine: f32,
     #[command(flatten)]
     pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: ReadingFlags,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -623,7 +551,7 @@ pub struct EvalInstancesArgs {
     #[command(flatten)]
     pub models: ModelArgs,
     #[command(flatten)]
-    pub settings: CountArgs,
+    pub settings: ReadingFlags,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -676,124 +604,6 @@ pub struct EvalExtractionArgs {
     /// Write Tally's predictions for the gold sentences to this file, in the gold format.
     #[arg(long)]
     pub write_predictions: Option<PathBuf>,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum BenchCommand {
-    /// Extraction speed on one core: the gold sentences repeated to --sentences, and single texts
-    /// of 1 KB, 100 KB and 10 MB.
-    Extraction(BenchExtractionArgs),
-    /// End-to-end latency of one count question over its stored snippets, with the stage split.
-    Count(Box<BenchCountArgs>),
-    /// Quantity search at scale: indexes ≥ 1M sentences (real and generated), then times bm25
-    /// and qbm25 on a fixed query set; prints throughput, latency, memory and disk.
-    Search(BenchSearchArgs),
-    /// Value questions over the sentence index (the default corpus when empty): p50/p95 per
-    /// question for the questions `eval value` builds from the Qsearch judged file.
-    Value(BenchValueArgs),
-    /// Ingesting your own documents: documents made of the data sets' real web snippets
-    /// (repeated up to --sentences), split, extracted and indexed into fresh snippet and
-    /// sentence indexes as `tally ingest` and the corpus page do; prints the time.
-    Ingest(BenchIngestArgs),
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct BenchIngestArgs {
-    /// Sentences to ingest.
-    #[arg(long, default_value_t = 100_000)]
-    pub sentences: usize,
-    /// Instead of ordinary documents, one document of this many megabytes on a single line
-    /// ("widget1 weighs 1 kg widget2 weighs 2 kg …"), as a one-line JSONL upload would bring.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub one_line_mb: Option<u32>,
-    /// Where to build the two indexes [default: fresh directories under target/bench-ingest].
-    #[arg(long, default_value = "target/bench-ingest")]
-    pub dir: PathBuf,
-    /// Directory of the public data sets [default: ../shared/data when it exists].
-    #[arg(long, env = "TALLY_DATA")]
-    pub data: Option<PathBuf>,
-    #[arg(long)]
-    pub json: bool,
-    /// The models a server loads (its resident memory is measured with them).
-    #[command(flatten)]
-    pub models: ModelArgs,
-    /// (The benchmark's measuring child) open the index pair in this directory as the server
-    /// does and print its resident memory.
-    #[arg(long, hide = true)]
-    pub resident_of: Option<PathBuf>,
-    /// (With --resident-of) then delete this corpus and measure again.
-    #[arg(long, hide = true, requires = "resident_of")]
-    pub then_delete: Option<String>,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct BenchSearchArgs {
-    /// Sentences to index (real sentences from the data directory, the rest generated).
-    #[arg(long, default_value_t = 1_000_000)]
-    pub sentences: usize,
-    /// Where to build the index [default: a fresh directory under target/].
-    #[arg(long)]
-    pub index: Option<PathBuf>,
-    /// Times each query runs per ranker.
-    #[arg(long, default_value_t = 5)]
-    pub runs: usize,
-    /// Directory of the public data sets [default: ../shared/data when it exists].
-    #[arg(long, env = "TALLY_DATA")]
-    pub data: Option<PathBuf>,
-    #[arg(long)]
-    pub json: bool,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct BenchValueArgs {
-    /// Times each question runs.
-    #[arg(long, default_value_t = 5)]
-    pub runs: usize,
-    #[arg(long)]
-    pub json: bool,
-    #[command(flatten)]
-    pub sentences: SentenceIndexArgs,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct BenchCountArgs {
-    /// The question (a dataset question answers from its stored snippets).
-    #[arg(
-        long,
-        default_value = "how many songs did paul mccartney write for the beatles"
-    )]
-    pub question: String,
-    #[arg(long, default_value_t = 20)]
-    pub runs: usize,
-    /// Also answer this many different stored questions, `--concurrent` at once, and print
-    /// questions per second (0: skip).
-    #[arg(long, default_value_t = 40)]
-    pub questions: usize,
-    /// Questions answered at once for the throughput figure.
-    #[arg(long, default_value_t = 4)]
-    pub concurrent: usize,
-    #[arg(long)]
-    pub json: bool,
-    #[command(flatten)]
-    pub corpus: CorpusArgs,
-    #[command(flatten)]
-    pub models: ModelArgs,
-    #[command(flatten)]
-    pub settings: CountArgs,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct BenchExtractionArgs {
-    /// Sentences to read (a gold file in the NewsQuant format, or a text file with one sentence
-    /// per line).
-    #[arg(long, default_value = "../shared/data/quantities/newsquant_dev.json")]
-    pub sentences_from: PathBuf,
-    /// How many sentences to extract from (the file's sentences repeated).
-    #[arg(long, default_value_t = 100_000)]
-    pub sentences: usize,
-    /// Print one JSON object instead of lines.
-    #[arg(long)]
-    pub json: bool,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -1,0 +1,126 @@
+//! `tally bench …`: the benchmarks' flags.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use tally_types::count::flags::ReadingFlags;
+
+use super::{CorpusArgs, ModelArgs, SentenceIndexArgs};
+
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Extraction speed on one core: the gold sentences repeated to --sentences, and single texts
+    /// of 1 KB, 100 KB and 10 MB.
+    Extraction(BenchExtractionArgs),
+    /// End-to-end latency of one count question over its stored snippets, with the stage split.
+    Count(Box<BenchCountArgs>),
+    /// Quantity search at scale: indexes ≥ 1M sentences (real and generated), then times bm25
+    /// and qbm25 on a fixed query set; prints throughput, latency, memory and disk.
+    Search(BenchSearchArgs),
+    /// Value questions over the sentence index (the default corpus when empty): p50/p95 per
+    /// question for the questions `eval value` builds from the Qsearch judged file.
+    Value(BenchValueArgs),
+    /// Ingesting your own documents: documents made of the data sets' real web snippets
+    /// (repeated up to --sentences), split, extracted and indexed into fresh snippet and
+    /// sentence indexes as `tally ingest` and the corpus page do; prints the time.
+    Ingest(BenchIngestArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BenchIngestArgs {
+    /// Sentences to ingest.
+    #[arg(long, default_value_t = 100_000)]
+    pub sentences: usize,
+    /// Instead of ordinary documents, one document of this many megabytes on a single line
+    /// ("widget1 weighs 1 kg widget2 weighs 2 kg …"), as a one-line JSONL upload would bring.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub one_line_mb: Option<u32>,
+    /// Where to build the two indexes [default: fresh directories under target/bench-ingest].
+    #[arg(long, default_value = "target/bench-ingest")]
+    pub dir: PathBuf,
+    /// Directory of the public data sets [default: ../shared/data when it exists].
+    #[arg(long, env = "TALLY_DATA")]
+    pub data: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+    /// The models a server loads (its resident memory is measured with them).
+    #[command(flatten)]
+    pub models: ModelArgs,
+    /// (The benchmark's measuring child) open the index pair in this directory as the server
+    /// does and print its resident memory.
+    #[arg(long, hide = true)]
+    pub resident_of: Option<PathBuf>,
+    /// (With --resident-of) then delete this corpus and measure again.
+    #[arg(long, hide = true, requires = "resident_of")]
+    pub then_delete: Option<String>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BenchSearchArgs {
+    /// Sentences to index (real sentences from the data directory, the rest generated).
+    #[arg(long, default_value_t = 1_000_000)]
+    pub sentences: usize,
+    /// Where to build the index [default: a fresh directory under target/].
+    #[arg(long)]
+    pub index: Option<PathBuf>,
+    /// Times each query runs per ranker.
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    /// Directory of the public data sets [default: ../shared/data when it exists].
+    #[arg(long, env = "TALLY_DATA")]
+    pub data: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BenchValueArgs {
+    /// Times each question runs.
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub sentences: SentenceIndexArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BenchCountArgs {
+    /// The question (a dataset question answers from its stored snippets).
+    #[arg(
+        long,
+        default_value = "how many songs did paul mccartney write for the beatles"
+    )]
+    pub question: String,
+    #[arg(long, default_value_t = 20)]
+    pub runs: usize,
+    /// Also answer this many different stored questions, `--concurrent` at once, and print
+    /// questions per second (0: skip).
+    #[arg(long, default_value_t = 40)]
+    pub questions: usize,
+    /// Questions answered at once for the throughput figure.
+    #[arg(long, default_value_t = 4)]
+    pub concurrent: usize,
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    #[command(flatten)]
+    pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: ReadingFlags,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BenchExtractionArgs {
+    /// Sentences to read (a gold file in the NewsQuant format, or a text file with one sentence
+    /// per line).
+    #[arg(long, default_value = "../shared/data/quantities/newsquant_dev.json")]
+    pub sentences_from: PathBuf,
+    /// How many sentences to extract from (the file's sentences repeated).
+    #[arg(long, default_value_t = 100_000)]
+    pub sentences: usize,
+    /// Print one JSON object instead of lines.
+    #[arg(long)]
+    pub json: bool,
+}
