@@ -16,7 +16,7 @@ use tally_types::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary}
 use tally_types::{Answer, Mode, StoredAnswer};
 use uuid::Uuid;
 
-use crate::answering::{summary_of, AnswerError, Checked, StageObserver};
+use crate::answering::{summary_of, unobserved, AnswerError, Checked, StageObserver};
 use crate::error::HttpError;
 use crate::http::health;
 use crate::http::preferences::visitor_id;
@@ -66,17 +66,9 @@ pub async fn answer_value(
     state.answerer.value(&question).await
 }
 
-/// Answers a checked question and stores it with its answer.
+/// Answers a checked question and stores it with its answer, telling `on_stage` about each
+/// stage as it finishes (`unobserved()` when nobody follows the progress).
 pub async fn answer_and_store(
-    state: &AppState,
-    checked: &Checked,
-    asker: &Asker,
-) -> Result<StoredAnswer, AnswerError> {
-    answer_and_store_observed(state, checked, asker, Arc::new(|_| {})).await
-}
-
-/// [`answer_and_store`], telling `on_stage` about each stage as it finishes.
-pub async fn answer_and_store_observed(
     state: &AppState,
     checked: &Checked,
     asker: &Asker,
@@ -86,7 +78,7 @@ pub async fn answer_and_store_observed(
     // allowance.
     admit(state, asker)?;
     let started = Instant::now();
-    let answer = state.answerer.answer_observed(checked, on_stage).await?;
+    let answer = state.answerer.answer_checked(checked, on_stage).await?;
     let latency_ms = started.elapsed().as_secs_f64() * 1e3;
     let ask = &checked.ask;
     // Stored and keyed under what the answer's kind is computed from (see `Settings::computing`).
@@ -213,7 +205,7 @@ impl Backend for ServerBackend {
         let state = self.state.clone();
         Box::pin(async move {
             let checked = state.answerer.check(&ask).map_err(|e| e.failure())?;
-            let stored = answer_and_store(&state, &checked, &asker)
+            let stored = answer_and_store(&state, &checked, &asker, unobserved())
                 .await
                 .map_err(|e| e.failure())?;
             Ok(to_page(checked.ask, stored))

@@ -43,6 +43,10 @@ fn run_schemathesis(base: &str, filters: &[&str]) {
         // Credentials are not fuzzed: control bytes in an Authorization header are refused by
         // the HTTP parser (hyper) with a bare 400 before Tally sees the request.
         .args(["--generation-with-security-parameters", "false"])
+        // The coverage phase walks combinations of the optional parameters: with every count
+        // setting a parameter (issue 59: 17 on the answer stream) it ran past 25 minutes.
+        // Examples, fuzzing and the stateful links still exercise every parameter.
+        .args(["--phases", "examples,fuzzing,stateful"])
         .args(["-H", &format!("Authorization: Bearer {TOKEN}")])
         .args(filters)
         .env("NO_COLOR", "1")

@@ -528,7 +528,12 @@ async fn themes_and_settings_are_remembered_in_cookies() {
         .text()
         .await
         .unwrap();
-    assert!(page.contains(r#"name="snippets" min="1" max="1000" value="20""#));
+    assert!(
+        page.contains(
+            r#"name="snippets" id="setting-snippets" min="1" max="1000" step="1" value="20""#
+        ),
+        "the panel shows the remembered snippets"
+    );
     // The corpus setting offers the loaded corpora.
     assert!(page.contains(r#"<option value="demo""#), "corpus choices");
     // …a shared URL is left alone, and Reset forgets them. A broken cookie is ignored.

@@ -203,12 +203,12 @@ fn count_controls(count: &CountSettings) -> impl IntoView {
         .collect_view()
 }
 
-/// The count settings' defaults, as the panel's note says them.
+/// The count settings' defaults, as the panel's note says them (by their URL names).
 fn count_defaults() -> String {
     let defaults = CountSettings::default();
     COUNT_SETTINGS
         .iter()
-        .map(|s| format!("{} {}", s.label.to_lowercase(), (s.write)(&defaults)))
+        .map(|s| format!("{} {}", s.name, (s.write)(&defaults)))
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -66,8 +66,9 @@ pub enum PipelineError {
 /// [`PipelineError::Cancelled`].
 pub type StageCheckpoint<'a> = &'a mut dyn FnMut(&StageTiming) -> ControlFlow<()>;
 
-/// A checkpoint that lets every stage run.
-fn carry_on(_: &StageTiming) -> ControlFlow<()> {
+/// The checkpoint that lets every stage run and watches none: pass `&mut carry_on` where no
+/// one follows the progress.
+pub fn carry_on(_: &StageTiming) -> ControlFlow<()> {
     ControlFlow::Continue(())
 }
 
@@ -266,19 +267,9 @@ impl CountPipeline {
     }
 
     /// Answers `question` with the snippets of `index`: its stored snippet set when it is a
-    /// dataset question, otherwise BM25 top-`settings.snippets`.
+    /// dataset question, otherwise BM25 top-`settings.snippets`; `on_stage` is told about each
+    /// stage as it finishes (progress while the answer is computed; [`carry_on`] for none).
     pub fn answer_from_index(
-        &self,
-        index: &SnippetIndex,
-        question: &str,
-        settings: &CountSettings,
-    ) -> Result<CountAnswer, PipelineError> {
-        self.answer_from_index_observed(index, question, settings, &mut carry_on)
-    }
-
-    /// [`answer_from_index`](Self::answer_from_index), telling `on_stage` about each stage as
-    /// it finishes (for progress shown while the answer is computed).
-    pub fn answer_from_index_observed(
         &self,
         index: &SnippetIndex,
         question: &str,
@@ -295,34 +286,15 @@ impl CountPipeline {
         if on_stage(&retrieval_timing).is_break() {
             return Err(PipelineError::Cancelled);
         }
-        let mut answer =
-            self.answer_observed(question, &snippets, retrieval, settings, index, on_stage)?;
+        let mut answer = self.answer(question, &snippets, retrieval, settings, index, on_stage)?;
         answer.timings.insert(0, retrieval_timing);
         Ok(answer)
     }
 
     /// Answers `question` from `snippets`; `rarity` weighs the question's subject words when
-    /// deciding which snippets are about it (the corpus's word frequencies).
+    /// deciding which snippets are about it (the corpus's word frequencies); `on_stage` is told
+    /// about each stage as it finishes ([`carry_on`] for none).
     pub fn answer(
-        &self,
-        question: &str,
-        snippets: &[Snippet],
-        retrieval: Retrieval,
-        settings: &CountSettings,
-        rarity: &dyn WordRarity,
-    ) -> Result<CountAnswer, PipelineError> {
-        self.answer_observed(
-            question,
-            snippets,
-            retrieval,
-            settings,
-            rarity,
-            &mut carry_on,
-        )
-    }
-
-    /// [`answer`](Self::answer), telling `on_stage` about each stage as it finishes.
-    pub fn answer_observed(
         &self,
         question: &str,
         snippets: &[Snippet],
@@ -337,7 +309,7 @@ impl CountPipeline {
         )
     }
 
-    /// [`answer_observed`](Self::answer_observed) for a question already analysed (deciding
+    /// [`answer`](Self::answer) for a question already analysed (deciding
     /// its kind analyses it).
     #[allow(clippy::too_many_arguments)]
     pub fn answer_analysed(

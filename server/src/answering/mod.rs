@@ -42,6 +42,11 @@ pub use summary::summary_of;
 /// Told about each stage of an answer as it finishes.
 pub type StageObserver = Arc<dyn Fn(&StageTiming) + Send + Sync>;
 
+/// The observer for an answer whose progress nobody follows.
+pub fn unobserved() -> StageObserver {
+    Arc::new(|_| {})
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum AnswerError {
     #[error("Tally is still loading its corpus and models; try again in a few seconds")]
@@ -412,13 +417,13 @@ impl Answerer {
             mode,
             settings: settings.clone(),
         })?;
-        self.answer_observed(&checked, Arc::new(|_| {})).await
+        self.answer_checked(&checked, unobserved()).await
     }
 
     /// Answers a question [`check`](Self::check) accepted, telling `on_stage` about each stage
     /// of the count pipeline as it finishes (nothing for cached answers and searches, which
     /// take milliseconds).
-    pub async fn answer_observed(
+    pub async fn answer_checked(
         &self,
         checked: &Checked,
         on_stage: StageObserver,

@@ -2,12 +2,10 @@
 //! answers with ([`Answerer`]): the same checks and limits, the same kind decision, the same
 //! settings and the same answer as `GET /api/count`, `/api/value`, `/api/search` and the page.
 
-use std::sync::Arc;
-
 use anyhow::Context;
 use tally_types::{Answer, AnswerBody, Mode};
 
-use crate::answering::{Answerer, EngineConfig};
+use crate::answering::{unobserved, Answerer, EngineConfig};
 use crate::cli::AskArgs;
 use crate::loading::encoder_of;
 
@@ -32,7 +30,7 @@ pub async fn ask(args: &AskArgs) -> anyhow::Result<()> {
             .await
             .context("loading the corpora and models crashed")?;
     }
-    let answer = answerer.answer_observed(&checked, Arc::new(|_| {})).await?;
+    let answer = answerer.answer_checked(&checked, unobserved()).await?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&answer)?);
     } else {

@@ -9,6 +9,7 @@ use tally_engine::count::contextualize::ContextSettings;
 use tally_engine::count::eval::{
     evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts, EvalRetrieval, InstanceReport,
 };
+use tally_engine::count::pipeline::carry_on;
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::span_model::SpanModel;
 use tally_engine::count::training::data::{load_training_queries, query_candidates};
@@ -510,20 +511,21 @@ pub fn bench(args: &BenchCountArgs) -> anyhow::Result<()> {
     let index = open_snippet_index(&args.corpus.index, args.corpus.data_dir().as_deref())?;
     let pipeline = load_pipeline(&args.models)?;
     // One warm-up run: first-call allocations are not what a served question pays.
-    let warm = pipeline.answer_from_index(&index, &args.question, &settings)?;
+    let warm = pipeline.answer_from_index(&index, &args.question, &settings, &mut carry_on)?;
     let mut fresh = Vec::new();
     let mut cached = Vec::new();
     let mut stages: Vec<(Stage, f64)> = warm.timings.iter().map(|t| (t.stage, 0.0)).collect();
     for _ in 0..args.runs.max(1) {
         pipeline.forget_names();
         let started = Instant::now();
-        let answer = pipeline.answer_from_index(&index, &args.question, &settings)?;
+        let answer =
+            pipeline.answer_from_index(&index, &args.question, &settings, &mut carry_on)?;
         fresh.push(started.elapsed().as_secs_f64() * 1e3);
         for (slot, t) in stages.iter_mut().zip(&answer.timings) {
             slot.1 += t.ms;
         }
         let started = Instant::now();
-        pipeline.answer_from_index(&index, &args.question, &settings)?;
+        pipeline.answer_from_index(&index, &args.question, &settings, &mut carry_on)?;
         cached.push(started.elapsed().as_secs_f64() * 1e3);
     }
     let runs = fresh.len() as f64;
@@ -617,7 +619,7 @@ fn throughput(
                             return Ok(mine);
                         };
                         let t = Instant::now();
-                        pipeline.answer_from_index(index, question, settings)?;
+                        pipeline.answer_from_index(index, question, settings, &mut carry_on)?;
                         mine.push(t.elapsed().as_secs_f64() * 1e3);
                     }
                 })

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use tally_engine::corpus::documents::{self, Indexes};
+use tally_engine::count::pipeline::carry_on;
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::search::index::{Document, SentenceIndex};
 use tally_engine::value::{parse_question, ValueSettings};
@@ -335,7 +336,8 @@ fn count_tallies(
         let mut settings = base.clone();
         settings.corpus = corpus.map(str::to_string);
         for q in &collection.questions {
-            let answer = pipeline.answer_from_index(snippets, &q.question, &settings)?;
+            let answer =
+                pipeline.answer_from_index(snippets, &q.question, &settings, &mut carry_on)?;
             let outcome = match (answer.count, q.answer) {
                 (None, None) => Outcome::Right,
                 (None, Some(_)) => Outcome::Declined,

@@ -21,6 +21,7 @@ use tally_types::count::SnippetSource;
 use tally_types::Mode;
 
 use crate::admin_token::Forbidden;
+use crate::answering::unobserved;
 use crate::backend::{answer_and_store, answer_value};
 use crate::error::ApiError;
 use crate::http::login::bearer;
@@ -258,7 +259,7 @@ pub async fn get_count(
     let ask = ask_from(&params, Takes::Count)?;
     let checked = state.answerer.check(&ask.with_mode(Mode::Count))?;
     let asker = asker(client, &headers);
-    let stored = answer_and_store(&state, &checked, &asker).await?;
+    let stored = answer_and_store(&state, &checked, &asker, unobserved()).await?;
     Ok(Json(stored))
 }
 
@@ -285,7 +286,7 @@ pub async fn get_search(
     };
     let checked = state.answerer.check(&ask.with_mode(mode))?;
     let asker = asker(client, &headers);
-    let stored = answer_and_store(&state, &checked, &asker).await?;
+    let stored = answer_and_store(&state, &checked, &asker, unobserved()).await?;
     Ok(Json(stored))
 }
 

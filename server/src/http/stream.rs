@@ -19,7 +19,7 @@ use futures_util::stream::{self, Stream};
 use tally_types::stream::{StreamEvent, StreamFailure};
 use tokio::sync::mpsc;
 
-use crate::backend::{answer_and_store_observed, to_page};
+use crate::backend::{answer_and_store, to_page};
 use crate::error::ApiError;
 use crate::error::HttpError;
 use crate::http::api::{ask_from, QueryParams};
@@ -52,7 +52,7 @@ pub async fn answer_stream(
         // Answered as the client's attempt, so that its answer slot is shared fairly by address.
         let answering = crate::login_throttle::Attempt::scope(
             client.ip(),
-            answer_and_store_observed(&state, &checked, &asker, on_stage),
+            answer_and_store(&state, &checked, &asker, on_stage),
         );
         let stored = tokio::select! {
             (stored, _) = answering => stored,

@@ -591,6 +591,7 @@ mod tests {
                 crate::count::pipeline::Retrieval::Given,
                 &settings,
                 &crate::count::relevance::SameRarity,
+                &mut crate::count::pipeline::carry_on,
             );
             assert!(answer.is_ok(), "{question}: {:?}", answer.err());
         }
