@@ -23,19 +23,28 @@ models=${TALLY_MODELS:-$root/models}
 encoder=all-MiniLM-L6-v2
 pack=$root/target/cuda-pack
 target=$root/target/cuda
-# cudarc 0.19 knows CUDA up to 13.4; the 13.5 wheels build code for that interface.
-export CUDARC_CUDA_VERSION=13040
+# The toolkit must not be newer than the GPU machine's driver: candle loads its kernels as PTX,
+# and a driver refuses PTX from a newer toolkit (CUDA_ERROR_UNSUPPORTED_PTX_VERSION: the lent
+# H200 has CUDA 13.0, and 13.5's PTX failed there). TALLY_CUDA_TOOLKIT picks 13.0 (default) or
+# 13.5.
+toolkit=${TALLY_CUDA_TOOLKIT:-13.0}
+case "$toolkit" in
+    13.0) export CUDARC_CUDA_VERSION=13000
+          wheels=("nvidia-cuda-nvcc==13.0.88" "nvidia-cuda-crt==13.0.88" "nvidia-nvvm==13.0.88"
+                  "nvidia-cuda-runtime==13.0.96" "nvidia-cuda-cccl==13.0.85" "nvidia-cuda-nvrtc==13.0.88") ;;
+    # cudarc 0.19 knows CUDA up to 13.4; the 13.5 wheels build code for that interface.
+    13.5) export CUDARC_CUDA_VERSION=13040
+          wheels=("nvidia-cuda-nvcc==13.5.37" "nvidia-cuda-crt==13.5.37" "nvidia-nvvm==13.5.37"
+                  "nvidia-cuda-runtime==13.5.37" "nvidia-cuda-cccl==13.3.5.0.6" "nvidia-cuda-nvrtc==13.5.37") ;;
+    *) echo "TALLY_CUDA_TOOLKIT must be 13.0 or 13.5, not $toolkit" >&2; exit 2 ;;
+esac
 export CUDA_COMPUTE_CAP=${CUDA_COMPUTE_CAP:-90}
 
 say() { echo "[build-cuda] $*"; }
 
-# 1. The toolkit, once per machine.
-venv=$cache/venv
-wheels=(
-    "nvidia-cuda-nvcc==13.5.37" "nvidia-cuda-crt==13.5.37" "nvidia-nvvm==13.5.37"
-    "nvidia-cuda-runtime==13.5.37" "nvidia-cuda-cccl==13.3.5.0.6" "nvidia-cuda-nvrtc==13.5.37"
-    "nvidia-cublas==13.10.0.20" "nvidia-curand==10.4.5.25" "safetensors==0.4.5" "numpy<3"
-)
+# 1. The toolkit, once per machine and version.
+venv=$cache/venv-$toolkit
+wheels+=("nvidia-cublas==13.10.0.20" "nvidia-curand==10.4.5.25" "safetensors==0.4.5" "numpy<3")
 if ! "$venv/bin/python" -c "import safetensors, numpy" 2>/dev/null \
     || ! ls "$venv"/lib/python3*/site-packages/nvidia/cu13/bin/nvcc >/dev/null 2>&1; then
     say "installing the CUDA toolkit wheels into $venv"
