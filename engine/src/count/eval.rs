@@ -20,7 +20,7 @@ use super::relevance::{Subject, WordRarity};
 use super::snippet_index::{IndexError, SnippetIndex};
 use super::structured::{passages_about, stated_count};
 use super::training::cross_validation::fold_assignment;
-use super::training::reader::TrainSettings;
+use super::training::settings::TrainSettings;
 use crate::corpus::datasets::{
     gold_for, read_aliases, read_gold_counts, read_gold_instances, read_squad, DatasetError,
     QuerySnippets, Snippet,

@@ -16,7 +16,8 @@ use tally_engine::count::training::data::{load_training_queries, query_candidate
 use tally_engine::count::training::ranker::{
     train_candidate_ranker, AbstentionReport, RankerReport,
 };
-use tally_engine::count::training::reader::{train_count_spans, TrainSettings};
+use tally_engine::count::training::reader::train_count_spans;
+use tally_engine::count::training::settings::TrainSettings;
 use tally_engine::count::training::span_confidences::read_span_confidences;
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
 

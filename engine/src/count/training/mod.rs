@@ -9,6 +9,7 @@ pub mod data;
 pub mod error;
 pub mod ranker;
 pub mod reader;
+pub mod settings;
 pub mod silver;
 pub mod silver_names;
 pub mod span_confidences;

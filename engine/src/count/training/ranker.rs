@@ -17,7 +17,8 @@ use super::cross_validation::{
     THRESHOLDS,
 };
 use super::data::{QueryCandidates, TrainingQuery};
-use super::reader::{TrainError, TrainSettings};
+use super::reader::TrainError;
+use super::settings::TrainSettings;
 use crate::count::answer_support::{
     support_features, AnswerSupport, SupportFeatures, SupportRule, AGREEMENT_RATIO, SUPPORT_FILE,
 };

@@ -18,7 +18,7 @@ use crate::count::span_model::{
 use crate::encoder::Encoder;
 
 use super::error::TrainError;
-use super::reader::TrainSettings;
+use super::settings::TrainSettings;
 
 /// Words of a name question's brief form: "which", the class and one more.
 const BRIEF_NAME_QUESTION_WORDS: usize = 3;
