@@ -66,11 +66,8 @@ pub fn clear_statement(
 
 /// Whether the candidate's noun phrase says no more than the question: "three small moons"
 /// counts a part of the moons ("small"), no answer to how many moons there are.
-fn unqualified(candidate: &CountCandidate, analysis: &QuestionAnalysis) -> bool {
-    let asked: Vec<String> = words(&analysis.question)
-        .iter()
-        .map(|w| singular(w))
-        .collect();
+/// `asked`: the question's words in the singular.
+fn unqualified(candidate: &CountCandidate, asked: &[String]) -> bool {
     let noun = words(&candidate.noun);
     noun.split_last()
         .is_some_and(|(_, qualifiers)| qualifiers.iter().all(|w| asked.contains(&singular(w))))
@@ -86,6 +83,11 @@ pub fn noun_statement(
     analysis: &QuestionAnalysis,
     floor: f64,
 ) -> Option<f64> {
+    // Read once per question, not once per candidate.
+    let asked: Vec<String> = words(&analysis.question)
+        .iter()
+        .map(|w| singular(w))
+        .collect();
     let statements: Vec<(f64, f64)> = per_snippet
         .iter()
         .filter_map(|candidates| {
@@ -95,7 +97,7 @@ pub fn noun_statement(
                     *p > 0.0
                         && *p >= floor
                         && counts_the_answer_type(c, analysis)
-                        && unqualified(c, analysis)
+                        && unqualified(c, &asked)
                 })
                 .max_by(|a, b| a.1.total_cmp(&b.1))
         })
