@@ -63,6 +63,8 @@ pub fn analyse(question: &str) -> QuestionAnalysis {
         start += 1;
     }
     let mut end = start;
+    // The question's verb, when the words say where it is: it is no part of the subject.
+    let mut verb: Option<usize> = None;
     while end < w.len() && !is_stop(&w[end]) && (end == start || !is_participle(&w[end])) {
         end += 1;
         // Questions put the head noun right before an auxiliary; keyword queries before a
@@ -75,9 +77,13 @@ pub fn analyse(question: &str) -> QuestionAnalysis {
         let this = &w[end - 1];
         if let Some(next) = w.get(end) {
             if is_plural(this) && !is_stop(next) && !is_plural(next) {
+                verb = Some(end);
                 break;
             }
         }
+    }
+    if has_count_cue && verb.is_none() {
+        verb = verb_after_subject(&w, end);
     }
     let type_words = &w[start..end];
     let answer_type = type_words.join(" ");
@@ -91,7 +97,8 @@ pub fn analyse(question: &str) -> QuestionAnalysis {
     let mut phrase: Vec<&str> = Vec::new();
     for (i, word) in w.iter().enumerate() {
         let in_cue = cue.is_some_and(|(s, l)| i >= s && i < s + l);
-        if (start..end).contains(&i) || in_cue || is_stop(word) || is_verb_like(word) {
+        let is_verb = verb == Some(i) || is_verb_like(word);
+        if (start..end).contains(&i) || in_cue || is_stop(word) || is_verb {
             if !phrase.is_empty() {
                 entities.push(phrase.join(" "));
                 phrase.clear();
@@ -125,6 +132,34 @@ pub fn analyse(question: &str) -> QuestionAnalysis {
         terms,
         which_question,
     }
+}
+
+/// Auxiliaries that put the subject before the question's verb ("how many ferries does Tessar
+/// Lines operate"). Forms of "be" and "have" are left out: "how many pupils are on roll", "how
+/// many albums has Adele released" (a participle, found as such).
+const AUXILIARIES: &[&str] = &[
+    "do", "does", "did", "can", "could", "will", "would", "should", "may", "might", "must",
+];
+
+/// The verb of "how many ‹type› ‹auxiliary› ‹subject› ‹verb› …": the last word of the run of
+/// content words after the auxiliary, when the run holds at least two ("tessar lines operate",
+/// "whinstead water trust receive in q3"). A verb read into the subject made passages about
+/// Tessar Lines look unrelated to the question, since none of them says "operate".
+fn verb_after_subject(w: &[String], type_end: usize) -> Option<usize> {
+    let aux = type_end
+        + w[type_end..]
+            .iter()
+            .position(|x| !is_stop(x) || is_aux(x))?;
+    if !is_aux(&w[aux]) {
+        return None;
+    }
+    let start = aux + 1 + w[aux + 1..].iter().position(|x| !is_stop(x))?;
+    let end = start + w[start..].iter().take_while(|x| !is_stop(x)).count();
+    (end - start >= 2).then_some(end - 1)
+}
+
+fn is_aux(word: &str) -> bool {
+    AUXILIARIES.contains(&word)
 }
 
 /// Whether a word is a plural noun ("streams", "people").
@@ -208,6 +243,32 @@ mod tests {
         let a = analyse("As of 2009, how many people lived in Somalia?");
         assert_eq!(a.head, "people");
         assert_eq!(a.which_question, "as of 2009 which people lived in somalia");
+    }
+
+    #[test]
+    fn the_verb_after_the_subject_is_no_part_of_it() {
+        let entities = |q: &str| analyse(q).entities;
+        assert_eq!(
+            entities("how many ferries does Tessar Lines operate"),
+            vec!["tessar lines"]
+        );
+        assert_eq!(
+            entities("how many written complaints did whinstead water trust receive in q3 2024"),
+            vec!["whinstead water trust", "q3 2024"]
+        );
+        assert_eq!(
+            entities("how many apprentices work at wrenfield buses"),
+            vec!["wrenfield buses"]
+        );
+        assert_eq!(
+            entities("how many streams feed lake morrow"),
+            vec!["lake morrow"]
+        );
+        // A one-word subject before a verb-like stop word stays as it is.
+        assert_eq!(
+            entities("how many moons does jupiter have"),
+            vec!["jupiter"]
+        );
     }
 
     #[test]

@@ -19,6 +19,12 @@ pub use tally_types::StatementRule;
 /// candidates of passages not about the question 0).
 pub const STATEMENT_FLOOR: f64 = 0.05;
 
+/// The least confidence of a count of the noun asked for ([`noun_statement`]): any count of a
+/// passage about the question. The noun says which number it is, where the reader's confidence,
+/// learned on web prose, stays low for a fact a document states once ("It has its own van and
+/// two drivers": 0.046).
+pub const NOUN_STATEMENT_FLOOR: f64 = 0.0;
+
 /// Whether `candidate` counts the answer type: its phrase holds every word of the type and its
 /// noun ends with the type's head ("eight operating theatres" for "operating theatres"; not
 /// "410 doctors" for "ambulances", nor "60 strings" for "string players"). The question reader

@@ -12,7 +12,9 @@ use tally_types::count::answer::QuestionAnalysis;
 use super::candidates::{count_candidates, CountCandidate};
 use super::question::{is_stop, words};
 use super::relevance::Subject;
-use super::statement::{clear_statement, counts_the_answer_type, noun_statement, STATEMENT_FLOOR};
+use super::statement::{
+    clear_statement, counts_the_answer_type, noun_statement, NOUN_STATEMENT_FLOOR, STATEMENT_FLOOR,
+};
 use crate::corpus::datasets::Snippet;
 use crate::corpus::structure::reading::{context_marks, mark_fits, marks_in, shape, Shape};
 use crate::quantity::singular;
@@ -179,10 +181,33 @@ fn verb_fit(column: &str, question_words: &[String]) -> u8 {
 /// The whole count a cell or value states ("8", "twelve", "1,200 members"); `None` for a value
 /// that is not a count (a year, a measure with a unit, text).
 fn count_in(value: &str) -> Option<f64> {
+    let value = without_closing_remark(value);
     let candidates = count_candidates(value);
     let first = candidates.first()?;
     let leading = value[..first.number_span.start].trim().is_empty();
     (candidates.len() == 1 && leading && first.count.fract() == 0.0).then_some(first.count)
+}
+
+/// A value without the remark in brackets that closes it ("37 (last quarter: 52)" → "37").
+fn without_closing_remark(value: &str) -> &str {
+    let value = value.trim_end();
+    match value.rfind('(') {
+        Some(open) if value.ends_with(')') => value[..open].trim_end(),
+        _ => value,
+    }
+}
+
+/// Whether a value is a count alone, or a count of the noun asked for ("7", "37 (last quarter:
+/// 52)", "44 buses"), not a phrase that goes on ("60,000 Mumbai, India").
+fn bare_count(value: &str, analysis: &QuestionAnalysis) -> bool {
+    let value = without_closing_remark(value);
+    let candidates = count_candidates(value);
+    let [only] = candidates.as_slice() else {
+        return false;
+    };
+    let whole = only.number_span.start == 0 && only.span.end >= value.trim_end_matches('.').len();
+    let noun = words(&only.noun).last().map(|w| singular(w));
+    whole && noun.is_none_or(|n| asked_nouns(analysis).contains(&n))
 }
 
 /// Whether the counted noun asked for is among the few words after a candidate's number ("4 new
@@ -194,6 +219,70 @@ fn noun_follows(text: &str, candidate: &CountCandidate, analysis: &QuestionAnaly
         .into_iter()
         .take(4)
         .any(|w| nouns.contains(&singular(&w)))
+}
+
+/// The count of a `Label: value` line whose label names the counted noun, scored as the
+/// structured readings are (a label that names the noun beats one that names another word of
+/// the type).
+fn labelled_count(
+    label: &str,
+    value: &str,
+    analysis: &QuestionAnalysis,
+) -> Option<(u8, f64, Reading)> {
+    let fit = label_fit(label, analysis);
+    let count = count_in(value).filter(|_| fit > 0)?;
+    let reading = Reading::Labelled {
+        label: label.to_string(),
+    };
+    Some((fit * 2 + 4, count, reading))
+}
+
+/// `Label: value` segments inside running text ("Opened in 2011. Staff: 7. It shares a
+/// building …"): each sentence or `;`-part that reads as a labelled line whose value is a bare
+/// count. Web text writes headlines so ("Joker: 6 Actors Who Have Played …", "Stadium Capacity:
+/// 60,000 Mumbai, India"), which are no such line.
+fn labelled_segments(
+    text: &str,
+    analysis: &QuestionAnalysis,
+    snippet: usize,
+    mark_fit: u8,
+) -> Vec<(u8, f64, usize, Reading)> {
+    text.split(". ")
+        .flat_map(|sentence| sentence.split("; "))
+        .filter_map(
+            |segment| match shape(segment.trim().trim_end_matches('.')) {
+                Shape::Labelled { label, value } if bare_count(value, analysis) => {
+                    labelled_count(label, value, analysis)
+                }
+                _ => None,
+            },
+        )
+        .map(|(score, count, reading)| (score + mark_fit, count, snippet, reading))
+        .collect()
+}
+
+/// The column whose every content word the question says, the one with the most words when
+/// several are ("RX-600 Pro" over "RX-600"), with the count in its cell.
+fn named_column<'a>(
+    cells: &[(&'a str, &str)],
+    question_words: &[String],
+) -> Option<(&'a str, f64)> {
+    let mut named: Vec<(usize, &str, f64)> = cells
+        .iter()
+        .filter_map(|(column, value)| {
+            let words = content_words(column);
+            let said = !words.is_empty() && words.iter().all(|w| question_words.contains(w));
+            let count = count_in(value).filter(|_| said)?;
+            Some((words.len(), *column, count))
+        })
+        .collect();
+    named.sort_by_key(|n| std::cmp::Reverse(n.0));
+    match named.as_slice() {
+        [(most, column, count), rest @ ..] if rest.first().is_none_or(|r| r.0 < *most) => {
+            Some((column, *count))
+        }
+        _ => None,
+    }
 }
 
 /// Whether every word of a row's label is among the question's words.
@@ -233,6 +322,22 @@ pub fn structured_count(
                     || cells
                         .iter()
                         .any(|(_, v)| count_in(v).is_none() && row_named(v, &question_words));
+                // A table whose rows are measures and whose columns are things ("Ethernet ports
+                // | 4 | 8" under "Item | RX-600 | RX-600 Pro"): the row names the noun, and
+                // the column the question names most fully is the thing asked about.
+                if label_fit(label, analysis) == 2 {
+                    if let Some((column, count)) = named_column(&cells, &question_words) {
+                        found.push((
+                            8 + mark_fit,
+                            count,
+                            i,
+                            Reading::Cell {
+                                column: column.to_string(),
+                                row: label.to_string(),
+                            },
+                        ));
+                    }
+                }
                 for (column, value) in &cells {
                     let fit = label_fit(column, analysis).max(verb_fit(column, &question_words));
                     if let (true, Some(count)) = (fit > 0, count_in(value)) {
@@ -250,16 +355,8 @@ pub fn structured_count(
                 }
             }
             Shape::Labelled { label, value } => {
-                let fit = label_fit(label, analysis);
-                if let (true, Some(count)) = (fit > 0, count_in(value)) {
-                    found.push((
-                        fit * 2 + 4 + mark_fit,
-                        count,
-                        i,
-                        Reading::Labelled {
-                            label: label.to_string(),
-                        },
-                    ));
+                if let Some((score, count, reading)) = labelled_count(label, value, analysis) {
+                    found.push((score + mark_fit, count, i, reading));
                 }
             }
             Shape::List { lead, items } => {
@@ -275,7 +372,12 @@ pub fn structured_count(
                     ));
                 }
             }
-            Shape::Dated { .. } | Shape::Prose => {}
+            Shape::Dated { text, .. } => {
+                found.extend(labelled_segments(text, analysis, i, mark_fit));
+            }
+            Shape::Prose => {
+                found.extend(labelled_segments(&snippet.text, analysis, i, mark_fit));
+            }
         }
         // A count of the noun asked for in a passage bound to the year or version asked for.
         if let (Some(mark), 2) = (&asked_mark, mark_fit) {
@@ -320,7 +422,7 @@ pub fn stated_count(
         .as_ref()
         .map(|s| s.count)
         .or_else(|| clear_statement(per_snippet, analysis, STATEMENT_FLOOR))
-        .or_else(|| noun_statement(per_snippet, analysis, STATEMENT_FLOOR));
+        .or_else(|| noun_statement(per_snippet, analysis, NOUN_STATEMENT_FLOOR));
     (stated, structured)
 }
 
@@ -432,6 +534,55 @@ mod tests {
             Some(12.0)
         );
         assert_eq!(read("how many bronze medals did falcon win", &rows), None);
+    }
+
+    #[test]
+    fn labelled_counts_inside_running_text_and_a_table_of_models() {
+        let branch = [snippet(
+            "Opened in 2011. Staff: 7. It shares a building with the library.",
+            "Osterby Credit Union › Our branches › Pelsham Green",
+        )];
+        assert_eq!(
+            read("how many staff work at the pelsham green branch", &branch),
+            Some((
+                7.0,
+                Reading::Labelled {
+                    label: "Staff".into()
+                }
+            ))
+        );
+        // A remark in brackets after the count is not read as a second count.
+        let report = [snippet(
+            "Written complaints: 37 (last quarter: 52)",
+            "Whinstead Water Trust — Q3",
+        )];
+        assert_eq!(
+            read("how many written complaints did whinstead receive", &report).map(|r| r.0),
+            Some(37.0)
+        );
+        // A web headline is no labelled line: its value runs on past the count.
+        let headline = [snippet(
+            "Stadiums of India. DY Patil Stadium Capacity: 60,000 Mumbai, India",
+            "stadiums",
+        )];
+        assert_eq!(read("how many stadiums are in india", &headline), None);
+        // Rows are measures, columns are models: the column the question names most fully.
+        let models = [snippet(
+            "Item: Ethernet ports — RX-600: 4; RX-600 Pro: 8",
+            "Ryvenet RX-600 › Hardware",
+        )];
+        assert_eq!(
+            read(
+                "how many ethernet ports does the ryvenet rx-600 pro have",
+                &models
+            )
+            .map(|r| r.0),
+            Some(8.0)
+        );
+        assert_eq!(
+            read("how many ethernet ports does the rx-600 have", &models).map(|r| r.0),
+            Some(4.0)
+        );
     }
 
     #[test]

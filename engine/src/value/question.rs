@@ -20,10 +20,11 @@ const DIMENSION_CUES: &[(&[&str], &str)] = &[
         &[
             "cost", "costs", "price", "revenue", "revenues", "worth", "salary", "spend", "spent",
             "paid", "pay", "fee", "budget", "profit", "sales", "rent", "fare", "fares", "turnover",
-            "takings", "fees",
+            "takings", "fees", "money", "charge", "charges",
         ],
         "currency",
     ),
+    (&["power", "wattage"], "power"),
     (&["fast", "speed"], "speed"),
     (&["hot", "cold", "temperature"], "temperature"),
     (&["area"], "area"),

@@ -378,12 +378,30 @@ fn is_rule(line: &str) -> bool {
 
 /// Table rows as blocks: the first row is the header when it holds no number and a later row
 /// does (a header names columns; rows hold values).
+/// Whether a table cell holds a value: a word of it is a number ("4", "£3.50", "Carn Mheall,
+/// 412 m"), other than a year (a column named by its year, "Population (2021)"). Digits inside
+/// a name ("RX-600", "Q3") do not make a value.
+fn is_value_cell(cell: &str) -> bool {
+    cell.split_whitespace().any(|word| {
+        let word = word.trim_matches(|c: char| !c.is_alphanumeric() && !"£$€".contains(c));
+        let year = word.len() == 4
+            && word.chars().all(|c| c.is_ascii_digit())
+            && (word.starts_with("19") || word.starts_with("20"));
+        let number = word
+            .trim_start_matches(['£', '$', '€'])
+            .starts_with(|c: char| c.is_ascii_digit());
+        number && !year
+    })
+}
+
 pub(super) fn push_table(builder: &mut OutlineBuilder, mut rows: Vec<Vec<String>>) {
     rows.retain(|r| r.iter().any(|c| !c.is_empty()));
     if rows.is_empty() {
         return;
     }
-    let numeric = |row: &Vec<String>| row.iter().any(|c| c.chars().any(|ch| ch.is_ascii_digit()));
+    // A header names columns: no cell of it is a value ("RX-600 Pro" and "2019" name columns;
+    // "4", "£3.50" and "8.5 cm" are values).
+    let numeric = |row: &Vec<String>| row.iter().any(|c| is_value_cell(c));
     let header = if !numeric(&rows[0]) && rows.iter().skip(1).any(numeric) {
         rows.remove(0)
     } else {
@@ -412,6 +430,24 @@ mod tests {
 
     fn kinds(text: &str) -> Vec<BlockKind> {
         outline(text).blocks.into_iter().map(|b| b.kind).collect()
+    }
+
+    #[test]
+    fn a_header_may_name_columns_with_digits() {
+        let table =
+            "Item | RX-600 | RX-600 Pro\n---|---|---\nEthernet ports | 4 | 8\nUSB ports | 1 | 2\n";
+        let rows: Vec<BlockKind> = kinds(table);
+        assert_eq!(
+            rows[0],
+            BlockKind::TableRow {
+                header: vec!["Item".into(), "RX-600".into(), "RX-600 Pro".into()],
+                cells: vec!["Ethernet ports".into(), "4".into(), "8".into()],
+            }
+        );
+        assert!(
+            is_value_cell("£3.50") && is_value_cell("8.5 cm") && is_value_cell("Ben Alder, 380 m")
+        );
+        assert!(!is_value_cell("2019") && !is_value_cell("Population (2021)"));
     }
 
     #[test]
