@@ -10,6 +10,7 @@
 pub mod answer_support;
 pub mod calibration;
 pub mod candidates;
+pub mod clause;
 pub mod consolidate;
 pub mod contextualize;
 

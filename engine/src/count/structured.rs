@@ -10,6 +10,7 @@
 use tally_types::count::answer::QuestionAnalysis;
 
 use super::candidates::{count_candidates, CountCandidate};
+use super::clause::{clause_count, Telling};
 use super::question::{is_stop, words};
 use super::relevance::Subject;
 use super::statement::{
@@ -30,6 +31,9 @@ pub enum Reading {
     List { lead: String, items: usize },
     /// A count of the passage bound to the year or version asked for.
     Bound { mark: String },
+    /// The count of the clause that says the question's words, among several counts of the
+    /// noun asked for.
+    Clause { clause: String },
 }
 
 impl Reading {
@@ -42,6 +46,9 @@ impl Reading {
                 format!("counted from a list of {items} (\u{201c}{lead}\u{201d})")
             }
             Reading::Bound { mark } => format!("the count given for {mark}"),
+            Reading::Clause { clause } => {
+                format!("the count of the clause \u{201c}{clause}\u{201d}")
+            }
         }
     }
 }
@@ -302,6 +309,7 @@ pub fn structured_count(
 ) -> Option<StructuredCount> {
     let asked_mark = marks_in(question).into_iter().next();
     let question_words = content_words(question);
+    let telling = Telling::of(analysis);
     // (score, count, snippet, reading): the best score wins; a tie of different counts is none.
     let mut found: Vec<(u8, f64, usize, Reading)> = Vec::new();
     for (i, snippet) in snippets.iter().enumerate() {
@@ -378,6 +386,10 @@ pub fn structured_count(
             Shape::Prose => {
                 found.extend(labelled_segments(&snippet.text, analysis, i, mark_fit));
             }
+        }
+        let candidates = per_snippet.get(i).map(Vec::as_slice).unwrap_or_default();
+        if let Some((count, clause)) = clause_count(&snippet.text, candidates, analysis, &telling) {
+            found.push((5 + mark_fit, count, i, Reading::Clause { clause }));
         }
         // A count of the noun asked for in a passage bound to the year or version asked for.
         if let (Some(mark), 2) = (&asked_mark, mark_fit) {
