@@ -155,8 +155,18 @@ fn verb_after_subject(w: &[String], type_end: usize) -> Option<usize> {
     }
     let start = aux + 1 + w[aux + 1..].iter().position(|x| !is_stop(x))?;
     let end = start + w[start..].iter().take_while(|x| !is_stop(x)).count();
-    (end - start >= 2).then_some(end - 1)
+    // "does the Eiffel Tower have": the verb is the word after the run.
+    let verb_follows = w
+        .get(end)
+        .is_some_and(|next| VERB_STOPS.contains(&next.as_str()));
+    (end - start >= 2 && !verb_follows).then_some(end - 1)
 }
+
+/// Function words that are the question's verb when they follow its subject.
+const VERB_STOPS: &[&str] = &[
+    "have", "has", "had", "do", "does", "did", "be", "is", "are", "was", "were", "been", "get",
+    "got",
+];
 
 fn is_aux(word: &str) -> bool {
     AUXILIARIES.contains(&word)
@@ -268,6 +278,10 @@ mod tests {
         assert_eq!(
             entities("how many moons does jupiter have"),
             vec!["jupiter"]
+        );
+        assert_eq!(
+            entities("how many steps does the Eiffel Tower have"),
+            vec!["eiffel tower"]
         );
     }
 
