@@ -602,6 +602,10 @@ BEN: The new film printer has arrived. It cost £5,200.\n";
 <table><tr><td>Highest point</td><td>Carn Ruadh, 412 m</td></tr>\
 <tr><td>Population (2021)</td><td>3,480</td></tr></table>\
 <h2>Geography</h2><p>Sea cliffs on the west coast of Carn Ruadh rise up to 120 m.</p></body></html>";
+    const REPORT: &str = "Pell County council — the year in review\n\n\
+The Pell County council has 45 seats. In this year's election the Green Alliance won 17 seats, \
+the Farmers' Party won 14 and the Civic League won 9.\n\n\
+The Pelsham Green branch office opened in 2011. Staff: 7. It shares a building with the library.\n";
     let server = demo_server("own-documents-structure", &["--admin-token", TOKEN]).await;
     let client = reqwest::Client::new();
     let form = Form::new()
@@ -610,7 +614,8 @@ BEN: The new film printer has arrived. It cost £5,200.\n";
         .part("file", file("orla.md", SPEC))
         .part("file", file("minutes.txt", MINUTES))
         .part("file", file("history.txt", HISTORY))
-        .part("file", file("carn-ruadh.html", INFOBOX));
+        .part("file", file("carn-ruadh.html", INFOBOX))
+        .part("file", file("review.txt", REPORT));
     upload_and_wait(&client, &server, form).await;
 
     let ask = |kind: &'static str, question: &str| {
@@ -656,6 +661,17 @@ BEN: The new film printer has arrived. It cost £5,200.\n";
             "list of 4",
         ),
         ("how many shops did pellow bakery have in 2008", 7.0, "2008"),
+        // A labelled count inside running text, and the clause that says who won.
+        (
+            "how many staff work at the pelsham green branch office",
+            7.0,
+            "Staff",
+        ),
+        (
+            "how many seats did the green alliance win in pell county",
+            17.0,
+            "Green Alliance won 17 seats",
+        ),
     ] {
         let answer = ask("count", question).await["answer"].clone();
         assert_eq!(answer["count"], count, "{question}: {answer}");
