@@ -204,17 +204,18 @@ fn without_closing_remark(value: &str) -> &str {
     }
 }
 
-/// Whether a value is a count alone, or a count of the noun asked for ("7", "37 (last quarter:
-/// 52)", "44 buses"), not a phrase that goes on ("60,000 Mumbai, India").
-fn bare_count(value: &str, analysis: &QuestionAnalysis) -> bool {
+/// The count of a value that is a count alone, or a count of the noun asked for ("7", "37 (last
+/// quarter: 52)", "44 buses"); `None` for a phrase that goes on ("60,000 Mumbai, India").
+fn bare_count(value: &str, analysis: &QuestionAnalysis) -> Option<f64> {
     let value = without_closing_remark(value);
     let candidates = count_candidates(value);
     let [only] = candidates.as_slice() else {
-        return false;
+        return None;
     };
     let whole = only.number_span.start == 0 && only.span.end >= value.trim_end_matches('.').len();
     let noun = words(&only.noun).last().map(|w| singular(w));
-    whole && noun.is_none_or(|n| asked_nouns(analysis).contains(&n))
+    let of_the_noun = noun.is_none_or(|n| asked_nouns(analysis).contains(&n));
+    (whole && of_the_noun && only.count.fract() == 0.0).then_some(only.count)
 }
 
 /// Whether the counted noun asked for is among the few words after a candidate's number ("4 new
@@ -228,16 +229,16 @@ fn noun_follows(text: &str, candidate: &CountCandidate, analysis: &QuestionAnaly
         .any(|w| nouns.contains(&singular(&w)))
 }
 
-/// The count of a `Label: value` line whose label names the counted noun, scored as the
-/// structured readings are (a label that names the noun beats one that names another word of
-/// the type).
+/// The count of a `Label: value` line (its value's `count`) whose label names the counted noun,
+/// scored as the structured readings are (a label that names the noun beats one that names
+/// another word of the type).
 fn labelled_count(
     label: &str,
-    value: &str,
+    count: Option<f64>,
     analysis: &QuestionAnalysis,
 ) -> Option<(u8, f64, Reading)> {
     let fit = label_fit(label, analysis);
-    let count = count_in(value).filter(|_| fit > 0)?;
+    let count = count.filter(|_| fit > 0)?;
     let reading = Reading::Labelled {
         label: label.to_string(),
     };
@@ -258,8 +259,8 @@ fn labelled_segments(
         .flat_map(|sentence| sentence.split("; "))
         .filter_map(
             |segment| match shape(segment.trim().trim_end_matches('.')) {
-                Shape::Labelled { label, value } if bare_count(value, analysis) => {
-                    labelled_count(label, value, analysis)
+                Shape::Labelled { label, value } => {
+                    labelled_count(label, bare_count(value, analysis), analysis)
                 }
                 _ => None,
             },
@@ -363,7 +364,9 @@ pub fn structured_count(
                 }
             }
             Shape::Labelled { label, value } => {
-                if let Some((score, count, reading)) = labelled_count(label, value, analysis) {
+                if let Some((score, count, reading)) =
+                    labelled_count(label, count_in(value), analysis)
+                {
                     found.push((score + mark_fit, count, i, reading));
                 }
             }
