@@ -2,7 +2,7 @@ use clap::Parser;
 use tally_server::cli::bench::BenchCommand;
 use tally_server::cli::{Cli, Command, CorpusCommand, EvalCommand, TrainCommand};
 use tally_server::commands::{
-    ask, bench, corpus, count, eval, extract, ingest, own_documents, search, value,
+    ask, bench, corpus, count, eval, extract, ingest, own_documents, search, train_instances, value,
 };
 use tracing_subscriber::EnvFilter;
 
@@ -38,6 +38,7 @@ async fn run() -> anyhow::Result<()> {
         Command::Extract(args) => extract::extract_command(&args),
         Command::Train(TrainCommand::CountSpans(args)) => count::train(&args),
         Command::Train(TrainCommand::SearchRanker(args)) => search::train_ranker(&args),
+        Command::Train(TrainCommand::Instances(args)) => train_instances::train(&args),
         Command::Eval(EvalCommand::Extraction(args)) => eval::extraction(&args),
         Command::Eval(EvalCommand::Count(args)) => count::eval_count(&args),
         Command::Eval(EvalCommand::Cnp(args)) => count::eval_cnp(&args),

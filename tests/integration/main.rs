@@ -8,6 +8,7 @@ mod count_cli;
 mod database;
 mod hardening;
 mod health;
+mod instances;
 mod layout;
 mod one_route;
 mod own_documents;

@@ -51,7 +51,7 @@ async fn delete_corpus(
 }
 
 /// Uploads `form` through the admin API and waits for its job's `done` event.
-async fn upload_and_wait(client: &reqwest::Client, server: &Server, form: Form) {
+pub(crate) async fn upload_and_wait(client: &reqwest::Client, server: &Server, form: Form) {
     let response = client
         .post(server.url("/api/admin/corpora"))
         .bearer_auth(TOKEN)

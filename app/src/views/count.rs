@@ -211,7 +211,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
             {if answered {
                 view! {
                     <Groups groups target=target.clone()/>
-                    <Instances instances target=target.clone()/>
+                    <Instances instances kind=analysis.answer_type.clone() target=target.clone()/>
                     <Snippets snippets/>
                 }
                 .into_any()
@@ -493,9 +493,20 @@ fn Groups(groups: CnpGroups, target: Option<FeedbackTarget>) -> impl IntoView {
 }
 
 #[component]
-fn Instances(instances: Vec<RankedInstance>, target: Option<FeedbackTarget>) -> impl IntoView {
+fn Instances(
+    instances: Vec<RankedInstance>,
+    kind: String,
+    target: Option<FeedbackTarget>,
+) -> impl IntoView {
+    // Names unlikely to be of the counted kind are not shown: saying so is the honest answer.
     if instances.is_empty() {
-        return view! { <p class="muted">"No instances found in the snippets."</p> }.into_any();
+        let kind = if kind.trim().is_empty() {
+            "the things counted".to_string()
+        } else {
+            kind
+        };
+        return view! { <p class="muted">{format!("No names of {kind} found in the evidence.")}</p> }
+            .into_any();
     }
     view! {
         <section class="instances" aria-labelledby="instances-title">

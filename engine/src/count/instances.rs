@@ -13,6 +13,7 @@ pub use tally_types::InstanceScoring;
 
 use serde::{Deserialize, Serialize};
 
+use super::membership::never_an_instance;
 use super::question::{words, QuestionAnalysis};
 use crate::text::names::{is_headline_verb, is_stop_word, name_spans};
 
@@ -64,6 +65,10 @@ pub struct Instance {
     pub key: String,
     pub mentions: Vec<Mention>,
     pub score: f64,
+    /// The learned scorer's probability that it is of the counted kind (`None` where it was
+    /// not read: no scorer, or a name that could not be shown).
+    #[serde(default)]
+    pub likely: Option<f64>,
 }
 
 const MONTHS: &[&str] = &[
@@ -165,6 +170,7 @@ pub fn merge(mentions: Vec<(String, String, Mention)>) -> Vec<Instance> {
                         key: key.clone(),
                         mentions: Vec::new(),
                         score: 0.0,
+                        likely: None,
                     });
                     surfaces.push(HashMap::new());
                     instances.len() - 1
@@ -205,6 +211,9 @@ pub struct Evidence<'a> {
     /// The reader's reading of it; `None` where nothing was read (no reader loaded): the
     /// reader's scorings then fall back to the scoring they refine.
     pub reading: &'a dyn Fn(&Instance) -> Option<Reading>,
+    /// The learned scorer's probability that it is an instance of the counted kind; `None`
+    /// without a scorer: the learned scoring then falls back to type compatibility.
+    pub learned: &'a dyn Fn(&Instance) -> Option<f64>,
 }
 
 /// An instance's share of the snippets: how many mention it, over all snippets.
@@ -267,6 +276,10 @@ pub fn rank(
                 Some(reading) => reader_weighted(compatibility(inst), reading),
                 None => compatibility(inst),
             },
+            // The probability from the candidate's type evidence (`membership`), calibrated.
+            InstanceScoring::Learned => {
+                (evidence.learned)(inst).unwrap_or_else(|| compatibility(inst))
+            }
         };
     }
     instances.sort_by(|a, b| {
@@ -319,19 +332,52 @@ pub fn find_instances(snippets: &[&str], analysis: &QuestionAnalysis) -> Vec<Ins
     let own_words = question_own_words(analysis);
     let mut mentions = Vec::new();
     for (s, text) in snippets.iter().enumerate() {
-        for span in name_spans(text) {
+        for span in name_spans(text)
+            .into_iter()
+            .flat_map(|span| separate(text, span))
+        {
             let surface = text[span.clone()].trim();
             let surface = surface
                 .strip_suffix("'s")
                 .or_else(|| surface.strip_suffix("’s"))
                 .unwrap_or(surface)
                 .to_string();
+            if never_an_instance(&surface) {
+                continue;
+            }
             if let Some(key) = normalise(&surface, &own_words) {
                 mentions.push((key, surface, Mention::new(s, text, span)));
             }
         }
     }
     merge(mentions)
+}
+
+/// A name span as the names it holds: without a role in brackets after it ("Ben Osei (bass)" →
+/// "Ben Osei"), and two names joined by "and" apart when either has several words ("Priya Nandan
+/// and Luis Ortega"); "Jammu and Kashmir" stays one.
+fn separate(text: &str, span: Range<usize>) -> Vec<Range<usize>> {
+    let mut span = span;
+    let surface = &text[span.clone()];
+    if let Some(open) = surface.rfind(" (") {
+        let inside = &surface[open + 2..];
+        if inside.ends_with(')') && inside.starts_with(char::is_lowercase) {
+            span = span.start..span.start + open;
+        }
+    }
+    let surface = &text[span.clone()];
+    if let Some(at) = surface.find(" and ") {
+        let (left, right) = (&surface[..at], &surface[at + 5..]);
+        let capitalised = |part: &str| part.starts_with(char::is_uppercase);
+        let several = |part: &str| part.split_whitespace().count() >= 2;
+        if capitalised(left)
+            && capitalised(right.trim_start_matches("The "))
+            && (several(left) || several(right))
+        {
+            return vec![span.start..span.start + at, span.start + at + 5..span.end];
+        }
+    }
+    vec![span]
 }
 
 #[cfg(test)]
@@ -378,6 +424,36 @@ mod tests {
                 "{expected} in {found:?}"
             );
         }
+    }
+
+    #[test]
+    fn roles_in_brackets_and_joined_names_come_apart() {
+        let found = names(
+            "Glassmoor are Ada Linn (vocals), Ben Osei (bass) and Tomas Reyes. Albums: Tidewater, \
+             Low Lanterns and The Salt Road. Founded by Priya Nandan and Luis Ortega in Jammu and \
+             Kashmir.",
+            "how many members does glassmoor have",
+        );
+        for expected in [
+            "Ada Linn",
+            "Ben Osei",
+            "Low Lanterns",
+            "The Salt Road",
+            "Priya Nandan",
+            "Luis Ortega",
+            "Jammu and Kashmir",
+        ] {
+            assert!(
+                found.contains(&expected.to_string()),
+                "{expected} in {found:?}"
+            );
+        }
+        assert!(
+            !found
+                .iter()
+                .any(|f| f.contains('(') || f.contains(" and L")),
+            "{found:?}"
+        );
     }
 
     #[test]
@@ -431,12 +507,14 @@ mod tests {
                 })
                 .collect(),
             score: 0.0,
+            likely: None,
         };
         let conf = [0.9, 0.0, 0.0, 0.2];
         let mut inst = vec![mk("rare", &[0]), mk("common", &[1, 2, 3])];
         let fits_all = Evidence {
             type_fit: &|_| 1.0,
             reading: &|_| None,
+            learned: &|_| None,
         };
         rank(
             &mut inst,
@@ -464,6 +542,7 @@ mod tests {
             &Evidence {
                 type_fit: &|i| if i.key == "rare" { 0.1 } else { 1.0 },
                 reading: &|_| None,
+                learned: &|_| None,
             },
         );
         assert_eq!(inst[0].key, "common");
@@ -472,6 +551,7 @@ mod tests {
         // and type compatibility weighted by the reading keeps a floor for a name not read.
         let read_rare = Evidence {
             type_fit: &|_| 1.0,
+            learned: &|_| None,
             reading: &|i| {
                 Some(if i.key == "rare" {
                     Reading {

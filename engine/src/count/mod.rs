@@ -16,9 +16,11 @@ pub mod contextualize;
 
 pub mod eval;
 pub mod instance_reading;
+pub mod instance_scorer;
 pub mod instances;
 pub mod lexical;
 pub mod logistic;
+pub mod membership;
 pub mod metrics;
 pub mod name_cache;
 pub mod pipeline;

@@ -1,7 +1,6 @@
 //! The count pipeline: question analysis → count candidates → span confidences → consolidation
 //! → contextualization → instances, with per-stage timings, into one [`CountAnswer`].
 
-use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::Arc;
@@ -20,11 +19,8 @@ pub use tally_types::ScorerKind;
 use super::answer_support::{AnswerSupport, SupportError, SupportRule, SUPPORT_FILE};
 use super::candidates::{count_candidates, CountCandidate};
 use super::contextualize::{classify, CnpClass, CnpInput};
-use super::instance_reading::read_instances;
-use super::instances::{
-    find_instances, rank, reader_weighted, snippet_frequency, type_compatibility,
-    type_compatibility_prior, Evidence, Instance, InstanceScoring, Reading,
-};
+use super::instance_scorer::InstanceScorer;
+use super::instances::Instance;
 use super::lexical::lexical_confidence;
 use super::name_cache::NameCache;
 use super::prediction::{best_per_snippet, predict, Chosen, Prediction};
@@ -42,8 +38,11 @@ use super::span_model::{
     SpanModelError, META_FILE,
 };
 use crate::corpus::datasets::Snippet;
-use crate::encoder::{cosine, Encoder, EncoderError};
+use crate::encoder::{Encoder, EncoderError};
 use crate::text::offsets::char_offset;
+use instance_stage::{rank_instances, ranked_instances, InstanceEvidence};
+
+mod instance_stage;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PipelineError {
@@ -390,14 +389,17 @@ impl CountPipeline {
         } = self.contextualise(snippets, &chosen, &kept, consolidated, settings)?;
         lap(Stage::Contextualization, &mut timings)?;
 
-        // Instances.
-        let instances = rank_instances(
+        // Instances: only those the learned scorer finds likely enough are shown.
+        let mut instances = rank_instances(
             evidence,
             &chosen,
             texts.len(),
             settings.instances,
             settings.max_instances,
         );
+        if let Some(scorer) = InstanceScorer::builtin() {
+            instances.retain(|i| i.likely.is_some_and(|p| p >= scorer.show_above));
+        }
         lap(Stage::Instances, &mut timings)?;
 
         let answer_snippets =
@@ -542,244 +544,7 @@ impl CountPipeline {
             confidence,
         })
     }
-
-    /// Instances of the snippets, scored and ranked, at most `max`; `chosen` (each snippet's
-    /// count span) gives the snippets' confidences and the most confident snippet.
-    pub fn instances_for(
-        &self,
-        analysis: &QuestionAnalysis,
-        texts: &[&str],
-        chosen: &[Chosen],
-        scoring: InstanceScoring,
-        max: usize,
-    ) -> Result<Vec<Instance>, PipelineError> {
-        let evidence = self.instance_evidence(analysis, texts, scoring, max)?;
-        Ok(rank_instances(evidence, chosen, texts.len(), scoring, max))
-    }
-
-    /// The snippets' instances with what ranking them under `scoring` needs besides the counts:
-    /// their fit to the answer type and the reader's readings (for the scorings that use them).
-    fn instance_evidence(
-        &self,
-        analysis: &QuestionAnalysis,
-        texts: &[&str],
-        scoring: InstanceScoring,
-        max: usize,
-    ) -> Result<InstanceEvidence, PipelineError> {
-        let instances = find_instances(texts, analysis);
-        let fits = self.type_fits(&instances, analysis, scoring, texts.len(), max)?;
-        let fit_of = |inst: &Instance| fits.get(&inst.key).copied().unwrap_or(1.0);
-        let readings = self.readings(&instances, analysis, texts, scoring, max, &fit_of)?;
-        Ok(InstanceEvidence {
-            instances,
-            fits,
-            readings,
-        })
-    }
-
-    /// Fit of each instance to the answer: the mean encoder cosine of "‹instance›" with the
-    /// answer type and with the "which …" question, in place of an NLI model. A name closer than
-    /// [`SUBJECT_SIMILARITY`] to one of the question's entities is the question's subject under
-    /// another name ("United States" for "america") and fits 0. Only computed for the scorings
-    /// that use it, and only for the names that can still make the top `max` (see
-    /// [`best_first`], bound: [`type_compatibility_prior`]); the others fit 0 and drop out.
-    fn type_fits(
-        &self,
-        instances: &[Instance],
-        analysis: &QuestionAnalysis,
-        scoring: InstanceScoring,
-        snippets: usize,
-        max: usize,
-    ) -> Result<HashMap<String, f64>, PipelineError> {
-        let mut fits = HashMap::new();
-        let Some(cache) = &self.names else {
-            return Ok(fits);
-        };
-        let uses_fit = matches!(
-            scoring,
-            InstanceScoring::TypeCompatibility | InstanceScoring::ReaderTypeCompatibility
-        );
-        if !uses_fit || instances.is_empty() {
-            return Ok(fits);
-        }
-        let answer = cache.embed(&[
-            analysis.answer_type_singular.as_str(),
-            analysis.which_question.as_str(),
-        ])?;
-        let entities: Vec<&str> = analysis.entities.iter().map(String::as_str).collect();
-        let entity_embeddings = if entities.is_empty() {
-            Vec::new()
-        } else {
-            cache.embed(&entities)?
-        };
-        let bounds = instances
-            .iter()
-            .map(|i| (type_compatibility_prior(i, snippets), i));
-        best_first(bounds, max, FIT_BATCH, |chunk| {
-            let names: Vec<&str> = chunk.iter().map(|(_, i)| i.name.as_str()).collect();
-            let mut scores = Vec::with_capacity(chunk.len());
-            for ((bound, inst), e) in chunk.iter().zip(cache.embed(&names)?) {
-                let is_subject = entity_embeddings
-                    .iter()
-                    .any(|s| cosine(&e, s) > SUBJECT_SIMILARITY);
-                let fit = if is_subject {
-                    0.0
-                } else {
-                    answer.iter().map(|a| cosine(&e, a) as f64).sum::<f64>() / answer.len() as f64
-                };
-                let fit = fit.clamp(0.0, 1.0);
-                fits.insert(inst.key.clone(), fit);
-                scores.push(type_compatibility(*bound, fit));
-            }
-            Ok(scores)
-        })?;
-        // Names never embedded cannot reach the top: they fit 0 (a missing entry would fit 1).
-        for inst in instances {
-            fits.entry(inst.key.clone()).or_insert(0.0);
-        }
-        Ok(fits)
-    }
-
-    /// The reader's readings of the names under the "which …" question, for the reader's
-    /// scorings (`None` for the others, or without a reader). Only the names that can still make
-    /// the top `max` are read (see [`best_first`]; bounds: the snippet frequency for
-    /// [`InstanceScoring::Reader`], whose summed reading is at most that, and the type
-    /// compatibility for [`InstanceScoring::ReaderTypeCompatibility`], which the reading scales
-    /// by at most 1); the others read 0.
-    fn readings(
-        &self,
-        instances: &[Instance],
-        analysis: &QuestionAnalysis,
-        texts: &[&str],
-        scoring: InstanceScoring,
-        max: usize,
-        fit_of: &dyn Fn(&Instance) -> f64,
-    ) -> Result<Option<HashMap<String, Reading>>, PipelineError> {
-        let Some(model) = self.name_reader.as_ref().or(self.span_model.as_ref()) else {
-            return Ok(None);
-        };
-        if !matches!(
-            scoring,
-            InstanceScoring::Reader | InstanceScoring::ReaderTypeCompatibility
-        ) {
-            return Ok(None);
-        }
-        let bound = |inst: &Instance| match scoring {
-            InstanceScoring::Reader => snippet_frequency(inst, texts.len()),
-            _ => type_compatibility(type_compatibility_prior(inst, texts.len()), fit_of(inst)),
-        };
-        let score = |bound: f64, reading: Reading| match scoring {
-            InstanceScoring::Reader => reading.summed,
-            _ => reader_weighted(bound, reading),
-        };
-        let mut readings = HashMap::new();
-        best_first(
-            instances.iter().map(|i| (bound(i), i)),
-            max,
-            READ_BATCH,
-            |chunk| {
-                let names: Vec<&Instance> = chunk.iter().map(|(_, i)| *i).collect();
-                let read = read_instances(model, &analysis.which_question, texts, &names)?;
-                Ok(chunk
-                    .iter()
-                    .map(|(bound, inst)| {
-                        let reading = read.get(&inst.key).copied().unwrap_or_default();
-                        readings.insert(inst.key.clone(), reading);
-                        score(*bound, reading)
-                    })
-                    .collect())
-            },
-        )?;
-        Ok(Some(readings))
-    }
 }
-
-/// A question's instances before ranking, with their evidence (see
-/// [`CountPipeline::instance_evidence`]).
-struct InstanceEvidence {
-    instances: Vec<Instance>,
-    fits: HashMap<String, f64>,
-    readings: Option<HashMap<String, Reading>>,
-}
-
-/// Ranks the instances by `scoring`, at most `max`; `chosen` (each snippet's count span) gives
-/// the snippets' confidences and the most confident snippet.
-fn rank_instances(
-    evidence: InstanceEvidence,
-    chosen: &[Chosen],
-    snippets: usize,
-    scoring: InstanceScoring,
-    max: usize,
-) -> Vec<Instance> {
-    let InstanceEvidence {
-        mut instances,
-        fits,
-        readings,
-    } = evidence;
-    let mut snippet_confidence = vec![0.0; snippets];
-    for c in chosen {
-        if let Some(slot) = snippet_confidence.get_mut(c.snippet) {
-            *slot = c.confidence;
-        }
-    }
-    let best_snippet = chosen
-        .iter()
-        .max_by(|a, b| a.confidence.total_cmp(&b.confidence))
-        .map(|c| c.snippet);
-    let fit_of = |inst: &Instance| fits.get(&inst.key).copied().unwrap_or(1.0);
-    let reading_of = |inst: &Instance| {
-        readings
-            .as_ref()
-            .map(|r| r.get(&inst.key).copied().unwrap_or_default())
-    };
-    let evidence = Evidence {
-        type_fit: &fit_of,
-        reading: &reading_of,
-    };
-    rank(
-        &mut instances,
-        &snippet_confidence,
-        best_snippet,
-        scoring,
-        &evidence,
-    );
-    instances.retain(|i| i.score > 0.0);
-    instances.truncate(max);
-    instances
-}
-
-/// Scores instances best bound first, `chunk` at a time, until `max` scores found are above the
-/// next bound (no instance left can reach the top `max`). `score_chunk` gives each instance's
-/// score, at most its bound; instances never scored are those that cannot reach the top.
-fn best_first<'i>(
-    bounds: impl Iterator<Item = (f64, &'i Instance)>,
-    max: usize,
-    chunk: usize,
-    mut score_chunk: impl FnMut(&[(f64, &'i Instance)]) -> Result<Vec<f64>, PipelineError>,
-) -> Result<(), PipelineError> {
-    let mut by_bound: Vec<(f64, &Instance)> = bounds.collect();
-    by_bound.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let top = max.max(1);
-    let mut scores: Vec<f64> = Vec::new();
-    for part in by_bound.chunks(chunk) {
-        let next_bound = part[0].0;
-        if scores.len() >= top && scores[top - 1] > next_bound {
-            break;
-        }
-        scores.extend(score_chunk(part)?);
-        scores.sort_by(|a, b| b.total_cmp(a));
-    }
-    Ok(())
-}
-
-/// Cosine above which an instance is taken for one of the question's own entities (chosen on
-/// the NQ dev instances).
-const SUBJECT_SIMILARITY: f32 = 0.5;
-/// Instance names embedded per encoder call while looking for the top ones.
-const FIT_BATCH: usize = 32;
-/// Instance names whose sentences the reader reads per call while looking for the top ones (a
-/// sentence naming names of two calls is read twice).
-const READ_BATCH: usize = 32;
 
 /// The span model's probability of every candidate; the model reads only the sentences with a
 /// count candidate, and only in the snippets `read` marks (all when `None`; the others' candidates
@@ -866,26 +631,6 @@ fn snippet_answers(
                 spans,
                 instances: marks,
                 link: None,
-            }
-        })
-        .collect()
-}
-
-/// The ranked instances with the snippets that name them.
-fn ranked_instances(instances: &[Instance], snippets: &[Snippet]) -> Vec<RankedInstance> {
-    instances
-        .iter()
-        .map(|inst| {
-            let mut ids: Vec<String> = inst
-                .mentions
-                .iter()
-                .map(|m| snippets[m.snippet].id.clone())
-                .collect();
-            ids.dedup();
-            RankedInstance {
-                name: inst.name.clone(),
-                score: inst.score,
-                snippets: ids,
             }
         })
         .collect()

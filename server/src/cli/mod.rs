@@ -417,6 +417,10 @@ pub enum TrainCommand {
     /// The `learned` search ranker's weights, on every judged query (its cross-validated
     /// figures are printed too, each fold trained without its queries).
     SearchRanker(TrainSearchRankerArgs),
+    /// The learned instance scorer, on the judged instance set's tuning half: its penalty and
+    /// the probability above which names are shown chosen by 5-fold cross-validation by
+    /// question.
+    Instances(TrainInstancesArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -429,6 +433,33 @@ pub struct TrainSearchRankerArgs {
     pub out: PathBuf,
     #[command(flatten)]
     pub models: ModelArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TrainInstancesArgs {
+    /// The judged instance set (its tuning half is trained on; the test half is never read).
+    #[arg(long, default_value = "tests/fixtures/instances/judged.jsonl")]
+    pub judged: PathBuf,
+    /// The own-documents collection some judged questions are about.
+    #[arg(long, default_value = "tests/fixtures/own-documents")]
+    pub collection: PathBuf,
+    /// Where the fresh snippet index is built.
+    #[arg(long, default_value = "target/train-instances")]
+    pub work: PathBuf,
+    /// Directory of the public data sets [default: ../shared/data when it exists].
+    #[arg(long, env = "TALLY_DATA")]
+    pub data: Option<PathBuf>,
+    /// Where to write the scorer (the shipped one is engine/data/instance-scorer.json).
+    #[arg(long, default_value = "engine/data/instance-scorer.json")]
+    pub out: PathBuf,
+    /// Also write every candidate row (question number, name, features, judgment) as JSON
+    /// lines, to study the evidence.
+    #[arg(long)]
+    pub write_rows: Option<PathBuf>,
+    #[command(flatten)]
+    pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: ReadingFlags,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -536,22 +567,66 @@ pub struct EvalCnpArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct EvalInstancesArgs {
-    /// SQuAD-format snippets.
+    /// SQuAD-format snippets [default: NQ dev's, under --data].
     #[arg(long)]
-    pub snippets: PathBuf,
-    /// CSV with qid, query, answer_enum.
+    pub snippets: Option<PathBuf>,
+    /// CSV with qid, query, answer_enum [default: NQ dev's instances, under --data].
     #[arg(long)]
-    pub gold: PathBuf,
-    /// CSV with item, aliases.
+    pub gold: Option<PathBuf>,
+    /// CSV with item, aliases [default: NQ dev's, under --data].
     #[arg(long)]
-    pub aliases: PathBuf,
-    /// Print the chosen scoring's figures as one JSON object.
+    pub aliases: Option<PathBuf>,
+    /// Print the chosen scoring's figures on the gold instances as one JSON object (nothing
+    /// else).
     #[arg(long)]
     pub json: bool,
+    /// The judged instance set: questions with the candidate names a person judged; its
+    /// precision of the shown top 5 is printed after the gold table.
+    #[arg(long, default_value = "tests/fixtures/instances/judged.jsonl")]
+    pub judged: PathBuf,
+    /// Print each judged question's first N candidate names with their context, to be judged,
+    /// and nothing else.
+    #[arg(long, value_name = "N")]
+    pub candidates: Option<usize>,
+    /// The own-documents collection some judged questions are about.
+    #[arg(long, default_value = "tests/fixtures/own-documents")]
+    pub collection: PathBuf,
+    /// Where the judged set's fresh snippet index is built.
+    #[arg(long, default_value = "target/eval-instances")]
+    pub work: PathBuf,
+    /// Directory of the public data sets [default: ../shared/data when it exists].
+    #[arg(long, env = "TALLY_DATA")]
+    pub data: Option<PathBuf>,
     #[command(flatten)]
     pub models: ModelArgs,
     #[command(flatten)]
     pub settings: ReadingFlags,
+}
+
+impl EvalInstancesArgs {
+    /// The gold snippets, instances and aliases: those given, else NQ dev's under the data
+    /// directory.
+    pub fn gold_files(&self) -> anyhow::Result<(PathBuf, PathBuf, PathBuf)> {
+        let nq = || -> anyhow::Result<PathBuf> {
+            let data = data_dir_or_default(&self.data).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "no data directory: give --data or --snippets, --gold and --aliases"
+                )
+            })?;
+            Ok(data.join("coqex/natural_questions_dev"))
+        };
+        let or_nq = |given: &Option<PathBuf>, file: &str| -> anyhow::Result<PathBuf> {
+            match given {
+                Some(path) => Ok(path.clone()),
+                None => Ok(nq()?.join(file)),
+            }
+        };
+        Ok((
+            or_nq(&self.snippets, "natural_questions_dev_bing_v1.json")?,
+            or_nq(&self.gold, "natural_questions_dev_instances.csv")?,
+            or_nq(&self.aliases, "aliases.csv")?,
+        ))
+    }
 }
 
 #[derive(Debug, Clone, Args)]

@@ -24,6 +24,7 @@ use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
 use tally_types::count::Stage;
 use tally_types::{CnpGroup, InstanceScoring};
 
+use super::judged_instances;
 use crate::cli::bench::BenchCountArgs;
 use crate::cli::{
     data_dir_or_default, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs, EvalRetrievalArg,
@@ -449,10 +450,16 @@ pub fn eval_cnp(args: &EvalCnpArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `tally eval instances --snippets FILE --gold FILE --aliases FILE [--json]`.
+/// `tally eval instances [--snippets FILE --gold FILE --aliases FILE] [--json] [--judged FILE]
+/// [--candidates N]`.
 pub fn eval_instances(args: &EvalInstancesArgs) -> anyhow::Result<()> {
     let settings = args.settings.0.clone();
     let pipeline = load_pipeline(&args.models)?;
+    if let Some(n) = args.candidates {
+        let (questions, answers) = judged_answers(args, &pipeline, n)?;
+        return judged_instances::print_candidates(&questions, &answers);
+    }
+    let (snippets, gold, aliases) = args.gold_files()?;
     // The JSON line gives the chosen scoring alone: only that one is computed (the reader's
     // scorings read every sentence naming a candidate, 5× the time of the others).
     let scorings = if args.json {
@@ -460,15 +467,8 @@ pub fn eval_instances(args: &EvalInstancesArgs) -> anyhow::Result<()> {
     } else {
         InstanceScoring::ALL.to_vec()
     };
-    let report = evaluate_instances(
-        &pipeline,
-        &args.snippets,
-        &args.gold,
-        &args.aliases,
-        &settings,
-        &scorings,
-    )
-    .context("the snippet, gold or alias file could not be used")?;
+    let report = evaluate_instances(&pipeline, &snippets, &gold, &aliases, &settings, &scorings)
+        .context("the snippet, gold or alias file could not be used")?;
     if args.json {
         let chosen = report
             .scorings
@@ -478,7 +478,24 @@ pub fn eval_instances(args: &EvalInstancesArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     print_instance_table(&report);
+    let (questions, answers) = judged_answers(args, &pipeline, settings.max_instances)?;
+    judged_instances::print_figures(&judged_instances::figures(&questions, &answers));
     Ok(())
+}
+
+/// The judged questions answered as a user asks them, each showing at most `max_instances`.
+fn judged_answers(
+    args: &EvalInstancesArgs,
+    pipeline: &CountPipeline,
+    max_instances: usize,
+) -> anyhow::Result<(Vec<judged_instances::JudgedQuestion>, Vec<CountAnswer>)> {
+    let questions = judged_instances::read_judged(&args.judged)?;
+    let data = data_dir_or_default(&args.data);
+    let index = judged_instances::judged_index(&args.work, data.as_deref(), &args.collection)?;
+    let mut settings = args.settings.0.clone();
+    settings.max_instances = max_instances;
+    let answers = judged_instances::answer_all(pipeline, &index, &questions, &settings)?;
+    Ok((questions, answers))
 }
 
 /// Each scoring's instance figures, the cross-validated choice last, and what the folds chose.

@@ -24,7 +24,7 @@ use crate::cli::{data_dir_or_default, EvalOwnDocumentsArgs};
 use tally_engine::corpus::format::Format;
 
 /// The corpus name the collection's documents are ingested under.
-const CORPUS: &str = "own-documents";
+pub const CORPUS: &str = "own-documents";
 
 /// One question of the collection: its count, or `None` when the documents do not say.
 #[derive(Debug, Clone, Deserialize)]
@@ -59,7 +59,7 @@ impl Half {
         }
     }
 
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Half::Tuning => "tuning",
             Half::Test => "test",

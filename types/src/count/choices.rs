@@ -101,16 +101,21 @@ pub enum InstanceScoring {
     Reader,
     /// Type compatibility weighted by the reader's best span probability of the instance.
     ReaderTypeCompatibility,
+    /// A logistic model over each name's type evidence (membership patterns beside the kind's
+    /// name, the question's subject, the name's form, its fit), trained on the judged instance
+    /// set; names below its calibrated probability are not shown.
+    Learned,
 }
 
 impl InstanceScoring {
-    pub const ALL: [InstanceScoring; 6] = [
+    pub const ALL: [InstanceScoring; 7] = [
         InstanceScoring::QaOnly,
         InstanceScoring::ContextFrequency,
         InstanceScoring::SummedConfidence,
         InstanceScoring::TypeCompatibility,
         InstanceScoring::Reader,
         InstanceScoring::ReaderTypeCompatibility,
+        InstanceScoring::Learned,
     ];
 
     pub const fn name(self) -> &'static str {
@@ -121,6 +126,7 @@ impl InstanceScoring {
             InstanceScoring::TypeCompatibility => "type-compatibility",
             InstanceScoring::Reader => "reader",
             InstanceScoring::ReaderTypeCompatibility => "reader-type-compatibility",
+            InstanceScoring::Learned => "learned",
         }
     }
 

@@ -1,0 +1,372 @@
+//! The judged instance set of `tally eval instances` (issue 60): count questions from the data
+//! sets' snippet sets and the own-documents collection, each with the candidate names a person
+//! judged — an instance of the counted kind, a thing of the wrong kind, or no instance at all
+//! (a unit, a role, a heading). Each question is answered as a user asks it (its stored snippets,
+//! or the collection's documents alone), and the names the answer shows are scored: the
+//! precision of the shown top 5 and how often nothing is shown.
+//!
+//! Halves are fixed by where a question comes from: Stresstest and LC-QuAD-count questions tune,
+//! NQ dev questions are only reported, and the collection's questions keep the collection's
+//! halves ([`Half::of`]).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use tally_engine::corpus::documents::{self, Indexes};
+use tally_engine::count::pipeline::carry_on;
+use tally_engine::count::snippet_index::SnippetIndex;
+use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
+
+use super::own_documents::{read_collection, Half, CORPUS};
+
+/// How many of an answer's instances a person reads as its proof.
+pub const SHOWN: usize = 5;
+
+/// Where a judged question and its evidence come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    Stresstest,
+    Lcquad,
+    NqDev,
+    OwnDocuments,
+}
+
+/// What a person made of a candidate name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Judgment {
+    /// One of the things the question counts ("Romansh" for Switzerland's official languages).
+    Instance,
+    /// A thing, but of another kind or of another subject ("Zurich", "Dutch").
+    WrongKind,
+    /// No thing at all: a unit, a role, a heading, a word that only looks like a name.
+    NotInstance,
+}
+
+/// One judged question.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct JudgedQuestion {
+    pub question: String,
+    pub source: Source,
+    /// Each candidate name (as the answer showed it) with its judgment.
+    pub judged: BTreeMap<String, Judgment>,
+}
+
+impl JudgedQuestion {
+    /// The fixed half: data-set questions by their set, the collection's by its hash.
+    pub fn half(&self) -> Half {
+        match self.source {
+            Source::Stresstest | Source::Lcquad => Half::Tuning,
+            Source::NqDev => Half::Test,
+            Source::OwnDocuments => Half::of(&self.question),
+        }
+    }
+
+    /// The judgment of a shown name: its own, or that of the judged name with the same words
+    /// (case and punctuation aside); `None` when nobody judged it.
+    pub fn judgment_of(&self, name: &str) -> Option<Judgment> {
+        let key = name_key(name);
+        self.judged
+            .iter()
+            .find(|(judged, _)| name_key(judged) == key)
+            .map(|(_, j)| *j)
+    }
+
+    /// The settings a user asking this question would have: the collection's questions are
+    /// asked of the documents alone.
+    pub fn settings(&self, base: &CountSettings) -> CountSettings {
+        let mut settings = base.clone();
+        if self.source == Source::OwnDocuments {
+            settings.corpus = Some(CORPUS.to_string());
+        }
+        settings
+    }
+}
+
+/// A name's words, lower-cased: the key judged and shown names are matched by.
+fn name_key(name: &str) -> String {
+    name.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Reads the judged set (one [`JudgedQuestion`] per line).
+pub fn read_judged(path: &Path) -> anyhow::Result<Vec<JudgedQuestion>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, line)| {
+            serde_json::from_str(line)
+                .with_context(|| format!("{}, line {}", path.display(), n + 1))
+        })
+        .collect()
+}
+
+/// A fresh snippet index holding the default corpus (the data sets' snippet sets) and the
+/// own-documents collection under its corpus name, built in `work`.
+pub fn judged_index(
+    work: &Path,
+    data: Option<&Path>,
+    collection_dir: &Path,
+) -> anyhow::Result<SnippetIndex> {
+    let collection = read_collection(collection_dir)?;
+    let _ = std::fs::remove_dir_all(work);
+    let index = crate::loading::open_snippet_index(&work.join("snippets"), data)?;
+    documents::ingest(
+        &Indexes {
+            snippets: Some(&index),
+            sentences: None,
+        },
+        CORPUS,
+        &collection.documents,
+        &mut |_| {},
+    )?;
+    Ok(index)
+}
+
+/// Answers each judged question as a user would ask it.
+pub fn answer_all(
+    pipeline: &CountPipeline,
+    index: &SnippetIndex,
+    questions: &[JudgedQuestion],
+    settings: &CountSettings,
+) -> anyhow::Result<Vec<CountAnswer>> {
+    questions
+        .iter()
+        .map(|q| {
+            pipeline
+                .answer_from_index(index, &q.question, &q.settings(settings), &mut carry_on)
+                .with_context(|| format!("answering “{}”", q.question))
+        })
+        .collect()
+}
+
+/// The judged set's figures for one half.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ShownFigures {
+    pub questions: usize,
+    /// Questions given a count.
+    pub answered: usize,
+    /// Answered questions showing at least one name.
+    pub answered_showing: usize,
+    /// Questions showing no name at all.
+    pub nothing_shown: usize,
+    /// Names shown (at most [`SHOWN`] a question).
+    pub shown: usize,
+    /// Shown names judged instances of the counted kind.
+    pub shown_instances: usize,
+    /// Shown names judged of the wrong kind / no instance / not judged (counted as not
+    /// instances).
+    pub shown_wrong_kind: usize,
+    pub shown_not_instance: usize,
+    pub shown_unjudged: usize,
+    /// Judged instances, at most [`SHOWN`] a question, and how many of them are shown.
+    pub instances_known: usize,
+    pub instances_shown: usize,
+}
+
+impl ShownFigures {
+    /// Adds one question's answer.
+    pub fn add(&mut self, question: &JudgedQuestion, answer: &CountAnswer) {
+        self.questions += 1;
+        let shown: Vec<&str> = answer
+            .instances
+            .iter()
+            .take(SHOWN)
+            .map(|i| i.name.as_str())
+            .collect();
+        if answer.count.is_some() {
+            self.answered += 1;
+            if !shown.is_empty() {
+                self.answered_showing += 1;
+            }
+        }
+        if shown.is_empty() {
+            self.nothing_shown += 1;
+        }
+        self.shown += shown.len();
+        let mut instances_here = 0;
+        for name in &shown {
+            match question.judgment_of(name) {
+                Some(Judgment::Instance) => instances_here += 1,
+                Some(Judgment::WrongKind) => self.shown_wrong_kind += 1,
+                Some(Judgment::NotInstance) => self.shown_not_instance += 1,
+                None => self.shown_unjudged += 1,
+            }
+        }
+        self.shown_instances += instances_here;
+        let known = question
+            .judged
+            .values()
+            .filter(|j| **j == Judgment::Instance)
+            .count()
+            .min(SHOWN);
+        self.instances_known += known;
+        self.instances_shown += instances_here.min(known);
+    }
+
+    /// Share of the shown names that are instances of the counted kind.
+    pub fn precision(&self) -> f64 {
+        ratio(self.shown_instances, self.shown)
+    }
+
+    /// Share of answered questions that show at least one name.
+    pub fn showing_share(&self) -> f64 {
+        ratio(self.answered_showing, self.answered)
+    }
+}
+
+fn ratio(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
+/// The figures of each half.
+pub fn figures(
+    questions: &[JudgedQuestion],
+    answers: &[CountAnswer],
+) -> BTreeMap<Half, ShownFigures> {
+    let mut halves: BTreeMap<Half, ShownFigures> = BTreeMap::new();
+    for (q, a) in questions.iter().zip(answers) {
+        halves.entry(q.half()).or_default().add(q, a);
+    }
+    halves
+}
+
+/// The judged set's table.
+pub fn print_figures(halves: &BTreeMap<Half, ShownFigures>) {
+    println!(
+        "\njudged instance set (shown = the answer's top {SHOWN}; unjudged names count as not instances)"
+    );
+    println!(
+        "{:<7} {:>9} {:>8} {:>14} {:>8} {:>6} {:>10} {:>10} {:>6} {:>9} {:>14}",
+        "half",
+        "questions",
+        "answered",
+        "showing names",
+        "nothing",
+        "shown",
+        "precision",
+        "wrong kind",
+        "not",
+        "unjudged",
+        "instances shown"
+    );
+    for (half, f) in halves {
+        println!(
+            "{:<7} {:>9} {:>8} {:>8} ({:>3.0}%) {:>8} {:>6} {:>10.3} {:>10} {:>6} {:>9} {:>10}/{:<3}",
+            half.name(),
+            f.questions,
+            f.answered,
+            f.answered_showing,
+            100.0 * f.showing_share(),
+            f.nothing_shown,
+            f.shown,
+            f.precision(),
+            f.shown_wrong_kind,
+            f.shown_not_instance,
+            f.shown_unjudged,
+            f.instances_shown,
+            f.instances_known
+        );
+    }
+}
+
+/// One candidate name to judge, with where the answer found it.
+#[derive(Debug, Serialize)]
+struct Candidate {
+    name: String,
+    context: String,
+}
+
+/// The candidates of one question, to be judged (`--candidates N`).
+#[derive(Debug, Serialize)]
+struct ToJudge<'a> {
+    question: &'a str,
+    source: Source,
+    half: &'static str,
+    answer_type: &'a str,
+    candidates: Vec<Candidate>,
+}
+
+/// Prints each question's candidate names with a stretch of text around their first mention,
+/// one JSON object a line, for a person to judge.
+pub fn print_candidates(
+    questions: &[JudgedQuestion],
+    answers: &[CountAnswer],
+) -> anyhow::Result<()> {
+    for (q, a) in questions.iter().zip(answers) {
+        let candidates = a
+            .instances
+            .iter()
+            .map(|inst| Candidate {
+                name: inst.name.clone(),
+                context: first_mention(a, &inst.name).unwrap_or_default(),
+            })
+            .collect();
+        let line = ToJudge {
+            question: &q.question,
+            source: q.source,
+            half: q.half().name(),
+            answer_type: &a.analysis.answer_type,
+            candidates,
+        };
+        println!("{}", serde_json::to_string(&line)?);
+    }
+    Ok(())
+}
+
+/// Up to 120 characters either side of the name's first mention in the answer's snippets.
+fn first_mention(answer: &CountAnswer, name: &str) -> Option<String> {
+    answer.snippets.iter().find_map(|s| {
+        let mark = s.instances.iter().find(|m| m.instance == name)?;
+        let chars: Vec<char> = s.text.chars().collect();
+        let from = mark.start.saturating_sub(120);
+        let to = (mark.end + 120).min(chars.len());
+        Some(
+            chars[from..to]
+                .iter()
+                .collect::<String>()
+                .replace('\n', " "),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judged(source: Source, names: &[(&str, Judgment)]) -> JudgedQuestion {
+        JudgedQuestion {
+            question: "how many official languages does switzerland have".to_string(),
+            source,
+            judged: names.iter().map(|(n, j)| (n.to_string(), *j)).collect(),
+        }
+    }
+
+    #[test]
+    fn names_match_their_judgment_by_words_and_halves_follow_the_source() {
+        let q = judged(
+            Source::Stresstest,
+            &[
+                ("Romansh", Judgment::Instance),
+                ("Zurich", Judgment::WrongKind),
+            ],
+        );
+        assert_eq!(q.judgment_of("romansh"), Some(Judgment::Instance));
+        assert_eq!(q.judgment_of("Zurich,"), Some(Judgment::WrongKind));
+        assert_eq!(q.judgment_of("Geneva"), None);
+        assert_eq!(q.half(), Half::Tuning);
+        assert_eq!(judged(Source::NqDev, &[]).half(), Half::Test);
+    }
+}
