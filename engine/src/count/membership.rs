@@ -78,7 +78,7 @@ impl KindWords {
                 (true, None) => start = Some(i),
                 (false, Some(s)) => {
                     let word = sentence[s..i].to_lowercase();
-                    if self.forms.iter().any(|f| *f == word) {
+                    if self.forms.contains(&word) {
                         at.push(s);
                     }
                     start = None;
@@ -177,7 +177,7 @@ impl Membership {
             let (from, to) = sentence_around(text, m.span.start, m.span.end);
             let sentence = &text[from..to];
             let (start, end) = (m.span.start - from, m.span.end - from);
-            let kinds = kind.positions(&sentence);
+            let kinds = kind.positions(sentence);
             if !kinds.is_empty() {
                 out.kind_sentence += 1.0 / n;
             }
