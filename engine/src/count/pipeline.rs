@@ -19,7 +19,6 @@ pub use tally_types::ScorerKind;
 use super::answer_support::{AnswerSupport, SupportError, SupportRule, SUPPORT_FILE};
 use super::candidates::{count_candidates, CountCandidate};
 use super::contextualize::{classify, CnpClass, CnpInput};
-use super::instance_scorer::InstanceScorer;
 use super::instances::Instance;
 use super::lexical::lexical_confidence;
 use super::name_cache::NameCache;
@@ -40,7 +39,7 @@ use super::span_model::{
 use crate::corpus::datasets::Snippet;
 use crate::encoder::{Encoder, EncoderError};
 use crate::text::offsets::char_offset;
-use instance_stage::{rank_instances, ranked_instances, InstanceEvidence};
+use instance_stage::{likely_only, rank_instances, ranked_instances, InstanceEvidence};
 
 mod instance_stage;
 
@@ -390,16 +389,13 @@ impl CountPipeline {
         lap(Stage::Contextualization, &mut timings)?;
 
         // Instances: only those the learned scorer finds likely enough are shown.
-        let mut instances = rank_instances(
+        let instances = likely_only(rank_instances(
             evidence,
             &chosen,
             texts.len(),
             settings.instances,
             settings.max_instances,
-        );
-        if let Some(scorer) = InstanceScorer::builtin() {
-            instances.retain(|i| i.likely.is_some_and(|p| p >= scorer.show_above));
-        }
+        ));
         lap(Stage::Instances, &mut timings)?;
 
         let answer_snippets =

@@ -338,6 +338,15 @@ pub(super) fn rank_instances(
     instances
 }
 
+/// The instances a person is shown: those the learned scorer finds likely enough (all of them
+/// without a scorer).
+pub(super) fn likely_only(mut instances: Vec<Instance>) -> Vec<Instance> {
+    if let Some(scorer) = InstanceScorer::builtin() {
+        instances.retain(|i| i.likely.is_some_and(|p| p >= scorer.show_above));
+    }
+    instances
+}
+
 /// Scores instances best bound first, `chunk` at a time, until `max` scores found are above the
 /// next bound (no instance left can reach the top `max`). `score_chunk` gives each instance's
 /// score, at most its bound; instances never scored are those that cannot reach the top.
