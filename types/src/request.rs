@@ -473,7 +473,7 @@ mod tests {
         assert_eq!(
             problems,
             vec![
-                "unknown instance scoring `mean` (qa-only, context-frequency, summed-confidence, type-compatibility, reader, reader-type-compatibility)".to_string(),
+                "unknown instance scoring `mean` (qa-only, context-frequency, summed-confidence, type-compatibility, reader, reader-type-compatibility, learned)".to_string(),
                 "unknown snippet_source `bing` (corpus, web)".to_string(),
             ]
         );
