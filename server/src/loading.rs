@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use tally_engine::count::snippet_index::SnippetIndex;
+use tally_engine::count::CountPipeline;
 use tally_engine::device::best_device;
 use tally_engine::search::SentenceIndex;
 use tally_engine::{Encoder, ModelDir};
@@ -65,4 +66,20 @@ pub fn open_sentence_index(dir: &Path, data: Option<&Path>) -> anyhow::Result<Se
         );
     }
     Ok(index)
+}
+
+/// The count pipeline: the encoder with the span model (and candidate ranker) given, or the
+/// built-in ones.
+pub fn load_pipeline(models: &ModelArgs) -> anyhow::Result<CountPipeline> {
+    let (encoder, _) = encoder_of(models)?;
+    CountPipeline::load(
+        encoder,
+        models.span_model.as_deref(),
+        models.reader_context_chars(),
+        models.reader_weights,
+    )
+    .with_context(|| match &models.span_model {
+        Some(dir) => format!("the span model in {} could not be loaded", dir.display()),
+        None => "the built-in span model could not be loaded".to_string(),
+    })
 }

@@ -13,9 +13,9 @@ pub use tally_types::InstanceScoring;
 
 use serde::{Deserialize, Serialize};
 
-use super::membership::never_an_instance;
 use super::question::{words, QuestionAnalysis};
 use crate::text::names::{is_headline_verb, is_stop_word, name_spans};
+use crate::units::UnitTable;
 
 /// Minimum normalised Levenshtein similarity for two names to be one instance.
 pub const MERGE_SIMILARITY: f64 = 0.9;
@@ -326,6 +326,17 @@ fn question_own_words(analysis: &QuestionAnalysis) -> Vec<String> {
     own
 }
 
+/// What an instance's form says before any passage is read: a unit ("GB", "GHz"), a lone adverb
+/// ("Together") or a lone capitalised label is no thing that is counted.
+pub fn never_an_instance(name: &str) -> bool {
+    let units = UnitTable::builtin();
+    let trimmed = name.trim();
+    let is_unit = |s: &str| !units.lookup_symbol(s).is_empty();
+    let parts: Vec<&str> = trimmed.split_whitespace().collect();
+    let lone_adverb = parts.len() == 1 && trimmed.to_lowercase().ends_with("ly");
+    is_unit(trimmed) || parts.first().is_some_and(|p| is_unit(p)) || lone_adverb
+}
+
 /// Finds, normalises and merges the instances of a question's snippets (not yet scored).
 pub fn find_instances(snippets: &[&str], analysis: &QuestionAnalysis) -> Vec<Instance> {
     // Computed once per question, not once per candidate name.
@@ -423,6 +434,16 @@ mod tests {
                 found.contains(&expected.to_string()),
                 "{expected} in {found:?}"
             );
+        }
+    }
+
+    #[test]
+    fn units_and_adverbs_are_never_instances() {
+        for name in ["GB", "GHz", "GB RAM", "Finally"] {
+            assert!(never_an_instance(name), "{name}");
+        }
+        for name in ["Romansh", "Ada Linn", "Tallow Creek"] {
+            assert!(!never_an_instance(name), "{name}");
         }
     }
 

@@ -6,7 +6,6 @@
 
 use super::instances::{snippet_frequency, type_compatibility_prior, Instance};
 use super::question::{is_stop, words, QuestionAnalysis};
-use crate::units::UnitTable;
 
 /// Words that tie a member to its kind between the two ("languages such as", "languages:",
 /// "Romansh is one of the languages", "German and French are languages").
@@ -126,17 +125,6 @@ fn in_header_line(text: &str, start: usize) -> bool {
     let line = &text[from..to];
     (line.matches('|').count() >= 2 || line.contains('\t'))
         && !line.chars().any(|c| c.is_ascii_digit())
-}
-
-/// What an instance's form says before any passage is read: a unit ("GB", "GHz"), a lone adverb
-/// ("Together") or a lone capitalised label is no thing that is counted.
-pub fn never_an_instance(name: &str) -> bool {
-    let units = UnitTable::builtin();
-    let trimmed = name.trim();
-    let is_unit = |s: &str| !units.lookup_symbol(s).is_empty();
-    let parts: Vec<&str> = trimmed.split_whitespace().collect();
-    let lone_adverb = parts.len() == 1 && trimmed.to_lowercase().ends_with("ly");
-    is_unit(trimmed) || parts.first().is_some_and(|p| is_unit(p)) || lone_adverb
 }
 
 /// The evidence of one instance, as the learned scorer reads it (see [`FEATURES`]).
@@ -357,7 +345,7 @@ mod tests {
     }
 
     #[test]
-    fn headers_units_and_adverbs_are_never_instances() {
+    fn table_headers_are_marked() {
         let table = "Ward | Population | Polling stations\nNorth Halden | 4100 | 3";
         let header = evidence(
             table,
@@ -371,11 +359,5 @@ mod tests {
             "North Halden",
         );
         assert_eq!(row.header, 0.0);
-        for name in ["GB", "GHz", "GB RAM", "Finally"] {
-            assert!(never_an_instance(name), "{name}");
-        }
-        for name in ["Romansh", "Ada Linn", "Tallow Creek"] {
-            assert!(!never_an_instance(name), "{name}");
-        }
     }
 }

@@ -28,25 +28,9 @@ use super::judged_instances;
 use crate::cli::bench::BenchCountArgs;
 use crate::cli::{
     data_dir_or_default, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs, EvalRetrievalArg,
-    ModelArgs, TrainCountSpansArgs,
+    TrainCountSpansArgs,
 };
-use crate::loading::{encoder_of, open_snippet_index};
-
-/// The count pipeline: the encoder with the span model (and candidate ranker) given, or the
-/// built-in ones.
-pub fn load_pipeline(models: &ModelArgs) -> anyhow::Result<CountPipeline> {
-    let (encoder, _) = encoder_of(models)?;
-    CountPipeline::load(
-        encoder,
-        models.span_model.as_deref(),
-        models.reader_context_chars(),
-        models.reader_weights,
-    )
-    .with_context(|| match &models.span_model {
-        Some(dir) => format!("the span model in {} could not be loaded", dir.display()),
-        None => "the built-in span model could not be loaded".to_string(),
-    })
-}
+use crate::loading::{encoder_of, load_pipeline, open_snippet_index};
 
 /// A count answer for people (`tally ask`).
 pub fn print_answer(a: &CountAnswer) {

@@ -17,10 +17,10 @@ use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::search::index::{Document, SentenceIndex};
 use tally_engine::value::{parse_question, ValueSettings};
 
-use super::count::load_pipeline;
 use super::own_document_instances::InstanceCheck;
 use super::own_document_values::{judge, read_values, Outcome, OwnValueQuestion};
 use crate::cli::{data_dir_or_default, EvalOwnDocumentsArgs};
+use crate::loading::load_pipeline;
 use tally_engine::corpus::format::Format;
 
 /// The corpus name the collection's documents are ingested under.

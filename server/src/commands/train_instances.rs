@@ -14,10 +14,10 @@ use tally_engine::count::membership::FEATURES;
 use tally_engine::count::training::cross_validation::fold_assignment;
 use tally_engine::count::training::settings::TrainSettings;
 
-use super::count::load_pipeline;
 use super::judged_instances::{judged_index, read_judged, Judgment, SHOWN};
 use super::own_documents::Half;
 use crate::cli::{data_dir_or_default, TrainInstancesArgs};
+use crate::loading::load_pipeline;
 
 const FOLDS: usize = 5;
 /// L2 penalties tried.
