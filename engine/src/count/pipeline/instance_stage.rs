@@ -57,7 +57,7 @@ impl CountPipeline {
             max
         };
         let fits = self.type_fits(&instances, analysis, scoring, texts.len(), fit_depth)?;
-        let fit_of = |inst: &Instance| fits.fit.get(&inst.key).copied().unwrap_or(1.0);
+        let fit_of = |inst: &Instance| fits.get(&inst.key).copied().unwrap_or(1.0);
         let readings = self.readings(&instances, analysis, texts, scoring, max, &fit_of)?;
         // Whatever ranks them, the names shown are those the learned scorer finds likely.
         let learned = InstanceScorer::builtin().map(|scorer| {
@@ -120,7 +120,7 @@ impl CountPipeline {
         snippets: usize,
         max: usize,
     ) -> Result<Fits, PipelineError> {
-        let mut fits = Fits::default();
+        let mut fits = Fits::new();
         let Some(cache) = &self.names else {
             return Ok(fits);
         };
@@ -159,14 +159,14 @@ impl CountPipeline {
                     answer.iter().map(|a| cosine(&e, a) as f64).sum::<f64>() / answer.len() as f64
                 };
                 let fit = fit.clamp(0.0, 1.0);
-                fits.fit.insert(inst.key.clone(), fit);
+                fits.insert(inst.key.clone(), fit);
                 scores.push(type_compatibility(*bound, fit));
             }
             Ok(scores)
         })?;
         // Names never embedded cannot reach the top: they fit 0 (a missing entry would fit 1).
         for inst in instances {
-            fits.fit.entry(inst.key.clone()).or_insert(0.0);
+            fits.entry(inst.key.clone()).or_insert(0.0);
         }
         Ok(fits)
     }
@@ -244,7 +244,7 @@ fn candidate_features<'i>(
     fits: &'i Fits,
 ) -> impl Iterator<Item = (&'i Instance, Vec<f64>)> + 'i {
     let kind = KindWords::of(analysis);
-    let fit_of = |inst: &Instance| fits.fit.get(&inst.key).copied().unwrap_or(0.0);
+    let fit_of = |inst: &Instance| fits.get(&inst.key).copied().unwrap_or(0.0);
     let embedded: Vec<&Instance> = instances.iter().filter(|i| fit_of(i) > 0.0).collect();
     // The question's best fit and prior: a name is judged against the other names of its
     // question, not against every question's.
@@ -266,11 +266,8 @@ fn candidate_features<'i>(
     })
 }
 
-/// Each name's fit to the answer type.
-#[derive(Debug, Default)]
-pub(super) struct Fits {
-    fit: HashMap<String, f64>,
-}
+/// Each name's fit to the answer type, by its key.
+type Fits = HashMap<String, f64>;
 
 /// The question's best fit and prior among its embedded names.
 struct Best {
@@ -307,7 +304,7 @@ pub(super) fn rank_instances(
         .iter()
         .max_by(|a, b| a.confidence.total_cmp(&b.confidence))
         .map(|c| c.snippet);
-    let fit_of = |inst: &Instance| fits.fit.get(&inst.key).copied().unwrap_or(1.0);
+    let fit_of = |inst: &Instance| fits.get(&inst.key).copied().unwrap_or(1.0);
     let reading_of = |inst: &Instance| {
         readings
             .as_ref()
