@@ -13,7 +13,7 @@ use tally_app::model::{Answered, AskOptions, FeedbackForm, FeedbackSaved, Histor
 use tally_app::status::SystemStatus;
 use tally_types::request::{Ask, Settings};
 use tally_types::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
-use tally_types::{Answer, Mode, StoredAnswer};
+use tally_types::{Answer, Mode, StoredAnswer, VerifiedAnswer};
 use uuid::Uuid;
 
 use crate::answering::{summary_of, unobserved, AnswerError, Checked, StageObserver};
@@ -52,6 +52,34 @@ pub fn admit(state: &AppState, asker: &Asker) -> Result<(), AnswerError> {
         .limiter
         .check(asker.address)
         .map_err(|wait| AnswerError::RateLimited(wait.as_secs().max(1)))
+}
+
+/// Why feedback was not stored.
+#[derive(Debug, thiserror::Error)]
+pub enum FeedbackRefused {
+    #[error("too much feedback from your address; try again in {0} s")]
+    RateLimited(u64),
+    #[error(transparent)]
+    Store(#[from] crate::store::db::DbError),
+}
+
+/// Stores feedback within the sender's allowance (`--rate-limit`, counted apart from answers):
+/// the one way in for the API and the page's forms.
+pub async fn store_feedback(
+    state: &AppState,
+    new: NewFeedback,
+    asker: &Asker,
+) -> Result<(feedback::Feedback, bool), FeedbackRefused> {
+    state
+        .feedback_limiter
+        .check(asker.address)
+        .map_err(|wait| FeedbackRefused::RateLimited(wait.as_secs().max(1)))?;
+    let db = state.db.clone();
+    let visitor = asker.visitor.as_deref().and_then(visitor_id);
+    Ok(
+        crate::store::db::write_to_end(async move { feedback::insert(&db, &new, visitor).await })
+            .await?,
+    )
 }
 
 /// Answers a value question (`GET /api/value`) within the asker's allowance.
@@ -126,12 +154,28 @@ pub async fn answer_and_store(
     };
     // The storing task has finished and dropped its share.
     let answer = Arc::try_unwrap(answer).unwrap_or_else(|shared| (*shared).clone());
+    let verified = verified_for(state, &ask.q, &answer).await;
     Ok(StoredAnswer {
         question_id: ids.map(|i| i.question_id),
         answer_id: ids.map(|i| i.answer_id),
         not_stored,
+        verified,
         answer,
     })
+}
+
+/// The count the operator accepted for a count question, read from the database at every
+/// answer (so every server of a cluster gives it as soon as it is accepted); none when the
+/// database cannot be reached (Tally's own answer is still given).
+async fn verified_for(state: &AppState, question: &str, answer: &Answer) -> Option<VerifiedAnswer> {
+    if answer.kind != tally_types::QuestionKind::Count {
+        return None;
+    }
+    crate::store::verified::current(&state.db, question)
+        .await
+        .inspect_err(|e| tracing::warn!("verified answers not read: {e}"))
+        .ok()
+        .flatten()
 }
 
 fn failure(status: StatusCode, message: impl Into<String>) -> Failure {
@@ -221,13 +265,9 @@ impl Backend for ServerBackend {
         Box::pin(async move {
             let new =
                 new_feedback(&form).map_err(|e| failure(StatusCode::BAD_REQUEST, e.to_string()))?;
-            let db = state.db.clone();
-            let visitor = asker.visitor.as_deref().and_then(visitor_id);
-            let (row, created) = crate::store::db::write_to_end(async move {
-                feedback::insert(&db, &new, visitor).await
-            })
-            .await
-            .map_err(|e| e.failure())?;
+            let (row, created) = store_feedback(&state, new, &asker)
+                .await
+                .map_err(|e| e.failure())?;
             Ok(FeedbackSaved {
                 id: row.id,
                 created,

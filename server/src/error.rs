@@ -94,6 +94,35 @@ impl HttpError for DbError {
     }
 }
 
+impl HttpError for crate::backend::FeedbackRefused {
+    fn status(&self) -> StatusCode {
+        match self {
+            crate::backend::FeedbackRefused::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            crate::backend::FeedbackRefused::Store(e) => e.status(),
+        }
+    }
+
+    fn public_message(&self) -> String {
+        match self {
+            crate::backend::FeedbackRefused::Store(e) => e.public_message(),
+            other => other.to_string(),
+        }
+    }
+
+    fn retry_after(&self) -> Option<u64> {
+        match self {
+            crate::backend::FeedbackRefused::RateLimited(seconds) => Some(*seconds),
+            crate::backend::FeedbackRefused::Store(_) => None,
+        }
+    }
+}
+
+impl From<crate::backend::FeedbackRefused> for ApiError {
+    fn from(error: crate::backend::FeedbackRefused) -> Self {
+        ApiError::of(&error)
+    }
+}
+
 impl HttpError for StudyError {
     fn status(&self) -> StatusCode {
         match self {

@@ -23,6 +23,8 @@ pub struct AppState {
     pub corpora: Arc<Vec<CorpusInfo>>,
     pub answerer: Answerer,
     pub limiter: RateLimiter,
+    /// Feedback per address and minute: the same allowance as answers, counted apart.
+    pub feedback_limiter: RateLimiter,
     pub study: Arc<StudyService>,
     /// Opens the study's results, every visitor's history and the corpus pages.
     pub admin: AdminToken,

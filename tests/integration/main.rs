@@ -6,6 +6,7 @@ mod browser;
 mod cli;
 mod count_cli;
 mod database;
+mod feedback_loop;
 mod hardening;
 mod health;
 mod instances;

@@ -91,6 +91,10 @@ pub struct StoredAnswer {
     /// Why it was not stored.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_stored: Option<String>,
+    /// The count the operator accepted for this question, answered first (count questions
+    /// only); `answer` is then Tally's own reading, shown beside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified: Option<crate::VerifiedAnswer>,
     #[serde(flatten)]
     pub answer: Answer,
 }
@@ -112,6 +116,7 @@ mod tests {
             question_id: Some(1),
             answer_id: None,
             not_stored: None,
+            verified: None,
             answer: Answer {
                 kind: QuestionKind::Value,
                 kind_reason: "it asks how tall".into(),

@@ -143,6 +143,7 @@ choice! {
     crate::FeedbackPart: "part",
     crate::Verdict: "verdict",
     crate::CnpGroup: "group",
+    crate::Decision: "decision",
     crate::documents::UploadMode: "mode",
     crate::documents::JobState: "job state",
 }

@@ -132,3 +132,48 @@ impl CnpGroup {
         Self::ALL.into_iter().find(|g| g.name() == name)
     }
 }
+
+/// What the operator decided about a piece of feedback in the review queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    /// The judgment is right: a correction answers its question from now on (a verified
+    /// answer), and every accepted judgment is training data for `tally train`.
+    Accepted,
+    Rejected,
+}
+
+impl Decision {
+    pub const ALL: [Decision; 2] = [Decision::Accepted, Decision::Rejected];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Decision::Accepted => "accepted",
+            Decision::Rejected => "rejected",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|d| d.name() == name)
+    }
+}
+
+/// A count the operator accepted for a question (a visitor's correction, or Tally's own count
+/// confirmed): it answers the question first, on every server, beside Tally's own reading,
+/// until a later acceptance replaces it or the operator withdraws it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerifiedAnswer {
+    /// Its id, for withdrawing it (`DELETE /api/admin/verified/{id}`).
+    pub id: i64,
+    pub count: f64,
+    /// When the operator accepted it (RFC 3339).
+    pub accepted_at: String,
+    /// The feedback accepted and the answer it judged: that answer's snippets are the evidence
+    /// the person pointed at.
+    pub feedback_id: i64,
+    pub answer_id: i64,
+    /// Tally's own count in the answer that was judged, when it gave one.
+    pub tally_count: Option<f64>,
+    /// What the person wrote with the correction.
+    pub note: Option<String>,
+}

@@ -22,7 +22,7 @@ pub use choice::{Choice, UnknownChoice};
 pub use count::{
     CountAnswer, CountSettings, InstanceScoring, ScorerKind, SnippetSource, StatementRule, Strategy,
 };
-pub use feedback::{CnpGroup, FeedbackPart, Verdict};
+pub use feedback::{CnpGroup, Decision, FeedbackPart, Verdict, VerifiedAnswer};
 pub use kind::{Mode, QuestionKind};
 pub use search::{Ranker, SearchResults, SortOrder};
 pub use value::ValueAnswer;
@@ -84,6 +84,7 @@ mod tests {
         one_name(&FeedbackPart::ALL, FeedbackPart::name, FeedbackPart::parse);
         one_name(&Verdict::ALL, Verdict::name, Verdict::parse);
         one_name(&CnpGroup::ALL, CnpGroup::name, CnpGroup::parse);
+        one_name(&Decision::ALL, Decision::name, Decision::parse);
         for group in value::ObservationGroup::ALL {
             assert_eq!(
                 serde_json::to_value(group).unwrap(),

@@ -14,7 +14,7 @@ use tally_types::{Answer, AnswerBody, Choice, Mode, SnippetSource, SortOrder, St
 use crate::model::{
     Answered, Ask, Settings, ALL_CORPORA, MAX_QUESTION_CHARS, MODES, RANKERS, SORTS,
 };
-use crate::views::count::CountAnswerView;
+use crate::views::count::{CountAnswerView, VerifiedView};
 use crate::views::feedback::{error_text, FeedbackTarget};
 use crate::views::search::SearchAnswerView;
 use crate::views::value::ValueAnswerView;
@@ -405,6 +405,7 @@ fn AnswerView(answered: Answered) -> impl IntoView {
             StoredAnswer {
                 answer_id,
                 not_stored,
+                verified,
                 answer:
                     Answer {
                         kind,
@@ -443,6 +444,7 @@ fn AnswerView(answered: Answered) -> impl IntoView {
                 {how} <span class="muted small">" Not right?"{other_modes}</span>
             </p>
             {not_stored.map(|why| view! { <p class="notice" role="status">{format!("This answer was not saved, so feedback is off: {why}")}</p> })}
+            {verified.map(|verified| view! { <VerifiedView verified/> })}
             {match body {
                 AnswerBody::Count(view) => view! { <CountAnswerView view=*view target/> }.into_any(),
                 AnswerBody::Value(view) => view! { <ValueAnswerView view=*view target unit/> }.into_any(),

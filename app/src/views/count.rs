@@ -233,6 +233,33 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
     .into_any()
 }
 
+/// The count the site's operator accepted for this question, shown first and labelled; Tally's
+/// own reading follows it.
+#[component]
+pub fn VerifiedView(verified: tally_types::VerifiedAnswer) -> impl IntoView {
+    let date = verified
+        .accepted_at
+        .get(..10)
+        .unwrap_or(&verified.accepted_at)
+        .to_string();
+    let from = match verified.tally_count {
+        Some(own) if own == verified.count => "confirming Tally's own count".to_string(),
+        Some(own) => format!("correcting Tally's count of {}", number(own)),
+        None => "where Tally gave no count".to_string(),
+    };
+    view! {
+        <section class="verified-answer" id="verified-answer" aria-labelledby="verified-title">
+            <h2 id="verified-title" class="verified-label">"Verified answer"</h2>
+            <p class="count-value" id="verified-count">{number(verified.count)}</p>
+            <p class="count-meta" id="verified-meta">
+                {format!("Accepted by this site's operator on {date} from a reader's judgment, {from}.")}
+            </p>
+            {verified.note.map(|note| view! { <blockquote class="verified-note">{note}</blockquote> })}
+            <p class="muted small">"Tally's own reading of the evidence follows."</p>
+        </section>
+    }
+}
+
 /// The answer's first lines: the count with the phrase that states it best, or why there is none.
 /// `abstention`: why there is no count, after the headline.
 fn count_headline(

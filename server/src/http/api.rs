@@ -22,10 +22,9 @@ use tally_types::Mode;
 
 use crate::admin_token::Forbidden;
 use crate::answering::unobserved;
-use crate::backend::{answer_and_store, answer_value};
+use crate::backend::{answer_and_store, answer_value, store_feedback};
 use crate::error::ApiError;
 use crate::http::login::bearer;
-use crate::http::preferences::visitor_id;
 use crate::state::AppState;
 use crate::store::answers;
 use crate::store::feedback::{self, Feedback, NewFeedback};
@@ -35,15 +34,12 @@ use tally_types::StoredAnswer;
 /// `client_token` was sent before.
 pub async fn post_feedback(
     State(state): State<AppState>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     body: Result<Json<NewFeedback>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Feedback>), ApiError> {
     let Json(new) = body?;
-    let db = state.db.clone();
-    let visitor = cookie_value(&headers, VISITOR_COOKIE).and_then(|c| visitor_id(&c));
-    let (row, created) =
-        crate::store::db::write_to_end(async move { feedback::insert(&db, &new, visitor).await })
-            .await?;
+    let (row, created) = store_feedback(&state, new, &asker(client, &headers)).await?;
     let code = if created {
         StatusCode::CREATED
     } else {
@@ -58,7 +54,7 @@ const FEEDBACK_ROWS: &str = "feedback rows";
 /// Opens the feedback rows to the admin token in the Authorization header. Missing, malformed
 /// or wrong credentials are a 401 that says which would do (RFC 6750); a server without an
 /// admin token keeps the rows closed to everyone (403).
-fn admit_to_feedback_rows(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
+pub fn admit_to_feedback_rows(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
     let given = crate::http::login::given_token(state, headers, None)
         .ok()
         .flatten();

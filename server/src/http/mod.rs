@@ -9,6 +9,7 @@ pub mod listen;
 pub mod login;
 pub mod openapi;
 pub mod preferences;
+pub mod review;
 pub mod stream;
 
 use std::path::Path;
@@ -73,6 +74,14 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
             "/admin/corpora/{name}",
             axum::routing::delete(admin::delete),
         )
+        .route("/admin/review", get(review::queue))
+        .route("/admin/review/{id}", axum::routing::post(review::decide))
+        .route("/admin/verified", get(review::list_verified))
+        .route(
+            "/admin/verified/{id}",
+            axum::routing::delete(review::withdraw),
+        )
+        .route("/admin/judgments", get(review::export_judgments))
         .route("/admin/jobs/{id}", get(admin::job))
         .route("/admin/jobs/{id}/events", get(admin::job_events))
         .route(

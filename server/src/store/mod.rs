@@ -7,4 +7,6 @@ pub mod corpora;
 pub mod db;
 pub mod feedback;
 pub mod pg_cluster;
+pub mod review;
 pub mod snippet_sets;
+pub mod verified;

@@ -1,0 +1,357 @@
+//! The operator's review of feedback: the queue (feedback not yet reviewed, what people said
+//! grouped by question, with how many visitors say the same), decisions (stored with who and
+//! when; accepting a count correction makes a verified answer), and the accepted judgments
+//! exported as training data. No visitor id leaves the database: agreement is counted there.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use sqlx::FromRow;
+use tally_types::request::question_key;
+use tally_types::{Choice, CnpGroup, Decision, FeedbackPart, Verdict, VerifiedAnswer};
+
+use crate::store::db::{classify, Database, DbError};
+use crate::store::verified::{self, Accepted, VerifiedRow};
+
+/// One thing people said about one part of a question's answers, not yet reviewed: the same
+/// verdict (and correction, and group) on the same part, by one or more visitors.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Opinion {
+    pub part: FeedbackPart,
+    /// Which part (an instance's name, a CNP, a search result's id).
+    pub part_ref: Option<String>,
+    pub verdict: Verdict,
+    pub corrected_value: Option<f64>,
+    pub moved_to: Option<CnpGroup>,
+    /// Visitors who said it (feedback without a visitor cookie counts once per row).
+    pub visitors: i64,
+    /// The feedback rows saying it, oldest first: decide on any one of them.
+    pub feedback_ids: Vec<i64>,
+    pub comments: Vec<String>,
+    /// The latest answer judged, and Tally's count in it.
+    pub answer_id: i64,
+    pub tally_count: Option<f64>,
+    /// For a corrected count: how many snippets of that answer state it (the evidence the
+    /// operator checks first).
+    pub stated_in_snippets: Option<i64>,
+    pub first_at: String,
+    pub last_at: String,
+}
+
+/// A question in the queue: what people said about its answers, and its verified answer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct QueuedQuestion {
+    pub question: String,
+    pub opinions: Vec<Opinion>,
+    pub verified: Option<VerifiedAnswer>,
+}
+
+#[derive(FromRow)]
+struct OpinionRow {
+    question: String,
+    part: String,
+    part_ref: Option<String>,
+    verdict: String,
+    corrected_value: Option<f64>,
+    moved_to: Option<String>,
+    visitors: i64,
+    feedback_ids: Vec<i64>,
+    comments: Vec<String>,
+    answer_id: i64,
+    tally_count: Option<f64>,
+    stated_in_snippets: Option<i64>,
+    first_at: DateTime<Utc>,
+    last_at: DateTime<Utc>,
+}
+
+/// The question an answer's JSON was given to, whatever its kind.
+const QUESTION_OF_ANSWER: &str = "COALESCE(a.answer->'answer'->>'question', \
+     a.answer->'answer'->'question'->>'text', a.answer->'answer'->>'query', '')";
+
+fn broken(e: tally_types::UnknownChoice) -> DbError {
+    DbError::Invalid(format!("feedback: stored {e}"))
+}
+
+impl TryFrom<OpinionRow> for (String, Opinion) {
+    type Error = DbError;
+
+    fn try_from(row: OpinionRow) -> Result<Self, DbError> {
+        let opinion = Opinion {
+            part: FeedbackPart::choose(&row.part).map_err(broken)?,
+            part_ref: row.part_ref,
+            verdict: Verdict::choose(&row.verdict).map_err(broken)?,
+            corrected_value: row.corrected_value,
+            moved_to: row
+                .moved_to
+                .as_deref()
+                .map(CnpGroup::choose)
+                .transpose()
+                .map_err(broken)?,
+            visitors: row.visitors,
+            feedback_ids: row.feedback_ids,
+            comments: row.comments,
+            answer_id: row.answer_id,
+            tally_count: row.tally_count,
+            stated_in_snippets: row.stated_in_snippets,
+            first_at: row.first_at.to_rfc3339(),
+            last_at: row.last_at.to_rfc3339(),
+        };
+        Ok((row.question, opinion))
+    }
+}
+
+/// The feedback on answers not yet reviewed, grouped by question (its normalised wording),
+/// the questions with the most visitors first; at most `limit` opinions.
+pub async fn queue(db: &Database, limit: i64) -> Result<Vec<QueuedQuestion>, DbError> {
+    let pool = db.pool().await?;
+    let rows: Vec<OpinionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT min(question) AS question, part, part_ref, verdict, corrected_value, moved_to, \
+           count(DISTINCT COALESCE(visitor::text, 'row ' || id)) AS visitors, \
+           array_agg(id ORDER BY id) AS feedback_ids, \
+           array_remove(array_agg(comment ORDER BY id), NULL) AS comments, \
+           (array_agg(answer_id ORDER BY id DESC))[1] AS answer_id, \
+           (array_agg(tally_count ORDER BY id DESC))[1] AS tally_count, \
+           (array_agg(stated ORDER BY id DESC))[1] AS stated_in_snippets, \
+           min(created_at) AS first_at, max(created_at) AS last_at \
+         FROM (SELECT f.*, {QUESTION_OF_ANSWER} AS question, \
+                 (a.answer->'answer'->>'count')::float8 AS tally_count, \
+                 CASE WHEN f.corrected_value IS NULL THEN NULL ELSE jsonb_array_length( \
+                   jsonb_path_query_array(a.answer, \
+                     '$.answer.snippets[*] ? (exists (@.spans[*] ? (@.count == $v)))', \
+                     jsonb_build_object('v', f.corrected_value)))::bigint END AS stated \
+               FROM feedback f JOIN answers a ON a.id = f.answer_id \
+               WHERE f.part <> 'general' \
+                 AND NOT EXISTS (SELECT 1 FROM feedback_reviews r WHERE r.feedback_id = f.id)) p \
+         GROUP BY lower(question), part, part_ref, verdict, corrected_value, moved_to \
+         ORDER BY visitors DESC, max(id) DESC LIMIT $1"
+    )))
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+    .map_err(classify)?;
+    let mut questions: Vec<QueuedQuestion> = Vec::new();
+    for row in rows {
+        let (question, opinion) = row.try_into()?;
+        let key = question_key(&question);
+        match questions
+            .iter_mut()
+            .find(|q| question_key(&q.question) == key)
+        {
+            Some(queued) => queued.opinions.push(opinion),
+            None => questions.push(QueuedQuestion {
+                question,
+                opinions: vec![opinion],
+                verified: None,
+            }),
+        }
+    }
+    for queued in &mut questions {
+        queued.verified = verified::current(db, &queued.question).await?;
+    }
+    Ok(questions)
+}
+
+/// The operator's decision on one feedback row.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewDecision {
+    pub decision: Decision,
+    /// Who decides (a name the operator gives; "operator" when none).
+    #[serde(default)]
+    pub reviewer: Option<String>,
+}
+
+impl NewDecision {
+    pub fn reviewer(&self) -> Result<String, DbError> {
+        reviewer_name(self.reviewer.as_deref())
+    }
+}
+
+/// A reviewer's name as given, cleaned: 1 to 100 characters ("operator" when none is given).
+pub fn reviewer_name(given: Option<&str>) -> Result<String, DbError> {
+    let name = given
+        .map(tally_types::request::clean_text)
+        .map(|n| n.trim().to_string())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "operator".to_string());
+    if name.chars().count() > 100 {
+        return Err(DbError::Invalid(
+            "reviewer is a name of at most 100 characters".into(),
+        ));
+    }
+    Ok(name)
+}
+
+/// What a decision did: the rows it decided (every pending row saying the same about the same
+/// question), and the verified answer an accepted count made.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Decided {
+    pub decision: Decision,
+    pub feedback_ids: Vec<i64>,
+    pub verified: Option<VerifiedRow>,
+}
+
+#[derive(FromRow)]
+struct Judged {
+    id: i64,
+    answer_id: Option<i64>,
+    part: String,
+    part_ref: Option<String>,
+    verdict: String,
+    corrected_value: Option<f64>,
+    moved_to: Option<String>,
+    comment: Option<String>,
+    question: Option<String>,
+    kind: Option<String>,
+    tally_count: Option<f64>,
+}
+
+const JUDGED: &str = "SELECT f.id, f.answer_id, f.part, f.part_ref, f.verdict, \
+     f.corrected_value, f.moved_to, f.comment, \
+     COALESCE(a.answer->'answer'->>'question', a.answer->'answer'->'question'->>'text', \
+       a.answer->'answer'->>'query') AS question, \
+     a.answer->>'kind' AS kind, (a.answer->'answer'->>'count')::float8 AS tally_count \
+     FROM feedback f LEFT JOIN answers a ON a.id = f.answer_id";
+
+/// Decides on feedback row `id` and on every pending row that says the same about the same
+/// question. Accepting a count correction ("wrong", with the right count) or a "correct" on a
+/// count makes that count the question's verified answer, replacing an earlier one.
+pub async fn decide(db: &Database, id: i64, new: &NewDecision) -> Result<Decided, DbError> {
+    let reviewer = new.reviewer()?;
+    let pool = db.pool().await?;
+    let mut tx = pool.begin().await.map_err(classify)?;
+    let row: Option<Judged> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{JUDGED} WHERE f.id = $1 FOR UPDATE OF f"
+    )))
+    .bind(id)
+    .fetch_optional(&mut *tx)
+    .await
+    .map_err(classify)?;
+    let row = row.ok_or_else(|| DbError::NotFound(format!("no feedback with id {id}")))?;
+    let reviewed: Option<String> =
+        sqlx::query_scalar("SELECT decision FROM feedback_reviews WHERE feedback_id = $1")
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(classify)?;
+    if let Some(decision) = reviewed {
+        return Err(DbError::Conflict(format!(
+            "feedback {id} was reviewed before ({decision})"
+        )));
+    }
+    let (Some(answer_id), Some(question)) = (row.answer_id, row.question.clone()) else {
+        return Err(DbError::Invalid(format!(
+            "feedback {id} is about the app in general, not an answer: there is nothing to review"
+        )));
+    };
+    // The pending rows saying the same thing about the same question.
+    let same: Vec<Judged> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{JUDGED} WHERE f.part = $1 AND f.part_ref IS NOT DISTINCT FROM $2 AND f.verdict = $3 \
+           AND f.corrected_value IS NOT DISTINCT FROM $4 AND f.moved_to IS NOT DISTINCT FROM $5 \
+           AND NOT EXISTS (SELECT 1 FROM feedback_reviews r WHERE r.feedback_id = f.id)"
+    )))
+    .bind(&row.part)
+    .bind(&row.part_ref)
+    .bind(&row.verdict)
+    .bind(row.corrected_value)
+    .bind(&row.moved_to)
+    .fetch_all(&mut *tx)
+    .await
+    .map_err(classify)?;
+    let key = question_key(&question);
+    let feedback_ids: Vec<i64> = same
+        .iter()
+        .filter(|r| r.question.as_deref().map(question_key) == Some(key.clone()))
+        .map(|r| r.id)
+        .collect();
+    sqlx::query(
+        "INSERT INTO feedback_reviews (feedback_id, decision, reviewed_by) \
+         SELECT unnest($1::bigint[]), $2, $3",
+    )
+    .bind(&feedback_ids)
+    .bind(new.decision.name())
+    .bind(&reviewer)
+    .execute(&mut *tx)
+    .await
+    .map_err(classify)?;
+    let verified = match (new.decision, verified_count(&row)) {
+        (Decision::Accepted, Some(count)) => Some(
+            verified::replace(
+                &mut tx,
+                &Accepted {
+                    question: &question,
+                    count,
+                    feedback_id: row.id,
+                    answer_id,
+                    tally_count: row.tally_count,
+                    note: row.comment.as_deref(),
+                    by: &reviewer,
+                },
+            )
+            .await?,
+        ),
+        _ => None,
+    };
+    tx.commit().await.map_err(classify)?;
+    Ok(Decided {
+        decision: new.decision,
+        feedback_ids,
+        verified,
+    })
+}
+
+/// The count a judgment of a whole count answer asserts: the correction, or Tally's own count
+/// called correct.
+fn verified_count(row: &Judged) -> Option<f64> {
+    if row.part != FeedbackPart::Answer.name() || row.kind.as_deref() != Some("count") {
+        return None;
+    }
+    match Verdict::parse(&row.verdict)? {
+        Verdict::Wrong => row.corrected_value,
+        Verdict::Correct => row.tally_count,
+        _ => None,
+    }
+}
+
+/// One accepted judgment as training data: what `GET /api/admin/judgments` exports and
+/// `tally train … --judgments` reads (one JSON object per line).
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct Judgment {
+    pub question: String,
+    pub part: FeedbackPart,
+    pub part_ref: Option<String>,
+    pub verdict: Verdict,
+    pub corrected_value: Option<f64>,
+    pub moved_to: Option<CnpGroup>,
+    /// Tally's count in the answer judged.
+    pub tally_count: Option<f64>,
+}
+
+/// Every accepted judgment of an answer, oldest first.
+pub async fn accepted_judgments(db: &Database) -> Result<Vec<Judgment>, DbError> {
+    let pool = db.pool().await?;
+    let rows: Vec<Judged> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{JUDGED} JOIN feedback_reviews r ON r.feedback_id = f.id \
+         WHERE r.decision = 'accepted' AND f.answer_id IS NOT NULL ORDER BY f.id"
+    )))
+    .fetch_all(pool)
+    .await
+    .map_err(classify)?;
+    rows.into_iter()
+        .map(|row| {
+            Ok(Judgment {
+                question: row.question.unwrap_or_default(),
+                part: FeedbackPart::choose(&row.part).map_err(broken)?,
+                part_ref: row.part_ref,
+                verdict: Verdict::choose(&row.verdict).map_err(broken)?,
+                corrected_value: row.corrected_value,
+                moved_to: row
+                    .moved_to
+                    .as_deref()
+                    .map(CnpGroup::choose)
+                    .transpose()
+                    .map_err(broken)?,
+                tally_count: row.tally_count,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,157 @@
+//! Verified answers: the counts the operator accepted, by the question's normalised wording
+//! ([`tally_types::request::question_key`]). Every server reads them from the one database at
+//! each answer, so an acceptance holds on all servers of a cluster at once.
+
+use chrono::{DateTime, Utc};
+use sqlx::FromRow;
+use tally_types::VerifiedAnswer;
+
+use crate::store::db::{classify, Database, DbError};
+
+/// A verified answer as stored, with the question it answers.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct VerifiedRow {
+    pub question: String,
+    pub question_key: String,
+    #[serde(flatten)]
+    pub answer: VerifiedAnswer,
+    pub accepted_by: String,
+    pub withdrawn_by: Option<String>,
+    pub withdrawn_at: Option<String>,
+}
+
+#[derive(FromRow)]
+struct Row {
+    id: i64,
+    question: String,
+    question_key: String,
+    count: f64,
+    feedback_id: i64,
+    answer_id: i64,
+    tally_count: Option<f64>,
+    note: Option<String>,
+    accepted_by: String,
+    accepted_at: DateTime<Utc>,
+    withdrawn_by: Option<String>,
+    withdrawn_at: Option<DateTime<Utc>>,
+}
+
+impl From<Row> for VerifiedRow {
+    fn from(row: Row) -> Self {
+        VerifiedRow {
+            question: row.question,
+            question_key: row.question_key,
+            answer: VerifiedAnswer {
+                id: row.id,
+                count: row.count,
+                accepted_at: row.accepted_at.to_rfc3339(),
+                feedback_id: row.feedback_id,
+                answer_id: row.answer_id,
+                tally_count: row.tally_count,
+                note: row.note,
+            },
+            accepted_by: row.accepted_by,
+            withdrawn_by: row.withdrawn_by,
+            withdrawn_at: row.withdrawn_at.map(|t| t.to_rfc3339()),
+        }
+    }
+}
+
+const COLUMNS: &str = "id, question, question_key, count, feedback_id, answer_id, tally_count, \
+                       note, accepted_by, accepted_at, withdrawn_by, withdrawn_at";
+
+/// The current verified answer of a question, if the operator accepted one.
+pub async fn current(db: &Database, question: &str) -> Result<Option<VerifiedAnswer>, DbError> {
+    let key = tally_types::request::question_key(question);
+    let pool = db.pool().await?;
+    let row: Option<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM verified_answers WHERE question_key = $1 AND withdrawn_at IS NULL"
+    )))
+    .bind(key)
+    .fetch_optional(pool)
+    .await
+    .map_err(classify)?;
+    Ok(row.map(|row| VerifiedRow::from(row).answer))
+}
+
+/// Every verified answer, the current ones first, newest first; withdrawn and replaced ones
+/// too when `withdrawn` is set.
+pub async fn list(db: &Database, withdrawn: bool, limit: i64) -> Result<Vec<VerifiedRow>, DbError> {
+    let pool = db.pool().await?;
+    let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM verified_answers WHERE $1 OR withdrawn_at IS NULL \
+         ORDER BY withdrawn_at IS NOT NULL, id DESC LIMIT $2"
+    )))
+    .bind(withdrawn)
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+    .map_err(classify)?;
+    Ok(rows.into_iter().map(VerifiedRow::from).collect())
+}
+
+/// What a new verified answer holds.
+pub struct Accepted<'a> {
+    pub question: &'a str,
+    pub count: f64,
+    pub feedback_id: i64,
+    pub answer_id: i64,
+    pub tally_count: Option<f64>,
+    pub note: Option<&'a str>,
+    pub by: &'a str,
+}
+
+/// Makes `accepted` the question's verified answer inside the review's transaction; the one it
+/// replaces is marked withdrawn by the same reviewer.
+pub async fn replace(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    accepted: &Accepted<'_>,
+) -> Result<VerifiedRow, DbError> {
+    let key = tally_types::request::question_key(accepted.question);
+    sqlx::query(
+        "UPDATE verified_answers SET withdrawn_at = now(), withdrawn_by = $2 \
+         WHERE question_key = $1 AND withdrawn_at IS NULL",
+    )
+    .bind(&key)
+    .bind(accepted.by)
+    .execute(&mut **tx)
+    .await
+    .map_err(classify)?;
+    let row: Row = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "INSERT INTO verified_answers (question_key, question, count, feedback_id, answer_id, \
+         tally_count, note, accepted_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+         RETURNING {COLUMNS}"
+    )))
+    .bind(&key)
+    .bind(accepted.question)
+    .bind(accepted.count)
+    .bind(accepted.feedback_id)
+    .bind(accepted.answer_id)
+    .bind(accepted.tally_count)
+    .bind(accepted.note)
+    .bind(accepted.by)
+    .fetch_one(&mut **tx)
+    .await
+    .map_err(classify)?;
+    Ok(row.into())
+}
+
+/// Withdraws a current verified answer: its question is answered by Tally alone again.
+pub async fn withdraw(db: &Database, id: i64, by: &str) -> Result<VerifiedRow, DbError> {
+    let pool = db.pool().await?;
+    let row: Option<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "UPDATE verified_answers SET withdrawn_at = now(), withdrawn_by = $2 \
+         WHERE id = $1 AND withdrawn_at IS NULL RETURNING {COLUMNS}"
+    )))
+    .bind(id)
+    .bind(by)
+    .fetch_optional(pool)
+    .await
+    .map_err(classify)?;
+    match row {
+        Some(row) => Ok(row.into()),
+        None => Err(DbError::NotFound(format!(
+            "no current verified answer with id {id} (it may have been withdrawn or replaced)"
+        ))),
+    }
+}
