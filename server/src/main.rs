@@ -2,7 +2,8 @@ use clap::Parser;
 use tally_server::cli::bench::BenchCommand;
 use tally_server::cli::{Cli, Command, CorpusCommand, EvalCommand, TrainCommand};
 use tally_server::commands::{
-    ask, bench, corpus, count, eval, extract, ingest, own_documents, search, train_instances, value,
+    ask, bench, corpus, count, eval, extract, feedback, ingest, own_documents, search,
+    train_instances, train_support, value,
 };
 use tracing_subscriber::EnvFilter;
 
@@ -39,10 +40,12 @@ async fn run() -> anyhow::Result<()> {
         Command::Train(TrainCommand::CountSpans(args)) => count::train(&args),
         Command::Train(TrainCommand::SearchRanker(args)) => search::train_ranker(&args),
         Command::Train(TrainCommand::Instances(args)) => train_instances::train(&args),
+        Command::Train(TrainCommand::Support(args)) => train_support::train(&args).await,
         Command::Eval(EvalCommand::Extraction(args)) => eval::extraction(&args),
         Command::Eval(EvalCommand::Count(args)) => count::eval_count(&args),
         Command::Eval(EvalCommand::Cnp(args)) => count::eval_cnp(&args),
         Command::Eval(EvalCommand::Instances(args)) => count::eval_instances(&args),
+        Command::Eval(EvalCommand::Feedback(args)) => feedback::eval(&args),
         Command::Eval(EvalCommand::Search(args)) => search::eval_search(&args),
         Command::Eval(EvalCommand::Value(args)) => eval::value(&args),
         Command::Eval(EvalCommand::OwnDocuments(args)) => own_documents::eval(&args),

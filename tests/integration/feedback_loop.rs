@@ -282,7 +282,7 @@ async fn a_reviewed_correction_answers_on_every_server_until_withdrawn() {
     let (_, all) = as_operator(
         &a,
         reqwest::Method::GET,
-        "/api/admin/verified?withdrawn=true",
+        "/api/admin/verified",
         Some(ADMIN_TOKEN),
         None,
     )

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::answer_support::SupportRule;
 use super::consolidate::Strategy;
 use super::contextualize::{classify, CnpClass, CnpInput, ContextSettings};
 use super::instances::InstanceScoring;
@@ -14,7 +15,7 @@ use super::metrics::{
     InstanceScores,
 };
 use super::pipeline::{CountPipeline, CountSettings, PipelineError};
-use super::prediction::{best_per_snippet, predict};
+use super::prediction::{best_per_snippet, predict, Chosen, Prediction};
 use super::question::analyse;
 use super::relevance::{Subject, WordRarity};
 use super::snippet_index::{IndexError, SnippetIndex};
@@ -101,26 +102,44 @@ impl EvalRetrieval<'_> {
     }
 }
 
-/// Answers every question of a snippet file that has a gold count; scores each strategy.
-/// `rarity` weighs question words when deciding which snippets are about a question (as the
-/// corpus answering a person's question does).
-pub fn evaluate_counts(
+/// One question answered for an evaluation: each snippet's most confident count, every count
+/// its snippets state, a clear statement's count, and the gold count.
+#[derive(Debug, Clone)]
+pub struct ReplayedQuestion {
+    pub question: String,
+    pub chosen: Vec<Chosen>,
+    /// Every candidate count of every snippet (what a person can find in the evidence).
+    pub stated: Vec<f64>,
+    pub statement: Option<f64>,
+    pub gold: f64,
+}
+
+impl ReplayedQuestion {
+    /// The answer under `settings` and `rule`, as the pipeline gives it.
+    pub fn predict(&self, settings: &CountSettings, rule: SupportRule) -> Prediction {
+        predict(&self.chosen, settings, rule).with_statement(self.statement, settings.statements)
+    }
+}
+
+/// Answers every question of a snippet file that has a gold count, with the settings as
+/// applied (the scorer resolved): what every count evaluation reads.
+pub fn replay_counts(
     pipeline: &CountPipeline,
     snippets: &Path,
     gold: &Path,
     settings: &CountSettings,
     retrieval: EvalRetrieval<'_>,
     rarity: &dyn WordRarity,
-) -> Result<CountReport, EvaluateError> {
+) -> Result<(CountSettings, Vec<ReplayedQuestion>), EvaluateError> {
     // The stored sets were gathered for their questions, as the server's prefetched ones.
     let resolved = settings.resolve(
         pipeline.effective_scorer(settings.scorer),
         matches!(retrieval, EvalRetrieval::Stored),
     );
-    let settings = &settings.applied(&resolved);
+    let settings = settings.applied(&resolved);
     let sets = read_squad(snippets)?;
     let gold = read_gold_counts(gold)?;
-    let mut per_query = Vec::new();
+    let mut replayed = Vec::new();
     for set in &sets {
         let Some(g) = gold_for(set, &gold).and_then(|g| g.count) else {
             continue;
@@ -142,8 +161,31 @@ pub fn evaluate_counts(
                 .collect::<Vec<_>>(),
         )?;
         let (statement, _) = stated_count(&set.question, &analysis, &retrieved, &related, &scored);
-        per_query.push((best_per_snippet(&scored), statement, g));
+        replayed.push(ReplayedQuestion {
+            question: set.question.clone(),
+            chosen: best_per_snippet(&scored),
+            stated: scored.iter().flatten().map(|(c, _)| c.count).collect(),
+            statement,
+            gold: g,
+        });
     }
+    Ok((settings, replayed))
+}
+
+/// Answers every question of a snippet file that has a gold count; scores each strategy.
+/// `rarity` weighs question words when deciding which snippets are about a question (as the
+/// corpus answering a person's question does).
+pub fn evaluate_counts(
+    pipeline: &CountPipeline,
+    snippets: &Path,
+    gold: &Path,
+    settings: &CountSettings,
+    retrieval: EvalRetrieval<'_>,
+    rarity: &dyn WordRarity,
+) -> Result<CountReport, EvaluateError> {
+    let (settings, per_query) =
+        replay_counts(pipeline, snippets, gold, settings, retrieval, rarity)?;
+    let settings = &settings;
     let rule = pipeline.support_rule(settings.scorer);
     let mut strategies = BTreeMap::new();
     for strategy in Strategy::ALL {
@@ -153,10 +195,7 @@ pub fn evaluate_counts(
         };
         let pairs: Vec<(Option<f64>, f64)> = per_query
             .iter()
-            .map(|(chosen, stated, g)| {
-                let prediction = predict(chosen, &s, rule).with_statement(*stated, s.statements);
-                (prediction.count, *g)
-            })
+            .map(|q| (q.predict(&s, rule).count, q.gold))
             .collect();
         strategies.insert(strategy.name().to_string(), count_scores(&pairs));
     }
@@ -168,11 +207,7 @@ pub fn evaluate_counts(
             };
             let pairs: Vec<(Option<f64>, f64)> = per_query
                 .iter()
-                .map(|(chosen, stated, g)| {
-                    let prediction =
-                        predict(chosen, &s, rule).with_statement(*stated, s.statements);
-                    (prediction.count, *g)
-                })
+                .map(|q| (q.predict(&s, rule).count, q.gold))
                 .collect();
             AbstentionPoint {
                 abstain_below: s.abstain_below,

@@ -15,6 +15,7 @@ pub mod consolidate;
 pub mod contextualize;
 
 pub mod eval;
+pub mod feedback;
 pub mod instance_reading;
 pub mod instance_scorer;
 pub mod instances;

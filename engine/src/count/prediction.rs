@@ -9,6 +9,7 @@ use super::statement::StatementRule;
 use tally_types::count::CountSettings;
 
 /// A snippet's answer: its most confident count candidate.
+#[derive(Debug, Clone)]
 pub struct Chosen {
     pub snippet: usize,
     pub candidate: CountCandidate,

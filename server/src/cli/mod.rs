@@ -92,6 +92,10 @@ pub enum EvalCommand {
     Cnp(EvalCnpArgs),
     /// Instance ranking against gold instances and aliases: MAP@k, AR@k, Hit@10, MRR.
     Instances(EvalInstancesArgs),
+    /// Feedback that teaches, by simulation: visitors judge a share of the answers (10, 30, 50%;
+    /// some adversarial), an operator reviews them; P/C on the judged questions (verified
+    /// answers) and on the others (the answer-support model retrained on the judgments).
+    Feedback(EvalFeedbackArgs),
     /// Quantity search on judged sentences (Qsearch format): P@10, MRR@10, NDCG@10 per ranker,
     /// in-sample with the defaults and 5-fold cross-validated by query over a grid of weights.
     Search(EvalSearchArgs),
@@ -421,6 +425,30 @@ pub enum TrainCommand {
     /// the probability above which names are shown chosen by 5-fold cross-validation by
     /// question.
     Instances(TrainInstancesArgs),
+    /// The answer-support model (what abstention reads) retrained on the operator's accepted
+    /// judgments of count answers, compared with the shipped one by 5-fold cross-validation by
+    /// question, and written to a span-model directory the server reads only with --span-model.
+    Support(TrainSupportArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TrainSupportArgs {
+    /// Accepted judgments as JSON lines (`GET /api/admin/judgments` with the admin token).
+    #[arg(long)]
+    pub judgments: Option<PathBuf>,
+    /// Or read them from this database (the server's).
+    #[arg(long, env = "DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// The span-model directory written: the shipped files and the retrained support model.
+    #[arg(long, default_value = "target/answer-support")]
+    pub out: PathBuf,
+    /// Sentence index (filled with the default corpus when empty), as the server's.
+    #[arg(long, env = "TALLY_SEARCH_INDEX", default_value = DEFAULT_SENTENCE_INDEX)]
+    pub search_index: PathBuf,
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    #[command(flatten)]
+    pub models: ModelArgs,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -543,6 +571,53 @@ pub enum EvalRetrievalArg {
     Open,
     /// As open, with the question's own snippets left out: a count given is almost always wrong.
     OffCorpus,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalFeedbackArgs {
+    /// SQuAD-format snippets [default: Stresstest's, under --data].
+    #[arg(long)]
+    pub snippets: Option<PathBuf>,
+    /// CSV with qid, query, answer_norm [default: Stresstest's].
+    #[arg(long)]
+    pub gold: Option<PathBuf>,
+    /// Random draws of the judged questions per setting.
+    #[arg(long, default_value_t = 20)]
+    pub draws: usize,
+    #[arg(long, default_value_t = 61)]
+    pub seed: u64,
+    /// Print every setting's figures as JSON lines.
+    #[arg(long)]
+    pub json: bool,
+    /// Directory of the public data sets [default: ../shared/data when it exists].
+    #[arg(long, env = "TALLY_DATA")]
+    pub data: Option<PathBuf>,
+    #[command(flatten)]
+    pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: ReadingFlags,
+}
+
+impl EvalFeedbackArgs {
+    /// The snippets and gold counts: those given, else Stresstest's under the data directory.
+    pub fn files(&self) -> anyhow::Result<(PathBuf, PathBuf)> {
+        let stresstest = || -> anyhow::Result<PathBuf> {
+            let data = data_dir_or_default(&self.data).ok_or_else(|| {
+                anyhow::anyhow!("no data directory: give --data or --snippets and --gold")
+            })?;
+            Ok(data.join("coqex/stresstest_v1"))
+        };
+        Ok((
+            match &self.snippets {
+                Some(path) => path.clone(),
+                None => stresstest()?.join("stresstest_bing_v1.json"),
+            },
+            match &self.gold {
+                Some(path) => path.clone(),
+                None => stresstest()?.join("stresstest.csv"),
+            },
+        ))
+    }
 }
 
 #[derive(Debug, Clone, Args)]

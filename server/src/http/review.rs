@@ -27,12 +27,8 @@ fn id_of(id: Result<Path<i64>, PathRejection>, what: &str) -> Result<i64, ApiErr
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct QueueParams {
     limit: Option<i64>,
-    /// Whether the verified list shows withdrawn and replaced answers too.
-    #[serde(default)]
-    withdrawn: bool,
 }
 
 impl QueueParams {
@@ -77,7 +73,8 @@ pub async fn decide(
     Ok(Json(decided))
 }
 
-/// `GET /api/admin/verified?withdrawn=true`: the verified answers, current ones first.
+/// `GET /api/admin/verified?limit=N`: the verified answers, current ones first, then the
+/// withdrawn and replaced ones.
 pub async fn list_verified(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -86,9 +83,7 @@ pub async fn list_verified(
     admit_to_feedback_rows(&state, &headers)?;
     let Query(params) = params?;
     let limit = params.limit()?;
-    Ok(Json(
-        verified::list(&state.db, params.withdrawn, limit).await?,
-    ))
+    Ok(Json(verified::list(&state.db, limit).await?))
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -74,15 +74,14 @@ pub async fn current(db: &Database, question: &str) -> Result<Option<VerifiedAns
     Ok(row.map(|row| VerifiedRow::from(row).answer))
 }
 
-/// Every verified answer, the current ones first, newest first; withdrawn and replaced ones
-/// too when `withdrawn` is set.
-pub async fn list(db: &Database, withdrawn: bool, limit: i64) -> Result<Vec<VerifiedRow>, DbError> {
+/// The verified answers, the current ones first, then the withdrawn and replaced ones, newest
+/// first.
+pub async fn list(db: &Database, limit: i64) -> Result<Vec<VerifiedRow>, DbError> {
     let pool = db.pool().await?;
     let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM verified_answers WHERE $1 OR withdrawn_at IS NULL \
-         ORDER BY withdrawn_at IS NOT NULL, id DESC LIMIT $2"
+        "SELECT {COLUMNS} FROM verified_answers \
+         ORDER BY withdrawn_at IS NOT NULL, id DESC LIMIT $1"
     )))
-    .bind(withdrawn)
     .bind(limit)
     .fetch_all(pool)
     .await
