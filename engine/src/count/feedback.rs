@@ -118,10 +118,9 @@ pub fn simulate(
     for draw in 0..draws {
         // The same questions are judged in draw `draw` whatever the setting; what visitors say
         // is drawn apart.
-        let order = shuffled(questions.len(), &mut SplitMix64::new(seed + draw as u64));
+        let (judged, unjudged) = judged_in_draw(questions.len(), visitors.judged_share, seed, draw);
+        let (judged, unjudged) = (judged.as_slice(), unjudged.as_slice());
         let mut rng = SplitMix64::new((seed + draw as u64) ^ 0x9e37_79b9_7f4a_7c15);
-        let k = (visitors.judged_share * questions.len() as f64).round() as usize;
-        let (judged, unjudged) = order.split_at(k.min(order.len()));
         // Each judged answer: what the visitor said and whether the operator accepted it.
         let mut accepted: Vec<(usize, Said)> = Vec::new();
         for &q in judged {
@@ -183,6 +182,19 @@ pub fn simulate(
     figures.unjudged_before = count_scores(&unjudged_before);
     figures.unjudged_after = count_scores(&unjudged_after);
     figures
+}
+
+/// The questions judged in draw `draw` (the same whatever the other settings), and the rest.
+pub fn judged_in_draw(
+    n: usize,
+    judged_share: f64,
+    seed: u64,
+    draw: usize,
+) -> (Vec<usize>, Vec<usize>) {
+    let order = shuffled(n, &mut SplitMix64::new(seed + draw as u64));
+    let k = ((judged_share * n as f64).round() as usize).min(n);
+    let (judged, rest) = order.split_at(k);
+    (judged.to_vec(), rest.to_vec())
 }
 
 /// 0..n in a random order (Fisher–Yates).

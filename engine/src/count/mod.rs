@@ -16,6 +16,7 @@ pub mod contextualize;
 
 pub mod eval;
 pub mod feedback;
+pub mod instance_feedback;
 pub mod instance_reading;
 pub mod instance_scorer;
 pub mod instances;

@@ -484,6 +484,10 @@ pub struct TrainInstancesArgs {
     /// lines, to study the evidence.
     #[arg(long)]
     pub write_rows: Option<PathBuf>,
+    /// Accepted judgments exported from the review queue (`GET /api/admin/judgments`): their
+    /// instance marks (relevant / not relevant) are trained on with the tuning half.
+    #[arg(long)]
+    pub judgments: Option<PathBuf>,
     #[command(flatten)]
     pub models: ModelArgs,
     #[command(flatten)]
@@ -589,6 +593,19 @@ pub struct EvalFeedbackArgs {
     /// Print every setting's figures as JSON lines.
     #[arg(long)]
     pub json: bool,
+    /// Also write the honest judgments of the first draw at 30% judged, as the review queue
+    /// exports accepted ones (for `tally train support --judgments`).
+    #[arg(long)]
+    pub write_judgments: Option<PathBuf>,
+    /// The judged instance set (its tuning half: the instance scorer's own training rows).
+    #[arg(long, default_value = "tests/fixtures/instances/judged.jsonl")]
+    pub judged: PathBuf,
+    /// The own-documents collection some judged questions are about.
+    #[arg(long, default_value = "tests/fixtures/own-documents")]
+    pub collection: PathBuf,
+    /// Where the snippet index of the instance simulation is built.
+    #[arg(long, default_value = "target/eval-feedback")]
+    pub work: PathBuf,
     /// Directory of the public data sets [default: ../shared/data when it exists].
     #[arg(long, env = "TALLY_DATA")]
     pub data: Option<PathBuf>,

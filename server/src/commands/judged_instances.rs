@@ -32,6 +32,9 @@ pub enum Source {
     Lcquad,
     NqDev,
     OwnDocuments,
+    /// Visitors' marks accepted in the review queue (`tally train instances --judgments`):
+    /// training data.
+    Feedback,
 }
 
 /// What a person made of a candidate name.
@@ -59,7 +62,7 @@ impl JudgedQuestion {
     /// The fixed half: data-set questions by their set, the collection's by its hash.
     pub fn half(&self) -> Half {
         match self.source {
-            Source::Stresstest | Source::Lcquad => Half::Tuning,
+            Source::Stresstest | Source::Lcquad | Source::Feedback => Half::Tuning,
             Source::NqDev => Half::Test,
             Source::OwnDocuments => Half::of(&self.question),
         }
@@ -93,6 +96,45 @@ fn name_key(name: &str) -> String {
         .map(str::to_lowercase)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The instance marks of accepted judgments (`GET /api/admin/judgments`), one judged question
+/// per question asked: relevant is an instance, not relevant none.
+pub fn from_feedback(judgments: &[crate::store::review::Judgment]) -> Vec<JudgedQuestion> {
+    use tally_types::{FeedbackPart, Verdict};
+    let mut questions: Vec<JudgedQuestion> = Vec::new();
+    for j in judgments
+        .iter()
+        .filter(|j| j.part == FeedbackPart::Instance)
+    {
+        let (Some(name), Some(judgment)) = (
+            j.part_ref.clone(),
+            match j.verdict {
+                Verdict::Relevant => Some(Judgment::Instance),
+                Verdict::NotRelevant => Some(Judgment::NotInstance),
+                _ => None,
+            },
+        ) else {
+            continue;
+        };
+        let key = tally_types::request::question_key(&j.question);
+        let at = questions
+            .iter()
+            .position(|q| tally_types::request::question_key(&q.question) == key);
+        let question = match at {
+            Some(at) => &mut questions[at],
+            None => {
+                questions.push(JudgedQuestion {
+                    question: j.question.clone(),
+                    source: Source::Feedback,
+                    judged: BTreeMap::new(),
+                });
+                questions.last_mut().expect("just pushed")
+            }
+        };
+        question.judged.insert(name, judgment);
+    }
+    questions
 }
 
 /// Reads the judged set (one [`JudgedQuestion`] per line).

@@ -14,10 +14,18 @@ use tally_engine::count::membership::FEATURES;
 use tally_engine::count::training::cross_validation::fold_assignment;
 use tally_engine::count::training::settings::TrainSettings;
 
-use super::judged_instances::{judged_index, read_judged, Judgment, SHOWN};
+use std::path::Path;
+
+use tally_engine::count::snippet_index::SnippetIndex;
+use tally_engine::count::{CountPipeline, CountSettings};
+
+use super::judged_instances::{
+    from_feedback, judged_index, read_judged, JudgedQuestion, Judgment, SHOWN,
+};
 use super::own_documents::Half;
 use crate::cli::{data_dir_or_default, TrainInstancesArgs};
 use crate::loading::load_pipeline;
+use crate::store::review::read_judgment_lines;
 
 const FOLDS: usize = 5;
 /// L2 penalties tried.
@@ -32,26 +40,34 @@ const MIN_SHOWING: f64 = 0.6;
 
 /// One candidate name of one question.
 #[derive(serde::Serialize)]
-struct Row {
-    question: usize,
-    name: String,
-    features: Vec<f64>,
+pub struct Row {
+    pub question: usize,
+    pub name: String,
+    pub features: Vec<f64>,
     /// `None`: nobody judged it (left out of the fit; counted as no instance when shown).
-    instance: Option<bool>,
+    pub instance: Option<bool>,
 }
 
-pub fn train(args: &TrainInstancesArgs) -> anyhow::Result<()> {
-    let questions: Vec<_> = read_judged(&args.judged)?
+/// The judged set's tuning questions.
+pub fn tuning_questions(judged: &Path) -> anyhow::Result<Vec<JudgedQuestion>> {
+    Ok(read_judged(judged)?
         .into_iter()
         .filter(|q| q.half() == Half::Tuning)
-        .collect();
-    let data = data_dir_or_default(&args.data);
-    let index = judged_index(&args.work, data.as_deref(), &args.collection)?;
-    let pipeline = load_pipeline(&args.models)?;
+        .collect())
+}
+
+/// Every candidate name of each question, asked of `index` as a user asks it, with its type
+/// evidence and its judgment.
+pub fn candidate_rows(
+    pipeline: &CountPipeline,
+    index: &SnippetIndex,
+    questions: &[JudgedQuestion],
+    base: &CountSettings,
+) -> anyhow::Result<Vec<Row>> {
     let mut rows = Vec::new();
     for (n, q) in questions.iter().enumerate() {
         let candidates = pipeline
-            .instance_candidates(&index, &q.question, &q.settings(&args.settings.0))
+            .instance_candidates(index, &q.question, &q.settings(base))
             .with_context(|| format!("reading the candidates of “{}”", q.question))?;
         for (inst, features) in candidates {
             rows.push(Row {
@@ -62,6 +78,49 @@ pub fn train(args: &TrainInstancesArgs) -> anyhow::Result<()> {
             });
         }
     }
+    Ok(rows)
+}
+
+/// The penalty with the least out-of-fold log-loss over `questions` questions' rows (5 folds by
+/// question), its loss and out-of-fold probabilities; `print` lists every penalty tried.
+pub fn chosen_penalty(
+    rows: &[Row],
+    questions: usize,
+    print: bool,
+) -> anyhow::Result<(f64, f64, Vec<f64>)> {
+    let fold_of = fold_assignment(questions, FOLDS, TrainSettings::default().seed);
+    let mut best: Option<(f64, f64, Vec<f64>)> = None;
+    if print {
+        println!("{:>8} {:>18}", "l2", "out-of-fold loss");
+    }
+    for l2 in PENALTIES {
+        let oof = out_of_fold(rows, &fold_of, l2);
+        let loss = log_loss(rows, &oof);
+        if print {
+            println!("{l2:>8} {loss:>18.4}");
+        }
+        if best.as_ref().is_none_or(|(_, b, _)| loss < *b) {
+            best = Some((l2, loss, oof));
+        }
+    }
+    best.context("no penalty was tried")
+}
+
+pub fn train(args: &TrainInstancesArgs) -> anyhow::Result<()> {
+    let mut questions = tuning_questions(&args.judged)?;
+    if let Some(path) = &args.judgments {
+        let marked = from_feedback(&read_judgment_lines(path)?);
+        println!(
+            "{} questions with accepted instance marks from {}",
+            marked.len(),
+            path.display()
+        );
+        questions.extend(marked);
+    }
+    let data = data_dir_or_default(&args.data);
+    let index = judged_index(&args.work, data.as_deref(), &args.collection)?;
+    let pipeline = load_pipeline(&args.models)?;
+    let rows = candidate_rows(&pipeline, &index, &questions, &args.settings.0)?;
     if let Some(path) = &args.write_rows {
         let lines: Vec<String> = rows
             .iter()
@@ -77,18 +136,7 @@ pub fn train(args: &TrainInstancesArgs) -> anyhow::Result<()> {
         questions.len(),
         rows.len()
     );
-    let fold_of = fold_assignment(questions.len(), FOLDS, TrainSettings::default().seed);
-    let mut best: Option<(f64, f64, Vec<f64>)> = None;
-    println!("{:>8} {:>18}", "l2", "out-of-fold loss");
-    for l2 in PENALTIES {
-        let oof = out_of_fold(&rows, &fold_of, l2);
-        let loss = log_loss(&rows, &oof);
-        println!("{l2:>8} {loss:>18.4}");
-        if best.as_ref().is_none_or(|(_, b, _)| loss < *b) {
-            best = Some((l2, loss, oof));
-        }
-    }
-    let (l2, _, oof) = best.context("no penalty was tried")?;
+    let (l2, _, oof) = chosen_penalty(&rows, questions.len(), true)?;
     let pairs: Vec<(f64, bool)> = rows
         .iter()
         .zip(&oof)

@@ -135,18 +135,7 @@ pub async fn train(args: &TrainSupportArgs) -> anyhow::Result<()> {
 /// The accepted judgments, from the file or the database given.
 async fn read_judgments(args: &TrainSupportArgs) -> anyhow::Result<Vec<Judgment>> {
     match (&args.judgments, &args.database_url) {
-        (Some(path), _) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            text.lines()
-                .filter(|l| !l.trim().is_empty())
-                .enumerate()
-                .map(|(n, line)| {
-                    serde_json::from_str(line)
-                        .with_context(|| format!("{} line {}", path.display(), n + 1))
-                })
-                .collect()
-        }
+        (Some(path), _) => crate::store::review::read_judgment_lines(path),
         (None, Some(url)) => {
             let db = crate::store::db::Database::new(url);
             let judgments = crate::store::review::accepted_judgments(&db).await;

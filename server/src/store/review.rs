@@ -326,6 +326,20 @@ pub struct Judgment {
     pub tally_count: Option<f64>,
 }
 
+/// Reads exported judgments (`GET /api/admin/judgments`: one JSON object per line).
+pub fn read_judgment_lines(path: &std::path::Path) -> anyhow::Result<Vec<Judgment>> {
+    use anyhow::Context;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, line)| {
+            serde_json::from_str(line).with_context(|| format!("{} line {}", path.display(), n + 1))
+        })
+        .collect()
+}
+
 /// Every accepted judgment of an answer, oldest first.
 pub async fn accepted_judgments(db: &Database) -> Result<Vec<Judgment>, DbError> {
     let pool = db.pool().await?;
