@@ -74,6 +74,8 @@ mod server_side {
         fn corpora(&self, token: String) -> BoxFuture<Result<Vec<CorpusRow>, Failure>>;
         /// An ingestion job (its id is its key).
         fn ingest_job(&self, id: String) -> BoxFuture<Result<IngestJob, Failure>>;
+        /// The review queue and the verified answers; `token` must be the admin token.
+        fn review(&self, token: String) -> BoxFuture<Result<tally_types::Review, Failure>>;
     }
 
     /// The backend as Leptos context.
@@ -230,6 +232,16 @@ pub async fn admin_corpora(token: String) -> Result<Option<Vec<CorpusRow>>, Serv
         return Ok(None);
     }
     backend()?.0.corpora(token).await.map(Some).map_err(failed)
+}
+
+/// The review queue and the verified answers, for the admin holding the token (or logged in with
+/// it); `None` when the request gives no token at all.
+#[server(prefix = "/_server", endpoint = "admin_review")]
+pub async fn admin_review(token: String) -> Result<Option<tally_types::Review>, ServerFnError> {
+    if !gives_admin_credential(&token) {
+        return Ok(None);
+    }
+    backend()?.0.review(token).await.map(Some).map_err(failed)
 }
 
 /// Whether the request gives an admin token: in the page's URL, or as the login cookie (checked

@@ -27,6 +27,9 @@ const COOKIE_VERSION: &str = "v2";
 /// What the corpus pages and their endpoints are called in refusals.
 pub const CORPUS_PAGES: &str = "the corpus pages";
 
+/// What the review page and its forms are called in refusals.
+pub const REVIEW_PAGE: &str = "the review page";
+
 /// A request the admin token does not open; says why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Forbidden {

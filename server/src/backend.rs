@@ -231,6 +231,9 @@ fn new_feedback(form: &FeedbackForm) -> Result<NewFeedback, FormError> {
     })
 }
 
+/// Opinions and verified answers the review page lists at most.
+const REVIEW_LIMIT: i64 = 200;
+
 /// The server's side of the app.
 pub struct ServerBackend {
     pub state: AppState,
@@ -308,6 +311,24 @@ impl Backend for ServerBackend {
                 .corpora(&state.answerer)
                 .await
                 .map_err(|e| e.failure())
+        })
+    }
+
+    fn review(&self, token: String) -> BoxFuture<Result<tally_types::Review, Failure>> {
+        let token = self.token_or_login(token);
+        let state = self.state.clone();
+        Box::pin(async move {
+            state
+                .admin
+                .check(Some(&token), crate::admin_token::REVIEW_PAGE)
+                .map_err(|e| e.failure())?;
+            let queue = crate::store::review::queue(&state.db, REVIEW_LIMIT)
+                .await
+                .map_err(|e| e.failure())?;
+            let verified = crate::store::verified::list(&state.db, REVIEW_LIMIT)
+                .await
+                .map_err(|e| e.failure())?;
+            Ok(tally_types::Review { queue, verified })
         })
     }
 

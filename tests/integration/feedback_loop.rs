@@ -232,12 +232,38 @@ async fn a_reviewed_correction_answers_on_every_server_until_withdrawn() {
     )
     .await;
     assert_eq!(status, StatusCode::CONFLICT, "{again}");
-    let reject = json!({"decision": "rejected"});
-    let path = format!("/api/admin/review/{wrong_id}");
-    let (status, rejected) =
-        as_operator(&b, post.clone(), &path, Some(ADMIN_TOKEN), Some(reject)).await;
-    assert_eq!(status, StatusCode::OK, "{rejected}");
-    assert!(rejected["verified"].is_null());
+    // The review page lists the other correction; its Reject button decides it.
+    let closed = page_text(b.url("/admin/review")).await;
+    assert!(
+        closed.contains("Log in with the admin token to review feedback"),
+        "{closed}"
+    );
+    assert!(!closed.contains(QUESTION));
+    let listed = format!("data-feedback=\"{wrong_id}\"");
+    let page = page_text(b.url(&format!("/admin/review?token={ADMIN_TOKEN}"))).await;
+    assert!(page.contains(QUESTION) && page.contains(&listed), "{page}");
+    assert!(page.contains("Verified answers") && page.contains("Withdraw"));
+    let no_redirect = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let page_form = |token: &'static str| {
+        no_redirect
+            .post(b.url(&format!("/admin/review/{wrong_id}")))
+            .form(&[("decision", "rejected"), ("token", token)])
+            .send()
+    };
+    let refused = page_form("not-the-token").await.unwrap();
+    assert!(refused.status().is_client_error(), "{}", refused.status());
+    let rejected = page_form(ADMIN_TOKEN).await.unwrap();
+    assert_eq!(rejected.status(), StatusCode::SEE_OTHER);
+    let back = rejected.headers()["location"].to_str().unwrap().to_string();
+    assert!(
+        back.starts_with("/admin/review?") && back.contains("done=rejected"),
+        "{back}"
+    );
+    let page = page_text(b.url(&format!("/admin/review?token={ADMIN_TOKEN}"))).await;
+    assert!(!page.contains(&listed), "decided: off the queue");
     assert_eq!(
         count(&a, QUESTION).await["verified"]["count"].as_f64(),
         Some(right)

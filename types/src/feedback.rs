@@ -177,3 +177,58 @@ pub struct VerifiedAnswer {
     /// What the person wrote with the correction.
     pub note: Option<String>,
 }
+
+/// One thing people said about one part of a question's answers, not yet reviewed: the same
+/// verdict (and correction, and group) on the same part, by one or more visitors. What the
+/// review queue lists (`GET /api/admin/review`, the page `/admin/review`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Opinion {
+    pub part: FeedbackPart,
+    /// Which part (an instance's name, a CNP, a search result's id).
+    pub part_ref: Option<String>,
+    pub verdict: Verdict,
+    pub corrected_value: Option<f64>,
+    pub moved_to: Option<CnpGroup>,
+    /// Visitors who said it (feedback without a visitor cookie counts once per row); no visitor
+    /// id leaves the database.
+    pub visitors: i64,
+    /// The feedback rows saying it, oldest first: decide on any one of them.
+    pub feedback_ids: Vec<i64>,
+    pub comments: Vec<String>,
+    /// The latest answer judged, and Tally's count in it.
+    pub answer_id: i64,
+    pub tally_count: Option<f64>,
+    /// For a corrected count: how many snippets of that answer state it (the evidence the
+    /// operator checks first).
+    pub stated_in_snippets: Option<i64>,
+    pub first_at: String,
+    pub last_at: String,
+}
+
+/// A question in the review queue: what people said about its answers, and its current
+/// verified answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueuedQuestion {
+    pub question: String,
+    pub opinions: Vec<Opinion>,
+    pub verified: Option<VerifiedAnswer>,
+}
+
+/// A verified answer with its question and who accepted (and withdrew or replaced) it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerifiedRecord {
+    pub question: String,
+    pub question_key: String,
+    #[serde(flatten)]
+    pub answer: VerifiedAnswer,
+    pub accepted_by: String,
+    pub withdrawn_by: Option<String>,
+    pub withdrawn_at: Option<String>,
+}
+
+/// What the review page shows: the queue and the verified answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Review {
+    pub queue: Vec<QueuedQuestion>,
+    pub verified: Vec<VerifiedRecord>,
+}

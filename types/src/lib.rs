@@ -22,7 +22,10 @@ pub use choice::{Choice, UnknownChoice};
 pub use count::{
     CountAnswer, CountSettings, InstanceScoring, ScorerKind, SnippetSource, StatementRule, Strategy,
 };
-pub use feedback::{CnpGroup, Decision, FeedbackPart, Verdict, VerifiedAnswer};
+pub use feedback::{
+    CnpGroup, Decision, FeedbackPart, Opinion, QueuedQuestion, Review, Verdict, VerifiedAnswer,
+    VerifiedRecord,
+};
 pub use kind::{Mode, QuestionKind};
 pub use search::{Ranker, SearchResults, SortOrder};
 pub use value::ValueAnswer;

@@ -303,6 +303,12 @@ pub struct TokenForm {
     token: String,
 }
 
+impl TokenForm {
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+}
+
 /// `POST /admin/corpora/{name}/delete`: the page's delete button; back to the page.
 pub async fn delete_from_page(
     State(state): State<AppState>,
@@ -324,7 +330,7 @@ pub async fn delete_from_page(
 
 /// `token=…&` for a page that was opened with the token in its URL (the login cookie needs
 /// none), else nothing.
-fn token_parameter(token: Option<&str>) -> String {
+pub fn token_parameter(token: Option<&str>) -> String {
     match token.filter(|t| !t.is_empty()) {
         Some(token) => format!("token={}&", encode(token)),
         None => String::new(),

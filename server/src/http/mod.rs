@@ -50,46 +50,7 @@ const CACHE_UNHASHED: &str = "no-cache";
 /// The app's routes; a request body that takes longer than `body_timeout` to arrive in all (an
 /// upload: [`deadline::UPLOAD_BODY_DEADLINE`]), or pauses for longer than it, is cut off.
 pub fn router(state: AppState, body_timeout: Duration) -> Router {
-    let api = Router::new()
-        .route("/health", get(health::health))
-        .route(
-            "/feedback",
-            get(api::list_feedback).post(api::post_feedback),
-        )
-        .route("/feedback/summary", get(api::feedback_summary))
-        .route("/feedback/{id}", get(api::get_feedback))
-        .route("/count", get(api::get_count))
-        .route("/search", get(api::get_search))
-        .route("/value", get(api::get_value))
-        .route("/answer/stream", get(stream::answer_stream))
-        .route("/questions", get(api::list_questions))
-        .route("/openapi.json", get(api::openapi))
-        .route(
-            "/admin/corpora",
-            get(admin::list)
-                .post(admin::upload)
-                .layer(DefaultBodyLimit::max(admin::MAX_UPLOAD_BYTES)),
-        )
-        .route(
-            "/admin/corpora/{name}",
-            axum::routing::delete(admin::delete),
-        )
-        .route("/admin/review", get(review::queue))
-        .route("/admin/review/{id}", axum::routing::post(review::decide))
-        .route("/admin/verified", get(review::list_verified))
-        .route(
-            "/admin/verified/{id}",
-            axum::routing::delete(review::withdraw),
-        )
-        .route("/admin/judgments", get(review::export_judgments))
-        .route("/admin/jobs/{id}", get(admin::job))
-        .route("/admin/jobs/{id}/events", get(admin::job_events))
-        .route(
-            "/admin/jobs/{id}/restart",
-            axum::routing::post(admin::restart),
-        )
-        .fallback(api::not_found)
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
+    let api = api_routes();
 
     let options = state.leptos_options.clone();
     let pkg_dir = Path::new(options.site_root.as_ref()).join(options.site_pkg_dir.as_ref());
@@ -116,6 +77,14 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
         .route(
             "/admin/corpora/{name}/delete",
             axum::routing::post(admin::delete_from_page),
+        )
+        .route(
+            "/admin/review/{id}",
+            axum::routing::post(review::decide_from_page),
+        )
+        .route(
+            "/admin/verified/{id}/withdraw",
+            axum::routing::post(review::withdraw_from_page),
         )
         .route("/admin/login", axum::routing::post(login::login))
         .route("/admin/logout", axum::routing::post(login::logout))
@@ -162,6 +131,50 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
                     .latency_unit(LatencyUnit::Millis),
             ),
     )
+}
+
+/// The JSON API under `/api`.
+fn api_routes() -> Router<AppState> {
+    Router::new()
+        .route("/health", get(health::health))
+        .route(
+            "/feedback",
+            get(api::list_feedback).post(api::post_feedback),
+        )
+        .route("/feedback/summary", get(api::feedback_summary))
+        .route("/feedback/{id}", get(api::get_feedback))
+        .route("/count", get(api::get_count))
+        .route("/search", get(api::get_search))
+        .route("/value", get(api::get_value))
+        .route("/answer/stream", get(stream::answer_stream))
+        .route("/questions", get(api::list_questions))
+        .route("/openapi.json", get(api::openapi))
+        .route(
+            "/admin/corpora",
+            get(admin::list)
+                .post(admin::upload)
+                .layer(DefaultBodyLimit::max(admin::MAX_UPLOAD_BYTES)),
+        )
+        .route(
+            "/admin/corpora/{name}",
+            axum::routing::delete(admin::delete),
+        )
+        .route("/admin/review", get(review::queue))
+        .route("/admin/review/{id}", axum::routing::post(review::decide))
+        .route("/admin/verified", get(review::list_verified))
+        .route(
+            "/admin/verified/{id}",
+            axum::routing::delete(review::withdraw),
+        )
+        .route("/admin/judgments", get(review::export_judgments))
+        .route("/admin/jobs/{id}", get(admin::job))
+        .route("/admin/jobs/{id}/events", get(admin::job_events))
+        .route(
+            "/admin/jobs/{id}/restart",
+            axum::routing::post(admin::restart),
+        )
+        .fallback(api::not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
 }
 
 /// The largest body a server function (the pages' questions, feedback and study answers) takes.

@@ -6,15 +6,23 @@ use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::Json;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::{Form, Json};
 use serde::Deserialize;
+use tally_types::request::encode;
+use tally_types::{Choice, Decision};
+
+use crate::admin_token::REVIEW_PAGE;
+use crate::http::admin::token_parameter;
+use crate::http::login::given_token;
 
 use crate::error::ApiError;
 use crate::http::api::admit_to_feedback_rows;
 use crate::state::AppState;
-use crate::store::review::{self, Decided, NewDecision, QueuedQuestion};
-use crate::store::verified::{self, VerifiedRow};
+use crate::store::review::{self, Decided, NewDecision};
+use crate::store::verified;
+use tally_types::QueuedQuestion;
+use tally_types::VerifiedRecord;
 
 /// An id in the path, or a 400 that says what it is.
 fn id_of(id: Result<Path<i64>, PathRejection>, what: &str) -> Result<i64, ApiError> {
@@ -79,7 +87,7 @@ pub async fn list_verified(
     State(state): State<AppState>,
     headers: HeaderMap,
     params: Result<Query<QueueParams>, QueryRejection>,
-) -> Result<Json<Vec<VerifiedRow>>, ApiError> {
+) -> Result<Json<Vec<VerifiedRecord>>, ApiError> {
     admit_to_feedback_rows(&state, &headers)?;
     let Query(params) = params?;
     let limit = params.limit()?;
@@ -100,7 +108,7 @@ pub async fn withdraw(
     headers: HeaderMap,
     id: Result<Path<i64>, PathRejection>,
     body: Option<Json<Withdrawal>>,
-) -> Result<Json<VerifiedRow>, ApiError> {
+) -> Result<Json<VerifiedRecord>, ApiError> {
     let id = id_of(id, "verified answer")?;
     admit_to_feedback_rows(&state, &headers)?;
     let by = review::reviewer_name(body.and_then(|Json(w)| w.reviewer).as_deref())?;
@@ -126,4 +134,88 @@ pub async fn export_judgments(
         body.push('\n');
     }
     Ok(([(CONTENT_TYPE, "application/x-ndjson")], body).into_response())
+}
+
+/// A decision from the review page's buttons.
+#[derive(Debug, Deserialize)]
+pub struct DecisionForm {
+    decision: String,
+    /// Empty when the page was opened with the login cookie.
+    #[serde(default)]
+    token: String,
+}
+
+/// The review page with a note, keeping the token of a page opened with one in its URL.
+fn back_to_page(token: &str, note: &str, text: &str) -> Redirect {
+    Redirect::to(&format!(
+        "/admin/review?{}{note}={}",
+        token_parameter(Some(token)),
+        encode(text)
+    ))
+}
+
+/// `POST /admin/review/{id}` (the page's Accept / Reject): decides, then back to the page.
+pub async fn decide_from_page(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    id: Result<Path<i64>, PathRejection>,
+    Form(form): Form<DecisionForm>,
+) -> Result<Redirect, ApiError> {
+    let id = id_of(id, "feedback")?;
+    let given = given_token(&state, &headers, Some(&form.token))?;
+    state.admin.check(given.as_deref(), REVIEW_PAGE)?;
+    let decision = Decision::choose(&form.decision)
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let new = NewDecision {
+        decision,
+        reviewer: None,
+    };
+    let db = state.db.clone();
+    let decided =
+        crate::store::db::write_to_end(async move { review::decide(&db, id, &new).await }).await;
+    Ok(match decided {
+        Ok(d) => {
+            let verified = d
+                .verified
+                .map(|v| format!("; the verified answer is now {}", v.answer.count))
+                .unwrap_or_default();
+            back_to_page(
+                &form.token,
+                "done",
+                &format!(
+                    "{} {} feedback{verified}.",
+                    d.decision.name(),
+                    d.feedback_ids.len()
+                ),
+            )
+        }
+        Err(e) => back_to_page(&form.token, "error", &ApiError::from(e).message),
+    })
+}
+
+/// `POST /admin/verified/{id}/withdraw` (the page's Withdraw): back to the page.
+pub async fn withdraw_from_page(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    id: Result<Path<i64>, PathRejection>,
+    Form(form): Form<crate::http::admin::TokenForm>,
+) -> Result<Redirect, ApiError> {
+    let id = id_of(id, "verified answer")?;
+    let token = form.token().to_string();
+    let given = given_token(&state, &headers, Some(&token))?;
+    state.admin.check(given.as_deref(), REVIEW_PAGE)?;
+    let db = state.db.clone();
+    let withdrawn =
+        crate::store::db::write_to_end(
+            async move { verified::withdraw(&db, id, "operator").await },
+        )
+        .await;
+    Ok(match withdrawn {
+        Ok(v) => back_to_page(
+            &token,
+            "done",
+            &format!("Withdrew the verified answer of “{}”.", v.question),
+        ),
+        Err(e) => back_to_page(&token, "error", &ApiError::from(e).message),
+    })
 }

@@ -7,43 +7,12 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::FromRow;
 use tally_types::request::question_key;
-use tally_types::{Choice, CnpGroup, Decision, FeedbackPart, Verdict, VerifiedAnswer};
+use tally_types::{
+    Choice, CnpGroup, Decision, FeedbackPart, Opinion, QueuedQuestion, Verdict, VerifiedRecord,
+};
 
 use crate::store::db::{classify, Database, DbError};
-use crate::store::verified::{self, Accepted, VerifiedRow};
-
-/// One thing people said about one part of a question's answers, not yet reviewed: the same
-/// verdict (and correction, and group) on the same part, by one or more visitors.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Opinion {
-    pub part: FeedbackPart,
-    /// Which part (an instance's name, a CNP, a search result's id).
-    pub part_ref: Option<String>,
-    pub verdict: Verdict,
-    pub corrected_value: Option<f64>,
-    pub moved_to: Option<CnpGroup>,
-    /// Visitors who said it (feedback without a visitor cookie counts once per row).
-    pub visitors: i64,
-    /// The feedback rows saying it, oldest first: decide on any one of them.
-    pub feedback_ids: Vec<i64>,
-    pub comments: Vec<String>,
-    /// The latest answer judged, and Tally's count in it.
-    pub answer_id: i64,
-    pub tally_count: Option<f64>,
-    /// For a corrected count: how many snippets of that answer state it (the evidence the
-    /// operator checks first).
-    pub stated_in_snippets: Option<i64>,
-    pub first_at: String,
-    pub last_at: String,
-}
-
-/// A question in the queue: what people said about its answers, and its verified answer.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct QueuedQuestion {
-    pub question: String,
-    pub opinions: Vec<Opinion>,
-    pub verified: Option<VerifiedAnswer>,
-}
+use crate::store::verified::{self, Accepted};
 
 #[derive(FromRow)]
 struct OpinionRow {
@@ -187,7 +156,7 @@ pub fn reviewer_name(given: Option<&str>) -> Result<String, DbError> {
 pub struct Decided {
     pub decision: Decision,
     pub feedback_ids: Vec<i64>,
-    pub verified: Option<VerifiedRow>,
+    pub verified: Option<VerifiedRecord>,
 }
 
 #[derive(FromRow)]

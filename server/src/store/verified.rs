@@ -4,21 +4,9 @@
 
 use chrono::{DateTime, Utc};
 use sqlx::FromRow;
-use tally_types::VerifiedAnswer;
+use tally_types::{VerifiedAnswer, VerifiedRecord};
 
 use crate::store::db::{classify, Database, DbError};
-
-/// A verified answer as stored, with the question it answers.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct VerifiedRow {
-    pub question: String,
-    pub question_key: String,
-    #[serde(flatten)]
-    pub answer: VerifiedAnswer,
-    pub accepted_by: String,
-    pub withdrawn_by: Option<String>,
-    pub withdrawn_at: Option<String>,
-}
 
 #[derive(FromRow)]
 struct Row {
@@ -36,9 +24,9 @@ struct Row {
     withdrawn_at: Option<DateTime<Utc>>,
 }
 
-impl From<Row> for VerifiedRow {
+impl From<Row> for VerifiedRecord {
     fn from(row: Row) -> Self {
-        VerifiedRow {
+        VerifiedRecord {
             question: row.question,
             question_key: row.question_key,
             answer: VerifiedAnswer {
@@ -71,12 +59,12 @@ pub async fn current(db: &Database, question: &str) -> Result<Option<VerifiedAns
     .fetch_optional(pool)
     .await
     .map_err(classify)?;
-    Ok(row.map(|row| VerifiedRow::from(row).answer))
+    Ok(row.map(|row| VerifiedRecord::from(row).answer))
 }
 
 /// The verified answers, the current ones first, then the withdrawn and replaced ones, newest
 /// first.
-pub async fn list(db: &Database, limit: i64) -> Result<Vec<VerifiedRow>, DbError> {
+pub async fn list(db: &Database, limit: i64) -> Result<Vec<VerifiedRecord>, DbError> {
     let pool = db.pool().await?;
     let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM verified_answers \
@@ -86,7 +74,7 @@ pub async fn list(db: &Database, limit: i64) -> Result<Vec<VerifiedRow>, DbError
     .fetch_all(pool)
     .await
     .map_err(classify)?;
-    Ok(rows.into_iter().map(VerifiedRow::from).collect())
+    Ok(rows.into_iter().map(VerifiedRecord::from).collect())
 }
 
 /// What a new verified answer holds.
@@ -105,7 +93,7 @@ pub struct Accepted<'a> {
 pub async fn replace(
     tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
     accepted: &Accepted<'_>,
-) -> Result<VerifiedRow, DbError> {
+) -> Result<VerifiedRecord, DbError> {
     let key = tally_types::request::question_key(accepted.question);
     sqlx::query(
         "UPDATE verified_answers SET withdrawn_at = now(), withdrawn_by = $2 \
@@ -136,7 +124,7 @@ pub async fn replace(
 }
 
 /// Withdraws a current verified answer: its question is answered by Tally alone again.
-pub async fn withdraw(db: &Database, id: i64, by: &str) -> Result<VerifiedRow, DbError> {
+pub async fn withdraw(db: &Database, id: i64, by: &str) -> Result<VerifiedRecord, DbError> {
     let pool = db.pool().await?;
     let row: Option<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "UPDATE verified_answers SET withdrawn_at = now(), withdrawn_by = $2 \

@@ -1,0 +1,163 @@
+//! The review page (admin token): `/admin/review` lists the feedback not yet reviewed, by
+//! question, with how many visitors say the same, their comments, Tally's count and, for a
+//! corrected count, how many snippets of the answer state it; accept or reject each. Below, the
+//! verified answers (an accepted count answers its question first, on every server) with a
+//! button to withdraw each. The forms post to the server, which redirects back here.
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+
+use crate::backend::admin_review;
+use crate::format::number;
+use crate::views::admin::{LoginForm, LoginNeeded};
+use crate::views::feedback::error_text;
+use tally_types::{Decision, Opinion, QueuedQuestion, Review, Verdict, VerifiedRecord};
+
+#[component]
+pub fn ReviewPage() -> impl IntoView {
+    let query = use_query_map();
+    let token = move || query.read().get("token").unwrap_or_default();
+    let error = move || query.read().get("error").filter(|e| !e.is_empty());
+    let done = move || query.read().get("done").filter(|e| !e.is_empty());
+    let review = Resource::new(token, admin_review);
+    view! {
+        <crate::title::PageTitle text=crate::title::page_title("Review")/>
+        <section class="admin review">
+            <h1>"Review feedback"</h1>
+            <LoginForm next="/admin/review"/>
+            {move || error().map(|e| view! { <p class="error" role="alert" id="review-error">{e}</p> })}
+            {move || done().map(|d| view! { <p class="notice" role="status" id="review-done">{d}</p> })}
+            <Suspense fallback=|| view! { <p>"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match review.await {
+                        Ok(Some(review)) => view! { <ReviewTables review token=token()/> }.into_any(),
+                        Ok(None) => view! { <LoginNeeded what="review feedback"/> }.into_any(),
+                        Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any(),
+                    }
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+#[component]
+fn ReviewTables(review: Review, token: String) -> impl IntoView {
+    let Review { queue, verified } = review;
+    let empty = queue.is_empty();
+    let current: Vec<VerifiedRecord> = verified
+        .into_iter()
+        .filter(|v| v.withdrawn_at.is_none())
+        .collect();
+    let no_verified = current.is_empty();
+    view! {
+        <h2>"Waiting for review"</h2>
+        {empty.then(|| view! { <p class="muted" id="queue-empty">"Nothing to review."</p> })}
+        <div id="review-queue">
+            {queue.into_iter().map(|q| view! { <QueuedView queued=q token=token.clone()/> }).collect_view()}
+        </div>
+        <h2>"Verified answers"</h2>
+        {no_verified.then(|| view! { <p class="muted">"No verified answers."</p> })}
+        <ul class="verified-list" id="verified-list">
+            {current.into_iter().map(|v| view! { <VerifiedItem record=v token=token.clone()/> }).collect_view()}
+        </ul>
+    }
+}
+
+#[component]
+fn QueuedView(queued: QueuedQuestion, token: String) -> impl IntoView {
+    let QueuedQuestion {
+        question,
+        opinions,
+        verified,
+    } = queued;
+    let href = format!("/?q={}", tally_types::request::encode(&question));
+    view! {
+        <article class="queued" data-question=question.clone()>
+            <h3><a href=href>{question.clone()}</a></h3>
+            {verified.map(|v| view! { <p class="muted small">{format!("Verified answer now: {}", number(v.count))}</p> })}
+            <table class="review-table">
+                <thead>
+                    <tr><th>"What"</th><th>"Said"</th><th>"Visitors"</th><th>"Evidence"</th><th>"Comments"</th><th></th></tr>
+                </thead>
+                <tbody>
+                    {opinions.into_iter().map(|o| view! { <OpinionRow opinion=o token=token.clone()/> }).collect_view()}
+                </tbody>
+            </table>
+        </article>
+    }
+}
+
+/// What an opinion says, in words.
+fn said(opinion: &Opinion) -> String {
+    let verdict = match (opinion.verdict, opinion.corrected_value, opinion.moved_to) {
+        (Verdict::Wrong, Some(count), _) => format!("wrong; the count is {}", number(count)),
+        (Verdict::Moved, _, Some(group)) => format!("belongs with the {}", group.name()),
+        (verdict, _, _) => verdict.name().replace('_', " "),
+    };
+    match &opinion.part_ref {
+        Some(which) => format!("{verdict} ({which})"),
+        None => verdict,
+    }
+}
+
+#[component]
+fn OpinionRow(opinion: Opinion, token: String) -> impl IntoView {
+    let id = opinion.feedback_ids.first().copied().unwrap_or_default();
+    let what = match opinion.tally_count {
+        Some(count) => format!("{}: Tally said {}", opinion.part.name(), number(count)),
+        None => opinion.part.name().to_string(),
+    };
+    let evidence = opinion.stated_in_snippets.map(|n| match n {
+        0 => "no snippet states it".to_string(),
+        1 => "1 snippet states it".to_string(),
+        n => format!("{n} snippets state it"),
+    });
+    let action = format!("/admin/review/{id}");
+    let decide = move |decision: Decision, label: &'static str, class: &'static str| {
+        view! {
+            <form method="post" action=action.clone() class="inline">
+                <input type="hidden" name="decision" value=decision.name()/>
+                <input type="hidden" name="token" value=token.clone()/>
+                <button type="submit" class=class>{label}</button>
+            </form>
+        }
+    };
+    view! {
+        <tr data-feedback=id.to_string()>
+            <td>{what}</td>
+            <td>{said(&opinion)}</td>
+            <td>{opinion.visitors}</td>
+            <td>{evidence}</td>
+            <td>{opinion.comments.into_iter().map(|c| view! { <p class="small">{c}</p> }).collect_view()}</td>
+            <td>
+                {decide(Decision::Accepted, "Accept", "")}
+                {decide(Decision::Rejected, "Reject", "secondary")}
+            </td>
+        </tr>
+    }
+}
+
+#[component]
+fn VerifiedItem(record: VerifiedRecord, token: String) -> impl IntoView {
+    let action = format!("/admin/verified/{}/withdraw", record.answer.id);
+    let date = record
+        .answer
+        .accepted_at
+        .get(..10)
+        .unwrap_or_default()
+        .to_string();
+    view! {
+        <li data-verified=record.answer.id.to_string()>
+            {format!(
+                "{} — {} (accepted by {} on {date})",
+                record.question,
+                number(record.answer.count),
+                record.accepted_by
+            )}
+            <form method="post" action=action class="inline">
+                <input type="hidden" name="token" value=token/>
+                <button type="submit" class="secondary">"Withdraw"</button>
+            </form>
+        </li>
+    }
+}
