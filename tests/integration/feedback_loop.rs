@@ -130,7 +130,7 @@ async fn a_reviewed_correction_answers_on_every_server_until_withdrawn() {
     let (status, other) = feedback_from(
         &a,
         "5c2d8e1f-9a3b-4c7d-8e6f-1a2b3c4d5e6f",
-        &correction(answer_id, wrong, "many"),
+        &correction(answer_id, wrong, "<b>many</b>"),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{other}");
@@ -243,6 +243,8 @@ async fn a_reviewed_correction_answers_on_every_server_until_withdrawn() {
     let page = page_text(b.url(&format!("/admin/review?token={ADMIN_TOKEN}"))).await;
     assert!(page.contains(QUESTION) && page.contains(&listed), "{page}");
     assert!(page.contains("Verified answers") && page.contains("Withdraw"));
+    // A visitor's comment is text, never markup.
+    assert!(page.contains("&lt;b&gt;many") && !page.contains("<b>many"), "{page}");
     let no_redirect = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
