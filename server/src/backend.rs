@@ -22,7 +22,7 @@ use crate::http::health;
 use crate::http::preferences::visitor_id;
 use crate::state::AppState;
 use crate::store::answers::{self, AnsweredFrom, HistoryOf};
-use crate::store::feedback::{self, NewFeedback};
+use crate::store::feedback::{self, FeedbackRefused, NewFeedback};
 use crate::study::StudyError;
 use tally_types::{Choice, CnpGroup};
 
@@ -52,15 +52,6 @@ pub fn admit(state: &AppState, asker: &Asker) -> Result<(), AnswerError> {
         .limiter
         .check(asker.address)
         .map_err(|wait| AnswerError::RateLimited(wait.as_secs().max(1)))
-}
-
-/// Why feedback was not stored.
-#[derive(Debug, thiserror::Error)]
-pub enum FeedbackRefused {
-    #[error("too much feedback from your address; try again in {0} s")]
-    RateLimited(u64),
-    #[error(transparent)]
-    Store(#[from] crate::store::db::DbError),
 }
 
 /// Stores feedback within the sender's allowance (`--rate-limit`, counted apart from answers):

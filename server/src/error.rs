@@ -15,6 +15,7 @@ use crate::admin_token::Forbidden;
 use crate::answering::AnswerError;
 use crate::ingest::IngestError;
 use crate::store::db::DbError;
+use crate::store::feedback::FeedbackRefused;
 use crate::study::StudyError;
 
 /// An error that knows how it answers an HTTP request.
@@ -94,31 +95,31 @@ impl HttpError for DbError {
     }
 }
 
-impl HttpError for crate::backend::FeedbackRefused {
+impl HttpError for FeedbackRefused {
     fn status(&self) -> StatusCode {
         match self {
-            crate::backend::FeedbackRefused::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
-            crate::backend::FeedbackRefused::Store(e) => e.status(),
+            FeedbackRefused::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            FeedbackRefused::Store(e) => e.status(),
         }
     }
 
     fn public_message(&self) -> String {
         match self {
-            crate::backend::FeedbackRefused::Store(e) => e.public_message(),
+            FeedbackRefused::Store(e) => e.public_message(),
             other => other.to_string(),
         }
     }
 
     fn retry_after(&self) -> Option<u64> {
         match self {
-            crate::backend::FeedbackRefused::RateLimited(seconds) => Some(*seconds),
-            crate::backend::FeedbackRefused::Store(_) => None,
+            FeedbackRefused::RateLimited(seconds) => Some(*seconds),
+            FeedbackRefused::Store(_) => None,
         }
     }
 }
 
-impl From<crate::backend::FeedbackRefused> for ApiError {
-    fn from(error: crate::backend::FeedbackRefused) -> Self {
+impl From<FeedbackRefused> for ApiError {
+    fn from(error: FeedbackRefused) -> Self {
         ApiError::of(&error)
     }
 }

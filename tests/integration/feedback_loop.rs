@@ -244,7 +244,10 @@ async fn a_reviewed_correction_answers_on_every_server_until_withdrawn() {
     assert!(page.contains(QUESTION) && page.contains(&listed), "{page}");
     assert!(page.contains("Verified answers") && page.contains("Withdraw"));
     // A visitor's comment is text, never markup.
-    assert!(page.contains("&lt;b&gt;many") && !page.contains("<b>many"), "{page}");
+    assert!(
+        page.contains("&lt;b&gt;many") && !page.contains("<b>many"),
+        "{page}"
+    );
     let no_redirect = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()

@@ -6,7 +6,9 @@ use anyhow::Context;
 use tally_types::{Answer, AnswerBody, Mode};
 
 use crate::answering::{unobserved, Answerer, EngineConfig};
-use crate::cli::AskArgs;
+use std::path::Path;
+
+use crate::cli::{AskArgs, CorpusArgs, ModelArgs};
 use crate::loading::encoder_of;
 
 pub async fn ask(args: &AskArgs) -> anyhow::Result<()> {
@@ -15,21 +17,7 @@ pub async fn ask(args: &AskArgs) -> anyhow::Result<()> {
         .with_max_snippets(usize::try_from(args.max_snippets).unwrap_or(usize::MAX));
     // Checked before anything loads: a bad question or setting is refused at once.
     let checked = answerer.check(&args.asked())?;
-    let (encoder, _) = encoder_of(&args.models)?;
-    let config = EngineConfig {
-        snippet_index: args.corpus.index.clone(),
-        sentence_index: args.search_index.clone(),
-        data_dir: args.corpus.data_dir(),
-        span_model: args.models.span_model.clone(),
-        reader_context_chars: args.models.reader_context_chars(),
-        reader_weights: args.models.reader_weights,
-    };
-    {
-        let answerer = answerer.clone();
-        tokio::task::spawn_blocking(move || answerer.load(&config, Some(encoder)))
-            .await
-            .context("loading the corpora and models crashed")?;
-    }
+    load(&answerer, &args.models, &args.corpus, &args.search_index).await?;
     let answer = answerer.answer_checked(&checked, unobserved()).await?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&answer)?);
@@ -37,6 +25,29 @@ pub async fn ask(args: &AskArgs) -> anyhow::Result<()> {
         print_answer(&answer, args.mode);
     }
     Ok(())
+}
+
+/// Loads `answerer`'s corpora and models as the server does: what a command answering as the
+/// server answers (`tally ask`, `tally train support`) starts with.
+pub async fn load(
+    answerer: &Answerer,
+    models: &ModelArgs,
+    corpus: &CorpusArgs,
+    search_index: &Path,
+) -> anyhow::Result<()> {
+    let (encoder, _) = encoder_of(models)?;
+    let config = EngineConfig {
+        snippet_index: corpus.index.clone(),
+        sentence_index: search_index.to_path_buf(),
+        data_dir: corpus.data_dir(),
+        span_model: models.span_model.clone(),
+        reader_context_chars: models.reader_context_chars(),
+        reader_weights: models.reader_weights,
+    };
+    let answerer = answerer.clone();
+    tokio::task::spawn_blocking(move || answerer.load(&config, Some(encoder)))
+        .await
+        .context("loading the corpora and models crashed")
 }
 
 /// The answer for people; the kind's reason on standard error when it was detected.

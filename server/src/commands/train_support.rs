@@ -22,9 +22,8 @@ use tally_engine::count::training::settings::TrainSettings;
 use tally_types::request::{question_key, Ask, Settings};
 use tally_types::{AnswerBody, FeedbackPart, Mode, Verdict};
 
-use crate::answering::{unobserved, Answerer, EngineConfig};
+use crate::answering::{unobserved, Answerer};
 use crate::cli::TrainSupportArgs;
-use crate::loading::encoder_of;
 use crate::store::review::Judgment;
 
 const FOLDS: usize = 5;
@@ -155,21 +154,7 @@ async fn support_rows(
     judged: &[Judged],
 ) -> anyhow::Result<Vec<(SupportFeatures, bool)>> {
     let answerer = Answerer::new(1, 0);
-    let (encoder, _) = encoder_of(&args.models)?;
-    let config = EngineConfig {
-        snippet_index: args.corpus.index.clone(),
-        sentence_index: args.search_index.clone(),
-        data_dir: args.corpus.data_dir(),
-        span_model: args.models.span_model.clone(),
-        reader_context_chars: args.models.reader_context_chars(),
-        reader_weights: args.models.reader_weights,
-    };
-    {
-        let answerer = answerer.clone();
-        tokio::task::spawn_blocking(move || answerer.load(&config, Some(encoder)))
-            .await
-            .context("loading the corpora and models crashed")?;
-    }
+    super::ask::load(&answerer, &args.models, &args.corpus, &args.search_index).await?;
     let mut rows = Vec::with_capacity(judged.len());
     for j in judged {
         let ask = Ask {

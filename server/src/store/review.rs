@@ -40,21 +40,32 @@ fn broken(e: tally_types::UnknownChoice) -> DbError {
     DbError::Invalid(format!("feedback: stored {e}"))
 }
 
+/// A stored row's part, verdict and group names read into their types (the table's CHECKs
+/// admit these names only; another is a broken database).
+fn read_names(
+    part: &str,
+    verdict: &str,
+    moved_to: Option<&str>,
+) -> Result<(FeedbackPart, Verdict, Option<CnpGroup>), DbError> {
+    Ok((
+        FeedbackPart::choose(part).map_err(broken)?,
+        Verdict::choose(verdict).map_err(broken)?,
+        moved_to.map(CnpGroup::choose).transpose().map_err(broken)?,
+    ))
+}
+
 impl TryFrom<OpinionRow> for (String, Opinion) {
     type Error = DbError;
 
     fn try_from(row: OpinionRow) -> Result<Self, DbError> {
+        let (part, verdict, moved_to) =
+            read_names(&row.part, &row.verdict, row.moved_to.as_deref())?;
         let opinion = Opinion {
-            part: FeedbackPart::choose(&row.part).map_err(broken)?,
+            part,
             part_ref: row.part_ref,
-            verdict: Verdict::choose(&row.verdict).map_err(broken)?,
+            verdict,
             corrected_value: row.corrected_value,
-            moved_to: row
-                .moved_to
-                .as_deref()
-                .map(CnpGroup::choose)
-                .transpose()
-                .map_err(broken)?,
+            moved_to,
             visitors: row.visitors,
             feedback_ids: row.feedback_ids,
             comments: row.comments,
@@ -321,18 +332,15 @@ pub async fn accepted_judgments(db: &Database) -> Result<Vec<Judgment>, DbError>
     .map_err(classify)?;
     rows.into_iter()
         .map(|row| {
+            let (part, verdict, moved_to) =
+                read_names(&row.part, &row.verdict, row.moved_to.as_deref())?;
             Ok(Judgment {
                 question: row.question.unwrap_or_default(),
-                part: FeedbackPart::choose(&row.part).map_err(broken)?,
+                part,
                 part_ref: row.part_ref,
-                verdict: Verdict::choose(&row.verdict).map_err(broken)?,
+                verdict,
                 corrected_value: row.corrected_value,
-                moved_to: row
-                    .moved_to
-                    .as_deref()
-                    .map(CnpGroup::choose)
-                    .transpose()
-                    .map_err(broken)?,
+                moved_to,
                 tally_count: row.tally_count,
             })
         })
