@@ -79,8 +79,10 @@ pub struct FeedbackFigures {
     /// The judged questions: Tally's answers, then with the verified answers first.
     pub judged_before: CountScores,
     pub judged_after: CountScores,
-    /// The questions nobody judged: the shipped models, then after retraining.
+    /// The questions nobody judged: the shipped models, the refitted support model whether or
+    /// not it is installed, and what is installed.
     pub unjudged_before: CountScores,
+    pub unjudged_retrained: CountScores,
     pub unjudged_after: CountScores,
     /// Draws in which the retrained support model was installed.
     pub installed: usize,
@@ -110,11 +112,13 @@ pub fn simulate(
         judged_before: count_scores(&[]),
         judged_after: count_scores(&[]),
         unjudged_before: count_scores(&[]),
+        unjudged_retrained: count_scores(&[]),
         unjudged_after: count_scores(&[]),
         installed: 0,
     };
     let (mut judged_before, mut judged_after) = (Vec::new(), Vec::new());
     let (mut unjudged_before, mut unjudged_after) = (Vec::new(), Vec::new());
+    let mut unjudged_retrained = Vec::new();
     for draw in 0..draws {
         // The same questions are judged in draw `draw` whatever the setting; what visitors say
         // is drawn apart.
@@ -150,7 +154,8 @@ pub fn simulate(
         }
         // The retrained model, installed when cross-validation over the judged questions says
         // it does better than the shipped one.
-        let installed = retrain(questions, &shipped_answers, &accepted).filter(|_| {
+        let retrained = retrain(questions, &shipped_answers, &accepted);
+        let installed = retrained.as_ref().filter(|_| {
             beats_shipped(
                 questions,
                 settings,
@@ -166,7 +171,7 @@ pub fn simulate(
         for &q in unjudged {
             let gold = questions[q].gold;
             unjudged_before.push((shipped_answers[q], gold));
-            let after = match &installed {
+            let with = |model: Option<&AnswerSupport>| match model {
                 Some(model) => {
                     questions[q]
                         .predict(settings, SupportRule::Model(model))
@@ -174,12 +179,14 @@ pub fn simulate(
                 }
                 None => shipped_answers[q],
             };
-            unjudged_after.push((after, gold));
+            unjudged_retrained.push((with(retrained.as_ref()), gold));
+            unjudged_after.push((with(installed), gold));
         }
     }
     figures.judged_before = count_scores(&judged_before);
     figures.judged_after = count_scores(&judged_after);
     figures.unjudged_before = count_scores(&unjudged_before);
+    figures.unjudged_retrained = count_scores(&unjudged_retrained);
     figures.unjudged_after = count_scores(&unjudged_after);
     figures
 }

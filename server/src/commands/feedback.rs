@@ -59,14 +59,14 @@ pub fn eval(args: &EvalFeedbackArgs) -> anyhow::Result<()> {
             args.draws
         );
         println!(
-            "{:>6} {:>6} {:<16} {:>9} {:>9} {:>22} {:>22} {:>9}",
+            "{:>6} {:>6} {:<16} {:>9} {:>9} {:>22} {:>32} {:>9}",
             "judged",
             "advers",
             "operator",
             "judgments",
             "acc.wrong",
             "judged: before → after",
-            "unjudged: before → after",
+            "unjudged: before → refit → after",
             "installed"
         );
     }
@@ -224,14 +224,19 @@ fn write_judgments(
 fn print_row(f: &FeedbackFigures) {
     let pc = |s: &tally_engine::count::metrics::CountScores| format!("{:.1}", s.pc);
     println!(
-        "{:>5.0}% {:>5.0}% {:<16} {:>9} {:>9} {:>22} {:>22} {:>6}/{}",
+        "{:>5.0}% {:>5.0}% {:<16} {:>9} {:>9} {:>22} {:>32} {:>6}/{}",
         100.0 * f.visitors.judged_share,
         100.0 * f.visitors.adversarial_share,
         f.operator.name(),
         f.judgments,
         format!("{}/{}", f.accepted_wrong, f.accepted),
         format!("{} → {}", pc(&f.judged_before), pc(&f.judged_after)),
-        format!("{} → {}", pc(&f.unjudged_before), pc(&f.unjudged_after)),
+        format!(
+            "{} → {} → {}",
+            pc(&f.unjudged_before),
+            pc(&f.unjudged_retrained),
+            pc(&f.unjudged_after)
+        ),
         f.installed,
         f.draws
     );
