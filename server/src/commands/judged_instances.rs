@@ -397,6 +397,43 @@ mod tests {
     }
 
     #[test]
+    fn accepted_instance_marks_become_judged_questions_for_training() {
+        use crate::store::review::Judgment as Accepted;
+        use tally_types::{FeedbackPart, Verdict};
+        let mark = |question: &str, name: &str, verdict| Accepted {
+            question: question.into(),
+            part: FeedbackPart::Instance,
+            part_ref: Some(name.into()),
+            verdict,
+            corrected_value: None,
+            moved_to: None,
+            tally_count: None,
+        };
+        let mut count = mark("how many moons does mars have", "", Verdict::Correct);
+        count.part = FeedbackPart::Answer;
+        count.part_ref = None;
+        let questions = from_feedback(&[
+            mark("how many moons does mars have", "Phobos", Verdict::Relevant),
+            mark(
+                "How many moons does Mars have?",
+                "Olympus Mons",
+                Verdict::NotRelevant,
+            ),
+            mark("how many moons does jupiter have", "Io", Verdict::Relevant),
+            count,
+        ]);
+        assert_eq!(questions.len(), 2, "one per question, whatever its wording");
+        let mars = &questions[0];
+        assert_eq!(mars.half(), Half::Tuning, "feedback is training data");
+        assert_eq!(mars.judgment_of("phobos"), Some(Judgment::Instance));
+        assert_eq!(
+            mars.judgment_of("Olympus Mons"),
+            Some(Judgment::NotInstance)
+        );
+        assert_eq!(questions[1].judgment_of("Io"), Some(Judgment::Instance));
+    }
+
+    #[test]
     fn names_match_their_judgment_by_words_and_halves_follow_the_source() {
         let q = judged(
             Source::Stresstest,

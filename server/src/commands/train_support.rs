@@ -215,3 +215,43 @@ fn write_model_dir(shipped: &Path, out: &Path, model: &AnswerSupport) -> anyhow:
         .save(out)
         .with_context(|| format!("cannot write the model into {}", out.display()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judgment(verdict: Verdict, corrected: Option<f64>, tally: Option<f64>) -> Judgment {
+        Judgment {
+            question: "how many moons does mars have".into(),
+            part: FeedbackPart::Answer,
+            part_ref: None,
+            verdict,
+            corrected_value: corrected,
+            moved_to: None,
+            tally_count: tally,
+        }
+    }
+
+    #[test]
+    fn a_judged_answer_is_right_when_called_correct_or_corrected_within_ten_percent() {
+        let right = |j: &Judgment| Judged::of(j).map(|j| j.right);
+        assert_eq!(
+            right(&judgment(Verdict::Correct, None, Some(2.0))),
+            Some(true)
+        );
+        assert_eq!(
+            right(&judgment(Verdict::Wrong, Some(5.0), Some(2.0))),
+            Some(false)
+        );
+        // A correction within the metric's tolerance says Tally's count was right.
+        assert_eq!(
+            right(&judgment(Verdict::Wrong, Some(100.0), Some(95.0))),
+            Some(true)
+        );
+        // No count to judge, or not a whole answer: no row.
+        assert_eq!(right(&judgment(Verdict::Correct, None, None)), None);
+        let mut instance = judgment(Verdict::Relevant, None, Some(2.0));
+        instance.part = FeedbackPart::Instance;
+        assert_eq!(right(&instance), None);
+    }
+}
