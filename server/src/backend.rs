@@ -145,7 +145,11 @@ pub async fn answer_and_store(
     };
     // The storing task has finished and dropped its share.
     let answer = Arc::try_unwrap(answer).unwrap_or_else(|shared| (*shared).clone());
-    let verified = verified_for(state, &ask.q, &answer).await;
+    // A database that could not store the answer is not asked again (its timeout once is enough).
+    let verified = match ids {
+        Some(_) => verified_for(state, &ask.q, &answer).await,
+        None => None,
+    };
     Ok(StoredAnswer {
         question_id: ids.map(|i| i.question_id),
         answer_id: ids.map(|i| i.answer_id),

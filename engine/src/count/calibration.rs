@@ -29,6 +29,22 @@ pub struct Reliability {
     pub predictions: usize,
 }
 
+/// The mean log-loss of `(probability, right)` pairs (probabilities clamped to [1e-6, 1 − 1e-6]).
+pub fn log_loss(pairs: &[(f64, bool)]) -> f64 {
+    let sum: f64 = pairs
+        .iter()
+        .map(|&(p, y)| {
+            let p = p.clamp(1e-6, 1.0 - 1e-6);
+            if y {
+                -p.ln()
+            } else {
+                -(1.0 - p).ln()
+            }
+        })
+        .sum();
+    sum / pairs.len().max(1) as f64
+}
+
 /// The reliability of `(probability, right)` pairs over `bins` equal-width bins.
 pub fn reliability(pairs: &[(f64, bool)], bins: usize) -> Reliability {
     let bins = bins.max(1);

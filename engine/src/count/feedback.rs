@@ -297,7 +297,7 @@ fn beats_shipped(
         let model = retrain(questions, answers, &train);
         for (_, &(q, said)) in held {
             let gold = truth(q, said);
-            before.push((questions[q].predict(settings, shipped).count, gold));
+            before.push((answers[q], gold));
             let rule = model.as_ref().map_or(shipped, SupportRule::Model);
             after.push((questions[q].predict(settings, rule).count, gold));
         }

@@ -139,16 +139,7 @@ pub fn from_feedback(judgments: &[crate::store::review::Judgment]) -> Vec<Judged
 
 /// Reads the judged set (one [`JudgedQuestion`] per line).
 pub fn read_judged(path: &Path) -> anyhow::Result<Vec<JudgedQuestion>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(n, line)| {
-            serde_json::from_str(line)
-                .with_context(|| format!("{}, line {}", path.display(), n + 1))
-        })
-        .collect()
+    super::read_json_lines(path)
 }
 
 /// A fresh snippet index holding the default corpus (the data sets' snippet sets) and the

@@ -18,3 +18,20 @@ pub mod search;
 pub mod train_instances;
 pub mod train_support;
 pub mod value;
+
+/// Reads a file of one JSON value per line (blank lines skipped); an error names the line.
+pub fn read_json_lines<T: serde::de::DeserializeOwned>(
+    path: &std::path::Path,
+) -> anyhow::Result<Vec<T>> {
+    use anyhow::Context;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, line)| {
+            serde_json::from_str(line)
+                .with_context(|| format!("{}, line {}", path.display(), n + 1))
+        })
+        .collect()
+}

@@ -25,7 +25,6 @@ use super::judged_instances::{
 use super::own_documents::Half;
 use crate::cli::{data_dir_or_default, TrainInstancesArgs};
 use crate::loading::load_pipeline;
-use crate::store::review::read_judgment_lines;
 
 const FOLDS: usize = 5;
 /// L2 penalties tried.
@@ -109,7 +108,7 @@ pub fn chosen_penalty(
 pub fn train(args: &TrainInstancesArgs) -> anyhow::Result<()> {
     let mut questions = tuning_questions(&args.judged)?;
     if let Some(path) = &args.judgments {
-        let marked = from_feedback(&read_judgment_lines(path)?);
+        let marked = from_feedback(&super::read_json_lines(path)?);
         println!(
             "{} questions with accepted instance marks from {}",
             marked.len(),
@@ -214,16 +213,12 @@ fn out_of_fold(rows: &[Row], fold_of: &[usize], l2: f64) -> Vec<f64> {
 
 /// Mean log-loss over the judged rows.
 fn log_loss(rows: &[Row], p: &[f64]) -> f64 {
-    let losses: Vec<f64> = rows
+    let pairs: Vec<(f64, bool)> = rows
         .iter()
         .zip(p)
-        .filter_map(|(r, &p)| {
-            let p = p.clamp(1e-6, 1.0 - 1e-6);
-            r.instance
-                .map(|y| if y { -p.ln() } else { -(1.0 - p).ln() })
-        })
+        .filter_map(|(r, &p)| r.instance.map(|y| (p, y)))
         .collect();
-    losses.iter().sum::<f64>() / losses.len().max(1) as f64
+    tally_engine::count::calibration::log_loss(&pairs)
 }
 
 /// The precision of the shown top [`SHOWN`] (unjudged names count as no instance) and the share

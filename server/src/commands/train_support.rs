@@ -13,7 +13,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context};
 use tally_engine::count::answer_support::{support_features, AnswerSupport, SupportFeatures};
-use tally_engine::count::calibration::reliability;
+use tally_engine::count::calibration::{log_loss, reliability};
 use tally_engine::count::consolidate::Scored;
 use tally_engine::count::metrics::ratio;
 use tally_engine::count::span_model::builtin_dir;
@@ -134,7 +134,7 @@ pub async fn train(args: &TrainSupportArgs) -> anyhow::Result<()> {
 /// The accepted judgments, from the file or the database given.
 async fn read_judgments(args: &TrainSupportArgs) -> anyhow::Result<Vec<Judgment>> {
     match (&args.judgments, &args.database_url) {
-        (Some(path), _) => crate::store::review::read_judgment_lines(path),
+        (Some(path), _) => super::read_json_lines(path),
         (None, Some(url)) => {
             let db = crate::store::db::Database::new(url);
             let judgments = crate::store::review::accepted_judgments(&db).await;
@@ -180,18 +180,6 @@ async fn support_rows(
         rows.push((support_features(&scored, j.tally_count), j.right));
     }
     Ok(rows)
-}
-
-fn log_loss(pairs: &[(f64, bool)]) -> f64 {
-    let n = pairs.len().max(1) as f64;
-    pairs
-        .iter()
-        .map(|&(p, y)| {
-            let p = p.clamp(1e-6, 1.0 - 1e-6);
-            -(if y { p.ln() } else { (1.0 - p).ln() })
-        })
-        .sum::<f64>()
-        / n
 }
 
 /// A span-model directory: the shipped files with the retrained support model in place of

@@ -102,7 +102,12 @@ pub struct ListParams {
 impl ListParams {
     /// The number of rows asked for: 1 to 500, 50 when not given.
     fn limit(&self) -> Result<i64, ApiError> {
-        let limit = self.limit.unwrap_or(50);
+        self.limit_or(50)
+    }
+
+    /// The number of rows asked for: 1 to 500, `default` when not given.
+    pub fn limit_or(&self, default: i64) -> Result<i64, ApiError> {
+        let limit = self.limit.unwrap_or(default);
         if !(1..=500).contains(&limit) {
             return Err(ApiError::new(
                 StatusCode::BAD_REQUEST,

@@ -17,7 +17,7 @@ use crate::http::admin::token_parameter;
 use crate::http::login::given_token;
 
 use crate::error::ApiError;
-use crate::http::api::admit_to_feedback_rows;
+use crate::http::api::{admit_to_feedback_rows, ListParams};
 use crate::state::AppState;
 use crate::store::review::{self, Decided, NewDecision};
 use crate::store::verified;
@@ -34,34 +34,21 @@ fn id_of(id: Result<Path<i64>, PathRejection>, what: &str) -> Result<i64, ApiErr
     })
 }
 
-#[derive(Debug, Deserialize)]
-pub struct QueueParams {
-    limit: Option<i64>,
-}
-
-impl QueueParams {
-    fn limit(&self) -> Result<i64, ApiError> {
-        let limit = self.limit.unwrap_or(100);
-        if !(1..=500).contains(&limit) {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "limit must be between 1 and 500",
-            ));
-        }
-        Ok(limit)
-    }
-}
+/// Rows listed when the request does not say.
+const DEFAULT_LIMIT: i64 = 100;
 
 /// `GET /api/admin/review?limit=N`: feedback not yet reviewed, by question, what most visitors
 /// say first.
 pub async fn queue(
     State(state): State<AppState>,
     headers: HeaderMap,
-    params: Result<Query<QueueParams>, QueryRejection>,
+    params: Result<Query<ListParams>, QueryRejection>,
 ) -> Result<Json<Vec<QueuedQuestion>>, ApiError> {
     admit_to_feedback_rows(&state, &headers)?;
     let Query(params) = params?;
-    Ok(Json(review::queue(&state.db, params.limit()?).await?))
+    Ok(Json(
+        review::queue(&state.db, params.limit_or(DEFAULT_LIMIT)?).await?,
+    ))
 }
 
 /// `POST /api/admin/review/{feedback_id}` with `{"decision": "accepted"|"rejected",
@@ -86,11 +73,11 @@ pub async fn decide(
 pub async fn list_verified(
     State(state): State<AppState>,
     headers: HeaderMap,
-    params: Result<Query<QueueParams>, QueryRejection>,
+    params: Result<Query<ListParams>, QueryRejection>,
 ) -> Result<Json<Vec<VerifiedRecord>>, ApiError> {
     admit_to_feedback_rows(&state, &headers)?;
     let Query(params) = params?;
-    let limit = params.limit()?;
+    let limit = params.limit_or(DEFAULT_LIMIT)?;
     Ok(Json(verified::list(&state.db, limit).await?))
 }
 

@@ -8,7 +8,8 @@ use serde::Serialize;
 use sqlx::FromRow;
 use tally_types::request::question_key;
 use tally_types::{
-    Choice, CnpGroup, Decision, FeedbackPart, Opinion, QueuedQuestion, Verdict, VerifiedRecord,
+    Choice, CnpGroup, Decision, FeedbackPart, Opinion, QuestionKind, QueuedQuestion, Verdict,
+    VerifiedRecord,
 };
 
 use crate::store::db::{classify, Database, DbError};
@@ -34,7 +35,7 @@ struct OpinionRow {
 
 /// The question an answer's JSON was given to, whatever its kind.
 const QUESTION_OF_ANSWER: &str = "COALESCE(a.answer->'answer'->>'question', \
-     a.answer->'answer'->'question'->>'text', a.answer->'answer'->>'query', '')";
+     a.answer->'answer'->'question'->>'text', a.answer->'answer'->>'query')";
 
 fn broken(e: tally_types::UnknownChoice) -> DbError {
     DbError::Invalid(format!("feedback: stored {e}"))
@@ -92,7 +93,7 @@ pub async fn queue(db: &Database, limit: i64) -> Result<Vec<QueuedQuestion>, DbE
            (array_agg(tally_count ORDER BY id DESC))[1] AS tally_count, \
            (array_agg(stated ORDER BY id DESC))[1] AS stated_in_snippets, \
            min(created_at) AS first_at, max(created_at) AS last_at \
-         FROM (SELECT f.*, {QUESTION_OF_ANSWER} AS question, \
+         FROM (SELECT f.*, COALESCE({QUESTION_OF_ANSWER}, '') AS question, \
                  (a.answer->'answer'->>'count')::float8 AS tally_count, \
                  CASE WHEN f.corrected_value IS NULL THEN NULL ELSE jsonb_array_length( \
                    jsonb_path_query_array(a.answer, \
@@ -124,8 +125,10 @@ pub async fn queue(db: &Database, limit: i64) -> Result<Vec<QueuedQuestion>, DbE
             }),
         }
     }
+    let asked: Vec<&str> = questions.iter().map(|q| q.question.as_str()).collect();
+    let mut current = verified::current_of(db, &asked).await?;
     for queued in &mut questions {
-        queued.verified = verified::current(db, &queued.question).await?;
+        queued.verified = current.remove(&question_key(&queued.question));
     }
     Ok(questions)
 }
@@ -185,12 +188,16 @@ struct Judged {
     tally_count: Option<f64>,
 }
 
-const JUDGED: &str = "SELECT f.id, f.answer_id, f.part, f.part_ref, f.verdict, \
-     f.corrected_value, f.moved_to, f.comment, \
-     COALESCE(a.answer->'answer'->>'question', a.answer->'answer'->'question'->>'text', \
-       a.answer->'answer'->>'query') AS question, \
-     a.answer->>'kind' AS kind, (a.answer->'answer'->>'count')::float8 AS tally_count \
-     FROM feedback f LEFT JOIN answers a ON a.id = f.answer_id";
+/// Feedback rows with the question and Tally's count of the answer they judge, then `rest`
+/// (joins, conditions).
+fn judged_rows(rest: &str) -> String {
+    format!(
+        "SELECT f.id, f.answer_id, f.part, f.part_ref, f.verdict, f.corrected_value, \
+         f.moved_to, f.comment, {QUESTION_OF_ANSWER} AS question, a.answer->>'kind' AS kind, \
+         (a.answer->'answer'->>'count')::float8 AS tally_count \
+         FROM feedback f LEFT JOIN answers a ON a.id = f.answer_id {rest}"
+    )
+}
 
 /// Decides on feedback row `id` and on every pending row that says the same about the same
 /// question. Accepting a count correction ("wrong", with the right count) or a "correct" on a
@@ -199,8 +206,8 @@ pub async fn decide(db: &Database, id: i64, new: &NewDecision) -> Result<Decided
     let reviewer = new.reviewer()?;
     let pool = db.pool().await?;
     let mut tx = pool.begin().await.map_err(classify)?;
-    let row: Option<Judged> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{JUDGED} WHERE f.id = $1 FOR UPDATE OF f"
+    let row: Option<Judged> = sqlx::query_as(sqlx::AssertSqlSafe(judged_rows(
+        "WHERE f.id = $1 FOR UPDATE OF f",
     )))
     .bind(id)
     .fetch_optional(&mut *tx)
@@ -224,10 +231,10 @@ pub async fn decide(db: &Database, id: i64, new: &NewDecision) -> Result<Decided
         )));
     };
     // The pending rows saying the same thing about the same question.
-    let same: Vec<Judged> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{JUDGED} WHERE f.part = $1 AND f.part_ref IS NOT DISTINCT FROM $2 AND f.verdict = $3 \
+    let same: Vec<Judged> = sqlx::query_as(sqlx::AssertSqlSafe(judged_rows(
+        "WHERE f.part = $1 AND f.part_ref IS NOT DISTINCT FROM $2 AND f.verdict = $3 \
            AND f.corrected_value IS NOT DISTINCT FROM $4 AND f.moved_to IS NOT DISTINCT FROM $5 \
-           AND NOT EXISTS (SELECT 1 FROM feedback_reviews r WHERE r.feedback_id = f.id)"
+           AND NOT EXISTS (SELECT 1 FROM feedback_reviews r WHERE r.feedback_id = f.id)",
     )))
     .bind(&row.part)
     .bind(&row.part_ref)
@@ -282,7 +289,9 @@ pub async fn decide(db: &Database, id: i64, new: &NewDecision) -> Result<Decided
 /// The count a judgment of a whole count answer asserts: the correction, or Tally's own count
 /// called correct.
 fn verified_count(row: &Judged) -> Option<f64> {
-    if row.part != FeedbackPart::Answer.name() || row.kind.as_deref() != Some("count") {
+    if row.part != FeedbackPart::Answer.name()
+        || row.kind.as_deref() != Some(QuestionKind::Count.name())
+    {
         return None;
     }
     match Verdict::parse(&row.verdict)? {
@@ -306,26 +315,12 @@ pub struct Judgment {
     pub tally_count: Option<f64>,
 }
 
-/// Reads exported judgments (`GET /api/admin/judgments`: one JSON object per line).
-pub fn read_judgment_lines(path: &std::path::Path) -> anyhow::Result<Vec<Judgment>> {
-    use anyhow::Context;
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(n, line)| {
-            serde_json::from_str(line).with_context(|| format!("{} line {}", path.display(), n + 1))
-        })
-        .collect()
-}
-
 /// Every accepted judgment of an answer, oldest first.
 pub async fn accepted_judgments(db: &Database) -> Result<Vec<Judgment>, DbError> {
     let pool = db.pool().await?;
-    let rows: Vec<Judged> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{JUDGED} JOIN feedback_reviews r ON r.feedback_id = f.id \
-         WHERE r.decision = 'accepted' AND f.answer_id IS NOT NULL ORDER BY f.id"
+    let rows: Vec<Judged> = sqlx::query_as(sqlx::AssertSqlSafe(judged_rows(
+        "JOIN feedback_reviews r ON r.feedback_id = f.id \
+         WHERE r.decision = 'accepted' AND f.answer_id IS NOT NULL ORDER BY f.id",
     )))
     .fetch_all(pool)
     .await

@@ -4,6 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use sqlx::FromRow;
+use tally_types::request::question_key;
 use tally_types::{VerifiedAnswer, VerifiedRecord};
 
 use crate::store::db::{classify, Database, DbError};
@@ -50,7 +51,7 @@ const COLUMNS: &str = "id, question, question_key, count, feedback_id, answer_id
 
 /// The current verified answer of a question, if the operator accepted one.
 pub async fn current(db: &Database, question: &str) -> Result<Option<VerifiedAnswer>, DbError> {
-    let key = tally_types::request::question_key(question);
+    let key = question_key(question);
     let pool = db.pool().await?;
     let row: Option<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM verified_answers WHERE question_key = $1 AND withdrawn_at IS NULL"
@@ -60,6 +61,30 @@ pub async fn current(db: &Database, question: &str) -> Result<Option<VerifiedAns
     .await
     .map_err(classify)?;
     Ok(row.map(|row| VerifiedRecord::from(row).answer))
+}
+
+/// The current verified answers of `questions`, by question key.
+pub async fn current_of(
+    db: &Database,
+    questions: &[&str],
+) -> Result<std::collections::HashMap<String, VerifiedAnswer>, DbError> {
+    let keys: Vec<String> = questions.iter().map(|q| question_key(q)).collect();
+    let pool = db.pool().await?;
+    let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM verified_answers \
+         WHERE question_key = ANY($1) AND withdrawn_at IS NULL"
+    )))
+    .bind(&keys)
+    .fetch_all(pool)
+    .await
+    .map_err(classify)?;
+    Ok(rows
+        .into_iter()
+        .map(|row| {
+            let record = VerifiedRecord::from(row);
+            (record.question_key, record.answer)
+        })
+        .collect())
 }
 
 /// The verified answers, the current ones first, then the withdrawn and replaced ones, newest
@@ -94,7 +119,7 @@ pub async fn replace(
     tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
     accepted: &Accepted<'_>,
 ) -> Result<VerifiedRecord, DbError> {
-    let key = tally_types::request::question_key(accepted.question);
+    let key = question_key(accepted.question);
     sqlx::query(
         "UPDATE verified_answers SET withdrawn_at = now(), withdrawn_by = $2 \
          WHERE question_key = $1 AND withdrawn_at IS NULL",
