@@ -212,6 +212,17 @@ impl Encoder {
         Ok(out)
     }
 
+    /// Mean-pooled, unit-length embeddings of token id sequences given as they are (special
+    /// tokens included by the caller): a static encoder is distilled from single word pieces.
+    pub fn embed_ids(&self, sequences: &[Vec<u32>]) -> Result<Vec<Vec<f32>>, EncoderError> {
+        let mut out = Vec::with_capacity(sequences.len());
+        for chunk in sequences.chunks(MAX_BATCH * 4) {
+            let batch: Vec<&[u32]> = chunk.iter().map(Vec::as_slice).collect();
+            out.extend(self.forward_pooled(&[batch])?.into_iter().flatten());
+        }
+        Ok(out)
+    }
+
     /// The tokenizer (padding off, truncation at [`Encoder::max_seq_len`]). Clone it to change
     /// truncation, e.g. for question–snippet pairs with a stride.
     pub fn tokenizer(&self) -> &Tokenizer {

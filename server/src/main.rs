@@ -3,7 +3,7 @@ use tally_server::cli::bench::BenchCommand;
 use tally_server::cli::{Cli, Command, CorpusCommand, EvalCommand, TrainCommand};
 use tally_server::commands::{
     ask, bench, corpus, count, eval, extract, feedback, ingest, own_documents, search,
-    train_instances, train_support, value,
+    train_instances, train_support, train_token_vectors, value,
 };
 use tracing_subscriber::EnvFilter;
 
@@ -39,6 +39,7 @@ async fn run() -> anyhow::Result<()> {
         Command::Extract(args) => extract::extract_command(&args),
         Command::Train(TrainCommand::CountSpans(args)) => count::train(&args),
         Command::Train(TrainCommand::SearchRanker(args)) => search::train_ranker(&args),
+        Command::Train(TrainCommand::TokenVectors(args)) => train_token_vectors::train(&args),
         Command::Train(TrainCommand::Instances(args)) => train_instances::train(&args),
         Command::Train(TrainCommand::Support(args)) => train_support::train(&args).await,
         Command::Eval(EvalCommand::Extraction(args)) => eval::extraction(&args),

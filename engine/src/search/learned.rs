@@ -7,10 +7,13 @@
 use super::eval::{
     ranking_scores, relevant_sentences, JudgedCollection, QueryScores, SearchEvalError, CUTOFF,
 };
+use super::generated::encoder_text;
 use super::rank::search;
 pub use super::rankers::learned::{features, LearnedWeights, FEATURES};
 use super::settings::{DenseWeights, Ranker, SearchSettings};
+use super::token_vectors::TokenVectors;
 use crate::count::logistic::{FitSettings, Logistic};
+use crate::encoder::cosine;
 use crate::Encoder;
 
 const N: usize = FEATURES.len();
@@ -25,30 +28,42 @@ const FIT: FitSettings = FitSettings {
 /// search-ranker` prints each one's cross-validated figure): how far the matched value lies
 /// inside the condition (ln of its ratio to the bound, signed so that inside is positive, −3 to
 /// 3; 0 without a match) and whether the matched quantity is written with a unit.
-pub const CANDIDATES: [&str; 2] = ["condition margin", "unit written"];
+pub const CANDIDATES: [&str; 3] = ["condition margin", "unit written", "token cosine"];
+
+/// The columns of the shipped features, in [`Pooled`]'s numbering (the shipped features, then
+/// the candidates).
+pub const SHIPPED: [usize; N] = [0, 1, 2, 3];
 
 /// One pooled sentence of a query: its features and whether it is judged relevant.
 #[derive(Debug, Clone)]
 struct Pooled {
     features: [f64; N],
-    candidates: [f64; 2],
+    candidates: [f64; 3],
     relevant: bool,
 }
 
 impl Pooled {
-    /// The shipped features, then the candidates picked.
-    fn vector(&self, extra: &[usize]) -> Vec<f64> {
-        let mut v = self.features.to_vec();
-        v.extend(extra.iter().map(|&i| self.candidates[i]));
-        v
+    /// The columns picked: the shipped features are 0–3, the candidates 4 on.
+    fn vector(&self, columns: &[usize]) -> Vec<f64> {
+        columns
+            .iter()
+            .map(|&c| {
+                self.features
+                    .get(c)
+                    .copied()
+                    .unwrap_or_else(|| self.candidates[c - N])
+            })
+            .collect()
     }
 }
 
-/// The candidate features of a hit for a query's constraints.
+/// The candidate features of a hit for a query's constraints (the token cosine, `token_cosine`,
+/// measured by the caller).
 fn candidates(
     hit: &tally_types::search::Hit,
     constraints: &[crate::quantity::Constraint],
-) -> [f64; 2] {
+    token_cosine: f64,
+) -> [f64; 3] {
     use crate::quantity::Condition;
     let mut margins = Vec::new();
     for (c, constraint) in constraints.iter().enumerate() {
@@ -81,7 +96,7 @@ fn candidates(
             .chars()
             .any(|ch| ch.is_alphabetic() || matches!(ch, '$' | '€' | '£' | '¥' | '%' | '°'))
     });
-    [margin, f64::from(u8::from(unit_written))]
+    [margin, f64::from(u8::from(unit_written)), token_cosine]
 }
 
 /// A judged query's pool.
@@ -96,6 +111,7 @@ pub struct QueryPool {
 pub fn pools(
     collection: &JudgedCollection,
     encoder: &Encoder,
+    token_vectors: Option<&TokenVectors>,
     pool: usize,
 ) -> Result<Vec<QueryPool>, SearchEvalError> {
     let defaults = SearchSettings::for_ranker(Ranker::Dense);
@@ -115,6 +131,7 @@ pub fn pools(
         let relevant = relevant_sentences(query);
         let results = search(&collection.index, Some(encoder), &query.query, &settings)?;
         let constraints = crate::quantity::parse_query(&query.query).constraints;
+        let query_vector = token_vectors.map(|v| v.embed(&encoder_text(&query.query)));
         let pooled = results
             .hits
             .iter()
@@ -126,7 +143,13 @@ pub fn pools(
                 };
                 Pooled {
                     features: features(hit.score - settings.alpha * quantity, hit),
-                    candidates: candidates(hit, &constraints),
+                    candidates: candidates(
+                        hit,
+                        &constraints,
+                        token_vectors
+                            .zip(query_vector.as_ref())
+                            .map_or(0.0, |(v, q)| f64::from(cosine(q, &v.embed(&hit.text)))),
+                    ),
                     relevant: relevant.contains(hit.text.as_str()),
                 }
             })
@@ -144,10 +167,10 @@ pub fn pools(
 /// and its negation as a negative, so that the data are symmetric and the bias plays no part; a
 /// sentence's probability under it orders the pool.
 pub fn train(pools: &[&QueryPool]) -> Logistic {
-    train_with(pools, &[])
+    train_with(pools, &SHIPPED)
 }
 
-/// [`train`] on the shipped features and the `extra` candidates.
+/// [`train`] on the features of `columns`.
 fn train_with(pools: &[&QueryPool], extra: &[usize]) -> Logistic {
     let mut rows: Vec<(Vec<f64>, bool)> = Vec::new();
     for pool in pools {
@@ -206,10 +229,10 @@ fn scores(pool: &QueryPool, model: &Logistic, extra: &[usize]) -> QueryScores {
 /// Cross-validated per-query scores (each query ranked by a model learned without its fold) and
 /// each fold's model.
 pub fn cross_validate(pools: &[QueryPool], fold: &[usize]) -> (Vec<QueryScores>, Vec<Logistic>) {
-    cross_validate_with(pools, fold, &[])
+    cross_validate_with(pools, fold, &SHIPPED)
 }
 
-/// [`cross_validate`] with the `extra` candidate features added.
+/// [`cross_validate`] on the features of `columns` (see [`SHIPPED`]; candidate i is column 4 + i).
 pub fn cross_validate_with(
     pools: &[QueryPool],
     fold: &[usize],
@@ -253,7 +276,7 @@ mod tests {
                 .iter()
                 .map(|&(features, relevant)| Pooled {
                     features,
-                    candidates: [0.0; 2],
+                    candidates: [0.0; 3],
                     relevant,
                 })
                 .collect(),

@@ -9,6 +9,7 @@
 pub mod conditions;
 pub mod error;
 pub mod eval;
+pub mod generated;
 pub mod index;
 pub mod keys;
 pub mod learned;
@@ -20,6 +21,7 @@ mod retrieve;
 pub mod sentences;
 pub mod settings;
 pub mod stored;
+pub mod token_vectors;
 pub mod tuning;
 
 pub use error::SearchError;

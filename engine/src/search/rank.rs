@@ -91,7 +91,7 @@ pub fn search(
     } else {
         ranker.retrieve(&retrieval)?
     };
-    let candidates = best_candidates(candidates, n);
+    let candidates = best_candidates(candidates, n + ranker.without_words());
     let retrieve_ms = ms(retrieve_started);
 
     let rerank_started = Instant::now();
@@ -170,7 +170,7 @@ fn ms(since: Instant) -> f64 {
 
 /// The words searched as text: the query's terms, and the words of counted units ("users",
 /// "grand slams", "megapixel camera"), which name what is counted.
-fn search_words(parsed: &ParsedQuery) -> Vec<String> {
+pub(crate) fn search_words(parsed: &ParsedQuery) -> Vec<String> {
     let mut words = parsed.terms.clone();
     for constraint in &parsed.constraints {
         let counted = constraint

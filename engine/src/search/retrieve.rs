@@ -122,6 +122,36 @@ impl<'a> Retrieval<'a> {
             .collect())
     }
 
+    /// The top `n` sentences that meet every test by `stage`'s score, whatever their words
+    /// (BM25 0): a sentence that answers in other words than the query's ("64GB of in-built
+    /// storage" for "phones with 128 GB memory") is found for a re-ranker that reads meaning.
+    pub fn meeting_without_words(
+        &self,
+        stage: FirstStage,
+        n: usize,
+    ) -> Result<Vec<Candidate>, SearchError> {
+        let tests = Arc::new(self.tests.to_vec());
+        let collector = TopDocs::with_limit(n).tweak_score(move |segment: &SegmentReader| {
+            let column = segment.fast_fields().u64(PACKED_FIELD).ok();
+            let tests = Arc::clone(&tests);
+            move |doc: DocId, _: Score| {
+                meeting_score_at(&tests, column.as_ref(), doc)
+                    .map_or(f64::NEG_INFINITY, |qs| stage.score(0.0, qs))
+            }
+        });
+        Ok(self
+            .searcher
+            .search(self.condition_filter, &collector)?
+            .into_iter()
+            .filter(|(s, _)| s.is_finite())
+            .map(|(score, address)| Candidate {
+                address,
+                bm25: 0.0,
+                first_stage: score,
+            })
+            .collect())
+    }
+
     /// Sets each candidate's first-stage score by `stage`, with qs from the fast field alone (0
     /// when the sentence misses a constraint), so that only the sentences shown (or re-ranked)
     /// are read from the document store.

@@ -71,6 +71,10 @@ pub struct BenchSearchArgs {
     pub data: Option<PathBuf>,
     #[arg(long)]
     pub json: bool,
+    /// The encoder of the `learned` ranker, timed after the others (skipped when it does not
+    /// load).
+    #[command(flatten)]
+    pub models: ModelArgs,
 }
 
 #[derive(Debug, Clone, Args)]

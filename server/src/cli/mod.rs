@@ -421,6 +421,10 @@ pub enum TrainCommand {
     /// The `learned` search ranker's weights, on every judged query (its cross-validated
     /// figures are printed too, each fold trained without its queries).
     SearchRanker(TrainSearchRankerArgs),
+    /// The `learned` ranker's token vectors: distilled from the sentence encoder and fine-tuned
+    /// on quantity queries generated from the training corpora (never the judged Qsearch
+    /// sentences).
+    TokenVectors(TrainTokenVectorsArgs),
     /// The learned instance scorer, on the judged instance set's tuning half: its penalty and
     /// the probability above which names are shown chosen by 5-fold cross-validation by
     /// question.
@@ -459,6 +463,34 @@ pub struct TrainSearchRankerArgs {
     /// Where to write the weights (the shipped ones are engine/data/search-ranker.json).
     #[arg(long, default_value = "engine/data/search-ranker.json")]
     pub out: PathBuf,
+    /// Token vectors (`tally train token-vectors`) whose cosine is measured as a candidate
+    /// feature.
+    #[arg(long)]
+    pub token_vectors: Option<PathBuf>,
+    #[command(flatten)]
+    pub models: ModelArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TrainTokenVectorsArgs {
+    /// Judged queries (Qsearch format), whose sentences are never trained on.
+    #[arg(long, default_value = "../shared/data/qsearch/qsearch_text_dev.jsonl")]
+    pub judged: PathBuf,
+    /// Data directory with the training corpora [default: ../shared/data].
+    #[arg(long, env = "TALLY_DATA")]
+    pub data: Option<PathBuf>,
+    /// Where to write the vectors (the shipped ones are engine/data/token-vectors.safetensors).
+    #[arg(long, default_value = "engine/data/token-vectors.safetensors")]
+    pub out: PathBuf,
+    /// Most queries generated.
+    #[arg(long, default_value_t = 20_000)]
+    pub queries: usize,
+    /// Passes over the generated queries.
+    #[arg(long, default_value_t = 3)]
+    pub epochs: usize,
+    /// Generated queries printed, for a reader of the log.
+    #[arg(long, default_value_t = 12)]
+    pub show: usize,
     #[command(flatten)]
     pub models: ModelArgs,
 }

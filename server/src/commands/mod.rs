@@ -17,6 +17,7 @@ pub mod resident;
 pub mod search;
 pub mod train_instances;
 pub mod train_support;
+pub mod train_token_vectors;
 pub mod value;
 
 /// Reads a file of one JSON value per line (blank lines skipped); an error names the line.

@@ -8,6 +8,7 @@ use serde::Serialize;
 use tally_engine::choices::SearchChoices;
 use tally_engine::search::eval::{evaluate, JudgedCollection, RankerScores};
 use tally_engine::search::learned;
+use tally_engine::search::token_vectors::TokenVectors;
 use tally_engine::search::tuning::{folds, grid, Parts, ScoredGrid, Tuned, FOLDS};
 use tally_engine::search::{
     search as run_search, Document, Ranker, SearchResults, SearchSettings, SentenceIndex,
@@ -365,7 +366,7 @@ fn learned_tuned(
     ScoredGrid,
     Vec<tally_engine::count::logistic::Logistic>,
 )> {
-    let pools = learned::pools(collection, encoder, defaults.pool)?;
+    let pools = learned::pools(collection, encoder, None, defaults.pool)?;
     let (out_of_fold, models) = learned::cross_validate(&pools, fold);
     let shipped = ScoredGrid::run(collection, Some(encoder), vec![defaults.clone()])?;
     let grid = ScoredGrid {
@@ -400,7 +401,15 @@ pub fn train_ranker(args: &TrainSearchRankerArgs) -> anyhow::Result<()> {
     let collection = JudgedCollection::load(&args.judged)?;
     let (encoder, _) = encoder_of(&args.models)?;
     let pool = SearchSettings::for_ranker(Ranker::Learned).pool;
-    let pools = learned::pools(&collection, &encoder, pool)?;
+    let token_vectors = match &args.token_vectors {
+        Some(path) => Some(TokenVectors::from_bytes(
+            &std::fs::read(path)
+                .with_context(|| format!("{} could not be read", path.display()))?,
+            encoder.tokenizer(),
+        )?),
+        None => None,
+    };
+    let pools = learned::pools(&collection, &encoder, token_vectors.as_ref(), pool)?;
     let all: Vec<&learned::QueryPool> = pools.iter().collect();
     let model = learned::train(&all);
     let name = args.judged.file_name().map_or_else(
@@ -410,8 +419,10 @@ pub fn train_ranker(args: &TrainSearchRankerArgs) -> anyhow::Result<()> {
     let weights = learned::weights_of(
         &model,
         format!(
-            "{name}: all {} judged queries, the dense pool of {pool} (tally train search-ranker)",
-            collection.queries.len()
+            "{name}: all {} judged queries, the dense pool ({pool} by qbm25 and {} meeting every \
+             condition in other words; tally train search-ranker)",
+            collection.queries.len(),
+            tally_engine::search::rankers::WITHOUT_WORDS
         ),
     );
     let texts: Vec<&str> = collection
@@ -423,12 +434,30 @@ pub fn train_ranker(args: &TrainSearchRankerArgs) -> anyhow::Result<()> {
     let (out_of_fold, _) = learned::cross_validate(&pools, &fold);
     let cv = RankerScores::mean(Ranker::Learned, &out_of_fold);
     // Candidate features, each measured by the same cross-validation (not shipped).
-    for extra in [vec![0], vec![1], vec![0, 1]] {
-        let (per_query, _) = learned::cross_validate_with(&pools, &fold, &extra);
+    let mut sets = vec![vec![4], vec![5], vec![4, 5]];
+    if token_vectors.is_some() {
+        sets.extend([vec![6], vec![6, 1, 2, 3]]);
+    }
+    for columns in sets {
+        let extra: Vec<usize> = columns.iter().chain(&learned::SHIPPED).copied().collect();
+        let columns = if columns.len() > 1 && columns[0] == 6 {
+            columns
+        } else {
+            extra
+        };
+        let (per_query, _) = learned::cross_validate_with(&pools, &fold, &columns);
         let with = RankerScores::mean(Ranker::Learned, &per_query);
-        let names: Vec<&str> = extra.iter().map(|&i| learned::CANDIDATES[i]).collect();
+        let names: Vec<&str> = columns
+            .iter()
+            .map(|&i| {
+                learned::FEATURES
+                    .get(i)
+                    .copied()
+                    .unwrap_or_else(|| learned::CANDIDATES[i - learned::FEATURES.len()])
+            })
+            .collect();
         println!(
-            "  + {}: cross-validated P@10 {:.3}, MRR@10 {:.3}, NDCG@10 {:.3}",
+            "  {}: cross-validated P@10 {:.3}, MRR@10 {:.3}, NDCG@10 {:.3}",
             names.join(" + "),
             with.precision,
             with.mrr,
@@ -551,21 +580,34 @@ pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
     let mut per_query_p50: Vec<Vec<f64>> = Vec::new();
     // Entity answers come from the same first stage as qbm25, over its larger pool, and read
     // their pool's sentences from the store.
-    for ranker in [Ranker::Bm25, Ranker::Qbm25, Ranker::Entity] {
+    // The default ranker reads its pool with the encoder: timed last, beside the others.
+    let encoder = match encoder_of(&args.models) {
+        Ok((encoder, _)) => Some(encoder),
+        Err(e) => {
+            eprintln!("the learned ranker is not timed: {e:#}");
+            None
+        }
+    };
+    let mut rankers = vec![Ranker::Bm25, Ranker::Qbm25, Ranker::Entity];
+    if encoder.is_some() {
+        rankers.push(Ranker::Learned);
+    }
+    for ranker in rankers {
         let settings = SearchSettings {
             ranker,
             ..SearchSettings::default()
         };
+        let encoder = encoder.as_deref();
         // One warm-up pass, then timed runs.
         for q in &queries {
-            run_search(&index, None, q, &settings)?;
+            run_search(&index, encoder, q, &settings)?;
         }
         let mut times = Vec::new();
         let mut per_query = vec![Vec::new(); queries.len()];
         for _ in 0..args.runs.max(1) {
             for (q, own) in queries.iter().zip(&mut per_query) {
                 let t = Instant::now();
-                std::hint::black_box(run_search(&index, None, q, &settings)?);
+                std::hint::black_box(run_search(&index, encoder, q, &settings)?);
                 let ms = t.elapsed().as_secs_f64() * 1000.0;
                 times.push(ms);
                 own.push(ms);

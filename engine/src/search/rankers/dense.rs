@@ -5,8 +5,9 @@ use tally_types::search::Hit;
 
 use super::{qbm25::Qbm25, QueryRead, SentenceRanker};
 use crate::encoder::cosine;
+use crate::quantity::ParsedQuery;
 use crate::search::error::SearchError;
-use crate::search::retrieve::{Candidate, Retrieval};
+use crate::search::retrieve::{best_candidates, Candidate, FirstStage, Retrieval};
 use crate::search::settings::DenseWeights;
 use crate::Encoder;
 
@@ -46,7 +47,11 @@ impl SentenceRanker for Dense<'_> {
     }
 
     fn retrieve(&self, retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, SearchError> {
-        Qbm25.retrieve(retrieval)
+        pool_with_other_words(retrieval, self.without_words())
+    }
+
+    fn without_words(&self) -> usize {
+        WITHOUT_WORDS
     }
 
     fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
@@ -60,6 +65,33 @@ impl SentenceRanker for Dense<'_> {
     }
 }
 
+/// Sentences meeting every condition without the query's words added to the encoder's pool.
+pub const WITHOUT_WORDS: usize = 30;
+
+/// qbm25's pool (its best `retrieval.n`), then the best `without_words` sentences that meet
+/// every condition whatever their words.
+pub(super) fn pool_with_other_words(
+    retrieval: &Retrieval<'_>,
+    without_words: usize,
+) -> Result<Vec<Candidate>, SearchError> {
+    let mut pool = best_candidates(Qbm25.retrieve(retrieval)?, retrieval.n);
+    if without_words > 0 && !retrieval.tests.is_empty() {
+        let stage = FirstStage {
+            text: 0.0,
+            quantity: retrieval.alpha,
+        };
+        let pooled: std::collections::HashSet<_> = pool.iter().map(|c| c.address).collect();
+        let others = retrieval.meeting_without_words(stage, without_words + pool.len())?;
+        pool.extend(
+            others
+                .into_iter()
+                .filter(|c| !pooled.contains(&c.address))
+                .take(without_words),
+        );
+    }
+    Ok(pool)
+}
+
 /// Each hit's cosine similarity to the query without its numbers (what is asked about, and in
 /// which unit), as the encoder reads them.
 pub(super) fn cosines(
@@ -67,16 +99,7 @@ pub(super) fn cosines(
     asked: &QueryRead<'_>,
     hits: &[Hit],
 ) -> Result<Vec<f64>, SearchError> {
-    let mut query = asked.words.join(" ");
-    for unit in asked
-        .parsed
-        .constraints
-        .iter()
-        .filter_map(|c| c.unit.as_ref())
-    {
-        query.push(' ');
-        query.push_str(&unit.name);
-    }
+    let query = encoder_query(asked.parsed, asked.words);
     let mut texts: Vec<&str> = vec![&query];
     texts.extend(hits.iter().map(encoded_window));
     let vectors = encoder.embed(&texts)?;
@@ -84,6 +107,17 @@ pub(super) fn cosines(
         .iter()
         .map(|vector| f64::from(cosine(&vectors[0], vector)))
         .collect())
+}
+
+/// What an encoder reads of a query: its searched words and its constraints' unit names, no
+/// numbers.
+pub(crate) fn encoder_query(parsed: &ParsedQuery, words: &[String]) -> String {
+    let mut query = words.join(" ");
+    for unit in parsed.constraints.iter().filter_map(|c| c.unit.as_ref()) {
+        query.push(' ');
+        query.push_str(&unit.name);
+    }
+    query
 }
 
 #[cfg(test)]

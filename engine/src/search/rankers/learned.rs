@@ -10,7 +10,8 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use tally_types::search::Hit;
 
-use super::{dense::cosines, qbm25::Qbm25, QueryRead, SentenceRanker};
+use super::dense::{cosines, pool_with_other_words, WITHOUT_WORDS};
+use super::{QueryRead, SentenceRanker};
 use crate::search::error::SearchError;
 use crate::search::retrieve::{Candidate, Retrieval};
 use crate::Encoder;
@@ -65,7 +66,11 @@ impl SentenceRanker for Learned<'_> {
     }
 
     fn retrieve(&self, retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, SearchError> {
-        Qbm25.retrieve(retrieval)
+        pool_with_other_words(retrieval, self.without_words())
+    }
+
+    fn without_words(&self) -> usize {
+        WITHOUT_WORDS
     }
 
     /// The weights were learned on strict conditions.

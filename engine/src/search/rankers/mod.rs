@@ -10,10 +10,12 @@
 
 mod bm25;
 mod bm25_filter;
-mod dense;
+pub(crate) mod dense;
 mod entity;
 pub mod learned;
 mod qbm25;
+
+pub use dense::WITHOUT_WORDS;
 
 use tally_types::search::{EntityHit, Hit};
 use tally_types::Ranker;
@@ -57,6 +59,12 @@ pub trait SentenceRanker {
     /// The first-stage candidates for a query with constraints (a query without any is ranked
     /// by text alone, whatever the ranker).
     fn retrieve(&self, retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, SearchError>;
+
+    /// Candidates added to the pool from the sentences that meet every condition without a
+    /// word of the query (for a re-ranker that reads meaning).
+    fn without_words(&self) -> usize {
+        0
+    }
 
     /// Whether conditions may be read softly (a filter keeps only what meets them).
     fn soft_conditions(&self) -> bool {
