@@ -20,6 +20,7 @@ pub mod rankers;
 mod retrieve;
 pub mod sentences;
 pub mod settings;
+pub mod store;
 pub mod stored;
 pub mod token_vectors;
 pub mod tuning;
@@ -29,5 +30,6 @@ pub use index::{Document, IngestStats, SearchIndexError, SentenceIndex};
 pub use rank::{search, MAX_K};
 pub use results::{EntityHit, Hit, SearchResults};
 pub use settings::{DenseWeights, Ranker, SearchSettings, SortOrder};
+pub use store::SentenceStore;
 /// What a search returns (one type for the CLI, the API and the pages; in `tally-types`).
 pub use tally_types::search::results;

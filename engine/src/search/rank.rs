@@ -9,9 +9,8 @@ use super::error::SearchError;
 use super::present::{hit_of, merge_duplicates, sort_by_score, sort_hits, view_of};
 use super::rankers::{ranker_for, QueryRead};
 use super::results::{Hit, SearchResults, SearchTimings};
-use super::retrieve::{best_candidates, Candidate, Retrieval};
 use super::settings::{SearchSettings, SortOrder};
-use super::SentenceIndex;
+use super::store::{FirstStageQuery, SentenceStore};
 use crate::quantity::{parse_query, ParsedQuery};
 use crate::Encoder;
 
@@ -24,7 +23,7 @@ pub const MAX_K: usize = 1000;
 
 /// Runs a quantity search.
 pub fn search(
-    index: &SentenceIndex,
+    index: &dyn SentenceStore,
     encoder: Option<&Encoder>,
     query: &str,
     settings: &SearchSettings,
@@ -66,36 +65,27 @@ pub fn search(
     } else {
         k
     };
-    let searcher = index.searcher();
-    // The words' index terms, once: the text query, α's balance and the condition filter's
-    // choice all read them.
-    let terms = index.terms(&words);
-    let text_query = index.text_query(&terms);
     // The word statistics are only looked up when α depends on them.
     let alpha = if settings.balance == 0.0 {
         settings.alpha
     } else {
-        balanced_alpha(settings, index.rarity(&searcher, &terms))
+        balanced_alpha(settings, index.rarity(&words))
     };
-    let condition_filter = index.condition_filter(&searcher, &terms, &tests);
-    let retrieval = Retrieval::new(
-        &searcher,
-        text_query.as_deref(),
-        &tests,
-        condition_filter.as_ref(),
+    let retrieved = index.first_stage(&FirstStageQuery {
+        words: &words,
+        tests: &tests,
         n,
         alpha,
-    )?;
-    let candidates = if tests.is_empty() {
-        retrieval.text_candidates()
-    } else {
-        ranker.retrieve(&retrieval)?
-    };
-    let candidates = best_candidates(candidates, n + ranker.without_words());
+        stage: ranker.first_stage(),
+    })?;
     let retrieve_ms = ms(retrieve_started);
 
     let rerank_started = Instant::now();
-    let mut hits = stored_hits(index, &searcher, &parsed, &tests, &candidates, &retrieval)?;
+    let mut hits: Vec<Hit> = retrieved
+        .candidates
+        .into_iter()
+        .map(|c| hit_of(&parsed, &tests, c.sentence, c.bm25, retrieved.max_bm25))
+        .collect();
     let asked = QueryRead {
         parsed: &parsed,
         words: &words,
@@ -135,30 +125,6 @@ pub fn search(
     })
 }
 
-/// The candidates' sentences read from the store, each with what it says about the query.
-fn stored_hits(
-    index: &SentenceIndex,
-    searcher: &tantivy::Searcher,
-    parsed: &ParsedQuery,
-    tests: &[Test],
-    candidates: &[Candidate],
-    retrieval: &Retrieval,
-) -> Result<Vec<Hit>, SearchError> {
-    candidates
-        .iter()
-        .map(|candidate| {
-            let stored = index.stored(searcher, candidate.address)?;
-            Ok(hit_of(
-                parsed,
-                tests,
-                stored,
-                candidate.bm25,
-                retrieval.max_bm25,
-            ))
-        })
-        .collect()
-}
-
 /// α for a query whose words have `rarity` (see [`SearchSettings::balance`]).
 fn balanced_alpha(settings: &SearchSettings, rarity: f64) -> f64 {
     settings.alpha * (1.0 + settings.balance * (0.5 - rarity)).max(0.0)
@@ -188,7 +154,7 @@ pub(crate) fn search_words(parsed: &ParsedQuery) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::search::index::Layout;
-    use crate::search::{Document, Ranker};
+    use crate::search::{Document, Ranker, SentenceIndex};
 
     const FIXTURE: &[&str] = &[
         "The Alpha Arena has a capacity of 95,000 people.",

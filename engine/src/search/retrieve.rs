@@ -87,7 +87,7 @@ impl<'a> Retrieval<'a> {
     /// The top `n` sentences that meet every test by `stage`'s score, with their BM25: the text
     /// matches within the condition filter (or, without words, the filter's sentences), scored
     /// with the values read from the fast field.
-    pub fn meeting(&self, stage: FirstStage) -> Result<Vec<Candidate>, SearchError> {
+    pub fn meeting(&self, stage: LinearScore) -> Result<Vec<Candidate>, SearchError> {
         let tests = Arc::new(self.tests.to_vec());
         let collector = TopDocs::with_limit(self.n).tweak_score(move |segment: &SegmentReader| {
             let column = segment.fast_fields().u64(PACKED_FIELD).ok();
@@ -127,7 +127,7 @@ impl<'a> Retrieval<'a> {
     /// storage" for "phones with 128 GB memory") is found for a re-ranker that reads meaning.
     pub fn meeting_without_words(
         &self,
-        stage: FirstStage,
+        stage: LinearScore,
         n: usize,
     ) -> Result<Vec<Candidate>, SearchError> {
         let tests = Arc::new(self.tests.to_vec());
@@ -155,7 +155,7 @@ impl<'a> Retrieval<'a> {
     /// Sets each candidate's first-stage score by `stage`, with qs from the fast field alone (0
     /// when the sentence misses a constraint), so that only the sentences shown (or re-ranked)
     /// are read from the document store.
-    pub fn score_from_fast_field(&self, candidates: &mut [Candidate], stage: FirstStage) {
+    pub fn score_from_fast_field(&self, candidates: &mut [Candidate], stage: LinearScore) {
         let mut columns: HashMap<u32, Option<Column<u64>>> = HashMap::new();
         for c in candidates {
             let column = columns.entry(c.address.segment_ord).or_insert_with(|| {
@@ -174,14 +174,14 @@ impl<'a> Retrieval<'a> {
 
 /// A first-stage score linear in a sentence's BM25 and its quantity score qs.
 #[derive(Debug, Clone, Copy)]
-pub struct FirstStage {
+pub struct LinearScore {
     /// Weight of BM25 (positive).
     pub text: f64,
     /// Weight of qs.
     pub quantity: f64,
 }
 
-impl FirstStage {
+impl LinearScore {
     pub fn score(&self, bm25: f64, qs: f64) -> f64 {
         self.text * bm25 + self.quantity * qs
     }

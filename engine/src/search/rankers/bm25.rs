@@ -4,13 +4,13 @@ use tally_types::search::Hit;
 
 use super::{QueryRead, SentenceRanker};
 use crate::search::error::SearchError;
-use crate::search::retrieve::{Candidate, Retrieval};
+use crate::search::store::FirstStage;
 
 pub struct Bm25;
 
 impl SentenceRanker for Bm25 {
-    fn retrieve(&self, retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, SearchError> {
-        Ok(retrieval.text_candidates())
+    fn first_stage(&self) -> FirstStage {
+        FirstStage::Text
     }
 
     fn score(&self, _asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {

@@ -4,7 +4,7 @@ use tally_types::search::Hit;
 
 use super::{bm25::Bm25, QueryRead, SentenceRanker};
 use crate::search::error::SearchError;
-use crate::search::retrieve::{Candidate, FirstStage, Retrieval};
+use crate::search::store::FirstStage;
 
 pub struct Bm25Filter;
 
@@ -13,11 +13,8 @@ impl SentenceRanker for Bm25Filter {
         false
     }
 
-    fn retrieve(&self, retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, SearchError> {
-        retrieval.meeting(FirstStage {
-            text: 1.0,
-            quantity: 0.0,
-        })
+    fn first_stage(&self) -> FirstStage {
+        FirstStage::MeetingByText
     }
 
     fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {

@@ -3,12 +3,12 @@
 
 use tally_types::search::Hit;
 
-use super::{qbm25::Qbm25, QueryRead, SentenceRanker};
+use super::{QueryRead, SentenceRanker};
 use crate::encoder::cosine;
 use crate::quantity::ParsedQuery;
 use crate::search::error::SearchError;
-use crate::search::retrieve::{best_candidates, Candidate, FirstStage, Retrieval};
 use crate::search::settings::DenseWeights;
+use crate::search::store::FirstStage;
 use crate::Encoder;
 
 /// Characters of a sentence the encoder reads: a window around its first matched quantity. The
@@ -46,12 +46,10 @@ impl SentenceRanker for Dense<'_> {
         true
     }
 
-    fn retrieve(&self, retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, SearchError> {
-        pool_with_other_words(retrieval, self.without_words())
-    }
-
-    fn without_words(&self) -> usize {
-        WITHOUT_WORDS
+    fn first_stage(&self) -> FirstStage {
+        FirstStage::Qbm25AndOtherWords {
+            extra: WITHOUT_WORDS,
+        }
     }
 
     fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
@@ -67,30 +65,6 @@ impl SentenceRanker for Dense<'_> {
 
 /// Sentences meeting every condition without the query's words added to the encoder's pool.
 pub const WITHOUT_WORDS: usize = 30;
-
-/// qbm25's pool (its best `retrieval.n`), then the best `without_words` sentences that meet
-/// every condition whatever their words.
-pub(super) fn pool_with_other_words(
-    retrieval: &Retrieval<'_>,
-    without_words: usize,
-) -> Result<Vec<Candidate>, SearchError> {
-    let mut pool = best_candidates(Qbm25.retrieve(retrieval)?, retrieval.n);
-    if without_words > 0 && !retrieval.tests.is_empty() {
-        let stage = FirstStage {
-            text: 0.0,
-            quantity: retrieval.alpha,
-        };
-        let pooled: std::collections::HashSet<_> = pool.iter().map(|c| c.address).collect();
-        let others = retrieval.meeting_without_words(stage, without_words + pool.len())?;
-        pool.extend(
-            others
-                .into_iter()
-                .filter(|c| !pooled.contains(&c.address))
-                .take(without_words),
-        );
-    }
-    Ok(pool)
-}
 
 /// Each hit's cosine similarity to the query without its numbers (what is asked about, and in
 /// which unit), as the encoder reads them.

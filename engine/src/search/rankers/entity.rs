@@ -8,7 +8,7 @@ use tally_types::search::{EntityHit, Hit};
 
 use super::{qbm25::Qbm25, QueryRead, SentenceRanker};
 use crate::search::error::SearchError;
-use crate::search::retrieve::{Candidate, Retrieval};
+use crate::search::store::FirstStage;
 use crate::text::names::name_spans;
 use crate::text::offsets::char_offset;
 
@@ -19,8 +19,8 @@ impl SentenceRanker for Entity {
         true
     }
 
-    fn retrieve(&self, retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, SearchError> {
-        Qbm25.retrieve(retrieval)
+    fn first_stage(&self) -> FirstStage {
+        FirstStage::Qbm25
     }
 
     fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {

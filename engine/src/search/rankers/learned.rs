@@ -10,10 +10,10 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use tally_types::search::Hit;
 
-use super::dense::{cosines, pool_with_other_words, WITHOUT_WORDS};
+use super::dense::{cosines, WITHOUT_WORDS};
 use super::{QueryRead, SentenceRanker};
 use crate::search::error::SearchError;
-use crate::search::retrieve::{Candidate, Retrieval};
+use crate::search::store::FirstStage;
 use crate::Encoder;
 
 /// The features, in the order of the weights.
@@ -65,12 +65,10 @@ impl SentenceRanker for Learned<'_> {
         true
     }
 
-    fn retrieve(&self, retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, SearchError> {
-        pool_with_other_words(retrieval, self.without_words())
-    }
-
-    fn without_words(&self) -> usize {
-        WITHOUT_WORDS
+    fn first_stage(&self) -> FirstStage {
+        FirstStage::Qbm25AndOtherWords {
+            extra: WITHOUT_WORDS,
+        }
     }
 
     /// The weights were learned on strict conditions.

@@ -21,8 +21,8 @@ use tally_types::search::{EntityHit, Hit};
 use tally_types::Ranker;
 
 use super::error::SearchError;
-use super::retrieve::{Candidate, Retrieval};
 use super::settings::SearchSettings;
+use super::store::FirstStage;
 use crate::quantity::ParsedQuery;
 use crate::Encoder;
 
@@ -56,15 +56,9 @@ pub trait SentenceRanker {
         false
     }
 
-    /// The first-stage candidates for a query with constraints (a query without any is ranked
-    /// by text alone, whatever the ranker).
-    fn retrieve(&self, retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, SearchError>;
-
-    /// Candidates added to the pool from the sentences that meet every condition without a
-    /// word of the query (for a re-ranker that reads meaning).
-    fn without_words(&self) -> usize {
-        0
-    }
+    /// The first-stage candidates it asks the store for, for a query with constraints (a query
+    /// without any is ranked by text alone, whatever the ranker).
+    fn first_stage(&self) -> FirstStage;
 
     /// Whether conditions may be read softly (a filter keeps only what meets them).
     fn soft_conditions(&self) -> bool {

@@ -1,0 +1,120 @@
+//! The sentence store Tally ships: the tantivy index of [`crate::search::index`], its first
+//! stage computed exactly inside the index ([`crate::search::retrieve`]: BM25 over the words,
+//! conditions as ranges of packed quantity entries, qs scored from the fast field).
+
+use std::collections::HashSet;
+
+use super::{FirstStage, FirstStageQuery, FirstStageResult, Retrieved, SentenceStore};
+use crate::search::error::{SearchError, SearchIndexError};
+use crate::search::index::{Document, IngestStats, SentenceIndex};
+use crate::search::retrieve::{self, best_candidates, Candidate, Retrieval};
+
+impl SentenceStore for SentenceIndex {
+    fn first_stage(&self, query: &FirstStageQuery<'_>) -> Result<FirstStageResult, SearchError> {
+        let searcher = self.searcher();
+        // The words' index terms, once: the text query and the condition filter's choice read
+        // them.
+        let terms = self.terms(query.words);
+        let text_query = self.text_query(&terms);
+        let condition_filter = self.condition_filter(&searcher, &terms, query.tests);
+        let retrieval = Retrieval::new(
+            &searcher,
+            text_query.as_deref(),
+            query.tests,
+            condition_filter.as_ref(),
+            query.n,
+            query.alpha,
+        )?;
+        let stage = if query.tests.is_empty() {
+            FirstStage::Text
+        } else {
+            query.stage
+        };
+        let candidates = match stage {
+            FirstStage::Text => best_candidates(retrieval.text_candidates(), query.n),
+            FirstStage::MeetingByText => best_candidates(
+                retrieval.meeting(retrieve::LinearScore {
+                    text: 1.0,
+                    quantity: 0.0,
+                })?,
+                query.n,
+            ),
+            FirstStage::Qbm25 => best_candidates(qbm25(&retrieval)?, query.n),
+            FirstStage::Qbm25AndOtherWords { extra } => {
+                let mut pool = best_candidates(qbm25(&retrieval)?, query.n);
+                let pooled: HashSet<_> = pool.iter().map(|c| c.address).collect();
+                let stage = retrieve::LinearScore {
+                    text: 0.0,
+                    quantity: query.alpha,
+                };
+                let others = retrieval.meeting_without_words(stage, extra + pool.len())?;
+                pool.extend(
+                    others
+                        .into_iter()
+                        .filter(|c| !pooled.contains(&c.address))
+                        .take(extra),
+                );
+                pool
+            }
+        };
+        let candidates = candidates
+            .iter()
+            .map(|c| {
+                Ok(Retrieved {
+                    sentence: self.stored(&searcher, c.address)?,
+                    bm25: c.bm25,
+                })
+            })
+            .collect::<Result<Vec<_>, SearchIndexError>>()?;
+        Ok(FirstStageResult {
+            max_bm25: retrieval.max_bm25,
+            candidates,
+        })
+    }
+
+    fn rarity(&self, words: &[String]) -> f64 {
+        SentenceIndex::rarity(self, &self.searcher(), &self.terms(words))
+    }
+
+    fn len(&self) -> u64 {
+        SentenceIndex::len(self)
+    }
+
+    fn add_in(
+        &self,
+        corpus: &str,
+        documents: &[Document],
+    ) -> Result<IngestStats, SearchIndexError> {
+        SentenceIndex::add_in(self, corpus, documents)
+    }
+
+    fn add_unsplit_in(
+        &self,
+        corpus: &str,
+        documents: &[Document],
+    ) -> Result<IngestStats, SearchIndexError> {
+        SentenceIndex::add_unsplit_in(self, corpus, documents)
+    }
+
+    fn delete_corpus(&self, corpus: &str) -> Result<u64, SearchIndexError> {
+        SentenceIndex::delete_corpus(self, corpus)
+    }
+
+    fn corpus_sizes(&self) -> Result<Vec<(String, u64)>, SearchIndexError> {
+        SentenceIndex::corpus_sizes(self)
+    }
+}
+
+/// qbm25's exact candidates: the top n of BM25 / max BM25 + α · qs among the text matches that
+/// meet every test, and BM25's top n with the same score (qs from the fast field, 0 when a test
+/// is missed); the merge of both holds the exact top n.
+fn qbm25(retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, SearchError> {
+    let stage = retrieve::LinearScore {
+        text: 1.0 / retrieval.max_bm25,
+        quantity: retrieval.alpha,
+    };
+    let mut candidates = retrieval.meeting(stage)?;
+    candidates.extend(retrieval.text_candidates());
+    retrieval.score_from_fast_field(&mut candidates, stage);
+    Ok(candidates)
+}
