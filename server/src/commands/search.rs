@@ -7,6 +7,7 @@ use anyhow::{bail, Context};
 use serde::Serialize;
 use tally_engine::choices::SearchChoices;
 use tally_engine::search::eval::{evaluate, JudgedCollection, RankerScores};
+use tally_engine::search::generated::encoder_text;
 use tally_engine::search::learned;
 use tally_engine::search::token_vectors::TokenVectors;
 use tally_engine::search::tuning::{folds, grid, Parts, ScoredGrid, Tuned, FOLDS};
@@ -531,6 +532,21 @@ struct SearchBenchFigures {
     latency: Vec<LatencyFigures>,
     qbm25_to_bm25_p50: f64,
     slowest_qbm25: Vec<SlowQuery>,
+    /// What the learned ranker's encoder costs apart (`None` without the encoder).
+    encoder: Option<EncoderCost>,
+}
+
+/// The encoder's share of the learned ranker, measured apart: what a store holding each
+/// sentence's vector from ingestion (docs/scale.md) would leave per query, and what it would
+/// add per sentence ingested.
+#[derive(Debug, Serialize)]
+struct EncoderCost {
+    /// Encoding the query alone, p50 / p95 over the queries and runs.
+    query_p50_ms: f64,
+    query_p95_ms: f64,
+    /// Encoding sentences of the index in batches, as ingestion would.
+    sentences_encoded: usize,
+    sentences_per_second: f64,
 }
 
 #[derive(Debug, Serialize)]
@@ -633,6 +649,10 @@ pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
             mean_ms: times.iter().sum::<f64>() / times.len() as f64,
         });
     }
+    let encoder_cost = match &encoder {
+        Some(encoder) => Some(encoder_cost(encoder, &queries, &real, args.runs.max(1))?),
+        None => None,
+    };
     let resident_after = super::resident::Resident::now().total_mb;
     let millions = index.len() as f64 / 1e6;
     let disk = directory_megabytes(&dir);
@@ -652,6 +672,7 @@ pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
         qbm25_to_bm25_p50: latency[1].p50_ms / latency[0].p50_ms,
         latency,
         slowest_qbm25: slowest(&queries, &per_query_p50[1], &per_query_p50[0], 5),
+        encoder: encoder_cost,
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&figures)?);
@@ -684,6 +705,17 @@ fn print_search_bench(f: &SearchBenchFigures) {
         );
     }
     println!("qbm25 / bm25 p50: {:.2}×", f.qbm25_to_bm25_p50);
+    if let Some(e) = &f.encoder {
+        println!(
+            "the learned ranker's encoder apart: the query alone p50 {:.2} ms, p95 {:.2} ms; {} \
+             sentences encoded at {:.0} sentences/s ({:.1} h per million)",
+            e.query_p50_ms,
+            e.query_p95_ms,
+            e.sentences_encoded,
+            e.sentences_per_second,
+            1e6 / e.sentences_per_second / 3600.0
+        );
+    }
     println!("slowest qbm25 queries (p50 over the runs; bm25 on the same query):");
     for s in &f.slowest_qbm25 {
         println!(
@@ -691,6 +723,43 @@ fn print_search_bench(f: &SearchBenchFigures) {
             s.qbm25_ms, s.bm25_ms, s.query
         );
     }
+}
+
+/// Sentences encoded to measure the encoder's rate at ingestion.
+const ENCODED_FOR_RATE: usize = 2000;
+
+/// The encoder's cost on the queries alone and on the first [`ENCODED_FOR_RATE`] real
+/// sentences.
+fn encoder_cost(
+    encoder: &tally_engine::Encoder,
+    queries: &[String],
+    real: &[Document],
+    runs: usize,
+) -> anyhow::Result<EncoderCost> {
+    let texts: Vec<String> = queries.iter().map(|q| encoder_text(q)).collect();
+    let mut times = Vec::new();
+    for _ in 0..runs {
+        for text in &texts {
+            let t = Instant::now();
+            std::hint::black_box(encoder.embed_one(text)?);
+            times.push(t.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let sentences: Vec<String> = real
+        .iter()
+        .flat_map(tally_engine::search::index::sentences_of)
+        .take(ENCODED_FOR_RATE)
+        .map(|s| s.text)
+        .collect();
+    let t = Instant::now();
+    std::hint::black_box(encoder.embed(&sentences)?);
+    Ok(EncoderCost {
+        query_p50_ms: super::bench::percentile(&times, 0.5),
+        query_p95_ms: super::bench::percentile(&times, 0.95),
+        sentences_encoded: sentences.len(),
+        sentences_per_second: sentences.len() as f64 / t.elapsed().as_secs_f64(),
+    })
 }
 
 /// The `n` queries on which qbm25 is slowest.
