@@ -519,6 +519,44 @@ mod tests {
         }
     }
 
+    /// On the real files: the Qsearch dev sentences, mixed into the sentences given, are never
+    /// read once excluded, while NewsQuant's give queries whose labels the parser confirms.
+    #[test]
+    fn no_qsearch_sentence_is_read_from_the_real_files() {
+        use crate::corpus::sentences::{parse_judged, read_documents};
+        use crate::corpus::Format;
+        use crate::search::index::sentences_of;
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
+        let judged = std::fs::read_to_string(data.join("qsearch/qsearch_text_dev.jsonl"))
+            .expect("the Qsearch dev file is in ../shared/data");
+        let excluded: HashSet<String> = parse_judged(&judged)
+            .unwrap()
+            .into_iter()
+            .flat_map(|q| q.judged.into_iter().map(|j| j.sentence))
+            .collect();
+        let news = read_documents(
+            &data.join("quantities/newsquant_dev.json"),
+            Format::NewsQuant,
+        )
+        .expect("NewsQuant is in ../shared/data");
+        let mut sentences: Vec<StoredSentence> = news.iter().flat_map(sentences_of).collect();
+        let first_excluded = sentences.len();
+        sentences.extend(stored(
+            &excluded.iter().map(String::as_str).collect::<Vec<_>>(),
+        ));
+        let (queries, counts) = generate(&sentences, &excluded, &GeneratorSettings::default());
+        assert!(queries.len() >= 40, "{counts:?}");
+        assert_eq!(counts.sentences_read, first_excluded);
+        for generated in &queries {
+            let used = std::iter::once(generated.source)
+                .chain(generated.positives.iter().copied())
+                .chain(generated.negatives.iter().map(|(s, _)| *s));
+            for s in used {
+                assert!(s < first_excluded, "{} read", sentences[s].text);
+            }
+        }
+    }
+
     #[test]
     fn bounds_are_written_as_people_write_them() {
         assert_eq!(round_two_digits(82_500.0 * 0.7), 58_000.0);

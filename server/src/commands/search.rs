@@ -609,45 +609,10 @@ pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
         rankers.push(Ranker::Learned);
     }
     for ranker in rankers {
-        let settings = SearchSettings {
-            ranker,
-            ..SearchSettings::default()
-        };
-        let encoder = encoder.as_deref();
-        // One warm-up pass, then timed runs.
-        for q in &queries {
-            run_search(&index, encoder, q, &settings)?;
-        }
-        let mut times = Vec::new();
-        let mut per_query = vec![Vec::new(); queries.len()];
-        for _ in 0..args.runs.max(1) {
-            for (q, own) in queries.iter().zip(&mut per_query) {
-                let t = Instant::now();
-                std::hint::black_box(run_search(&index, encoder, q, &settings)?);
-                let ms = t.elapsed().as_secs_f64() * 1000.0;
-                times.push(ms);
-                own.push(ms);
-            }
-        }
-        times.sort_by(f64::total_cmp);
-        per_query_p50.push(
-            per_query
-                .iter_mut()
-                .map(|own| {
-                    own.sort_by(f64::total_cmp);
-                    super::bench::percentile(own, 0.5)
-                })
-                .collect::<Vec<f64>>(),
-        );
-        let pick = |p: f64| super::bench::percentile(&times, p);
-        latency.push(LatencyFigures {
-            ranker: ranker.name(),
-            queries: queries.len(),
-            runs: args.runs.max(1),
-            p50_ms: pick(0.5),
-            p95_ms: pick(0.95),
-            mean_ms: times.iter().sum::<f64>() / times.len() as f64,
-        });
+        let (figures, own_p50) =
+            time_ranker(&index, encoder.as_deref(), &queries, ranker, args.runs)?;
+        latency.push(figures);
+        per_query_p50.push(own_p50);
     }
     let encoder_cost = match &encoder {
         Some(encoder) => Some(encoder_cost(encoder, &queries, &real, args.runs.max(1))?),
@@ -723,6 +688,54 @@ fn print_search_bench(f: &SearchBenchFigures) {
             s.qbm25_ms, s.bm25_ms, s.query
         );
     }
+}
+
+/// One ranker's latency over the queries (a warm-up pass, then `runs` timed passes), and each
+/// query's p50 over the runs.
+fn time_ranker(
+    index: &SentenceIndex,
+    encoder: Option<&tally_engine::Encoder>,
+    queries: &[String],
+    ranker: Ranker,
+    runs: usize,
+) -> anyhow::Result<(LatencyFigures, Vec<f64>)> {
+    let settings = SearchSettings {
+        ranker,
+        ..SearchSettings::default()
+    };
+    for q in queries {
+        run_search(index, encoder, q, &settings)?;
+    }
+    let runs = runs.max(1);
+    let mut times = Vec::new();
+    let mut per_query = vec![Vec::new(); queries.len()];
+    for _ in 0..runs {
+        for (q, own) in queries.iter().zip(&mut per_query) {
+            let t = Instant::now();
+            std::hint::black_box(run_search(index, encoder, q, &settings)?);
+            let ms = t.elapsed().as_secs_f64() * 1000.0;
+            times.push(ms);
+            own.push(ms);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let own_p50 = per_query
+        .iter_mut()
+        .map(|own| {
+            own.sort_by(f64::total_cmp);
+            super::bench::percentile(own, 0.5)
+        })
+        .collect();
+    let pick = |p: f64| super::bench::percentile(&times, p);
+    let figures = LatencyFigures {
+        ranker: ranker.name(),
+        queries: queries.len(),
+        runs,
+        p50_ms: pick(0.5),
+        p95_ms: pick(0.95),
+        mean_ms: times.iter().sum::<f64>() / times.len() as f64,
+    };
+    Ok((figures, own_p50))
 }
 
 /// Sentences encoded to measure the encoder's rate at ingestion.
