@@ -34,6 +34,19 @@ pub const CANDIDATES: [&str; 3] = ["condition margin", "unit written", "token co
 /// the candidates).
 pub const SHIPPED: [usize; N] = [0, 1, 2, 3];
 
+/// The column of candidate feature `i` ([`CANDIDATES`]).
+pub const fn candidate_column(i: usize) -> usize {
+    N + i
+}
+
+/// The name of a column: a shipped feature's or a candidate's.
+pub fn column_name(column: usize) -> &'static str {
+    FEATURES
+        .get(column)
+        .copied()
+        .unwrap_or_else(|| CANDIDATES[column - N])
+}
+
 /// One pooled sentence of a query: its features and whether it is judged relevant.
 #[derive(Debug, Clone)]
 struct Pooled {

@@ -1,5 +1,6 @@
-//! The first stage of a search: candidate sentences from the index, by BM25 alone or by a score
-//! of BM25 and the quantity score among the sentences that meet every constraint.
+//! The tantivy store's first stage (`super::store`): candidate sentences from the index, by BM25
+//! alone or by a score of BM25 and the quantity score among the sentences that meet every
+//! constraint (with the query's words, or whatever they are).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;

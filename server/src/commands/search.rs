@@ -435,28 +435,26 @@ pub fn train_ranker(args: &TrainSearchRankerArgs) -> anyhow::Result<()> {
     let (out_of_fold, _) = learned::cross_validate(&pools, &fold);
     let cv = RankerScores::mean(Ranker::Learned, &out_of_fold);
     // Candidate features, each measured by the same cross-validation (not shipped).
-    let mut sets = vec![vec![4], vec![5], vec![4, 5]];
+    let [margin, unit, token_cosine] = [0, 1, 2].map(learned::candidate_column);
+    let with_shipped = |extra: &[usize]| -> Vec<usize> {
+        extra.iter().chain(&learned::SHIPPED).copied().collect()
+    };
+    let mut sets = vec![
+        with_shipped(&[margin]),
+        with_shipped(&[unit]),
+        with_shipped(&[margin, unit]),
+    ];
     if token_vectors.is_some() {
-        sets.extend([vec![6], vec![6, 1, 2, 3]]);
+        sets.push(with_shipped(&[token_cosine]));
+        // The token vectors' cosine in place of the encoder's (column 0).
+        let mut instead = learned::SHIPPED.to_vec();
+        instead[0] = token_cosine;
+        sets.push(instead);
     }
     for columns in sets {
-        let extra: Vec<usize> = columns.iter().chain(&learned::SHIPPED).copied().collect();
-        let columns = if columns.len() > 1 && columns[0] == 6 {
-            columns
-        } else {
-            extra
-        };
         let (per_query, _) = learned::cross_validate_with(&pools, &fold, &columns);
         let with = RankerScores::mean(Ranker::Learned, &per_query);
-        let names: Vec<&str> = columns
-            .iter()
-            .map(|&i| {
-                learned::FEATURES
-                    .get(i)
-                    .copied()
-                    .unwrap_or_else(|| learned::CANDIDATES[i - learned::FEATURES.len()])
-            })
-            .collect();
+        let names: Vec<&str> = columns.iter().map(|&c| learned::column_name(c)).collect();
         println!(
             "  {}: cross-validated P@10 {:.3}, MRR@10 {:.3}, NDCG@10 {:.3}",
             names.join(" + "),
