@@ -89,8 +89,40 @@ impl<'a> Retrieval<'a> {
     /// matches within the condition filter (or, without words, the filter's sentences), scored
     /// with the values read from the fast field.
     pub fn meeting(&self, stage: LinearScore) -> Result<Vec<Candidate>, SearchError> {
+        match self.text_query {
+            Some(text) => {
+                let both = BooleanQuery::new(vec![
+                    (Occur::Must, text.box_clone()),
+                    (Occur::Must, self.condition_filter.box_clone()),
+                ]);
+                self.top_meeting(&both, stage, self.n)
+            }
+            None => self.top_meeting(self.condition_filter, stage, self.n),
+        }
+    }
+
+    /// The top `n` sentences that meet every test by `stage`'s score, whatever their words
+    /// (BM25 0): a sentence that answers in other words than the query's ("64GB of in-built
+    /// storage" for "phones with 128 GB memory") is found for a re-ranker that reads meaning.
+    pub fn meeting_without_words(
+        &self,
+        stage: LinearScore,
+        n: usize,
+    ) -> Result<Vec<Candidate>, SearchError> {
+        self.top_meeting(self.condition_filter, stage, n)
+    }
+
+    /// The top `n` of `query`'s sentences that meet every test, by `stage`'s score of their
+    /// BM25 (0 for the condition filter alone, whose score is 0) and the qs read from the fast
+    /// field.
+    fn top_meeting(
+        &self,
+        query: &dyn Query,
+        stage: LinearScore,
+        n: usize,
+    ) -> Result<Vec<Candidate>, SearchError> {
         let tests = Arc::new(self.tests.to_vec());
-        let collector = TopDocs::with_limit(self.n).tweak_score(move |segment: &SegmentReader| {
+        let collector = TopDocs::with_limit(n).tweak_score(move |segment: &SegmentReader| {
             let column = segment.fast_fields().u64(PACKED_FIELD).ok();
             let tests = Arc::clone(&tests);
             move |doc: DocId, bm25: Score| {
@@ -102,53 +134,15 @@ impl<'a> Retrieval<'a> {
                 }
             }
         });
-        let top = match self.text_query {
-            Some(text) => {
-                let both = BooleanQuery::new(vec![
-                    (Occur::Must, text.box_clone()),
-                    (Occur::Must, self.condition_filter.box_clone()),
-                ]);
-                self.searcher.search(&both, &collector)?
-            }
-            None => self.searcher.search(self.condition_filter, &collector)?,
-        };
-        Ok(top
+        Ok(self
+            .searcher
+            .search(query, &collector)?
             .into_iter()
             .filter(|((s, _), _)| s.is_finite())
             .map(|((_, bm25), address)| Candidate {
                 address,
                 bm25,
                 first_stage: bm25,
-            })
-            .collect())
-    }
-
-    /// The top `n` sentences that meet every test by `stage`'s score, whatever their words
-    /// (BM25 0): a sentence that answers in other words than the query's ("64GB of in-built
-    /// storage" for "phones with 128 GB memory") is found for a re-ranker that reads meaning.
-    pub fn meeting_without_words(
-        &self,
-        stage: LinearScore,
-        n: usize,
-    ) -> Result<Vec<Candidate>, SearchError> {
-        let tests = Arc::new(self.tests.to_vec());
-        let collector = TopDocs::with_limit(n).tweak_score(move |segment: &SegmentReader| {
-            let column = segment.fast_fields().u64(PACKED_FIELD).ok();
-            let tests = Arc::clone(&tests);
-            move |doc: DocId, _: Score| {
-                meeting_score_at(&tests, column.as_ref(), doc)
-                    .map_or(f64::NEG_INFINITY, |qs| stage.score(0.0, qs))
-            }
-        });
-        Ok(self
-            .searcher
-            .search(self.condition_filter, &collector)?
-            .into_iter()
-            .filter(|(s, _)| s.is_finite())
-            .map(|(score, address)| Candidate {
-                address,
-                bm25: 0.0,
-                first_stage: score,
             })
             .collect())
     }

@@ -12,7 +12,7 @@ use std::path::Path;
 use candle_core::{Device, Tensor};
 use tokenizers::Tokenizer;
 
-use crate::encoder::{Encoder, EncoderError};
+use crate::encoder::{cosine, Encoder, EncoderError};
 use crate::random::SplitMix64;
 
 /// SIF's smoothing: a piece as frequent as a in the training text gets half the weight.
@@ -277,7 +277,7 @@ impl TokenVectors {
             candidates.extend(positives.iter().filter(|p| !own[b].contains(p)));
             let cosines: Vec<f32> = candidates
                 .iter()
-                .map(|&c| cosine_of(&u, &document_sums[c]))
+                .map(|&c| cosine(&u, &document_sums[c]))
                 .collect();
             let logits: Vec<f32> = cosines.iter().map(|c| c / settings.temperature).collect();
             let largest = logits.iter().fold(f32::MIN, |m, &x| m.max(x));
@@ -327,10 +327,6 @@ impl TokenVectors {
     }
 }
 
-fn cosine_of(u: &[f32], v: &[f32]) -> f32 {
-    crate::encoder::cosine(u, v)
-}
-
 /// Adds `scale` · ∂cos(u, v)/∂u to `gradient`: (v/|v| − cos · u/|u|) / |u|.
 fn accumulate_cosine_gradient(gradient: &mut [f32], u: &[f32], v: &[f32], cos: f32, scale: f32) {
     let nu = u.iter().map(|x| x * x).sum::<f32>().sqrt();
@@ -375,7 +371,7 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         assert_eq!(read.weights, vectors.weights);
         let text = "stadium capacity of more than 80000 people";
-        let cos = cosine_of(&vectors.embed(text), &read.embed(text));
+        let cos = cosine(&vectors.embed(text), &read.embed(text));
         assert!(cos > 0.999, "{cos}");
         // Training pulls the query towards its positive and away from its negative.
         let triple = Triple {
@@ -385,8 +381,7 @@ mod tests {
         };
         let gap = |v: &TokenVectors| {
             let q = v.embed(&triple.query);
-            cosine_of(&q, &v.embed(&triple.positive))
-                - cosine_of(&q, &v.embed(&triple.negatives[0]))
+            cosine(&q, &v.embed(&triple.positive)) - cosine(&q, &v.embed(&triple.negatives[0]))
         };
         let before = gap(&vectors);
         let losses = vectors.train(
@@ -405,11 +400,11 @@ mod tests {
         let u = [0.3f32, -0.2, 0.9];
         let v = [0.5f32, 0.4, -0.1];
         let mut gradient = [0f32; 3];
-        accumulate_cosine_gradient(&mut gradient, &u, &v, cosine_of(&u, &v), 1.0);
+        accumulate_cosine_gradient(&mut gradient, &u, &v, cosine(&u, &v), 1.0);
         for i in 0..3 {
             let mut moved = u;
             moved[i] += 1e-3;
-            let numeric = (cosine_of(&moved, &v) - cosine_of(&u, &v)) / 1e-3;
+            let numeric = (cosine(&moved, &v) - cosine(&u, &v)) / 1e-3;
             assert!(
                 (numeric - gradient[i]).abs() < 1e-2,
                 "{i}: {numeric} {gradient:?}"
