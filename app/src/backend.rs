@@ -74,8 +74,16 @@ mod server_side {
         fn corpora(&self, token: String) -> BoxFuture<Result<Vec<CorpusRow>, Failure>>;
         /// An ingestion job (its id is its key).
         fn ingest_job(&self, id: String) -> BoxFuture<Result<IngestJob, Failure>>;
-        /// The review queue and the verified answers; `token` must be the admin token.
-        fn review(&self, token: String) -> BoxFuture<Result<tally_types::Review, Failure>>;
+        /// Page `page` (from 0) of the review queue, and the verified answers; `token` must be
+        /// the admin token.
+        fn review(
+            &self,
+            token: String,
+            page: u32,
+        ) -> BoxFuture<Result<tally_types::Review, Failure>>;
+        /// The form token of the request's login cookie: what the admin pages' forms carry
+        /// (`None` without a valid login).
+        fn form_token(&self) -> Option<String>;
     }
 
     /// The backend as Leptos context.
@@ -234,14 +242,30 @@ pub async fn admin_corpora(token: String) -> Result<Option<Vec<CorpusRow>>, Serv
     backend()?.0.corpora(token).await.map(Some).map_err(failed)
 }
 
-/// The review queue and the verified answers, for the admin holding the token (or logged in with
-/// it); `None` when the request gives no token at all.
+/// Page `page` (from 0) of the review queue and the verified answers, for the admin holding the
+/// token (or logged in with it); `None` when the request gives no token at all.
 #[server(prefix = "/_server", endpoint = "admin_review")]
-pub async fn admin_review(token: String) -> Result<Option<tally_types::Review>, ServerFnError> {
+pub async fn admin_review(
+    token: String,
+    page: u32,
+) -> Result<Option<tally_types::Review>, ServerFnError> {
     if !gives_admin_credential(&token) {
         return Ok(None);
     }
-    backend()?.0.review(token).await.map(Some).map_err(failed)
+    backend()?
+        .0
+        .review(token, page)
+        .await
+        .map(Some)
+        .map_err(failed)
+}
+
+/// The form token the admin pages' forms carry for the request's login cookie (issue 70: a form
+/// the cookie alone admits must carry it, which a page of another origin cannot read); `None`
+/// without a login.
+#[server(prefix = "/_server", endpoint = "admin_form_token")]
+pub async fn admin_form_token() -> Result<Option<String>, ServerFnError> {
+    Ok(backend()?.0.form_token())
 }
 
 /// Whether the request gives an admin token: in the page's URL, or as the login cookie (checked

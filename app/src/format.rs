@@ -5,6 +5,10 @@ pub fn number(value: f64) -> String {
     if !value.is_finite() {
         return value.to_string();
     }
+    // Past what a u64 holds, in powers of ten rather than a saturated "18,446,744,…".
+    if value.abs() >= 1e18 {
+        return format!("{value:e}");
+    }
     let rounded = (value * 1000.0).round() / 1000.0;
     let negative = rounded < 0.0;
     let abs = rounded.abs();
@@ -265,6 +269,9 @@ mod tests {
         assert_eq!(number(2.5), "2.5");
         assert_eq!(number(-0.125), "-0.125");
         assert_eq!(number(99354.0004), "99,354");
+        // Issue 70: 1e300 read "18,446,744,073,709,551,615" (a u64 saturated).
+        assert_eq!(number(1e15), "1,000,000,000,000,000");
+        assert_eq!(number(1e300), "1e300");
         assert_eq!(percent(0.734), "73%");
         assert_eq!(percent(0.001), "<1%");
         assert_eq!(percent(0.0), "0%");

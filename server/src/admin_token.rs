@@ -112,6 +112,20 @@ impl AdminToken {
         Some(hex(&mac.finalize().into_bytes()))
     }
 
+    /// The token the admin pages' forms carry for the login cookie `cookie` (issue 70): a form
+    /// that the cookie alone admits must carry it too. A page of this server shows it to whoever
+    /// holds the cookie; a page of another origin, which the browser sends the cookie from all
+    /// the same, cannot read it. A new login makes a new one. `None` without a token.
+    pub fn form_token(&self, cookie: &str) -> Option<String> {
+        self.sign(&format!("form\n{cookie}"))
+    }
+
+    /// Whether `given` is the form token of the login cookie `cookie`.
+    pub fn form_token_fits(&self, cookie: &str, given: &str) -> bool {
+        self.form_token(cookie)
+            .is_some_and(|expected| constant_time_eq(expected.as_bytes(), given.as_bytes()))
+    }
+
     /// What a login cookie is worth now.
     pub fn login(&self, cookie: &str) -> Login {
         self.login_at(cookie, now_unix())
@@ -274,6 +288,21 @@ mod tests {
         for junk in ["", ".", "v2...", "v2.1.2.3", &"a".repeat(5000)] {
             assert_eq!(open.login(junk), Login::Forged, "{junk}");
         }
+    }
+
+    #[test]
+    fn a_form_token_belongs_to_one_login_and_one_server() {
+        let admin = AdminToken::new(Some("s3cret".into()), Some("secret".into()));
+        let login = admin.login_value().unwrap();
+        let form = admin.form_token(&login).unwrap();
+        assert!(admin.form_token_fits(&login, &form));
+        // Another login, another secret, or a guess does not fit.
+        let other_login = admin.login_value().unwrap();
+        assert!(!admin.form_token_fits(&other_login, &form));
+        let elsewhere = AdminToken::new(Some("s3cret".into()), Some("other".into()));
+        assert!(!elsewhere.form_token_fits(&login, &form));
+        assert!(!admin.form_token_fits(&login, "") && !admin.form_token_fits(&login, &login));
+        assert_eq!(AdminToken::new(None, None).form_token(&login), None);
     }
 
     #[test]

@@ -54,7 +54,7 @@ pub fn admit(state: &AppState, asker: &Asker) -> Result<(), AnswerError> {
         .map_err(|wait| AnswerError::RateLimited(wait.as_secs().max(1)))
 }
 
-/// Stores feedback within the sender's allowance (`--rate-limit`, counted apart from answers):
+/// Stores feedback within the sender's allowance (`--feedback-limit`, counted apart from answers):
 /// the one way in for the API and the page's forms.
 pub async fn store_feedback(
     state: &AppState,
@@ -66,12 +66,26 @@ pub async fn store_feedback(
         .check(asker.address)
         .map_err(|wait| FeedbackRefused::RateLimited(wait.as_secs().max(1)))?;
     let db = state.db.clone();
-    let visitor = asker.visitor.as_deref().and_then(visitor_id);
+    let visitor = feedback_visitor(asker);
     Ok(
         crate::store::db::write_to_end(async move { feedback::insert(&db, &new, visitor).await })
             .await?,
     )
 }
+
+/// Whom feedback counts as from: the visitor cookie, else the sender's address (issue 70: each
+/// request without the cookie counted as a new visitor, so one address made "200 visitors"
+/// agree). The address is stored only as an id derived from it (name-based, as a visitor id).
+fn feedback_visitor(asker: &Asker) -> Option<Uuid> {
+    asker.visitor.as_deref().and_then(visitor_id).or_else(|| {
+        asker
+            .address
+            .map(|address| Uuid::new_v5(&ADDRESS_VISITORS, address.to_string().as_bytes()))
+    })
+}
+
+/// The namespace of the ids that stand for an address's feedback without a visitor cookie.
+const ADDRESS_VISITORS: Uuid = Uuid::from_u128(0x5f0e_8a3c_91d2_4b6e_a7c4_3e2d_1b0a_9f87);
 
 /// Answers a value question (`GET /api/value`) within the asker's allowance.
 pub async fn answer_value(
@@ -147,7 +161,7 @@ pub async fn answer_and_store(
     let answer = Arc::try_unwrap(answer).unwrap_or_else(|shared| (*shared).clone());
     // A database that could not store the answer is not asked again (its timeout once is enough).
     let verified = match ids {
-        Some(_) => verified_for(state, &ask.q, &answer).await,
+        Some(_) => verified_for(state, ask, &answer).await,
         None => None,
     };
     Ok(StoredAnswer {
@@ -159,14 +173,19 @@ pub async fn answer_and_store(
     })
 }
 
-/// The count the operator accepted for a count question, read from the database at every
-/// answer (so every server of a cluster gives it as soon as it is accepted); none when the
-/// database cannot be reached (Tally's own answer is still given).
-async fn verified_for(state: &AppState, question: &str, answer: &Answer) -> Option<VerifiedAnswer> {
+/// The count the operator accepted for a count question over the corpus asked, read from the
+/// database at every answer (so every server of a cluster gives it as soon as it is accepted);
+/// none when the database cannot be reached (Tally's own answer is still given).
+async fn verified_for(
+    state: &AppState,
+    ask: &tally_types::request::Ask,
+    answer: &Answer,
+) -> Option<VerifiedAnswer> {
     if answer.kind != tally_types::QuestionKind::Count {
         return None;
     }
-    crate::store::verified::current(&state.db, question)
+    let corpus = crate::store::verified::corpus_of(&ask.settings.count);
+    crate::store::verified::current(&state.db, &ask.q, corpus)
         .await
         .inspect_err(|e| tracing::warn!("verified answers not read: {e}"))
         .ok()
@@ -226,8 +245,8 @@ fn new_feedback(form: &FeedbackForm) -> Result<NewFeedback, FormError> {
     })
 }
 
-/// Opinions and verified answers the review page lists at most.
-const REVIEW_LIMIT: i64 = 200;
+/// Opinions (a page) and verified answers the review page lists at most.
+const REVIEW_LIMIT: i64 = 50;
 
 /// The server's side of the app.
 pub struct ServerBackend {
@@ -309,7 +328,14 @@ impl Backend for ServerBackend {
         })
     }
 
-    fn review(&self, token: String) -> BoxFuture<Result<tally_types::Review, Failure>> {
+    fn form_token(&self) -> Option<String> {
+        let cookie = tally_app::backend::request_cookie(tally_app::model::ADMIN_COOKIE)?;
+        // Only a login that holds gets one.
+        self.state.admin.token_of_login(&cookie).ok().flatten()?;
+        self.state.admin.form_token(&cookie)
+    }
+
+    fn review(&self, token: String, page: u32) -> BoxFuture<Result<tally_types::Review, Failure>> {
         let token = self.token_or_login(token);
         let state = self.state.clone();
         Box::pin(async move {
@@ -317,13 +343,33 @@ impl Backend for ServerBackend {
                 .admin
                 .check(Some(&token), crate::admin_token::REVIEW_PAGE)
                 .map_err(|e| e.failure())?;
-            let queue = crate::store::review::queue(&state.db, REVIEW_LIMIT)
+            // One opinion more than the page shows says whether another page follows.
+            let asked = crate::store::review::QueuePage {
+                limit: REVIEW_LIMIT + 1,
+                offset: REVIEW_LIMIT * i64::from(page),
+            };
+            let mut queue = crate::store::review::queue(&state.db, asked)
                 .await
                 .map_err(|e| e.failure())?;
+            let opinions: usize = queue.iter().map(|q| q.opinions.len()).sum();
+            let more = opinions > REVIEW_LIMIT as usize;
+            if more {
+                if let Some(last) = queue.last_mut() {
+                    last.opinions.pop();
+                    if last.opinions.is_empty() {
+                        queue.pop();
+                    }
+                }
+            }
             let verified = crate::store::verified::list(&state.db, REVIEW_LIMIT)
                 .await
                 .map_err(|e| e.failure())?;
-            Ok(tally_types::Review { queue, verified })
+            Ok(tally_types::Review {
+                queue,
+                verified,
+                page,
+                more,
+            })
         })
     }
 

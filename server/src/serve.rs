@@ -119,7 +119,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         corpora: Arc::new(corpora),
         answerer,
         limiter: RateLimiter::new(args.rate_limit),
-        feedback_limiter: RateLimiter::new(args.rate_limit),
+        feedback_limiter: RateLimiter::new(args.feedback_limit),
         study: Arc::new(study),
         admin,
         ingest: ingest.clone(),

@@ -99,6 +99,8 @@ async fn a_reviewed_correction_answers_on_every_server_until_withdrawn() {
         &no_data,
         "--rate-limit",
         &limit,
+        "--feedback-limit",
+        &limit,
         "--admin-token",
         ADMIN_TOKEN,
     ];
@@ -139,7 +141,9 @@ async fn a_reviewed_correction_answers_on_every_server_until_withdrawn() {
     // A visitor's feedback alone changes nothing, and a visitor cannot review.
     assert!(count(&b, QUESTION).await.get("verified").is_none());
     let post = reqwest::Method::POST;
-    let accept = json!({"decision": "accepted", "reviewer": "ana"});
+    // The operator's note goes with the verified answer; the visitors' comment never does.
+    let operator_note = "Phobos and Deimos, checked with NASA's fact sheet";
+    let accept = json!({"decision": "accepted", "reviewer": "ana", "note": operator_note});
     for token in [None, Some("not-the-token")] {
         let path = format!("/api/admin/review/{wrong_id}");
         let (status, body) =
@@ -200,7 +204,8 @@ async fn a_reviewed_correction_answers_on_every_server_until_withdrawn() {
         took < Duration::from_secs(2),
         "verified on b after {took:?}"
     );
-    assert_eq!(verified["verified"]["note"], note);
+    assert_eq!(verified["verified"]["note"], operator_note);
+    assert!(!verified.to_string().contains(note), "{verified}");
     assert_eq!(verified["verified"]["tally_count"].as_f64(), own);
     assert_eq!(
         verified["answer"]["count"].as_f64(),
@@ -219,7 +224,8 @@ async fn a_reviewed_correction_answers_on_every_server_until_withdrawn() {
         page[label..].contains("Accepted by this site&#x27;s operator")
             || page[label..].contains("Accepted by this site's operator")
     );
-    assert!(page.contains(note));
+    assert!(page.contains("Phobos and Deimos, checked with NASA"));
+    assert!(!page.contains(note), "a visitor's comment is not published");
     assert!(label < page.find("id=\"count-value\"").expect("Tally's reading"));
 
     // Reviewing twice is refused; the other correction is rejected.

@@ -6,6 +6,7 @@ mod browser;
 mod cli;
 mod count_cli;
 mod database;
+mod demo_round_five;
 mod feedback_loop;
 mod hardening;
 mod health;

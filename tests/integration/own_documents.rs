@@ -543,10 +543,24 @@ async fn the_admin_logs_in_once_and_no_url_carries_the_token() {
         summary.contains(r#"id="study-counts""#),
         "the study's results"
     );
-    let upload = client
+    // Admitted by the cookie alone, an upload must carry the page's form token (issue 70).
+    let refused = client
         .post(server.url("/api/admin/corpora"))
         .header("cookie", &cookie)
         .multipart(upload_form("logged-in"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    let form_token = crate::support::quoted_after(&page, "name=\"form_token\" value=\"")
+        .expect("the page's forms carry a form token");
+    let upload = client
+        .post(server.url("/api/admin/corpora"))
+        .header("cookie", &cookie)
+        .multipart(with_files(
+            Form::new().text("form_token", form_token),
+            "logged-in",
+        ))
         .send()
         .await
         .unwrap();

@@ -221,6 +221,28 @@ async fn hostile_input_repeated_questions_and_private_history() {
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
         assert!(body["error"].as_str().unwrap().contains("whole number"));
     }
+    // Issue 70, item 8: 1e18, 1e300 and 2^64 were stored (201); counts stay exact up to 10^15.
+    for absurd in [1e18, 1e300, 2f64.powi(64), 1e15 + 2.0] {
+        let (status, body) = post_feedback(
+            &server,
+            &json!({"answer_id": answer_id, "part": "answer", "verdict": "wrong",
+                    "corrected_value": absurd}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{absurd}: {body}");
+        assert!(
+            body["error"].as_str().unwrap().contains("at most"),
+            "{body}"
+        );
+    }
+    let (status, body) = post_feedback(
+        &server,
+        &json!({"answer_id": answer_id, "part": "answer", "verdict": "wrong",
+                "corrected_value": 1e15}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_eq!(body["corrected_value"].as_f64(), Some(1e15));
     assert!(server.stop().success());
 }
 

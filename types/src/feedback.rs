@@ -4,6 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The largest corrected count accepted (10^15): every whole number up to it is exact in an f64
+/// (up to 2^53), and no count a person corrects comes near it (1e300 was stored and shown as
+/// 18,446,744,073,709,551,615).
+pub const MAX_CORRECTED_COUNT: f64 = 1e15;
+
 /// Which part of an answer feedback is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -174,8 +179,12 @@ pub struct VerifiedAnswer {
     pub answer_id: i64,
     /// Tally's own count in the answer that was judged, when it gave one.
     pub tally_count: Option<f64>,
-    /// What the person wrote with the correction.
+    /// What the operator wrote on accepting it (never a visitor's comment: it is shown to
+    /// everyone who asks).
     pub note: Option<String>,
+    /// The corpus the judged answer read ([`crate::count::ALL_CORPORA`]: every corpus); the
+    /// verified answer holds for the question over this corpus only.
+    pub corpus: String,
 }
 
 /// One thing people said about one part of a question's answers, not yet reviewed: the same
@@ -189,12 +198,17 @@ pub struct Opinion {
     pub verdict: Verdict,
     pub corrected_value: Option<f64>,
     pub moved_to: Option<CnpGroup>,
-    /// Visitors who said it (feedback without a visitor cookie counts once per row); no visitor
-    /// id leaves the database.
+    /// Visitors who said it (feedback without a visitor cookie counts once per address); no
+    /// visitor id leaves the database.
     pub visitors: i64,
-    /// The feedback rows saying it, oldest first: decide on any one of them.
+    /// How many feedback rows say it.
+    pub rows: i64,
+    /// The first of the feedback rows saying it, oldest first (at most the page's bound):
+    /// decide on any one of them.
     pub feedback_ids: Vec<i64>,
+    /// The first of their comments (at most the page's bound), and how many there are.
     pub comments: Vec<String>,
+    pub comment_count: i64,
     /// The latest answer judged, and Tally's count in it.
     pub answer_id: i64,
     pub tally_count: Option<f64>,
@@ -226,9 +240,12 @@ pub struct VerifiedRecord {
     pub withdrawn_at: Option<String>,
 }
 
-/// What the review page shows: the queue and the verified answers.
+/// What the review page shows: one page of the queue and the verified answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct Review {
     pub queue: Vec<QueuedQuestion>,
     pub verified: Vec<VerifiedRecord>,
+    /// Which page of the queue (from 0), and whether another follows.
+    pub page: u32,
+    pub more: bool,
 }

@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
-use crate::backend::{admin_corpora, get_ingest_job};
+use crate::backend::{admin_corpora, admin_form_token, get_ingest_job};
 use crate::format::number;
 use crate::views::feedback::error_text;
 use tally_types::documents::{CorpusRow, IngestJob, JobState, UploadMode, UPLOAD_ACCEPT};
@@ -18,6 +18,7 @@ pub fn AdminPage() -> impl IntoView {
     let error = move || query.read().get("error").filter(|e| !e.is_empty());
     let deleted = move || query.read().get("deleted").filter(|e| !e.is_empty());
     let corpora = Resource::new(token, admin_corpora);
+    let form_token = Resource::new(|| (), |_| admin_form_token());
     view! {
         <crate::title::PageTitle text=crate::title::page_title("Corpora")/>
         <section class="admin">
@@ -27,8 +28,12 @@ pub fn AdminPage() -> impl IntoView {
             {move || deleted().map(|name| view! { <p class="notice" role="status" id="admin-deleted">{format!("Deleted corpus {name}.")}</p> })}
             <Suspense fallback=|| view! { <p>"Loading…"</p> }>
                 {move || Suspend::new(async move {
+                    let form_token = form_token.await.ok().flatten().unwrap_or_default();
                     match corpora.await {
-                        Ok(Some(rows)) => view! { <CorpusTable rows token=token()/> <UploadForm token=token()/> }.into_any(),
+                        Ok(Some(rows)) => view! {
+                            <CorpusTable rows token=token() form_token=form_token.clone()/>
+                            <UploadForm token=token() form_token/>
+                        }.into_any(),
                         Ok(None) => view! { <LoginNeeded what="see and change the corpora"/> }.into_any(),
                         Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any(),
                     }
@@ -54,6 +59,13 @@ pub fn LoginForm(next: &'static str) -> impl IntoView {
     }
 }
 
+/// The hidden field with the page's form token (issue 70): a form the login cookie alone admits
+/// is refused without it, so that a page of another origin cannot post one.
+#[component]
+pub fn FormTokenField(form_token: String) -> impl IntoView {
+    view! { <input type="hidden" name="form_token" value=form_token/> }
+}
+
 /// What a page without a login shows below the login form.
 #[component]
 pub fn LoginNeeded(what: &'static str) -> impl IntoView {
@@ -61,7 +73,7 @@ pub fn LoginNeeded(what: &'static str) -> impl IntoView {
 }
 
 #[component]
-fn CorpusTable(rows: Vec<CorpusRow>, token: String) -> impl IntoView {
+fn CorpusTable(rows: Vec<CorpusRow>, token: String, form_token: String) -> impl IntoView {
     view! {
         <table class="corpus-table" id="corpus-table">
             <thead>
@@ -87,6 +99,7 @@ fn CorpusTable(rows: Vec<CorpusRow>, token: String) -> impl IntoView {
                                         <summary>"Delete…"</summary>
                                         <form method="post" action=action class="inline">
                                             <input type="hidden" name="token" value=token.clone()/>
+                                            <FormTokenField form_token=form_token.clone()/>
                                             <button type="submit" class="danger">{format!("Delete {} and its documents", row.name)}</button>
                                         </form>
                                     </details>
@@ -104,11 +117,13 @@ fn CorpusTable(rows: Vec<CorpusRow>, token: String) -> impl IntoView {
 }
 
 #[component]
-fn UploadForm(token: String) -> impl IntoView {
+fn UploadForm(token: String, form_token: String) -> impl IntoView {
     view! {
         <h2>"Add documents"</h2>
         <form method="post" action="/api/admin/corpora" enctype="multipart/form-data" id="upload-form" class="upload-form">
+            // Both before the files: the server reads no file of a form they do not admit.
             <input type="hidden" name="token" value=token/>
+            <FormTokenField form_token/>
             <label>"Corpus name " <input name="corpus" required pattern="[a-z0-9_\\-]{1,40}" placeholder="my-reports"/></label>
             <label>"Files " <input type="file" name="file" multiple required accept=UPLOAD_ACCEPT/></label>
             <fieldset class="upload-mode">

@@ -64,7 +64,7 @@ pub fn FeedbackForm(
                 Extra::Correction => view! {
                     <label class="fb-field">
                         "Corrected count "
-                        <input type="number" name="form[corrected_value]" min="0" step="any" inputmode="numeric"/>
+                        <input type="number" name="form[corrected_value]" min="0" max=tally_types::feedback::MAX_CORRECTED_COUNT step="1" inputmode="numeric"/>
                     </label>
                     <label class="fb-field">
                         "Comment "

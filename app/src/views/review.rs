@@ -7,9 +7,9 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
-use crate::backend::admin_review;
+use crate::backend::{admin_form_token, admin_review};
 use crate::format::number;
-use crate::views::admin::{LoginForm, LoginNeeded};
+use crate::views::admin::{FormTokenField, LoginForm, LoginNeeded};
 use crate::views::feedback::error_text;
 use tally_types::{Decision, Opinion, QueuedQuestion, Review, Verdict, VerifiedRecord};
 
@@ -19,7 +19,18 @@ pub fn ReviewPage() -> impl IntoView {
     let token = move || query.read().get("token").unwrap_or_default();
     let error = move || query.read().get("error").filter(|e| !e.is_empty());
     let done = move || query.read().get("done").filter(|e| !e.is_empty());
-    let review = Resource::new(token, admin_review);
+    let page = move || {
+        query
+            .read()
+            .get("page")
+            .and_then(|p| p.parse::<u32>().ok())
+            .unwrap_or(0)
+    };
+    let review = Resource::new(
+        move || (token(), page()),
+        |(token, page)| admin_review(token, page),
+    );
+    let form_token = Resource::new(|| (), |_| admin_form_token());
     view! {
         <crate::title::PageTitle text=crate::title::page_title("Review")/>
         <section class="admin review">
@@ -29,8 +40,9 @@ pub fn ReviewPage() -> impl IntoView {
             {move || done().map(|d| view! { <p class="notice" role="status" id="review-done">{d}</p> })}
             <Suspense fallback=|| view! { <p>"Loading…"</p> }>
                 {move || Suspend::new(async move {
+                    let form_token = form_token.await.ok().flatten().unwrap_or_default();
                     match review.await {
-                        Ok(Some(review)) => view! { <ReviewTables review token=token()/> }.into_any(),
+                        Ok(Some(review)) => view! { <ReviewTables review token=token() form_token/> }.into_any(),
                         Ok(None) => view! { <LoginNeeded what="review feedback"/> }.into_any(),
                         Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any(),
                     }
@@ -41,9 +53,25 @@ pub fn ReviewPage() -> impl IntoView {
 }
 
 #[component]
-fn ReviewTables(review: Review, token: String) -> impl IntoView {
-    let Review { queue, verified } = review;
+fn ReviewTables(review: Review, token: String, form_token: String) -> impl IntoView {
+    let Review {
+        queue,
+        verified,
+        page,
+        more,
+    } = review;
     let empty = queue.is_empty();
+    // Pages of the queue keep the token of a page opened with one in its URL.
+    let page_link = |to: u32| {
+        let token = if token.is_empty() {
+            String::new()
+        } else {
+            format!("token={}&", tally_types::request::encode(&token))
+        };
+        format!("/admin/review?{token}page={to}")
+    };
+    let earlier = (page > 0).then(|| page_link(page - 1));
+    let later = more.then(|| page_link(page + 1));
     let current: Vec<VerifiedRecord> = verified
         .into_iter()
         .filter(|v| v.withdrawn_at.is_none())
@@ -53,18 +81,25 @@ fn ReviewTables(review: Review, token: String) -> impl IntoView {
         <h2>"Waiting for review"</h2>
         {empty.then(|| view! { <p class="muted" id="queue-empty">"Nothing to review."</p> })}
         <div id="review-queue">
-            {queue.into_iter().map(|q| view! { <QueuedView queued=q token=token.clone()/> }).collect_view()}
+            {queue.into_iter().map(|q| view! { <QueuedView queued=q token=token.clone() form_token=form_token.clone()/> }).collect_view()}
         </div>
+        {(earlier.is_some() || later.is_some()).then(|| view! {
+            <nav class="pages" aria-label="Pages of the queue" id="review-pages">
+                {earlier.map(|href| view! { <a href=href rel="prev">"Earlier page"</a> " " })}
+                {format!("Page {}", page + 1)}
+                {later.map(|href| view! { " " <a href=href rel="next" id="review-next">"Next page"</a> })}
+            </nav>
+        })}
         <h2>"Verified answers"</h2>
         {no_verified.then(|| view! { <p class="muted">"No verified answers."</p> })}
         <ul class="verified-list" id="verified-list">
-            {current.into_iter().map(|v| view! { <VerifiedItem record=v token=token.clone()/> }).collect_view()}
+            {current.into_iter().map(|v| view! { <VerifiedItem record=v token=token.clone() form_token=form_token.clone()/> }).collect_view()}
         </ul>
     }
 }
 
 #[component]
-fn QueuedView(queued: QueuedQuestion, token: String) -> impl IntoView {
+fn QueuedView(queued: QueuedQuestion, token: String, form_token: String) -> impl IntoView {
     let QueuedQuestion {
         question,
         opinions,
@@ -80,7 +115,7 @@ fn QueuedView(queued: QueuedQuestion, token: String) -> impl IntoView {
                     <tr><th>"What"</th><th>"Said"</th><th>"Visitors"</th><th>"Evidence"</th><th>"Comments"</th><th></th></tr>
                 </thead>
                 <tbody>
-                    {opinions.into_iter().map(|o| view! { <OpinionRow opinion=o token=token.clone()/> }).collect_view()}
+                    {opinions.into_iter().map(|o| view! { <OpinionRow opinion=o token=token.clone() form_token=form_token.clone()/> }).collect_view()}
                 </tbody>
             </table>
         </article>
@@ -101,7 +136,7 @@ fn said(opinion: &Opinion) -> String {
 }
 
 #[component]
-fn OpinionRow(opinion: Opinion, token: String) -> impl IntoView {
+fn OpinionRow(opinion: Opinion, token: String, form_token: String) -> impl IntoView {
     let id = opinion.feedback_ids.first().copied().unwrap_or_default();
     let what = match opinion.tally_count {
         Some(count) => format!("{}: Tally said {}", opinion.part.name(), number(count)),
@@ -113,22 +148,37 @@ fn OpinionRow(opinion: Opinion, token: String) -> impl IntoView {
         n => format!("{n} snippets state it"),
     });
     let action = format!("/admin/review/{id}");
+    // Accepting a count may carry the operator's note, shown with the verified answer to
+    // everyone; a visitor's comment never is.
     let decide = move |decision: Decision, label: &'static str, class: &'static str| {
+        let with_note = decision == Decision::Accepted;
         view! {
             <form method="post" action=action.clone() class="inline">
                 <input type="hidden" name="decision" value=decision.name()/>
                 <input type="hidden" name="token" value=token.clone()/>
+                <FormTokenField form_token=form_token.clone()/>
+                {with_note.then(|| view! {
+                    <label class="small">"Note shown with the answer " <input type="text" name="note" maxlength="1000"/></label>
+                })}
                 <button type="submit" class=class>{label}</button>
             </form>
         }
     };
+    let more_comments = opinion.comment_count - opinion.comments.len() as i64;
+    let more_rows = opinion.rows - opinion.feedback_ids.len() as i64;
     view! {
         <tr data-feedback=id.to_string()>
             <td>{what}</td>
             <td>{said(&opinion)}</td>
-            <td>{opinion.visitors}</td>
+            <td>
+                {opinion.visitors}
+                {(more_rows > 0).then(|| view! { <span class="muted small">{format!(" ({} rows)", number(opinion.rows as f64))}</span> })}
+            </td>
             <td>{evidence}</td>
-            <td>{opinion.comments.into_iter().map(|c| view! { <p class="small">{c}</p> }).collect_view()}</td>
+            <td>
+                {opinion.comments.into_iter().map(|c| view! { <p class="small">{c}</p> }).collect_view()}
+                {(more_comments > 0).then(|| view! { <p class="muted small">{format!("and {} more", number(more_comments as f64))}</p> })}
+            </td>
             <td>
                 {decide(Decision::Accepted, "Accept", "")}
                 {decide(Decision::Rejected, "Reject", "secondary")}
@@ -138,7 +188,7 @@ fn OpinionRow(opinion: Opinion, token: String) -> impl IntoView {
 }
 
 #[component]
-fn VerifiedItem(record: VerifiedRecord, token: String) -> impl IntoView {
+fn VerifiedItem(record: VerifiedRecord, token: String, form_token: String) -> impl IntoView {
     let action = format!("/admin/verified/{}/withdraw", record.answer.id);
     let date = record
         .answer
@@ -149,15 +199,26 @@ fn VerifiedItem(record: VerifiedRecord, token: String) -> impl IntoView {
     view! {
         <li data-verified=record.answer.id.to_string()>
             {format!(
-                "{} — {} (accepted by {} on {date})",
+                "{} — {} over {} (accepted by {} on {date})",
                 record.question,
                 number(record.answer.count),
+                corpus_words(&record.answer.corpus),
                 record.accepted_by
             )}
             <form method="post" action=action class="inline">
                 <input type="hidden" name="token" value=token/>
+                <FormTokenField form_token/>
                 <button type="submit" class="secondary">"Withdraw"</button>
             </form>
         </li>
+    }
+}
+
+/// The corpus a verified answer holds over, in words.
+fn corpus_words(corpus: &str) -> String {
+    if corpus == tally_types::count::ALL_CORPORA {
+        "every corpus".to_string()
+    } else {
+        format!("the corpus {corpus}")
     }
 }

@@ -4,12 +4,13 @@
 //! corpus.
 
 use std::io::Read;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde::Serialize;
 use tally_types::count::ALL_CORPORA;
 pub use tally_types::documents::IngestProgress;
 
+use super::budget::{ReadBudget, ReadRefused, MAX_HTML_DEPTH, MAX_HTML_ELEMENTS, MAX_HTML_INDENTS};
 use super::format::Format;
 use super::structure::{self, Outline};
 
@@ -43,6 +44,9 @@ pub enum DocumentsError {
     Snippets(#[from] IndexError),
     #[error(transparent)]
     Sentences(#[from] SearchIndexError),
+    /// A file past the reading budget (too slow, too large) or whose reading was cancelled.
+    #[error("{file}: {why}")]
+    Refused { file: String, why: ReadRefused },
 }
 
 /// A corpus name: 1 to 40 lower-case letters, digits, `-` or `_`, and not `all`.
@@ -68,9 +72,20 @@ pub fn check_corpus_name(name: &str) -> Result<(), DocumentsError> {
 
 /// The documents of a file's `text` in `format`; `name` (the file name) identifies them. A NUL
 /// character is refused with a sentence: no text file holds one (a UTF-16 file holds many), and
-/// the database cannot store it.
-pub fn read(text: &str, format: Format, name: &str) -> Result<Vec<Document>, DocumentsError> {
-    let documents = read_format(text, format, name)?;
+/// the database cannot store it. Reading spends at most `budget` (see [`ReadBudget`]).
+pub fn read(
+    text: &str,
+    format: Format,
+    name: &str,
+    budget: &ReadBudget,
+) -> Result<Vec<Document>, DocumentsError> {
+    let documents = read_format(text, format, name, budget).map_err(|e| match e {
+        Refusal::Refused(why) => DocumentsError::Refused {
+            file: name.to_string(),
+            why,
+        },
+        Refusal::Other(e) => e,
+    })?;
     let holds_nul = |d: &Document| {
         [&d.id, &d.text, &d.source]
             .iter()
@@ -85,30 +100,55 @@ pub fn read(text: &str, format: Format, name: &str) -> Result<Vec<Document>, Doc
     Ok(documents)
 }
 
-fn read_format(text: &str, format: Format, name: &str) -> Result<Vec<Document>, DocumentsError> {
+/// Why [`read_format`] stopped: the budget, or the input.
+enum Refusal {
+    Refused(ReadRefused),
+    Other(DocumentsError),
+}
+
+impl From<ReadRefused> for Refusal {
+    fn from(why: ReadRefused) -> Self {
+        Refusal::Refused(why)
+    }
+}
+
+impl From<DocumentsError> for Refusal {
+    fn from(error: DocumentsError) -> Self {
+        Refusal::Other(error)
+    }
+}
+
+fn read_format(
+    text: &str,
+    format: Format,
+    name: &str,
+    budget: &ReadBudget,
+) -> Result<Vec<Document>, Refusal> {
     // Parsed once into an outline, stored as its passages with their context (issue 58).
     let document = |id: String, outline: Outline, fallback_title: &str| {
         let title = outline
             .title
             .clone()
             .unwrap_or_else(|| fallback_title.to_string());
-        Document {
+        let text = structure::write_passages(&structure::passages(&outline, &title));
+        // Writing the passages is part of reading: still within the budget.
+        budget.check()?;
+        Ok::<_, Refusal>(Document {
             id,
-            text: structure::write_passages(&structure::passages(&outline, &title)),
+            text,
             source: title,
             entity: None,
-        }
+        })
     };
     match format {
         Format::Text | Format::Markdown | Format::Csv => Ok(vec![document(
             name.into(),
-            structure::outline(text, format),
+            structure::outline(text, format, budget)?,
             name,
-        )]),
+        )?]),
         Format::Html => {
-            let outline = structure::html_outline(text)
-                .map_err(|e| DocumentsError::Invalid(format!("{name}: {e}")))?;
-            Ok(vec![document(name.into(), outline, name)])
+            let outline = structure::html_outline(text, budget)?;
+            Ok(vec![document(name.into(), outline, name)?])
         }
         Format::Jsonl => {
             #[derive(serde::Deserialize)]
@@ -128,7 +168,7 @@ fn read_format(text: &str, format: Format, name: &str) -> Result<Vec<Document>, 
                             n + 1
                         ))
                     })?;
-                    let mut outline = structure::outline(&line.text, Format::Text);
+                    let mut outline = structure::outline(&line.text, Format::Text, budget)?;
                     // A line's own title names it; a first short line of its text is a heading.
                     if let Some(title) = line.source.or(line.title) {
                         if let Some(first) = outline.title.replace(title) {
@@ -137,114 +177,231 @@ fn read_format(text: &str, format: Format, name: &str) -> Result<Vec<Document>, 
                             }
                         }
                     }
-                    Ok(document(
+                    document(
                         line.id.unwrap_or_else(|| format!("{name}:{}", n + 1)),
                         outline,
                         name,
-                    ))
+                    )
                 })
                 .collect()
         }
-        other => Err(DocumentsError::Invalid(format!(
+        other => Err(Refusal::Other(DocumentsError::Invalid(format!(
             "{name}: {} is a data set's format, not a document's ({})",
             other.name(),
             Format::names(&Format::DOCUMENTS)
-        ))),
+        )))),
     }
 }
 
-/// How long reading one HTML document may take. The parser's work grows with the square of
-/// the nesting depth (50,000 nested `<div>`s took 11.6 s, 100,000 took 64 s), so a page that
-/// takes longer is refused instead of holding an ingestion thread for minutes.
-pub const HTML_READ_BUDGET: Duration = Duration::from_secs(5);
+/// The width HTML is laid out at. A table's cell is as wide as its longest line up to this
+/// width and every line of its row is padded to it: at 100,000 a cell of 1,000 paragraphs (50 KB)
+/// laid out 86 MB in 4.4 s (issue 70); at 1,000, 2 MB in 0.15 s. A sentence or a row longer than
+/// this wraps onto the next line, which the line reader joins back for prose.
+const LAYOUT_WIDTH: usize = 1_000;
 
-/// Bytes handed to the parser at a time, between looks at the clock.
+/// The narrowest a cell is squeezed to beside a wide one (a short label is not cut mid-word).
+const MIN_CELL_WIDTH: usize = 40;
+
+/// Bytes handed to the HTML parser at a time, between looks at the budget.
 const HTML_CHUNK: usize = 4096;
 
-/// Reading an HTML document took longer than [`HTML_READ_BUDGET`].
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "reading it as HTML took longer than {} s (are its elements nested thousands deep?)",
-    HTML_READ_BUDGET.as_secs()
-)]
-pub struct HtmlTooSlow;
-
-/// A reader that fails once its deadline has passed: the HTML parser reads its input a chunk at
-/// a time and does its work per chunk, so it stops soon after.
-struct Deadline<R> {
+/// A reader that fails once its budget is spent: the HTML parser reads its input a chunk at a
+/// time and does its work per chunk, so it stops soon after.
+struct Budgeted<'b, R> {
     inner: R,
-    until: Instant,
+    budget: &'b ReadBudget,
 }
 
-impl<R: Read> Read for Deadline<R> {
+impl<R: Read> Read for Budgeted<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        if Instant::now() > self.until {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::TimedOut,
-                HtmlTooSlow,
-            ));
-        }
+        self.budget.check().map_err(std::io::Error::other)?;
         let n = buf.len().min(HTML_CHUNK);
         self.inner.read(&mut buf[..n])
     }
 }
 
-/// HTML (a page or a fragment) as the text a browser shows: tags dropped, character references
-/// read; within `until`.
-fn plain_text(html: &str, until: Instant) -> Result<String, HtmlTooSlow> {
-    let input = Deadline {
+/// HTML laid out as text by `config`, within `budget`: parsed a chunk at a time, then its tree's
+/// shape checked ([`check_html_shape`]) before the layout, whose work grows with the nesting
+/// faster than the square (`<b><i><table><tr><td>` 1,000 times, 21 KB, took 46 s and 477 MB
+/// after the parse).
+fn lay_out<D: html2text::render::TextDecorator>(
+    config: html2text::config::Config<D>,
+    html: &str,
+    budget: &ReadBudget,
+) -> Result<String, ReadRefused> {
+    let input = Budgeted {
         inner: html.as_bytes(),
-        until,
+        budget,
     };
-    finish_reading(
-        html2text::config::plain_no_decorate().string_from_read(input, 100_000),
-        until,
+    let dom = match config.parse_html(input) {
+        Ok(dom) => dom,
+        Err(_) => {
+            budget.check()?;
+            // Nothing else fails on text held in memory.
+            return Ok(String::new());
+        }
+    };
+    check_html_shape(&dom, budget)?;
+    flatten_nested_tables(&dom);
+    // An empty page has no render tree.
+    let Ok(tree) = config.dom_to_render_tree(&dom) else {
+        return Ok(String::new());
+    };
+    budget.check()?;
+    let text = config
+        .allow_width_overflow()
+        .min_wrap_width(MIN_CELL_WIDTH)
+        .render_to_string(tree, LAYOUT_WIDTH)
+        .unwrap_or_default();
+    budget.check()?;
+    Ok(text)
+}
+
+/// Refuses a page nested deeper than [`MAX_HTML_DEPTH`], with lists and quotes nested more than
+/// [`MAX_HTML_INDENTS`] deep, or with more than [`MAX_HTML_ELEMENTS`] elements: with
+/// [`flatten_nested_tables`] and [`LAYOUT_WIDTH`], the bounds that keep its layout's work
+/// within a constant times its text.
+fn check_html_shape(dom: &html2text::RcDom, budget: &ReadBudget) -> Result<(), ReadRefused> {
+    let mut stack = vec![(dom.document.clone(), 0usize, 0usize)];
+    let mut elements = 0usize;
+    while let Some((node, depth, indents)) = stack.pop() {
+        let (depth, indents) = match &node.data {
+            html2text::Element { name, .. } => {
+                elements += 1;
+                if elements.is_multiple_of(4096) {
+                    budget.check()?;
+                }
+                (
+                    depth + 1,
+                    indents + usize::from(indents_its_lines(&name.local)),
+                )
+            }
+            _ => (depth, indents),
+        };
+        if depth > MAX_HTML_DEPTH {
+            return Err(ReadRefused::TooLarge(format!(
+                "its elements are nested more than {MAX_HTML_DEPTH} deep"
+            )));
+        }
+        if indents > MAX_HTML_INDENTS {
+            return Err(ReadRefused::TooLarge(format!(
+                "its lists and quotes are nested more than {MAX_HTML_INDENTS} deep"
+            )));
+        }
+        if elements > MAX_HTML_ELEMENTS {
+            return Err(ReadRefused::TooLarge(format!(
+                "it has more than {MAX_HTML_ELEMENTS} elements"
+            )));
+        }
+        for child in node.children.borrow().iter() {
+            stack.push((child.clone(), depth, indents));
+        }
+    }
+    Ok(())
+}
+
+/// Whether the layout indents every line inside an element of this name (a quote's `> `, a
+/// list's items): the work of laying out a line grows with how many hold it.
+fn indents_its_lines(name: &str) -> bool {
+    matches!(
+        name,
+        "blockquote" | "ul" | "ol" | "dl" | "dd" | "li" | "menu" | "dir"
     )
+}
+
+fn is_table(node: &html2text::Handle) -> bool {
+    matches!(&node.data, html2text::Element { name, .. } if &*name.local == "table")
+}
+
+/// Moves every table that sits inside another table to just after the outermost one, in reading
+/// order. html2text lays a table out by laying out its cells more than once, so nested tables
+/// cost time exponential in their depth (issue 70: six deep around 100 KB of text took 104 s,
+/// `<b><i><table><tr><td>` 1,000 times 46 s); a table's rows keep their cells, and a table that
+/// lays out a page keeps the tables it held, after it.
+fn flatten_nested_tables(dom: &html2text::RcDom) {
+    // The outermost tables with their parents.
+    let mut outermost = Vec::new();
+    let mut stack = vec![dom.document.clone()];
+    while let Some(node) = stack.pop() {
+        for child in node.children.borrow().iter() {
+            if is_table(child) {
+                outermost.push((child.clone(), node.clone()));
+            } else {
+                stack.push(child.clone());
+            }
+        }
+    }
+    for (table, parent) in outermost {
+        // The tables inside it, each with its parent, in reading order (pre-order).
+        let mut inner = Vec::new();
+        let mut stack: Vec<_> = table
+            .children
+            .borrow()
+            .iter()
+            .rev()
+            .map(|child| (child.clone(), table.clone()))
+            .collect();
+        while let Some((node, holder)) = stack.pop() {
+            if is_table(&node) {
+                inner.push((node.clone(), holder));
+            }
+            for child in node.children.borrow().iter().rev() {
+                stack.push((child.clone(), node.clone()));
+            }
+        }
+        let Some(at) = position_of(&parent, &table) else {
+            continue;
+        };
+        for (after, (nested, holder)) in (at + 1..).zip(inner) {
+            if let Some(i) = position_of(&holder, &nested) {
+                holder.children.borrow_mut().remove(i);
+            }
+            nested.parent.set(Some(std::rc::Rc::downgrade(&parent)));
+            parent.children.borrow_mut().insert(after, nested);
+        }
+    }
+}
+
+/// Where `child` is among `parent`'s children.
+fn position_of(parent: &html2text::Handle, child: &html2text::Handle) -> Option<usize> {
+    parent
+        .children
+        .borrow()
+        .iter()
+        .position(|c| std::rc::Rc::ptr_eq(c, child))
+}
+
+/// HTML (a page or a fragment) as the text a browser shows: tags dropped, character references
+/// read; within `budget`.
+fn plain_text(html: &str, budget: &ReadBudget) -> Result<String, ReadRefused> {
+    lay_out(html2text::config::plain_no_decorate(), html, budget)
 }
 
 /// An HTML page as text that keeps its layout, for the document reader (issue 58): headings
 /// marked with `#`, list items with `*`, tables drawn with `│` between cells, a definition's
-/// term in `*…*` above its indented description; within [`HTML_READ_BUDGET`].
-pub fn html_layout(html: &str) -> Result<String, HtmlTooSlow> {
-    let until = Instant::now() + HTML_READ_BUDGET;
-    let input = Deadline {
-        inner: html.as_bytes(),
-        until,
-    };
-    finish_reading(
-        html2text::config::plain()
-            .link_footnotes(false)
-            .string_from_read(input, 100_000),
-        until,
+/// term in `*…*` above its indented description; within `budget`.
+pub fn html_layout(html: &str, budget: &ReadBudget) -> Result<String, ReadRefused> {
+    lay_out(
+        html2text::config::plain().link_footnotes(false),
+        html,
+        budget,
     )
 }
 
-fn finish_reading(
-    text: Result<String, html2text::Error>,
-    until: Instant,
-) -> Result<String, HtmlTooSlow> {
-    match text {
-        Ok(text) => Ok(text),
-        Err(_) if Instant::now() > until => Err(HtmlTooSlow),
-        // Nothing else fails on text held in memory.
-        Err(_) => Ok(String::new()),
-    }
-}
-
 /// An HTML page's `<title>` and visible text (paragraphs separated by blank lines), read
-/// within [`HTML_READ_BUDGET`].
-pub fn html_to_text(html: &str) -> Result<(Option<String>, String), HtmlTooSlow> {
-    let until = Instant::now() + HTML_READ_BUDGET;
-    Ok((html_title(html, until), plain_text(html, until)?))
+/// within a [`ReadBudget`] of its own.
+pub fn html_to_text(html: &str) -> Result<(Option<String>, String), ReadRefused> {
+    let budget = ReadBudget::default();
+    Ok((html_title(html, &budget), plain_text(html, &budget)?))
 }
 
 /// An HTML page's `<title>`, as the page shows it ("&lt;" is "<"), read by `until`.
-pub fn html_title(html: &str, until: Instant) -> Option<String> {
+pub fn html_title(html: &str, budget: &ReadBudget) -> Option<String> {
     let lower = html.to_ascii_lowercase();
     let start = lower.find("<title")?;
     let open_end = start + lower[start..].find('>')? + 1;
     let close = open_end + lower[open_end..].find("</title")?;
-    let title = plain_text(&html[open_end..close], until)
+    let title = plain_text(&html[open_end..close], budget)
         .ok()?
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -550,6 +707,7 @@ pub fn delete(indexes: &Indexes<'_>, corpus: &str) -> Result<CorpusSize, Documen
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corpus::budget::READ_TIME_LIMIT;
 
     #[test]
     fn formats_are_read_from_names_and_extensions() {
@@ -574,16 +732,17 @@ mod tests {
         let depth = 200_000;
         let html = format!("{}deep{}", "<div>".repeat(depth), "</div>".repeat(depth));
         let started = Instant::now();
-        let e = read(&html, Format::Html, "nested.html")
+        let e = read(&html, Format::Html, "nested.html", &ReadBudget::default())
             .unwrap_err()
             .to_string();
         let took = started.elapsed();
         assert!(
-            e.starts_with("nested.html: reading it as HTML took longer than 5 s"),
+            e.starts_with("nested.html: reading it took longer than its size allows")
+                || e == "nested.html: its elements are nested more than 256 deep",
             "{e}"
         );
         // Stopped soon after the budget, not after the minutes the whole parse takes.
-        assert!(took < HTML_READ_BUDGET * 3, "{took:?}");
+        assert!(took < READ_TIME_LIMIT * 2, "{took:?}");
         // A page of ordinary depth is read.
         let page = format!(
             "<div>{}</div>",
@@ -591,6 +750,70 @@ mod tests {
         );
         let (_, text) = html_to_text(&page).unwrap();
         assert!(text.contains("12 words"));
+    }
+
+    /// Issue 70: the deadline covered the parse only; the layout after it took 46 s and 477 MB
+    /// for 21 KB of nested tables, 430 s and 2.2 GB for `<div><p>` 2,000 deep. The tree's shape
+    /// is checked before the layout, and pages within the bounds are laid out in time.
+    #[test]
+    fn pages_whose_layout_would_run_away_are_refused_at_once() {
+        let budget = || ReadBudget::default();
+        for (name, page) in [
+            ("tables.html", "<b><i><table><tr><td>".repeat(1000)),
+            ("divs.html", "<div><p>".repeat(2000)),
+        ] {
+            let started = Instant::now();
+            let refused = read(&page, Format::Html, name, &budget()).unwrap_err();
+            assert!(
+                matches!(
+                    &refused,
+                    DocumentsError::Refused {
+                        why: ReadRefused::TooLarge(_),
+                        ..
+                    }
+                ),
+                "{refused}"
+            );
+            assert!(started.elapsed() < READ_TIME_LIMIT, "{name}");
+        }
+        // At the bounds, read within the budget.
+        let deep = format!(
+            "{}<p>The hall seats 48.</p>",
+            "<div>".repeat(MAX_HTML_DEPTH - 4)
+        );
+        let documents = read(&deep, Format::Html, "deep.html", &budget()).unwrap();
+        assert!(documents[0].text.contains("seats 48"));
+        // Tables nested in tables are laid out one after the other: six deep around 100 KB of
+        // text took 104 s; now within the budget, every cell read, in reading order.
+        let body = "<p>The hall seats 48.</p>".repeat(4000);
+        let nested = format!(
+            "{}{body}",
+            "<table><tr><td>Boats</td><td>3</td></tr><tr><td>Oars</td><td>".repeat(8)
+        );
+        let started = Instant::now();
+        let documents = read(&nested, Format::Html, "nested.html", &budget()).unwrap();
+        assert!(
+            started.elapsed() < READ_TIME_LIMIT,
+            "{:?}",
+            started.elapsed()
+        );
+        let text = &documents[0].text;
+        assert_eq!(text.matches("Boats: 3").count(), 8);
+        assert!(text.contains("seats 48"));
+    }
+
+    #[test]
+    fn a_cancelled_reading_stops_with_its_reason() {
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let budget = ReadBudget::default().cancelled_by(flag);
+        let refused = read("<p>Seats: 48</p>", Format::Html, "a.html", &budget).unwrap_err();
+        assert!(matches!(
+            refused,
+            DocumentsError::Refused {
+                why: ReadRefused::Cancelled,
+                ..
+            }
+        ));
     }
 
     #[test]
@@ -602,7 +825,7 @@ mod tests {
         assert_eq!(title.as_deref(), Some("Moons of Saturn"));
         assert!(text.contains("Saturn has 146 moons & rings."), "{text}");
         assert!(!text.contains("color") && !text.contains("var x"), "{text}");
-        let docs = read(html, Format::Html, "saturn.html").unwrap();
+        let docs = read(html, Format::Html, "saturn.html", &ReadBudget::default()).unwrap();
         assert_eq!(docs[0].source, "Moons of Saturn");
         // Character references in the title are read once, so the page shows "<", not "&lt;".
         let (title, _) =
@@ -620,7 +843,7 @@ mod tests {
     #[test]
     fn a_text_documents_title_line_is_its_source_and_otherwise_its_name() {
         let source = |text: &str| {
-            read(text, Format::Text, "notes.txt").unwrap()[0]
+            read(text, Format::Text, "notes.txt", &ReadBudget::default()).unwrap()[0]
                 .source
                 .clone()
         };
@@ -646,10 +869,12 @@ mod tests {
             ("plain\0text", Format::Text),
             ("{\"text\": \"escaped \\u0000 nul\"}", Format::Jsonl),
         ] {
-            let e = read(text, format, "f").unwrap_err().to_string();
+            let e = read(text, format, "f", &ReadBudget::default())
+                .unwrap_err()
+                .to_string();
             assert!(e.contains("NUL character"), "{e}");
         }
-        assert!(read("plain text", Format::Text, "f").is_ok());
+        assert!(read("plain text", Format::Text, "f", &ReadBudget::default()).is_ok());
     }
 
     #[test]
@@ -658,6 +883,7 @@ mod tests {
             "{\"text\": \"One.\", \"title\": \"First\"}\n\n{\"id\": \"b\", \"text\": \"Two.\"}\n",
             Format::Jsonl,
             "f.jsonl",
+            &ReadBudget::default(),
         )
         .unwrap();
         assert_eq!(docs.len(), 2);
@@ -669,7 +895,13 @@ mod tests {
             (docs[1].id.as_str(), docs[1].source.as_str()),
             ("b", "f.jsonl")
         );
-        let e = read("{\"text\": 1}\n", Format::Jsonl, "f.jsonl").unwrap_err();
+        let e = read(
+            "{\"text\": 1}\n",
+            Format::Jsonl,
+            "f.jsonl",
+            &ReadBudget::default(),
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("line 1"), "{e}");
     }
 
@@ -771,7 +1003,7 @@ mod tests {
         // A table dumped as text: numbers and words, no full stop, one paragraph (200 KB here;
         // the work is linear in the text, see `tally bench ingest`).
         let text = "bay 12 holds 340 crates of 25 kg ".repeat(6_000);
-        let docs = read(&text, Format::Text, "dump.txt").unwrap();
+        let docs = read(&text, Format::Text, "dump.txt", &ReadBudget::default()).unwrap();
         for snippet in snippets_of(&docs[0]) {
             assert!(
                 snippet.text.len() <= MAX_SENTENCE_BYTES,
@@ -809,6 +1041,7 @@ mod tests {
             "The library holds 2.5 million books.\n\nIt has 14 reading rooms. It opened in 1911.",
             Format::Text,
             "library.txt",
+            &ReadBudget::default(),
         )
         .unwrap();
         let mut seen = Vec::new();

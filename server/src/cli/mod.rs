@@ -21,6 +21,10 @@ use bench::BenchCommand;
 const DEFAULT_SNIPPET_INDEX: &str = "target/tally-index";
 const DEFAULT_SENTENCE_INDEX: &str = "target/tally-search-index";
 
+/// Feedback submissions per address and minute unless the operator says otherwise (issue 70:
+/// unlimited feedback put 200 rows in the review queue in 0.19 s).
+pub const DEFAULT_FEEDBACK_LIMIT: u32 = 20;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "tally",
@@ -851,6 +855,11 @@ pub struct ServeArgs {
     /// Answering requests per client address and minute (0: no limit).
     #[arg(long, env = "TALLY_RATE_LIMIT", default_value_t = 0)]
     pub rate_limit: u32,
+
+    /// Feedback submissions per client address and minute (0: no limit). On by default: a
+    /// public demo's review queue is flooded otherwise.
+    #[arg(long, env = "TALLY_FEEDBACK_LIMIT", default_value_t = DEFAULT_FEEDBACK_LIMIT)]
+    pub feedback_limit: u32,
 
     /// Answers computed at once; more wait their turn [default: the number of CPU cores].
     #[arg(long, env = "TALLY_CONCURRENT_ANSWERS")]

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
+use tally_engine::corpus::budget::ReadBudget;
 use tally_engine::corpus::datasets::{parse_jsonl, read_jsonl, read_squad};
 use tally_engine::corpus::documents::{self, Indexes};
 use tally_engine::corpus::format::Format;
@@ -120,7 +121,10 @@ fn ingest_documents(args: &IngestArgs, files: &[(&Path, Format)]) -> anyhow::Res
         let corpus = args.corpus.clone().unwrap_or_else(|| corpus_name_of(file));
         documents::check_corpus_name(&corpus)
             .with_context(|| format!("{}: choose a name with --corpus", file.display()))?;
-        batches.push((corpus, documents::read(&text, *format, &name)?));
+        batches.push((
+            corpus,
+            documents::read(&text, *format, &name, &ReadBudget::for_bytes(text.len()))?,
+        ));
     }
     if let Some(url) = &args.database_url {
         if into != IngestInto::Both {

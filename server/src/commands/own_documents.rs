@@ -158,6 +158,7 @@ pub fn read_collection(dir: &Path) -> anyhow::Result<Collection> {
             &text,
             Format::of_document(file_name),
             name,
+            &tally_engine::corpus::budget::ReadBudget::for_bytes(text.len()),
         )?);
     }
     let kinds_path = dir.join("kinds.tsv");

@@ -30,9 +30,11 @@ use tally_types::request::encode;
 
 use crate::admin_token::{AdminToken, CORPUS_PAGES};
 use crate::error::ApiError;
-use crate::http::login::given_token;
+use crate::http::login::{bearer, check_page_form, given_token};
 use crate::ingest::Upload;
 use crate::state::AppState;
+use tally_app::backend::cookie_value;
+use tally_app::model::ADMIN_COOKIE;
 
 /// Largest upload accepted (all files of one request).
 pub const MAX_UPLOAD_BYTES: usize = 64 * 1024 * 1024;
@@ -59,8 +61,13 @@ pub async fn upload(
         if let Some(token) = &at_once {
             state.admin.check(Some(token), CORPUS_PAGES)?;
         }
+        // Admitted by the login cookie alone: the form must carry that login's form token.
+        let login_cookie = match (&at_once, bearer(&headers)?) {
+            (Some(_), None) => cookie_value(&headers, ADMIN_COOKIE),
+            _ => None,
+        };
         let multipart = multipart.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
-        form = read_upload(multipart, &state.admin, at_once.is_some()).await?;
+        form = read_upload(multipart, &state.admin, at_once.is_some(), login_cookie).await?;
         let uploads = std::mem::take(&mut form.uploads);
         Ok::<_, ApiError>(
             state
@@ -104,20 +111,30 @@ pub const MAX_FIELD_BYTES: usize = 1024;
 /// The longest file name an upload may carry, in bytes (most file systems allow 255).
 pub const MAX_FILE_NAME_BYTES: usize = 255;
 /// The upload form's fields, for the sentence that refuses another.
-const UPLOAD_FIELDS: &str = "token, corpus, format, mode, file";
+const UPLOAD_FIELDS: &str = "token, form_token, corpus, format, mode, file";
 
 /// Reads the upload form; `admitted` says whether the Authorization header's token (or the
 /// login cookie) was accepted already. Otherwise the first field must be the form's `token`, and
 /// it must be right: not one byte of any other field is read for a request the token does not
 /// open (issue 57: a 60 MB `corpus` field before the token was read whole). Short fields are
-/// read up to [`MAX_FIELD_BYTES`], and no refusal repeats what was sent.
+/// read up to [`MAX_FIELD_BYTES`], and no refusal repeats what was sent. A form admitted by the
+/// login cookie alone (`login_cookie`) must give that login's `form_token` before its files.
 async fn read_upload(
     mut multipart: Multipart,
     admin: &AdminToken,
     mut admitted: bool,
+    login_cookie: Option<String>,
 ) -> Result<UploadForm, ApiError> {
     let bad = |message: String| ApiError::new(StatusCode::BAD_REQUEST, message);
     let mut form = UploadForm::default();
+    let mut needs_form_token = login_cookie.is_some();
+    let not_from_page = || {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "this form does not come from a page of this server opened since your login; \
+             reload the page and try again",
+        )
+    };
     let mut format = None;
     let mut files = Vec::new();
     while let Some(mut field) = multipart.next_field().await.map_err(ApiError::from)? {
@@ -127,6 +144,9 @@ async fn read_upload(
         }
         match name.as_str() {
             "file" => {
+                if needs_form_token {
+                    return Err(not_from_page());
+                }
                 let file_name = field.file_name().unwrap_or("upload").to_string();
                 if file_name.len() > MAX_FILE_NAME_BYTES {
                     return Err(bad(format!(
@@ -142,10 +162,18 @@ async fn read_upload(
                     .map_err(|_| bad(format!("{file_name} is not UTF-8 text")))?;
                 files.push((file_name, text));
             }
-            "corpus" | "format" | "mode" | "token" => {
+            "corpus" | "format" | "mode" | "token" | "form_token" => {
                 let value = short_field(&mut field, &name).await?;
                 match name.as_str() {
                     "corpus" => form.corpus = value,
+                    "form_token" => {
+                        if let Some(cookie) = &login_cookie {
+                            if !admin.form_token_fits(cookie, &value) {
+                                return Err(not_from_page());
+                            }
+                        }
+                        needs_form_token = false;
+                    }
                     "format" if !value.is_empty() => {
                         format = Some(
                             Format::parse(&value)
@@ -169,6 +197,8 @@ async fn read_upload(
                     "token" if !value.is_empty() => {
                         admin.check(Some(&value), CORPUS_PAGES)?;
                         admitted = true;
+                        // The token itself admits the form: no page gave it away.
+                        needs_form_token = false;
                         form.token = Some(value);
                     }
                     _ => {}
@@ -183,6 +213,9 @@ async fn read_upload(
     }
     if !admitted {
         admin.check(None, CORPUS_PAGES)?;
+    }
+    if needs_form_token {
+        return Err(not_from_page());
     }
     form.uploads = files
         .into_iter()
@@ -301,11 +334,18 @@ pub struct TokenForm {
     /// Empty when the page was opened with the login cookie.
     #[serde(default)]
     token: String,
+    /// The page's form token (see [`check_page_form`]).
+    #[serde(default)]
+    form_token: String,
 }
 
 impl TokenForm {
     pub fn token(&self) -> &str {
         &self.token
+    }
+
+    pub fn form_token(&self) -> &str {
+        &self.form_token
     }
 }
 
@@ -316,8 +356,13 @@ pub async fn delete_from_page(
     Path(name): Path<String>,
     Form(form): Form<TokenForm>,
 ) -> Result<Redirect, ApiError> {
-    let given = given_token(&state, &headers, Some(&form.token))?;
-    state.admin.check(given.as_deref(), CORPUS_PAGES)?;
+    check_page_form(
+        &state,
+        &headers,
+        &form.token,
+        &form.form_token,
+        CORPUS_PAGES,
+    )?;
     let note = match state.ingest.delete(&state.answerer, &name).await {
         Ok(deleted) => format!("deleted={}", encode(&deleted.name)),
         Err(e) => format!("error={}", encode(&ApiError::from(e).message)),

@@ -96,7 +96,7 @@ pub async fn get_feedback(
 
 #[derive(Debug, Deserialize)]
 pub struct ListParams {
-    limit: Option<i64>,
+    pub limit: Option<i64>,
 }
 
 impl ListParams {

@@ -84,6 +84,34 @@ pub fn given_token(
     }
 }
 
+/// Checks the credentials of a form an admin page posts (`token`: its token field, empty when
+/// the page was opened with the login cookie; `form_token`: the page's form token) for `what`.
+/// A form admitted by the login cookie alone must carry the form token of that cookie (see
+/// [`crate::admin_token::AdminToken::form_token`]): the browser sends the cookie whichever page
+/// posts the form.
+pub fn check_page_form(
+    state: &AppState,
+    headers: &HeaderMap,
+    token: &str,
+    form_token: &str,
+    what: &str,
+) -> Result<(), ApiError> {
+    let given = given_token(state, headers, Some(token))?;
+    state.admin.check(given.as_deref(), what)?;
+    let by_cookie_alone = bearer(headers)?.is_none() && token.trim().is_empty();
+    if by_cookie_alone {
+        let cookie = cookie_value(headers, ADMIN_COOKIE).unwrap_or_default();
+        if !state.admin.form_token_fits(&cookie, form_token.trim()) {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "this form does not come from a page of this server opened since your login; \
+                 reload the page and try again",
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The `Set-Cookie` value that makes a browser forget its login cookie.
 fn cleared_login_cookie() -> String {
     format!("{ADMIN_COOKIE}=; Path=/; Max-Age=0; SameSite=Strict; HttpOnly")

@@ -10,6 +10,7 @@ pub mod login;
 pub mod openapi;
 pub mod preferences;
 pub mod review;
+pub mod same_origin;
 pub mod stream;
 
 use std::path::Path;
@@ -108,6 +109,9 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
         .layer(axum::middleware::from_fn(preferences::restore_settings))
         .layer(axum::middleware::from_fn(preferences::ensure_visitor))
         .layer(axum::middleware::from_fn(login::hold_back_wrong_tokens))
+        .layer(axum::middleware::from_fn(
+            same_origin::admin_changes_from_own_pages,
+        ))
         .layer(CompressionLayer::new())
         .layer(RequestBodyTimeoutLayer::new(body_timeout))
         .layer(axum::middleware::from_fn(move |request, next| {

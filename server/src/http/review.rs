@@ -14,12 +14,12 @@ use tally_types::{Choice, Decision};
 
 use crate::admin_token::REVIEW_PAGE;
 use crate::http::admin::token_parameter;
-use crate::http::login::given_token;
+use crate::http::login::check_page_form;
 
 use crate::error::ApiError;
 use crate::http::api::{admit_to_feedback_rows, ListParams};
 use crate::state::AppState;
-use crate::store::review::{self, Decided, NewDecision};
+use crate::store::review::{self, Decided, NewDecision, QueuePage};
 use crate::store::verified;
 use tally_types::QueuedQuestion;
 use tally_types::VerifiedRecord;
@@ -37,18 +37,39 @@ fn id_of(id: Result<Path<i64>, PathRejection>, what: &str) -> Result<i64, ApiErr
 /// Rows listed when the request does not say.
 const DEFAULT_LIMIT: i64 = 100;
 
-/// `GET /api/admin/review?limit=N`: feedback not yet reviewed, by question, what most visitors
-/// say first.
+/// The review queue's page: `limit` opinions (1 to 500, 100 when not given) after `offset`.
+#[derive(Debug, Deserialize)]
+pub struct QueueParams {
+    limit: Option<i64>,
+    offset: Option<i64>,
+}
+
+impl QueueParams {
+    fn page(&self) -> Result<QueuePage, ApiError> {
+        let offset = self.offset.unwrap_or(0);
+        if offset < 0 {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "offset is a whole number of 0 or more",
+            ));
+        }
+        Ok(QueuePage {
+            limit: ListParams { limit: self.limit }.limit_or(DEFAULT_LIMIT)?,
+            offset,
+        })
+    }
+}
+
+/// `GET /api/admin/review?limit=N&offset=M`: feedback not yet reviewed, by question, what most
+/// visitors say first; each opinion with its first few feedback ids and comments.
 pub async fn queue(
     State(state): State<AppState>,
     headers: HeaderMap,
-    params: Result<Query<ListParams>, QueryRejection>,
+    params: Result<Query<QueueParams>, QueryRejection>,
 ) -> Result<Json<Vec<QueuedQuestion>>, ApiError> {
     admit_to_feedback_rows(&state, &headers)?;
     let Query(params) = params?;
-    Ok(Json(
-        review::queue(&state.db, params.limit_or(DEFAULT_LIMIT)?).await?,
-    ))
+    Ok(Json(review::queue(&state.db, params.page()?).await?))
 }
 
 /// `POST /api/admin/review/{feedback_id}` with `{"decision": "accepted"|"rejected",
@@ -130,6 +151,12 @@ pub struct DecisionForm {
     /// Empty when the page was opened with the login cookie.
     #[serde(default)]
     token: String,
+    /// The page's form token (see [`check_page_form`]).
+    #[serde(default)]
+    form_token: String,
+    /// The operator's note with an accepted count (empty: none).
+    #[serde(default)]
+    note: String,
 }
 
 /// The review page with a note, keeping the token of a page opened with one in its URL.
@@ -149,13 +176,13 @@ pub async fn decide_from_page(
     Form(form): Form<DecisionForm>,
 ) -> Result<Redirect, ApiError> {
     let id = id_of(id, "feedback")?;
-    let given = given_token(&state, &headers, Some(&form.token))?;
-    state.admin.check(given.as_deref(), REVIEW_PAGE)?;
+    check_page_form(&state, &headers, &form.token, &form.form_token, REVIEW_PAGE)?;
     let decision = Decision::choose(&form.decision)
         .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
     let new = NewDecision {
         decision,
         reviewer: None,
+        note: Some(form.note.clone()),
     };
     let db = state.db.clone();
     let decided =
@@ -189,8 +216,7 @@ pub async fn withdraw_from_page(
 ) -> Result<Redirect, ApiError> {
     let id = id_of(id, "verified answer")?;
     let token = form.token().to_string();
-    let given = given_token(&state, &headers, Some(&token))?;
-    state.admin.check(given.as_deref(), REVIEW_PAGE)?;
+    check_page_form(&state, &headers, &token, form.form_token(), REVIEW_PAGE)?;
     let db = state.db.clone();
     let withdrawn =
         crate::store::db::write_to_end(

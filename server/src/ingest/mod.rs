@@ -8,6 +8,10 @@
 pub mod held;
 pub mod sync;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use tally_engine::corpus::budget::{ReadBudget, ReadRefused};
 use tally_engine::corpus::documents::{self, DocumentsError};
 use tally_engine::corpus::Format;
 use tally_engine::search::index::Document;
@@ -36,6 +40,9 @@ pub enum IngestError {
     Store(#[from] DbError),
     #[error("the indexes could not be changed: {0}")]
     Index(String),
+    /// The upload's client went away before its documents were stored; nothing was stored.
+    #[error("the upload was cancelled: its client went away before it was stored")]
+    Cancelled,
 }
 
 impl From<DocumentsError> for IngestError {
@@ -43,6 +50,13 @@ impl From<DocumentsError> for IngestError {
         match error {
             DocumentsError::Invalid(why) => IngestError::BadRequest(why),
             missing @ DocumentsError::NoCorpus(_) => IngestError::NotFound(missing.to_string()),
+            DocumentsError::Refused {
+                why: ReadRefused::Cancelled,
+                ..
+            } => IngestError::Cancelled,
+            refused @ DocumentsError::Refused { .. } => {
+                IngestError::BadRequest(refused.to_string())
+            }
             other => IngestError::Index(other.to_string()),
         }
     }
@@ -65,20 +79,23 @@ pub struct IngestService {
     /// One upload read and stored at a time: parsing and storing hold several times a file's
     /// size, so concurrent uploads added up (issue 57: four 50 MB uploads at once added 3.28 GB).
     /// The others wait with their bytes only; the indexing after is one corpus at a time anyway.
-    reading: tokio::sync::Semaphore,
+    /// The turn goes with the work, not the request: it is released when the reading and storing
+    /// have ended, even when the client went away before (issue 70).
+    reading: Arc<tokio::sync::Semaphore>,
     /// Wakes the sync loop: an upload or a restarted job on this server.
     wake: Notify,
 }
 
 /// The documents of the uploads, or why they cannot be used; uploads without any text are
 /// refused (they would make a job that adds nothing).
-fn read_uploads(uploads: &[Upload]) -> Result<Vec<Document>, IngestError> {
+fn read_uploads(uploads: &[Upload], budget: &ReadBudget) -> Result<Vec<Document>, IngestError> {
     let mut all: Vec<Document> = Vec::new();
     for upload in uploads {
         all.extend(documents::read(
             &upload.text,
             upload.format,
             &upload.file_name,
+            budget,
         )?);
     }
     if all.iter().all(|d| d.text.trim().is_empty()) {
@@ -100,7 +117,7 @@ impl IngestService {
             server,
             held,
             writing: tokio::sync::Mutex::new(()),
-            reading: tokio::sync::Semaphore::new(1),
+            reading: Arc::new(tokio::sync::Semaphore::new(1)),
             wake: Notify::new(),
         }
     }
@@ -121,15 +138,21 @@ impl IngestService {
         // Answering must be loaded: the indexes are its.
         let engines = answerer.loaded()?;
         let files: Vec<String> = uploads.iter().map(|u| u.file_name.clone()).collect();
-        let _reading = self
-            .reading
-            .acquire()
+        let reading = Arc::clone(&self.reading)
+            .acquire_owned()
             .await
             .map_err(|_| IngestError::Index("the server is shutting down".into()))?;
-        // Parsing (HTML above all) is CPU work: off the runtime threads that serve requests.
-        let all = tokio::task::spawn_blocking(move || read_uploads(&uploads))
-            .await
-            .map_err(|e| IngestError::Index(format!("reading the uploads crashed: {e}")))??;
+        // Dropped with this request's future: the reading stops at its next check.
+        let client_gone = CancelWhenDropped::default();
+        let bytes = uploads.iter().map(|u| u.text.len()).sum();
+        let budget = ReadBudget::for_bytes(bytes).cancelled_by(Arc::clone(&client_gone.0));
+        // Parsing (HTML above all) is CPU work: off the runtime threads that serve requests. The
+        // turn travels with it and is given back when it ends, not when the client goes.
+        let (all, reading) =
+            tokio::task::spawn_blocking(move || (read_uploads(&uploads, &budget), reading))
+                .await
+                .map_err(|e| IngestError::Index(format!("reading the uploads crashed: {e}")))?;
+        let all = all?;
         if mode == UploadMode::Add && self.held.get(corpus).is_none() {
             // Both indexes: a bundled data set may be in the sentence index only.
             let name = corpus.to_string();
@@ -149,10 +172,13 @@ impl IngestService {
         }
         let (db, server, corpus) = (self.db.clone(), self.server.clone(), corpus.to_string());
         let job = write_to_end(async move {
+            // Storing, once begun, ends whether or not the client waits; the turn with it.
+            let _reading = reading;
             let followed_by = corpora::FollowedBy::Server(&server);
             corpora::store_upload(&db, followed_by, &corpus, mode, files, &all).await
         })
         .await?;
+        drop(client_gone);
         self.wake.notify_one();
         Ok(job)
     }
@@ -223,6 +249,17 @@ impl IngestService {
             .ok_or_else(|| no_job(id))?;
         self.wake.notify_one();
         Ok(job)
+    }
+}
+
+/// Raises its flag when dropped: with an upload's request future, dropped when its client goes
+/// away (after the reading it changes nothing).
+#[derive(Default)]
+struct CancelWhenDropped(Arc<AtomicBool>);
+
+impl Drop for CancelWhenDropped {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::FromRow;
 use uuid::Uuid;
 
+use tally_types::feedback::MAX_CORRECTED_COUNT;
 use tally_types::{Choice, CnpGroup, FeedbackPart, Verdict};
 
 use crate::store::db::{classify, Database, DbError};
@@ -164,10 +165,15 @@ impl NewFeedback {
                     "corrected_value goes with the verdict `wrong`",
                 ));
             }
-            // Corrections are of counts: 0, 1, 2, …
+            // Corrections are of counts: 0, 1, 2, … up to a bound that keeps them exact.
             if !value.is_finite() || value < 0.0 || value.fract() != 0.0 {
                 return Err(InvalidFeedback::from(format!(
                     "corrected_value is a count: a whole number of 0 or more, not {value}"
+                )));
+            }
+            if value > MAX_CORRECTED_COUNT {
+                return Err(InvalidFeedback::from(format!(
+                    "corrected_value is at most {MAX_CORRECTED_COUNT:.0} (10^15), not {value:e}"
                 )));
             }
         }

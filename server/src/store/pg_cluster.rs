@@ -57,7 +57,8 @@ pub enum ClusterError {
     CreateDatabase(#[from] sqlx::Error),
 }
 
-/// A running private cluster. Call [`PrivateCluster::stop`] when done with it.
+/// A running private cluster. Call [`PrivateCluster::stop`] when done with it; a cluster this
+/// process owns is stopped when its handle is dropped anyway, however its holder ends.
 #[derive(Debug)]
 pub struct PrivateCluster {
     base_dir: PathBuf,
@@ -473,6 +474,19 @@ fn secret(path: &Path, owner: Option<&str>) -> Result<String, ClusterError> {
         chown(path, user)?;
     }
     Ok(password)
+}
+
+/// Stops a cluster this process owns and left running (issue 70: a test that returned early or
+/// panicked left its PostgreSQL running, one more each CI run). A cluster another process owns
+/// is left to it.
+impl Drop for PrivateCluster {
+    fn drop(&mut self) {
+        if self.owned() && self.running_port().is_some() {
+            if let Err(e) = self.stop() {
+                tracing::warn!("could not stop the private PostgreSQL cluster: {e}");
+            }
+        }
+    }
 }
 
 /// Where `initdb` and `pg_ctl` live: on PATH, or Debian's versioned directory (newest first).

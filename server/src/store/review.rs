@@ -6,6 +6,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::FromRow;
+use tally_types::count::ALL_CORPORA;
 use tally_types::request::question_key;
 use tally_types::{
     Choice, CnpGroup, Decision, FeedbackPart, Opinion, QuestionKind, QueuedQuestion, Verdict,
@@ -24,14 +25,19 @@ struct OpinionRow {
     corrected_value: Option<f64>,
     moved_to: Option<String>,
     visitors: i64,
+    rows: i64,
     feedback_ids: Vec<i64>,
     comments: Vec<String>,
+    comment_count: i64,
     answer_id: i64,
     tally_count: Option<f64>,
     stated_in_snippets: Option<i64>,
     first_at: DateTime<Utc>,
     last_at: DateTime<Utc>,
 }
+
+/// What makes feedback rows one opinion: the same thing said about the same question.
+const OPINION: &str = "lower(question), part, part_ref, verdict, corrected_value, moved_to";
 
 /// The question an answer's JSON was given to, whatever its kind.
 const QUESTION_OF_ANSWER: &str = "COALESCE(a.answer->'answer'->>'question', \
@@ -68,8 +74,10 @@ impl TryFrom<OpinionRow> for (String, Opinion) {
             corrected_value: row.corrected_value,
             moved_to,
             visitors: row.visitors,
+            rows: row.rows,
             feedback_ids: row.feedback_ids,
             comments: row.comments,
+            comment_count: row.comment_count,
             answer_id: row.answer_id,
             tally_count: row.tally_count,
             stated_in_snippets: row.stated_in_snippets,
@@ -80,32 +88,59 @@ impl TryFrom<OpinionRow> for (String, Opinion) {
     }
 }
 
+/// Which part of the review queue to list: `limit` opinions after the first `offset`, each with
+/// at most `min(limit, ROWS_PER_OPINION)` of its feedback ids and comments (how many there are
+/// in all comes with them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QueuePage {
+    pub limit: i64,
+    pub offset: i64,
+}
+
+/// The most feedback ids and comments listed with one opinion (issue 70: 20,000 rows saying the
+/// same made `limit=1` answer 57 MB).
+pub const ROWS_PER_OPINION: i64 = 10;
+
 /// The feedback on answers not yet reviewed, grouped by question (its normalised wording),
-/// the questions with the most visitors first; at most `limit` opinions.
-pub async fn queue(db: &Database, limit: i64) -> Result<Vec<QueuedQuestion>, DbError> {
+/// the questions with the most visitors first; one page of opinions (see [`QueuePage`]).
+pub async fn queue(db: &Database, page: QueuePage) -> Result<Vec<QueuedQuestion>, DbError> {
     let pool = db.pool().await?;
+    // Each row numbered within its opinion (and its comments apart), so that only the first few
+    // are aggregated, however many say the same.
     let rows: Vec<OpinionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT min(question) AS question, part, part_ref, verdict, corrected_value, moved_to, \
            count(DISTINCT COALESCE(visitor::text, 'row ' || id)) AS visitors, \
-           array_agg(id ORDER BY id) AS feedback_ids, \
-           array_remove(array_agg(comment ORDER BY id), NULL) AS comments, \
+           count(*) AS rows, \
+           COALESCE(array_agg(id ORDER BY id) FILTER (WHERE nth <= $3), '{{}}') AS feedback_ids, \
+           COALESCE(array_agg(comment ORDER BY id) \
+             FILTER (WHERE comment IS NOT NULL AND comment_nth <= $3), '{{}}') AS comments, \
+           count(comment) AS comment_count, \
            (array_agg(answer_id ORDER BY id DESC))[1] AS answer_id, \
            (array_agg(tally_count ORDER BY id DESC))[1] AS tally_count, \
            (array_agg(stated ORDER BY id DESC))[1] AS stated_in_snippets, \
            min(created_at) AS first_at, max(created_at) AS last_at \
-         FROM (SELECT f.*, COALESCE({QUESTION_OF_ANSWER}, '') AS question, \
-                 (a.answer->'answer'->>'count')::float8 AS tally_count, \
-                 CASE WHEN f.corrected_value IS NULL THEN NULL ELSE jsonb_array_length( \
-                   jsonb_path_query_array(a.answer, \
-                     '$.answer.snippets[*] ? (exists (@.spans[*] ? (@.count == $v)))', \
-                     jsonb_build_object('v', f.corrected_value)))::bigint END AS stated \
-               FROM feedback f JOIN answers a ON a.id = f.answer_id \
-               WHERE f.part <> 'general' \
-                 AND NOT EXISTS (SELECT 1 FROM feedback_reviews r WHERE r.feedback_id = f.id)) p \
-         GROUP BY lower(question), part, part_ref, verdict, corrected_value, moved_to \
-         ORDER BY visitors DESC, max(id) DESC LIMIT $1"
+         FROM (SELECT q.*, \
+                 row_number() OVER (PARTITION BY {OPINION} ORDER BY id) AS nth, \
+                 row_number() OVER (PARTITION BY {OPINION}, comment IS NULL ORDER BY id) \
+                   AS comment_nth \
+               FROM (SELECT f.id, f.part, f.part_ref, f.verdict, f.corrected_value, f.moved_to, \
+                       f.visitor, f.comment, f.answer_id, f.created_at, \
+                       COALESCE({QUESTION_OF_ANSWER}, '') AS question, \
+                       (a.answer->'answer'->>'count')::float8 AS tally_count, \
+                       CASE WHEN f.corrected_value IS NULL THEN NULL ELSE jsonb_array_length( \
+                         jsonb_path_query_array(a.answer, \
+                           '$.answer.snippets[*] ? (exists (@.spans[*] ? (@.count == $v)))', \
+                           jsonb_build_object('v', f.corrected_value)))::bigint END AS stated \
+                     FROM feedback f JOIN answers a ON a.id = f.answer_id \
+                     WHERE f.part <> 'general' \
+                       AND NOT EXISTS (SELECT 1 FROM feedback_reviews r \
+                                       WHERE r.feedback_id = f.id)) q) p \
+         GROUP BY {OPINION} \
+         ORDER BY visitors DESC, max(id) DESC LIMIT $1 OFFSET $2"
     )))
-    .bind(limit)
+    .bind(page.limit)
+    .bind(page.offset)
+    .bind(page.limit.min(ROWS_PER_OPINION))
     .fetch_all(pool)
     .await
     .map_err(classify)?;
@@ -141,11 +176,37 @@ pub struct NewDecision {
     /// Who decides (a name the operator gives; "operator" when none).
     #[serde(default)]
     pub reviewer: Option<String>,
+    /// What the operator writes with an accepted count, shown with the verified answer to
+    /// everyone who asks (none by default: a visitor's comment is never copied there).
+    #[serde(default)]
+    pub note: Option<String>,
 }
+
+/// The longest note an operator writes with a verified answer, in characters.
+pub const MAX_NOTE_CHARS: usize = 1000;
 
 impl NewDecision {
     pub fn reviewer(&self) -> Result<String, DbError> {
         reviewer_name(self.reviewer.as_deref())
+    }
+
+    /// The operator's note, cleaned; `None` when empty.
+    pub fn note(&self) -> Result<Option<String>, DbError> {
+        let note = self
+            .note
+            .as_deref()
+            .map(tally_types::request::clean_text)
+            .map(|n| n.trim().to_string())
+            .filter(|n| !n.is_empty());
+        if note
+            .as_ref()
+            .is_some_and(|n| n.chars().count() > MAX_NOTE_CHARS)
+        {
+            return Err(DbError::Invalid(format!(
+                "note is at most {MAX_NOTE_CHARS} characters"
+            )));
+        }
+        Ok(note)
     }
 }
 
@@ -182,10 +243,10 @@ struct Judged {
     verdict: String,
     corrected_value: Option<f64>,
     moved_to: Option<String>,
-    comment: Option<String>,
     question: Option<String>,
     kind: Option<String>,
     tally_count: Option<f64>,
+    corpus: Option<String>,
 }
 
 /// Feedback rows with the question and Tally's count of the answer they judge, then `rest`
@@ -193,8 +254,10 @@ struct Judged {
 fn judged_rows(rest: &str) -> String {
     format!(
         "SELECT f.id, f.answer_id, f.part, f.part_ref, f.verdict, f.corrected_value, \
-         f.moved_to, f.comment, {QUESTION_OF_ANSWER} AS question, a.answer->>'kind' AS kind, \
-         (a.answer->'answer'->>'count')::float8 AS tally_count \
+         f.moved_to, {QUESTION_OF_ANSWER} AS question, a.answer->>'kind' AS kind, \
+         (a.answer->'answer'->>'count')::float8 AS tally_count, \
+         (SELECT q.settings->'settings'->'count'->>'corpus' FROM questions q \
+          WHERE q.answer_id = a.id ORDER BY q.id LIMIT 1) AS corpus \
          FROM feedback f LEFT JOIN answers a ON a.id = f.answer_id {rest}"
     )
 }
@@ -204,6 +267,7 @@ fn judged_rows(rest: &str) -> String {
 /// count makes that count the question's verified answer, replacing an earlier one.
 pub async fn decide(db: &Database, id: i64, new: &NewDecision) -> Result<Decided, DbError> {
     let reviewer = new.reviewer()?;
+    let note = new.note()?;
     let pool = db.pool().await?;
     let mut tx = pool.begin().await.map_err(classify)?;
     let row: Option<Judged> = sqlx::query_as(sqlx::AssertSqlSafe(judged_rows(
@@ -270,7 +334,8 @@ pub async fn decide(db: &Database, id: i64, new: &NewDecision) -> Result<Decided
                     feedback_id: row.id,
                     answer_id,
                     tally_count: row.tally_count,
-                    note: row.comment.as_deref(),
+                    note: note.as_deref(),
+                    corpus: row.corpus.as_deref().unwrap_or(ALL_CORPORA),
                     by: &reviewer,
                 },
             )

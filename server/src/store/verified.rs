@@ -1,9 +1,11 @@
 //! Verified answers: the counts the operator accepted, by the question's normalised wording
-//! ([`tally_types::request::question_key`]). Every server reads them from the one database at
-//! each answer, so an acceptance holds on all servers of a cluster at once.
+//! ([`tally_types::request::question_key`]) and the corpus the judged answer read. Every server
+//! reads them from the one database at each answer, so an acceptance holds on all servers of a
+//! cluster at once.
 
 use chrono::{DateTime, Utc};
 use sqlx::FromRow;
+use tally_types::count::ALL_CORPORA;
 use tally_types::request::question_key;
 use tally_types::{VerifiedAnswer, VerifiedRecord};
 
@@ -19,6 +21,7 @@ struct Row {
     answer_id: i64,
     tally_count: Option<f64>,
     note: Option<String>,
+    corpus: String,
     accepted_by: String,
     accepted_at: DateTime<Utc>,
     withdrawn_by: Option<String>,
@@ -38,6 +41,7 @@ impl From<Row> for VerifiedRecord {
                 answer_id: row.answer_id,
                 tally_count: row.tally_count,
                 note: row.note,
+                corpus: row.corpus,
             },
             accepted_by: row.accepted_by,
             withdrawn_by: row.withdrawn_by,
@@ -47,23 +51,36 @@ impl From<Row> for VerifiedRecord {
 }
 
 const COLUMNS: &str = "id, question, question_key, count, feedback_id, answer_id, tally_count, \
-                       note, accepted_by, accepted_at, withdrawn_by, withdrawn_at";
+                       note, corpus, accepted_by, accepted_at, withdrawn_by, withdrawn_at";
 
-/// The current verified answer of a question, if the operator accepted one.
-pub async fn current(db: &Database, question: &str) -> Result<Option<VerifiedAnswer>, DbError> {
+/// The corpus an answer read, as verified answers are filed under it: the count setting's
+/// corpus, or [`ALL_CORPORA`] for every corpus.
+pub fn corpus_of(settings: &tally_types::count::CountSettings) -> &str {
+    settings.corpus.as_deref().unwrap_or(ALL_CORPORA)
+}
+
+/// The current verified answer of a question over `corpus` (see [`corpus_of`]), if the
+/// operator accepted one.
+pub async fn current(
+    db: &Database,
+    question: &str,
+    corpus: &str,
+) -> Result<Option<VerifiedAnswer>, DbError> {
     let key = question_key(question);
     let pool = db.pool().await?;
     let row: Option<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM verified_answers WHERE question_key = $1 AND withdrawn_at IS NULL"
+        "SELECT {COLUMNS} FROM verified_answers \
+         WHERE question_key = $1 AND corpus = $2 AND withdrawn_at IS NULL"
     )))
     .bind(key)
+    .bind(corpus)
     .fetch_optional(pool)
     .await
     .map_err(classify)?;
     Ok(row.map(|row| VerifiedRecord::from(row).answer))
 }
 
-/// The current verified answers of `questions`, by question key.
+/// The current verified answers of `questions`, by question key (over any corpus: the newest).
 pub async fn current_of(
     db: &Database,
     questions: &[&str],
@@ -72,7 +89,7 @@ pub async fn current_of(
     let pool = db.pool().await?;
     let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM verified_answers \
-         WHERE question_key = ANY($1) AND withdrawn_at IS NULL"
+         WHERE question_key = ANY($1) AND withdrawn_at IS NULL ORDER BY id"
     )))
     .bind(&keys)
     .fetch_all(pool)
@@ -109,12 +126,15 @@ pub struct Accepted<'a> {
     pub feedback_id: i64,
     pub answer_id: i64,
     pub tally_count: Option<f64>,
+    /// The operator's note.
     pub note: Option<&'a str>,
+    pub corpus: &'a str,
     pub by: &'a str,
 }
 
-/// Makes `accepted` the question's verified answer inside the review's transaction; the one it
-/// replaces is marked withdrawn by the same reviewer.
+/// Makes `accepted` the question's verified answer over its corpus inside the review's
+/// transaction; the one it replaces is marked withdrawn by the same reviewer. Two acceptances of
+/// one question at the same moment: the second is a [`DbError::Conflict`].
 pub async fn replace(
     tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
     accepted: &Accepted<'_>,
@@ -122,16 +142,17 @@ pub async fn replace(
     let key = question_key(accepted.question);
     sqlx::query(
         "UPDATE verified_answers SET withdrawn_at = now(), withdrawn_by = $2 \
-         WHERE question_key = $1 AND withdrawn_at IS NULL",
+         WHERE question_key = $1 AND corpus = $3 AND withdrawn_at IS NULL",
     )
     .bind(&key)
     .bind(accepted.by)
+    .bind(accepted.corpus)
     .execute(&mut **tx)
     .await
     .map_err(classify)?;
     let row: Row = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "INSERT INTO verified_answers (question_key, question, count, feedback_id, answer_id, \
-         tally_count, note, accepted_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+         tally_count, note, accepted_by, corpus) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
          RETURNING {COLUMNS}"
     )))
     .bind(&key)
@@ -142,9 +163,21 @@ pub async fn replace(
     .bind(accepted.tally_count)
     .bind(accepted.note)
     .bind(accepted.by)
+    .bind(accepted.corpus)
     .fetch_one(&mut **tx)
     .await
-    .map_err(classify)?;
+    .map_err(|e| match &e {
+        // Another transaction made the current answer between our update and insert: it
+        // committed first and wins.
+        sqlx::Error::Database(db) if db.constraint() == Some("verified_answers_current") => {
+            DbError::Conflict(format!(
+                "another answer to “{}” was accepted at the same moment; reload the queue to \
+                 see it, and decide again",
+                accepted.question
+            ))
+        }
+        _ => classify(e),
+    })?;
     Ok(row.into())
 }
 

@@ -7,21 +7,21 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{lines, Outline};
-use crate::corpus::documents::{html_layout, html_title, HtmlTooSlow, HTML_READ_BUDGET};
+use crate::corpus::budget::{ReadBudget, ReadRefused};
+use crate::corpus::documents::{html_layout, html_title};
 
 static DEFINITION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?m)^\*([^*\n]+)\*\n[ \t]+(\S[^\n]*)$").expect("definition pattern")
 });
 
-/// The outline of an HTML page; refused when reading it takes longer than the budget.
-pub fn outline(html: &str) -> Result<Outline, HtmlTooSlow> {
-    let layout = html_layout(html)?;
+/// The outline of an HTML page; refused past `budget` (see [`ReadBudget`]).
+pub fn outline(html: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
+    let layout = html_layout(html, budget)?;
     // A definition (`<dt>` above its indented `<dd>`) reads as a `Label: value` line.
     let layout = DEFINITION.replace_all(&layout, "$1: $2");
-    let mut outline = lines::outline(&layout);
+    let mut outline = lines::outline(&layout, budget)?;
     // The page's `<title>` names it; its first heading is then the section of what follows.
-    let until = std::time::Instant::now() + HTML_READ_BUDGET;
-    if let Some(title) = html_title(html, until) {
+    if let Some(title) = html_title(html, budget) {
         if let Some(first) = outline.title.replace(title.clone()) {
             if first != title {
                 for block in &mut outline.blocks {
@@ -45,14 +45,14 @@ mod tests {
             <th>Gold</th></tr><tr><td>Falcon</td><td>64</td><td>8</td></tr><tr><td>Harrier Blue</td>\
             <td>12</td><td>3</td></tr></table><ul><li>One thing</li><li>Another</li></ul>\
             <dl><dt>Battery</dt><dd>3200 mAh</dd></dl></body></html>";
-        let outline = outline(page).expect("read in time");
+        let outline = outline(page, &ReadBudget::default()).expect("read in time");
         assert_eq!(outline.title.as_deref(), Some("Games"));
         let kinds: Vec<&BlockKind> = outline.blocks.iter().map(|b| &b.kind).collect();
         assert_eq!(kinds[0], &BlockKind::Paragraph("Held in May.".into()));
         assert_eq!(
             kinds[1],
             &BlockKind::TableRow {
-                header: vec!["Team".into(), "Players".into(), "Gold".into()],
+                header: vec!["Team".into(), "Players".into(), "Gold".into()].into(),
                 cells: vec!["Falcon".into(), "64".into(), "8".into()]
             }
         );

@@ -4,11 +4,12 @@
 //! box-drawn columns, columns aligned by runs of spaces or tabs), speaker turns ("LENA: …"),
 //! dated entries ("2008 — …") and quoted replies ("> …", read as text).
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
 
 use super::{clean, BlockKind, Outline, OutlineBuilder};
+use crate::corpus::budget::{ReadBudget, ReadRefused, TableSize};
 
 /// The longest line read as a heading or a title.
 const MAX_HEADING_CHARS: usize = 90;
@@ -17,12 +18,13 @@ const MAX_LABEL_WORDS: usize = 5;
 /// The most words a `Label: value` line's value has before it reads as a sentence.
 const MAX_VALUE_WORDS: usize = 12;
 
-/// The outline of a plain text.
-pub fn outline(text: &str) -> Outline {
-    let mut builder = OutlineBuilder::default();
+/// The outline of a plain text, within `budget`.
+pub fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
+    let mut builder = OutlineBuilder::new(budget);
     let groups = groups(text);
     let mut pending_lead: Option<String> = None;
     for (n, group) in groups.iter().enumerate() {
+        budget.check()?;
         let next_exists = n + 1 < groups.len();
         // A first group of a few short lines that are no sentences is the title, said over
         // several lines ("WEXCOMBE ALLOTMENT SOCIETY" / "Minutes of the committee meeting").
@@ -43,17 +45,20 @@ pub fn outline(text: &str) -> Outline {
                 continue;
             }
         }
-        read_group(&mut builder, group, pending_lead.take());
+        read_group(&mut builder, group, pending_lead.take())?;
     }
-    builder.finish()
+    Ok(builder.finish())
 }
 
 /// Reads the lines of one group (no blank line between them) into blocks; `lead` introduces
 /// the group's first list.
-pub(super) fn read_group(builder: &mut OutlineBuilder, group: &[&str], lead: Option<String>) {
+pub(super) fn read_group(
+    builder: &mut OutlineBuilder,
+    group: &[&str],
+    lead: Option<String>,
+) -> Result<(), ReadRefused> {
     if let Some(rows) = aligned_rows(group) {
-        push_table(builder, rows);
-        return;
+        return push_table(builder, rows);
     }
     // Runs of table lines (cells between `|` or `│`, and their rules) among other lines.
     let mut lead = lead;
@@ -67,7 +72,7 @@ pub(super) fn read_group(builder: &mut OutlineBuilder, group: &[&str], lead: Opt
             .count()
             >= 2
         {
-            push_table(builder, pipe_rows(&group[start..start + run]));
+            push_table(builder, pipe_rows(&group[start..start + run]))?;
             start += run;
             continue;
         }
@@ -79,6 +84,7 @@ pub(super) fn read_group(builder: &mut OutlineBuilder, group: &[&str], lead: Opt
         read_lines(builder, &group[start..rest], lead.take());
         start = rest;
     }
+    Ok(())
 }
 
 /// Reads lines that hold no table into blocks.
@@ -394,10 +400,14 @@ fn is_value_cell(cell: &str) -> bool {
     })
 }
 
-pub(super) fn push_table(builder: &mut OutlineBuilder, mut rows: Vec<Vec<String>>) {
+/// Refused past the table bounds of [`crate::corpus::budget`].
+pub(super) fn push_table(
+    builder: &mut OutlineBuilder,
+    mut rows: Vec<Vec<String>>,
+) -> Result<(), ReadRefused> {
     rows.retain(|r| r.iter().any(|c| !c.is_empty()));
     if rows.is_empty() {
-        return;
+        return Ok(());
     }
     // A header names columns: no cell of it is a value ("RX-600 Pro" and "2019" name columns;
     // "4", "£3.50" and "8.5 cm" are values).
@@ -407,8 +417,32 @@ pub(super) fn push_table(builder: &mut OutlineBuilder, mut rows: Vec<Vec<String>
     } else {
         Vec::new()
     };
-    // A two-column table without a header is an infobox: label | value.
-    for cells in rows {
+    push_rows(builder, header.into(), rows)
+}
+
+/// A table's rows under its `header` (one copy, shared by the rows), within the table bounds and
+/// the builder's budget.
+pub(super) fn push_rows(
+    builder: &mut OutlineBuilder,
+    header: Arc<[String]>,
+    rows: Vec<Vec<String>>,
+) -> Result<(), ReadRefused> {
+    let mut size = TableSize::default();
+    size.add_row(header.len())?;
+    for (n, cells) in rows.into_iter().enumerate() {
+        if n.is_multiple_of(1024) {
+            builder.budget.check()?;
+        }
+        size.add_row(cells.len())?;
+        // The row as a passage writes each cell under its column's name.
+        let named: usize = cells
+            .iter()
+            .zip(header.iter().map(String::len).chain(std::iter::repeat(0)))
+            .filter(|(cell, _)| !cell.is_empty())
+            .map(|(cell, column)| cell.len() + column + 4)
+            .sum();
+        size.add_text(named)?;
+        // A two-column table without a header is an infobox: label | value.
         if header.is_empty() && cells.len() == 2 {
             builder.push(BlockKind::KeyValue {
                 label: cells[0].clone(),
@@ -416,11 +450,12 @@ pub(super) fn push_table(builder: &mut OutlineBuilder, mut rows: Vec<Vec<String>
             });
         } else {
             builder.push(BlockKind::TableRow {
-                header: header.clone(),
+                header: Arc::clone(&header),
                 cells,
             });
         }
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -429,7 +464,12 @@ mod tests {
     use crate::corpus::structure::Block;
 
     fn kinds(text: &str) -> Vec<BlockKind> {
-        outline(text).blocks.into_iter().map(|b| b.kind).collect()
+        outline(text, &ReadBudget::default())
+            .unwrap()
+            .blocks
+            .into_iter()
+            .map(|b| b.kind)
+            .collect()
     }
 
     #[test]
@@ -440,7 +480,7 @@ mod tests {
         assert_eq!(
             rows[0],
             BlockKind::TableRow {
-                header: vec!["Item".into(), "RX-600".into(), "RX-600 Pro".into()],
+                header: vec!["Item".into(), "RX-600".into(), "RX-600 Pro".into()].into(),
                 cells: vec!["Ethernet ports".into(), "4".into(), "8".into()],
             }
         );
@@ -455,7 +495,9 @@ mod tests {
         let outline = outline(
             "Harbour Clinic — staff meeting\n\nPresent: Ann Hale (chair), Ben Ode, Cy Dunn\n\n\
              Staffing\n\nLENA: We took on three new porters this week, and they start Monday.\n",
-        );
+            &ReadBudget::default(),
+        )
+        .unwrap();
         assert_eq!(
             outline.title.as_deref(),
             Some("Harbour Clinic — staff meeting")
@@ -496,7 +538,7 @@ mod tests {
         assert_eq!(
             blocks[0],
             BlockKind::TableRow {
-                header: vec!["Team".into(), "Players".into(), "Gold".into()],
+                header: vec!["Team".into(), "Players".into(), "Gold".into()].into(),
                 cells: vec!["Falcon".into(), "64".into(), "8".into()]
             }
         );

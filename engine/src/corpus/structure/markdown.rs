@@ -4,8 +4,9 @@
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
-use super::lines::{push_table, read_group};
+use super::lines::{push_rows, push_table, read_group};
 use super::{clean, BlockKind, Outline, OutlineBuilder};
+use crate::corpus::budget::{ReadBudget, ReadRefused, MAX_TABLE_COLUMNS};
 
 /// What is being collected between a start and an end tag.
 #[derive(Default)]
@@ -23,12 +24,15 @@ struct Collecting {
     lead: Option<String>,
 }
 
-/// The outline of a Markdown text.
-pub fn outline(text: &str) -> Outline {
-    let mut builder = OutlineBuilder::default();
+/// The outline of a Markdown text, within `budget`.
+pub fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
+    let mut builder = OutlineBuilder::new(budget);
     let mut c = Collecting::default();
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
-    for event in Parser::new_ext(text, options) {
+    for (n, event) in Parser::new_ext(text, options).enumerate() {
+        if n.is_multiple_of(4096) {
+            budget.check()?;
+        }
         match event {
             Event::Start(Tag::Heading { .. } | Tag::Paragraph | Tag::TableCell)
                 if c.lists_open == 0 =>
@@ -60,7 +64,7 @@ pub fn outline(text: &str) -> Outline {
                 if lines.len() == 1 && trimmed.ends_with(':') {
                     c.lead = Some(clean(trimmed.trim_end_matches(':')));
                 } else {
-                    read_group(&mut builder, &lines, None);
+                    read_group(&mut builder, &lines, None)?;
                     c.lead = None;
                 }
             }
@@ -73,29 +77,43 @@ pub fn outline(text: &str) -> Outline {
             Event::End(TagEnd::List(_)) => {
                 c.lists_open -= 1;
                 if c.lists_open == 0 {
-                    push_items(&mut builder, std::mem::take(&mut c.items), c.lead.take());
+                    push_items(&mut builder, std::mem::take(&mut c.items), c.lead.take())?;
                 }
             }
-            Event::End(TagEnd::TableCell) => c.row.push(clean(&c.text)),
+            Event::End(TagEnd::TableCell) => {
+                // A GFM row has as many cells as its header, written or not: a wide header is
+                // refused at its first row, before its width is repeated in every row.
+                if c.row.len() == MAX_TABLE_COLUMNS {
+                    return Err(ReadRefused::TooLarge(format!(
+                        "a table has more than {MAX_TABLE_COLUMNS} columns; at most \
+                         {MAX_TABLE_COLUMNS} are read"
+                    )));
+                }
+                c.row.push(clean(&c.text))
+            }
             Event::End(TagEnd::TableHead) => {
                 c.rows.push(std::mem::take(&mut c.row));
                 c.has_header = true;
             }
             Event::End(TagEnd::TableRow) => c.rows.push(std::mem::take(&mut c.row)),
-            Event::End(TagEnd::Table) => push_markdown_table(&mut builder, &mut c),
+            Event::End(TagEnd::Table) => push_markdown_table(&mut builder, &mut c)?,
             _ => {}
         }
     }
-    builder.finish()
+    Ok(builder.finish())
 }
 
 /// A list's items as one list block, each `Label: value` item as a spec line of its own.
-fn push_items(builder: &mut OutlineBuilder, items: Vec<String>, lead: Option<String>) {
+fn push_items(
+    builder: &mut OutlineBuilder,
+    items: Vec<String>,
+    lead: Option<String>,
+) -> Result<(), ReadRefused> {
     let mut plain = Vec::new();
     for item in items {
         let item = clean(&item);
-        let mut one = OutlineBuilder::default();
-        read_group(&mut one, &[item.as_str()], None);
+        let mut one = OutlineBuilder::new(&builder.budget);
+        read_group(&mut one, &[item.as_str()], None)?;
         match one.finish().blocks.as_slice() {
             [block] if matches!(block.kind, BlockKind::KeyValue { .. }) => {
                 builder.push(block.kind.clone())
@@ -106,10 +124,14 @@ fn push_items(builder: &mut OutlineBuilder, items: Vec<String>, lead: Option<Str
     if !plain.is_empty() {
         builder.push(BlockKind::List { lead, items: plain });
     }
+    Ok(())
 }
 
 /// A GFM table: its header row names the columns (an empty header row means none).
-fn push_markdown_table(builder: &mut OutlineBuilder, c: &mut Collecting) {
+fn push_markdown_table(
+    builder: &mut OutlineBuilder,
+    c: &mut Collecting,
+) -> Result<(), ReadRefused> {
     let mut rows = std::mem::take(&mut c.rows);
     if c.has_header && !rows.is_empty() {
         let header = rows.remove(0);
@@ -119,18 +141,11 @@ fn push_markdown_table(builder: &mut OutlineBuilder, c: &mut Collecting) {
             if !header_empty {
                 rows.insert(0, header);
             }
-            push_table(builder, rows);
-            return;
+            return push_table(builder, rows);
         }
-        for cells in rows {
-            builder.push(BlockKind::TableRow {
-                header: header.clone(),
-                cells,
-            });
-        }
-        return;
+        return push_rows(builder, header.into(), rows);
     }
-    push_table(builder, rows);
+    push_table(builder, rows)
 }
 
 #[cfg(test)]
@@ -144,7 +159,9 @@ mod tests {
              | Population (2021) | 3,480 |\n\n## Geography\n\nThe cliffs rise to 120 m.\n\n\
              Supported languages:\n\n- English\n- Welsh\n\nSpecs:\n\n- Screen: 6.1 in\n\n\
              | Team | Gold | Silver |\n|---|---|---|\n| Falcon | 8 | 5 |\n",
-        );
+            &ReadBudget::default(),
+        )
+        .unwrap();
         assert_eq!(outline.title.as_deref(), Some("Carn Mheall"));
         let kinds: Vec<&BlockKind> = outline.blocks.iter().map(|b| &b.kind).collect();
         assert_eq!(
@@ -166,9 +183,24 @@ mod tests {
         assert_eq!(
             kinds[5],
             &BlockKind::TableRow {
-                header: vec!["Team".into(), "Gold".into(), "Silver".into()],
+                header: vec!["Team".into(), "Gold".into(), "Silver".into()].into(),
                 cells: vec!["Falcon".into(), "8".into(), "5".into()]
             }
         );
+    }
+}
+
+#[cfg(test)]
+mod bounds {
+    use super::*;
+
+    /// Issue 70: the bound on a table's width holds for Markdown tables too, whose rows GFM
+    /// pads to the header's width.
+    #[test]
+    fn a_wide_markdown_table_is_refused() {
+        let header = format!("|{}|\n|{}|\n", "h|".repeat(5_000), "-|".repeat(5_000));
+        let text = format!("{header}{}", "|5|\n".repeat(200));
+        let refused = outline(&text, &ReadBudget::default()).unwrap_err();
+        assert!(matches!(refused, ReadRefused::TooLarge(_)), "{refused}");
     }
 }

@@ -18,6 +18,9 @@ pub use passages::{
     CONTEXT_SEPARATOR, ITEM_SEPARATOR, ROW_SEPARATOR,
 };
 
+use std::sync::Arc;
+
+use super::budget::{ReadBudget, ReadRefused};
 use super::format::Format;
 
 /// A document's title and blocks, in reading order.
@@ -47,9 +50,11 @@ pub enum BlockKind {
     },
     /// `Label: value` ("Battery: 3200 mAh"), an infobox row or a definition.
     KeyValue { label: String, value: String },
-    /// A table row with its table's column headers (empty when the table has none).
+    /// A table row with its table's column headers (empty when the table has none), shared by
+    /// the table's rows (one copy per table: a wide header copied into each row once took 57 MB
+    /// a row).
     TableRow {
-        header: Vec<String>,
+        header: Arc<[String]>,
         cells: Vec<String>,
     },
     /// What one speaker said ("LENA: We took on three porters").
@@ -58,17 +63,17 @@ pub enum BlockKind {
     Dated { date: String, text: String },
 }
 
-/// Reads `text` in `format` into an outline (HTML has its own reader, [`html_outline`]).
-pub fn outline(text: &str, format: Format) -> Outline {
+/// Reads `text` in `format` into an outline within `budget` (HTML has its own reader,
+/// [`html_outline`]).
+pub fn outline(text: &str, format: Format, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
     match format {
-        Format::Markdown => markdown::outline(text),
-        Format::Csv => csv_table::outline(text),
-        _ => lines::outline(text),
+        Format::Markdown => markdown::outline(text, budget),
+        Format::Csv => csv_table::outline(text, budget),
+        _ => lines::outline(text, budget),
     }
 }
 
-/// The outline of an HTML page: its `<title>` and its body's blocks. Errors as
-/// [`html::outline`] does (a page that takes too long to read).
+/// The outline of an HTML page: its `<title>` and its body's blocks, within a budget.
 pub use html::outline as html_outline;
 
 /// Builds an outline's blocks while remembering the heading path; shared by the readers.
@@ -77,9 +82,17 @@ struct OutlineBuilder {
     outline: Outline,
     /// (level, heading) pairs, outermost first.
     headings: Vec<(usize, String)>,
+    budget: ReadBudget,
 }
 
 impl OutlineBuilder {
+    fn new(budget: &ReadBudget) -> Self {
+        Self {
+            budget: budget.clone(),
+            ..Self::default()
+        }
+    }
+
     /// A heading of `level` (1 = the largest): the first level-1 heading of an untitled
     /// document is its title.
     fn heading(&mut self, level: usize, text: &str) {

@@ -181,7 +181,9 @@ mod tests {
         let outline = lines::outline(
             "Spring Games\n\nMedal table\n\nTeam | Players | Gold\nFalcon | 64 | 8\n\n\
              Present: Ann Hale (chair), Ben Ode\n",
-        );
+            &crate::corpus::budget::ReadBudget::default(),
+        )
+        .unwrap();
         let written = passages(&outline, "games.txt");
         assert_eq!(
             written,
