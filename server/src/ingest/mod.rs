@@ -148,10 +148,19 @@ impl IngestService {
         let budget = ReadBudget::for_bytes(bytes).cancelled_by(Arc::clone(&client_gone.0));
         // Parsing (HTML above all) is CPU work: off the runtime threads that serve requests. The
         // turn travels with it and is given back when it ends, not when the client goes.
-        let (all, reading) =
-            tokio::task::spawn_blocking(move || (read_uploads(&uploads, &budget), reading))
-                .await
-                .map_err(|e| IngestError::Index(format!("reading the uploads crashed: {e}")))?;
+        let (all, reading) = tokio::task::spawn_blocking(move || {
+            let all = read_uploads(&uploads, &budget);
+            if let Err(IngestError::Cancelled) = &all {
+                let names: Vec<&str> = uploads.iter().map(|u| u.file_name.as_str()).collect();
+                tracing::info!(
+                    "reading {} stopped: the upload's client went away",
+                    names.join(", ")
+                );
+            }
+            (all, reading)
+        })
+        .await
+        .map_err(|e| IngestError::Index(format!("reading the uploads crashed: {e}")))?;
         let all = all?;
         if mode == UploadMode::Add && self.held.get(corpus).is_none() {
             // Both indexes: a bundled data set may be in the sentence index only.
