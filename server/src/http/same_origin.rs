@@ -17,6 +17,14 @@ use crate::error::ApiError;
 /// What a browser says of where a request comes from.
 const FETCH_SITE: &str = "sec-fetch-site";
 
+/// A change of admin state sent from a page of another origin; says from where.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "admin changes are accepted from Tally's own pages only, not from {0}; open the page on this \
+     server and try again"
+)]
+pub struct CrossOrigin(String);
+
 /// Refuses a cross-origin change of an admin path; passes everything else on.
 pub async fn admin_changes_from_own_pages(request: Request, next: Next) -> Response {
     let changes = !matches!(
@@ -28,22 +36,17 @@ pub async fn admin_changes_from_own_pages(request: Request, next: Next) -> Respo
     if changes && admin {
         // HTTP/2 names the host in the URI (`:authority`), HTTP/1.1 in the `Host` header.
         let authority = request.uri().authority().map(|a| a.as_str().to_string());
-        if let Err(why) = same_origin(request.headers(), authority.as_deref()) {
-            return ApiError::new(StatusCode::FORBIDDEN, why).into_response();
+        if let Err(refused) = same_origin(request.headers(), authority.as_deref()) {
+            return ApiError::new(StatusCode::FORBIDDEN, refused.to_string()).into_response();
         }
     }
     next.run(request).await
 }
 
 /// `Ok` when the headers show the request comes from a page of this server, or say nothing of
-/// where it comes from; else the sentence that refuses it.
-fn same_origin(headers: &HeaderMap, authority: Option<&str>) -> Result<(), String> {
-    let refused = |from: &str| {
-        format!(
-            "admin changes are accepted from Tally's own pages only, not from {from}; open the \
-             page on this server and try again"
-        )
-    };
+/// where it comes from.
+fn same_origin(headers: &HeaderMap, authority: Option<&str>) -> Result<(), CrossOrigin> {
+    let refused = |from: &str| CrossOrigin(from.to_string());
     if let Some(site) = headers.get(FETCH_SITE) {
         // `none`: typed in the address bar or opened from a bookmark.
         let site = site.to_str().unwrap_or_default();
