@@ -30,7 +30,7 @@ use tally_types::request::encode;
 
 use crate::admin_token::{AdminToken, CORPUS_PAGES};
 use crate::error::ApiError;
-use crate::http::login::{bearer, check_page_form, given_token};
+use crate::http::login::{bearer, check_page_form, form_not_from_page, given_token};
 use crate::ingest::Upload;
 use crate::state::AppState;
 use tally_app::backend::cookie_value;
@@ -128,13 +128,6 @@ async fn read_upload(
     let bad = |message: String| ApiError::new(StatusCode::BAD_REQUEST, message);
     let mut form = UploadForm::default();
     let mut needs_form_token = login_cookie.is_some();
-    let not_from_page = || {
-        ApiError::new(
-            StatusCode::FORBIDDEN,
-            "this form does not come from a page of this server opened since your login; \
-             reload the page and try again",
-        )
-    };
     let mut format = None;
     let mut files = Vec::new();
     while let Some(mut field) = multipart.next_field().await.map_err(ApiError::from)? {
@@ -145,7 +138,7 @@ async fn read_upload(
         match name.as_str() {
             "file" => {
                 if needs_form_token {
-                    return Err(not_from_page());
+                    return Err(form_not_from_page());
                 }
                 let file_name = field.file_name().unwrap_or("upload").to_string();
                 if file_name.len() > MAX_FILE_NAME_BYTES {
@@ -169,7 +162,7 @@ async fn read_upload(
                     "form_token" => {
                         if let Some(cookie) = &login_cookie {
                             if !admin.form_token_fits(cookie, &value) {
-                                return Err(not_from_page());
+                                return Err(form_not_from_page());
                             }
                         }
                         needs_form_token = false;
@@ -215,7 +208,7 @@ async fn read_upload(
         admin.check(None, CORPUS_PAGES)?;
     }
     if needs_form_token {
-        return Err(not_from_page());
+        return Err(form_not_from_page());
     }
     form.uploads = files
         .into_iter()

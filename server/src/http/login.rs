@@ -102,14 +102,19 @@ pub fn check_page_form(
     if by_cookie_alone {
         let cookie = cookie_value(headers, ADMIN_COOKIE).unwrap_or_default();
         if !state.admin.form_token_fits(&cookie, form_token.trim()) {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "this form does not come from a page of this server opened since your login; \
-                 reload the page and try again",
-            ));
+            return Err(form_not_from_page());
         }
     }
     Ok(())
+}
+
+/// The refusal of a form the login cookie alone admits without that login's form token.
+pub fn form_not_from_page() -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "this form does not come from a page of this server opened since your login; reload the \
+         page and try again",
+    )
 }
 
 /// The `Set-Cookie` value that makes a browser forget its login cookie.

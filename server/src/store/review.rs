@@ -192,12 +192,7 @@ impl NewDecision {
 
     /// The operator's note, cleaned; `None` when empty.
     pub fn note(&self) -> Result<Option<String>, DbError> {
-        let note = self
-            .note
-            .as_deref()
-            .map(tally_types::request::clean_text)
-            .map(|n| n.trim().to_string())
-            .filter(|n| !n.is_empty());
+        let note = given_text(self.note.as_deref());
         if note
             .as_ref()
             .is_some_and(|n| n.chars().count() > MAX_NOTE_CHARS)
@@ -212,17 +207,21 @@ impl NewDecision {
 
 /// A reviewer's name as given, cleaned: 1 to 100 characters ("operator" when none is given).
 pub fn reviewer_name(given: Option<&str>) -> Result<String, DbError> {
-    let name = given
-        .map(tally_types::request::clean_text)
-        .map(|n| n.trim().to_string())
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| "operator".to_string());
+    let name = given_text(given).unwrap_or_else(|| "operator".to_string());
     if name.chars().count() > 100 {
         return Err(DbError::Invalid(
             "reviewer is a name of at most 100 characters".into(),
         ));
     }
     Ok(name)
+}
+
+/// An operator's free text as given, cleaned and trimmed; `None` when nothing is left.
+fn given_text(given: Option<&str>) -> Option<String> {
+    given
+        .map(tally_types::request::clean_text)
+        .map(|text| text.trim().to_string())
+        .filter(|text| !text.is_empty())
 }
 
 /// What a decision did: the rows it decided (every pending row saying the same about the same
