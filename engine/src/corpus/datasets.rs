@@ -36,6 +36,9 @@ pub struct Snippet {
     pub source: String,
     /// Annotated answer spans, when the file has them (training data).
     pub answers: Vec<AnswerSpan>,
+    /// What the snippet is in its document, typed (a table row, a list, a definition …);
+    /// `None` for running text and for data sets' snippets.
+    pub record: Option<std::sync::Arc<crate::corpus::structure::Record>>,
 }
 
 /// An annotated answer: its text and its byte offset in the snippet.
@@ -129,6 +132,7 @@ pub fn read_squad(path: &Path) -> Result<Vec<QuerySnippets>, DatasetError> {
                     text: paragraph.context.clone(),
                     source: article.title.clone(),
                     answers,
+                    record: None,
                 });
             }
         }
@@ -180,6 +184,7 @@ pub fn parse_jsonl(text: &str, path: &Path) -> Result<Vec<QuerySnippets>, Datase
             text: row.text,
             source: row.source,
             answers: Vec::new(),
+            record: None,
         });
     }
     Ok(queries)

@@ -4,6 +4,7 @@
 //! corpus.
 
 use std::io::Read;
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -12,7 +13,7 @@ pub use tally_types::documents::IngestProgress;
 
 use super::budget::{ReadBudget, ReadRefused, MAX_HTML_DEPTH, MAX_HTML_ELEMENTS, MAX_HTML_INDENTS};
 use super::format::Format;
-use super::structure::{self, Outline};
+use super::structure::{self, Outline, Record};
 
 use crate::corpus::datasets::{QuerySnippets, Snippet};
 use crate::count::snippet_index::{IndexError, SnippetIndex};
@@ -207,9 +208,9 @@ const HTML_CHUNK: usize = 4096;
 
 /// A reader that fails once its budget is spent: the HTML parser reads its input a chunk at a
 /// time and does its work per chunk, so it stops soon after.
-struct Budgeted<'b, R> {
-    inner: R,
-    budget: &'b ReadBudget,
+pub(crate) struct Budgeted<'b, R> {
+    pub(crate) inner: R,
+    pub(crate) budget: &'b ReadBudget,
 }
 
 impl<R: Read> Read for Budgeted<'_, R> {
@@ -413,10 +414,10 @@ pub fn html_title(html: &str, budget: &ReadBudget) -> Option<String> {
 /// sentence ends into pieces of at most [`MAX_SNIPPET_CHARS`] (a single longer sentence stays
 /// whole).
 pub fn snippets_of(document: &Document) -> Vec<Snippet> {
-    let mut pieces: Vec<(String, String)> = Vec::new();
+    let mut pieces: Vec<(String, String, Option<Arc<Record>>)> = Vec::new();
     for passage in structure::passages_of(&document.text, &document.source) {
         if passage.text.chars().count() <= MAX_SNIPPET_CHARS {
-            pieces.push((passage.text, passage.context));
+            pieces.push((passage.text, passage.context, passage.record));
             continue;
         }
         let mut piece = String::new();
@@ -425,7 +426,12 @@ pub fn snippets_of(document: &Document) -> Vec<Snippet> {
             if !piece.is_empty()
                 && piece.chars().count() + 1 + sentence.chars().count() > MAX_SNIPPET_CHARS
             {
-                pieces.push((std::mem::take(&mut piece), passage.context.clone()));
+                // Each piece of a long list or row keeps the whole record.
+                pieces.push((
+                    std::mem::take(&mut piece),
+                    passage.context.clone(),
+                    passage.record.clone(),
+                ));
             }
             if !piece.is_empty() {
                 piece.push(' ');
@@ -433,17 +439,18 @@ pub fn snippets_of(document: &Document) -> Vec<Snippet> {
             piece.push_str(sentence);
         }
         if !piece.is_empty() {
-            pieces.push((piece, passage.context));
+            pieces.push((piece, passage.context, passage.record));
         }
     }
     pieces
         .into_iter()
         .enumerate()
-        .map(|(n, (text, source))| Snippet {
+        .map(|(n, (text, source, record))| Snippet {
             id: format!("{}#{}", document.id, n + 1),
             text,
             source,
             answers: Vec::new(),
+            record,
         })
         .collect()
 }

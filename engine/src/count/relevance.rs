@@ -156,6 +156,7 @@ mod tests {
             text: text.to_string(),
             source: String::new(),
             answers: Vec::new(),
+            record: None,
         };
         assert_eq!(
             subject.related(

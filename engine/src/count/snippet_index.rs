@@ -1,5 +1,6 @@
 //! The snippet index (tantivy): BM25 over title and text, the stored text, the snippet id, the
-//! corpus name and, for dataset snippets, the question they were retrieved for.
+//! corpus name, a document passage's typed record (JSON) and, for dataset snippets, the question
+//! they were retrieved for.
 //!
 //! A question gets its snippets in one of two ways: the stored snippet set of a known dataset
 //! question ("prefetched", as in the CoQEx demo), or BM25 top-k over the whole index.
@@ -39,6 +40,9 @@ struct Fields {
     question: Field,
     title: Field,
     text: Field,
+    /// `None` in an index written before records were kept (issue 71): its snippets read as
+    /// running text until the corpus is ingested again.
+    record: Option<Field>,
 }
 
 fn schema() -> (Schema, Fields) {
@@ -50,8 +54,31 @@ fn schema() -> (Schema, Fields) {
         question: b.add_text_field("question", STORED),
         title: b.add_text_field("title", TEXT | STORED),
         text: b.add_text_field("text", TEXT | STORED),
+        record: Some(b.add_text_field(RECORD_FIELD, STORED)),
     };
     (b.build(), fields)
+}
+
+/// The stored field of a passage's record.
+const RECORD_FIELD: &str = "record";
+
+/// The schema an index was written with, with the field names of [`schema`] (an index written
+/// before the record field was added has none).
+fn fields_of(schema: &Schema) -> Result<Fields, IndexError> {
+    let field = |name: &str| {
+        schema
+            .get_field(name)
+            .map_err(|e| IndexError::Tantivy(tantivy::TantivyError::SchemaError(e.to_string())))
+    };
+    Ok(Fields {
+        id: field("id")?,
+        corpus: field("corpus")?,
+        question_key: field("question_key")?,
+        question: field("question")?,
+        title: field("title")?,
+        text: field("text")?,
+        record: schema.get_field(RECORD_FIELD).ok(),
+    })
 }
 
 /// A snippet found by search, with its BM25 score.
@@ -99,8 +126,17 @@ impl SnippetIndex {
         })
     }
 
-    /// Opens the index in `dir`, creating it (and the directory) when there is none.
+    /// Opens the index in `dir`, creating it (and the directory) when there is none. An index
+    /// written before records were kept opens as it is, its snippets without records.
     pub fn open_or_create(dir: &Path) -> Result<Self, IndexError> {
+        if let Some((index, reader)) = index_dir::open_existing(dir)? {
+            let fields = fields_of(&index.schema())?;
+            return Ok(Self {
+                index,
+                reader,
+                fields,
+            });
+        }
         let (schema, fields) = schema();
         let (index, reader) = index_dir::open_or_create(dir, schema)?;
         Ok(Self {
@@ -128,14 +164,20 @@ impl SnippetIndex {
         for set in sets {
             let key = question_key(&set.question);
             for snippet in &set.snippets {
-                writer.add_document(doc!(
+                let mut document = doc!(
                     f.id => snippet.id.as_str(),
                     f.corpus => corpus,
                     f.question_key => key.as_str(),
                     f.question => set.question.as_str(),
                     f.title => snippet.source.as_str(),
                     f.text => snippet.text.as_str(),
-                ))?;
+                );
+                if let (Some(field), Some(record)) = (f.record, &snippet.record) {
+                    if let Ok(json) = serde_json::to_string(record) {
+                        document.add_text(field, json);
+                    }
+                }
+                writer.add_document(document)?;
                 added += 1;
             }
         }
@@ -310,6 +352,11 @@ impl SnippetIndex {
                 text: text_of(doc, f.text),
                 source: text_of(doc, f.title),
                 answers: Vec::new(),
+                record: f
+                    .record
+                    .map(|field| text_of(doc, field))
+                    .and_then(|json| serde_json::from_str(&json).ok())
+                    .map(std::sync::Arc::new),
             },
             corpus: text_of(doc, f.corpus),
             score,
@@ -349,6 +396,7 @@ mod tests {
                     text: t.to_string(),
                     source: String::new(),
                     answers: Vec::new(),
+                    record: None,
                 })
                 .collect(),
         }

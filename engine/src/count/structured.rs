@@ -17,7 +17,8 @@ use super::statement::{
     clear_statement, counts_the_answer_type, noun_statement, NOUN_STATEMENT_FLOOR, STATEMENT_FLOOR,
 };
 use crate::corpus::datasets::Snippet;
-use crate::corpus::structure::reading::{context_marks, mark_fits, marks_in, shape, Shape};
+use crate::corpus::structure::marks::{context_marks, mark_fits, marks_in};
+use crate::corpus::structure::{Record, CONTEXT_SEPARATOR};
 use crate::quantity::singular;
 
 /// How a count was read from structure, for the answer's explanation.
@@ -257,16 +258,24 @@ fn labelled_segments(
 ) -> Vec<(u8, f64, usize, Reading)> {
     text.split(". ")
         .flat_map(|sentence| sentence.split("; "))
-        .filter_map(
-            |segment| match shape(segment.trim().trim_end_matches('.')) {
-                Shape::Labelled { label, value } => {
-                    labelled_count(label, bare_count(value, analysis), analysis)
-                }
-                _ => None,
-            },
-        )
+        .filter_map(|segment| {
+            let (label, value) = labelled_line(segment.trim().trim_end_matches('.'))?;
+            labelled_count(label, bare_count(value, analysis), analysis)
+        })
         .map(|(score, count, reading)| (score + mark_fit, count, snippet, reading))
         .collect()
+}
+
+/// The most words of a label in running text ("Stadium capacity: …").
+const MAX_LABEL_WORDS: usize = 6;
+
+/// A `Label: value` line as people write one in running text ("Staff: 7"): a label of a few
+/// words that is no sentence, then its value.
+fn labelled_line(text: &str) -> Option<(&str, &str)> {
+    let (label, value) = text.split_once(": ")?;
+    let label = label.trim();
+    let short = (1..=MAX_LABEL_WORDS).contains(&label.split_whitespace().count());
+    (short && !label.contains(['.', '!', '?'])).then(|| (label, value.trim()))
 }
 
 /// The column whose every content word the question says, the one with the most words when
@@ -293,6 +302,45 @@ fn named_column<'a>(
     }
 }
 
+/// The counts a table row gives a question, scored: a cell under a column that names the
+/// counted noun or the question's verb (more when the row is the one the question names), or,
+/// in a table whose rows are measures and whose columns are things, the cell of the column the
+/// question names most fully.
+fn row_counts(
+    label: &str,
+    cells: &[(&str, &str)],
+    analysis: &QuestionAnalysis,
+    question_words: &[String],
+    mark_fit: u8,
+) -> Vec<(u8, f64, Reading)> {
+    let mut found = Vec::new();
+    let cell_reading = |column: &str| Reading::Cell {
+        column: column.to_string(),
+        row: label.to_string(),
+    };
+    // The row is named by its label or by a cell of text ("team: Abbotsmead").
+    let named = row_named(label, question_words)
+        || cells
+            .iter()
+            .any(|(_, v)| count_in(v).is_none() && row_named(v, question_words));
+    // A table whose rows are measures and whose columns are things ("Ethernet ports | 4 | 8"
+    // under "Item | RX-600 | RX-600 Pro"): the row names the noun, and the column the question
+    // names most fully is the thing asked about.
+    if label_fit(label, analysis) == 2 {
+        if let Some((column, count)) = named_column(cells, question_words) {
+            found.push((8 + mark_fit, count, cell_reading(column)));
+        }
+    }
+    for (column, value) in cells {
+        let fit = label_fit(column, analysis).max(verb_fit(column, question_words));
+        if let (true, Some(count)) = (fit > 0, count_in(value)) {
+            let score = fit * 2 + u8::from(named) * 4 + mark_fit;
+            found.push((score, count, cell_reading(column)));
+        }
+    }
+    found
+}
+
 /// Whether every word of a row's label is among the question's words.
 fn row_named(row: &str, question_words: &[String]) -> bool {
     let row = content_words(row);
@@ -317,60 +365,37 @@ pub fn structured_count(
         if !related.get(i).copied().unwrap_or(false) {
             continue;
         }
-        let marks = context_marks(&snippet.text, &snippet.source);
+        let record = snippet.record.as_deref();
+        let marks = context_marks(record, &snippet.source);
         let mark_fit = match &asked_mark {
             None => 1,
             Some(asked) if marks.iter().any(|m| mark_fits(asked, m)) => 2,
             Some(_) if marks.is_empty() => 1,
             Some(_) => continue,
         };
-        match shape(&snippet.text) {
-            Shape::Row { label, cells } => {
-                // The row is named by its label or by a cell of text ("team: Abbotsmead").
-                let named = row_named(label, &question_words)
-                    || cells
-                        .iter()
-                        .any(|(_, v)| count_in(v).is_none() && row_named(v, &question_words));
-                // A table whose rows are measures and whose columns are things ("Ethernet ports
-                // | 4 | 8" under "Item | RX-600 | RX-600 Pro"): the row names the noun, and
-                // the column the question names most fully is the thing asked about.
-                if label_fit(label, analysis) == 2 {
-                    if let Some((column, count)) = named_column(&cells, &question_words) {
-                        found.push((
-                            8 + mark_fit,
-                            count,
-                            i,
-                            Reading::Cell {
-                                column: column.to_string(),
-                                row: label.to_string(),
-                            },
-                        ));
-                    }
-                }
-                for (column, value) in &cells {
-                    let fit = label_fit(column, analysis).max(verb_fit(column, &question_words));
-                    if let (true, Some(count)) = (fit > 0, count_in(value)) {
-                        let score = fit * 2 + u8::from(named) * 4 + mark_fit;
-                        found.push((
-                            score,
-                            count,
-                            i,
-                            Reading::Cell {
-                                column: column.to_string(),
-                                row: label.to_string(),
-                            },
-                        ));
-                    }
+        match record {
+            Some(row @ Record::TableRow { .. }) => {
+                if let Some((label, cells)) = row.row() {
+                    found.extend(
+                        row_counts(label, &cells, analysis, &question_words, mark_fit)
+                            .into_iter()
+                            .map(|(score, count, reading)| (score, count, i, reading)),
+                    );
                 }
             }
-            Shape::Labelled { label, value } => {
+            Some(Record::KeyValue { label, value }) => {
                 if let Some((score, count, reading)) =
                     labelled_count(label, count_in(value), analysis)
                 {
                     found.push((score + mark_fit, count, i, reading));
                 }
             }
-            Shape::List { lead, items } => {
+            Some(Record::List { lead, items }) => {
+                // A list without a lead line is introduced by its heading.
+                let lead = lead
+                    .as_deref()
+                    .or_else(|| snippet.source.rsplit(CONTEXT_SEPARATOR).next())
+                    .unwrap_or_default();
                 if list_counts(lead, analysis) {
                     found.push((
                         3 + mark_fit,
@@ -383,11 +408,23 @@ pub fn structured_count(
                     ));
                 }
             }
-            Shape::Dated { text, .. } => {
+            Some(Record::Dated { text, .. }) => {
                 found.extend(labelled_segments(text, analysis, i, mark_fit));
             }
-            Shape::Prose => {
-                found.extend(labelled_segments(&snippet.text, analysis, i, mark_fit));
+            Some(Record::Turn { .. }) => {}
+            Some(Record::Paragraph(_)) | None => {
+                // Running text, or a data set's snippet: a whole `Label: value` line, else such
+                // segments inside it.
+                match labelled_line(&snippet.text) {
+                    Some((label, value)) => {
+                        if let Some((score, count, reading)) =
+                            labelled_count(label, count_in(value), analysis)
+                        {
+                            found.push((score + mark_fit, count, i, reading));
+                        }
+                    }
+                    None => found.extend(labelled_segments(&snippet.text, analysis, i, mark_fit)),
+                }
             }
         }
         let candidates = per_snippet.get(i).map(Vec::as_slice).unwrap_or_default();
@@ -467,7 +504,7 @@ pub fn on_asked_mark(question: &str, snippets: &[Snippet]) -> Vec<bool> {
     snippets
         .iter()
         .map(|s| {
-            let marks = context_marks(&s.text, &s.source);
+            let marks = context_marks(s.record.as_deref(), &s.source);
             marks.is_empty() || marks.iter().any(|m| mark_fits(&asked, m))
         })
         .collect()
@@ -503,7 +540,36 @@ mod tests {
             text: text.into(),
             source: source.into(),
             answers: Vec::new(),
+            record: None,
         }
+    }
+
+    /// A passage of a document with its record, as ingestion writes both.
+    fn passage(record: Record, source: &str) -> Snippet {
+        use crate::corpus::structure::{passages, Block, Outline};
+        let outline = Outline {
+            title: Some(source.into()),
+            blocks: vec![Block {
+                kind: record,
+                sections: Vec::new(),
+            }],
+        };
+        let written = passages(&outline, source).remove(0);
+        Snippet {
+            record: written.record,
+            ..snippet(&written.text, source)
+        }
+    }
+
+    fn row(header: &[&str], cells: &[&str], source: &str) -> Snippet {
+        let owned = |cells: &[&str]| cells.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        passage(
+            Record::TableRow {
+                header: owned(header).into(),
+                cells: owned(cells),
+            },
+            source,
+        )
     }
 
     fn read(question: &str, snippets: &[Snippet]) -> Option<(f64, Reading)> {
@@ -524,13 +590,16 @@ mod tests {
 
     #[test]
     fn a_cell_under_the_column_that_names_the_noun() {
+        let header = ["Team", "Players", "Gold", "Silver"];
         let rows = [
-            snippet(
-                "Falcon — Players: 64; Gold: 8; Silver: 5",
+            row(
+                &header,
+                &["Falcon", "64", "8", "5"],
                 "Spring Games › Medals",
             ),
-            snippet(
-                "Harrier — Players: 12; Gold: 3; Silver: 6",
+            row(
+                &header,
+                &["Harrier", "12", "3", "6"],
                 "Spring Games › Medals",
             ),
         ];
@@ -567,8 +636,11 @@ mod tests {
             ))
         );
         // A remark in brackets after the count is not read as a second count.
-        let report = [snippet(
-            "Written complaints: 37 (last quarter: 52)",
+        let report = [passage(
+            Record::KeyValue {
+                label: "Written complaints".into(),
+                value: "37 (last quarter: 52)".into(),
+            },
             "Whinstead Water Trust — Q3",
         )];
         assert_eq!(
@@ -582,8 +654,9 @@ mod tests {
         )];
         assert_eq!(read("how many stadiums are in india", &headline), None);
         // Rows are measures, columns are models: the column the question names most fully.
-        let models = [snippet(
-            "Item: Ethernet ports — RX-600: 4; RX-600 Pro: 8",
+        let models = [row(
+            &["Item", "RX-600", "RX-600 Pro"],
+            &["Ethernet ports", "4", "8"],
             "Ryvenet RX-600 › Hardware",
         )];
         assert_eq!(
@@ -602,8 +675,13 @@ mod tests {
 
     #[test]
     fn a_list_is_counted_and_a_year_binds_the_count() {
-        let minutes = [snippet(
-            "Present: Ann Hale (chair); Ben Ode; Cy Dunn; Di Marsh",
+        let minutes = [passage(
+            Record::List {
+                lead: Some("Present".into()),
+                items: ["Ann Hale (chair)", "Ben Ode", "Cy Dunn", "Di Marsh"]
+                    .map(String::from)
+                    .to_vec(),
+            },
             "Harbour Clinic — staff meeting",
         )];
         assert_eq!(
@@ -614,12 +692,18 @@ mod tests {
             .map(|r| r.0),
             Some(4.0)
         );
-        let history = [
-            snippet(
-                "2001 — opened with 3 shops in the town",
+        let entry = |date: &str, text: &str| {
+            passage(
+                Record::Dated {
+                    date: date.into(),
+                    text: text.into(),
+                },
                 "Pell Bakery › History",
-            ),
-            snippet("2008 — the firm now runs 7 shops", "Pell Bakery › History"),
+            )
+        };
+        let history = [
+            entry("2001", "opened with 3 shops in the town"),
+            entry("2008", "the firm now runs 7 shops"),
         ];
         assert_eq!(
             read("how many shops did pell bakery have in 2008", &history),

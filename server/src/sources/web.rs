@@ -114,6 +114,7 @@ fn to_snippets(set: &SnippetSet, id: Option<i64>, reused: bool) -> Fetched {
             text: result.text.clone(),
             source: result.url.clone(),
             answers: Vec::new(),
+            record: None,
         });
         // A set stored before links were checked may hold one that is not a web page: its
         // snippet is kept, without a link.

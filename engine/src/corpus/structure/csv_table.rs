@@ -31,7 +31,7 @@ pub fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::structure::BlockKind;
+    use crate::corpus::structure::Record;
 
     #[test]
     fn the_first_record_names_the_columns() {
@@ -42,7 +42,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             outline.blocks[0].kind,
-            BlockKind::TableRow {
+            Record::TableRow {
                 header: vec!["Route".into(), "Stops".into(), "Minutes".into()].into(),
                 cells: vec!["Red, fast".into(), "12".into(), "40".into()]
             }
@@ -83,7 +83,7 @@ mod bounds {
             .blocks
             .iter()
             .map(|b| match &b.kind {
-                crate::corpus::structure::BlockKind::TableRow { header, .. } => &header[..],
+                crate::corpus::structure::Record::TableRow { header, .. } => &header[..],
                 other => panic!("{other:?}"),
             })
             .collect();

@@ -1,27 +1,61 @@
-//! An HTML page read through html2text's layout-keeping text (headings, list items, tables
-//! drawn with `│`, definition lists), then as plain text lines are; its `<title>` names the
-//! page, and its first heading is the section of what follows it.
+//! An HTML page read from its DOM (html5ever through `scraper`, issue 71): its `<title>`, its
+//! headings (`h1`–`h6`), paragraphs, lists (`ul`, `ol`) with the line that introduces them,
+//! tables (`th` and `td`: each row's cells under its columns), definition lists (`dt` and
+//! `dd`), and dated entries (a list item or paragraph that starts with a `<time>`). Text inside
+//! a paragraph is read as plain text lines are (a `Label: value` line is a spec line).
 
-use std::sync::LazyLock;
+use std::sync::Arc;
 
-use regex::Regex;
+use html5ever::tendril::TendrilSink;
+use scraper::{ElementRef, Html, HtmlTreeSink, Node};
 
-use super::{lines, Outline};
-use crate::corpus::budget::{ReadBudget, ReadRefused};
-use crate::corpus::documents::{html_layout, html_title};
+use super::{clean, lines, Outline, OutlineBuilder, Record};
+use crate::corpus::budget::{
+    ReadBudget, ReadRefused, MAX_HTML_DEPTH, MAX_HTML_ELEMENTS, MAX_HTML_INDENTS,
+};
+use crate::corpus::documents::Budgeted;
 
-static DEFINITION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^\*([^*\n]+)\*\n[ \t]+(\S[^\n]*)$").expect("definition pattern")
-});
-
-/// The outline of an HTML page; refused past `budget` (see [`ReadBudget`]).
+/// The outline of an HTML page; refused past `budget` (see [`ReadBudget`]) or past the bounds of
+/// a page's shape (its nesting, its number of elements).
 pub fn outline(html: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
-    let layout = html_layout(html, budget)?;
-    // A definition (`<dt>` above its indented `<dd>`) reads as a `Label: value` line.
-    let layout = DEFINITION.replace_all(&layout, "$1: $2");
-    let mut outline = lines::outline(&layout, budget)?;
+    // Parsed a chunk at a time, looking at the budget between chunks: deep nesting makes the
+    // parser's work grow with the square of the page.
+    let parser = html5ever::driver::parse_document(
+        HtmlTreeSink::new(Html::new_document()),
+        Default::default(),
+    );
+    let mut input = Budgeted {
+        inner: html.as_bytes(),
+        budget,
+    };
+    let page = match parser.from_utf8().read_from(&mut input) {
+        Ok(page) => page,
+        Err(_) => {
+            budget.check()?;
+            // Nothing else fails on text held in memory.
+            return Ok(Outline::default());
+        }
+    };
+    budget.check()?;
+    check_shape(&page, budget)?;
+    let mut reader = PageReader {
+        builder: OutlineBuilder::new(budget),
+        line: String::new(),
+        lines: Vec::new(),
+        lead: None,
+        seen: 0,
+    };
+    let title = page
+        .root_element()
+        .descendent_elements()
+        .find(|e| e.value().name() == "title")
+        .map(|e| text_of(e))
+        .filter(|t| !t.is_empty());
+    reader.block(page.root_element())?;
+    reader.settle()?;
+    let mut outline = reader.builder.finish();
     // The page's `<title>` names it; its first heading is then the section of what follows.
-    if let Some(title) = html_title(html, budget) {
+    if let Some(title) = title {
         if let Some(first) = outline.title.replace(title.clone()) {
             if first != title {
                 for block in &mut outline.blocks {
@@ -33,10 +67,444 @@ pub fn outline(html: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> 
     Ok(outline)
 }
 
+/// Refuses a page nested deeper than [`MAX_HTML_DEPTH`], with lists and quotes nested more than
+/// [`MAX_HTML_INDENTS`] deep, or with more than [`MAX_HTML_ELEMENTS`] elements (issue 70's
+/// bounds, kept for every reader of a page).
+fn check_shape(page: &Html, budget: &ReadBudget) -> Result<(), ReadRefused> {
+    let mut stack = vec![(page.tree.root(), 0usize, 0usize)];
+    let mut elements = 0usize;
+    while let Some((node, depth, indents)) = stack.pop() {
+        let (depth, indents) = match node.value() {
+            Node::Element(element) => {
+                elements += 1;
+                if elements.is_multiple_of(4096) {
+                    budget.check()?;
+                }
+                let indents_lines = matches!(
+                    element.name(),
+                    "blockquote" | "ul" | "ol" | "dl" | "dd" | "li" | "menu" | "dir"
+                );
+                (depth + 1, indents + usize::from(indents_lines))
+            }
+            _ => (depth, indents),
+        };
+        if depth > MAX_HTML_DEPTH {
+            return Err(ReadRefused::TooLarge(format!(
+                "its elements are nested more than {MAX_HTML_DEPTH} deep"
+            )));
+        }
+        if indents > MAX_HTML_INDENTS {
+            return Err(ReadRefused::TooLarge(format!(
+                "its lists and quotes are nested more than {MAX_HTML_INDENTS} deep"
+            )));
+        }
+        if elements > MAX_HTML_ELEMENTS {
+            return Err(ReadRefused::TooLarge(format!(
+                "it has more than {MAX_HTML_ELEMENTS} elements"
+            )));
+        }
+        for child in node.children() {
+            stack.push((child, depth, indents));
+        }
+    }
+    Ok(())
+}
+
+/// Elements whose content is not shown.
+const HIDDEN: &[&str] = &[
+    "head", "script", "style", "noscript", "template", "svg", "iframe", "object",
+];
+
+/// Elements that start and end a block of text of their own.
+const BLOCKS: &[&str] = &[
+    "p",
+    "div",
+    "section",
+    "article",
+    "main",
+    "header",
+    "footer",
+    "aside",
+    "nav",
+    "blockquote",
+    "figure",
+    "figcaption",
+    "address",
+    "pre",
+    "form",
+    "fieldset",
+    "caption",
+    "details",
+    "summary",
+    "hr",
+];
+
+/// Walks a page's elements into an outline: running text is gathered line by line (`<br>` ends
+/// a line) and read when a block ends.
+struct PageReader {
+    builder: OutlineBuilder,
+    /// The line being gathered.
+    line: String,
+    /// The lines of the block being gathered.
+    lines: Vec<String>,
+    /// A line that ends with a colon, held for the list it may introduce.
+    lead: Option<String>,
+    /// Elements walked, for looks at the budget.
+    seen: usize,
+}
+
+impl PageReader {
+    fn block(&mut self, element: ElementRef<'_>) -> Result<(), ReadRefused> {
+        self.seen += 1;
+        if self.seen.is_multiple_of(1024) {
+            self.builder.budget.check()?;
+        }
+        let name = element.value().name();
+        if HIDDEN.contains(&name) {
+            return Ok(());
+        }
+        match name {
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
+                self.settle()?;
+                let level = usize::from(name.as_bytes()[1] - b'0');
+                self.builder.heading(level, &text_of(element));
+                return Ok(());
+            }
+            "ul" | "ol" | "menu" => {
+                self.list(element)?;
+                return Ok(());
+            }
+            "table" => {
+                self.settle()?;
+                self.table(element)?;
+                return Ok(());
+            }
+            "dl" => {
+                self.settle()?;
+                self.definitions(element);
+                return Ok(());
+            }
+            "br" => {
+                self.end_line();
+                return Ok(());
+            }
+            "p" if starts_with_time(element) => {
+                self.settle()?;
+                self.dated(element);
+                return Ok(());
+            }
+            _ => {}
+        }
+        let is_block = BLOCKS.contains(&name);
+        if is_block {
+            self.flush()?;
+        }
+        for child in element.children() {
+            match child.value() {
+                Node::Text(text) => self.line.push_str(text),
+                Node::Element(_) => {
+                    if let Some(child) = ElementRef::wrap(child) {
+                        self.block(child)?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if is_block {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn end_line(&mut self) {
+        let line = clean(&self.line);
+        if !line.is_empty() {
+            self.lines.push(line);
+        }
+        self.line.clear();
+    }
+
+    /// Reads the gathered lines as plain text lines are read; a block that is one line ending
+    /// with a colon ("Our committee:") is held for the list it may introduce.
+    fn flush(&mut self) -> Result<(), ReadRefused> {
+        self.end_line();
+        if self.lines.is_empty() {
+            return Ok(());
+        }
+        self.release_lead()?;
+        let lines = std::mem::take(&mut self.lines);
+        if let [only] = lines.as_slice() {
+            if only.ends_with(':') {
+                self.lead = Some(only.clone());
+                return Ok(());
+            }
+        }
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        lines::read_group(&mut self.builder, &lines, None)
+    }
+
+    /// Reads a held lead that introduced no list as the line it is.
+    fn release_lead(&mut self) -> Result<(), ReadRefused> {
+        match self.lead.take() {
+            Some(lead) => lines::read_group(&mut self.builder, &[lead.as_str()], None),
+            None => Ok(()),
+        }
+    }
+
+    /// Ends what was gathered before a block of another kind.
+    fn settle(&mut self) -> Result<(), ReadRefused> {
+        self.flush()?;
+        self.release_lead()
+    }
+
+    /// A list: its items' own text (a list inside an item is a list of its own, introduced by
+    /// the item), introduced by the paragraph before it when that ends with a colon; a list of
+    /// items that each start with a `<time>` is a run of dated entries.
+    fn list(&mut self, list: ElementRef<'_>) -> Result<(), ReadRefused> {
+        self.flush()?;
+        let lead = self
+            .lead
+            .take()
+            .map(|lead| lead.trim_end_matches(':').trim().to_string());
+        let items: Vec<ElementRef<'_>> = list
+            .children()
+            .filter_map(ElementRef::wrap)
+            .filter(|e| e.value().name() == "li")
+            .collect();
+        if !items.is_empty() && items.iter().all(|item| starts_with_time(*item)) {
+            for item in items {
+                self.dated(item);
+            }
+            return Ok(());
+        }
+        let mut texts = Vec::new();
+        let mut inner = Vec::new();
+        for item in &items {
+            let own = own_text(*item);
+            for nested in item
+                .children()
+                .filter_map(ElementRef::wrap)
+                .filter(|e| matches!(e.value().name(), "ul" | "ol"))
+            {
+                inner.push((own.clone(), nested));
+            }
+            if !own.is_empty() {
+                texts.push(own);
+            }
+        }
+        if !texts.is_empty() {
+            self.builder.push(Record::List { lead, items: texts });
+        }
+        for (item, nested) in inner {
+            self.lead = Some(format!("{}:", item.trim_end_matches(':')));
+            self.list(nested)?;
+        }
+        Ok(())
+    }
+
+    /// A table's rows under its header: the first row when every cell of it is a `th` (or it
+    /// sits in `thead`), each row's cells in order. A table inside a cell is read after its
+    /// table, in reading order.
+    fn table(&mut self, table: ElementRef<'_>) -> Result<(), ReadRefused> {
+        let mut nested = Vec::new();
+        let mut header: Vec<String> = Vec::new();
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        let mut caption = None;
+        for row in rows_of(table) {
+            let cells: Vec<ElementRef<'_>> = row
+                .children()
+                .filter_map(ElementRef::wrap)
+                .filter(|c| matches!(c.value().name(), "td" | "th"))
+                .collect();
+            if cells.is_empty() {
+                continue;
+            }
+            let all_th = cells.iter().all(|c| c.value().name() == "th");
+            let in_head = row
+                .parent()
+                .and_then(ElementRef::wrap)
+                .is_some_and(|p| p.value().name() == "thead");
+            let texts: Vec<String> = cells
+                .iter()
+                .map(|c| {
+                    let mut text = String::new();
+                    text_outside_tables(*c, &mut text, &mut nested);
+                    clean(&text)
+                })
+                .collect();
+            if header.is_empty() && rows.is_empty() && (all_th || in_head) {
+                header = texts;
+            } else {
+                rows.push(texts);
+            }
+        }
+        if let Some(text) = table
+            .children()
+            .filter_map(ElementRef::wrap)
+            .find(|c| c.value().name() == "caption")
+            .map(text_of)
+        {
+            caption = Some(text);
+        }
+        if let Some(caption) = caption.filter(|c| !c.is_empty()) {
+            self.builder.heading(6, &caption);
+        }
+        if header.is_empty() {
+            // No header row: a first row of names over rows of values is one (as in text).
+            lines::push_table(&mut self.builder, rows)?;
+        } else {
+            lines::push_rows(&mut self.builder, Arc::from(header), rows)?;
+        }
+        for inner in nested {
+            self.table(inner)?;
+        }
+        Ok(())
+    }
+
+    /// A definition list: each term with its descriptions, as `Label: value` records.
+    fn definitions(&mut self, list: ElementRef<'_>) {
+        let mut term: Option<String> = None;
+        let mut values: Vec<String> = Vec::new();
+        let mut push = |term: &mut Option<String>, values: &mut Vec<String>| {
+            if let Some(label) = term.take().filter(|t| !t.is_empty()) {
+                if !values.is_empty() {
+                    self.builder.push(Record::KeyValue {
+                        label,
+                        value: values.join("; "),
+                    });
+                }
+            }
+            values.clear();
+        };
+        // `dt` and `dd` may sit inside `div`s (as HTML allows).
+        for element in list.descendent_elements() {
+            match element.value().name() {
+                "dt" => {
+                    push(&mut term, &mut values);
+                    term = Some(text_of(element));
+                }
+                "dd" => values.push(text_of(element)),
+                _ => {}
+            }
+        }
+        push(&mut term, &mut values);
+    }
+
+    /// An entry that starts with a `<time>`: the time's text is its date, the rest its text.
+    fn dated(&mut self, element: ElementRef<'_>) {
+        let time = element
+            .descendent_elements()
+            .find(|e| e.value().name() == "time");
+        let date = time.map(text_of).unwrap_or_default();
+        let whole = text_of(element);
+        let text = whole
+            .strip_prefix(date.as_str())
+            .unwrap_or(&whole)
+            .trim_start_matches([' ', '—', '–', '-', ':', ','])
+            .trim()
+            .to_string();
+        if date.is_empty() {
+            self.lines.push(whole);
+        } else if !text.is_empty() {
+            self.builder.push(Record::Dated { date, text });
+        }
+    }
+}
+
+/// The rows of a table (in `thead`, `tbody`, `tfoot` or directly in it), not those of a table
+/// inside one of its cells.
+fn rows_of<'a>(table: ElementRef<'a>) -> Vec<ElementRef<'a>> {
+    let mut rows = Vec::new();
+    for child in table.children().filter_map(ElementRef::wrap) {
+        match child.value().name() {
+            "tr" => rows.push(child),
+            "thead" | "tbody" | "tfoot" => rows.extend(
+                child
+                    .children()
+                    .filter_map(ElementRef::wrap)
+                    .filter(|r| r.value().name() == "tr"),
+            ),
+            _ => {}
+        }
+    }
+    rows
+}
+
+/// The text of a table's cell without the tables inside it, which go to `nested`.
+fn text_outside_tables<'a>(
+    element: ElementRef<'a>,
+    text: &mut String,
+    nested: &mut Vec<ElementRef<'a>>,
+) {
+    for child in element.children() {
+        match child.value() {
+            Node::Text(t) => text.push_str(t),
+            Node::Element(e) if HIDDEN.contains(&e.name()) => {}
+            Node::Element(_) => {
+                if let Some(child) = ElementRef::wrap(child) {
+                    if child.value().name() == "table" {
+                        nested.push(child);
+                    } else {
+                        text.push(' ');
+                        text_outside_tables(child, text, nested);
+                        text.push(' ');
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether an element's first words are a `<time>`.
+fn starts_with_time(element: ElementRef<'_>) -> bool {
+    for child in element.children() {
+        match child.value() {
+            Node::Text(text) if text.trim().is_empty() => continue,
+            Node::Element(e) if e.name() == "time" => return true,
+            Node::Element(e) if matches!(e.name(), "strong" | "b" | "span" | "em") => {
+                return ElementRef::wrap(child).is_some_and(starts_with_time)
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// The visible text of an element, on one line.
+fn text_of(element: ElementRef<'_>) -> String {
+    clean(&element.text().collect::<Vec<_>>().join(" "))
+}
+
+/// An element's text outside the lists it holds (a list item's own words).
+fn own_text(element: ElementRef<'_>) -> String {
+    let mut out = String::new();
+    for child in element.children() {
+        match child.value() {
+            Node::Text(text) => {
+                out.push_str(text);
+                out.push(' ');
+            }
+            Node::Element(e) if matches!(e.name(), "ul" | "ol") => {}
+            Node::Element(_) => {
+                if let Some(child) = ElementRef::wrap(child) {
+                    out.push_str(&text_of(child));
+                    out.push(' ');
+                }
+            }
+            _ => {}
+        }
+    }
+    clean(&out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::structure::BlockKind;
+
+    fn read(page: &str) -> Outline {
+        outline(page, &ReadBudget::default()).expect("read in time")
+    }
 
     #[test]
     fn headings_tables_lists_and_definitions_of_a_page() {
@@ -45,13 +513,13 @@ mod tests {
             <th>Gold</th></tr><tr><td>Falcon</td><td>64</td><td>8</td></tr><tr><td>Harrier Blue</td>\
             <td>12</td><td>3</td></tr></table><ul><li>One thing</li><li>Another</li></ul>\
             <dl><dt>Battery</dt><dd>3200 mAh</dd></dl></body></html>";
-        let outline = outline(page, &ReadBudget::default()).expect("read in time");
+        let outline = read(page);
         assert_eq!(outline.title.as_deref(), Some("Games"));
-        let kinds: Vec<&BlockKind> = outline.blocks.iter().map(|b| &b.kind).collect();
-        assert_eq!(kinds[0], &BlockKind::Paragraph("Held in May.".into()));
+        let kinds: Vec<&Record> = outline.blocks.iter().map(|b| &b.kind).collect();
+        assert_eq!(kinds[0], &Record::Paragraph("Held in May.".into()));
         assert_eq!(
             kinds[1],
-            &BlockKind::TableRow {
+            &Record::TableRow {
                 header: vec!["Team".into(), "Players".into(), "Gold".into()].into(),
                 cells: vec!["Falcon".into(), "64".into(), "8".into()]
             }
@@ -63,13 +531,59 @@ mod tests {
                 "Medal table".to_string()
             ]
         );
-        assert!(matches!(kinds[3], BlockKind::List { items, .. } if items.len() == 2));
+        assert!(matches!(kinds[3], Record::List { items, .. } if items.len() == 2));
         assert_eq!(
             kinds[4],
-            &BlockKind::KeyValue {
+            &Record::KeyValue {
                 label: "Battery".into(),
                 value: "3200 mAh".into()
             }
         );
+    }
+
+    #[test]
+    fn a_list_keeps_its_lead_and_dated_items_are_entries() {
+        let page = "<title>Club</title><h2>Committee</h2><p>Our committee:</p>\
+            <ul><li>Ann Hale (chair)</li><li>Ben Ode</li><li>Cy Dunn</li></ul>\
+            <h2>News</h2><ul><li><time datetime=\"2024-03-01\">1 March 2024</time> — \
+            The new courts opened.</li><li><time>2023</time>: 12 new members.</li></ul>\
+            <table><thead><tr><td>Ticket</td><td>Adult</td></tr></thead>\
+            <tbody><tr><th>Single</th><td>£4.50</td></tr></tbody></table>";
+        let kinds: Vec<Record> = read(page).blocks.into_iter().map(|b| b.kind).collect();
+        assert_eq!(
+            kinds[0],
+            Record::List {
+                lead: Some("Our committee".into()),
+                items: vec![
+                    "Ann Hale (chair)".into(),
+                    "Ben Ode".into(),
+                    "Cy Dunn".into()
+                ]
+            }
+        );
+        assert_eq!(
+            kinds[1],
+            Record::Dated {
+                date: "1 March 2024".into(),
+                text: "The new courts opened.".into()
+            }
+        );
+        assert_eq!(
+            kinds[2],
+            Record::Dated {
+                date: "2023".into(),
+                text: "12 new members.".into()
+            }
+        );
+        assert_eq!(kinds[3].row(), Some(("Single", vec![("Adult", "£4.50")])));
+    }
+
+    #[test]
+    fn a_page_nested_past_the_bounds_is_refused() {
+        let deep = "<div>".repeat(MAX_HTML_DEPTH + 2);
+        assert!(matches!(
+            outline(&deep, &ReadBudget::default()),
+            Err(ReadRefused::TooLarge(_))
+        ));
     }
 }

@@ -8,7 +8,7 @@ use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
 
-use super::{clean, BlockKind, Outline, OutlineBuilder};
+use super::{clean, Outline, OutlineBuilder, Record};
 use crate::corpus::budget::{ReadBudget, ReadRefused, TableSize};
 
 /// The longest line read as a heading or a title.
@@ -102,9 +102,9 @@ fn read_lines(builder: &mut OutlineBuilder, group: &[&str], lead: Option<String>
                 && items.iter().all(|i| i.split_whitespace().count() <= 4)
                 && !text.ends_with(['.', '!', '?', ':']);
             builder.push(if only_names {
-                BlockKind::List { lead: None, items }
+                Record::List { lead: None, items }
             } else {
-                BlockKind::Paragraph(text)
+                Record::Paragraph(text)
             });
             prose.clear();
         }
@@ -112,7 +112,7 @@ fn read_lines(builder: &mut OutlineBuilder, group: &[&str], lead: Option<String>
     let flush_items =
         |builder: &mut OutlineBuilder, items: &mut Vec<String>, lead: &mut Option<String>| {
             if !items.is_empty() {
-                builder.push(BlockKind::List {
+                builder.push(Record::List {
                     lead: lead.take(),
                     items: std::mem::take(items),
                 });
@@ -139,7 +139,7 @@ fn read_lines(builder: &mut OutlineBuilder, group: &[&str], lead: Option<String>
             flush_prose(builder, &mut prose);
             // An e-mail's subject names what its message is about, as a heading does.
             match kind {
-                BlockKind::KeyValue { label, value } if label.eq_ignore_ascii_case("subject") => {
+                Record::KeyValue { label, value } if label.eq_ignore_ascii_case("subject") => {
                     builder.heading(2, &value)
                 }
                 kind => builder.push(kind),
@@ -149,8 +149,7 @@ fn read_lines(builder: &mut OutlineBuilder, group: &[&str], lead: Option<String>
         // A line that goes on a turn or an entry ("LENA: …" and its next line) joins it.
         if prose.is_empty() {
             if let Some(last) = builder.outline.blocks.last_mut() {
-                if let BlockKind::Turn { text, .. } | BlockKind::Dated { text, .. } = &mut last.kind
-                {
+                if let Record::Turn { text, .. } | Record::Dated { text, .. } = &mut last.kind {
                     if raw.starts_with([' ', '\t']) || !text.ends_with(['.', '!', '?']) {
                         text.push(' ');
                         text.push_str(&clean(line));
@@ -257,9 +256,9 @@ static DATED: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A dated entry ("2008 — now runs 7 shops", "**2004**: …", "March 2011 – …").
-fn dated(line: &str) -> Option<BlockKind> {
+fn dated(line: &str) -> Option<Record> {
     let captures = DATED.captures(line.trim())?;
-    Some(BlockKind::Dated {
+    Some(Record::Dated {
         date: captures.get(1)?.as_str().to_string(),
         text: clean(captures.get(2)?.as_str()),
     })
@@ -267,7 +266,7 @@ fn dated(line: &str) -> Option<BlockKind> {
 
 /// A `Label: value` line as a key–value line, a list ("Present: Ann, Ben and Cy") or a
 /// speaker's turn ("LENA: We took on three porters this week.").
-fn labelled(line: &str) -> Option<BlockKind> {
+fn labelled(line: &str) -> Option<Record> {
     let (label, value) = line.split_once(':')?;
     let label = clean(label);
     let value = clean(value);
@@ -285,7 +284,7 @@ fn labelled(line: &str) -> Option<BlockKind> {
     let value_words = value.split_whitespace().count();
     let names = name_list(&value);
     if names.len() >= 2 && !value.chars().any(|c| c.is_ascii_digit()) {
-        return Some(BlockKind::List {
+        return Some(Record::List {
             lead: Some(label),
             items: names,
         });
@@ -297,12 +296,12 @@ fn labelled(line: &str) -> Option<BlockKind> {
             && label
                 .split_whitespace()
                 .all(|w| w.starts_with(|c: char| c.is_uppercase()));
-        return speaker.then_some(BlockKind::Turn {
+        return speaker.then_some(Record::Turn {
             speaker: label,
             text: value,
         });
     }
-    Some(BlockKind::KeyValue { label, value })
+    Some(Record::KeyValue { label, value })
 }
 
 /// The names of a list written in a sentence ("Ann Hale (chair), Ben Ode and the twins" →
@@ -444,12 +443,12 @@ pub(super) fn push_rows(
         size.add_text(named)?;
         // A two-column table without a header is an infobox: label | value.
         if header.is_empty() && cells.len() == 2 {
-            builder.push(BlockKind::KeyValue {
+            builder.push(Record::KeyValue {
                 label: cells[0].clone(),
                 value: cells[1].clone(),
             });
         } else {
-            builder.push(BlockKind::TableRow {
+            builder.push(Record::TableRow {
                 header: Arc::clone(&header),
                 cells,
             });
@@ -463,7 +462,7 @@ mod tests {
     use super::*;
     use crate::corpus::structure::Block;
 
-    fn kinds(text: &str) -> Vec<BlockKind> {
+    fn kinds(text: &str) -> Vec<Record> {
         outline(text, &ReadBudget::default())
             .unwrap()
             .blocks
@@ -476,10 +475,10 @@ mod tests {
     fn a_header_may_name_columns_with_digits() {
         let table =
             "Item | RX-600 | RX-600 Pro\n---|---|---\nEthernet ports | 4 | 8\nUSB ports | 1 | 2\n";
-        let rows: Vec<BlockKind> = kinds(table);
+        let rows: Vec<Record> = kinds(table);
         assert_eq!(
             rows[0],
-            BlockKind::TableRow {
+            Record::TableRow {
                 header: vec!["Item".into(), "RX-600".into(), "RX-600 Pro".into()].into(),
                 cells: vec!["Ethernet ports".into(), "4".into(), "8".into()],
             }
@@ -506,7 +505,7 @@ mod tests {
             outline.blocks,
             vec![
                 Block {
-                    kind: BlockKind::List {
+                    kind: Record::List {
                         lead: Some("Present".into()),
                         items: vec![
                             "Ann Hale (chair)".into(),
@@ -517,7 +516,7 @@ mod tests {
                     sections: vec![]
                 },
                 Block {
-                    kind: BlockKind::Turn {
+                    kind: Record::Turn {
                         speaker: "LENA".into(),
                         text: "We took on three new porters this week, and they start Monday."
                             .into()
@@ -537,7 +536,7 @@ mod tests {
         );
         assert_eq!(
             blocks[0],
-            BlockKind::TableRow {
+            Record::TableRow {
                 header: vec!["Team".into(), "Players".into(), "Gold".into()].into(),
                 cells: vec!["Falcon".into(), "64".into(), "8".into()]
             }
@@ -545,15 +544,15 @@ mod tests {
         assert_eq!(
             blocks[2..5],
             [
-                BlockKind::KeyValue {
+                Record::KeyValue {
                     label: "Suction".into(),
                     value: "4,000 Pa".into()
                 },
-                BlockKind::KeyValue {
+                Record::KeyValue {
                     label: "Battery".into(),
                     value: "3200 mAh".into()
                 },
-                BlockKind::KeyValue {
+                Record::KeyValue {
                     label: "Height".into(),
                     value: "8.5 cm".into()
                 },
@@ -562,11 +561,11 @@ mod tests {
         assert_eq!(
             blocks[5..],
             [
-                BlockKind::Dated {
+                Record::Dated {
                     date: "2001".into(),
                     text: "opened with 3 shops".into()
                 },
-                BlockKind::Dated {
+                Record::Dated {
                     date: "2008".into(),
                     text: "now runs 7 shops".into()
                 },
@@ -580,7 +579,7 @@ mod tests {
             "Ward          Population   Stations\nNorth         8,200        4\nSouth         6,900        3\n\n\
              The district has five wards. It was formed in 1974: the year of the reform.\n",
         );
-        assert!(matches!(&blocks[0], BlockKind::TableRow { header, .. } if header.len() == 3));
-        assert!(matches!(&blocks[2], BlockKind::Paragraph(p) if p.starts_with("The district")));
+        assert!(matches!(&blocks[0], Record::TableRow { header, .. } if header.len() == 3));
+        assert!(matches!(&blocks[2], Record::Paragraph(p) if p.starts_with("The district")));
     }
 }

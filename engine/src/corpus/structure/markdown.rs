@@ -5,7 +5,7 @@
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 use super::lines::{push_rows, push_table, read_group};
-use super::{clean, BlockKind, Outline, OutlineBuilder};
+use super::{clean, Outline, OutlineBuilder, Record};
 use crate::corpus::budget::{ReadBudget, ReadRefused, MAX_TABLE_COLUMNS};
 
 /// What is being collected between a start and an end tag.
@@ -115,14 +115,14 @@ fn push_items(
         let mut one = OutlineBuilder::new(&builder.budget);
         read_group(&mut one, &[item.as_str()], None)?;
         match one.finish().blocks.as_slice() {
-            [block] if matches!(block.kind, BlockKind::KeyValue { .. }) => {
+            [block] if matches!(block.kind, Record::KeyValue { .. }) => {
                 builder.push(block.kind.clone())
             }
             _ => plain.push(item),
         }
     }
     if !plain.is_empty() {
-        builder.push(BlockKind::List { lead, items: plain });
+        builder.push(Record::List { lead, items: plain });
     }
     Ok(())
 }
@@ -163,10 +163,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(outline.title.as_deref(), Some("Carn Mheall"));
-        let kinds: Vec<&BlockKind> = outline.blocks.iter().map(|b| &b.kind).collect();
+        let kinds: Vec<&Record> = outline.blocks.iter().map(|b| &b.kind).collect();
         assert_eq!(
             kinds[0],
-            &BlockKind::KeyValue {
+            &Record::KeyValue {
                 label: "Highest point".into(),
                 value: "Carn Mheall, 412 m".into()
             }
@@ -174,15 +174,15 @@ mod tests {
         assert_eq!(outline.blocks[2].sections, vec!["Geography".to_string()]);
         assert_eq!(
             kinds[3],
-            &BlockKind::List {
+            &Record::List {
                 lead: Some("Supported languages".into()),
                 items: vec!["English".into(), "Welsh".into()]
             }
         );
-        assert!(matches!(kinds[4], BlockKind::KeyValue { label, .. } if label == "Screen"));
+        assert!(matches!(kinds[4], Record::KeyValue { label, .. } if label == "Screen"));
         assert_eq!(
             kinds[5],
-            &BlockKind::TableRow {
+            &Record::TableRow {
                 header: vec!["Team".into(), "Gold".into(), "Silver".into()].into(),
                 cells: vec!["Falcon".into(), "8".into(), "5".into()]
             }

@@ -1,21 +1,23 @@
-//! A document as a person reads it (issue 58): its title, its headings and the section each
-//! block sits in, paragraphs, lists, `Label: value` lines, table rows with their column headers,
-//! speaker turns and dated entries. A document is parsed once into an [`Outline`] by the reader of
-//! its format (`lines.rs` for plain text, `markdown.rs`, `html.rs`, `csv_table.rs`), and the
-//! outline is turned into the [`Passage`]s both indexes hold (`passages.rs`): each passage's text
-//! is written so that it reads on its own ("Falcon — Gold: 8"), and its context (the title and
-//! section path) travels with it as the passage's source.
+//! A document as a person reads it (issues 58 and 71): its title, its headings and the section
+//! each block sits in, and each block as a typed [`Record`]: a paragraph, a list, a `Label: value`
+//! line or definition, a table row with its column headers, a speaker turn, a dated entry. A
+//! document is parsed once into an [`Outline`] by the reader of its format (`lines.rs` for plain
+//! text, `markdown.rs`, `html.rs` over the page's DOM, `csv_table.rs`), and the outline is turned
+//! into the [`Passage`]s both indexes hold (`passages.rs`): each passage keeps its record, typed,
+//! from ingestion to the answer (stored beside its text, never read back from it), its text is
+//! written so that it reads on its own for retrieval and the reader ("Falcon — Gold: 8"), and its
+//! context (the title and section path) travels with it as the passage's source.
 
 mod csv_table;
 mod html;
 mod lines;
 mod markdown;
+pub mod marks;
 mod passages;
-pub mod reading;
 
 pub use passages::{
     passages, passages_of, sentences_in_context, write_passages, Passage, CONTEXT_MARK,
-    CONTEXT_SEPARATOR, ITEM_SEPARATOR, ROW_SEPARATOR,
+    CONTEXT_SEPARATOR, RECORD_MARK,
 };
 
 use std::sync::Arc;
@@ -33,13 +35,16 @@ pub struct Outline {
 /// One block of a document, with the headings above it (outermost first).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Block {
-    pub kind: BlockKind,
+    pub kind: Record,
     pub sections: Vec<String>,
 }
 
-/// What a block is.
-#[derive(Debug, Clone, PartialEq)]
-pub enum BlockKind {
+/// What a block is, typed: the record a passage keeps from ingestion to the answer, so that a
+/// cell is found by its row and column, a list's items are counted and a definition is read
+/// under its term, in code.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Record {
     /// Running text.
     Paragraph(String),
     /// The items of one list, with the line that introduces it ("Present:", "Ingredients")
@@ -61,6 +66,27 @@ pub enum BlockKind {
     Turn { speaker: String, text: String },
     /// An entry of a dated history or changelog ("2008 — now runs 7 shops").
     Dated { date: String, text: String },
+}
+
+impl Record {
+    /// A table row's label (its first cell) and its other cells, each with its column's name
+    /// (empty when the table names none); `None` for another record.
+    pub fn row(&self) -> Option<(&str, Vec<(&str, &str)>)> {
+        let Record::TableRow { header, cells } = self else {
+            return None;
+        };
+        let (label, rest) = cells.split_first()?;
+        let named = rest
+            .iter()
+            .enumerate()
+            .filter(|(_, cell)| !cell.trim().is_empty())
+            .map(|(n, cell)| {
+                let column = header.get(n + 1).map_or("", String::as_str);
+                (column, cell.as_str())
+            })
+            .collect();
+        Some((label.as_str(), named))
+    }
 }
 
 /// Reads `text` in `format` into an outline within `budget` (HTML has its own reader,
@@ -111,7 +137,7 @@ impl OutlineBuilder {
         self.headings.push((level, text));
     }
 
-    fn push(&mut self, kind: BlockKind) {
+    fn push(&mut self, kind: Record) {
         self.outline.blocks.push(Block {
             kind,
             sections: self.headings.iter().map(|(_, h)| h.clone()).collect(),

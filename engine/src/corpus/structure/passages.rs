@@ -1,23 +1,30 @@
-//! An outline as passages: each block written so that it reads on its own, with its context.
+//! An outline as passages: each block with its typed record, written so that it reads on its
+//! own, with its context.
 //!
 //! A table row reads "Team: Falcon — Players: 64; Gold: 8", a list "Present: Ann Hale; Ben Ode", a
 //! spec line "Battery: 3200 mAh", an entry "2008 — now runs 7 shops"; the context is the title
-//! and the section path ("Spring Games › Medal table"). A document is stored as its passages
-//! separated by blank lines, each run of passages of one context after a context line (it starts
-//! with [`CONTEXT_MARK`], a character no text holds), so the indexes and the page read the
-//! context back without parsing the document again.
+//! and the section path ("Spring Games › Medal table"). That text is for retrieval, the reader
+//! and the page; what the block is stays in its [`Record`], typed. A document is stored as its
+//! passages separated by blank lines, each run of passages of one context after a context line
+//! (it starts with [`CONTEXT_MARK`], a character no text holds), each structured passage after
+//! its record serialised as JSON on a line of its own (after [`RECORD_MARK`]), so the indexes
+//! and the page read the context and the records back without parsing the document again.
 
-use super::{Block, BlockKind, Outline};
+use std::sync::Arc;
+
+use super::{Block, Outline, Record};
 use crate::search::sentences::split_sentences;
 
 /// Starts the line that gives the context of the passages after it.
 pub const CONTEXT_MARK: char = '\u{1e}';
+/// Starts the line that holds the record of the passage after it (JSON).
+pub const RECORD_MARK: char = '\u{1f}';
 /// Between the parts of a context ("Title › Section › Subsection").
 pub const CONTEXT_SEPARATOR: &str = " › ";
-/// Between a table row's label and its cells, and a date and its entry.
-pub const ROW_SEPARATOR: &str = " — ";
-/// Between the cells of a row and the items of a list.
-pub const ITEM_SEPARATOR: &str = "; ";
+/// Between a table row's label and its cells, and a date and its entry, in a passage's text.
+const ROW_SEPARATOR: &str = " — ";
+/// Between the cells of a row and the items of a list, in a passage's text.
+const ITEM_SEPARATOR: &str = "; ";
 
 /// A passage and what it is read in.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +32,8 @@ pub struct Passage {
     pub text: String,
     /// The document's title and the section path, joined by [`CONTEXT_SEPARATOR`].
     pub context: String,
+    /// What the passage is, typed; `None` for running text.
+    pub record: Option<Arc<Record>>,
 }
 
 /// The passages of `outline`; `fallback_title` names a document without a title.
@@ -39,7 +48,15 @@ pub fn passages(outline: &Outline, fallback_title: &str) -> Vec<Passage> {
                 .chain(block.sections.iter().map(String::as_str))
                 .collect::<Vec<_>>()
                 .join(CONTEXT_SEPARATOR);
-            Some(Passage { text, context })
+            let record = match &block.kind {
+                Record::Paragraph(_) => None,
+                other => Some(Arc::new(other.clone())),
+            };
+            Some(Passage {
+                text,
+                context,
+                record,
+            })
         })
         .collect()
 }
@@ -47,20 +64,20 @@ pub fn passages(outline: &Outline, fallback_title: &str) -> Vec<Passage> {
 /// A block as a passage's text; `None` for a block without text.
 fn block_text(block: &Block) -> Option<String> {
     let text = match &block.kind {
-        BlockKind::Paragraph(text) => text.clone(),
-        BlockKind::List { lead, items } => {
+        Record::Paragraph(text) => text.clone(),
+        Record::List { lead, items } => {
             let lead = lead
                 .clone()
                 .or_else(|| block.sections.last().cloned())
                 .unwrap_or_else(|| "Items".to_string());
             format!("{lead}: {}", items.join(ITEM_SEPARATOR))
         }
-        BlockKind::KeyValue { label, value } => format!("{label}: {value}"),
-        BlockKind::TableRow { header, cells } => row_text(header, cells),
-        BlockKind::Turn { speaker, text } => format!("{speaker}: {text}"),
-        BlockKind::Dated { date, text } => format!("{date}{ROW_SEPARATOR}{text}"),
+        Record::KeyValue { label, value } => format!("{label}: {value}"),
+        Record::TableRow { header, cells } => row_text(header, cells),
+        Record::Turn { speaker, text } => format!("{speaker}: {text}"),
+        Record::Dated { date, text } => format!("{date}{ROW_SEPARATOR}{text}"),
     };
-    let text = text.replace(CONTEXT_MARK, " ");
+    let text = text.replace([CONTEXT_MARK, RECORD_MARK], " ");
     (!text.trim().is_empty()).then_some(text)
 }
 
@@ -104,6 +121,14 @@ pub fn write_passages(passages: &[Passage]) -> String {
             out.push_str("\n\n");
             context = Some(&passage.context);
         }
+        if let Some(record) = &passage.record {
+            // JSON writes no line break: the record stays on its line.
+            if let Ok(json) = serde_json::to_string(record) {
+                out.push(RECORD_MARK);
+                out.push_str(&json);
+                out.push('\n');
+            }
+        }
         out.push_str(&passage.text);
         out.push_str("\n\n");
     }
@@ -111,27 +136,37 @@ pub fn write_passages(passages: &[Passage]) -> String {
 }
 
 /// The passages of a stored text: its paragraphs (lines joined by single spaces), each with the
-/// context line above it, or `untitled` before the first.
+/// context line above it, or `untitled` before the first, and the record line above it, if any.
 pub fn passages_of(text: &str, untitled: &str) -> Vec<Passage> {
     let mut out = Vec::new();
     let mut context = untitled.to_string();
     let mut current: Vec<&str> = Vec::new();
-    let flush = |current: &mut Vec<&str>, context: &str, out: &mut Vec<Passage>| {
+    let mut record: Option<Arc<Record>> = None;
+    let flush = |current: &mut Vec<&str>,
+                 record: &mut Option<Arc<Record>>,
+                 context: &str,
+                 out: &mut Vec<Passage>| {
         if !current.is_empty() {
             let joined = current.join(" ");
             out.push(Passage {
                 text: joined.split_whitespace().collect::<Vec<_>>().join(" "),
                 context: context.to_string(),
+                record: record.take(),
             });
             current.clear();
         }
+        *record = None;
     };
     for line in text.lines().chain(std::iter::once("")) {
         if let Some(marked) = line.strip_prefix(CONTEXT_MARK) {
-            flush(&mut current, &context, &mut out);
+            flush(&mut current, &mut record, &context, &mut out);
             context = marked.trim().to_string();
+        } else if let Some(json) = line.strip_prefix(RECORD_MARK) {
+            flush(&mut current, &mut record, &context, &mut out);
+            // Written by `write_passages`; a line that does not parse leaves running text.
+            record = serde_json::from_str(json).ok().map(Arc::new);
         } else if line.trim().is_empty() {
-            flush(&mut current, &context, &mut out);
+            flush(&mut current, &mut record, &context, &mut out);
         } else {
             current.push(line);
         }
@@ -177,7 +212,7 @@ mod tests {
     use crate::corpus::structure::lines;
 
     #[test]
-    fn rows_lists_and_context_written_and_read_back() {
+    fn rows_lists_records_and_context_written_and_read_back() {
         let outline = lines::outline(
             "Spring Games\n\nMedal table\n\nTeam | Players | Gold\nFalcon | 64 | 8\n\n\
              Present: Ann Hale (chair), Ben Ode\n",
@@ -190,11 +225,19 @@ mod tests {
             vec![
                 Passage {
                     text: "Team: Falcon — Players: 64; Gold: 8".into(),
-                    context: "Spring Games › Medal table".into()
+                    context: "Spring Games › Medal table".into(),
+                    record: Some(Arc::new(Record::TableRow {
+                        header: vec!["Team".into(), "Players".into(), "Gold".into()].into(),
+                        cells: vec!["Falcon".into(), "64".into(), "8".into()],
+                    })),
                 },
                 Passage {
                     text: "Present: Ann Hale (chair); Ben Ode".into(),
-                    context: "Spring Games › Medal table".into()
+                    context: "Spring Games › Medal table".into(),
+                    record: Some(Arc::new(Record::List {
+                        lead: Some("Present".into()),
+                        items: vec!["Ann Hale (chair)".into(), "Ben Ode".into()],
+                    })),
                 },
             ]
         );
@@ -207,6 +250,7 @@ mod tests {
         let passage = Passage {
             text: "The new film printer has arrived. It cost £5,200.".into(),
             context: "Darkroom news".into(),
+            record: None,
         };
         let read = sentences_in_context(&passage);
         assert_eq!(read[0].1, "Darkroom news");

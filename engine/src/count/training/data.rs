@@ -82,6 +82,7 @@ impl TrainingQuery {
                     text: text.to_string(),
                     source: String::new(),
                     answers: Vec::new(),
+                    record: None,
                 })
                 .collect(),
         }
