@@ -400,7 +400,22 @@ impl CountPipeline {
 
         let answer_snippets =
             snippet_answers(snippets, &per_snippet, &chosen, &classes, &instances);
-        let ranked = ranked_instances(&instances, snippets);
+        let read_from = structured.filter(|s| count == Some(s.count));
+        // A count read from a list names the list's items, and no others (issue 71).
+        let ranked = match read_from.as_ref().and_then(|s| s.listed_names(snippets)) {
+            Some(items) => items
+                .iter()
+                .map(|name| RankedInstance {
+                    name: name.clone(),
+                    score: 1.0,
+                    snippets: read_from
+                        .iter()
+                        .map(|s| snippets[s.snippet].id.clone())
+                        .collect(),
+                })
+                .collect(),
+            None => ranked_instances(&instances, snippets),
+        };
 
         Ok(CountAnswer {
             question: question.to_string(),
@@ -409,12 +424,10 @@ impl CountPipeline {
             support,
             abstention: abstention.as_ref().map(Abstention::sentence),
             abstention_reason: abstention,
-            read_from: structured
-                .filter(|s| count == Some(s.count))
-                .map(|s| StructuredReading {
-                    snippet_id: snippets[s.snippet].id.clone(),
-                    how: s.reading.sentence(),
-                }),
+            read_from: read_from.map(|s| StructuredReading {
+                snippet_id: snippets[s.snippet].id.clone(),
+                how: s.reading.sentence(),
+            }),
             cnp_rep,
             confidence,
             groups,

@@ -334,7 +334,11 @@ fn row_counts(
     for (column, value) in cells {
         let fit = label_fit(column, analysis).max(verb_fit(column, question_words));
         if let (true, Some(count)) = (fit > 0, count_in(value)) {
-            let score = fit * 2 + u8::from(named) * 4 + mark_fit;
+            // Of two columns that name the noun ("Bus routes", "Night buses"), the one whose
+            // every word the question says.
+            let said = content_words(column);
+            let fully = !said.is_empty() && said.iter().all(|w| question_words.contains(w));
+            let score = fit * 2 + u8::from(fully) + u8::from(named) * 4 + mark_fit;
             found.push((score, count, cell_reading(column)));
         }
     }
@@ -427,6 +431,15 @@ pub fn structured_count(
                 }
             }
         }
+        // A row, a list or a definition is read by its structure above; the reader's counts
+        // of its written text would read one cell under another's column.
+        let running_text = matches!(
+            record,
+            None | Some(Record::Paragraph(_) | Record::Dated { .. } | Record::Turn { .. })
+        );
+        if !running_text {
+            continue;
+        }
         let candidates = per_snippet.get(i).map(Vec::as_slice).unwrap_or_default();
         if let Some((count, clause)) = clause_count(&snippet.text, candidates, analysis, &telling) {
             found.push((5 + mark_fit, count, i, Reading::Clause { clause }));
@@ -457,6 +470,20 @@ pub fn structured_count(
         snippet: top[0].2,
         reading: top[0].3.clone(),
     })
+}
+
+impl StructuredCount {
+    /// The things a count read from a list names: the list's items, as the document writes
+    /// them; `None` for a count read another way.
+    pub fn listed_names<'a>(&self, snippets: &'a [Snippet]) -> Option<&'a [String]> {
+        let Reading::List { .. } = self.reading else {
+            return None;
+        };
+        match snippets.get(self.snippet)?.record.as_deref()? {
+            Record::List { items, .. } => Some(items),
+            _ => None,
+        }
+    }
 }
 
 /// The count the passages state for a question, and how it was read when it came from
@@ -618,6 +645,79 @@ mod tests {
             Some(12.0)
         );
         assert_eq!(read("how many bronze medals did falcon win", &rows), None);
+    }
+
+    #[test]
+    fn of_two_columns_that_name_the_noun_the_one_the_question_says_whole() {
+        let header = ["Year", "Bus routes", "Night buses", "Depots"];
+        let rows = [
+            row(&header, &["2018", "41", "6", "3"], "Wrenmouth Transit"),
+            row(&header, &["2019", "44", "9", "3"], "Wrenmouth Transit"),
+        ];
+        assert_eq!(
+            read(
+                "how many night buses did wrenmouth transit run in 2019",
+                &rows
+            ),
+            Some((
+                9.0,
+                Reading::Cell {
+                    column: "Night buses".into(),
+                    row: "2019".into()
+                }
+            ))
+        );
+        assert_eq!(
+            read(
+                "how many bus routes did wrenmouth transit have in 2018",
+                &rows
+            )
+            .map(|r| r.0),
+            Some(41.0)
+        );
+    }
+
+    #[test]
+    fn a_tables_rows_are_counted_and_named_from_its_first_column() {
+        use crate::corpus::budget::ReadBudget;
+        use crate::corpus::structure::{outline, passages};
+        let table =
+            "Station,Opened,Platforms\nAshby Cross,1874,2\nBrill Halt,1901,1\nCorran,1988,4\n";
+        let outline = outline(
+            table,
+            crate::corpus::format::Format::Csv,
+            &ReadBudget::default(),
+        )
+        .expect("read");
+        let snippets: Vec<Snippet> = passages(&outline, "Sandrith Coast Line")
+            .into_iter()
+            .map(|p| Snippet {
+                record: p.record,
+                ..snippet(&p.text, &p.context)
+            })
+            .collect();
+        let analysis = analyse("how many stations are on the sandrith coast line");
+        let per_snippet = vec![Vec::new(); snippets.len()];
+        let related = vec![true; snippets.len()];
+        let found = structured_count(
+            "how many stations are on the sandrith coast line",
+            &analysis,
+            &snippets,
+            &related,
+            &per_snippet,
+        )
+        .expect("a count");
+        assert_eq!(found.count, 3.0);
+        assert_eq!(
+            found.listed_names(&snippets),
+            Some(
+                &[
+                    "Ashby Cross".to_string(),
+                    "Brill Halt".into(),
+                    "Corran".into()
+                ][..]
+            )
+        );
     }
 
     #[test]

@@ -47,7 +47,9 @@ mod tests {
                 cells: vec!["Red, fast".into(), "12".into(), "40".into()]
             }
         );
-        assert_eq!(outline.blocks.len(), 2);
+        // Two rows, and their first column as the list of routes.
+        assert_eq!(outline.blocks.len(), 3);
+        assert!(matches!(&outline.blocks[2].kind, Record::List { items, .. } if items.len() == 2));
     }
 }
 

@@ -531,9 +531,13 @@ mod tests {
                 "Medal table".to_string()
             ]
         );
-        assert!(matches!(kinds[3], Record::List { items, .. } if items.len() == 2));
+        // The table's first column, as the list of its teams.
+        assert!(
+            matches!(kinds[3], Record::List { lead: Some(l), items } if l == "Team" && items.len() == 2)
+        );
+        assert!(matches!(kinds[4], Record::List { items, .. } if items.len() == 2));
         assert_eq!(
-            kinds[4],
+            kinds[5],
             &Record::KeyValue {
                 label: "Battery".into(),
                 value: "3200 mAh".into()

@@ -428,6 +428,7 @@ pub(super) fn push_rows(
 ) -> Result<(), ReadRefused> {
     let mut size = TableSize::default();
     size.add_row(header.len())?;
+    let mut labels: Vec<String> = Vec::new();
     for (n, cells) in rows.into_iter().enumerate() {
         if n.is_multiple_of(1024) {
             builder.budget.check()?;
@@ -448,13 +449,33 @@ pub(super) fn push_rows(
                 value: cells[1].clone(),
             });
         } else {
+            labels.push(cells.first().cloned().unwrap_or_default());
             builder.push(Record::TableRow {
                 header: Arc::clone(&header),
                 cells,
             });
         }
     }
+    // The things a table's rows are ("Station" over station names): its first column, read as
+    // the list of them, so that "how many stations …" counts the rows in code and names them.
+    let things = header.first().filter(|h| !h.trim().is_empty());
+    let names = labels.len() >= 2
+        && labels
+            .iter()
+            .all(|l| !l.trim().is_empty() && !is_value_cell(l) && !is_year(l));
+    if let (Some(lead), true) = (things, names) {
+        builder.push(Record::List {
+            lead: Some(lead.clone()),
+            items: labels,
+        });
+    }
     Ok(())
+}
+
+/// Whether a cell is a year, which names a row of a yearly table, not a thing.
+fn is_year(cell: &str) -> bool {
+    let cell = cell.trim();
+    cell.len() == 4 && cell.chars().all(|c| c.is_ascii_digit())
 }
 
 #[cfg(test)]
@@ -541,8 +562,16 @@ mod tests {
                 cells: vec!["Falcon".into(), "64".into(), "8".into()]
             }
         );
+        // The rows' first column is the list of the things the rows are.
         assert_eq!(
-            blocks[2..5],
+            blocks[2],
+            Record::List {
+                lead: Some("Team".into()),
+                items: vec!["Falcon".into(), "Harrier".into()]
+            }
+        );
+        assert_eq!(
+            blocks[3..6],
             [
                 Record::KeyValue {
                     label: "Suction".into(),
@@ -559,7 +588,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            blocks[5..],
+            blocks[6..],
             [
                 Record::Dated {
                     date: "2001".into(),
@@ -580,6 +609,9 @@ mod tests {
              The district has five wards. It was formed in 1974: the year of the reform.\n",
         );
         assert!(matches!(&blocks[0], Record::TableRow { header, .. } if header.len() == 3));
-        assert!(matches!(&blocks[2], Record::Paragraph(p) if p.starts_with("The district")));
+        assert!(
+            matches!(&blocks[2], Record::List { lead: Some(l), items } if l == "Ward" && items.len() == 2)
+        );
+        assert!(matches!(&blocks[3], Record::Paragraph(p) if p.starts_with("The district")));
     }
 }

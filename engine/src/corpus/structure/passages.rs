@@ -180,8 +180,25 @@ const PRONOUNS: [&str; 10] = [
 ];
 
 /// Each sentence of a passage with what it is read in: the passage's context, and for a
-/// sentence that starts with a pronoun ("It cost £5,200.") the sentence before it too.
+/// sentence that starts with a pronoun ("It cost £5,200.") the sentence before it too. A table
+/// row is one sentence per cell, named by its row and its column ("Junior, Annual fee: £95"), so
+/// that each value is described by its own row and column, not its neighbours'.
 pub fn sentences_in_context(passage: &Passage) -> Vec<(String, String)> {
+    if let Some((label, cells)) = passage.record.as_deref().and_then(Record::row) {
+        if cells.len() >= 2 {
+            return cells
+                .iter()
+                .map(|(column, cell)| {
+                    let named = if column.is_empty() {
+                        format!("{label}: {cell}")
+                    } else {
+                        format!("{label}, {column}: {cell}")
+                    };
+                    (named, passage.context.clone())
+                })
+                .collect();
+        }
+    }
     let mut out: Vec<(String, String)> = Vec::new();
     let mut previous: Option<&str> = None;
     for range in split_sentences(&passage.text) {
@@ -243,6 +260,26 @@ mod tests {
         );
         let stored = write_passages(&written);
         assert_eq!(passages_of(&stored, "games.txt"), written);
+    }
+
+    #[test]
+    fn a_row_is_one_sentence_per_cell_named_by_its_row_and_column() {
+        let passage = Passage {
+            text: "Membership: Junior — Annual fee: £95; Locker: £30".into(),
+            context: "Pellinghurst Tennis Club › Fees".into(),
+            record: Some(Arc::new(Record::TableRow {
+                header: vec!["Membership".into(), "Annual fee".into(), "Locker".into()].into(),
+                cells: vec!["Junior".into(), "£95".into(), "£30".into()],
+            })),
+        };
+        let sentences: Vec<String> = sentences_in_context(&passage)
+            .into_iter()
+            .map(|(sentence, _)| sentence)
+            .collect();
+        assert_eq!(
+            sentences,
+            ["Junior, Annual fee: £95", "Junior, Locker: £30"]
+        );
     }
 
     #[test]
