@@ -15,6 +15,7 @@ mod layout;
 mod one_route;
 mod own_documents;
 mod public_demo;
+mod records;
 mod search_cli;
 mod servers;
 mod site;

@@ -18,7 +18,7 @@ use super::statement::{
 };
 use crate::corpus::datasets::Snippet;
 use crate::corpus::structure::marks::{context_marks, mark_fits, marks_in};
-use crate::corpus::structure::{Record, CONTEXT_SEPARATOR};
+use crate::corpus::structure::{cell_in_unit, Record, CONTEXT_SEPARATOR};
 use crate::quantity::singular;
 
 /// How a count was read from structure, for the answer's explanation.
@@ -331,7 +331,10 @@ fn row_counts(
             found.push((8 + mark_fit, count, cell_reading(column)));
         }
     }
-    for (column, value) in cells {
+    for (written_column, written_value) in cells {
+        // "Passengers (millions)" over "17.0": 17,000,000 passengers.
+        let (column, value) = cell_in_unit(written_column, written_value);
+        let (column, value) = (column.as_str(), value.as_str());
         let fit = label_fit(column, analysis).max(verb_fit(column, question_words));
         if let (true, Some(count)) = (fit > 0, count_in(value)) {
             // Of two columns that name the noun ("Bus routes", "Night buses"), the one whose

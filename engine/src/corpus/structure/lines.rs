@@ -428,7 +428,27 @@ pub(super) fn push_rows(
 ) -> Result<(), ReadRefused> {
     let mut size = TableSize::default();
     size.add_row(header.len())?;
-    let mut labels: Vec<String> = Vec::new();
+    // The things a table's rows are ("Station" over station names): the first of its first
+    // columns whose cells are names, each a different one, read as the list of them, so that
+    // "how many stations …" counts the rows in code and names them. (A first column may say
+    // the same for every row: "League", "Maker".)
+    let names_column = (0..header.len().min(4)).find(|&column| {
+        let cells: Vec<&str> = rows
+            .iter()
+            .map(|r| r.get(column).map_or("", |c| c.trim()))
+            .collect();
+        let distinct: std::collections::HashSet<&str> = cells.iter().copied().collect();
+        !header[column].trim().is_empty()
+            && cells.len() >= 2
+            && distinct.len() == cells.len()
+            && cells
+                .iter()
+                .all(|c| !c.is_empty() && !is_value_cell(c) && !is_year(c))
+    });
+    let listed: Option<Record> = names_column.map(|column| Record::List {
+        lead: Some(header[column].clone()),
+        items: rows.iter().map(|r| r[column].trim().to_string()).collect(),
+    });
     for (n, cells) in rows.into_iter().enumerate() {
         if n.is_multiple_of(1024) {
             builder.budget.check()?;
@@ -449,25 +469,14 @@ pub(super) fn push_rows(
                 value: cells[1].clone(),
             });
         } else {
-            labels.push(cells.first().cloned().unwrap_or_default());
             builder.push(Record::TableRow {
                 header: Arc::clone(&header),
                 cells,
             });
         }
     }
-    // The things a table's rows are ("Station" over station names): its first column, read as
-    // the list of them, so that "how many stations …" counts the rows in code and names them.
-    let things = header.first().filter(|h| !h.trim().is_empty());
-    let names = labels.len() >= 2
-        && labels
-            .iter()
-            .all(|l| !l.trim().is_empty() && !is_value_cell(l) && !is_year(l));
-    if let (Some(lead), true) = (things, names) {
-        builder.push(Record::List {
-            lead: Some(lead.clone()),
-            items: labels,
-        });
+    if let Some(list) = listed {
+        builder.push(list);
     }
     Ok(())
 }

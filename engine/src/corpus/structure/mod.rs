@@ -89,6 +89,41 @@ impl Record {
     }
 }
 
+/// A cell read under its column: the column's name without the unit it states in brackets,
+/// and the cell's value in that unit ("Price (£)" over "32.50" → ("Price", "£32.50"),
+/// "Passengers (millions)" over "17.0" → ("Passengers", "17.0 million"), "Length (km)" over
+/// "3.4" → ("Length", "3.4 km")). A cell that is not a bare number, or a column without a unit,
+/// is as written.
+pub fn cell_in_unit(column: &str, cell: &str) -> (String, String) {
+    let as_written = (column.to_string(), cell.to_string());
+    let Some((name, unit)) = column
+        .trim()
+        .strip_suffix(')')
+        .and_then(|c| c.rsplit_once('('))
+    else {
+        return as_written;
+    };
+    let (name, unit) = (name.trim(), unit.trim());
+    let bare_number = !cell.is_empty()
+        && cell
+            .trim()
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+        && cell.trim().starts_with(|c: char| c.is_ascii_digit());
+    let short_unit = (1..=12).contains(&unit.chars().count()) && !unit.contains(char::is_numeric);
+    if name.is_empty() || !bare_number || !short_unit {
+        return as_written;
+    }
+    let cell = cell.trim();
+    let value = match unit.to_lowercase().as_str() {
+        "£" | "$" | "€" => format!("{unit}{cell}"),
+        "millions" | "million" | "mn" => format!("{cell} million"),
+        "thousands" | "thousand" | "000s" => format!("{cell} thousand"),
+        _ => format!("{cell} {unit}"),
+    };
+    (name.to_string(), value)
+}
+
 /// Reads `text` in `format` into an outline within `budget` (HTML has its own reader,
 /// [`html_outline`]).
 pub fn outline(text: &str, format: Format, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
@@ -103,6 +138,37 @@ pub fn outline(text: &str, format: Format, budget: &ReadBudget) -> Result<Outlin
 pub use html::outline as html_outline;
 
 /// Builds an outline's blocks while remembering the heading path; shared by the readers.
+#[cfg(test)]
+mod tests {
+    use super::cell_in_unit;
+
+    #[test]
+    fn a_columns_unit_reads_with_its_cells() {
+        let read = |column: &str, cell: &str| cell_in_unit(column, cell);
+        assert_eq!(
+            read("Price (£)", "32.50"),
+            ("Price".into(), "£32.50".into())
+        );
+        assert_eq!(
+            read("Passengers (millions)", "17.0"),
+            ("Passengers".into(), "17.0 million".into())
+        );
+        assert_eq!(
+            read("Distance (km)", "3.4"),
+            ("Distance".into(), "3.4 km".into())
+        );
+        assert_eq!(
+            read("Price (£)", "on request"),
+            ("Price (£)".into(), "on request".into())
+        );
+        assert_eq!(read("Platforms", "4"), ("Platforms".into(), "4".into()));
+        assert_eq!(
+            read("Population (2021)", "3,480"),
+            ("Population (2021)".into(), "3,480".into())
+        );
+    }
+}
+
 #[derive(Debug, Default)]
 struct OutlineBuilder {
     outline: Outline,
