@@ -467,6 +467,25 @@ pub fn structured_count(
     }
     let best = found.iter().map(|f| f.0).max()?;
     let top: Vec<&(u8, f64, usize, Reading)> = found.iter().filter(|f| f.0 == best).collect();
+    // Of readings that tie, those whose headings say most of the question's words ("Winter
+    // timetable" for "… in winter"); a tie that remains with different counts is none.
+    let context_fit = |snippet: usize| {
+        let headings = snippets[snippet]
+            .source
+            .split(CONTEXT_SEPARATOR)
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join(" ");
+        content_words(&headings)
+            .iter()
+            .filter(|w| question_words.contains(w))
+            .count()
+    };
+    let most = top.iter().map(|f| context_fit(f.2)).max()?;
+    let top: Vec<&(u8, f64, usize, Reading)> = top
+        .into_iter()
+        .filter(|f| context_fit(f.2) == most)
+        .collect();
     let agree = top.iter().all(|f| f.1 == top[0].1);
     agree.then(|| StructuredCount {
         count: top[0].1,
@@ -677,6 +696,36 @@ mod tests {
             )
             .map(|r| r.0),
             Some(41.0)
+        );
+    }
+
+    #[test]
+    fn of_readings_that_tie_the_one_under_the_heading_the_question_names() {
+        let departures = |count: &str, season: &str| {
+            passage(
+                Record::KeyValue {
+                    label: "Daily sailings".into(),
+                    value: count.into(),
+                },
+                &format!("Tarrow Bay ferry › {season} timetable"),
+            )
+        };
+        let timetables = [departures("10", "Summer"), departures("6", "Winter")];
+        assert_eq!(
+            read(
+                "how many daily sailings does the tarrow bay ferry make in winter",
+                &timetables
+            )
+            .map(|r| r.0),
+            Some(6.0)
+        );
+        // Neither heading named: the two counts disagree, and none is given.
+        assert_eq!(
+            read(
+                "how many daily sailings does the tarrow bay ferry make",
+                &timetables
+            ),
+            None
         );
     }
 

@@ -127,6 +127,10 @@ pub struct EvalOwnDocumentsArgs {
     /// List the test half's misses too (read them only to report, never to tune).
     #[arg(long)]
     pub show_test: bool,
+    /// Answer over the documents alone, without the setting with the default corpus as
+    /// distractors (half the time).
+    #[arg(long)]
+    pub documents_only: bool,
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]

@@ -214,7 +214,8 @@ const SETTINGS: [(&str, Option<&str>); 2] =
 /// `tally eval own-documents`.
 pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
     let collection = read_collection(&args.dir)?;
-    let data = data_dir_or_default(&args.data);
+    // Over the documents alone, the default corpus is not needed.
+    let data = data_dir_or_default(&args.data).filter(|_| !args.documents_only);
     let _ = std::fs::remove_dir_all(&args.work);
     // The default corpus first (the distractors), then the documents under their own name.
     let snippets =
@@ -248,6 +249,9 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
         ("documents", &alone),
         ("with distractors", &with_distractors),
     ] {
+        if args.documents_only && setting != "documents" {
+            continue;
+        }
         for q in &collection.values {
             let answer = tally_engine::value::answer(
                 &parse_question(&q.question),
@@ -334,6 +338,9 @@ fn count_tallies(
     let base = args.settings.0.clone();
     let mut tallies = Tallies::new();
     for (setting, corpus) in SETTINGS {
+        if args.documents_only && corpus.is_none() {
+            continue;
+        }
         let mut settings = base.clone();
         settings.corpus = corpus.map(str::to_string);
         for q in &collection.questions {
