@@ -30,6 +30,8 @@ pub enum Reading {
     Labelled { label: String },
     /// Counted from a list of this many items introduced by `lead`.
     List { lead: String, items: usize },
+    /// The different names a table's `column` holds, counted.
+    Rows { column: String, rows: usize },
     /// A count of the passage bound to the year or version asked for.
     Bound { mark: String },
     /// The count of the clause that says the question's words, among several counts of the
@@ -45,6 +47,9 @@ impl Reading {
             Reading::Labelled { label } => format!("read from the line \u{201c}{label}\u{201d}"),
             Reading::List { lead, items } => {
                 format!("counted from a list of {items} (\u{201c}{lead}\u{201d})")
+            }
+            Reading::Rows { column, rows } => {
+                format!("counted from a table: {rows} different under \u{201c}{column}\u{201d}")
             }
             Reading::Bound { mark } => format!("the count given for {mark}"),
             Reading::Clause { clause } => {
@@ -94,6 +99,8 @@ const SYNONYMS: &[(&str, &str)] = &[
     ("people", "staff"),
     ("employee", "headcount"),
     ("seat", "capacity"),
+    ("people", "passenger"),
+    ("people", "visitor"),
 ];
 
 /// The singular content words of a phrase.
@@ -335,12 +342,17 @@ fn row_counts(
         // "Passengers (millions)" over "17.0": 17,000,000 passengers.
         let (column, value) = cell_in_unit(written_column, written_value);
         let (column, value) = (column.as_str(), value.as_str());
-        let fit = label_fit(column, analysis).max(verb_fit(column, question_words));
+        // Of two columns that name the noun ("Bus routes", "Night buses"), the one whose every
+        // word the question says; a column the question's verb names ("Lost" for "how many
+        // matches did they lose") over the one its noun names ("Matches"); a column the
+        // question says whole ("Stock" for "… have in stock") names what it asks.
+        let said = content_words(column);
+        let fully = !said.is_empty() && said.iter().all(|w| question_words.contains(w));
+        let fit = match verb_fit(column, question_words) {
+            1 => 3,
+            _ => label_fit(column, analysis).max(u8::from(fully)),
+        };
         if let (true, Some(count)) = (fit > 0, count_in(value)) {
-            // Of two columns that name the noun ("Bus routes", "Night buses"), the one whose
-            // every word the question says.
-            let said = content_words(column);
-            let fully = !said.is_empty() && said.iter().all(|w| question_words.contains(w));
             let score = fit * 2 + u8::from(fully) + u8::from(named) * 4 + mark_fit;
             found.push((score, count, cell_reading(column)));
         }
@@ -415,6 +427,20 @@ pub fn structured_count(
                     ));
                 }
             }
+            Some(Record::RowNames { column, names }) => {
+                // The rows are the things asked for only when their column names the noun.
+                if label_fit(column, analysis) == 2 {
+                    found.push((
+                        3 + mark_fit,
+                        names.len() as f64,
+                        i,
+                        Reading::Rows {
+                            column: column.clone(),
+                            rows: names.len(),
+                        },
+                    ));
+                }
+            }
             Some(Record::Dated { text, .. }) => {
                 found.extend(labelled_segments(text, analysis, i, mark_fit));
             }
@@ -438,7 +464,12 @@ pub fn structured_count(
         // of its written text would read one cell under another's column.
         let running_text = matches!(
             record,
-            None | Some(Record::Paragraph(_) | Record::Dated { .. } | Record::Turn { .. })
+            None | Some(
+                Record::Paragraph(_)
+                    | Record::List { .. }
+                    | Record::Dated { .. }
+                    | Record::Turn { .. }
+            )
         );
         if !running_text {
             continue;
@@ -498,11 +529,12 @@ impl StructuredCount {
     /// The things a count read from a list names: the list's items, as the document writes
     /// them; `None` for a count read another way.
     pub fn listed_names<'a>(&self, snippets: &'a [Snippet]) -> Option<&'a [String]> {
-        let Reading::List { .. } = self.reading else {
+        if !matches!(self.reading, Reading::List { .. } | Reading::Rows { .. }) {
             return None;
-        };
+        }
         match snippets.get(self.snippet)?.record.as_deref()? {
             Record::List { items, .. } => Some(items),
+            Record::RowNames { names, .. } => Some(names),
             _ => None,
         }
     }

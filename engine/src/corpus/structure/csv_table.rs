@@ -49,7 +49,9 @@ mod tests {
         );
         // Two rows, and their first column as the list of routes.
         assert_eq!(outline.blocks.len(), 3);
-        assert!(matches!(&outline.blocks[2].kind, Record::List { items, .. } if items.len() == 2));
+        assert!(
+            matches!(&outline.blocks[2].kind, Record::RowNames { names, .. } if names.len() == 2)
+        );
     }
 }
 

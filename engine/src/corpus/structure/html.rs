@@ -533,7 +533,7 @@ mod tests {
         );
         // The table's first column, as the list of its teams.
         assert!(
-            matches!(kinds[3], Record::List { lead: Some(l), items } if l == "Team" && items.len() == 2)
+            matches!(kinds[3], Record::RowNames { column, names } if column == "Team" && names.len() == 2)
         );
         assert!(matches!(kinds[4], Record::List { items, .. } if items.len() == 2));
         assert_eq!(

@@ -428,27 +428,36 @@ pub(super) fn push_rows(
 ) -> Result<(), ReadRefused> {
     let mut size = TableSize::default();
     size.add_row(header.len())?;
-    // The things a table's rows are ("Station" over station names): the first of its first
-    // columns whose cells are names, each a different one, read as the list of them, so that
-    // "how many stations …" counts the rows in code and names them. (A first column may say
-    // the same for every row: "League", "Maker".)
-    let names_column = (0..header.len().min(4)).find(|&column| {
-        let cells: Vec<&str> = rows
-            .iter()
-            .map(|r| r.get(column).map_or("", |c| c.trim()))
-            .collect();
-        let distinct: std::collections::HashSet<&str> = cells.iter().copied().collect();
-        !header[column].trim().is_empty()
-            && cells.len() >= 2
-            && distinct.len() == cells.len()
-            && cells
+    // The things a table's columns name ("Station" over the stations' names, "Finish" over
+    // four finishes on ten rows): each of its first columns whose cells are names, with the
+    // different names it holds, so that "how many stations …" or "how many finishes …" is
+    // counted in code and named. (A column that says the same on every row names one thing.)
+    let listed: Vec<Record> = (0..header.len().min(MAX_NAMED_COLUMNS))
+        .filter_map(|column| {
+            let cells: Vec<&str> = rows
                 .iter()
-                .all(|c| !c.is_empty() && !is_value_cell(c) && !is_year(c))
-    });
-    let listed: Option<Record> = names_column.map(|column| Record::List {
-        lead: Some(header[column].clone()),
-        items: rows.iter().map(|r| r[column].trim().to_string()).collect(),
-    });
+                .map(|r| r.get(column).map_or("", |c| c.trim()))
+                .collect();
+            let names_only = cells
+                .iter()
+                .all(|c| !c.is_empty() && !is_value_cell(c) && !is_year(c));
+            let mut names: Vec<String> = Vec::new();
+            for cell in &cells {
+                if !names.iter().any(|n| n == cell) {
+                    names.push(cell.to_string());
+                }
+            }
+            (!header[column].trim().is_empty() && names_only && names.len() >= 2).then(|| {
+                Record::RowNames {
+                    column: header[column].clone(),
+                    names,
+                }
+            })
+        })
+        .collect();
+    // A header that names only its first column over two columns is an infobox's title
+    // ("| Kilbrae | |"): its rows are `Label: value` lines.
+    let infobox = header.len() == 2 && header[1].trim().is_empty();
     for (n, cells) in rows.into_iter().enumerate() {
         if n.is_multiple_of(1024) {
             builder.budget.check()?;
@@ -463,7 +472,7 @@ pub(super) fn push_rows(
             .sum();
         size.add_text(named)?;
         // A two-column table without a header is an infobox: label | value.
-        if header.is_empty() && cells.len() == 2 {
+        if (header.is_empty() || infobox) && cells.len() == 2 {
             builder.push(Record::KeyValue {
                 label: cells[0].clone(),
                 value: cells[1].clone(),
@@ -475,11 +484,16 @@ pub(super) fn push_rows(
             });
         }
     }
-    if let Some(list) = listed {
-        builder.push(list);
+    if !infobox {
+        for list in listed {
+            builder.push(list);
+        }
     }
     Ok(())
 }
+
+/// The first columns of a table read for the names they hold.
+const MAX_NAMED_COLUMNS: usize = 6;
 
 /// Whether a cell is a year, which names a row of a yearly table, not a thing.
 fn is_year(cell: &str) -> bool {
@@ -574,9 +588,9 @@ mod tests {
         // The rows' first column is the list of the things the rows are.
         assert_eq!(
             blocks[2],
-            Record::List {
-                lead: Some("Team".into()),
-                items: vec!["Falcon".into(), "Harrier".into()]
+            Record::RowNames {
+                column: "Team".into(),
+                names: vec!["Falcon".into(), "Harrier".into()]
             }
         );
         assert_eq!(

@@ -53,6 +53,9 @@ pub enum Record {
         lead: Option<String>,
         items: Vec<String>,
     },
+    /// The different names a table's column holds ("Station" over the stations' names,
+    /// "Finish" over the finishes of its rows), for a column whose every cell is a name.
+    RowNames { column: String, names: Vec<String> },
     /// `Label: value` ("Battery: 3200 mAh"), an infobox row or a definition.
     KeyValue { label: String, value: String },
     /// A table row with its table's column headers (empty when the table has none), shared by

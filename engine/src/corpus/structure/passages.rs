@@ -72,6 +72,7 @@ fn block_text(block: &Block) -> Option<String> {
                 .unwrap_or_else(|| "Items".to_string());
             format!("{lead}: {}", items.join(ITEM_SEPARATOR))
         }
+        Record::RowNames { column, names } => format!("{column}: {}", names.join(ITEM_SEPARATOR)),
         Record::KeyValue { label, value } => format!("{label}: {value}"),
         Record::TableRow { header, cells } => row_text(header, cells),
         Record::Turn { speaker, text } => format!("{speaker}: {text}"),
