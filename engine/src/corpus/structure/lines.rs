@@ -633,7 +633,7 @@ mod tests {
         );
         assert!(matches!(&blocks[0], Record::TableRow { header, .. } if header.len() == 3));
         assert!(
-            matches!(&blocks[2], Record::List { lead: Some(l), items } if l == "Ward" && items.len() == 2)
+            matches!(&blocks[2], Record::RowNames { column, names } if column == "Ward" && names.len() == 2)
         );
         assert!(matches!(&blocks[3], Record::Paragraph(p) if p.starts_with("The district")));
     }
