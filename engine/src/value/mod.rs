@@ -9,6 +9,7 @@
 //! converted to one unit and consolidated by the confidence-weighted median ([`answer`]).
 
 mod answer;
+mod cells;
 pub mod eval;
 mod majority;
 mod question;
@@ -19,6 +20,7 @@ pub use answer::{
     answer, significant, ObservationGroup, UnitChoice, ValueAnswer, ValueObservation, ValueRule,
     ValueSettings,
 };
+pub use cells::answer_with_tables;
 pub use question::{named_measure, parse_question, subject_of, value_cue, ValueQuestion};
 pub use retrieve::{retrieve, Retrieved};
 

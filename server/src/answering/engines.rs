@@ -33,11 +33,14 @@ impl Engines {
         }
     }
 
-    /// Answers a value question with the default settings from the sentence index's
+    /// Answers a value question with the default settings: from the table cells it names
+    /// (the snippets' records) when there are some, else from the sentence index's
     /// observations.
     pub fn answer_value(&self, question: &str) -> Result<ValueAnswer, AnswerError> {
-        answer_value(
+        answer_with_tables(
             &parse_question(question),
+            &self.snippets,
+            None,
             self.sentences.observations(),
             &ValueSettings::default(),
         )

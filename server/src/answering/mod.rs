@@ -13,7 +13,7 @@ use tally_engine::count::pipeline::StageTiming;
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::{CountPipeline, CountSettings};
 use tally_engine::search::{search, SearchSettings, SentenceIndex};
-use tally_engine::value::{answer as answer_value, parse_question, ValueAnswer, ValueSettings};
+use tally_engine::value::{answer_with_tables, parse_question, ValueAnswer, ValueSettings};
 use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
 use tally_types::count::{SnippetOrigin, SnippetSource};
 use tally_types::request::{clean_text, Ask, Settings};

@@ -252,9 +252,13 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
         if args.documents_only && setting != "documents" {
             continue;
         }
+        // The documents alone keep to their corpus; with distractors, every corpus is read.
+        let corpus = (setting == "documents").then_some(CORPUS);
         for q in &collection.values {
-            let answer = tally_engine::value::answer(
+            let answer = tally_engine::value::answer_with_tables(
                 &parse_question(&q.question),
+                &snippets,
+                corpus,
                 index.observations(),
                 &ValueSettings::default(),
             )?;
