@@ -103,6 +103,13 @@ async fn records_answer_cells_lists_definitions_and_decline_what_is_not_there() 
         "{committee}"
     );
 
+    // A value from the cell of the row and the column named, not the adult fee or the locker.
+    let fee_url =
+        server.url("/api/value?q=how+much+is+the+junior+annual+fee+at+brackwell+rowing+club");
+    let (status, fee) = json(client.get(fee_url).send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::OK, "{fee}");
+    assert_eq!(fee["representative"], "£95", "{fee}");
+
     // An attribute the table does not have is declined, not read from another column.
     let trams = ask("how many trams did corrowby transit run in 2019").await;
     assert!(trams["count"].is_null(), "{trams}");

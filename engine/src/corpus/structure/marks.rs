@@ -11,10 +11,12 @@ static YEAR: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(1[6-9]\d\d|20\d\d)\b").expect("year pattern"));
 
 /// The years and versions a passage is bound to by its context: those in its section path or
-/// title, its entry's date, its row's label ("2008", "3.0.0").
+/// title, its entry's date, its row's label, its line's label ("2008", "3.0.0", "Population (2022)").
 pub fn context_marks(record: Option<&Record>, context: &str) -> Vec<String> {
     let bound = match record {
         Some(Record::Dated { date, .. }) => Some(date.as_str()),
+        // "Population (2022): 612" is the population of 2022.
+        Some(Record::KeyValue { label, .. }) => Some(label.as_str()),
         Some(row @ Record::TableRow { .. }) => row.row().map(|(label, _)| label),
         _ => None,
     };
@@ -74,6 +76,11 @@ mod tests {
             cells: vec!["2019".into(), "12".into()],
         };
         assert_eq!(context_marks(Some(&row), "Wrenmouth Transit"), vec!["2019"]);
+        let line = Record::KeyValue {
+            label: "Population (2022)".into(),
+            value: "612".into(),
+        };
+        assert_eq!(context_marks(Some(&line), "Kilbrae"), vec!["2022"]);
         assert_eq!(
             context_marks(None, "Annual report 2019 › Northfield branch"),
             vec!["2019"]
