@@ -25,7 +25,7 @@ use super::name_cache::NameCache;
 use super::prediction::{best_per_snippet, predict, Chosen, Prediction};
 use super::question::{analyse, QuestionAnalysis};
 use super::relevance::{Subject, WordRarity};
-use super::structured::{passages_about, stated_count};
+use super::structured::{passages_about, stated_count, StructuredCount};
 
 use super::ranker::{
     credit_sources, entity_shares_with_sources, features, noun_fits, CandidateRanker,
@@ -401,21 +401,7 @@ impl CountPipeline {
         let answer_snippets =
             snippet_answers(snippets, &per_snippet, &chosen, &classes, &instances);
         let read_from = structured.filter(|s| count == Some(s.count));
-        // A count read from a list names the list's items, and no others (issue 71).
-        let ranked = match read_from.as_ref().and_then(|s| s.listed_names(snippets)) {
-            Some(items) => items
-                .iter()
-                .map(|name| RankedInstance {
-                    name: name.clone(),
-                    score: 1.0,
-                    snippets: read_from
-                        .iter()
-                        .map(|s| snippets[s.snippet].id.clone())
-                        .collect(),
-                })
-                .collect(),
-            None => ranked_instances(&instances, snippets),
-        };
+        let ranked = names_shown(read_from.as_ref(), &instances, snippets);
 
         Ok(CountAnswer {
             question: question.to_string(),
@@ -643,4 +629,24 @@ fn snippet_answers(
             }
         })
         .collect()
+}
+
+/// The names an answer shows: a count read from a list or a table's column names its items,
+/// and no others (issue 71); any other count, the instances the learned scorer ranks.
+fn names_shown(
+    read_from: Option<&StructuredCount>,
+    instances: &[Instance],
+    snippets: &[Snippet],
+) -> Vec<RankedInstance> {
+    match read_from.and_then(|s| Some((s, s.listed_names(snippets)?))) {
+        Some((structured, items)) => items
+            .iter()
+            .map(|name| RankedInstance {
+                name: name.clone(),
+                score: 1.0,
+                snippets: vec![snippets[structured.snippet].id.clone()],
+            })
+            .collect(),
+        None => ranked_instances(instances, snippets),
+    }
 }

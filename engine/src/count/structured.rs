@@ -260,16 +260,15 @@ fn labelled_count(
 fn labelled_segments(
     text: &str,
     analysis: &QuestionAnalysis,
-    snippet: usize,
     mark_fit: u8,
-) -> Vec<(u8, f64, usize, Reading)> {
+) -> Vec<(u8, f64, Reading)> {
     text.split(". ")
         .flat_map(|sentence| sentence.split("; "))
         .filter_map(|segment| {
             let (label, value) = labelled_line(segment.trim().trim_end_matches('.'))?;
             labelled_count(label, bare_count(value, analysis), analysis)
         })
-        .map(|(score, count, reading)| (score + mark_fit, count, snippet, reading))
+        .map(|(score, count, reading)| (score + mark_fit, count, reading))
         .collect()
 }
 
@@ -366,6 +365,87 @@ fn row_named(row: &str, question_words: &[String]) -> bool {
     !row.is_empty() && row.iter().all(|w| question_words.contains(w))
 }
 
+/// The counts a passage's record gives a question, scored (`mark_fit`: how the passage's year
+/// or version fits the one asked for): a row's cells, a `Label: value` line, a list or a
+/// table's column of names counted, `Label: count` segments of running text.
+fn record_counts(
+    snippet: &Snippet,
+    analysis: &QuestionAnalysis,
+    question_words: &[String],
+    mark_fit: u8,
+) -> Vec<(u8, f64, Reading)> {
+    let mut found = Vec::new();
+    let record = snippet.record.as_deref();
+    match record {
+        Some(row @ Record::TableRow { .. }) => {
+            if let Some((label, cells)) = row.row() {
+                found.extend(row_counts(
+                    label,
+                    &cells,
+                    analysis,
+                    question_words,
+                    mark_fit,
+                ));
+            }
+        }
+        Some(Record::KeyValue { label, value }) => {
+            if let Some((score, count, reading)) = labelled_count(label, count_in(value), analysis)
+            {
+                found.push((score + mark_fit, count, reading));
+            }
+        }
+        Some(Record::List { lead, items }) => {
+            // A list without a lead line is introduced by its heading.
+            let lead = lead
+                .as_deref()
+                .or_else(|| snippet.source.rsplit(CONTEXT_SEPARATOR).next())
+                .unwrap_or_default();
+            if list_counts(lead, analysis) {
+                found.push((
+                    3 + mark_fit,
+                    items.len() as f64,
+                    Reading::List {
+                        lead: lead.to_string(),
+                        items: items.len(),
+                    },
+                ));
+            }
+        }
+        Some(Record::RowNames { column, names }) => {
+            // The rows are the things asked for only when their column names the noun.
+            if label_fit(column, analysis) == 2 {
+                found.push((
+                    3 + mark_fit,
+                    names.len() as f64,
+                    Reading::Rows {
+                        column: column.clone(),
+                        rows: names.len(),
+                    },
+                ));
+            }
+        }
+        Some(Record::Dated { text, .. }) => {
+            found.extend(labelled_segments(text, analysis, mark_fit));
+        }
+        Some(Record::Turn { .. }) => {}
+        Some(Record::Paragraph(_)) | None => {
+            // Running text, or a data set's snippet: a whole `Label: value` line, else such
+            // segments inside it.
+            match labelled_line(&snippet.text) {
+                Some((label, value)) => {
+                    if let Some((score, count, reading)) =
+                        labelled_count(label, count_in(value), analysis)
+                    {
+                        found.push((score + mark_fit, count, reading));
+                    }
+                }
+                None => found.extend(labelled_segments(&snippet.text, analysis, mark_fit)),
+            }
+        }
+    }
+    found
+}
+
 /// The structured count for a question, from the snippets about it (`related`), with the
 /// reader's candidates of each snippet (`per_snippet`) for year-bound counts.
 pub fn structured_count(
@@ -392,74 +472,11 @@ pub fn structured_count(
             Some(_) if marks.is_empty() => 1,
             Some(_) => continue,
         };
-        match record {
-            Some(row @ Record::TableRow { .. }) => {
-                if let Some((label, cells)) = row.row() {
-                    found.extend(
-                        row_counts(label, &cells, analysis, &question_words, mark_fit)
-                            .into_iter()
-                            .map(|(score, count, reading)| (score, count, i, reading)),
-                    );
-                }
-            }
-            Some(Record::KeyValue { label, value }) => {
-                if let Some((score, count, reading)) =
-                    labelled_count(label, count_in(value), analysis)
-                {
-                    found.push((score + mark_fit, count, i, reading));
-                }
-            }
-            Some(Record::List { lead, items }) => {
-                // A list without a lead line is introduced by its heading.
-                let lead = lead
-                    .as_deref()
-                    .or_else(|| snippet.source.rsplit(CONTEXT_SEPARATOR).next())
-                    .unwrap_or_default();
-                if list_counts(lead, analysis) {
-                    found.push((
-                        3 + mark_fit,
-                        items.len() as f64,
-                        i,
-                        Reading::List {
-                            lead: lead.to_string(),
-                            items: items.len(),
-                        },
-                    ));
-                }
-            }
-            Some(Record::RowNames { column, names }) => {
-                // The rows are the things asked for only when their column names the noun.
-                if label_fit(column, analysis) == 2 {
-                    found.push((
-                        3 + mark_fit,
-                        names.len() as f64,
-                        i,
-                        Reading::Rows {
-                            column: column.clone(),
-                            rows: names.len(),
-                        },
-                    ));
-                }
-            }
-            Some(Record::Dated { text, .. }) => {
-                found.extend(labelled_segments(text, analysis, i, mark_fit));
-            }
-            Some(Record::Turn { .. }) => {}
-            Some(Record::Paragraph(_)) | None => {
-                // Running text, or a data set's snippet: a whole `Label: value` line, else such
-                // segments inside it.
-                match labelled_line(&snippet.text) {
-                    Some((label, value)) => {
-                        if let Some((score, count, reading)) =
-                            labelled_count(label, count_in(value), analysis)
-                        {
-                            found.push((score + mark_fit, count, i, reading));
-                        }
-                    }
-                    None => found.extend(labelled_segments(&snippet.text, analysis, i, mark_fit)),
-                }
-            }
-        }
+        found.extend(
+            record_counts(snippet, analysis, &question_words, mark_fit)
+                .into_iter()
+                .map(|(score, count, reading)| (score, count, i, reading)),
+        );
         // A row, a list or a definition is read by its structure above; the reader's counts
         // of its written text would read one cell under another's column.
         let running_text = matches!(
@@ -496,10 +513,19 @@ pub fn structured_count(
             }
         }
     }
+    best_reading(&found, snippets, &question_words)
+}
+
+/// The reading with the best score; of readings that tie, those whose headings say most of the
+/// question's words ("Winter timetable" for "… in winter"); a tie that remains with different
+/// counts is none.
+fn best_reading(
+    found: &[(u8, f64, usize, Reading)],
+    snippets: &[Snippet],
+    question_words: &[String],
+) -> Option<StructuredCount> {
     let best = found.iter().map(|f| f.0).max()?;
     let top: Vec<&(u8, f64, usize, Reading)> = found.iter().filter(|f| f.0 == best).collect();
-    // Of readings that tie, those whose headings say most of the question's words ("Winter
-    // timetable" for "… in winter"); a tie that remains with different counts is none.
     let context_fit = |snippet: usize| {
         let headings = snippets[snippet]
             .source
