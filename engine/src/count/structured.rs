@@ -395,11 +395,10 @@ fn record_counts(
             }
         }
         Some(Record::List { lead, items }) => {
-            // A list without a lead line is introduced by its heading.
-            let lead = lead
-                .as_deref()
-                .or_else(|| snippet.source.rsplit(CONTEXT_SEPARATOR).next())
-                .unwrap_or_default();
+            // A list without a lead line is introduced by its heading (not by the document's
+            // title: "Tamsin's soup" does not list soups).
+            let heading = snippet.source.split(CONTEXT_SEPARATOR).skip(1).last();
+            let lead = lead.as_deref().or(heading).unwrap_or_default();
             if list_counts(lead, analysis) {
                 found.push((
                     3 + mark_fit,
@@ -754,6 +753,26 @@ mod tests {
             )
             .map(|r| r.0),
             Some(41.0)
+        );
+    }
+
+    #[test]
+    fn a_list_under_no_heading_is_not_named_by_the_documents_title() {
+        let ingredients = [passage(
+            Record::List {
+                lead: None,
+                items: ["two leeks", "one onion", "three carrots"]
+                    .map(String::from)
+                    .to_vec(),
+            },
+            "Tamsin's barley and leek soup",
+        )];
+        assert_eq!(
+            read(
+                "how many carrots go into tamsin's barley and leek soup",
+                &ingredients
+            ),
+            None
         );
     }
 
