@@ -31,6 +31,41 @@ pub const MAX_HTML_INDENTS: usize = 32;
 /// The most elements an HTML page may have.
 pub const MAX_HTML_ELEMENTS: usize = 1_000_000;
 
+/// Whether an element nested `depth` deep, inside `indents` lists and quotes, as the
+/// `elements`-th of its page, is within the bounds of a page's shape (every reader of a page
+/// checks them as it walks the tree).
+pub fn within_html_bounds(
+    depth: usize,
+    indents: usize,
+    elements: usize,
+) -> Result<(), ReadRefused> {
+    if depth > MAX_HTML_DEPTH {
+        return Err(ReadRefused::TooLarge(format!(
+            "its elements are nested more than {MAX_HTML_DEPTH} deep"
+        )));
+    }
+    if indents > MAX_HTML_INDENTS {
+        return Err(ReadRefused::TooLarge(format!(
+            "its lists and quotes are nested more than {MAX_HTML_INDENTS} deep"
+        )));
+    }
+    if elements > MAX_HTML_ELEMENTS {
+        return Err(ReadRefused::TooLarge(format!(
+            "it has more than {MAX_HTML_ELEMENTS} elements"
+        )));
+    }
+    Ok(())
+}
+
+/// Whether an element of this name indents every line inside it when laid out (a quote's
+/// `> `, a list's items): the work of laying out a line grows with how many hold it.
+pub fn indents_its_lines(name: &str) -> bool {
+    matches!(
+        name,
+        "blockquote" | "ul" | "ol" | "dl" | "dd" | "li" | "menu" | "dir"
+    )
+}
+
 /// Why a document was not read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReadRefused {

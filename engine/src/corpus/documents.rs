@@ -11,7 +11,7 @@ use serde::Serialize;
 use tally_types::count::ALL_CORPORA;
 pub use tally_types::documents::IngestProgress;
 
-use super::budget::{ReadBudget, ReadRefused, MAX_HTML_DEPTH, MAX_HTML_ELEMENTS, MAX_HTML_INDENTS};
+use super::budget::{indents_its_lines, within_html_bounds, ReadBudget, ReadRefused};
 use super::format::Format;
 use super::structure::{self, Outline, Record};
 
@@ -258,8 +258,8 @@ fn lay_out<D: html2text::render::TextDecorator>(
     Ok(text)
 }
 
-/// Refuses a page nested deeper than [`MAX_HTML_DEPTH`], with lists and quotes nested more than
-/// [`MAX_HTML_INDENTS`] deep, or with more than [`MAX_HTML_ELEMENTS`] elements: with
+/// Refuses a page nested deeper than [`MAX_HTML_DEPTH`](crate::corpus::budget::MAX_HTML_DEPTH), with lists and quotes nested more than
+/// [`MAX_HTML_INDENTS`](crate::corpus::budget::MAX_HTML_INDENTS) deep, or with more than [`MAX_HTML_ELEMENTS`](crate::corpus::budget::MAX_HTML_ELEMENTS) elements: with
 /// [`flatten_nested_tables`] and [`LAYOUT_WIDTH`], the bounds that keep its layout's work
 /// within a constant times its text.
 fn check_html_shape(dom: &html2text::RcDom, budget: &ReadBudget) -> Result<(), ReadRefused> {
@@ -279,35 +279,12 @@ fn check_html_shape(dom: &html2text::RcDom, budget: &ReadBudget) -> Result<(), R
             }
             _ => (depth, indents),
         };
-        if depth > MAX_HTML_DEPTH {
-            return Err(ReadRefused::TooLarge(format!(
-                "its elements are nested more than {MAX_HTML_DEPTH} deep"
-            )));
-        }
-        if indents > MAX_HTML_INDENTS {
-            return Err(ReadRefused::TooLarge(format!(
-                "its lists and quotes are nested more than {MAX_HTML_INDENTS} deep"
-            )));
-        }
-        if elements > MAX_HTML_ELEMENTS {
-            return Err(ReadRefused::TooLarge(format!(
-                "it has more than {MAX_HTML_ELEMENTS} elements"
-            )));
-        }
+        within_html_bounds(depth, indents, elements)?;
         for child in node.children.borrow().iter() {
             stack.push((child.clone(), depth, indents));
         }
     }
     Ok(())
-}
-
-/// Whether the layout indents every line inside an element of this name (a quote's `> `, a
-/// list's items): the work of laying out a line grows with how many hold it.
-fn indents_its_lines(name: &str) -> bool {
-    matches!(
-        name,
-        "blockquote" | "ul" | "ol" | "dl" | "dd" | "li" | "menu" | "dir"
-    )
 }
 
 fn is_table(node: &html2text::Handle) -> bool {
@@ -786,7 +763,7 @@ mod tests {
         // At the bounds, read within the budget.
         let deep = format!(
             "{}<p>The hall seats 48.</p>",
-            "<div>".repeat(MAX_HTML_DEPTH - 4)
+            "<div>".repeat(crate::corpus::budget::MAX_HTML_DEPTH - 4)
         );
         let documents = read(&deep, Format::Html, "deep.html", &budget()).unwrap();
         assert!(documents[0].text.contains("seats 48"));

@@ -10,9 +10,7 @@ use html5ever::tendril::TendrilSink;
 use scraper::{ElementRef, Html, HtmlTreeSink, Node};
 
 use super::{clean, lines, Outline, OutlineBuilder, Record};
-use crate::corpus::budget::{
-    ReadBudget, ReadRefused, MAX_HTML_DEPTH, MAX_HTML_ELEMENTS, MAX_HTML_INDENTS,
-};
+use crate::corpus::budget::{indents_its_lines, within_html_bounds, ReadBudget, ReadRefused};
 use crate::corpus::documents::Budgeted;
 
 /// The outline of an HTML page; refused past `budget` (see [`ReadBudget`]) or past the bounds of
@@ -67,8 +65,8 @@ pub fn outline(html: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> 
     Ok(outline)
 }
 
-/// Refuses a page nested deeper than [`MAX_HTML_DEPTH`], with lists and quotes nested more than
-/// [`MAX_HTML_INDENTS`] deep, or with more than [`MAX_HTML_ELEMENTS`] elements (issue 70's
+/// Refuses a page nested deeper than [`MAX_HTML_DEPTH`](crate::corpus::budget::MAX_HTML_DEPTH), with lists and quotes nested more than
+/// [`MAX_HTML_INDENTS`](crate::corpus::budget::MAX_HTML_INDENTS) deep, or with more than [`MAX_HTML_ELEMENTS`](crate::corpus::budget::MAX_HTML_ELEMENTS) elements (issue 70's
 /// bounds, kept for every reader of a page).
 fn check_shape(page: &Html, budget: &ReadBudget) -> Result<(), ReadRefused> {
     let mut stack = vec![(page.tree.root(), 0usize, 0usize)];
@@ -80,29 +78,14 @@ fn check_shape(page: &Html, budget: &ReadBudget) -> Result<(), ReadRefused> {
                 if elements.is_multiple_of(4096) {
                     budget.check()?;
                 }
-                let indents_lines = matches!(
-                    element.name(),
-                    "blockquote" | "ul" | "ol" | "dl" | "dd" | "li" | "menu" | "dir"
-                );
-                (depth + 1, indents + usize::from(indents_lines))
+                (
+                    depth + 1,
+                    indents + usize::from(indents_its_lines(element.name())),
+                )
             }
             _ => (depth, indents),
         };
-        if depth > MAX_HTML_DEPTH {
-            return Err(ReadRefused::TooLarge(format!(
-                "its elements are nested more than {MAX_HTML_DEPTH} deep"
-            )));
-        }
-        if indents > MAX_HTML_INDENTS {
-            return Err(ReadRefused::TooLarge(format!(
-                "its lists and quotes are nested more than {MAX_HTML_INDENTS} deep"
-            )));
-        }
-        if elements > MAX_HTML_ELEMENTS {
-            return Err(ReadRefused::TooLarge(format!(
-                "it has more than {MAX_HTML_ELEMENTS} elements"
-            )));
-        }
+        within_html_bounds(depth, indents, elements)?;
         for child in node.children() {
             stack.push((child, depth, indents));
         }
@@ -584,7 +567,7 @@ mod tests {
 
     #[test]
     fn a_page_nested_past_the_bounds_is_refused() {
-        let deep = "<div>".repeat(MAX_HTML_DEPTH + 2);
+        let deep = "<div>".repeat(crate::corpus::budget::MAX_HTML_DEPTH + 2);
         assert!(matches!(
             outline(&deep, &ReadBudget::default()),
             Err(ReadRefused::TooLarge(_))
