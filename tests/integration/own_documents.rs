@@ -75,7 +75,7 @@ fn sources_of(answer: &Value) -> Vec<&str> {
         .collect()
 }
 
-async fn json(response: reqwest::Response) -> (StatusCode, Value) {
+pub(crate) async fn json(response: reqwest::Response) -> (StatusCode, Value) {
     (response.status(), response.json().await.unwrap())
 }
 

@@ -7,9 +7,8 @@
 
 use reqwest::multipart::Form;
 use reqwest::StatusCode;
-use serde_json::Value;
 
-use crate::own_documents::{file, upload_and_wait, TOKEN};
+use crate::own_documents::{file, json, upload_and_wait, TOKEN};
 use crate::support::{demo_server, page_text};
 
 const FIGURES: &str = "Year,Bus routes,Night buses,Depots\n\
@@ -30,11 +29,6 @@ const CLUB: &str = "<html><head><title>Brackwell Rowing Club</title></head><body
 const README: &str = "# marlo\n\nA small tool for tidy file names.\n\n## Releases\n\n\
 | Version | Date | Authors | Bugs fixed |\n|---|---|---|---|\n\
 | 4.0 | 2024-02-01 | 3 | 12 |\n| 4.1 | 2024-06-12 | 5 | 21 |\n";
-
-async fn json(response: reqwest::Response) -> (StatusCode, Value) {
-    let status = response.status();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn records_answer_cells_lists_definitions_and_decline_what_is_not_there() {

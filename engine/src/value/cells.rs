@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use super::answer::{answer, ValueAnswer, ValueSettings};
 use super::{normalise, raw_words, ValueQuestion};
 use crate::corpus::datasets::Snippet;
-use crate::corpus::structure::{cell_in_unit, Record};
+use crate::corpus::structure::Record;
 use crate::count::snippet_index::SnippetIndex;
 use crate::quantity::lexicon::is_function_word;
 use crate::search::index::{Document, SearchIndexError, SentenceIndex};
@@ -51,23 +51,15 @@ fn named_cells(question: &ValueQuestion, snippets: &[Snippet]) -> Vec<NamedCell>
     };
     let mut cells = Vec::new();
     for snippet in snippets {
-        let Some((first, row)) = snippet.record.as_deref().and_then(Record::row) else {
+        let Some((names, values)) = snippet.record.as_deref().and_then(Record::row_values) else {
             continue;
         };
-        let has_digit = |cell: &str| cell.contains(|c: char| c.is_ascii_digit());
-        let names: Vec<&str> = std::iter::once(first)
-            .chain(row.iter().map(|(_, c)| *c).filter(|c| !has_digit(c)))
-            .collect();
         let row_said = names.iter().filter(|n| said_whole(n)).count();
         if row_said == 0 {
             continue;
         }
-        for (column, cell) in &row {
-            if !has_digit(cell) {
-                continue;
-            }
-            let (column, value) = cell_in_unit(column, cell);
-            let words = words_of(&column);
+        for value in values {
+            let words = words_of(&value.column);
             if words.is_empty() {
                 continue;
             }
@@ -77,7 +69,7 @@ fn named_cells(question: &ValueQuestion, snippets: &[Snippet]) -> Vec<NamedCell>
                 continue;
             }
             cells.push(NamedCell {
-                sentence: format!("{}, {column}: {value}", names.join(", ")),
+                sentence: value.sentence,
                 context: snippet.source.clone(),
                 column_said,
                 row_said,

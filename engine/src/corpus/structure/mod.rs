@@ -92,6 +92,49 @@ impl Record {
     }
 }
 
+/// A cell of a table row that holds a number, read under its column in the column's unit, as a
+/// sentence named by its row and its column ("Junior, Annual fee: £95").
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowValue {
+    /// The column's name without its unit ("Price").
+    pub column: String,
+    /// The value in the column's unit ("£32.50").
+    pub value: String,
+    pub sentence: String,
+}
+
+impl Record {
+    /// A table row's names (its first cell and its cells of words: "Pennock Vale Angling
+    /// League", "Millbeck Anglers") and each of its cells that holds a number, as a
+    /// [`RowValue`]; `None` for another record.
+    pub fn row_values(&self) -> Option<(Vec<&str>, Vec<RowValue>)> {
+        let (first, cells) = self.row()?;
+        let has_digit = |cell: &str| cell.contains(|c: char| c.is_ascii_digit());
+        let names: Vec<&str> = std::iter::once(first)
+            .chain(cells.iter().map(|(_, c)| *c).filter(|c| !has_digit(c)))
+            .collect();
+        let label = names.join(", ");
+        let values = cells
+            .iter()
+            .filter(|(_, cell)| has_digit(cell))
+            .map(|(column, cell)| {
+                let (column, value) = cell_in_unit(column, cell);
+                let sentence = if column.is_empty() {
+                    format!("{label}: {value}")
+                } else {
+                    format!("{label}, {column}: {value}")
+                };
+                RowValue {
+                    column,
+                    value,
+                    sentence,
+                }
+            })
+            .collect();
+        Some((names, values))
+    }
+}
+
 /// A cell read under its column: the column's name without the unit it states in brackets,
 /// and the cell's value in that unit ("Price (£)" over "32.50" → ("Price", "£32.50"),
 /// "Passengers (millions)" over "17.0" → ("Passengers", "17.0 million"), "Length (km)" over

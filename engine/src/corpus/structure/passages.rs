@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use super::{cell_in_unit, Block, Outline, Record};
+use super::{Block, Outline, Record};
 use crate::search::sentences::split_sentences;
 
 /// Starts the line that gives the context of the passages after it.
@@ -185,27 +185,13 @@ const PRONOUNS: [&str; 10] = [
 /// row is one sentence per cell, named by its row and its column ("Junior, Annual fee: £95"), so
 /// that each value is described by its own row and column, not its neighbours'.
 pub fn sentences_in_context(passage: &Passage) -> Vec<(String, String)> {
-    if let Some((first, cells)) = passage.record.as_deref().and_then(Record::row) {
-        if cells.len() >= 2 {
-            // The row is named by its first cell and its cells of words ("Pennock Vale Angling
-            // League, Millbeck Anglers"); each cell with a number is a sentence of its own.
-            let has_digit = |cell: &str| cell.contains(|c: char| c.is_ascii_digit());
-            let label = std::iter::once(first)
-                .chain(cells.iter().map(|(_, c)| *c).filter(|c| !has_digit(c)))
-                .collect::<Vec<_>>()
-                .join(", ");
-            return cells
-                .iter()
-                .filter(|(_, cell)| has_digit(cell))
-                .map(|(column, cell)| {
-                    let (column, cell) = cell_in_unit(column, cell);
-                    let named = if column.is_empty() {
-                        format!("{label}: {cell}")
-                    } else {
-                        format!("{label}, {column}: {cell}")
-                    };
-                    (named, passage.context.clone())
-                })
+    if let Some(record) = passage.record.as_deref() {
+        let named_cells = record.row().map_or(0, |(_, cells)| cells.len());
+        if let (true, Some((_, values))) = (named_cells >= 2, record.row_values()) {
+            // Each cell with a number is a sentence of its own, named by its row and column.
+            return values
+                .into_iter()
+                .map(|v| (v.sentence, passage.context.clone()))
                 .collect();
         }
     }
