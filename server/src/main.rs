@@ -2,7 +2,7 @@ use clap::Parser;
 use tally_server::cli::bench::BenchCommand;
 use tally_server::cli::{Cli, Command, CorpusCommand, EvalCommand, TrainCommand};
 use tally_server::commands::{
-    ask, bench, corpus, count, eval, extract, feedback, ingest, own_documents, search,
+    ask, bench, corpus, count, eval, extract, feedback, ingest, own_documents, read, search,
     train_instances, train_support, train_token_vectors, value,
 };
 use tracing_subscriber::EnvFilter;
@@ -31,6 +31,7 @@ async fn run() -> anyhow::Result<()> {
     match command {
         Command::Serve(args) => tally_server::serve::serve(args).await,
         Command::Ingest(args) => ingest::ingest(&args),
+        Command::Read(args) => read::read(&args),
         Command::Corpus(CorpusCommand::List(indexes)) => corpus::list(&indexes),
         Command::Corpus(CorpusCommand::Delete { name, indexes }) => corpus::delete(&name, &indexes),
         Command::Ask(args) => ask::ask(&args).await,

@@ -120,5 +120,14 @@ pub struct IngestJob {
     pub error: Option<String>,
 }
 
-/// The formats the upload form accepts (the engine reads these).
-pub const UPLOAD_ACCEPT: &str = ".txt,.text,.html,.htm,.jsonl,.ndjson";
+/// The file extensions of the documents Tally reads (the engine's `Format::of_extension` reads
+/// each; the upload form accepts them).
+pub const DOCUMENT_EXTENSIONS: [&str; 17] = [
+    "txt", "text", "md", "markdown", "html", "htm", "csv", "jsonl", "ndjson", "pdf", "docx",
+    "pptx", "xlsx", "xls", "ods", "eml", "epub",
+];
+
+/// What a file picker accepts: ".txt,.text,…".
+pub fn upload_accept() -> String {
+    DOCUMENT_EXTENSIONS.map(|e| format!(".{e}")).join(",")
+}

@@ -9,7 +9,7 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 use crate::backend::{admin_corpora, admin_form_token, get_ingest_job};
 use crate::format::number;
 use crate::views::feedback::error_text;
-use tally_types::documents::{CorpusRow, IngestJob, JobState, UploadMode, UPLOAD_ACCEPT};
+use tally_types::documents::{upload_accept, CorpusRow, IngestJob, JobState, UploadMode};
 
 #[component]
 pub fn AdminPage() -> impl IntoView {
@@ -125,7 +125,7 @@ fn UploadForm(token: String, form_token: String) -> impl IntoView {
             <input type="hidden" name="token" value=token/>
             <FormTokenField form_token/>
             <label>"Corpus name " <input name="corpus" required pattern="[a-z0-9_\\-]{1,40}" placeholder="my-reports"/></label>
-            <label>"Files " <input type="file" name="file" multiple required accept=UPLOAD_ACCEPT/></label>
+            <label>"Files " <input type="file" name="file" multiple required accept=upload_accept()/></label>
             <fieldset class="upload-mode">
                 <legend>"If the corpus exists"</legend>
                 <label><input type="radio" name="mode" value=UploadMode::Add.name() checked/>" add these documents to it"</label>
@@ -134,7 +134,7 @@ fn UploadForm(token: String, form_token: String) -> impl IntoView {
             <button type="submit">"Upload and index"</button>
         </form>
         <p class="muted small">
-            "Plain text (paragraphs separated by blank lines), HTML (its visible text; its title names the source) and JSONL (one {\"text\", \"title\", \"id\"} object per line), up to 64 MiB at once. Each document is split into paragraph snippets for count questions and into sentences with their quantities. A document the corpus holds already (the same text) is not added again. Every server behind the same database indexes the corpus."
+            "Plain text (paragraphs separated by blank lines), Markdown, HTML (its title names the source), CSV (the first row names the columns), JSONL (one {\"text\", \"title\", \"id\"} object per line), PDF (its text layer; scanned pages are refused), Word (.docx), PowerPoint (.pptx), Excel (.xlsx, .xls) and OpenDocument (.ods) spreadsheets (each sheet a table; formulas as their saved values), e-mail (.eml, with its text attachments) and EPUB, up to 64 MiB at once. The evidence names the page, sheet and row, or slide. Each document is split into paragraph snippets for count questions and into sentences with their quantities. A document the corpus holds already (the same text) is not added again. Every server behind the same database indexes the corpus."
         </p>
     }
 }

@@ -82,6 +82,10 @@ pub enum ReadRefused {
     /// The caller no longer wants the result.
     #[error("reading it was cancelled: the upload's client went away")]
     Cancelled,
+    /// The file cannot be read as its format says: damaged, encrypted, scanned pages without a
+    /// text layer; says which.
+    #[error("{0}")]
+    Unreadable(String),
 }
 
 /// The budget of one reading; cheap to clone (clones share the cancellation flag).

@@ -71,6 +71,82 @@ pub fn check_corpus_name(name: &str) -> Result<(), DocumentsError> {
     Ok(())
 }
 
+/// The documents of a file's `bytes` in `format`; `name` (the file name) identifies them. The
+/// text formats are read from UTF-8 text (see [`read`]); a PDF, an Office or OpenDocument file,
+/// an e-mail or an EPUB from its bytes, by its reader, within the same `budget`.
+pub fn read_file(
+    bytes: &[u8],
+    format: Format,
+    name: &str,
+    budget: &ReadBudget,
+) -> Result<Vec<Document>, DocumentsError> {
+    if !format.is_binary() {
+        let text = std::str::from_utf8(bytes).map_err(|_| {
+            DocumentsError::Invalid(format!(
+                "{name} is not UTF-8 text, which a .{} file must be; {}",
+                format.name(),
+                Format::documents_read()
+            ))
+        })?;
+        return read(text, format, name, budget);
+    }
+    let refused = |why| DocumentsError::Refused {
+        file: name.to_string(),
+        why,
+    };
+    let outline = structure::binary_outline(bytes, format, budget).map_err(refused)?;
+    let document = outline_document(name.into(), outline, name, budget).map_err(|e| match e {
+        Refusal::Refused(why) => refused(why),
+        Refusal::Other(e) => e,
+    })?;
+    if document.text.trim().is_empty() {
+        return Err(refused(ReadRefused::Unreadable(
+            "it holds no text to read".into(),
+        )));
+    }
+    check_no_nul(std::slice::from_ref(&document), name)?;
+    Ok(vec![document])
+}
+
+/// A document of `outline`, stored as its passages with their context (issue 58).
+fn outline_document(
+    id: String,
+    outline: Outline,
+    fallback_title: &str,
+    budget: &ReadBudget,
+) -> Result<Document, Refusal> {
+    let title = outline
+        .title
+        .clone()
+        .unwrap_or_else(|| fallback_title.to_string());
+    let text = structure::write_passages(&structure::passages(&outline, &title));
+    // Writing the passages is part of reading: still within the budget.
+    budget.check()?;
+    Ok(Document {
+        id,
+        text,
+        source: title,
+        entity: None,
+    })
+}
+
+/// A NUL character is refused with a sentence: no text file holds one (a UTF-16 file holds
+/// many), and the database cannot store it.
+fn check_no_nul(documents: &[Document], name: &str) -> Result<(), DocumentsError> {
+    let holds_nul = |d: &Document| {
+        [&d.id, &d.text, &d.source]
+            .iter()
+            .any(|field| field.contains('\0'))
+    };
+    if documents.iter().any(holds_nul) {
+        return Err(DocumentsError::Invalid(format!(
+            "{name}: the text holds a NUL character, which no text file does (is it UTF-16 or a \
+             binary file?); save it as UTF-8 text"
+        )));
+    }
+    Ok(())
+}
+
 /// The documents of a file's `text` in `format`; `name` (the file name) identifies them. A NUL
 /// character is refused with a sentence: no text file holds one (a UTF-16 file holds many), and
 /// the database cannot store it. Reading spends at most `budget` (see [`ReadBudget`]).
@@ -87,17 +163,7 @@ pub fn read(
         },
         Refusal::Other(e) => e,
     })?;
-    let holds_nul = |d: &Document| {
-        [&d.id, &d.text, &d.source]
-            .iter()
-            .any(|field| field.contains('\0'))
-    };
-    if documents.iter().any(holds_nul) {
-        return Err(DocumentsError::Invalid(format!(
-            "{name}: the text holds a NUL character, which no text file does (is it UTF-16 or a \
-             binary file?); save it as UTF-8 text"
-        )));
-    }
+    check_no_nul(&documents, name)?;
     Ok(documents)
 }
 
@@ -127,19 +193,7 @@ fn read_format(
 ) -> Result<Vec<Document>, Refusal> {
     // Parsed once into an outline, stored as its passages with their context (issue 58).
     let document = |id: String, outline: Outline, fallback_title: &str| {
-        let title = outline
-            .title
-            .clone()
-            .unwrap_or_else(|| fallback_title.to_string());
-        let text = structure::write_passages(&structure::passages(&outline, &title));
-        // Writing the passages is part of reading: still within the budget.
-        budget.check()?;
-        Ok::<_, Refusal>(Document {
-            id,
-            text,
-            source: title,
-            entity: None,
-        })
+        outline_document(id, outline, fallback_title, budget)
     };
     match format {
         Format::Text | Format::Markdown | Format::Csv => Ok(vec![document(
@@ -186,6 +240,10 @@ fn read_format(
                 })
                 .collect()
         }
+        binary if binary.is_binary() => Err(Refusal::Other(DocumentsError::Invalid(format!(
+            "{name}: a {} file is read from its bytes, not from text",
+            binary.name()
+        )))),
         other => Err(Refusal::Other(DocumentsError::Invalid(format!(
             "{name}: {} is a data set's format, not a document's ({})",
             other.name(),
@@ -699,7 +757,8 @@ mod tests {
         assert_eq!(Format::of_document("notes.jsonl"), Format::Jsonl);
         assert_eq!(Format::of_document("notes.txt"), Format::Text);
         assert_eq!(Format::of_document("README"), Format::Text);
-        assert_eq!(Format::parse("pdf"), None);
+        assert_eq!(Format::parse("pdf"), Some(Format::Pdf));
+        assert_eq!(Format::parse("doc"), None);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The file formats Tally reads, named once: a person's documents (plain text, HTML, Markdown,
-//! CSV, JSONL) and the data sets' files (SQuAD-format snippets, Qsearch judged sentences, NewsQuant gold files).
+//! CSV, JSONL, and as people keep them: PDF, Word, PowerPoint, Excel and OpenDocument
+//! spreadsheets, e-mail, EPUB) and the data sets' files (SQuAD-format snippets, Qsearch judged sentences, NewsQuant gold files).
 
 use serde::Serialize;
 
@@ -17,6 +18,22 @@ pub enum Format {
     /// One JSON object per line, `{"text"[, "id", "title", "source", "entity"]}`; a data set's
     /// snippet sets name the `query` each snippet was retrieved for.
     Jsonl,
+    /// A PDF's text layer: headings, paragraphs, lists and tables, page by page.
+    Pdf,
+    /// A Word document (`.docx`): headings, lists and tables.
+    Docx,
+    /// A PowerPoint deck (`.pptx`): each slide's title, text and tables.
+    Pptx,
+    /// An Excel workbook (`.xlsx`): each sheet a table of typed cells.
+    Xlsx,
+    /// An Excel 97–2003 workbook (`.xls`).
+    Xls,
+    /// An OpenDocument spreadsheet (`.ods`).
+    Ods,
+    /// An e-mail (`.eml`): its subject, sender and date, its body and text attachments.
+    Eml,
+    /// An e-book (`.epub`): its chapters in reading order.
+    Epub,
     /// SQuAD-format snippet files (CoQEx): each paragraph is a snippet of its question.
     Squad,
     /// Qsearch judged queries: each judged sentence is a document (with its entity).
@@ -26,12 +43,20 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 16] = [
         Format::Text,
         Format::Html,
         Format::Markdown,
         Format::Csv,
         Format::Jsonl,
+        Format::Pdf,
+        Format::Docx,
+        Format::Pptx,
+        Format::Xlsx,
+        Format::Xls,
+        Format::Ods,
+        Format::Eml,
+        Format::Epub,
         Format::Squad,
         Format::Qsearch,
         Format::NewsQuant,
@@ -44,6 +69,14 @@ impl Format {
             Format::Markdown => "markdown",
             Format::Csv => "csv",
             Format::Jsonl => "jsonl",
+            Format::Pdf => "pdf",
+            Format::Docx => "docx",
+            Format::Pptx => "pptx",
+            Format::Xlsx => "xlsx",
+            Format::Xls => "xls",
+            Format::Ods => "ods",
+            Format::Eml => "eml",
+            Format::Epub => "epub",
             Format::Squad => "squad",
             Format::Qsearch => "qsearch",
             Format::NewsQuant => "newsquant",
@@ -51,13 +84,37 @@ impl Format {
     }
 
     /// The formats a person's documents come in.
-    pub const DOCUMENTS: [Format; 5] = [
+    pub const DOCUMENTS: [Format; 13] = [
         Format::Text,
         Format::Html,
         Format::Markdown,
         Format::Csv,
         Format::Jsonl,
+        Format::Pdf,
+        Format::Docx,
+        Format::Pptx,
+        Format::Xlsx,
+        Format::Xls,
+        Format::Ods,
+        Format::Eml,
+        Format::Epub,
     ];
+
+    /// Whether the format is read from its bytes (a PDF, an Office or OpenDocument file, an
+    /// e-mail, an EPUB) rather than from UTF-8 text.
+    pub fn is_binary(self) -> bool {
+        matches!(
+            self,
+            Format::Pdf
+                | Format::Docx
+                | Format::Pptx
+                | Format::Xlsx
+                | Format::Xls
+                | Format::Ods
+                | Format::Eml
+                | Format::Epub
+        )
+    }
 
     /// A format by name, or by a file extension that means it (`txt`, `htm`, `ndjson`).
     pub fn parse(name: &str) -> Option<Format> {
@@ -65,6 +122,7 @@ impl Format {
             "txt" => Some(Format::Text),
             "htm" => Some(Format::Html),
             "md" | "markdown" => Some(Format::Markdown),
+            "text" => Some(Format::Text),
             "ndjson" => Some(Format::Jsonl),
             _ => Format::ALL.into_iter().find(|f| f.name() == name),
         }
@@ -77,11 +135,52 @@ impl Format {
 
     /// The document format a file's extension says; plain text when it says none.
     pub fn of_document(file_name: &str) -> Format {
+        Format::of_extension(file_name).unwrap_or(Format::Text)
+    }
+
+    /// The document format a file's extension names, if it names one Tally reads.
+    pub fn of_extension(file_name: &str) -> Option<Format> {
         file_name
             .rsplit_once('.')
             .and_then(|(_, ext)| Format::parse(&ext.to_ascii_lowercase()))
             .filter(|f| f.is_document())
-            .unwrap_or(Format::Text)
+    }
+
+    /// The format of a person's file from its name and its first bytes: the extension when it
+    /// names a format Tally reads, a PDF or a ZIP-based office file by its signature whatever
+    /// its name, plain text for a name without an extension Tally knows when the bytes are
+    /// text. `Err` says what the file is not, for a sentence that names what Tally reads.
+    pub fn of_file(file_name: &str, bytes: &[u8]) -> Result<Format, String> {
+        let named = Format::of_extension(file_name);
+        if bytes.starts_with(b"%PDF-") && named != Some(Format::Pdf) {
+            return Ok(Format::Pdf);
+        }
+        if let Some(format) = named {
+            return Ok(format);
+        }
+        let extension = file_name
+            .rsplit_once('.')
+            .map(|(_, ext)| ext.to_ascii_lowercase())
+            .filter(|ext| !ext.is_empty() && ext.len() <= 8 && !ext.contains(' '));
+        let text = bytes.len() < 4 || (!bytes.contains(&0) && std::str::from_utf8(bytes).is_ok());
+        match extension {
+            // A README, a LICENCE, notes.log: text is text.
+            _ if text => Ok(Format::Text),
+            Some(ext) => Err(format!("a .{ext} file is not a format Tally reads")),
+            None => Err("it is not UTF-8 text, nor a format Tally reads".to_string()),
+        }
+    }
+
+    /// The sentence that says which files Tally reads.
+    pub fn documents_read() -> String {
+        format!(
+            "Tally reads text (.txt), Markdown (.md), HTML, CSV, JSONL, PDF, Word (.docx), \
+             PowerPoint (.pptx), Excel (.xlsx, .xls), OpenDocument spreadsheets (.ods), e-mail \
+             (.eml) and EPUB files ({})",
+            tally_types::documents::DOCUMENT_EXTENSIONS
+                .map(|e| format!(".{e}"))
+                .join(" ")
+        )
     }
 
     /// The format a file name says, the data sets' included: `.json` files are SQuAD-format
@@ -145,5 +244,30 @@ mod tests {
         // An upload is a person's document whatever its name says.
         assert_eq!(Format::of_document("qsearch_text_dev.jsonl"), Format::Jsonl);
         assert_eq!(Format::of_document("data.json"), Format::Text);
+        assert_eq!(Format::of_document("Fares.PDF"), Format::Pdf);
+        assert_eq!(Format::of_document("budget.xlsx"), Format::Xlsx);
+    }
+
+    #[test]
+    fn a_files_format_is_its_extension_or_its_signature() {
+        assert_eq!(Format::of_file("report.pdf", b"%PDF-1.4"), Ok(Format::Pdf));
+        // A PDF saved under another name is still a PDF.
+        assert_eq!(
+            Format::of_file("report.txt", b"%PDF-1.7\n"),
+            Ok(Format::Pdf)
+        );
+        assert_eq!(Format::of_file("README", b"Notes\n"), Ok(Format::Text));
+        assert_eq!(Format::of_file("notes.log", b"12 trains"), Ok(Format::Text));
+        let refused = Format::of_file("photo.jpg", &[0xff, 0xd8, 0xff, 0xe0, 0, 0x10]);
+        assert_eq!(
+            refused,
+            Err("a .jpg file is not a format Tally reads".to_string())
+        );
+        assert!(Format::documents_read().contains(".docx"));
+        // Each extension the upload form accepts names a format the engine reads.
+        for extension in tally_types::documents::DOCUMENT_EXTENSIONS {
+            let name = format!("file.{extension}");
+            assert!(Format::of_extension(&name).is_some(), "{name}");
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! with when it is empty, and a person's own documents (read, split, ingested with progress into
 //! both indexes, listed and deleted by corpus).
 
+pub mod archive;
 pub mod budget;
 pub mod catalogue;
 pub mod datasets;

@@ -44,6 +44,19 @@ pub fn read_documents(path: &Path, format: Format) -> Result<Vec<Document>, Corp
             })
             .collect());
     }
+    if format.is_binary() {
+        let bytes = std::fs::read(path).map_err(|source| CorpusError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let budget = super::budget::ReadBudget::for_bytes(bytes.len());
+        return super::documents::read_file(&bytes, format, &stem, &budget).map_err(|e| {
+            CorpusError::Parse {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            }
+        });
+    }
     let text = std::fs::read_to_string(path).map_err(|source| CorpusError::Read {
         path: path.to_path_buf(),
         source,
@@ -126,6 +139,7 @@ pub fn parse_documents(
             }])
         }
         Format::Squad => Err("SQuAD files are read from a path".into()),
+        binary => Err(format!("{name}: a {} file is read from its bytes", binary.name()).into()),
     }
 }
 

@@ -658,6 +658,7 @@ mod tests {
             blocks: vec![Block {
                 kind: record,
                 sections: Vec::new(),
+                place: None,
             }],
         };
         let written = passages(&outline, source).remove(0);

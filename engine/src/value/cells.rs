@@ -144,6 +144,7 @@ mod tests {
                         cells: cells.iter().map(|c| c.to_string()).collect(),
                     },
                     sections: vec!["Fees".into()],
+                    place: None,
                 })
                 .collect(),
         };

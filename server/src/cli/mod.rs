@@ -44,7 +44,11 @@ pub struct Cli {
 pub enum Command {
     /// Run the web app and JSON API (the default).
     Serve(ServeArgs),
-    /// Store documents: your own plain text, HTML and JSONL files (split into snippets for
+    /// Show what Tally reads in your documents: each passage with its place (title, section
+    /// path, page, sheet and row, slide) and the kind of record it is, without storing anything.
+    Read(ReadArgs),
+    /// Store documents: your own files (text, Markdown, HTML, CSV, JSONL, PDF, Word,
+    /// PowerPoint, Excel, OpenDocument spreadsheets, e-mail, EPUB; split into snippets for
     /// count questions and sentences with their quantities for value questions and quantity
     /// search, under a corpus name, with a progress bar), and the data sets' formats (SQuAD-format
     /// snippet files, JSONL snippet sets with "query", Qsearch judged files, NewsQuant files).
@@ -72,6 +76,17 @@ pub enum Command {
     /// Measure speed and print figures.
     #[command(subcommand)]
     Bench(BenchCommand),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ReadArgs {
+    /// The files to read.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// A document format (see `tally ingest --help`) [default: by the file's extension, a PDF by
+    /// its first bytes].
+    #[arg(long, value_parser = tally_types::choice::ChoiceParser::<Format>::new())]
+    pub format: Option<Format>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -131,6 +146,15 @@ pub struct EvalOwnDocumentsArgs {
     /// distractors (half the time).
     #[arg(long)]
     pub documents_only: bool,
+    /// Read the documents from this directory instead of `DIR/documents` (the collection's
+    /// documents in other formats, named by the same stems, e.g.
+    /// `tests/fixtures/own-documents/converted`), and ask only the questions about them.
+    #[arg(long)]
+    pub documents: Option<PathBuf>,
+    /// With `--documents`: read the collection's own documents that directory holds in other
+    /// formats instead (the same facts in their first format, to compare with).
+    #[arg(long, requires = "documents")]
+    pub originals: bool,
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
@@ -176,7 +200,10 @@ pub struct IngestArgs {
     /// Files to ingest.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// text, html, jsonl, squad, qsearch or newsquant [default: by file name].
+    /// A person's documents: text, markdown, html, csv, jsonl, pdf, docx (Word), pptx
+    /// (PowerPoint), xlsx and xls (Excel), ods (OpenDocument spreadsheet), eml (e-mail), epub;
+    /// the data sets': squad, qsearch, newsquant [default: by the file's extension, a PDF by its
+    /// first bytes; a file of no format Tally reads is refused with a sentence].
     #[arg(long, value_parser = tally_types::choice::ChoiceParser::<Format>::new())]
     pub format: Option<Format>,
     /// Corpus name stored with each snippet and sentence [default: the file name, in lower case

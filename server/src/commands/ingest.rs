@@ -38,11 +38,7 @@ enum Route {
 pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
     let mut routed: [Vec<(&Path, Format)>; 3] = Default::default();
     for file in &args.files {
-        let name = file
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let format = args.format.unwrap_or_else(|| Format::guess(&name));
+        let format = file_format(file, args.format)?;
         let route = match format {
             Format::Jsonl if is_snippet_set_file(file)? => Route::SnippetSets,
             Format::Squad => Route::SnippetSets,
@@ -74,6 +70,29 @@ pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
         ingest_sentences(&args.indexes.search_index, &sentence_files)?;
     }
     Ok(())
+}
+
+/// The format of `file`: `given`, or the one its extension says (the data sets' included), or
+/// for a name without an extension Tally knows, the one its bytes say (a PDF by its signature,
+/// text when they are text); a file of no format Tally reads is refused with a sentence.
+pub fn file_format(file: &Path, given: Option<Format>) -> anyhow::Result<Format> {
+    if let Some(format) = given {
+        return Ok(format);
+    }
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match Format::guess(&name) {
+        Format::Text => {
+            let bytes = std::fs::read(file)
+                .with_context(|| format!("{} could not be read", file.display()))?;
+            Format::of_file(&name, &bytes).map_err(|why| {
+                anyhow::anyhow!("{}: {why}. {}", file.display(), Format::documents_read())
+            })
+        }
+        guessed => Ok(guessed),
+    }
 }
 
 /// A JSONL file whose lines name the question they were retrieved for (a data set's snippets).
@@ -112,8 +131,8 @@ fn ingest_documents(args: &IngestArgs, files: &[(&Path, Format)]) -> anyhow::Res
     let (with_snippets, with_sentences) = (into.snippets(), into.sentences());
     let mut batches = Vec::new();
     for (file, format) in files {
-        let text = std::fs::read_to_string(file)
-            .with_context(|| format!("{} could not be read (as UTF-8 text)", file.display()))?;
+        let bytes =
+            std::fs::read(file).with_context(|| format!("{} could not be read", file.display()))?;
         let name = file
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -123,7 +142,7 @@ fn ingest_documents(args: &IngestArgs, files: &[(&Path, Format)]) -> anyhow::Res
             .with_context(|| format!("{}: choose a name with --corpus", file.display()))?;
         batches.push((
             corpus,
-            documents::read(&text, *format, &name, &ReadBudget::for_bytes(text.len()))?,
+            documents::read_file(&bytes, *format, &name, &ReadBudget::for_bytes(bytes.len()))?,
         ));
     }
     if let Some(url) = &args.database_url {

@@ -13,6 +13,7 @@ pub mod judged_instances;
 pub mod own_document_instances;
 pub mod own_document_values;
 pub mod own_documents;
+pub mod read;
 pub mod resident;
 pub mod search;
 pub mod train_instances;

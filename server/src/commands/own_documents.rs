@@ -135,17 +135,37 @@ impl Collection {
 
 /// Reads the collection in `dir`.
 pub fn read_collection(dir: &Path) -> anyhow::Result<Collection> {
-    let documents_dir = dir.join("documents");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&documents_dir)
-        .with_context(|| format!("cannot read {}", documents_dir.display()))?
+    read_collection_with(dir, &DocumentChoice::All)
+}
+
+/// Which documents of a collection an evaluation reads.
+pub enum DocumentChoice {
+    /// `documents/`, all of them.
+    All,
+    /// The documents of another directory (the collection's documents in other formats,
+    /// named by the same stems), and only the questions about them.
+    From(PathBuf),
+    /// The collection's own documents that another directory holds in other formats, and only
+    /// the questions about them: the same facts in their first format, to compare with.
+    OriginalsOf(PathBuf),
+}
+
+/// The documents of the files in `dir`, each read in the format its name (or its first bytes)
+/// says; a file's stem is its document's name.
+fn read_documents_dir(dir: &Path) -> anyhow::Result<Vec<Document>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|p| p.is_file())
+        .filter(|p| {
+            p.extension().and_then(|e| e.to_str()) != Some("md") || !p.ends_with("README.md")
+        })
         .collect();
     paths.sort();
     let mut documents = Vec::new();
     for path in &paths {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
         let file_name = path
             .file_name()
             .and_then(|s| s.to_str())
@@ -154,12 +174,30 @@ pub fn read_collection(dir: &Path) -> anyhow::Result<Collection> {
             .file_stem()
             .and_then(|s| s.to_str())
             .unwrap_or_default();
-        documents.extend(documents::read(
-            &text,
-            Format::of_document(file_name),
-            name,
-            &tally_engine::corpus::budget::ReadBudget::for_bytes(text.len()),
-        )?);
+        let format = Format::of_file(file_name, &bytes)
+            .map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?;
+        documents.extend(
+            documents::read_file(
+                &bytes,
+                format,
+                name,
+                &tally_engine::corpus::budget::ReadBudget::for_bytes(bytes.len()),
+            )
+            .with_context(|| format!("{} could not be read", path.display()))?,
+        );
+    }
+    Ok(documents)
+}
+
+/// Reads the collection in `dir`, its documents as `choice` says.
+pub fn read_collection_with(dir: &Path, choice: &DocumentChoice) -> anyhow::Result<Collection> {
+    let mut documents = match choice {
+        DocumentChoice::From(other) => read_documents_dir(other)?,
+        _ => read_documents_dir(&dir.join("documents"))?,
+    };
+    if let DocumentChoice::OriginalsOf(other) = choice {
+        let converted = read_documents_dir(other)?;
+        documents.retain(|d| converted.iter().any(|c| c.id == d.id));
     }
     let kinds_path = dir.join("kinds.tsv");
     let kinds = match std::fs::read_to_string(&kinds_path) {
@@ -182,7 +220,12 @@ pub fn read_collection(dir: &Path) -> anyhow::Result<Collection> {
             .with_context(|| format!("{}, line {}", questions_path.display(), n + 1))?;
         questions.push(question);
     }
-    let values = read_values(dir)?;
+    let mut values = read_values(dir)?;
+    if !matches!(choice, DocumentChoice::All) {
+        let held = |name: &String| documents.iter().any(|d| &d.id == name);
+        questions.retain(|q| held(&q.document));
+        values.retain(|q| held(&q.document));
+    }
     let named = questions
         .iter()
         .map(|q| &q.document)
@@ -213,7 +256,12 @@ const SETTINGS: [(&str, Option<&str>); 2] =
 
 /// `tally eval own-documents`.
 pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
-    let collection = read_collection(&args.dir)?;
+    let choice = match (&args.documents, args.originals) {
+        (Some(dir), false) => DocumentChoice::From(dir.clone()),
+        (Some(dir), true) => DocumentChoice::OriginalsOf(dir.clone()),
+        (None, _) => DocumentChoice::All,
+    };
+    let collection = read_collection_with(&args.dir, &choice)?;
     // Over the documents alone, the default corpus is not needed.
     let data = data_dir_or_default(&args.data).filter(|_| !args.documents_only);
     let _ = std::fs::remove_dir_all(&args.work);

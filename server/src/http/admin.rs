@@ -150,10 +150,9 @@ async fn read_upload(
                 if file_name.is_empty() && bytes.is_empty() {
                     continue; // the form's file input, left empty
                 }
-                // The buffer becomes the text without a copy: a file is held once.
-                let text = String::from_utf8(Vec::from(bytes))
-                    .map_err(|_| bad(format!("{file_name} is not UTF-8 text")))?;
-                files.push((file_name, text));
+                // The buffer is kept as it came: the format's reader decodes it (a file is held
+                // once).
+                files.push((file_name, Vec::from(bytes)));
             }
             "corpus" | "format" | "mode" | "token" | "form_token" => {
                 let value = short_field(&mut field, &name).await?;
@@ -212,12 +211,20 @@ async fn read_upload(
     }
     form.uploads = files
         .into_iter()
-        .map(|(file_name, text)| Upload {
-            format: format.unwrap_or_else(|| Format::of_document(&file_name)),
-            file_name,
-            text,
+        .map(|(file_name, bytes)| {
+            let format = match format {
+                Some(format) => format,
+                None => Format::of_file(&file_name, &bytes).map_err(|why| {
+                    bad(format!("{file_name}: {why}. {}", Format::documents_read()))
+                })?,
+            };
+            Ok(Upload {
+                format,
+                file_name,
+                bytes,
+            })
         })
-        .collect();
+        .collect::<Result<_, ApiError>>()?;
     Ok(form)
 }
 

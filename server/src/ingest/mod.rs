@@ -62,11 +62,11 @@ impl From<DocumentsError> for IngestError {
     }
 }
 
-/// One uploaded file.
+/// One uploaded file, as its bytes: the format's reader decodes them.
 pub struct Upload {
     pub file_name: String,
     pub format: Format,
-    pub text: String,
+    pub bytes: Vec<u8>,
 }
 
 /// This server's part in ingestion: its name in the jobs' rows, what its indexes hold, and the
@@ -91,8 +91,8 @@ pub struct IngestService {
 fn read_uploads(uploads: &[Upload], budget: &ReadBudget) -> Result<Vec<Document>, IngestError> {
     let mut all: Vec<Document> = Vec::new();
     for upload in uploads {
-        all.extend(documents::read(
-            &upload.text,
+        all.extend(documents::read_file(
+            &upload.bytes,
             upload.format,
             &upload.file_name,
             budget,
@@ -144,7 +144,7 @@ impl IngestService {
             .map_err(|_| IngestError::Index("the server is shutting down".into()))?;
         // Dropped with this request's future: the reading stops at its next check.
         let client_gone = CancelWhenDropped::default();
-        let bytes = uploads.iter().map(|u| u.text.len()).sum();
+        let bytes = uploads.iter().map(|u| u.bytes.len()).sum();
         let budget = ReadBudget::for_bytes(bytes).cancelled_by(Arc::clone(&client_gone.0));
         // Parsing (HTML above all) is CPU work: off the runtime threads that serve requests. The
         // turn travels with it and is given back when it ends, not when the client goes.

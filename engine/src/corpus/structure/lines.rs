@@ -557,7 +557,8 @@ mod tests {
                             "Cy Dunn".into()
                         ]
                     },
-                    sections: vec![]
+                    sections: vec![],
+                    place: None,
                 },
                 Block {
                     kind: Record::Turn {
@@ -565,7 +566,8 @@ mod tests {
                         text: "We took on three new porters this week, and they start Monday."
                             .into()
                     },
-                    sections: vec!["Staffing".into()]
+                    sections: vec!["Staffing".into()],
+                    place: None,
                 },
             ]
         );

@@ -104,7 +104,7 @@ pub fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> 
 }
 
 /// A list's items as one list block, each `Label: value` item as a spec line of its own.
-fn push_items(
+pub(super) fn push_items(
     builder: &mut OutlineBuilder,
     items: Vec<String>,
     lead: Option<String>,
@@ -132,8 +132,18 @@ fn push_markdown_table(
     builder: &mut OutlineBuilder,
     c: &mut Collecting,
 ) -> Result<(), ReadRefused> {
-    let mut rows = std::mem::take(&mut c.rows);
-    if c.has_header && !rows.is_empty() {
+    push_headed_table(builder, std::mem::take(&mut c.rows), c.has_header)
+}
+
+/// A table whose file says whether its first row is a header (a GFM table, a Word table's
+/// header row, a PDF table's header): the header names the columns, except an empty one and
+/// the first row of a two-column table, which is an infobox's first line.
+pub(super) fn push_headed_table(
+    builder: &mut OutlineBuilder,
+    mut rows: Vec<Vec<String>>,
+    has_header: bool,
+) -> Result<(), ReadRefused> {
+    if has_header && !rows.is_empty() {
         let header = rows.remove(0);
         let header_empty = header.iter().all(|h| h.is_empty());
         if header_empty || (header.len() == 2 && rows.iter().all(|r| r.len() == 2)) {

@@ -9,11 +9,17 @@
 //! context (the title and section path) travels with it as the passage's source.
 
 mod csv_table;
+mod epub;
+mod flow;
 mod html;
 mod lines;
+mod mail;
 mod markdown;
 pub mod marks;
+mod office;
 mod passages;
+mod pdf;
+mod sheets;
 
 pub use passages::{
     passages, passages_of, sentences_in_context, write_passages, Passage, CONTEXT_MARK,
@@ -32,11 +38,14 @@ pub struct Outline {
     pub blocks: Vec<Block>,
 }
 
-/// One block of a document, with the headings above it (outermost first).
+/// One block of a document, with the headings above it (outermost first) and where in the
+/// file it is when the file has places a person turns to ("page 2", "sheet 'Fares', row 7",
+/// "slide 3", "attachment 'quote.txt'").
 #[derive(Debug, Clone, PartialEq)]
 pub struct Block {
     pub kind: Record,
     pub sections: Vec<String>,
+    pub place: Option<String>,
 }
 
 /// What a block is, typed: the record a passage keeps from ingestion to the answer, so that a
@@ -183,6 +192,43 @@ pub fn outline(text: &str, format: Format, budget: &ReadBudget) -> Result<Outlin
 /// The outline of an HTML page: its `<title>` and its body's blocks, within a budget.
 pub use html::outline as html_outline;
 
+/// Reads the bytes of a file in a format kept as bytes (a PDF, an Office or OpenDocument
+/// file, an e-mail, an EPUB) into an outline within `budget`; refused with a sentence when the
+/// file is damaged, encrypted, past the bounds of its format or without text.
+pub fn binary_outline(
+    bytes: &[u8],
+    format: Format,
+    budget: &ReadBudget,
+) -> Result<Outline, ReadRefused> {
+    match format {
+        Format::Pdf => pdf::outline(bytes, budget),
+        Format::Docx | Format::Pptx => office::outline(bytes, format, budget),
+        Format::Xlsx | Format::Xls | Format::Ods => sheets::outline(bytes, format, budget),
+        Format::Eml => mail::outline(bytes, budget),
+        Format::Epub => epub::outline(bytes, budget),
+        other => Err(ReadRefused::Unreadable(format!(
+            "{} is not read from bytes",
+            other.name()
+        ))),
+    }
+}
+
+impl Outline {
+    /// Appends `other`'s blocks, each under `heading` (when given) and at `place` (when the
+    /// block names none of its own): a chapter of a book, an e-mail's attachment.
+    fn append(&mut self, other: Outline, heading: Option<&str>, place: Option<&str>) {
+        for mut block in other.blocks {
+            if let Some(heading) = heading {
+                block.sections.insert(0, heading.to_string());
+            }
+            if block.place.is_none() {
+                block.place = place.map(str::to_string);
+            }
+            self.blocks.push(block);
+        }
+    }
+}
+
 /// Builds an outline's blocks while remembering the heading path; shared by the readers.
 #[cfg(test)]
 mod tests {
@@ -220,6 +266,8 @@ struct OutlineBuilder {
     outline: Outline,
     /// (level, heading) pairs, outermost first.
     headings: Vec<(usize, String)>,
+    /// Where the blocks pushed now are in the file (a page, a sheet's row, a slide).
+    place: Option<String>,
     budget: ReadBudget,
 }
 
@@ -253,6 +301,7 @@ impl OutlineBuilder {
         self.outline.blocks.push(Block {
             kind,
             sections: self.headings.iter().map(|(_, h)| h.clone()).collect(),
+            place: self.place.clone(),
         });
     }
 

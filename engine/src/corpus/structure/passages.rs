@@ -44,8 +44,10 @@ pub fn passages(outline: &Outline, fallback_title: &str) -> Vec<Passage> {
         .iter()
         .filter_map(|block| {
             let text = block_text(block)?;
+            // The place goes last: "Elderholm › History › page 2".
             let context = std::iter::once(title)
                 .chain(block.sections.iter().map(String::as_str))
+                .chain(block.place.as_deref())
                 .collect::<Vec<_>>()
                 .join(CONTEXT_SEPARATOR);
             let record = match &block.kind {

@@ -1,0 +1,191 @@
+//! A document given as a flow of typed pieces — headings, paragraphs, list items, tables — as
+//! the PDF, Word and PowerPoint readers give them, read into an outline the way the Markdown
+//! reader reads the same pieces: consecutive list items are one list, introduced by the
+//! paragraph before them when it ends with a colon; a paragraph's lines are read as plain text
+//! lines are (`Label: value`, dated entries, speaker turns); a table's header row names its
+//! columns.
+
+use super::lines::read_group;
+use super::markdown::{push_headed_table, push_items};
+use super::{clean, Outline, OutlineBuilder, Record};
+use crate::corpus::budget::{ReadBudget, ReadRefused};
+
+pub(super) struct Flow {
+    builder: OutlineBuilder,
+    items: Vec<String>,
+    /// Where the list being read started: a list that runs onto the next page is one list, at
+    /// the page it starts on.
+    list_place: Option<String>,
+    /// The last paragraph when it ends with a colon: the lead of a list after it.
+    lead: Option<String>,
+    pieces: usize,
+}
+
+impl Flow {
+    pub(super) fn new(budget: &ReadBudget) -> Self {
+        Self {
+            builder: OutlineBuilder::new(budget),
+            items: Vec::new(),
+            list_place: None,
+            lead: None,
+            pieces: 0,
+        }
+    }
+
+    /// Where the pieces read from now on are ("page 2", "slide 3").
+    pub(super) fn at(&mut self, place: Option<String>) {
+        self.builder.place = place;
+    }
+
+    /// The document's title, when its file names one (a PDF's or a Word file's properties).
+    pub(super) fn title(&mut self, title: Option<String>) {
+        let title = title.map(|t| clean(&t)).filter(|t| !t.is_empty());
+        if self.builder.outline.title.is_none() {
+            self.builder.outline.title = title;
+        }
+    }
+
+    pub(super) fn heading(&mut self, level: usize, text: &str) -> Result<(), ReadRefused> {
+        self.end_list()?;
+        self.end_lead()?;
+        // The file's title said again as its first heading is the title, not a section.
+        let title = self.builder.outline.title.as_deref();
+        if self.builder.outline.blocks.is_empty() && title == Some(clean(text).as_str()) {
+            return Ok(());
+        }
+        self.builder.heading(level.max(1), text);
+        Ok(())
+    }
+
+    pub(super) fn paragraph(&mut self, text: &str) -> Result<(), ReadRefused> {
+        self.tick()?;
+        self.end_list()?;
+        self.end_lead()?;
+        let text = text.trim();
+        if text.is_empty() {
+            return Ok(());
+        }
+        let split = label_lines(text);
+        let lines: Vec<&str> = split.lines().filter(|l| !l.trim().is_empty()).collect();
+        if lines.len() == 1 && text.ends_with(':') {
+            self.lead = Some(clean(text.trim_end_matches(':')));
+            return Ok(());
+        }
+        read_group(&mut self.builder, &lines, None)
+    }
+
+    pub(super) fn list_item(&mut self, text: &str) -> Result<(), ReadRefused> {
+        self.tick()?;
+        if !text.trim().is_empty() {
+            if self.items.is_empty() {
+                self.list_place = self.builder.place.clone();
+            }
+            self.items.push(text.to_string());
+        }
+        Ok(())
+    }
+
+    /// A table's rows, the first a header when `has_header` (the file marks it so).
+    pub(super) fn table(
+        &mut self,
+        rows: Vec<Vec<String>>,
+        has_header: bool,
+    ) -> Result<(), ReadRefused> {
+        self.tick()?;
+        self.end_list()?;
+        self.end_lead()?;
+        let rows: Vec<Vec<String>> = rows
+            .into_iter()
+            .map(|row| row.iter().map(|cell| clean(cell)).collect())
+            .collect();
+        // Two columns with no header row are an infobox, whatever its first row says
+        // ("County | Caddingshire" names no columns).
+        if !has_header && rows.iter().all(|row| row.len() == 2) {
+            for row in rows {
+                let [label, value] = <[String; 2]>::try_from(row).unwrap_or_default();
+                if !label.is_empty() || !value.is_empty() {
+                    self.builder.push(Record::KeyValue { label, value });
+                }
+            }
+            return Ok(());
+        }
+        push_headed_table(&mut self.builder, rows, has_header)
+    }
+
+    pub(super) fn finish(mut self) -> Result<Outline, ReadRefused> {
+        self.end_list()?;
+        self.end_lead()?;
+        Ok(self.builder.finish())
+    }
+
+    fn tick(&mut self) -> Result<(), ReadRefused> {
+        self.pieces += 1;
+        if self.pieces.is_multiple_of(256) {
+            self.builder.budget.check()?;
+        }
+        Ok(())
+    }
+
+    fn end_list(&mut self) -> Result<(), ReadRefused> {
+        if self.items.is_empty() {
+            return Ok(());
+        }
+        let items = std::mem::take(&mut self.items);
+        let place = std::mem::replace(&mut self.builder.place, self.list_place.take());
+        let pushed = push_items(&mut self.builder, items, self.lead.take());
+        self.builder.place = place;
+        pushed
+    }
+
+    /// A paragraph that ended with a colon and led no list is a paragraph after all.
+    fn end_lead(&mut self) -> Result<(), ReadRefused> {
+        match self.lead.take() {
+            Some(lead) => read_group(&mut self.builder, &[format!("{lead}:").as_str()], None),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A paragraph that is a run of `Label: value` lines joined into one line by a layout that
+/// does not keep line breaks (a PDF's spec block: "Berths: 3 Doors: 2 Poles: 3"), split back
+/// into its lines; any other paragraph as it is. At least three labels, and no sentence.
+fn label_lines(text: &str) -> std::borrow::Cow<'_, str> {
+    static LABEL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?:^|\s)([A-Z][A-Za-z]*(?: [a-z][A-Za-z]*){0,3}(?: \([^)]{1,20}\))?): \S",
+        )
+        .expect("the label pattern is valid")
+    });
+    let starts: Vec<usize> = LABEL
+        .captures_iter(text)
+        .filter_map(|c| c.get(1).map(|m| m.start()))
+        .collect();
+    let sentence = text.contains(". ") || text.trim_end().ends_with('.');
+    if starts.len() < 3 || starts[0] != 0 || sentence || text.contains('\n') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + starts.len());
+    for (n, start) in starts.iter().enumerate() {
+        let end = starts.get(n + 1).copied().unwrap_or(text.len());
+        out.push_str(text[*start..end].trim());
+        out.push('\n');
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::label_lines;
+
+    #[test]
+    fn a_run_of_label_lines_joined_by_a_layout_is_split_back() {
+        assert_eq!(
+            label_lines("Berths: 3 Doors: 2 Packed weight: 2.45 kg Packed size: 46 x 17 cm"),
+            "Berths: 3\nDoors: 2\nPacked weight: 2.45 kg\nPacked size: 46 x 17 cm\n"
+        );
+        // A sentence with colons is a sentence.
+        let sentence = "Note: the ferry sails at 9. Return: at 5 pm. Fare: £4.";
+        assert_eq!(label_lines(sentence), sentence);
+        assert_eq!(label_lines("Open: daily"), "Open: daily");
+    }
+}

@@ -1,0 +1,83 @@
+//! An e-mail (`.eml`) read with `mail-parser`: its subject is the title, its sender and date the
+//! place its text is at ("e-mail from Imogen Trask, 2024-06-03"), its body (the plain text, or
+//! the HTML's text when it has no plain part) read as plain text is, and each attachment in a
+//! format Tally reads read by that format's reader, at its own place ("attachment
+//! 'quote.txt'").
+
+use mail_parser::{MessageParser, MimeHeaders};
+
+use super::{html_outline, lines, markdown, Outline, Record};
+use crate::corpus::budget::{ReadBudget, ReadRefused};
+use crate::corpus::format::Format;
+
+pub fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused> {
+    let message = MessageParser::default()
+        .parse(bytes)
+        .filter(|m| !m.headers().is_empty())
+        .ok_or_else(|| ReadRefused::Unreadable("it is not an e-mail (it has no headers)".into()))?;
+    let sender = message.from().and_then(|a| a.first()).and_then(|a| {
+        a.name()
+            .or(a.address())
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+    });
+    let date = message
+        .date()
+        .map(|d| format!("{:04}-{:02}-{:02}", d.year, d.month, d.day));
+    let place = match (sender, date) {
+        (Some(from), Some(date)) => format!("e-mail from {from}, {date}"),
+        (Some(from), None) => format!("e-mail from {from}"),
+        (None, Some(date)) => format!("e-mail of {date}"),
+        (None, None) => "e-mail".to_string(),
+    };
+    let mut out = Outline {
+        title: message
+            .subject()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty()),
+        blocks: Vec::new(),
+    };
+    if let Some(body) = message.body_text(0) {
+        let body = lines::outline(&body, budget)?;
+        append_text(&mut out, body, &place);
+    }
+    for part in message.attachments() {
+        budget.check()?;
+        let Some(name) = part.attachment_name().map(str::to_string) else {
+            continue;
+        };
+        let at = format!("attachment '{name}'");
+        let attached = match Format::of_extension(&name) {
+            Some(format) if format.is_binary() && format != Format::Eml => {
+                super::binary_outline(part.contents(), format, budget)?
+            }
+            Some(Format::Html) => html_outline(&text_of(part.contents()), budget)?,
+            Some(Format::Markdown) => markdown::outline(&text_of(part.contents()), budget)?,
+            Some(format @ (Format::Csv | Format::Text)) => {
+                super::outline(&text_of(part.contents()), format, budget)?
+            }
+            // A text part whatever its name says; images and the rest are not read.
+            _ if part.is_text() => lines::outline(&text_of(part.contents()), budget)?,
+            _ => continue,
+        };
+        append_text(&mut out, attached, &at);
+    }
+    Ok(out)
+}
+
+/// Appends a text's outline at `place`; the first short line a plain-text reader took for its
+/// title ("Hi all,") is the text's first paragraph.
+fn append_text(out: &mut Outline, mut text: Outline, place: &str) {
+    if let Some(first) = text.title.take() {
+        out.blocks.push(super::Block {
+            kind: Record::Paragraph(first),
+            sections: Vec::new(),
+            place: Some(place.to_string()),
+        });
+    }
+    out.append(text, None, Some(place));
+}
+
+fn text_of(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}

@@ -1,0 +1,348 @@
+//! A PDF's text layer read with `unpdf` (pure Rust, no models): page by page, its headings (by
+//! font size and weight), paragraphs, lists and tables (ruled or aligned), each block at its
+//! page. Running headers, footers and page numbers are left out by `unpdf`'s layout analysis and
+//! again here: a short line that starts or ends most pages is the page's furniture, not its
+//! text. A file without a text layer (scanned pages) or with a garbled one (text drawn with
+//! fonts whose characters map to nothing) is refused with a sentence, not read as noise.
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+use unpdf::model::{Block as PdfBlock, Page};
+use unpdf::{PageStreamOptions, ParseEvent, PdfParser};
+
+use super::flow::Flow;
+use super::Outline;
+use crate::corpus::budget::{ReadBudget, ReadRefused};
+
+/// The most pages a PDF may have (the longest reports people keep run to a few hundred).
+pub const MAX_PDF_PAGES: u32 = 2_000;
+/// The share of a text layer's characters that may be unreadable (U+FFFD, control characters)
+/// before it is called garbled.
+const MAX_GARBLED_SHARE: f64 = 0.10;
+
+pub fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused> {
+    let parser = PdfParser::from_bytes(bytes).map_err(unreadable)?;
+    if parser.is_encrypted() {
+        return Err(ReadRefused::Unreadable(
+            "it is encrypted (password-protected); save a copy without a password".into(),
+        ));
+    }
+    let pages = parser.page_count();
+    if pages > MAX_PDF_PAGES {
+        return Err(ReadRefused::TooLarge(format!(
+            "it has {pages} pages; at most {MAX_PDF_PAGES} are read"
+        )));
+    }
+    if pages == 0 {
+        return Err(ReadRefused::Unreadable("it has no pages".into()));
+    }
+    let options = PageStreamOptions {
+        parallel: false,
+        extract_resources: false,
+        ..PageStreamOptions::default()
+    };
+    let mut title = None;
+    let mut read: Vec<Page> = Vec::new();
+    let mut stopped = None;
+    parser
+        .for_each_page(options, |event| {
+            if let Err(why) = budget.check() {
+                stopped = Some(why);
+                return ControlFlow::Break(());
+            }
+            match event {
+                ParseEvent::DocumentStart { metadata, .. } => title = metadata.title,
+                ParseEvent::PageParsed(page) => read.push(page),
+                _ => {}
+            }
+            ControlFlow::Continue(())
+        })
+        .map_err(unreadable)?;
+    if let Some(why) = stopped {
+        return Err(why);
+    }
+    let text: String = read
+        .iter()
+        .flat_map(|page| page.elements.iter().map(block_text))
+        .collect();
+    let letters = text.chars().filter(|c| c.is_alphanumeric()).count();
+    if letters < 20 {
+        return Err(ReadRefused::Unreadable(
+            "its pages have no text layer (are they scanned images?); Tally reads the text of a \
+             PDF, so run it through OCR first"
+                .into(),
+        ));
+    }
+    let garbled = text
+        .chars()
+        .filter(|&c| c == '\u{fffd}' || (c.is_control() && !c.is_whitespace()))
+        .count();
+    if garbled as f64 > MAX_GARBLED_SHARE * text.chars().count() as f64 {
+        return Err(ReadRefused::Unreadable(
+            "its text layer is garbled (its fonts map characters to nothing readable); export \
+             the PDF again or run it through OCR"
+                .into(),
+        ));
+    }
+    let furniture = furniture(&read);
+    // A running header that repeats the title is furniture on the first page too.
+    let title_key = title.as_deref().map(furniture_key);
+    let mut flow = Flow::new(budget);
+    flow.title(title);
+    for page in &read {
+        flow.at(Some(format!("page {}", page.number)));
+        for element in &page.elements {
+            match element {
+                PdfBlock::Paragraph(p) => {
+                    let text = inline_text(p);
+                    let heading = p.style.heading_level.is_some();
+                    let is_title = title_key.as_deref() == Some(furniture_key(&text).as_str());
+                    if !heading && (is_title || furniture.contains(&furniture_key(&text))) {
+                        continue;
+                    }
+                    if let Some(level) = p.style.heading_level {
+                        flow.heading(level as usize, &text)?;
+                    } else if p.style.list_info.is_some() {
+                        flow.list_item(&text)?;
+                    } else {
+                        flow.paragraph(&text)?;
+                    }
+                }
+                PdfBlock::Table(table) => read_table(&mut flow, table, &furniture)?,
+                _ => {}
+            }
+        }
+    }
+    flow.finish()
+}
+
+/// A table as `unpdf` found it, less what is not the table's: rows of the pages' furniture (a
+/// running header the layout took into the table) and leading rows of one cell (the table's
+/// caption or the heading above it, read as a heading). Its first row is a header when every
+/// cell of it is bold and the next row's are not (an infobox's labels are bold, its values
+/// not); `unpdf`'s own header flag marks the first row of every table.
+fn read_table(
+    flow: &mut Flow,
+    table: &unpdf::model::Table,
+    furniture: &[String],
+) -> Result<(), ReadRefused> {
+    let mut rows: Vec<&unpdf::model::TableRow> = table
+        .rows
+        .iter()
+        .filter(|row| {
+            let filled: Vec<String> = row
+                .cells
+                .iter()
+                .map(|c| c.plain_text())
+                .filter(|t| !t.trim().is_empty())
+                .collect();
+            !filled.is_empty() && !filled.iter().all(|t| furniture.contains(&furniture_key(t)))
+        })
+        .collect();
+    while rows.len() > 1 {
+        let filled: Vec<String> = rows[0]
+            .cells
+            .iter()
+            .map(|c| c.plain_text())
+            .filter(|t| !t.trim().is_empty())
+            .collect();
+        let [only] = filled.as_slice() else { break };
+        let words = only.split_whitespace().count();
+        if words <= 8 && !only.trim_end().ends_with('.') {
+            flow.heading(3, only)?;
+        } else {
+            flow.paragraph(only)?;
+        }
+        rows.remove(0);
+    }
+    let bold = |row: &unpdf::model::TableRow| {
+        let runs: Vec<bool> = row
+            .cells
+            .iter()
+            .flat_map(|c| &c.content)
+            .flat_map(|p| &p.content)
+            .filter_map(|inline| match inline {
+                unpdf::model::InlineContent::Text(run) if !run.text.trim().is_empty() => {
+                    Some(run.style.bold)
+                }
+                _ => None,
+            })
+            .collect();
+        !runs.is_empty() && runs.iter().all(|b| *b)
+    };
+    let has_header = rows.len() > 1 && bold(rows[0]) && !bold(rows[1]);
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| row.cells.iter().map(|c| c.plain_text()).collect())
+        .collect();
+    flow.table(cells, has_header)
+}
+
+/// A paragraph's text without its list marker (the record holds the items, not their bullets).
+fn inline_text(p: &unpdf::model::Paragraph) -> String {
+    let text = p.plain_text();
+    let text = text.trim();
+    if p.style.list_info.is_some() {
+        return text
+            .trim_start_matches(['•', '-', '*', '–', '·', '◦', '▪'])
+            .trim_start()
+            .to_string();
+    }
+    text.to_string()
+}
+
+fn block_text(block: &PdfBlock) -> String {
+    match block {
+        PdfBlock::Paragraph(p) => p.plain_text() + "\n",
+        PdfBlock::Table(t) => t.plain_text() + "\n",
+        _ => String::new(),
+    }
+}
+
+/// The lines that start or end at least half the pages (at least two) once their digits are
+/// dropped: a running title, "Page 3 of 7", a date line.
+fn furniture(pages: &[Page]) -> Vec<String> {
+    if pages.len() < 2 {
+        return Vec::new();
+    }
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for page in pages {
+        let texts: Vec<String> = page
+            .elements
+            .iter()
+            .filter_map(|e| match e {
+                PdfBlock::Paragraph(p) => Some(p.plain_text()),
+                _ => None,
+            })
+            .collect();
+        let mut ends: Vec<String> = texts
+            .iter()
+            .take(1)
+            .chain(texts.iter().rev().take(1))
+            .map(|t| furniture_key(t))
+            .collect();
+        ends.dedup();
+        for key in ends {
+            *seen.entry(key).or_default() += 1;
+        }
+    }
+    seen.into_iter()
+        .filter(|(key, n)| *n * 2 >= pages.len() && *n >= 2 && key.chars().count() <= 120)
+        .map(|(key, _)| key)
+        .collect()
+}
+
+/// A line as its page's furniture is compared: digits dropped, spaces collapsed, lower case.
+fn furniture_key(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_ascii_digit())
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+fn unreadable(error: unpdf::Error) -> ReadRefused {
+    use unpdf::ErrorKind;
+    let why = match error.kind() {
+        ErrorKind::Encrypted | ErrorKind::InvalidPassword => {
+            "it is encrypted (password-protected); save a copy without a password".to_string()
+        }
+        ErrorKind::UnknownFormat => "it is not a PDF (its first bytes are not %PDF)".to_string(),
+        _ => format!("it is damaged or not a PDF ({error})"),
+    };
+    ReadRefused::Unreadable(why)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A PDF of one page per entry of `pages`, each drawing its lines in Helvetica (an empty
+    /// entry draws nothing), with a correct cross-reference table.
+    fn pdf_of(pages: &[&str]) -> Vec<u8> {
+        let mut objects: Vec<String> = vec![
+            "<< /Type /Catalog /Pages 2 0 R >>".into(),
+            String::new(), // the page tree, once the pages are numbered
+            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
+                .into(),
+        ];
+        let mut kids = Vec::new();
+        for text in pages {
+            let mut stream = String::new();
+            for (n, line) in text.lines().enumerate() {
+                let y = 780 - 16 * n;
+                stream.push_str(&format!("BT /F1 11 Tf 56 {y} Td ({line}) Tj ET\n"));
+            }
+            objects.push(format!(
+                "<< /Length {} >>\nstream\n{stream}endstream",
+                stream.len()
+            ));
+            let content = objects.len();
+            objects.push(format!(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents {content} 0 R \
+                 /Resources << /Font << /F1 3 0 R >> >> >>"
+            ));
+            kids.push(format!("{} 0 R", objects.len()));
+        }
+        objects[1] = format!(
+            "<< /Type /Pages /Kids [{}] /Count {} >>",
+            kids.join(" "),
+            kids.len()
+        );
+        let mut out = b"%PDF-1.4\n".to_vec();
+        let mut offsets = Vec::new();
+        for (n, object) in objects.iter().enumerate() {
+            offsets.push(out.len());
+            out.extend(format!("{} 0 obj\n{object}\nendobj\n", n + 1).bytes());
+        }
+        let xref = out.len();
+        out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
+        for offset in offsets {
+            out.extend(format!("{offset:010} 00000 n \n").bytes());
+        }
+        out.extend(
+            format!(
+                "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+                objects.len() + 1
+            )
+            .bytes(),
+        );
+        out
+    }
+
+    #[test]
+    fn a_pdfs_text_is_read_with_its_page() {
+        let pdf = pdf_of(&[
+            "The Wendle ferry crosses the estuary every twenty minutes in summer.",
+            "The crossing takes 9 minutes and the ferry carries 48 cars at most.",
+        ]);
+        let outline = outline(&pdf, &ReadBudget::default()).unwrap();
+        let second = outline
+            .blocks
+            .iter()
+            .find(|b| matches!(&b.kind, crate::corpus::structure::Record::Paragraph(t) if t.contains("48 cars")))
+            .expect("the second page's text");
+        assert_eq!(second.place.as_deref(), Some("page 2"));
+    }
+
+    #[test]
+    fn a_pdf_of_too_many_pages_is_refused_by_its_count() {
+        let pages = vec![""; (MAX_PDF_PAGES + 1) as usize];
+        let refused = outline(&pdf_of(&pages), &ReadBudget::default()).unwrap_err();
+        assert!(refused.to_string().contains("pages"), "{refused}");
+    }
+
+    #[test]
+    fn scanned_damaged_and_encrypted_pdfs_are_said_to_be_so() {
+        let scanned = outline(&pdf_of(&["", ""]), &ReadBudget::default()).unwrap_err();
+        assert!(scanned.to_string().contains("no text layer"), "{scanned}");
+        let whole = pdf_of(&["Some text on the page that is long enough to read."]);
+        let damaged = outline(&whole[..whole.len() / 3], &ReadBudget::default()).unwrap_err();
+        assert!(matches!(damaged, ReadRefused::Unreadable(_)), "{damaged}");
+        let not_pdf = outline(b"hello, this is no PDF", &ReadBudget::default()).unwrap_err();
+        assert!(matches!(not_pdf, ReadRefused::Unreadable(_)), "{not_pdf}");
+    }
+}

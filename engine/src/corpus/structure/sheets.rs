@@ -1,0 +1,335 @@
+//! Excel (`.xlsx`, `.xls`) and OpenDocument (`.ods`) spreadsheets read with `calamine`: each sheet
+//! a table of typed cells under the sheet's name, its first row naming the columns when it names
+//! them (as a CSV file's does), each row at its place ("sheet 'Fares', row 7"). A formula is read
+//! as the value the file saved for it, never as its text; a date as a date. An `.xlsx` sheet is
+//! read cell by cell within the table bounds, so a sheet that claims a billion cells costs only
+//! the cells it holds.
+
+use std::collections::BTreeMap;
+use std::io::Cursor;
+
+use calamine::{Data, DataRef, DataType, Reader, Xlsx};
+
+use super::markdown::push_headed_table;
+use super::{Outline, OutlineBuilder, Record};
+use crate::corpus::archive::check_archive;
+use crate::corpus::budget::{ReadBudget, ReadRefused, TableSize, MAX_TABLE_COLUMNS};
+use crate::corpus::format::Format;
+
+/// A sheet's rows that hold something, each with its number as the spreadsheet shows it (from 1).
+type SheetRows = Vec<(u32, Vec<String>)>;
+
+pub fn outline(bytes: &[u8], format: Format, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
+    let what = match format {
+        Format::Ods => "an OpenDocument spreadsheet",
+        _ => "an Excel workbook",
+    };
+    if format != Format::Xls {
+        check_archive(bytes, what)?;
+    }
+    let damaged = |e: String| ReadRefused::Unreadable(format!("it is damaged or not {what} ({e})"));
+    let mut builder = OutlineBuilder::new(budget);
+    if format == Format::Xlsx {
+        let mut workbook: Xlsx<_> =
+            Xlsx::new(Cursor::new(bytes)).map_err(|e| damaged(e.to_string()))?;
+        for name in workbook.sheet_names() {
+            let rows = xlsx_rows(&mut workbook, &name, budget).map_err(|e| match e {
+                SheetError::Refused(why) => why,
+                SheetError::Damaged(e) => damaged(e),
+            })?;
+            push_sheet(&mut builder, &name, rows)?;
+        }
+    } else {
+        let mut workbook =
+            calamine::open_workbook_auto_from_rs(Cursor::new(bytes)).map_err(|e| match e {
+                calamine::Error::Xls(calamine::XlsError::Password) => ReadRefused::Unreadable(
+                    "it is encrypted (password-protected); save a copy without a password".into(),
+                ),
+                other => damaged(other.to_string()),
+            })?;
+        let names = workbook.sheet_names();
+        for name in names {
+            budget.check()?;
+            let range = workbook
+                .worksheet_range(&name)
+                .map_err(|e| damaged(e.to_string()))?;
+            let (top, left) = range.start().unwrap_or((0, 0));
+            let mut size = TableSize::default();
+            let mut rows = Vec::new();
+            for (n, row) in range.rows().enumerate() {
+                size.add_row(row.len())?;
+                let cells: Vec<String> = row.iter().map(cell_text).collect();
+                if cells.iter().any(|c| !c.is_empty()) {
+                    let mut padded = vec![String::new(); left as usize];
+                    padded.extend(cells);
+                    rows.push((top + n as u32 + 1, padded));
+                }
+            }
+            push_sheet(&mut builder, &name, rows)?;
+        }
+    }
+    Ok(builder.finish())
+}
+
+enum SheetError {
+    Refused(ReadRefused),
+    Damaged(String),
+}
+
+impl From<ReadRefused> for SheetError {
+    fn from(why: ReadRefused) -> Self {
+        SheetError::Refused(why)
+    }
+}
+
+/// An `.xlsx` sheet's rows, read cell by cell.
+fn xlsx_rows(
+    workbook: &mut Xlsx<Cursor<&[u8]>>,
+    name: &str,
+    budget: &ReadBudget,
+) -> Result<SheetRows, SheetError> {
+    let mut reader = workbook
+        .worksheet_cells_reader(name)
+        .map_err(|e| SheetError::Damaged(e.to_string()))?;
+    let mut rows: BTreeMap<u32, BTreeMap<u32, String>> = BTreeMap::new();
+    let mut cells = 0usize;
+    while let Some(cell) = reader
+        .next_cell()
+        .map_err(|e| SheetError::Damaged(e.to_string()))?
+    {
+        let (row, column) = cell.get_position();
+        let text = cell_ref_text(cell.get_value());
+        if text.is_empty() {
+            continue;
+        }
+        if column as usize >= MAX_TABLE_COLUMNS {
+            return Err(ReadRefused::TooLarge(format!(
+                "sheet '{name}' has a cell past column {MAX_TABLE_COLUMNS}; at most \
+                 {MAX_TABLE_COLUMNS} columns are read"
+            ))
+            .into());
+        }
+        cells += 1;
+        if cells.is_multiple_of(4096) {
+            budget.check()?;
+        }
+        if cells > crate::corpus::budget::MAX_TABLE_CELLS {
+            return Err(ReadRefused::TooLarge(format!(
+                "sheet '{name}' has more than {} cells",
+                crate::corpus::budget::MAX_TABLE_CELLS
+            ))
+            .into());
+        }
+        rows.entry(row).or_default().insert(column, text);
+    }
+    let left = rows
+        .values()
+        .filter_map(|r| r.keys().next().copied())
+        .min()
+        .unwrap_or(0);
+    Ok(rows
+        .into_iter()
+        .map(|(row, cells)| {
+            let width = cells.keys().last().map_or(0, |c| c + 1);
+            let mut out = vec![String::new(); (width - left) as usize];
+            for (column, text) in cells {
+                out[(column - left) as usize] = text;
+            }
+            (row + 1, out)
+        })
+        .collect())
+}
+
+/// A sheet's rows as a table under the sheet's name, each row at its place.
+fn push_sheet(
+    builder: &mut OutlineBuilder,
+    name: &str,
+    rows: SheetRows,
+) -> Result<(), ReadRefused> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let sheet = format!("sheet '{name}'");
+    builder.place = Some(sheet.clone());
+    // "Sheet1" names no subject; a sheet called "Fares" heads its rows (as a section, never
+    // as the workbook's title: the file's name is its title, as a CSV file's is).
+    builder.headings.clear();
+    if !is_default_name(name) {
+        builder.headings.push((2, super::clean(name)));
+    }
+    let first = builder.outline.blocks.len();
+    let numbers: Vec<u32> = rows.iter().map(|(n, _)| *n).collect();
+    let width = rows.iter().map(|(_, r)| r.len()).max().unwrap_or(0);
+    let cells: Vec<Vec<String>> = rows
+        .into_iter()
+        .map(|(_, mut r)| {
+            r.resize(width, String::new());
+            r
+        })
+        .collect();
+    push_headed_table(builder, cells, false)?;
+    // The rows pushed are the sheet's rows after its header, if it has one.
+    let pushed = &mut builder.outline.blocks[first..];
+    let row_blocks = pushed
+        .iter()
+        .filter(|b| matches!(b.kind, Record::TableRow { .. } | Record::KeyValue { .. }))
+        .count();
+    let skip = numbers.len().saturating_sub(row_blocks);
+    let mut numbers = numbers.into_iter().skip(skip);
+    for block in pushed {
+        if matches!(
+            block.kind,
+            Record::TableRow { .. } | Record::KeyValue { .. }
+        ) {
+            if let Some(n) = numbers.next() {
+                block.place = Some(format!("{sheet}, row {n}"));
+            }
+        }
+    }
+    builder.place = None;
+    Ok(())
+}
+
+fn is_default_name(name: &str) -> bool {
+    let lower = name.trim().to_lowercase();
+    let stem = lower.trim_end_matches(|c: char| c.is_ascii_digit()).trim();
+    matches!(
+        stem,
+        "sheet" | "tabelle" | "feuil" | "hoja" | "foglio" | "blad" | "ark"
+    )
+}
+
+/// A cell as text: a number as written without a trailing `.0`, a date as a date, a formula as
+/// its saved value, an error cell as nothing.
+fn cell_text(cell: &Data) -> String {
+    match cell {
+        Data::Int(n) => n.to_string(),
+        Data::Float(f) => number_text(*f),
+        Data::String(s) => s.trim().to_string(),
+        Data::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
+        Data::DateTime(_) | Data::DateTimeIso(_) => date_text(cell),
+        Data::DurationIso(s) => s.clone(),
+        Data::Error(_) | Data::Empty => String::new(),
+    }
+}
+
+fn cell_ref_text(cell: &DataRef<'_>) -> String {
+    match cell {
+        DataRef::SharedString(s) => s.trim().to_string(),
+        DataRef::String(s) => s.trim().to_string(),
+        DataRef::Int(n) => n.to_string(),
+        DataRef::Float(f) => number_text(*f),
+        DataRef::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
+        DataRef::DateTime(_) | DataRef::DateTimeIso(_) => date_text(cell),
+        DataRef::DurationIso(s) => s.clone(),
+        DataRef::Error(_) | DataRef::Empty => String::new(),
+    }
+}
+
+fn date_text(cell: &impl DataType) -> String {
+    match cell.as_datetime() {
+        Some(at) if at.time() == chrono::NaiveTime::MIN => at.format("%Y-%m-%d").to_string(),
+        Some(at) => at.format("%Y-%m-%d %H:%M").to_string(),
+        None => cell.as_string().unwrap_or_default(),
+    }
+}
+
+/// 17 → "17", 32.5 → "32.5", 0.1 + 0.2 → "0.3" (at most 10 significant decimals).
+fn number_text(f: f64) -> String {
+    if f.fract() == 0.0 && f.abs() < 1e15 {
+        return format!("{}", f as i64);
+    }
+    let text = format!("{f:.10}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::archive::tests::zip_of;
+
+    /// An `.xlsx` workbook of one sheet named `name` whose `<sheetData>` is `data`.
+    fn xlsx_of(name: &str, dimension: &str, data: &str) -> Vec<u8> {
+        let content_types = r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>"#;
+        let rels = r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>"#;
+        let workbook = format!(
+            r#"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="{name}" sheetId="1" r:id="rId1"/></sheets></workbook>"#
+        );
+        let workbook_rels = r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>"#;
+        let sheet = format!(
+            r#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><dimension ref="{dimension}"/><sheetData>{data}</sheetData></worksheet>"#
+        );
+        zip_of(&[
+            ("[Content_Types].xml", content_types.as_bytes()),
+            ("_rels/.rels", rels.as_bytes()),
+            ("xl/workbook.xml", workbook.as_bytes()),
+            ("xl/_rels/workbook.xml.rels", workbook_rels.as_bytes()),
+            ("xl/worksheets/sheet1.xml", sheet.as_bytes()),
+        ])
+    }
+
+    fn text_cell(at: &str, text: &str) -> String {
+        format!(r#"<c r="{at}" t="inlineStr"><is><t>{text}</t></is></c>"#)
+    }
+
+    #[test]
+    fn a_sheet_is_a_table_its_formulas_their_saved_values_each_row_at_its_place() {
+        let data = format!(
+            r#"<row r="1">{}{}{}</row><row r="2">{}<c r="B2"><v>4</v></c><c r="C2"><f>B2*2.5</f><v>10</v></c></row><row r="3">{}<c r="B3"><v>2</v></c><c r="C3"><f>B3*2.5</f><v>5</v></c></row>"#,
+            text_cell("A1", "Station"),
+            text_cell("B1", "Platforms"),
+            text_cell("C1", "Fare (£)"),
+            text_cell("A2", "Port Astley"),
+            text_cell("A3", "Quayhead"),
+        );
+        let outline = outline(
+            &xlsx_of("Stations", "A1:C3", &data),
+            Format::Xlsx,
+            &ReadBudget::default(),
+        )
+        .unwrap();
+        let rows: Vec<(&Record, Option<&str>)> = outline
+            .blocks
+            .iter()
+            .map(|b| (&b.kind, b.place.as_deref()))
+            .collect();
+        assert_eq!(
+            rows[0],
+            (
+                &Record::TableRow {
+                    header: vec!["Station".into(), "Platforms".into(), "Fare (£)".into()].into(),
+                    cells: vec!["Port Astley".into(), "4".into(), "10".into()],
+                },
+                Some("sheet 'Stations', row 2")
+            )
+        );
+        assert_eq!(rows[1].1, Some("sheet 'Stations', row 3"));
+        assert_eq!(outline.blocks[0].sections, ["Stations"]);
+    }
+
+    #[test]
+    fn a_sheet_claiming_a_billion_cells_costs_only_the_cells_it_holds() {
+        // The dimension says 17 billion cells, and two are written, a million rows apart.
+        let data = format!(
+            r#"<row r="1">{}</row><row r="1048576">{}</row>"#,
+            text_cell("A1", "Total"),
+            text_cell("A1048576", "End of sheet"),
+        );
+        let read = outline(
+            &xlsx_of("Sheet1", "A1:XFD1048576", &data),
+            Format::Xlsx,
+            &ReadBudget::default(),
+        )
+        .unwrap();
+        assert_eq!(read.blocks.len(), 2, "{:?}", read.blocks);
+        // A cell far past the columns a table may have is refused with a sentence.
+        let wide = format!(r#"<row r="1">{}</row>"#, text_cell("XFD1", "far away"));
+        let refused = outline(
+            &xlsx_of("Wide", "A1:XFD1", &wide),
+            Format::Xlsx,
+            &ReadBudget::default(),
+        )
+        .unwrap_err();
+        assert!(refused.to_string().contains("column"), "{refused}");
+    }
+}
