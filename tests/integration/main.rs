@@ -8,6 +8,7 @@ mod count_cli;
 mod database;
 mod demo_round_five;
 mod feedback_loop;
+mod formats;
 mod hardening;
 mod health;
 mod instances;

@@ -74,6 +74,11 @@ impl ObservationGroup {
 pub struct ValueObservation {
     pub sentence_id: String,
     pub text: String,
+    /// Where the sentence is: in a person's document its title, section path and place ("Fares
+    /// 2025 › page 2", "sheet 'Fees', row 7", "slide 3"); in a data set, the entity it is filed
+    /// under.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
     /// Character offsets of the quantity in `text`.
     pub start: usize,
     pub end: usize,

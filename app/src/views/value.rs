@@ -392,6 +392,7 @@ fn Evidence(observations: Vec<ValueObservation>, target: Option<FeedbackTarget>)
                     <p>{pieces}</p>
                     <p class="snippet-source muted small">
                         {format!("describes: {described} · weight {} · {}", percent(o.weight), o.sentence_id)}
+                        {o.context.clone().map(|context| format!(" · in {context}"))}
                     </p>
                     {feedback}
                 </article>

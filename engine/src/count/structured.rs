@@ -18,7 +18,7 @@ use super::statement::{
 };
 use crate::corpus::datasets::Snippet;
 use crate::corpus::structure::marks::{context_marks, mark_fits, marks_in};
-use crate::corpus::structure::{cell_in_unit, Record, CONTEXT_SEPARATOR};
+use crate::corpus::structure::{cell_in_unit, without_place, Record, CONTEXT_SEPARATOR};
 use crate::quantity::singular;
 
 /// How a count was read from structure, for the answer's explanation.
@@ -397,7 +397,10 @@ fn record_counts(
         Some(Record::List { lead, items }) => {
             // A list without a lead line is introduced by its heading (not by the document's
             // title: "Tamsin's soup" does not list soups).
-            let heading = snippet.source.split(CONTEXT_SEPARATOR).skip(1).last();
+            let heading = without_place(&snippet.source)
+                .split(CONTEXT_SEPARATOR)
+                .skip(1)
+                .last();
             let lead = lead.as_deref().or(heading).unwrap_or_default();
             if list_counts(lead, analysis) {
                 found.push((
@@ -526,8 +529,7 @@ fn best_reading(
     let best = found.iter().map(|f| f.0).max()?;
     let top: Vec<&(u8, f64, usize, Reading)> = found.iter().filter(|f| f.0 == best).collect();
     let context_fit = |snippet: usize| {
-        let headings = snippets[snippet]
-            .source
+        let headings = without_place(&snippets[snippet].source)
             .split(CONTEXT_SEPARATOR)
             .skip(1)
             .collect::<Vec<_>>()

@@ -231,6 +231,7 @@ fn observe<'a>(
         shown.push(ValueObservation {
             sentence_id: o.sentence_id.clone(),
             text: o.text.clone(),
+            context: o.entity.clone(),
             start: char_offset(&o.text, q.span.start),
             end: char_offset(&o.text, q.span.end),
             surface: o.text.get(q.span.clone()).unwrap_or_default().to_string(),

@@ -200,7 +200,7 @@ pub fn read_collection_with(dir: &Path, choice: &DocumentChoice) -> anyhow::Resu
         documents.retain(|d| converted.iter().any(|c| c.id == d.id));
     }
     let kinds_path = dir.join("kinds.tsv");
-    let kinds = match std::fs::read_to_string(&kinds_path) {
+    let mut kinds: BTreeMap<String, String> = match std::fs::read_to_string(&kinds_path) {
         Ok(text) => text
             .lines()
             .filter_map(|line| line.split_once('\t'))
@@ -208,6 +208,21 @@ pub fn read_collection_with(dir: &Path, choice: &DocumentChoice) -> anyhow::Resu
             .collect(),
         Err(_) => BTreeMap::new(),
     };
+    // A part of the collection in other formats is tallied by the format each document is in
+    // there (in both runs, so that the two compare format by format).
+    if let DocumentChoice::From(other) | DocumentChoice::OriginalsOf(other) = choice {
+        for entry in std::fs::read_dir(other)?.flatten() {
+            let path = entry.path();
+            if let (Some(stem), Some(extension)) = (
+                path.file_stem().and_then(|s| s.to_str()),
+                path.extension().and_then(|s| s.to_str()),
+            ) {
+                if extension != "md" {
+                    kinds.insert(stem.to_string(), extension.to_string());
+                }
+            }
+        }
+    }
     let questions_path = dir.join("questions.jsonl");
     let text = std::fs::read_to_string(&questions_path)
         .with_context(|| format!("cannot read {}", questions_path.display()))?;

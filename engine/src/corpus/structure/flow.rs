@@ -146,9 +146,11 @@ impl Flow {
     }
 }
 
-/// A paragraph that is a run of `Label: value` lines joined into one line by a layout that
-/// does not keep line breaks (a PDF's spec block: "Berths: 3 Doors: 2 Poles: 3"), split back
-/// into its lines; any other paragraph as it is. At least three labels, and no sentence.
+/// A paragraph that starts with a run of `Label: value` lines joined into one line by a layout
+/// that does not keep line breaks (a PDF's spec block: "Berths: 3 Doors: 2 Poles: 3"), split
+/// back into its lines; prose the layout joined after the last value ("… Water tank: 6,800
+/// litres Cycling the valley has …") becomes a line of its own, from its first capitalised word
+/// after the value. Any other paragraph as it is. At least three labels, each value short.
 fn label_lines(text: &str) -> std::borrow::Cow<'_, str> {
     static LABEL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
@@ -160,16 +162,42 @@ fn label_lines(text: &str) -> std::borrow::Cow<'_, str> {
         .captures_iter(text)
         .filter_map(|c| c.get(1).map(|m| m.start()))
         .collect();
-    let sentence = text.contains(". ") || text.trim_end().ends_with('.');
-    if starts.len() < 3 || starts[0] != 0 || sentence || text.contains('\n') {
-        return std::borrow::Cow::Borrowed(text);
+    let keep = std::borrow::Cow::Borrowed(text);
+    if starts.len() < 3 || starts[0] != 0 || text.contains('\n') {
+        return keep;
     }
-    let mut out = String::with_capacity(text.len() + starts.len());
-    for (n, start) in starts.iter().enumerate() {
-        let end = starts.get(n + 1).copied().unwrap_or(text.len());
-        out.push_str(text[*start..end].trim());
-        out.push('\n');
+    let segments: Vec<&str> = starts
+        .iter()
+        .enumerate()
+        .map(|(n, start)| text[*start..starts.get(n + 1).copied().unwrap_or(text.len())].trim())
+        .collect();
+    let (last, lines) = segments.split_last().expect("three segments");
+    // A value is short and ends no sentence ("No. 4417 Minnow" is no sentence's end).
+    let short = |line: &&str| line.split_whitespace().count() <= 12 && !line.ends_with('.');
+    if !lines.iter().all(short) {
+        return keep;
     }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    // The last value ends where prose starts: a capitalised word after the value's first word,
+    // followed by at least four more.
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let label_words = last
+        .split_once(": ")
+        .map_or(0, |(l, _)| l.split_whitespace().count());
+    let value_start = label_words + 1;
+    let prose = (value_start + 1..words.len())
+        .find(|&n| words[n].starts_with(|c: char| c.is_uppercase()) && words.len() - n >= 5);
+    match prose {
+        Some(n) => {
+            out.push_str(&words[..n].join(" "));
+            out.push('\n');
+            out.push_str(&words[n..].join(" "));
+        }
+        None if short(last) => out.push_str(last),
+        None => return keep,
+    }
+    out.push('\n');
     std::borrow::Cow::Owned(out)
 }
 
@@ -182,6 +210,11 @@ mod tests {
         assert_eq!(
             label_lines("Berths: 3 Doors: 2 Packed weight: 2.45 kg Packed size: 46 x 17 cm"),
             "Berths: 3\nDoors: 2\nPacked weight: 2.45 kg\nPacked size: 46 x 17 cm\n"
+        );
+        // Prose joined after the last value is a line of its own.
+        assert_eq!(
+            label_lines("Seats: 248 Bicycles carried: 12 Water tank: 6,800 litres Cycling the valley has never been more popular."),
+            "Seats: 248\nBicycles carried: 12\nWater tank: 6,800 litres\nCycling the valley has never been more popular.\n"
         );
         // A sentence with colons is a sentence.
         let sentence = "Note: the ferry sails at 9. Return: at 5 pm. Fare: £4.";

@@ -1,5 +1,6 @@
 //! An e-mail (`.eml`) read with `mail-parser`: its subject is the title, its sender and date the
-//! place its text is at ("e-mail from Imogen Trask, 2024-06-03"), its body (the plain text, or
+//! place its text is at ("e-mail from Imogen Trask, 2024-06-03"), its headers the `Label:
+//! value` lines a mail client shows (From, To, Date, Subject), its body (the plain text, or
 //! the HTML's text when it has no plain part) read as plain text is, and each attachment in a
 //! format Tally reads read by that format's reader, at its own place ("attachment
 //! 'quote.txt'").
@@ -37,6 +38,25 @@ pub fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused
             .filter(|s| !s.is_empty()),
         blocks: Vec::new(),
     };
+    // The headers a mail client shows, as the text of a forwarded or printed e-mail gives them.
+    let headers = [
+        ("From", message.from().map(addresses)),
+        ("To", message.to().map(addresses)),
+        ("Date", message.date().map(|d| d.to_rfc822())),
+        ("Subject", out.title.clone()),
+    ];
+    for (label, value) in headers {
+        if let Some(value) = value.filter(|v| !v.trim().is_empty()) {
+            out.blocks.push(super::Block {
+                kind: Record::KeyValue {
+                    label: label.to_string(),
+                    value,
+                },
+                sections: Vec::new(),
+                place: Some(place.clone()),
+            });
+        }
+    }
     if let Some(body) = message.body_text(0) {
         let body = lines::outline(&body, budget)?;
         append_text(&mut out, body, &place);
@@ -76,6 +96,26 @@ fn append_text(out: &mut Outline, mut text: Outline, place: &str) {
         });
     }
     out.append(text, None, Some(place));
+}
+
+/// The names and addresses of a header ("Imogen Trask <imogen@example.org>"), and the names of
+/// its groups ("Thornbeck RC members list").
+fn addresses(address: &mail_parser::Address<'_>) -> String {
+    let one = |a: &mail_parser::Addr<'_>| match (a.name(), a.address()) {
+        (Some(name), Some(address)) => format!("{name} <{address}>"),
+        (Some(name), None) => name.to_string(),
+        (None, Some(address)) => address.to_string(),
+        (None, None) => String::new(),
+    };
+    let mut names: Vec<String> = address.iter().map(one).filter(|n| !n.is_empty()).collect();
+    if let Some(groups) = address.as_group() {
+        names.extend(
+            groups
+                .iter()
+                .filter_map(|g| g.name.as_deref().map(str::to_string)),
+        );
+    }
+    names.join(", ")
 }
 
 fn text_of(bytes: &[u8]) -> String {

@@ -21,7 +21,8 @@ pub fn context_marks(record: Option<&Record>, context: &str) -> Vec<String> {
         _ => None,
     };
     // The context's last part may be a previous sentence: only its title and headings bind.
-    let headings = context
+    // Its place ("row 2019", "e-mail of 2024-03-11") binds nothing.
+    let headings = super::without_place(context)
         .split(CONTEXT_SEPARATOR)
         .filter(|p| p.split_whitespace().count() <= 8 && !p.ends_with(['.', '!', '?']));
     let mut marks: Vec<String> = headings.chain(bound).flat_map(marks_in).collect();

@@ -22,8 +22,8 @@ mod pdf;
 mod sheets;
 
 pub use passages::{
-    passages, passages_of, sentences_in_context, write_passages, Passage, CONTEXT_MARK,
-    CONTEXT_SEPARATOR, RECORD_MARK,
+    passages, passages_of, sentences_in_context, without_place, write_passages, Passage,
+    CONTEXT_MARK, CONTEXT_SEPARATOR, PLACE_SEPARATOR, RECORD_MARK,
 };
 
 use std::sync::Arc;

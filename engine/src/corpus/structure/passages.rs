@@ -21,6 +21,17 @@ pub const CONTEXT_MARK: char = '\u{1e}';
 pub const RECORD_MARK: char = '\u{1f}';
 /// Between the parts of a context ("Title › Section › Subsection").
 pub const CONTEXT_SEPARATOR: &str = " › ";
+/// Between a context's headings and the place in the file its passage is at ("… › Fares ·
+/// page 2", "… · sheet 'Fees', row 7").
+pub const PLACE_SEPARATOR: &str = " · ";
+
+/// A context without its place: the title and the headings, which the readings match.
+pub fn without_place(context: &str) -> &str {
+    context
+        .rsplit_once(PLACE_SEPARATOR)
+        .map_or(context, |(headings, _)| headings)
+}
+
 /// Between a table row's label and its cells, and a date and its entry, in a passage's text.
 const ROW_SEPARATOR: &str = " — ";
 /// Between the cells of a row and the items of a list, in a passage's text.
@@ -44,12 +55,15 @@ pub fn passages(outline: &Outline, fallback_title: &str) -> Vec<Passage> {
         .iter()
         .filter_map(|block| {
             let text = block_text(block)?;
-            // The place goes last: "Elderholm › History › page 2".
-            let context = std::iter::once(title)
+            let mut context = std::iter::once(title)
                 .chain(block.sections.iter().map(String::as_str))
-                .chain(block.place.as_deref())
                 .collect::<Vec<_>>()
                 .join(CONTEXT_SEPARATOR);
+            // The place goes last, apart from the headings: "Elderholm › History · page 2".
+            if let Some(place) = &block.place {
+                context.push_str(PLACE_SEPARATOR);
+                context.push_str(place);
+            }
             let record = match &block.kind {
                 Record::Paragraph(_) => None,
                 other => Some(Arc::new(other.clone())),

@@ -103,6 +103,10 @@ pub fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused
                     }
                     if let Some(level) = p.style.heading_level {
                         flow.heading(level as usize, &text)?;
+                    } else if bold_line(p, &text) {
+                        // A short line set in bold alone is a heading the layout did not
+                        // size as one ("Admission" over a price table).
+                        flow.heading(3, &text)?;
                     } else if p.style.list_info.is_some() {
                         flow.list_item(&text)?;
                     } else {
@@ -119,9 +123,10 @@ pub fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused
 
 /// A table as `unpdf` found it, less what is not the table's: rows of the pages' furniture (a
 /// running header the layout took into the table) and leading rows of one cell (the table's
-/// caption or the heading above it, read as a heading). Its first row is a header when every
-/// cell of it is bold and the next row's are not (an infobox's labels are bold, its values
-/// not); `unpdf`'s own header flag marks the first row of every table.
+/// caption or the heading above it, read as a heading). A two-column table's first row is a
+/// header only when every cell of it is bold and the next row's are not (an infobox's labels
+/// are bold, its values not; `unpdf`'s own header flag marks the first row of every table);
+/// a wider table's first row is a header as `unpdf` says.
 fn read_table(
     flow: &mut Flow,
     table: &unpdf::model::Table,
@@ -171,7 +176,12 @@ fn read_table(
             .collect();
         !runs.is_empty() && runs.iter().all(|b| *b)
     };
-    let has_header = rows.len() > 1 && bold(rows[0]) && !bold(rows[1]);
+    let width = rows.iter().map(|r| r.cells.len()).max().unwrap_or(0);
+    let has_header = if width == 2 {
+        rows.len() > 1 && bold(rows[0]) && !bold(rows[1])
+    } else {
+        table.header_rows > 0 || rows.first().is_some_and(|r| r.is_header)
+    };
     let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|row| row.cells.iter().map(|c| c.plain_text()).collect())
@@ -179,15 +189,48 @@ fn read_table(
     flow.table(cells, has_header)
 }
 
+/// Whether a paragraph is a short line in bold, no sentence and no `Label:`.
+fn bold_line(p: &unpdf::model::Paragraph, text: &str) -> bool {
+    let runs: Vec<bool> = p
+        .content
+        .iter()
+        .filter_map(|inline| match inline {
+            unpdf::model::InlineContent::Text(run) if !run.text.trim().is_empty() => {
+                Some(run.style.bold)
+            }
+            _ => None,
+        })
+        .collect();
+    let words = text.split_whitespace().count();
+    !runs.is_empty()
+        && runs.iter().all(|b| *b)
+        && (1..=8).contains(&words)
+        && !text.ends_with(['.', ':', ';', ','])
+        && !text.contains(": ")
+        && p.style.list_info.is_none()
+}
+
 /// A paragraph's text without its list marker (the record holds the items, not their bullets).
 fn inline_text(p: &unpdf::model::Paragraph) -> String {
     let text = p.plain_text();
     let text = text.trim();
     if p.style.list_info.is_some() {
-        return text
-            .trim_start_matches(['•', '-', '*', '–', '·', '◦', '▪'])
-            .trim_start()
-            .to_string();
+        let text = text.trim_start_matches(['•', '-', '*', '–', '·', '◦', '▪']);
+        // "1. ", "2) ", "a. ": the item's number, not its text.
+        let numbered = text
+            .split_once([' ', '\t'])
+            .filter(|(marker, _)| {
+                let marker = marker.trim_end_matches(['.', ')']);
+                !marker.is_empty()
+                    && marker.len() <= 3
+                    && (marker.chars().all(|c| c.is_ascii_digit())
+                        || marker.chars().all(|c| c.is_ascii_lowercase()))
+            })
+            .filter(|(marker, _)| marker.ends_with(['.', ')']));
+        return match numbered {
+            Some((_, rest)) => rest.trim().to_string(),
+            None => text.trim().to_string(),
+        };
     }
     text.to_string()
 }
