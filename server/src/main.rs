@@ -25,7 +25,10 @@ async fn run() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     let command = Cli::parse().command_or_default();
-    if matches!(command, Command::Extract(_) | Command::Eval(_)) {
+    if matches!(
+        command,
+        Command::Extract(_) | Command::Eval(_) | Command::Read(_)
+    ) {
         end_quietly_when_stdout_closes();
     }
     match command {

@@ -27,6 +27,9 @@ pub fn outline(bytes: &[u8], format: Format, budget: &ReadBudget) -> Result<Outl
     if format != Format::Xls {
         check_archive(bytes, what)?;
     }
+    if format == Format::Ods {
+        check_ods_cells(bytes)?;
+    }
     let damaged = |e: String| ReadRefused::Unreadable(format!("it is damaged or not {what} ({e})"));
     let mut builder = OutlineBuilder::new(budget);
     if format == Format::Xlsx {
@@ -69,6 +72,66 @@ pub fn outline(bytes: &[u8], format: Format, budget: &ReadBudget) -> Result<Outl
         }
     }
     Ok(builder.finish())
+}
+
+/// An OpenDocument sheet says "this row, 100,000 times" and "this cell, 1,000 times" in a few
+/// bytes, and `calamine` writes out every repetition (a 2 KB file took 4.2 GB and 12.6 s): the
+/// cells its rows repeat are counted from `content.xml` first, streaming, and a sheet past the
+/// table bounds is refused before it is read. Empty cells are not counted: a spreadsheet saves
+/// the rest of its grid as repeated empty cells, which are not read.
+fn check_ods_cells(bytes: &[u8]) -> Result<(), ReadRefused> {
+    use quick_xml::events::Event;
+    let damaged = |e: String| ReadRefused::Unreadable(format!("it is damaged ({e})"));
+    let mut archive =
+        zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| damaged(e.to_string()))?;
+    let content = archive
+        .by_name("content.xml")
+        .map_err(|e| damaged(e.to_string()))?;
+    let mut reader = quick_xml::Reader::from_reader(std::io::BufReader::new(content));
+    let repeated = |e: &quick_xml::events::BytesStart<'_>, name: &str| -> u64 {
+        e.attributes()
+            .flatten()
+            .find(|a| a.key.local_name().as_ref() == name)
+            .and_then(|a| a.value.trim().parse().ok())
+            .unwrap_or(1)
+    };
+    let valued = |e: &quick_xml::events::BytesStart<'_>| {
+        e.attributes()
+            .flatten()
+            .any(|a| a.key.local_name().as_ref() == "value-type")
+    };
+    let (mut cells, mut row_repeat, mut row_cells) = (0u64, 1u64, 0u64);
+    let mut buffer = Vec::new();
+    loop {
+        let event = reader
+            .read_event_into(&mut buffer)
+            .map_err(|e| damaged(e.to_string()))?;
+        match &event {
+            Event::Start(e) if e.local_name().as_ref() == "table-row" => {
+                row_repeat = repeated(e, "number-rows-repeated");
+                row_cells = 0;
+            }
+            // A cell with content (a value, or text inside it) is read for each repetition.
+            Event::Start(e) | Event::Empty(e)
+                if matches!(e.local_name().as_ref(), "table-cell" | "covered-table-cell")
+                    && (valued(e) || matches!(event, Event::Start(_))) =>
+            {
+                row_cells += repeated(e, "number-columns-repeated");
+            }
+            Event::End(e) if e.local_name().as_ref() == "table-row" => {
+                cells = cells.saturating_add(row_repeat.saturating_mul(row_cells));
+                if cells > crate::corpus::budget::MAX_TABLE_CELLS as u64 {
+                    return Err(ReadRefused::TooLarge(format!(
+                        "its sheets repeat cells with content past {} cells",
+                        crate::corpus::budget::MAX_TABLE_CELLS
+                    )));
+                }
+            }
+            Event::Eof => return Ok(()),
+            _ => {}
+        }
+        buffer.clear();
+    }
 }
 
 enum SheetError {
@@ -331,5 +394,40 @@ mod tests {
         )
         .unwrap_err();
         assert!(refused.to_string().contains("column"), "{refused}");
+    }
+}
+
+#[cfg(test)]
+mod ods_bounds {
+    use super::*;
+    use crate::corpus::archive::tests::zip_of;
+
+    fn ods_of(rows: &str) -> Vec<u8> {
+        let content = format!(
+            r#"<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body><office:spreadsheet><table:table table:name="Fees">{rows}</table:table></office:spreadsheet></office:body></office:document-content>"#
+        );
+        zip_of(&[
+            (
+                "mimetype",
+                b"application/vnd.oasis.opendocument.spreadsheet",
+            ),
+            ("content.xml", content.as_bytes()),
+        ])
+    }
+
+    #[test]
+    fn repeated_cells_are_counted_before_the_sheet_is_read() {
+        // 100,000 rows of 1,000 cells in a few hundred bytes: calamine would write out all
+        // 100 million (4.2 GB in a trial).
+        let bomb = ods_of(
+            r#"<table:table-row table:number-rows-repeated="100000"><table:table-cell table:number-columns-repeated="1000" office:value-type="string"><text:p>x</text:p></table:table-cell></table:table-row>"#,
+        );
+        let refused = check_ods_cells(&bomb).unwrap_err();
+        assert!(refused.to_string().contains("repeat cells"), "{refused}");
+        // The empty rest of a saved grid is not counted.
+        let saved = ods_of(
+            r#"<table:table-row><table:table-cell office:value-type="string"><text:p>Adult</text:p></table:table-cell><table:table-cell office:value-type="float" office:value="285"><text:p>285</text:p></table:table-cell><table:table-cell table:number-columns-repeated="1022"/></table:table-row><table:table-row table:number-rows-repeated="1048575"><table:table-cell table:number-columns-repeated="1024"/></table:table-row>"#,
+        );
+        assert!(check_ods_cells(&saved).is_ok());
     }
 }
