@@ -94,7 +94,7 @@ async fn each_format_is_read_into_records_with_its_place_in_the_evidence() {
         (
             "how many singers have signed up for the ravensholt festival",
             27.0,
-            "e-mail from Imogen Trask",
+            "e-mail from Imogen Trask to Quarrington Singers committee",
         ),
     ] {
         let answer =

@@ -1,5 +1,5 @@
 //! An e-mail (`.eml`) read with `mail-parser`: its subject is the title, its sender and date the
-//! place its text is at ("e-mail from Imogen Trask, 2024-06-03"), its headers the `Label:
+//! place its text is at ("e-mail from Imogen Trask to Quarrington Singers committee, 2024-06-03"), its headers the `Label:
 //! value` lines a mail client shows (From, To, Date, Subject), its body (the plain text, or
 //! the HTML's text when it has no plain part) read as plain text is, and each attachment in a
 //! format Tally reads read by that format's reader, at its own place ("attachment
@@ -25,12 +25,31 @@ pub fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused
     let date = message
         .date()
         .map(|d| format!("{:04}-{:02}-{:02}", d.year, d.month, d.day));
-    let place = match (sender, date) {
-        (Some(from), Some(date)) => format!("e-mail from {from}, {date}"),
-        (Some(from), None) => format!("e-mail from {from}"),
-        (None, Some(date)) => format!("e-mail of {date}"),
-        (None, None) => "e-mail".to_string(),
-    };
+    // Whom it is to says what it is about as much as who sent it ("to Quarrington Singers
+    // committee"): the first two names.
+    let recipients: Vec<String> = message
+        .to()
+        .map(|to| {
+            let mut names: Vec<String> = to
+                .iter()
+                .filter_map(|a| a.name().or(a.address()).map(str::to_string))
+                .collect();
+            if let Some(groups) = to.as_group() {
+                names.extend(groups.iter().filter_map(|g| g.name.as_deref().map(str::to_string)));
+            }
+            names.into_iter().filter(|n| !n.trim().is_empty()).take(2).collect()
+        })
+        .unwrap_or_default();
+    let mut place = "e-mail".to_string();
+    if let Some(from) = sender {
+        place.push_str(&format!(" from {from}"));
+    }
+    if !recipients.is_empty() {
+        place.push_str(&format!(" to {}", recipients.join(" and ")));
+    }
+    if let Some(date) = date {
+        place.push_str(&format!(", {date}"));
+    }
     let mut out = Outline {
         title: message
             .subject()
