@@ -35,9 +35,17 @@ pub fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused
                 .filter_map(|a| a.name().or(a.address()).map(str::to_string))
                 .collect();
             if let Some(groups) = to.as_group() {
-                names.extend(groups.iter().filter_map(|g| g.name.as_deref().map(str::to_string)));
+                names.extend(
+                    groups
+                        .iter()
+                        .filter_map(|g| g.name.as_deref().map(str::to_string)),
+                );
             }
-            names.into_iter().filter(|n| !n.trim().is_empty()).take(2).collect()
+            names
+                .into_iter()
+                .filter(|n| !n.trim().is_empty())
+                .take(2)
+                .collect()
         })
         .unwrap_or_default();
     let mut place = "e-mail".to_string();
