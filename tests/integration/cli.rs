@@ -486,11 +486,30 @@ fn ingest_routes_each_file_by_its_format_into_one_corpus_list() {
     );
 
     // Flags are read once, at the edge: an unknown name is a usage error with the names.
-    let out = run(&["--format", "pdf", notes.to_str().unwrap()]);
+    let out = run(&["--format", "doc", notes.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains(
-        "unknown format `pdf` (text, html, markdown, csv, jsonl, squad, qsearch, newsquant)"
+        "unknown format `doc` (text, html, markdown, csv, jsonl, pdf, docx, pptx, xlsx, xls, ods, \
+         eml, epub, squad, qsearch, newsquant)"
     ));
+    // A text file said to be a PDF is read as one, and said not to be one.
+    let out = run(&["--format", "pdf", notes.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("harbour-notes.txt") && said.contains("not a PDF"),
+        "{said}"
+    );
+    // A file of no format Tally reads is refused with the formats it reads.
+    let photo = dir.join("harbour.jpg");
+    std::fs::write(&photo, [0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46]).unwrap();
+    let out = run(&[photo.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("a .jpg file is not a format Tally reads") && said.contains(".docx"),
+        "{said}"
+    );
     let out = run(&["--into", "neither", notes.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     // Judged sentences hold no count snippets.

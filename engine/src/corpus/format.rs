@@ -147,10 +147,9 @@ impl Format {
     }
 
     /// The format of a person's file from its name and its first bytes: the extension when it
-    /// names a format Tally reads, a PDF or a ZIP-based office file by its signature whatever
-    /// its name, plain text for a name without an extension Tally knows when the bytes are
-    /// text. `Err` says what the file is not, for a sentence that names what Tally reads.
-    pub fn of_file(file_name: &str, bytes: &[u8]) -> Result<Format, String> {
+    /// names a format Tally reads, a PDF by its signature whatever its name, plain text for a
+    /// name without an extension Tally knows when the bytes are text.
+    pub fn of_file(file_name: &str, bytes: &[u8]) -> Result<Format, NotReadFormat> {
         let named = Format::of_extension(file_name);
         if bytes.starts_with(b"%PDF-") && named != Some(Format::Pdf) {
             return Ok(Format::Pdf);
@@ -166,8 +165,8 @@ impl Format {
         match extension {
             // A README, a LICENCE, notes.log: text is text.
             _ if text => Ok(Format::Text),
-            Some(ext) => Err(format!("a .{ext} file is not a format Tally reads")),
-            None => Err("it is not UTF-8 text, nor a format Tally reads".to_string()),
+            Some(ext) => Err(NotReadFormat::Extension(ext)),
+            None => Err(NotReadFormat::NotText),
         }
     }
 
@@ -206,6 +205,16 @@ impl Format {
             .collect::<Vec<_>>()
             .join(", ")
     }
+}
+
+/// A file of no format Tally reads; says what it is not, for a sentence that then names the
+/// formats Tally reads ([`Format::documents_read`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotReadFormat {
+    #[error("a .{0} file is not a format Tally reads")]
+    Extension(String),
+    #[error("it is not UTF-8 text, nor a format Tally reads")]
+    NotText,
 }
 
 impl tally_types::Choice for Format {
@@ -259,9 +268,10 @@ mod tests {
         assert_eq!(Format::of_file("README", b"Notes\n"), Ok(Format::Text));
         assert_eq!(Format::of_file("notes.log", b"12 trains"), Ok(Format::Text));
         let refused = Format::of_file("photo.jpg", &[0xff, 0xd8, 0xff, 0xe0, 0, 0x10]);
+        assert_eq!(refused, Err(NotReadFormat::Extension("jpg".into())));
         assert_eq!(
-            refused,
-            Err("a .jpg file is not a format Tally reads".to_string())
+            NotReadFormat::Extension("jpg".into()).to_string(),
+            "a .jpg file is not a format Tally reads"
         );
         assert!(Format::documents_read().contains(".docx"));
         // Each extension the upload form accepts names a format the engine reads.
