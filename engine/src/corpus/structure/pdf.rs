@@ -118,7 +118,15 @@ pub fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused
             }
         }
     }
-    flow.finish()
+    let outline = flow.finish()?;
+    if outline.blocks.is_empty() {
+        return Err(ReadRefused::Unreadable(
+            "its text layer holds nothing readable (scanned pages, or text drawn with fonts \
+             whose characters map to nothing); run it through OCR first"
+                .into(),
+        ));
+    }
+    Ok(outline)
 }
 
 /// A table as `unpdf` found it, less what is not the table's: rows of the pages' furniture (a
@@ -369,6 +377,23 @@ mod tests {
             .find(|b| matches!(&b.kind, crate::corpus::structure::Record::Paragraph(t) if t.contains("48 cars")))
             .expect("the second page's text");
         assert_eq!(second.place.as_deref(), Some("page 2"));
+    }
+
+    #[test]
+    fn a_garbled_text_layer_is_refused_as_garbled() {
+        // Text drawn with codes that map to no character (control codes, as fonts without a
+        // usable encoding give), among a few letters.
+        let codes: String = (0..40).map(|n| format!("\\{:03o}", 1 + n % 20)).collect();
+        let garbled = format!("Ab {codes} cd {codes} ef {codes} gh {codes} ij {codes}");
+        let pages = [garbled.as_str(), garbled.as_str()];
+        let refused = outline(&pdf_of(&pages), &ReadBudget::default()).unwrap_err();
+        assert!(matches!(refused, ReadRefused::Unreadable(_)), "{refused}");
+        assert!(
+            ["garbled", "no text", "nothing readable"]
+                .iter()
+                .any(|why| refused.to_string().contains(why)),
+            "{refused}"
+        );
     }
 
     #[test]
