@@ -247,7 +247,7 @@ fn read_format(
         other => Err(Refusal::Other(DocumentsError::Invalid(format!(
             "{name}: {} is a data set's format, not a document's ({})",
             other.name(),
-            Format::names(&Format::DOCUMENTS)
+            Format::names(Format::DOCUMENTS)
         )))),
     }
 }

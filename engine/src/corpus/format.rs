@@ -83,22 +83,9 @@ impl Format {
         }
     }
 
-    /// The formats a person's documents come in.
-    pub const DOCUMENTS: [Format; 13] = [
-        Format::Text,
-        Format::Html,
-        Format::Markdown,
-        Format::Csv,
-        Format::Jsonl,
-        Format::Pdf,
-        Format::Docx,
-        Format::Pptx,
-        Format::Xlsx,
-        Format::Xls,
-        Format::Ods,
-        Format::Eml,
-        Format::Epub,
-    ];
+    /// The formats a person's documents come in: the first of [`Format::ALL`], before the
+    /// data sets' own.
+    pub const DOCUMENTS: &'static [Format] = Format::ALL.split_at(13).0;
 
     /// Whether the format is read from its bytes (a PDF, an Office or OpenDocument file, an
     /// e-mail, an EPUB) rather than from UTF-8 text.

@@ -150,30 +150,36 @@ pub enum DocumentChoice {
     OriginalsOf(PathBuf),
 }
 
-/// The documents of the files in `dir`, each read in the format its name (or its first bytes)
-/// says; a file's stem is its document's name.
-fn read_documents_dir(dir: &Path) -> anyhow::Result<Vec<Document>> {
+/// The document files of `dir` (its README aside), in name order.
+fn document_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("cannot read {}", dir.display()))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.is_file())
-        .filter(|p| {
-            p.extension().and_then(|e| e.to_str()) != Some("md") || !p.ends_with("README.md")
-        })
+        .filter(|p| p.is_file() && p.file_name().and_then(|n| n.to_str()) != Some("README.md"))
         .collect();
     paths.sort();
+    Ok(paths)
+}
+
+/// A file's name without its extension: the name of the document it holds.
+fn stem_of(path: &Path) -> &str {
+    path.file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default()
+}
+
+/// The documents of the files in `dir`, each read in the format its name (or its first bytes)
+/// says; a file's stem is its document's name.
+fn read_documents_dir(dir: &Path) -> anyhow::Result<Vec<Document>> {
     let mut documents = Vec::new();
-    for path in &paths {
+    for path in &document_files(dir)? {
         let bytes =
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
         let file_name = path
             .file_name()
             .and_then(|s| s.to_str())
             .unwrap_or_default();
-        let name = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or_default();
+        let name = stem_of(path);
         let format = Format::of_file(file_name, &bytes)
             .map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?;
         documents.extend(
@@ -195,9 +201,14 @@ pub fn read_collection_with(dir: &Path, choice: &DocumentChoice) -> anyhow::Resu
         DocumentChoice::From(other) => read_documents_dir(other)?,
         _ => read_documents_dir(&dir.join("documents"))?,
     };
-    if let DocumentChoice::OriginalsOf(other) = choice {
-        let converted = read_documents_dir(other)?;
-        documents.retain(|d| converted.iter().any(|c| c.id == d.id));
+    // The other directory's files, named by their documents' names (read only when they are
+    // the documents).
+    let other_files = match choice {
+        DocumentChoice::From(other) | DocumentChoice::OriginalsOf(other) => document_files(other)?,
+        DocumentChoice::All => Vec::new(),
+    };
+    if let DocumentChoice::OriginalsOf(_) = choice {
+        documents.retain(|d| other_files.iter().any(|f| stem_of(f) == d.id));
     }
     let kinds_path = dir.join("kinds.tsv");
     let mut kinds: BTreeMap<String, String> = match std::fs::read_to_string(&kinds_path) {
@@ -210,17 +221,9 @@ pub fn read_collection_with(dir: &Path, choice: &DocumentChoice) -> anyhow::Resu
     };
     // A part of the collection in other formats is tallied by the format each document is in
     // there (in both runs, so that the two compare format by format).
-    if let DocumentChoice::From(other) | DocumentChoice::OriginalsOf(other) = choice {
-        for entry in std::fs::read_dir(other)?.flatten() {
-            let path = entry.path();
-            if let (Some(stem), Some(extension)) = (
-                path.file_stem().and_then(|s| s.to_str()),
-                path.extension().and_then(|s| s.to_str()),
-            ) {
-                if extension != "md" {
-                    kinds.insert(stem.to_string(), extension.to_string());
-                }
-            }
+    for file in &other_files {
+        if let Some(extension) = file.extension().and_then(|s| s.to_str()) {
+            kinds.insert(stem_of(file).to_string(), extension.to_string());
         }
     }
     let questions_path = dir.join("questions.jsonl");

@@ -173,7 +173,7 @@ async fn read_upload(
                                 .ok_or_else(|| {
                                     bad(format!(
                                         "unknown format (use one of: {})",
-                                        Format::names(&Format::DOCUMENTS)
+                                        Format::names(Format::DOCUMENTS)
                                     ))
                                 })?,
                         )
