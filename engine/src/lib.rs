@@ -15,6 +15,7 @@ pub mod kind;
 pub mod model_dir;
 pub mod quantity;
 pub mod random;
+pub mod records;
 pub mod search;
 pub mod text;
 pub mod units;

@@ -2,8 +2,8 @@ use clap::Parser;
 use tally_server::cli::bench::BenchCommand;
 use tally_server::cli::{Cli, Command, CorpusCommand, EvalCommand, TrainCommand};
 use tally_server::commands::{
-    ask, bench, corpus, count, eval, extract, feedback, ingest, own_documents, read, search,
-    train_instances, train_support, train_token_vectors, value,
+    aggregations, ask, bench, corpus, count, eval, extract, feedback, ingest, own_documents, read,
+    search, train_instances, train_support, train_token_vectors, value,
 };
 use tracing_subscriber::EnvFilter;
 
@@ -54,6 +54,7 @@ async fn run() -> anyhow::Result<()> {
         Command::Eval(EvalCommand::Search(args)) => search::eval_search(&args),
         Command::Eval(EvalCommand::Value(args)) => eval::value(&args),
         Command::Eval(EvalCommand::OwnDocuments(args)) => own_documents::eval(&args),
+        Command::Eval(EvalCommand::Aggregations(args)) => aggregations::eval(&args),
         Command::Bench(BenchCommand::Extraction(args)) => bench::extraction(&args),
         Command::Bench(BenchCommand::Count(args)) => count::bench(&args),
         Command::Bench(BenchCommand::Search(args)) => search::bench(&args),

@@ -143,6 +143,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
         abstention,
         abstention_reason,
         read_from,
+        aggregation,
         cnp_rep,
         confidence,
         groups,
@@ -155,6 +156,30 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
         settings,
         resolved,
     } = view;
+    // Computed over a table's rows: the rows are the evidence (issue 74).
+    if let Some(aggregation) = aggregation {
+        let answer_feedback = target.filter(|_| count.is_some()).map(|target| {
+            view! {
+                <FeedbackForm
+                    target
+                    part=FeedbackPart::Answer
+                    verdicts=&[(Verdict::Correct, "Correct"), (Verdict::Wrong, "Wrong")]
+                    extra=Extra::Correction
+                    about="the count"
+                />
+            }
+        });
+        return view! {
+            <section class="count-answer" aria-labelledby="count-title">
+                <h2 id="count-title" class="visually-hidden">"Count"</h2>
+                <div class="count-head">
+                    <div><super::records::AggregationView aggregation answered=count.is_some() abstention/></div>
+                    {answer_feedback}
+                </div>
+            </section>
+        }
+        .into_any();
+    }
     let settings_line = settings_summary(&settings, resolved.as_ref());
     let origin_line = origin.map(|origin| view! { <Origin origin question=question.clone()/> });
     let used = snippets

@@ -6,6 +6,7 @@ pub mod count;
 pub mod feedback;
 pub mod history;
 pub mod plot;
+pub mod records;
 pub mod review;
 pub mod search;
 pub mod study;

@@ -414,6 +414,7 @@ impl CountPipeline {
                 snippet_id: snippets[s.snippet].id.clone(),
                 how: s.reading.sentence(),
             }),
+            aggregation: None,
             cnp_rep,
             confidence,
             groups,

@@ -288,6 +288,32 @@ impl SnippetIndex {
         }
     }
 
+    /// The snippets of `corpus` that carry a table row's record, in document order (at most
+    /// [`MAX_RECORD_SNIPPETS`]): the rows the records' aggregations are computed over.
+    pub fn table_rows_in(&self, corpus: &str) -> Result<Vec<Snippet>, IndexError> {
+        let searcher = self.reader.searcher();
+        let query = TermQuery::new(
+            Term::from_field_text(self.fields.corpus, corpus),
+            IndexRecordOption::Basic,
+        );
+        let docs = searcher.search(
+            &query,
+            &TopDocs::with_limit(MAX_RECORD_SNIPPETS).order_by_score(),
+        )?;
+        let mut snippets = Vec::new();
+        for (_, address) in docs {
+            let snippet = self.hit(&searcher.doc(address)?, 0.0)?.snippet;
+            if matches!(
+                snippet.record.as_deref(),
+                Some(crate::corpus::structure::Record::TableRow { .. })
+            ) {
+                snippets.push(snippet);
+            }
+        }
+        snippets.sort_by_cached_key(|s| document_order(&s.id));
+        Ok(snippets)
+    }
+
     /// The names of the corpora in the index, sorted.
     pub fn corpora(&self) -> Result<Vec<String>, IndexError> {
         Ok(self
@@ -372,6 +398,27 @@ fn text_of(doc: &TantivyDocument, field: Field) -> String {
 }
 
 /// Sort key of a snippet id: numeric suffix after the last '_' first, then the id.
+/// The most snippets of one corpus read for its tables.
+pub const MAX_RECORD_SNIPPETS: usize = 200_000;
+
+/// A document's snippet id in reading order: "{document}#{n}" or "{document}/{section}#{n}" →
+/// (document, section, n).
+fn document_order(id: &str) -> (String, u64, u64) {
+    let (head, n) = id.rsplit_once('#').unwrap_or((id, "0"));
+    let (document, section) = match head.rsplit_once('/') {
+        Some((document, section)) if section.bytes().all(|b| b.is_ascii_digit()) => {
+            (document, section.parse().unwrap_or(0))
+        }
+        _ => (head, 0),
+    };
+    (document.to_string(), section, n.parse().unwrap_or(0))
+}
+
+/// The document a snippet id belongs to ("report.csv#12" → "report.csv").
+pub fn document_of(id: &str) -> String {
+    document_order(id).0
+}
+
 fn snippet_order(id: &str) -> (u64, String) {
     let n = id
         .rsplit_once('_')

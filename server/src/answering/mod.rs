@@ -12,6 +12,7 @@ use serde::Serialize;
 use tally_engine::count::pipeline::StageTiming;
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::{CountPipeline, CountSettings};
+use tally_engine::records::{answer_in_memory, MemoryRecords};
 use tally_engine::search::{search, SearchSettings, SentenceIndex};
 use tally_engine::value::{answer_with_tables, parse_question, ValueAnswer, ValueSettings};
 use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
@@ -433,6 +434,9 @@ impl Answerer {
         if !checked.corpus_checked {
             self.check_corpus(&engines, &checked.count)?;
         }
+        if let Some(answer) = self.over_records(&engines, &question, checked).await? {
+            return Ok(answer);
+        }
         let decision = decide_kind(&engines, &question, checked.forced);
         // Web answers are not cached here: whether a stored snippet set is reused is the
         // store's decision.
@@ -484,6 +488,47 @@ impl Answerer {
             }
         }
         Ok(answer)
+    }
+
+    /// The answer computed over the asked corpus's tables when the question asks to count,
+    /// add up, average or compare their rows under a condition (or a condition on a column a
+    /// table lacks: declined); `None` when it asks none of that, or no corpus is chosen. Every
+    /// entry point answers through here, before the kind is decided: "which station has the
+    /// most platforms" is computed, not read as a value.
+    async fn over_records(
+        &self,
+        engines: &Arc<Engines>,
+        question: &str,
+        checked: &Checked,
+    ) -> Result<Option<Answer>, AnswerError> {
+        let Some(corpus) = checked.count.corpus.clone() else {
+            return Ok(None);
+        };
+        let count_allowed = checked
+            .forced
+            .is_none_or(|kind| kind == QuestionKind::Count);
+        if checked.snippet_source != SnippetSource::Corpus || !count_allowed {
+            return Ok(None);
+        }
+        let engines = Arc::clone(engines);
+        let asked = question.to_string();
+        let settings = checked.count.clone();
+        let computed = tokio::task::spawn_blocking(move || {
+            let records =
+                MemoryRecords::from_snippet_index(&engines.snippets, &corpus).map_err(|e| {
+                    AnswerError::Failed(format!("the corpus's tables could not be read: {e}"))
+                })?;
+            Ok::<_, AnswerError>(answer_in_memory(&asked, &settings, records.tables(&corpus)))
+        })
+        .await
+        .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))??;
+        Ok(computed.map(|answer| Answer {
+            kind: QuestionKind::Count,
+            kind_reason: "it asks to count, add up or compare the rows of a table in the corpus"
+                .to_string(),
+            chosen_by_user: checked.forced.is_some(),
+            answer: AnswerBody::Count(Box::new(answer)),
+        }))
     }
 
     /// A count question's snippets from the source the settings choose: the local index, or

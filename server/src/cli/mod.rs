@@ -125,6 +125,27 @@ pub enum EvalCommand {
     /// wrong and declined per half, over the documents alone and with the default corpus as
     /// distractors.
     OwnDocuments(EvalOwnDocumentsArgs),
+    /// Questions that count, add up, average or compare a table's rows under a condition
+    /// (tests/fixtures/aggregations): right, wrong and declined per operation and half, and
+    /// how each was answered (the records, the count reader, the value reader).
+    Aggregations(EvalAggregationsArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalAggregationsArgs {
+    /// The collection: `documents/` and `questions.jsonl`.
+    #[arg(long, default_value = "tests/fixtures/aggregations")]
+    pub dir: PathBuf,
+    /// Where the evaluation's sentence index is built.
+    #[arg(long, default_value = "target/eval-aggregations")]
+    pub work: PathBuf,
+    /// List the test half's misses too (read them only to report, never to tune).
+    #[arg(long)]
+    pub show_test: bool,
+    #[command(flatten)]
+    pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: ReadingFlags,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -1,6 +1,7 @@
 //! The `tally` sub-commands other than `serve`: each turns its typed flags into a call of the
 //! engine and prints what it found.
 
+pub mod aggregations;
 pub mod ask;
 pub mod bench;
 pub mod corpus;

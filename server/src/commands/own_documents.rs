@@ -170,7 +170,7 @@ fn stem_of(path: &Path) -> &str {
 
 /// The documents of the files in `dir`, each read in the format its name (or its first bytes)
 /// says; a file's stem is its document's name.
-fn read_documents_dir(dir: &Path) -> anyhow::Result<Vec<Document>> {
+pub fn read_documents_dir(dir: &Path) -> anyhow::Result<Vec<Document>> {
     let mut documents = Vec::new();
     for path in &document_files(dir)? {
         let bytes =

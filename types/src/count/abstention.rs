@@ -46,6 +46,16 @@ pub enum Abstention {
     },
     /// None of the passages found is about the question's subject.
     NothingAbout { passages: usize, subject: String },
+    /// The question asks about a table's rows with a condition on something none of its
+    /// columns holds.
+    NoSuchColumn {
+        /// The table's context.
+        table: String,
+        /// What the question asked about ("more than 2 cafes").
+        asked: String,
+        /// The columns the table has.
+        columns: Vec<String>,
+    },
 }
 
 impl Abstention {
@@ -67,6 +77,18 @@ impl Abstention {
             ),
             Abstention::NothingAbout { passages, subject } => format!(
                 "none of the {passages} passages it found is about {subject} (each names too little of it), so none of their counts is taken."
+            ),
+            Abstention::NoSuchColumn {
+                table,
+                asked,
+                columns,
+            } => format!(
+                "the table in “{table}” has no column for “{asked}”; its columns are {}.",
+                columns
+                    .iter()
+                    .map(|c| format!("“{c}”"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         }
     }

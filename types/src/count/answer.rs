@@ -154,6 +154,10 @@ pub struct CountAnswer {
     /// Gold, row Falcon", "counted from a list of 4 (“Present”)"), with the passage's id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read_from: Option<StructuredReading>,
+    /// The count, sum, average, largest or smallest computed over a table's records, with the
+    /// rows it touched, when the question was answered so (issue 74); then `count` is its value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aggregation: Option<super::Aggregation>,
     /// The representative count phrase.
     pub cnp_rep: Option<Cnp>,
     /// Share of the used confidence that agrees with the prediction (synonyms and CNP_rep).

@@ -1,6 +1,7 @@
 //! Count questions: the choices a person makes, the settings, and the answer.
 
 pub mod abstention;
+pub mod aggregation;
 pub mod answer;
 pub mod choices;
 #[cfg(feature = "clap")]
@@ -10,6 +11,7 @@ pub mod settings;
 pub mod stages;
 
 pub use abstention::{Abstention, SupportMeasure};
+pub use aggregation::{AggregatedRow, Aggregation, Operation};
 pub use answer::{
     Cnp, CnpClass, CnpGroups, CountAnswer, CountSpan, InstanceMark, QuestionAnalysis,
     RankedInstance, SnippetAnswer, StageTiming,

@@ -46,6 +46,8 @@ pub enum Retrieval {
     Web,
     /// Given with the question (an evaluation's or a caller's own snippets).
     Given,
+    /// No snippets: the answer was computed over a table's records (issue 74).
+    Records,
 }
 
 impl Retrieval {
@@ -55,6 +57,7 @@ impl Retrieval {
             Retrieval::Bm25 => "bm25",
             Retrieval::Web => "web",
             Retrieval::Given => "given",
+            Retrieval::Records => "records",
         }
     }
 
@@ -65,6 +68,7 @@ impl Retrieval {
             Retrieval::Bm25 => "found by a word search of the corpus",
             Retrieval::Web => "found by a web search",
             Retrieval::Given => "the snippets given with the question",
+            Retrieval::Records => "computed over the rows of a table in the corpus",
         }
     }
 }

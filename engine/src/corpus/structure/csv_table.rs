@@ -1,6 +1,6 @@
 //! A CSV file read with the `csv` crate: one table whose first record names the columns.
 
-use super::lines::push_table;
+use super::lines::{is_value_cell, push_rows, push_table};
 use super::{Outline, OutlineBuilder};
 use crate::corpus::budget::{ReadBudget, ReadRefused, TableSize};
 
@@ -24,7 +24,19 @@ pub fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> 
         rows.push(record.iter().map(str::to_string).collect());
     }
     let mut builder = OutlineBuilder::new(budget);
-    push_table(&mut builder, rows)?;
+    // A CSV file's first record names its columns unless every cell of it is a value: a
+    // header such as "3-dart average" starts with a digit and still names a column.
+    let first_names_columns = rows.first().is_some_and(|first| {
+        first
+            .iter()
+            .any(|cell| !cell.is_empty() && !is_value_cell(cell))
+    }) && rows.len() > 1;
+    if first_names_columns {
+        let header = rows.remove(0);
+        push_rows(&mut builder, header.into(), rows)?;
+    } else {
+        push_table(&mut builder, rows)?;
+    }
     Ok(builder.finish())
 }
 

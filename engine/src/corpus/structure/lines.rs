@@ -386,7 +386,7 @@ fn is_rule(line: &str) -> bool {
 /// Whether a table cell holds a value: a word of it is a number ("4", "£3.50", "Carn Mheall,
 /// 412 m"), other than a year (a column named by its year, "Population (2021)"). Digits inside
 /// a name ("RX-600", "Q3") do not make a value.
-fn is_value_cell(cell: &str) -> bool {
+pub(super) fn is_value_cell(cell: &str) -> bool {
     cell.split_whitespace().any(|word| {
         let word = word.trim_matches(|c: char| !c.is_alphanumeric() && !"£$€".contains(c));
         let year = word.len() == 4

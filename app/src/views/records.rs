@@ -1,0 +1,70 @@
+//! A count, sum, average, largest or smallest computed over a table's rows (issue 74): the
+//! result, the conditions read, and the table with the rows taken and those left out, so a
+//! person checks the computation row by row.
+
+use leptos::prelude::*;
+use tally_types::count::{Abstention, Aggregation};
+
+/// The result and its table.
+#[component]
+pub fn AggregationView(
+    aggregation: Aggregation,
+    answered: bool,
+    abstention: Option<String>,
+) -> impl IntoView {
+    let headline = if answered {
+        aggregation.headline()
+    } else {
+        Abstention::HEADLINE.to_string()
+    };
+    let explanation = aggregation.explanation();
+    let conditions = (!aggregation.conditions.is_empty()).then(|| {
+        view! {
+            <p class="count-meta" id="aggregation-conditions">
+                "Condition read: " {aggregation.conditions.join(" and ")}
+            </p>
+        }
+    });
+    let shown = aggregation.rows.len();
+    let more = (shown < aggregation.rows_total).then(|| {
+        view! {
+            <p class="muted small">{format!("The first {shown} of {} rows are shown.", aggregation.rows_total)}</p>
+        }
+    });
+    let header = aggregation.header.clone();
+    let rows = aggregation.rows.clone();
+    view! {
+        <p class="count-value" id="count-value">{headline}</p>
+        <p class="count-meta" id="aggregation-explanation">{explanation}</p>
+        {abstention.map(|why| view! { <p class="count-meta" id="abstention">{why}</p> })}
+        {conditions}
+        <div class="table-scroll">
+            <table class="aggregation-rows" id="aggregation-rows">
+                <caption class="visually-hidden">"The table's rows: taken, or left out"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"taken"</th>
+                        {header.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}
+                        <th scope="col">"where"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {rows
+                        .into_iter()
+                        .map(|row| {
+                            let class = if row.taken { "row-taken" } else { "row-left-out" };
+                            view! {
+                                <tr class=class>
+                                    <td>{if row.taken { "yes" } else { "no" }}</td>
+                                    {row.cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
+                                    <td>{row.place.unwrap_or_default()}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
+        {more}
+    }
+}

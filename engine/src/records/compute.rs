@@ -1,0 +1,91 @@
+//! An aggregation computed over a table's rows in code: what the in-memory store runs, and what
+//! the PostgreSQL store's SQL must agree with (a test holds them together).
+
+use tally_types::count::Operation;
+
+use super::plan::AggregateQuery;
+use super::table::RecordTable;
+
+/// The result of an aggregation, with the rows it took.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Computed {
+    /// The count, sum, average or chosen row's value; `None` when no row had a value to add
+    /// or compare.
+    pub value: Option<f64>,
+    /// The chosen row (largest, smallest), by its position in the table.
+    pub chosen: Option<usize>,
+    /// Whether each row met every condition (and had a value, when a column is read).
+    pub taken: Vec<bool>,
+}
+
+impl Computed {
+    /// How many rows were taken.
+    pub fn rows_taken(&self) -> usize {
+        self.taken.iter().filter(|t| **t).count()
+    }
+}
+
+/// Runs `query` over `table`'s rows.
+pub fn compute(table: &RecordTable, query: &AggregateQuery) -> Computed {
+    let cell_number = |row: usize, column: usize| {
+        table.rows[row]
+            .cells
+            .get(column)
+            .and_then(|cell| cell.number)
+    };
+    let taken: Vec<bool> = (0..table.rows.len())
+        .map(|r| {
+            let meets = query.filters.iter().all(|f| {
+                let cell = table.rows[r].cells.get(f.column);
+                f.test.accepts(
+                    cell.and_then(|c| c.number),
+                    cell.map_or("", |c| c.text.as_str()),
+                )
+            });
+            meets
+                && query
+                    .value_column
+                    .is_none_or(|column| cell_number(r, column).is_some())
+        })
+        .collect();
+    let values: Vec<(usize, f64)> = match query.value_column {
+        Some(column) => (0..table.rows.len())
+            .filter(|r| taken[*r])
+            .filter_map(|r| cell_number(r, column).map(|v| (r, v)))
+            .collect(),
+        None => Vec::new(),
+    };
+    let count = taken.iter().filter(|t| **t).count();
+    // The first row wins a tie, as SQL's ORDER BY value, row does.
+    let pick = |better: fn(f64, f64) -> bool| {
+        values
+            .iter()
+            .copied()
+            .reduce(|best, next| if better(next.1, best.1) { next } else { best })
+    };
+    let (value, chosen) = match query.operation {
+        Operation::Count => (Some(count as f64), None),
+        Operation::Sum => (
+            (!values.is_empty()).then(|| values.iter().map(|(_, v)| v).sum()),
+            None,
+        ),
+        Operation::Average => (
+            (!values.is_empty())
+                .then(|| values.iter().map(|(_, v)| v).sum::<f64>() / values.len() as f64),
+            None,
+        ),
+        Operation::Largest => match pick(|a, b| a > b) {
+            Some((row, v)) => (Some(v), Some(row)),
+            None => (None, None),
+        },
+        Operation::Smallest => match pick(|a, b| a < b) {
+            Some((row, v)) => (Some(v), Some(row)),
+            None => (None, None),
+        },
+    };
+    Computed {
+        value,
+        chosen,
+        taken,
+    }
+}

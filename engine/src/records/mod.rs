@@ -1,0 +1,80 @@
+//! Records as a queryable table (issue 74): each table of a person's documents typed at
+//! ingestion (`table.rs`), a question read as an aggregation (`question.rs`) and planned over
+//! the tables (`plan.rs`), computed in code (`compute.rs`, the in-memory store `memory.rs`) or in
+//! SQL by the server, and answered with the rows it touched (`answer.rs`).
+//!
+//! [`decide`] is the one decision every entry point makes: an aggregation to compute, a
+//! decline (a condition on a column the table lacks), or none (the stated-count readings
+//! answer).
+
+mod answer;
+mod compute;
+mod memory;
+mod plan;
+mod question;
+mod table;
+
+pub use answer::{aggregation_answer, no_such_column_answer};
+pub use compute::{compute, Computed};
+pub use memory::MemoryRecords;
+pub use plan::{plan, AggregateQuery, Bound, Filter, FilterTest, Plan};
+pub use question::{read_question, AggregationQuestion, AskedCondition};
+pub use table::{
+    in_column_unit, tables_of, tables_of_records, year_of, Cell, Column, ColumnKind, RecordTable,
+    Row, TableSchema,
+};
+
+use tally_types::count::{CountAnswer, CountSettings};
+
+/// What a question comes to over a corpus's tables.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decision {
+    /// Compute this over the table it names (by its position among the schemas).
+    Compute(AggregateQuery),
+    /// Answered already: declined, with the table's columns.
+    Answer(Box<CountAnswer>),
+}
+
+/// Decides how `question` is answered over the tables `schemas` describe; `None` when it asks
+/// no aggregation of them.
+pub fn decide(
+    question: &str,
+    settings: &CountSettings,
+    schemas: &[TableSchema],
+) -> Option<Decision> {
+    if schemas.is_empty() {
+        return None;
+    }
+    let asked = read_question(question)?;
+    match plan(&asked, schemas) {
+        Plan::NotAggregation => None,
+        Plan::Query(query) => Some(Decision::Compute(query)),
+        Plan::NoSuchColumn { table, asked } => Some(Decision::Answer(Box::new(
+            no_such_column_answer(question, settings, &schemas[table], &asked),
+        ))),
+    }
+}
+
+/// Answers `question` over `tables` in memory; `None` when it asks no aggregation of them.
+pub fn answer_in_memory(
+    question: &str,
+    settings: &CountSettings,
+    tables: &[RecordTable],
+) -> Option<CountAnswer> {
+    let schemas: Vec<TableSchema> = tables.iter().map(RecordTable::schema).collect();
+    match decide(question, settings, &schemas)? {
+        Decision::Answer(answer) => Some(*answer),
+        Decision::Compute(query) => {
+            let table = &tables[query.table];
+            let computed = compute(table, &query);
+            Some(aggregation_answer(
+                question,
+                settings,
+                &schemas[query.table],
+                &query,
+                &computed,
+                &table.rows,
+            ))
+        }
+    }
+}

@@ -1,0 +1,509 @@
+//! An aggregation question matched to a table: which table (its rows are the things asked for,
+//! or one of its columns is), which column each condition is on, which column is added up or
+//! compared; or why the question is not an aggregation over these tables.
+
+use tally_types::count::Operation;
+
+use super::question::{words_of, AggregationQuestion, AskedCondition};
+use super::table::{measure_of, ColumnKind, TableSchema, NUMBER};
+use crate::quantity::Condition;
+use crate::search::keys::to_base;
+
+/// A computation over one table, every part typed: nothing of it is text to splice into SQL.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AggregateQuery {
+    /// The table's position among the schemas it was planned against.
+    pub table: usize,
+    pub operation: Operation,
+    /// The column added up, averaged or compared.
+    pub value_column: Option<usize>,
+    pub filters: Vec<Filter>,
+}
+
+/// A condition on one column.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Filter {
+    pub column: usize,
+    pub test: FilterTest,
+    /// As a person checks it: "Opened > 1990".
+    pub described: String,
+}
+
+/// What a cell must be to meet a filter.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FilterTest {
+    /// A number within bounds (in the column's base unit).
+    Within {
+        low: Option<Bound>,
+        high: Option<Bound>,
+    },
+    /// A text equal to this one, ignoring case.
+    TextIs(String),
+}
+
+/// One end of a range.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bound {
+    pub value: f64,
+    pub inclusive: bool,
+}
+
+impl FilterTest {
+    /// Whether a cell meets it.
+    pub fn accepts(&self, number: Option<f64>, text: &str) -> bool {
+        match self {
+            FilterTest::Within { low, high } => {
+                let Some(x) = number else {
+                    return false;
+                };
+                let above = low.is_none_or(|b| x > b.value || (b.inclusive && x == b.value));
+                let below = high.is_none_or(|b| x < b.value || (b.inclusive && x == b.value));
+                above && below
+            }
+            FilterTest::TextIs(wanted) => text.trim().eq_ignore_ascii_case(wanted),
+        }
+    }
+}
+
+/// What a question comes to over a corpus's tables.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Plan {
+    /// It asks no aggregation of these tables: the other readings answer it.
+    NotAggregation,
+    /// Computed over one table.
+    Query(AggregateQuery),
+    /// It asks about a table's rows with a condition on something none of its columns holds.
+    NoSuchColumn { table: usize, asked: String },
+}
+
+/// How well a table's names meet the question.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+struct Fit {
+    /// Question words the columns' names hold, for the columns chosen.
+    columns: usize,
+    /// Question words the rows' names hold (the first column's header, the table's headings).
+    rows: usize,
+}
+
+/// Plans `question` over `tables`: the table that fits it best, or why none does.
+pub fn plan(question: &AggregationQuestion, tables: &[TableSchema]) -> Plan {
+    let mut best: Option<(Fit, Plan)> = None;
+    for (t, table) in tables.iter().enumerate() {
+        let Some((fit, plan)) = plan_table(question, t, table) else {
+            continue;
+        };
+        let better = match &best {
+            None => true,
+            // A table that answers beats one that cannot; then the better fit.
+            Some((best_fit, best_plan)) => {
+                let answers = matches!(plan, Plan::Query(_));
+                let best_answers = matches!(best_plan, Plan::Query(_));
+                (answers && !best_answers)
+                    || (answers == best_answers
+                        && (fit.columns + fit.rows, fit.columns)
+                            > (best_fit.columns + best_fit.rows, best_fit.columns))
+            }
+        };
+        if better {
+            best = Some((fit, plan));
+        }
+    }
+    best.map_or(Plan::NotAggregation, |(_, plan)| plan)
+}
+
+/// The question's words a name holds.
+fn overlap(question: &[String], name: &str) -> usize {
+    words_of(name)
+        .iter()
+        .filter(|w| question.contains(w))
+        .count()
+}
+
+/// The question over one table; `None` when the table has nothing to do with it.
+fn plan_table(
+    question: &AggregationQuestion,
+    t: usize,
+    table: &TableSchema,
+) -> Option<(Fit, Plan)> {
+    let words = &question.words;
+    let first = table.columns.first()?;
+    // The rows' names: the first column's header and the table's last heading.
+    let heading = table
+        .context
+        .rsplit(crate::corpus::structure::CONTEXT_SEPARATOR)
+        .next()
+        .unwrap_or_default();
+    // The whole context counts too: "the price of a kettle" names the kettle comparison.
+    let rows = 2 * overlap(words, &first.name).max(overlap(words, heading))
+        + usize::from(overlap(words, &table.context) > 0);
+    let mut columns = 0;
+    let mut filters = Vec::new();
+    for condition in &question.conditions {
+        match filter_for(question, condition, table) {
+            Some((filter, fit)) => {
+                columns += fit;
+                filters.push(filter);
+            }
+            None if rows > 0 => {
+                return Some((
+                    Fit { columns, rows },
+                    Plan::NoSuchColumn {
+                        table: t,
+                        asked: condition.text().to_string(),
+                    },
+                ));
+            }
+            None => return None,
+        }
+    }
+    // A number after a column's name: "in zone 2".
+    for (word, value, text) in &question.equalities {
+        let column = table.columns.iter().enumerate().skip(1).find(|(_, c)| {
+            matches!(&c.kind, ColumnKind::Number { measure, .. } if measure == NUMBER)
+                && words_of(&c.name).contains(word)
+        });
+        if let Some((n, c)) = column {
+            columns += 1;
+            filters.push(Filter {
+                column: n,
+                test: FilterTest::Within {
+                    low: Some(Bound {
+                        value: *value,
+                        inclusive: true,
+                    }),
+                    high: Some(Bound {
+                        value: *value,
+                        inclusive: true,
+                    }),
+                },
+                described: format!("{} = {}", c.name, text),
+            });
+        }
+    }
+    // A text column's value the question names: "in the North region".
+    if let Some((filter, fit)) = text_filter(question, table) {
+        if rows > 0 || question.operation != Operation::Count {
+            columns += fit;
+            filters.push(filter);
+        }
+    }
+    let value_column = match question.operation {
+        Operation::Count => None,
+        operation => match value_column(question, table, operation, &filters) {
+            Some((column, fit)) => {
+                columns += fit;
+                Some(column)
+            }
+            // "how many stations in total have more than 4 platforms": the rows counted.
+            None if question.asks_how_many && !filters.is_empty() => None,
+            None => return None,
+        },
+    };
+    let operation = match (question.operation, value_column) {
+        (_, None) => Operation::Count,
+        (operation, Some(_)) => operation,
+    };
+    if filters.is_empty() && operation == Operation::Count {
+        return None;
+    }
+    // The rows' fit from the words the chosen columns do not already name ("prices" in a
+    // price list's file name does not make it the kettles' table).
+    let chosen: Vec<String> = filters
+        .iter()
+        .map(|f| f.column)
+        .chain(value_column)
+        .flat_map(|c| words_of(&table.columns[c].name))
+        .collect();
+    let rest: Vec<String> = words
+        .iter()
+        .filter(|w| !chosen.contains(w))
+        .cloned()
+        .collect();
+    let rows = if rest.len() < words.len() {
+        2 * overlap(&rest, &first.name).max(overlap(&rest, heading))
+            + usize::from(overlap(&rest, &table.context) > 0)
+    } else {
+        rows
+    };
+    // A count's rows must be the things asked for; a sum's or a comparison's column must be
+    // named (or its measure), else the table is not what the question is about.
+    if rows == 0 && columns == 0 {
+        return None;
+    }
+    if operation == Operation::Count && rows == 0 {
+        return None;
+    }
+    Some((
+        Fit { columns, rows },
+        Plan::Query(AggregateQuery {
+            table: t,
+            operation,
+            value_column,
+            filters,
+        }),
+    ))
+}
+
+/// The column a condition is on, with how many question words its name holds.
+fn filter_for(
+    question: &AggregationQuestion,
+    condition: &AskedCondition,
+    table: &TableSchema,
+) -> Option<(Filter, usize)> {
+    let words = &question.words;
+    match condition {
+        AskedCondition::Quantity {
+            constraint, noun, ..
+        } => {
+            let (unit, value, high) = everyday_unit(constraint, table);
+            let measure = measure_of(unit.as_ref());
+            let low = to_base(value, unit.as_ref());
+            let high = to_base(high, unit.as_ref());
+            let numbers = || {
+                table.columns.iter().enumerate().skip(1).filter(|(_, c)| {
+                    matches!(&c.kind, ColumnKind::Number { measure: m, .. } if *m == measure)
+                })
+            };
+            // The column the condition's noun names ("4 platforms": "Platforms"; "3 snow
+            // days" is not "Rain days"), else one the question's other words name ("won
+            // fewer than 8 matches": "Won"); a measure ("over £5") needs no name when one
+            // column holds it.
+            let named_by_noun = |(n, c): (usize, &super::table::Column)| {
+                let names = words_of(&c.name);
+                let noun = noun.as_ref()?;
+                noun.iter()
+                    .all(|w| names.contains(w))
+                    .then_some((n, noun.len() + 1))
+            };
+            let named_by_words = |(n, c): (usize, &super::table::Column)| {
+                let fit = overlap(&question.free_words, &c.name);
+                (fit > 0).then_some((n, fit))
+            };
+            let by_noun = numbers()
+                .filter_map(named_by_noun)
+                .max_by_key(|(n, fit)| (*fit, std::cmp::Reverse(*n)));
+            let by_words = || {
+                numbers()
+                    .filter_map(named_by_words)
+                    .max_by_key(|(n, fit)| (*fit, std::cmp::Reverse(*n)))
+            };
+            let (column, fit) = match (by_noun, measure == NUMBER) {
+                (Some(found), _) => found,
+                (None, true) => by_words()?,
+                (None, false) => by_words().or_else(|| {
+                    // One column of the measure, or one in the very unit asked ("longer than
+                    // 100 km": "Distance" in km, not "Climbing" in m).
+                    let all: Vec<usize> = numbers().map(|(n, _)| n).collect();
+                    let same_unit: Vec<usize> = all
+                        .iter()
+                        .copied()
+                        .filter(|n| {
+                            matches!(&table.columns[*n].kind, ColumnKind::Number { unit_id: Some(id), .. }
+                                if unit.as_ref().and_then(|u| u.unit_id.as_ref()) == Some(id))
+                        })
+                        .collect();
+                    match (all.as_slice(), same_unit.as_slice()) {
+                        ([only], _) | (_, [only]) => Some((*only, 0)),
+                        _ => None,
+                    }
+                })?,
+            };
+            let test = bounds(constraint.condition, low, high)?;
+            Some((
+                Filter {
+                    column,
+                    described: describe(
+                        &table.columns[column].name,
+                        constraint.condition,
+                        value,
+                        constraint.high.map(|_| high_value(constraint, value)),
+                        unit_text(unit.as_ref()),
+                    ),
+                    test,
+                },
+                fit,
+            ))
+        }
+        AskedCondition::Year {
+            condition,
+            low,
+            high,
+            ..
+        } => {
+            let (column, fit) = table
+                .columns
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.kind == ColumnKind::Year)
+                .map(|(n, c)| (n, overlap(words, &c.name)))
+                .max_by_key(|(n, fit)| (*fit, std::cmp::Reverse(*n)))?;
+            let test = bounds(*condition, *low, high.unwrap_or(*low))?;
+            Some((
+                Filter {
+                    column,
+                    described: describe(&table.columns[column].name, *condition, *low, *high, None),
+                    test,
+                },
+                fit,
+            ))
+        }
+    }
+}
+
+/// A text column's value the question names (all of its words), not in the first column (the
+/// rows' names are what is counted, not a condition).
+fn text_filter(question: &AggregationQuestion, table: &TableSchema) -> Option<(Filter, usize)> {
+    let heading_words = words_of(&table.context);
+    table
+        .columns
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, c)| c.kind == ColumnKind::Text)
+        .flat_map(|(n, c)| c.values.iter().map(move |v| (n, c, v)))
+        .filter(|(_, _, value)| {
+            let value_words = words_of(value);
+            !value_words.is_empty()
+                && value_words.iter().all(|w| question.words.contains(w))
+                && !value_words.iter().all(|w| heading_words.contains(w))
+        })
+        .map(|(n, c, value)| {
+            (
+                Filter {
+                    column: n,
+                    test: FilterTest::TextIs(value.clone()),
+                    described: format!("{} = {value}", c.name),
+                },
+                words_of(value).len() + overlap(&question.words, &c.name),
+            )
+        })
+        .max_by_key(|(_, fit)| *fit)
+}
+
+/// The column a sum, an average or a comparison is over: a column of numbers (or years, for
+/// "the oldest") whose name the question says, or whose measure its superlative names.
+fn value_column(
+    question: &AggregationQuestion,
+    table: &TableSchema,
+    operation: Operation,
+    filters: &[Filter],
+) -> Option<(usize, usize)> {
+    let filtered: Vec<usize> = filters.iter().map(|f| f.column).collect();
+    let candidates: Vec<(usize, usize)> = table
+        .columns
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| match &c.kind {
+            ColumnKind::Number { .. } => true,
+            ColumnKind::Year => operation.picks_a_row(),
+            ColumnKind::Text => false,
+        })
+        .map(|(n, c)| {
+            let hinted = match (question.measure_hint, &c.kind) {
+                (Some("year"), ColumnKind::Year) => true,
+                (Some("money"), ColumnKind::Number { measure, .. }) => {
+                    measure.starts_with("money:")
+                }
+                (Some(hint), ColumnKind::Number { measure, .. }) => measure == hint,
+                _ => false,
+            };
+            (
+                n,
+                overlap(&question.words, &c.name) * 2 + usize::from(hinted),
+            )
+        })
+        .collect();
+    if let Some(best) = candidates
+        .iter()
+        .filter(|(_, fit)| *fit > 0)
+        .max_by_key(|(n, fit)| (*fit, std::cmp::Reverse(*n)))
+    {
+        return Some(*best);
+    }
+    // One column of numbers besides the conditions' and no other: it is the one meant.
+    let others: Vec<&(usize, usize)> = candidates
+        .iter()
+        .filter(|(n, _)| !filtered.contains(n))
+        .collect();
+    match others.as_slice() {
+        [only] if question.measure_hint.is_none() && operation.picks_a_row() => Some((only.0, 0)),
+        _ => None,
+    }
+}
+
+/// A constraint's unit as people mean it over this table: "15 degrees" is a temperature in
+/// degrees Celsius when the table has a temperature column (and no angles).
+fn everyday_unit(
+    constraint: &crate::quantity::Constraint,
+    table: &TableSchema,
+) -> (Option<crate::quantity::QuantityUnit>, f64, f64) {
+    let mut unit = constraint.unit.clone();
+    let high = constraint.high.unwrap_or(constraint.value);
+    let has = |wanted: &str| {
+        table
+            .columns
+            .iter()
+            .any(|c| matches!(&c.kind, ColumnKind::Number { measure, .. } if measure == wanted))
+    };
+    if let Some(u) = unit.as_mut() {
+        if u.dimension.as_deref() == Some("angle")
+            && u.unit_id.as_deref() == Some("degree_angle")
+            && has("temperature")
+            && !has("angle")
+        {
+            u.dimension = Some("temperature".into());
+            u.unit_id = Some("celsius".into());
+            u.surface = "°C".into();
+        }
+    }
+    (unit, constraint.value, high)
+}
+
+/// The high end of a range constraint, as written.
+fn high_value(constraint: &crate::quantity::Constraint, value: f64) -> f64 {
+    constraint.high.unwrap_or(value)
+}
+
+/// A condition's bounds.
+fn bounds(condition: Condition, low: f64, high: f64) -> Option<FilterTest> {
+    let bound = |value, inclusive| Some(Bound { value, inclusive });
+    let (low, high) = match condition {
+        Condition::Greater => (bound(low, false), None),
+        Condition::AtLeast => (bound(low, true), None),
+        Condition::Less => (None, bound(low, false)),
+        Condition::AtMost => (None, bound(low, true)),
+        Condition::Range => (bound(low.min(high), true), bound(low.max(high), true)),
+        _ => return None,
+    };
+    Some(FilterTest::Within { low, high })
+}
+
+/// A filter as a person checks it: "Platforms > 4", "Fare > £5", "Opened between 2015 and 2019".
+fn describe(
+    column: &str,
+    condition: Condition,
+    value: f64,
+    high: Option<f64>,
+    unit: Option<String>,
+) -> String {
+    let shown = |v: f64| tally_types::count::aggregation::with_unit(v, unit.as_deref());
+    match (condition, high) {
+        (Condition::Range, Some(h)) => {
+            format!("{column} between {} and {}", shown(value), shown(h))
+        }
+        _ => format!("{column} {} {}", condition.symbol(), shown(value)),
+    }
+}
+
+/// A unit as a condition shows it ("£", "kg"); none for counted nouns.
+fn unit_text(unit: Option<&crate::quantity::QuantityUnit>) -> Option<String> {
+    let unit = unit?;
+    match unit.unit_id.as_deref() {
+        None => None,
+        Some("gbp") => Some("£".into()),
+        Some("usd") => Some("$".into()),
+        Some("eur") => Some("€".into()),
+        Some(_) if unit.dimension.as_deref() == Some("count") => None,
+        Some(_) => Some(unit.surface.trim().to_string()),
+    }
+}

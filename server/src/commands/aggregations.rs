@@ -1,0 +1,260 @@
+//! `tally eval aggregations`: questions that count, add up, average or compare a table's rows
+//! under a condition (issue 74), over the collection in `tests/fixtures/aggregations` (tables
+//! in CSV, Markdown and HTML written for the project, with questions written before any
+//! aggregation code was tuned, some unanswerable). Each question is answered as the service
+//! answers it over an uploaded corpus: an aggregation when the records decide one, else the
+//! count pipeline (a count question) or the value reader; right, wrong and declined per
+//! operation and half (the `half` field), and how each answer was reached.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::Context;
+use serde::Deserialize;
+use tally_engine::corpus::documents::{self, Indexes};
+use tally_engine::count::pipeline::carry_on;
+use tally_engine::count::snippet_index::SnippetIndex;
+use tally_engine::records::MemoryRecords;
+use tally_engine::search::index::SentenceIndex;
+use tally_engine::value::{answer_with_tables, parse_question, ValueSettings};
+use tally_engine::{detect_kind, QuestionKind};
+
+use super::own_documents::read_documents_dir;
+use crate::cli::EvalAggregationsArgs;
+use crate::loading::load_pipeline;
+
+/// The corpus name the collection is ingested under.
+const CORPUS: &str = "aggregations";
+
+/// One question of the collection.
+#[derive(Debug, Clone, Deserialize)]
+struct AggregationCase {
+    question: String,
+    /// count, sum, average, largest, smallest, or none (unanswerable).
+    operation: String,
+    answer: Option<f64>,
+    /// The chosen row's name, for largest and smallest.
+    name: Option<String>,
+    document: String,
+    half: String,
+}
+
+/// How a question was answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Route {
+    Aggregation,
+    Stated,
+    Value,
+}
+
+impl Route {
+    fn name(self) -> &'static str {
+        match self {
+            Route::Aggregation => "records",
+            Route::Stated => "count reader",
+            Route::Value => "value reader",
+        }
+    }
+}
+
+/// What a question got: a number (and a name), or nothing.
+struct Given {
+    value: Option<f64>,
+    name: Option<String>,
+    route: Route,
+    note: String,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct Tally {
+    right: usize,
+    wrong: usize,
+    declined: usize,
+}
+
+pub fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
+    let cases = read_cases(&args.dir.join("questions.jsonl"))?;
+    let documents = read_documents_dir(&args.dir.join("documents"))?;
+    let _ = std::fs::remove_dir_all(&args.work);
+    let snippets = SnippetIndex::in_memory()?;
+    let sentences = SentenceIndex::open_or_create(&args.work.join("sentences"))?;
+    documents::ingest(
+        &Indexes {
+            snippets: Some(&snippets),
+            sentences: Some(&sentences),
+        },
+        CORPUS,
+        &documents,
+        &mut |_| {},
+    )?;
+    // The tables as a server reads them back from its snippet index.
+    let records = MemoryRecords::from_snippet_index(&snippets, CORPUS)?;
+    let pipeline = load_pipeline(&args.models)?;
+    let mut settings = args.settings.0.clone();
+    settings.corpus = Some(CORPUS.to_string());
+
+    let mut tallies: BTreeMap<(String, String), Tally> = BTreeMap::new();
+    let mut routes: BTreeMap<(String, &'static str), usize> = BTreeMap::new();
+    let mut misses = Vec::new();
+    for case in &cases {
+        let given = if let Some(answer) = tally_engine::records::answer_in_memory(
+            &case.question,
+            &settings,
+            records.tables(CORPUS),
+        ) {
+            let note = match &answer.aggregation {
+                Some(a) => a.explanation(),
+                None => answer.abstention.clone().unwrap_or_default(),
+            };
+            Given {
+                value: answer.count,
+                name: answer.aggregation.and_then(|a| a.name),
+                route: Route::Aggregation,
+                note,
+            }
+        } else if detect_kind(&case.question, false).kind == QuestionKind::Count {
+            let answer =
+                pipeline.answer_from_index(&snippets, &case.question, &settings, &mut carry_on)?;
+            Given {
+                value: answer.count,
+                name: None,
+                route: Route::Stated,
+                note: answer.abstention.unwrap_or_default(),
+            }
+        } else {
+            let answer = answer_with_tables(
+                &parse_question(&case.question),
+                &snippets,
+                Some(CORPUS),
+                sentences.observations(),
+                &ValueSettings::default(),
+            )?;
+            Given {
+                value: answer.value,
+                name: None,
+                route: Route::Value,
+                note: answer.note.unwrap_or_default(),
+            }
+        };
+        let outcome = judge(case, &given);
+        for operation in [case.operation.clone(), "all".to_string()] {
+            let tally = tallies
+                .entry((case.half.clone(), operation.clone()))
+                .or_default();
+            match outcome {
+                Outcome::Right => tally.right += 1,
+                Outcome::Wrong => tally.wrong += 1,
+                Outcome::Declined => tally.declined += 1,
+            }
+        }
+        *routes
+            .entry((case.half.clone(), given.route.name()))
+            .or_default() += 1;
+        if outcome != Outcome::Right && (args.show_test || case.half == "tuning") {
+            misses.push(format!(
+                "[{}, {}] {} ({}) — gold {}{}, given {}{} by the {}: {}",
+                case.half,
+                case.operation,
+                case.question,
+                case.document,
+                case.answer.map_or("none".into(), |a| a.to_string()),
+                case.name
+                    .as_deref()
+                    .map(|n| format!(" ({n})"))
+                    .unwrap_or_default(),
+                given.value.map_or("nothing".into(), |v| format!("{v}")),
+                given
+                    .name
+                    .as_deref()
+                    .map(|n| format!(" ({n})"))
+                    .unwrap_or_default(),
+                given.route.name(),
+                given.note
+            ));
+        }
+    }
+    println!(
+        "{} documents, {} questions ({} unanswerable); halves fixed by the collection",
+        documents.len(),
+        cases.len(),
+        cases.iter().filter(|c| c.answer.is_none()).count()
+    );
+    println!(
+        "\n{:<6} {:<10} {:>5} {:>6} {:>6} {:>9} {:>8} {:>8}",
+        "half", "operation", "asked", "right", "wrong", "declined", "right%", "wrong%"
+    );
+    for ((half, operation), t) in &tallies {
+        let asked = t.right + t.wrong + t.declined;
+        println!(
+            "{half:<6} {operation:<10} {asked:>5} {:>6} {:>6} {:>9} {:>7.1}% {:>7.1}%",
+            t.right,
+            t.wrong,
+            t.declined,
+            100.0 * t.right as f64 / asked.max(1) as f64,
+            100.0 * t.wrong as f64 / asked.max(1) as f64,
+        );
+    }
+    println!("\nanswered by");
+    for ((half, route), n) in &routes {
+        println!("  {half:<6} {route:<13} {n}");
+    }
+    if !misses.is_empty() {
+        println!(
+            "\nnot right ({}):",
+            if args.show_test {
+                "both halves"
+            } else {
+                "tuning half only; --show-test for the test half"
+            }
+        );
+        for miss in misses {
+            println!("  {miss}");
+        }
+    }
+    Ok(())
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Right,
+    Wrong,
+    Declined,
+}
+
+/// A count is right when equal, a number within 1%, a chosen row when its name is the gold's
+/// too; an unanswerable question is right when nothing is answered.
+fn judge(case: &AggregationCase, given: &Given) -> Outcome {
+    let (Some(gold), Some(value)) = (case.answer, given.value) else {
+        return match (case.answer, given.value) {
+            (None, None) => Outcome::Right,
+            (Some(_), None) => Outcome::Declined,
+            _ => Outcome::Wrong,
+        };
+    };
+    let close = (value - gold).abs() <= 0.01 * gold.abs().max(1e-9);
+    let named = match &case.name {
+        Some(name) => given
+            .name
+            .as_deref()
+            .is_some_and(|n| n.trim().eq_ignore_ascii_case(name.trim())),
+        None => true,
+    };
+    if close && named {
+        Outcome::Right
+    } else {
+        Outcome::Wrong
+    }
+}
+
+fn read_cases(path: &Path) -> anyhow::Result<Vec<AggregationCase>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(n, line)| {
+            serde_json::from_str(line)
+                .with_context(|| format!("{}: line {} is not a question", path.display(), n + 1))
+        })
+        .collect()
+}
