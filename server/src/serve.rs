@@ -57,7 +57,21 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         args.answer_queue,
     )
     .with_max_snippets(usize::try_from(args.max_snippets).unwrap_or(usize::MAX))
-    .with_web(web_source(&args, &db)?.map(Arc::new));
+    .with_web(web_source(&args, &db)?.map(Arc::new))
+    .with_records(db.clone());
+    // Corpora stored before their tables were get them now, in the background.
+    {
+        let db = db.clone();
+        tokio::spawn(async move {
+            match crate::store::records::backfill(&db).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!("wrote {n} record tables of corpora stored before them"),
+                Err(e) => {
+                    tracing::warn!("the record tables of older corpora were not written: {e}")
+                }
+            }
+        });
+    }
     // The corpora load while the server already answers health checks and pages; answering
     // says "still loading" until they are ready.
     {

@@ -1,6 +1,7 @@
 //! Workspace-level integration tests: they start the real `tally` binary against a real
 //! PostgreSQL (a private cluster per test, or the server's own) and talk HTTP to it.
 
+mod aggregations;
 mod api_contract;
 mod browser;
 mod cli;

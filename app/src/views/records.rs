@@ -21,7 +21,7 @@ pub fn AggregationView(
     let conditions = (!aggregation.conditions.is_empty()).then(|| {
         view! {
             <p class="count-meta" id="aggregation-conditions">
-                "Condition read: " {aggregation.conditions.join(" and ")}
+                {format!("Condition read: {}", aggregation.conditions.join(" and "))}
             </p>
         }
     });

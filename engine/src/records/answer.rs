@@ -27,11 +27,7 @@ pub fn aggregation_answer(
         _ => None,
     };
     let value = computed.value.map(in_unit);
-    let name = computed
-        .chosen
-        .and_then(|r| rows.get(r))
-        .and_then(|row| row.cells.first())
-        .map(|cell| cell.text.clone());
+    let name = computed.chosen_name.clone();
     let aggregation = Aggregation {
         operation: query.operation,
         document: table.document.clone(),
@@ -42,7 +38,7 @@ pub fn aggregation_answer(
         value: value.unwrap_or(0.0),
         unit,
         name,
-        rows_taken: computed.rows_taken(),
+        rows_taken: computed.rows_taken,
         rows_total: table.rows,
         rows: rows
             .iter()

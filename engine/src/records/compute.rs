@@ -12,17 +12,15 @@ pub struct Computed {
     /// The count, sum, average or chosen row's value; `None` when no row had a value to add
     /// or compare.
     pub value: Option<f64>,
-    /// The chosen row (largest, smallest), by its position in the table.
+    /// The chosen row (largest, smallest), by its position in the table, and its name (its
+    /// first cell).
     pub chosen: Option<usize>,
-    /// Whether each row met every condition (and had a value, when a column is read).
+    pub chosen_name: Option<String>,
+    /// Whether each row met every condition (and had a value, when a column is read), for
+    /// the rows shown at least.
     pub taken: Vec<bool>,
-}
-
-impl Computed {
-    /// How many rows were taken.
-    pub fn rows_taken(&self) -> usize {
-        self.taken.iter().filter(|t| **t).count()
-    }
+    /// How many rows of the whole table were taken.
+    pub rows_taken: usize,
 }
 
 /// Runs `query` over `table`'s rows.
@@ -83,9 +81,14 @@ pub fn compute(table: &RecordTable, query: &AggregateQuery) -> Computed {
             None => (None, None),
         },
     };
+    let chosen_name = chosen
+        .and_then(|r| table.rows[r].cells.first())
+        .map(|cell| cell.text.clone());
     Computed {
         value,
         chosen,
+        chosen_name,
         taken,
+        rows_taken: count,
     }
 }

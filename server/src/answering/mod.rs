@@ -12,7 +12,11 @@ use serde::Serialize;
 use tally_engine::count::pipeline::StageTiming;
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::{CountPipeline, CountSettings};
-use tally_engine::records::{answer_in_memory, MemoryRecords};
+use tally_engine::records::{
+    aggregation_answer, answer_in_memory, decide, Decision, MemoryRecords, TableSchema,
+};
+
+use crate::store::db::Database;
 use tally_engine::search::{search, SearchSettings, SentenceIndex};
 use tally_engine::value::{answer_with_tables, parse_question, ValueAnswer, ValueSettings};
 use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
@@ -79,6 +83,9 @@ pub struct Answerer {
     cache: Arc<Mutex<Cache>>,
     /// The web search for count snippets, when one is configured.
     web: Option<Arc<WebSource>>,
+    /// The database whose record tables aggregations run over (issue 74); without one (`tally
+    /// ask`), the tables are read back from the snippet index.
+    records: Option<Database>,
     /// Corpora being indexed (from the database) right now: not offered and not asked, so that
     /// no answer comes from half a corpus.
     /// Corpora hidden from questions, and why.
@@ -152,8 +159,15 @@ impl Answerer {
             max_snippets: tally_types::count::DEFAULT_MAX_SNIPPETS,
             cache: Arc::new(Mutex::new(Cache::default())),
             web: None,
+            records: None,
             hidden: Arc::default(),
         }
+    }
+
+    /// Runs aggregations as SQL over `db`'s record tables.
+    pub fn with_records(mut self, db: Database) -> Self {
+        self.records = Some(db);
+        self
     }
 
     /// Lets a count question read up to `max` snippets (the operator's `--max-snippets`).
@@ -510,18 +524,54 @@ impl Answerer {
         if checked.snippet_source != SnippetSource::Corpus || !count_allowed {
             return Ok(None);
         }
-        let engines = Arc::clone(engines);
-        let asked = question.to_string();
+        let schemas = match &self.records {
+            Some(db) => match crate::store::records::schemas(db, &corpus).await {
+                Ok(schemas) => schemas,
+                Err(e) => {
+                    // The snippet index holds the same tables: answer from it meanwhile.
+                    tracing::warn!(
+                        "the record tables could not be read ({e}); reading the index's"
+                    );
+                    Vec::new()
+                }
+            },
+            None => Vec::new(),
+        };
         let settings = checked.count.clone();
-        let computed = tokio::task::spawn_blocking(move || {
-            let records =
-                MemoryRecords::from_snippet_index(&engines.snippets, &corpus).map_err(|e| {
-                    AnswerError::Failed(format!("the corpus's tables could not be read: {e}"))
-                })?;
-            Ok::<_, AnswerError>(answer_in_memory(&asked, &settings, records.tables(&corpus)))
-        })
-        .await
-        .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))??;
+        let computed = if let (Some(db), false) = (&self.records, schemas.is_empty()) {
+            let (ids, schemas): (Vec<i64>, Vec<TableSchema>) = schemas.into_iter().unzip();
+            match decide(question, &settings, &schemas) {
+                None => None,
+                Some(Decision::Answer(answer)) => Some(*answer),
+                Some(Decision::Compute(query)) => {
+                    let (computed, rows) = crate::store::records::run(db, ids[query.table], &query)
+                        .await
+                        .map_err(|e| {
+                            AnswerError::Failed(format!("the aggregation could not run: {e}"))
+                        })?;
+                    Some(aggregation_answer(
+                        question,
+                        &settings,
+                        &schemas[query.table],
+                        &query,
+                        &computed,
+                        &rows,
+                    ))
+                }
+            }
+        } else {
+            let engines = Arc::clone(engines);
+            let asked = question.to_string();
+            tokio::task::spawn_blocking(move || {
+                let records = MemoryRecords::from_snippet_index(&engines.snippets, &corpus)
+                    .map_err(|e| {
+                        AnswerError::Failed(format!("the corpus's tables could not be read: {e}"))
+                    })?;
+                Ok::<_, AnswerError>(answer_in_memory(&asked, &settings, records.tables(&corpus)))
+            })
+            .await
+            .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))??
+        };
         Ok(computed.map(|answer| Answer {
             kind: QuestionKind::Count,
             kind_reason: "it asks to count, add up or compare the rows of a table in the corpus"

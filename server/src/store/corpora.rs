@@ -10,6 +10,7 @@ use tally_types::documents::{IngestJob, IngestProgress, JobState, UploadMode};
 use uuid::Uuid;
 
 use crate::store::db::{classify, Database, DbError};
+use crate::store::records;
 
 /// The `LISTEN`/`NOTIFY` channel that names a corpus when it changes.
 pub const CHANNEL: &str = "tally_corpora";
@@ -81,6 +82,11 @@ pub async fn store_upload(
     files: Vec<String>,
     documents: &[Document],
 ) -> Result<IngestJob, DbError> {
+    // The documents' tables, read before the transaction, off the async threads.
+    let texts: Vec<Document> = documents.to_vec();
+    let tables = tokio::task::spawn_blocking(move || records::tables_of_documents(&texts))
+        .await
+        .map_err(|e| DbError::Unavailable(format!("reading the tables crashed: {e}")))?;
     let pool = db.pool().await?;
     let mut tx = pool.begin().await.map_err(classify)?;
     let server = match followed_by {
@@ -108,18 +114,20 @@ pub async fn store_upload(
             .execute(&mut *tx)
             .await
             .map_err(classify)?;
+        records::delete_tables(&mut tx, corpus).await?;
     }
     let mut added = 0usize;
+    let mut inserted_ids: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut added_bytes = 0usize;
     for batch in documents.chunks(INSERT_BATCH) {
         let (ids, sources, entities, texts) = columns(batch);
-        let inserted: Vec<(i32,)> = sqlx::query_as(
+        let inserted: Vec<(i32, String)> = sqlx::query_as(
             "INSERT INTO corpus_documents (corpus, added_version, id, source, entity, text) \
              SELECT $1, $2, d.id, d.source, d.entity, d.text \
              FROM UNNEST($3::text[], $4::text[], $5::text[], $6::text[]) \
                AS d (id, source, entity, text) \
              ON CONFLICT (corpus, md5(text)) DO NOTHING \
-             RETURNING octet_length(text)",
+             RETURNING octet_length(text), id",
         )
         .bind(corpus)
         .bind(next)
@@ -133,14 +141,24 @@ pub async fn store_upload(
         added += inserted.len();
         added_bytes += inserted
             .iter()
-            .map(|(n,)| usize::try_from(*n).unwrap_or(0))
+            .map(|(n, _)| usize::try_from(*n).unwrap_or(0))
             .sum::<usize>();
+        inserted_ids.extend(inserted.into_iter().map(|(_, id)| id));
+    }
+    // The tables of the documents added (a document the corpus held already has its own).
+    for (document, tables) in documents.iter().zip(&tables) {
+        if inserted_ids.contains(&document.id) {
+            records::write_tables(&mut tx, corpus, tables).await?;
+        }
     }
     let changed = fresh || added > 0;
     if changed {
         sqlx::query(
             "UPDATE corpora SET version = $2, deleted_at = NULL, changed_at = now(), \
-             base_version = CASE WHEN $3 THEN $2 ELSE base_version END WHERE name = $1",
+             base_version = CASE WHEN $3 THEN $2 ELSE base_version END, \
+             records_version = CASE WHEN $3 OR records_version = version THEN $2 \
+                                    ELSE records_version END \
+             WHERE name = $1",
         )
         .bind(corpus)
         .bind(next)
@@ -244,6 +262,7 @@ pub async fn delete(db: &Database, corpus: &str) -> Result<bool, DbError> {
         .execute(&mut *tx)
         .await
         .map_err(classify)?;
+    records::delete_tables(&mut tx, corpus).await?;
     // Its jobs under way end here, as cancelled: the server indexing it stops at its next
     // batch, and no job reads "done" with part of its documents (issue 57).
     sqlx::query(

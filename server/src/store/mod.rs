@@ -7,6 +7,7 @@ pub mod corpora;
 pub mod db;
 pub mod feedback;
 pub mod pg_cluster;
+pub mod records;
 pub mod review;
 pub mod snippet_sets;
 pub mod verified;

@@ -126,9 +126,15 @@ impl Aggregation {
             Operation::Largest => format!("Took the largest “{column}” among {condition}"),
             Operation::Smallest => format!("Took the smallest “{column}” among {condition}"),
         };
+        // A CSV file's table is named by its file alone.
+        let document = if self.table == self.document {
+            String::new()
+        } else {
+            format!(" ({})", self.document)
+        };
         format!(
-            "{what} of the table in “{}” ({}): {} of {} rows.",
-            self.table, self.document, self.rows_taken, self.rows_total
+            "{what} of the table in “{}”{document}: {} of {} rows.",
+            self.table, self.rows_taken, self.rows_total
         )
     }
 }
