@@ -10,12 +10,14 @@ use reqwest::StatusCode;
 use crate::own_documents::{file, json, upload_and_wait, TOKEN};
 use crate::support::{demo_server, page_text};
 
-const STATIONS: &str = "Station,Opened,Platforms,Fare (£)\n\
-Harbour Street,1887,7,4.50\n\
-Mill Lane,1995,2,2.10\n\
-Quarry End,2003,5,3.00\n\
-Sandy Gap,1921,3,6.20\n\
-Kestrel Bridge,2011,6,5.40\n";
+// A row's name and a region written as SQL: cells and conditions are bound parameters, never
+// SQL text.
+const STATIONS: &str = "Station,Opened,Platforms,Fare (£),Region\n\
+Harbour Street,1887,7,4.50,North\n\
+Mill Lane,1995,2,2.10,O'Neill Quay\n\
+Quarry End,2003,5,3.00,North\n\
+\"Sandy Gap'); DROP TABLE record_cells; --\",1921,3,6.20,O'Neill Quay\n\
+Kestrel Bridge,2011,6,5.40,North\n";
 
 const README: &str = "# marlo\n\nA small tool for tidy file names.\n\n## Releases\n\n\
 | Version | Date | Authors | Bugs fixed |\n|---|---|---|---|\n\
@@ -70,6 +72,14 @@ async fn counts_sums_and_largest_are_computed_over_the_rows() {
         2.0
     );
 
+    // A condition on a text column, its value written with a quote.
+    let quay = ask("how many stations are in the o'neill quay region").await;
+    assert_eq!(quay["count"], 2.0, "{quay}");
+    assert_eq!(
+        quay["aggregation"]["conditions"][0], "Region = O'Neill Quay",
+        "{quay}"
+    );
+
     // A sum across a Markdown table's rows.
     let bugs = ask("how many bugs were fixed across all releases").await;
     assert_eq!(bugs["count"], 42.0, "{bugs}");
@@ -100,6 +110,12 @@ async fn counts_sums_and_largest_are_computed_over_the_rows() {
         "{page}"
     );
     assert!(page.contains("Mill Lane"), "the rows left out are shown");
+    // The cell written as SQL is a cell: the tables are all still there.
+    assert_eq!(
+        ask("how many stations opened after 1990").await["count"],
+        3.0,
+        "the record tables survive"
+    );
 }
 
 /// The aggregations SQL computes over the database's record tables are the ones the engine

@@ -180,9 +180,17 @@ fn plan_table(
             });
         }
     }
-    // A text column's value the question names: "in the North region".
+    // A text column's value the question names: "in the North region". Counting rows by a
+    // text alone needs the rows to be the things asked for (their column or heading, not only
+    // the document's title), and no column of numbers the question names: "how many tins of
+    // Cobble White are in stock" is the "In stock" cell, not the rows of that colour.
     if let Some((filter, fit)) = text_filter(question, table) {
-        if rows > 0 || question.operation != Operation::Count {
+        let only_text = filters.is_empty() && question.operation == Operation::Count;
+        let names_a_number = table.columns.iter().skip(1).any(|c| {
+            matches!(c.kind, ColumnKind::Number { .. })
+                && overlap(&question.free_words, &c.name) > 0
+        });
+        if !only_text || (rows >= 2 && !names_a_number) {
             columns += fit;
             filters.push(filter);
         }
@@ -208,11 +216,17 @@ fn plan_table(
     }
     // The rows' fit from the words the chosen columns do not already name ("prices" in a
     // price list's file name does not make it the kettles' table).
+    // A text condition's value names the condition, not the rows ("MV Calla" does not make a
+    // sailings table the crew's).
     let chosen: Vec<String> = filters
         .iter()
         .map(|f| f.column)
         .chain(value_column)
         .flat_map(|c| words_of(&table.columns[c].name))
+        .chain(filters.iter().flat_map(|f| match &f.test {
+            FilterTest::TextIs(value) => words_of(value),
+            FilterTest::Within { .. } => Vec::new(),
+        }))
         .collect();
     let rest: Vec<String> = words
         .iter()
@@ -231,6 +245,13 @@ fn plan_table(
         return None;
     }
     if operation == Operation::Count && rows == 0 {
+        return None;
+    }
+    let only_text = operation == Operation::Count
+        && filters
+            .iter()
+            .all(|f| matches!(f.test, FilterTest::TextIs(_)));
+    if only_text && rows < 2 {
         return None;
     }
     Some((
@@ -359,7 +380,9 @@ fn text_filter(question: &AggregationQuestion, table: &TableSchema) -> Option<(F
         .iter()
         .enumerate()
         .skip(1)
-        .filter(|(_, c)| c.kind == ColumnKind::Text)
+        // A column of categories (its values repeat), not of names: a condition picks several
+        // rows by their category; a name picks one row, whose cells the other readings read.
+        .filter(|(_, c)| c.kind == ColumnKind::Text && c.values.len() < table.rows)
         .flat_map(|(n, c)| c.values.iter().map(move |v| (n, c, v)))
         .filter(|(_, _, value)| {
             let value_words = words_of(value);
@@ -505,5 +528,88 @@ fn unit_text(unit: Option<&crate::quantity::QuantityUnit>) -> Option<String> {
         Some("eur") => Some("€".into()),
         Some(_) if unit.dimension.as_deref() == Some("count") => None,
         Some(_) => Some(unit.surface.trim().to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::budget::ReadBudget;
+    use crate::corpus::documents::read;
+    use crate::corpus::format::Format;
+    use crate::records::{read_question, tables_of};
+
+    fn schemas(csv: &str) -> Vec<TableSchema> {
+        let document =
+            &read(csv, Format::Csv, "t.csv", &ReadBudget::for_bytes(csv.len())).unwrap()[0];
+        tables_of(&document.text, &document.source)
+            .iter()
+            .map(|t| t.schema())
+            .collect()
+    }
+
+    fn planned(question: &str, tables: &[TableSchema]) -> Plan {
+        plan(&read_question(question).unwrap(), tables)
+    }
+
+    const WEATHER: &str = "Month,Rainfall (mm),Rain days,Mean max temp (°C)\n\
+                           January,92,14,7.1\nFebruary,70,11,8.0\nJuly,41,6,19.8\n";
+    const RIDES: &str = "Ride,Distance,Climbing (m),Riders\n\
+                         Loop,32 km,210,24\nSportive,128 km,1720,29\nCentury,161 km,1980,11\n";
+
+    #[test]
+    fn a_condition_goes_to_the_column_its_noun_names_whole() {
+        let tables = schemas(WEATHER);
+        let Plan::Query(query) = planned(
+            "in how many months were there more than 10 rain days",
+            &tables,
+        ) else {
+            panic!("rain days is a column");
+        };
+        assert_eq!(query.filters[0].column, 2);
+        assert_eq!(query.filters[0].described, "Rain days > 10");
+        // "snow days" is not "Rain days": declined, not read from the rain column.
+        assert_eq!(
+            planned(
+                "in how many months were there more than 3 snow days",
+                &tables
+            ),
+            Plan::NoSuchColumn {
+                table: 0,
+                asked: "more than 3 snow days".into()
+            }
+        );
+    }
+
+    #[test]
+    fn everyday_degrees_are_a_temperature_and_units_pick_among_columns() {
+        let Plan::Query(query) = planned(
+            "in how many months was the mean maximum temperature above 15 degrees",
+            &schemas(WEATHER),
+        ) else {
+            panic!("degrees read as a temperature");
+        };
+        assert_eq!(query.filters[0].column, 3);
+        // Two columns of lengths: the one in the unit asked.
+        let Plan::Query(query) = planned("how many rides were longer than 100 km", &schemas(RIDES))
+        else {
+            panic!("the distance column");
+        };
+        assert_eq!(query.filters[0].column, 1);
+    }
+
+    #[test]
+    fn a_question_about_no_table_is_not_an_aggregation() {
+        assert_eq!(
+            planned(
+                "how many languages are spoken in switzerland",
+                &schemas(RIDES)
+            ),
+            Plan::NotAggregation
+        );
+        assert_eq!(
+            planned("how many rides are there", &schemas(RIDES)),
+            Plan::NotAggregation
+        );
     }
 }

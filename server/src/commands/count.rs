@@ -35,6 +35,18 @@ use crate::loading::{encoder_of, load_pipeline, open_snippet_index};
 /// A count answer for people (`tally ask`).
 pub fn print_answer(a: &CountAnswer) {
     println!("{}", a.question);
+    // Computed over a table's rows: the result, how, and the rows taken.
+    if let Some(aggregation) = &a.aggregation {
+        match a.count {
+            Some(_) => println!("  {}", aggregation.headline()),
+            None => println!("  {}", a.abstention.as_deref().unwrap_or("no result")),
+        }
+        println!("  {}", aggregation.explanation());
+        for row in aggregation.rows.iter().filter(|r| r.taken) {
+            println!("    {}", row.cells.join(" | "));
+        }
+        return;
+    }
     match (a.count, &a.cnp_rep) {
         (Some(count), Some(rep)) => println!(
             "  count: {count} (\"{}\", agreement {:.0}%)",
