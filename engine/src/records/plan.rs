@@ -92,6 +92,10 @@ pub fn plan(question: &AggregationQuestion, tables: &[TableSchema]) -> Plan {
         let Some((fit, plan)) = plan_table(question, t, table) else {
             continue;
         };
+        // The question names a row of a table it is about: it asks for that row's cell.
+        if plan == Plan::NotAggregation {
+            return Plan::NotAggregation;
+        }
         let better = match &best {
             None => true,
             // A table that answers beats one that cannot; then the better fit.
@@ -128,14 +132,35 @@ fn plan_table(
     let words = &question.words;
     let first = table.columns.first()?;
     // The rows' names: the first column's header and the table's last heading.
+    // The heading right above the table; a table under the title alone has none (the title
+    // names the document, and counts only as its context below).
     let heading = table
         .context
-        .rsplit(crate::corpus::structure::CONTEXT_SEPARATOR)
-        .next()
-        .unwrap_or_default();
+        .rsplit_once(crate::corpus::structure::CONTEXT_SEPARATOR)
+        .map_or("", |(_, heading)| heading);
     // The whole context counts too: "the price of a kettle" names the kettle comparison.
     let rows = 2 * overlap(words, &first.name).max(overlap(words, heading))
         + usize::from(overlap(words, &table.context) > 0);
+    // A question that names one of the rows (a value of a column of names, each row's its
+    // own) asks about that row ("the total catch weight of Kiln Lane AC" is its cell), not
+    // across the rows.
+    let context_words = words_of(&table.context);
+    let row_names = table
+        .columns
+        .iter()
+        .filter(|c| c.kind == ColumnKind::Text && c.values.len() == table.rows)
+        .flat_map(|c| &c.values);
+    let names_a_row = row_names.into_iter().any(|name| {
+        let name_words = words_of(name);
+        !name_words.is_empty()
+            && name_words.iter().all(|w| words.contains(w))
+            && !name_words.iter().all(|w| context_words.contains(w))
+    });
+    if names_a_row {
+        // About that row: no other table answers it either, when this one is the question's.
+        return (overlap(words, &table.context) > 0 || rows > 0)
+            .then_some((Fit { columns: 0, rows }, Plan::NotAggregation));
+    }
     let mut columns = 0;
     let mut filters = Vec::new();
     for condition in &question.conditions {

@@ -142,6 +142,10 @@ pub struct EvalAggregationsArgs {
     /// List the test half's misses too (read them only to report, never to tune).
     #[arg(long)]
     pub show_test: bool,
+    /// Answer without the records (the count and value readers alone, as before issue 74):
+    /// the figure to compare with.
+    #[arg(long)]
+    pub without_records: bool,
     #[command(flatten)]
     pub models: ModelArgs,
     #[command(flatten)]

@@ -97,11 +97,16 @@ pub fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
     let mut routes: BTreeMap<(String, &'static str), usize> = BTreeMap::new();
     let mut misses = Vec::new();
     for case in &cases {
-        let given = if let Some(answer) = tally_engine::records::answer_in_memory(
-            &case.question,
-            &settings,
-            records.tables(CORPUS),
-        ) {
+        let over_records = (!args.without_records)
+            .then(|| {
+                tally_engine::records::answer_in_memory(
+                    &case.question,
+                    &settings,
+                    records.tables(CORPUS),
+                )
+            })
+            .flatten();
+        let given = if let Some(answer) = over_records {
             let note = match &answer.aggregation {
                 Some(a) => a.explanation(),
                 None => answer.abstention.clone().unwrap_or_default(),

@@ -66,6 +66,23 @@ fn same(a: &Quantity, b: &Quantity) -> bool {
 }
 
 /// What became of a value question.
+/// A value question answered over a table's records (issue 74): right when its number is the
+/// gold quantity's within [`SAME_VALUE`] (the column's unit is the one the document writes).
+pub fn judge_records(answer: &tally_types::count::CountAnswer, gold: Option<&str>) -> Outcome {
+    match (answer.count, gold.and_then(quantity)) {
+        (None, None) if gold.is_none() => Outcome::Right,
+        (None, _) => Outcome::Declined,
+        (Some(_), None) => Outcome::Wrong,
+        (Some(value), Some(gold)) => {
+            if (gold.value.low() - value).abs() <= SAME_VALUE * value.abs() {
+                Outcome::Right
+            } else {
+                Outcome::Wrong
+            }
+        }
+    }
+}
+
 pub fn judge(answer: &ValueAnswer, gold: Option<&str>) -> Outcome {
     let (Some(value), Some(gold)) = (answer.value, gold) else {
         return match (answer.value, gold) {

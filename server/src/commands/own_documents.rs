@@ -18,7 +18,7 @@ use tally_engine::search::index::{Document, SentenceIndex};
 use tally_engine::value::{parse_question, ValueSettings};
 
 use super::own_document_instances::InstanceCheck;
-use super::own_document_values::{judge, read_values, Outcome, OwnValueQuestion};
+use super::own_document_values::{judge, judge_records, read_values, Outcome, OwnValueQuestion};
 use crate::cli::{data_dir_or_default, EvalOwnDocumentsArgs};
 use crate::loading::load_pipeline;
 use tally_engine::corpus::format::Format;
@@ -308,6 +308,7 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
         &mut |_| {},
     )?;
     let mut misses = Vec::new();
+    let records = tally_engine::records::MemoryRecords::from_snippet_index(&snippets, CORPUS)?;
     let mut instances = InstanceCheck::read(&args.dir)?;
     let counts = count_tallies(args, &collection, &snippets, &mut instances, &mut misses)?;
     let mut values = Tallies::new();
@@ -321,6 +322,41 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
         // The documents alone keep to their corpus; with distractors, every corpus is read.
         let corpus = (setting == "documents").then_some(CORPUS);
         for q in &collection.values {
+            // As the service answers over a chosen corpus: its tables first (issue 74).
+            let over_records = corpus.and_then(|corpus| {
+                let settings = tally_engine::count::CountSettings {
+                    corpus: Some(corpus.to_string()),
+                    ..Default::default()
+                };
+                tally_engine::records::answer_in_memory(
+                    &q.question,
+                    &settings,
+                    records.tables(corpus),
+                )
+            });
+            if let Some(over_records) = over_records {
+                let outcome = judge_records(&over_records, q.answer.as_deref());
+                let half = Half::of(&q.question);
+                let kind = collection.kind_of(&q.document).to_string();
+                for kind in [kind, ALL_KINDS.to_string()] {
+                    values
+                        .entry((setting, kind, half))
+                        .or_default()
+                        .add(q.answer.is_some(), outcome);
+                }
+                if outcome != Outcome::Right && (args.show_test || half == Half::Tuning) {
+                    misses.push(format!(
+                        "[value, {setting}, {}] {} — gold {}, given {} over the records",
+                        half.name(),
+                        q.question,
+                        q.answer.as_deref().unwrap_or("none"),
+                        over_records
+                            .count
+                            .map_or("nothing".to_string(), |v| v.to_string()),
+                    ));
+                }
+                continue;
+            }
             let answer = tally_engine::value::answer_with_tables(
                 &parse_question(&q.question),
                 &snippets,
