@@ -59,19 +59,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     .with_max_snippets(usize::try_from(args.max_snippets).unwrap_or(usize::MAX))
     .with_web(web_source(&args, &db)?.map(Arc::new))
     .with_records(db.clone());
-    // Corpora stored before their tables were get them now, in the background.
-    {
-        let db = db.clone();
-        tokio::spawn(async move {
-            match crate::store::records::backfill(&db).await {
-                Ok(0) => {}
-                Ok(n) => tracing::info!("wrote {n} record tables of corpora stored before them"),
-                Err(e) => {
-                    tracing::warn!("the record tables of older corpora were not written: {e}")
-                }
-            }
-        });
-    }
+    tokio::spawn(write_older_record_tables(db.clone()));
     // The corpora load while the server already answers health checks and pages; answering
     // says "still loading" until they are ready.
     {
@@ -171,6 +159,15 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
 /// Every hour (from the start on): removes history older than `days` days, unless `days` is 0
 /// (see [`answers::forget_older_than`]), and empty abandoned study sessions (see
 /// [`study::store::remove_empty_abandoned`]).
+/// Corpora stored before their tables were get them now, in the background (issue 74).
+async fn write_older_record_tables(db: Database) {
+    match crate::store::records::backfill(&db).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!("wrote {n} record tables of corpora stored before them"),
+        Err(e) => tracing::warn!("the record tables of older corpora were not written: {e}"),
+    }
+}
+
 async fn hourly_cleanup(db: Database, days: u32) {
     let mut hourly = tokio::time::interval(Duration::from_secs(3600));
     loop {

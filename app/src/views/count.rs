@@ -158,27 +158,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
     } = view;
     // Computed over a table's rows: the rows are the evidence (issue 74).
     if let Some(aggregation) = aggregation {
-        let answer_feedback = target.filter(|_| count.is_some()).map(|target| {
-            view! {
-                <FeedbackForm
-                    target
-                    part=FeedbackPart::Answer
-                    verdicts=&[(Verdict::Correct, "Correct"), (Verdict::Wrong, "Wrong")]
-                    extra=Extra::Correction
-                    about="the count"
-                />
-            }
-        });
-        return view! {
-            <section class="count-answer" aria-labelledby="count-title">
-                <h2 id="count-title" class="visually-hidden">"Count"</h2>
-                <div class="count-head">
-                    <div><super::records::AggregationView aggregation answered=count.is_some() abstention/></div>
-                    {answer_feedback}
-                </div>
-            </section>
-        }
-        .into_any();
+        return aggregation_answer(aggregation, count, abstention, target);
     }
     let settings_line = settings_summary(&settings, resolved.as_ref());
     let origin_line = origin.map(|origin| view! { <Origin origin question=question.clone()/> });
@@ -253,6 +233,36 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
                 .into_any()
             }}
             <HowTallyGotThis snippets=snippet_count retrieval used threshold_used confidence timings settings_line/>
+        </section>
+    }
+    .into_any()
+}
+
+/// An answer computed over a table's rows: its result and rows, and the feedback form.
+fn aggregation_answer(
+    aggregation: tally_types::count::Aggregation,
+    count: Option<f64>,
+    abstention: Option<String>,
+    target: Option<FeedbackTarget>,
+) -> AnyView {
+    let answer_feedback = target.filter(|_| count.is_some()).map(|target| {
+        view! {
+            <FeedbackForm
+                target
+                part=FeedbackPart::Answer
+                verdicts=&[(Verdict::Correct, "Correct"), (Verdict::Wrong, "Wrong")]
+                extra=Extra::Correction
+                about="the count"
+            />
+        }
+    });
+    view! {
+        <section class="count-answer" aria-labelledby="count-title">
+            <h2 id="count-title" class="visually-hidden">"Count"</h2>
+            <div class="count-head">
+                <div><super::records::AggregationView aggregation answered=count.is_some() abstention/></div>
+                {answer_feedback}
+            </div>
         </section>
     }
     .into_any()

@@ -130,33 +130,9 @@ fn plan_table(
     table: &TableSchema,
 ) -> Option<(Fit, Plan)> {
     let words = &question.words;
-    let first = table.columns.first()?;
-    // The rows' names: the first column's header and the table's last heading.
-    // The heading right above the table; a table under the title alone has none (the title
-    // names the document, and counts only as its context below).
-    let heading = table
-        .context
-        .rsplit_once(crate::corpus::structure::CONTEXT_SEPARATOR)
-        .map_or("", |(_, heading)| heading);
-    // The whole context counts too: "the price of a kettle" names the kettle comparison.
-    let rows = 2 * overlap(words, &first.name).max(overlap(words, heading))
-        + usize::from(overlap(words, &table.context) > 0);
-    // A question that names one of the rows (a value of a column of names, each row's its
-    // own) asks about that row ("the total catch weight of Kiln Lane AC" is its cell), not
-    // across the rows.
-    let context_words = words_of(&table.context);
-    let row_names = table
-        .columns
-        .iter()
-        .filter(|c| c.kind == ColumnKind::Text && c.values.len() == table.rows)
-        .flat_map(|c| &c.values);
-    let names_a_row = row_names.into_iter().any(|name| {
-        let name_words = words_of(name);
-        !name_words.is_empty()
-            && name_words.iter().all(|w| words.contains(w))
-            && !name_words.iter().all(|w| context_words.contains(w))
-    });
-    if names_a_row {
+    table.columns.first()?;
+    let rows = rows_fit(words, table);
+    if names_a_row(words, table) {
         // About that row: no other table answers it either, when this one is the question's.
         return (overlap(words, &table.context) > 0 || rows > 0)
             .then_some((Fit { columns: 0, rows }, Plan::NotAggregation));
@@ -181,44 +157,12 @@ fn plan_table(
             None => return None,
         }
     }
-    // A number after a column's name: "in zone 2".
-    for (word, value, text) in &question.equalities {
-        let column = table.columns.iter().enumerate().skip(1).find(|(_, c)| {
-            matches!(&c.kind, ColumnKind::Number { measure, .. } if measure == NUMBER)
-                && words_of(&c.name).contains(word)
-        });
-        if let Some((n, c)) = column {
-            columns += 1;
-            filters.push(Filter {
-                column: n,
-                test: FilterTest::Within {
-                    low: Some(Bound {
-                        value: *value,
-                        inclusive: true,
-                    }),
-                    high: Some(Bound {
-                        value: *value,
-                        inclusive: true,
-                    }),
-                },
-                described: format!("{} = {}", c.name, text),
-            });
-        }
-    }
-    // A text column's value the question names: "in the North region". Counting rows by a
-    // text alone needs the rows to be the things asked for (their column or heading, not only
-    // the document's title), and no column of numbers the question names: "how many tins of
-    // Cobble White are in stock" is the "In stock" cell, not the rows of that colour.
-    if let Some((filter, fit)) = text_filter(question, table) {
-        let only_text = filters.is_empty() && question.operation == Operation::Count;
-        let names_a_number = table.columns.iter().skip(1).any(|c| {
-            matches!(c.kind, ColumnKind::Number { .. })
-                && overlap(&question.free_words, &c.name) > 0
-        });
-        if !only_text || (rows >= 2 && !names_a_number) {
-            columns += fit;
-            filters.push(filter);
-        }
+    let equalities = equality_filters(question, table);
+    columns += equalities.len();
+    filters.extend(equalities);
+    if let Some((filter, fit)) = text_condition(question, table, &filters, rows) {
+        columns += fit;
+        filters.push(filter);
     }
     let value_column = match question.operation {
         Operation::Count => None,
@@ -239,31 +183,7 @@ fn plan_table(
     if filters.is_empty() && operation == Operation::Count {
         return None;
     }
-    // The rows' fit from the words the chosen columns do not already name ("prices" in a
-    // price list's file name does not make it the kettles' table).
-    // A text condition's value names the condition, not the rows ("MV Calla" does not make a
-    // sailings table the crew's).
-    let chosen: Vec<String> = filters
-        .iter()
-        .map(|f| f.column)
-        .chain(value_column)
-        .flat_map(|c| words_of(&table.columns[c].name))
-        .chain(filters.iter().flat_map(|f| match &f.test {
-            FilterTest::TextIs(value) => words_of(value),
-            FilterTest::Within { .. } => Vec::new(),
-        }))
-        .collect();
-    let rest: Vec<String> = words
-        .iter()
-        .filter(|w| !chosen.contains(w))
-        .cloned()
-        .collect();
-    let rows = if rest.len() < words.len() {
-        2 * overlap(&rest, &first.name).max(overlap(&rest, heading))
-            + usize::from(overlap(&rest, &table.context) > 0)
-    } else {
-        rows
-    };
+    let rows = rows_fit_apart(words, table, &filters, value_column);
     // A count's rows must be the things asked for; a sum's or a comparison's column must be
     // named (or its measure), else the table is not what the question is about.
     if rows == 0 && columns == 0 {
@@ -288,6 +208,109 @@ fn plan_table(
             filters,
         }),
     ))
+}
+
+/// How well the question's `words` name the table's rows: its first column's header or the
+/// heading right above it (twice), and its context (the title, "the price of a kettle" names
+/// the kettle comparison). A table under the title alone has no heading: the title names the
+/// document.
+fn rows_fit(words: &[String], table: &TableSchema) -> usize {
+    let first = table.columns.first().map_or("", |c| c.name.as_str());
+    let heading = table
+        .context
+        .rsplit_once(crate::corpus::structure::CONTEXT_SEPARATOR)
+        .map_or("", |(_, heading)| heading);
+    2 * overlap(words, first).max(overlap(words, heading))
+        + usize::from(overlap(words, &table.context) > 0)
+}
+
+/// The rows' fit from the words the chosen columns and a text condition's value do not already
+/// name ("prices" in a price list's file name does not make it the kettles' table; "MV Calla"
+/// does not make a sailings table the crew's).
+fn rows_fit_apart(
+    words: &[String],
+    table: &TableSchema,
+    filters: &[Filter],
+    value_column: Option<usize>,
+) -> usize {
+    let chosen: Vec<String> = filters
+        .iter()
+        .map(|f| f.column)
+        .chain(value_column)
+        .flat_map(|c| words_of(&table.columns[c].name))
+        .chain(filters.iter().flat_map(|f| match &f.test {
+            FilterTest::TextIs(value) => words_of(value),
+            FilterTest::Within { .. } => Vec::new(),
+        }))
+        .collect();
+    let rest: Vec<String> = words
+        .iter()
+        .filter(|w| !chosen.contains(w))
+        .cloned()
+        .collect();
+    rows_fit(&rest, table)
+}
+
+/// Whether the question names one of the rows (a value of a column of names, each row's its
+/// own): it asks about that row ("the total catch weight of Kiln Lane AC" is its cell), not
+/// across the rows.
+fn names_a_row(words: &[String], table: &TableSchema) -> bool {
+    let context_words = words_of(&table.context);
+    table
+        .columns
+        .iter()
+        .filter(|c| c.kind == ColumnKind::Text && c.values.len() == table.rows)
+        .flat_map(|c| &c.values)
+        .any(|name| {
+            let name_words = words_of(name);
+            !name_words.is_empty()
+                && name_words.iter().all(|w| words.contains(w))
+                && !name_words.iter().all(|w| context_words.contains(w))
+        })
+}
+
+/// A number after a column's name: "in zone 2".
+fn equality_filters(question: &AggregationQuestion, table: &TableSchema) -> Vec<Filter> {
+    let mut filters = Vec::new();
+    for (word, value, text) in &question.equalities {
+        let column = table.columns.iter().enumerate().skip(1).find(|(_, c)| {
+            matches!(&c.kind, ColumnKind::Number { measure, .. } if measure == NUMBER)
+                && words_of(&c.name).contains(word)
+        });
+        if let Some((n, c)) = column {
+            let exactly = Some(Bound {
+                value: *value,
+                inclusive: true,
+            });
+            filters.push(Filter {
+                column: n,
+                test: FilterTest::Within {
+                    low: exactly,
+                    high: exactly,
+                },
+                described: format!("{} = {}", c.name, text),
+            });
+        }
+    }
+    filters
+}
+
+/// A text column's value the question names: "in the North region". Counting rows by a text
+/// alone needs the rows to be the things asked for (their column or heading, not only the
+/// document's title), and no column of numbers the question names: "how many tins of Cobble
+/// White are in stock" is the "In stock" cell, not the rows of that colour.
+fn text_condition(
+    question: &AggregationQuestion,
+    table: &TableSchema,
+    filters: &[Filter],
+    rows: usize,
+) -> Option<(Filter, usize)> {
+    let (filter, fit) = text_filter(question, table)?;
+    let only_text = filters.is_empty() && question.operation == Operation::Count;
+    let names_a_number = table.columns.iter().skip(1).any(|c| {
+        matches!(c.kind, ColumnKind::Number { .. }) && overlap(&question.free_words, &c.name) > 0
+    });
+    (!only_text || (rows >= 2 && !names_a_number)).then_some((filter, fit))
 }
 
 /// The column a condition is on, with how many question words its name holds.

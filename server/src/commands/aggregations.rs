@@ -97,50 +97,9 @@ pub fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
     let mut routes: BTreeMap<(String, &'static str), usize> = BTreeMap::new();
     let mut misses = Vec::new();
     for case in &cases {
-        let over_records = (!args.without_records)
-            .then(|| {
-                tally_engine::records::answer_in_memory(
-                    &case.question,
-                    &settings,
-                    records.tables(CORPUS),
-                )
-            })
-            .flatten();
-        let given = if let Some(answer) = over_records {
-            let note = match &answer.aggregation {
-                Some(a) => a.explanation(),
-                None => answer.abstention.clone().unwrap_or_default(),
-            };
-            Given {
-                value: answer.count,
-                name: answer.aggregation.and_then(|a| a.name),
-                route: Route::Aggregation,
-                note,
-            }
-        } else if detect_kind(&case.question, false).kind == QuestionKind::Count {
-            let answer =
-                pipeline.answer_from_index(&snippets, &case.question, &settings, &mut carry_on)?;
-            Given {
-                value: answer.count,
-                name: None,
-                route: Route::Stated,
-                note: answer.abstention.unwrap_or_default(),
-            }
-        } else {
-            let answer = answer_with_tables(
-                &parse_question(&case.question),
-                &snippets,
-                Some(CORPUS),
-                sentences.observations(),
-                &ValueSettings::default(),
-            )?;
-            Given {
-                value: answer.value,
-                name: None,
-                route: Route::Value,
-                note: answer.note.unwrap_or_default(),
-            }
-        };
+        let given = answer_case(
+            args, case, &settings, &records, &pipeline, &snippets, &sentences,
+        )?;
         let outcome = judge(case, &given);
         for operation in [case.operation.clone(), "all".to_string()] {
             let tally = tallies
@@ -184,11 +143,22 @@ pub fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
         cases.len(),
         cases.iter().filter(|c| c.answer.is_none()).count()
     );
+    print_report(&tallies, &routes, &misses, args.show_test);
+    Ok(())
+}
+
+/// The figures per half and operation, how the questions were answered, and the misses.
+fn print_report(
+    tallies: &BTreeMap<(String, String), Tally>,
+    routes: &BTreeMap<(String, &'static str), usize>,
+    misses: &[String],
+    show_test: bool,
+) {
     println!(
         "\n{:<6} {:<10} {:>5} {:>6} {:>6} {:>9} {:>8} {:>8}",
         "half", "operation", "asked", "right", "wrong", "declined", "right%", "wrong%"
     );
-    for ((half, operation), t) in &tallies {
+    for ((half, operation), t) in tallies {
         let asked = t.right + t.wrong + t.declined;
         println!(
             "{half:<6} {operation:<10} {asked:>5} {:>6} {:>6} {:>9} {:>7.1}% {:>7.1}%",
@@ -200,13 +170,13 @@ pub fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
         );
     }
     println!("\nanswered by");
-    for ((half, route), n) in &routes {
+    for ((half, route), n) in routes {
         println!("  {half:<6} {route:<13} {n}");
     }
     if !misses.is_empty() {
         println!(
             "\nnot right ({}):",
-            if args.show_test {
+            if show_test {
                 "both halves"
             } else {
                 "tuning half only; --show-test for the test half"
@@ -216,7 +186,64 @@ pub fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
             println!("  {miss}");
         }
     }
-    Ok(())
+}
+
+/// A question answered as the service answers it over the corpus: the records first (unless
+/// `--without-records`), else the count reader for a count question, else the value reader.
+fn answer_case(
+    args: &EvalAggregationsArgs,
+    case: &AggregationCase,
+    settings: &tally_engine::count::CountSettings,
+    records: &MemoryRecords,
+    pipeline: &tally_engine::count::CountPipeline,
+    snippets: &SnippetIndex,
+    sentences: &SentenceIndex,
+) -> anyhow::Result<Given> {
+    let over_records = (!args.without_records)
+        .then(|| {
+            tally_engine::records::answer_in_memory(
+                &case.question,
+                settings,
+                records.tables(CORPUS),
+            )
+        })
+        .flatten();
+    let given = if let Some(answer) = over_records {
+        let note = match &answer.aggregation {
+            Some(a) => a.explanation(),
+            None => answer.abstention.clone().unwrap_or_default(),
+        };
+        Given {
+            value: answer.count,
+            name: answer.aggregation.and_then(|a| a.name),
+            route: Route::Aggregation,
+            note,
+        }
+    } else if detect_kind(&case.question, false).kind == QuestionKind::Count {
+        let answer =
+            pipeline.answer_from_index(snippets, &case.question, settings, &mut carry_on)?;
+        Given {
+            value: answer.count,
+            name: None,
+            route: Route::Stated,
+            note: answer.abstention.unwrap_or_default(),
+        }
+    } else {
+        let answer = answer_with_tables(
+            &parse_question(&case.question),
+            snippets,
+            Some(CORPUS),
+            sentences.observations(),
+            &ValueSettings::default(),
+        )?;
+        Given {
+            value: answer.value,
+            name: None,
+            route: Route::Value,
+            note: answer.note.unwrap_or_default(),
+        }
+    };
+    Ok(given)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -311,11 +311,70 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
     let records = tally_engine::records::MemoryRecords::from_snippet_index(&snippets, CORPUS)?;
     let mut instances = InstanceCheck::read(&args.dir)?;
     let counts = count_tallies(args, &collection, &snippets, &mut instances, &mut misses)?;
+    let values = value_tallies(
+        args,
+        &collection,
+        &snippets,
+        &records,
+        [
+            ("documents", &alone),
+            ("with distractors", &with_distractors),
+        ],
+        &mut misses,
+    )?;
+    if args.json {
+        return print_json(&counts, &values);
+    }
+    println!(
+        "{} documents, {} count questions ({} answerable), {} value questions ({} answerable); \
+         halves fixed by a hash of the question",
+        collection.documents.len(),
+        collection.questions.len(),
+        collection
+            .questions
+            .iter()
+            .filter(|q| q.answer.is_some())
+            .count(),
+        collection.values.len(),
+        collection
+            .values
+            .iter()
+            .filter(|q| q.answer.is_some())
+            .count(),
+    );
+    println!("\ncount questions");
+    print_table(&counts);
+    println!("\nvalue questions");
+    print_table(&values);
+    instances.print();
+    if !misses.is_empty() {
+        println!(
+            "\nnot right ({}):",
+            if args.show_test {
+                "both halves"
+            } else {
+                "tuning half only; --show-test for the test half"
+            }
+        );
+        for miss in misses {
+            println!("  {miss}");
+        }
+    }
+    Ok(())
+}
+
+/// Answers every value question in each setting (the records first over the documents'
+/// corpus, as the service does); tallies them and notes the misses.
+fn value_tallies(
+    args: &EvalOwnDocumentsArgs,
+    collection: &Collection,
+    snippets: &SnippetIndex,
+    records: &tally_engine::records::MemoryRecords,
+    settings: [(&'static str, &SentenceIndex); 2],
+    misses: &mut Vec<String>,
+) -> anyhow::Result<Tallies> {
     let mut values = Tallies::new();
-    for (setting, index) in [
-        ("documents", &alone),
-        ("with distractors", &with_distractors),
-    ] {
+    for (setting, index) in settings {
         if args.documents_only && setting != "documents" {
             continue;
         }
@@ -359,7 +418,7 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
             }
             let answer = tally_engine::value::answer_with_tables(
                 &parse_question(&q.question),
-                &snippets,
+                snippets,
                 corpus,
                 index.observations(),
                 &ValueSettings::default(),
@@ -387,45 +446,7 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
             }
         }
     }
-    if args.json {
-        return print_json(&counts, &values);
-    }
-    println!(
-        "{} documents, {} count questions ({} answerable), {} value questions ({} answerable); \
-         halves fixed by a hash of the question",
-        collection.documents.len(),
-        collection.questions.len(),
-        collection
-            .questions
-            .iter()
-            .filter(|q| q.answer.is_some())
-            .count(),
-        collection.values.len(),
-        collection
-            .values
-            .iter()
-            .filter(|q| q.answer.is_some())
-            .count(),
-    );
-    println!("\ncount questions");
-    print_table(&counts);
-    println!("\nvalue questions");
-    print_table(&values);
-    instances.print();
-    if !misses.is_empty() {
-        println!(
-            "\nnot right ({}):",
-            if args.show_test {
-                "both halves"
-            } else {
-                "tuning half only; --show-test for the test half"
-            }
-        );
-        for miss in misses {
-            println!("  {miss}");
-        }
-    }
-    Ok(())
+    Ok(values)
 }
 
 /// The name of the rows that hold every kind of document.

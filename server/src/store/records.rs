@@ -185,55 +185,51 @@ taken AS (
     };
 }
 
-/// Runs `query` over table `table_id` in SQL: the aggregate, the chosen row, and the first
-/// [`Aggregation::SHOWN_ROWS`] rows with whether each was taken.
-pub async fn run(
-    db: &Database,
-    table_id: i64,
-    query: &AggregateQuery,
-) -> Result<(Computed, Vec<Row>), DbError> {
-    let pool = db.pool().await?;
-    let mut columns = Vec::new();
-    let mut lows = Vec::new();
-    let mut low_inclusive = Vec::new();
-    let mut highs = Vec::new();
-    let mut high_inclusive = Vec::new();
-    let mut texts: Vec<Option<String>> = Vec::new();
-    for filter in &query.filters {
-        columns.push(i32::try_from(filter.column).unwrap_or(i32::MAX));
-        match &filter.test {
-            FilterTest::Within { low, high } => {
-                lows.push(low.map(|b| b.value));
-                low_inclusive.push(low.is_some_and(|b| b.inclusive));
-                highs.push(high.map(|b| b.value));
-                high_inclusive.push(high.is_some_and(|b| b.inclusive));
-                texts.push(None);
-            }
-            FilterTest::TextIs(text) => {
-                lows.push(None);
-                low_inclusive.push(false);
-                highs.push(None);
-                high_inclusive.push(false);
-                texts.push(Some(text.clone()));
-            }
+/// A query's filters as the parallel arrays the SQL unnests: each filter's column, bounds and
+/// text (bound parameters all).
+struct FilterArrays {
+    columns: Vec<i32>,
+    lows: Vec<Option<f64>>,
+    low_inclusive: Vec<bool>,
+    highs: Vec<Option<f64>>,
+    high_inclusive: Vec<bool>,
+    texts: Vec<Option<String>>,
+}
+
+impl FilterArrays {
+    fn of(query: &AggregateQuery) -> Self {
+        let mut arrays = FilterArrays {
+            columns: Vec::new(),
+            lows: Vec::new(),
+            low_inclusive: Vec::new(),
+            highs: Vec::new(),
+            high_inclusive: Vec::new(),
+            texts: Vec::new(),
+        };
+        for filter in &query.filters {
+            arrays
+                .columns
+                .push(i32::try_from(filter.column).unwrap_or(i32::MAX));
+            let (low, high, text) = match &filter.test {
+                FilterTest::Within { low, high } => (*low, *high, None),
+                FilterTest::TextIs(text) => (None, None, Some(text.clone())),
+            };
+            arrays.lows.push(low.map(|b| b.value));
+            arrays.low_inclusive.push(low.is_some_and(|b| b.inclusive));
+            arrays.highs.push(high.map(|b| b.value));
+            arrays
+                .high_inclusive
+                .push(high.is_some_and(|b| b.inclusive));
+            arrays.texts.push(text);
         }
+        arrays
     }
-    let value_column: Option<i32> = query
-        .value_column
-        .map(|c| i32::try_from(c).unwrap_or(i32::MAX));
-    let bind = |sql: &'static str| {
-        sqlx::query(sql)
-            .bind(table_id)
-            .bind(columns.clone())
-            .bind(lows.clone())
-            .bind(low_inclusive.clone())
-            .bind(highs.clone())
-            .bind(high_inclusive.clone())
-            .bind(texts.clone())
-            .bind(value_column)
-    };
-    // The aggregate, in SQL; the first row wins a tie, as in code.
-    let aggregate_sql: &'static str = match query.operation {
+}
+
+/// The SQL text of an operation's aggregate over the taken rows; the first row wins a tie, as
+/// in code.
+fn aggregate_sql(operation: Operation) -> &'static str {
+    match operation {
         Operation::Count => {
             const SQL: &str = concat!(
                 taken_rows!(),
@@ -273,7 +269,54 @@ pub async fn run(
             );
             SQL
         }
+    }
+}
+
+/// A row's name: its first cell.
+async fn row_name(db: &Database, table_id: i64, row: i32) -> Result<Option<String>, DbError> {
+    let pool = db.pool().await?;
+    sqlx::query_scalar(
+        "SELECT text FROM record_cells WHERE table_id = $1 AND row_index = $2 AND column_index = 0",
+    )
+    .bind(table_id)
+    .bind(row)
+    .fetch_optional(pool)
+    .await
+    .map_err(classify)
+}
+
+/// Runs `query` over table `table_id` in SQL: the aggregate, the chosen row, and the first
+/// [`Aggregation::SHOWN_ROWS`] rows with whether each was taken.
+pub async fn run(
+    db: &Database,
+    table_id: i64,
+    query: &AggregateQuery,
+) -> Result<(Computed, Vec<Row>), DbError> {
+    let pool = db.pool().await?;
+    let FilterArrays {
+        columns,
+        lows,
+        low_inclusive,
+        highs,
+        high_inclusive,
+        texts,
+    } = FilterArrays::of(query);
+    let value_column: Option<i32> = query
+        .value_column
+        .map(|c| i32::try_from(c).unwrap_or(i32::MAX));
+    let bind = |sql: &'static str| {
+        sqlx::query(sql)
+            .bind(table_id)
+            .bind(columns.clone())
+            .bind(lows.clone())
+            .bind(low_inclusive.clone())
+            .bind(highs.clone())
+            .bind(high_inclusive.clone())
+            .bind(texts.clone())
+            .bind(value_column)
     };
+    // The aggregate, in SQL; the first row wins a tie, as in code.
+    let aggregate_sql = aggregate_sql(query.operation);
     use sqlx::Row as _;
     let aggregate = bind(aggregate_sql)
         .fetch_one(pool)
@@ -311,14 +354,7 @@ pub async fn run(
         });
     }
     let chosen_name = match chosen {
-        Some(index) => sqlx::query_scalar(
-            "SELECT text FROM record_cells WHERE table_id = $1 AND row_index = $2 AND column_index = 0",
-        )
-        .bind(table_id)
-        .bind(index)
-        .fetch_optional(pool)
-        .await
-        .map_err(classify)?,
+        Some(index) => row_name(db, table_id, index).await?,
         None => None,
     };
     Ok((
