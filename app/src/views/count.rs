@@ -187,17 +187,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
     });
     let answered = count.is_some();
     // Nothing answered, nothing to correct.
-    let answer_feedback = target.clone().filter(|_| answered).map(|target| {
-        view! {
-            <FeedbackForm
-                target
-                part=FeedbackPart::Answer
-                verdicts=&[(Verdict::Correct, "Correct"), (Verdict::Wrong, "Wrong")]
-                extra=Extra::Correction
-                about="the count"
-            />
-        }
-    });
+    let answer_feedback = target.clone().filter(|_| answered).map(count_feedback);
     let has_snippets = !snippets.is_empty();
     let snippet_count = snippets.len();
     let plotted = snippets.clone();
@@ -238,6 +228,19 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
     .into_any()
 }
 
+/// The form that judges a count (and takes its correction).
+fn count_feedback(target: FeedbackTarget) -> impl IntoView {
+    view! {
+        <FeedbackForm
+            target
+            part=FeedbackPart::Answer
+            verdicts=&[(Verdict::Correct, "Correct"), (Verdict::Wrong, "Wrong")]
+            extra=Extra::Correction
+            about="the count"
+        />
+    }
+}
+
 /// An answer computed over a table's rows: its result and rows, and the feedback form.
 fn aggregation_answer(
     aggregation: tally_types::count::Aggregation,
@@ -245,17 +248,7 @@ fn aggregation_answer(
     abstention: Option<String>,
     target: Option<FeedbackTarget>,
 ) -> AnyView {
-    let answer_feedback = target.filter(|_| count.is_some()).map(|target| {
-        view! {
-            <FeedbackForm
-                target
-                part=FeedbackPart::Answer
-                verdicts=&[(Verdict::Correct, "Correct"), (Verdict::Wrong, "Wrong")]
-                extra=Extra::Correction
-                about="the count"
-            />
-        }
-    });
+    let answer_feedback = target.filter(|_| count.is_some()).map(count_feedback);
     view! {
         <section class="count-answer" aria-labelledby="count-title">
             <h2 id="count-title" class="visually-hidden">"Count"</h2>

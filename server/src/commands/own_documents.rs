@@ -393,37 +393,34 @@ fn value_tallies(
                     records.tables(corpus),
                 )
             });
-            if let Some(over_records) = over_records {
-                let outcome = judge_records(&over_records, q.answer.as_deref());
-                let half = Half::of(&q.question);
-                let kind = collection.kind_of(&q.document).to_string();
-                for kind in [kind, ALL_KINDS.to_string()] {
-                    values
-                        .entry((setting, kind, half))
-                        .or_default()
-                        .add(q.answer.is_some(), outcome);
-                }
-                if outcome != Outcome::Right && (args.show_test || half == Half::Tuning) {
-                    misses.push(format!(
-                        "[value, {setting}, {}] {} — gold {}, given {} over the records",
-                        half.name(),
-                        q.question,
-                        q.answer.as_deref().unwrap_or("none"),
+            // The outcome and what was given, from the records or the value reader.
+            let (outcome, given) = match over_records {
+                Some(over_records) => (
+                    judge_records(&over_records, q.answer.as_deref()),
+                    format!(
+                        "{} over the records",
                         over_records
                             .count
-                            .map_or("nothing".to_string(), |v| v.to_string()),
-                    ));
+                            .map_or("nothing".to_string(), |v| v.to_string())
+                    ),
+                ),
+                None => {
+                    let answer = tally_engine::value::answer_with_tables(
+                        &parse_question(&q.question),
+                        snippets,
+                        corpus,
+                        index.observations(),
+                        &ValueSettings::default(),
+                    )?;
+                    (
+                        judge(&answer, q.answer.as_deref()),
+                        answer.value.map_or_else(
+                            || format!("no answer ({})", answer.note.as_deref().unwrap_or("")),
+                            |v| format!("{v} {}", answer.unit.as_deref().unwrap_or_default()),
+                        ),
+                    )
                 }
-                continue;
-            }
-            let answer = tally_engine::value::answer_with_tables(
-                &parse_question(&q.question),
-                snippets,
-                corpus,
-                index.observations(),
-                &ValueSettings::default(),
-            )?;
-            let outcome = judge(&answer, q.answer.as_deref());
+            };
             let half = Half::of(&q.question);
             let kind = collection.kind_of(&q.document).to_string();
             for kind in [kind, ALL_KINDS.to_string()] {
@@ -434,14 +431,10 @@ fn value_tallies(
             }
             if outcome != Outcome::Right && (args.show_test || half == Half::Tuning) {
                 misses.push(format!(
-                    "[value, {setting}, {}] {} — gold {}, given {}",
+                    "[value, {setting}, {}] {} — gold {}, given {given}",
                     half.name(),
                     q.question,
                     q.answer.as_deref().unwrap_or("none"),
-                    answer.value.map_or_else(
-                        || format!("no answer ({})", answer.note.as_deref().unwrap_or("")),
-                        |v| format!("{v} {}", answer.unit.as_deref().unwrap_or_default())
-                    )
                 ));
             }
         }
