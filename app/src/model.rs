@@ -23,6 +23,21 @@ pub const SETTINGS_COOKIE: &str = "tally_settings";
 /// token, so that the admin pages need no token in their URLs. HttpOnly, SameSite=Strict.
 pub const ADMIN_COOKIE: &str = "tally_admin";
 
+/// Where a login or logout goes back to: `next` when it is a path of this site (an absolute
+/// path, not `//host` nor a scheme, no backslash or control character, which browsers may read
+/// as another origin), else the corpus pages. Used by the server's login and the login form.
+pub fn login_return(next: &str) -> &str {
+    let local = next.starts_with('/')
+        && !next.starts_with("//")
+        && next.len() <= 2048
+        && !next.chars().any(|c| c == '\\' || c.is_control());
+    if local {
+        next
+    } else {
+        "/admin"
+    }
+}
+
 /// Cookie holding the visitor's anonymous random id: their history lists the questions asked
 /// with it.
 pub const VISITOR_COOKIE: &str = "tally_visitor";
@@ -103,6 +118,8 @@ pub struct HistoryItem {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct AskOptions {
     pub count: Vec<String>,
+    #[serde(default)]
+    pub value: Vec<String>,
     pub quantity: Vec<String>,
     /// The corpora of the snippet index, for the corpus setting.
     #[serde(default)]

@@ -7,7 +7,7 @@ pub use tally_types::QuestionKind;
 
 use crate::count::question::{analyse, QuestionAnalysis};
 use crate::quantity::parse_query;
-use crate::value::{parse_question, value_cue};
+use crate::value::{parse_question, value_cue, ValueQuestion, MONEY_DIMENSION};
 
 /// The chosen kind and a sentence saying why, with the question's analysis as a count
 /// question (made once: the count pipeline reads it again).
@@ -34,6 +34,15 @@ impl KindDecision {
 /// "songs by lennon", without a count cue).
 pub fn detect_kind(question: &str, stored_count_question: bool) -> KindDecision {
     let analysis = analyse(question);
+    let value = parse_question(question);
+    // "How much is the junior membership fee" asks for an amount of money, not how many fees.
+    if let Some(cue) = money_asked(question, &value) {
+        return KindDecision {
+            kind: QuestionKind::Value,
+            reason: format!("it asks how much money (“{cue}”)"),
+            analysis,
+        };
+    }
     if analysis.has_count_cue {
         return KindDecision {
             kind: QuestionKind::Count,
@@ -57,7 +66,6 @@ pub fn detect_kind(question: &str, stored_count_question: bool) -> KindDecision 
             analysis,
         };
     }
-    let value = parse_question(question);
     if let Some(cue) = value_cue(&value) {
         let what = value.dimension.as_deref().unwrap_or("value");
         return KindDecision {
@@ -80,6 +88,15 @@ pub fn detect_kind(question: &str, stored_count_question: bool) -> KindDecision 
         reason,
         analysis,
     }
+}
+
+/// The money word of a "how much …" question that names one ("fee", "cost", "pay").
+fn money_asked(question: &str, value: &ValueQuestion) -> Option<String> {
+    let lower = question.trim().to_lowercase();
+    let how_much = lower.starts_with("how much ");
+    (how_much && value.dimension.as_deref() == Some(MONEY_DIMENSION))
+        .then(|| value.dimension_cue.clone())
+        .flatten()
 }
 
 /// What a question that is not about a quantity asks for, by its first word: "when was … founded"
@@ -120,6 +137,16 @@ mod tests {
         assert_eq!(kind("phones under $300"), QuestionKind::Quantity);
         assert_eq!(kind("history of the Rose Bowl"), QuestionKind::Search);
         assert_eq!(kind("How tall is the Eiffel Tower?"), QuestionKind::Value);
+        // "How much" with a money word asks for an amount, not a count (issue 73).
+        let fee = detect_kind("how much is the junior membership fee", false);
+        assert_eq!(fee.kind, QuestionKind::Value);
+        assert_eq!(fee.reason, "it asks how much money (“fee”)");
+        assert_eq!(
+            kind("how much did the Burj Khalifa cost"),
+            QuestionKind::Value
+        );
+        let rain = detect_kind("how much rain fell in March", false);
+        assert!(!rain.reason.contains("money"), "{}", rain.reason);
         assert_eq!(kind("capacity of Wembley Stadium"), QuestionKind::Value);
         // A condition on a value is a search, not a value question.
         assert_eq!(

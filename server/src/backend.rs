@@ -383,6 +383,7 @@ impl Backend for ServerBackend {
         let examples = answerer.example_questions();
         let options = AskOptions {
             count: examples.count,
+            value: examples.value,
             quantity: examples.quantity,
             corpora: answerer.corpora(),
             web_search: answerer.web().map(|w| w.search.provider().to_string()),

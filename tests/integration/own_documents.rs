@@ -497,8 +497,30 @@ async fn the_admin_logs_in_once_and_no_url_carries_the_token() {
             .any(|c| c.to_str().unwrap().starts_with("tally_admin="))
     };
     assert!(!sets_login(&wrong));
+    // A wrong token goes to the login page, which still knows where to go back to.
     let back = wrong.headers()["location"].to_str().unwrap();
-    assert!(back.starts_with("/admin?error="), "{back}");
+    assert!(back.starts_with("/login?next=%2Fadmin&error="), "{back}");
+    let shown = page_text(server.url(back)).await;
+    assert!(
+        shown.contains(r#"id="login-error""#) && shown.contains(r#"value="/admin""#),
+        "the login page says why and keeps the page that asked"
+    );
+    // A login goes back to any page of this site that asked, never to another site.
+    for (next, lands) in [
+        ("/admin/jobs/abc", "/admin/jobs/abc"),
+        ("/?q=how+many", "/?q=how+many"),
+        ("//evil.example/", "/admin"),
+        ("https://evil.example/", "/admin"),
+        ("/\\evil.example", "/admin"),
+    ] {
+        let right = client
+            .post(server.url("/admin/login"))
+            .form(&[("token", TOKEN), ("next", next)])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(right.headers()["location"], lands, "{next}");
+    }
 
     let right = login(TOKEN, "/study/summary").await.unwrap();
     assert_eq!(right.status(), StatusCode::SEE_OTHER);

@@ -126,6 +126,9 @@ pub struct UnitChoice {
     /// (times: "3 days", not "3 d").
     #[serde(default)]
     pub symbol: Option<String>,
+    /// A currency: written with its symbol before the number and in cents ("£4.50", "$320").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub currency: bool,
     pub scale: f64,
     pub offset: f64,
 }

@@ -7,8 +7,9 @@ use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::backend::{admin_corpora, admin_form_token, get_ingest_job};
-use crate::format::number;
+use crate::format::{counted, number};
 use crate::views::feedback::error_text;
+use crate::views::login::{FormTokenField, LoginForm, LoginNeeded};
 use tally_types::documents::{upload_accept, CorpusRow, IngestJob, JobState, UploadMode};
 
 #[component]
@@ -23,7 +24,7 @@ pub fn AdminPage() -> impl IntoView {
         <crate::title::PageTitle text=crate::title::page_title("Corpora")/>
         <section class="admin">
             <h1>"Corpora"</h1>
-            <LoginForm next="/admin"/>
+            <LoginForm next="/admin".to_string()/>
             {move || error().map(|e| view! { <p class="error" role="alert" id="admin-error">{e}</p> })}
             {move || deleted().map(|name| view! { <p class="notice" role="status" id="admin-deleted">{format!("Deleted corpus {name}.")}</p> })}
             <Suspense fallback=|| view! { <p>"Loading…"</p> }>
@@ -41,35 +42,6 @@ pub fn AdminPage() -> impl IntoView {
             </Suspense>
         </section>
     }
-}
-
-/// The admin token, posted once: the server keeps a login cookie, so no URL carries the token.
-/// With the login, a button to log out.
-#[component]
-pub fn LoginForm(next: &'static str) -> impl IntoView {
-    view! {
-        <form method="post" action="/admin/login" class="token-form" id="login-form">
-            <input type="hidden" name="next" value=next/>
-            <label>"Admin token " <input type="password" name="token" autocomplete="current-password" required/></label>
-            <button type="submit">"Log in"</button>
-        </form>
-        <form method="post" action="/admin/logout" class="token-form inline" id="logout-form">
-            <button type="submit" class="secondary">"Log out"</button>
-        </form>
-    }
-}
-
-/// The hidden field with the page's form token (issue 70): a form the login cookie alone admits
-/// is refused without it, so that a page of another origin cannot post one.
-#[component]
-pub fn FormTokenField(form_token: String) -> impl IntoView {
-    view! { <input type="hidden" name="form_token" value=form_token/> }
-}
-
-/// What a page without a login shows below the login form.
-#[component]
-pub fn LoginNeeded(what: &'static str) -> impl IntoView {
-    view! { <p class="muted" id="login-needed">{format!("Log in with the admin token to {what}.")}</p> }
 }
 
 #[component]
@@ -119,7 +91,7 @@ fn CorpusTable(rows: Vec<CorpusRow>, token: String, form_token: String) -> impl 
 #[component]
 fn UploadForm(token: String, form_token: String) -> impl IntoView {
     view! {
-        <h2>"Add documents"</h2>
+        <h2 id="add-documents">"Add documents"</h2>
         <form method="post" action="/api/admin/corpora" enctype="multipart/form-data" id="upload-form" class="upload-form">
             // Both before the files: the server reads no file of a form they do not admit.
             <input type="hidden" name="token" value=token/>
@@ -180,7 +152,7 @@ fn JobView(initial: IngestJob) -> impl IntoView {
                 <progress id="ingest-progress" max=p.bytes.max(1).to_string() value=p.bytes_done.to_string()></progress>
                 <p id="job-state" data-state=state>
                     {format!(
-                        "{}: {} of {} documents, {} snippets, {} sentences with {} quantities, {:.1} s",
+                        "{}: {} of {}, {}, {} with {}, {:.1} s",
                         match j.state {
                             JobState::Running => "Indexing",
                             JobState::Done => "Done",
@@ -188,10 +160,10 @@ fn JobView(initial: IngestJob) -> impl IntoView {
                             JobState::Cancelled => "Cancelled",
                         },
                         number(p.documents_done as f64),
-                        number(p.documents as f64),
-                        number(p.snippets as f64),
-                        number(p.sentences as f64),
-                        number(p.quantities as f64),
+                        counted(p.documents, "document"),
+                        counted(p.snippets, "snippet"),
+                        counted(p.sentences, "sentence"),
+                        counted(p.quantities, "quantity"),
                         p.seconds
                     )}
                 </p>

@@ -96,6 +96,7 @@ pub fn AskPage() -> impl IntoView {
                 <AnsweringNow ask=ask.get_untracked().0/>
             </Show>
             <QuestionBox ask=Signal::derive(move || ask.get().0)/>
+            <CorpusBanner ask=Signal::derive(move || ask.get().0)/>
             <Show when=move || !asked()>
                 <ExampleQuestions/>
             </Show>
@@ -113,6 +114,31 @@ pub fn AskPage() -> impl IntoView {
         </Show>
     }
     .into_any()
+}
+
+/// The corpus being asked, when one is chosen (after "Ask about these documents"), with the
+/// way back to every corpus: above the answer and on the home page, not only in the settings.
+#[component]
+fn CorpusBanner(ask: Signal<Ask>) -> impl IntoView {
+    move || {
+        let ask = ask.get();
+        let corpus = ask.settings.count.corpus.clone()?;
+        let mut everywhere = ask.clone();
+        everywhere.settings.count.corpus = None;
+        // Named explicitly, so that the server forgets the corpus it remembered for the home page.
+        let href = if ask.q.trim().is_empty() {
+            format!("/?corpus={ALL_CORPORA}")
+        } else {
+            format!("{}&corpus={ALL_CORPORA}", everywhere.url())
+        };
+        let name = corpus.clone();
+        Some(view! {
+            <p class="corpus-banner" id="corpus-banner" data-corpus=corpus>
+                "Asking about the documents of " <strong>{name}</strong> ". "
+                <a href=href id="all-corpora" rel="external">"Ask all corpora instead"</a>
+            </p>
+        })
+    }
 }
 
 /// What the server's page says while it computes the answer below: the question, the kind
@@ -385,6 +411,7 @@ fn ExampleQuestions() -> impl IntoView {
                     Ok(examples) => view! {
                         <div class="examples">
                             {list("Count questions", "examples-count", examples.count)}
+                            {list("Value questions", "examples-value", examples.value)}
                             {list("Quantity conditions", "examples-quantity", examples.quantity)}
                         </div>
                     }

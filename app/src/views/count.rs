@@ -110,7 +110,7 @@ pub fn WhatToTry() -> impl IntoView {
         <div class="what-to-try" id="what-to-try">
             <p>"What to try:"</p>
             <ul>
-                <li>"Name what is counted or measured and of what: “how many moons does Saturn have”, “how tall is the Eiffel Tower”."</li>
+                <li>"Name what is counted or measured and of what: “how many moons does Mars have”, “how tall is the Eiffel Tower”."</li>
                 <li>"Choose another corpus in the settings, or add your own documents on the corpus pages."</li>
                 <li>"Take snippets from the web (Settings, when this server has a web search)."</li>
             </ul>

@@ -5,6 +5,7 @@ pub mod ask;
 pub mod count;
 pub mod feedback;
 pub mod history;
+pub mod login;
 pub mod plot;
 pub mod records;
 pub mod review;

@@ -9,8 +9,8 @@ use leptos_router::hooks::use_query_map;
 
 use crate::backend::{admin_form_token, admin_review};
 use crate::format::number;
-use crate::views::admin::{FormTokenField, LoginForm, LoginNeeded};
 use crate::views::feedback::error_text;
+use crate::views::login::{FormTokenField, LoginForm, LoginNeeded};
 use tally_types::{Decision, Opinion, QueuedQuestion, Review, Verdict, VerifiedRecord};
 
 #[component]
@@ -35,7 +35,7 @@ pub fn ReviewPage() -> impl IntoView {
         <crate::title::PageTitle text=crate::title::page_title("Review")/>
         <section class="admin review">
             <h1>"Review feedback"</h1>
-            <LoginForm next="/admin/review"/>
+            <LoginForm next="/admin/review".to_string()/>
             {move || error().map(|e| view! { <p class="error" role="alert" id="review-error">{e}</p> })}
             {move || done().map(|d| view! { <p class="notice" role="status" id="review-done">{d}</p> })}
             <Suspense fallback=|| view! { <p>"Loading…"</p> }>

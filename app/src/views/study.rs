@@ -284,13 +284,13 @@ pub fn StudySummaryPage() -> impl IntoView {
         <crate::title::PageTitle text=crate::title::page_title("Study results")/>
         <section class="study">
             <h1>"Study results"</h1>
-            <crate::views::admin::LoginForm next="/study/summary"/>
+            <crate::views::login::LoginForm next="/study/summary".to_string()/>
             {move || query.read().get("error").filter(|e| !e.is_empty()).map(|e| view! { <p class="error" role="alert" id="login-error">{e}</p> })}
             <Suspense fallback=|| view! { <p>"Computing…"</p> }>
                 {move || Suspend::new(async move {
                     match summary.await {
                         Ok(Some(summary)) => view! { <SummaryTables summary token=token()/> }.into_any(),
-                        Ok(None) => view! { <crate::views::admin::LoginNeeded what="see the study's results"/> }.into_any(),
+                        Ok(None) => view! { <crate::views::login::LoginNeeded what="see the study's results"/> }.into_any(),
                         Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any(),
                     }
                 })}

@@ -8,7 +8,7 @@
 use leptos::prelude::*;
 use tally_types::{FeedbackPart, Verdict};
 
-use crate::format::{feet_and_inches, measured, percent, plural, Mark};
+use crate::format::{feet_and_inches, measured, number, percent, plural, Mark};
 use crate::views::feedback::{FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
 use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
@@ -52,6 +52,9 @@ fn written(value: f64, choice: Option<&UnitChoice>, own: Option<&str>) -> String
             return shown;
         }
     }
+    if let Some(choice) = choice.filter(|c| c.currency) {
+        return money(value, choice);
+    }
     let shown = measured(value);
     if let Some(symbol) = choice.and_then(|c| c.symbol.as_deref()) {
         return format!("{shown} {symbol}");
@@ -60,6 +63,30 @@ fn written(value: f64, choice: Option<&UnitChoice>, own: Option<&str>) -> String
         Some(name) if shown == "1" => format!("1 {name}"),
         Some(name) => format!("{shown} {}", plural(name)),
         None => shown,
+    }
+}
+
+/// An amount of money as people write it: the symbol first, whole amounts without cents, others
+/// with two decimals ("£320", "£4.50", "CHF 12"); the currency's name after it where it has no
+/// symbol ("320 Kenyan shillings").
+fn money(value: f64, currency: &UnitChoice) -> String {
+    let amount = if value.fract().abs() < 0.005 {
+        number(value.round())
+    } else {
+        let cents = number(value.trunc());
+        format!(
+            "{cents}.{:02}",
+            ((value.fract().abs()) * 100.0).round() as u64
+        )
+    };
+    match currency.symbol.as_deref() {
+        // Letters are set apart from the number ("CHF 12"), signs are not ("£12").
+        Some(symbol) if symbol.ends_with(|c: char| c.is_alphabetic() || c == '.') => {
+            format!("{symbol} {amount}")
+        }
+        Some(symbol) => format!("{symbol}{amount}"),
+        None if amount == "1" => format!("1 {}", currency.unit),
+        None => format!("{amount} {}", plural(&currency.unit)),
     }
 }
 
@@ -417,6 +444,7 @@ mod tests {
             unit: unit.into(),
             unit_id: unit.into(),
             symbol: symbol.map(str::to_string),
+            currency: false,
             scale,
             offset: 0.0,
         };
@@ -428,5 +456,18 @@ mod tests {
         assert_eq!(in_unit(3.0, Some(&day), Some("day")), "3 days");
         // Counted nouns have no unit switch: their name, in the plural.
         assert_eq!(in_unit(92542.0, None, Some("seat")), "92,542 seats");
+        // Money as people write it (issue 73: "320 pound sterlings").
+        let pound = UnitChoice {
+            currency: true,
+            ..choice("pound sterling", Some("£"), 1.0)
+        };
+        assert_eq!(in_unit(320.0, Some(&pound), Some("pound sterling")), "£320");
+        assert_eq!(in_unit(4.5, Some(&pound), None), "£4.50");
+        assert_eq!(in_unit(1250.0, Some(&pound), None), "£1,250");
+        let franc = UnitChoice {
+            currency: true,
+            ..choice("swiss franc", Some("CHF"), 1.0)
+        };
+        assert_eq!(in_unit(12.0, Some(&franc), None), "CHF 12");
     }
 }

@@ -1,5 +1,5 @@
 //! The default snippet corpus: the CoQEx snippet files when the data directory has them, and
-//! otherwise a small demo corpus written for Tally (embedded in the binary).
+//! always a small demo corpus written for Tally (embedded in the binary) that the examples ask.
 
 use std::path::Path;
 
@@ -18,10 +18,8 @@ pub const DATASET_SNIPPETS: &[(&str, &str)] = &[
     (NQ_COUNT.name, NQ_COUNT.path),
 ];
 
-/// Fills an empty index with the default corpus; returns (corpus, snippets added) per corpus.
-/// An index that already has snippets is left alone.
 /// Whether `data_dir` holds any of the datasets' snippet files (the default corpus is then
-/// those datasets, not the demo corpus).
+/// those datasets, beside the demo corpus).
 pub fn has_dataset_snippets(data_dir: &Path) -> bool {
     DATASET_SNIPPETS
         .iter()
@@ -39,6 +37,8 @@ pub fn open_with_default(
     Ok((index, added))
 }
 
+/// Fills an empty index with the default corpus; returns (corpus, snippets added) per corpus.
+/// An index that already has snippets is left alone.
 pub fn ingest_default(
     index: &SnippetIndex,
     data_dir: Option<&Path>,
@@ -56,7 +56,9 @@ pub fn ingest_default(
             }
         }
     }
-    if added.is_empty() {
+    // The demo corpus always: the general facts the pages' and the README's examples ask
+    // about (issue 73), beside the data sets when there are some.
+    {
         let sets = parse_jsonl(DEMO_SNIPPETS, Path::new("demo_snippets.jsonl"))?;
         added.push(("demo".to_string(), index.add("demo", &sets)?));
     }

@@ -10,6 +10,7 @@ pub mod datasets;
 pub mod default_snippets;
 pub mod documents;
 pub mod error;
+pub mod examples;
 pub mod format;
 pub mod sentences;
 pub mod structure;

@@ -1,6 +1,6 @@
 //! Documents for the sentence index: readers for plain text, JSONL, SQuAD-format snippet files and
 //! Qsearch's judged sentences, and the default corpus (the shared data sets when the data directory
-//! has them, otherwise a small demo corpus written for Tally and embedded in the binary).
+//! has them, and always a small demo corpus written for Tally and embedded in the binary).
 
 use std::path::Path;
 
@@ -211,7 +211,9 @@ pub fn ingest_default(
             }
         }
     }
-    if added.is_empty() {
+    // The demo corpus always: the general facts the pages' and the README's examples ask
+    // about (issue 73), beside the data sets when there are some.
+    {
         let documents = parse_documents(DEMO_DOCUMENTS, Format::Jsonl, "demo").map_err(|e| {
             CorpusError::Parse {
                 path: "demo_quantities.jsonl".into(),

@@ -61,6 +61,8 @@ pub struct ObservationQuery<'a> {
     pub entities: Option<&'a [String]>,
     /// Words (matching form) that the sentence or its entity must each mention.
     pub mentioning: &'a [String],
+    /// Only observations of this corpus (`None`: every corpus).
+    pub corpus: Option<&'a str>,
 }
 
 #[derive(Clone, Copy)]
@@ -317,6 +319,9 @@ impl ObservationIndex {
             .collect();
         let mut clauses: Vec<(Occur, Box<dyn Query>)> =
             vec![(Occur::Must, Box::new(BooleanQuery::new(scored)))];
+        if let Some(corpus) = query.corpus {
+            clauses.push(filter(term(f.corpus, corpus, IndexRecordOption::Basic)));
+        }
         if let Some(dimension) = query.dimension {
             clauses.push(filter(term(
                 f.dimension,
@@ -402,6 +407,17 @@ mod tests {
             ..tall
         };
         assert_eq!(observations.count(&in_paris).unwrap(), 0);
+        // A question about one corpus reads only that corpus's quantities.
+        let in_towers = ObservationQuery {
+            corpus: Some("towers"),
+            ..tall
+        };
+        assert_eq!(observations.count(&in_towers).unwrap(), 1);
+        let elsewhere = ObservationQuery {
+            corpus: Some("bridges"),
+            ..tall
+        };
+        assert_eq!(observations.count(&elsewhere).unwrap(), 0);
         index.delete_corpus("towers").unwrap();
         assert_eq!(index.observations().len(), 1);
         assert_eq!(observations.count(&tall).unwrap(), 0);

@@ -113,11 +113,15 @@ fn unit_choices(table: &UnitTable, unit: &Unit) -> Vec<UnitChoice> {
                 .filter(|id| **id != unit.id)
                 .filter_map(|id| table.get(id)),
         )
-        .filter(|to| unit.dimension == to.dimension && unit.currency.is_none())
+        // A currency is shown in itself only: exchange rates change.
+        .filter(|to| {
+            unit.dimension == to.dimension && (unit.currency.is_none() || to.id == unit.id)
+        })
         .map(|to| UnitChoice {
             unit: to.name().to_string(),
             unit_id: to.id.clone(),
             symbol: to.symbol().map(str::to_string),
+            currency: to.currency.is_some(),
             // value in `to` = (value × f + o − o′) / f′
             scale: unit.factor / to.factor,
             offset: (unit.offset - to.offset) / to.factor,
@@ -298,12 +302,23 @@ pub fn answer(
     index: &ObservationIndex,
     settings: &ValueSettings,
 ) -> Result<ValueAnswer, SearchIndexError> {
+    answer_in_corpus(question, index, settings, None)
+}
+
+/// Answers `question` from the observations of `index` that belong to `corpus` (`None`: every
+/// corpus): a question about a person's own documents is answered from those documents only.
+pub fn answer_in_corpus(
+    question: &ValueQuestion,
+    index: &ObservationIndex,
+    settings: &ValueSettings,
+    corpus: Option<&str>,
+) -> Result<ValueAnswer, SearchIndexError> {
     let table = UnitTable::builtin();
     let subject = subject_of(question);
     let Retrieved {
         matched,
         top: ranked,
-    } = retrieve(question, index, settings.top)?;
+    } = retrieve(question, index, settings.top, corpus)?;
     let abstain = |note: String| ValueAnswer {
         question: question.clone(),
         value: None,

@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use super::answer::{answer, ValueAnswer, ValueSettings};
+use super::answer::{answer, answer_in_corpus, ValueAnswer, ValueSettings};
 use super::{normalise, raw_words, ValueQuestion};
 use crate::corpus::datasets::Snippet;
 use crate::corpus::structure::Record;
@@ -121,7 +121,7 @@ pub fn answer_with_tables(
             return Ok(from_cells);
         }
     }
-    answer(question, observations, settings)
+    answer_in_corpus(question, observations, settings, corpus)
 }
 
 #[cfg(test)]

@@ -17,11 +17,13 @@ mod retrieve;
 
 pub use crate::quantity::description::{describe, description_words, Description};
 pub use answer::{
-    answer, significant, ObservationGroup, UnitChoice, ValueAnswer, ValueObservation, ValueRule,
-    ValueSettings,
+    answer, answer_in_corpus, significant, ObservationGroup, UnitChoice, ValueAnswer,
+    ValueObservation, ValueRule, ValueSettings,
 };
 pub use cells::answer_with_tables;
-pub use question::{named_measure, parse_question, subject_of, value_cue, ValueQuestion};
+pub use question::{
+    named_measure, parse_question, subject_of, value_cue, ValueQuestion, MONEY_DIMENSION,
+};
 pub use retrieve::{retrieve, Retrieved};
 
 use crate::quantity::description::{normalise, raw_words, word_set};

@@ -7,6 +7,9 @@ use crate::UnitTable;
 pub use tally_types::value::ValueQuestion;
 
 /// Words that imply a dimension, and which.
+/// The dimension money is read as (the unit table's name for amounts of a currency).
+pub const MONEY_DIMENSION: &str = "currency";
+
 const DIMENSION_CUES: &[(&[&str], &str)] = &[
     (
         &[
@@ -22,7 +25,7 @@ const DIMENSION_CUES: &[(&[&str], &str)] = &[
             "paid", "pay", "fee", "budget", "profit", "sales", "rent", "fare", "fares", "turnover",
             "takings", "fees", "money", "charge", "charges",
         ],
-        "currency",
+        MONEY_DIMENSION,
     ),
     (&["power", "wattage"], "power"),
     (&["fast", "speed"], "speed"),

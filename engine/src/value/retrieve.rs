@@ -27,11 +27,12 @@ pub struct Retrieved {
     pub top: Vec<ScoredObservation>,
 }
 
-/// The `top` best observations of `index` for `question`.
+/// The `top` best observations of `index` for `question`, of `corpus` only when one is named.
 pub fn retrieve(
     question: &ValueQuestion,
     index: &ObservationIndex,
     top: usize,
+    corpus: Option<&str>,
 ) -> Result<Retrieved, SearchIndexError> {
     let words: Vec<String> = question.words.iter().map(|w| normalise(w)).collect();
     let mut query = ObservationQuery {
@@ -39,6 +40,7 @@ pub fn retrieve(
         dimension: question.dimension.as_deref(),
         entities: None,
         mentioning: &[],
+        corpus,
     };
     // A question that names an entity of the corpus ("… of Wembley Stadium") is about that
     // entity: observations of other entities go, however well their other words match.

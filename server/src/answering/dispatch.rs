@@ -62,7 +62,9 @@ pub(super) fn answer_with(
             answer.timings.splice(0..0, used.timings);
             AnswerBody::Count(Box::new(answer))
         }
-        QuestionKind::Value => AnswerBody::Value(Box::new(engines.answer_value(question)?)),
+        QuestionKind::Value => AnswerBody::Value(Box::new(
+            engines.answer_value(question, count_settings.corpus.as_deref())?,
+        )),
         QuestionKind::Quantity | QuestionKind::Search => {
             let mut settings = search_settings.clone();
             if kind == QuestionKind::Search {

@@ -17,11 +17,24 @@ pub struct Engines {
     pub corpora_at_load: Vec<String>,
 }
 
-/// Questions of each kind the loaded corpora answer.
+/// Questions of each kind the loaded corpora answer (the demo corpus's, loaded on every server).
 #[derive(Debug, Clone, Default)]
 pub struct ExampleQuestions {
     pub count: Vec<String>,
+    pub value: Vec<String>,
     pub quantity: Vec<String>,
+}
+
+impl ExampleQuestions {
+    fn of_demo_corpus() -> Self {
+        use tally_engine::corpus::examples::{COUNT_EXAMPLES, QUANTITY_EXAMPLES, VALUE_EXAMPLES};
+        let owned = |questions: &[&str]| questions.iter().map(|q| q.to_string()).collect();
+        ExampleQuestions {
+            count: owned(&COUNT_EXAMPLES),
+            value: owned(&VALUE_EXAMPLES),
+            quantity: owned(&QUANTITY_EXAMPLES),
+        }
+    }
 }
 
 impl Engines {
@@ -35,12 +48,16 @@ impl Engines {
 
     /// Answers a value question with the default settings: from the table cells it names
     /// (the snippets' records) when there are some, else from the sentence index's
-    /// observations.
-    pub fn answer_value(&self, question: &str) -> Result<ValueAnswer, AnswerError> {
+    /// observations; of `corpus` only when the question names one.
+    pub fn answer_value(
+        &self,
+        question: &str,
+        corpus: Option<&str>,
+    ) -> Result<ValueAnswer, AnswerError> {
         answer_with_tables(
             &parse_question(question),
             &self.snippets,
-            None,
+            corpus,
             self.sentences.observations(),
             &ValueSettings::default(),
         )
@@ -73,12 +90,7 @@ pub(super) fn load_engines(
         // Without the encoder, counts come from the lexical scorer.
         None => CountPipeline::new(None, None),
     };
-    let examples = ExampleQuestions {
-        count: snippets
-            .questions(6)
-            .map_err(|e| LoadFailure(format!("the stored questions could not be read: {e}")))?,
-        quantity: quantity_examples(data),
-    };
+    let examples = ExampleQuestions::of_demo_corpus();
     let corpora_at_load = snippets.corpora().map_err(|e| {
         LoadFailure(format!(
             "the snippet index's corpora could not be read: {e}"
@@ -92,29 +104,4 @@ pub(super) fn load_engines(
         examples,
         corpora_at_load,
     })
-}
-
-/// Quantity questions that the default corpus answers: Qsearch's own queries when its file is
-/// there, otherwise questions about the embedded demo corpus.
-pub(super) fn quantity_examples(data: Option<&std::path::Path>) -> Vec<String> {
-    let judged = data.map(|d| d.join(tally_engine::corpus::catalogue::QSEARCH.path));
-    if let Some(path) = judged.filter(|p| p.is_file()) {
-        let parsed = std::fs::read_to_string(&path)
-            .ok()
-            .and_then(|text| tally_engine::corpus::sentences::parse_judged(&text).ok());
-        if let Some(judged) = parsed {
-            let queries: Vec<String> = judged.into_iter().take(6).map(|q| q.query).collect();
-            if !queries.is_empty() {
-                return queries;
-            }
-        }
-    }
-    [
-        "stadiums with a capacity of more than 85000",
-        "electric cars with a range above 400 km",
-        "phones with a battery of at least 4500 mAh",
-        "phones under $300",
-    ]
-    .map(String::from)
-    .to_vec()
 }

@@ -414,7 +414,7 @@ impl Answerer {
         let permit = self.permit(false).await?;
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            engines.answer_value(&question)
+            engines.answer_value(&question, None)
         })
         .await
         .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))?

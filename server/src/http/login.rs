@@ -6,6 +6,7 @@
 
 use std::net::SocketAddr;
 
+use axum::extract::rejection::FormRejection;
 use axum::extract::{ConnectInfo, Form, Request, State};
 use axum::http::header::AUTHORIZATION;
 use axum::http::{HeaderMap, StatusCode};
@@ -13,7 +14,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use serde::Deserialize;
 use tally_app::backend::cookie_value;
-use tally_app::model::ADMIN_COOKIE;
+use tally_app::model::{login_return, ADMIN_COOKIE};
 use tally_types::request::encode;
 
 use super::preferences::redirect;
@@ -22,9 +23,6 @@ use crate::error::ApiError;
 use crate::login_throttle::{Attempt, DELAY};
 use crate::state::AppState;
 
-/// Pages a login goes back to (any other `next` goes to the corpus pages).
-const LOGIN_PAGES: [&str; 2] = ["/admin", "/study/summary"];
-
 #[derive(Debug, Deserialize)]
 pub struct LoginForm {
     token: String,
@@ -32,13 +30,11 @@ pub struct LoginForm {
     next: String,
 }
 
-/// `POST /admin/login` (`token`, optional `next`): with the right token, sets the login cookie
-/// and goes to `next`; with a wrong one, back to `next` with the reason.
+/// `POST /admin/login` (`token`, optional `next`: the page that asked, any path of this site):
+/// with the right token, sets the login cookie and goes to `next`; with a wrong one, to the login
+/// page with the reason, which goes on to `next` once the token is right.
 pub async fn login(State(state): State<AppState>, Form(form): Form<LoginForm>) -> Response {
-    let next = LOGIN_PAGES
-        .into_iter()
-        .find(|page| *page == form.next)
-        .unwrap_or(LOGIN_PAGES[0]);
+    let next = login_return(&form.next);
     match (
         state
             .admin
@@ -53,16 +49,27 @@ pub async fn login(State(state): State<AppState>, Form(form): Form<LoginForm>) -
             )),
         ),
         (Err(refused), _) => redirect(
-            &format!("{next}?error={}", encode(&refused.to_string())),
+            &format!(
+                "/login?next={}&error={}",
+                encode(next),
+                encode(&refused.to_string())
+            ),
             None,
         ),
         (Ok(()), None) => redirect(next, None),
     }
 }
 
-/// `POST /admin/logout`: forgets the login cookie.
-pub async fn logout() -> Response {
-    redirect(LOGIN_PAGES[0], Some(cleared_login_cookie()))
+/// `POST /admin/logout` (optional `next`): forgets the login cookie and goes back to `next`.
+pub async fn logout(form: Result<Form<LogoutForm>, FormRejection>) -> Response {
+    let next = form.map(|Form(f)| f.next).unwrap_or_default();
+    redirect(login_return(&next), Some(cleared_login_cookie()))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LogoutForm {
+    #[serde(default)]
+    next: String,
 }
 
 /// The admin token a request gives: the `Authorization: Bearer` header, else `explicit` (a form

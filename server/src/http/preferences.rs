@@ -54,15 +54,21 @@ pub async fn restore_settings(request: Request, next: Next) -> Response {
             }
         }
         Some("reset-settings") => {
-            let forget = format!("{SETTINGS_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax");
-            return redirect("/", Some(forget));
+            return redirect("/", Some(forgotten_settings()));
         }
         Some(query) => {
             // A question asked with other settings: remember them. (The page streams, so its
             // headers leave before the answer is computed; the cookie is set here instead.)
+            // A query that names its corpus (the banner's "all corpora") is remembered even
+            // without a question, so the home page stops going back to the corpus before.
+            let names_corpus = form_urlencoded::parse(query.as_bytes()).any(|(k, _)| k == "corpus");
             let cookie = parse_ask(query)
-                .filter(|ask| !ask.q.trim().is_empty())
-                .and_then(|ask| settings_cookie(&ask.settings));
+                .filter(|ask| !ask.q.trim().is_empty() || names_corpus)
+                .and_then(|ask| match settings_cookie(&ask.settings) {
+                    Some(cookie) => Some(cookie),
+                    None if names_corpus => HeaderValue::from_str(&forgotten_settings()).ok(),
+                    None => None,
+                });
             let mut response = next.run(request).await;
             if let Some(value) = cookie {
                 response.headers_mut().append(SET_COOKIE, value);
@@ -105,6 +111,11 @@ pub async fn ensure_visitor(request: Request, next: Next) -> Response {
         response.headers_mut().append(SET_COOKIE, value);
     }
     response
+}
+
+/// The `Set-Cookie` value that forgets the remembered settings.
+fn forgotten_settings() -> String {
+    format!("{SETTINGS_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax")
 }
 
 /// The cookie that remembers `settings`, when they differ from the defaults.
