@@ -87,6 +87,10 @@ pub struct FeedbackForm {
     pub part_ref: Option<String>,
     pub verdict: Verdict,
     pub corrected_value: Option<String>,
+    /// The unit of a corrected value, as the person writes it ("£", "m", "minutes"); none for a
+    /// count.
+    #[serde(default)]
+    pub corrected_unit: Option<String>,
     /// A [`tally_types::CnpGroup`]'s name; empty: none (the select's first option).
     pub moved_to: Option<String>,
     pub comment: Option<String>,

@@ -173,15 +173,17 @@ pub async fn answer_and_store(
     })
 }
 
-/// The count the operator accepted for a count question over the corpus asked, read from the
-/// database at every answer (so every server of a cluster gives it as soon as it is accepted);
-/// none when the database cannot be reached (Tally's own answer is still given).
+/// The count or value the operator accepted for a count or value question over the corpus
+/// asked, read from the database at every answer (so every server of a cluster gives it as soon
+/// as it is accepted); none when the database cannot be reached (Tally's own answer is still
+/// given).
 async fn verified_for(
     state: &AppState,
     ask: &tally_types::request::Ask,
     answer: &Answer,
 ) -> Option<VerifiedAnswer> {
-    if answer.kind != tally_types::QuestionKind::Count {
+    use tally_types::QuestionKind;
+    if !matches!(answer.kind, QuestionKind::Count | QuestionKind::Value) {
         return None;
     }
     let corpus = crate::store::verified::corpus_of(&ask.settings.count);
@@ -217,7 +219,7 @@ fn feedback_token(form: &FeedbackForm) -> Uuid {
 enum FormError {
     #[error(transparent)]
     UnknownGroup(#[from] tally_types::choice::UnknownChoice),
-    #[error("the corrected count must be a number, not “{0}”")]
+    #[error("the corrected count or value must be a number, not “{0}”")]
     NotANumber(String),
 }
 
@@ -227,9 +229,11 @@ fn new_feedback(form: &FeedbackForm) -> Result<NewFeedback, FormError> {
         value.as_deref().map(str::trim).filter(|v| !v.is_empty())
     }
     let moved_to = given(&form.moved_to).map(CnpGroup::choose).transpose()?;
+    // "1,280" as people write it.
     let corrected_value = given(&form.corrected_value)
         .map(|v| {
-            v.parse::<f64>()
+            v.replace(',', "")
+                .parse::<f64>()
                 .map_err(|_| FormError::NotANumber(v.to_string()))
         })
         .transpose()?;
@@ -239,6 +243,7 @@ fn new_feedback(form: &FeedbackForm) -> Result<NewFeedback, FormError> {
         part_ref: given(&form.part_ref).map(String::from),
         verdict: form.verdict,
         corrected_value,
+        corrected_unit: given(&form.corrected_unit).map(String::from),
         moved_to,
         comment: given(&form.comment).map(String::from),
         client_token: Some(feedback_token(form)),
@@ -498,6 +503,7 @@ mod tests {
             part_ref: Some("Javanese".into()),
             verdict,
             corrected_value: Some(String::new()),
+            corrected_unit: Some(" ".into()),
             moved_to: Some(String::new()),
             comment: Some("  ".into()),
             key: "k1".into(),

@@ -263,6 +263,7 @@ async fn old_history_is_forgotten_but_feedback_keeps_its_answer() {
             part_ref: None,
             verdict: Verdict::Correct,
             corrected_value: None,
+            corrected_unit: None,
             moved_to: None,
             comment: None,
             client_token: None,

@@ -387,3 +387,134 @@ async fn a_reviewed_correction_answers_on_every_server_until_withdrawn() {
     a.stop();
     b.stop();
 }
+
+/// The answer event of the page's stream for a value question: the stored answer with its ids.
+async fn value_answer(server: &Server, question: &str) -> Value {
+    let stream = page_text(server.url(&format!(
+        "/api/answer/stream?q={}&mode=value",
+        question.replace(' ', "+")
+    )))
+    .await;
+    let data = stream
+        .split("event: answer")
+        .nth(1)
+        .and_then(|rest| rest.lines().find_map(|l| l.strip_prefix("data: ")))
+        .unwrap_or_else(|| panic!("no answer event in {stream}"));
+    serde_json::from_str(data).unwrap()
+}
+
+/// A value answer is corrected with a value and its unit (issue 73); the queue shows the
+/// question's text, Tally's value and the visitor's, with their units; accepted, the value is
+/// verified on the other server, written as people write it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_value_correction_with_its_unit_is_verified_on_every_server() {
+    const TOWER: &str = "how tall is the eiffel tower";
+    let dir = scratch_dir("value-feedback");
+    let cluster = PrivateCluster::start(&dir.join("pg"))
+        .await
+        .expect("a private PostgreSQL starts");
+    let database_url = cluster.url();
+    let no_data = dir.join("no-data");
+    std::fs::create_dir_all(&no_data).unwrap();
+    let no_data = no_data.display().to_string();
+    let args = ["--data", &no_data, "--admin-token", ADMIN_TOKEN];
+    let env = [("DATABASE_URL", database_url.as_str())];
+    let (a, b) = tokio::join!(
+        Server::start(&dir, "a", &args, &env),
+        Server::start(&dir, "b", &args, &env)
+    );
+    a.wait_until_answering().await;
+    b.wait_until_answering().await;
+
+    let first = value_answer(&a, TOWER).await;
+    assert_eq!(first["answer"]["kind"], "value", "{first}");
+    assert!(first.get("verified").is_none_or(Value::is_null), "{first}");
+    let answer_id = first["answer_id"].as_i64().expect("stored");
+    let own = first["answer"]["answer"]["value"]
+        .as_f64()
+        .expect("a value");
+
+    // A unit Tally does not know is refused with a sentence; "m" is read as metres.
+    let visitor = "3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a98";
+    let with_unit = |unit: &str| {
+        json!({"part": "answer", "answer_id": answer_id, "verdict": "wrong",
+               "corrected_value": 324.5, "corrected_unit": unit,
+               "comment": "the official height without antennas"})
+    };
+    let (status, refused) = feedback_from(&a, visitor, &with_unit("furlongzz")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+    assert!(
+        refused.to_string().contains("not a unit Tally knows"),
+        "{refused}"
+    );
+    let (status, row) = feedback_from(&a, visitor, &with_unit("m")).await;
+    assert_eq!(status, StatusCode::CREATED, "{row}");
+    assert_eq!(row["corrected_unit"], "metre", "{row}");
+
+    // The queue names the question by its text (not the answer's JSON), with both values.
+    let (status, queue) = as_operator(
+        &b,
+        reqwest::Method::GET,
+        "/api/admin/review",
+        Some(ADMIN_TOKEN),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{queue}");
+    let queued = queue
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|q| q["question"] == TOWER)
+        .unwrap_or_else(|| panic!("“{TOWER}” is queued by its text: {queue}"));
+    let opinion = &queued["opinions"][0];
+    assert_eq!(opinion["tally_count"].as_f64(), Some(own), "{opinion}");
+    assert_eq!(opinion["tally_unit"]["unit_id"], "metre", "{opinion}");
+    assert_eq!(opinion["corrected_unit"]["unit_id"], "metre", "{opinion}");
+    let page = page_text(b.url(&format!("/admin/review?token={ADMIN_TOKEN}"))).await;
+    assert!(
+        !page.contains("{&quot;text&quot;"),
+        "no raw JSON on the review page"
+    );
+    assert!(
+        page.contains("wrong; the value is 324.5 m"),
+        "the visitor's value"
+    );
+    assert!(
+        page.contains(&format!("answer: Tally said {} m", own)),
+        "Tally's value"
+    );
+
+    // Accepted on a, verified on b, written with its unit on the page.
+    let id = opinion["feedback_ids"][0].as_i64().unwrap();
+    let (status, decided) = as_operator(
+        &a,
+        reqwest::Method::POST,
+        &format!("/api/admin/review/{id}"),
+        Some(ADMIN_TOKEN),
+        Some(json!({"decision": "accepted"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{decided}");
+    let verified = value_answer(&b, TOWER).await;
+    assert_eq!(
+        verified["verified"]["count"].as_f64(),
+        Some(324.5),
+        "{verified}"
+    );
+    assert_eq!(
+        verified["verified"]["unit"]["unit_id"], "metre",
+        "{verified}"
+    );
+    let shown = page_text(b.url(&format!("/?q={}&mode=value", TOWER.replace(' ', "+")))).await;
+    assert!(
+        shown.contains(r#"id="verified-count">324.5 m<"#),
+        "the page writes the verified value with its unit"
+    );
+    assert!(
+        shown.contains("correcting Tally&#x27;s value")
+            || shown.contains("correcting Tally's value")
+    );
+    assert!(a.stop().success());
+    assert!(b.stop().success());
+}

@@ -163,14 +163,18 @@ impl Decision {
     }
 }
 
-/// A count the operator accepted for a question (a visitor's correction, or Tally's own count
-/// confirmed): it answers the question first, on every server, beside Tally's own reading,
-/// until a later acceptance replaces it or the operator withdraws it.
+/// A count or value the operator accepted for a question (a visitor's correction, or Tally's own
+/// answer confirmed): it answers the question first, on every server, beside Tally's own
+/// reading, until a later acceptance replaces it or the operator withdraws it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VerifiedAnswer {
     /// Its id, for withdrawing it (`DELETE /api/admin/verified/{id}`).
     pub id: i64,
+    /// The count, or the value in `unit`.
     pub count: f64,
+    /// A value's unit (none for a count), as the value page writes units.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<crate::value::UnitChoice>,
     /// When the operator accepted it (RFC 3339).
     pub accepted_at: String,
     /// The feedback accepted and the answer it judged: that answer's snippets are the evidence
@@ -197,6 +201,9 @@ pub struct Opinion {
     pub part_ref: Option<String>,
     pub verdict: Verdict,
     pub corrected_value: Option<f64>,
+    /// The unit of a corrected value (none for a count).
+    #[serde(default)]
+    pub corrected_unit: Option<crate::value::UnitChoice>,
     pub moved_to: Option<CnpGroup>,
     /// Visitors who said it (feedback without a visitor cookie counts once per address); no
     /// visitor id leaves the database.
@@ -209,9 +216,12 @@ pub struct Opinion {
     /// The first of their comments (at most the page's bound), and how many there are.
     pub comments: Vec<String>,
     pub comment_count: i64,
-    /// The latest answer judged, and Tally's count in it.
+    /// The latest answer judged, and Tally's count (or value) in it.
     pub answer_id: i64,
     pub tally_count: Option<f64>,
+    /// The unit of Tally's value (none for a count).
+    #[serde(default)]
+    pub tally_unit: Option<crate::value::UnitChoice>,
     /// For a corrected count: how many snippets of that answer state it (the evidence the
     /// operator checks first).
     pub stated_in_snippets: Option<i64>,

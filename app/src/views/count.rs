@@ -12,6 +12,7 @@ use crate::model::{Ask, Settings};
 use crate::views::feedback::{Extra, FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
 use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
+use crate::views::value::count_or_value;
 use tally_types::count::{
     Abstention, Cnp, CnpClass, CnpGroups, CountAnswer, CountSettings, CountSpan, RankedInstance,
     ResolvedSettings, Retrieval, SnippetAnswer, SnippetOrigin, SnippetSource, StageTiming,
@@ -187,7 +188,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
     });
     let answered = count.is_some();
     // Nothing answered, nothing to correct.
-    let answer_feedback = target.clone().filter(|_| answered).map(count_feedback);
+    let answer_feedback = target.clone().map(|t| count_feedback(t, answered));
     let has_snippets = !snippets.is_empty();
     let snippet_count = snippets.len();
     let plotted = snippets.clone();
@@ -229,15 +230,34 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
 }
 
 /// The form that judges a count (and takes its correction).
-fn count_feedback(target: FeedbackTarget) -> impl IntoView {
-    view! {
-        <FeedbackForm
-            target
-            part=FeedbackPart::Answer
-            verdicts=&[(Verdict::Correct, "Correct"), (Verdict::Wrong, "Wrong")]
-            extra=Extra::Correction
-            about="the count"
-        />
+/// Correct / Wrong with the right count; without a count, "I know the answer" with the count and
+/// where it is stated, so that a person can teach what Tally could not find.
+fn count_feedback(target: FeedbackTarget, answered: bool) -> AnyView {
+    if answered {
+        view! {
+            <FeedbackForm
+                target
+                part=FeedbackPart::Answer
+                verdicts=&[(Verdict::Correct, "Correct"), (Verdict::Wrong, "Wrong")]
+                extra=Extra::Correction
+                about="the count"
+            />
+        }
+        .into_any()
+    } else {
+        view! {
+            <div class="know-answer" id="know-answer">
+                <p class="small">"I know the answer:"</p>
+                <FeedbackForm
+                    target
+                    part=FeedbackPart::Answer
+                    verdicts=&[(Verdict::Wrong, "Send the right count")]
+                    extra=Extra::Correction
+                    about="the missing count"
+                />
+            </div>
+        }
+        .into_any()
     }
 }
 
@@ -248,7 +268,7 @@ fn aggregation_answer(
     abstention: Option<String>,
     target: Option<FeedbackTarget>,
 ) -> AnyView {
-    let answer_feedback = target.filter(|_| count.is_some()).map(count_feedback);
+    let answer_feedback = target.map(|t| count_feedback(t, count.is_some()));
     view! {
         <section class="count-answer" aria-labelledby="count-title">
             <h2 id="count-title" class="visually-hidden">"Count"</h2>
@@ -270,15 +290,18 @@ pub fn VerifiedView(verified: tally_types::VerifiedAnswer) -> impl IntoView {
         .get(..10)
         .unwrap_or(&verified.accepted_at)
         .to_string();
+    let unit = verified.unit.as_ref();
+    let what = if unit.is_some() { "value" } else { "count" };
     let from = match verified.tally_count {
-        Some(own) if own == verified.count => "confirming Tally's own count".to_string(),
-        Some(own) => format!("correcting Tally's count of {}", number(own)),
-        None => "where Tally gave no count".to_string(),
+        Some(own) if own == verified.count => format!("confirming Tally's own {what}"),
+        Some(own) => format!("correcting Tally's {what} of {}", count_or_value(own, unit)),
+        None => format!("where Tally gave no {what}"),
     };
+    let shown = count_or_value(verified.count, unit);
     view! {
         <section class="verified-answer" id="verified-answer" aria-labelledby="verified-title">
             <h2 id="verified-title" class="verified-label">"Verified answer"</h2>
-            <p class="count-value" id="verified-count">{number(verified.count)}</p>
+            <p class="count-value" id="verified-count">{shown}</p>
             <p class="count-meta" id="verified-meta">
                 {format!("Accepted by this site's operator on {date} from a reader's judgment, {from}.")}
             </p>

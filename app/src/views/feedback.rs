@@ -22,6 +22,8 @@ pub enum Extra {
     None,
     /// A corrected count and a comment (feedback on the whole answer).
     Correction,
+    /// A corrected value with its unit, and a comment (feedback on a whole value answer).
+    ValueCorrection,
     /// Moving a CNP to another group.
     MoveGroup,
 }
@@ -34,6 +36,9 @@ pub fn FeedbackForm(
     #[prop(optional, into)] part_ref: Option<String>,
     verdicts: &'static [(Verdict, &'static str)],
     #[prop(default = Extra::None)] extra: Extra,
+    /// The unit a value correction's field starts with (the answer's: "£", "m").
+    #[prop(optional, into)]
+    unit: String,
     /// Names the thing judged, for screen readers ("instance Javanese").
     #[prop(into)]
     about: String,
@@ -68,6 +73,21 @@ pub fn FeedbackForm(
                     </label>
                     <label class="fb-field">
                         "Comment "
+                        <input type="text" name="form[comment]" maxlength="4000"/>
+                    </label>
+                }
+                .into_any(),
+                Extra::ValueCorrection => view! {
+                    <label class="fb-field">
+                        "Right value "
+                        <input type="text" name="form[corrected_value]" inputmode="decimal" size="8" pattern="-?[0-9][0-9,]*(\\.[0-9]+)?" title="a number, such as 95 or 4.50"/>
+                    </label>
+                    <label class="fb-field">
+                        "Unit "
+                        <input type="text" name="form[corrected_unit]" value=unit.clone() size="6" maxlength="100"/>
+                    </label>
+                    <label class="fb-field">
+                        "Where it is stated "
                         <input type="text" name="form[comment]" maxlength="4000"/>
                     </label>
                 }

@@ -11,6 +11,7 @@ use crate::backend::{admin_form_token, admin_review};
 use crate::format::number;
 use crate::views::feedback::error_text;
 use crate::views::login::{FormTokenField, LoginForm, LoginNeeded};
+use crate::views::value::count_or_value;
 use tally_types::{Decision, Opinion, QueuedQuestion, Review, Verdict, VerifiedRecord};
 
 #[component]
@@ -109,7 +110,7 @@ fn QueuedView(queued: QueuedQuestion, token: String, form_token: String) -> impl
     view! {
         <article class="queued" data-question=question.clone()>
             <h3><a href=href>{question.clone()}</a></h3>
-            {verified.map(|v| view! { <p class="muted small">{format!("Verified answer now: {}", number(v.count))}</p> })}
+            {verified.map(|v| view! { <p class="muted small">{format!("Verified answer now: {}", count_or_value(v.count, v.unit.as_ref()))}</p> })}
             <table class="review-table">
                 <thead>
                     <tr><th>"What"</th><th>"Said"</th><th>"Visitors"</th><th>"Evidence"</th><th>"Comments"</th><th></th></tr>
@@ -125,7 +126,10 @@ fn QueuedView(queued: QueuedQuestion, token: String, form_token: String) -> impl
 /// What an opinion says, in words.
 fn said(opinion: &Opinion) -> String {
     let verdict = match (opinion.verdict, opinion.corrected_value, opinion.moved_to) {
-        (Verdict::Wrong, Some(count), _) => format!("wrong; the count is {}", number(count)),
+        (Verdict::Wrong, Some(value), _) => match &opinion.corrected_unit {
+            Some(unit) => format!("wrong; the value is {}", count_or_value(value, Some(unit))),
+            None => format!("wrong; the count is {}", number(value)),
+        },
         (Verdict::Moved, _, Some(group)) => format!("belongs with the {}", group.name()),
         (verdict, _, _) => verdict.name().replace('_', " "),
     };
@@ -139,7 +143,14 @@ fn said(opinion: &Opinion) -> String {
 fn OpinionRow(opinion: Opinion, token: String, form_token: String) -> impl IntoView {
     let id = opinion.feedback_ids.first().copied().unwrap_or_default();
     let what = match opinion.tally_count {
-        Some(count) => format!("{}: Tally said {}", opinion.part.name(), number(count)),
+        Some(count) => format!(
+            "{}: Tally said {}",
+            opinion.part.name(),
+            count_or_value(count, opinion.tally_unit.as_ref())
+        ),
+        None if opinion.part == tally_types::FeedbackPart::Answer => {
+            "answer: Tally gave none".to_string()
+        }
         None => opinion.part.name().to_string(),
     };
     let evidence = opinion.stated_in_snippets.map(|n| match n {
@@ -201,7 +212,7 @@ fn VerifiedItem(record: VerifiedRecord, token: String, form_token: String) -> im
             {format!(
                 "{} — {} over {} (accepted by {} on {date})",
                 record.question,
-                number(record.answer.count),
+                count_or_value(record.answer.count, record.answer.unit.as_ref()),
                 corpus_words(&record.answer.corpus),
                 record.accepted_by
             )}

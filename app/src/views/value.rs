@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use tally_types::{FeedbackPart, Verdict};
 
 use crate::format::{feet_and_inches, measured, number, percent, plural, Mark};
-use crate::views::feedback::{FeedbackForm, FeedbackTarget};
+use crate::views::feedback::{Extra, FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
 use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
 use tally_types::value::{
@@ -42,6 +42,14 @@ fn observation_ref(o: &ValueObservation) -> String {
 /// 10 feet in feet and inches ("6 ft 7 in").
 fn in_unit(value: f64, choice: Option<&UnitChoice>, own: Option<&str>) -> String {
     written(choice.map_or(value, |c| c.convert(value)), choice, own)
+}
+
+/// A count, or a value in `unit`, written as the value page writes it ("£95", "330 m", "12").
+pub fn count_or_value(value: f64, unit: Option<&UnitChoice>) -> String {
+    match unit {
+        Some(unit) => written(value, Some(unit), Some(&unit.unit)),
+        None => crate::format::number(value),
+    }
 }
 
 /// A value already in the chosen unit, written as [`in_unit`] writes it.
@@ -151,15 +159,39 @@ pub fn ValueAnswerView(
     let switch = units
         .with_value(|all| all.len() > 1)
         .then(|| view! { <UnitSwitch units chosen unit/> });
-    let answer_feedback = target.clone().filter(|_| value.is_some()).map(|target| {
-        view! {
+    // The unit a correction starts in: the answer's, as it is written after a number.
+    let unit_hint = units.with_value(|all| {
+        all.first()
+            .map(|own| own.symbol.clone().unwrap_or_else(|| own.unit.clone()))
+            .unwrap_or_default()
+    });
+    // Without an answer, a person who knows it can still say it, and where it is stated.
+    let answer_feedback = target.clone().map(|target| match value {
+        Some(_) => view! {
             <FeedbackForm
                 target
                 part=FeedbackPart::Answer
-                verdicts=&[(Verdict::Correct, "Correct"), (Verdict::Wrong, "Wrong")]
+                verdicts=&[(Verdict::Correct, "Correct"), (Verdict::Wrong, "Wrong: the right value")]
+                extra=Extra::ValueCorrection
+                unit=unit_hint.clone()
                 about="the value"
             />
         }
+        .into_any(),
+        None => view! {
+            <div class="know-answer" id="know-answer">
+                <p class="small">"I know the answer:"</p>
+                <FeedbackForm
+                    target
+                    part=FeedbackPart::Answer
+                    verdicts=&[(Verdict::Wrong, "Send the right value")]
+                    extra=Extra::ValueCorrection
+                    unit=unit_hint.clone()
+                    about="the missing value"
+                />
+            </div>
+        }
+        .into_any(),
     });
     let agreeing = observations
         .iter()

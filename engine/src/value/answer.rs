@@ -100,6 +100,27 @@ fn unit_choices_for(table: &UnitTable, unit: &Unit, value: f64) -> Vec<UnitChoic
     choices
 }
 
+/// How a value in the unit `id` is written (its name, symbol, whether it is a currency), for a
+/// value that did not come from an answer: a verified or corrected one.
+pub fn unit_choice(id: &str) -> Option<UnitChoice> {
+    let table = UnitTable::builtin();
+    unit_choices(table, table.get(id)?).into_iter().next()
+}
+
+/// The unit a person names ("£", "GBP", "metres", "min"), as a unit-table id: its id, else the
+/// first unit of that symbol or name.
+pub fn unit_named(text: &str) -> Option<String> {
+    let table = UnitTable::builtin();
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    if let Some(unit) = table.get(text) {
+        return Some(unit.id.clone());
+    }
+    table.lookup(text).first().map(|unit| unit.id.clone())
+}
+
 /// The answer's unit and the others of its dimension it may be shown in.
 fn unit_choices(table: &UnitTable, unit: &Unit) -> Vec<UnitChoice> {
     let others = UNITS_SHOWN
@@ -585,6 +606,15 @@ mod tests {
         assert_eq!(ids, ["kilometre", "metre", "foot", "mile"]);
         let mile = &km[3];
         assert!((mile.convert(1.609344) - 1.0).abs() < 1e-9);
+        // A person's unit, read as the table's; and written as the page writes it.
+        assert_eq!(unit_named("£").as_deref(), Some("gbp"));
+        assert_eq!(unit_named("metres").as_deref(), Some("metre"));
+        assert_eq!(unit_named("no such unit"), None);
+        let pound = unit_choice("gbp").unwrap();
+        assert!(
+            pound.currency && pound.symbol.as_deref() == Some("£"),
+            "{pound:?}"
+        );
         // Every unit named in UNITS_SHOWN is in the table, of its dimension.
         for (dimension, ids) in UNITS_SHOWN {
             for id in *ids {

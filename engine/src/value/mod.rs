@@ -17,8 +17,8 @@ mod retrieve;
 
 pub use crate::quantity::description::{describe, description_words, Description};
 pub use answer::{
-    answer, answer_in_corpus, significant, ObservationGroup, UnitChoice, ValueAnswer,
-    ValueObservation, ValueRule, ValueSettings,
+    answer, answer_in_corpus, significant, unit_choice, unit_named, ObservationGroup, UnitChoice,
+    ValueAnswer, ValueObservation, ValueRule, ValueSettings,
 };
 pub use cells::answer_with_tables;
 pub use question::{

@@ -22,6 +22,10 @@ pub struct NewFeedback {
     pub part_ref: Option<String>,
     pub verdict: Verdict,
     pub corrected_value: Option<f64>,
+    /// The unit of a corrected value ("£", "metre", "gbp": a symbol, name or unit id, stored as
+    /// the unit table's id); none for a count.
+    #[serde(default)]
+    pub corrected_unit: Option<String>,
     pub moved_to: Option<CnpGroup>,
     pub comment: Option<String>,
     /// Chosen by the client once per submission; re-sending it returns the stored row.
@@ -37,6 +41,8 @@ pub struct Feedback {
     pub part_ref: Option<String>,
     pub verdict: Verdict,
     pub corrected_value: Option<f64>,
+    /// The unit-table id of a corrected value's unit.
+    pub corrected_unit: Option<String>,
     pub moved_to: Option<CnpGroup>,
     pub comment: Option<String>,
     pub client_token: Option<Uuid>,
@@ -52,6 +58,7 @@ struct FeedbackRow {
     part_ref: Option<String>,
     verdict: String,
     corrected_value: Option<f64>,
+    corrected_unit: Option<String>,
     moved_to: Option<String>,
     comment: Option<String>,
     client_token: Option<Uuid>,
@@ -73,6 +80,7 @@ impl TryFrom<FeedbackRow> for Feedback {
             part_ref: row.part_ref,
             verdict: Verdict::choose(&row.verdict).map_err(broken)?,
             corrected_value: row.corrected_value,
+            corrected_unit: row.corrected_unit,
             moved_to: row
                 .moved_to
                 .as_deref()
@@ -121,6 +129,21 @@ impl NewFeedback {
         self
     }
 
+    /// The submission with its corrected value's unit read as the unit table's id; a unit the
+    /// table does not know is refused with the reason.
+    pub fn with_unit_read(mut self) -> Result<Self, InvalidFeedback> {
+        if let Some(given) = self.corrected_unit.take() {
+            let id = tally_engine::value::unit_named(&given).ok_or_else(|| {
+                InvalidFeedback::from(format!(
+                    "corrected_unit “{given}” is not a unit Tally knows; write its symbol or name \
+                     (£, $, m, km, kg, minutes)"
+                ))
+            })?;
+            self.corrected_unit = Some(id);
+        }
+        Ok(self)
+    }
+
     /// Checks that the parts of the submission fit together; the message says what is wrong.
     pub fn validate(&self) -> Result<(), InvalidFeedback> {
         let allowed = self.part.verdicts();
@@ -159,19 +182,30 @@ impl NewFeedback {
                 "moved_to is given exactly when the verdict is `moved`",
             ));
         }
+        if self.corrected_unit.is_some() && self.corrected_value.is_none() {
+            return Err(InvalidFeedback::from(
+                "corrected_unit goes with a corrected_value",
+            ));
+        }
         if let Some(value) = self.corrected_value {
             if self.verdict != Verdict::Wrong {
                 return Err(InvalidFeedback::from(
                     "corrected_value goes with the verdict `wrong`",
                 ));
             }
-            // Corrections are of counts: 0, 1, 2, … up to a bound that keeps them exact.
-            if !value.is_finite() || value < 0.0 || value.fract() != 0.0 {
+            let is_count = self.corrected_unit.is_none();
+            if !value.is_finite() {
+                return Err(InvalidFeedback::from(format!(
+                    "corrected_value must be a finite number, not {value}"
+                )));
+            }
+            // A count is 0, 1, 2, … up to a bound that keeps it exact; a value has a unit.
+            if is_count && (value < 0.0 || value.fract() != 0.0) {
                 return Err(InvalidFeedback::from(format!(
                     "corrected_value is a count: a whole number of 0 or more, not {value}"
                 )));
             }
-            if value > MAX_CORRECTED_COUNT {
+            if value.abs() > MAX_CORRECTED_COUNT {
                 return Err(InvalidFeedback::from(format!(
                     "corrected_value is at most {MAX_CORRECTED_COUNT:.0} (10^15), not {value:e}"
                 )));
@@ -189,7 +223,7 @@ impl NewFeedback {
 }
 
 const COLUMNS: &str =
-    "id, answer_id, part, part_ref, verdict, corrected_value, moved_to, comment, \
+    "id, answer_id, part, part_ref, verdict, corrected_value, corrected_unit, moved_to, comment, \
                        client_token, created_at";
 
 /// Stores feedback left by `visitor` (the visitor cookie, when there is one). Returns the row
@@ -199,13 +233,18 @@ pub async fn insert(
     new: &NewFeedback,
     visitor: Option<Uuid>,
 ) -> Result<(Feedback, bool), DbError> {
-    let new = &new.clone().cleaned();
+    let new = &new
+        .clone()
+        .cleaned()
+        .with_unit_read()
+        .map_err(|e| DbError::Invalid(e.to_string()))?;
     new.validate()
         .map_err(|e| DbError::Invalid(e.to_string()))?;
     let pool = db.pool().await?;
     let inserted: Option<FeedbackRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "INSERT INTO feedback (answer_id, part, part_ref, verdict, corrected_value, moved_to, \
-         comment, client_token, visitor) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
+         comment, client_token, visitor, corrected_unit) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
          ON CONFLICT (client_token) DO NOTHING RETURNING {COLUMNS}"
     )))
     .bind(new.answer_id)
@@ -217,6 +256,7 @@ pub async fn insert(
     .bind(new.comment.as_deref())
     .bind(new.client_token)
     .bind(visitor)
+    .bind(new.corrected_unit.as_deref())
     .fetch_optional(pool)
     .await
     .map_err(|e| match e {
@@ -271,6 +311,7 @@ impl Feedback {
             && self.part_ref == new.part_ref
             && self.verdict == new.verdict
             && self.corrected_value == new.corrected_value
+            && self.corrected_unit == new.corrected_unit
             && self.moved_to == new.moved_to
             && self.comment == new.comment
     }
@@ -343,6 +384,7 @@ mod tests {
             part_ref: None,
             verdict,
             corrected_value: None,
+            corrected_unit: None,
             moved_to: None,
             comment: None,
             client_token: None,

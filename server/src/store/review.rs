@@ -23,6 +23,7 @@ struct OpinionRow {
     part_ref: Option<String>,
     verdict: String,
     corrected_value: Option<f64>,
+    corrected_unit: Option<String>,
     moved_to: Option<String>,
     visitors: i64,
     rows: i64,
@@ -31,17 +32,25 @@ struct OpinionRow {
     comment_count: i64,
     answer_id: i64,
     tally_count: Option<f64>,
+    tally_unit: Option<String>,
     stated_in_snippets: Option<i64>,
     first_at: DateTime<Utc>,
     last_at: DateTime<Utc>,
 }
 
 /// What makes feedback rows one opinion: the same thing said about the same question.
-const OPINION: &str = "lower(question), part, part_ref, verdict, corrected_value, moved_to";
+const OPINION: &str =
+    "lower(question), part, part_ref, verdict, corrected_value, corrected_unit, moved_to";
 
-/// The question an answer's JSON was given to, whatever its kind.
-const QUESTION_OF_ANSWER: &str = "COALESCE(a.answer->'answer'->>'question', \
-     a.answer->'answer'->'question'->>'text', a.answer->'answer'->>'query')";
+/// The question an answer's JSON was given to, whatever its kind: a value answer's question is
+/// an object with its text (read first: `->>` would give that object as JSON text).
+const QUESTION_OF_ANSWER: &str = "COALESCE(a.answer->'answer'->'question'->>'text', \
+     a.answer->'answer'->>'question', a.answer->'answer'->>'query')";
+
+/// Tally's count, or its value, in an answer's JSON; and the value's unit-table id.
+const TALLY_COUNT_OF_ANSWER: &str = "COALESCE((a.answer->'answer'->>'count')::float8, \
+     (a.answer->'answer'->>'value')::float8)";
+const TALLY_UNIT_OF_ANSWER: &str = "a.answer->'answer'->>'unit_id'";
 
 fn broken(e: tally_types::UnknownChoice) -> DbError {
     DbError::Invalid(format!("feedback: stored {e}"))
@@ -72,6 +81,10 @@ impl TryFrom<OpinionRow> for (String, Opinion) {
             part_ref: row.part_ref,
             verdict,
             corrected_value: row.corrected_value,
+            corrected_unit: row
+                .corrected_unit
+                .as_deref()
+                .and_then(tally_engine::value::unit_choice),
             moved_to,
             visitors: row.visitors,
             rows: row.rows,
@@ -80,6 +93,10 @@ impl TryFrom<OpinionRow> for (String, Opinion) {
             comment_count: row.comment_count,
             answer_id: row.answer_id,
             tally_count: row.tally_count,
+            tally_unit: row
+                .tally_unit
+                .as_deref()
+                .and_then(tally_engine::value::unit_choice),
             stated_in_snippets: row.stated_in_snippets,
             first_at: row.first_at.to_rfc3339(),
             last_at: row.last_at.to_rfc3339(),
@@ -108,7 +125,8 @@ pub async fn queue(db: &Database, page: QueuePage) -> Result<Vec<QueuedQuestion>
     // Each row numbered within its opinion (and its comments apart), so that only the first few
     // are aggregated, however many say the same.
     let rows: Vec<OpinionRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT min(question) AS question, part, part_ref, verdict, corrected_value, moved_to, \
+        "SELECT min(question) AS question, part, part_ref, verdict, corrected_value, \
+           corrected_unit, moved_to, \
            count(DISTINCT COALESCE(visitor::text, 'row ' || id)) AS visitors, \
            count(*) AS rows, \
            COALESCE(array_agg(id ORDER BY id) FILTER (WHERE nth <= $3), '{{}}') AS feedback_ids, \
@@ -117,16 +135,18 @@ pub async fn queue(db: &Database, page: QueuePage) -> Result<Vec<QueuedQuestion>
            count(comment) AS comment_count, \
            (array_agg(answer_id ORDER BY id DESC))[1] AS answer_id, \
            (array_agg(tally_count ORDER BY id DESC))[1] AS tally_count, \
+           (array_agg(tally_unit ORDER BY id DESC))[1] AS tally_unit, \
            (array_agg(stated ORDER BY id DESC))[1] AS stated_in_snippets, \
            min(created_at) AS first_at, max(created_at) AS last_at \
          FROM (SELECT q.*, \
                  row_number() OVER (PARTITION BY {OPINION} ORDER BY id) AS nth, \
                  row_number() OVER (PARTITION BY {OPINION}, comment IS NULL ORDER BY id) \
                    AS comment_nth \
-               FROM (SELECT f.id, f.part, f.part_ref, f.verdict, f.corrected_value, f.moved_to, \
-                       f.visitor, f.comment, f.answer_id, f.created_at, \
-                       COALESCE({QUESTION_OF_ANSWER}, '') AS question, \
-                       (a.answer->'answer'->>'count')::float8 AS tally_count, \
+               FROM (SELECT f.id, f.part, f.part_ref, f.verdict, f.corrected_value, \
+                       f.corrected_unit, f.moved_to, f.visitor, f.comment, f.answer_id, \
+                       f.created_at, COALESCE({QUESTION_OF_ANSWER}, '') AS question, \
+                       {TALLY_COUNT_OF_ANSWER} AS tally_count, \
+                       {TALLY_UNIT_OF_ANSWER} AS tally_unit, \
                        CASE WHEN f.corrected_value IS NULL THEN NULL ELSE jsonb_array_length( \
                          jsonb_path_query_array(a.answer, \
                            '$.answer.snippets[*] ? (exists (@.spans[*] ? (@.count == $v)))', \
@@ -241,10 +261,12 @@ struct Judged {
     part_ref: Option<String>,
     verdict: String,
     corrected_value: Option<f64>,
+    corrected_unit: Option<String>,
     moved_to: Option<String>,
     question: Option<String>,
     kind: Option<String>,
     tally_count: Option<f64>,
+    tally_unit: Option<String>,
     corpus: Option<String>,
 }
 
@@ -253,8 +275,9 @@ struct Judged {
 fn judged_rows(rest: &str) -> String {
     format!(
         "SELECT f.id, f.answer_id, f.part, f.part_ref, f.verdict, f.corrected_value, \
-         f.moved_to, {QUESTION_OF_ANSWER} AS question, a.answer->>'kind' AS kind, \
-         (a.answer->'answer'->>'count')::float8 AS tally_count, \
+         f.corrected_unit, f.moved_to, {QUESTION_OF_ANSWER} AS question, \
+         a.answer->>'kind' AS kind, {TALLY_COUNT_OF_ANSWER} AS tally_count, \
+         {TALLY_UNIT_OF_ANSWER} AS tally_unit, \
          (SELECT q.settings->'settings'->'count'->>'corpus' FROM questions q \
           WHERE q.answer_id = a.id ORDER BY q.id LIMIT 1) AS corpus \
          FROM feedback f LEFT JOIN answers a ON a.id = f.answer_id {rest}"
@@ -297,6 +320,7 @@ pub async fn decide(db: &Database, id: i64, new: &NewDecision) -> Result<Decided
     let same: Vec<Judged> = sqlx::query_as(sqlx::AssertSqlSafe(judged_rows(
         "WHERE f.part = $1 AND f.part_ref IS NOT DISTINCT FROM $2 AND f.verdict = $3 \
            AND f.corrected_value IS NOT DISTINCT FROM $4 AND f.moved_to IS NOT DISTINCT FROM $5 \
+           AND f.corrected_unit IS NOT DISTINCT FROM $6 \
            AND NOT EXISTS (SELECT 1 FROM feedback_reviews r WHERE r.feedback_id = f.id)",
     )))
     .bind(&row.part)
@@ -304,6 +328,7 @@ pub async fn decide(db: &Database, id: i64, new: &NewDecision) -> Result<Decided
     .bind(&row.verdict)
     .bind(row.corrected_value)
     .bind(&row.moved_to)
+    .bind(&row.corrected_unit)
     .fetch_all(&mut *tx)
     .await
     .map_err(classify)?;
@@ -323,13 +348,14 @@ pub async fn decide(db: &Database, id: i64, new: &NewDecision) -> Result<Decided
     .execute(&mut *tx)
     .await
     .map_err(classify)?;
-    let verified = match (new.decision, verified_count(&row)) {
-        (Decision::Accepted, Some(count)) => Some(
+    let verified = match (new.decision, verified_answer(&row)) {
+        (Decision::Accepted, Some((count, unit))) => Some(
             verified::replace(
                 &mut tx,
                 &Accepted {
                     question: &question,
                     count,
+                    unit,
                     feedback_id: row.id,
                     answer_id,
                     tally_count: row.tally_count,
@@ -350,18 +376,25 @@ pub async fn decide(db: &Database, id: i64, new: &NewDecision) -> Result<Decided
     })
 }
 
-/// The count a judgment of a whole count answer asserts: the correction, or Tally's own count
-/// called correct.
-fn verified_count(row: &Judged) -> Option<f64> {
-    if row.part != FeedbackPart::Answer.name()
-        || row.kind.as_deref() != Some(QuestionKind::Count.name())
-    {
+/// The count, or the value with its unit, that a judgment of a whole count or value answer
+/// asserts: the correction, or Tally's own answer called correct.
+fn verified_answer(row: &Judged) -> Option<(f64, Option<&str>)> {
+    let kind = row.kind.as_deref();
+    let counted = kind == Some(QuestionKind::Count.name());
+    let valued = kind == Some(QuestionKind::Value.name());
+    if row.part != FeedbackPart::Answer.name() || !(counted || valued) {
         return None;
     }
-    match Verdict::parse(&row.verdict)? {
-        Verdict::Wrong => row.corrected_value,
-        Verdict::Correct => row.tally_count,
-        _ => None,
+    let (value, unit) = match Verdict::parse(&row.verdict)? {
+        Verdict::Wrong => (row.corrected_value?, row.corrected_unit.as_deref()),
+        Verdict::Correct => (row.tally_count?, row.tally_unit.as_deref()),
+        _ => return None,
+    };
+    // A count has no unit; a value has one (a plain number corrects it in Tally's unit).
+    match (counted, unit) {
+        (true, _) => Some((value, None)),
+        (false, Some(unit)) => Some((value, Some(unit))),
+        (false, None) => Some((value, row.tally_unit.as_deref())).filter(|(_, u)| u.is_some()),
     }
 }
 

@@ -17,6 +17,7 @@ struct Row {
     question: String,
     question_key: String,
     count: f64,
+    unit: Option<String>,
     feedback_id: i64,
     answer_id: i64,
     tally_count: Option<f64>,
@@ -36,6 +37,10 @@ impl From<Row> for VerifiedRecord {
             answer: VerifiedAnswer {
                 id: row.id,
                 count: row.count,
+                unit: row
+                    .unit
+                    .as_deref()
+                    .and_then(tally_engine::value::unit_choice),
                 accepted_at: row.accepted_at.to_rfc3339(),
                 feedback_id: row.feedback_id,
                 answer_id: row.answer_id,
@@ -50,8 +55,9 @@ impl From<Row> for VerifiedRecord {
     }
 }
 
-const COLUMNS: &str = "id, question, question_key, count, feedback_id, answer_id, tally_count, \
-                       note, corpus, accepted_by, accepted_at, withdrawn_by, withdrawn_at";
+const COLUMNS: &str = "id, question, question_key, count, unit, feedback_id, answer_id, \
+                       tally_count, note, corpus, accepted_by, accepted_at, withdrawn_by, \
+                       withdrawn_at";
 
 /// The corpus an answer read, as verified answers are filed under it: the count setting's
 /// corpus, or [`ALL_CORPORA`] for every corpus.
@@ -122,7 +128,10 @@ pub async fn list(db: &Database, limit: i64) -> Result<Vec<VerifiedRecord>, DbEr
 /// What a new verified answer holds.
 pub struct Accepted<'a> {
     pub question: &'a str,
+    /// The count, or the value in `unit`.
     pub count: f64,
+    /// A value's unit-table id (none for a count).
+    pub unit: Option<&'a str>,
     pub feedback_id: i64,
     pub answer_id: i64,
     pub tally_count: Option<f64>,
@@ -152,8 +161,8 @@ pub async fn replace(
     .map_err(classify)?;
     let row: Row = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "INSERT INTO verified_answers (question_key, question, count, feedback_id, answer_id, \
-         tally_count, note, accepted_by, corpus) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
-         RETURNING {COLUMNS}"
+         tally_count, note, accepted_by, corpus, unit) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING {COLUMNS}"
     )))
     .bind(&key)
     .bind(accepted.question)
@@ -164,6 +173,7 @@ pub async fn replace(
     .bind(accepted.note)
     .bind(accepted.by)
     .bind(accepted.corpus)
+    .bind(accepted.unit)
     .fetch_one(&mut **tx)
     .await
     .map_err(|e| match &e {
