@@ -112,6 +112,29 @@ pub struct ValueAnswer {
     /// nouns and currencies): the page's unit switch converts with them, without the engine.
     #[serde(default)]
     pub units: Vec<UnitChoice>,
+    /// Why Tally is not sure of `value`: its [`ValueAnswer::support`] is below the calibrated
+    /// bound. The page, the API and the CLI then say "not sure" with this reason and the closest
+    /// evidence, not the value as an answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_sure: Option<String>,
+}
+
+impl ValueAnswer {
+    /// The share of the observations' weight, among those in the answer's unit, that agrees
+    /// with the answer (within 10%); `None` without a value or such observations.
+    pub fn support(&self) -> Option<f64> {
+        self.value?;
+        let weight = |group: ObservationGroup| -> f64 {
+            self.observations
+                .iter()
+                .filter(|o| o.group == group)
+                .map(|o| o.weight)
+                .sum()
+        };
+        let agrees = weight(ObservationGroup::Agrees);
+        let all = agrees + weight(ObservationGroup::Differs);
+        (all > 0.0).then(|| agrees / all)
+    }
 }
 
 /// A unit a value may be shown in: the value in this unit is `value × scale + offset`.

@@ -170,15 +170,18 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
         .count();
     let abstention = (abstention.is_some() || abstention_reason.is_some())
         .then(|| reason_after_headline(abstention_reason.as_ref(), abstention.as_deref()));
+    // A count read from a document's structure (a table cell, a list counted) tells that story
+    // alone: the count phrases of other passages, their agreement and their plot are not its
+    // evidence, so the page does not quote or plot them as if they were.
+    let structured = read_from.is_some();
     let headline = count_headline(
         count,
         abstention.as_deref(),
-        cnp_rep.as_ref(),
-        &snippets,
+        cnp_rep.as_ref().filter(|_| !structured),
+        (!structured).then_some(snippets.as_slice()),
         &analysis.answer_type,
         retrieval,
     );
-    // A count read from a document's structure says how (a table cell, a list counted).
     let read_from_line = read_from.map(|reading| {
         view! {
             <p class="count-meta" id="read-from">
@@ -201,7 +204,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
                 {answer_feedback}
             </div>
             // Without an answer, the page stays short: no plot of counts nobody should read.
-            <Show when=move || has_snippets && answered>
+            <Show when=move || has_snippets && answered && !structured>
                 <CountPlot snippets=plotted.clone() prediction=count/>
             </Show>
             {if answered {
@@ -223,7 +226,7 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
                 }
                 .into_any()
             }}
-            <HowTallyGotThis snippets=snippet_count retrieval used threshold_used confidence timings settings_line/>
+            <HowTallyGotThis snippets=snippet_count retrieval used threshold_used confidence structured timings settings_line/>
         </section>
     }
     .into_any()
@@ -317,10 +320,12 @@ fn count_headline(
     count: Option<f64>,
     abstention: Option<&str>,
     cnp_rep: Option<&Cnp>,
-    snippets: &[SnippetAnswer],
+    // The snippets whose count phrases are the evidence (none: a structured reading is).
+    weighed: Option<&[SnippetAnswer]>,
     answer_type: &str,
     retrieval: Retrieval,
 ) -> AnyView {
+    let snippets = weighed.unwrap_or_default();
     match count {
         Some(count) => view! {
             <p class="count-value" id="count-value">{number(count)}</p>
@@ -331,7 +336,9 @@ fn count_headline(
                     }
                 })}
             </p>
-            <p class="count-meta" id="count-support">{support_in_words(snippets, answer_type)}</p>
+            {weighed.map(|snippets| view! {
+                <p class="count-meta" id="count-support">{support_in_words(snippets, answer_type)}</p>
+            })}
         }
         .into_any(),
         None if abstention.is_some() => view! {
@@ -368,21 +375,30 @@ fn HowTallyGotThis(
     used: usize,
     threshold_used: f64,
     confidence: f64,
+    /// Read from a document's structure rather than weighed from count phrases.
+    structured: bool,
     timings: Vec<StageTiming>,
     settings_line: String,
 ) -> impl IntoView {
+    let weighed = if structured {
+        format!(
+            "{} ({}); the count was read from the document's structure (the passage named above), not weighed from count phrases.",
+            counted(snippets, "snippet"),
+            retrieval.in_words()
+        )
+    } else {
+        format!(
+            "{} ({}); {used} count phrases likely enough to count (the reader's threshold was {threshold_used:.1}), weighed by how likely each is; {} of that weight agrees with the answer.",
+            counted(snippets, "snippet"),
+            retrieval.in_words(),
+            percent(confidence)
+        )
+    };
     view! {
     <details class="timings how">
         <summary>"How Tally got this"</summary>
         <p class="muted" id="settings-used">{settings_line}</p>
-        <p class="muted">
-            {format!(
-                "{} ({}); {used} count phrases likely enough to count (the reader's threshold was {threshold_used:.1}), weighed by how likely each is; {} of that weight agrees with the answer.",
-                counted(snippets, "snippet"),
-                retrieval.in_words(),
-                percent(confidence)
-            )}
-        </p>
+        <p class="muted">{weighed}</p>
         <table>
             <tbody>
                 {timings
@@ -437,9 +453,12 @@ fn CountPlot(snippets: Vec<SnippetAnswer>, prediction: Option<f64>) -> impl Into
     if points.is_empty() {
         return view! { <p class="muted">"No snippet states a count to plot."</p> }.into_any();
     }
+    // The scale always holds the answer, wherever the count phrases lie.
+    let answer = prediction.filter(|p| p.is_finite() && *p > 0.0);
+    let counts = || points.iter().map(|p| p.count).chain(answer);
     let axis = Axis::over(
-        points.iter().map(|p| p.count).fold(f64::INFINITY, f64::min),
-        points.iter().map(|p| p.count).fold(0.0, f64::max),
+        counts().fold(f64::INFINITY, f64::min),
+        counts().fold(0.0, f64::max),
     );
     let circles = points
         .iter()

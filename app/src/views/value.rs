@@ -114,6 +114,7 @@ pub fn ValueAnswerView(
         note,
         observations,
         units,
+        not_sure,
     } = view;
     let units = StoredValue::new(units);
     // The chosen unit, as an index into `units` (0, the answer's own, for none or an unknown one).
@@ -145,13 +146,20 @@ pub fn ValueAnswerView(
         })
     };
     let asked = asked_for(&question);
-    let headline = match value {
-        Some(v) => view! {
+    let headline = match (value, not_sure) {
+        // Not sure: the reason and the closest evidence, not a large number (issue 73).
+        (Some(v), Some(why)) => view! {
+            <p class="count-value none not-sure" id="value-value" data-not-sure="true">"Not sure"</p>
+            <p class="count-meta" id="not-sure">{format!("The closest evidence points to {}, but {why}.", show(v))}</p>
+            {representative.map(|rep| view! { <p class="count-rep">"Closest evidence: “" <span id="value-rep">{rep}</span> "”"</p> })}
+        }
+        .into_any(),
+        (Some(v), None) => view! {
             <p class="count-value value-value" id="value-value">{move || show(v)}</p>
             {representative.map(|rep| view! { <p class="count-rep">"As written: “" <span id="value-rep">{rep}</span> "”"</p> })}
         }
         .into_any(),
-        None => view! {
+        (None, _) => view! {
             <p class="count-value none" id="value-value">"No value found in this corpus"</p>
         }
         .into_any(),
@@ -300,9 +308,16 @@ fn ValuePlot(
         return view! { <p class="muted">"No observation converts to the answer's unit to plot."</p> }
             .into_any();
     }
+    // The scale always holds the answer.
+    let values = || {
+        points
+            .iter()
+            .map(|p| p.1)
+            .chain(answer.filter(|a| a.is_finite()))
+    };
     let axis = Axis::over(
-        points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min),
-        points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max),
+        values().fold(f64::INFINITY, f64::min),
+        values().fold(f64::NEG_INFINITY, f64::max),
     );
     let circles = points
         .iter()

@@ -349,6 +349,7 @@ pub fn answer_in_corpus(
         note: Some(note),
         observations: Vec::new(),
         units: Vec::new(),
+        not_sure: None,
     };
     if ranked.is_empty() && matched && !subject.is_empty() {
         return Ok(abstain(format!(
@@ -425,7 +426,7 @@ pub fn answer_in_corpus(
         ),
         Target::Noun(name) => (name.clone(), None, Vec::new()),
     };
-    Ok(ValueAnswer {
+    let mut answer = ValueAnswer {
         question: question.clone(),
         value: Some(value),
         unit,
@@ -434,6 +435,37 @@ pub fn answer_in_corpus(
         note,
         observations,
         units,
+        not_sure: None,
+    };
+    answer.not_sure = not_sure(&answer);
+    Ok(answer)
+}
+
+/// Support below which a value is shown as "not sure" rather than as the answer: chosen on the
+/// own-documents collection's tuning half (`tally eval own-documents --value-supports FILE`,
+/// `docs/experiments.md`, issue 73).
+pub const SURE_FROM: f64 = 0.0;
+
+/// Why `answer` is not sure, when its support is below [`SURE_FROM`].
+fn not_sure(answer: &ValueAnswer) -> Option<String> {
+    let support = answer.support()?;
+    let agreeing = answer
+        .observations
+        .iter()
+        .filter(|o| o.group == ObservationGroup::Agrees)
+        .count();
+    let weighed = answer
+        .observations
+        .iter()
+        .filter(|o| o.group != ObservationGroup::Apart)
+        .count();
+    (support < SURE_FROM).then(|| {
+        format!(
+            "only {agreeing} of {weighed} observations agree with it ({:.0}% of their weight; \
+             Tally is sure from {:.0}%)",
+            support * 100.0,
+            SURE_FROM * 100.0
+        )
     })
 }
 

@@ -182,6 +182,10 @@ pub struct EvalOwnDocumentsArgs {
     pub originals: bool,
     #[arg(long)]
     pub json: bool,
+    /// Write each value answer's support and whether it is right (as if it were sure) to this
+    /// file, one JSON object per line: the tuning half's lines choose the "not sure" bound.
+    #[arg(long, value_name = "FILE")]
+    pub value_supports: Option<PathBuf>,
     #[command(flatten)]
     pub models: ModelArgs,
     #[command(flatten)]

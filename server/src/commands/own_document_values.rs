@@ -83,7 +83,20 @@ pub fn judge_records(answer: &tally_types::count::CountAnswer, gold: Option<&str
     }
 }
 
+/// What became of a value question as the page shows its answer: a value Tally is not sure of is
+/// not given as the answer (issue 73), so it counts as a decline.
 pub fn judge(answer: &ValueAnswer, gold: Option<&str>) -> Outcome {
+    if answer.not_sure.is_some() {
+        return match gold {
+            None => Outcome::Right,
+            Some(_) => Outcome::Declined,
+        };
+    }
+    judge_as_sure(answer, gold)
+}
+
+/// What became of a value question if its value were given as the answer, sure or not.
+pub fn judge_as_sure(answer: &ValueAnswer, gold: Option<&str>) -> Outcome {
     let (Some(value), Some(gold)) = (answer.value, gold) else {
         return match (answer.value, gold) {
             (None, None) => Outcome::Right,

@@ -7,6 +7,7 @@
 //! counted right, wrong or declined per half (tuning and test, fixed by a hash of the question).
 
 use std::collections::BTreeMap;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -18,7 +19,9 @@ use tally_engine::search::index::{Document, SentenceIndex};
 use tally_engine::value::{parse_question, ValueSettings};
 
 use super::own_document_instances::InstanceCheck;
-use super::own_document_values::{judge, judge_records, read_values, Outcome, OwnValueQuestion};
+use super::own_document_values::{
+    judge, judge_as_sure, judge_records, read_values, Outcome, OwnValueQuestion,
+};
 use crate::cli::{data_dir_or_default, EvalOwnDocumentsArgs};
 use crate::loading::load_pipeline;
 use tally_engine::corpus::format::Format;
@@ -374,6 +377,10 @@ fn value_tallies(
     misses: &mut Vec<String>,
 ) -> anyhow::Result<Tallies> {
     let mut values = Tallies::new();
+    let mut supports = match &args.value_supports {
+        Some(path) => Some(std::io::BufWriter::new(std::fs::File::create(path)?)),
+        None => None,
+    };
     for (setting, index) in settings {
         if args.documents_only && setting != "documents" {
             continue;
@@ -412,6 +419,16 @@ fn value_tallies(
                         index.observations(),
                         &ValueSettings::default(),
                     )?;
+                    if let (Some(support), Some(out)) = (answer.support(), supports.as_mut()) {
+                        let line = serde_json::json!({
+                            "setting": setting,
+                            "half": Half::of(&q.question).name(),
+                            "question": q.question,
+                            "support": support,
+                            "right": judge_as_sure(&answer, q.answer.as_deref()) == Outcome::Right,
+                        });
+                        writeln!(out, "{line}")?;
+                    }
                     (
                         judge(&answer, q.answer.as_deref()),
                         answer.value.map_or_else(

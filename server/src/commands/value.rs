@@ -89,6 +89,9 @@ pub fn print_answer(found: &ValueAnswer) {
         }
         None => println!("  no answer"),
     }
+    if let Some(why) = &found.not_sure {
+        println!("  not sure: {why}");
+    }
     if let Some(note) = &found.note {
         println!("  note: {note}");
     }
