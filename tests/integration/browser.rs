@@ -525,3 +525,101 @@ async fn every_page_passes_axe_core() {
     );
     assert!(server.stop().success());
 }
+
+/// A person's own documents from upload to a verified answer (issue 73): logged in from the
+/// home page's header, a Markdown and a CSV file uploaded from the picker, the corpus shown above
+/// the answer, the value answer corrected with a value and its unit, accepted in the review queue
+/// reached from the header, and verified on a second server of the same database; at 390 px
+/// nothing scrolls sideways and no labels overlap.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_uploads_asks_corrects_and_sees_it_verified_on_another_server() {
+    let root = workspace_root();
+    require_built_site();
+    let dir = scratch_dir("browser-journey");
+    let cluster = tally_server::store::pg_cluster::PrivateCluster::start(&dir.join("pg"))
+        .await
+        .expect("a private PostgreSQL starts");
+    let database_url = cluster.url();
+    let no_data = dir.join("no-data");
+    std::fs::create_dir_all(&no_data).unwrap();
+    let no_data = no_data.display().to_string();
+    let token = "journey-admin-token";
+    let args = ["--data", &no_data, "--admin-token", token];
+    let env = [
+        ("DATABASE_URL", database_url.as_str()),
+        // Both servers sign and read the same login cookies, as behind one balancer.
+        (
+            tally_server::admin_token::SESSION_SECRET_ENV,
+            "journey-session-secret",
+        ),
+    ];
+    let (a, b) = tokio::join!(
+        Server::start(&dir, "a", &args, &env),
+        Server::start(&dir, "b", &args, &env)
+    );
+    a.wait_until_answering().await;
+    b.wait_until_answering().await;
+    let shots = root.join("target/browser");
+    let stdout = run_browser_script(
+        &a,
+        "tests/browser/journey.mjs",
+        &[
+            &a.base_url,
+            &b.base_url,
+            &shots.display().to_string(),
+            token,
+        ],
+    );
+    let seen: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON line");
+    // Logged in from the home page and back on it, the header now leads to the admin pages.
+    assert_eq!(seen["login_link"], true, "{seen}");
+    assert_eq!(seen["back_home"], true, "{seen}");
+    assert_eq!(
+        seen["nav_after_login"],
+        serde_json::json!(["Corpora", "Upload", "Review"])
+    );
+    assert_eq!(seen["login_link_after"], false, "{seen}");
+    // The picker offers what the server reads.
+    let accept = seen["accept"].as_str().unwrap();
+    assert!(
+        accept.contains(".md") && accept.contains(".csv"),
+        "{accept}"
+    );
+    assert!(
+        seen["job"]
+            .as_str()
+            .unwrap()
+            .starts_with("Done: 2 of 2 documents"),
+        "{seen}"
+    );
+    // The corpus is named on the home page and above the answer.
+    for banner in ["banner_home", "banner_answer"] {
+        assert!(
+            seen[banner].as_str().unwrap().contains("ashcombe"),
+            "{seen}"
+        );
+    }
+    // "How much is … fee" is a value question, its money written as people write it.
+    assert_eq!(seen["kind"], "value", "{seen}");
+    assert_eq!(seen["unit_offered"], "£", "{seen}");
+    assert!(
+        seen["feedback"].as_str().unwrap().starts_with("Saved"),
+        "{seen}"
+    );
+    // The queue shows the question's text, what Tally answered and what the visitor says.
+    let row = seen["queued_row"].as_str().unwrap();
+    assert!(row.contains("Tally said £"), "{row}");
+    assert!(row.contains("wrong; the value is £95"), "{row}");
+    assert_eq!(seen["review_raw_json"], false, "{seen}");
+    assert!(
+        seen["done"].as_str().unwrap().starts_with("accepted"),
+        "{seen}"
+    );
+    // Verified on the other server.
+    assert_eq!(seen["verified_b"], "£95", "{seen}");
+    // On a phone: nothing sideways, no overlapping labels.
+    assert_eq!(seen["phone_scroll"], 0, "{seen}");
+    assert_eq!(seen["phone_overlaps"], serde_json::json!([]), "{seen}");
+    assert!(a.stop().success());
+    assert!(b.stop().success());
+}

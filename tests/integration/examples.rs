@@ -13,25 +13,21 @@ fn right(answer: f64, gold: f64) -> bool {
 }
 
 /// The right count of each count example.
-const COUNTS: [(&str, f64); 4] = [
+const COUNTS: [(&str, f64); 3] = [
     ("how many languages are spoken in indonesia", 700.0),
     ("how many moons does mars have", 2.0),
     ("how many studio albums did the beatles release", 13.0),
-    (
-        "how many countries took part in the 2016 summer olympics",
-        206.0,
-    ),
 ];
 
 /// The right value (in the unit named) of each value example.
 const VALUES: [(&str, f64, &str); 3] = [
     ("how tall is the eiffel tower", 330.0, "metre"),
-    ("what is the capacity of wembley stadium", 90_000.0, ""),
     (
         "how long is the main span of the golden gate bridge",
         1_280.0,
         "metre",
     ),
+    ("how tall was the great pyramid of giza", 146.0, "metre"),
 ];
 
 /// Quantity conditions: the first result must meet the condition.
@@ -125,13 +121,11 @@ async fn every_example_answers_right_from_the_default_corpus() {
             value.is_some_and(|v| right(v, gold)),
             "{question}: {value:?}, not {gold}\n{body}"
         );
-        if !unit.is_empty() {
-            assert_eq!(body["unit_id"], unit, "{question}: {body}");
-        }
+        assert_eq!(body["unit_id"], unit, "{question}: {body}");
     }
     for question in CONDITIONS {
         let body = get_json(&server, &format!("/api/search?q={}", query(question))).await;
-        let first = &body["hits"][0];
+        let first = &body["answer"]["hits"][0];
         let meets = first["meets"]
             .as_array()
             .map(|m| m.to_vec())

@@ -427,12 +427,10 @@ async fn a_value_correction_with_its_unit_is_verified_on_every_server() {
     b.wait_until_answering().await;
 
     let first = value_answer(&a, TOWER).await;
-    assert_eq!(first["answer"]["kind"], "value", "{first}");
+    assert_eq!(first["kind"], "value", "{first}");
     assert!(first.get("verified").is_none_or(Value::is_null), "{first}");
     let answer_id = first["answer_id"].as_i64().expect("stored");
-    let own = first["answer"]["answer"]["value"]
-        .as_f64()
-        .expect("a value");
+    let own = first["answer"]["value"].as_f64().expect("a value");
 
     // A unit Tally does not know is refused with a sentence; "m" is read as metres.
     let visitor = "3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a98";
@@ -442,7 +440,7 @@ async fn a_value_correction_with_its_unit_is_verified_on_every_server() {
                "comment": "the official height without antennas"})
     };
     let (status, refused) = feedback_from(&a, visitor, &with_unit("furlongzz")).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
     assert!(
         refused.to_string().contains("not a unit Tally knows"),
         "{refused}"
@@ -507,9 +505,13 @@ async fn a_value_correction_with_its_unit_is_verified_on_every_server() {
         "{verified}"
     );
     let shown = page_text(b.url(&format!("/?q={}&mode=value", TOWER.replace(' ', "+")))).await;
+    let at = shown
+        .find(r#"id="verified-count""#)
+        .expect("the page shows the verified value");
     assert!(
-        shown.contains(r#"id="verified-count">324.5 m<"#),
-        "the page writes the verified value with its unit"
+        shown[at..].contains(r#"class="count-value">324.5 m</p>"#),
+        "the page writes the verified value with its unit: {}",
+        &shown[at..(at + 80).min(shown.len())]
     );
     assert!(
         shown.contains("correcting Tally&#x27;s value")

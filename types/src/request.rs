@@ -132,8 +132,13 @@ impl Settings {
                 snippet_set: self.snippet_set,
                 ..d
             },
+            // A value question keeps to the corpus asked, as a count does (issue 73).
             QuestionKind::Value => Settings {
                 unit: self.unit.clone(),
+                count: crate::count::CountSettings {
+                    corpus: self.count.corpus.clone(),
+                    ..d.count.clone()
+                },
                 ..d
             },
             QuestionKind::Quantity | QuestionKind::Search => Settings {

@@ -45,10 +45,18 @@ fn in_unit(value: f64, choice: Option<&UnitChoice>, own: Option<&str>) -> String
 }
 
 /// A count, or a value in `unit`, written as the value page writes it ("£95", "330 m", "12").
+/// A value a person gave keeps its digits ("324.5 m", not the three figures of a measurement).
 pub fn count_or_value(value: f64, unit: Option<&UnitChoice>) -> String {
+    let shown = number(value);
     match unit {
-        Some(unit) => written(value, Some(unit), Some(&unit.unit)),
-        None => crate::format::number(value),
+        Some(unit) if unit.currency => money(value, unit),
+        Some(UnitChoice {
+            symbol: Some(symbol),
+            ..
+        }) => format!("{shown} {symbol}"),
+        Some(unit) if shown == "1" => format!("1 {}", unit.unit),
+        Some(unit) => format!("{shown} {}", plural(&unit.unit)),
+        None => shown,
     }
 }
 
