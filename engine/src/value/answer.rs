@@ -668,8 +668,9 @@ mod tests {
         let a = ask(&sentences, "What was Apple's revenue in 2019?");
         assert_eq!(a.value, Some(260e9), "{a:?}");
         assert_eq!(a.note, None);
-        // Currencies never convert: no unit switch.
-        assert!(a.units.is_empty(), "{:?}", a.units);
+        // Currencies never convert: their own unit only, written with its sign first.
+        assert_eq!(a.units.len(), 1, "{:?}", a.units);
+        assert!(a.units[0].currency && a.units[0].symbol.as_deref() == Some("$"));
         let a = ask(&sentences, "What was Apple's revenue in 2020?");
         assert!(a.value.is_some());
         assert!(a

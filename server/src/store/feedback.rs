@@ -130,8 +130,12 @@ impl NewFeedback {
     }
 
     /// The submission with its corrected value's unit read as the unit table's id; a unit the
-    /// table does not know is refused with the reason.
+    /// table does not know is refused with the reason. A unit without a value says nothing and
+    /// is dropped.
     pub fn with_unit_read(mut self) -> Result<Self, InvalidFeedback> {
+        if self.corrected_value.is_none() {
+            self.corrected_unit = None;
+        }
         if let Some(given) = self.corrected_unit.take() {
             let id = tally_engine::value::unit_named(&given).ok_or_else(|| {
                 InvalidFeedback::from(format!(
@@ -430,15 +434,34 @@ mod tests {
         g.corrected_value = Some(12.0);
         assert!(g.validate().unwrap_err().to_string().contains("wrong"));
         g.verdict = Verdict::Wrong;
-        for bad in [f64::NAN, -5.0, 2.5] {
+        for bad in [-5.0, 2.5] {
             g.corrected_value = Some(bad);
             let err = g.validate().unwrap_err().to_string();
             assert!(err.contains("whole number of 0 or more"), "{bad}: {err}");
         }
+        g.corrected_value = Some(f64::NAN);
+        assert!(g.validate().unwrap_err().to_string().contains("finite"));
         for good in [0.0, 7.0] {
             g.corrected_value = Some(good);
             assert_eq!(g.validate(), Ok(()));
         }
+        // A value has a unit: any finite number, read as the unit table's.
+        g.corrected_value = Some(324.5);
+        g.corrected_unit = Some("m".into());
+        let g = g.with_unit_read().unwrap();
+        assert_eq!(g.corrected_unit.as_deref(), Some("metre"));
+        assert_eq!(g.validate(), Ok(()));
+        let mut h = g.clone();
+        h.corrected_unit = Some("furlongzz".into());
+        assert!(h.with_unit_read().is_err());
+        h = g;
+        h.corrected_value = None;
+        assert!(h
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("corrected_unit"));
+        assert_eq!(h.with_unit_read().unwrap().corrected_unit, None);
     }
 
     #[test]
