@@ -45,6 +45,23 @@ pub fn counts_the_answer_type(candidate: &CountCandidate, analysis: &QuestionAna
             && wanted.iter().all(|w| phrase.contains(w)))
 }
 
+/// Whether the candidate counts a part of a whole ("one of the official languages", "three of
+/// its moons"): its number is followed by "of" and a determiner, so the phrase names members,
+/// not how many there are ("a couple of moons" is still two moons). Issue 73: "one of the
+/// official languages" of Germany answered how many languages are spoken in Switzerland with 1.
+pub fn partitive(candidate: &CountCandidate) -> bool {
+    const DETERMINERS: [&str; 8] = ["the", "its", "their", "his", "her", "our", "these", "those"];
+    let words: Vec<String> = candidate
+        .text
+        .split_whitespace()
+        .map(str::to_lowercase)
+        .collect();
+    words
+        .windows(2)
+        .take(3)
+        .any(|pair| pair[0] == "of" && DETERMINERS.contains(&pair[1].as_str()))
+}
+
 /// The count every clear statement agrees on (the most confident one's), or `None` when there is
 /// none or they disagree. A passage states clearly when its most confident count (what it
 /// reads as the answer) counts the answer type: "three small moons" in a passage about Voyager
@@ -57,7 +74,9 @@ pub fn clear_statement(
     let statements: Vec<(f64, f64)> = per_snippet
         .iter()
         .filter_map(|candidates| candidates.iter().max_by(|a, b| a.1.total_cmp(&b.1)))
-        .filter(|(c, p)| *p > 0.0 && *p >= floor && counts_the_answer_type(c, analysis))
+        .filter(|(c, p)| {
+            *p > 0.0 && *p >= floor && counts_the_answer_type(c, analysis) && !partitive(c)
+        })
         .map(|(c, p)| (c.count, *p))
         .collect();
     let (best, _) = statements
@@ -104,6 +123,7 @@ pub fn noun_statement(
                         && *p >= floor
                         && counts_the_answer_type(c, analysis)
                         && unqualified(c, &asked)
+                        && !partitive(c)
                 })
                 .max_by(|a, b| a.1.total_cmp(&b.1))
         })
@@ -148,6 +168,25 @@ mod tests {
         assert_eq!(noun_statement(&read(voyager), &analysis, 0.05), None);
         let plain = "Jupiter has 95 moons and a faint ring system of 4 rings.";
         assert_eq!(noun_statement(&read(plain), &analysis, 0.05), Some(95.0));
+    }
+
+    #[test]
+    fn one_of_the_languages_is_no_statement_of_how_many() {
+        let analysis = analyse("how many languages are spoken in switzerland");
+        let read = |text: &str| -> Vec<Vec<(CountCandidate, f64)>> {
+            vec![count_candidates(text)
+                .into_iter()
+                .map(|c| (c, 0.3))
+                .collect()]
+        };
+        let german = "It is the official language of Germany and Austria as well as one of the \
+                      official languages of Switzerland.";
+        let candidates = count_candidates(german);
+        assert!(candidates.iter().any(partitive), "{candidates:?}");
+        assert_eq!(clear_statement(&read(german), &analysis, 0.05), None);
+        assert_eq!(noun_statement(&read(german), &analysis, 0.0), None);
+        let plain = "Switzerland has four national languages.";
+        assert_eq!(clear_statement(&read(plain), &analysis, 0.05), Some(4.0));
     }
 
     #[test]
