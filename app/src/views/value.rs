@@ -106,6 +106,66 @@ fn money(value: f64, currency: &UnitChoice) -> String {
     }
 }
 
+/// The value large; or "Not sure" with the reason and the closest evidence, not a large number
+/// (issue 73); or that there is none.
+fn value_headline(
+    value: Option<f64>,
+    not_sure: Option<String>,
+    representative: Option<String>,
+    show: impl Fn(f64) -> String + Copy + Send + Sync + 'static,
+) -> AnyView {
+    match (value, not_sure) {
+        (Some(v), Some(why)) => view! {
+            <p class="count-value none not-sure" id="value-value" data-not-sure="true">"Not sure"</p>
+            <p class="count-meta" id="not-sure">{format!("The closest evidence points to {}, but {why}.", show(v))}</p>
+            {representative.map(|rep| view! { <p class="count-rep">"Closest evidence: “" <span id="value-rep">{rep}</span> "”"</p> })}
+        }
+        .into_any(),
+        (Some(v), None) => view! {
+            <p class="count-value value-value" id="value-value">{move || show(v)}</p>
+            {representative.map(|rep| view! { <p class="count-rep">"As written: “" <span id="value-rep">{rep}</span> "”"</p> })}
+        }
+        .into_any(),
+        (None, _) => view! {
+            <p class="count-value none" id="value-value">"No value found in this corpus"</p>
+        }
+        .into_any(),
+    }
+}
+
+/// Correct / Wrong with the right value and its unit (starting as `unit_hint`); without an
+/// answer, "I know the answer" with the value and where it is stated.
+fn value_feedback(target: FeedbackTarget, answered: bool, unit_hint: String) -> AnyView {
+    if answered {
+        view! {
+            <FeedbackForm
+                target
+                part=FeedbackPart::Answer
+                verdicts=&[(Verdict::Correct, "Correct"), (Verdict::Wrong, "Wrong: the right value")]
+                extra=Extra::ValueCorrection
+                unit=unit_hint
+                about="the value"
+            />
+        }
+        .into_any()
+    } else {
+        view! {
+            <div class="know-answer" id="know-answer">
+                <p class="small">"I know the answer:"</p>
+                <FeedbackForm
+                    target
+                    part=FeedbackPart::Answer
+                    verdicts=&[(Verdict::Wrong, "Send the right value")]
+                    extra=Extra::ValueCorrection
+                    unit=unit_hint
+                    about="the missing value"
+                />
+            </div>
+        }
+        .into_any()
+    }
+}
+
 #[component]
 pub fn ValueAnswerView(
     view: ValueAnswer,
@@ -154,24 +214,7 @@ pub fn ValueAnswerView(
         })
     };
     let asked = asked_for(&question);
-    let headline = match (value, not_sure) {
-        // Not sure: the reason and the closest evidence, not a large number (issue 73).
-        (Some(v), Some(why)) => view! {
-            <p class="count-value none not-sure" id="value-value" data-not-sure="true">"Not sure"</p>
-            <p class="count-meta" id="not-sure">{format!("The closest evidence points to {}, but {why}.", show(v))}</p>
-            {representative.map(|rep| view! { <p class="count-rep">"Closest evidence: “" <span id="value-rep">{rep}</span> "”"</p> })}
-        }
-        .into_any(),
-        (Some(v), None) => view! {
-            <p class="count-value value-value" id="value-value">{move || show(v)}</p>
-            {representative.map(|rep| view! { <p class="count-rep">"As written: “" <span id="value-rep">{rep}</span> "”"</p> })}
-        }
-        .into_any(),
-        (None, _) => view! {
-            <p class="count-value none" id="value-value">"No value found in this corpus"</p>
-        }
-        .into_any(),
-    };
+    let headline = value_headline(value, not_sure, representative, show);
     let switch = units
         .with_value(|all| all.len() > 1)
         .then(|| view! { <UnitSwitch units chosen unit/> });
@@ -181,34 +224,9 @@ pub fn ValueAnswerView(
             .map(|own| own.symbol.clone().unwrap_or_else(|| own.unit.clone()))
             .unwrap_or_default()
     });
-    // Without an answer, a person who knows it can still say it, and where it is stated.
-    let answer_feedback = target.clone().map(|target| match value {
-        Some(_) => view! {
-            <FeedbackForm
-                target
-                part=FeedbackPart::Answer
-                verdicts=&[(Verdict::Correct, "Correct"), (Verdict::Wrong, "Wrong: the right value")]
-                extra=Extra::ValueCorrection
-                unit=unit_hint.clone()
-                about="the value"
-            />
-        }
-        .into_any(),
-        None => view! {
-            <div class="know-answer" id="know-answer">
-                <p class="small">"I know the answer:"</p>
-                <FeedbackForm
-                    target
-                    part=FeedbackPart::Answer
-                    verdicts=&[(Verdict::Wrong, "Send the right value")]
-                    extra=Extra::ValueCorrection
-                    unit=unit_hint.clone()
-                    about="the missing value"
-                />
-            </div>
-        }
-        .into_any(),
-    });
+    let answer_feedback = target
+        .clone()
+        .map(|target| value_feedback(target, value.is_some(), unit_hint));
     let agreeing = observations
         .iter()
         .filter(|o| o.group == ObservationGroup::Agrees)
