@@ -106,6 +106,22 @@ try {
   result.value = (await page.textContent('#value-value')).trim();
   await page.screenshot({ path: join(shots, 'journey-answer.png'), fullPage: true });
 
+  // A count read from a list tells that story alone: no other passage's count phrase, support
+  // line or plot.
+  const listed = page.url().replace(/q=[^&]*/, `q=${encodeURIComponent('how many facilities does ashcombe tennis club have')}`);
+  const list = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  recordProblems(list, problems);
+  await list.goto(listed, { waitUntil: 'load' });
+  await list.waitForSelector('#count-value', { timeout: 120000 });
+  result.list_count = (await list.textContent('#count-value')).trim();
+  result.list_read_from = (await list.$('#read-from')) ? (await list.textContent('#read-from')).trim() : null;
+  result.list_other_story = {
+    quote: (await list.$('#cnp-rep')) !== null,
+    support: (await list.$('#count-support')) !== null,
+    plot: (await list.$('.count-plot')) !== null,
+  };
+  await list.close();
+
   // Correct it with the right value and its unit.
   const form = page.locator('form.feedback', { has: page.locator('input[name="form[corrected_unit]"]') }).first();
   result.unit_offered = await form.locator('input[name="form[corrected_unit]"]').inputValue();

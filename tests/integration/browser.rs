@@ -599,6 +599,14 @@ async fn a_person_uploads_asks_corrects_and_sees_it_verified_on_another_server()
             "{seen}"
         );
     }
+    // A count read from the Facilities list says so, and quotes, plots and counts nothing else.
+    assert_eq!(seen["list_count"], "4", "{seen}");
+    assert!(seen["list_read_from"].as_str().is_some(), "{seen}");
+    assert_eq!(
+        seen["list_other_story"],
+        serde_json::json!({"quote": false, "support": false, "plot": false}),
+        "{seen}"
+    );
     // "How much is … fee" is a value question, its money written as people write it.
     assert_eq!(seen["kind"], "value", "{seen}");
     assert_eq!(seen["unit_offered"], "£", "{seen}");

@@ -45,21 +45,23 @@ pub fn counts_the_answer_type(candidate: &CountCandidate, analysis: &QuestionAna
             && wanted.iter().all(|w| phrase.contains(w)))
 }
 
-/// Whether the candidate counts a part of a whole ("one of the official languages", "three of
-/// its moons"): its number is followed by "of" and a determiner, so the phrase names members,
-/// not how many there are ("a couple of moons" is still two moons). Issue 73: "one of the
-/// official languages" of Germany answered how many languages are spoken in Switzerland with 1.
-pub fn partitive(candidate: &CountCandidate) -> bool {
+/// Whether the candidate names one member of a whole ("one of the official languages", "one of
+/// its moons"): "one" followed by "of" and a determiner says that something belongs, not how many
+/// there are. (Issue 73: "one of the official languages" of Germany answered how many languages
+/// are spoken in Switzerland with 1.) Larger partitives stay statements: "two of our rooms accept
+/// dogs" answers how many rooms accept dogs (own-documents tuning half).
+pub fn one_of_many(candidate: &CountCandidate) -> bool {
     const DETERMINERS: [&str; 8] = ["the", "its", "their", "his", "her", "our", "these", "those"];
     let words: Vec<String> = candidate
         .text
         .split_whitespace()
+        .take(3)
         .map(str::to_lowercase)
         .collect();
-    words
-        .windows(2)
-        .take(3)
-        .any(|pair| pair[0] == "of" && DETERMINERS.contains(&pair[1].as_str()))
+    candidate.count == 1.0
+        && words.len() == 3
+        && words[1] == "of"
+        && DETERMINERS.contains(&words[2].as_str())
 }
 
 /// The count every clear statement agrees on (the most confident one's), or `None` when there is
@@ -75,7 +77,7 @@ pub fn clear_statement(
         .iter()
         .filter_map(|candidates| candidates.iter().max_by(|a, b| a.1.total_cmp(&b.1)))
         .filter(|(c, p)| {
-            *p > 0.0 && *p >= floor && counts_the_answer_type(c, analysis) && !partitive(c)
+            *p > 0.0 && *p >= floor && counts_the_answer_type(c, analysis) && !one_of_many(c)
         })
         .map(|(c, p)| (c.count, *p))
         .collect();
@@ -123,7 +125,7 @@ pub fn noun_statement(
                         && *p >= floor
                         && counts_the_answer_type(c, analysis)
                         && unqualified(c, &asked)
-                        && !partitive(c)
+                        && !one_of_many(c)
                 })
                 .max_by(|a, b| a.1.total_cmp(&b.1))
         })
@@ -182,11 +184,14 @@ mod tests {
         let german = "It is the official language of Germany and Austria as well as one of the \
                       official languages of Switzerland.";
         let candidates = count_candidates(german);
-        assert!(candidates.iter().any(partitive), "{candidates:?}");
+        assert!(candidates.iter().any(one_of_many), "{candidates:?}");
         assert_eq!(clear_statement(&read(german), &analysis, 0.05), None);
         assert_eq!(noun_statement(&read(german), &analysis, 0.0), None);
         let plain = "Switzerland has four national languages.";
         assert_eq!(clear_statement(&read(plain), &analysis, 0.05), Some(4.0));
+        // A larger part of a whole is still a count of it.
+        let rooms = "Two of our ground-floor rooms accept dogs.";
+        assert!(!count_candidates(rooms).iter().any(one_of_many));
     }
 
     #[test]
