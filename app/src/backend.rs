@@ -91,6 +91,20 @@ mod server_side {
     pub struct BackendHandle(pub Arc<dyn Backend>);
 }
 
+/// Whether the request being rendered carries a login that holds: read on the server as the page
+/// renders, without a request or a wait (the browser learns it through [`SharedValue`]; it
+/// cannot read the HttpOnly cookie itself).
+pub fn logged_in_now() -> bool {
+    #[cfg(feature = "ssr")]
+    {
+        backend().ok().and_then(|b| b.0.form_token()).is_some()
+    }
+    #[cfg(not(feature = "ssr"))]
+    {
+        false
+    }
+}
+
 #[cfg(feature = "ssr")]
 fn backend() -> Result<BackendHandle, ServerFnError> {
     use_context::<BackendHandle>()

@@ -37,30 +37,26 @@ fn current_page() -> Signal<String> {
 }
 
 /// The header's admin links: with a login, the corpora, the upload form, the review queue and a
-/// button to log out; without one, "Log in", back to this page afterwards.
+/// button to log out; without one, "Log in", back to this page afterwards. Known as the server
+/// renders the page, so the header never holds back the page streamed below it (a page opened by
+/// its URL says at once what it is doing); the header is made once, when the page hydrates.
 #[component]
 pub fn AdminNav() -> impl IntoView {
-    let logged_in = logged_in_resource();
+    let logged_in = SharedValue::new(crate::backend::logged_in_now).into_inner();
     let here = current_page();
-    view! {
-        <Suspense fallback=|| ()>
-            {move || Suspend::new(async move {
-                if logged_in.await {
-                    view! {
-                        <span class="admin-nav" id="admin-nav">
-                            <a href="/admin" id="nav-corpora">"Corpora"</a>
-                            <a href="/admin#add-documents" id="nav-upload">"Upload"</a>
-                            <a href="/admin/review" id="nav-review">"Review"</a>
-                            <LogoutButton next=here/>
-                        </span>
-                    }
-                    .into_any()
-                } else {
-                    let href = move || format!("/login?next={}", encode(&here.get()));
-                    view! { <a href=href id="nav-login" rel="external">"Log in"</a> }.into_any()
-                }
-            })}
-        </Suspense>
+    if logged_in {
+        view! {
+            <span class="admin-nav" id="admin-nav">
+                <a href="/admin" id="nav-corpora">"Corpora"</a>
+                <a href="/admin#add-documents" id="nav-upload">"Upload"</a>
+                <a href="/admin/review" id="nav-review">"Review"</a>
+                <LogoutButton next=here/>
+            </span>
+        }
+        .into_any()
+    } else {
+        let href = move || format!("/login?next={}", encode(&here.get()));
+        view! { <a href=href id="nav-login" rel="external">"Log in"</a> }.into_any()
     }
 }
 
