@@ -5,8 +5,8 @@
 use std::process::Command;
 
 use crate::support::{
-    form_action, quoted_after, require_built_site, scratch_dir, unreachable_database_url,
-    workspace_root, Server,
+    form_action, quoted_after, require_built_site, scratch_dir, two_demo_servers,
+    unreachable_database_url, workspace_root, Server, TwoServers,
 };
 
 /// Runs a playwright-core script with node; fails with its output and the server's log, or
@@ -536,29 +536,12 @@ async fn a_person_uploads_asks_corrects_and_sees_it_verified_on_another_server()
     let root = workspace_root();
     require_built_site();
     let dir = scratch_dir("browser-journey");
-    let cluster = tally_server::store::pg_cluster::PrivateCluster::start(&dir.join("pg"))
-        .await
-        .expect("a private PostgreSQL starts");
-    let database_url = cluster.url();
-    let no_data = dir.join("no-data");
-    std::fs::create_dir_all(&no_data).unwrap();
-    let no_data = no_data.display().to_string();
     let token = "journey-admin-token";
-    let args = ["--data", &no_data, "--admin-token", token];
-    let env = [
-        ("DATABASE_URL", database_url.as_str()),
-        // Both servers sign and read the same login cookies, as behind one balancer.
-        (
-            tally_server::admin_token::SESSION_SECRET_ENV,
-            "journey-session-secret",
-        ),
-    ];
-    let (a, b) = tokio::join!(
-        Server::start(&dir, "a", &args, &env),
-        Server::start(&dir, "b", &args, &env)
-    );
-    a.wait_until_answering().await;
-    b.wait_until_answering().await;
+    let TwoServers {
+        a,
+        b,
+        cluster: _cluster,
+    } = two_demo_servers(&dir, &["--admin-token", token]).await;
     let shots = root.join("target/browser");
     let stdout = run_browser_script(
         &a,

@@ -7,9 +7,8 @@ use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-use tally_server::store::pg_cluster::PrivateCluster;
 
-use crate::support::{page_text, scratch_dir, Server, ADMIN_TOKEN};
+use crate::support::{page_text, scratch_dir, two_demo_servers, Server, TwoServers, ADMIN_TOKEN};
 
 const QUESTION: &str = "how many moons does mars have";
 /// Requests per address and minute, on each server: answers and feedback each.
@@ -60,6 +59,28 @@ async fn as_operator(
     )
 }
 
+/// The review queue as the operator reads it on `server`, and the entry of `question` in it
+/// (by its text).
+async fn queued(server: &Server, question: &str) -> (Value, Value) {
+    let (status, queue) = as_operator(
+        server,
+        reqwest::Method::GET,
+        "/api/admin/review",
+        Some(ADMIN_TOKEN),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{queue}");
+    let entry = queue
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|q| q["question"] == question)
+        .unwrap_or_else(|| panic!("“{question}” is queued by its text: {queue}"))
+        .clone();
+    (queue, entry)
+}
+
 fn correction(answer_id: i64, count: f64, comment: &str) -> Value {
     json!({"part": "answer", "answer_id": answer_id, "verdict": "wrong",
            "corrected_value": count, "comment": comment})
@@ -86,17 +107,8 @@ async fn until_verified(server: &Server, expected: Option<f64>) -> (Duration, Va
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reviewed_correction_answers_on_every_server_until_withdrawn() {
     let dir = scratch_dir("feedback-loop");
-    let cluster = PrivateCluster::start(&dir.join("pg"))
-        .await
-        .expect("a private PostgreSQL starts");
-    let database_url = cluster.url();
-    let no_data = dir.join("no-data");
-    std::fs::create_dir_all(&no_data).unwrap();
-    let no_data = no_data.display().to_string();
     let limit = RATE_LIMIT.to_string();
     let args = [
-        "--data",
-        &no_data,
         "--rate-limit",
         &limit,
         "--feedback-limit",
@@ -104,13 +116,11 @@ async fn a_reviewed_correction_answers_on_every_server_until_withdrawn() {
         "--admin-token",
         ADMIN_TOKEN,
     ];
-    let env = [("DATABASE_URL", database_url.as_str())];
-    let (a, b) = tokio::join!(
-        Server::start(&dir, "a", &args, &env),
-        Server::start(&dir, "b", &args, &env)
-    );
-    a.wait_until_answering().await;
-    b.wait_until_answering().await;
+    let TwoServers {
+        a,
+        b,
+        cluster: _cluster,
+    } = two_demo_servers(&dir, &args).await;
 
     // Tally's own answer, on server a; nothing verified yet.
     let first = count(&a, QUESTION).await;
@@ -156,22 +166,8 @@ async fn a_reviewed_correction_answers_on_every_server_until_withdrawn() {
 
     // The queue, on the other server: the question with both opinions, the agreeing visitors
     // counted, no visitor id anywhere.
-    let (status, queue) = as_operator(
-        &b,
-        reqwest::Method::GET,
-        "/api/admin/review",
-        Some(ADMIN_TOKEN),
-        None,
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{queue}");
+    let (queue, queued) = queued(&b, QUESTION).await;
     assert!(!queue.to_string().contains("visitor\""), "{queue}");
-    let queued = queue
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|q| q["question"] == QUESTION)
-        .unwrap_or_else(|| panic!("{QUESTION} is queued: {queue}"));
     let opinions = queued["opinions"].as_array().unwrap();
     let agreed = opinions
         .iter()
@@ -410,21 +406,11 @@ async fn value_answer(server: &Server, question: &str) -> Value {
 async fn a_value_correction_with_its_unit_is_verified_on_every_server() {
     const TOWER: &str = "how tall is the eiffel tower";
     let dir = scratch_dir("value-feedback");
-    let cluster = PrivateCluster::start(&dir.join("pg"))
-        .await
-        .expect("a private PostgreSQL starts");
-    let database_url = cluster.url();
-    let no_data = dir.join("no-data");
-    std::fs::create_dir_all(&no_data).unwrap();
-    let no_data = no_data.display().to_string();
-    let args = ["--data", &no_data, "--admin-token", ADMIN_TOKEN];
-    let env = [("DATABASE_URL", database_url.as_str())];
-    let (a, b) = tokio::join!(
-        Server::start(&dir, "a", &args, &env),
-        Server::start(&dir, "b", &args, &env)
-    );
-    a.wait_until_answering().await;
-    b.wait_until_answering().await;
+    let TwoServers {
+        a,
+        b,
+        cluster: _cluster,
+    } = two_demo_servers(&dir, &["--admin-token", ADMIN_TOKEN]).await;
 
     let first = value_answer(&a, TOWER).await;
     assert_eq!(first["kind"], "value", "{first}");
@@ -450,21 +436,7 @@ async fn a_value_correction_with_its_unit_is_verified_on_every_server() {
     assert_eq!(row["corrected_unit"], "metre", "{row}");
 
     // The queue names the question by its text (not the answer's JSON), with both values.
-    let (status, queue) = as_operator(
-        &b,
-        reqwest::Method::GET,
-        "/api/admin/review",
-        Some(ADMIN_TOKEN),
-        None,
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{queue}");
-    let queued = queue
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|q| q["question"] == TOWER)
-        .unwrap_or_else(|| panic!("“{TOWER}” is queued by its text: {queue}"));
+    let (_, queued) = queued(&b, TOWER).await;
     let opinion = &queued["opinions"][0];
     assert_eq!(opinion["tally_count"].as_f64(), Some(own), "{opinion}");
     assert_eq!(opinion["tally_unit"]["unit_id"], "metre", "{opinion}");

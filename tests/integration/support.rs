@@ -304,3 +304,39 @@ pub async fn get_as_admin(server: &Server, path: &str) -> serde_json::Value {
     );
     response.json().await.unwrap()
 }
+
+/// Two servers on the embedded demo corpus sharing one private PostgreSQL and one login secret,
+/// as behind a balancer, both ready to answer.
+pub struct TwoServers {
+    pub a: Server,
+    pub b: Server,
+    /// Runs as long as this value is held.
+    pub cluster: tally_server::store::pg_cluster::PrivateCluster,
+}
+
+/// Starts [`TwoServers`] in `dir` with `args` (beside `--data`, an empty data directory).
+pub async fn two_demo_servers(dir: &Path, args: &[&str]) -> TwoServers {
+    let cluster = tally_server::store::pg_cluster::PrivateCluster::start(&dir.join("pg"))
+        .await
+        .expect("a private PostgreSQL starts");
+    let database_url = cluster.url();
+    let no_data = dir.join("no-data");
+    std::fs::create_dir_all(&no_data).unwrap();
+    let no_data = no_data.display().to_string();
+    let mut all = vec!["--data", no_data.as_str()];
+    all.extend_from_slice(args);
+    let env = [
+        ("DATABASE_URL", database_url.as_str()),
+        (
+            tally_server::admin_token::SESSION_SECRET_ENV,
+            "two-servers-session-secret",
+        ),
+    ];
+    let (a, b) = tokio::join!(
+        Server::start(dir, "a", &all, &env),
+        Server::start(dir, "b", &all, &env)
+    );
+    a.wait_until_answering().await;
+    b.wait_until_answering().await;
+    TwoServers { a, b, cluster }
+}

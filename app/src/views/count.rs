@@ -9,7 +9,7 @@ use tally_types::{CnpGroup, FeedbackPart, Verdict};
 
 use crate::format::{counted, duration_ms, likely, number, percent, Mark};
 use crate::model::{Ask, Settings};
-use crate::views::feedback::{Extra, FeedbackForm, FeedbackTarget};
+use crate::views::feedback::{answer_feedback, Extra, FeedbackForm, FeedbackTarget, JudgedAnswer};
 use crate::views::marked_text;
 use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
 use crate::views::value::count_or_value;
@@ -191,7 +191,9 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
     });
     let answered = count.is_some();
     // Nothing answered, nothing to correct.
-    let answer_feedback = target.clone().map(|t| count_feedback(t, answered));
+    let answer_feedback = target
+        .clone()
+        .map(|t| answer_feedback(t, answered, JudgedAnswer::Count));
     let has_snippets = !snippets.is_empty();
     let snippet_count = snippets.len();
     let plotted = snippets.clone();
@@ -233,37 +235,6 @@ pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> imp
 }
 
 /// The form that judges a count (and takes its correction).
-/// Correct / Wrong with the right count; without a count, "I know the answer" with the count and
-/// where it is stated, so that a person can teach what Tally could not find.
-fn count_feedback(target: FeedbackTarget, answered: bool) -> AnyView {
-    if answered {
-        view! {
-            <FeedbackForm
-                target
-                part=FeedbackPart::Answer
-                verdicts=&[(Verdict::Correct, "Correct"), (Verdict::Wrong, "Wrong")]
-                extra=Extra::Correction
-                about="the count"
-            />
-        }
-        .into_any()
-    } else {
-        view! {
-            <div class="know-answer" id="know-answer">
-                <p class="small">"I know the answer:"</p>
-                <FeedbackForm
-                    target
-                    part=FeedbackPart::Answer
-                    verdicts=&[(Verdict::Wrong, "Send the right count")]
-                    extra=Extra::Correction
-                    about="the missing count"
-                />
-            </div>
-        }
-        .into_any()
-    }
-}
-
 /// An answer computed over a table's rows: its result and rows, and the feedback form.
 fn aggregation_answer(
     aggregation: tally_types::count::Aggregation,
@@ -271,7 +242,7 @@ fn aggregation_answer(
     abstention: Option<String>,
     target: Option<FeedbackTarget>,
 ) -> AnyView {
-    let answer_feedback = target.map(|t| count_feedback(t, count.is_some()));
+    let answer_feedback = target.map(|t| answer_feedback(t, count.is_some(), JudgedAnswer::Count));
     view! {
         <section class="count-answer" aria-labelledby="count-title">
             <h2 id="count-title" class="visually-hidden">"Count"</h2>

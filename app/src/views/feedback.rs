@@ -126,6 +126,79 @@ pub fn FeedbackForm(
     }
 }
 
+/// What a whole-answer feedback form judges: a count, or a value (its correction's unit field
+/// starting as `unit`, the answer's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JudgedAnswer {
+    Count,
+    Value { unit: String },
+}
+
+/// Verdict buttons: each verdict with its label.
+type Buttons = &'static [(Verdict, &'static str)];
+
+/// How a whole-answer form reads for one kind of answer.
+struct FormWords {
+    noun: &'static str,
+    extra: Extra,
+    /// The buttons under an answer.
+    answered: Buttons,
+    /// The button of a page without one.
+    missing: Buttons,
+}
+
+impl JudgedAnswer {
+    fn words(&self) -> FormWords {
+        match self {
+            JudgedAnswer::Count => FormWords {
+                noun: "count",
+                extra: Extra::Correction,
+                answered: &[(Verdict::Correct, "Correct"), (Verdict::Wrong, "Wrong")],
+                missing: &[(Verdict::Wrong, "Send the right count")],
+            },
+            JudgedAnswer::Value { .. } => FormWords {
+                noun: "value",
+                extra: Extra::ValueCorrection,
+                answered: &[
+                    (Verdict::Correct, "Correct"),
+                    (Verdict::Wrong, "Wrong: the right value"),
+                ],
+                missing: &[(Verdict::Wrong, "Send the right value")],
+            },
+        }
+    }
+}
+
+/// Correct / Wrong on a whole count or value answer, with the right one; without an answer,
+/// "I know the answer" with the right one and where it is stated, so that a person can teach
+/// what Tally could not find (issue 73).
+pub fn answer_feedback(target: FeedbackTarget, answered: bool, judged: JudgedAnswer) -> AnyView {
+    let FormWords {
+        noun,
+        extra,
+        answered: verdicts,
+        missing,
+    } = judged.words();
+    let unit = match judged {
+        JudgedAnswer::Value { unit } => unit,
+        JudgedAnswer::Count => String::new(),
+    };
+    if answered {
+        view! {
+            <FeedbackForm target part=FeedbackPart::Answer verdicts extra unit about=format!("the {noun}")/>
+        }
+        .into_any()
+    } else {
+        view! {
+            <div class="know-answer" id="know-answer">
+                <p class="small">"I know the answer:"</p>
+                <FeedbackForm target part=FeedbackPart::Answer verdicts=missing extra unit about=format!("the missing {noun}")/>
+            </div>
+        }
+        .into_any()
+    }
+}
+
 /// The message of a server function error, without the framework's prefix.
 pub fn error_text(error: &ServerFnError) -> String {
     match error {

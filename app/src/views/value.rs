@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use tally_types::{FeedbackPart, Verdict};
 
 use crate::format::{feet_and_inches, measured, number, percent, plural, Mark};
-use crate::views::feedback::{Extra, FeedbackForm, FeedbackTarget};
+use crate::views::feedback::{answer_feedback, FeedbackForm, FeedbackTarget, JudgedAnswer};
 use crate::views::marked_text;
 use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
 use tally_types::value::{
@@ -133,39 +133,6 @@ fn value_headline(
     }
 }
 
-/// Correct / Wrong with the right value and its unit (starting as `unit_hint`); without an
-/// answer, "I know the answer" with the value and where it is stated.
-fn value_feedback(target: FeedbackTarget, answered: bool, unit_hint: String) -> AnyView {
-    if answered {
-        view! {
-            <FeedbackForm
-                target
-                part=FeedbackPart::Answer
-                verdicts=&[(Verdict::Correct, "Correct"), (Verdict::Wrong, "Wrong: the right value")]
-                extra=Extra::ValueCorrection
-                unit=unit_hint
-                about="the value"
-            />
-        }
-        .into_any()
-    } else {
-        view! {
-            <div class="know-answer" id="know-answer">
-                <p class="small">"I know the answer:"</p>
-                <FeedbackForm
-                    target
-                    part=FeedbackPart::Answer
-                    verdicts=&[(Verdict::Wrong, "Send the right value")]
-                    extra=Extra::ValueCorrection
-                    unit=unit_hint
-                    about="the missing value"
-                />
-            </div>
-        }
-        .into_any()
-    }
-}
-
 #[component]
 pub fn ValueAnswerView(
     view: ValueAnswer,
@@ -224,9 +191,13 @@ pub fn ValueAnswerView(
             .map(|own| own.symbol.clone().unwrap_or_else(|| own.unit.clone()))
             .unwrap_or_default()
     });
-    let answer_feedback = target
-        .clone()
-        .map(|target| value_feedback(target, value.is_some(), unit_hint));
+    let answer_feedback = target.clone().map(|target| {
+        answer_feedback(
+            target,
+            value.is_some(),
+            JudgedAnswer::Value { unit: unit_hint },
+        )
+    });
     let agreeing = observations
         .iter()
         .filter(|o| o.group == ObservationGroup::Agrees)

@@ -191,7 +191,14 @@ pub async fn decide_from_page(
         Ok(d) => {
             let verified = d
                 .verified
-                .map(|v| format!("; the verified answer is now {}", v.answer.count))
+                .map(|v| {
+                    // Written as the pages write it: "£95", "324.5 m", "12".
+                    let shown = tally_app::views::value::count_or_value(
+                        v.answer.count,
+                        v.answer.unit.as_ref(),
+                    );
+                    format!("; the verified answer is now {shown}")
+                })
                 .unwrap_or_default();
             back_to_page(
                 &form.token,
