@@ -1,4 +1,7 @@
-//! Small text helpers shared by the views: numbers for people and highlighted text.
+//! Small text helpers shared by the views: numbers, counts, values and money for people, and
+//! highlighted text.
+
+use tally_types::value::UnitChoice;
 
 /// "1,234", "700", "2.5", "0.125": thousands separated, at most three decimals, no trailing zeros.
 pub fn number(value: f64) -> String {
@@ -139,6 +142,46 @@ fn plural_word(word: &str) -> String {
         }
     }
     format!("{word}s")
+}
+
+/// A count, or a value in `unit`, written as the value page writes it ("£95", "330 m", "12").
+/// A value a person gave keeps its digits ("324.5 m", not the three figures of a measurement).
+pub fn count_or_value(value: f64, unit: Option<&UnitChoice>) -> String {
+    let shown = number(value);
+    match unit {
+        Some(unit) if unit.currency => money(value, unit),
+        Some(UnitChoice {
+            symbol: Some(symbol),
+            ..
+        }) => format!("{shown} {symbol}"),
+        Some(unit) if shown == "1" => format!("1 {}", unit.unit),
+        Some(unit) => format!("{shown} {}", plural(&unit.unit)),
+        None => shown,
+    }
+}
+
+/// An amount of money as people write it: the symbol first, whole amounts without cents, others
+/// with two decimals ("£320", "£4.50", "CHF 12"); the currency's name after it where it has no
+/// symbol ("320 Kenyan shillings").
+pub fn money(value: f64, currency: &UnitChoice) -> String {
+    let amount = if value.fract().abs() < 0.005 {
+        number(value.round())
+    } else {
+        let cents = number(value.trunc());
+        format!(
+            "{cents}.{:02}",
+            ((value.fract().abs()) * 100.0).round() as u64
+        )
+    };
+    match currency.symbol.as_deref() {
+        // Letters are set apart from the number ("CHF 12"), signs are not ("£12").
+        Some(symbol) if symbol.ends_with(|c: char| c.is_alphabetic() || c == '.') => {
+            format!("{symbol} {amount}")
+        }
+        Some(symbol) => format!("{symbol}{amount}"),
+        None if amount == "1" => format!("1 {}", currency.unit),
+        None => format!("{amount} {}", plural(&currency.unit)),
+    }
 }
 
 /// "73%" for a share in [0, 1].

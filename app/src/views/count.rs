@@ -7,12 +7,12 @@
 use leptos::prelude::*;
 use tally_types::{CnpGroup, FeedbackPart, Verdict};
 
+use crate::format::count_or_value;
 use crate::format::{counted, duration_ms, likely, number, percent, Mark};
 use crate::model::{Ask, Settings};
 use crate::views::feedback::{answer_feedback, Extra, FeedbackForm, FeedbackTarget, JudgedAnswer};
 use crate::views::marked_text;
 use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
-use crate::views::value::count_or_value;
 use tally_types::count::{
     Abstention, Cnp, CnpClass, CnpGroups, CountAnswer, CountSettings, CountSpan, RankedInstance,
     ResolvedSettings, Retrieval, SnippetAnswer, SnippetOrigin, SnippetSource, StageTiming,

@@ -8,10 +8,10 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
 use crate::backend::{admin_form_token, admin_review};
+use crate::format::count_or_value;
 use crate::format::number;
 use crate::views::feedback::error_text;
 use crate::views::login::{FormTokenField, LoginForm, LoginNeeded};
-use crate::views::value::count_or_value;
 use tally_types::{Decision, Opinion, QueuedQuestion, Review, Verdict, VerifiedRecord};
 
 #[component]

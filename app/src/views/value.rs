@@ -8,7 +8,7 @@
 use leptos::prelude::*;
 use tally_types::{FeedbackPart, Verdict};
 
-use crate::format::{feet_and_inches, measured, number, percent, plural, Mark};
+use crate::format::{feet_and_inches, measured, money, percent, plural, Mark};
 use crate::views::feedback::{answer_feedback, FeedbackForm, FeedbackTarget, JudgedAnswer};
 use crate::views::marked_text;
 use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
@@ -44,22 +44,6 @@ fn in_unit(value: f64, choice: Option<&UnitChoice>, own: Option<&str>) -> String
     written(choice.map_or(value, |c| c.convert(value)), choice, own)
 }
 
-/// A count, or a value in `unit`, written as the value page writes it ("£95", "330 m", "12").
-/// A value a person gave keeps its digits ("324.5 m", not the three figures of a measurement).
-pub fn count_or_value(value: f64, unit: Option<&UnitChoice>) -> String {
-    let shown = number(value);
-    match unit {
-        Some(unit) if unit.currency => money(value, unit),
-        Some(UnitChoice {
-            symbol: Some(symbol),
-            ..
-        }) => format!("{shown} {symbol}"),
-        Some(unit) if shown == "1" => format!("1 {}", unit.unit),
-        Some(unit) => format!("{shown} {}", plural(&unit.unit)),
-        None => shown,
-    }
-}
-
 /// A value already in the chosen unit, written as [`in_unit`] writes it.
 fn written(value: f64, choice: Option<&UnitChoice>, own: Option<&str>) -> String {
     let name = choice.map(|c| c.unit.as_str()).or(own);
@@ -79,30 +63,6 @@ fn written(value: f64, choice: Option<&UnitChoice>, own: Option<&str>) -> String
         Some(name) if shown == "1" => format!("1 {name}"),
         Some(name) => format!("{shown} {}", plural(name)),
         None => shown,
-    }
-}
-
-/// An amount of money as people write it: the symbol first, whole amounts without cents, others
-/// with two decimals ("£320", "£4.50", "CHF 12"); the currency's name after it where it has no
-/// symbol ("320 Kenyan shillings").
-fn money(value: f64, currency: &UnitChoice) -> String {
-    let amount = if value.fract().abs() < 0.005 {
-        number(value.round())
-    } else {
-        let cents = number(value.trunc());
-        format!(
-            "{cents}.{:02}",
-            ((value.fract().abs()) * 100.0).round() as u64
-        )
-    };
-    match currency.symbol.as_deref() {
-        // Letters are set apart from the number ("CHF 12"), signs are not ("£12").
-        Some(symbol) if symbol.ends_with(|c: char| c.is_alphabetic() || c == '.') => {
-            format!("{symbol} {amount}")
-        }
-        Some(symbol) => format!("{symbol}{amount}"),
-        None if amount == "1" => format!("1 {}", currency.unit),
-        None => format!("{amount} {}", plural(&currency.unit)),
     }
 }
 

@@ -193,10 +193,8 @@ pub async fn decide_from_page(
                 .verified
                 .map(|v| {
                     // Written as the pages write it: "£95", "324.5 m", "12".
-                    let shown = tally_app::views::value::count_or_value(
-                        v.answer.count,
-                        v.answer.unit.as_ref(),
-                    );
+                    let shown =
+                        tally_app::format::count_or_value(v.answer.count, v.answer.unit.as_ref());
                     format!("; the verified answer is now {shown}")
                 })
                 .unwrap_or_default();
