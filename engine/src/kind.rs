@@ -7,7 +7,7 @@ pub use tally_types::QuestionKind;
 
 use crate::count::question::{analyse, QuestionAnalysis};
 use crate::quantity::parse_query;
-use crate::value::{parse_question, value_cue, ValueQuestion, MONEY_DIMENSION};
+use crate::value::{parse_question, value_cue, MONEY_DIMENSION};
 
 /// The chosen kind and a sentence saying why, with the question's analysis as a count
 /// question (made once: the count pipeline reads it again).
@@ -34,9 +34,8 @@ impl KindDecision {
 /// "songs by lennon", without a count cue).
 pub fn detect_kind(question: &str, stored_count_question: bool) -> KindDecision {
     let analysis = analyse(question);
-    let value = parse_question(question);
     // "How much is the junior membership fee" asks for an amount of money, not how many fees.
-    if let Some(cue) = money_asked(question, &value) {
+    if let Some(cue) = money_asked(question) {
         return KindDecision {
             kind: QuestionKind::Value,
             reason: format!("it asks how much money (“{cue}”)"),
@@ -66,6 +65,7 @@ pub fn detect_kind(question: &str, stored_count_question: bool) -> KindDecision 
             analysis,
         };
     }
+    let value = parse_question(question);
     if let Some(cue) = value_cue(&value) {
         let what = value.dimension.as_deref().unwrap_or("value");
         return KindDecision {
@@ -91,11 +91,13 @@ pub fn detect_kind(question: &str, stored_count_question: bool) -> KindDecision 
 }
 
 /// The money word of a "how much …" question that names one ("fee", "cost", "pay").
-fn money_asked(question: &str, value: &ValueQuestion) -> Option<String> {
-    let lower = question.trim().to_lowercase();
-    let how_much = lower.starts_with("how much ");
-    (how_much && value.dimension.as_deref() == Some(MONEY_DIMENSION))
-        .then(|| value.dimension_cue.clone())
+fn money_asked(question: &str) -> Option<String> {
+    if !question.trim().to_lowercase().starts_with("how much ") {
+        return None;
+    }
+    let value = parse_question(question);
+    (value.dimension.as_deref() == Some(MONEY_DIMENSION))
+        .then_some(value.dimension_cue)
         .flatten()
 }
 

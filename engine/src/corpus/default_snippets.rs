@@ -58,10 +58,8 @@ pub fn ingest_default(
     }
     // The demo corpus always: the general facts the pages' and the README's examples ask
     // about (issue 73), beside the data sets when there are some.
-    {
-        let sets = parse_jsonl(DEMO_SNIPPETS, Path::new("demo_snippets.jsonl"))?;
-        added.push(("demo".to_string(), index.add("demo", &sets)?));
-    }
+    let sets = parse_jsonl(DEMO_SNIPPETS, Path::new("demo_snippets.jsonl"))?;
+    added.push(("demo".to_string(), index.add("demo", &sets)?));
     Ok(added)
 }
 

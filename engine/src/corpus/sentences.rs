@@ -213,15 +213,12 @@ pub fn ingest_default(
     }
     // The demo corpus always: the general facts the pages' and the README's examples ask
     // about (issue 73), beside the data sets when there are some.
-    {
-        let documents = parse_documents(DEMO_DOCUMENTS, Format::Jsonl, "demo").map_err(|e| {
-            CorpusError::Parse {
-                path: "demo_quantities.jsonl".into(),
-                message: e.to_string(),
-            }
+    let documents =
+        parse_documents(DEMO_DOCUMENTS, Format::Jsonl, "demo").map_err(|e| CorpusError::Parse {
+            path: "demo_quantities.jsonl".into(),
+            message: e.to_string(),
         })?;
-        added.push(("demo".to_string(), index.add_in("demo", &documents)?));
-    }
+    added.push(("demo".to_string(), index.add_in("demo", &documents)?));
     Ok(added)
 }
 

@@ -270,6 +270,23 @@ pub fn read_collection_with(dir: &Path, choice: &DocumentChoice) -> anyhow::Resu
 /// Tallies by setting, kind of document (`all` for every kind) and half.
 type Tallies = BTreeMap<(&'static str, String, Half), Tally>;
 
+/// Tallies one question's outcome under its kind of document and under every kind.
+fn tally_outcome(
+    tallies: &mut Tallies,
+    setting: &'static str,
+    kind: &str,
+    half: Half,
+    answerable: bool,
+    outcome: Outcome,
+) {
+    for kind in [kind.to_string(), ALL_KINDS.to_string()] {
+        tallies
+            .entry((setting, kind, half))
+            .or_default()
+            .add(answerable, outcome);
+    }
+}
+
 /// The two settings every question is answered in: the documents alone, and with the default
 /// corpus as distractors.
 const SETTINGS: [(&str, Option<&str>); 2] =
@@ -439,13 +456,15 @@ fn value_tallies(
                 }
             };
             let half = Half::of(&q.question);
-            let kind = collection.kind_of(&q.document).to_string();
-            for kind in [kind, ALL_KINDS.to_string()] {
-                values
-                    .entry((setting, kind, half))
-                    .or_default()
-                    .add(q.answer.is_some(), outcome);
-            }
+            let kind = collection.kind_of(&q.document);
+            tally_outcome(
+                &mut values,
+                setting,
+                kind,
+                half,
+                q.answer.is_some(),
+                outcome,
+            );
             if outcome != Outcome::Right && (args.show_test || half == Half::Tuning) {
                 misses.push(format!(
                     "[value, {setting}, {}] {} — gold {}, given {given}",
@@ -507,13 +526,15 @@ fn count_tallies(
                 instances.add(&q.question, &answer.instances);
             }
             let half = Half::of(&q.question);
-            let kind = collection.kind_of(&q.document).to_string();
-            for kind in [kind, ALL_KINDS.to_string()] {
-                tallies
-                    .entry((setting, kind, half))
-                    .or_default()
-                    .add(q.answer.is_some(), outcome);
-            }
+            let kind = collection.kind_of(&q.document);
+            tally_outcome(
+                &mut tallies,
+                setting,
+                kind,
+                half,
+                q.answer.is_some(),
+                outcome,
+            );
             if outcome != Outcome::Right && (args.show_test || half == Half::Tuning) {
                 misses.push(format!(
                     "[{setting}, {}] {} — gold {}, given {}",
