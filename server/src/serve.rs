@@ -34,6 +34,7 @@ fn engine_config(args: &ServeArgs, data_dir: Option<std::path::PathBuf>) -> Engi
         span_model: args.span_model.clone(),
         reader_context_chars: tally_engine::count::span_model::CONTEXT_CHARS,
         reader_weights: tally_engine::count::span_model::ReaderWeights::Fast,
+        sentence_vectors: args.sentence_vectors,
     }
 }
 

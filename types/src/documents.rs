@@ -31,6 +31,10 @@ pub struct CorpusRow {
     /// until done.
     #[serde(default)]
     pub indexing: bool,
+    /// Sentences whose vector for the default search ranker is stored (issue 76), as the
+    /// server's background job last counted them; `None` when the server computes none.
+    #[serde(default)]
+    pub vectors: Option<u64>,
 }
 
 /// Where an ingestion job is.

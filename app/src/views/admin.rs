@@ -44,12 +44,25 @@ pub fn AdminPage() -> impl IntoView {
     }
 }
 
+/// How far the server's background job is with a corpus's sentence vectors (issue 76).
+fn vectors_cell(row: &CorpusRow) -> String {
+    match row.vectors {
+        None => "not computed".to_string(),
+        Some(done) if done >= row.sentences => "all".to_string(),
+        Some(done) => format!(
+            "{} of {} (computing)",
+            number(done as f64),
+            number(row.sentences as f64)
+        ),
+    }
+}
+
 #[component]
 fn CorpusTable(rows: Vec<CorpusRow>, token: String, form_token: String) -> impl IntoView {
     view! {
         <table class="corpus-table" id="corpus-table">
             <thead>
-                <tr><th>"Corpus"</th><th>"Snippets"</th><th>"Sentences"</th><th></th></tr>
+                <tr><th>"Corpus"</th><th>"Snippets"</th><th>"Sentences"</th><th title="Sentences whose vector is stored for quantity search">"Search vectors"</th><th></th></tr>
             </thead>
             <tbody>
                 {rows
@@ -65,6 +78,7 @@ fn CorpusTable(rows: Vec<CorpusRow>, token: String, form_token: String) -> impl 
                                 </td>
                                 <td>{number(row.snippets as f64)}</td>
                                 <td>{number(row.sentences as f64)}</td>
+                                <td class="vectors">{vectors_cell(&row)}</td>
                                 <td>
                                     // Asked twice: the delete button is behind "Delete…".
                                     <details class="confirm">
@@ -83,7 +97,8 @@ fn CorpusTable(rows: Vec<CorpusRow>, token: String, form_token: String) -> impl 
             </tbody>
         </table>
         <p class="muted small">
-            "Count questions choose a corpus in the settings (Corpus); value questions and quantity search use every corpus's sentences."
+            "Count questions choose a corpus in the settings (Corpus); value questions and quantity search use every corpus's sentences. "
+            "Search vectors are computed in the background after a corpus is indexed; until a sentence has one, a search that ranks it encodes it on the way (slower)."
         </p>
     }
 }

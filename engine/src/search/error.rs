@@ -1,6 +1,7 @@
 //! Why a quantity search, or the sentence index under it, failed.
 
 use crate::index_dir::OpenIndexError;
+use crate::search::vectors::VectorsError;
 use crate::EncoderError;
 
 /// Why the sentence index (or its observations) could not be opened, written or read.
@@ -14,6 +15,8 @@ pub enum SearchIndexError {
     Stored(u32, String),
     #[error("an observation could not be written: {0}")]
     Unwritable(String),
+    #[error(transparent)]
+    Vectors(#[from] VectorsError),
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -23,10 +23,13 @@ use super::conditions::Test;
 use super::keys;
 use super::observations::ObservationIndex;
 use super::sentences::split_sentences;
+use super::vectors::SentenceVectors;
 use crate::quantity::extract_in_context;
 
 /// The observation index's directory inside the sentence index's.
 const OBSERVATIONS_DIR: &str = "observations";
+/// The stored sentence vectors' file inside the sentence index's directory.
+const VECTORS_FILE: &str = "sentence-vectors.bin";
 /// Writer memory budget per thread.
 const WRITER_BYTES_PER_THREAD: usize = 64_000_000;
 /// Documents handed to the writer per extraction batch.
@@ -132,6 +135,8 @@ pub struct SentenceIndex {
     reader: IndexReader,
     fields: Fields,
     observations: ObservationIndex,
+    /// Each sentence's encoder vector, filled by [`super::vector_job`] after the text is indexed.
+    vectors: SentenceVectors,
     /// Indexing threads; one keeps documents in the order they were added, so that equal
     /// scores rank the same way in every run (what an evaluation needs).
     threads: usize,
@@ -153,6 +158,7 @@ impl SentenceIndex {
             reader,
             fields,
             observations: ObservationIndex::in_memory()?,
+            vectors: SentenceVectors::in_memory(),
             threads: 1,
         })
     }
@@ -192,6 +198,7 @@ impl SentenceIndex {
             reader,
             fields,
             observations: ObservationIndex::open_or_create(&dir.join(OBSERVATIONS_DIR))?,
+            vectors: SentenceVectors::open(&dir.join(VECTORS_FILE))?,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get().min(4)),
         };
         if index.observations.is_empty() && !index.is_empty() {
@@ -203,6 +210,31 @@ impl SentenceIndex {
     /// The observations of the sentences' quantities, for value questions.
     pub fn observations(&self) -> &ObservationIndex {
         &self.observations
+    }
+
+    /// The sentences' stored vectors (for the rankers that read meaning).
+    pub fn vectors(&self) -> &SentenceVectors {
+        &self.vectors
+    }
+
+    /// Calls `visit` with each stored sentence and the corpus it was ingested under, in index
+    /// order, until `visit` says to stop.
+    pub fn visit_sentences(
+        &self,
+        mut visit: impl FnMut(&str, StoredSentence) -> std::ops::ControlFlow<()>,
+    ) -> Result<(), SearchIndexError> {
+        let searcher = self.searcher();
+        for (segment, reader) in searcher.segment_readers().iter().enumerate() {
+            for doc in reader.doc_ids_alive() {
+                let stored: TantivyDocument =
+                    searcher.doc(tantivy::DocAddress::new(segment as u32, doc))?;
+                let corpus = text_of(&stored, self.fields.corpus);
+                if visit(&corpus, self.sentence_of(&stored, doc)?).is_break() {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Adds the observations of every stored sentence, one at a time.

@@ -24,6 +24,8 @@ pub mod store;
 pub mod stored;
 pub mod token_vectors;
 pub mod tuning;
+pub mod vector_job;
+pub mod vectors;
 
 pub use error::SearchError;
 pub use index::{Document, IngestStats, SearchIndexError, SentenceIndex};

@@ -35,7 +35,7 @@ pub fn search(
     if !(0.0..=tally_types::search::MAX_ALPHA).contains(&settings.alpha) {
         return Err(SearchError::BadAlpha(settings.alpha));
     }
-    let ranker = ranker_for(settings, encoder)?;
+    let ranker = ranker_for(settings, encoder, index.vectors())?;
     let soft = if ranker.soft_conditions() {
         settings.soft
     } else {

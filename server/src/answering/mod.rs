@@ -34,6 +34,7 @@ mod dispatch;
 mod engines;
 mod slots;
 mod summary;
+mod vectors;
 
 use cache::{Cache, CacheKey};
 use check::{check_corpus, decide_kind};
@@ -90,6 +91,9 @@ pub struct Answerer {
     /// no answer comes from half a corpus.
     /// Corpora hidden from questions, and why.
     hidden: Arc<Mutex<BTreeMap<String, Hidden>>>,
+    /// The sentence-vector job, once the engines are loaded (none without the encoder, or when
+    /// the server was told not to compute vectors).
+    vectors: Arc<OnceLock<Arc<vectors::VectorWorker>>>,
 }
 
 /// Why a corpus is hidden from questions for a while.
@@ -147,6 +151,8 @@ pub struct EngineConfig {
     pub reader_context_chars: usize,
     /// The count reader's weights.
     pub reader_weights: tally_engine::count::span_model::ReaderWeights,
+    /// Whether the sentences' vectors are computed in the background (issue 76).
+    pub sentence_vectors: bool,
 }
 
 impl Answerer {
@@ -161,6 +167,7 @@ impl Answerer {
             web: None,
             records: None,
             hidden: Arc::default(),
+            vectors: Arc::default(),
         }
     }
 
@@ -207,11 +214,17 @@ impl Answerer {
     pub fn load(&self, config: &EngineConfig, encoder: Option<Arc<Encoder>>) {
         let loaded = load_engines(config, encoder).map(Arc::new);
         match &loaded {
-            Ok(engines) => tracing::info!(
-                "answering ready: {} snippets, {} sentences",
-                engines.snippets.len(),
-                engines.sentences.len()
-            ),
+            Ok(engines) => {
+                tracing::info!(
+                    "answering ready: {} snippets, {} sentences",
+                    engines.snippets.len(),
+                    engines.sentences.len()
+                );
+                if let Some(encoder) = engines.encoder.clone().filter(|_| config.sentence_vectors) {
+                    let worker = vectors::VectorWorker::start(Arc::clone(engines), encoder);
+                    let _ = self.vectors.set(worker);
+                }
+            }
             Err(e) => tracing::error!("answering unavailable: {e}"),
         }
         let _ = self.engines.set(loaded);
@@ -294,6 +307,15 @@ impl Answerer {
         if let Ok(mut cache) = self.cache.lock() {
             *cache = Cache::default();
         }
+        if let Some(worker) = self.vectors.get() {
+            worker.wake();
+        }
+    }
+
+    /// Where the sentence-vector job stands (`None` when the server computes no vectors, or
+    /// before the job's first count).
+    pub fn vector_progress(&self) -> Option<tally_engine::search::vector_job::VectorProgress> {
+        self.vectors.get()?.progress()
     }
 
     fn engines(&self) -> Result<Arc<Engines>, AnswerError> {

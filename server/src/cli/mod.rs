@@ -252,6 +252,23 @@ pub struct IngestArgs {
     pub mode: UploadMode,
     #[command(flatten)]
     pub indexes: IndexArgs,
+    #[command(flatten)]
+    pub vectors: IngestVectorArgs,
+}
+
+/// The sentence vectors `tally ingest` computes once the text is indexed (issue 76).
+#[derive(Debug, Clone, Args)]
+pub struct IngestVectorArgs {
+    /// Compute the vectors of the sentences that have none for the default search ranker, with
+    /// progress (resumable: interrupted, the next `tally ingest` or a server goes on).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    pub sentence_vectors: bool,
+    /// Directory holding model directories.
+    #[arg(long, env = "TALLY_MODELS", default_value = "models")]
+    pub models: PathBuf,
+    /// The encoder of the vectors: a model directory's path, or a name looked up in --models.
+    #[arg(long, env = "TALLY_ENCODER", default_value = "all-MiniLM-L6-v2")]
+    pub encoder: String,
 }
 
 /// The indexes `tally ingest` writes to.
@@ -911,6 +928,12 @@ pub struct ServeArgs {
     /// Span-model head directory [default: the head trained by the project, built in].
     #[arg(long, env = "TALLY_SPAN_MODEL")]
     pub span_model: Option<PathBuf>,
+
+    /// Compute each sentence's vector in the background once its text is indexed, so that the
+    /// default search ranker encodes only the query (searches answer meanwhile); false: every
+    /// search encodes its pool.
+    #[arg(long, env = "TALLY_SENTENCE_VECTORS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub sentence_vectors: bool,
 
     /// Answering requests per client address and minute (0: no limit).
     #[arg(long, env = "TALLY_RATE_LIMIT", default_value_t = 0)]

@@ -43,6 +43,8 @@ pub async fn load(
         span_model: models.span_model.clone(),
         reader_context_chars: models.reader_context_chars(),
         reader_weights: models.reader_weights,
+        // One question: no background job.
+        sentence_vectors: false,
     };
     let answerer = answerer.clone();
     tokio::task::spawn_blocking(move || answerer.load(&config, Some(encoder)))

@@ -15,6 +15,8 @@ use tally_engine::corpus::documents::{self, Indexes};
 use tally_engine::corpus::format::Format;
 use tally_engine::corpus::sentences::read_documents;
 use tally_engine::count::snippet_index::SnippetIndex;
+use tally_engine::search::vector_job::fill_vectors;
+use tally_engine::search::vectors::SentenceVectors;
 use tally_engine::search::SentenceIndex;
 
 use tally_types::documents::UploadMode;
@@ -69,6 +71,44 @@ pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
     if !sentence_files.is_empty() {
         ingest_sentences(&args.indexes.search_index, &sentence_files)?;
     }
+    let sentences_indexed = !sentence_files.is_empty()
+        || (!documents.is_empty() && args.database_url.is_none() && into.sentences());
+    if sentences_indexed && args.vectors.sentence_vectors {
+        fill_sentence_vectors(args)?;
+    }
+    Ok(())
+}
+
+/// The sentence vectors of the sentences that have none (issue 76), with a progress bar; the
+/// text index is ready before, and an interrupted run leaves what it wrote.
+fn fill_sentence_vectors(args: &IngestArgs) -> anyhow::Result<()> {
+    let (encoder, _) = crate::loading::load_encoder(&args.vectors.encoder, &args.vectors.models)
+        .context("the sentence vectors need the encoder (or pass --sentence-vectors false)")?;
+    let index = open_sentences(&args.indexes.search_index)?;
+    let bar = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template(
+            "sentence vectors {bar:40} {pos}/{len}, {msg} [{elapsed_precise}, {eta} left]",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let report = fill_vectors(&index, &encoder, &never, |progress| {
+        let totals = progress.totals();
+        bar.set_length(totals.sentences);
+        bar.set_position(totals.with_vectors);
+        bar.set_message(format!("{:.0} sentences/s", progress.sentences_per_second));
+    })?;
+    bar.finish_and_clear();
+    let totals = report.progress.totals();
+    println!(
+        "sentence vectors: {} encoded in {:.1} s ({:.0} sentences/s, {} bytes each), {} of {} sentences have one",
+        report.progress.encoded,
+        report.seconds,
+        report.progress.sentences_per_second,
+        SentenceVectors::bytes_per_sentence(encoder.dimension()),
+        totals.with_vectors,
+        totals.sentences
+    );
     Ok(())
 }
 

@@ -124,6 +124,7 @@ pub fn measure_here(dir: &Path, models: &ModelArgs, delete: Option<&str>) -> any
         span_model: models.span_model.clone(),
         reader_context_chars: models.reader_context_chars(),
         reader_weights: models.reader_weights,
+        sentence_vectors: false,
     };
     let (encoder, _) = crate::loading::encoder_of(models)?;
     let answerer = Answerer::new(1, 1);

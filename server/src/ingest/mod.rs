@@ -222,6 +222,7 @@ impl IngestService {
                 snippets: 0,
                 sentences: 0,
                 indexing: false,
+                vectors: None,
             }),
             other => other,
         }
@@ -231,6 +232,7 @@ impl IngestService {
     pub async fn corpora(&self, answerer: &Answerer) -> Result<Vec<CorpusRow>, IngestError> {
         let engines = answerer.loaded()?;
         let indexing = answerer.indexing_now();
+        let vectors = answerer.vector_progress();
         tokio::task::spawn_blocking(move || {
             let sizes = documents::corpora(&engines.indexes())?;
             Ok(sizes
@@ -238,6 +240,11 @@ impl IngestService {
                 .map(row)
                 .map(|row| CorpusRow {
                     indexing: indexing.contains(&row.name),
+                    vectors: vectors.as_ref().map(|v| {
+                        v.corpora
+                            .get(&row.name)
+                            .map_or(0, |c| c.with_vectors.min(row.sentences))
+                    }),
                     ..row
                 })
                 .collect())
@@ -293,5 +300,6 @@ fn row(size: documents::CorpusSize) -> CorpusRow {
         snippets: size.snippets,
         sentences: size.sentences,
         indexing: false,
+        vectors: None,
     }
 }

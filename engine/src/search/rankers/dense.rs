@@ -9,6 +9,8 @@ use crate::quantity::ParsedQuery;
 use crate::search::error::SearchError;
 use crate::search::settings::DenseWeights;
 use crate::search::store::FirstStage;
+use crate::search::stored::StoredSentence;
+use crate::search::vectors::SentenceVectors;
 use crate::Encoder;
 
 /// Characters of a sentence the encoder reads: a window around its first matched quantity. The
@@ -19,12 +21,29 @@ const WINDOW_CHARS: usize = 400;
 
 /// The part of `hit`'s sentence that the encoder reads (see [`WINDOW_CHARS`]).
 fn encoded_window(hit: &Hit) -> &str {
-    let text = hit.text.as_str();
+    let centre = hit.matches.first().map_or(0, |m| (m.start + m.end) / 2);
+    window_around(&hit.text, centre)
+}
+
+/// The part of a stored sentence that its stored vector encodes: the window around its first
+/// quantity, which is the window a query matching that quantity reads (the whole sentence when
+/// it is short, as judged sentences are).
+pub(crate) fn vector_text(sentence: &StoredSentence) -> &str {
+    let text = sentence.text.as_str();
+    let centre = sentence.quantities.first().map_or(0, |q| {
+        let start = text.get(..q.span.start).map_or(0, |s| s.chars().count());
+        let length = text.get(q.span.clone()).map_or(0, |s| s.chars().count());
+        start + length / 2
+    });
+    window_around(text, centre)
+}
+
+/// At most [`WINDOW_CHARS`] characters of `text` around character `centre`.
+fn window_around(text: &str, centre: usize) -> &str {
     let length = text.chars().count();
     if length <= WINDOW_CHARS {
         return text;
     }
-    let centre = hit.matches.first().map_or(0, |m| (m.start + m.end) / 2);
     let start = centre
         .saturating_sub(WINDOW_CHARS / 2)
         .min(length - WINDOW_CHARS);
@@ -38,6 +57,8 @@ fn encoded_window(hit: &Hit) -> &str {
 
 pub struct Dense<'a> {
     pub encoder: &'a Encoder,
+    /// The sentences' vectors stored at ingestion, when the store keeps them.
+    pub stored: Option<&'a SentenceVectors>,
     pub weights: DenseWeights,
 }
 
@@ -53,7 +74,7 @@ impl SentenceRanker for Dense<'_> {
     }
 
     fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
-        let similarities = cosines(self.encoder, asked, hits)?;
+        let similarities = cosines(self.encoder, self.stored, asked, hits)?;
         for (hit, similarity) in hits.iter_mut().zip(similarities) {
             hit.score = self.weights.cosine * similarity
                 + self.weights.text * hit.text_score_normalised
@@ -67,19 +88,37 @@ impl SentenceRanker for Dense<'_> {
 pub const WITHOUT_WORDS: usize = 30;
 
 /// Each hit's cosine similarity to the query without its numbers (what is asked about, and in
-/// which unit), as the encoder reads them.
+/// which unit), as the encoder reads them. The query is encoded; a hit's sentence is read from
+/// `stored` vectors when they hold it, and encoded with the others missing there otherwise.
 pub(super) fn cosines(
     encoder: &Encoder,
+    stored: Option<&SentenceVectors>,
     asked: &QueryRead<'_>,
     hits: &[Hit],
 ) -> Result<Vec<f64>, SearchError> {
     let query = encoder_query(asked.parsed, asked.words);
-    let mut texts: Vec<&str> = vec![&query];
-    texts.extend(hits.iter().map(encoded_window));
-    let vectors = encoder.embed(&texts)?;
-    Ok(vectors[1..]
+    let keys: Vec<u64> = hits
         .iter()
-        .map(|vector| f64::from(cosine(&vectors[0], vector)))
+        .map(|h| SentenceVectors::key_of(&h.text))
+        .collect();
+    let held = |key: &u64| stored.is_some_and(|s| s.contains(encoder.name(), *key));
+    // The query and the sentences without a stored vector, in one batch (without stored vectors,
+    // the batch the ranker always read).
+    let missing: Vec<usize> = (0..hits.len()).filter(|&i| !held(&keys[i])).collect();
+    let mut texts: Vec<&str> = vec![&query];
+    texts.extend(missing.iter().map(|&i| encoded_window(&hits[i])));
+    let vectors = encoder.embed(&texts)?;
+    let query_vector = &vectors[0];
+    let mut similarities = match stored {
+        Some(stored) => stored.cosines(encoder.name(), query_vector, &keys),
+        None => vec![None; hits.len()],
+    };
+    for (i, vector) in missing.iter().zip(&vectors[1..]) {
+        similarities[*i] = Some(cosine(query_vector, vector));
+    }
+    Ok(similarities
+        .into_iter()
+        .map(|s| f64::from(s.unwrap_or(0.0)))
         .collect())
 }
 

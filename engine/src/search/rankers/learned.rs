@@ -14,6 +14,7 @@ use super::dense::{cosines, WITHOUT_WORDS};
 use super::{QueryRead, SentenceRanker};
 use crate::search::error::SearchError;
 use crate::search::store::FirstStage;
+use crate::search::vectors::SentenceVectors;
 use crate::Encoder;
 
 /// The features, in the order of the weights.
@@ -57,6 +58,8 @@ impl LearnedWeights {
 
 pub struct Learned<'a> {
     pub encoder: &'a Encoder,
+    /// The sentences' vectors stored at ingestion, when the store keeps them.
+    pub stored: Option<&'a SentenceVectors>,
     pub weights: &'a LearnedWeights,
 }
 
@@ -77,7 +80,7 @@ impl SentenceRanker for Learned<'_> {
     }
 
     fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
-        let similarities = cosines(self.encoder, asked, hits)?;
+        let similarities = cosines(self.encoder, self.stored, asked, hits)?;
         for (hit, similarity) in hits.iter_mut().zip(similarities) {
             hit.score = self.weights.score(&features(similarity, hit));
         }

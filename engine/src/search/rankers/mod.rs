@@ -23,6 +23,7 @@ use tally_types::Ranker;
 use super::error::SearchError;
 use super::settings::SearchSettings;
 use super::store::FirstStage;
+use super::vectors::SentenceVectors;
 use crate::quantity::ParsedQuery;
 use crate::Encoder;
 
@@ -74,10 +75,12 @@ pub trait SentenceRanker {
     }
 }
 
-/// The ranker chosen in `settings`; `Err` when it needs the encoder and none is loaded.
+/// The ranker chosen in `settings` (reading `stored` sentence vectors where it reads meaning);
+/// `Err` when it needs the encoder and none is loaded.
 pub fn ranker_for<'a>(
     settings: &SearchSettings,
     encoder: Option<&'a Encoder>,
+    stored: Option<&'a SentenceVectors>,
 ) -> Result<Box<dyn SentenceRanker + 'a>, SearchError> {
     let choice = settings.ranker;
     Ok(match choice {
@@ -86,11 +89,13 @@ pub fn ranker_for<'a>(
         Ranker::Qbm25 => Box::new(qbm25::Qbm25),
         Ranker::Dense => Box::new(dense::Dense {
             encoder: encoder.ok_or(SearchError::NeedsEncoder(choice.name()))?,
+            stored,
             weights: settings.dense,
         }),
         Ranker::Entity => Box::new(entity::Entity),
         Ranker::Learned => Box::new(learned::Learned {
             encoder: encoder.ok_or(SearchError::NeedsEncoder(choice.name()))?,
+            stored,
             weights: learned::LearnedWeights::shipped(),
         }),
     })

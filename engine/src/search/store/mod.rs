@@ -13,6 +13,7 @@ use super::conditions::Test;
 use super::error::{SearchError, SearchIndexError};
 use super::index::{Document, IngestStats};
 use super::stored::StoredSentence;
+use super::vectors::SentenceVectors;
 
 /// Which candidates a ranker's first stage asks for.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -93,6 +94,12 @@ pub trait SentenceStore: Send + Sync {
 
     /// Each corpus with its number of sentences.
     fn corpus_sizes(&self) -> Result<Vec<(String, u64)>, SearchIndexError>;
+
+    /// The sentences' vectors stored at ingestion, when the store keeps them (the rankers that
+    /// read meaning encode the others).
+    fn vectors(&self) -> Option<&SentenceVectors> {
+        None
+    }
 }
 
 #[cfg(test)]

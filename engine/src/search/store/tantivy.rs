@@ -8,6 +8,7 @@ use super::{FirstStage, FirstStageQuery, FirstStageResult, Retrieved, SentenceSt
 use crate::search::error::{SearchError, SearchIndexError};
 use crate::search::index::{Document, IngestStats, SentenceIndex};
 use crate::search::retrieve::{self, best_candidates, Candidate, Retrieval};
+use crate::search::vectors::SentenceVectors;
 
 impl SentenceStore for SentenceIndex {
     fn first_stage(&self, query: &FirstStageQuery<'_>) -> Result<FirstStageResult, SearchError> {
@@ -102,6 +103,10 @@ impl SentenceStore for SentenceIndex {
 
     fn corpus_sizes(&self) -> Result<Vec<(String, u64)>, SearchIndexError> {
         SentenceIndex::corpus_sizes(self)
+    }
+
+    fn vectors(&self) -> Option<&SentenceVectors> {
+        Some(SentenceIndex::vectors(self))
     }
 }
 
