@@ -20,6 +20,7 @@ mod own_documents;
 mod public_demo;
 mod records;
 mod search_cli;
+mod sentence_vectors;
 mod servers;
 mod site;
 mod support;

@@ -53,6 +53,9 @@ impl Server {
             .args(args)
             .env_remove("DATABASE_URL")
             .env("TALLY_LOG", "info,tower_http=debug")
+            // The background vector job would take the cores the tests time their answers on:
+            // off unless a test turns it on (sentence_vectors.rs).
+            .env("TALLY_SENTENCE_VECTORS", "false")
             .stdin(Stdio::null())
             .stdout(log_file.try_clone().expect("log file"))
             .stderr(log_file);
