@@ -4,10 +4,13 @@
 //! outscore an irrelevant one of the same query) and measured by cross-validation by query:
 //! each fold's queries are ranked with weights learned on the other folds only.
 
+use std::collections::HashSet;
+
 use super::eval::{
     ranking_scores, relevant_sentences, JudgedCollection, QueryScores, SearchEvalError, CUTOFF,
 };
 use super::generated::encoder_text;
+use super::index::SentenceIndex;
 use super::rank::search;
 pub use super::rankers::learned::{features, LearnedWeights, FEATURES};
 use super::settings::{DenseWeights, Ranker, SearchSettings};
@@ -120,9 +123,40 @@ pub struct QueryPool {
     relevant: usize,
 }
 
-/// Each query's pool (the dense ranker's, of `pool` sentences) with its features.
+/// A query with the texts of its relevant sentences: a judged query, or a generated one
+/// ([`super::generated`]) with its positives.
+#[derive(Debug, Clone)]
+pub struct LabelledQuery {
+    pub query: String,
+    pub relevant: HashSet<String>,
+}
+
+/// Each judged query's pool (the dense ranker's, of `pool` sentences) with its features.
 pub fn pools(
     collection: &JudgedCollection,
+    encoder: &Encoder,
+    token_vectors: Option<&TokenVectors>,
+    pool: usize,
+) -> Result<Vec<QueryPool>, SearchEvalError> {
+    let labelled: Vec<LabelledQuery> = collection
+        .queries
+        .iter()
+        .map(|query| LabelledQuery {
+            query: query.query.clone(),
+            relevant: relevant_sentences(query)
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+        })
+        .collect();
+    labelled_pools(&collection.index, &labelled, encoder, token_vectors, pool)
+}
+
+/// Each labelled query's pool over `index` (the dense ranker's, of `pool` sentences) with its
+/// features.
+pub fn labelled_pools(
+    index: &SentenceIndex,
+    queries: &[LabelledQuery],
     encoder: &Encoder,
     token_vectors: Option<&TokenVectors>,
     pool: usize,
@@ -139,10 +173,9 @@ pub fn pools(
         soft: 0.0,
         ..defaults
     };
-    let mut pools = Vec::with_capacity(collection.queries.len());
-    for query in &collection.queries {
-        let relevant = relevant_sentences(query);
-        let results = search(&collection.index, Some(encoder), &query.query, &settings)?;
+    let mut pools = Vec::with_capacity(queries.len());
+    for query in queries {
+        let results = search(index, Some(encoder), &query.query, &settings)?;
         let constraints = crate::quantity::parse_query(&query.query).constraints;
         let query_vector = token_vectors.map(|v| v.embed(&encoder_text(&query.query)));
         let pooled = results
@@ -163,16 +196,39 @@ pub fn pools(
                             .zip(query_vector.as_ref())
                             .map_or(0.0, |(v, q)| f64::from(cosine(q, &v.embed(&hit.text)))),
                     ),
-                    relevant: relevant.contains(hit.text.as_str()),
+                    relevant: query.relevant.contains(hit.text.as_str()),
                 }
             })
             .collect();
         pools.push(QueryPool {
             pooled,
-            relevant: relevant.len(),
+            relevant: query.relevant.len(),
         });
     }
     Ok(pools)
+}
+
+/// Each pool's scores when ranked by `weights` (shipped weights, or a model's [`weights_of`]).
+pub fn scores_with(pools: &[QueryPool], weights: &LearnedWeights) -> Vec<QueryScores> {
+    pools
+        .iter()
+        .map(|pool| {
+            let mut order: Vec<(f64, &Pooled)> = pool
+                .pooled
+                .iter()
+                .map(|p| (weights.score(&p.features), p))
+                .collect();
+            // Stable: ties keep the pool's order.
+            order.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let gains: Vec<bool> = order.iter().take(CUTOFF).map(|(_, p)| p.relevant).collect();
+            let (precision, rr, ndcg) = ranking_scores(&gains, pool.relevant);
+            QueryScores {
+                precision,
+                rr,
+                ndcg,
+            }
+        })
+        .collect()
 }
 
 /// The model that minimises the pairwise logistic loss over `pools`: a logistic regression

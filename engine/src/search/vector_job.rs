@@ -93,7 +93,11 @@ struct Scan {
     live: HashSet<u64>,
 }
 
-fn scan(index: &SentenceIndex, encoder: &str) -> Result<Scan, SearchIndexError> {
+fn scan(
+    index: &SentenceIndex,
+    encoder: &str,
+    wanted: &dyn Fn(u64) -> bool,
+) -> Result<Scan, SearchIndexError> {
     let vectors = index.vectors();
     let mut progress = VectorProgress::default();
     let mut pending: Vec<Pending> = Vec::new();
@@ -107,7 +111,12 @@ fn scan(index: &SentenceIndex, encoder: &str) -> Result<Scan, SearchIndexError> 
         counts.sentences += 1;
         if vectors.contains(encoder, key) {
             counts.with_vectors += 1;
-        } else if let Some(&at) = pending_at.get(&key) {
+            return ControlFlow::Continue(());
+        }
+        if !wanted(key) {
+            return ControlFlow::Continue(());
+        }
+        if let Some(&at) = pending_at.get(&key) {
             pending[at].corpora.push(corpus.to_string());
         } else if pending.len() < PER_SCAN {
             pending_at.insert(key, pending.len());
@@ -136,6 +145,17 @@ pub fn fill_vectors(
     index: &SentenceIndex,
     encoder: &Encoder,
     stop: &AtomicBool,
+    on_progress: impl FnMut(&VectorProgress),
+) -> Result<FillReport, VectorJobError> {
+    fill_vectors_where(index, encoder, stop, &|_| true, on_progress)
+}
+
+/// [`fill_vectors`] for the sentences whose key is `wanted` only (a benchmark's).
+pub fn fill_vectors_where(
+    index: &SentenceIndex,
+    encoder: &Encoder,
+    stop: &AtomicBool,
+    wanted: &dyn Fn(u64) -> bool,
     mut on_progress: impl FnMut(&VectorProgress),
 ) -> Result<FillReport, VectorJobError> {
     let started = Instant::now();
@@ -147,7 +167,7 @@ pub fn fill_vectors(
             pending,
             complete,
             live,
-        } = scan(index, encoder.name())?;
+        } = scan(index, encoder.name(), wanted)?;
         if complete {
             dropped += index
                 .vectors()

@@ -143,6 +143,11 @@ impl SentenceVectors {
         u64::from_le_bytes(first)
     }
 
+    /// The file the vectors are kept in (`None` in memory).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
     /// Vectors held.
     pub fn len(&self) -> usize {
         self.read().keys.len()

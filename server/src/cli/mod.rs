@@ -408,6 +408,10 @@ pub struct EvalSearchArgs {
     /// Weight α of the quantity score.
     #[arg(long, default_value_t = tally_types::search::DEFAULT_ALPHA)]
     pub alpha: f64,
+    /// Rank with the judged sentences' vectors stored first, as a server's background job
+    /// stores them (8 bits per dimension), instead of encoding each pool.
+    #[arg(long)]
+    pub stored_vectors: bool,
     #[command(flatten)]
     pub models: ModelArgs,
 }
@@ -548,6 +552,13 @@ pub struct TrainSearchRankerArgs {
     /// feature.
     #[arg(long)]
     pub token_vectors: Option<PathBuf>,
+    /// Train on this many generated quantity queries over the training corpora instead of the
+    /// judged queries, which then measure the weights once (0: train on the judged queries).
+    #[arg(long, default_value_t = 0)]
+    pub generated: usize,
+    /// Data directory with the training corpora of --generated [default: ../shared/data].
+    #[arg(long, env = "TALLY_DATA")]
+    pub data: Option<PathBuf>,
     #[command(flatten)]
     pub models: ModelArgs,
 }

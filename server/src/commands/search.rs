@@ -1,28 +1,28 @@
 //! The quantity-search commands: `tally search`, `tally eval search` and `tally bench search`.
 
 use std::path::Path;
-use std::time::Instant;
 
 use anyhow::{bail, Context};
-use serde::Serialize;
 use tally_engine::choices::SearchChoices;
 use tally_engine::search::eval::{evaluate, JudgedCollection, RankerScores};
-use tally_engine::search::generated::encoder_text;
 use tally_engine::search::learned;
 use tally_engine::search::token_vectors::TokenVectors;
 use tally_engine::search::tuning::{folds, grid, Parts, ScoredGrid, Tuned, FOLDS};
-use tally_engine::search::{
-    search as run_search, Document, Ranker, SearchResults, SearchSettings, SentenceIndex,
-};
+use tally_engine::search::vector_job::fill_vectors;
+use tally_engine::search::vectors::SentenceVectors;
+use tally_engine::search::{search as run_search, Ranker, SearchResults, SearchSettings};
 use tally_engine::Encoder;
 
-use crate::cli::bench::BenchSearchArgs;
 use crate::cli::{
     data_dir_or_default, EvalSearchArgs, SearchArgs, SearchSettingsArgs, TrainSearchRankerArgs,
 };
 use crate::loading::{encoder_of, open_sentence_index};
 
+mod bench;
+mod generated_ranker;
 mod synthetic;
+
+pub use bench::bench;
 
 /// Search settings from the command line (clap has read the choices' names).
 pub fn search_settings(args: &SearchSettingsArgs) -> anyhow::Result<SearchSettings> {
@@ -162,6 +162,9 @@ pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
     } else {
         None
     };
+    if let (true, Some(encoder)) = (args.stored_vectors, &encoder) {
+        store_vectors(&collection, encoder)?;
+    }
     if args.json {
         return print_chosen_ranker(&collection, encoder.as_deref(), chosen, args.alpha);
     }
@@ -253,6 +256,25 @@ pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
     }
     print_parts(&collection, encoder.as_deref(), args.alpha, &fold, &adopted)?;
     print_learned_folds(&learned_folds);
+    Ok(())
+}
+
+/// Stores the vector of every judged sentence, as a server's background job does; says so on
+/// stderr (the figures on stdout keep their shape).
+fn store_vectors(
+    collection: &JudgedCollection,
+    encoder: &tally_engine::Encoder,
+) -> anyhow::Result<()> {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let report = fill_vectors(&collection.index, encoder, &never, |_| {})?;
+    eprintln!(
+        "stored vectors: {} judged sentences encoded in {:.1} s ({:.0} per second), {} bytes each; \
+         the dense and learned rankers read them",
+        report.progress.encoded,
+        report.seconds,
+        report.progress.sentences_per_second,
+        SentenceVectors::bytes_per_sentence(encoder.dimension())
+    );
     Ok(())
 }
 
@@ -411,6 +433,11 @@ pub fn train_ranker(args: &TrainSearchRankerArgs) -> anyhow::Result<()> {
         None => None,
     };
     let pools = learned::pools(&collection, &encoder, token_vectors.as_ref(), pool)?;
+    if args.generated > 0 {
+        let shipped = learned::LearnedWeights::shipped();
+        let weights = generated_ranker::train(args, args.generated, &encoder, &pools, shipped)?;
+        return write_weights(&weights, &args.out);
+    }
     let all: Vec<&learned::QueryPool> = pools.iter().collect();
     let model = learned::train(&all);
     let name = args.judged.file_name().map_or_else(
@@ -463,8 +490,19 @@ pub fn train_ranker(args: &TrainSearchRankerArgs) -> anyhow::Result<()> {
             with.ndcg
         );
     }
-    std::fs::write(&args.out, serde_json::to_string_pretty(&weights)? + "\n")
-        .with_context(|| format!("{} could not be written", args.out.display()))?;
+    write_weights(&weights, &args.out)?;
+    println!(
+        "cross-validated ({FOLDS} folds by query, each trained without its queries): P@10 {:.3}, \
+         MRR@10 {:.3}, NDCG@10 {:.3}",
+        cv.precision, cv.mrr, cv.ndcg
+    );
+    Ok(())
+}
+
+/// Writes the learned ranker's weights to `out` and says so.
+fn write_weights(weights: &learned::LearnedWeights, out: &Path) -> anyhow::Result<()> {
+    std::fs::write(out, serde_json::to_string_pretty(weights)? + "\n")
+        .with_context(|| format!("{} could not be written", out.display()))?;
     println!(
         "weights ({}): {} → {}",
         learned::FEATURES.join(", "),
@@ -474,12 +512,7 @@ pub fn train_ranker(args: &TrainSearchRankerArgs) -> anyhow::Result<()> {
             .map(|w| format!("{w:.3}"))
             .collect::<Vec<_>>()
             .join(" "),
-        args.out.display()
-    );
-    println!(
-        "cross-validated ({FOLDS} folds by query, each trained without its queries): P@10 {:.3}, \
-         MRR@10 {:.3}, NDCG@10 {:.3}",
-        cv.precision, cv.mrr, cv.ndcg
+        out.display()
     );
     Ok(())
 }
@@ -501,291 +534,6 @@ fn weights_of(settings: &SearchSettings) -> String {
         ));
     }
     text
-}
-
-#[derive(Debug, Serialize)]
-struct LatencyFigures {
-    ranker: &'static str,
-    queries: usize,
-    runs: usize,
-    p50_ms: f64,
-    p95_ms: f64,
-    mean_ms: f64,
-}
-
-#[derive(Debug, Serialize)]
-struct SearchBenchFigures {
-    sentences: u64,
-    real_sentences: usize,
-    generated_sentences: usize,
-    quantities: usize,
-    ingest_seconds: f64,
-    extraction_seconds: f64,
-    tantivy_seconds: f64,
-    sentences_per_second: f64,
-    disk_megabytes: f64,
-    disk_megabytes_per_million: f64,
-    resident_megabytes_after_queries: f64,
-    resident_growth_megabytes_per_million: f64,
-    latency: Vec<LatencyFigures>,
-    qbm25_to_bm25_p50: f64,
-    slowest_qbm25: Vec<SlowQuery>,
-    /// What the learned ranker's encoder costs apart (`None` without the encoder).
-    encoder: Option<EncoderCost>,
-}
-
-/// The encoder's share of the learned ranker, measured apart: what a store holding each
-/// sentence's vector from ingestion (docs/scale.md) would leave per query, and what it would
-/// add per sentence ingested.
-#[derive(Debug, Serialize)]
-struct EncoderCost {
-    /// Encoding the query alone, p50 / p95 over the queries and runs.
-    query_p50_ms: f64,
-    query_p95_ms: f64,
-    /// Encoding sentences of the index in batches, as ingestion would.
-    sentences_encoded: usize,
-    sentences_per_second: f64,
-}
-
-#[derive(Debug, Serialize)]
-struct SlowQuery {
-    query: String,
-    qbm25_ms: f64,
-    bm25_ms: f64,
-}
-
-/// `tally bench search`.
-pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
-    let dir = args
-        .index
-        .clone()
-        .unwrap_or_else(|| std::path::PathBuf::from("target/bench-search-index"));
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir)
-            .with_context(|| format!("could not clear {}", dir.display()))?;
-    }
-    let data = data_dir_or_default(&args.data);
-    let real = synthetic::real_documents(data.as_deref())?;
-    let index = SentenceIndex::open_or_create(&dir)?;
-    let started = Instant::now();
-    let mut stats = index.add(&real)?;
-    let real_sentences = stats.sentences;
-    let target = args.sentences.max(real_sentences);
-    let mut generator = synthetic::Generator::new(42);
-    let mut generated = 0;
-    while real_sentences + generated < target {
-        let n = (target - real_sentences - generated).min(200_000);
-        let documents: Vec<Document> = (0..n).map(|i| generator.document(generated + i)).collect();
-        let more = index.add_unsplit(&documents)?;
-        generated += more.sentences;
-        stats.sentences += more.sentences;
-        stats.quantities += more.quantities;
-        stats.extraction_s += more.extraction_s;
-        stats.indexing_s += more.indexing_s;
-    }
-    let ingest_seconds = started.elapsed().as_secs_f64();
-    drop(index);
-
-    let resident_before = super::resident::Resident::now().total_mb;
-    let index = SentenceIndex::open_or_create(&dir)?;
-    let queries = synthetic::bench_queries(data.as_deref());
-    let mut latency = Vec::new();
-    // Per ranker, each query's p50 over the runs.
-    let mut per_query_p50: Vec<Vec<f64>> = Vec::new();
-    // Entity answers come from the same first stage as qbm25, over its larger pool, and read
-    // their pool's sentences from the store.
-    // The default ranker reads its pool with the encoder: timed last, beside the others.
-    let encoder = match encoder_of(&args.models) {
-        Ok((encoder, _)) => Some(encoder),
-        Err(e) => {
-            eprintln!("the learned ranker is not timed: {e:#}");
-            None
-        }
-    };
-    let mut rankers = vec![Ranker::Bm25, Ranker::Qbm25, Ranker::Entity];
-    if encoder.is_some() {
-        rankers.push(Ranker::Learned);
-    }
-    for ranker in rankers {
-        let (figures, own_p50) =
-            time_ranker(&index, encoder.as_deref(), &queries, ranker, args.runs)?;
-        latency.push(figures);
-        per_query_p50.push(own_p50);
-    }
-    let encoder_cost = match &encoder {
-        Some(encoder) => Some(encoder_cost(encoder, &queries, &real, args.runs.max(1))?),
-        None => None,
-    };
-    let resident_after = super::resident::Resident::now().total_mb;
-    let millions = index.len() as f64 / 1e6;
-    let disk = directory_megabytes(&dir);
-    let figures = SearchBenchFigures {
-        sentences: index.len(),
-        real_sentences,
-        generated_sentences: generated,
-        quantities: stats.quantities,
-        ingest_seconds,
-        extraction_seconds: stats.extraction_s,
-        tantivy_seconds: stats.indexing_s,
-        sentences_per_second: stats.sentences as f64 / ingest_seconds,
-        disk_megabytes: disk,
-        disk_megabytes_per_million: disk / millions,
-        resident_megabytes_after_queries: resident_after,
-        resident_growth_megabytes_per_million: (resident_after - resident_before) / millions,
-        qbm25_to_bm25_p50: latency[1].p50_ms / latency[0].p50_ms,
-        latency,
-        slowest_qbm25: slowest(&queries, &per_query_p50[1], &per_query_p50[0], 5),
-        encoder: encoder_cost,
-    };
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&figures)?);
-    } else {
-        print_search_bench(&figures);
-    }
-    Ok(())
-}
-
-/// `tally bench search`'s figures for people.
-fn print_search_bench(f: &SearchBenchFigures) {
-    println!(
-        "indexed {} sentences ({} real, {} generated; {} quantities) in {:.1} s: {:.0} sentences/s \
-         (splitting+extraction {:.1} s, tantivy {:.1} s)",
-        f.sentences, f.real_sentences, f.generated_sentences, f.quantities, f.ingest_seconds,
-        f.sentences_per_second, f.extraction_seconds, f.tantivy_seconds
-    );
-    println!(
-        "disk {:.0} MB ({:.0} MB per million sentences); resident {:.0} MB after queries \
-         (+{:.0} MB per million sentences for the open index)",
-        f.disk_megabytes,
-        f.disk_megabytes_per_million,
-        f.resident_megabytes_after_queries,
-        f.resident_growth_megabytes_per_million
-    );
-    for l in &f.latency {
-        println!(
-            "{:<6} {} queries × {} runs: p50 {:.2} ms, p95 {:.2} ms, mean {:.2} ms",
-            l.ranker, l.queries, l.runs, l.p50_ms, l.p95_ms, l.mean_ms
-        );
-    }
-    println!("qbm25 / bm25 p50: {:.2}×", f.qbm25_to_bm25_p50);
-    if let Some(e) = &f.encoder {
-        println!(
-            "the learned ranker's encoder apart: the query alone p50 {:.2} ms, p95 {:.2} ms; {} \
-             sentences encoded at {:.0} sentences/s ({:.1} h per million)",
-            e.query_p50_ms,
-            e.query_p95_ms,
-            e.sentences_encoded,
-            e.sentences_per_second,
-            1e6 / e.sentences_per_second / 3600.0
-        );
-    }
-    println!("slowest qbm25 queries (p50 over the runs; bm25 on the same query):");
-    for s in &f.slowest_qbm25 {
-        println!(
-            "  {:>7.2} ms (bm25 {:.2} ms)  {}",
-            s.qbm25_ms, s.bm25_ms, s.query
-        );
-    }
-}
-
-/// One ranker's latency over the queries (a warm-up pass, then `runs` timed passes), and each
-/// query's p50 over the runs.
-fn time_ranker(
-    index: &SentenceIndex,
-    encoder: Option<&tally_engine::Encoder>,
-    queries: &[String],
-    ranker: Ranker,
-    runs: usize,
-) -> anyhow::Result<(LatencyFigures, Vec<f64>)> {
-    let settings = SearchSettings {
-        ranker,
-        ..SearchSettings::default()
-    };
-    for q in queries {
-        run_search(index, encoder, q, &settings)?;
-    }
-    let runs = runs.max(1);
-    let mut times = Vec::new();
-    let mut per_query = vec![Vec::new(); queries.len()];
-    for _ in 0..runs {
-        for (q, own) in queries.iter().zip(&mut per_query) {
-            let t = Instant::now();
-            std::hint::black_box(run_search(index, encoder, q, &settings)?);
-            let ms = t.elapsed().as_secs_f64() * 1000.0;
-            times.push(ms);
-            own.push(ms);
-        }
-    }
-    times.sort_by(f64::total_cmp);
-    let own_p50 = per_query
-        .iter_mut()
-        .map(|own| {
-            own.sort_by(f64::total_cmp);
-            super::bench::percentile(own, 0.5)
-        })
-        .collect();
-    let pick = |p: f64| super::bench::percentile(&times, p);
-    let figures = LatencyFigures {
-        ranker: ranker.name(),
-        queries: queries.len(),
-        runs,
-        p50_ms: pick(0.5),
-        p95_ms: pick(0.95),
-        mean_ms: times.iter().sum::<f64>() / times.len() as f64,
-    };
-    Ok((figures, own_p50))
-}
-
-/// Sentences encoded to measure the encoder's rate at ingestion.
-const ENCODED_FOR_RATE: usize = 2000;
-
-/// The encoder's cost on the queries alone and on the first [`ENCODED_FOR_RATE`] real
-/// sentences.
-fn encoder_cost(
-    encoder: &tally_engine::Encoder,
-    queries: &[String],
-    real: &[Document],
-    runs: usize,
-) -> anyhow::Result<EncoderCost> {
-    let texts: Vec<String> = queries.iter().map(|q| encoder_text(q)).collect();
-    let mut times = Vec::new();
-    for _ in 0..runs {
-        for text in &texts {
-            let t = Instant::now();
-            std::hint::black_box(encoder.embed_one(text)?);
-            times.push(t.elapsed().as_secs_f64() * 1000.0);
-        }
-    }
-    times.sort_by(f64::total_cmp);
-    let sentences: Vec<String> = real
-        .iter()
-        .flat_map(tally_engine::search::index::sentences_of)
-        .take(ENCODED_FOR_RATE)
-        .map(|s| s.text)
-        .collect();
-    let t = Instant::now();
-    std::hint::black_box(encoder.embed(&sentences)?);
-    Ok(EncoderCost {
-        query_p50_ms: super::bench::percentile(&times, 0.5),
-        query_p95_ms: super::bench::percentile(&times, 0.95),
-        sentences_encoded: sentences.len(),
-        sentences_per_second: sentences.len() as f64 / t.elapsed().as_secs_f64(),
-    })
-}
-
-/// The `n` queries on which qbm25 is slowest.
-fn slowest(queries: &[String], qbm25: &[f64], bm25: &[f64], n: usize) -> Vec<SlowQuery> {
-    let mut order: Vec<usize> = (0..queries.len()).collect();
-    order.sort_by(|&a, &b| qbm25[b].total_cmp(&qbm25[a]));
-    order
-        .into_iter()
-        .take(n)
-        .map(|i| SlowQuery {
-            query: queries[i].clone(),
-            qbm25_ms: qbm25[i],
-            bm25_ms: bm25[i],
-        })
-        .collect()
 }
 
 /// Megabytes of the files in `dir` (an index directory) and its folders.

@@ -29,28 +29,7 @@ const HELD_OUT_ONE_IN: u64 = 10;
 
 pub fn train(args: &TrainTokenVectorsArgs) -> anyhow::Result<()> {
     let started = Instant::now();
-    let data = data_dir_or_default(&args.data)
-        .context("the training corpora need the data directory (--data)")?;
-    let judged = JudgedCollection::load(&args.judged)?;
-    let excluded: HashSet<String> = judged
-        .queries
-        .iter()
-        .flat_map(|q| q.judged.iter().map(|j| j.sentence.clone()))
-        .collect();
-    let mut sentences: Vec<StoredSentence> = Vec::new();
-    for (dataset, format) in [
-        (STRESSTEST, Format::Squad),
-        (LCQUAD_COUNT, Format::Squad),
-        (NQ_COUNT, Format::Squad),
-        (NEWSQUANT, Format::NewsQuant),
-    ] {
-        let path = data.join(dataset.path);
-        let documents = read_documents(&path, format)
-            .with_context(|| format!("{} could not be read", path.display()))?;
-        let before = sentences.len();
-        sentences.extend(documents.iter().flat_map(sentences_of));
-        println!("{}: {} sentences", dataset.name, sentences.len() - before);
-    }
+    let (sentences, excluded) = training_sentences(args.data.as_deref(), &args.judged)?;
     let settings = GeneratorSettings {
         queries: args.queries,
         ..GeneratorSettings::default()
@@ -133,6 +112,37 @@ pub fn train(args: &TrainTokenVectorsArgs) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// The training corpora's sentences (Stresstest, LC-QuAD and NQ snippets, NewsQuant), and the
+/// judged Qsearch sentences that the generator must never read.
+pub(crate) fn training_sentences(
+    data: Option<&std::path::Path>,
+    judged: &std::path::Path,
+) -> anyhow::Result<(Vec<StoredSentence>, HashSet<String>)> {
+    let data = data_dir_or_default(&data.map(std::path::Path::to_path_buf))
+        .context("the training corpora need the data directory (--data)")?;
+    let judged = JudgedCollection::load(judged)?;
+    let excluded: HashSet<String> = judged
+        .queries
+        .iter()
+        .flat_map(|q| q.judged.iter().map(|j| j.sentence.clone()))
+        .collect();
+    let mut sentences: Vec<StoredSentence> = Vec::new();
+    for (dataset, format) in [
+        (STRESSTEST, Format::Squad),
+        (LCQUAD_COUNT, Format::Squad),
+        (NQ_COUNT, Format::Squad),
+        (NEWSQUANT, Format::NewsQuant),
+    ] {
+        let path = data.join(dataset.path);
+        let documents = read_documents(&path, format)
+            .with_context(|| format!("{} could not be read", path.display()))?;
+        let before = sentences.len();
+        sentences.extend(documents.iter().flat_map(sentences_of));
+        println!("{}: {} sentences", dataset.name, sentences.len() - before);
+    }
+    Ok((sentences, excluded))
 }
 
 fn describe_negatives(query: &GeneratedQuery) -> String {
