@@ -471,6 +471,13 @@ fn ingest_routes_each_file_by_its_format_into_one_corpus_list() {
     );
     // The text file is a person's document: split, into both indexes, named after the file.
     assert!(printed.contains("corpus `harbour-notes`"), "{printed}");
+    // Then every sentence gets its vector for the default search ranker (issue 76): the notes'
+    // two and the snippet set's one.
+    assert!(
+        printed.contains("sentence vectors: 3 encoded")
+            && printed.contains("396 bytes each), 3 of 3 sentences have one"),
+        "{printed}"
+    );
     // The snippet set goes into the snippet index as it is.
     assert!(
         printed.contains("1 snippets as corpus `demo-sets`"),

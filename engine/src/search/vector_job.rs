@@ -338,6 +338,9 @@ mod tests {
             .collect();
         let texts: Vec<&str> = many.iter().map(String::as_str).collect();
         index.add_unsplit_in("bridges", &documents(&texts)).unwrap();
+        let query = "bridges longer than 120 metres";
+        let settings = SearchSettings::for_ranker(Ranker::Learned);
+        let encoded = search(&index, Some(&encoder), query, &settings).unwrap();
         let stop = AtomicBool::new(false);
         let first = fill_vectors(&index, &encoder, &stop, |progress| {
             if progress.encoded > 0 {
@@ -347,6 +350,23 @@ mod tests {
         .unwrap();
         assert!(first.stopped);
         assert_eq!(index.vectors().len(), BATCH);
+        // Meanwhile a search reads the vectors there are and encodes the others: the same
+        // sentences, each scored within the 8 bits (these near-twins may swap places).
+        let halfway = search(&index, Some(&encoder), query, &settings).unwrap();
+        let scores = |r: &crate::search::SearchResults| {
+            r.hits
+                .iter()
+                .map(|h| (h.id.clone(), h.score))
+                .collect::<HashMap<_, _>>()
+        };
+        let (before, meanwhile) = (scores(&encoded), scores(&halfway));
+        assert_eq!(
+            before.keys().collect::<HashSet<_>>(),
+            meanwhile.keys().collect::<HashSet<_>>()
+        );
+        for (id, score) in &before {
+            assert!((score - meanwhile[id]).abs() < 0.01, "{id}: {score}");
+        }
         let never = AtomicBool::new(false);
         let second = fill_vectors(&index, &encoder, &never, |_| {}).unwrap();
         assert_eq!(second.progress.encoded, 5);
