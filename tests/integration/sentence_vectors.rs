@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use reqwest::multipart::{Form, Part};
 use serde_json::Value;
 
-use crate::support::{demo_server, get_as_admin, workspace_root, Server, ADMIN_TOKEN};
+use crate::support::{
+    demo_server, get_as_admin, scratch_dir, two_demo_servers, workspace_root, Server, ADMIN_TOKEN,
+};
 
 /// Bytes of one stored vector of MiniLM (key, scale, 384 codes).
 const RECORD: u64 = 8 + 4 + 384;
@@ -33,6 +35,29 @@ fn all_have_vectors(rows: &[Value]) -> bool {
 
 fn row<'a>(rows: &'a [Value], corpus: &str) -> Option<&'a Value> {
     rows.iter().find(|r| r["name"] == corpus)
+}
+
+/// Uploads two sentences about viaducts as the corpus `viaducts`.
+async fn upload_viaducts(server: &Server) {
+    let text = "The Ferrow viaduct is 412 metres long.\n\nThe Mallen viaduct is 96 metres long.\n";
+    let form = Form::new().text("corpus", "viaducts").part(
+        "file",
+        Part::bytes(text.as_bytes().to_vec()).file_name("viaducts.txt"),
+    );
+    let uploaded = reqwest::Client::new()
+        .post(server.url("/api/admin/corpora"))
+        .bearer_auth(ADMIN_TOKEN)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert!(uploaded.status().is_success(), "{}", uploaded.status());
+}
+
+/// The corpus `viaducts` is indexed, and every corpus has its vectors.
+fn viaducts_have_vectors(rows: &[Value]) -> bool {
+    row(rows, "viaducts").is_some_and(|r| r["sentences"].as_u64() > Some(0))
+        && all_have_vectors(rows)
 }
 
 fn file_len(path: &Path) -> u64 {
@@ -68,24 +93,8 @@ async fn a_server_fills_its_sentence_vectors_in_the_background_and_searches_answ
     assert!((filled - header) / RECORD <= sentences);
 
     // An upload: its text is indexed, then its vectors follow.
-    let text = "The Ferrow viaduct is 412 metres long.\n\nThe Mallen viaduct is 96 metres long.\n";
-    let form = Form::new().text("corpus", "viaducts").part(
-        "file",
-        Part::bytes(text.as_bytes().to_vec()).file_name("viaducts.txt"),
-    );
-    let uploaded = reqwest::Client::new()
-        .post(server.url("/api/admin/corpora"))
-        .bearer_auth(ADMIN_TOKEN)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    assert!(uploaded.status().is_success(), "{}", uploaded.status());
-    let rows = corpora_when(&server, |rows| {
-        row(rows, "viaducts").is_some_and(|r| r["sentences"].as_u64() > Some(0))
-            && all_have_vectors(rows)
-    })
-    .await;
+    upload_viaducts(&server).await;
+    let rows = corpora_when(&server, viaducts_have_vectors).await;
     let viaducts = row(&rows, "viaducts").unwrap()["sentences"]
         .as_u64()
         .unwrap();
@@ -121,4 +130,26 @@ async fn a_server_fills_its_sentence_vectors_in_the_background_and_searches_answ
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
     assert!(server.stop().success());
+}
+
+#[tokio::test]
+async fn every_server_of_a_cluster_fills_the_vectors_of_a_corpus_uploaded_to_another() {
+    let dir = scratch_dir("sentence-vectors-cluster");
+    let servers = two_demo_servers(
+        &dir,
+        &["--admin-token", ADMIN_TOKEN, "--sentence-vectors", "true"],
+    )
+    .await;
+    upload_viaducts(&servers.a).await;
+    for server in [&servers.a, &servers.b] {
+        let rows = corpora_when(server, viaducts_have_vectors).await;
+        assert_eq!(row(&rows, "viaducts").unwrap()["vectors"], 2, "{rows:?}");
+    }
+    // Each server keeps its own vectors beside its own index.
+    for label in ["a", "b"] {
+        let file = dir.join(format!("{label}-sentences/sentence-vectors.bin"));
+        assert!(file_len(&file) > 2 * RECORD, "{}", file.display());
+    }
+    assert!(servers.a.stop().success());
+    assert!(servers.b.stop().success());
 }
