@@ -456,8 +456,9 @@ fn ingest_routes_each_file_by_its_format_into_one_corpus_list() {
         r#"{"id":"s1","query":"how many cranes","text":"The port runs 14 cranes.","source":"x"}"#,
     )
     .unwrap();
+    let models = crate::support::workspace_root().join("models");
     let run = |extra: &[&str]| {
-        let mut args = vec!["ingest"];
+        let mut args = vec!["ingest", "--models", models.to_str().unwrap()];
         args.extend_from_slice(extra);
         args.extend_from_slice(&indexes);
         tally(&args)

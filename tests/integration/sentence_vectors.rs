@@ -140,15 +140,21 @@ async fn every_server_of_a_cluster_fills_the_vectors_of_a_corpus_uploaded_to_ano
         &["--admin-token", ADMIN_TOKEN, "--sentence-vectors", "true"],
     )
     .await;
+    let file = |label: &str| dir.join(format!("{label}-sentences/sentence-vectors.bin"));
+    let mut before = Vec::new();
+    for (server, label) in [(&servers.a, "a"), (&servers.b, "b")] {
+        corpora_when(server, all_have_vectors).await;
+        before.push(file_len(&file(label)));
+    }
     upload_viaducts(&servers.a).await;
-    for server in [&servers.a, &servers.b] {
+    // Each server encodes the two new sentences into its own file beside its own index.
+    for ((server, label), before) in [(&servers.a, "a"), (&servers.b, "b")]
+        .into_iter()
+        .zip(before)
+    {
         let rows = corpora_when(server, viaducts_have_vectors).await;
         assert_eq!(row(&rows, "viaducts").unwrap()["vectors"], 2, "{rows:?}");
-    }
-    // Each server keeps its own vectors beside its own index.
-    for label in ["a", "b"] {
-        let file = dir.join(format!("{label}-sentences/sentence-vectors.bin"));
-        assert!(file_len(&file) > 2 * RECORD, "{}", file.display());
+        assert_eq!(file_len(&file(label)), before + 2 * RECORD, "{label}");
     }
     assert!(servers.a.stop().success());
     assert!(servers.b.stop().success());

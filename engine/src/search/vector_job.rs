@@ -17,6 +17,7 @@ use serde::Serialize;
 use super::error::SearchIndexError;
 use super::index::SentenceIndex;
 use super::rankers::dense::vector_text;
+use super::stored::StoredSentence;
 use super::vectors::SentenceVectors;
 use crate::{Encoder, EncoderError};
 
@@ -93,10 +94,38 @@ struct Scan {
     live: HashSet<u64>,
 }
 
+/// How a run of the job is steered.
+#[derive(Clone, Copy)]
+pub struct FillControl<'a> {
+    /// Raised to stop the run after its current batch (what it wrote stays).
+    pub stop: &'a AtomicBool,
+    /// Whether the vectors of sentences no longer indexed are dropped after a complete scan.
+    /// Not while a corpus is being indexed again: its unchanged sentences come back.
+    pub drop_dead: bool,
+    /// Only the sentences this accepts are encoded (a benchmark's); all when `None`.
+    pub only: Option<&'a dyn Fn(&StoredSentence) -> bool>,
+}
+
+impl<'a> FillControl<'a> {
+    /// Every sentence, dead vectors dropped, until `stop` is raised.
+    pub fn until(stop: &'a AtomicBool) -> Self {
+        FillControl {
+            stop,
+            drop_dead: true,
+            only: None,
+        }
+    }
+}
+
+/// The key of a stored sentence's vector: of the text its vector encodes.
+pub fn vector_key(sentence: &StoredSentence) -> u64 {
+    SentenceVectors::key_of(vector_text(sentence))
+}
+
 fn scan(
     index: &SentenceIndex,
     encoder: &str,
-    wanted: &dyn Fn(u64) -> bool,
+    wanted: &dyn Fn(&StoredSentence) -> bool,
 ) -> Result<Scan, SearchIndexError> {
     let vectors = index.vectors();
     let mut progress = VectorProgress::default();
@@ -105,7 +134,8 @@ fn scan(
     let mut complete = true;
     let mut live = HashSet::new();
     index.visit_sentences(|corpus, sentence| {
-        let key = SentenceVectors::key_of(&sentence.text);
+        let text = vector_text(&sentence);
+        let key = SentenceVectors::key_of(text);
         live.insert(key);
         let counts = progress.corpora.entry(corpus.to_string()).or_default();
         counts.sentences += 1;
@@ -113,7 +143,7 @@ fn scan(
             counts.with_vectors += 1;
             return ControlFlow::Continue(());
         }
-        if !wanted(key) {
+        if !wanted(&sentence) {
             return ControlFlow::Continue(());
         }
         if let Some(&at) = pending_at.get(&key) {
@@ -122,7 +152,7 @@ fn scan(
             pending_at.insert(key, pending.len());
             pending.push(Pending {
                 key,
-                text: vector_text(&sentence).to_string(),
+                text: text.to_string(),
                 corpora: vec![corpus.to_string()],
             });
         } else {
@@ -139,28 +169,19 @@ fn scan(
 }
 
 /// Encodes and stores the vector of every sentence of `index` that has none, calling
-/// `on_progress` after the scan and after each batch; returns early (`stopped`) once `stop` is
-/// raised.
+/// `on_progress` after the scan and after each batch; returns early (`stopped`) once
+/// `control.stop` is raised.
 pub fn fill_vectors(
     index: &SentenceIndex,
     encoder: &Encoder,
-    stop: &AtomicBool,
-    on_progress: impl FnMut(&VectorProgress),
-) -> Result<FillReport, VectorJobError> {
-    fill_vectors_where(index, encoder, stop, &|_| true, on_progress)
-}
-
-/// [`fill_vectors`] for the sentences whose key is `wanted` only (a benchmark's).
-pub fn fill_vectors_where(
-    index: &SentenceIndex,
-    encoder: &Encoder,
-    stop: &AtomicBool,
-    wanted: &dyn Fn(u64) -> bool,
+    control: FillControl<'_>,
     mut on_progress: impl FnMut(&VectorProgress),
 ) -> Result<FillReport, VectorJobError> {
     let started = Instant::now();
     let mut encoded = 0;
     let mut dropped = 0;
+    let every = |_: &StoredSentence| true;
+    let wanted = control.only.unwrap_or(&every);
     loop {
         let Scan {
             mut progress,
@@ -168,7 +189,7 @@ pub fn fill_vectors_where(
             complete,
             live,
         } = scan(index, encoder.name(), wanted)?;
-        if complete {
+        if complete && control.drop_dead {
             dropped += index
                 .vectors()
                 .retain(&live)
@@ -177,7 +198,7 @@ pub fn fill_vectors_where(
         progress.encoded = encoded;
         on_progress(&progress);
         for batch in pending.chunks(BATCH) {
-            if stop.load(Ordering::Relaxed) {
+            if control.stop.load(Ordering::Relaxed) {
                 return Ok(report(progress, dropped, started, true));
             }
             let texts: Vec<&str> = batch.iter().map(|p| p.text.as_str()).collect();
@@ -256,7 +277,10 @@ mod tests {
 
         let never = AtomicBool::new(false);
         let mut reports = 0;
-        let report = fill_vectors(&index, &encoder, &never, |_| reports += 1).unwrap();
+        let report = fill_vectors(&index, &encoder, FillControl::until(&never), |_| {
+            reports += 1
+        })
+        .unwrap();
         assert_eq!(report.progress.encoded, 5);
         assert!(reports >= 2, "after the scan and after the batch");
         assert_eq!(
@@ -271,7 +295,7 @@ mod tests {
         // Read back from the file by a new opening; each equals the encoder's within 8 bits.
         drop(index);
         let index = SentenceIndex::open_or_create(dir.path()).unwrap();
-        let key = SentenceVectors::key_of(ARENAS[0]);
+        let key = SentenceVectors::key_of(ARENAS[0]); // short: the whole sentence is encoded
         let stored = index.vectors().vector(encoder.name(), key).unwrap();
         let fresh = encoder.embed_one(ARENAS[0]).unwrap();
         assert!(crate::encoder::cosine(&stored, &fresh) > 0.999);
@@ -292,7 +316,7 @@ mod tests {
         }
 
         // A second run has nothing to encode.
-        let again = fill_vectors(&index, &encoder, &never, |_| {}).unwrap();
+        let again = fill_vectors(&index, &encoder, FillControl::until(&never), |_| {}).unwrap();
         assert_eq!((again.progress.encoded, again.dropped), (0, 0));
     }
 
@@ -303,10 +327,11 @@ mod tests {
         index.add_unsplit_in("arenas", &documents(ARENAS)).unwrap();
         index.add_unsplit_in("bags", &documents(BAGS)).unwrap();
         let never = AtomicBool::new(false);
-        fill_vectors(&index, &encoder, &never, |_| {}).unwrap();
+        fill_vectors(&index, &encoder, FillControl::until(&never), |_| {}).unwrap();
 
         index.delete_corpus("bags").unwrap();
-        let after_delete = fill_vectors(&index, &encoder, &never, |_| {}).unwrap();
+        let after_delete =
+            fill_vectors(&index, &encoder, FillControl::until(&never), |_| {}).unwrap();
         assert_eq!(
             (after_delete.progress.encoded, after_delete.dropped),
             (0, 2)
@@ -321,7 +346,8 @@ mod tests {
         index
             .add_unsplit_in("arenas", &documents(&replaced))
             .unwrap();
-        let after_replace = fill_vectors(&index, &encoder, &never, |_| {}).unwrap();
+        let after_replace =
+            fill_vectors(&index, &encoder, FillControl::until(&never), |_| {}).unwrap();
         assert_eq!(
             (after_replace.progress.encoded, after_replace.dropped),
             (1, 1)
@@ -342,7 +368,7 @@ mod tests {
         let settings = SearchSettings::for_ranker(Ranker::Learned);
         let encoded = search(&index, Some(&encoder), query, &settings).unwrap();
         let stop = AtomicBool::new(false);
-        let first = fill_vectors(&index, &encoder, &stop, |progress| {
+        let first = fill_vectors(&index, &encoder, FillControl::until(&stop), |progress| {
             if progress.encoded > 0 {
                 stop.store(true, Ordering::Relaxed);
             }
@@ -368,7 +394,7 @@ mod tests {
             assert!((score - meanwhile[id]).abs() < 0.01, "{id}: {score}");
         }
         let never = AtomicBool::new(false);
-        let second = fill_vectors(&index, &encoder, &never, |_| {}).unwrap();
+        let second = fill_vectors(&index, &encoder, FillControl::until(&never), |_| {}).unwrap();
         assert_eq!(second.progress.encoded, 5);
         assert_eq!(second.progress.totals().with_vectors, (BATCH + 5) as u64);
     }

@@ -1,24 +1,29 @@
 //! Sentence vectors stored at ingestion (issue 76). The learned and dense rankers score their
-//! pool by the encoder's cosine. Each pooled sentence's vector is computed once, by a background
-//! job ([`super::vector_job`]), and kept beside the sentence index. A query then encodes only
+//! pool by the encoder's cosine. Each sentence's vector is computed once, by a background job
+//! ([`super::vector_job`]), and kept beside the sentence index. A query then encodes only
 //! itself, and its pool is scored by dot products.
 //!
 //! - A vector is 8 bits per dimension with one scale per sentence: 384 + 4 bytes for MiniLM,
 //!   plus its 8-byte key.
-//! - Vectors are content-addressed by the hash of their sentence's text
-//!   ([`SentenceVectors::key_of`]). A sentence held by two corpora is encoded once. A replaced
+//! - Vectors are content-addressed by the hash of the text they encode
+//!   ([`SentenceVectors::key_of`]): a ranker reads a stored vector only for exactly the text it
+//!   would encode. A sentence held by two corpora is encoded once. A replaced
 //!   corpus keeps the vectors of its unchanged sentences. Every server of a cluster fills its
 //!   own store from its own index.
 //! - The file is append-only. A record cut short by a crash is dropped when the file is opened,
 //!   so the job resumes where it stopped.
 //! - The file names the encoder that wrote it. Vectors of another encoder are never compared
-//!   with a query's; the job writes them again.
+//!   with a query's; the job writes them again. A file of another format version reads as empty
+//!   and is written again.
+//! - One process writes a store (the server, or `tally ingest` on an index no server holds open).
+//! - File work is serialised by its own lock and done outside the table's lock, so searches
+//!   never wait for a rewrite of the file.
 
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::RwLock;
+use std::sync::{Mutex, RwLock};
 
 use sha2::{Digest, Sha256};
 
@@ -36,6 +41,20 @@ pub enum VectorsError {
     },
     #[error("a vector of {found} dimensions does not fit a store of {expected}")]
     Dimension { expected: usize, found: usize },
+    #[error("{keys} keys were given for {vectors} vectors")]
+    Lengths { keys: usize, vectors: usize },
+}
+
+/// Turns an IO error on `path` while `doing` something into a [`VectorsError`].
+fn io_error<'p>(
+    path: &'p Path,
+    doing: &'static str,
+) -> impl FnOnce(std::io::Error) -> VectorsError + 'p {
+    move |source| VectorsError::Io {
+        path: path.to_path_buf(),
+        doing,
+        source,
+    }
 }
 
 /// The stored vectors of one sentence index: in memory, and in a file when the index has a
@@ -43,6 +62,8 @@ pub enum VectorsError {
 pub struct SentenceVectors {
     path: Option<PathBuf>,
     table: RwLock<Table>,
+    /// Held while the file is written (one writer at a time; readers of the table never wait).
+    file: Mutex<()>,
 }
 
 /// The vectors held, row by row.
@@ -51,7 +72,8 @@ struct Table {
     /// The encoder that wrote them ("" while there are none).
     encoder: String,
     dimension: usize,
-    rows: HashMap<u64, usize>,
+    /// Each key's row.
+    row_of: HashMap<u64, usize>,
     keys: Vec<u64>,
     scales: Vec<f32>,
     /// `rows × dimension` codes.
@@ -60,10 +82,10 @@ struct Table {
 
 impl Table {
     fn push(&mut self, key: u64, scale: f32, codes: &[i8]) {
-        if self.rows.contains_key(&key) {
+        if self.row_of.contains_key(&key) {
             return;
         }
-        self.rows.insert(key, self.keys.len());
+        self.row_of.insert(key, self.keys.len());
         self.keys.push(key);
         self.scales.push(scale);
         self.codes.extend_from_slice(codes);
@@ -89,7 +111,8 @@ fn quantise(vector: &[f32]) -> (f32, Vec<i8>) {
 }
 
 impl SentenceVectors {
-    /// Bytes a sentence's vector takes in the file and in memory (its key, scale and codes).
+    /// Bytes a sentence's vector takes in the file: its key, scale and codes (in memory a little
+    /// more: the key again in the row map, and the table's spare capacity).
     pub fn bytes_per_sentence(dimension: usize) -> usize {
         8 + 4 + dimension
     }
@@ -99,43 +122,38 @@ impl SentenceVectors {
         SentenceVectors {
             path: None,
             table: RwLock::new(Table::default()),
+            file: Mutex::new(()),
         }
     }
 
     /// The store in `path`, read whole; an empty one when there is no file yet. A record cut
     /// short at the end is dropped, and the file cut back to the last whole record.
     pub fn open(path: &Path) -> Result<Self, VectorsError> {
-        let io = |doing: &'static str| {
-            move |source| VectorsError::Io {
-                path: path.to_path_buf(),
-                doing,
-                source,
-            }
-        };
         let table = match File::open(path) {
             Ok(file) => {
-                let (table, whole) = read_table(file).map_err(io("read"))?;
-                let length = std::fs::metadata(path).map_err(io("read"))?.len();
+                let length = file.metadata().map_err(io_error(path, "read"))?.len();
+                let (table, whole) = read_table(file).map_err(io_error(path, "read"))?;
                 if whole < length {
                     OpenOptions::new()
                         .write(true)
                         .open(path)
                         .and_then(|f| f.set_len(whole))
-                        .map_err(io("cut back to their last whole record"))?;
+                        .map_err(io_error(path, "cut back to their last whole record"))?;
                 }
                 table
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Table::default(),
-            Err(e) => return Err(io("opened")(e)),
+            Err(e) => return Err(io_error(path, "opened")(e)),
         };
         Ok(SentenceVectors {
             path: Some(path.to_path_buf()),
             table: RwLock::new(table),
+            file: Mutex::new(()),
         })
     }
 
-    /// The key of a sentence's vector: the first 8 bytes of the SHA-256 of its text (stable
-    /// across versions and machines).
+    /// The key of the vector of `text` (what the encoder reads of a sentence): the first 8 bytes
+    /// of its SHA-256 (stable across versions and machines).
     pub fn key_of(text: &str) -> u64 {
         let digest = Sha256::digest(text.as_bytes());
         let mut first = [0u8; 8];
@@ -160,7 +178,7 @@ impl SentenceVectors {
     /// Whether the vector of `key` is held, written by `encoder`.
     pub fn contains(&self, encoder: &str, key: u64) -> bool {
         let table = self.read();
-        table.encoder == encoder && table.rows.contains_key(&key)
+        table.encoder == encoder && table.row_of.contains_key(&key)
     }
 
     /// The vector of `key` (dequantised), when `encoder` wrote it.
@@ -169,7 +187,7 @@ impl SentenceVectors {
         if table.encoder != encoder {
             return None;
         }
-        let row = *table.rows.get(&key)?;
+        let row = *table.row_of.get(&key)?;
         let scale = table.scales[row];
         Some(
             table
@@ -190,7 +208,7 @@ impl SentenceVectors {
         let query_norm = query.iter().map(|x| x * x).sum::<f32>().sqrt();
         keys.iter()
             .map(|key| {
-                let codes = table.codes_of(*table.rows.get(key)?);
+                let codes = table.codes_of(*table.row_of.get(key)?);
                 let (dot, norm) = codes.iter().zip(query).fold((0.0, 0.0), |(d, n), (&c, q)| {
                     let c = f32::from(c);
                     (d + c * q, n + c * c)
@@ -205,14 +223,21 @@ impl SentenceVectors {
             .collect()
     }
 
-    /// Stores the vectors `encoder` made for `keys`, quantised, in memory and at the end of the
-    /// file. Vectors of another encoder (or dimension) are dropped first.
+    /// Stores the vectors `encoder` made for `keys`, quantised, at the end of the file and then
+    /// in memory. Vectors of another encoder (or dimension) are dropped first. A failed write
+    /// leaves the file as it was.
     pub fn insert(
         &self,
         encoder: &str,
         keys: &[u64],
         vectors: &[Vec<f32>],
     ) -> Result<(), VectorsError> {
+        if keys.len() != vectors.len() {
+            return Err(VectorsError::Lengths {
+                keys: keys.len(),
+                vectors: vectors.len(),
+            });
+        }
         let Some(dimension) = vectors.first().map(Vec::len) else {
             return Ok(());
         };
@@ -222,60 +247,91 @@ impl SentenceVectors {
                 found: other.len(),
             });
         }
-        let mut table = self.write();
-        if table.encoder != encoder || table.dimension != dimension {
-            *table = Table {
+        let _writing = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        let fits = {
+            let table = self.read();
+            table.encoder == encoder && table.dimension == dimension
+        };
+        if !fits {
+            let fresh = Table {
                 encoder: encoder.to_string(),
                 dimension,
                 ..Table::default()
             };
-            self.rewrite(&table)?;
+            self.rewrite(&fresh)?;
+            *self.write() = fresh;
         }
-        let mut added = Vec::new();
-        for (key, vector) in keys.iter().zip(vectors) {
-            if table.rows.contains_key(key) {
-                continue;
-            }
-            let (scale, codes) = quantise(vector);
-            table.push(*key, scale, &codes);
-            added.push((*key, scale, codes));
-        }
-        if let Some(path) = &self.path {
-            let write = || -> std::io::Result<()> {
-                let mut file = BufWriter::new(OpenOptions::new().append(true).open(path)?);
-                for (key, scale, codes) in &added {
-                    write_record(&mut file, *key, *scale, codes)?;
+        let mut added: Vec<(u64, f32, Vec<i8>)> = Vec::new();
+        {
+            let table = self.read();
+            let mut seen = std::collections::HashSet::new();
+            for (key, vector) in keys.iter().zip(vectors) {
+                if !table.row_of.contains_key(key) && seen.insert(*key) {
+                    let (scale, codes) = quantise(vector);
+                    added.push((*key, scale, codes));
                 }
-                file.into_inner()?.sync_data()
-            };
-            write().map_err(|source| VectorsError::Io {
-                path: path.clone(),
-                doing: "written",
-                source,
-            })?;
+            }
+        }
+        self.append(&added)?;
+        let mut table = self.write();
+        for (key, scale, codes) in &added {
+            table.push(*key, *scale, codes);
         }
         Ok(())
+    }
+
+    /// Appends `records` to the file (nothing in memory); on a failed write the file is cut back
+    /// to its length before, so that the next append starts on a record's boundary.
+    fn append(&self, records: &[(u64, f32, Vec<i8>)]) -> Result<(), VectorsError> {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        let file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(io_error(path, "opened"))?;
+        let before = file.metadata().map_err(io_error(path, "read"))?.len();
+        let write = |file: &File| -> std::io::Result<()> {
+            let mut out = BufWriter::new(file);
+            for (key, scale, codes) in records {
+                write_record(&mut out, *key, *scale, codes)?;
+            }
+            out.flush()?;
+            file.sync_data()
+        };
+        write(&file).map_err(|source| {
+            // Best effort: the error said is the write's.
+            let _ = file.set_len(before);
+            io_error(path, "written")(source)
+        })
     }
 
     /// Keeps only the vectors of `live` keys (the sentences the index holds now), rewriting the
     /// file; returns how many were dropped.
     pub fn retain(&self, live: &HashSet<u64>) -> Result<usize, VectorsError> {
-        let mut table = self.write();
-        let mut kept = Table {
-            encoder: table.encoder.clone(),
-            dimension: table.dimension,
-            ..Table::default()
-        };
-        for (row, key) in table.keys.iter().enumerate() {
-            if live.contains(key) {
-                kept.push(*key, table.scales[row], table.codes_of(row));
+        let _writing = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        let kept = {
+            let table = self.read();
+            if table.keys.iter().all(|key| live.contains(key)) {
+                return Ok(0);
             }
-        }
+            let mut kept = Table {
+                encoder: table.encoder.clone(),
+                dimension: table.dimension,
+                ..Table::default()
+            };
+            for (row, key) in table.keys.iter().enumerate() {
+                if live.contains(key) {
+                    kept.push(*key, table.scales[row], table.codes_of(row));
+                }
+            }
+            kept
+        };
+        // Written without the table's lock: searches read the old table meanwhile.
+        self.rewrite(&kept)?;
+        let mut table = self.write();
         let dropped = table.keys.len() - kept.keys.len();
-        if dropped > 0 {
-            self.rewrite(&kept)?;
-            *table = kept;
-        }
+        *table = kept;
         Ok(dropped)
     }
 
@@ -297,11 +353,7 @@ impl SentenceVectors {
             file.into_inner()?.sync_data()?;
             std::fs::rename(&fresh, path)
         };
-        write().map_err(|source| VectorsError::Io {
-            path: path.clone(),
-            doing: "rewritten",
-            source,
-        })
+        write().map_err(io_error(path, "rewritten"))
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, Table> {
@@ -328,41 +380,53 @@ fn write_record(out: &mut impl Write, key: u64, scale: f32, codes: &[i8]) -> std
     out.write_all(&bytes)
 }
 
-/// The table in `file`, and the length of its whole records (with the header). A file that is
-/// not a vectors file (or of an unknown version) reads as empty: the job writes it again.
+/// The table in `file`, and the length of its whole records (with the header), read record by
+/// record. A file that is not a vectors file (or of another version) reads as empty: the job
+/// writes it again.
 fn read_table(file: File) -> std::io::Result<(Table, u64)> {
-    let mut bytes = Vec::new();
-    std::io::BufReader::new(file).read_to_end(&mut bytes)?;
-    let word = |at: usize| -> Option<u32> {
-        Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
-    };
-    let header = (|| {
-        if bytes.get(..8)? != MAGIC {
-            return None;
+    let mut input = std::io::BufReader::new(file);
+    let word = |input: &mut std::io::BufReader<File>| -> std::io::Result<Option<u32>> {
+        let mut bytes = [0u8; 4];
+        match input.read_exact(&mut bytes) {
+            Ok(()) => Ok(Some(u32::from_le_bytes(bytes))),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
+            Err(e) => Err(e),
         }
-        let dimension = word(8)? as usize;
-        let name_length = word(12)? as usize;
-        let encoder = std::str::from_utf8(bytes.get(16..16 + name_length)?).ok()?;
-        Some((dimension, encoder.to_string(), 16 + name_length))
-    })();
-    let Some((dimension, encoder, start)) = header.filter(|(d, _, _)| *d > 0) else {
+    };
+    let mut magic = [0u8; 8];
+    if input.read_exact(&mut magic).is_err() || &magic != MAGIC {
+        return Ok((Table::default(), 0));
+    }
+    let (Some(dimension), Some(name_length)) = (word(&mut input)?, word(&mut input)?) else {
+        return Ok((Table::default(), 0));
+    };
+    let mut name = vec![0u8; name_length as usize];
+    if dimension == 0 || input.read_exact(&mut name).is_err() {
+        return Ok((Table::default(), 0));
+    }
+    let Ok(encoder) = String::from_utf8(name) else {
         return Ok((Table::default(), 0));
     };
     let mut table = Table {
         encoder,
-        dimension,
+        dimension: dimension as usize,
         ..Table::default()
     };
-    let record = 12 + dimension;
-    let mut at = start;
-    while let Some(chunk) = bytes.get(at..at + record) {
-        let key = u64::from_le_bytes(chunk[..8].try_into().expect("8 bytes"));
-        let scale = f32::from_le_bytes(chunk[8..12].try_into().expect("4 bytes"));
-        let codes: Vec<i8> = chunk[12..].iter().map(|&b| b as i8).collect();
+    let mut whole = 16 + u64::from(name_length);
+    let mut record = vec![0u8; 12 + table.dimension];
+    loop {
+        match input.read_exact(&mut record) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => return Err(e),
+        }
+        let key = u64::from_le_bytes(record[..8].try_into().expect("8 bytes"));
+        let scale = f32::from_le_bytes(record[8..12].try_into().expect("4 bytes"));
+        let codes: Vec<i8> = record[12..].iter().map(|&b| b as i8).collect();
         table.push(key, scale, &codes);
-        at += record;
+        whole += record.len() as u64;
     }
-    Ok((table, at as u64))
+    Ok((table, whole))
 }
 
 #[cfg(test)]
@@ -445,6 +509,13 @@ mod tests {
         assert!(matches!(
             store.insert("other", &[5, 6], &[unit(5, 16), unit(6, 8)]),
             Err(VectorsError::Dimension { .. })
+        ));
+        assert!(matches!(
+            store.insert("other", &[5, 6], &[unit(5, 16)]),
+            Err(VectorsError::Lengths {
+                keys: 2,
+                vectors: 1
+            })
         ));
     }
 }

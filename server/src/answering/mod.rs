@@ -221,7 +221,11 @@ impl Answerer {
                     engines.sentences.len()
                 );
                 if let Some(encoder) = engines.encoder.clone().filter(|_| config.sentence_vectors) {
-                    let worker = vectors::VectorWorker::start(Arc::clone(engines), encoder);
+                    let worker = vectors::VectorWorker::start(
+                        Arc::clone(engines),
+                        encoder,
+                        self.service_state(),
+                    );
                     let _ = self.vectors.set(worker);
                 }
             }
@@ -309,6 +313,22 @@ impl Answerer {
         }
         if let Some(worker) = self.vectors.get() {
             worker.wake();
+        }
+    }
+
+    /// What the sentence-vector job reads of this service: whether answers are computing, and
+    /// whether a corpus is being indexed.
+    fn service_state(&self) -> vectors::ServiceState {
+        let slots = Arc::clone(&self.slots);
+        let hidden = Arc::clone(&self.hidden);
+        vectors::ServiceState {
+            answering: Box::new(move || slots.computing() > 0),
+            indexing: Box::new(move || {
+                hidden
+                    .lock()
+                    .map(|h| h.values().any(|why| *why == Hidden::Indexing))
+                    .unwrap_or(false)
+            }),
         }
     }
 

@@ -100,6 +100,12 @@ impl Slots {
         handed.await.map_err(|_| Full)
     }
 
+    /// Answers computing now, whoever asked them.
+    pub fn computing(&self) -> usize {
+        let inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        inner.total - inner.free
+    }
+
     /// Answers computing now for `client`.
     #[cfg(test)]
     fn running(&self, client: Option<IpAddr>) -> usize {

@@ -15,7 +15,7 @@ use tally_engine::corpus::documents::{self, Indexes};
 use tally_engine::corpus::format::Format;
 use tally_engine::corpus::sentences::read_documents;
 use tally_engine::count::snippet_index::SnippetIndex;
-use tally_engine::search::vector_job::fill_vectors;
+use tally_engine::search::vector_job::{fill_vectors, FillControl};
 use tally_engine::search::vectors::SentenceVectors;
 use tally_engine::search::SentenceIndex;
 
@@ -82,8 +82,17 @@ pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
 /// The sentence vectors of the sentences that have none (issue 76), with a progress bar; the
 /// text index is ready before, and an interrupted run leaves what it wrote.
 fn fill_sentence_vectors(args: &IngestArgs) -> anyhow::Result<()> {
-    let (encoder, _) = crate::loading::load_encoder(&args.vectors.encoder, &args.vectors.models)
-        .context("the sentence vectors need the encoder (or pass --sentence-vectors false)")?;
+    // The text is indexed: without the encoder, the vectors are left to a server's job.
+    let encoder = match crate::loading::load_encoder(&args.vectors.encoder, &args.vectors.models) {
+        Ok((encoder, _)) => encoder,
+        Err(e) => {
+            eprintln!(
+                "sentence vectors not computed (a server computes them, or pass \
+                 --sentence-vectors false): {e:#}"
+            );
+            return Ok(());
+        }
+    };
     let index = open_sentences(&args.indexes.search_index)?;
     let bar = ProgressBar::new(0).with_style(
         ProgressStyle::with_template(
@@ -92,7 +101,7 @@ fn fill_sentence_vectors(args: &IngestArgs) -> anyhow::Result<()> {
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let never = std::sync::atomic::AtomicBool::new(false);
-    let report = fill_vectors(&index, &encoder, &never, |progress| {
+    let report = fill_vectors(&index, &encoder, FillControl::until(&never), |progress| {
         let totals = progress.totals();
         bar.set_length(totals.sentences);
         bar.set_position(totals.with_vectors);

@@ -8,7 +8,7 @@ use tally_engine::search::eval::{evaluate, JudgedCollection, RankerScores};
 use tally_engine::search::learned;
 use tally_engine::search::token_vectors::TokenVectors;
 use tally_engine::search::tuning::{folds, grid, Parts, ScoredGrid, Tuned, FOLDS};
-use tally_engine::search::vector_job::fill_vectors;
+use tally_engine::search::vector_job::{fill_vectors, FillControl};
 use tally_engine::search::vectors::SentenceVectors;
 use tally_engine::search::{search as run_search, Ranker, SearchResults, SearchSettings};
 use tally_engine::Encoder;
@@ -266,7 +266,12 @@ fn store_vectors(
     encoder: &tally_engine::Encoder,
 ) -> anyhow::Result<()> {
     let never = std::sync::atomic::AtomicBool::new(false);
-    let report = fill_vectors(&collection.index, encoder, &never, |_| {})?;
+    let report = fill_vectors(
+        &collection.index,
+        encoder,
+        FillControl::until(&never),
+        |_| {},
+    )?;
     eprintln!(
         "stored vectors: {} judged sentences encoded in {:.1} s ({:.0} per second), {} bytes each; \
          the dense and learned rankers read them",

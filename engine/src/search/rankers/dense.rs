@@ -25,9 +25,10 @@ fn encoded_window(hit: &Hit) -> &str {
     window_around(&hit.text, centre)
 }
 
-/// The part of a stored sentence that its stored vector encodes: the window around its first
-/// quantity, which is the window a query matching that quantity reads (the whole sentence when
-/// it is short, as judged sentences are).
+/// The part of a stored sentence that its stored vector encodes: the whole sentence when it is
+/// short (as judged sentences are), else the window around its first quantity. A query reads a
+/// stored vector only when it would encode the same text (vectors are keyed by the text), so a
+/// long sentence whose match is another quantity is encoded at query time, as before.
 pub(crate) fn vector_text(sentence: &StoredSentence) -> &str {
     let text = sentence.text.as_str();
     let centre = sentence.quantities.first().map_or(0, |q| {
@@ -97,24 +98,32 @@ pub(super) fn cosines(
     hits: &[Hit],
 ) -> Result<Vec<f64>, SearchError> {
     let query = encoder_query(asked.parsed, asked.words);
-    let keys: Vec<u64> = hits
-        .iter()
-        .map(|h| SentenceVectors::key_of(&h.text))
-        .collect();
+    let windows: Vec<&str> = hits.iter().map(encoded_window).collect();
+    let keys: Vec<u64> = windows.iter().map(|w| SentenceVectors::key_of(w)).collect();
     let held = |key: &u64| stored.is_some_and(|s| s.contains(encoder.name(), *key));
     // The query and the sentences without a stored vector, in one batch (without stored vectors,
     // the batch the ranker always read).
-    let missing: Vec<usize> = (0..hits.len()).filter(|&i| !held(&keys[i])).collect();
+    let mut missing: Vec<usize> = (0..hits.len()).filter(|&i| !held(&keys[i])).collect();
     let mut texts: Vec<&str> = vec![&query];
-    texts.extend(missing.iter().map(|&i| encoded_window(&hits[i])));
-    let vectors = encoder.embed(&texts)?;
-    let query_vector = &vectors[0];
+    texts.extend(missing.iter().map(|&i| windows[i]));
+    let mut vectors = encoder.embed(&texts)?;
+    let query_vector = vectors.remove(0);
     let mut similarities = match stored {
-        Some(stored) => stored.cosines(encoder.name(), query_vector, &keys),
+        Some(stored) => stored.cosines(encoder.name(), &query_vector, &keys),
         None => vec![None; hits.len()],
     };
-    for (i, vector) in missing.iter().zip(&vectors[1..]) {
-        similarities[*i] = Some(cosine(query_vector, vector));
+    for (i, vector) in missing.iter().zip(&vectors) {
+        similarities[*i] = Some(cosine(&query_vector, vector));
+    }
+    // A vector dropped since it was looked up (its corpus deleted meanwhile): encoded now.
+    missing = (0..hits.len())
+        .filter(|&i| similarities[i].is_none())
+        .collect();
+    if !missing.is_empty() {
+        let late: Vec<&str> = missing.iter().map(|&i| windows[i]).collect();
+        for (i, vector) in missing.iter().zip(encoder.embed(&late)?) {
+            similarities[*i] = Some(cosine(&query_vector, &vector));
+        }
     }
     Ok(similarities
         .into_iter()

@@ -12,7 +12,7 @@ use tally_engine::search::generated::{generate, GeneratorSettings};
 use tally_engine::search::learned::{
     self, labelled_pools, LabelledQuery, LearnedWeights, QueryPool,
 };
-use tally_engine::search::vector_job::fill_vectors;
+use tally_engine::search::vector_job::{fill_vectors, FillControl};
 use tally_engine::search::{Document, Ranker, SentenceIndex};
 use tally_engine::text::hash::stable_hash;
 use tally_engine::Encoder;
@@ -61,7 +61,7 @@ pub(crate) fn train(
         .collect();
     index.add_unsplit(&documents)?;
     let never = AtomicBool::new(false);
-    let filled = fill_vectors(&index, encoder, &never, |_| {})?;
+    let filled = fill_vectors(&index, encoder, FillControl::until(&never), |_| {})?;
     println!(
         "indexed {} sentences, their vectors stored in {:.0} s",
         index.len(),
