@@ -10,7 +10,7 @@ use reqwest::multipart::{Form, Part};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::support::{demo_server, quoted_after, scratch_dir, Server, ADMIN_TOKEN};
+use crate::support::{demo_server, quoted_after, scratch_dir, upload, Server, ADMIN_TOKEN};
 
 const QUESTION: &str = "how many moons does mars have";
 
@@ -19,29 +19,6 @@ fn no_redirects() -> reqwest::Client {
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap()
-}
-
-/// Uploads one file into `corpus` with the admin token: status, JSON body, seconds taken.
-async fn upload(
-    server: &Server,
-    corpus: &str,
-    name: &str,
-    bytes: Vec<u8>,
-) -> (StatusCode, Value, f64) {
-    let started = Instant::now();
-    let form = Form::new()
-        .text("corpus", corpus.to_string())
-        .part("file", Part::bytes(bytes).file_name(name.to_string()));
-    let response = reqwest::Client::new()
-        .post(server.url("/api/admin/corpora"))
-        .bearer_auth(ADMIN_TOKEN)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status();
-    let body = response.json().await.unwrap_or(Value::Null);
-    (status, body, started.elapsed().as_secs_f64())
 }
 
 async fn count(server: &Server, query: &str) -> Value {

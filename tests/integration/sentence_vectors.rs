@@ -5,11 +5,11 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use reqwest::multipart::{Form, Part};
 use serde_json::Value;
 
 use crate::support::{
-    demo_server, get_as_admin, scratch_dir, two_demo_servers, workspace_root, Server, ADMIN_TOKEN,
+    demo_server, get_as_admin, scratch_dir, two_demo_servers, upload, workspace_root, Server,
+    ADMIN_TOKEN,
 };
 
 /// Bytes of one stored vector of MiniLM (key, scale, 384 codes).
@@ -40,18 +40,8 @@ fn row<'a>(rows: &'a [Value], corpus: &str) -> Option<&'a Value> {
 /// Uploads two sentences about viaducts as the corpus `viaducts`.
 async fn upload_viaducts(server: &Server) {
     let text = "The Ferrow viaduct is 412 metres long.\n\nThe Mallen viaduct is 96 metres long.\n";
-    let form = Form::new().text("corpus", "viaducts").part(
-        "file",
-        Part::bytes(text.as_bytes().to_vec()).file_name("viaducts.txt"),
-    );
-    let uploaded = reqwest::Client::new()
-        .post(server.url("/api/admin/corpora"))
-        .bearer_auth(ADMIN_TOKEN)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    assert!(uploaded.status().is_success(), "{}", uploaded.status());
+    let (status, body, _) = upload(server, "viaducts", "viaducts.txt", text.into()).await;
+    assert!(status.is_success(), "{status}: {body}");
 }
 
 /// The corpus `viaducts` is indexed, and every corpus has its vectors.

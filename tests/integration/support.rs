@@ -343,3 +343,29 @@ pub async fn two_demo_servers(dir: &Path, args: &[&str]) -> TwoServers {
     b.wait_until_answering().await;
     TwoServers { a, b, cluster }
 }
+
+/// Uploads one file into `corpus` with the admin token: status, JSON body, seconds taken.
+pub async fn upload(
+    server: &Server,
+    corpus: &str,
+    name: &str,
+    bytes: Vec<u8>,
+) -> (reqwest::StatusCode, serde_json::Value, f64) {
+    let started = std::time::Instant::now();
+    let form = reqwest::multipart::Form::new()
+        .text("corpus", corpus.to_string())
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(bytes).file_name(name.to_string()),
+        );
+    let response = reqwest::Client::new()
+        .post(server.url("/api/admin/corpora"))
+        .bearer_auth(ADMIN_TOKEN)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    let body = response.json().await.unwrap_or(serde_json::Value::Null);
+    (status, body, started.elapsed().as_secs_f64())
+}
