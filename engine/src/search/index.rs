@@ -116,6 +116,23 @@ fn schema(layout: Layout) -> (Schema, Fields) {
     (b.build(), fields)
 }
 
+impl Document {
+    /// Documents `d0`, `d1`, … holding `texts`, from source "test" (the search tests').
+    #[cfg(test)]
+    pub(crate) fn numbered(texts: &[&str]) -> Vec<Document> {
+        texts
+            .iter()
+            .enumerate()
+            .map(|(i, text)| Document {
+                id: format!("d{i}"),
+                text: text.to_string(),
+                source: "test".into(),
+                entity: None,
+            })
+            .collect()
+    }
+}
+
 /// Figures of one ingestion.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct IngestStats {

@@ -137,7 +137,13 @@ fn scan(
         let text = vector_text(&sentence);
         let key = SentenceVectors::key_of(text);
         live.insert(key);
-        let counts = progress.corpora.entry(corpus.to_string()).or_default();
+        // One allocation per corpus, not per sentence.
+        if !progress.corpora.contains_key(corpus) {
+            progress
+                .corpora
+                .insert(corpus.to_string(), CorpusVectors::default());
+        }
+        let counts = progress.corpora.get_mut(corpus).expect("inserted above");
         counts.sentences += 1;
         if vectors.contains(encoder, key) {
             counts.with_vectors += 1;
@@ -241,19 +247,6 @@ mod tests {
     use crate::encoder::test_encoder;
     use crate::search::{search, Document, Ranker, SearchSettings};
 
-    fn documents(texts: &[&str]) -> Vec<Document> {
-        texts
-            .iter()
-            .enumerate()
-            .map(|(i, text)| Document {
-                id: format!("d{i}"),
-                text: text.to_string(),
-                source: "test".into(),
-                entity: None,
-            })
-            .collect()
-    }
-
     const ARENAS: &[&str] = &[
         "The Alpha Arena has a capacity of 95,000 people.",
         "The Beta Arena has a capacity of 40,000 people.",
@@ -269,8 +262,12 @@ mod tests {
         let encoder = test_encoder();
         let dir = tempfile::tempdir().unwrap();
         let index = SentenceIndex::open_or_create(dir.path()).unwrap();
-        index.add_unsplit_in("arenas", &documents(ARENAS)).unwrap();
-        index.add_unsplit_in("bags", &documents(BAGS)).unwrap();
+        index
+            .add_unsplit_in("arenas", &Document::numbered(ARENAS))
+            .unwrap();
+        index
+            .add_unsplit_in("bags", &Document::numbered(BAGS))
+            .unwrap();
         let query = "stadiums with a capacity above 80000";
         let settings = SearchSettings::for_ranker(Ranker::Learned);
         let encoded = search(&index, Some(&encoder), query, &settings).unwrap();
@@ -324,8 +321,12 @@ mod tests {
     fn a_deleted_corpus_loses_its_vectors_and_a_replaced_one_keeps_its_unchanged_sentences() {
         let encoder = test_encoder();
         let index = SentenceIndex::in_memory().unwrap();
-        index.add_unsplit_in("arenas", &documents(ARENAS)).unwrap();
-        index.add_unsplit_in("bags", &documents(BAGS)).unwrap();
+        index
+            .add_unsplit_in("arenas", &Document::numbered(ARENAS))
+            .unwrap();
+        index
+            .add_unsplit_in("bags", &Document::numbered(BAGS))
+            .unwrap();
         let never = AtomicBool::new(false);
         fill_vectors(&index, &encoder, FillControl::until(&never), |_| {}).unwrap();
 
@@ -344,7 +345,7 @@ mod tests {
         let mut replaced = ARENAS.to_vec();
         replaced[1] = "The Beta Arena has a capacity of 41,000 people.";
         index
-            .add_unsplit_in("arenas", &documents(&replaced))
+            .add_unsplit_in("arenas", &Document::numbered(&replaced))
             .unwrap();
         let after_replace =
             fill_vectors(&index, &encoder, FillControl::until(&never), |_| {}).unwrap();
@@ -363,7 +364,9 @@ mod tests {
             .map(|i| format!("Bridge number {i} is {} metres long.", 100 + i))
             .collect();
         let texts: Vec<&str> = many.iter().map(String::as_str).collect();
-        index.add_unsplit_in("bridges", &documents(&texts)).unwrap();
+        index
+            .add_unsplit_in("bridges", &Document::numbered(&texts))
+            .unwrap();
         let query = "bridges longer than 120 metres";
         let settings = SearchSettings::for_ranker(Ranker::Learned);
         let encoded = search(&index, Some(&encoder), query, &settings).unwrap();

@@ -223,7 +223,7 @@ mod tests {
     }
 
     fn documents() -> Vec<Document> {
-        [
+        Document::numbered(&[
             "The Alpha Arena has a capacity of 95,000 people.",
             "The Beta Arena has a capacity of 40,000 people.",
             "The Gamma Arena, opened in 1990, has a capacity of 82,500.",
@@ -231,16 +231,7 @@ mod tests {
             "The camping bag weighs 12 kg when empty.",
             "The old bridge is 1,200 metres long.",
             "The river bridge spans 3 km.",
-        ]
-        .iter()
-        .enumerate()
-        .map(|(i, text)| Document {
-            id: format!("d{i}"),
-            text: text.to_string(),
-            source: "test".into(),
-            entity: None,
-        })
-        .collect()
+        ])
     }
 
     /// The texts of the hits that meet every condition, sorted.
