@@ -12,6 +12,7 @@ use std::path::Path;
 use candle_core::{Device, Tensor};
 use tokenizers::Tokenizer;
 
+use super::vectors::quantise;
 use crate::encoder::{cosine, Encoder, EncoderError};
 use crate::random::SplitMix64;
 
@@ -155,13 +156,10 @@ impl TokenVectors {
         let mut codes = Vec::with_capacity(self.vectors.len());
         let mut scales = Vec::with_capacity(size);
         for row in self.vectors.chunks(self.dimension) {
-            let largest = row.iter().fold(0f32, |m, x| m.max(x.abs()));
-            let scale = if largest > 0.0 { largest / 127.0 } else { 1.0 };
+            // The stored sentence vectors' 8 bits, offset by 128 into bytes.
+            let (scale, row_codes) = quantise(row);
             scales.push(scale);
-            codes.extend(
-                row.iter()
-                    .map(|x| ((x / scale).round().clamp(-127.0, 127.0) + 128.0) as u8),
-            );
+            codes.extend(row_codes.iter().map(|&c| (i16::from(c) + 128) as u8));
         }
         let tensors: HashMap<String, Tensor> = [
             (
