@@ -5,8 +5,8 @@
 //! (its failures are printed) and a half that is only scored (its rate is printed, never its
 //! cases). The lists below were written from English usage before the reader, not from it.
 
-use tally_engine::parse_query;
-use tally_engine::quantity::Condition;
+use tally_text::parse_query;
+use tally_text::quantity::Condition;
 
 /// (dimension, units as written, comparatives meaning "more of it", comparatives meaning "less").
 type Dimension = (

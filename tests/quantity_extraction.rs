@@ -1,8 +1,8 @@
 //! The extractor on the forms issue 3 lists: numbers, scales, words, fractions, ranges,
 //! conditions, units and currencies, and what must not come out as a measurement.
 
-use tally_engine::quantity::NumberKind;
-use tally_engine::{extract, Change, Quantity, Value};
+use tally_text::quantity::NumberKind;
+use tally_text::{extract, Change, Quantity, Value};
 
 /// (value, unit name or "-", change) of every counted quantity (ordinals and multipliers left out).
 fn read(text: &str) -> Vec<(String, String, &'static str)> {

@@ -2,8 +2,8 @@
 //! formatted numbers read back to themselves, and unit conversion is invertible.
 
 use proptest::prelude::*;
-use tally_engine::quantity::NumberKind;
-use tally_engine::{extract, parse_query, UnitTable, Value};
+use tally_text::quantity::NumberKind;
+use tally_text::{extract, parse_query, UnitTable, Value};
 
 /// 1234567 → "1,234,567".
 fn with_commas(n: u64) -> String {

@@ -7,8 +7,8 @@
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
-use tally_engine::units::collection::{self, WordUse, SI_BASES};
-use tally_engine::UnitTable;
+use tally_text::units::collection::{self, WordUse, SI_BASES};
+use tally_text::UnitTable;
 
 /// Symbols where Tally deliberately differs from the collection, and why.
 const DELIBERATE: &[(&str, &str)] = &[
@@ -341,7 +341,7 @@ const RUNNING_TEXT: &[&str] = &[
     "coqex/stresstest_v1/stresstest_bing_v1.json",
 ];
 
-/// `engine/data/collection_units.json` is what [`collection::derive`] makes of the collection;
+/// `text/data/collection_units.json` is what [`collection::derive`] makes of the collection;
 /// `TALLY_UPDATE_UNITS=1` rewrites it.
 #[test]
 fn the_collections_units_are_derived_from_the_collection() {

@@ -6,8 +6,8 @@
 pub use tally_types::QuestionKind;
 
 use crate::count::question::{analyse, QuestionAnalysis};
-use crate::quantity::parse_query;
 use crate::value::{parse_question, value_cue, MONEY_DIMENSION};
+use tally_text::quantity::parse_query;
 
 /// The chosen kind and a sentence saying why, with the question's analysis as a count
 /// question (made once: the count pipeline reads it again).

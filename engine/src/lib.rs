@@ -13,20 +13,14 @@ pub mod encoder;
 pub mod index_dir;
 pub mod kind;
 pub mod model_dir;
-pub mod quantity;
-pub mod random;
 pub mod records;
 pub mod search;
-pub mod text;
-pub mod units;
 pub mod value;
 
 pub use corpus::catalogue::{discover_corpora, CorpusInfo};
 pub use encoder::{Encoder, EncoderError};
 pub use kind::{detect_kind, KindDecision, QuestionKind};
 pub use model_dir::{ModelDir, ModelDirError};
-pub use quantity::{extract, parse_query, Change, Quantity, QuantityUnit, Value};
-pub use units::{Unit, UnitError, UnitTable};
 
 /// The engine's version, stored with every answer so that answers can be traced to the code.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -5,7 +5,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        let parsed = tally_engine::parse_query(text);
+        let parsed = tally_text::parse_query(text);
         for c in &parsed.constraints {
             assert!(c.span.end <= text.len());
         }

@@ -165,7 +165,7 @@ async fn questions_answers_and_feedback_in_a_browser() {
         value["from"].as_str().unwrap(),
         value["to"].as_str().unwrap(),
     );
-    let expected = tally_engine::UnitTable::builtin()
+    let expected = tally_text::UnitTable::builtin()
         .convert_ids(number(&value["shown"]), from, to)
         .unwrap();
     let switched = number(&value["switched"]);

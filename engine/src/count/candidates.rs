@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use crate::quantity::{extract, NumberKind, Quantity, Value};
+use tally_text::quantity::{extract, NumberKind, Quantity, Value};
 
 /// A count-modified noun phrase found in a text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

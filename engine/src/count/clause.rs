@@ -8,7 +8,7 @@
 use super::candidates::CountCandidate;
 use super::question::{is_stop, words, QuestionAnalysis};
 use super::statement::counts_the_answer_type;
-use crate::quantity::singular;
+use tally_text::quantity::singular;
 
 /// Past forms that do not end in "-ed", to their stems ("won" → "win").
 const IRREGULAR: &[(&str, &str)] = &[

@@ -19,7 +19,7 @@ use super::answer_support::{support_features, AnswerSupport, SupportFeatures, Su
 use super::eval::ReplayedQuestion;
 use super::metrics::{count_scores, ratio, CountScores};
 use super::prediction::scored;
-use crate::random::SplitMix64;
+use tally_text::random::SplitMix64;
 
 /// Folds of the cross-validation that decides whether a retrained model is installed.
 const INSTALL_FOLDS: usize = 5;

@@ -12,7 +12,7 @@ use super::feedback::{judged_in_draw, Visitors};
 use super::instances::type_compatibility;
 use super::logistic::{FitSettings, Logistic};
 use super::metrics::{instance_scores, InstanceScores};
-use crate::random::SplitMix64;
+use tally_text::random::SplitMix64;
 
 /// Names a visitor sees and may mark: the answer's top five.
 pub const SHOWN: usize = 5;

@@ -14,8 +14,8 @@ pub use tally_types::InstanceScoring;
 use serde::{Deserialize, Serialize};
 
 use super::question::{words, QuestionAnalysis};
-use crate::text::names::{is_headline_verb, is_stop_word, name_spans};
-use crate::units::UnitTable;
+use tally_text::names::{is_headline_verb, is_stop_word, name_spans};
+use tally_text::units::UnitTable;
 
 /// Minimum normalised Levenshtein similarity for two names to be one instance.
 pub const MERGE_SIMILARITY: f64 = 0.9;

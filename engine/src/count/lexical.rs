@@ -4,7 +4,7 @@
 
 use super::candidates::CountCandidate;
 use super::question::{words, QuestionAnalysis};
-use crate::quantity::singular;
+use tally_text::quantity::singular;
 
 /// Confidence in [0, 1] of `candidate` (found in `text`) answering the analysed question.
 pub fn lexical_confidence(

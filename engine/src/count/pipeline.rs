@@ -38,8 +38,8 @@ use super::span_model::{
 };
 use crate::corpus::datasets::Snippet;
 use crate::encoder::{Encoder, EncoderError};
-use crate::text::offsets::char_offset;
 use instance_stage::{likely_only, rank_instances, ranked_instances, InstanceEvidence};
+use tally_text::offsets::char_offset;
 
 mod instance_stage;
 

@@ -5,7 +5,7 @@
 
 pub use tally_types::count::answer::QuestionAnalysis;
 
-use crate::quantity::{is_function_word, singular};
+use tally_text::quantity::{is_function_word, singular};
 
 /// Phrases that introduce the counted noun.
 const COUNT_CUES: &[&[&str]] = &[

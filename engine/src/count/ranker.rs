@@ -20,7 +20,7 @@ use super::logistic::{read_model, write_model, Logistic};
 use super::name_cache::NameCache;
 use super::question::{words, QuestionAnalysis};
 use crate::encoder::{cosine, EncoderError};
-use crate::quantity::singular;
+use tally_text::quantity::singular;
 
 /// File name inside a span-model directory.
 pub const RANKER_FILE: &str = "candidate_ranker.json";

@@ -10,7 +10,7 @@
 
 use super::question::{is_stop, QuestionAnalysis};
 use crate::corpus::datasets::Snippet;
-use crate::quantity::singular;
+use tally_text::quantity::singular;
 
 /// How rare words are in the corpus a question is answered from.
 pub trait WordRarity {

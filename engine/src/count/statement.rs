@@ -12,7 +12,7 @@ use super::answer_support::AGREEMENT_RATIO;
 use super::candidates::CountCandidate;
 use super::metrics::ratio;
 use super::question::{words, QuestionAnalysis};
-use crate::quantity::singular;
+use tally_text::quantity::singular;
 pub use tally_types::StatementRule;
 
 /// A candidate must have at least this confidence to count as a statement (the ranker gives

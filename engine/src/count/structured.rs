@@ -19,7 +19,7 @@ use super::statement::{
 use crate::corpus::datasets::Snippet;
 use crate::corpus::structure::marks::{context_marks, mark_fits, marks_in};
 use crate::corpus::structure::{cell_in_unit, without_place, Record, CONTEXT_SEPARATOR};
-use crate::quantity::singular;
+use tally_text::quantity::singular;
 
 /// How a count was read from structure, for the answer's explanation.
 #[derive(Debug, Clone, PartialEq)]

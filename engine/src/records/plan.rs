@@ -6,8 +6,8 @@ use tally_types::count::Operation;
 
 use super::question::{words_of, AggregationQuestion, AskedCondition};
 use super::table::{measure_of, ColumnKind, TableSchema, NUMBER};
-use crate::quantity::Condition;
 use crate::search::keys::to_base;
+use tally_text::quantity::Condition;
 
 /// A computation over one table, every part typed: nothing of it is text to splice into SQL.
 #[derive(Debug, Clone, PartialEq)]
@@ -505,9 +505,9 @@ fn value_column(
 /// A constraint's unit as people mean it over this table: "15 degrees" is a temperature in
 /// degrees Celsius when the table has a temperature column (and no angles).
 fn everyday_unit(
-    constraint: &crate::quantity::Constraint,
+    constraint: &tally_text::quantity::Constraint,
     table: &TableSchema,
-) -> (Option<crate::quantity::QuantityUnit>, f64, f64) {
+) -> (Option<tally_text::quantity::QuantityUnit>, f64, f64) {
     let mut unit = constraint.unit.clone();
     let high = constraint.high.unwrap_or(constraint.value);
     let has = |wanted: &str| {
@@ -531,7 +531,7 @@ fn everyday_unit(
 }
 
 /// The high end of a range constraint, as written.
-fn high_value(constraint: &crate::quantity::Constraint, value: f64) -> f64 {
+fn high_value(constraint: &tally_text::quantity::Constraint, value: f64) -> f64 {
     constraint.high.unwrap_or(value)
 }
 
@@ -567,7 +567,7 @@ fn describe(
 }
 
 /// A unit as a condition shows it ("£", "kg"); none for counted nouns.
-fn unit_text(unit: Option<&crate::quantity::QuantityUnit>) -> Option<String> {
+fn unit_text(unit: Option<&tally_text::quantity::QuantityUnit>) -> Option<String> {
     let unit = unit?;
     match unit.unit_id.as_deref() {
         None => None,

@@ -8,7 +8,7 @@ use regex::Regex;
 use tally_types::count::Operation;
 
 use crate::count::clause::stem;
-use crate::quantity::{parse_query, Condition, Constraint};
+use tally_text::quantity::{parse_query, Condition, Constraint};
 
 /// A question as an aggregation over a table.
 #[derive(Debug, Clone, PartialEq)]

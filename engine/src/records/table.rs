@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::corpus::structure::{cell_in_unit, passages_of, without_place, Record};
-use crate::quantity::{extract, NumberKind, QuantityUnit, Value};
 use crate::search::keys::to_base;
+use tally_text::quantity::{extract, NumberKind, QuantityUnit, Value};
 
 /// What a column's cells hold, read from the cells themselves.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -276,7 +276,7 @@ pub fn in_column_unit(value: f64, kind: &ColumnKind) -> f64 {
     if measure == NUMBER || measure.starts_with("money:") {
         return value;
     }
-    crate::UnitTable::builtin()
+    tally_text::UnitTable::builtin()
         .get(id)
         .map_or(value, |unit| unit.from_base(value))
 }

@@ -14,8 +14,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::keys::{self, Entry};
-use crate::quantity::Condition;
-use crate::quantity::Constraint;
+use tally_text::quantity::Condition;
+use tally_text::quantity::Constraint;
 
 /// Relative tolerance for `=` and `≈`.
 pub const TOLERANCE: f64 = 0.05;
@@ -216,7 +216,7 @@ pub fn score(tests: &[Test], entries: &[Entry]) -> QuantityScore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::quantity::{extract, parse_query};
+    use tally_text::quantity::{extract, parse_query};
 
     fn scored(query: &str, sentence: &str) -> QuantityScore {
         let tests: Vec<Test> = parse_query(query)

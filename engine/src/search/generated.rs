@@ -22,10 +22,10 @@ use super::rank::search_words;
 use super::rankers::dense::encoder_query;
 use super::stored::StoredSentence;
 use super::token_vectors::Triple;
-use crate::quantity::concept::concept_words;
-use crate::quantity::description::{normalise, word_set};
-use crate::quantity::{parse_query, Condition, NumberKind, Quantity, Value};
-use crate::random::SplitMix64;
+use tally_text::quantity::concept::concept_words;
+use tally_text::quantity::description::{normalise, word_set};
+use tally_text::quantity::{parse_query, Condition, NumberKind, Quantity, Value};
+use tally_text::random::SplitMix64;
 
 /// Why a sentence does not answer a generated query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -426,7 +426,7 @@ fn format_number(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::quantity::extract_in_context;
+    use tally_text::quantity::extract_in_context;
 
     fn stored(texts: &[&str]) -> Vec<StoredSentence> {
         texts

@@ -24,7 +24,7 @@ use super::keys;
 use super::observations::ObservationIndex;
 use super::sentences::split_sentences;
 use super::vectors::SentenceVectors;
-use crate::quantity::extract_in_context;
+use tally_text::quantity::extract_in_context;
 
 /// The observation index's directory inside the sentence index's.
 const OBSERVATIONS_DIR: &str = "observations";

@@ -17,8 +17,8 @@
 //! order-preserving image of the value (relative precision about 2⁻³²), so that a sentence's
 //! quantities are read from one fast-field column while filtering and scoring inside the index.
 
-use crate::quantity::{singular, Constraint, NumberKind, Quantity, QuantityUnit, Value};
-use crate::UnitTable;
+use tally_text::quantity::{singular, Constraint, NumberKind, Quantity, QuantityUnit, Value};
+use tally_text::UnitTable;
 
 /// Weight of a bare number's match to a counted constraint (a unit match weighs 1): the default
 /// of [`SearchSettings::bare_weight`](super::SearchSettings::bare_weight).
@@ -83,7 +83,7 @@ pub fn from_base(value: f64, unit: Option<&QuantityUnit>) -> f64 {
 }
 
 /// The table unit that converts, for units with a physical dimension only.
-fn table_unit(unit: Option<&QuantityUnit>) -> Option<&'static crate::Unit> {
+fn table_unit(unit: Option<&QuantityUnit>) -> Option<&'static tally_text::Unit> {
     let unit = unit.filter(|u| u.per.is_none())?;
     if matches!(unit.dimension.as_deref(), Some("currency" | "count") | None) {
         return None;
@@ -172,7 +172,7 @@ pub fn unpack(packed: u64) -> Entry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::quantity::extract;
+    use tally_text::quantity::extract;
 
     fn keys(text: &str) -> Vec<String> {
         let q = &extract(text)[0];

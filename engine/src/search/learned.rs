@@ -77,10 +77,10 @@ impl Pooled {
 /// measured by the caller).
 fn candidates(
     hit: &tally_types::search::Hit,
-    constraints: &[crate::quantity::Constraint],
+    constraints: &[tally_text::quantity::Constraint],
     token_cosine: f64,
 ) -> [f64; 3] {
-    use crate::quantity::Condition;
+    use tally_text::quantity::Condition;
     let mut margins = Vec::new();
     for (c, constraint) in constraints.iter().enumerate() {
         let Some(m) = hit.matches.iter().find(|m| m.constraint == c) else {
@@ -176,7 +176,7 @@ pub fn labelled_pools(
     let mut pools = Vec::with_capacity(queries.len());
     for query in queries {
         let results = search(index, Some(encoder), &query.query, &settings)?;
-        let constraints = crate::quantity::parse_query(&query.query).constraints;
+        let constraints = tally_text::quantity::parse_query(&query.query).constraints;
         let query_vector = token_vectors.map(|v| v.embed(&encoder_text(&query.query)));
         let pooled = results
             .hits

@@ -20,10 +20,10 @@ use tantivy::{Index, IndexReader, IndexWriter, TantivyDocument, Term};
 use super::error::SearchIndexError;
 use super::stored::StoredSentence;
 use crate::index_dir;
-use crate::quantity::description::{
+use tally_text::quantity::description::{
     described_quantities, description_words, normalise, word_set, Description,
 };
-use crate::quantity::Quantity;
+use tally_text::quantity::Quantity;
 
 /// Writer memory budget: one thread keeps observations in the order they were added, so that
 /// equal scores rank in corpus order.
@@ -448,7 +448,7 @@ mod tests {
                 let text = format!("The crate weighs {} kg.", 10 + i);
                 StoredSentence {
                     id: format!("crate#{i}"),
-                    quantities: crate::quantity::extract_in_context(&text),
+                    quantities: tally_text::quantity::extract_in_context(&text),
                     text,
                     source: "test".into(),
                     entity: None,

@@ -9,8 +9,8 @@ use tally_types::SortOrder;
 use super::conditions::{self, Test};
 use super::index::StoredSentence;
 use super::keys;
-use crate::quantity::{Constraint, ParsedQuery};
-use crate::text::offsets::char_offset;
+use tally_text::offsets::char_offset;
+use tally_text::quantity::{Constraint, ParsedQuery};
 
 /// A stored sentence scored against the tests.
 pub fn hit_of(

@@ -11,8 +11,8 @@ use super::rankers::{ranker_for, QueryRead};
 use super::results::{Hit, SearchResults, SearchTimings};
 use super::settings::{SearchSettings, SortOrder};
 use super::store::{FirstStageQuery, SentenceStore};
-use crate::quantity::{parse_query, ParsedQuery};
 use crate::Encoder;
+use tally_text::quantity::{parse_query, ParsedQuery};
 
 /// The note of a search whose results all miss a condition.
 pub const NO_RESULT_MEETS: &str =

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::quantity::Quantity;
+use tally_text::quantity::Quantity;
 
 /// A sentence as stored: its text, where it came from, and its quantities.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

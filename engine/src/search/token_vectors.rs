@@ -14,7 +14,7 @@ use tokenizers::Tokenizer;
 
 use super::vectors::quantise;
 use crate::encoder::{cosine, Encoder, EncoderError};
-use crate::random::SplitMix64;
+use tally_text::random::SplitMix64;
 
 /// SIF's smoothing: a piece as frequent as a in the training text gets half the weight.
 const SIF_A: f64 = 1e-3;

@@ -6,8 +6,8 @@
 
 use super::eval::{per_query, JudgedCollection, QueryScores, RankerScores, SearchEvalError};
 use super::settings::{DenseWeights, Ranker, SearchSettings};
-use crate::text::hash::stable_hash;
 use crate::Encoder;
+use tally_text::hash::stable_hash;
 
 /// Folds of the cross-validation.
 pub const FOLDS: usize = 5;

@@ -435,7 +435,7 @@ mod tests {
     use super::*;
 
     fn unit(seed: u64, dimension: usize) -> Vec<f32> {
-        let mut random = crate::random::SplitMix64::new(seed);
+        let mut random = tally_text::random::SplitMix64::new(seed);
         let v: Vec<f32> = (0..dimension).map(|_| random.unit() as f32 - 0.5).collect();
         let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
         v.into_iter().map(|x| x / norm).collect()

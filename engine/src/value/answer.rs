@@ -11,8 +11,8 @@ use crate::count::consolidate::{consolidate, Scored};
 use crate::count::Strategy;
 use crate::search::index::SearchIndexError;
 use crate::search::observations::{Observation, ObservationIndex, ScoredObservation};
-use crate::text::offsets::char_offset;
-use crate::{Unit, UnitTable};
+use tally_text::offsets::char_offset;
+use tally_text::{Unit, UnitTable};
 
 /// How the answer's value is drawn from the usable observations.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -473,8 +473,8 @@ fn not_sure(answer: &ValueAnswer) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::quantity::extract_in_context;
     use crate::search::index::StoredSentence;
+    use tally_text::quantity::extract_in_context;
 
     fn corpus(lines: &[(&str, &str)]) -> Vec<StoredSentence> {
         lines

@@ -11,9 +11,9 @@ use super::{normalise, raw_words, ValueQuestion};
 use crate::corpus::datasets::Snippet;
 use crate::corpus::structure::Record;
 use crate::count::snippet_index::SnippetIndex;
-use crate::quantity::lexicon::is_function_word;
 use crate::search::index::{Document, SearchIndexError, SentenceIndex};
 use crate::search::observations::ObservationIndex;
+use tally_text::quantity::is_function_word;
 
 /// Snippets read for a question's table cells.
 const CELL_SNIPPETS: usize = 40;

@@ -17,11 +17,11 @@ use serde::Serialize;
 use super::{answer, parse_question, ValueAnswer, ValueRule, ValueSettings};
 use crate::corpus::sentences::parse_judged;
 use crate::count::metrics::{count_scores, CountScores};
-use crate::quantity::{extract_in_context, parse_query, Quantity};
 use crate::search::index::SearchIndexError;
 use crate::search::index::StoredSentence;
 use crate::search::observations::ObservationIndex;
-use crate::UnitTable;
+use tally_text::quantity::{extract_in_context, parse_query, Quantity};
+use tally_text::UnitTable;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ValueEvalError {
@@ -49,7 +49,7 @@ pub struct GoldValueQuestion {
     /// The half a written collection puts the question in; without one, a hash of its query
     /// decides ([`half_of`]).
     #[serde(skip)]
-    pub half: Option<crate::quantity::eval::Half>,
+    pub half: Option<tally_text::quantity::eval::Half>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -98,10 +98,11 @@ pub fn build(path: &Path) -> Result<(Vec<StoredSentence>, Vec<GoldValueQuestion>
             };
             let wanted_dimension = constraint.unit.as_ref().and_then(|u| u.dimension.clone());
             // The sentence's quantities as value questions read them (durations in parts joined).
-            let quantities = crate::quantity::description::join_durations(&judged.sentence, read);
+            let quantities =
+                tally_text::quantity::description::join_durations(&judged.sentence, read);
             let of_kind: Vec<&Quantity> = quantities
                 .iter()
-                .filter(|q| q.kind == crate::quantity::NumberKind::Cardinal)
+                .filter(|q| q.kind == tally_text::quantity::NumberKind::Cardinal)
                 .filter(|q| q.unit.as_ref().and_then(|u| u.dimension.clone()) == wanted_dimension)
                 .collect();
             let in_constraint_unit = |q: &Quantity| -> Option<f64> {
@@ -180,11 +181,12 @@ pub fn build_written(
     let mut sentences = Vec::new();
     let mut questions = Vec::new();
     for (i, q) in written.into_iter().enumerate() {
-        let half =
-            crate::quantity::eval::Half::parse(&q.half).ok_or_else(|| ValueEvalError::Format {
+        let half = tally_text::quantity::eval::Half::parse(&q.half).ok_or_else(|| {
+            ValueEvalError::Format {
                 path: shown.clone(),
                 message: format!("question {} has no half called `{}`", i + 1, q.half),
-            })?;
+            }
+        })?;
         for (j, s) in q.sentences.iter().enumerate() {
             sentences.push(StoredSentence {
                 id: format!("everyday-{i}#{j}"),
@@ -218,12 +220,12 @@ pub fn build_written(
 
 /// The two fixed halves of the questions, by a stable hash of their query (all questions of a
 /// query in one half): rules are developed looking at the tuning half only.
-pub fn half_of(question: &GoldValueQuestion) -> crate::quantity::eval::Half {
-    use crate::quantity::eval::Half;
+pub fn half_of(question: &GoldValueQuestion) -> tally_text::quantity::eval::Half {
+    use tally_text::quantity::eval::Half;
     if let Some(written) = question.half {
         return written;
     }
-    if crate::text::hash::stable_hash(&question.query).is_multiple_of(2) {
+    if tally_text::hash::stable_hash(&question.query).is_multiple_of(2) {
         Half::Tuning
     } else {
         Half::HeldOut
@@ -346,7 +348,7 @@ pub fn compare_rules(
     sentences: &[StoredSentence],
     questions: &[GoldValueQuestion],
 ) -> Result<(Vec<RuleRow>, usize), SearchIndexError> {
-    use crate::quantity::eval::Half;
+    use tally_text::quantity::eval::Half;
     let part = |half: Half| -> Vec<GoldValueQuestion> {
         questions
             .iter()

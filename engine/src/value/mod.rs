@@ -15,7 +15,6 @@ mod majority;
 mod question;
 mod retrieve;
 
-pub use crate::quantity::description::{describe, description_words, Description};
 pub use answer::{
     answer, answer_in_corpus, significant, unit_choice, unit_named, ObservationGroup, UnitChoice,
     ValueAnswer, ValueObservation, ValueRule, ValueSettings,
@@ -25,5 +24,6 @@ pub use question::{
     named_measure, parse_question, subject_of, value_cue, ValueQuestion, MONEY_DIMENSION,
 };
 pub use retrieve::{retrieve, Retrieved};
+pub use tally_text::quantity::description::{describe, description_words, Description};
 
-use crate::quantity::description::{normalise, raw_words, word_set};
+use tally_text::quantity::description::{normalise, raw_words, word_set};

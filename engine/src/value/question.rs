@@ -1,8 +1,8 @@
 //! Reading a value question: its words, the dimension it implies, the unit it asks for and the
 //! year it is about.
 
-use crate::quantity::lexicon::is_function_word;
-use crate::UnitTable;
+use tally_text::quantity::is_function_word;
+use tally_text::UnitTable;
 
 pub use tally_types::value::ValueQuestion;
 

@@ -8,11 +8,11 @@ use std::collections::HashSet;
 use super::question::is_measure_word;
 use super::ValueQuestion;
 use super::{description_words, named_measure, normalise, raw_words, subject_of, word_set};
-use crate::quantity::lexicon::is_function_word;
 use crate::search::index::SearchIndexError;
 use crate::search::observations::{
     Observation, ObservationIndex, ObservationQuery, ScoredObservation,
 };
+use tally_text::quantity::is_function_word;
 
 /// Observations read at a time while the subject's filter drops some.
 const PAGE: usize = 64;

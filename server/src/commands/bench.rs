@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use serde::Serialize;
-use tally_engine::quantity::eval::read_gold;
+use tally_text::quantity::eval::read_gold;
 
 use crate::cli::bench::BenchExtractionArgs;
 
@@ -47,12 +47,12 @@ pub fn extraction(args: &BenchExtractionArgs) -> anyhow::Result<()> {
 
     // Warm up (unit table, allocator), then time the whole stream.
     for s in &unique {
-        black_box(tally_engine::quantity::extract_in_context(s));
+        black_box(tally_text::quantity::extract_in_context(s));
     }
     let started = Instant::now();
     let mut quantities = 0;
     for s in &sentences {
-        quantities += black_box(tally_engine::quantity::extract_in_context(s)).len();
+        quantities += black_box(tally_text::quantity::extract_in_context(s)).len();
     }
     let seconds = started.elapsed().as_secs_f64();
 
@@ -63,7 +63,7 @@ pub fn extraction(args: &BenchExtractionArgs) -> anyhow::Result<()> {
         let rounds = (4 << 20) / size + 1;
         let started = Instant::now();
         for _ in 0..rounds {
-            black_box(tally_engine::quantity::extract_in_context(&text));
+            black_box(tally_text::quantity::extract_in_context(&text));
         }
         let elapsed = started.elapsed().as_secs_f64();
         single_texts.push(SingleText {

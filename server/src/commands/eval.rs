@@ -3,11 +3,11 @@
 use std::path::Path;
 
 use anyhow::Context;
-use tally_engine::quantity::eval::{
+use tally_text::quantity::eval::{
     evaluate, evaluate_written, read_gold, read_predictions, tally_predictions, Class, Difference,
     ExtractionReport, GoldSentence, Half,
 };
-use tally_engine::quantity::{generated, generated_compound};
+use tally_text::quantity::{generated, generated_compound};
 
 use tally_engine::value::{eval as value_eval, ValueSettings};
 

@@ -5,9 +5,9 @@ use std::io::BufRead;
 
 use anyhow::{bail, Context};
 use serde::Serialize;
-use tally_engine::quantity::concept::concept_words;
-use tally_engine::quantity::{extract_in_context, Quantity, Value};
-use tally_engine::text::offsets::char_offset;
+use tally_text::offsets::char_offset;
+use tally_text::quantity::concept::concept_words;
+use tally_text::quantity::{extract_in_context, Quantity, Value};
 
 use crate::cli::ExtractArgs;
 

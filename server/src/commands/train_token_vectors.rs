@@ -16,7 +16,7 @@ use tally_engine::search::generated::{
 use tally_engine::search::index::sentences_of;
 use tally_engine::search::stored::StoredSentence;
 use tally_engine::search::token_vectors::{TokenVectors, TrainSettings};
-use tally_engine::text::hash::stable_hash;
+use tally_text::hash::stable_hash;
 
 use crate::cli::{data_dir_or_default, TrainTokenVectorsArgs};
 use crate::loading::encoder_of;

@@ -5,7 +5,7 @@
 //! preference rotate from an offset drawn from the session id: each participant sees every mode
 //! about equally often, and across participants every question meets every mode.
 
-use tally_engine::random::SplitMix64;
+use tally_text::random::SplitMix64;
 use tally_types::study::StudyTask;
 use uuid::Uuid;
 

@@ -20,7 +20,7 @@ use super::silver::round_robin;
 use crate::count::instances::Mention;
 use crate::count::lexical::sentence_around;
 use crate::count::question::{is_stop, words};
-use crate::text::names::name_spans;
+use tally_text::names::name_spans;
 
 /// Content words of the sentence kept in a question (after the class).
 const CONTEXT_WORDS: usize = 8;

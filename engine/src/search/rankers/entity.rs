@@ -9,8 +9,8 @@ use tally_types::search::{EntityHit, Hit};
 use super::{qbm25::Qbm25, QueryRead, SentenceRanker};
 use crate::search::error::SearchError;
 use crate::search::store::FirstStage;
-use crate::text::names::name_spans;
-use crate::text::offsets::char_offset;
+use tally_text::names::name_spans;
+use tally_text::offsets::char_offset;
 
 pub struct Entity;
 

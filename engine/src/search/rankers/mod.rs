@@ -24,8 +24,8 @@ use super::error::SearchError;
 use super::settings::SearchSettings;
 use super::store::FirstStage;
 use super::vectors::SentenceVectors;
-use crate::quantity::ParsedQuery;
 use crate::Encoder;
+use tally_text::quantity::ParsedQuery;
 
 /// What a ranker knows of the query when it scores hits.
 pub struct QueryRead<'a> {

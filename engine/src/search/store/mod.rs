@@ -111,11 +111,11 @@ mod tests {
     use std::sync::Mutex;
 
     use super::*;
-    use crate::quantity::description::word_set;
     use crate::search::conditions::meeting_score;
     use crate::search::index::{sentences_of, SentenceIndex};
     use crate::search::keys::entries;
     use crate::search::{search, Ranker, SearchSettings};
+    use tally_text::quantity::description::word_set;
 
     /// Sentences in a vector; text score = how many of the query's words a sentence holds.
     #[derive(Default)]

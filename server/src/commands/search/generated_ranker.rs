@@ -14,8 +14,8 @@ use tally_engine::search::learned::{
 };
 use tally_engine::search::vector_job::{fill_vectors, FillControl};
 use tally_engine::search::{Document, Ranker, SentenceIndex};
-use tally_engine::text::hash::stable_hash;
 use tally_engine::Encoder;
+use tally_text::hash::stable_hash;
 
 use crate::cli::TrainSearchRankerArgs;
 use crate::commands::train_token_vectors::training_sentences;

@@ -6,9 +6,9 @@ use std::path::Path;
 
 use anyhow::Context;
 use tally_engine::corpus::sentences::{read_documents, DATASET_DOCUMENTS};
-use tally_engine::random::SplitMix64;
 use tally_engine::search::eval::JudgedCollection;
 use tally_engine::search::Document;
+use tally_text::random::SplitMix64;
 
 /// Real documents from the data directory (none without one).
 pub fn real_documents(data: Option<&Path>) -> anyhow::Result<Vec<Document>> {
@@ -266,7 +266,7 @@ mod tests {
             let (x, y) = (a.document(n), b.document(n));
             assert_eq!(x, y);
             assert!(
-                !tally_engine::extract(&x.text).is_empty(),
+                !tally_text::extract(&x.text).is_empty(),
                 "no quantity in {}",
                 x.text
             );

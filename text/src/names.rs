@@ -97,7 +97,7 @@ fn capitalised_runs(text: &str) -> Vec<Range<usize>> {
 }
 
 /// Capitalised verbs that mark a headline rather than a name.
-pub(crate) fn is_headline_verb(word: &str) -> bool {
+pub fn is_headline_verb(word: &str) -> bool {
     matches!(
         word.to_lowercase().as_str(),
         "have"
@@ -203,7 +203,7 @@ fn sentence_starts(text: &str) -> Vec<usize> {
     starts
 }
 
-pub(crate) fn is_stop_word(word: &str) -> bool {
+pub fn is_stop_word(word: &str) -> bool {
     matches!(
         word,
         "a" | "an"

@@ -15,8 +15,8 @@
 use std::path::Path;
 
 use super::eval::{evaluate, EvalError, ExtractionReport, GoldQuantity, GoldSentence, Half};
+use crate::hash::stable_hash;
 use crate::random::SplitMix64 as Random;
-use crate::text::hash::stable_hash;
 use crate::units::collection::{self, plural, EntityName};
 
 /// The dimensions (the collection's measured concepts) that news and specification text use;

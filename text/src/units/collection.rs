@@ -2,7 +2,7 @@
 //! collection unit's names and symbols, its Tally dimension and its factor to that dimension's
 //! base unit.
 //!
-//! [`derive`] turns the collection into `engine/data/collection_units.json`, which is committed
+//! [`derive`] turns the collection into `text/data/collection_units.json`, which is committed
 //! so that Tally needs no copy of the collection to run; `tests/unit_table.rs` checks that the
 //! file is what the collection gives (and rewrites it with `TALLY_UPDATE_UNITS=1`). The table
 //! merges it under Tally's own ([`super::UnitTable::builtin`]): Tally's table decides every
@@ -307,8 +307,8 @@ pub struct DerivedUnits {
 }
 
 const ABOUT: &str = "Units of the Qsearch unit collection (kg-unit-collection.json, Apache-2.0) \
-     in Tally's dimensions, derived by engine/src/units/collection.rs; regenerate with \
-     TALLY_UPDATE_UNITS=1 cargo test -p tally-engine --test unit_table";
+     in Tally's dimensions, derived by text/src/units/collection.rs; regenerate with \
+     TALLY_UPDATE_UNITS=1 cargo test -p tally-text --test unit_table";
 
 /// The collection's units in Tally's dimensions, with the surfaces a reader can write: each
 /// name and its regional form ("US gallon"), each symbol and its regional form; symbols with

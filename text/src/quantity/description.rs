@@ -135,7 +135,7 @@ fn clause_year(text: &str, quantity: &Quantity) -> Option<i32> {
 /// "2 hours, 17 minutes and 1 second" is one duration of 2.28 hours, not three observations:
 /// consecutive durations in smaller and smaller units, joined by nothing but a comma or "and",
 /// become one quantity in the first one's unit.
-pub(crate) fn join_durations(text: &str, quantities: Vec<Quantity>) -> Vec<Quantity> {
+pub fn join_durations(text: &str, quantities: Vec<Quantity>) -> Vec<Quantity> {
     use crate::quantity::Value;
     let table = crate::UnitTable::builtin();
     let time_unit = |q: &Quantity| {

@@ -1,4 +1,4 @@
-//! Tally's own unit table (`engine/data/units.json`, embedded at build time): canonical units with
+//! Tally's own unit table (`text/data/units.json`, embedded at build time): canonical units with
 //! their dimension, conversion to the dimension's base unit, and the surfaces (symbols, names)
 //! text uses for them.
 //!
@@ -293,7 +293,7 @@ impl UnitTable {
         (0..own_units).find(|&i| fits(i))
     }
 
-    /// Reads a table in the format of `engine/data/units.json`.
+    /// Reads a table in the format of `text/data/units.json`.
     pub fn from_json(text: &str) -> Result<Self, UnitError> {
         let raw: RawTable =
             serde_json::from_str(text).map_err(|e| UnitError::Parse(e.to_string()))?;

@@ -229,7 +229,7 @@ pub(crate) fn year_cue(word: &str) -> bool {
 }
 
 /// After these a word is no longer part of a count noun ("22 goals in all").
-pub(crate) fn is_function_word(word: &str) -> bool {
+pub fn is_function_word(word: &str) -> bool {
     matches!(
         word,
         "the"

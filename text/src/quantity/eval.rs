@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use super::extract::singular;
 use super::{extract_in_context, Change, NumberKind, Quantity, Value};
-use crate::text::hash::stable_hash;
+use crate::hash::stable_hash;
 use crate::UnitTable;
 
 /// The two fixed halves of a gold file, by a stable hash of each sentence: the extractor's rules

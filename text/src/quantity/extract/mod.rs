@@ -482,7 +482,7 @@ fn is_plural(word: &str) -> bool {
 }
 
 /// A light English singular for the last word of a count noun ("countries" → "country").
-pub(crate) fn singular(word: &str) -> String {
+pub fn singular(word: &str) -> String {
     let irregular = match word {
         "men" => Some("man"),
         "women" => Some("woman"),

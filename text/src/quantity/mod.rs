@@ -45,8 +45,8 @@ pub fn extract_in_context(text: &str) -> Vec<Quantity> {
     borrowed_units::inherit_units(text, &mut quantities);
     quantities
 }
-pub(crate) use extract::singular;
-pub(crate) use lexicon::is_function_word;
+pub use extract::singular;
+pub use lexicon::is_function_word;
 pub use query::{parse_query, Condition, Constraint, ParsedQuery, QueryProblem};
 
 /// A quantity's relation to its value: exact, approximate, a bound, or a change over time.
