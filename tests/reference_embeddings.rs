@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use tally_engine::encoder::cosine;
-use tally_engine::{device::best_device, Encoder, ModelDir};
+use tally_encoder::cosine;
+use tally_encoder::{device::best_device, Encoder, ModelDir};
 
 fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")

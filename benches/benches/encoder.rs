@@ -6,8 +6,8 @@
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use tally_engine::device::Device;
-use tally_engine::{Encoder, ModelDir};
+use tally_encoder::device::Device;
+use tally_encoder::{Encoder, ModelDir};
 
 const SENTENCES: [&str; 8] = [
     "How many languages are spoken in Indonesia?",

@@ -4,23 +4,29 @@
 //! neural models, the data sets Tally can read, and (in later modules) retrieval, quantities and the
 //! answering pipelines. The `tally` binary and the web app only wire these together.
 
-pub mod bert;
 pub mod choices;
 pub mod corpus;
 pub mod count;
-pub mod device;
-pub mod encoder;
 pub mod index_dir;
 pub mod kind;
-pub mod model_dir;
 pub mod records;
 pub mod search;
 pub mod value;
 
 pub use corpus::catalogue::{discover_corpora, CorpusInfo};
-pub use encoder::{Encoder, EncoderError};
 pub use kind::{detect_kind, KindDecision, QuestionKind};
-pub use model_dir::{ModelDir, ModelDirError};
 
 /// The engine's version, stored with every answer so that answers can be traced to the code.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The provisioned MiniLM, for the engine's unit tests that need a real encoder.
+#[cfg(test)]
+pub(crate) fn test_encoder() -> std::sync::Arc<tally_encoder::Encoder> {
+    let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+    let dir = tally_encoder::ModelDir::resolve("all-MiniLM-L6-v2", &models)
+        .expect("the MiniLM model must be provisioned (scripts/setup.sh) for this test");
+    std::sync::Arc::new(
+        tally_encoder::Encoder::load(&dir, tally_encoder::device::best_device())
+            .expect("the encoder loads"),
+    )
+}

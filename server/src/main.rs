@@ -9,7 +9,7 @@ use tracing_subscriber::EnvFilter;
 
 fn main() -> anyhow::Result<()> {
     // Before any thread exists: it sets an environment variable candle reads once.
-    tally_engine::device::run_elementwise_on_caller();
+    tally_encoder::device::run_elementwise_on_caller();
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?

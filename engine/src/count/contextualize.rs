@@ -4,7 +4,7 @@
 pub use tally_types::count::answer::CnpClass;
 pub use tally_types::count::settings::ContextSettings;
 
-use crate::encoder::cosine;
+use tally_encoder::cosine;
 
 /// A candidate as Algorithm 2 sees it: its count, confidence and phrase embedding.
 #[derive(Debug, Clone, Copy)]

@@ -27,7 +27,7 @@ use crate::corpus::datasets::{
     QuerySnippets, Snippet,
 };
 use crate::corpus::error::ParseError;
-use crate::encoder::{Encoder, EncoderError};
+use tally_encoder::{Encoder, EncoderError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EvaluateError {

@@ -66,7 +66,7 @@ mod tests {
     use crate::count::instances::find_instances;
     use crate::count::question::analyse;
     use crate::count::span_model::builtin_name_dir;
-    use crate::encoder::test_encoder;
+    use crate::test_encoder;
 
     /// The shipped name reader, asked "which …", reads the listed members as answer spans and
     /// passes over the sentence's other names (made-up places, so nothing is remembered). The

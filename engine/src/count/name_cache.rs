@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use lru::LruCache;
 
-use crate::encoder::{Encoder, EncoderError};
+use tally_encoder::{Encoder, EncoderError};
 
 /// Names kept: 384 floats each, so about 15 MB for MiniLM.
 pub const CACHED_NAMES: usize = 10_000;
@@ -99,7 +99,7 @@ impl NameCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encoder::test_encoder as encoder;
+    use crate::test_encoder as encoder;
 
     #[test]
     fn cached_names_embed_as_the_encoder_does_and_the_cache_stays_bounded() {

@@ -37,8 +37,8 @@ use super::span_model::{
     SpanModelError, META_FILE,
 };
 use crate::corpus::datasets::Snippet;
-use crate::encoder::{Encoder, EncoderError};
 use instance_stage::{likely_only, rank_instances, ranked_instances, InstanceEvidence};
+use tally_encoder::{Encoder, EncoderError};
 use tally_text::offsets::char_offset;
 
 mod instance_stage;

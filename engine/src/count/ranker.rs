@@ -19,7 +19,7 @@ pub use super::logistic::FitSettings;
 use super::logistic::{read_model, write_model, Logistic};
 use super::name_cache::NameCache;
 use super::question::{words, QuestionAnalysis};
-use crate::encoder::{cosine, EncoderError};
+use tally_encoder::{cosine, EncoderError};
 use tally_text::quantity::singular;
 
 /// File name inside a span-model directory.

@@ -23,8 +23,10 @@ use tokenizers::{Tokenizer, TruncationDirection, TruncationParams, TruncationStr
 
 use super::candidates::CountCandidate;
 use super::lexical::sentence_around;
-use crate::bert::{attention_bias, eight_bit_is_fast, run_layers, run_layers_batches, Bert, Layer};
-use crate::encoder::{passes, Encoder, EncoderError, ROWS_PER_PASS};
+use tally_encoder::bert::{
+    attention_bias, eight_bit_is_fast, run_layers, run_layers_batches, Bert, Layer,
+};
+use tally_encoder::{passes, Encoder, EncoderError, ROWS_PER_PASS};
 
 /// Window length in tokens (question included) and the overlap between windows.
 pub const WINDOW_TOKENS: usize = 256;
@@ -714,7 +716,7 @@ mod tests {
     /// every start and end probability within 0.03, and the same best start.
     #[test]
     fn eight_bit_weights_read_as_the_trained_ones() {
-        let encoder = crate::encoder::test_encoder();
+        let encoder = crate::test_encoder();
         let full = SpanModel::builtin(encoder.clone()).unwrap();
         let fast = SpanModel::builtin(encoder)
             .unwrap()
@@ -788,7 +790,7 @@ mod tests {
     #[test]
     fn a_span_reads_its_best_start_and_an_end_at_or_after_it() {
         let text = "Gujarat, Rajasthan and Punjab border Pakistan.";
-        let encoder = crate::encoder::test_encoder();
+        let encoder = crate::test_encoder();
         let tokenizer = pair_tokenizer(&encoder).unwrap();
         let passage = Passage {
             snippet: 0,

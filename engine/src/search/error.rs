@@ -2,7 +2,7 @@
 
 use crate::index_dir::OpenIndexError;
 use crate::search::vectors::VectorsError;
-use crate::EncoderError;
+use tally_encoder::EncoderError;
 
 /// Why the sentence index (or its observations) could not be opened, written or read.
 #[derive(Debug, thiserror::Error)]

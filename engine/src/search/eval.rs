@@ -14,7 +14,7 @@ use super::settings::{Ranker, SearchSettings};
 use crate::corpus::error::ParseError;
 use crate::corpus::sentences::{parse_documents, parse_judged, JudgedQuery};
 use crate::corpus::Format;
-use crate::Encoder;
+use tally_encoder::Encoder;
 
 /// Cut-off of every metric.
 pub const CUTOFF: usize = 10;

@@ -16,8 +16,8 @@ pub use super::rankers::learned::{features, LearnedWeights, FEATURES};
 use super::settings::{DenseWeights, Ranker, SearchSettings};
 use super::token_vectors::TokenVectors;
 use crate::count::logistic::{FitSettings, Logistic};
-use crate::encoder::cosine;
-use crate::Encoder;
+use tally_encoder::cosine;
+use tally_encoder::Encoder;
 
 const N: usize = FEATURES.len();
 /// The fit's settings: fixed beforehand (the count ranker's), not chosen on the judged queries.

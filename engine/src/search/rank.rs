@@ -11,7 +11,7 @@ use super::rankers::{ranker_for, QueryRead};
 use super::results::{Hit, SearchResults, SearchTimings};
 use super::settings::{SearchSettings, SortOrder};
 use super::store::{FirstStageQuery, SentenceStore};
-use crate::Encoder;
+use tally_encoder::Encoder;
 use tally_text::quantity::{parse_query, ParsedQuery};
 
 /// The note of a search whose results all miss a condition.

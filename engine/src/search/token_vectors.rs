@@ -13,7 +13,7 @@ use candle_core::{Device, Tensor};
 use tokenizers::Tokenizer;
 
 use super::vectors::quantise;
-use crate::encoder::{cosine, Encoder, EncoderError};
+use tally_encoder::{cosine, Encoder, EncoderError};
 use tally_text::random::SplitMix64;
 
 /// SIF's smoothing: a piece as frequent as a in the training text gets half the weight.
@@ -344,7 +344,7 @@ mod tests {
     /// Vectors over MiniLM's vocabulary (the piece's id in its first coordinates), without the
     /// distillation's 30,522 encoder passes.
     fn made_up() -> TokenVectors {
-        let encoder = crate::encoder::test_encoder();
+        let encoder = crate::test_encoder();
         let tokenizer = encoder.tokenizer().clone();
         let size = tokenizer.get_vocab_size(true);
         let dimension = 8;

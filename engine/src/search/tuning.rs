@@ -6,7 +6,7 @@
 
 use super::eval::{per_query, JudgedCollection, QueryScores, RankerScores, SearchEvalError};
 use super::settings::{DenseWeights, Ranker, SearchSettings};
-use crate::Encoder;
+use tally_encoder::Encoder;
 use tally_text::hash::stable_hash;
 
 /// Folds of the cross-validation.

@@ -19,7 +19,7 @@ use super::index::SentenceIndex;
 use super::rankers::dense::vector_text;
 use super::stored::StoredSentence;
 use super::vectors::SentenceVectors;
-use crate::{Encoder, EncoderError};
+use tally_encoder::{Encoder, EncoderError};
 
 /// Sentences encoded per batch: a stop waits for one batch (about a quarter of a second on 2
 /// cores).
@@ -244,8 +244,8 @@ fn report(progress: VectorProgress, dropped: usize, started: Instant, stopped: b
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encoder::test_encoder;
     use crate::search::{search, Document, Ranker, SearchSettings};
+    use crate::test_encoder;
 
     const ARENAS: &[&str] = &[
         "The Alpha Arena has a capacity of 95,000 people.",
@@ -295,7 +295,7 @@ mod tests {
         let key = SentenceVectors::key_of(ARENAS[0]); // short: the whole sentence is encoded
         let stored = index.vectors().vector(encoder.name(), key).unwrap();
         let fresh = encoder.embed_one(ARENAS[0]).unwrap();
-        assert!(crate::encoder::cosine(&stored, &fresh) > 0.999);
+        assert!(tally_encoder::cosine(&stored, &fresh) > 0.999);
 
         // The same ranking from the stored vectors, and scores within quantisation.
         let read = search(&index, Some(&encoder), query, &settings).unwrap();

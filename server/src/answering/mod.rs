@@ -17,9 +17,10 @@ use tally_engine::records::{
 };
 
 use crate::store::db::Database;
+use tally_encoder::Encoder;
 use tally_engine::search::{search, SearchSettings, SentenceIndex};
 use tally_engine::value::{answer_with_tables, parse_question, ValueAnswer, ValueSettings};
-use tally_engine::{detect_kind, Encoder, KindDecision, QuestionKind};
+use tally_engine::{detect_kind, KindDecision, QuestionKind};
 use tally_types::count::{SnippetOrigin, SnippetSource};
 use tally_types::request::{clean_text, Ask, Settings};
 use tally_types::{Answer, AnswerBody, Mode};

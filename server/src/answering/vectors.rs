@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+use tally_encoder::Encoder;
 use tally_engine::search::vector_job::{fill_vectors, FillControl, VectorProgress};
-use tally_engine::Encoder;
 
 use super::Engines;
 

@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use anyhow::{bail, Context};
+use tally_encoder::Encoder;
 use tally_engine::choices::SearchChoices;
 use tally_engine::search::eval::{evaluate, JudgedCollection, RankerScores};
 use tally_engine::search::learned;
@@ -11,7 +12,6 @@ use tally_engine::search::tuning::{folds, grid, Parts, ScoredGrid, Tuned, FOLDS}
 use tally_engine::search::vector_job::{fill_vectors, FillControl};
 use tally_engine::search::vectors::SentenceVectors;
 use tally_engine::search::{search as run_search, Ranker, SearchResults, SearchSettings};
-use tally_engine::Encoder;
 
 use crate::cli::{
     data_dir_or_default, EvalSearchArgs, SearchArgs, SearchSettingsArgs, TrainSearchRankerArgs,
@@ -263,7 +263,7 @@ pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
 /// stderr (the figures on stdout keep their shape).
 fn store_vectors(
     collection: &JudgedCollection,
-    encoder: &tally_engine::Encoder,
+    encoder: &tally_encoder::Encoder,
 ) -> anyhow::Result<()> {
     let never = std::sync::atomic::AtomicBool::new(false);
     let report = fill_vectors(

@@ -178,7 +178,7 @@ fn held_out_mrr(
         let mut texts: Vec<&str> = vec![&text, &sentences[query.source].text];
         texts.extend(others.iter().map(|&s| sentences[s].text.as_str()));
         let vectors = embed(&texts)?;
-        let cosine = |v: &[f32]| tally_engine::encoder::cosine(&vectors[0], v);
+        let cosine = |v: &[f32]| tally_encoder::cosine(&vectors[0], v);
         let source = cosine(&vectors[1]);
         let above = vectors[2..].iter().filter(|v| cosine(v) >= source).count();
         total += 1.0 / (above + 1) as f64;

@@ -21,7 +21,7 @@ use crate::count::question::{analyse, QuestionAnalysis};
 use crate::count::relevance::Subject;
 use crate::count::snippet_index::SnippetIndex;
 use crate::count::structured::passages_about;
-use crate::encoder::cosine;
+use tally_encoder::cosine;
 
 impl CountPipeline {
     /// Instances of the snippets, scored and ranked, at most `max`; `chosen` (each snippet's

@@ -24,7 +24,7 @@ pub enum TrainError {
     #[error("the span probabilities in {path} cannot be used ({message}); run `tally train count-spans` without --ranker-only first")]
     SpanConfidences { path: PathBuf, message: String },
     #[error(transparent)]
-    Encoder(#[from] crate::encoder::EncoderError),
+    Encoder(#[from] tally_encoder::EncoderError),
     #[error("cannot fine-tune {asked} layers: the encoder has {layers}")]
     TunedLayers { asked: usize, layers: usize },
 }

@@ -33,7 +33,7 @@ use crate::count::question::analyse;
 use crate::count::ranker::{
     features, noun_fits, CandidateRanker, Features, FitSettings, QueryEvidence,
 };
-use crate::encoder::Encoder;
+use tally_encoder::Encoder;
 
 /// Figures of one ranker training run.
 #[derive(Debug, Clone, Serialize)]

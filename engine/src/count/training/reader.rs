@@ -38,8 +38,8 @@ use crate::count::span_model::{
     head_logits, probabilities, raise_candidate_probabilities, ReaderTop, SpanModelMeta, META_FILE,
     WEIGHTS_FILE,
 };
-use crate::encoder::Encoder;
-use crate::model_dir::sha256_file;
+use tally_encoder::sha256_file;
+use tally_encoder::Encoder;
 
 pub use super::error::TrainError;
 use super::settings::TrainSettings;
@@ -427,7 +427,7 @@ mod tests {
     use super::*;
     use crate::count::span_model::{candidate_confidence, SpanModel};
 
-    use crate::encoder::test_encoder as encoder;
+    use crate::test_encoder as encoder;
 
     fn query(question: &str, gold: f64, snippets: &[&str]) -> TrainingQuery {
         TrainingQuery::from_texts("fixture", question, gold, snippets)

@@ -15,7 +15,7 @@ use crate::count::span_model::{
     candidate_passages_within, make_windows, pair_tokenizer, PairTokenizer, Passage,
     SpanModelError, Window,
 };
-use crate::encoder::Encoder;
+use tally_encoder::Encoder;
 
 use super::error::TrainError;
 use super::settings::TrainSettings;

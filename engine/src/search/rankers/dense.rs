@@ -4,13 +4,13 @@
 use tally_types::search::Hit;
 
 use super::{QueryRead, SentenceRanker};
-use crate::encoder::cosine;
 use crate::search::error::SearchError;
 use crate::search::settings::DenseWeights;
 use crate::search::store::FirstStage;
 use crate::search::stored::StoredSentence;
 use crate::search::vectors::SentenceVectors;
-use crate::Encoder;
+use tally_encoder::cosine;
+use tally_encoder::Encoder;
 use tally_text::quantity::ParsedQuery;
 
 /// Characters of a sentence the encoder reads: a window around its first matched quantity. The

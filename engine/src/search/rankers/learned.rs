@@ -15,7 +15,7 @@ use super::{QueryRead, SentenceRanker};
 use crate::search::error::SearchError;
 use crate::search::store::FirstStage;
 use crate::search::vectors::SentenceVectors;
-use crate::Encoder;
+use tally_encoder::Encoder;
 
 /// The features, in the order of the weights.
 pub const FEATURES: [&str; 4] = ["cosine", "bm25/max", "qs if met", "meets all"];

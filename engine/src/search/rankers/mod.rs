@@ -24,7 +24,7 @@ use super::error::SearchError;
 use super::settings::SearchSettings;
 use super::store::FirstStage;
 use super::vectors::SentenceVectors;
-use crate::Encoder;
+use tally_encoder::Encoder;
 use tally_text::quantity::ParsedQuery;
 
 /// What a ranker knows of the query when it scores hits.

@@ -76,7 +76,7 @@ struct StoredVectorFigures {
 /// stand-in for every other sentence.
 fn store_vectors(
     index: &SentenceIndex,
-    encoder: &tally_engine::Encoder,
+    encoder: &tally_encoder::Encoder,
     queries: &[String],
 ) -> anyhow::Result<StoredVectorFigures> {
     let defaults = SearchSettings::for_ranker(Ranker::Learned);
@@ -322,7 +322,7 @@ fn print_search_bench(f: &SearchBenchFigures) {
 /// query's p50 over the runs.
 fn time_ranker(
     index: &SentenceIndex,
-    encoder: Option<&tally_engine::Encoder>,
+    encoder: Option<&tally_encoder::Encoder>,
     queries: &[String],
     ranker: Ranker,
     runs: usize,
@@ -372,7 +372,7 @@ const ENCODED_FOR_RATE: usize = 2000;
 /// The encoder's cost on the queries alone and on the first [`ENCODED_FOR_RATE`] real
 /// sentences.
 fn encoder_cost(
-    encoder: &tally_engine::Encoder,
+    encoder: &tally_encoder::Encoder,
     queries: &[String],
     real: &[Document],
     runs: usize,

@@ -7,6 +7,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use tally_encoder::Encoder;
 use tally_engine::search::eval::RankerScores;
 use tally_engine::search::generated::{generate, GeneratorSettings};
 use tally_engine::search::learned::{
@@ -14,7 +15,6 @@ use tally_engine::search::learned::{
 };
 use tally_engine::search::vector_job::{fill_vectors, FillControl};
 use tally_engine::search::{Document, Ranker, SentenceIndex};
-use tally_engine::Encoder;
 use tally_text::hash::stable_hash;
 
 use crate::cli::TrainSearchRankerArgs;
