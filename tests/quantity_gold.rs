@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use tally_text::quantity::eval::{evaluate, read_gold};
+use tally_lab::quantity::eval::{evaluate, read_gold};
 
 fn data_dir() -> PathBuf {
     std::env::var_os("TALLY_DATA")

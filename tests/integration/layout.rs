@@ -8,9 +8,12 @@ use std::process::Command;
 use crate::support::workspace_root;
 
 /// Folders whose every file the table names (in the row of the nearest folder it lists).
-const NAMED_ONE_BY_ONE: [&str; 13] = [
+const NAMED_ONE_BY_ONE: [&str; 16] = [
     "types/src/",
+    "text/src/",
+    "encoder/src/",
     "engine/src/",
+    "lab/src/",
     "app/src/",
     "server/src/",
     "scripts/",
@@ -109,15 +112,24 @@ fn the_layout_table_names_every_folder_and_file() {
     );
 }
 
-/// Each Rust file of the four crates' sources, with its text.
+/// The crates' source folders, from the floor up.
+const CRATE_SOURCES: [&str; 7] = [
+    "types/src/",
+    "text/src/",
+    "encoder/src/",
+    "engine/src/",
+    "lab/src/",
+    "app/src/",
+    "server/src/",
+];
+
+/// Each Rust file of the crates' sources, with its text.
 fn crate_sources() -> Vec<(String, String)> {
     let root = workspace_root();
     files()
         .into_iter()
         .filter(|file| {
-            let in_a_crate = ["types/src/", "engine/src/", "app/src/", "server/src/"]
-                .iter()
-                .any(|dir| file.starts_with(dir));
+            let in_a_crate = CRATE_SOURCES.iter().any(|dir| file.starts_with(dir));
             in_a_crate && file.ends_with(".rs")
         })
         .map(|file| {

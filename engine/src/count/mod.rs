@@ -2,7 +2,7 @@
 //! with its evidence.
 //!
 //! The stages, one module each: [`question`] analysis, count [`candidates`] (ExtractCount),
-//! span confidences from Tally's own [`span_model`] (trained by [`training`]) or the [`lexical`]
+//! span confidences from Tally's own [`span_model`] (trained in the lab, `tally_lab::count::training`) or the [`lexical`]
 //! baseline, [`consolidate`] into one count, [`contextualize`] the count phrases (CNPs), and
 //! [`instances`]. [`pipeline`] runs them all; [`snippet_index`] finds the snippets; [`crate::corpus::datasets`]
 //! reads the CoQEx files and [`metrics`] scores answers against them.
@@ -14,9 +14,6 @@ pub mod clause;
 pub mod consolidate;
 pub mod contextualize;
 
-pub mod eval;
-pub mod feedback;
-pub mod instance_feedback;
 pub mod instance_reading;
 pub mod instance_scorer;
 pub mod instances;
@@ -35,7 +32,6 @@ pub mod snippet_index;
 pub mod span_model;
 pub mod statement;
 pub mod structured;
-pub mod training;
 
 pub use candidates::{count_candidates, extract_count, CountCandidate};
 pub use consolidate::Strategy;

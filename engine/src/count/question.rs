@@ -18,7 +18,7 @@ const COUNT_CUES: &[&[&str]] = &[
 
 /// Words that end a noun phrase and are never content terms: the extractor's function words
 /// plus the words questions add ("how many", "exist", "currently").
-pub(crate) fn is_stop(word: &str) -> bool {
+pub fn is_stop(word: &str) -> bool {
     is_function_word(word)
         || matches!(
             word,

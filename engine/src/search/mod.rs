@@ -4,15 +4,13 @@
 //! Documents are split into sentences ([`sentences`]), their quantities extracted by the quantity
 //! module and stored in a tantivy index with packed comparison keys ([`keys`], [`index`]); a query
 //! is parsed by the same module into terms and constraints, and ranked ([`rank`]) by one of the
-//! [`rankers`]. [`eval`] scores the rankers on judged sentences (P@10, MRR@10, NDCG@10).
+//! [`rankers`]. The lab (`tally_lab::search`) scores the rankers on judged sentences and learns
+//! their weights.
 
 pub mod conditions;
 pub mod error;
-pub mod eval;
-pub mod generated;
 pub mod index;
 pub mod keys;
-pub mod learned;
 pub mod observations;
 mod present;
 pub mod rank;
@@ -22,8 +20,6 @@ pub mod sentences;
 pub mod settings;
 pub mod store;
 pub mod stored;
-pub mod token_vectors;
-pub mod tuning;
 pub mod vector_job;
 pub mod vectors;
 

@@ -136,7 +136,7 @@ fn ms(since: Instant) -> f64 {
 
 /// The words searched as text: the query's terms, and the words of counted units ("users",
 /// "grand slams", "megapixel camera"), which name what is counted.
-pub(crate) fn search_words(parsed: &ParsedQuery) -> Vec<String> {
+pub fn search_words(parsed: &ParsedQuery) -> Vec<String> {
     let mut words = parsed.terms.clone();
     for constraint in &parsed.constraints {
         let counted = constraint
@@ -230,9 +230,9 @@ mod tests {
     fn indexed_keys_leave_every_ranking_as_it_was() {
         let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
         let path = data.join(crate::corpus::catalogue::QSEARCH.path);
-        let collection = crate::search::eval::JudgedCollection::load(&path)
-            .expect("the Qsearch dev file is in ../shared/data");
-        let text = std::fs::read_to_string(&path).unwrap();
+        let text =
+            std::fs::read_to_string(&path).expect("the Qsearch dev file is in ../shared/data");
+        let judged = crate::corpus::sentences::parse_judged(&text).unwrap();
         let documents = crate::corpus::sentences::parse_documents(
             &text,
             crate::corpus::Format::Qsearch,
@@ -241,7 +241,9 @@ mod tests {
         .unwrap();
         let without_keys = SentenceIndex::in_memory_with(Layout::Plain).unwrap();
         without_keys.add_unsplit(&documents).unwrap();
-        let mut queries: Vec<String> = collection.queries.iter().map(|q| q.query.clone()).collect();
+        let keyed_index = SentenceIndex::in_memory().unwrap();
+        keyed_index.add_unsplit(&documents).unwrap();
+        let mut queries: Vec<String> = judged.iter().map(|q| q.query.clone()).collect();
         queries.extend(
             [
                 "more than 100 km",
@@ -253,7 +255,7 @@ mod tests {
         let mut compared = 0;
         for query in &queries {
             for ranker in [Ranker::Qbm25, Ranker::Bm25Filter, Ranker::Entity] {
-                let keyed = run(&collection.index, query, ranker);
+                let keyed = run(&keyed_index, query, ranker);
                 let reference = run(&without_keys, query, ranker);
                 assert_eq!(ranking(&keyed), ranking(&reference), "{query} ({ranker:?})");
                 compared += keyed.hits.len();

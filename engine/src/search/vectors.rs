@@ -98,7 +98,7 @@ impl Table {
 
 /// A vector quantised to 8 bits: `value ≈ code · scale` (codes in −127…127; an all-zero
 /// vector has scale 0).
-pub(crate) fn quantise(vector: &[f32]) -> (f32, Vec<i8>) {
+pub fn quantise(vector: &[f32]) -> (f32, Vec<i8>) {
     let largest = vector.iter().fold(0.0f32, |m, x| m.max(x.abs()));
     if largest == 0.0 {
         return (0.0, vec![0; vector.len()]);

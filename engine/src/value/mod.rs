@@ -10,7 +10,6 @@
 
 mod answer;
 mod cells;
-pub mod eval;
 mod majority;
 mod question;
 mod retrieve;

@@ -10,7 +10,7 @@ use tally_types::{Mode, Ranker, SortOrder};
 use clap::{Args, Parser, Subcommand};
 use tally_engine::corpus::format::Format;
 use tally_engine::count::span_model::{ReaderWeights, CONTEXT_CHARS};
-use tally_engine::count::training::settings::TrainSettings;
+use tally_lab::count::training::settings::TrainSettings;
 use tally_types::request::{Ask, Settings};
 
 pub mod bench;

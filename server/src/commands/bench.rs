@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use serde::Serialize;
-use tally_text::quantity::eval::read_gold;
+use tally_lab::quantity::eval::read_gold;
 
 use crate::cli::bench::BenchExtractionArgs;
 

@@ -6,20 +6,18 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use tally_engine::corpus::default_snippets::ingest_default;
 use tally_engine::count::contextualize::ContextSettings;
-use tally_engine::count::eval::{
-    evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts, EvalRetrieval, InstanceReport,
-};
 use tally_engine::count::pipeline::carry_on;
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::span_model::SpanModel;
-use tally_engine::count::training::data::{load_training_queries, query_candidates};
-use tally_engine::count::training::ranker::{
-    train_candidate_ranker, AbstentionReport, RankerReport,
-};
-use tally_engine::count::training::reader::train_count_spans;
-use tally_engine::count::training::settings::TrainSettings;
-use tally_engine::count::training::span_confidences::read_span_confidences;
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
+use tally_lab::count::eval::{
+    evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts, EvalRetrieval, InstanceReport,
+};
+use tally_lab::count::training::data::{load_training_queries, query_candidates};
+use tally_lab::count::training::ranker::{train_candidate_ranker, AbstentionReport, RankerReport};
+use tally_lab::count::training::reader::train_count_spans;
+use tally_lab::count::training::settings::TrainSettings;
+use tally_lab::count::training::span_confidences::read_span_confidences;
 
 use tally_types::count::Stage;
 use tally_types::{CnpGroup, InstanceScoring};

@@ -3,13 +3,14 @@
 use std::path::Path;
 
 use anyhow::Context;
-use tally_text::quantity::eval::{
+use tally_lab::quantity::eval::{
     evaluate, evaluate_written, read_gold, read_predictions, tally_predictions, Class, Difference,
     ExtractionReport, GoldSentence, Half,
 };
-use tally_text::quantity::{generated, generated_compound};
+use tally_lab::quantity::{generated, generated_compound};
 
-use tally_engine::value::{eval as value_eval, ValueSettings};
+use tally_engine::value::ValueSettings;
+use tally_lab::value::eval as value_eval;
 
 use crate::cli::{EvalExtractionArgs, EvalValueArgs};
 

@@ -1,5 +1,5 @@
 //! `tally eval feedback`: what judged answers teach, by simulation over a data set's questions
-//! (see `tally_engine::count::feedback`). The questions are answered once from their stored
+//! (see `tally_lab::count::feedback`). The questions are answered once from their stored
 //! snippet sets; every setting (the share judged, the share of adversarial judgments, how the
 //! operator reviews) is replayed over the same random draws of judged questions.
 
@@ -7,17 +7,13 @@ use anyhow::Context;
 use tally_engine::corpus::datasets::{read_aliases, read_gold_instances};
 use tally_engine::corpus::default_snippets::ingest_default;
 use tally_engine::count::answer_support::SupportRule;
-use tally_engine::count::eval::{replay_counts, EvalRetrieval, ReplayedQuestion};
-use tally_engine::count::feedback::{
-    judged_in_draw, simulate, FeedbackFigures, Operator, Visitors,
-};
-use tally_engine::count::instance_feedback::{
-    simulate_instances, Candidate, InstanceQuestion, SHOWN,
-};
 use tally_engine::count::instance_scorer::InstanceScorer;
 use tally_engine::count::metrics::{ratio, relevance, InstanceScores};
 use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::{CountPipeline, CountSettings};
+use tally_lab::count::eval::{replay_counts, EvalRetrieval, ReplayedQuestion};
+use tally_lab::count::feedback::{judged_in_draw, simulate, FeedbackFigures, Operator, Visitors};
+use tally_lab::count::instance_feedback::{simulate_instances, Candidate, InstanceQuestion, SHOWN};
 use tally_types::{FeedbackPart, Verdict};
 
 use crate::cli::{data_dir_or_default, EvalFeedbackArgs};

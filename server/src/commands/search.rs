@@ -5,13 +5,13 @@ use std::path::Path;
 use anyhow::{bail, Context};
 use tally_encoder::Encoder;
 use tally_engine::choices::SearchChoices;
-use tally_engine::search::eval::{evaluate, JudgedCollection, RankerScores};
-use tally_engine::search::learned;
-use tally_engine::search::token_vectors::TokenVectors;
-use tally_engine::search::tuning::{folds, grid, Parts, ScoredGrid, Tuned, FOLDS};
 use tally_engine::search::vector_job::{fill_vectors, FillControl};
 use tally_engine::search::vectors::SentenceVectors;
 use tally_engine::search::{search as run_search, Ranker, SearchResults, SearchSettings};
+use tally_lab::search::eval::{evaluate, JudgedCollection, RankerScores};
+use tally_lab::search::learned;
+use tally_lab::search::token_vectors::TokenVectors;
+use tally_lab::search::tuning::{folds, grid, Parts, ScoredGrid, Tuned, FOLDS};
 
 use crate::cli::{
     data_dir_or_default, EvalSearchArgs, SearchArgs, SearchSettingsArgs, TrainSearchRankerArgs,

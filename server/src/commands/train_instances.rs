@@ -11,8 +11,8 @@ use tally_engine::count::calibration::reliability;
 use tally_engine::count::instance_scorer::InstanceScorer;
 use tally_engine::count::logistic::{FitSettings, Logistic};
 use tally_engine::count::membership::FEATURES;
-use tally_engine::count::training::cross_validation::fold_assignment;
-use tally_engine::count::training::settings::TrainSettings;
+use tally_lab::count::training::cross_validation::fold_assignment;
+use tally_lab::count::training::settings::TrainSettings;
 
 use std::path::Path;
 

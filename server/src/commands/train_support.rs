@@ -17,8 +17,8 @@ use tally_engine::count::calibration::{log_loss, reliability};
 use tally_engine::count::consolidate::Scored;
 use tally_engine::count::metrics::ratio;
 use tally_engine::count::span_model::builtin_dir;
-use tally_engine::count::training::cross_validation::fold_assignment;
-use tally_engine::count::training::settings::TrainSettings;
+use tally_lab::count::training::cross_validation::fold_assignment;
+use tally_lab::count::training::settings::TrainSettings;
 use tally_types::request::{question_key, Ask, Settings};
 use tally_types::{AnswerBody, FeedbackPart, Mode, Verdict};
 

@@ -9,13 +9,13 @@ use anyhow::Context;
 use tally_engine::corpus::catalogue::{LCQUAD_COUNT, NEWSQUANT, NQ_COUNT, STRESSTEST};
 use tally_engine::corpus::sentences::read_documents;
 use tally_engine::corpus::Format;
-use tally_engine::search::eval::JudgedCollection;
-use tally_engine::search::generated::{
-    encoder_text, generate, triples, GeneratedQuery, GeneratorSettings, NegativeKind,
-};
 use tally_engine::search::index::sentences_of;
 use tally_engine::search::stored::StoredSentence;
-use tally_engine::search::token_vectors::{TokenVectors, TrainSettings};
+use tally_lab::search::eval::JudgedCollection;
+use tally_lab::search::generated::{
+    encoder_text, generate, triples, GeneratedQuery, GeneratorSettings, NegativeKind,
+};
+use tally_lab::search::token_vectors::{TokenVectors, TrainSettings};
 use tally_text::hash::stable_hash;
 
 use crate::cli::{data_dir_or_default, TrainTokenVectorsArgs};

@@ -116,7 +116,7 @@ pub fn bench(args: &BenchValueArgs) -> anyhow::Result<()> {
         .context("the data directory is needed for the benchmark's questions (--data)")?;
     let index = open_sentence_index(&args.sentences.search_index, Some(&data))?;
     let judged = data.join(tally_engine::corpus::catalogue::QSEARCH.path);
-    let (_, questions) = tally_engine::value::eval::build(&judged)
+    let (_, questions) = tally_lab::value::eval::build(&judged)
         .context("the benchmark's questions could not be built")?;
     let settings = ValueSettings::default();
     let mut times = Vec::with_capacity(questions.len() * args.runs.max(1));

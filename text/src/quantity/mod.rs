@@ -26,9 +26,6 @@ mod tokens;
 
 pub mod concept;
 pub mod description;
-pub mod eval;
-pub mod generated;
-pub mod generated_compound;
 
 use std::ops::Range;
 

@@ -133,7 +133,7 @@ pub(super) fn cosines(
 
 /// What an encoder reads of a query: its searched words and its constraints' unit names, no
 /// numbers.
-pub(crate) fn encoder_query(parsed: &ParsedQuery, words: &[String]) -> String {
+pub fn encoder_query(parsed: &ParsedQuery, words: &[String]) -> String {
     let mut query = words.join(" ");
     for unit in parsed.constraints.iter().filter_map(|c| c.unit.as_ref()) {
         query.push(' ');

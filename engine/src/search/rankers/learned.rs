@@ -1,7 +1,7 @@
 //! `learned`: the dense ranker's pool ordered by a linear score of each sentence's features —
 //! cosine to the query, normalised BM25, qs when every constraint is met, and whether it is —
 //! with the weights learned on the judged Qsearch dev queries (`tally train search-ranker`,
-//! [`crate::search::learned`]) and shipped in `engine/data/search-ranker.json`. Its
+//! `tally_lab::search::learned`) and shipped in `engine/data/search-ranker.json`. Its
 //! cross-validated figures (each fold ranked with weights learned on the other folds) are what
 //! `tally eval search` reports for it.
 

@@ -15,7 +15,7 @@ mod entity;
 pub mod learned;
 mod qbm25;
 
-pub use dense::WITHOUT_WORDS;
+pub use dense::{encoder_query, WITHOUT_WORDS};
 
 use tally_types::search::{EntityHit, Hit};
 use tally_types::Ranker;

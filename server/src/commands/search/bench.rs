@@ -9,11 +9,11 @@ use std::time::Instant;
 
 use anyhow::Context;
 use serde::Serialize;
-use tally_engine::search::generated::encoder_text;
 use tally_engine::search::stored::StoredSentence;
 use tally_engine::search::vector_job::{fill_vectors, vector_key, FillControl};
 use tally_engine::search::vectors::SentenceVectors;
 use tally_engine::search::{search as run_search, Document, Ranker, SearchSettings, SentenceIndex};
+use tally_lab::search::generated::encoder_text;
 use tally_text::random::SplitMix64;
 
 use super::{directory_megabytes, synthetic};

@@ -1,5 +1,5 @@
 //! `tally train search-ranker --generated N` (issue 76): the learned ranker's weights trained on
-//! generated quantity queries ([`tally_engine::search::generated`]) over the training corpora's
+//! generated quantity queries ([`tally_lab::search::generated`]) over the training corpora's
 //! sentences, instead of on the 50 judged dev queries. A fixed tenth of the generated queries
 //! is kept out of training and measures it. The dev queries are then ranked once with the
 //! weights, a figure none of the training saw.
@@ -8,13 +8,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use tally_encoder::Encoder;
-use tally_engine::search::eval::RankerScores;
-use tally_engine::search::generated::{generate, GeneratorSettings};
-use tally_engine::search::learned::{
-    self, labelled_pools, LabelledQuery, LearnedWeights, QueryPool,
-};
 use tally_engine::search::vector_job::{fill_vectors, FillControl};
 use tally_engine::search::{Document, Ranker, SentenceIndex};
+use tally_lab::search::eval::RankerScores;
+use tally_lab::search::generated::{generate, GeneratorSettings};
+use tally_lab::search::learned::{self, labelled_pools, LabelledQuery, LearnedWeights, QueryPool};
 use tally_text::hash::stable_hash;
 
 use crate::cli::TrainSearchRankerArgs;

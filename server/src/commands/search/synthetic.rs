@@ -6,8 +6,8 @@ use std::path::Path;
 
 use anyhow::Context;
 use tally_engine::corpus::sentences::{read_documents, DATASET_DOCUMENTS};
-use tally_engine::search::eval::JudgedCollection;
 use tally_engine::search::Document;
+use tally_lab::search::eval::JudgedCollection;
 use tally_text::random::SplitMix64;
 
 /// Real documents from the data directory (none without one).

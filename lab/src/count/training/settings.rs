@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::count::span_model::CONTEXT_CHARS;
+use tally_engine::count::span_model::CONTEXT_CHARS;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct TrainSettings {

@@ -10,14 +10,14 @@ use super::eval::{
     ranking_scores, relevant_sentences, JudgedCollection, QueryScores, SearchEvalError, CUTOFF,
 };
 use super::generated::encoder_text;
-use super::index::SentenceIndex;
-use super::rank::search;
-pub use super::rankers::learned::{features, LearnedWeights, FEATURES};
-use super::settings::{DenseWeights, Ranker, SearchSettings};
 use super::token_vectors::TokenVectors;
-use crate::count::logistic::{FitSettings, Logistic};
 use tally_encoder::cosine;
 use tally_encoder::Encoder;
+use tally_engine::count::logistic::{FitSettings, Logistic};
+use tally_engine::search::index::SentenceIndex;
+use tally_engine::search::rank::search;
+pub use tally_engine::search::rankers::learned::{features, LearnedWeights, FEATURES};
+use tally_engine::search::settings::{DenseWeights, Ranker, SearchSettings};
 
 const N: usize = FEATURES.len();
 /// The fit's settings: fixed beforehand (the count ranker's), not chosen on the judged queries.

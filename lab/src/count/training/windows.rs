@@ -9,13 +9,13 @@ use candle_core::{IndexOp, Tensor};
 use super::data::{QueryCandidates, TrainingQuery};
 use super::silver::silver_questions;
 use super::silver_names::silver_name_questions;
-use crate::corpus::datasets::Snippet;
-use crate::count::candidates::{count_candidates, CountCandidate};
-use crate::count::span_model::{
+use tally_encoder::Encoder;
+use tally_engine::corpus::datasets::Snippet;
+use tally_engine::count::candidates::{count_candidates, CountCandidate};
+use tally_engine::count::span_model::{
     candidate_passages_within, make_windows, pair_tokenizer, PairTokenizer, Passage,
     SpanModelError, Window,
 };
-use tally_encoder::Encoder;
 
 use super::error::TrainError;
 use super::settings::TrainSettings;

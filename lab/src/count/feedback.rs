@@ -15,10 +15,12 @@
 use serde::Serialize;
 use tally_types::count::CountSettings;
 
-use super::answer_support::{support_features, AnswerSupport, SupportFeatures, SupportRule};
 use super::eval::ReplayedQuestion;
-use super::metrics::{count_scores, ratio, CountScores};
-use super::prediction::scored;
+use tally_engine::count::answer_support::{
+    support_features, AnswerSupport, SupportFeatures, SupportRule,
+};
+use tally_engine::count::metrics::{count_scores, ratio, CountScores};
+use tally_engine::count::prediction::scored;
 use tally_text::random::SplitMix64;
 
 /// Folds of the cross-validation that decides whether a retrained model is installed.
@@ -321,8 +323,8 @@ fn beats_shipped(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::candidates::CountCandidate;
-    use crate::count::prediction::Chosen;
+    use tally_engine::count::candidates::CountCandidate;
+    use tally_engine::count::prediction::Chosen;
 
     fn question(counts: &[f64], gold: f64) -> ReplayedQuestion {
         ReplayedQuestion {

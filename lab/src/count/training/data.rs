@@ -4,8 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::corpus::datasets::{gold_for, read_gold_counts, read_squad, DatasetError, Snippet};
-use crate::count::candidates::{count_candidates, CountCandidate};
+use tally_engine::corpus::datasets::{
+    gold_for, read_gold_counts, read_squad, DatasetError, Snippet,
+};
+use tally_engine::count::candidates::{count_candidates, CountCandidate};
 
 /// The data sets trained on: (name, snippet file, gold file) under the CoQEx data directory.
 pub const TRAINING_SETS: &[(&str, &str, &str)] = &[

@@ -5,14 +5,14 @@
 use std::collections::BTreeMap;
 
 use super::data::{QueryCandidates, TrainingQuery};
-use crate::count::answer_support::SupportRule;
-use crate::count::candidates::CountCandidate;
-use crate::count::consolidate::Strategy;
-use crate::count::lexical::lexical_confidence;
-use crate::count::metrics::{count_scores, CountScores};
-use crate::count::pipeline::CountSettings;
-use crate::count::prediction::{best_per_snippet, predict};
-use crate::count::question::analyse;
+use tally_engine::count::answer_support::SupportRule;
+use tally_engine::count::candidates::CountCandidate;
+use tally_engine::count::consolidate::Strategy;
+use tally_engine::count::lexical::lexical_confidence;
+use tally_engine::count::metrics::{count_scores, CountScores};
+use tally_engine::count::pipeline::CountSettings;
+use tally_engine::count::prediction::{best_per_snippet, predict};
+use tally_engine::count::question::analyse;
 
 /// Out-of-fold figures: data set → scorer → strategy → threshold → scores.
 pub type CrossValidation =

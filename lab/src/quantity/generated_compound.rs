@@ -14,8 +14,8 @@ use super::eval::{evaluate, ExtractionReport, GoldQuantity, GoldSentence, Half};
 use super::generated::{
     distinct_units, written_value, CollectionUnit, GroupScores, WrittenValue, TEMPLATES,
 };
-use crate::random::SplitMix64 as Random;
-use crate::units::collection::plural;
+use tally_text::random::SplitMix64 as Random;
+use tally_text::units::collection::plural;
 
 /// How a generated quantity is written: the class it tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -336,7 +336,7 @@ pub fn score_half(sentences: &[CompoundSentence], half: Half) -> CompoundScores 
 mod tests {
     use super::*;
     use crate::quantity::generated::half_of_unit;
-    use crate::units::collection::EntityName;
+    use tally_text::units::collection::EntityName;
 
     fn unit(name: &str, symbols: &[&str], dimension: &'static str) -> CollectionUnit {
         CollectionUnit {

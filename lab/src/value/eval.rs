@@ -14,12 +14,12 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{answer, parse_question, ValueAnswer, ValueRule, ValueSettings};
-use crate::corpus::sentences::parse_judged;
-use crate::count::metrics::{count_scores, CountScores};
-use crate::search::index::SearchIndexError;
-use crate::search::index::StoredSentence;
-use crate::search::observations::ObservationIndex;
+use tally_engine::corpus::sentences::parse_judged;
+use tally_engine::count::metrics::{count_scores, CountScores};
+use tally_engine::search::index::SearchIndexError;
+use tally_engine::search::index::StoredSentence;
+use tally_engine::search::observations::ObservationIndex;
+use tally_engine::value::{answer, parse_question, ValueAnswer, ValueRule, ValueSettings};
 use tally_text::quantity::{extract_in_context, parse_query, Quantity};
 use tally_text::UnitTable;
 
@@ -49,7 +49,7 @@ pub struct GoldValueQuestion {
     /// The half a written collection puts the question in; without one, a hash of its query
     /// decides ([`half_of`]).
     #[serde(skip)]
-    pub half: Option<tally_text::quantity::eval::Half>,
+    pub half: Option<crate::quantity::eval::Half>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -181,12 +181,11 @@ pub fn build_written(
     let mut sentences = Vec::new();
     let mut questions = Vec::new();
     for (i, q) in written.into_iter().enumerate() {
-        let half = tally_text::quantity::eval::Half::parse(&q.half).ok_or_else(|| {
-            ValueEvalError::Format {
+        let half =
+            crate::quantity::eval::Half::parse(&q.half).ok_or_else(|| ValueEvalError::Format {
                 path: shown.clone(),
                 message: format!("question {} has no half called `{}`", i + 1, q.half),
-            }
-        })?;
+            })?;
         for (j, s) in q.sentences.iter().enumerate() {
             sentences.push(StoredSentence {
                 id: format!("everyday-{i}#{j}"),
@@ -220,8 +219,8 @@ pub fn build_written(
 
 /// The two fixed halves of the questions, by a stable hash of their query (all questions of a
 /// query in one half): rules are developed looking at the tuning half only.
-pub fn half_of(question: &GoldValueQuestion) -> tally_text::quantity::eval::Half {
-    use tally_text::quantity::eval::Half;
+pub fn half_of(question: &GoldValueQuestion) -> crate::quantity::eval::Half {
+    use crate::quantity::eval::Half;
     if let Some(written) = question.half {
         return written;
     }
@@ -348,7 +347,7 @@ pub fn compare_rules(
     sentences: &[StoredSentence],
     questions: &[GoldValueQuestion],
 ) -> Result<(Vec<RuleRow>, usize), SearchIndexError> {
-    use tally_text::quantity::eval::Half;
+    use crate::quantity::eval::Half;
     let part = |half: Half| -> Vec<GoldValueQuestion> {
         questions
             .iter()

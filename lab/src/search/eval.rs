@@ -7,14 +7,14 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use super::error::SearchError;
-use super::index::{SearchIndexError, SentenceIndex};
-use super::rank::search;
-use super::settings::{Ranker, SearchSettings};
-use crate::corpus::error::ParseError;
-use crate::corpus::sentences::{parse_documents, parse_judged, JudgedQuery};
-use crate::corpus::Format;
 use tally_encoder::Encoder;
+use tally_engine::corpus::error::ParseError;
+use tally_engine::corpus::sentences::{parse_documents, parse_judged, JudgedQuery};
+use tally_engine::corpus::Format;
+use tally_engine::search::error::SearchError;
+use tally_engine::search::index::{SearchIndexError, SentenceIndex};
+use tally_engine::search::rank::search;
+use tally_engine::search::settings::{Ranker, SearchSettings};
 
 /// Cut-off of every metric.
 pub const CUTOFF: usize = 10;

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use super::data::TrainingDataError;
-use crate::corpus::datasets::DatasetError;
-use crate::count::span_model::SpanModelError;
+use tally_engine::corpus::datasets::DatasetError;
+use tally_engine::count::span_model::SpanModelError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {

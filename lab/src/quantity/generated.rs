@@ -15,9 +15,9 @@
 use std::path::Path;
 
 use super::eval::{evaluate, EvalError, ExtractionReport, GoldQuantity, GoldSentence, Half};
-use crate::hash::stable_hash;
-use crate::random::SplitMix64 as Random;
-use crate::units::collection::{self, plural, EntityName};
+use tally_text::hash::stable_hash;
+use tally_text::random::SplitMix64 as Random;
+use tally_text::units::collection::{self, plural, EntityName};
 
 /// The dimensions (the collection's measured concepts) that news and specification text use;
 /// the collection's scientific ones (luminous flux, absorbed dose, catalytic activity …) are

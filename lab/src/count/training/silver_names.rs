@@ -17,9 +17,9 @@ use std::ops::Range;
 
 use super::data::TrainingQuery;
 use super::silver::round_robin;
-use crate::count::instances::Mention;
-use crate::count::lexical::sentence_around;
-use crate::count::question::{is_stop, words};
+use tally_engine::count::instances::Mention;
+use tally_engine::count::lexical::sentence_around;
+use tally_engine::count::question::{is_stop, words};
 use tally_text::names::name_spans;
 
 /// Content words of the sentence kept in a question (after the class).

@@ -19,21 +19,21 @@ use super::cross_validation::{
 use super::data::{QueryCandidates, TrainingQuery};
 use super::reader::TrainError;
 use super::settings::TrainSettings;
-use crate::count::answer_support::{
+use tally_encoder::Encoder;
+use tally_engine::count::answer_support::{
     support_features, AnswerSupport, SupportFeatures, SupportRule, AGREEMENT_RATIO, SUPPORT_FILE,
 };
-use crate::count::calibration::{reliability, Reliability};
-use crate::count::consolidate::Strategy;
-use crate::count::metrics::ratio;
-use crate::count::metrics::{count_scores, CountScores};
-use crate::count::name_cache::NameCache;
-use crate::count::pipeline::CountSettings;
-use crate::count::prediction::{best_per_snippet, predict, scored, Chosen};
-use crate::count::question::analyse;
-use crate::count::ranker::{
+use tally_engine::count::calibration::{reliability, Reliability};
+use tally_engine::count::consolidate::Strategy;
+use tally_engine::count::metrics::ratio;
+use tally_engine::count::metrics::{count_scores, CountScores};
+use tally_engine::count::name_cache::NameCache;
+use tally_engine::count::pipeline::CountSettings;
+use tally_engine::count::prediction::{best_per_snippet, predict, scored, Chosen};
+use tally_engine::count::question::analyse;
+use tally_engine::count::ranker::{
     features, noun_fits, CandidateRanker, Features, FitSettings, QueryEvidence,
 };
-use tally_encoder::Encoder;
 
 /// Figures of one ranker training run.
 #[derive(Debug, Clone, Serialize)]
@@ -573,7 +573,7 @@ fn best_setting(cv: &CrossValidation) -> (String, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::candidates::count_candidates;
+    use tally_engine::count::candidates::count_candidates;
 
     /// A query of data set `dataset` whose snippets state `stated` counts, each with `confidence`.
     fn query(dataset: &str, gold: f64, stated: &[(f64, f64)]) -> (TrainingQuery, QueryConfidences) {

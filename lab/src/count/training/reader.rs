@@ -33,13 +33,13 @@ use super::cross_validation::{
 };
 use super::data::{QueryCandidates, TrainingQuery, TRAINING_SETS};
 use super::span_confidences::write_span_confidences;
-use crate::count::candidates::CountCandidate;
-use crate::count::span_model::{
+use tally_encoder::sha256_file;
+use tally_encoder::Encoder;
+use tally_engine::count::candidates::CountCandidate;
+use tally_engine::count::span_model::{
     head_logits, probabilities, raise_candidate_probabilities, ReaderTop, SpanModelMeta, META_FILE,
     WEIGHTS_FILE,
 };
-use tally_encoder::sha256_file;
-use tally_encoder::Encoder;
 
 pub use super::error::TrainError;
 use super::settings::TrainSettings;
@@ -425,7 +425,7 @@ fn write_weights(varmap: &VarMap, path: &Path) -> candle_core::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::span_model::{candidate_confidence, SpanModel};
+    use tally_engine::count::span_model::{candidate_confidence, SpanModel};
 
     use crate::test_encoder as encoder;
 
@@ -522,11 +522,11 @@ mod tests {
     /// tokenizer: the question left no room for the passage's stride.
     #[test]
     fn the_reader_answers_questions_of_any_accepted_length() {
-        let pipeline = crate::count::CountPipeline::load(
+        let pipeline = tally_engine::count::CountPipeline::load(
             encoder(),
             None,
-            crate::count::span_model::CONTEXT_CHARS,
-            crate::count::span_model::ReaderWeights::Fast,
+            tally_engine::count::span_model::CONTEXT_CHARS,
+            tally_engine::count::span_model::ReaderWeights::Fast,
         )
         .unwrap();
         let snippets = fixture().swap_remove(0).snippets;
@@ -534,14 +534,14 @@ mod tests {
         let numbers = format!("how many {}", "1,".repeat(245));
         for question in [words, numbers] {
             assert!(question.chars().count() <= 500 && question.chars().count() > 490);
-            let settings = crate::count::CountSettings::default();
+            let settings = tally_engine::count::CountSettings::default();
             let answer = pipeline.answer(
                 &question,
                 &snippets,
-                crate::count::pipeline::Retrieval::Given,
+                tally_engine::count::pipeline::Retrieval::Given,
                 &settings,
-                &crate::count::relevance::SameRarity,
-                &mut crate::count::pipeline::carry_on,
+                &tally_engine::count::relevance::SameRarity,
+                &mut tally_engine::count::pipeline::carry_on,
             );
             assert!(answer.is_ok(), "{question}: {:?}", answer.err());
         }
@@ -588,7 +588,7 @@ mod tests {
             .iter()
             .map(|s| s.text.as_str())
             .collect();
-        let passages = crate::count::span_model::candidate_passages(&texts, &candidates[0]);
+        let passages = tally_engine::count::span_model::candidate_passages(&texts, &candidates[0]);
         let read = loaded.score(&queries[0].question, &passages).unwrap();
         let trained: Vec<&EncodedWindow> = windows
             .iter()

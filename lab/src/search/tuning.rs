@@ -5,8 +5,8 @@
 //! query) are printed next to it.
 
 use super::eval::{per_query, JudgedCollection, QueryScores, RankerScores, SearchEvalError};
-use super::settings::{DenseWeights, Ranker, SearchSettings};
 use tally_encoder::Encoder;
+use tally_engine::search::settings::{DenseWeights, Ranker, SearchSettings};
 use tally_text::hash::stable_hash;
 
 /// Folds of the cross-validation.

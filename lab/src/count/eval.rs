@@ -1,33 +1,33 @@
 //! The three count evaluations behind `tally eval count | cnp | instances`: they read the CoQEx
-//! files, run the pipeline (or one stage of it) and score with [`super::metrics`].
+//! files, run the pipeline (or one stage of it) and score with [`tally_engine::count::metrics`].
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use serde::Serialize;
 
-use super::answer_support::SupportRule;
-use super::consolidate::Strategy;
-use super::contextualize::{classify, CnpClass, CnpInput, ContextSettings};
-use super::instances::InstanceScoring;
-use super::metrics::{
-    class_accuracy, count_scores, instance_scores, relevance, ClassAccuracy, CountScores,
-    InstanceScores,
-};
-use super::pipeline::{CountPipeline, CountSettings, PipelineError};
-use super::prediction::{best_per_snippet, predict, Chosen, Prediction};
-use super::question::analyse;
-use super::relevance::{Subject, WordRarity};
-use super::snippet_index::{IndexError, SnippetIndex};
-use super::structured::{passages_about, stated_count};
 use super::training::cross_validation::fold_assignment;
 use super::training::settings::TrainSettings;
-use crate::corpus::datasets::{
+use tally_encoder::{Encoder, EncoderError};
+use tally_engine::corpus::datasets::{
     gold_for, read_aliases, read_gold_counts, read_gold_instances, read_squad, DatasetError,
     QuerySnippets, Snippet,
 };
-use crate::corpus::error::ParseError;
-use tally_encoder::{Encoder, EncoderError};
+use tally_engine::corpus::error::ParseError;
+use tally_engine::count::answer_support::SupportRule;
+use tally_engine::count::consolidate::Strategy;
+use tally_engine::count::contextualize::{classify, CnpClass, CnpInput, ContextSettings};
+use tally_engine::count::instances::InstanceScoring;
+use tally_engine::count::metrics::{
+    class_accuracy, count_scores, instance_scores, relevance, ClassAccuracy, CountScores,
+    InstanceScores,
+};
+use tally_engine::count::pipeline::{CountPipeline, CountSettings, PipelineError};
+use tally_engine::count::prediction::{best_per_snippet, predict, Chosen, Prediction};
+use tally_engine::count::question::analyse;
+use tally_engine::count::relevance::{Subject, WordRarity};
+use tally_engine::count::snippet_index::{IndexError, SnippetIndex};
+use tally_engine::count::structured::{passages_about, stated_count};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EvaluateError {

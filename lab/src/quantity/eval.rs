@@ -21,10 +21,10 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::extract::singular;
-use super::{extract_in_context, Change, NumberKind, Quantity, Value};
-use crate::hash::stable_hash;
-use crate::UnitTable;
+use tally_text::hash::stable_hash;
+use tally_text::quantity::singular;
+use tally_text::quantity::{extract_in_context, Change, NumberKind, Quantity, Value};
+use tally_text::UnitTable;
 
 /// The two fixed halves of a gold file, by a stable hash of each sentence: the extractor's rules
 /// are tuned on the tuning half only, and the held-out half shows whether they generalise.

@@ -9,9 +9,9 @@
 use serde::Serialize;
 
 use super::feedback::{judged_in_draw, Visitors};
-use super::instances::type_compatibility;
-use super::logistic::{FitSettings, Logistic};
-use super::metrics::{instance_scores, InstanceScores};
+use tally_engine::count::instances::type_compatibility;
+use tally_engine::count::logistic::{FitSettings, Logistic};
+use tally_engine::count::metrics::{instance_scores, InstanceScores};
 use tally_text::random::SplitMix64;
 
 /// Names a visitor sees and may mark: the answer's top five.

@@ -11,9 +11,9 @@
 //! questions made from its own held-out snippets. Never call this on an evaluation set.
 
 use super::data::{QueryCandidates, TrainingQuery};
-use crate::count::candidates::CountCandidate;
-use crate::count::lexical::sentence_around;
-use crate::count::question::{is_stop, words};
+use tally_engine::count::candidates::CountCandidate;
+use tally_engine::count::lexical::sentence_around;
+use tally_engine::count::question::{is_stop, words};
 
 /// Content words of the sentence kept in a silver question (after the noun phrase).
 const CONTEXT_WORDS: usize = 8;
