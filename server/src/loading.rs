@@ -35,7 +35,7 @@ pub fn load_encoder(encoder: &str, models: &Path) -> anyhow::Result<(Arc<Encoder
 
 /// The encoder the command line's model flags name, and the directory it was loaded from.
 pub fn encoder_of(models: &ModelArgs) -> anyhow::Result<(Arc<Encoder>, PathBuf)> {
-    let (encoder, dir) = load_encoder(&models.encoder, &models.models)?;
+    let (encoder, dir) = load_encoder(&models.model_files.encoder, &models.model_files.models)?;
     Ok((encoder, dir.path().to_path_buf()))
 }
 

@@ -28,8 +28,8 @@ use crate::web_search::{Brave, SearchProvider, Searxng, WebSearch, BRAVE_BASE_UR
 /// Where the server's engines load from, with the reader as `tally ask` reads by default.
 fn engine_config(args: &ServeArgs, data_dir: Option<std::path::PathBuf>) -> EngineConfig {
     EngineConfig {
-        snippet_index: args.index.clone(),
-        sentence_index: args.search_index.clone(),
+        snippet_index: args.indexes.index.clone(),
+        sentence_index: args.indexes.search_index.clone(),
         data_dir,
         span_model: args.span_model.clone(),
         reader_context_chars: tally_engine::count::span_model::CONTEXT_CHARS,
@@ -112,7 +112,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let ingest = Arc::new(IngestService::new(
         db.clone(),
         server_name,
-        HeldCorpora::open(HeldCorpora::beside(&args.index)),
+        HeldCorpora::open(HeldCorpora::beside(&args.indexes.index)),
     ));
     let state = AppState {
         leptos_options: leptos_options(&args),
@@ -265,7 +265,8 @@ async fn open_database(args: &ServeArgs) -> (Database, Option<Arc<PrivateCluster
 }
 
 async fn load_encoder(args: &ServeArgs) -> EncoderSlot {
-    let dir = match crate::loading::encoder_dir(&args.encoder, &args.models) {
+    let dir = match crate::loading::encoder_dir(&args.model_files.encoder, &args.model_files.models)
+    {
         Ok(dir) => dir,
         Err(e) => {
             tracing::error!("encoder not loaded: {e:#}");

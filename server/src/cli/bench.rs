@@ -38,9 +38,8 @@ pub struct BenchIngestArgs {
     /// Where to build the two indexes [default: fresh directories under target/bench-ingest].
     #[arg(long, default_value = "target/bench-ingest")]
     pub dir: PathBuf,
-    /// Directory of the public data sets [default: ../shared/data when it exists].
-    #[arg(long, env = "TALLY_DATA")]
-    pub data: Option<PathBuf>,
+    #[command(flatten)]
+    pub data: super::DataArgs,
     #[arg(long)]
     pub json: bool,
     /// The models a server loads (its resident memory is measured with them).
@@ -66,9 +65,8 @@ pub struct BenchSearchArgs {
     /// Times each query runs per ranker.
     #[arg(long, default_value_t = 5)]
     pub runs: usize,
-    /// Directory of the public data sets [default: ../shared/data when it exists].
-    #[arg(long, env = "TALLY_DATA")]
-    pub data: Option<PathBuf>,
+    #[command(flatten)]
+    pub data: super::DataArgs,
     #[arg(long)]
     pub json: bool,
     /// The encoder of the `learned` ranker, timed after the others (skipped when it does not

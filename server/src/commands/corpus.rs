@@ -13,7 +13,7 @@ use tally_engine::search::SentenceIndex;
 
 use super::resident;
 use crate::cli::bench::BenchIngestArgs;
-use crate::cli::{data_dir_or_default, IndexArgs};
+use crate::cli::IndexArgs;
 
 /// `tally corpus list`.
 pub fn list(args: &IndexArgs) -> anyhow::Result<()> {
@@ -193,7 +193,7 @@ fn bench_input(args: &BenchIngestArgs) -> anyhow::Result<(Vec<Document>, String)
             "one document on one line".to_string(),
         ),
         None => {
-            let data = data_dir_or_default(&args.data);
+            let data = args.data.dir();
             let paragraphs = bench_paragraphs(data.as_deref())?;
             let documents = bench_documents(&paragraphs, args.sentences);
             let described = format!(

@@ -25,8 +25,7 @@ use tally_types::{CnpGroup, InstanceScoring};
 use super::judged_instances;
 use crate::cli::bench::BenchCountArgs;
 use crate::cli::{
-    data_dir_or_default, EvalCnpArgs, EvalCountArgs, EvalInstancesArgs, EvalRetrievalArg,
-    TrainCountSpansArgs,
+    EvalCnpArgs, EvalCountArgs, EvalInstancesArgs, EvalRetrievalArg, TrainCountSpansArgs,
 };
 use crate::loading::{encoder_of, load_pipeline, open_snippet_index};
 
@@ -318,7 +317,7 @@ pub fn eval_count(args: &EvalCountArgs) -> anyhow::Result<()> {
     // The default corpus: searched in the open regimes, and in every regime the measure of how
     // rare a question's words are (as when a person asks the server). The stored regime holds
     // it in memory, so that evaluations running side by side do not share a directory.
-    let data = data_dir_or_default(&args.data);
+    let data = args.data.dir();
     let index = match args.retrieval {
         EvalRetrievalArg::Stored => {
             let index = SnippetIndex::in_memory()?;
@@ -484,7 +483,7 @@ fn judged_answers(
     max_instances: usize,
 ) -> anyhow::Result<(Vec<judged_instances::JudgedQuestion>, Vec<CountAnswer>)> {
     let questions = judged_instances::read_judged(&args.judged)?;
-    let data = data_dir_or_default(&args.data);
+    let data = args.data.dir();
     let index = judged_instances::judged_index(&args.work, data.as_deref(), &args.collection)?;
     let mut settings = args.settings.0.clone();
     settings.max_instances = max_instances;

@@ -16,7 +16,7 @@ use tally_lab::count::feedback::{judged_in_draw, simulate, FeedbackFigures, Oper
 use tally_lab::count::instance_feedback::{simulate_instances, Candidate, InstanceQuestion, SHOWN};
 use tally_types::{FeedbackPart, Verdict};
 
-use crate::cli::{data_dir_or_default, EvalFeedbackArgs};
+use crate::cli::EvalFeedbackArgs;
 use crate::commands::judged_instances::judged_index;
 use crate::commands::train_instances::{candidate_rows, chosen_penalty, tuning_questions};
 use crate::loading::load_pipeline;
@@ -32,7 +32,7 @@ pub fn eval(args: &EvalFeedbackArgs) -> anyhow::Result<()> {
     let pipeline = load_pipeline(&args.models)?;
     // The default corpus weighs question words by rarity, as when a person asks.
     let index = SnippetIndex::in_memory()?;
-    ingest_default(&index, data_dir_or_default(&args.data).as_deref())?;
+    ingest_default(&index, args.data.dir().as_deref())?;
     let (settings, questions) = replay_counts(
         &pipeline,
         &snippets,
@@ -90,7 +90,7 @@ pub fn eval(args: &EvalFeedbackArgs) -> anyhow::Result<()> {
 /// The instance half: NQ dev's questions with gold instances, their names marked by visitors,
 /// the instance scorer refitted on its tuning rows and the marks.
 fn eval_instances(args: &EvalFeedbackArgs, pipeline: &CountPipeline) -> anyhow::Result<()> {
-    let data = data_dir_or_default(&args.data);
+    let data = args.data.dir();
     let index = judged_index(&args.work, data.as_deref(), &args.collection)?;
     let base = &args.settings.0;
     let tuning_questions = tuning_questions(&args.judged)?;

@@ -22,7 +22,7 @@ use super::own_document_instances::InstanceCheck;
 use super::own_document_values::{
     judge, judge_as_sure, judge_records, read_values, Outcome, OwnValueQuestion,
 };
-use crate::cli::{data_dir_or_default, EvalOwnDocumentsArgs};
+use crate::cli::EvalOwnDocumentsArgs;
 use crate::loading::load_pipeline;
 use tally_engine::corpus::format::Format;
 
@@ -301,7 +301,7 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
     };
     let collection = read_collection_with(&args.dir, &choice)?;
     // Over the documents alone, the default corpus is not needed.
-    let data = data_dir_or_default(&args.data).filter(|_| !args.documents_only);
+    let data = args.data.dir().filter(|_| !args.documents_only);
     let _ = std::fs::remove_dir_all(&args.work);
     // The default corpus first (the distractors), then the documents under their own name.
     let snippets =

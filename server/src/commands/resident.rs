@@ -96,8 +96,8 @@ pub fn measure_in_child(
     let exe = std::env::current_exe().context("this program's path is unknown")?;
     let mut command = Command::new(exe);
     command.args(["bench", "ingest", "--resident-of"]).arg(dir);
-    command.arg("--models").arg(&models.models);
-    command.args(["--encoder", &models.encoder]);
+    command.arg("--models").arg(&models.model_files.models);
+    command.args(["--encoder", &models.model_files.encoder]);
     if let Some(head) = &models.span_model {
         command.arg("--span-model").arg(head);
     }

@@ -13,9 +13,7 @@ use tally_lab::search::learned;
 use tally_lab::search::token_vectors::TokenVectors;
 use tally_lab::search::tuning::{folds, grid, Parts, ScoredGrid, Tuned, FOLDS};
 
-use crate::cli::{
-    data_dir_or_default, EvalSearchArgs, SearchArgs, SearchSettingsArgs, TrainSearchRankerArgs,
-};
+use crate::cli::{EvalSearchArgs, SearchArgs, SearchSettingsArgs, TrainSearchRankerArgs};
 use crate::loading::{encoder_of, open_sentence_index};
 
 mod bench;
@@ -48,7 +46,7 @@ pub fn search(args: &SearchArgs) -> anyhow::Result<()> {
     };
     let index = open_sentence_index(
         &args.sentences.search_index,
-        data_dir_or_default(&args.sentences.data).as_deref(),
+        args.sentences.data.dir().as_deref(),
     )?;
     let results = run_search(&index, encoder.as_deref(), &args.query, &settings)?;
     if args.json {

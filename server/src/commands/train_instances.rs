@@ -23,7 +23,7 @@ use super::judged_instances::{
     from_feedback, judged_index, read_judged, JudgedQuestion, Judgment, SHOWN,
 };
 use super::own_documents::Half;
-use crate::cli::{data_dir_or_default, TrainInstancesArgs};
+use crate::cli::TrainInstancesArgs;
 use crate::loading::load_pipeline;
 
 const FOLDS: usize = 5;
@@ -116,7 +116,7 @@ pub fn train(args: &TrainInstancesArgs) -> anyhow::Result<()> {
         );
         questions.extend(marked);
     }
-    let data = data_dir_or_default(&args.data);
+    let data = args.data.dir();
     let index = judged_index(&args.work, data.as_deref(), &args.collection)?;
     let pipeline = load_pipeline(&args.models)?;
     let rows = candidate_rows(&pipeline, &index, &questions, &args.settings.0)?;

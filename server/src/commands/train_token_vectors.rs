@@ -18,7 +18,7 @@ use tally_lab::search::generated::{
 use tally_lab::search::token_vectors::{TokenVectors, TrainSettings};
 use tally_text::hash::stable_hash;
 
-use crate::cli::{data_dir_or_default, TrainTokenVectorsArgs};
+use crate::cli::{DataArgs, TrainTokenVectorsArgs};
 use crate::loading::encoder_of;
 
 /// Texts to unit vectors: the encoder's, or the token vectors'.
@@ -29,7 +29,7 @@ const HELD_OUT_ONE_IN: u64 = 10;
 
 pub fn train(args: &TrainTokenVectorsArgs) -> anyhow::Result<()> {
     let started = Instant::now();
-    let (sentences, excluded) = training_sentences(args.data.as_deref(), &args.judged)?;
+    let (sentences, excluded) = training_sentences(&args.data, &args.judged)?;
     let settings = GeneratorSettings {
         queries: args.queries,
         ..GeneratorSettings::default()
@@ -117,10 +117,11 @@ pub fn train(args: &TrainTokenVectorsArgs) -> anyhow::Result<()> {
 /// The training corpora's sentences (Stresstest, LC-QuAD and NQ snippets, NewsQuant), and the
 /// judged Qsearch sentences that the generator must never read.
 pub(crate) fn training_sentences(
-    data: Option<&std::path::Path>,
+    data: &DataArgs,
     judged: &std::path::Path,
 ) -> anyhow::Result<(Vec<StoredSentence>, HashSet<String>)> {
-    let data = data_dir_or_default(&data.map(std::path::Path::to_path_buf))
+    let data = data
+        .dir()
         .context("the training corpora need the data directory (--data)")?;
     let judged = JudgedCollection::load(judged)?;
     let excluded: HashSet<String> = judged

@@ -8,14 +8,14 @@ use anyhow::{bail, Context};
 use tally_engine::value::{answer, parse_question, significant, ValueAnswer, ValueSettings};
 
 use crate::cli::bench::BenchValueArgs;
-use crate::cli::{data_dir_or_default, ValueArgs};
+use crate::cli::ValueArgs;
 use crate::loading::open_sentence_index;
 
 pub fn value(args: &ValueArgs) -> anyhow::Result<()> {
     answer_and_print(
         &args.question,
         &args.sentences.search_index,
-        data_dir_or_default(&args.sentences.data).as_deref(),
+        args.sentences.data.dir().as_deref(),
         args.json,
     )
 }
@@ -112,7 +112,10 @@ pub fn print_answer(found: &ValueAnswer) {
 
 /// `tally bench value`: each question's latency over the sentence index's observations.
 pub fn bench(args: &BenchValueArgs) -> anyhow::Result<()> {
-    let data = data_dir_or_default(&args.sentences.data)
+    let data = args
+        .sentences
+        .data
+        .dir()
         .context("the data directory is needed for the benchmark's questions (--data)")?;
     let index = open_sentence_index(&args.sentences.search_index, Some(&data))?;
     let judged = data.join(tally_engine::corpus::catalogue::QSEARCH.path);

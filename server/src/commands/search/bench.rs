@@ -18,7 +18,6 @@ use tally_text::random::SplitMix64;
 
 use super::{directory_megabytes, synthetic};
 use crate::cli::bench::BenchSearchArgs;
-use crate::cli::data_dir_or_default;
 use crate::loading::encoder_of;
 
 #[derive(Debug, Serialize)]
@@ -162,7 +161,7 @@ pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
         std::fs::remove_dir_all(&dir)
             .with_context(|| format!("could not clear {}", dir.display()))?;
     }
-    let data = data_dir_or_default(&args.data);
+    let data = args.data.dir();
     let real = synthetic::real_documents(data.as_deref())?;
     let index = SentenceIndex::open_or_create(&dir)?;
     let started = Instant::now();

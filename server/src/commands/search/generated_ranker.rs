@@ -31,7 +31,7 @@ pub(crate) fn train(
     shipped: &LearnedWeights,
 ) -> anyhow::Result<LearnedWeights> {
     let started = Instant::now();
-    let (sentences, excluded) = training_sentences(args.data.as_deref(), &args.judged)?;
+    let (sentences, excluded) = training_sentences(&args.data, &args.judged)?;
     let settings = GeneratorSettings {
         queries,
         ..GeneratorSettings::default()

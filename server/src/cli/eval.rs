@@ -1,0 +1,371 @@
+//! `tally eval`: every evaluation's flags.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use tally_types::count::flags::ReadingFlags;
+
+use super::{DataArgs, ModelArgs};
+use tally_types::Ranker;
+
+#[derive(Debug, Subcommand)]
+pub enum EvalCommand {
+    /// Quantity extraction against a gold file in the NewsQuant format: precision, recall and F1
+    /// for value, value+unit and value+change.
+    Extraction(EvalExtractionArgs),
+    /// Count answering on SQuAD-format snippets and a gold CSV: RP, coverage, P/C and proximity
+    /// for every consolidation strategy.
+    Count(EvalCountArgs),
+    /// CNP classification (Algorithm 2) against annotated categories: accuracy per class.
+    Cnp(EvalCnpArgs),
+    /// Instance ranking against gold instances and aliases: MAP@k, AR@k, Hit@10, MRR.
+    Instances(EvalInstancesArgs),
+    /// Feedback that teaches, by simulation: visitors judge a share of the answers (10, 30, 50%;
+    /// some adversarial), an operator reviews them; P/C on the judged questions (verified
+    /// answers) and on the others (the answer-support model retrained on the judgments).
+    Feedback(EvalFeedbackArgs),
+    /// Quantity search on judged sentences (Qsearch format): P@10, MRR@10, NDCG@10 per ranker,
+    /// in-sample with the defaults and 5-fold cross-validated by query over a grid of weights.
+    Search(EvalSearchArgs),
+    /// Value questions built from judged sentences (Qsearch format): Exist@1, Exist@10 of the
+    /// ranked observations and RP, coverage, P/C of the consolidated value.
+    Value(EvalValueArgs),
+    /// Count questions about a person's own documents (tests/fixtures/own-documents): right,
+    /// wrong and declined per half, over the documents alone and with the default corpus as
+    /// distractors.
+    OwnDocuments(EvalOwnDocumentsArgs),
+    /// Questions that count, add up, average or compare a table's rows under a condition
+    /// (tests/fixtures/aggregations): right, wrong and declined per operation and half, and
+    /// how each was answered (the records, the count reader, the value reader).
+    Aggregations(EvalAggregationsArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalAggregationsArgs {
+    /// The collection: `documents/` and `questions.jsonl`.
+    #[arg(long, default_value = "tests/fixtures/aggregations")]
+    pub dir: PathBuf,
+    /// Where the evaluation's sentence index is built.
+    #[arg(long, default_value = "target/eval-aggregations")]
+    pub work: PathBuf,
+    /// List the test half's misses too (read them only to report, never to tune).
+    #[arg(long)]
+    pub show_test: bool,
+    /// Answer without the records (the count and value readers alone, as before issue 74):
+    /// the figure to compare with.
+    #[arg(long)]
+    pub without_records: bool,
+    #[command(flatten)]
+    pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: ReadingFlags,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalOwnDocumentsArgs {
+    /// The collection: `documents/*.txt` and `questions.jsonl`.
+    #[arg(long, default_value = "tests/fixtures/own-documents")]
+    pub dir: PathBuf,
+    /// Where the evaluation's fresh snippet index is built.
+    #[arg(long, default_value = "target/eval-own-documents")]
+    pub work: PathBuf,
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// List the test half's misses too (read them only to report, never to tune).
+    #[arg(long)]
+    pub show_test: bool,
+    /// Answer over the documents alone, without the setting with the default corpus as
+    /// distractors (half the time).
+    #[arg(long)]
+    pub documents_only: bool,
+    /// Read the documents from this directory instead of `DIR/documents` (the collection's
+    /// documents in other formats, named by the same stems, e.g.
+    /// `tests/fixtures/own-documents/converted`), and ask only the questions about them.
+    #[arg(long)]
+    pub documents: Option<PathBuf>,
+    /// With `--documents`: read the collection's own documents that directory holds in other
+    /// formats instead (the same facts in their first format, to compare with).
+    #[arg(long, requires = "documents")]
+    pub originals: bool,
+    #[arg(long)]
+    pub json: bool,
+    /// Write each value answer's support and whether it is right (as if it were sure) to this
+    /// file, one JSON object per line: the tuning half's lines choose the "not sure" bound.
+    #[arg(long, value_name = "FILE")]
+    pub value_supports: Option<PathBuf>,
+    #[command(flatten)]
+    pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: ReadingFlags,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalValueArgs {
+    /// Judged queries (e.g. ../shared/data/qsearch/qsearch_text_dev.jsonl).
+    #[arg(long)]
+    pub judged: PathBuf,
+    /// Everyday value questions written for the project, with their sentences and halves.
+    #[arg(long, default_value = "tests/fixtures/everyday-values.json")]
+    pub everyday: PathBuf,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also print each question with its gold value and answer.
+    #[arg(long)]
+    pub errors: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalSearchArgs {
+    /// Judged queries (e.g. ../shared/data/qsearch/qsearch_text_dev.jsonl).
+    #[arg(long)]
+    pub judged: PathBuf,
+    /// Print {"queries","p@10","mrr@10","ndcg@10"} for the chosen ranker only (in-sample, with the
+    /// defaults; no grid).
+    #[arg(long)]
+    pub json: bool,
+    /// The ranker printed by --json [default: learned, the default ranker].
+    #[arg(long)]
+    pub ranker: Option<Ranker>,
+    /// Weight α of the quantity score.
+    #[arg(long, default_value_t = tally_types::search::DEFAULT_ALPHA)]
+    pub alpha: f64,
+    /// Rank with the judged sentences' vectors stored first, as a server's background job
+    /// stores them (8 bits per dimension), instead of encoding each pool.
+    #[arg(long)]
+    pub stored_vectors: bool,
+    #[command(flatten)]
+    pub models: ModelArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalCountArgs {
+    /// SQuAD-format snippets (e.g. ../shared/data/coqex/stresstest_v1/stresstest_bing_v1.json).
+    #[arg(long)]
+    pub snippets: PathBuf,
+    /// CSV with qid, query, answer_norm.
+    #[arg(long)]
+    pub gold: PathBuf,
+    /// Print {"queries","answered","rp","coverage","pc","proximity"} for the chosen strategy.
+    #[arg(long)]
+    pub json: bool,
+    /// Where each question's snippets come from.
+    #[arg(long, value_enum, default_value_t = EvalRetrievalArg::Stored)]
+    pub retrieval: EvalRetrievalArg,
+    /// (With --retrieval open or off-corpus) the snippet index searched, filled with the
+    /// default corpus (the data sets' snippets, from --data) when empty.
+    #[arg(long, default_value = "target/eval-count-index")]
+    pub index: PathBuf,
+    #[command(flatten)]
+    pub data: DataArgs,
+    #[command(flatten)]
+    pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: ReadingFlags,
+}
+
+/// `tally eval count --retrieval`: where an evaluated question's snippets come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EvalRetrievalArg {
+    /// The question's own snippet set, gathered for it (the benchmarks' setting).
+    Stored,
+    /// BM25's top --snippets over the whole default corpus (its own snippets among ~9,800), as
+    /// a question the corpus was not gathered for is answered.
+    Open,
+    /// As open, with the question's own snippets left out: a count given is almost always wrong.
+    OffCorpus,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalFeedbackArgs {
+    /// SQuAD-format snippets [default: Stresstest's, under --data].
+    #[arg(long)]
+    pub snippets: Option<PathBuf>,
+    /// CSV with qid, query, answer_norm [default: Stresstest's].
+    #[arg(long)]
+    pub gold: Option<PathBuf>,
+    /// Random draws of the judged questions per setting.
+    #[arg(long, default_value_t = 20)]
+    pub draws: usize,
+    #[arg(long, default_value_t = 61)]
+    pub seed: u64,
+    /// Print every setting's figures as JSON lines.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the honest judgments of the first draw at 30% judged, as the review queue
+    /// exports accepted ones (for `tally train support --judgments`).
+    #[arg(long)]
+    pub write_judgments: Option<PathBuf>,
+    /// The judged instance set (its tuning half: the instance scorer's own training rows).
+    #[arg(long, default_value = "tests/fixtures/instances/judged.jsonl")]
+    pub judged: PathBuf,
+    /// The own-documents collection some judged questions are about.
+    #[arg(long, default_value = "tests/fixtures/own-documents")]
+    pub collection: PathBuf,
+    /// Where the snippet index of the instance simulation is built.
+    #[arg(long, default_value = "target/eval-feedback")]
+    pub work: PathBuf,
+    #[command(flatten)]
+    pub data: DataArgs,
+    #[command(flatten)]
+    pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: ReadingFlags,
+}
+
+impl EvalFeedbackArgs {
+    /// The snippets and gold counts: those given, else Stresstest's under the data directory.
+    pub fn files(&self) -> anyhow::Result<(PathBuf, PathBuf)> {
+        let stresstest = || -> anyhow::Result<PathBuf> {
+            let data = self.data.dir().ok_or_else(|| {
+                anyhow::anyhow!("no data directory: give --data or --snippets and --gold")
+            })?;
+            Ok(data.join("coqex/stresstest_v1"))
+        };
+        Ok((
+            match &self.snippets {
+                Some(path) => path.clone(),
+                None => stresstest()?.join("stresstest_bing_v1.json"),
+            },
+            match &self.gold {
+                Some(path) => path.clone(),
+                None => stresstest()?.join("stresstest.csv"),
+            },
+        ))
+    }
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalCnpArgs {
+    /// A CoQuAD `*_contexts.csv` file.
+    #[arg(long)]
+    pub contexts: PathBuf,
+    #[arg(long)]
+    pub json: bool,
+    /// Keep a larger count a synonym when its phrase's cosine to CNP_rep is above 0.5 (the
+    /// authors' code); by default larger counts are incomparable (the paper's text).
+    #[arg(long)]
+    pub larger_synonyms: bool,
+    /// Phrases with cosine to CNP_rep at most this are incomparable.
+    #[arg(long, default_value_t = 0.1)]
+    pub min_cosine: f32,
+    #[command(flatten)]
+    pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: ReadingFlags,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalInstancesArgs {
+    /// SQuAD-format snippets [default: NQ dev's, under --data].
+    #[arg(long)]
+    pub snippets: Option<PathBuf>,
+    /// CSV with qid, query, answer_enum [default: NQ dev's instances, under --data].
+    #[arg(long)]
+    pub gold: Option<PathBuf>,
+    /// CSV with item, aliases [default: NQ dev's, under --data].
+    #[arg(long)]
+    pub aliases: Option<PathBuf>,
+    /// Print the chosen scoring's figures on the gold instances as one JSON object (nothing
+    /// else).
+    #[arg(long)]
+    pub json: bool,
+    /// The judged instance set: questions with the candidate names a person judged; its
+    /// precision of the shown top 5 is printed after the gold table.
+    #[arg(long, default_value = "tests/fixtures/instances/judged.jsonl")]
+    pub judged: PathBuf,
+    /// Print each judged question's first N candidate names with their context, to be judged,
+    /// and nothing else.
+    #[arg(long, value_name = "N")]
+    pub candidates: Option<usize>,
+    /// The own-documents collection some judged questions are about.
+    #[arg(long, default_value = "tests/fixtures/own-documents")]
+    pub collection: PathBuf,
+    /// Where the judged set's fresh snippet index is built.
+    #[arg(long, default_value = "target/eval-instances")]
+    pub work: PathBuf,
+    #[command(flatten)]
+    pub data: DataArgs,
+    #[command(flatten)]
+    pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: ReadingFlags,
+}
+
+impl EvalInstancesArgs {
+    /// The gold snippets, instances and aliases: those given, else NQ dev's under the data
+    /// directory.
+    pub fn gold_files(&self) -> anyhow::Result<(PathBuf, PathBuf, PathBuf)> {
+        let nq = || -> anyhow::Result<PathBuf> {
+            let data = self.data.dir().ok_or_else(|| {
+                anyhow::anyhow!(
+                    "no data directory: give --data or --snippets, --gold and --aliases"
+                )
+            })?;
+            Ok(data.join("coqex/natural_questions_dev"))
+        };
+        let or_nq = |given: &Option<PathBuf>, file: &str| -> anyhow::Result<PathBuf> {
+            match given {
+                Some(path) => Ok(path.clone()),
+                None => Ok(nq()?.join(file)),
+            }
+        };
+        Ok((
+            or_nq(&self.snippets, "natural_questions_dev_bing_v1.json")?,
+            or_nq(&self.gold, "natural_questions_dev_instances.csv")?,
+            or_nq(&self.aliases, "aliases.csv")?,
+        ))
+    }
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalExtractionArgs {
+    /// Gold file (e.g. ../shared/data/quantities/newsquant_dev.json). Without `--gold` and
+    /// `--generated`, every set is scored: NewsQuant dev (from --data), the generated tests and
+    /// the hand-written everyday sentences (--everyday).
+    #[arg(long)]
+    pub gold: Option<PathBuf>,
+    /// Score the generated tests instead of a gold file: the surface-form test (every unit of
+    /// the collection's everyday dimensions in each of its forms, in news and spec sentences)
+    /// and the compound and currency test (a unit per another, money with a country mark, named
+    /// after the amount or converted in brackets), each split by unit into a tuning and a
+    /// held-out half; prints F1 per dimension, surface kind, class and form.
+    #[arg(long, conflicts_with_all = ["gold", "half", "predictions", "write_predictions"])]
+    pub generated: bool,
+    /// The unit collection the generated test is built from.
+    #[arg(
+        long,
+        default_value = "../shared/data/quantities/kg-unit-collection.json"
+    )]
+    pub collection: PathBuf,
+    /// Seed of the generated test's values and templates.
+    #[arg(long, default_value_t = 34)]
+    pub seed: u64,
+    /// The hand-written everyday sentences (scored when neither --gold nor --generated is
+    /// given), with their classes and fixed halves.
+    #[arg(
+        long,
+        default_value = "tests/fixtures/quantities/everyday-sentences.json"
+    )]
+    pub everyday: PathBuf,
+    /// Directory of the public data sets, for NewsQuant dev [default: ../shared/data].
+    #[arg(long, env = "TALLY_DATA", default_value = "../shared/data")]
+    pub data: PathBuf,
+    /// Print one JSON object (per set) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also print every sentence where the extractor and the gold differ.
+    #[arg(long)]
+    pub errors: bool,
+    /// Score one fixed half of the file only: tuning (rules are tuned on it) or held-out (by a
+    /// hash of each sentence). Without it, the table shows the whole file and both halves.
+    #[arg(long)]
+    pub half: Option<String>,
+    /// Score another extractor's predictions instead of Tally's: a file in the gold format with
+    /// an entry for every gold sentence (see scripts/bench-cqe.sh).
+    #[arg(long, conflicts_with = "write_predictions")]
+    pub predictions: Option<PathBuf>,
+    /// Write Tally's predictions for the gold sentences to this file, in the gold format.
+    #[arg(long)]
+    pub write_predictions: Option<PathBuf>,
+}

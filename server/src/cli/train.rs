@@ -1,0 +1,169 @@
+//! `tally train`: every training command's flags.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use tally_types::count::flags::ReadingFlags;
+
+use super::{CorpusArgs, DataArgs, ModelArgs, DEFAULT_SENTENCE_INDEX};
+use tally_lab::count::training::settings::TrainSettings;
+
+#[derive(Debug, Subcommand)]
+pub enum TrainCommand {
+    /// The span head of the count pipeline, with 5-fold cross-validation by query.
+    CountSpans(TrainCountSpansArgs),
+    /// The `learned` search ranker's weights, on every judged query (its cross-validated
+    /// figures are printed too, each fold trained without its queries).
+    SearchRanker(TrainSearchRankerArgs),
+    /// The `learned` ranker's token vectors: distilled from the sentence encoder and fine-tuned
+    /// on quantity queries generated from the training corpora (never the judged Qsearch
+    /// sentences).
+    TokenVectors(TrainTokenVectorsArgs),
+    /// The learned instance scorer, on the judged instance set's tuning half: its penalty and
+    /// the probability above which names are shown chosen by 5-fold cross-validation by
+    /// question.
+    Instances(TrainInstancesArgs),
+    /// The answer-support model (what abstention reads) retrained on the operator's accepted
+    /// judgments of count answers, compared with the shipped one by 5-fold cross-validation by
+    /// question, and written to a span-model directory the server reads only with --span-model.
+    Support(TrainSupportArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TrainSupportArgs {
+    /// Accepted judgments as JSON lines (`GET /api/admin/judgments` with the admin token).
+    #[arg(long)]
+    pub judgments: Option<PathBuf>,
+    /// Or read them from this database (the server's).
+    #[arg(long, env = "DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// The span-model directory written: the shipped files and the retrained support model.
+    #[arg(long, default_value = "target/answer-support")]
+    pub out: PathBuf,
+    /// Sentence index (filled with the default corpus when empty), as the server's.
+    #[arg(long, env = "TALLY_SEARCH_INDEX", default_value = DEFAULT_SENTENCE_INDEX)]
+    pub search_index: PathBuf,
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    #[command(flatten)]
+    pub models: ModelArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TrainSearchRankerArgs {
+    /// Judged queries (Qsearch format).
+    #[arg(long, default_value = "../shared/data/qsearch/qsearch_text_dev.jsonl")]
+    pub judged: PathBuf,
+    /// Where to write the weights (the shipped ones are engine/data/search-ranker.json).
+    #[arg(long, default_value = "engine/data/search-ranker.json")]
+    pub out: PathBuf,
+    /// Token vectors (`tally train token-vectors`) whose cosine is measured as a candidate
+    /// feature.
+    #[arg(long)]
+    pub token_vectors: Option<PathBuf>,
+    /// Train on this many generated quantity queries over the training corpora instead of the
+    /// judged queries, which then measure the weights once (0: train on the judged queries).
+    #[arg(long, default_value_t = 0)]
+    pub generated: usize,
+    #[command(flatten)]
+    pub data: DataArgs,
+    #[command(flatten)]
+    pub models: ModelArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TrainTokenVectorsArgs {
+    /// Judged queries (Qsearch format), whose sentences are never trained on.
+    #[arg(long, default_value = "../shared/data/qsearch/qsearch_text_dev.jsonl")]
+    pub judged: PathBuf,
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// Where to write the vectors (the shipped ones are engine/data/token-vectors.safetensors).
+    #[arg(long, default_value = "engine/data/token-vectors.safetensors")]
+    pub out: PathBuf,
+    /// Most queries generated.
+    #[arg(long, default_value_t = 20_000)]
+    pub queries: usize,
+    /// Passes over the generated queries.
+    #[arg(long, default_value_t = 3)]
+    pub epochs: usize,
+    /// Generated queries printed, for a reader of the log.
+    #[arg(long, default_value_t = 12)]
+    pub show: usize,
+    #[command(flatten)]
+    pub models: ModelArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TrainInstancesArgs {
+    /// The judged instance set (its tuning half is trained on; the test half is never read).
+    #[arg(long, default_value = "tests/fixtures/instances/judged.jsonl")]
+    pub judged: PathBuf,
+    /// The own-documents collection some judged questions are about.
+    #[arg(long, default_value = "tests/fixtures/own-documents")]
+    pub collection: PathBuf,
+    /// Where the fresh snippet index is built.
+    #[arg(long, default_value = "target/train-instances")]
+    pub work: PathBuf,
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// Where to write the scorer (the shipped one is engine/data/instance-scorer.json).
+    #[arg(long, default_value = "engine/data/instance-scorer.json")]
+    pub out: PathBuf,
+    /// Also write every candidate row (question number, name, features, judgment) as JSON
+    /// lines, to study the evidence.
+    #[arg(long)]
+    pub write_rows: Option<PathBuf>,
+    /// Accepted judgments exported from the review queue (`GET /api/admin/judgments`): their
+    /// instance marks (relevant / not relevant) are trained on with the tuning half.
+    #[arg(long)]
+    pub judgments: Option<PathBuf>,
+    #[command(flatten)]
+    pub models: ModelArgs,
+    #[command(flatten)]
+    pub settings: ReadingFlags,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TrainCountSpansArgs {
+    /// The CoQEx data directory (with stresstest_v1/ and count_lcquad_v2/).
+    #[arg(long, default_value = "../shared/data/coqex")]
+    pub data: PathBuf,
+    /// Where to write span_head.safetensors and span_head.json.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Passes over the training windows.
+    #[arg(long, default_value_t = TrainSettings::default().epochs)]
+    pub epochs: usize,
+    /// How many of the encoder's top layers the reader fine-tunes with its head (0: only the
+    /// head, over the frozen encoder).
+    #[arg(long, default_value_t = TrainSettings::default().tuned_layers)]
+    pub tuned_layers: usize,
+    /// Windows without an answer per window with one, drawn anew each epoch.
+    #[arg(long, default_value_t = TrainSettings::default().negatives_per_positive)]
+    pub negatives_per_positive: f64,
+    /// Silver questions made from each training question's own snippets ("how many ‹noun
+    /// phrase› …" from a sentence's count phrase; 0: none).
+    #[arg(long, default_value_t = TrainSettings::default().silver_per_query)]
+    pub silver_per_query: usize,
+    /// Silver name questions ("which ‹class› …" from an enumeration, every listed name right)
+    /// made from each training question's own snippets (0: none, the count reader's recipe; 10:
+    /// the name reader's, engine/data/name-spans).
+    #[arg(long, default_value_t = TrainSettings::default().silver_names_per_query)]
+    pub silver_names_per_query: usize,
+    #[arg(long, default_value_t = 5)]
+    pub folds: usize,
+    /// Where the span head's out-of-fold candidate probabilities are written (and read by the
+    /// candidate ranker).
+    #[arg(long, default_value = "target/count-spans-oof.json")]
+    pub span_confidences: PathBuf,
+    /// Train only the candidate ranker, on the span probabilities of an earlier run (the span
+    /// head in --out stays as it is).
+    #[arg(long)]
+    pub ranker_only: bool,
+    /// Print the full cross-validation report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub models: ModelArgs,
+}
