@@ -250,19 +250,10 @@ pub fn question_key(question: &str) -> String {
         .join(" ")
 }
 
-/// Percent-encoding for a URL query value.
+/// A URL query value encoded as a form encodes it (`application/x-www-form-urlencoded`: a
+/// space is `+`, every byte but letters, digits and `*-._` is percent-encoded).
 pub fn encode(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for byte in value.bytes() {
-        match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(byte as char)
-            }
-            b' ' => out.push('+'),
-            _ => out.push_str(&format!("%{byte:02X}")),
-        }
-    }
-    out
+    form_urlencoded::byte_serialize(value.as_bytes()).collect()
 }
 
 impl Ask {
