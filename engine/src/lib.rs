@@ -5,15 +5,12 @@
 //! answering pipelines. The `tally` binary and the web app only wire these together.
 
 pub mod choices;
-pub mod corpus;
 pub mod count;
-pub mod index_dir;
 pub mod kind;
 pub mod records;
 pub mod search;
 pub mod value;
 
-pub use corpus::catalogue::{discover_corpora, CorpusInfo};
 pub use kind::{detect_kind, KindDecision, QuestionKind};
 
 /// The engine's version, stored with every answer so that answers can be traced to the code.

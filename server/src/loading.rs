@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
+use tally_documents::snippet_index::SnippetIndex;
 use tally_encoder::device::best_device;
 use tally_encoder::{Encoder, ModelDir};
-use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::CountPipeline;
 use tally_engine::search::SentenceIndex;
 
@@ -41,7 +41,7 @@ pub fn encoder_of(models: &ModelArgs) -> anyhow::Result<(Arc<Encoder>, PathBuf)>
 
 /// The snippet index in `dir`, filled with the default corpus (from `data`) when empty.
 pub fn open_snippet_index(dir: &Path, data: Option<&Path>) -> anyhow::Result<SnippetIndex> {
-    let (index, added) = tally_engine::corpus::default_snippets::open_with_default(dir, data)
+    let (index, added) = tally_documents::corpus::default_snippets::open_with_default(dir, data)
         .with_context(|| format!("the snippet index in {} could not be opened", dir.display()))?;
     for (corpus, n) in added {
         tracing::info!("ingested {n} snippets of {corpus} into {}", dir.display());
@@ -51,7 +51,7 @@ pub fn open_snippet_index(dir: &Path, data: Option<&Path>) -> anyhow::Result<Sni
 
 /// The sentence index in `dir`, filled with the default corpus (from `data`) when empty.
 pub fn open_sentence_index(dir: &Path, data: Option<&Path>) -> anyhow::Result<SentenceIndex> {
-    let (index, added) = tally_engine::corpus::sentences::open_with_default(dir, data)
+    let (index, added) = tally_documents::corpus::sentences::open_with_default(dir, data)
         .with_context(|| {
             format!(
                 "the sentence index in {} could not be opened",

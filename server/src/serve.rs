@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use leptos::config::LeptosOptions;
-use tally_engine::discover_corpora;
+use tally_documents::discover_corpora;
 use tokio::net::TcpListener;
 
 use crate::admin_token::AdminToken;
@@ -85,7 +85,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             None => StudyDefinition::builtin(
                 data_dir
                     .as_deref()
-                    .is_some_and(tally_engine::corpus::default_snippets::has_dataset_snippets),
+                    .is_some_and(tally_documents::corpus::default_snippets::has_dataset_snippets),
             ),
         },
         admin.clone(),

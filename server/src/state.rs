@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
+use tally_documents::CorpusInfo;
 use tally_encoder::Encoder;
-use tally_engine::CorpusInfo;
 
 use crate::admin_token::AdminToken;
 use crate::answering::Answerer;

@@ -123,10 +123,10 @@ async fn counts_sums_and_largest_are_computed_over_the_rows() {
 /// (tests/fixtures/aggregations) the records answer, asked through the web API and in memory.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sql_and_code_agree_on_the_collection() {
-    use tally_engine::corpus::budget::ReadBudget;
-    use tally_engine::corpus::documents::{self, read_file, Indexes};
-    use tally_engine::corpus::format::Format;
-    use tally_engine::count::snippet_index::SnippetIndex;
+    use tally_documents::corpus::budget::ReadBudget;
+    use tally_documents::corpus::documents::{self, read_file, Indexes};
+    use tally_documents::corpus::format::Format;
+    use tally_documents::snippet_index::SnippetIndex;
     use tally_engine::records::{answer_in_memory, MemoryRecords};
 
     let dir =

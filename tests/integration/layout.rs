@@ -8,10 +8,11 @@ use std::process::Command;
 use crate::support::workspace_root;
 
 /// Folders whose every file the table names (in the row of the nearest folder it lists).
-const NAMED_ONE_BY_ONE: [&str; 16] = [
+const NAMED_ONE_BY_ONE: [&str; 17] = [
     "types/src/",
     "text/src/",
     "encoder/src/",
+    "documents/src/",
     "engine/src/",
     "lab/src/",
     "app/src/",
@@ -113,10 +114,11 @@ fn the_layout_table_names_every_folder_and_file() {
 }
 
 /// The crates' source folders, from the floor up.
-const CRATE_SOURCES: [&str; 7] = [
+const CRATE_SOURCES: [&str; 8] = [
     "types/src/",
     "text/src/",
     "encoder/src/",
+    "documents/src/",
     "engine/src/",
     "lab/src/",
     "app/src/",

@@ -4,7 +4,7 @@
 //! The stages, one module each: [`question`] analysis, count [`candidates`] (ExtractCount),
 //! span confidences from Tally's own [`span_model`] (trained in the lab, `tally_lab::count::training`) or the [`lexical`]
 //! baseline, [`consolidate`] into one count, [`contextualize`] the count phrases (CNPs), and
-//! [`instances`]. [`pipeline`] runs them all; [`snippet_index`] finds the snippets; [`crate::corpus::datasets`]
+//! [`instances`]. [`pipeline`] runs them all; [`snippet_index`] finds the snippets; [`tally_documents::corpus::datasets`]
 //! reads the CoQEx files and [`metrics`] scores answers against them.
 
 pub mod answer_support;
@@ -28,7 +28,6 @@ pub mod question;
 pub mod ranker;
 pub mod relevance;
 
-pub mod snippet_index;
 pub mod span_model;
 pub mod statement;
 pub mod structured;

@@ -31,13 +31,13 @@ use super::ranker::{
     credit_sources, entity_shares_with_sources, features, noun_fits, CandidateRanker,
     QueryEvidence, RankerError, RANKER_FILE,
 };
-use super::snippet_index::{IndexError, SnippetIndex};
 use super::span_model::{
     builtin_dir, builtin_name_dir, raise_candidate_probabilities, ReaderWeights, SpanModel,
     SpanModelError, META_FILE,
 };
-use crate::corpus::datasets::Snippet;
 use instance_stage::{likely_only, rank_instances, ranked_instances, InstanceEvidence};
+use tally_documents::corpus::datasets::Snippet;
+use tally_documents::snippet_index::{IndexError, SnippetIndex};
 use tally_encoder::{Encoder, EncoderError};
 use tally_text::offsets::char_offset;
 

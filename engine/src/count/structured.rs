@@ -16,9 +16,9 @@ use super::relevance::Subject;
 use super::statement::{
     clear_statement, counts_the_answer_type, noun_statement, NOUN_STATEMENT_FLOOR, STATEMENT_FLOOR,
 };
-use crate::corpus::datasets::Snippet;
-use crate::corpus::structure::marks::{context_marks, mark_fits, marks_in};
-use crate::corpus::structure::{cell_in_unit, without_place, Record, CONTEXT_SEPARATOR};
+use tally_documents::corpus::datasets::Snippet;
+use tally_documents::corpus::structure::marks::{context_marks, mark_fits, marks_in};
+use tally_documents::corpus::structure::{cell_in_unit, without_place, Record, CONTEXT_SEPARATOR};
 use tally_text::quantity::singular;
 
 /// How a count was read from structure, for the answer's explanation.
@@ -654,7 +654,7 @@ mod tests {
 
     /// A passage of a document with its record, as ingestion writes both.
     fn passage(record: Record, source: &str) -> Snippet {
-        use crate::corpus::structure::{passages, Block, Outline};
+        use tally_documents::corpus::structure::{passages, Block, Outline};
         let outline = Outline {
             title: Some(source.into()),
             blocks: vec![Block {
@@ -811,13 +811,13 @@ mod tests {
 
     #[test]
     fn a_tables_rows_are_counted_and_named_from_its_first_column() {
-        use crate::corpus::budget::ReadBudget;
-        use crate::corpus::structure::{outline, passages};
+        use tally_documents::corpus::budget::ReadBudget;
+        use tally_documents::corpus::structure::{outline, passages};
         let table =
             "Station,Opened,Platforms\nAshby Cross,1874,2\nBrill Halt,1901,1\nCorran,1988,4\n";
         let outline = outline(
             table,
-            crate::corpus::format::Format::Csv,
+            tally_documents::corpus::format::Format::Csv,
             &ReadBudget::default(),
         )
         .expect("read");

@@ -7,8 +7,8 @@ use tally_types::count::{
 
 use super::compute::Computed;
 use super::plan::AggregateQuery;
-use super::table::{in_column_unit, ColumnKind, Row, TableSchema};
 use crate::count::question::analyse;
+use tally_documents::tables::{in_column_unit, ColumnKind, Row, TableSchema};
 
 /// The answer of an aggregation over `table`, whose shown `rows` (at most
 /// [`Aggregation::SHOWN_ROWS`], in table order) the computation took or left out.

@@ -4,7 +4,7 @@
 use tally_types::count::Operation;
 
 use super::plan::AggregateQuery;
-use super::table::RecordTable;
+use tally_documents::tables::RecordTable;
 
 /// The result of an aggregation, with the rows it took.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,6 +1,6 @@
 //! Records as a queryable table (issue 74): each table of a person's documents typed at
-//! ingestion (`table.rs`), a question read as an aggregation (`question.rs`) and planned over
-//! the tables (`plan.rs`), computed in code (`compute.rs`, the in-memory store `memory.rs`) or in
+//! ingestion (`tally_documents::tables`), a question read as an aggregation (`question.rs`) and planned over
+//! the tables (`plan.rs`), computed in code (`compute.rs`, over the in-memory store `tally_documents::tables::MemoryRecords`) or in
 //! SQL by the server, and answered with the rows it touched (`answer.rs`).
 //!
 //! [`decide`] is the one decision every entry point makes: an aggregation to compute, a
@@ -9,17 +9,15 @@
 
 mod answer;
 mod compute;
-mod memory;
 mod plan;
 mod question;
-mod table;
 
 pub use answer::{aggregation_answer, no_such_column_answer};
 pub use compute::{compute, Computed};
-pub use memory::MemoryRecords;
 pub use plan::{plan, AggregateQuery, Bound, Filter, FilterTest, Plan};
 pub use question::{read_question, AggregationQuestion, AskedCondition};
-pub use table::{
+pub use tally_documents::tables::MemoryRecords;
+pub use tally_documents::tables::{
     in_column_unit, tables_of, tables_of_records, year_of, Cell, Column, ColumnKind, RecordTable,
     Row, TableSchema,
 };

@@ -5,8 +5,8 @@
 use tally_types::count::Operation;
 
 use super::question::{words_of, AggregationQuestion, AskedCondition};
-use super::table::{measure_of, ColumnKind, TableSchema, NUMBER};
-use crate::search::keys::to_base;
+use tally_documents::sentence_store::keys::to_base;
+use tally_documents::tables::{measure_of, ColumnKind, TableSchema, NUMBER};
 use tally_text::quantity::Condition;
 
 /// A computation over one table, every part typed: nothing of it is text to splice into SQL.
@@ -218,7 +218,7 @@ fn rows_fit(words: &[String], table: &TableSchema) -> usize {
     let first = table.columns.first().map_or("", |c| c.name.as_str());
     let heading = table
         .context
-        .rsplit_once(crate::corpus::structure::CONTEXT_SEPARATOR)
+        .rsplit_once(tally_documents::corpus::structure::CONTEXT_SEPARATOR)
         .map_or("", |(_, heading)| heading);
     2 * overlap(words, first).max(overlap(words, heading))
         + usize::from(overlap(words, &table.context) > 0)
@@ -337,14 +337,14 @@ fn filter_for(
             // days" is not "Rain days"), else one the question's other words name ("won
             // fewer than 8 matches": "Won"); a measure ("over £5") needs no name when one
             // column holds it.
-            let named_by_noun = |(n, c): (usize, &super::table::Column)| {
+            let named_by_noun = |(n, c): (usize, &tally_documents::tables::Column)| {
                 let names = words_of(&c.name);
                 let noun = noun.as_ref()?;
                 noun.iter()
                     .all(|w| names.contains(w))
                     .then_some((n, noun.len() + 1))
             };
-            let named_by_words = |(n, c): (usize, &super::table::Column)| {
+            let named_by_words = |(n, c): (usize, &tally_documents::tables::Column)| {
                 let fit = overlap(&question.free_words, &c.name);
                 (fit > 0).then_some((n, fit))
             };
@@ -582,10 +582,10 @@ fn unit_text(unit: Option<&tally_text::quantity::QuantityUnit>) -> Option<String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::budget::ReadBudget;
-    use crate::corpus::documents::read;
-    use crate::corpus::format::Format;
     use crate::records::{read_question, tables_of};
+    use tally_documents::corpus::budget::ReadBudget;
+    use tally_documents::corpus::documents::read;
+    use tally_documents::corpus::format::Format;
 
     fn schemas(csv: &str) -> Vec<TableSchema> {
         let document =

@@ -1,23 +1,8 @@
-//! Why a quantity search, or the sentence index under it, failed.
+//! Why a quantity search failed (the sentence index's own failures are
+//! `tally_documents::sentence_store::SearchIndexError`).
 
-use crate::index_dir::OpenIndexError;
-use crate::search::vectors::VectorsError;
+use tally_documents::sentence_store::SearchIndexError;
 use tally_encoder::EncoderError;
-
-/// Why the sentence index (or its observations) could not be opened, written or read.
-#[derive(Debug, thiserror::Error)]
-pub enum SearchIndexError {
-    #[error("search index error: {0}")]
-    Tantivy(#[from] tantivy::TantivyError),
-    #[error(transparent)]
-    Open(#[from] OpenIndexError),
-    #[error("stored sentence {0} is unreadable: {1}")]
-    Stored(u32, String),
-    #[error("an observation could not be written: {0}")]
-    Unwritable(String),
-    #[error(transparent)]
-    Vectors(#[from] VectorsError),
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {

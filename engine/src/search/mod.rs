@@ -7,27 +7,20 @@
 //! [`rankers`]. The lab (`tally_lab::search`) scores the rankers on judged sentences and learns
 //! their weights.
 
-pub mod conditions;
 pub mod error;
-pub mod index;
-pub mod keys;
-pub mod observations;
 mod present;
 pub mod rank;
 pub mod rankers;
 mod retrieve;
-pub mod sentences;
 pub mod settings;
 pub mod store;
-pub mod stored;
 pub mod vector_job;
-pub mod vectors;
 
 pub use error::SearchError;
-pub use index::{Document, IngestStats, SearchIndexError, SentenceIndex};
 pub use rank::{search, MAX_K};
 pub use results::{EntityHit, Hit, SearchResults};
 pub use settings::{DenseWeights, Ranker, SearchSettings, SortOrder};
 pub use store::SentenceStore;
+pub use tally_documents::sentence_store::{Document, IngestStats, SearchIndexError, SentenceIndex};
 /// What a search returns (one type for the CLI, the API and the pages; in `tally-types`).
 pub use tally_types::search::results;

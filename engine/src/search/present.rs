@@ -6,9 +6,9 @@ use std::collections::HashMap;
 use tally_types::search::{ConstraintView, Hit, QuantityMatch, QueryView};
 use tally_types::SortOrder;
 
-use super::conditions::{self, Test};
-use super::index::StoredSentence;
-use super::keys;
+use tally_documents::sentence_store::conditions::{self, Test};
+use tally_documents::sentence_store::index::StoredSentence;
+use tally_documents::sentence_store::keys;
 use tally_text::offsets::char_offset;
 use tally_text::quantity::{Constraint, ParsedQuery};
 

@@ -4,13 +4,13 @@
 
 use std::time::Instant;
 
-use super::conditions::Test;
 use super::error::SearchError;
 use super::present::{hit_of, merge_duplicates, sort_by_score, sort_hits, view_of};
 use super::rankers::{ranker_for, QueryRead};
 use super::results::{Hit, SearchResults, SearchTimings};
 use super::settings::{SearchSettings, SortOrder};
 use super::store::{FirstStageQuery, SentenceStore};
+use tally_documents::sentence_store::conditions::Test;
 use tally_encoder::Encoder;
 use tally_text::quantity::{parse_query, ParsedQuery};
 
@@ -153,8 +153,8 @@ pub fn search_words(parsed: &ParsedQuery) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::index::Layout;
     use crate::search::{Document, Ranker, SentenceIndex};
+    use tally_documents::sentence_store::index::Layout;
 
     const FIXTURE: &[&str] = &[
         "The Alpha Arena has a capacity of 95,000 people.",
@@ -229,13 +229,13 @@ mod tests {
     #[test]
     fn indexed_keys_leave_every_ranking_as_it_was() {
         let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
-        let path = data.join(crate::corpus::catalogue::QSEARCH.path);
+        let path = data.join(tally_documents::corpus::catalogue::QSEARCH.path);
         let text =
             std::fs::read_to_string(&path).expect("the Qsearch dev file is in ../shared/data");
-        let judged = crate::corpus::sentences::parse_judged(&text).unwrap();
-        let documents = crate::corpus::sentences::parse_documents(
+        let judged = tally_documents::corpus::sentences::parse_judged(&text).unwrap();
+        let documents = tally_documents::corpus::sentences::parse_documents(
             &text,
-            crate::corpus::Format::Qsearch,
+            tally_documents::corpus::Format::Qsearch,
             "judged",
         )
         .unwrap();

@@ -10,10 +10,10 @@ use tantivy::columnar::Column;
 use tantivy::query::{BooleanQuery, Occur, Query};
 use tantivy::{DocAddress, DocId, Score, Searcher, SegmentReader};
 
-use super::conditions::{self, Test};
 use super::error::SearchError;
-use super::index::PACKED_FIELD;
-use super::keys::{self, Entry};
+use tally_documents::sentence_store::conditions::{self, Test};
+use tally_documents::sentence_store::index::PACKED_FIELD;
+use tally_documents::sentence_store::keys::{self, Entry};
 
 /// Most packed entries read per sentence.
 const MAX_ENTRIES: usize = 32;

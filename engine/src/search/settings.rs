@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 pub use tally_types::{Ranker, SortOrder};
 
-use super::keys::BARE_WEIGHT;
+use tally_documents::sentence_store::keys::BARE_WEIGHT;
 
 /// Settings of one search.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -25,7 +25,7 @@ pub struct SearchSettings {
     #[serde(default)]
     pub dense: DenseWeights,
     /// Credit for a value that misses a condition, falling with its distance to it (0: the
-    /// strict reading; see [`super::conditions::Test::with_softness`]).
+    /// strict reading; see [`tally_documents::sentence_store::conditions::Test::with_softness`]).
     #[serde(default)]
     pub soft: f64,
     /// How much the query's word rarity moves α: α · max(0, 1 + balance · (½ − rarity)), with

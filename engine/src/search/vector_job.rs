@@ -1,4 +1,4 @@
-//! The job that fills a sentence index's stored vectors ([`super::vectors`]). It runs after the
+//! The job that fills a sentence index's stored vectors ([`tally_documents::sentence_store::vectors`]). It runs after the
 //! text is indexed: searches answer meanwhile, and the rankers encode the pooled sentences that
 //! have no vector yet.
 //!
@@ -14,11 +14,11 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::error::SearchIndexError;
-use super::index::SentenceIndex;
 use super::rankers::dense::vector_text;
-use super::stored::StoredSentence;
-use super::vectors::SentenceVectors;
+use tally_documents::sentence_store::index::SentenceIndex;
+use tally_documents::sentence_store::stored::StoredSentence;
+use tally_documents::sentence_store::vectors::SentenceVectors;
+use tally_documents::sentence_store::SearchIndexError;
 use tally_encoder::{Encoder, EncoderError};
 
 /// Sentences encoded per batch: a stop waits for one batch (about a quarter of a second on 2

@@ -9,8 +9,10 @@ use super::retrieve::{retrieve, Retrieved};
 use super::{subject_of, ValueQuestion};
 use crate::count::consolidate::{consolidate, Scored};
 use crate::count::Strategy;
-use crate::search::index::SearchIndexError;
-use crate::search::observations::{Observation, ObservationIndex, ScoredObservation};
+use tally_documents::sentence_store::index::SearchIndexError;
+use tally_documents::sentence_store::observations::{
+    Observation, ObservationIndex, ScoredObservation,
+};
 use tally_text::offsets::char_offset;
 use tally_text::{Unit, UnitTable};
 
@@ -473,7 +475,7 @@ fn not_sure(answer: &ValueAnswer) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::index::StoredSentence;
+    use tally_documents::sentence_store::index::StoredSentence;
     use tally_text::quantity::extract_in_context;
 
     fn corpus(lines: &[(&str, &str)]) -> Vec<StoredSentence> {

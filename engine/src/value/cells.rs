@@ -8,11 +8,11 @@ use std::collections::HashSet;
 
 use super::answer::{answer, answer_in_corpus, ValueAnswer, ValueSettings};
 use super::{normalise, raw_words, ValueQuestion};
-use crate::corpus::datasets::Snippet;
-use crate::corpus::structure::Record;
-use crate::count::snippet_index::SnippetIndex;
-use crate::search::index::{Document, SearchIndexError, SentenceIndex};
-use crate::search::observations::ObservationIndex;
+use tally_documents::corpus::datasets::Snippet;
+use tally_documents::corpus::structure::Record;
+use tally_documents::sentence_store::index::{Document, SearchIndexError, SentenceIndex};
+use tally_documents::sentence_store::observations::ObservationIndex;
+use tally_documents::snippet_index::SnippetIndex;
 use tally_text::quantity::is_function_word;
 
 /// Snippets read for a question's table cells.
@@ -127,8 +127,8 @@ pub fn answer_with_tables(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::structure::{passages, Block, Outline};
     use crate::value::parse_question;
+    use tally_documents::corpus::structure::{passages, Block, Outline};
 
     fn fee_table() -> Vec<Snippet> {
         let header: std::sync::Arc<[String]> =
@@ -180,7 +180,7 @@ mod tests {
     #[test]
     fn a_value_is_answered_from_the_named_cell_not_its_neighbours() {
         let index = SnippetIndex::in_memory().expect("index");
-        let set = crate::corpus::datasets::QuerySnippets {
+        let set = tally_documents::corpus::datasets::QuerySnippets {
             qid: String::new(),
             question: String::new(),
             snippets: fee_table(),

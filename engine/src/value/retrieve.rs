@@ -8,8 +8,8 @@ use std::collections::HashSet;
 use super::question::is_measure_word;
 use super::ValueQuestion;
 use super::{description_words, named_measure, normalise, raw_words, subject_of, word_set};
-use crate::search::index::SearchIndexError;
-use crate::search::observations::{
+use tally_documents::sentence_store::index::SearchIndexError;
+use tally_documents::sentence_store::observations::{
     Observation, ObservationIndex, ObservationQuery, ScoredObservation,
 };
 use tally_text::quantity::is_function_word;

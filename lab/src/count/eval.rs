@@ -8,12 +8,13 @@ use serde::Serialize;
 
 use super::training::cross_validation::fold_assignment;
 use super::training::settings::TrainSettings;
-use tally_encoder::{Encoder, EncoderError};
-use tally_engine::corpus::datasets::{
+use tally_documents::corpus::datasets::{
     gold_for, read_aliases, read_gold_counts, read_gold_instances, read_squad, DatasetError,
     QuerySnippets, Snippet,
 };
-use tally_engine::corpus::error::ParseError;
+use tally_documents::corpus::error::ParseError;
+use tally_documents::snippet_index::{IndexError, SnippetIndex};
+use tally_encoder::{Encoder, EncoderError};
 use tally_engine::count::answer_support::SupportRule;
 use tally_engine::count::consolidate::Strategy;
 use tally_engine::count::contextualize::{classify, CnpClass, CnpInput, ContextSettings};
@@ -26,7 +27,6 @@ use tally_engine::count::pipeline::{CountPipeline, CountSettings, PipelineError}
 use tally_engine::count::prediction::{best_per_snippet, predict, Chosen, Prediction};
 use tally_engine::count::question::analyse;
 use tally_engine::count::relevance::{Subject, WordRarity};
-use tally_engine::count::snippet_index::{IndexError, SnippetIndex};
 use tally_engine::count::structured::{passages_about, stated_count};
 
 #[derive(Debug, thiserror::Error)]

@@ -7,12 +7,12 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
+use tally_documents::corpus::error::ParseError;
+use tally_documents::corpus::sentences::{parse_documents, parse_judged, JudgedQuery};
+use tally_documents::corpus::Format;
+use tally_documents::sentence_store::index::{SearchIndexError, SentenceIndex};
 use tally_encoder::Encoder;
-use tally_engine::corpus::error::ParseError;
-use tally_engine::corpus::sentences::{parse_documents, parse_judged, JudgedQuery};
-use tally_engine::corpus::Format;
 use tally_engine::search::error::SearchError;
-use tally_engine::search::index::{SearchIndexError, SentenceIndex};
 use tally_engine::search::rank::search;
 use tally_engine::search::settings::{Ranker, SearchSettings};
 

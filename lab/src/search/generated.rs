@@ -17,11 +17,11 @@
 use std::collections::{HashMap, HashSet};
 
 use super::token_vectors::Triple;
-use tally_engine::search::conditions::{meeting_score, Test};
-use tally_engine::search::keys::{entries, Entry};
+use tally_documents::sentence_store::conditions::{meeting_score, Test};
+use tally_documents::sentence_store::keys::{entries, Entry};
+use tally_documents::sentence_store::stored::StoredSentence;
 use tally_engine::search::rank::search_words;
 use tally_engine::search::rankers::encoder_query;
-use tally_engine::search::stored::StoredSentence;
 use tally_text::quantity::concept::concept_words;
 use tally_text::quantity::description::{normalise, word_set};
 use tally_text::quantity::{parse_query, Condition, NumberKind, Quantity, Value};
@@ -523,9 +523,9 @@ mod tests {
     /// read once excluded, while NewsQuant's give queries whose labels the parser confirms.
     #[test]
     fn no_qsearch_sentence_is_read_from_the_real_files() {
-        use tally_engine::corpus::sentences::{parse_judged, read_documents};
-        use tally_engine::corpus::Format;
-        use tally_engine::search::index::sentences_of;
+        use tally_documents::corpus::sentences::{parse_judged, read_documents};
+        use tally_documents::corpus::Format;
+        use tally_documents::sentence_store::index::sentences_of;
         let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
         let judged = std::fs::read_to_string(data.join("qsearch/qsearch_text_dev.jsonl"))
             .expect("the Qsearch dev file is in ../shared/data");

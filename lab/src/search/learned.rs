@@ -11,10 +11,10 @@ use super::eval::{
 };
 use super::generated::encoder_text;
 use super::token_vectors::TokenVectors;
+use tally_documents::sentence_store::index::SentenceIndex;
 use tally_encoder::cosine;
 use tally_encoder::Encoder;
 use tally_engine::count::logistic::{FitSettings, Logistic};
-use tally_engine::search::index::SentenceIndex;
 use tally_engine::search::rank::search;
 pub use tally_engine::search::rankers::learned::{features, LearnedWeights, FEATURES};
 use tally_engine::search::settings::{DenseWeights, Ranker, SearchSettings};

@@ -12,8 +12,8 @@ use std::path::Path;
 use candle_core::{Device, Tensor};
 use tokenizers::Tokenizer;
 
+use tally_documents::sentence_store::vectors::quantise;
 use tally_encoder::{cosine, Encoder, EncoderError};
-use tally_engine::search::vectors::quantise;
 use tally_text::random::SplitMix64;
 
 /// SIF's smoothing: a piece as frequent as a in the training text gets half the weight.

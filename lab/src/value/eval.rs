@@ -14,11 +14,11 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use tally_engine::corpus::sentences::parse_judged;
+use tally_documents::corpus::sentences::parse_judged;
+use tally_documents::sentence_store::index::SearchIndexError;
+use tally_documents::sentence_store::index::StoredSentence;
+use tally_documents::sentence_store::observations::ObservationIndex;
 use tally_engine::count::metrics::{count_scores, CountScores};
-use tally_engine::search::index::SearchIndexError;
-use tally_engine::search::index::StoredSentence;
-use tally_engine::search::observations::ObservationIndex;
 use tally_engine::value::{answer, parse_question, ValueAnswer, ValueRule, ValueSettings};
 use tally_text::quantity::{extract_in_context, parse_query, Quantity};
 use tally_text::UnitTable;

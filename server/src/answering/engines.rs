@@ -27,7 +27,9 @@ pub struct ExampleQuestions {
 
 impl ExampleQuestions {
     fn of_demo_corpus() -> Self {
-        use tally_engine::corpus::examples::{COUNT_EXAMPLES, QUANTITY_EXAMPLES, VALUE_EXAMPLES};
+        use tally_documents::corpus::examples::{
+            COUNT_EXAMPLES, QUANTITY_EXAMPLES, VALUE_EXAMPLES,
+        };
         let owned = |questions: &[&str]| questions.iter().map(|q| q.to_string()).collect();
         ExampleQuestions {
             count: owned(&COUNT_EXAMPLES),
@@ -39,8 +41,8 @@ impl ExampleQuestions {
 
 impl Engines {
     /// Both indexes, for ingesting, listing and deleting corpora.
-    pub fn indexes(&self) -> tally_engine::corpus::documents::Indexes<'_> {
-        tally_engine::corpus::documents::Indexes {
+    pub fn indexes(&self) -> tally_documents::corpus::documents::Indexes<'_> {
+        tally_documents::corpus::documents::Indexes {
             snippets: Some(self.snippets.as_ref()),
             sentences: Some(&self.sentences),
         }

@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::Serialize;
+use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::count::pipeline::StageTiming;
-use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::{CountPipeline, CountSettings};
 use tally_engine::records::{
     aggregation_answer, answer_in_memory, decide, Decision, MemoryRecords, TableSchema,

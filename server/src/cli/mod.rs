@@ -7,7 +7,7 @@ use tally_types::documents::UploadMode;
 use tally_types::{Mode, Ranker, SortOrder};
 
 use clap::{Args, Parser, Subcommand};
-use tally_engine::corpus::format::Format;
+use tally_documents::corpus::format::Format;
 use tally_engine::count::span_model::{ReaderWeights, CONTEXT_CHARS};
 use tally_types::request::{Ask, Settings};
 

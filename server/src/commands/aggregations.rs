@@ -11,11 +11,11 @@ use std::path::Path;
 
 use anyhow::Context;
 use serde::Deserialize;
-use tally_engine::corpus::documents::{self, Indexes};
+use tally_documents::corpus::documents::{self, Indexes};
+use tally_documents::sentence_store::index::SentenceIndex;
+use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::count::pipeline::carry_on;
-use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::records::MemoryRecords;
-use tally_engine::search::index::SentenceIndex;
 use tally_engine::value::{answer_with_tables, parse_question, ValueSettings};
 use tally_engine::{detect_kind, QuestionKind};
 

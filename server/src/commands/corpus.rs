@@ -5,10 +5,10 @@ use std::path::Path;
 
 use anyhow::Context;
 use indicatif::ProgressBar;
-use tally_engine::corpus::documents::{self, Indexes};
-use tally_engine::count::snippet_index::SnippetIndex;
-use tally_engine::search::index::Document;
-use tally_engine::search::sentences::split_sentences;
+use tally_documents::corpus::documents::{self, Indexes};
+use tally_documents::sentence_store::index::Document;
+use tally_documents::sentence_store::split::split_sentences;
+use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::search::SentenceIndex;
 
 use super::resident;
@@ -252,20 +252,20 @@ fn one_line_document(megabytes: u32) -> Document {
 
 /// The data sets' web snippets with their sentence counts (the demo corpus without them).
 fn bench_paragraphs(data: Option<&Path>) -> anyhow::Result<Vec<(String, usize)>> {
-    use tally_engine::corpus::catalogue::{LCQUAD_COUNT, NQ_COUNT, STRESSTEST};
+    use tally_documents::corpus::catalogue::{LCQUAD_COUNT, NQ_COUNT, STRESSTEST};
     let mut texts = Vec::new();
     for set in [STRESSTEST, NQ_COUNT, LCQUAD_COUNT] {
         let Some(path) = data.map(|d| d.join(set.path)).filter(|p| p.is_file()) else {
             continue;
         };
-        for query in tally_engine::corpus::datasets::read_squad(&path)? {
+        for query in tally_documents::corpus::datasets::read_squad(&path)? {
             texts.extend(query.snippets.into_iter().map(|s| s.text));
         }
     }
     if texts.is_empty() {
-        texts = tally_engine::corpus::sentences::parse_documents(
-            tally_engine::corpus::sentences::DEMO_DOCUMENTS,
-            tally_engine::corpus::Format::Jsonl,
+        texts = tally_documents::corpus::sentences::parse_documents(
+            tally_documents::corpus::sentences::DEMO_DOCUMENTS,
+            tally_documents::corpus::Format::Jsonl,
             "demo",
         )
         .map_err(anyhow::Error::msg)?

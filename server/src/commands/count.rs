@@ -4,10 +4,10 @@
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use tally_engine::corpus::default_snippets::ingest_default;
+use tally_documents::corpus::default_snippets::ingest_default;
+use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::count::contextualize::ContextSettings;
 use tally_engine::count::pipeline::carry_on;
-use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::span_model::SpanModel;
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
 use tally_lab::count::eval::{

@@ -358,7 +358,7 @@ fn print_value_set(
 
 /// Sentences and the questions asked over them.
 type ValueSet = (
-    Vec<tally_engine::search::index::StoredSentence>,
+    Vec<tally_documents::sentence_store::index::StoredSentence>,
     Vec<value_eval::GoldValueQuestion>,
 );
 

@@ -4,12 +4,12 @@
 //! operator reviews) is replayed over the same random draws of judged questions.
 
 use anyhow::Context;
-use tally_engine::corpus::datasets::{read_aliases, read_gold_instances};
-use tally_engine::corpus::default_snippets::ingest_default;
+use tally_documents::corpus::datasets::{read_aliases, read_gold_instances};
+use tally_documents::corpus::default_snippets::ingest_default;
+use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::count::answer_support::SupportRule;
 use tally_engine::count::instance_scorer::InstanceScorer;
 use tally_engine::count::metrics::{ratio, relevance, InstanceScores};
-use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::{CountPipeline, CountSettings};
 use tally_lab::count::eval::{replay_counts, EvalRetrieval, ReplayedQuestion};
 use tally_lab::count::feedback::{judged_in_draw, simulate, FeedbackFigures, Operator, Visitors};

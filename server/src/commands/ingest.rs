@@ -9,14 +9,14 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
-use tally_engine::corpus::budget::ReadBudget;
-use tally_engine::corpus::datasets::{parse_jsonl, read_jsonl, read_squad};
-use tally_engine::corpus::documents::{self, Indexes};
-use tally_engine::corpus::format::Format;
-use tally_engine::corpus::sentences::read_documents;
-use tally_engine::count::snippet_index::SnippetIndex;
+use tally_documents::corpus::budget::ReadBudget;
+use tally_documents::corpus::datasets::{parse_jsonl, read_jsonl, read_squad};
+use tally_documents::corpus::documents::{self, Indexes};
+use tally_documents::corpus::format::Format;
+use tally_documents::corpus::sentences::read_documents;
+use tally_documents::sentence_store::vectors::SentenceVectors;
+use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::search::vector_job::{fill_vectors, FillControl};
-use tally_engine::search::vectors::SentenceVectors;
 use tally_engine::search::SentenceIndex;
 
 use tally_types::documents::UploadMode;
@@ -257,7 +257,10 @@ fn store_documents(
     url: &str,
     args: &IngestArgs,
     files: &[(&Path, Format)],
-    batches: Vec<(String, Vec<tally_engine::search::index::Document>)>,
+    batches: Vec<(
+        String,
+        Vec<tally_documents::sentence_store::index::Document>,
+    )>,
 ) -> anyhow::Result<()> {
     let db = crate::store::db::Database::new(url);
     let replacing = if args.mode == UploadMode::Replace {

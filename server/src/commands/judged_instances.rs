@@ -14,9 +14,9 @@ use std::path::Path;
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
-use tally_engine::corpus::documents::{self, Indexes};
+use tally_documents::corpus::documents::{self, Indexes};
+use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::count::pipeline::carry_on;
-use tally_engine::count::snippet_index::SnippetIndex;
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
 
 use super::own_documents::{read_collection, Half, CORPUS};

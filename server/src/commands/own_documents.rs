@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
-use tally_engine::corpus::documents::{self, Indexes};
+use tally_documents::corpus::documents::{self, Indexes};
+use tally_documents::sentence_store::index::{Document, SentenceIndex};
+use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::count::pipeline::carry_on;
-use tally_engine::count::snippet_index::SnippetIndex;
-use tally_engine::search::index::{Document, SentenceIndex};
 use tally_engine::value::{parse_question, ValueSettings};
 
 use super::own_document_instances::InstanceCheck;
@@ -24,7 +24,7 @@ use super::own_document_values::{
 };
 use crate::cli::EvalOwnDocumentsArgs;
 use crate::loading::load_pipeline;
-use tally_engine::corpus::format::Format;
+use tally_documents::corpus::format::Format;
 
 /// The corpus name the collection's documents are ingested under.
 pub const CORPUS: &str = "own-documents";
@@ -190,7 +190,7 @@ pub fn read_documents_dir(dir: &Path) -> anyhow::Result<Vec<Document>> {
                 &bytes,
                 format,
                 name,
-                &tally_engine::corpus::budget::ReadBudget::for_bytes(bytes.len()),
+                &tally_documents::corpus::budget::ReadBudget::for_bytes(bytes.len()),
             )
             .with_context(|| format!("{} could not be read", path.display()))?,
         );

@@ -3,9 +3,9 @@
 //! kind of record it is, as the indexes would hold it.
 
 use anyhow::Context;
-use tally_engine::corpus::budget::ReadBudget;
-use tally_engine::corpus::documents;
-use tally_engine::corpus::structure::{passages_of, Record};
+use tally_documents::corpus::budget::ReadBudget;
+use tally_documents::corpus::documents;
+use tally_documents::corpus::structure::{passages_of, Record};
 
 use super::ingest::file_format;
 use crate::cli::ReadArgs;

@@ -3,10 +3,10 @@
 use std::path::Path;
 
 use anyhow::{bail, Context};
+use tally_documents::sentence_store::vectors::SentenceVectors;
 use tally_encoder::Encoder;
 use tally_engine::choices::SearchChoices;
 use tally_engine::search::vector_job::{fill_vectors, FillControl};
-use tally_engine::search::vectors::SentenceVectors;
 use tally_engine::search::{search as run_search, Ranker, SearchResults, SearchSettings};
 use tally_lab::search::eval::{evaluate, JudgedCollection, RankerScores};
 use tally_lab::search::learned;

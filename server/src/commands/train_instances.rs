@@ -16,7 +16,7 @@ use tally_lab::count::training::settings::TrainSettings;
 
 use std::path::Path;
 
-use tally_engine::count::snippet_index::SnippetIndex;
+use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::count::{CountPipeline, CountSettings};
 
 use super::judged_instances::{

@@ -6,11 +6,11 @@ use std::collections::HashSet;
 use std::time::Instant;
 
 use anyhow::Context;
-use tally_engine::corpus::catalogue::{LCQUAD_COUNT, NEWSQUANT, NQ_COUNT, STRESSTEST};
-use tally_engine::corpus::sentences::read_documents;
-use tally_engine::corpus::Format;
-use tally_engine::search::index::sentences_of;
-use tally_engine::search::stored::StoredSentence;
+use tally_documents::corpus::catalogue::{LCQUAD_COUNT, NEWSQUANT, NQ_COUNT, STRESSTEST};
+use tally_documents::corpus::sentences::read_documents;
+use tally_documents::corpus::Format;
+use tally_documents::sentence_store::index::sentences_of;
+use tally_documents::sentence_store::stored::StoredSentence;
 use tally_lab::search::eval::JudgedCollection;
 use tally_lab::search::generated::{
     encoder_text, generate, triples, GeneratedQuery, GeneratorSettings, NegativeKind,

@@ -118,7 +118,7 @@ pub fn bench(args: &BenchValueArgs) -> anyhow::Result<()> {
         .dir()
         .context("the data directory is needed for the benchmark's questions (--data)")?;
     let index = open_sentence_index(&args.sentences.search_index, Some(&data))?;
-    let judged = data.join(tally_engine::corpus::catalogue::QSEARCH.path);
+    let judged = data.join(tally_documents::corpus::catalogue::QSEARCH.path);
     let (_, questions) = tally_lab::value::eval::build(&judged)
         .context("the benchmark's questions could not be built")?;
     let settings = ValueSettings::default();

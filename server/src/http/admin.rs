@@ -23,7 +23,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Form, Json};
 use futures_util::stream;
 use serde::Deserialize;
-use tally_engine::corpus::Format;
+use tally_documents::corpus::Format;
 use tally_types::choice::Choice;
 use tally_types::documents::{CorpusRow, IngestJob, JobState, UploadMode};
 use tally_types::request::encode;

@@ -11,10 +11,10 @@ pub mod sync;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use tally_engine::corpus::budget::{ReadBudget, ReadRefused};
-use tally_engine::corpus::documents::{self, DocumentsError};
-use tally_engine::corpus::Format;
-use tally_engine::search::index::Document;
+use tally_documents::corpus::budget::{ReadBudget, ReadRefused};
+use tally_documents::corpus::documents::{self, DocumentsError};
+use tally_documents::corpus::Format;
+use tally_documents::sentence_store::index::Document;
 use tally_types::documents::{CorpusRow, IngestJob, UploadMode};
 use tokio::sync::Notify;
 

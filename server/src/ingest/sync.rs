@@ -6,8 +6,8 @@
 use std::time::{Duration, Instant};
 
 use sqlx::postgres::PgListener;
-use tally_engine::corpus::documents::{self, DocumentsError};
-use tally_engine::search::index::Document;
+use tally_documents::corpus::documents::{self, DocumentsError};
+use tally_documents::sentence_store::index::Document;
 use tally_types::documents::IngestProgress;
 use tokio::sync::watch;
 

@@ -8,7 +8,7 @@ use futures_util::future::BoxFuture;
 use tally_engine::count::CountSettings;
 use tally_types::count::Stage;
 
-use tally_engine::count::snippet_index::SnippetIndex;
+use tally_documents::snippet_index::SnippetIndex;
 
 use super::{stage, FetchError, FetchSnippets, Fetched};
 

@@ -7,7 +7,7 @@ mod local;
 mod web;
 
 use futures_util::future::BoxFuture;
-use tally_engine::corpus::datasets::Snippet;
+use tally_documents::corpus::datasets::Snippet;
 use tally_engine::count::CountSettings;
 use tally_types::count::{Retrieval, SnippetLink, SnippetOrigin, StageTiming};
 

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
-use tally_engine::corpus::datasets::Snippet;
+use tally_documents::corpus::datasets::Snippet;
 use tally_engine::count::CountSettings;
 use tally_types::count::Stage;
 use tally_types::count::{Retrieval, SnippetLink, SnippetOrigin, SnippetSource as Source};

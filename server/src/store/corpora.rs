@@ -5,7 +5,7 @@
 
 use sqlx::types::Json;
 use sqlx::{FromRow, Postgres, Transaction};
-use tally_engine::search::index::Document;
+use tally_documents::sentence_store::index::Document;
 use tally_types::documents::{IngestJob, IngestProgress, JobState, UploadMode};
 use uuid::Uuid;
 

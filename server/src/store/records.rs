@@ -5,10 +5,10 @@
 
 use sqlx::types::Json;
 use sqlx::{FromRow, Postgres, Transaction};
+use tally_documents::sentence_store::index::Document;
 use tally_engine::records::{
     tables_of, AggregateQuery, Column, Computed, FilterTest, RecordTable, Row, TableSchema,
 };
-use tally_engine::search::index::Document;
 use tally_types::count::{Aggregation, Operation};
 
 use crate::store::db::{classify, Database, DbError};

@@ -8,7 +8,6 @@ use tally_types::count::answer::RankedInstance;
 use tally_types::InstanceScoring;
 
 use super::{CountPipeline, CountSettings, PipelineError};
-use crate::corpus::datasets::Snippet;
 use crate::count::instance_reading::read_instances;
 use crate::count::instance_scorer::InstanceScorer;
 use crate::count::instances::{
@@ -19,8 +18,9 @@ use crate::count::membership::{features, KindWords, Membership, Seen};
 use crate::count::prediction::Chosen;
 use crate::count::question::{analyse, QuestionAnalysis};
 use crate::count::relevance::Subject;
-use crate::count::snippet_index::SnippetIndex;
 use crate::count::structured::passages_about;
+use tally_documents::corpus::datasets::Snippet;
+use tally_documents::snippet_index::SnippetIndex;
 use tally_encoder::cosine;
 
 impl CountPipeline {

@@ -14,7 +14,7 @@ use super::dense::{cosines, WITHOUT_WORDS};
 use super::{QueryRead, SentenceRanker};
 use crate::search::error::SearchError;
 use crate::search::store::FirstStage;
-use crate::search::vectors::SentenceVectors;
+use tally_documents::sentence_store::vectors::SentenceVectors;
 use tally_encoder::Encoder;
 
 /// The features, in the order of the weights.

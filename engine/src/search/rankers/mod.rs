@@ -23,7 +23,7 @@ use tally_types::Ranker;
 use super::error::SearchError;
 use super::settings::SearchSettings;
 use super::store::FirstStage;
-use super::vectors::SentenceVectors;
+use tally_documents::sentence_store::vectors::SentenceVectors;
 use tally_encoder::Encoder;
 use tally_text::quantity::ParsedQuery;
 

@@ -9,11 +9,11 @@
 
 mod tantivy;
 
-use super::conditions::Test;
-use super::error::{SearchError, SearchIndexError};
-use super::index::{Document, IngestStats};
-use super::stored::StoredSentence;
-use super::vectors::SentenceVectors;
+use super::error::SearchError;
+use tally_documents::sentence_store::conditions::Test;
+use tally_documents::sentence_store::stored::StoredSentence;
+use tally_documents::sentence_store::vectors::SentenceVectors;
+use tally_documents::sentence_store::{Document, IngestStats, SearchIndexError};
 
 /// Which candidates a ranker's first stage asks for.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -111,10 +111,10 @@ mod tests {
     use std::sync::Mutex;
 
     use super::*;
-    use crate::search::conditions::meeting_score;
-    use crate::search::index::{sentences_of, SentenceIndex};
-    use crate::search::keys::entries;
     use crate::search::{search, Ranker, SearchSettings};
+    use tally_documents::sentence_store::conditions::meeting_score;
+    use tally_documents::sentence_store::index::{sentences_of, SentenceIndex};
+    use tally_documents::sentence_store::keys::entries;
     use tally_text::quantity::description::word_set;
 
     /// Sentences in a vector; text score = how many of the query's words a sentence holds.

@@ -1,14 +1,15 @@
-//! The sentence store Tally ships: the tantivy index of [`crate::search::index`], its first
+//! The sentence store Tally ships: the tantivy index of [`tally_documents::sentence_store::index`], its first
 //! stage computed exactly inside the index ([`crate::search::retrieve`]: BM25 over the words,
 //! conditions as ranges of packed quantity entries, qs scored from the fast field).
 
 use std::collections::HashSet;
 
 use super::{FirstStage, FirstStageQuery, FirstStageResult, Retrieved, SentenceStore};
-use crate::search::error::{SearchError, SearchIndexError};
-use crate::search::index::{Document, IngestStats, SentenceIndex};
+use crate::search::error::SearchError;
 use crate::search::retrieve::{self, best_candidates, Candidate, Retrieval};
-use crate::search::vectors::SentenceVectors;
+use tally_documents::sentence_store::index::{Document, IngestStats, SentenceIndex};
+use tally_documents::sentence_store::vectors::SentenceVectors;
+use tally_documents::sentence_store::SearchIndexError;
 
 impl SentenceStore for SentenceIndex {
     fn first_stage(&self, query: &FirstStageQuery<'_>) -> Result<FirstStageResult, SearchError> {

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use tally_engine::corpus::datasets::{
+use tally_documents::corpus::datasets::{
     gold_for, read_gold_counts, read_squad, DatasetError, Snippet,
 };
 use tally_engine::count::candidates::{count_candidates, CountCandidate};

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use super::data::TrainingDataError;
-use tally_engine::corpus::datasets::DatasetError;
+use tally_documents::corpus::datasets::DatasetError;
 use tally_engine::count::span_model::SpanModelError;
 
 #[derive(Debug, thiserror::Error)]

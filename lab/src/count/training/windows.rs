@@ -9,8 +9,8 @@ use candle_core::{IndexOp, Tensor};
 use super::data::{QueryCandidates, TrainingQuery};
 use super::silver::silver_questions;
 use super::silver_names::silver_name_questions;
+use tally_documents::corpus::datasets::Snippet;
 use tally_encoder::Encoder;
-use tally_engine::corpus::datasets::Snippet;
 use tally_engine::count::candidates::{count_candidates, CountCandidate};
 use tally_engine::count::span_model::{
     candidate_passages_within, make_windows, pair_tokenizer, PairTokenizer, Passage,

@@ -9,9 +9,9 @@ use std::time::Instant;
 
 use anyhow::Context;
 use serde::Serialize;
-use tally_engine::search::stored::StoredSentence;
+use tally_documents::sentence_store::stored::StoredSentence;
+use tally_documents::sentence_store::vectors::SentenceVectors;
 use tally_engine::search::vector_job::{fill_vectors, vector_key, FillControl};
-use tally_engine::search::vectors::SentenceVectors;
 use tally_engine::search::{search as run_search, Document, Ranker, SearchSettings, SentenceIndex};
 use tally_lab::search::generated::encoder_text;
 use tally_text::random::SplitMix64;
@@ -388,7 +388,7 @@ fn encoder_cost(
     times.sort_by(f64::total_cmp);
     let sentences: Vec<String> = real
         .iter()
-        .flat_map(tally_engine::search::index::sentences_of)
+        .flat_map(tally_documents::sentence_store::index::sentences_of)
         .take(ENCODED_FOR_RATE)
         .map(|s| s.text)
         .collect();

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use anyhow::Context;
-use tally_engine::corpus::sentences::{read_documents, DATASET_DOCUMENTS};
+use tally_documents::corpus::sentences::{read_documents, DATASET_DOCUMENTS};
 use tally_engine::search::Document;
 use tally_lab::search::eval::JudgedCollection;
 use tally_text::random::SplitMix64;
@@ -32,7 +32,7 @@ pub fn real_documents(data: Option<&Path>) -> anyhow::Result<Vec<Document>> {
 /// generated sentences.
 pub fn bench_queries(data: Option<&Path>) -> Vec<String> {
     let mut queries: Vec<String> = data
-        .map(|d| d.join(tally_engine::corpus::catalogue::QSEARCH.path))
+        .map(|d| d.join(tally_documents::corpus::catalogue::QSEARCH.path))
         .and_then(|p| JudgedCollection::load(&p).ok())
         .map(|c| c.queries.into_iter().map(|q| q.query).collect())
         .unwrap_or_default();

@@ -13,8 +13,8 @@ use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, T
 use tantivy::schema::{Field, IndexRecordOption, Schema, Value, STORED, STRING, TEXT};
 use tantivy::{doc, Index, IndexReader, IndexWriter, TantivyDocument, Term};
 
-use super::relevance::{inverse_document_frequency, WordRarity};
 use crate::corpus::datasets::{QuerySnippets, Snippet};
+use crate::rarity::{inverse_document_frequency, WordRarity};
 use tally_types::count::Retrieval;
 use tally_types::request::question_key;
 

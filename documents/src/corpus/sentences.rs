@@ -10,7 +10,7 @@ use super::error::{CorpusError, ParseError};
 use super::format::Format;
 use crate::corpus::catalogue::{NEWSQUANT, QSEARCH, STRESSTEST};
 use crate::corpus::datasets::read_squad;
-use crate::search::index::{Document, IngestStats, SentenceIndex};
+use crate::sentence_store::index::{Document, IngestStats, SentenceIndex};
 
 /// Demo documents: a few paragraphs about stadiums, phones, cars and athletes.
 pub const DEMO_DOCUMENTS: &str = include_str!("../../data/demo_quantities.jsonl");

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::corpus::structure::{cell_in_unit, passages_of, without_place, Record};
-use crate::search::keys::to_base;
+use crate::sentence_store::keys::to_base;
 use tally_text::quantity::{extract, NumberKind, QuantityUnit, Value};
 
 /// What a column's cells hold, read from the cells themselves.

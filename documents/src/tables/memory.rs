@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::table::{tables_of, RecordTable};
-use crate::search::index::Document;
+use crate::sentence_store::index::Document;
 
 /// Each corpus's tables, in the order their documents were added.
 #[derive(Debug, Clone, Default)]
@@ -25,13 +25,13 @@ impl MemoryRecords {
     /// The tables of `corpus` read back from the snippet index's table rows (what a server or
     /// `tally ask` holds of an uploaded corpus).
     pub fn from_snippet_index(
-        index: &crate::count::snippet_index::SnippetIndex,
+        index: &crate::snippet_index::SnippetIndex,
         corpus: &str,
-    ) -> Result<Self, crate::count::snippet_index::IndexError> {
+    ) -> Result<Self, crate::snippet_index::IndexError> {
         let rows = index.table_rows_in(corpus)?;
         let documents: Vec<String> = rows
             .iter()
-            .map(|s| crate::count::snippet_index::document_of(&s.id))
+            .map(|s| crate::snippet_index::document_of(&s.id))
             .collect();
         let tables = super::table::tables_of_records(
             rows.iter()

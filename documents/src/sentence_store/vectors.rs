@@ -1,6 +1,6 @@
 //! Sentence vectors stored at ingestion (issue 76). The learned and dense rankers score their
 //! pool by the encoder's cosine. Each sentence's vector is computed once, by a background job
-//! ([`super::vector_job`]), and kept beside the sentence index. A query then encodes only
+//! (the engine's vector job (`tally_engine::search::vector_job`)), and kept beside the sentence index. A query then encodes only
 //! itself, and its pool is scored by dot products.
 //!
 //! - A vector is 8 bits per dimension with one scale per sentence: 384 + 4 bytes for MiniLM,

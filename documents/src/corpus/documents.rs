@@ -16,9 +16,9 @@ use super::format::Format;
 use super::structure::{self, Outline, Record};
 
 use crate::corpus::datasets::{QuerySnippets, Snippet};
-use crate::count::snippet_index::{IndexError, SnippetIndex};
-use crate::search::index::{Document, SearchIndexError, SentenceIndex};
-use crate::search::sentences::split_sentences;
+use crate::sentence_store::index::{Document, SearchIndexError, SentenceIndex};
+use crate::sentence_store::split::split_sentences;
+use crate::snippet_index::{IndexError, SnippetIndex};
 
 /// A snippet is a paragraph, or as many of a long paragraph's sentences as fit in this many
 /// characters (CoQEx's web snippets are about this long).
@@ -1042,7 +1042,7 @@ mod tests {
 
     #[test]
     fn a_document_without_sentence_ends_makes_bounded_snippets_and_sentences() {
-        use crate::search::sentences::MAX_SENTENCE_BYTES;
+        use crate::sentence_store::split::MAX_SENTENCE_BYTES;
         // A table dumped as text: numbers and words, no full stop, one paragraph (200 KB here;
         // the work is linear in the text, see `tally bench ingest`).
         let text = "bay 12 holds 340 crates of 25 kg ".repeat(6_000);

@@ -6,7 +6,7 @@ use std::path::Path;
 use super::error::CorpusError;
 use crate::corpus::catalogue::{LCQUAD_COUNT, NQ_COUNT, STRESSTEST};
 use crate::corpus::datasets::{parse_jsonl, read_squad};
-use crate::count::snippet_index::SnippetIndex;
+use crate::snippet_index::SnippetIndex;
 
 /// Demo snippets: a few count questions with hand-written snippets.
 pub const DEMO_SNIPPETS: &str = include_str!("../../data/demo_snippets.jsonl");

@@ -17,8 +17,8 @@ use tantivy::schema::{
 };
 use tantivy::{Index, IndexReader, IndexWriter, TantivyDocument, Term};
 
-use super::error::SearchIndexError;
 use super::stored::StoredSentence;
+use super::SearchIndexError;
 use crate::index_dir;
 use tally_text::quantity::description::{
     described_quantities, description_words, normalise, word_set, Description,
@@ -349,7 +349,7 @@ impl ObservationIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::index::{Document, SentenceIndex};
+    use crate::sentence_store::index::{Document, SentenceIndex};
 
     fn document(id: &str, text: &str) -> Document {
         Document {

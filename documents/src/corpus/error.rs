@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use super::datasets::DatasetError;
-use crate::count::snippet_index::IndexError;
-use crate::search::index::SearchIndexError;
+use crate::sentence_store::index::SearchIndexError;
+use crate::snippet_index::IndexError;
 
 /// Why a file's text could not be parsed: where in it, and what was expected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

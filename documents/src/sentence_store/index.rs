@@ -3,8 +3,8 @@
 //! every quantity's packed comparison key and base-unit value ([`super::keys`]), so that
 //! conditions filter and score inside the index.
 
-pub use super::error::SearchIndexError;
 pub use super::stored::StoredSentence;
+pub use super::SearchIndexError;
 use crate::index_dir;
 use std::ops::Bound;
 use std::path::Path;
@@ -22,7 +22,7 @@ use tantivy::{Index, IndexReader, IndexWriter, Searcher, TantivyDocument, Term};
 use super::conditions::Test;
 use super::keys;
 use super::observations::ObservationIndex;
-use super::sentences::split_sentences;
+use super::split::split_sentences;
 use super::vectors::SentenceVectors;
 use tally_text::quantity::extract_in_context;
 
@@ -48,7 +48,7 @@ pub struct Document {
 }
 
 #[derive(Clone, Copy)]
-pub(crate) struct Fields {
+pub struct Fields {
     pub id: Field,
     pub source: Field,
     /// The corpus the sentence was ingested under (empty for sentences added without one).
@@ -66,18 +66,18 @@ pub(crate) struct Fields {
 }
 
 /// The name of the fast field holding packed quantity entries.
-pub(crate) const PACKED_FIELD: &str = "quantity";
+pub const PACKED_FIELD: &str = "quantity";
 /// A strict condition is searched as ranges of entries unless the words match fewer than
 /// 1 / this of the sentences under its keys (then as the keys' postings): measured with
 /// `tally bench search` (results are the same either way).
-const RANGE_OVER_KEYS: u64 = 4;
+pub const RANGE_OVER_KEYS: u64 = 4;
 /// The name of the indexed field holding each sentence's comparison keys.
 const KEY_FIELD: &str = "quantity_key";
 
 /// What an index holds for finding the sentences that can meet a condition, by the Tally
 /// version that wrote it; each reads its older ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Layout {
+pub enum Layout {
     /// Nothing: every text match is checked.
     Plain,
     /// Each quantity's comparison key as a posting: the sentences with a compatible quantity.
@@ -118,8 +118,7 @@ fn schema(layout: Layout) -> (Schema, Fields) {
 
 impl Document {
     /// Documents `d0`, `d1`, … holding `texts`, from source "test" (the search tests').
-    #[cfg(test)]
-    pub(crate) fn numbered(texts: &[&str]) -> Vec<Document> {
+    pub fn numbered(texts: &[&str]) -> Vec<Document> {
         texts
             .iter()
             .enumerate()
@@ -152,7 +151,7 @@ pub struct SentenceIndex {
     reader: IndexReader,
     fields: Fields,
     observations: ObservationIndex,
-    /// Each sentence's encoder vector, filled by [`super::vector_job`] after the text is indexed.
+    /// Each sentence's encoder vector, filled by the engine's vector job (`tally_engine::search::vector_job`) after the text is indexed.
     vectors: SentenceVectors,
     /// Indexing threads; one keeps documents in the order they were added, so that equal
     /// scores rank the same way in every run (what an evaluation needs).
@@ -167,7 +166,7 @@ impl SentenceIndex {
 
     /// [`in_memory`](Self::in_memory), with quantity keys indexed or not (as versions before
     /// they were wrote an index: what the tests compare with).
-    pub(crate) fn in_memory_with(layout: Layout) -> Result<Self, SearchIndexError> {
+    pub fn in_memory_with(layout: Layout) -> Result<Self, SearchIndexError> {
         let (schema, fields) = schema(layout);
         let (index, reader) = index_dir::in_memory(schema)?;
         Ok(SentenceIndex {
@@ -189,10 +188,7 @@ impl SentenceIndex {
     }
 
     /// [`open_or_create`](Self::open_or_create), creating a new index with or without keys.
-    pub(crate) fn open_or_create_with(
-        dir: &Path,
-        layout: Layout,
-    ) -> Result<Self, SearchIndexError> {
+    pub fn open_or_create_with(dir: &Path, layout: Layout) -> Result<Self, SearchIndexError> {
         let existing = index_dir::open_existing(dir)?;
         let known = existing.and_then(|(index, reader)| {
             [Layout::Ranges, Layout::Keys, Layout::Plain]
@@ -426,12 +422,12 @@ impl SentenceIndex {
         Ok(sentences)
     }
 
-    pub(crate) fn searcher(&self) -> tantivy::Searcher {
+    pub fn searcher(&self) -> tantivy::Searcher {
         self.reader.searcher()
     }
 
     /// The stored sentence at `address`.
-    pub(crate) fn stored(
+    pub fn stored(
         &self,
         searcher: &tantivy::Searcher,
         address: tantivy::DocAddress,
@@ -461,7 +457,7 @@ impl SentenceIndex {
 
     /// How rare the words' `terms` are here: the mean of their BM25 idf over the idf of a word
     /// in one sentence, in [0, 1] (0 without words).
-    pub(crate) fn rarity(&self, searcher: &Searcher, terms: &[Term]) -> f64 {
+    pub fn rarity(&self, searcher: &Searcher, terms: &[Term]) -> f64 {
         let n = searcher.num_docs() as f64;
         let idf = |df: f64| (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
         let most = idf(1.0);
@@ -477,7 +473,7 @@ impl SentenceIndex {
     }
 
     /// The BM25 query of the words' `terms` ([`SentenceIndex::terms`]), `None` without any.
-    pub(crate) fn text_query(&self, terms: &[Term]) -> Option<Box<dyn Query>> {
+    pub fn text_query(&self, terms: &[Term]) -> Option<Box<dyn Query>> {
         if terms.is_empty() {
             return None;
         }
@@ -497,7 +493,7 @@ impl SentenceIndex {
     /// every sentence that meets the tests is among them, so results do not change. Every
     /// sentence in an index without keys. Scored 0, so that the text query (of the words'
     /// `terms`) it is intersected with keeps its BM25.
-    pub(crate) fn condition_filter(
+    pub fn condition_filter(
         &self,
         searcher: &Searcher,
         terms: &[Term],
@@ -562,7 +558,7 @@ impl SentenceIndex {
     }
 
     /// The index terms of some words, each once (stemmed as the index is).
-    pub(crate) fn terms(&self, words: &[String]) -> Vec<Term> {
+    pub fn terms(&self, words: &[String]) -> Vec<Term> {
         let Ok(mut analyzer) = self.index.tokenizer_for_field(self.fields.text) else {
             return Vec::new();
         };

@@ -13,7 +13,7 @@
 use std::sync::Arc;
 
 use super::{Block, Outline, Record};
-use crate::search::sentences::split_sentences;
+use crate::sentence_store::split::split_sentences;
 
 /// Starts the line that gives the context of the passages after it.
 pub const CONTEXT_MARK: char = '\u{1e}';

@@ -1,0 +1,13 @@
+//! A person's documents and the data sets, read into passages with their typed records, and the
+//! stores that hold them: the snippet index of count questions, the sentence index of quantity
+//! search and value questions (with its quantity keys, observations and sentence vectors), and
+//! the record tables. Nothing here answers a question; the engine answers over these stores.
+
+pub mod corpus;
+pub mod index_dir;
+pub mod rarity;
+pub mod sentence_store;
+pub mod snippet_index;
+pub mod tables;
+
+pub use corpus::catalogue::{discover_corpora, CorpusInfo};
