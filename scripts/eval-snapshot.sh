@@ -15,8 +15,11 @@ run() {
     local name=$1
     shift
     echo "== $name: tally $*" >&2
-    # Wall-clock figures are the only lines allowed to differ.
-    "$tally" "$@" 2>&1 | grep -v -E '(took|elapsed|seconds|[0-9] ?ms\b|/s\b)' >"$out/$name.txt" ||
+    # Wall-clock figures and log lines (time-stamped, naming the module that wrote them) are the
+    # only lines allowed to differ.
+    "$tally" "$@" 2>&1 |
+        grep -v -E '(took|elapsed|seconds|[0-9] ?ms\b|/s\b)' |
+        grep -v -E '^(.\[2m)?[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z' >"$out/$name.txt" ||
         { echo "tally $* failed" >&2; return 1; }
 }
 

@@ -8,8 +8,7 @@
 use super::candidates::CountCandidate;
 use super::question::{is_stop, words, QuestionAnalysis};
 use super::statement::counts_the_answer_type;
-use rust_stemmers::{Algorithm, Stemmer};
-use std::sync::LazyLock;
+use tally_text::quantity::singular;
 
 /// Past forms that do not end in "-ed", to their stems ("won" → "win").
 const IRREGULAR: &[(&str, &str)] = &[
@@ -44,16 +43,25 @@ const IRREGULAR: &[(&str, &str)] = &[
 ];
 
 /// A word's stem for matching a question's word to a passage's: irregular past forms to their
-/// present, then the Snowball English stemmer ("winning" → "win", "employed" → "employ",
-/// "operates" and "operate" → "oper").
+/// present, then "-ing", "-ed", "-es"/"-s" and a doubled last consonant off ("winning" → "win",
+/// "employed" → "employ", "operates" → "operat", "operate" → "operat").
 pub fn stem(word: &str) -> String {
-    static ENGLISH: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
     let word = word.to_lowercase();
-    let present = IRREGULAR
-        .iter()
-        .find(|(past, _)| *past == word)
-        .map_or(word.as_str(), |(_, present)| present);
-    ENGLISH.stem(present).into_owned()
+    if let Some((_, present)) = IRREGULAR.iter().find(|(past, _)| *past == word) {
+        return stem(present);
+    }
+    let mut s = singular(&word);
+    for suffix in ["ing", "ed", "e"] {
+        if s.len() > suffix.len() + 2 && s.ends_with(suffix) {
+            s.truncate(s.len() - suffix.len());
+            break;
+        }
+    }
+    let bytes = s.as_bytes();
+    if bytes.len() > 3 && bytes[bytes.len() - 1] == bytes[bytes.len() - 2] {
+        s.pop();
+    }
+    s
 }
 
 /// The question's words that say which count is meant, stemmed: its content words besides the
