@@ -21,9 +21,9 @@ use crate::error::HttpError;
 use crate::http::health;
 use crate::http::preferences::visitor_id;
 use crate::state::AppState;
-use crate::store::answers::{self, AnsweredFrom, HistoryOf};
-use crate::store::feedback::{self, FeedbackRefused, NewFeedback};
 use crate::study::StudyError;
+use tally_store::answers::{self, AnsweredFrom, HistoryOf};
+use tally_store::feedback::{self, FeedbackRefused, NewFeedback};
 use tally_types::{Choice, CnpGroup};
 
 /// What an answer was computed from, for its key: the corpora, or the web snippet set it used
@@ -68,7 +68,7 @@ pub async fn store_feedback(
     let db = state.db.clone();
     let visitor = feedback_visitor(asker);
     Ok(
-        crate::store::db::write_to_end(async move { feedback::insert(&db, &new, visitor).await })
+        tally_store::db::write_to_end(async move { feedback::insert(&db, &new, visitor).await })
             .await?,
     )
 }
@@ -149,7 +149,7 @@ pub async fn answer_and_store(
     };
     let db = state.db.clone();
     let stored =
-        crate::store::db::write_to_end(
+        tally_store::db::write_to_end(
             async move { answers::store_answer(&db, &asked, record).await },
         )
         .await;
@@ -186,8 +186,8 @@ async fn verified_for(
     if !matches!(answer.kind, QuestionKind::Count | QuestionKind::Value) {
         return None;
     }
-    let corpus = crate::store::verified::corpus_of(&ask.settings.count);
-    crate::store::verified::current(&state.db, &ask.q, corpus)
+    let corpus = tally_store::verified::corpus_of(&ask.settings.count);
+    tally_store::verified::current(&state.db, &ask.q, corpus)
         .await
         .inspect_err(|e| tracing::warn!("verified answers not read: {e}"))
         .ok()
@@ -349,11 +349,11 @@ impl Backend for ServerBackend {
                 .check(Some(&token), crate::admin_token::REVIEW_PAGE)
                 .map_err(|e| e.failure())?;
             // One opinion more than the page shows says whether another page follows.
-            let asked = crate::store::review::QueuePage {
+            let asked = tally_store::review::QueuePage {
                 limit: REVIEW_LIMIT + 1,
                 offset: REVIEW_LIMIT * i64::from(page),
             };
-            let mut queue = crate::store::review::queue(&state.db, asked)
+            let mut queue = tally_store::review::queue(&state.db, asked)
                 .await
                 .map_err(|e| e.failure())?;
             let opinions: usize = queue.iter().map(|q| q.opinions.len()).sum();
@@ -366,7 +366,7 @@ impl Backend for ServerBackend {
                     }
                 }
             }
-            let verified = crate::store::verified::list(&state.db, REVIEW_LIMIT)
+            let verified = tally_store::verified::list(&state.db, REVIEW_LIMIT)
                 .await
                 .map_err(|e| e.failure())?;
             Ok(tally_types::Review {

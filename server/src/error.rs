@@ -14,9 +14,9 @@ use tally_app::backend::Failure;
 use crate::admin_token::Forbidden;
 use crate::answering::AnswerError;
 use crate::ingest::IngestError;
-use crate::store::db::DbError;
-use crate::store::feedback::FeedbackRefused;
 use crate::study::StudyError;
+use tally_store::db::DbError;
+use tally_store::feedback::FeedbackRefused;
 
 /// An error that knows how it answers an HTTP request.
 pub trait HttpError: std::fmt::Display {

@@ -16,6 +16,5 @@ pub mod rate_limit;
 pub mod serve;
 pub mod sources;
 pub mod state;
-pub mod store;
 pub mod study;
 pub mod web_search;

@@ -19,11 +19,11 @@ use crate::ingest::IngestService;
 use crate::rate_limit::RateLimiter;
 use crate::sources::WebSource;
 use crate::state::{AppState, EncoderSlot, EncoderUnavailable};
-use crate::store::answers;
-use crate::store::db::Database;
-use crate::store::pg_cluster::PrivateCluster;
 use crate::study::{self, StudyDefinition, StudyService};
 use crate::web_search::{Brave, SearchProvider, Searxng, WebSearch, BRAVE_BASE_URL};
+use tally_store::answers;
+use tally_store::db::Database;
+use tally_store::pg_cluster::PrivateCluster;
 
 /// Where the server's engines load from, with the reader as `tally ask` reads by default.
 fn engine_config(args: &ServeArgs, data_dir: Option<std::path::PathBuf>) -> EngineConfig {
@@ -162,7 +162,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
 /// [`study::store::remove_empty_abandoned`]).
 /// Corpora stored before their tables were get them now, in the background (issue 74).
 async fn write_older_record_tables(db: Database) {
-    match crate::store::records::backfill(&db).await {
+    match tally_store::records::backfill(&db).await {
         Ok(0) => {}
         Ok(n) => tracing::info!("wrote {n} record tables of corpora stored before them"),
         Err(e) => tracing::warn!("the record tables of older corpora were not written: {e}"),

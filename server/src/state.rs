@@ -12,8 +12,8 @@ use crate::admin_token::AdminToken;
 use crate::answering::Answerer;
 use crate::ingest::IngestService;
 use crate::rate_limit::RateLimiter;
-use crate::store::db::Database;
 use crate::study::StudyService;
+use tally_store::db::Database;
 
 #[derive(Clone)]
 pub struct AppState {

@@ -3,7 +3,7 @@
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-use tally_server::store::pg_cluster::PrivateCluster;
+use tally_store::pg_cluster::PrivateCluster;
 
 use crate::support::{get_as_admin, post_feedback as post, scratch_dir, Server, ADMIN_TOKEN};
 
@@ -212,9 +212,9 @@ async fn database_outage_is_reported_and_loses_nothing() {
 /// question and no feedback refers to; an answer with feedback stays.
 #[tokio::test]
 async fn old_history_is_forgotten_but_feedback_keeps_its_answer() {
-    use tally_server::store::answers::{self, AnswerKey, AnsweredFrom, Asking, HistoryOf};
-    use tally_server::store::db::Database;
-    use tally_server::store::feedback::{self, NewFeedback};
+    use tally_store::answers::{self, AnswerKey, AnsweredFrom, Asking, HistoryOf};
+    use tally_store::db::Database;
+    use tally_store::feedback::{self, NewFeedback};
     use tally_types::{FeedbackPart, Verdict};
 
     let dir = scratch_dir("retention");

@@ -391,7 +391,7 @@ async fn a_private_cluster_is_stopped_when_its_holder_ends() {
     let dir = scratch_dir("round-five-cluster");
     let pid_file = dir.join("pg").join("data").join("postmaster.pid");
     {
-        let cluster = tally_server::store::pg_cluster::PrivateCluster::start(&dir.join("pg"))
+        let cluster = tally_store::pg_cluster::PrivateCluster::start(&dir.join("pg"))
             .await
             .expect("a private PostgreSQL starts");
         assert!(
@@ -404,7 +404,7 @@ async fn a_private_cluster_is_stopped_when_its_holder_ends() {
     assert!(!pid_file.exists(), "stopped when dropped");
     let pg = dir.join("pg");
     let panicked = tokio::spawn(async move {
-        let _cluster = tally_server::store::pg_cluster::PrivateCluster::start(&pg)
+        let _cluster = tally_store::pg_cluster::PrivateCluster::start(&pg)
             .await
             .expect("starts again");
         panic!("a test that fails while holding its cluster");

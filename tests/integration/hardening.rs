@@ -456,7 +456,7 @@ async fn two_servers_share_a_private_cluster_started_at_once_and_start_it_again(
     }
 
     // Stopped under them (attached as a third party, which does not own it).
-    let cluster = tally_server::store::pg_cluster::PrivateCluster::start(&pg)
+    let cluster = tally_store::pg_cluster::PrivateCluster::start(&pg)
         .await
         .expect("attaches to the running cluster");
     assert!(!cluster.owned());

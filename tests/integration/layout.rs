@@ -8,13 +8,14 @@ use std::process::Command;
 use crate::support::workspace_root;
 
 /// Folders whose every file the table names (in the row of the nearest folder it lists).
-const NAMED_ONE_BY_ONE: [&str; 17] = [
+const NAMED_ONE_BY_ONE: [&str; 18] = [
     "types/src/",
     "text/src/",
     "encoder/src/",
     "documents/src/",
     "engine/src/",
     "lab/src/",
+    "store/src/",
     "app/src/",
     "server/src/",
     "scripts/",
@@ -114,13 +115,14 @@ fn the_layout_table_names_every_folder_and_file() {
 }
 
 /// The crates' source folders, from the floor up.
-const CRATE_SOURCES: [&str; 8] = [
+const CRATE_SOURCES: [&str; 9] = [
     "types/src/",
     "text/src/",
     "encoder/src/",
     "documents/src/",
     "engine/src/",
     "lab/src/",
+    "store/src/",
     "app/src/",
     "server/src/",
 ];

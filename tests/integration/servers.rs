@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-use tally_server::store::pg_cluster::PrivateCluster;
+use tally_store::pg_cluster::PrivateCluster;
 
 use crate::own_documents;
 use crate::support::{form_action, post_feedback, quoted_after, scratch_dir, Server};
@@ -227,7 +227,7 @@ async fn two_servers_share_one_database() {
     // hourly); the completed one stays.
     let started_before = export["sessions_started"].as_u64().unwrap();
     started_ago(&database_url, &left_id, "8 days").await;
-    let db = tally_server::store::db::Database::new(&database_url);
+    let db = tally_store::db::Database::new(&database_url);
     let removed = tally_server::study::store::remove_empty_abandoned(&db)
         .await
         .unwrap();

@@ -314,12 +314,12 @@ pub struct TwoServers {
     pub a: Server,
     pub b: Server,
     /// Runs as long as this value is held.
-    pub cluster: tally_server::store::pg_cluster::PrivateCluster,
+    pub cluster: tally_store::pg_cluster::PrivateCluster,
 }
 
 /// Starts [`TwoServers`] in `dir` with `args` (beside `--data`, an empty data directory).
 pub async fn two_demo_servers(dir: &Path, args: &[&str]) -> TwoServers {
-    let cluster = tally_server::store::pg_cluster::PrivateCluster::start(&dir.join("pg"))
+    let cluster = tally_store::pg_cluster::PrivateCluster::start(&dir.join("pg"))
         .await
         .expect("a private PostgreSQL starts");
     let database_url = cluster.url();

@@ -42,3 +42,15 @@ impl WebSearchState {
         Self::ALL.into_iter().find(|s| s.name() == name)
     }
 }
+
+/// One web search result: the page and the text the search engine shows for it (kept with a
+/// question's snippet set).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WebResult {
+    pub url: String,
+    pub title: String,
+    /// Plain text (tags and entities removed).
+    pub text: String,
+    /// The publication date as the engine gives it (ISO date, or relative: "2 days ago").
+    pub published: Option<String>,
+}

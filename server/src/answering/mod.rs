@@ -16,11 +16,11 @@ use tally_engine::records::{
     aggregation_answer, answer_in_memory, decide, Decision, MemoryRecords, TableSchema,
 };
 
-use crate::store::db::Database;
 use tally_encoder::Encoder;
 use tally_engine::search::{search, SearchSettings, SentenceIndex};
 use tally_engine::value::{answer_with_tables, parse_question, ValueAnswer, ValueSettings};
 use tally_engine::{detect_kind, KindDecision, QuestionKind};
+use tally_store::db::Database;
 use tally_types::count::{SnippetOrigin, SnippetSource};
 use tally_types::request::{clean_text, Ask, Settings};
 use tally_types::{Answer, AnswerBody, Mode};
@@ -568,7 +568,7 @@ impl Answerer {
             return Ok(None);
         }
         let schemas = match &self.records {
-            Some(db) => match crate::store::records::schemas(db, &corpus).await {
+            Some(db) => match tally_store::records::schemas(db, &corpus).await {
                 Ok(schemas) => schemas,
                 Err(e) => {
                     // The snippet index holds the same tables: answer from it meanwhile.
@@ -587,7 +587,7 @@ impl Answerer {
                 None => None,
                 Some(Decision::Answer(answer)) => Some(*answer),
                 Some(Decision::Compute(query)) => {
-                    let (computed, rows) = crate::store::records::run(db, ids[query.table], &query)
+                    let (computed, rows) = tally_store::records::run(db, ids[query.table], &query)
                         .await
                         .map_err(|e| {
                             AnswerError::Failed(format!("the aggregation could not run: {e}"))

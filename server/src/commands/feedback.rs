@@ -20,7 +20,7 @@ use crate::cli::EvalFeedbackArgs;
 use crate::commands::judged_instances::judged_index;
 use crate::commands::train_instances::{candidate_rows, chosen_penalty, tuning_questions};
 use crate::loading::load_pipeline;
-use crate::store::review::Judgment;
+use tally_store::review::Judgment;
 
 /// The shares of answers judged (the 10, 30 and 50%).
 const JUDGED_SHARES: [f64; 3] = [0.1, 0.3, 0.5];

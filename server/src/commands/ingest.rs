@@ -23,7 +23,7 @@ use tally_types::documents::UploadMode;
 
 use super::corpus::{open_sentences, open_snippets};
 use crate::cli::{IngestArgs, IngestInto};
-use crate::store::corpora;
+use tally_store::corpora;
 
 /// How a file is ingested.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -262,7 +262,7 @@ fn store_documents(
         Vec<tally_documents::sentence_store::index::Document>,
     )>,
 ) -> anyhow::Result<()> {
-    let db = crate::store::db::Database::new(url);
+    let db = tally_store::db::Database::new(url);
     let replacing = if args.mode == UploadMode::Replace {
         ", replacing what it held"
     } else {

@@ -100,7 +100,7 @@ fn name_key(name: &str) -> String {
 
 /// The instance marks of accepted judgments (`GET /api/admin/judgments`), one judged question
 /// per question asked: relevant is an instance, not relevant none.
-pub fn from_feedback(judgments: &[crate::store::review::Judgment]) -> Vec<JudgedQuestion> {
+pub fn from_feedback(judgments: &[tally_store::review::Judgment]) -> Vec<JudgedQuestion> {
     use tally_types::{FeedbackPart, Verdict};
     let mut questions: Vec<JudgedQuestion> = Vec::new();
     for j in judgments
@@ -389,7 +389,7 @@ mod tests {
 
     #[test]
     fn accepted_instance_marks_become_judged_questions_for_training() {
-        use crate::store::review::Judgment as Accepted;
+        use tally_store::review::Judgment as Accepted;
         use tally_types::{FeedbackPart, Verdict};
         let mark = |question: &str, name: &str, verdict| Accepted {
             question: question.into(),

@@ -24,7 +24,7 @@ use tally_types::{AnswerBody, FeedbackPart, Mode, Verdict};
 
 use crate::answering::{unobserved, Answerer};
 use crate::cli::TrainSupportArgs;
-use crate::store::review::Judgment;
+use tally_store::review::Judgment;
 
 const FOLDS: usize = 5;
 
@@ -136,8 +136,8 @@ async fn read_judgments(args: &TrainSupportArgs) -> anyhow::Result<Vec<Judgment>
     match (&args.judgments, &args.database_url) {
         (Some(path), _) => super::read_json_lines(path),
         (None, Some(url)) => {
-            let db = crate::store::db::Database::new(url);
-            let judgments = crate::store::review::accepted_judgments(&db).await;
+            let db = tally_store::db::Database::new(url);
+            let judgments = tally_store::review::accepted_judgments(&db).await;
             db.close().await;
             Ok(judgments?)
         }

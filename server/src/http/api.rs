@@ -26,8 +26,8 @@ use crate::backend::{answer_and_store, answer_value, store_feedback};
 use crate::error::ApiError;
 use crate::http::login::bearer;
 use crate::state::AppState;
-use crate::store::answers;
-use crate::store::feedback::{self, Feedback, NewFeedback};
+use tally_store::answers;
+use tally_store::feedback::{self, Feedback, NewFeedback};
 use tally_types::StoredAnswer;
 
 /// `POST /api/feedback`: 201 with the stored row, or 200 with the earlier row when the same

@@ -11,7 +11,7 @@ use tally_app::status::{
 };
 
 use crate::state::AppState;
-use crate::store::db::DbError;
+use tally_store::db::DbError;
 use tally_types::WebSearchState;
 
 /// How long a status check waits for the database: long enough for a healthy local server, short

@@ -19,8 +19,8 @@ use crate::http::login::check_page_form;
 use crate::error::ApiError;
 use crate::http::api::{admit_to_feedback_rows, ListParams};
 use crate::state::AppState;
-use crate::store::review::{self, Decided, NewDecision, QueuePage};
-use crate::store::verified;
+use tally_store::review::{self, Decided, NewDecision, QueuePage};
+use tally_store::verified;
 use tally_types::QueuedQuestion;
 use tally_types::VerifiedRecord;
 
@@ -85,7 +85,7 @@ pub async fn decide(
     let Json(new) = body?;
     let db = state.db.clone();
     let decided =
-        crate::store::db::write_to_end(async move { review::decide(&db, id, &new).await }).await?;
+        tally_store::db::write_to_end(async move { review::decide(&db, id, &new).await }).await?;
     Ok(Json(decided))
 }
 
@@ -121,7 +121,7 @@ pub async fn withdraw(
     admit_to_feedback_rows(&state, &headers)?;
     let by = review::reviewer_name(body.and_then(|Json(w)| w.reviewer).as_deref())?;
     let db = state.db.clone();
-    let row = crate::store::db::write_to_end(async move { verified::withdraw(&db, id, &by).await })
+    let row = tally_store::db::write_to_end(async move { verified::withdraw(&db, id, &by).await })
         .await?;
     Ok(Json(row))
 }
@@ -186,7 +186,7 @@ pub async fn decide_from_page(
     };
     let db = state.db.clone();
     let decided =
-        crate::store::db::write_to_end(async move { review::decide(&db, id, &new).await }).await;
+        tally_store::db::write_to_end(async move { review::decide(&db, id, &new).await }).await;
     Ok(match decided {
         Ok(d) => {
             let verified = d
@@ -224,10 +224,8 @@ pub async fn withdraw_from_page(
     check_page_form(&state, &headers, &token, form.form_token(), REVIEW_PAGE)?;
     let db = state.db.clone();
     let withdrawn =
-        crate::store::db::write_to_end(
-            async move { verified::withdraw(&db, id, "operator").await },
-        )
-        .await;
+        tally_store::db::write_to_end(async move { verified::withdraw(&db, id, "operator").await })
+            .await;
     Ok(match withdrawn {
         Ok(v) => back_to_page(
             &token,

@@ -19,9 +19,9 @@ use tally_types::documents::{CorpusRow, IngestJob, UploadMode};
 use tokio::sync::Notify;
 
 use crate::answering::{AnswerError, Answerer};
-use crate::store::corpora;
-use crate::store::db::{write_to_end, Database, DbError};
 use held::HeldCorpora;
+use tally_store::corpora;
+use tally_store::db::{write_to_end, Database, DbError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum IngestError {

@@ -14,7 +14,7 @@ use tokio::sync::watch;
 use super::held::{step, Held, Step};
 use super::{IngestError, IngestService};
 use crate::answering::Answerer;
-use crate::store::corpora::{self, Added, StoredCorpus, CHANNEL};
+use tally_store::corpora::{self, Added, StoredCorpus, CHANNEL};
 
 /// A pass at least this often, announced or not.
 const PASS_EVERY: Duration = Duration::from_secs(5);

@@ -10,9 +10,9 @@ use tally_types::count::Stage;
 use tally_types::count::{Retrieval, SnippetLink, SnippetOrigin, SnippetSource as Source};
 
 use super::{stage, FetchError, FetchSnippets, Fetched};
-use crate::store::db::{Database, DbError};
-use crate::store::snippet_sets::{self, SnippetSet};
 use crate::web_search::{WebSearch, WebSearchError};
+use tally_store::db::{Database, DbError};
+use tally_store::snippet_sets::{self, SnippetSet};
 
 /// The configured web search with the store its snippet sets are kept in.
 pub struct WebSource {

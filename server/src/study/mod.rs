@@ -23,8 +23,8 @@ pub use definition::StudyDefinition;
 
 use crate::admin_token::{AdminToken, Forbidden};
 use crate::answering::{AnswerError, Answerer};
-use crate::store::db::{Database, DbError};
 use summary::{count_is_correct, ResponseRecord, TaskRecord};
+use tally_store::db::{Database, DbError};
 
 /// Longest time on one task that is still recorded; longer means the participant left.
 const MAX_TASK_SECONDS: f64 = 3600.0;
@@ -225,7 +225,7 @@ impl StudyService {
         );
         let db = self.db.clone();
         let (id, index, kind) = (session.id, form.index, task.kind());
-        crate::store::db::write_to_end(async move {
+        tally_store::db::write_to_end(async move {
             store::insert_response(&db, id, index, kind, &task_json, &response_json).await
         })
         .await?;

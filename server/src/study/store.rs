@@ -7,7 +7,7 @@ use sqlx::FromRow;
 use tally_types::study::StudyTask;
 use uuid::Uuid;
 
-use crate::store::db::{classify, Database, DbError};
+use tally_store::db::{classify, Database, DbError};
 
 /// A session is abandoned when it is not completed and nothing happened in it for this long:
 /// it takes no more answers, and the summary counts it apart.

@@ -19,16 +19,7 @@ use reqwest::StatusCode;
 pub use brave::{Brave, BRAVE_BASE_URL};
 pub use searxng::Searxng;
 
-/// One search result: the page and the text the engine shows for it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct WebResult {
-    pub url: String,
-    pub title: String,
-    /// Plain text (tags and entities removed).
-    pub text: String,
-    /// The publication date as the engine gives it (ISO date, or relative: "2 days ago").
-    pub published: Option<String>,
-}
+pub use tally_types::web_search::WebResult;
 
 /// Why a web search gave no snippets. Each says what happened in words a person can read; the
 /// answer shows it next to "answered from the local corpus instead".

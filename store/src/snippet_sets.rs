@@ -4,9 +4,9 @@
 use chrono::{DateTime, Utc};
 use sqlx::FromRow;
 
-use crate::store::db::{classify, Database, DbError};
-use crate::web_search::WebResult;
+use crate::db::{classify, Database, DbError};
 use tally_types::request::question_key;
+use tally_types::web_search::WebResult;
 
 /// A stored web search.
 #[derive(Debug, Clone, PartialEq)]

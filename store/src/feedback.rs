@@ -8,7 +8,7 @@ use uuid::Uuid;
 use tally_types::feedback::MAX_CORRECTED_COUNT;
 use tally_types::{Choice, CnpGroup, FeedbackPart, Verdict};
 
-use crate::store::db::{classify, Database, DbError};
+use crate::db::{classify, Database, DbError};
 
 /// Longest comment accepted, in characters (the table allows the same).
 pub const MAX_COMMENT_CHARS: usize = 4000;

@@ -11,7 +11,7 @@ use tally_engine::records::{
 };
 use tally_types::count::{Aggregation, Operation};
 
-use crate::store::db::{classify, Database, DbError};
+use crate::db::{classify, Database, DbError};
 
 /// Cells written per statement.
 const CELL_BATCH: usize = 20_000;

@@ -9,7 +9,7 @@ use tally_types::count::ALL_CORPORA;
 use tally_types::request::question_key;
 use tally_types::{VerifiedAnswer, VerifiedRecord};
 
-use crate::store::db::{classify, Database, DbError};
+use crate::db::{classify, Database, DbError};
 
 #[derive(FromRow)]
 struct Row {

@@ -10,7 +10,7 @@ use sqlx::FromRow;
 use tally_types::{Mode, QuestionKind};
 use uuid::Uuid;
 
-use crate::store::db::{classify, Database, DbError};
+use crate::db::{classify, Database, DbError};
 
 /// Where an answer was stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -1,6 +1,6 @@
-//! PostgreSQL: the pool and its migrations, the private cluster started when no database is
+//! Tally's PostgreSQL store: the pool and its migrations, the private cluster started when no database is
 //! configured, and the tables by what they hold (questions with their answers, feedback; the
-//! user study keeps its own in `study/`).
+//! user study keeps its own in the server's `study/`).
 
 pub mod answers;
 pub mod corpora;

@@ -13,8 +13,8 @@ use tally_types::{
     VerifiedRecord,
 };
 
-use crate::store::db::{classify, Database, DbError};
-use crate::store::verified::{self, Accepted};
+use crate::db::{classify, Database, DbError};
+use crate::verified::{self, Accepted};
 
 #[derive(FromRow)]
 struct OpinionRow {

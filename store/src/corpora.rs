@@ -9,8 +9,8 @@ use tally_documents::sentence_store::index::Document;
 use tally_types::documents::{IngestJob, IngestProgress, JobState, UploadMode};
 use uuid::Uuid;
 
-use crate::store::db::{classify, Database, DbError};
-use crate::store::records;
+use crate::db::{classify, Database, DbError};
+use crate::records;
 
 /// The `LISTEN`/`NOTIFY` channel that names a corpus when it changes.
 pub const CHANNEL: &str = "tally_corpora";
