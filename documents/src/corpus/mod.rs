@@ -12,6 +12,8 @@ pub mod documents;
 pub mod error;
 pub mod examples;
 pub mod format;
+mod html_text;
+mod ingest;
 pub mod sentences;
 pub mod structure;
 

@@ -11,7 +11,7 @@ use tally_types::count::answer::QuestionAnalysis;
 
 use super::candidates::{count_candidates, CountCandidate};
 use super::clause::{clause_count, Telling};
-use super::question::{is_stop, words};
+use super::question::words;
 use super::relevance::Subject;
 use super::statement::{
     clear_statement, counts_the_answer_type, noun_statement, NOUN_STATEMENT_FLOOR, STATEMENT_FLOOR,
@@ -20,6 +20,9 @@ use tally_documents::corpus::datasets::Snippet;
 use tally_documents::corpus::structure::marks::{context_marks, mark_fits, marks_in};
 use tally_documents::corpus::structure::{cell_in_unit, without_place, Record, CONTEXT_SEPARATOR};
 use tally_text::quantity::singular;
+
+mod fit;
+use fit::{asked_nouns, content_words, label_fit, verb_fit};
 
 /// How a count was read from structure, for the answer's explanation.
 #[derive(Debug, Clone, PartialEq)]
@@ -89,110 +92,6 @@ const PRESENT_LEADS: &[&str] = &[
     "in attendance",
     "guests",
 ];
-/// Words a label may use for the noun asked for.
-const SYNONYMS: &[(&str, &str)] = &[
-    ("people", "population"),
-    ("resident", "population"),
-    ("inhabitant", "population"),
-    ("employee", "staff"),
-    ("worker", "staff"),
-    ("people", "staff"),
-    ("employee", "headcount"),
-    ("seat", "capacity"),
-    ("people", "passenger"),
-    ("people", "visitor"),
-];
-
-/// The singular content words of a phrase.
-fn content_words(text: &str) -> Vec<String> {
-    let without_brackets: String = {
-        let mut depth = 0;
-        text.chars()
-            .filter(|&c| {
-                match c {
-                    '(' => depth += 1,
-                    ')' => depth = (depth - 1).max(0),
-                    _ => {}
-                }
-                depth == 0 && c != ')'
-            })
-            .collect()
-    };
-    words(&without_brackets)
-        .into_iter()
-        .filter(|w| !is_stop(w) && !w.chars().all(|c| c.is_ascii_digit()))
-        .map(|w| singular(&w))
-        .collect()
-}
-
-/// The nouns the question counts: its answer type's head and, when the type runs on into a
-/// verb ("streams feed lake morrow"), its first plural word.
-fn asked_nouns(analysis: &QuestionAnalysis) -> Vec<String> {
-    let mut nouns = Vec::new();
-    if !analysis.head.is_empty() {
-        nouns.push(analysis.head.clone());
-    }
-    let typed = words(&analysis.answer_type);
-    for word in typed.iter().take(3) {
-        let one = singular(word);
-        if one != *word && !nouns.contains(&one) {
-            nouns.push(one);
-            break;
-        }
-    }
-    nouns
-}
-
-/// How well a label or column names what the question counts: 2 when it names its noun (or a
-/// synonym), 1 when it names another word of the answer type ("Gold" for "gold medals"), 0 not.
-fn label_fit(label: &str, analysis: &QuestionAnalysis) -> u8 {
-    let label_words = content_words(label);
-    if label_words.is_empty() {
-        return 0;
-    }
-    let nouns = asked_nouns(analysis);
-    let names_noun = nouns.iter().any(|n| {
-        label_words.contains(n)
-            || SYNONYMS
-                .iter()
-                .any(|(asked, said)| asked == n && label_words.iter().any(|w| w == said))
-    });
-    if names_noun {
-        return 2;
-    }
-    let typed = content_words(&analysis.answer_type);
-    u8::from(label_words.iter().any(|w| typed.contains(w)))
-}
-
-/// Verbs a question asks with and the columns that count them ("how many games did they win" →
-/// "Won", "W").
-const VERB_COLUMNS: &[(&str, &[&str])] = &[
-    ("win", &["won", "w", "win"]),
-    ("won", &["won", "w", "win"]),
-    ("lose", &["lost", "l", "loss"]),
-    ("lost", &["lost", "l", "loss"]),
-    ("draw", &["drawn", "d", "draw"]),
-    ("drew", &["drawn", "d", "draw"]),
-    ("play", &["played", "p", "pld"]),
-    ("played", &["played", "p", "pld"]),
-    ("score", &["scored", "for"]),
-    ("scored", &["scored", "for"]),
-    ("concede", &["conceded", "against"]),
-    ("conceded", &["conceded", "against"]),
-];
-
-/// 1 when a column names what the question's verb counts ("Won" for "how many … win"), or is
-/// one of the question's own words; 0 otherwise.
-fn verb_fit(column: &str, question_words: &[String]) -> u8 {
-    let column_words = content_words(&column.replace('_', " "));
-    let said = question_words.iter().any(|q| {
-        VERB_COLUMNS.iter().any(|(verb, columns)| {
-            q == verb && column_words.iter().any(|c| columns.contains(&c.as_str()))
-        })
-    });
-    u8::from(said)
-}
-
 /// The whole count a cell or value states ("8", "twelve", "1,200 members"); `None` for a value
 /// that is not a count (a year, a measure with a unit, text).
 fn count_in(value: &str) -> Option<f64> {

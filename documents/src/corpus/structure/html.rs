@@ -11,7 +11,7 @@ use scraper::{ElementRef, Html, HtmlTreeSink, Node};
 
 use super::{clean, lines, Outline, OutlineBuilder, Record};
 use crate::corpus::budget::{indents_its_lines, within_html_bounds, ReadBudget, ReadRefused};
-use crate::corpus::documents::Budgeted;
+use crate::corpus::html_text::Budgeted;
 
 /// The outline of an HTML page; refused past `budget` (see [`ReadBudget`]) or past the bounds of
 /// a page's shape (its nesting, its number of elements).
