@@ -124,8 +124,9 @@ async fn counts_sums_and_largest_are_computed_over_the_rows() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sql_and_code_agree_on_the_collection() {
     use tally_documents::corpus::budget::ReadBudget;
-    use tally_documents::corpus::documents::{self, read_file, Indexes};
+    use tally_documents::corpus::documents::read_file;
     use tally_documents::corpus::format::Format;
+    use tally_documents::corpus::indexing::{self, Indexes};
     use tally_documents::snippet_index::SnippetIndex;
     use tally_engine::records::{answer_in_memory, MemoryRecords};
 
@@ -149,7 +150,7 @@ async fn sql_and_code_agree_on_the_collection() {
     }
     upload_and_wait(&client, &server, form).await;
     let index = SnippetIndex::in_memory().unwrap();
-    documents::ingest(
+    indexing::ingest(
         &Indexes {
             snippets: Some(&index),
             sentences: None,

@@ -5,8 +5,6 @@
 
 use std::sync::Arc;
 
-pub use super::html_text::{html_layout, html_title, html_to_text};
-pub use super::ingest::{corpora, delete, ingest, CorpusSize, Indexes};
 use tally_types::count::ALL_CORPORA;
 pub use tally_types::documents::IngestProgress;
 
@@ -308,7 +306,10 @@ pub fn sentence_documents(document: &Document) -> Vec<Document> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::ingest::{Sections, SECTION_BYTES};
+    use super::super::html_text::html_to_text;
+    use super::super::indexing::{
+        corpora, delete, ingest, CorpusSize, Indexes, Sections, SECTION_BYTES,
+    };
     use super::*;
     use crate::corpus::budget::READ_TIME_LIMIT;
     use crate::sentence_store::index::SentenceIndex;

@@ -12,8 +12,8 @@ pub mod documents;
 pub mod error;
 pub mod examples;
 pub mod format;
-mod html_text;
-mod ingest;
+pub mod html_text;
+pub mod indexing;
 pub mod sentences;
 pub mod structure;
 

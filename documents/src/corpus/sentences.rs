@@ -130,7 +130,7 @@ pub fn parse_documents(
         }
         Format::Html => {
             let (title, body) =
-                super::documents::html_to_text(text).map_err(|e| format!("{name}: {e}"))?;
+                super::html_text::html_to_text(text).map_err(|e| format!("{name}: {e}"))?;
             Ok(vec![Document {
                 id: name.to_string(),
                 text: body,

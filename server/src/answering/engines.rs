@@ -41,8 +41,8 @@ impl ExampleQuestions {
 
 impl Engines {
     /// Both indexes, for ingesting, listing and deleting corpora.
-    pub fn indexes(&self) -> tally_documents::corpus::documents::Indexes<'_> {
-        tally_documents::corpus::documents::Indexes {
+    pub fn indexes(&self) -> tally_documents::corpus::indexing::Indexes<'_> {
+        tally_documents::corpus::indexing::Indexes {
             snippets: Some(self.snippets.as_ref()),
             sentences: Some(&self.sentences),
         }

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use serde::Deserialize;
-use tally_documents::corpus::documents::{self, Indexes};
+use tally_documents::corpus::indexing::{self, Indexes};
 use tally_documents::sentence_store::index::SentenceIndex;
 use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::count::pipeline::carry_on;
@@ -78,7 +78,7 @@ pub fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
     let _ = std::fs::remove_dir_all(&args.work);
     let snippets = SnippetIndex::in_memory()?;
     let sentences = SentenceIndex::open_or_create(&args.work.join("sentences"))?;
-    documents::ingest(
+    indexing::ingest(
         &Indexes {
             snippets: Some(&snippets),
             sentences: Some(&sentences),

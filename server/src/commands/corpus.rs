@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use indicatif::ProgressBar;
-use tally_documents::corpus::documents::{self, Indexes};
+use tally_documents::corpus::indexing::{self, Indexes};
 use tally_documents::sentence_store::index::Document;
 use tally_documents::sentence_store::split::split_sentences;
 use tally_documents::snippet_index::SnippetIndex;
@@ -23,7 +23,7 @@ pub fn list(args: &IndexArgs) -> anyhow::Result<()> {
         sentences: Some(&sentences),
     };
     println!("{:<24} {:>10} {:>10}", "corpus", "snippets", "sentences");
-    for corpus in documents::corpora(&indexes)? {
+    for corpus in indexing::corpora(&indexes)? {
         println!(
             "{:<24} {:>10} {:>10}",
             corpus.name, corpus.snippets, corpus.sentences
@@ -39,7 +39,7 @@ pub fn delete(name: &str, args: &IndexArgs) -> anyhow::Result<()> {
         snippets: Some(&snippets),
         sentences: Some(&sentences),
     };
-    let deleted = documents::delete(&indexes, name)?;
+    let deleted = indexing::delete(&indexes, name)?;
     println!(
         "deleted corpus `{name}`: {} snippets, {} sentences",
         deleted.snippets, deleted.sentences
@@ -99,7 +99,7 @@ pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
     // The peak of the heap (anonymous memory) is sampled while ingesting: the kernel's peak
     // (`VmHWM`) also counts the index files mapped while segments merge, which it may evict.
     let sampler = resident::HeapSampler::start();
-    let report = documents::ingest(&indexes, BENCH_CORPUS, &documents, &mut |p| {
+    let report = indexing::ingest(&indexes, BENCH_CORPUS, &documents, &mut |p| {
         bar.set_position(p.bytes_done as u64)
     })?;
     let peak_heap = sampler.stop();

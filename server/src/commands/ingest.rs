@@ -11,8 +11,9 @@ use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use tally_documents::corpus::budget::ReadBudget;
 use tally_documents::corpus::datasets::{parse_jsonl, read_jsonl, read_squad};
-use tally_documents::corpus::documents::{self, Indexes};
+use tally_documents::corpus::documents;
 use tally_documents::corpus::format::Format;
+use tally_documents::corpus::indexing::{self, Indexes};
 use tally_documents::corpus::sentences::read_documents;
 use tally_documents::sentence_store::vectors::SentenceVectors;
 use tally_documents::snippet_index::SnippetIndex;
@@ -227,7 +228,7 @@ fn ingest_documents(args: &IngestArgs, files: &[(&Path, Format)]) -> anyhow::Res
     );
     let mut done_before = 0;
     for (corpus, docs) in &batches {
-        let report = documents::ingest(&indexes, corpus, docs, &mut |p| {
+        let report = indexing::ingest(&indexes, corpus, docs, &mut |p| {
             bar.set_position((done_before + p.bytes_done) as u64);
             bar.set_message(format!(
                 "{} of {} documents, {} snippets, {} sentences",

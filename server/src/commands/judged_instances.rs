@@ -14,7 +14,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
-use tally_documents::corpus::documents::{self, Indexes};
+use tally_documents::corpus::indexing::{self, Indexes};
 use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::count::pipeline::carry_on;
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
@@ -152,7 +152,7 @@ pub fn judged_index(
     let collection = read_collection(collection_dir)?;
     let _ = std::fs::remove_dir_all(work);
     let index = crate::loading::open_snippet_index(&work.join("snippets"), data)?;
-    documents::ingest(
+    indexing::ingest(
         &Indexes {
             snippets: Some(&index),
             sentences: None,

@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
-use tally_documents::corpus::documents::{self, Indexes};
+use tally_documents::corpus::documents;
+use tally_documents::corpus::indexing::{self, Indexes};
 use tally_documents::sentence_store::index::{Document, SentenceIndex};
 use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::count::pipeline::carry_on;
@@ -309,7 +310,7 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
     let with_distractors =
         crate::loading::open_sentence_index(&args.work.join("sentences"), data.as_deref())?;
     let alone = SentenceIndex::open_or_create(&args.work.join("sentences-alone"))?;
-    documents::ingest(
+    indexing::ingest(
         &Indexes {
             snippets: Some(&snippets),
             sentences: Some(&with_distractors),
@@ -318,7 +319,7 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
         &collection.documents,
         &mut |_| {},
     )?;
-    documents::ingest(
+    indexing::ingest(
         &Indexes {
             snippets: None,
             sentences: Some(&alone),

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use tally_documents::corpus::budget::{ReadBudget, ReadRefused};
 use tally_documents::corpus::documents::{self, DocumentsError};
+use tally_documents::corpus::indexing;
 use tally_documents::corpus::Format;
 use tally_documents::sentence_store::index::Document;
 use tally_types::documents::{CorpusRow, IngestJob, UploadMode};
@@ -166,7 +167,7 @@ impl IngestService {
             // Both indexes: a bundled data set may be in the sentence index only.
             let name = corpus.to_string();
             let local = tokio::task::spawn_blocking(move || {
-                documents::corpora(&engines.indexes())
+                indexing::corpora(&engines.indexes())
                     .map(|sizes| sizes.iter().any(|s| s.name == name))
             })
             .await
@@ -234,7 +235,7 @@ impl IngestService {
         let indexing = answerer.indexing_now();
         let vectors = answerer.vector_progress();
         tokio::task::spawn_blocking(move || {
-            let sizes = documents::corpora(&engines.indexes())?;
+            let sizes = indexing::corpora(&engines.indexes())?;
             Ok(sizes
                 .into_iter()
                 .map(row)
@@ -288,13 +289,13 @@ fn no_job(id: &str) -> IngestError {
 /// back.
 pub fn delete_now(answerer: &Answerer, corpus: &str) -> Result<CorpusRow, IngestError> {
     let engines = answerer.loaded()?;
-    let deleted = documents::delete(&engines.indexes(), corpus)?;
+    let deleted = indexing::delete(&engines.indexes(), corpus)?;
     answerer.corpora_changed();
     crate::memory::give_back_freed();
     Ok(row(deleted))
 }
 
-fn row(size: documents::CorpusSize) -> CorpusRow {
+fn row(size: indexing::CorpusSize) -> CorpusRow {
     CorpusRow {
         name: size.name,
         snippets: size.snippets,

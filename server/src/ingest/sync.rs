@@ -6,7 +6,8 @@
 use std::time::{Duration, Instant};
 
 use sqlx::postgres::PgListener;
-use tally_documents::corpus::documents::{self, DocumentsError};
+use tally_documents::corpus::documents::DocumentsError;
+use tally_documents::corpus::indexing;
 use tally_documents::sentence_store::index::Document;
 use tally_types::documents::IngestProgress;
 use tokio::sync::watch;
@@ -128,7 +129,7 @@ async fn drop_copy(
 async fn delete_local(answerer: &Answerer, corpus: &str) -> Result<(), IngestError> {
     let engines = answerer.loaded()?;
     let name = corpus.to_string();
-    let deleted = tokio::task::spawn_blocking(move || documents::delete(&engines.indexes(), &name))
+    let deleted = tokio::task::spawn_blocking(move || indexing::delete(&engines.indexes(), &name))
         .await
         .map_err(|e| IngestError::Index(format!("the deleting task crashed: {e}")))?;
     match deleted {
@@ -237,7 +238,7 @@ async fn index_batch(
     let name = corpus.name.clone();
     let (report, mut reported) = watch::channel(before);
     let mut task = tokio::task::spawn_blocking(move || {
-        documents::ingest(&engines.indexes(), &name, &batch, &mut |p| {
+        indexing::ingest(&engines.indexes(), &name, &batch, &mut |p| {
             report.send_replace(after_batch(&before, p, started));
         })
     });

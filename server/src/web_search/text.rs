@@ -5,7 +5,7 @@
 /// the same HTML reader as uploaded pages).
 pub fn plain_text(fragment: &str) -> String {
     // A search result's few hundred characters are read long before the budget ends.
-    let (_, text) = tally_documents::corpus::documents::html_to_text(fragment).unwrap_or_default();
+    let (_, text) = tally_documents::corpus::html_text::html_to_text(fragment).unwrap_or_default();
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

@@ -13,7 +13,7 @@
 use std::collections::HashSet;
 
 use super::lexicon;
-use crate::Unit;
+use crate::units::Unit;
 
 /// What the whole text says about likely dimensions; built once per text, on first need.
 #[derive(Debug, Default, Clone)]
@@ -142,7 +142,7 @@ pub(crate) fn choose<'u>(candidates: &[&'u Unit], scaled: bool, cues: &TextCues)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::UnitTable;
+    use crate::units::UnitTable;
 
     fn pick(surface: &str, scaled: bool, text: &str) -> String {
         let candidates = UnitTable::builtin().lookup(surface);

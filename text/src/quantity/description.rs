@@ -137,7 +137,7 @@ fn clause_year(text: &str, quantity: &Quantity) -> Option<i32> {
 /// become one quantity in the first one's unit.
 pub fn join_durations(text: &str, quantities: Vec<Quantity>) -> Vec<Quantity> {
     use crate::quantity::Value;
-    let table = crate::UnitTable::builtin();
+    let table = crate::units::UnitTable::builtin();
     let time_unit = |q: &Quantity| {
         q.unit
             .as_ref()

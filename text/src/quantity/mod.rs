@@ -167,7 +167,7 @@ impl Quantity {
     /// The value in the base unit of its dimension (metres, kilograms …), when the unit is in the
     /// table and is not a compound; otherwise the value itself.
     pub fn base_value(&self) -> Value {
-        let table = crate::UnitTable::builtin();
+        let table = crate::units::UnitTable::builtin();
         let unit = self
             .unit
             .as_ref()
