@@ -32,6 +32,7 @@ pub struct LayerNorm {
 }
 
 impl LayerNorm {
+    /// Loads the norm's weight and bias of `size` from `vb`.
     pub fn load(vb: VarBuilder, size: usize, eps: f64) -> Result<Self> {
         Ok(Self {
             weight: vb.get(size, "weight")?,
@@ -120,6 +121,7 @@ pub struct Layer {
 }
 
 impl Layer {
+    /// Loads one encoder layer (attention, intermediate and output) from `vb`.
     pub fn load(vb: VarBuilder, config: &Config) -> Result<Self> {
         let size = config.hidden_size;
         let attention = vb.pp("attention");
@@ -310,6 +312,7 @@ impl Bert {
         })
     }
 
+    /// How many encoder layers the model has.
     pub fn layer_count(&self) -> usize {
         self.layers.len()
     }

@@ -25,16 +25,32 @@ pub const ROWS_PER_PASS: usize = 512;
 /// Used when the model directory does not say its maximum sequence length.
 const DEFAULT_MAX_SEQ_LEN: usize = 256;
 
+/// Why the encoder could not be loaded or could not encode.
 #[derive(Debug, thiserror::Error)]
 pub enum EncoderError {
+    /// The model directory is missing or incomplete.
     #[error(transparent)]
     ModelDir(#[from] ModelDirError),
+    /// The model's configuration could not be read.
     #[error("cannot parse {path}: {message}")]
-    Config { path: PathBuf, message: String },
+    Config {
+        /// The configuration file.
+        path: PathBuf,
+        /// What was wrong with it.
+        message: String,
+    },
+    /// The tokenizer could not be loaded.
     #[error("cannot load tokenizer {path}: {message}")]
-    Tokenizer { path: PathBuf, message: String },
+    Tokenizer {
+        /// The tokenizer file.
+        path: PathBuf,
+        /// What was wrong with it.
+        message: String,
+    },
+    /// A text could not be tokenized.
     #[error("tokenization failed: {0}")]
     Tokenize(String),
+    /// candle failed while loading or running the model.
     #[error("model error: {0}")]
     Model(#[from] candle_core::Error),
 }
@@ -240,6 +256,7 @@ impl Encoder {
         &self.model
     }
 
+    /// The model's configuration (sizes, layers).
     pub fn config(&self) -> &Config {
         &self.config
     }

@@ -19,16 +19,30 @@ pub const MINILM_SAFETENSORS_SHA256: &str =
 
 const REQUIRED_FILES: [&str; 3] = ["config.json", "tokenizer.json", "model.safetensors"];
 
+/// Why a model directory cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ModelDirError {
+    /// No such directory.
     #[error(
         "model directory {0} does not exist (run the set-up script, or pass a model directory)"
     )]
     Missing(PathBuf),
+    /// The directory lacks a file the encoder needs.
     #[error("model directory {dir} lacks {file}")]
-    MissingFile { dir: PathBuf, file: &'static str },
+    MissingFile {
+        /// The model directory.
+        dir: PathBuf,
+        /// The file it lacks.
+        file: &'static str,
+    },
+    /// A file could not be read.
     #[error("cannot read {path}: {source}")]
-    Io { path: PathBuf, source: io::Error },
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
 }
 
 /// A model directory that has every file a BERT-family encoder needs.
@@ -67,18 +81,22 @@ impl ModelDir {
         Ok(Self { path })
     }
 
+    /// The directory.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
+    /// Its `config.json`.
     pub fn config_file(&self) -> PathBuf {
         self.path.join("config.json")
     }
 
+    /// Its `tokenizer.json`.
     pub fn tokenizer_file(&self) -> PathBuf {
         self.path.join("tokenizer.json")
     }
 
+    /// Its `model.safetensors`.
     pub fn weights_file(&self) -> PathBuf {
         self.path.join("model.safetensors")
     }

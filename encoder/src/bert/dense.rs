@@ -31,11 +31,16 @@ pub fn eight_bit_is_fast(device: &Device) -> bool {
     }
 }
 
+/// A dense layer, as trained or with 8-bit weights.
 #[derive(Debug, Clone)]
 pub enum Dense {
+    /// f32 weights, as trained.
     Full(Linear),
+    /// 8-bit weights (q8_0) multiplied by candle's quantised kernel.
     EightBit {
+        /// The quantised weight matrix.
         weights: QMatMul,
+        /// The bias, in f32.
         bias: Option<Tensor>,
         /// Zero columns added to each input.
         padding: usize,

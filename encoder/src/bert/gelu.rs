@@ -5,7 +5,7 @@
 use candle_core::{CpuStorage, CustomOp1, DType, Layout, Result, Shape, Tensor};
 
 /// `x · Φ(x)` with Φ the standard normal distribution function.
-pub fn gelu_erf(xs: &Tensor) -> Result<Tensor> {
+pub(crate) fn gelu_erf(xs: &Tensor) -> Result<Tensor> {
     if xs.track_op() || !xs.device().is_cpu() || xs.dtype() != DType::F32 {
         return xs.gelu_erf();
     }
