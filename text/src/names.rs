@@ -203,6 +203,7 @@ fn sentence_starts(text: &str) -> Vec<usize> {
     starts
 }
 
+/// Whether `word` (lower case) is a function word ("the", "in", "they") that names leave out.
 pub fn is_stop_word(word: &str) -> bool {
     matches!(
         word,

@@ -7,6 +7,7 @@
 pub struct SplitMix64(u64);
 
 impl SplitMix64 {
+    /// A generator that starts from `seed`.
     pub fn new(seed: u64) -> Self {
         SplitMix64(seed)
     }

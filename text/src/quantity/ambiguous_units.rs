@@ -31,7 +31,7 @@ pub(crate) struct TextCues {
 
 impl TextCues {
     /// Temperature symbols written out ("°F") count for their scale.
-    pub fn add_symbols(&mut self, text: &str) {
+    pub(crate) fn add_symbols(&mut self, text: &str) {
         if text.contains("°C") || text.contains('℃') {
             self.celsius += 1;
         }
@@ -40,7 +40,8 @@ impl TextCues {
         }
     }
 
-    pub fn from_words<'w>(words: impl Iterator<Item = &'w str>) -> Self {
+    /// Counts the cue words among `words`.
+    pub(crate) fn from_words<'w>(words: impl Iterator<Item = &'w str>) -> Self {
         let mut cues = TextCues::default();
         for word in words {
             if lexicon::temperature_cue(word) {

@@ -7,16 +7,16 @@
 use super::{NumberKind, Quantity};
 
 /// Words between the two quantities, at most.
-pub const MAX_WORDS_BETWEEN: usize = 12;
+pub(crate) const MAX_WORDS_BETWEEN: usize = 12;
 /// How much larger one value may be than the other.
-pub const MAX_RATIO: f64 = 20.0;
+pub(crate) const MAX_RATIO: f64 = 20.0;
 /// Words that join a quantity to the one it continues.
 const LINKS: &[&str] = &[
     "from", "to", "and", "or", "versus", "vs", "against", "compared", "than", "while",
 ];
 
 /// Gives bare cardinal numbers the unit of the earlier quantity they continue.
-pub fn inherit_units(text: &str, quantities: &mut [Quantity]) {
+pub(crate) fn inherit_units(text: &str, quantities: &mut [Quantity]) {
     for i in 1..quantities.len() {
         let q = &quantities[i];
         if q.unit.is_some() || q.kind != NumberKind::Cardinal || looks_like_a_year(q) {

@@ -49,20 +49,28 @@ pub use query::{parse_query, Condition, Constraint, ParsedQuery, QueryProblem};
 /// A quantity's relation to its value: exact, approximate, a bound, or a change over time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Change {
+    /// Exactly the value ("=").
     #[serde(rename = "=")]
     Equal,
+    /// About the value ("~": "about 300", "nearly 5 km").
     #[serde(rename = "~")]
     Approx,
+    /// More than the value (">").
     #[serde(rename = ">")]
     Above,
+    /// The value or more (">=").
     #[serde(rename = ">=")]
     AtLeast,
+    /// Less than the value ("<").
     #[serde(rename = "<")]
     Below,
+    /// The value or less ("<=").
     #[serde(rename = "<=")]
     AtMost,
+    /// A rise ("rose", "up").
     #[serde(rename = "up")]
     Up,
+    /// A fall ("fell", "down").
     #[serde(rename = "down")]
     Down,
 }
@@ -88,11 +96,19 @@ impl Change {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Value {
+    /// One number.
     Single(f64),
-    Range { from: f64, to: f64 },
+    /// A range, in the order written.
+    Range {
+        /// The first number written.
+        from: f64,
+        /// The second number written.
+        to: f64,
+    },
 }
 
 impl Value {
+    /// The number, or the smaller end of a range.
     pub fn low(self) -> f64 {
         match self {
             Value::Single(v) => v,
@@ -100,6 +116,7 @@ impl Value {
         }
     }
 
+    /// The number, or the larger end of a range.
     pub fn high(self) -> f64 {
         match self {
             Value::Single(v) => v,
@@ -107,6 +124,7 @@ impl Value {
         }
     }
 
+    /// Whether every number is finite.
     pub fn is_finite(self) -> bool {
         self.low().is_finite() && self.high().is_finite()
     }
@@ -146,7 +164,9 @@ pub struct QuantityUnit {
 /// The denominator of a compound unit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PerUnit {
+    /// Normalised name of the denominator ("barrel", "month").
     pub name: String,
+    /// Unit-table id of the denominator; `None` for plain nouns.
     pub unit_id: Option<String>,
 }
 
@@ -155,9 +175,13 @@ pub struct PerUnit {
 pub struct Quantity {
     /// Byte span of the value with its unit (and currency symbol), without condition words.
     pub span: Range<usize>,
+    /// The number, or the range, as written.
     pub value: Value,
+    /// The unit or counted noun; `None` for a bare number.
     pub unit: Option<QuantityUnit>,
+    /// Exact, approximate, a bound, or a change.
     pub change: Change,
+    /// How the number is used: count, fraction, multiplier or ordinal.
     pub kind: NumberKind,
     /// The value does not fit a 64-bit float ("1e999"): `value` is infinite, not a wrong number.
     pub overflow: bool,

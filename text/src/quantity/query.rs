@@ -17,11 +17,17 @@ use super::{extract, Change, NumberKind, Quantity, QuantityUnit, Value};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Condition {
+    /// x = `value`.
     Equal,
+    /// x ≈ `value`, within 5%.
     Approx,
+    /// x < `value`.
     Less,
+    /// x ≤ `value`.
     AtMost,
+    /// x > `value`.
     Greater,
+    /// x ≥ `value`.
     AtLeast,
     /// `value` ≤ x ≤ `high`.
     Range,
@@ -32,6 +38,7 @@ pub enum Condition {
 }
 
 impl Condition {
+    /// The sign shown to the user ("=", "≈", "<", "≤", ">", "≥", "between", "≠", "outside").
     pub fn symbol(self) -> &'static str {
         match self {
             Condition::Equal => "=",
@@ -50,11 +57,13 @@ impl Condition {
 /// One quantity condition of a query.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Constraint {
+    /// How the quantity must relate to `value` (and `high`).
     pub condition: Condition,
     /// The value, or the low end of a range.
     pub value: f64,
     /// The high end of a range.
     pub high: Option<f64>,
+    /// The unit of the values; `None` for a bare number.
     pub unit: Option<QuantityUnit>,
     /// Byte span of the constraint in the query, condition words included.
     pub span: Range<usize>,
@@ -109,17 +118,30 @@ fn fmt(v: f64) -> String {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum QueryProblem {
+    /// Two constraints that no value satisfies together.
     #[error("the conditions “{first}” and “{second}” cannot both hold")]
-    Contradictory { first: String, second: String },
+    Contradictory {
+        /// The first constraint, as written in the query.
+        first: String,
+        /// The second constraint, as written in the query.
+        second: String,
+    },
+    /// A number too large for a 64-bit float.
     #[error("the number in “{text}” is too large to compare")]
-    NotFinite { text: String },
+    NotFinite {
+        /// The constraint, as written in the query.
+        text: String,
+    },
 }
 
 /// A parsed query: what to match as text, and what the quantities must satisfy.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ParsedQuery {
+    /// The words outside the constraints, lower-cased, without stop words.
     pub terms: Vec<String>,
+    /// The quantity conditions, in query order.
     pub constraints: Vec<Constraint>,
+    /// What cannot be searched as asked.
     pub problems: Vec<QueryProblem>,
 }
 

@@ -26,7 +26,7 @@ pub(crate) struct Token {
 
 impl Token {
     #[cfg(test)]
-    pub fn span(&self) -> Range<usize> {
+    pub(crate) fn span(&self) -> Range<usize> {
         self.start..self.end
     }
 }

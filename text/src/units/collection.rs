@@ -68,17 +68,24 @@ const REGIONAL: &[&str] = &["US", "UK", "US survey"];
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CollectionEntry {
+    /// The unit's entity name ("<fluid_ounce_(US)>"); see [`EntityName`].
     pub entity: String,
+    /// The unit's Wikidata id ("Q1234").
     #[serde(default)]
     pub wd_entry: String,
+    /// The quantities the unit measures, as the collection names them.
     #[serde(default)]
     pub measured_concepts: Vec<String>,
+    /// The unit's symbols.
     #[serde(default)]
     pub symbols: Vec<String>,
+    /// Whether the unit is a currency.
     #[serde(default)]
     pub is_currency: bool,
+    /// The SI unit it converts to ("<Metre>"); see [`SI_BASES`].
     #[serde(default)]
     pub si_unit: Option<String>,
+    /// The factor from this unit to `si_unit`.
     #[serde(default, rename = "conversionToSI")]
     pub conversion_to_si: Option<f64>,
 }
@@ -93,6 +100,7 @@ pub fn read_entries(text: &str) -> Result<Vec<CollectionEntry>, UnitError> {
 /// "<cubic_kilometre_wd:Q4243638>" → "cubic kilometre".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EntityName {
+    /// The name without its qualifier ("fluid ounce").
     pub base: String,
     /// The sense ("US", "typography", "mean"); "(unit)" says nothing and is dropped.
     pub qualifier: Option<String>,
@@ -106,6 +114,7 @@ pub fn entity_words(entity: &str) -> String {
 }
 
 impl EntityName {
+    /// Splits a collection entity ("<fluid_ounce_(US)>") into name and qualifier.
     pub fn parse(entity: &str) -> Self {
         let inner = entity.trim_start_matches('<').trim_end_matches('>');
         let inner = inner.split("_wd:").next().unwrap_or(inner);
@@ -281,13 +290,16 @@ fn after_number(before: &str) -> bool {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DerivedUnit {
+    /// The unit's id, from its full name ("fluid_ounce_us").
     pub id: String,
+    /// The Tally dimension ("length", "currency").
     pub dim: String,
     /// To the dimension's base unit.
     pub factor: f64,
     /// Currencies only: the collection's Wikidata id, so that no two currencies convert.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
+    /// Symbols, with their regional forms.
     pub symbols: Vec<String>,
     /// Currencies only: signs read only right before an amount ("CF 7.9"), because after a
     /// number the same letters are mostly a word.
@@ -301,8 +313,11 @@ pub struct DerivedUnit {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DerivedUnits {
+    /// Where the file comes from and how to regenerate it.
     pub about: String,
+    /// The units, in collection order.
     pub units: Vec<DerivedUnit>,
+    /// Each surface left out, with its unit and why ("PC (petacoulomb): a word in running text").
     pub left_out: Vec<String>,
 }
 

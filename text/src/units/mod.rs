@@ -29,17 +29,25 @@ const COLLECTION: &str = include_str!("../../data/collection_units.json");
 /// means; the collection rounds some factors).
 const SAME_FACTOR: f64 = 1e-3;
 
+/// Why a unit table could not be read, or a value not converted.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum UnitError {
+    /// The table text is not valid JSON (the parser's message).
     #[error("unit table is not valid JSON: {0}")]
     Parse(String),
+    /// The table is valid JSON but not a valid table (a duplicate id, an unknown prefix …).
     #[error("unit table: {0}")]
     Invalid(String),
+    /// The units measure different dimensions, or are different currencies.
     #[error("cannot convert {from} ({from_dim}) to {to} ({to_dim})")]
     Incompatible {
+        /// Id of the unit converted from.
         from: String,
+        /// Dimension of the unit converted from.
         from_dim: String,
+        /// Id of the unit converted to.
         to: String,
+        /// Dimension of the unit converted to.
         to_dim: String,
     },
 }
@@ -47,15 +55,20 @@ pub enum UnitError {
 /// One unit, prefixed units included (`kilometre` is a unit of its own).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unit {
+    /// The unit's id ("metre", "kilometre").
     pub id: String,
+    /// What the unit measures ("length", "currency").
     pub dimension: String,
     /// base = value × factor + offset.
     pub factor: f64,
+    /// base = value × factor + offset; 0 except for temperatures.
     pub offset: f64,
     /// Currencies only: the ISO 4217 code, or for a currency without one the collection's
     /// Wikidata id (no two currencies convert).
     pub currency: Option<String>,
+    /// Symbols, matched as written ("km").
     pub symbols: Vec<String>,
+    /// Names, matched in any case; the first is the canonical name ("kilometre").
     pub names: Vec<String>,
 }
 
@@ -408,14 +421,17 @@ impl UnitTable {
         Ok(())
     }
 
+    /// The number of units.
     pub fn len(&self) -> usize {
         self.units.len()
     }
 
+    /// Whether the table has no units.
     pub fn is_empty(&self) -> bool {
         self.units.is_empty()
     }
 
+    /// Every unit, in table order.
     pub fn units(&self) -> &[Unit] {
         &self.units
     }
@@ -425,6 +441,7 @@ impl UnitTable {
         &self.dimensions
     }
 
+    /// The unit with the id `id`.
     pub fn get(&self, id: &str) -> Option<&Unit> {
         self.by_id.get(id).map(|&i| &self.units[i])
     }
