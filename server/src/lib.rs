@@ -9,7 +9,6 @@ pub mod commands;
 pub mod error;
 pub mod http;
 pub mod ingest;
-pub mod loading;
 pub mod login_throttle;
 pub mod memory;
 pub mod rate_limit;

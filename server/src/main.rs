@@ -1,10 +1,10 @@
 use clap::Parser;
+use tally_lab::commands::{
+    aggregations, bench, count, eval, feedback, own_documents, train_instances, train_token_vectors,
+};
 use tally_server::cli::bench::BenchCommand;
 use tally_server::cli::{Cli, Command, CorpusCommand, EvalCommand, TrainCommand};
-use tally_server::commands::{
-    aggregations, ask, bench, corpus, count, eval, extract, feedback, ingest, own_documents, read,
-    search, train_instances, train_support, train_token_vectors, value,
-};
+use tally_server::commands::{ask, corpus, extract, ingest, read, search, train_support, value};
 use tracing_subscriber::EnvFilter;
 
 fn main() -> anyhow::Result<()> {

@@ -265,8 +265,10 @@ async fn open_database(args: &ServeArgs) -> (Database, Option<Arc<PrivateCluster
 }
 
 async fn load_encoder(args: &ServeArgs) -> EncoderSlot {
-    let dir = match crate::loading::encoder_dir(&args.model_files.encoder, &args.model_files.models)
-    {
+    let dir = match tally_setup::loading::encoder_dir(
+        &args.model_files.encoder,
+        &args.model_files.models,
+    ) {
         Ok(dir) => dir,
         Err(e) => {
             tracing::error!("encoder not loaded: {e:#}");
@@ -277,7 +279,7 @@ async fn load_encoder(args: &ServeArgs) -> EncoderSlot {
         }
     };
     let path = Some(dir.path().to_path_buf());
-    let loaded = tokio::task::spawn_blocking(move || crate::loading::load_encoder_in(&dir))
+    let loaded = tokio::task::spawn_blocking(move || tally_setup::loading::load_encoder_in(&dir))
         .await
         .map_err(|e| EncoderUnavailable(format!("encoder loading crashed: {e}")))
         .and_then(|r| r.map_err(|e| EncoderUnavailable(format!("{e:#}"))));

@@ -12,7 +12,7 @@ use tally_encoder::{Encoder, ModelDir};
 use tally_engine::count::CountPipeline;
 use tally_engine::search::SentenceIndex;
 
-use crate::cli::ModelArgs;
+use crate::flags::ModelArgs;
 
 /// The model directory that `encoder` (a path, or a name in `models`) refers to.
 pub fn encoder_dir(encoder: &str, models: &Path) -> anyhow::Result<ModelDir> {

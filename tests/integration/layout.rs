@@ -8,7 +8,7 @@ use std::process::Command;
 use crate::support::workspace_root;
 
 /// Folders whose every file the table names (in the row of the nearest folder it lists).
-const NAMED_ONE_BY_ONE: [&str; 18] = [
+const NAMED_ONE_BY_ONE: [&str; 19] = [
     "types/src/",
     "text/src/",
     "encoder/src/",
@@ -16,6 +16,7 @@ const NAMED_ONE_BY_ONE: [&str; 18] = [
     "engine/src/",
     "lab/src/",
     "store/src/",
+    "setup/src/",
     "app/src/",
     "server/src/",
     "scripts/",
@@ -115,7 +116,7 @@ fn the_layout_table_names_every_folder_and_file() {
 }
 
 /// The crates' source folders, from the floor up.
-const CRATE_SOURCES: [&str; 9] = [
+const CRATE_SOURCES: [&str; 10] = [
     "types/src/",
     "text/src/",
     "encoder/src/",
@@ -123,6 +124,7 @@ const CRATE_SOURCES: [&str; 9] = [
     "engine/src/",
     "lab/src/",
     "store/src/",
+    "setup/src/",
     "app/src/",
     "server/src/",
 ];

@@ -77,9 +77,9 @@ pub(super) fn load_engines(
     encoder: Option<Arc<Encoder>>,
 ) -> Result<Engines, LoadFailure> {
     let data = config.data_dir.as_deref();
-    let snippets = crate::loading::open_snippet_index(&config.snippet_index, data)
+    let snippets = tally_setup::loading::open_snippet_index(&config.snippet_index, data)
         .map_err(|e| LoadFailure(format!("{e:#}")))?;
-    let sentences = crate::loading::open_sentence_index(&config.sentence_index, data)
+    let sentences = tally_setup::loading::open_sentence_index(&config.sentence_index, data)
         .map_err(|e| LoadFailure(format!("{e:#}")))?;
     let pipeline = match &encoder {
         Some(encoder) => CountPipeline::load(

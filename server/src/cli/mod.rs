@@ -8,30 +8,22 @@ use tally_types::{Mode, Ranker, SortOrder};
 
 use clap::{Args, Parser, Subcommand};
 use tally_documents::corpus::format::Format;
-use tally_engine::count::span_model::{ReaderWeights, CONTEXT_CHARS};
 use tally_types::request::{Ask, Settings};
 
-pub mod bench;
-mod eval;
 mod serve;
-mod train;
 
-use bench::BenchCommand;
-pub use eval::{
+pub use serve::{ServeArgs, WebProvider, BRAVE_KEY_ENV, DEFAULT_FEEDBACK_LIMIT};
+pub use tally_lab::cli::bench::{self, BenchCommand};
+pub use tally_lab::cli::{
     EvalAggregationsArgs, EvalCnpArgs, EvalCommand, EvalCountArgs, EvalExtractionArgs,
     EvalFeedbackArgs, EvalInstancesArgs, EvalOwnDocumentsArgs, EvalRetrievalArg, EvalSearchArgs,
-    EvalValueArgs,
+    EvalValueArgs, TrainCommand, TrainCountSpansArgs, TrainInstancesArgs, TrainSearchRankerArgs,
+    TrainSupportArgs, TrainTokenVectorsArgs,
 };
-pub use serve::{ServeArgs, WebProvider, BRAVE_KEY_ENV, DEFAULT_FEEDBACK_LIMIT};
-pub use train::{
-    TrainCommand, TrainCountSpansArgs, TrainInstancesArgs, TrainSearchRankerArgs, TrainSupportArgs,
-    TrainTokenVectorsArgs,
+pub use tally_setup::flags::{
+    CorpusArgs, DataArgs, IndexArgs, ModelArgs, ModelFiles, SentenceIndexArgs,
+    DEFAULT_SENTENCE_INDEX, DEFAULT_SNIPPET_INDEX,
 };
-
-/// Where the snippet index (count questions) and the sentence index (quantity search and
-/// value questions) are kept unless a flag or the environment says otherwise.
-const DEFAULT_SNIPPET_INDEX: &str = "target/tally-index";
-const DEFAULT_SENTENCE_INDEX: &str = "target/tally-search-index";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -105,34 +97,6 @@ pub struct ExtractArgs {
     /// "value", "unit", "dimension", "change", "concept"}]}.
     #[arg(long)]
     pub json: bool,
-}
-
-/// Where the models are: shared by the commands that answer count questions.
-#[derive(Debug, Clone, Args)]
-pub struct ModelArgs {
-    #[command(flatten)]
-    pub model_files: ModelFiles,
-    /// Span-model head directory [default: the head trained by the project, built in].
-    #[arg(long, env = "TALLY_SPAN_MODEL")]
-    pub span_model: Option<PathBuf>,
-    /// Characters of its sentence the count reader reads (and is trained on) on each side of a
-    /// count (0: whole sentences).
-    #[arg(long, default_value_t = CONTEXT_CHARS)]
-    pub reader_context: usize,
-    /// The count reader's weights: `fast` (8-bit dense weights where this CPU's 8-bit dot
-    /// products are fast, else f32) or `full` (f32, as trained).
-    #[arg(long, default_value = "fast")]
-    pub reader_weights: ReaderWeights,
-}
-
-impl ModelArgs {
-    /// What `--reader-context` means for the reader.
-    pub fn reader_context_chars(&self) -> usize {
-        match self.reader_context {
-            0 => usize::MAX,
-            chars => chars,
-        }
-    }
 }
 
 #[derive(Debug, Clone, Args)]
@@ -211,22 +175,6 @@ pub enum CorpusCommand {
     },
 }
 
-/// The two index directories.
-#[derive(Debug, Clone, Args)]
-pub struct IndexArgs {
-    /// Snippet index directory of count questions (a server fills an empty one with the
-    /// default corpus).
-    #[arg(long, env = "TALLY_INDEX", default_value = DEFAULT_SNIPPET_INDEX)]
-    pub index: PathBuf,
-    /// Sentence index directory of quantity search and value questions (likewise).
-    #[arg(
-        long,
-        env = "TALLY_SEARCH_INDEX",
-        default_value = DEFAULT_SENTENCE_INDEX
-    )]
-    pub search_index: PathBuf,
-}
-
 /// Quantity-search settings a user may change.
 #[derive(Debug, Clone, Args)]
 pub struct SearchSettingsArgs {
@@ -257,20 +205,6 @@ pub struct SearchArgs {
     pub sentences: SentenceIndexArgs,
     #[command(flatten)]
     pub models: ModelArgs,
-}
-
-/// The sentence index a command reads: shared by search and value questions.
-#[derive(Debug, Clone, Args)]
-pub struct SentenceIndexArgs {
-    /// Sentence index directory (filled with the default corpus when empty).
-    #[arg(
-        long,
-        env = "TALLY_SEARCH_INDEX",
-        default_value = DEFAULT_SENTENCE_INDEX
-    )]
-    pub search_index: PathBuf,
-    #[command(flatten)]
-    pub data: DataArgs,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -337,54 +271,6 @@ impl AskArgs {
             },
         }
     }
-}
-
-/// Where the snippets come from: the index, filled from the data directory when empty.
-#[derive(Debug, Clone, Args)]
-pub struct CorpusArgs {
-    /// Snippet index directory (filled with the default corpus when empty).
-    #[arg(long, env = "TALLY_INDEX", default_value = DEFAULT_SNIPPET_INDEX)]
-    pub index: PathBuf,
-    #[command(flatten)]
-    pub data: DataArgs,
-}
-
-impl CorpusArgs {
-    pub fn data_dir(&self) -> Option<PathBuf> {
-        self.data.dir()
-    }
-}
-
-/// The directory of the public data sets, one flag for every command that reads them.
-#[derive(Debug, Clone, Default, Args)]
-pub struct DataArgs {
-    /// Directory of the public data sets [default: ../shared/data when it exists].
-    #[arg(long = "data", env = "TALLY_DATA")]
-    pub given: Option<PathBuf>,
-}
-
-impl DataArgs {
-    /// The data directory as given, or `../shared/data` when none is given and that exists.
-    pub fn dir(&self) -> Option<PathBuf> {
-        match &self.given {
-            Some(dir) if !dir.as_os_str().is_empty() => Some(dir.clone()),
-            _ => {
-                let default = PathBuf::from("../shared/data");
-                default.is_dir().then_some(default)
-            }
-        }
-    }
-}
-
-/// Where the model directories are and which sentence encoder to load from them.
-#[derive(Debug, Clone, Args)]
-pub struct ModelFiles {
-    /// Directory holding model directories.
-    #[arg(long, env = "TALLY_MODELS", default_value = "models")]
-    pub models: PathBuf,
-    /// Sentence encoder: a model directory's path, or a name (or hub id) looked up in --models.
-    #[arg(long, env = "TALLY_ENCODER", default_value = "all-MiniLM-L6-v2")]
-    pub encoder: String,
 }
 
 impl Cli {

@@ -9,7 +9,7 @@ use crate::answering::{unobserved, Answerer, EngineConfig};
 use std::path::Path;
 
 use crate::cli::{AskArgs, CorpusArgs, ModelArgs};
-use crate::loading::encoder_of;
+use tally_setup::loading::encoder_of;
 
 pub async fn ask(args: &AskArgs) -> anyhow::Result<()> {
     // One answer at a time, none waiting: the command asks one question.
@@ -62,7 +62,7 @@ fn print_answer(answer: &Answer, mode: Mode) {
         );
     }
     match &answer.answer {
-        AnswerBody::Count(count) => super::count::print_answer(count),
+        AnswerBody::Count(count) => tally_lab::commands::count::print_answer(count),
         AnswerBody::Value(value) => super::value::print_answer(value),
         AnswerBody::Search(results) => super::search::print_results(results),
     }

@@ -84,7 +84,7 @@ pub fn ingest(args: &IngestArgs) -> anyhow::Result<()> {
 /// text index is ready before, and an interrupted run leaves what it wrote.
 fn fill_sentence_vectors(args: &IngestArgs) -> anyhow::Result<()> {
     // The text is indexed: without the encoder, the vectors are left to a server's job.
-    let encoder = match crate::loading::load_encoder(
+    let encoder = match tally_setup::loading::load_encoder(
         &args.vectors.model_files.encoder,
         &args.vectors.model_files.models,
     ) {

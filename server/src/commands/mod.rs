@@ -1,40 +1,12 @@
 //! The `tally` sub-commands other than `serve`: each turns its typed flags into a call of the
 //! engine and prints what it found.
 
-pub mod aggregations;
 pub mod ask;
-pub mod bench;
 pub mod corpus;
-pub mod count;
-pub mod eval;
 pub mod extract;
-pub mod feedback;
 pub mod ingest;
-pub mod judged_instances;
-pub mod own_document_instances;
-pub mod own_document_values;
-pub mod own_documents;
 pub mod read;
 pub mod resident;
 pub mod search;
-pub mod train_instances;
 pub mod train_support;
-pub mod train_token_vectors;
 pub mod value;
-
-/// Reads a file of one JSON value per line (blank lines skipped); an error names the line.
-pub fn read_json_lines<T: serde::de::DeserializeOwned>(
-    path: &std::path::Path,
-) -> anyhow::Result<Vec<T>> {
-    use anyhow::Context;
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(n, line)| {
-            serde_json::from_str(line)
-                .with_context(|| format!("{}, line {}", path.display(), n + 1))
-        })
-        .collect()
-}

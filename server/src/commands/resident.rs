@@ -126,7 +126,7 @@ pub fn measure_here(dir: &Path, models: &ModelArgs, delete: Option<&str>) -> any
         reader_weights: models.reader_weights,
         sentence_vectors: false,
     };
-    let (encoder, _) = crate::loading::encoder_of(models)?;
+    let (encoder, _) = tally_setup::loading::encoder_of(models)?;
     let answerer = Answerer::new(1, 1);
     answerer.load(&config, Some(encoder));
     answerer

@@ -14,7 +14,7 @@ use tally_lab::search::token_vectors::TokenVectors;
 use tally_lab::search::tuning::{folds, grid, Parts, ScoredGrid, Tuned, FOLDS};
 
 use crate::cli::{EvalSearchArgs, SearchArgs, SearchSettingsArgs, TrainSearchRankerArgs};
-use crate::loading::{encoder_of, open_sentence_index};
+use tally_setup::loading::{encoder_of, open_sentence_index};
 
 mod bench;
 mod generated_ranker;

@@ -134,7 +134,7 @@ pub async fn train(args: &TrainSupportArgs) -> anyhow::Result<()> {
 /// The accepted judgments, from the file or the database given.
 async fn read_judgments(args: &TrainSupportArgs) -> anyhow::Result<Vec<Judgment>> {
     match (&args.judgments, &args.database_url) {
-        (Some(path), _) => super::read_json_lines(path),
+        (Some(path), _) => tally_lab::commands::read_json_lines(path),
         (None, Some(url)) => {
             let db = tally_store::db::Database::new(url);
             let judgments = tally_store::review::accepted_judgments(&db).await;

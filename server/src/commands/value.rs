@@ -9,7 +9,7 @@ use tally_engine::value::{answer, parse_question, significant, ValueAnswer, Valu
 
 use crate::cli::bench::BenchValueArgs;
 use crate::cli::ValueArgs;
-use crate::loading::open_sentence_index;
+use tally_setup::loading::open_sentence_index;
 
 pub fn value(args: &ValueArgs) -> anyhow::Result<()> {
     answer_and_print(
@@ -132,7 +132,7 @@ pub fn bench(args: &BenchValueArgs) -> anyhow::Result<()> {
         }
     }
     times.sort_by(f64::total_cmp);
-    let pick = |p: f64| super::bench::percentile(&times, p);
+    let pick = |p: f64| tally_lab::commands::bench::percentile(&times, p);
     let figures = serde_json::json!({
         "sentences": index.len(),
         "observations": index.observations().len(),

@@ -18,7 +18,7 @@ use tally_text::random::SplitMix64;
 
 use super::{directory_megabytes, synthetic};
 use crate::cli::bench::BenchSearchArgs;
-use crate::loading::encoder_of;
+use tally_setup::loading::encoder_of;
 
 #[derive(Debug, Serialize)]
 struct LatencyFigures {
@@ -350,10 +350,10 @@ fn time_ranker(
         .iter_mut()
         .map(|own| {
             own.sort_by(f64::total_cmp);
-            crate::commands::bench::percentile(own, 0.5)
+            tally_lab::commands::bench::percentile(own, 0.5)
         })
         .collect();
-    let pick = |p: f64| crate::commands::bench::percentile(&times, p);
+    let pick = |p: f64| tally_lab::commands::bench::percentile(&times, p);
     let figures = LatencyFigures {
         ranker: ranker.name(),
         queries: queries.len(),
@@ -395,8 +395,8 @@ fn encoder_cost(
     let t = Instant::now();
     std::hint::black_box(encoder.embed(&sentences)?);
     Ok(EncoderCost {
-        query_p50_ms: crate::commands::bench::percentile(&times, 0.5),
-        query_p95_ms: crate::commands::bench::percentile(&times, 0.95),
+        query_p50_ms: tally_lab::commands::bench::percentile(&times, 0.5),
+        query_p95_ms: tally_lab::commands::bench::percentile(&times, 0.95),
         sentences_encoded: sentences.len(),
         sentences_per_second: sentences.len() as f64 / t.elapsed().as_secs_f64(),
     })

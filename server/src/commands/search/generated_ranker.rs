@@ -16,7 +16,7 @@ use tally_lab::search::learned::{self, labelled_pools, LabelledQuery, LearnedWei
 use tally_text::hash::stable_hash;
 
 use crate::cli::TrainSearchRankerArgs;
-use crate::commands::train_token_vectors::training_sentences;
+use tally_lab::commands::train_token_vectors::training_sentences;
 
 /// One generated query in this many is kept out of training (as `tally train token-vectors`).
 const HELD_OUT_ONE_IN: u64 = 10;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use tally_types::count::flags::ReadingFlags;
 
-use super::{CorpusArgs, ModelArgs, SentenceIndexArgs};
+use tally_setup::flags::{CorpusArgs, ModelArgs, SentenceIndexArgs};
 
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
@@ -39,7 +39,7 @@ pub struct BenchIngestArgs {
     #[arg(long, default_value = "target/bench-ingest")]
     pub dir: PathBuf,
     #[command(flatten)]
-    pub data: super::DataArgs,
+    pub data: tally_setup::flags::DataArgs,
     #[arg(long)]
     pub json: bool,
     /// The models a server loads (its resident memory is measured with them).
@@ -66,7 +66,7 @@ pub struct BenchSearchArgs {
     #[arg(long, default_value_t = 5)]
     pub runs: usize,
     #[command(flatten)]
-    pub data: super::DataArgs,
+    pub data: tally_setup::flags::DataArgs,
     #[arg(long)]
     pub json: bool,
     /// The encoder of the `learned` ranker, timed after the others (skipped when it does not

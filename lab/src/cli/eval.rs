@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use tally_types::count::flags::ReadingFlags;
 
-use super::{DataArgs, ModelArgs};
+use tally_setup::flags::{DataArgs, ModelArgs};
 use tally_types::Ranker;
 
 #[derive(Debug, Subcommand)]

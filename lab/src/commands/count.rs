@@ -3,6 +3,14 @@
 
 use std::time::Instant;
 
+use crate::count::eval::{
+    evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts, EvalRetrieval, InstanceReport,
+};
+use crate::count::training::data::{load_training_queries, query_candidates};
+use crate::count::training::ranker::{train_candidate_ranker, AbstentionReport, RankerReport};
+use crate::count::training::reader::train_count_spans;
+use crate::count::training::settings::TrainSettings;
+use crate::count::training::span_confidences::read_span_confidences;
 use anyhow::{bail, Context};
 use tally_documents::corpus::default_snippets::ingest_default;
 use tally_documents::snippet_index::SnippetIndex;
@@ -10,14 +18,6 @@ use tally_engine::count::contextualize::ContextSettings;
 use tally_engine::count::pipeline::carry_on;
 use tally_engine::count::span_model::SpanModel;
 use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
-use tally_lab::count::eval::{
-    evaluate_cnp, evaluate_counts, evaluate_instances, read_contexts, EvalRetrieval, InstanceReport,
-};
-use tally_lab::count::training::data::{load_training_queries, query_candidates};
-use tally_lab::count::training::ranker::{train_candidate_ranker, AbstentionReport, RankerReport};
-use tally_lab::count::training::reader::train_count_spans;
-use tally_lab::count::training::settings::TrainSettings;
-use tally_lab::count::training::span_confidences::read_span_confidences;
 
 use tally_types::count::Stage;
 use tally_types::{CnpGroup, InstanceScoring};
@@ -27,7 +27,7 @@ use crate::cli::bench::BenchCountArgs;
 use crate::cli::{
     EvalCnpArgs, EvalCountArgs, EvalInstancesArgs, EvalRetrievalArg, TrainCountSpansArgs,
 };
-use crate::loading::{encoder_of, load_pipeline, open_snippet_index};
+use tally_setup::loading::{encoder_of, load_pipeline, open_snippet_index};
 
 /// A count answer for people (`tally ask`).
 pub fn print_answer(a: &CountAnswer) {

@@ -6,13 +6,13 @@
 //! probabilities: the best precision of the shown top 5 that still shows names for at least
 //! [`MIN_SHOWING`] of the questions. The test half is never read.
 
+use crate::count::training::cross_validation::fold_assignment;
+use crate::count::training::settings::TrainSettings;
 use anyhow::Context;
 use tally_engine::count::calibration::reliability;
 use tally_engine::count::instance_scorer::InstanceScorer;
 use tally_engine::count::logistic::{FitSettings, Logistic};
 use tally_engine::count::membership::FEATURES;
-use tally_lab::count::training::cross_validation::fold_assignment;
-use tally_lab::count::training::settings::TrainSettings;
 
 use std::path::Path;
 
@@ -24,7 +24,7 @@ use super::judged_instances::{
 };
 use super::own_documents::Half;
 use crate::cli::TrainInstancesArgs;
-use crate::loading::load_pipeline;
+use tally_setup::loading::load_pipeline;
 
 const FOLDS: usize = 5;
 /// L2 penalties tried.

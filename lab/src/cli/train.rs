@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use tally_types::count::flags::ReadingFlags;
 
-use super::{CorpusArgs, DataArgs, ModelArgs, DEFAULT_SENTENCE_INDEX};
-use tally_lab::count::training::settings::TrainSettings;
+use crate::count::training::settings::TrainSettings;
+use tally_setup::flags::{CorpusArgs, DataArgs, ModelArgs, DEFAULT_SENTENCE_INDEX};
 
 #[derive(Debug, Subcommand)]
 pub enum TrainCommand {

@@ -2,15 +2,15 @@
 
 use std::path::Path;
 
-use anyhow::Context;
-use tally_lab::quantity::eval::{
+use crate::quantity::eval::{
     evaluate, evaluate_written, read_gold, read_predictions, tally_predictions, Class, Difference,
     ExtractionReport, GoldSentence, Half,
 };
-use tally_lab::quantity::{generated, generated_compound};
+use crate::quantity::{generated, generated_compound};
+use anyhow::Context;
 
+use crate::value::eval as value_eval;
 use tally_engine::value::ValueSettings;
-use tally_lab::value::eval as value_eval;
 
 use crate::cli::{EvalExtractionArgs, EvalValueArgs};
 

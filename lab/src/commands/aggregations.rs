@@ -21,7 +21,7 @@ use tally_engine::{detect_kind, QuestionKind};
 
 use super::own_documents::read_documents_dir;
 use crate::cli::EvalAggregationsArgs;
-use crate::loading::load_pipeline;
+use tally_setup::loading::load_pipeline;
 
 /// The corpus name the collection is ingested under.
 const CORPUS: &str = "aggregations";

@@ -1,8 +1,11 @@
 //! `tally eval feedback`: what judged answers teach, by simulation over a data set's questions
-//! (see `tally_lab::count::feedback`). The questions are answered once from their stored
+//! (see `crate::count::feedback`). The questions are answered once from their stored
 //! snippet sets; every setting (the share judged, the share of adversarial judgments, how the
 //! operator reviews) is replayed over the same random draws of judged questions.
 
+use crate::count::eval::{replay_counts, EvalRetrieval, ReplayedQuestion};
+use crate::count::feedback::{judged_in_draw, simulate, FeedbackFigures, Operator, Visitors};
+use crate::count::instance_feedback::{simulate_instances, Candidate, InstanceQuestion, SHOWN};
 use anyhow::Context;
 use tally_documents::corpus::datasets::{read_aliases, read_gold_instances};
 use tally_documents::corpus::default_snippets::ingest_default;
@@ -11,15 +14,12 @@ use tally_engine::count::answer_support::SupportRule;
 use tally_engine::count::instance_scorer::InstanceScorer;
 use tally_engine::count::metrics::{ratio, relevance, InstanceScores};
 use tally_engine::count::{CountPipeline, CountSettings};
-use tally_lab::count::eval::{replay_counts, EvalRetrieval, ReplayedQuestion};
-use tally_lab::count::feedback::{judged_in_draw, simulate, FeedbackFigures, Operator, Visitors};
-use tally_lab::count::instance_feedback::{simulate_instances, Candidate, InstanceQuestion, SHOWN};
 use tally_types::{FeedbackPart, Verdict};
 
 use crate::cli::EvalFeedbackArgs;
 use crate::commands::judged_instances::judged_index;
 use crate::commands::train_instances::{candidate_rows, chosen_penalty, tuning_questions};
-use crate::loading::load_pipeline;
+use tally_setup::loading::load_pipeline;
 use tally_store::review::Judgment;
 
 /// The shares of answers judged (the 10, 30 and 50%).

@@ -5,21 +5,22 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
+use crate::search::eval::JudgedCollection;
+use crate::search::generated::{
+    encoder_text, generate, triples, GeneratedQuery, GeneratorSettings, NegativeKind,
+};
+use crate::search::token_vectors::{TokenVectors, TrainSettings};
 use anyhow::Context;
 use tally_documents::corpus::catalogue::{LCQUAD_COUNT, NEWSQUANT, NQ_COUNT, STRESSTEST};
 use tally_documents::corpus::sentences::read_documents;
 use tally_documents::corpus::Format;
 use tally_documents::sentence_store::index::sentences_of;
 use tally_documents::sentence_store::stored::StoredSentence;
-use tally_lab::search::eval::JudgedCollection;
-use tally_lab::search::generated::{
-    encoder_text, generate, triples, GeneratedQuery, GeneratorSettings, NegativeKind,
-};
-use tally_lab::search::token_vectors::{TokenVectors, TrainSettings};
 use tally_text::hash::stable_hash;
 
-use crate::cli::{DataArgs, TrainTokenVectorsArgs};
-use crate::loading::encoder_of;
+use crate::cli::TrainTokenVectorsArgs;
+use tally_setup::flags::DataArgs;
+use tally_setup::loading::encoder_of;
 
 /// Texts to unit vectors: the encoder's, or the token vectors'.
 type Embedder<'a> = dyn Fn(&[&str]) -> anyhow::Result<Vec<Vec<f32>>> + 'a;
@@ -116,7 +117,7 @@ pub fn train(args: &TrainTokenVectorsArgs) -> anyhow::Result<()> {
 
 /// The training corpora's sentences (Stresstest, LC-QuAD and NQ snippets, NewsQuant), and the
 /// judged Qsearch sentences that the generator must never read.
-pub(crate) fn training_sentences(
+pub fn training_sentences(
     data: &DataArgs,
     judged: &std::path::Path,
 ) -> anyhow::Result<(Vec<StoredSentence>, HashSet<String>)> {

@@ -24,8 +24,8 @@ use super::own_document_values::{
     judge, judge_as_sure, judge_records, read_values, Outcome, OwnValueQuestion,
 };
 use crate::cli::EvalOwnDocumentsArgs;
-use crate::loading::load_pipeline;
 use tally_documents::corpus::format::Format;
+use tally_setup::loading::load_pipeline;
 
 /// The corpus name the collection's documents are ingested under.
 pub const CORPUS: &str = "own-documents";
@@ -306,9 +306,9 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
     let _ = std::fs::remove_dir_all(&args.work);
     // The default corpus first (the distractors), then the documents under their own name.
     let snippets =
-        crate::loading::open_snippet_index(&args.work.join("snippets"), data.as_deref())?;
+        tally_setup::loading::open_snippet_index(&args.work.join("snippets"), data.as_deref())?;
     let with_distractors =
-        crate::loading::open_sentence_index(&args.work.join("sentences"), data.as_deref())?;
+        tally_setup::loading::open_sentence_index(&args.work.join("sentences"), data.as_deref())?;
     let alone = SentenceIndex::open_or_create(&args.work.join("sentences-alone"))?;
     indexing::ingest(
         &Indexes {

@@ -5,9 +5,9 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
+use crate::quantity::eval::read_gold;
 use anyhow::{bail, Context};
 use serde::Serialize;
-use tally_lab::quantity::eval::read_gold;
 
 use crate::cli::bench::BenchExtractionArgs;
 

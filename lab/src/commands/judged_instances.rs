@@ -151,7 +151,7 @@ pub fn judged_index(
 ) -> anyhow::Result<SnippetIndex> {
     let collection = read_collection(collection_dir)?;
     let _ = std::fs::remove_dir_all(work);
-    let index = crate::loading::open_snippet_index(&work.join("snippets"), data)?;
+    let index = tally_setup::loading::open_snippet_index(&work.join("snippets"), data)?;
     indexing::ingest(
         &Indexes {
             snippets: Some(&index),

@@ -1,0 +1,16 @@
+//! The lab's command-line flags, read into typed values once: `tally eval`, `tally train` and
+//! `tally bench` (the groups they share with the server's commands are `tally_setup::flags`).
+
+pub mod bench;
+mod eval;
+mod train;
+
+pub use eval::{
+    EvalAggregationsArgs, EvalCnpArgs, EvalCommand, EvalCountArgs, EvalExtractionArgs,
+    EvalFeedbackArgs, EvalInstancesArgs, EvalOwnDocumentsArgs, EvalRetrievalArg, EvalSearchArgs,
+    EvalValueArgs,
+};
+pub use train::{
+    TrainCommand, TrainCountSpansArgs, TrainInstancesArgs, TrainSearchRankerArgs, TrainSupportArgs,
+    TrainTokenVectorsArgs,
+};
