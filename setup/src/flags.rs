@@ -9,11 +9,13 @@ use tally_engine::count::span_model::{ReaderWeights, CONTEXT_CHARS};
 /// Where the snippet index (count questions) and the sentence index (quantity search and
 /// value questions) are kept unless a flag or the environment says otherwise.
 pub const DEFAULT_SNIPPET_INDEX: &str = "target/tally-index";
+/// See [`DEFAULT_SNIPPET_INDEX`].
 pub const DEFAULT_SENTENCE_INDEX: &str = "target/tally-search-index";
 
 /// Where the models are: shared by the commands that answer count questions.
 #[derive(Debug, Clone, Args)]
 pub struct ModelArgs {
+    /// The models directory and the encoder.
     #[command(flatten)]
     pub model_files: ModelFiles,
     /// Span-model head directory [default: the head trained by the project, built in].
@@ -65,6 +67,7 @@ pub struct SentenceIndexArgs {
         default_value = DEFAULT_SENTENCE_INDEX
     )]
     pub search_index: PathBuf,
+    /// The data sets the index is filled from.
     #[command(flatten)]
     pub data: DataArgs,
 }
@@ -75,11 +78,13 @@ pub struct CorpusArgs {
     /// Snippet index directory (filled with the default corpus when empty).
     #[arg(long, env = "TALLY_INDEX", default_value = DEFAULT_SNIPPET_INDEX)]
     pub index: PathBuf,
+    /// The data sets the index is filled from.
     #[command(flatten)]
     pub data: DataArgs,
 }
 
 impl CorpusArgs {
+    /// The data directory: as given, or `../shared/data` when that exists.
     pub fn data_dir(&self) -> Option<PathBuf> {
         self.data.dir()
     }

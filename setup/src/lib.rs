@@ -3,5 +3,7 @@
 //! device, the count pipeline, the two indexes with their default corpora). The server's
 //! commands and the lab's both start here.
 
+#![warn(missing_docs, unreachable_pub)]
+
 pub mod flags;
 pub mod loading;
