@@ -8,15 +8,21 @@ use tantivy::query::TermQuery;
 use tantivy::schema::{Field, IndexRecordOption, Schema};
 use tantivy::{Index, IndexReader, Searcher, Term};
 
+/// Why an index directory could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenIndexError {
+    /// The directory could not be used.
     #[error("cannot use index directory {path}: {source}")]
     Io {
+        /// The directory.
         path: PathBuf,
+        /// What went wrong.
         source: std::io::Error,
     },
+    /// The index in the directory could not be opened: the directory and why.
     #[error("cannot open {0}: {1}")]
     Open(PathBuf, String),
+    /// Any other error of the index.
     #[error("index error: {0}")]
     Tantivy(#[from] tantivy::TantivyError),
 }

@@ -25,10 +25,13 @@ const MAX_PREFETCHED: usize = 1000;
 /// The largest k a search accepts; more is capped, not an error.
 pub const MAX_K: usize = 1000;
 
+/// Why the snippet index could not be opened, written or read.
 #[derive(Debug, thiserror::Error)]
 pub enum IndexError {
+    /// The index failed.
     #[error("index error: {0}")]
     Tantivy(#[from] tantivy::TantivyError),
+    /// The index directory could not be opened.
     #[error(transparent)]
     Open(#[from] OpenIndexError),
 }
@@ -84,8 +87,11 @@ fn fields_of(schema: &Schema) -> Result<Fields, IndexError> {
 /// A snippet found by search, with its BM25 score.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hit {
+    /// The snippet found.
     pub snippet: Snippet,
+    /// The corpus it was ingested under.
     pub corpus: String,
+    /// Its BM25 score.
     pub score: f32,
 }
 
@@ -151,6 +157,7 @@ impl SnippetIndex {
         self.reader.searcher().num_docs()
     }
 
+    /// Whether the index holds no snippets.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

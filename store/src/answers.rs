@@ -15,7 +15,9 @@ use crate::db::{classify, Database, DbError};
 /// Where an answer was stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct StoredIds {
+    /// The question row's id.
     pub question_id: i64,
+    /// The answer row's id.
     pub answer_id: i64,
 }
 
@@ -30,16 +32,29 @@ pub struct AnswerKey(String);
 #[serde(tag = "from", rename_all = "kebab-case")]
 pub enum AnsweredFrom {
     /// The loaded corpora, named with their sizes (they only grow, or are replaced whole).
-    Corpora { version: String },
+    Corpora {
+        /// The corpora's names and sizes.
+        version: String,
+    },
     /// The loaded corpora, given because the web search failed.
-    CorporaForTheWeb { version: String },
+    CorporaForTheWeb {
+        /// The corpora's names and sizes.
+        version: String,
+    },
     /// A stored web snippet set.
-    WebSnippetSet { id: i64 },
+    WebSnippetSet {
+        /// The snippet set's id.
+        id: i64,
+    },
     /// Web snippets that could not be stored, fetched at this time.
-    WebSnippets { fetched_at: String },
+    WebSnippets {
+        /// When the snippets were fetched.
+        fetched_at: String,
+    },
 }
 
 impl AnswerKey {
+    /// The key of an answer to `question` in `mode` with these settings, from this source.
     pub fn new(
         question: &str,
         mode: Mode,
@@ -59,12 +74,17 @@ impl AnswerKey {
 
 /// One asking of a question, to be stored.
 pub struct Asking {
+    /// The question as asked.
     pub question: String,
+    /// The question's kind, by its name.
     pub kind: &'static str,
+    /// The settings it was asked with.
     pub settings: serde_json::Value,
     /// The anonymous visitor who asked; `None` for API clients without the visitor cookie.
     pub visitor: Option<Uuid>,
+    /// What makes its answer the same as another's.
     pub key: AnswerKey,
+    /// How long answering took, in milliseconds.
     pub latency_ms: f64,
 }
 
@@ -188,15 +208,21 @@ async fn resorted(
 /// A stored question for the history.
 #[derive(Debug, Clone, PartialEq, Serialize, FromRow)]
 pub struct RecentQuestion {
+    /// The question row's id.
     pub question_id: i64,
+    /// Its answer's id, if the answer is still stored.
     pub answer_id: Option<i64>,
+    /// The question as asked.
     pub text: String,
+    /// The question's kind, by its name.
     pub kind: String,
+    /// The settings it was asked with.
     pub settings: serde_json::Value,
     /// When this visitor last asked it.
     pub asked_at: DateTime<Utc>,
     /// The one-line summary stored with the answer.
     pub summary: Option<String>,
+    /// How much feedback the answer has (the visitor's own, or everyone's for the admin).
     pub feedback: i64,
 }
 
@@ -241,7 +267,9 @@ pub async fn recent_questions(
 /// What [`forget_older_than`] removed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Forgotten {
+    /// The question rows removed.
     pub questions: u64,
+    /// The answer rows removed.
     pub answers: u64,
 }
 

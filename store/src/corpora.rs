@@ -25,10 +25,13 @@ pub const SERVER_TIMEOUT_S: i64 = 30;
 /// A corpus as the database has it.
 #[derive(Debug, Clone, PartialEq, Eq, FromRow)]
 pub struct StoredCorpus {
+    /// The corpus's name.
     pub name: String,
+    /// Its current version, raised by every change.
     pub version: i64,
     /// The version of its last replacement (or creation).
     pub base_version: i64,
+    /// Whether it was deleted.
     pub deleted: bool,
 }
 
@@ -318,7 +321,9 @@ pub async fn has(db: &Database, corpus: &str) -> Result<bool, DbError> {
 /// Which documents of a corpus to read: those added after version `after` up to `upto`.
 #[derive(Debug, Clone, Copy)]
 pub struct Added {
+    /// The version after which documents were added (excluded).
     pub after: i64,
+    /// The last version whose documents are read (included).
     pub upto: i64,
 }
 

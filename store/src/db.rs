@@ -14,10 +14,13 @@ use tokio::sync::Mutex;
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 
+/// Why a use of the store failed.
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
+    /// The database cannot be reached (or could not be set up); says why.
     #[error("database unavailable: {0}")]
     Unavailable(String),
+    /// The request or a stored row is not valid; says what is wrong.
     #[error("{0}")]
     Invalid(String),
     /// A row the request refers to does not exist.
@@ -26,6 +29,7 @@ pub enum DbError {
     /// The request clashes with a row someone else stored; says what to do.
     #[error("{0}")]
     Conflict(String),
+    /// Any other error of the database.
     #[error("database error: {0}")]
     Query(#[from] sqlx::Error),
 }

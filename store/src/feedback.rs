@@ -17,16 +17,23 @@ pub const MAX_COMMENT_CHARS: usize = 4000;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewFeedback {
+    /// The answer it is about; none for feedback on the app in general.
     pub answer_id: Option<i64>,
+    /// Which part of the answer it is about.
     pub part: FeedbackPart,
+    /// Which one of that part in the answer (needed for all but the answer and general parts).
     pub part_ref: Option<String>,
+    /// What the person says about the part.
     pub verdict: Verdict,
+    /// The value the person says is right.
     pub corrected_value: Option<f64>,
     /// The unit of a corrected value ("£", "metre", "gbp": a symbol, name or unit id, stored as
     /// the unit table's id); none for a count.
     #[serde(default)]
     pub corrected_unit: Option<String>,
+    /// The group a CNP is moved to, given exactly when the verdict is `moved`.
     pub moved_to: Option<CnpGroup>,
+    /// The person's comment.
     pub comment: Option<String>,
     /// Chosen by the client once per submission; re-sending it returns the stored row.
     pub client_token: Option<Uuid>,
@@ -35,17 +42,27 @@ pub struct NewFeedback {
 /// Feedback as stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Feedback {
+    /// The row's id.
     pub id: i64,
+    /// The answer it is about; none for feedback on the app in general.
     pub answer_id: Option<i64>,
+    /// Which part of the answer it is about.
     pub part: FeedbackPart,
+    /// Which one of that part in the answer.
     pub part_ref: Option<String>,
+    /// What the person said about the part.
     pub verdict: Verdict,
+    /// The value the person said is right.
     pub corrected_value: Option<f64>,
     /// The unit-table id of a corrected value's unit.
     pub corrected_unit: Option<String>,
+    /// The group a CNP was moved to.
     pub moved_to: Option<CnpGroup>,
+    /// The person's comment.
     pub comment: Option<String>,
+    /// The token the client chose for the submission.
     pub client_token: Option<Uuid>,
+    /// When it was stored.
     pub created_at: DateTime<Utc>,
 }
 
@@ -97,8 +114,10 @@ impl TryFrom<FeedbackRow> for Feedback {
 /// Why feedback was not stored: the sender's allowance is used up, or the store refused it.
 #[derive(Debug, thiserror::Error)]
 pub enum FeedbackRefused {
+    /// The sender's allowance is used up; seconds until it may send again.
     #[error("too much feedback from your address; try again in {0} s")]
     RateLimited(u64),
+    /// The store refused it.
     #[error(transparent)]
     Store(#[from] DbError),
 }
@@ -325,8 +344,11 @@ impl Feedback {
 /// feedback (the rows, with their comments, are the admin's).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VerdictCount {
+    /// The kind of part.
     pub part: FeedbackPart,
+    /// The verdict given on it.
     pub verdict: Verdict,
+    /// How many feedback rows give it.
     pub count: i64,
 }
 

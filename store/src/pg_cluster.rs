@@ -21,8 +21,9 @@ const SUPERUSER: &str = "tally";
 /// The role the server connects as: owner of the `tally` database, not a superuser.
 const APP_ROLE: &str = "tally_app";
 const SERVICE_USER: &str = "postgres";
-/// Files in the cluster directory holding the two roles' passwords.
+/// File in the cluster directory holding the superuser's password.
 pub const SUPERUSER_PASSWORD_FILE: &str = "superuser.password";
+/// File in the cluster directory holding the app role's password.
 pub const APP_PASSWORD_FILE: &str = "app.password";
 /// File in the cluster directory naming the process that owns the running cluster (its pid): the
 /// one that stops it on exit.
@@ -38,21 +39,34 @@ host all all 127.0.0.1/32 scram-sha-256
 host all all ::1/128 scram-sha-256
 ";
 
+/// Why the private cluster could not be set up or started.
 #[derive(Debug, thiserror::Error)]
 pub enum ClusterError {
+    /// PostgreSQL's programs are not installed.
     #[error(
         "PostgreSQL's initdb/pg_ctl were not found (run scripts/setup.sh, or set DATABASE_URL)"
     )]
     NotInstalled,
+    /// Running as root with no `postgres` user to run PostgreSQL as.
     #[error("running as root, but there is no `{SERVICE_USER}` user to run PostgreSQL as")]
     NoServiceUser,
+    /// A file or directory of the cluster could not be prepared.
     #[error("cannot prepare {path}: {source}")]
     Io {
+        /// The file or directory.
         path: PathBuf,
+        /// What went wrong.
         source: std::io::Error,
     },
+    /// A PostgreSQL program failed.
     #[error("`{command}` failed: {message}")]
-    Command { command: String, message: String },
+    Command {
+        /// The command run.
+        command: String,
+        /// What it reported.
+        message: String,
+    },
+    /// The database and its roles could not be created.
     #[error("cannot set up the `{DATABASE}` database and its roles: {0}")]
     CreateDatabase(#[from] sqlx::Error),
 }
@@ -161,10 +175,12 @@ impl PrivateCluster {
         )
     }
 
+    /// The loopback port the cluster listens on.
     pub fn port(&self) -> u16 {
         self.port
     }
 
+    /// The cluster's data directory.
     pub fn data_dir(&self) -> &Path {
         &self.data_dir
     }

@@ -110,7 +110,9 @@ impl TryFrom<OpinionRow> for (String, Opinion) {
 /// in all comes with them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct QueuePage {
+    /// How many opinions to list.
     pub limit: i64,
+    /// How many opinions to skip first.
     pub offset: i64,
 }
 
@@ -192,6 +194,7 @@ pub async fn queue(db: &Database, page: QueuePage) -> Result<Vec<QueuedQuestion>
 #[derive(Debug, Clone, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewDecision {
+    /// Whether the feedback is accepted or rejected.
     pub decision: Decision,
     /// Who decides (a name the operator gives; "operator" when none).
     #[serde(default)]
@@ -206,6 +209,7 @@ pub struct NewDecision {
 pub const MAX_NOTE_CHARS: usize = 1000;
 
 impl NewDecision {
+    /// The reviewer's name, cleaned ("operator" when none is given).
     pub fn reviewer(&self) -> Result<String, DbError> {
         reviewer_name(self.reviewer.as_deref())
     }
@@ -248,8 +252,11 @@ fn given_text(given: Option<&str>) -> Option<String> {
 /// question), and the verified answer an accepted count made.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Decided {
+    /// The decision taken.
     pub decision: Decision,
+    /// The feedback rows it decided.
     pub feedback_ids: Vec<i64>,
+    /// The verified answer an accepted count made.
     pub verified: Option<VerifiedRecord>,
 }
 
@@ -402,11 +409,17 @@ fn verified_answer(row: &Judged) -> Option<(f64, Option<&str>)> {
 /// `tally train … --judgments` reads (one JSON object per line).
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Judgment {
+    /// The question the judged answer answered.
     pub question: String,
+    /// Which part of the answer was judged.
     pub part: FeedbackPart,
+    /// Which one of that part in the answer.
     pub part_ref: Option<String>,
+    /// What the person said about the part.
     pub verdict: Verdict,
+    /// The value the person said is right.
     pub corrected_value: Option<f64>,
+    /// The group a CNP was moved to.
     pub moved_to: Option<CnpGroup>,
     /// Tally's count in the answer judged.
     pub tally_count: Option<f64>,

@@ -11,8 +11,11 @@ use tally_types::web_search::WebResult;
 /// A stored web search.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SnippetSet {
+    /// The set's id.
     pub id: i64,
+    /// The search provider that gave the results.
     pub source: String,
+    /// When the search was made.
     pub fetched_at: DateTime<Utc>,
     /// In the search engine's order.
     pub results: Vec<WebResult>,

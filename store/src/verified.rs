@@ -127,17 +127,23 @@ pub async fn list(db: &Database, limit: i64) -> Result<Vec<VerifiedRecord>, DbEr
 
 /// What a new verified answer holds.
 pub struct Accepted<'a> {
+    /// The question it answers.
     pub question: &'a str,
     /// The count, or the value in `unit`.
     pub count: f64,
     /// A value's unit-table id (none for a count).
     pub unit: Option<&'a str>,
+    /// The feedback accepted.
     pub feedback_id: i64,
+    /// The answer that feedback judged.
     pub answer_id: i64,
+    /// Tally's own count in the judged answer, when it gave one.
     pub tally_count: Option<f64>,
     /// The operator's note.
     pub note: Option<&'a str>,
+    /// The corpus the judged answer read; the verified answer holds over it only.
     pub corpus: &'a str,
+    /// Who accepted it.
     pub by: &'a str,
 }
 

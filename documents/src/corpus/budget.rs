@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 /// bounds took up to 2.7 s per MB on 2 cores, in a debug build; so that the budget holds a page of any shape to
 /// the time its size warrants, and a 64 MB upload of plain records is still read).
 pub const READ_TIME_LIMIT: Duration = Duration::from_secs(5);
+/// How much longer reading may take for each megabyte of the document.
 pub const READ_TIME_PER_MB: Duration = Duration::from_secs(4);
 /// The most columns a table may have (the widest spreadsheets people keep have a few hundred).
 pub const MAX_TABLE_COLUMNS: usize = 1_000;
@@ -69,6 +70,7 @@ pub fn indents_its_lines(name: &str) -> bool {
 /// Why a document was not read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReadRefused {
+    /// Reading took longer than the document's size allows.
     #[error(
         "reading it took longer than its size allows ({} s, and {} s more per MB): is it nested \
          thousands deep, or a table of millions of cells?",

@@ -25,34 +25,41 @@ pub struct Dataset {
     pub name: &'static str,
     /// Path relative to the data directory.
     pub path: &'static str,
+    /// One line saying what the data set holds.
     pub description: &'static str,
 }
 
+/// CoQEx Stresstest count queries with their web snippets.
 pub const STRESSTEST: Dataset = Dataset {
     name: "stresstest",
     path: "coqex/stresstest_v1/stresstest_bing_v1.json",
     description: "CoQEx Stresstest count queries: web snippets",
 };
+/// CoQEx LC-QuAD 2.0 count queries with their web snippets.
 pub const LCQUAD_COUNT: Dataset = Dataset {
     name: "lcquad-count",
     path: "coqex/count_lcquad_v2/count_lcquadv2_bing_v1.json",
     description: "CoQEx LC-QuAD 2.0 count queries: web snippets",
 };
+/// Natural Questions count queries with their web snippets.
 pub const NQ_COUNT: Dataset = Dataset {
     name: "nq-count",
     path: "coqex/natural_questions_dev/natural_questions_dev_bing_v1.json",
     description: "Natural Questions count queries: web snippets",
 };
+/// CoQuAD count queries with their gold counts (no snippets).
 pub const COQUAD: Dataset = Dataset {
     name: "coquad",
     path: "coqex/CoQuAD_v2/inference/train.csv",
     description: "CoQuAD count queries with gold counts (no snippets)",
 };
+/// NewsQuant sentences with their gold quantities.
 pub const NEWSQUANT: Dataset = Dataset {
     name: "newsquant",
     path: "quantities/newsquant_dev.json",
     description: "NewsQuant sentences with gold quantities",
 };
+/// Qsearch quantity queries with their judged sentences.
 pub const QSEARCH: Dataset = Dataset {
     name: "qsearch",
     path: "qsearch/qsearch_text_dev.jsonl",

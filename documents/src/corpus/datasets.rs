@@ -7,23 +7,43 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+/// Why a data set file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum DatasetError {
+    /// The file could not be read.
     #[error("cannot read {path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// What went wrong.
         source: std::io::Error,
     },
+    /// The file is not a SQuAD-format snippet file; says why.
     #[error("{path} is not a SQuAD-format snippet file: {message}")]
-    Squad { path: PathBuf, message: String },
-    #[error("{path}, line {line}: {message}")]
-    Jsonl {
+    Squad {
+        /// The file.
         path: PathBuf,
-        line: usize,
+        /// What is wrong with it.
         message: String,
     },
+    /// A line of a JSONL snippet file could not be read; says why.
+    #[error("{path}, line {line}: {message}")]
+    Jsonl {
+        /// The file.
+        path: PathBuf,
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The file is not a gold CSV file; says why.
     #[error("{path} is not a gold CSV file: {message}")]
-    Csv { path: PathBuf, message: String },
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
 }
 
 /// A text segment that may answer a question.
@@ -31,6 +51,7 @@ pub enum DatasetError {
 pub struct Snippet {
     /// Unique within its file (`"<qid>_<n>"` in the CoQEx files).
     pub id: String,
+    /// The snippet's text.
     pub text: String,
     /// Where it came from (a title, a URL, a file name); may be empty.
     pub source: String,
@@ -44,15 +65,20 @@ pub struct Snippet {
 /// An annotated answer: its text and its byte offset in the snippet.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnswerSpan {
+    /// The answer as written in the snippet.
     pub text: String,
+    /// Its byte offset in the snippet.
     pub start: usize,
 }
 
 /// One question with the snippets stored for it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QuerySnippets {
+    /// The question's id in its data set.
     pub qid: String,
+    /// The question's text.
     pub question: String,
+    /// The snippets stored for it.
     pub snippets: Vec<Snippet>,
 }
 
@@ -193,8 +219,11 @@ pub fn parse_jsonl(text: &str, path: &Path) -> Result<Vec<QuerySnippets>, Datase
 /// A question with its gold count (`None` where the file leaves it empty).
 #[derive(Debug, Clone, PartialEq)]
 pub struct GoldCount {
+    /// The question's id in its data set.
     pub qid: String,
+    /// The question's text.
     pub query: String,
+    /// The gold count; `None` where the file leaves it empty.
     pub count: Option<f64>,
 }
 
@@ -214,8 +243,11 @@ pub fn read_gold_counts(path: &Path) -> Result<Vec<GoldCount>, DatasetError> {
 /// A question with its gold instances (columns `qid`, `query`, `answer_enum` as `[a,b,c]`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct GoldInstances {
+    /// The question's id in its data set.
     pub qid: String,
+    /// The question's text.
     pub query: String,
+    /// The gold instances.
     pub instances: Vec<String>,
 }
 

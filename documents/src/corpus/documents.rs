@@ -23,6 +23,7 @@ pub const MAX_SNIPPET_CHARS: usize = 600;
 /// The longest corpus name.
 const MAX_NAME_CHARS: usize = 40;
 
+/// Why a person's documents could not be ingested, listed or deleted.
 #[derive(Debug, thiserror::Error)]
 pub enum DocumentsError {
     /// The input cannot be used (a bad corpus name, a malformed line); says why.
@@ -31,13 +32,20 @@ pub enum DocumentsError {
     /// No index holds a corpus of this name.
     #[error("there is no corpus `{0}`")]
     NoCorpus(String),
+    /// The snippet index failed.
     #[error(transparent)]
     Snippets(#[from] IndexError),
+    /// The sentence index failed.
     #[error(transparent)]
     Sentences(#[from] SearchIndexError),
     /// A file past the reading budget (too slow, too large) or whose reading was cancelled.
     #[error("{file}: {why}")]
-    Refused { file: String, why: ReadRefused },
+    Refused {
+        /// The file's name.
+        file: String,
+        /// Why it was not read.
+        why: ReadRefused,
+    },
 }
 
 /// A corpus name: 1 to 40 lower-case letters, digits, `-` or `_`, and not `all`.

@@ -23,19 +23,32 @@ impl From<&str> for ParseError {
     }
 }
 
+/// Why a corpus could not be read or ingested.
 #[derive(Debug, thiserror::Error)]
 pub enum CorpusError {
+    /// A file could not be read.
     #[error("cannot read {path}: {source}")]
     Read {
+        /// The file.
         path: PathBuf,
+        /// What went wrong.
         source: std::io::Error,
     },
+    /// A file could not be parsed; says why.
     #[error("{path}: {message}")]
-    Parse { path: PathBuf, message: String },
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A data set file could not be read.
     #[error(transparent)]
     Dataset(#[from] DatasetError),
+    /// The snippet index failed.
     #[error(transparent)]
     Snippets(#[from] IndexError),
+    /// The sentence index failed.
     #[error(transparent)]
     Sentences(#[from] SearchIndexError),
 }

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+/// A file format Tally reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
@@ -43,6 +44,7 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format Tally reads: those of a person's documents first, then the data sets'.
     pub const ALL: [Format; 16] = [
         Format::Text,
         Format::Html,
@@ -62,6 +64,7 @@ impl Format {
         Format::NewsQuant,
     ];
 
+    /// The format's name, in lower case (`text`, `newsquant`).
     pub const fn name(self) -> &'static str {
         match self {
             Format::Text => "text",
@@ -198,8 +201,10 @@ impl Format {
 /// formats Tally reads ([`Format::documents_read`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NotReadFormat {
+    /// A file whose extension names no format Tally reads.
     #[error("a .{0} file is not a format Tally reads")]
     Extension(String),
+    /// A file that is not UTF-8 text, nor of a format Tally reads.
     #[error("it is not UTF-8 text, nor a format Tally reads")]
     NotText,
 }

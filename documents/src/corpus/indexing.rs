@@ -21,7 +21,9 @@ pub(super) const SECTION_BYTES: usize = 64 * 1024;
 
 /// Where ingested documents go: the snippet index, the sentence index, or both.
 pub struct Indexes<'a> {
+    /// The snippet index, when documents go into it.
     pub snippets: Option<&'a SnippetIndex>,
+    /// The sentence index, when documents go into it.
     pub sentences: Option<&'a SentenceIndex>,
 }
 
@@ -201,8 +203,11 @@ fn section_length(rest: &str) -> usize {
 /// A corpus and its size in each index.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CorpusSize {
+    /// The corpus's name.
     pub name: String,
+    /// Its snippets in the snippet index.
     pub snippets: u64,
+    /// Its sentences in the sentence index.
     pub sentences: u64,
 }
 

@@ -146,17 +146,23 @@ pub fn parse_documents(
 /// One sentence judged for a query (Qsearch).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Judged {
+    /// The sentence's text.
     pub sentence: String,
+    /// The entity the sentence is about, when the file says.
     #[serde(default)]
     pub entity: Option<String>,
+    /// Whether the sentence was judged relevant to the query.
     pub relevant: bool,
 }
 
 /// A query with its judged sentences (Qsearch).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct JudgedQuery {
+    /// The query's id, as the file writes it (a number or a string).
     pub qid: serde_json::Value,
+    /// The query's text.
     pub query: String,
+    /// Its judged sentences.
     pub judged: Vec<Judged>,
 }
 
@@ -176,8 +182,6 @@ pub fn parse_judged(text: &str) -> Result<Vec<JudgedQuery>, ParseError> {
         .collect()
 }
 
-/// Fills an empty index with the default corpus; returns (name, figures) per part. An index that
-/// already has sentences is left alone.
 /// Opens (or creates) the sentence index in `dir`, filled with the default corpus when it is
 /// empty; also returns what was added, per corpus (nothing for an index that had sentences).
 pub fn open_with_default(
@@ -189,6 +193,8 @@ pub fn open_with_default(
     Ok((index, added))
 }
 
+/// Fills an empty index with the default corpus; returns (name, figures) per part. An index that
+/// already has sentences is left alone.
 pub fn ingest_default(
     index: &SentenceIndex,
     data_dir: Option<&Path>,

@@ -23,8 +23,11 @@ pub const TOLERANCE: f64 = 0.05;
 /// A constraint ready to test entries: its compatible keys and its bounds in base units.
 #[derive(Debug, Clone)]
 pub struct Test {
+    /// The constraint's condition (`=`, `<`, a range …).
     pub condition: Condition,
+    /// The constraint's value in base units (a range's low end).
     pub value: f64,
+    /// A range's high end in base units; `value` for other conditions.
     pub high: f64,
     /// (key hash, weight).
     pub keys: Vec<(u32, f64)>,

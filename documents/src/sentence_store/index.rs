@@ -38,8 +38,11 @@ const BATCH: usize = 4096;
 /// A document to index: split into sentences on the way in.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Document {
+    /// The document's id.
     pub id: String,
+    /// The document's text.
     pub text: String,
+    /// Where the document came from (a title, a URL, a file name); may be empty.
     #[serde(default)]
     pub source: String,
     /// The entity the document is about, when the corpus says (Qsearch's judged sentences do).
@@ -47,15 +50,22 @@ pub struct Document {
     pub entity: Option<String>,
 }
 
+/// The fields of the sentence index's schema.
 #[derive(Clone, Copy)]
 pub struct Fields {
+    /// The sentence's id.
     pub id: Field,
+    /// Where the sentence's document came from.
     pub source: Field,
     /// The corpus the sentence was ingested under (empty for sentences added without one).
     pub corpus: Field,
+    /// The entity the sentence is about.
     pub entity: Field,
+    /// The sentence's text, indexed for search.
     pub text: Field,
+    /// The sentence's quantities, stored as JSON.
     pub quantities: Field,
+    /// Each quantity's packed comparison key and base-unit value, as a fast field.
     pub packed: Field,
     /// Each quantity's comparison key, indexed: the sentences that can meet a condition are a
     /// posting list to intersect with the words', not a scan of every text match. `None` in an
@@ -135,8 +145,11 @@ impl Document {
 /// Figures of one ingestion.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct IngestStats {
+    /// Documents ingested.
     pub documents: usize,
+    /// Sentences they were split into.
     pub sentences: usize,
+    /// Quantities extracted from them.
     pub quantities: usize,
     /// Seconds spent splitting and extracting.
     pub extraction_s: f64,
@@ -271,6 +284,7 @@ impl SentenceIndex {
         self.reader.searcher().num_docs()
     }
 
+    /// Whether the index holds no sentences.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -422,6 +436,7 @@ impl SentenceIndex {
         Ok(sentences)
     }
 
+    /// A searcher over the index, as its reader last loaded it.
     pub fn searcher(&self) -> tantivy::Searcher {
         self.reader.searcher()
     }

@@ -31,7 +31,9 @@ const MAX_NOUN_KEYS: usize = 3;
 /// One comparable reading of a quantity: the key's hash and the value in the key's unit.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Entry {
+    /// The comparison key's hash.
     pub key: u32,
+    /// The value in the key's unit.
     pub value: f64,
 }
 
@@ -156,6 +158,7 @@ pub fn packed_range(key: u32, low: f64, high: f64) -> (u64, u64) {
     )
 }
 
+/// Packs an entry into one `u64` that sorts by key, then by value (read back by [`unpack`]).
 pub fn pack(entry: Entry) -> u64 {
     (u64::from(entry.key) << VALUE_BITS) | (sortable(entry.value) >> KEY_BITS)
 }

@@ -38,14 +38,18 @@ pub struct Observation {
     pub text: String,
     /// The entity the corpus files the sentence under.
     pub entity: Option<String>,
+    /// The quantity, as extracted from the sentence.
     pub quantity: Quantity,
+    /// What the quantity measures, as words.
     pub description: Description,
 }
 
 /// An observation with its BM25 score against a question's words.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScoredObservation {
+    /// The BM25 score.
     pub score: f64,
+    /// The observation.
     pub observation: Observation,
 }
 
@@ -106,6 +110,7 @@ pub struct ObservationIndex {
 }
 
 impl ObservationIndex {
+    /// An empty index in memory.
     pub fn in_memory() -> Result<Self, SearchIndexError> {
         let (schema, fields) = schema();
         let (index, reader) = index_dir::in_memory(schema)?;
@@ -116,6 +121,7 @@ impl ObservationIndex {
         })
     }
 
+    /// The index in `dir`, created when there is none.
     pub fn open_or_create(dir: &Path) -> Result<Self, SearchIndexError> {
         let (schema, fields) = schema();
         let (index, reader) = index_dir::open_or_create(dir, schema)?;
@@ -142,6 +148,7 @@ impl ObservationIndex {
         self.reader.searcher().num_docs()
     }
 
+    /// Whether the index holds no observations.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

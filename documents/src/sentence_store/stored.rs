@@ -9,8 +9,12 @@ use tally_text::quantity::Quantity;
 pub struct StoredSentence {
     /// `<document id>#<sentence number>`.
     pub id: String,
+    /// The sentence's text.
     pub text: String,
+    /// Where its document came from.
     pub source: String,
+    /// The entity the corpus files it under, when it says.
     pub entity: Option<String>,
+    /// The quantities extracted from it.
     pub quantities: Vec<Quantity>,
 }

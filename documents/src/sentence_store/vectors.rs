@@ -33,16 +33,32 @@ const MAGIC: &[u8; 8] = b"TALLYVC1";
 /// Why the stored vectors could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum VectorsError {
+    /// A vectors file could not be read or written.
     #[error("the sentence vectors in {path} could not be {doing}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// What was being done with it.
         doing: &'static str,
+        /// What went wrong.
         source: std::io::Error,
     },
+    /// A vector's dimensions do not match the store's.
     #[error("a vector of {found} dimensions does not fit a store of {expected}")]
-    Dimension { expected: usize, found: usize },
+    Dimension {
+        /// The store's dimensions.
+        expected: usize,
+        /// The vector's dimensions.
+        found: usize,
+    },
+    /// The numbers of keys and vectors given differ.
     #[error("{keys} keys were given for {vectors} vectors")]
-    Lengths { keys: usize, vectors: usize },
+    Lengths {
+        /// Keys given.
+        keys: usize,
+        /// Vectors given.
+        vectors: usize,
+    },
 }
 
 /// Turns an IO error on `path` while `doing` something into a [`VectorsError`].
@@ -172,6 +188,7 @@ impl SentenceVectors {
         self.read().keys.len()
     }
 
+    /// Whether no vectors are held.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

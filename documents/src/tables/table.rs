@@ -15,6 +15,7 @@ pub enum ColumnKind {
     /// Numbers of one measure: `measure` is a physical dimension ("length"), `money:GBP`, or
     /// `number` (counts, bare numbers, nouns: "7", "12 ships").
     Number {
+        /// The measure: a physical dimension, `money:<currency>` or `number`.
         measure: String,
         /// The unit a person reads the values in ("£", "km"), from the header or the cells.
         unit: Option<String>,
@@ -31,30 +32,37 @@ pub enum ColumnKind {
 /// A column: its header as written, its name without the unit it states, and its kind.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Column {
+    /// The header as written.
     pub header: String,
+    /// The column's name without the unit it states.
     pub name: String,
+    /// What its cells hold.
     pub kind: ColumnKind,
-    /// The different texts of a text column (at most [`MAX_TEXT_VALUES`]), for conditions on it
+    /// The different texts of a text column (at most `MAX_TEXT_VALUES`), for conditions on it
     /// ("in the North region").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<String>,
 }
 
 /// How many different texts a text column keeps for conditions.
-pub const MAX_TEXT_VALUES: usize = 64;
+pub(crate) const MAX_TEXT_VALUES: usize = 64;
 
 /// A cell: as written, and its number when its column is of numbers or years (a quantity in
 /// its base unit, or the year).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Cell {
+    /// The cell as written.
     pub text: String,
+    /// Its number in base units, or its year; `None` in a text column.
     pub number: Option<f64>,
 }
 
 /// A table row and where in the file it is.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
+    /// The row's cells, one per column.
     pub cells: Vec<Cell>,
+    /// Where in the file the row is, when the file has such places.
     pub place: Option<String>,
 }
 
@@ -65,7 +73,9 @@ pub struct RecordTable {
     pub document: String,
     /// The document's title and the headings above the table.
     pub context: String,
+    /// The table's columns.
     pub columns: Vec<Column>,
+    /// Its rows.
     pub rows: Vec<Row>,
 }
 
@@ -84,9 +94,13 @@ impl RecordTable {
 /// A table's description without its rows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TableSchema {
+    /// The document's source (its file name).
     pub document: String,
+    /// The document's title and the headings above the table.
     pub context: String,
+    /// The table's columns.
     pub columns: Vec<Column>,
+    /// How many rows it has.
     pub rows: usize,
 }
 

@@ -7,7 +7,7 @@ use crate::corpus::budget::{ReadBudget, ReadRefused, TableSize};
 /// The outline of a CSV text: its rows (records of any length are kept; an unreadable record
 /// ends the table). Each record's width is checked as it is read, before it is kept, so a header
 /// of a million columns is refused at once.
-pub fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
+pub(crate) fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)

@@ -8,7 +8,7 @@ use super::{html_outline, Outline};
 use crate::corpus::archive::check_archive;
 use crate::corpus::budget::{ReadBudget, ReadRefused};
 
-pub fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused> {
+pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused> {
     check_archive(bytes, "an EPUB book")?;
     let book = rbook::Epub::read(Cursor::new(bytes.to_vec()))
         .map_err(|e| ReadRefused::Unreadable(format!("it is damaged or not an EPUB book ({e})")))?;

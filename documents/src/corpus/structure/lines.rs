@@ -19,7 +19,7 @@ const MAX_LABEL_WORDS: usize = 5;
 const MAX_VALUE_WORDS: usize = 12;
 
 /// The outline of a plain text, within `budget`.
-pub fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
+pub(crate) fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
     let mut builder = OutlineBuilder::new(budget);
     let groups = groups(text);
     let mut pending_lead: Option<String> = None;

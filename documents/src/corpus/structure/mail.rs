@@ -11,7 +11,7 @@ use super::{html_outline, lines, markdown, Outline, Record};
 use crate::corpus::budget::{ReadBudget, ReadRefused};
 use crate::corpus::format::Format;
 
-pub fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused> {
+pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused> {
     let message = MessageParser::default()
         .parse(bytes)
         .filter(|m| !m.headers().is_empty())

@@ -25,7 +25,7 @@ struct Collecting {
 }
 
 /// The outline of a Markdown text, within `budget`.
-pub fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
+pub(crate) fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
     let mut builder = OutlineBuilder::new(budget);
     let mut c = Collecting::default();
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;

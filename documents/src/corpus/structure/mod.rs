@@ -34,7 +34,9 @@ use super::format::Format;
 /// A document's title and blocks, in reading order.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Outline {
+    /// The document's title, when it has one.
     pub title: Option<String>,
+    /// Its blocks, in reading order.
     pub blocks: Vec<Block>,
 }
 
@@ -43,8 +45,11 @@ pub struct Outline {
 /// "slide 3", "attachment 'quote.txt'").
 #[derive(Debug, Clone, PartialEq)]
 pub struct Block {
+    /// What the block is.
     pub kind: Record,
+    /// The headings above it, outermost first.
     pub sections: Vec<String>,
+    /// Where in the file it is, when the file has such places ("page 2").
     pub place: Option<String>,
 }
 
@@ -59,25 +64,49 @@ pub enum Record {
     /// The items of one list, with the line that introduces it ("Present:", "Ingredients")
     /// when there is one.
     List {
+        /// The line that introduces the list, when there is one.
         lead: Option<String>,
+        /// The list's items.
         items: Vec<String>,
     },
     /// The different names a table's column holds ("Station" over the stations' names,
     /// "Finish" over the finishes of its rows), for a column whose every cell is a name.
-    RowNames { column: String, names: Vec<String> },
+    RowNames {
+        /// The column's header.
+        column: String,
+        /// The names its cells hold.
+        names: Vec<String>,
+    },
     /// `Label: value` ("Battery: 3200 mAh"), an infobox row or a definition.
-    KeyValue { label: String, value: String },
+    KeyValue {
+        /// The label, or the term defined.
+        label: String,
+        /// The value, or the definition.
+        value: String,
+    },
     /// A table row with its table's column headers (empty when the table has none), shared by
     /// the table's rows (one copy per table: a wide header copied into each row once took 57 MB
     /// a row).
     TableRow {
+        /// The table's column headers, shared by its rows.
         header: Arc<[String]>,
+        /// The row's cells.
         cells: Vec<String>,
     },
     /// What one speaker said ("LENA: We took on three porters").
-    Turn { speaker: String, text: String },
+    Turn {
+        /// Who spoke.
+        speaker: String,
+        /// What they said.
+        text: String,
+    },
     /// An entry of a dated history or changelog ("2008 — now runs 7 shops").
-    Dated { date: String, text: String },
+    Dated {
+        /// The entry's date.
+        date: String,
+        /// What the entry says.
+        text: String,
+    },
 }
 
 impl Record {
@@ -109,6 +138,7 @@ pub struct RowValue {
     pub column: String,
     /// The value in the column's unit ("£32.50").
     pub value: String,
+    /// The cell read as a sentence named by its row and its column ("Junior, Annual fee: £95").
     pub sentence: String,
 }
 

@@ -12,7 +12,11 @@ use crate::corpus::archive::check_archive;
 use crate::corpus::budget::{ReadBudget, ReadRefused};
 use crate::corpus::format::Format;
 
-pub fn outline(bytes: &[u8], format: Format, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
+pub(crate) fn outline(
+    bytes: &[u8],
+    format: Format,
+    budget: &ReadBudget,
+) -> Result<Outline, ReadRefused> {
     let what = match format {
         Format::Pptx => "a PowerPoint file",
         _ => "a Word file",

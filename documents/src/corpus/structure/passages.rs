@@ -40,6 +40,7 @@ const ITEM_SEPARATOR: &str = "; ";
 /// A passage and what it is read in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Passage {
+    /// The passage's text, written to read on its own.
     pub text: String,
     /// The document's title and the section path, joined by [`CONTEXT_SEPARATOR`].
     pub context: String,

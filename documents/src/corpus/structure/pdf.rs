@@ -16,12 +16,12 @@ use super::Outline;
 use crate::corpus::budget::{ReadBudget, ReadRefused};
 
 /// The most pages a PDF may have (the longest reports people keep run to a few hundred).
-pub const MAX_PDF_PAGES: u32 = 2_000;
+pub(crate) const MAX_PDF_PAGES: u32 = 2_000;
 /// The share of a text layer's characters that may be unreadable (U+FFFD, control characters)
 /// before it is called garbled.
 const MAX_GARBLED_SHARE: f64 = 0.10;
 
-pub fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused> {
+pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused> {
     let parser = PdfParser::from_bytes(bytes).map_err(unreadable)?;
     if parser.is_encrypted() {
         return Err(ReadRefused::Unreadable(

@@ -19,7 +19,11 @@ use crate::corpus::format::Format;
 /// A sheet's rows that hold something, each with its number as the spreadsheet shows it (from 1).
 type SheetRows = Vec<(u32, Vec<String>)>;
 
-pub fn outline(bytes: &[u8], format: Format, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
+pub(crate) fn outline(
+    bytes: &[u8],
+    format: Format,
+    budget: &ReadBudget,
+) -> Result<Outline, ReadRefused> {
     let what = match format {
         Format::Ods => "an OpenDocument spreadsheet",
         _ => "an Excel workbook",
