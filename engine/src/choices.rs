@@ -8,10 +8,14 @@ use crate::search::{Ranker, SearchSettings, SortOrder};
 /// Why a number was refused (a name is refused where it is read: [`tally_types::Choice`]).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ChoiceError {
+    /// A number outside the range the setting allows.
     #[error("{what} must be {range}, not {given}")]
     OutOfRange {
+        /// The setting's name.
         what: &'static str,
+        /// The range it must be in, in words.
         range: String,
+        /// The number as given.
         given: String,
     },
 }
@@ -21,9 +25,13 @@ pub use tally_types::search::MAX_ALPHA;
 /// Search settings as chosen.
 #[derive(Debug, Clone)]
 pub struct SearchChoices {
+    /// The ranker that orders the hits.
     pub ranker: Ranker,
+    /// The weight of the quantity score against the words' score.
     pub alpha: f64,
+    /// How many hits to return.
     pub k: usize,
+    /// The order the hits are shown in.
     pub sort: SortOrder,
 }
 

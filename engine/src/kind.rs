@@ -13,8 +13,11 @@ use tally_text::quantity::parse_query;
 /// question (made once: the count pipeline reads it again).
 #[derive(Debug, Clone, PartialEq)]
 pub struct KindDecision {
+    /// The chosen kind.
     pub kind: QuestionKind,
+    /// A sentence saying why it was chosen.
     pub reason: String,
+    /// The question's analysis as a count question.
     pub analysis: QuestionAnalysis,
 }
 

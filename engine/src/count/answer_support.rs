@@ -38,6 +38,7 @@ pub const SUPPORT_FEATURES: [&str; 6] = [
     "rival_confidence",
 ];
 const N: usize = SUPPORT_FEATURES.len();
+/// The evidence of one answer, one value per name in [`SUPPORT_FEATURES`].
 pub type SupportFeatures = [f64; N];
 
 /// The evidence of one answer: `scored` holds each snippet's chosen count and confidence.
@@ -57,17 +58,22 @@ pub fn support_features(scored: &[Scored], answer: f64) -> SupportFeatures {
     ]
 }
 
+/// Why the answer-support model could not be loaded.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot load the answer-support model {path}: {message}")]
 pub struct SupportError {
+    /// The model file.
     pub path: PathBuf,
+    /// What went wrong.
     pub message: String,
 }
 
 /// The fitted model of [`SupportRule::Model`].
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct AnswerSupport {
+    /// The features it was trained on, in order.
     pub features: Vec<String>,
+    /// The fitted logistic regression.
     #[serde(flatten)]
     pub model: Logistic,
     /// Free-form training record (data, cross-validation figures).
@@ -110,7 +116,9 @@ impl AnswerSupport {
 /// What "support" means for one answer (see the module's comment).
 #[derive(Debug, Clone, Copy)]
 pub enum SupportRule<'a> {
+    /// The best confidence of any snippet agreeing with the answer.
     BestConfidence,
+    /// The probability from the fitted model.
     Model(&'a AnswerSupport),
 }
 

@@ -9,8 +9,11 @@ use serde::Serialize;
 /// One bin of a reliability table: predictions in `[low, high)`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ReliabilityBin {
+    /// The bin's lower bound (inclusive).
     pub low: f64,
+    /// The bin's upper bound (exclusive).
     pub high: f64,
+    /// How many predictions fall in the bin.
     pub count: usize,
     /// Mean predicted probability in the bin.
     pub predicted: f64,
@@ -21,11 +24,13 @@ pub struct ReliabilityBin {
 /// A reliability table over equal-width bins and its expected calibration error.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Reliability {
+    /// The bins, lowest first.
     pub bins: Vec<ReliabilityBin>,
     /// Σ (bin share) × |predicted − observed|, in [0, 1].
     pub ece: f64,
     /// Mean squared error of the probabilities (Brier score).
     pub brier: f64,
+    /// How many predictions the table covers.
     pub predictions: usize,
 }
 

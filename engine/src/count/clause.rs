@@ -68,10 +68,12 @@ pub fn stem(word: &str) -> String {
 /// counted noun's ("green", "alliance", "win").
 #[derive(Debug, Clone, PartialEq)]
 pub struct Telling {
+    /// The stemmed words.
     pub words: Vec<String>,
 }
 
 impl Telling {
+    /// The telling words of the analysed question.
     pub fn of(analysis: &QuestionAnalysis) -> Self {
         let stems = |text: &str| -> Vec<String> { words(text).iter().map(|w| stem(w)).collect() };
         let typed = stems(&analysis.answer_type);

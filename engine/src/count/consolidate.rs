@@ -9,7 +9,9 @@ pub use tally_types::Strategy;
 /// A count with the confidence of the span it came from.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Scored {
+    /// The count.
     pub count: f64,
+    /// The confidence of the span it came from.
     pub confidence: f64,
 }
 

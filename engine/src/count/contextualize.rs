@@ -9,8 +9,11 @@ use tally_encoder::cosine;
 /// A candidate as Algorithm 2 sees it: its count, confidence and phrase embedding.
 #[derive(Debug, Clone, Copy)]
 pub struct CnpInput<'a> {
+    /// The candidate's count.
     pub count: f64,
+    /// The candidate's confidence.
     pub confidence: f64,
+    /// The embedding of its count phrase.
     pub embedding: &'a [f32],
 }
 

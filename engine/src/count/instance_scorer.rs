@@ -18,6 +18,7 @@ pub const SCORER_FILE: &str = "instance-scorer.json";
 pub struct InstanceScorer {
     /// The features it was trained on, in order.
     pub features: Vec<String>,
+    /// The fitted logistic regression.
     pub model: Logistic,
     /// Names scoring below this probability are not shown.
     pub show_above: f64,

@@ -23,6 +23,7 @@ pub const MERGE_SIMILARITY: f64 = 0.9;
 /// One mention of an instance in a snippet.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Mention {
+    /// The index of the snippet it is in.
     pub snippet: usize,
     /// Byte span in the snippet.
     pub span: Range<usize>,
@@ -63,7 +64,9 @@ pub struct Instance {
     pub name: String,
     /// Normalised key used for merging.
     pub key: String,
+    /// Every mention of the instance.
     pub mentions: Vec<Mention>,
+    /// Its score under the chosen scoring; instances are ranked by it.
     pub score: f64,
     /// The learned scorer's probability that it is of the counted kind (`None` where it was
     /// not read: no scorer, or a name that could not be shown).

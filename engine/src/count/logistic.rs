@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 /// Settings of [`Logistic::fit`].
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct FitSettings {
+    /// How many gradient steps to take.
     pub iterations: usize,
+    /// The step size.
     pub learning_rate: f64,
     /// L2 penalty on the weights.
     pub l2: f64,
@@ -28,9 +30,13 @@ impl Default for FitSettings {
 /// A fitted model: each feature standardised by its training mean and scale, one weight each.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Logistic {
+    /// Each feature's training mean.
     pub mean: Vec<f64>,
+    /// Each feature's training scale.
     pub scale: Vec<f64>,
+    /// One weight per standardised feature.
     pub weights: Vec<f64>,
+    /// The intercept.
     pub bias: f64,
 }
 
@@ -103,10 +109,13 @@ impl Logistic {
 /// Why a saved model could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ModelFileError {
+    /// The file could not be read.
     #[error("{0}")]
     Read(#[from] std::io::Error),
+    /// The file is not the model's JSON.
     #[error("{0}")]
     Parse(#[from] serde_json::Error),
+    /// The model was trained on other features than expected.
     #[error("it was trained on other features; retrain it with `tally train count-spans`")]
     OtherFeatures,
 }

@@ -43,6 +43,7 @@ pub struct KindWords {
 }
 
 impl KindWords {
+    /// The kind words of the analysed question.
     pub fn of(analysis: &QuestionAnalysis) -> Self {
         let mut forms = Vec::new();
         let head = analysis.head.trim().to_lowercase();
@@ -260,8 +261,9 @@ pub struct Seen {
     /// Its fit to the answer type.
     pub fit: f64,
 
-    /// The best fit and type-compatibility prior of its question's names.
+    /// The best fit of its question's names.
     pub best_fit: f64,
+    /// The best type-compatibility prior of its question's names.
     pub best_prior: f64,
 }
 

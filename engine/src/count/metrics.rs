@@ -23,7 +23,9 @@ pub fn ratio(prediction: f64, gold: f64) -> f64 {
 /// Count metrics over a set of questions.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct CountScores {
+    /// How many questions were scored.
     pub queries: usize,
+    /// How many of them got an answer.
     pub answered: usize,
     /// Answered questions with ratio ≥ 0.9, over answered questions (%).
     pub rp: f64,
@@ -76,21 +78,30 @@ pub fn count_scores(pairs: &[(Option<f64>, f64)]) -> CountScores {
 /// Instance ranking metrics, averaged over questions.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
 pub struct InstanceScores {
+    /// How many questions were scored.
     pub queries: usize,
+    /// Mean average precision of the first name (%).
     #[serde(rename = "map@1")]
     pub map1: f64,
+    /// Mean average precision of the first five names (%).
     #[serde(rename = "map@5")]
     pub map5: f64,
+    /// Mean average precision of the first ten names (%).
     #[serde(rename = "map@10")]
     pub map10: f64,
+    /// Mean recall of the gold instances in the first name (%).
     #[serde(rename = "ar@1")]
     pub ar1: f64,
+    /// Mean recall of the gold instances in the first five names (%).
     #[serde(rename = "ar@5")]
     pub ar5: f64,
+    /// Mean recall of the gold instances in the first ten names (%).
     #[serde(rename = "ar@10")]
     pub ar10: f64,
+    /// Share of questions with a gold instance in the first ten names (%).
     #[serde(rename = "hit@10")]
     pub hit10: f64,
+    /// Mean reciprocal rank of the first gold instance, in [0, 1].
     pub mrr: f64,
 }
 
@@ -165,11 +176,15 @@ pub fn instance_scores(questions: &[(Vec<bool>, usize)]) -> InstanceScores {
 /// classifier put in the same class (%), with the number of members.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct ClassAccuracy {
+    /// How many candidates have this gold class.
     pub members: usize,
+    /// How many of them the classifier put in it.
     pub correct: usize,
+    /// `correct` over `members` (%).
     pub accuracy: f64,
 }
 
+/// Per-class accuracy of (gold, predicted) class pairs, by gold class.
 pub fn class_accuracy(pairs: &[(String, String)]) -> HashMap<String, ClassAccuracy> {
     let mut out: HashMap<String, ClassAccuracy> = HashMap::new();
     for (gold, predicted) in pairs {

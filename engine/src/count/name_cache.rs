@@ -27,6 +27,7 @@ impl NameCache {
         Self::with_capacity(encoder, CACHED_NAMES)
     }
 
+    /// A cache of `capacity` names (at least one).
     pub fn with_capacity(encoder: Arc<Encoder>, capacity: usize) -> Self {
         let capacity = NonZeroUsize::new(capacity).unwrap_or(NonZeroUsize::MIN);
         Self {
@@ -35,6 +36,7 @@ impl NameCache {
         }
     }
 
+    /// The encoder that embeds the names.
     pub fn encoder(&self) -> &Arc<Encoder> {
         &self.encoder
     }
@@ -82,6 +84,7 @@ impl NameCache {
         self.lock().len()
     }
 
+    /// Whether no name is cached.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

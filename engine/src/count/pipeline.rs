@@ -43,16 +43,22 @@ use tally_text::offsets::char_offset;
 
 mod instance_stage;
 
+/// Why the count pipeline could not answer.
 #[derive(Debug, thiserror::Error)]
 pub enum PipelineError {
+    /// The span model failed.
     #[error(transparent)]
     SpanModel(#[from] SpanModelError),
+    /// The sentence encoder failed.
     #[error(transparent)]
     Encoder(#[from] EncoderError),
+    /// The snippet index failed.
     #[error(transparent)]
     Index(#[from] IndexError),
+    /// The candidate ranker failed.
     #[error(transparent)]
     Ranker(#[from] RankerError),
+    /// The answer-support model failed.
     #[error(transparent)]
     Support(#[from] SupportError),
     /// The observer said to stop (nobody waits for the answer any more).
@@ -159,6 +165,7 @@ impl CountPipeline {
         }
     }
 
+    /// Whether the span model is loaded.
     pub fn has_span_model(&self) -> bool {
         self.span_model.is_some()
     }

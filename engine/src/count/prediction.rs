@@ -11,8 +11,11 @@ use tally_types::count::CountSettings;
 /// A snippet's answer: its most confident count candidate.
 #[derive(Debug, Clone)]
 pub struct Chosen {
+    /// The index of the snippet.
     pub snippet: usize,
+    /// Its most confident count candidate.
     pub candidate: CountCandidate,
+    /// The candidate's confidence.
     pub confidence: f64,
 }
 
@@ -43,6 +46,7 @@ pub struct Prediction {
     pub consolidated: Option<f64>,
     /// The answer: the consolidated count when its support reaches the setting.
     pub count: Option<f64>,
+    /// The answer's support, compared with the setting.
     pub support: f64,
 }
 

@@ -64,14 +64,22 @@ const AGREE: f64 = 0.9;
 /// Words on each side of a candidate that make up its neighbourhood.
 const NEARBY_WORDS: usize = 10;
 
+/// Why the candidate ranker could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum RankerError {
+    /// The model file could not be read.
     #[error("cannot read candidate ranker {path}: {message}")]
-    Load { path: PathBuf, message: String },
+    Load {
+        /// The model file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
 }
 
 /// What a question's candidates are ranked with.
 pub struct QueryEvidence<'a> {
+    /// The analysed question.
     pub analysis: &'a QuestionAnalysis,
     /// The snippets, in retrieval order.
     pub texts: &'a [&'a str],
@@ -368,7 +376,9 @@ fn overlap(terms: &[String], set: &[String]) -> f64 {
 /// A trained ranker: a logistic regression over [`FEATURES`].
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CandidateRanker {
+    /// The features it was trained on, in order.
     pub features: Vec<String>,
+    /// The fitted logistic regression.
     #[serde(flatten)]
     pub model: Logistic,
     /// Free-form training record (data, cross-validation figures).
@@ -377,6 +387,7 @@ pub struct CandidateRanker {
 }
 
 impl CandidateRanker {
+    /// Fits the ranker on candidates' features and whether each was right.
     pub fn fit(rows: &[(Features, bool)], settings: &FitSettings) -> Self {
         Self {
             features: FEATURES.iter().map(|f| f.to_string()).collect(),

@@ -48,6 +48,7 @@ impl Subject {
         }
     }
 
+    /// Whether there are no subject words.
     pub fn is_empty(&self) -> bool {
         self.words.is_empty()
     }

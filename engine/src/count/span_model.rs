@@ -28,8 +28,9 @@ use tally_encoder::bert::{
 };
 use tally_encoder::{passes, Encoder, EncoderError, ROWS_PER_PASS};
 
-/// Window length in tokens (question included) and the overlap between windows.
+/// Window length in tokens (question included).
 pub const WINDOW_TOKENS: usize = 256;
+/// The overlap between consecutive windows, in tokens.
 pub const WINDOW_STRIDE: usize = 64;
 /// Question tokens a window keeps: a longer question is cut, so that every window still has
 /// room for more passage tokens than the stride (the tokenizer refuses pairs that leave none).
@@ -39,20 +40,32 @@ pub const MAX_QUESTION_TOKENS: usize = 64;
 /// windows share a pass through the layers up to [`ROWS_PER_PASS`] rows (4 and 8 measured
 /// alike; 16 pads so much that a question takes 1.5× as long).
 const BATCH: usize = 8;
-/// File names inside a span-model directory.
+/// The file of the head's weights inside a span-model directory.
 pub const WEIGHTS_FILE: &str = "span_head.safetensors";
+/// The file of the head's description ([`SpanModelMeta`]).
 pub const META_FILE: &str = "span_head.json";
 
+/// Why the span model could not load or read.
 #[derive(Debug, thiserror::Error)]
 pub enum SpanModelError {
+    /// The sentence encoder failed.
     #[error(transparent)]
     Encoder(#[from] EncoderError),
+    /// A tensor operation failed.
     #[error("model error: {0}")]
     Model(#[from] candle_core::Error),
+    /// The span model's files could not be read.
     #[error("cannot read span model {path}: {message}")]
-    Load { path: PathBuf, message: String },
+    Load {
+        /// The file that could not be read.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// The tokenizer refused the text.
     #[error("tokenization failed: {0}")]
     Tokenize(String),
+    /// A reader-weights name that is not one of [`ReaderWeights::ALL`].
     #[error("unknown reader weights `{0}` (fast, full)")]
     UnknownWeights(String),
 }
@@ -64,6 +77,7 @@ pub struct SpanHead {
 }
 
 impl SpanHead {
+    /// A head of `hidden` units over `dimension`-wide token states.
     pub fn new(vb: VarBuilder, dimension: usize, hidden: usize) -> candle_core::Result<Self> {
         Ok(Self {
             hidden: linear(dimension, hidden, vb.pp("hidden"))?,
@@ -80,9 +94,11 @@ impl SpanHead {
 /// What a trained head directory says about itself.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SpanModelMeta {
-    /// Encoder it was trained on (directory name) and its weights' sha256.
+    /// Encoder it was trained on (directory name).
     pub encoder: String,
+    /// The sha256 of the encoder's weights.
     pub encoder_sha256: String,
+    /// The width of the head's hidden layer.
     pub hidden: usize,
     /// How many of the encoder's top layers the reader fine-tuned (stored with the head, as
     /// `layer.0…`); 0 for a head over the frozen encoder.
@@ -110,7 +126,9 @@ pub fn builtin_name_dir() -> PathBuf {
 pub struct Window {
     /// Index of the snippet in the list that was windowed.
     pub snippet: usize,
+    /// The token ids.
     pub ids: Vec<u32>,
+    /// The token type ids (0 for the question, 1 for the passage).
     pub type_ids: Vec<u32>,
     /// Byte span in the snippet of each token; `None` for the question and special tokens.
     pub spans: Vec<Option<Range<usize>>>,
@@ -136,7 +154,9 @@ impl Window {
 /// Start and end probabilities of one window (position 0 is [CLS]: "no answer here").
 #[derive(Debug, Clone)]
 pub struct WindowScores {
+    /// The probability of each token starting the count span.
     pub start: Vec<f32>,
+    /// The probability of each token ending the count span.
     pub end: Vec<f32>,
 }
 
@@ -169,6 +189,7 @@ pub struct Passage<'a> {
     pub snippet: usize,
     /// Byte offset of `text` in the snippet.
     pub offset: usize,
+    /// The passage's text.
     pub text: &'a str,
 }
 
@@ -320,8 +341,10 @@ pub enum ReaderWeights {
 }
 
 impl ReaderWeights {
+    /// Every choice of weights.
     pub const ALL: [ReaderWeights; 2] = [ReaderWeights::Fast, ReaderWeights::Full];
 
+    /// The name the weights are chosen by.
     pub fn name(self) -> &'static str {
         match self {
             ReaderWeights::Fast => "fast",
@@ -445,10 +468,12 @@ impl SpanModel {
         Self::load(encoder, &builtin_dir())
     }
 
+    /// What the head directory says about itself.
     pub fn meta(&self) -> &SpanModelMeta {
         &self.meta
     }
 
+    /// The encoder the reader runs on.
     pub fn encoder(&self) -> &Arc<Encoder> {
         &self.encoder
     }
@@ -530,11 +555,14 @@ impl SpanModel {
 /// which replace the encoder's last `tuned.len()` layers, and the span head. Question and passage
 /// attend to each other in those layers as trained for this task.
 pub struct ReaderTop {
+    /// The reader's own copies of the encoder's top layers.
     pub tuned: Vec<Layer>,
+    /// The span head.
     pub head: SpanHead,
 }
 
 impl ReaderTop {
+    /// The reader's top layers and head from `vb`, `tuned_layers` layers deep.
     pub fn new(
         vb: VarBuilder,
         config: &Config,

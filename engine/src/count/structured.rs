@@ -28,18 +28,42 @@ use fit::{asked_nouns, content_words, label_fit, verb_fit};
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reading {
     /// A table cell: its column and row.
-    Cell { column: String, row: String },
+    Cell {
+        /// The cell's column.
+        column: String,
+        /// The cell's row.
+        row: String,
+    },
     /// A `Label: value` line.
-    Labelled { label: String },
+    Labelled {
+        /// The line's label.
+        label: String,
+    },
     /// Counted from a list of this many items introduced by `lead`.
-    List { lead: String, items: usize },
+    List {
+        /// The words that introduce the list.
+        lead: String,
+        /// How many items it has.
+        items: usize,
+    },
     /// The different names a table's `column` holds, counted.
-    Rows { column: String, rows: usize },
+    Rows {
+        /// The column counted.
+        column: String,
+        /// How many different names it holds.
+        rows: usize,
+    },
     /// A count of the passage bound to the year or version asked for.
-    Bound { mark: String },
+    Bound {
+        /// The year or version asked for.
+        mark: String,
+    },
     /// The count of the clause that says the question's words, among several counts of the
     /// noun asked for.
-    Clause { clause: String },
+    Clause {
+        /// The clause's words.
+        clause: String,
+    },
 }
 
 impl Reading {
@@ -65,8 +89,11 @@ impl Reading {
 /// A count read from structure, with the snippet it was read in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StructuredCount {
+    /// The count read.
     pub count: f64,
+    /// The index of the snippet it was read in.
     pub snippet: usize,
+    /// How it was read.
     pub reading: Reading,
 }
 

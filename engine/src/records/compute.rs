@@ -15,6 +15,7 @@ pub struct Computed {
     /// The chosen row (largest, smallest), by its position in the table, and its name (its
     /// first cell).
     pub chosen: Option<usize>,
+    /// The chosen row's name.
     pub chosen_name: Option<String>,
     /// Whether each row met every condition (and had a value, when a column is read), for
     /// the rows shown at least.

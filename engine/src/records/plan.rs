@@ -14,16 +14,20 @@ use tally_text::quantity::Condition;
 pub struct AggregateQuery {
     /// The table's position among the schemas it was planned against.
     pub table: usize,
+    /// What is computed.
     pub operation: Operation,
     /// The column added up, averaged or compared.
     pub value_column: Option<usize>,
+    /// The conditions a row must meet to be taken.
     pub filters: Vec<Filter>,
 }
 
 /// A condition on one column.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Filter {
+    /// The column's position in the table.
     pub column: usize,
+    /// What its cell must be.
     pub test: FilterTest,
     /// As a person checks it: "Opened > 1990".
     pub described: String,
@@ -34,7 +38,9 @@ pub struct Filter {
 pub enum FilterTest {
     /// A number within bounds (in the column's base unit).
     Within {
+        /// The lower bound, when any.
         low: Option<Bound>,
+        /// The upper bound, when any.
         high: Option<Bound>,
     },
     /// A text equal to this one, ignoring case.
@@ -44,7 +50,9 @@ pub enum FilterTest {
 /// One end of a range.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bound {
+    /// The bound's value.
     pub value: f64,
+    /// Whether the value itself is within.
     pub inclusive: bool,
 }
 
@@ -73,7 +81,12 @@ pub enum Plan {
     /// Computed over one table.
     Query(AggregateQuery),
     /// It asks about a table's rows with a condition on something none of its columns holds.
-    NoSuchColumn { table: usize, asked: String },
+    NoSuchColumn {
+        /// The table's position among the schemas.
+        table: usize,
+        /// What the condition asked about.
+        asked: String,
+    },
 }
 
 /// How well a table's names meet the question.

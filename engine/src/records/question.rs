@@ -13,6 +13,7 @@ use tally_text::quantity::{parse_query, Condition, Constraint};
 /// A question as an aggregation over a table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AggregationQuestion {
+    /// The operation asked for.
     pub operation: Operation,
     /// Whether it asks "how many" or "the number of" (a count when nothing is added up).
     pub asks_how_many: bool,
@@ -21,6 +22,7 @@ pub struct AggregationQuestion {
     /// Its content words outside its conditions' phrases ("won" in "teams that won fewer than
     /// 8 matches"): what names a condition's column when the condition's noun does not.
     pub free_words: Vec<String>,
+    /// The conditions it puts on the rows.
     pub conditions: Vec<AskedCondition>,
     /// A number after a word that may name a column ("zone 2": ("zone", 2, "2")).
     pub equalities: Vec<(String, f64, String)>,
@@ -33,6 +35,7 @@ pub struct AggregationQuestion {
 pub enum AskedCondition {
     /// A quantity: "more than 4 platforms", "over £5", "heavier than 2 kg".
     Quantity {
+        /// The bound the quantity must meet.
         constraint: Constraint,
         /// The counted noun's words, stemmed (["platform"], ["snow", "day"]), when the
         /// quantity names one.
@@ -42,14 +45,19 @@ pub enum AskedCondition {
     },
     /// A year: "after 1990", "between 2015 and 2019".
     Year {
+        /// How the year is compared (after, before, in, between).
         condition: Condition,
+        /// The year named first.
         low: f64,
+        /// The second year of a range ("between 2015 and 2019").
         high: Option<f64>,
+        /// As the question says it.
         text: String,
     },
 }
 
 impl AskedCondition {
+    /// The condition as the question says it.
     pub fn text(&self) -> &str {
         match self {
             AskedCondition::Quantity { text, .. } | AskedCondition::Year { text, .. } => text,
@@ -267,7 +275,7 @@ fn is_noun_of(conditions: &[AskedCondition], word: &str) -> bool {
 }
 
 /// The content words of `text`, stemmed, without the operation's words and numbers.
-pub fn words_of(text: &str) -> Vec<String> {
+pub(crate) fn words_of(text: &str) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
     for word in text
         .to_lowercase()

@@ -13,7 +13,7 @@ use tally_text::offsets::char_offset;
 use tally_text::quantity::{Constraint, ParsedQuery};
 
 /// A stored sentence scored against the tests.
-pub fn hit_of(
+pub(crate) fn hit_of(
     parsed: &ParsedQuery,
     tests: &[Test],
     stored: StoredSentence,
@@ -65,7 +65,7 @@ pub fn hit_of(
 
 /// Each sentence once: hits (best first) whose text is a better hit's, ignoring case and
 /// spacing, are dropped, and their sources listed in the better hit's `also_in`.
-pub fn merge_duplicates(hits: Vec<Hit>) -> Vec<Hit> {
+pub(crate) fn merge_duplicates(hits: Vec<Hit>) -> Vec<Hit> {
     let mut kept: Vec<Hit> = Vec::with_capacity(hits.len());
     let mut by_text: HashMap<String, usize> = HashMap::new();
     for hit in hits {
@@ -92,12 +92,12 @@ pub fn merge_duplicates(hits: Vec<Hit>) -> Vec<Hit> {
 }
 
 /// Best score first.
-pub fn sort_by_score(hits: &mut [Hit]) {
+pub(crate) fn sort_by_score(hits: &mut [Hit]) {
     hits.sort_by(|a, b| b.score.total_cmp(&a.score));
 }
 
 /// Hits by their first match's value in the query's unit (hits without one last).
-pub fn sort_hits(hits: &mut [Hit], order: SortOrder) {
+pub(crate) fn sort_hits(hits: &mut [Hit], order: SortOrder) {
     let value = |h: &Hit| h.matches.first().map(|m| m.converted);
     match order {
         SortOrder::Relevance => {}
@@ -113,7 +113,7 @@ pub fn sort_hits(hits: &mut [Hit], order: SortOrder) {
 }
 
 /// The query as understood, for the user.
-pub fn view_of(query: &str, parsed: &ParsedQuery) -> QueryView {
+pub(crate) fn view_of(query: &str, parsed: &ParsedQuery) -> QueryView {
     QueryView {
         terms: parsed.terms.clone(),
         constraints: parsed

@@ -19,7 +19,7 @@ use tally_documents::sentence_store::keys::{self, Entry};
 const MAX_ENTRIES: usize = 32;
 
 /// A retrieved sentence before it is read from the document store.
-pub struct Candidate {
+pub(crate) struct Candidate {
     pub address: DocAddress,
     pub bm25: f64,
     /// The ranker's first-stage score (BM25, or the qbm25 formula).
@@ -27,7 +27,7 @@ pub struct Candidate {
 }
 
 /// What every ranker's first stage can draw on.
-pub struct Retrieval<'a> {
+pub(crate) struct Retrieval<'a> {
     pub searcher: &'a Searcher,
     /// The query's words as a BM25 query (`None` when it has none).
     pub text_query: Option<&'a dyn Query>,
@@ -46,7 +46,7 @@ pub struct Retrieval<'a> {
 
 impl<'a> Retrieval<'a> {
     /// Runs BM25 top-`n` for the query's words.
-    pub fn new(
+    pub(crate) fn new(
         searcher: &'a Searcher,
         text_query: Option<&'a dyn Query>,
         tests: &'a [Test],
@@ -74,7 +74,7 @@ impl<'a> Retrieval<'a> {
     }
 
     /// BM25's top `n`, scored by BM25.
-    pub fn text_candidates(&self) -> Vec<Candidate> {
+    pub(crate) fn text_candidates(&self) -> Vec<Candidate> {
         self.text_top
             .iter()
             .map(|(score, address)| Candidate {
@@ -88,7 +88,7 @@ impl<'a> Retrieval<'a> {
     /// The top `n` sentences that meet every test by `stage`'s score, with their BM25: the text
     /// matches within the condition filter (or, without words, the filter's sentences), scored
     /// with the values read from the fast field.
-    pub fn meeting(&self, stage: LinearScore) -> Result<Vec<Candidate>, SearchError> {
+    pub(crate) fn meeting(&self, stage: LinearScore) -> Result<Vec<Candidate>, SearchError> {
         match self.text_query {
             Some(text) => {
                 let both = BooleanQuery::new(vec![
@@ -104,7 +104,7 @@ impl<'a> Retrieval<'a> {
     /// The top `n` sentences that meet every test by `stage`'s score, whatever their words
     /// (BM25 0): a sentence that answers in other words than the query's ("64GB of in-built
     /// storage" for "phones with 128 GB memory") is found for a re-ranker that reads meaning.
-    pub fn meeting_without_words(
+    pub(crate) fn meeting_without_words(
         &self,
         stage: LinearScore,
         n: usize,
@@ -150,7 +150,7 @@ impl<'a> Retrieval<'a> {
     /// Sets each candidate's first-stage score by `stage`, with qs from the fast field alone (0
     /// when the sentence misses a constraint), so that only the sentences shown (or re-ranked)
     /// are read from the document store.
-    pub fn score_from_fast_field(&self, candidates: &mut [Candidate], stage: LinearScore) {
+    pub(crate) fn score_from_fast_field(&self, candidates: &mut [Candidate], stage: LinearScore) {
         let mut columns: HashMap<u32, Option<Column<u64>>> = HashMap::new();
         for c in candidates {
             let column = columns.entry(c.address.segment_ord).or_insert_with(|| {
@@ -169,7 +169,7 @@ impl<'a> Retrieval<'a> {
 
 /// A first-stage score linear in a sentence's BM25 and its quantity score qs.
 #[derive(Debug, Clone, Copy)]
-pub struct LinearScore {
+pub(crate) struct LinearScore {
     /// Weight of BM25 (positive).
     pub text: f64,
     /// Weight of qs.
@@ -177,7 +177,7 @@ pub struct LinearScore {
 }
 
 impl LinearScore {
-    pub fn score(&self, bm25: f64, qs: f64) -> f64 {
+    pub(crate) fn score(&self, bm25: f64, qs: f64) -> f64 {
         self.text * bm25 + self.quantity * qs
     }
 }
@@ -197,7 +197,7 @@ fn meeting_score_at(tests: &[Test], column: Option<&Column<u64>>, doc: DocId) ->
 }
 
 /// The first `n` candidates by first-stage score, each sentence once.
-pub fn best_candidates(mut candidates: Vec<Candidate>, n: usize) -> Vec<Candidate> {
+pub(crate) fn best_candidates(mut candidates: Vec<Candidate>, n: usize) -> Vec<Candidate> {
     let mut seen = HashSet::new();
     candidates.retain(|c| seen.insert(c.address));
     candidates.sort_by(|a, b| b.first_stage.total_cmp(&a.first_stage));

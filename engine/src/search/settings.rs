@@ -9,12 +9,14 @@ use tally_documents::sentence_store::keys::BARE_WEIGHT;
 /// Settings of one search.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SearchSettings {
+    /// The ranker that orders the hits.
     pub ranker: Ranker,
     /// Weight of the quantity score (the paper uses 1, the authors' code 2; 1 ranked best on
     /// the dev queries).
     pub alpha: f64,
     /// Hits returned.
     pub k: usize,
+    /// The order the hits are returned in.
     pub sort: SortOrder,
     /// Candidates re-ranked by `dense` and `entity`, and sorted by value.
     pub pool: usize,
@@ -88,7 +90,9 @@ impl Default for SearchSettings {
 /// The weights of cosine similarity and normalised BM25 in the dense score.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct DenseWeights {
+    /// The weight of cosine similarity.
     pub cosine: f64,
+    /// The weight of normalised BM25.
     pub text: f64,
 }
 

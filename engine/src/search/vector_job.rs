@@ -31,8 +31,10 @@ const PER_SCAN: usize = 50_000;
 /// Why the job stopped short.
 #[derive(Debug, thiserror::Error)]
 pub enum VectorJobError {
+    /// The sentence index failed.
     #[error(transparent)]
     Index(#[from] SearchIndexError),
+    /// The sentence encoder failed.
     #[error("the sentence vectors could not be encoded: {0}")]
     Encoder(#[from] EncoderError),
 }
@@ -40,7 +42,9 @@ pub enum VectorJobError {
 /// One corpus's sentences, and how many of them have a stored vector.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct CorpusVectors {
+    /// How many sentences the corpus has.
     pub sentences: u64,
+    /// How many of them have a stored vector.
     pub with_vectors: u64,
 }
 
@@ -70,9 +74,11 @@ impl VectorProgress {
 /// What a run of the job did.
 #[derive(Debug, Clone, Serialize)]
 pub struct FillReport {
+    /// Where the job stood when the run ended.
     pub progress: VectorProgress,
     /// Vectors of sentences no longer indexed, dropped.
     pub dropped: usize,
+    /// How long the run took, in seconds.
     pub seconds: f64,
     /// Stopped by its caller before every sentence had a vector.
     pub stopped: bool,

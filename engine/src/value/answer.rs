@@ -23,9 +23,12 @@ pub enum ValueRule {
     /// count answers have it).
     Median,
     /// Of the first `consolidate`, the best-supported group of agreeing values
-    /// ([`leading_groups`]); no answer when the best rival group has at least `contested` times
+    /// (`leading_groups`); no answer when the best rival group has at least `contested` times
     /// its support (the sources disagree; `f64::INFINITY`: never).
-    Majority { contested: f64 },
+    Majority {
+        /// How many times the leading group's support a rival group needs to contest it.
+        contested: f64,
+    },
     /// Of the first `consolidate`, the group of agreeing values said by the most independent
     /// sentences (their weights break a tie); never contested.
     Agreement,
@@ -36,7 +39,9 @@ pub enum ValueRule {
 /// Qsearch dev questions (`tally eval value` prints every rule's figures).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ValueSettings {
+    /// How the answer is chosen from the observations.
     pub rule: ValueRule,
+    /// How the median rule consolidates values.
     pub strategy: Strategy,
     /// Observations ranked and shown.
     pub top: usize,
@@ -447,7 +452,7 @@ pub fn answer_in_corpus(
 /// own-documents collection's tuning half, the bound (in steps of 0.05) with the most right less
 /// wrong answers, declines counting neither (`tally eval own-documents --value-supports FILE`;
 /// 0.40: 27 against 4 with none, `docs/experiments.md`, issue 73).
-pub const SURE_FROM: f64 = 0.4;
+pub(crate) const SURE_FROM: f64 = 0.4;
 
 /// Why `answer` is not sure, when its support is below [`SURE_FROM`].
 fn not_sure(answer: &ValueAnswer) -> Option<String> {

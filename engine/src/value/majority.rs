@@ -11,7 +11,7 @@ use crate::count::Strategy;
 /// A value as observed: in the answer's unit, with its weight; observations from one sentence
 /// are one source.
 #[derive(Debug, Clone, Copy)]
-pub struct Observed<'a> {
+pub(crate) struct Observed<'a> {
     pub value: f64,
     pub weight: f64,
     pub sentence: &'a str,
@@ -19,7 +19,7 @@ pub struct Observed<'a> {
 
 /// Observations that agree with a centre.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Group {
+pub(crate) struct Group {
     /// The group's value: the weighted median of its members.
     pub value: f64,
     /// Indexes of its members in the observations.
@@ -32,7 +32,7 @@ pub struct Group {
 
 /// What makes one group better supported than another.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Support {
+pub(crate) enum Support {
     /// The sum of its sentences' weights (a confident sentence can outweigh several).
     Weight,
     /// How many independent sentences say it (then the weights, on a tie).
@@ -52,7 +52,7 @@ impl Support {
 
 /// The best-supported group of `observed`, and the best group of the others (its rival), for
 /// values within `within` (relative) of a centre. `None` without observations.
-pub fn leading_groups(
+pub(crate) fn leading_groups(
     observed: &[Observed],
     within: f64,
     by: Support,

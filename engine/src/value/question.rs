@@ -162,7 +162,7 @@ pub fn value_cue(question: &ValueQuestion) -> Option<String> {
 /// Whether a question's word asks for a measure rather than naming what is measured: a
 /// dimension word ("tall", "cost", "how long … take"), a measure noun ("height", "capacity") or
 /// a size word.
-pub fn is_measure_word(word: &str) -> bool {
+pub(crate) fn is_measure_word(word: &str) -> bool {
     DIMENSION_CUES
         .iter()
         .any(|(words, _)| words.contains(&word))

@@ -6,7 +6,7 @@ use super::{QueryRead, SentenceRanker};
 use crate::search::error::SearchError;
 use crate::search::store::FirstStage;
 
-pub struct Bm25;
+pub(crate) struct Bm25;
 
 impl SentenceRanker for Bm25 {
     fn first_stage(&self) -> FirstStage {

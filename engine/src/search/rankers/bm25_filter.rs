@@ -6,7 +6,7 @@ use super::{bm25::Bm25, QueryRead, SentenceRanker};
 use crate::search::error::SearchError;
 use crate::search::store::FirstStage;
 
-pub struct Bm25Filter;
+pub(crate) struct Bm25Filter;
 
 impl SentenceRanker for Bm25Filter {
     fn soft_conditions(&self) -> bool {

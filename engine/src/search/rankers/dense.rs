@@ -56,7 +56,7 @@ fn window_around(text: &str, centre: usize) -> &str {
     &text[byte(start)..byte(start + WINDOW_CHARS)]
 }
 
-pub struct Dense<'a> {
+pub(crate) struct Dense<'a> {
     pub encoder: &'a Encoder,
     /// The sentences' vectors stored at ingestion, when the store keeps them.
     pub stored: Option<&'a SentenceVectors>,

@@ -12,7 +12,7 @@ use crate::search::store::FirstStage;
 use tally_text::names::name_spans;
 use tally_text::offsets::char_offset;
 
-pub struct Entity;
+pub(crate) struct Entity;
 
 impl SentenceRanker for Entity {
     fn reranks(&self) -> bool {

@@ -37,7 +37,9 @@ pub fn features(cosine: f64, hit: &Hit) -> [f64; 4] {
 pub struct LearnedWeights {
     /// What the weights were learned on, for a reader of the file.
     pub trained_on: String,
+    /// The features, in the order of the weights.
     pub features: Vec<String>,
+    /// One weight per feature.
     pub weights: Vec<f64>,
 }
 
@@ -51,15 +53,19 @@ impl LearnedWeights {
         })
     }
 
+    /// A sentence's score: the weights' dot product with its features.
     pub fn score(&self, features: &[f64; 4]) -> f64 {
         self.weights.iter().zip(features).map(|(w, x)| w * x).sum()
     }
 }
 
+/// The learned ranker: the dense ranker's pool ordered by [`LearnedWeights`].
 pub struct Learned<'a> {
+    /// The sentence encoder that embeds the query.
     pub encoder: &'a Encoder,
     /// The sentences' vectors stored at ingestion, when the store keeps them.
     pub stored: Option<&'a SentenceVectors>,
+    /// The weights sentences are scored with.
     pub weights: &'a LearnedWeights,
 }
 

@@ -29,6 +29,7 @@ use tally_text::quantity::ParsedQuery;
 
 /// What a ranker knows of the query when it scores hits.
 pub struct QueryRead<'a> {
+    /// The query as parsed into terms and constraints.
     pub parsed: &'a ParsedQuery,
     /// The words searched as text.
     pub words: &'a [String],

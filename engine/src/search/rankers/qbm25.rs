@@ -10,7 +10,7 @@ use super::{QueryRead, SentenceRanker};
 use crate::search::error::SearchError;
 use crate::search::store::FirstStage;
 
-pub struct Qbm25;
+pub(crate) struct Qbm25;
 
 impl SentenceRanker for Qbm25 {
     fn first_stage(&self) -> FirstStage {

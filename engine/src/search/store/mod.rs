@@ -27,7 +27,10 @@ pub enum FirstStage {
     Qbm25,
     /// [`FirstStage::Qbm25`]'s n, then the best `extra` that meet every test by α · qs whatever
     /// their words (for a re-ranker that reads meaning).
-    Qbm25AndOtherWords { extra: usize },
+    Qbm25AndOtherWords {
+        /// How many more sentences are taken by α · qs alone.
+        extra: usize,
+    },
 }
 
 /// One query's first stage.
@@ -41,13 +44,16 @@ pub struct FirstStageQuery<'a> {
     pub n: usize,
     /// Weight of qs.
     pub alpha: f64,
+    /// How the candidates are chosen.
     pub stage: FirstStage,
 }
 
 /// A candidate sentence with its BM25 for the query's words (0 without a text match).
 #[derive(Debug, Clone)]
 pub struct Retrieved {
+    /// The sentence.
     pub sentence: StoredSentence,
+    /// Its BM25 for the query's words.
     pub bm25: f64,
 }
 
@@ -57,6 +63,7 @@ pub struct FirstStageResult {
     /// The best BM25 of the query over the whole store (1 without text matches): normalises
     /// text scores.
     pub max_bm25: f64,
+    /// The candidates, best first.
     pub candidates: Vec<Retrieved>,
 }
 
@@ -72,6 +79,7 @@ pub trait SentenceStore: Send + Sync {
     /// Sentences held.
     fn len(&self) -> u64;
 
+    /// Whether no sentence is held.
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
