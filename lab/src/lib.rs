@@ -4,6 +4,8 @@
 //! search, quantity extraction, with the generated tests) and the simulation of visitors whose
 //! feedback teaches. The `tally train`, `tally eval` and `tally bench` commands drive it.
 
+#![warn(missing_docs, unreachable_pub)]
+
 pub mod cli;
 pub mod commands;
 pub mod count;

@@ -7,6 +7,7 @@ use tally_types::count::flags::ReadingFlags;
 
 use tally_setup::flags::{CorpusArgs, ModelArgs, SentenceIndexArgs};
 
+/// `tally bench`: the benchmarks.
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
     /// Extraction speed on one core: the gold sentences repeated to --sentences, and single texts
@@ -26,6 +27,7 @@ pub enum BenchCommand {
     Ingest(BenchIngestArgs),
 }
 
+/// `tally bench ingest`: the flags of the document-ingest benchmark.
 #[derive(Debug, Clone, Args)]
 pub struct BenchIngestArgs {
     /// Sentences to ingest.
@@ -38,8 +40,10 @@ pub struct BenchIngestArgs {
     /// Where to build the two indexes [default: fresh directories under target/bench-ingest].
     #[arg(long, default_value = "target/bench-ingest")]
     pub dir: PathBuf,
+    /// Where the public data sets are.
     #[command(flatten)]
     pub data: tally_setup::flags::DataArgs,
+    /// Print the figures as one JSON object instead of lines.
     #[arg(long)]
     pub json: bool,
     /// The models a server loads (its resident memory is measured with them).
@@ -54,6 +58,7 @@ pub struct BenchIngestArgs {
     pub then_delete: Option<String>,
 }
 
+/// `tally bench search`: the flags of the quantity-search benchmark.
 #[derive(Debug, Clone, Args)]
 pub struct BenchSearchArgs {
     /// Sentences to index (real sentences from the data directory, the rest generated).
@@ -65,8 +70,10 @@ pub struct BenchSearchArgs {
     /// Times each query runs per ranker.
     #[arg(long, default_value_t = 5)]
     pub runs: usize,
+    /// Where the public data sets are.
     #[command(flatten)]
     pub data: tally_setup::flags::DataArgs,
+    /// Print the figures as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
     /// The encoder of the `learned` ranker, timed after the others (skipped when it does not
@@ -75,17 +82,21 @@ pub struct BenchSearchArgs {
     pub models: ModelArgs,
 }
 
+/// `tally bench value`: the flags of the value-question benchmark.
 #[derive(Debug, Clone, Args)]
 pub struct BenchValueArgs {
     /// Times each question runs.
     #[arg(long, default_value_t = 5)]
     pub runs: usize,
+    /// Print the figures as one JSON object instead of a line.
     #[arg(long)]
     pub json: bool,
+    /// The sentence index the questions are answered over.
     #[command(flatten)]
     pub sentences: SentenceIndexArgs,
 }
 
+/// `tally bench count`: the flags of the count-question latency benchmark.
 #[derive(Debug, Clone, Args)]
 pub struct BenchCountArgs {
     /// The question (a dataset question answers from its stored snippets).
@@ -94,6 +105,7 @@ pub struct BenchCountArgs {
         default_value = "how many songs did paul mccartney write for the beatles"
     )]
     pub question: String,
+    /// Times the question is answered.
     #[arg(long, default_value_t = 20)]
     pub runs: usize,
     /// Also answer this many different stored questions, `--concurrent` at once, and print
@@ -103,16 +115,21 @@ pub struct BenchCountArgs {
     /// Questions answered at once for the throughput figure.
     #[arg(long, default_value_t = 4)]
     pub concurrent: usize,
+    /// Print the figures as one JSON object instead of lines.
     #[arg(long)]
     pub json: bool,
+    /// The corpus the question is answered over.
     #[command(flatten)]
     pub corpus: CorpusArgs,
+    /// The models the question is answered with.
     #[command(flatten)]
     pub models: ModelArgs,
+    /// The reading settings the question is answered with.
     #[command(flatten)]
     pub settings: ReadingFlags,
 }
 
+/// `tally bench extraction`: the flags of the extraction-speed benchmark.
 #[derive(Debug, Clone, Args)]
 pub struct BenchExtractionArgs {
     /// Sentences to read (a gold file in the NewsQuant format, or a text file with one sentence

@@ -8,6 +8,7 @@ use tally_types::count::flags::ReadingFlags;
 use tally_setup::flags::{DataArgs, ModelArgs};
 use tally_types::Ranker;
 
+/// `tally eval`: the evaluations.
 #[derive(Debug, Subcommand)]
 pub enum EvalCommand {
     /// Quantity extraction against a gold file in the NewsQuant format: precision, recall and F1
@@ -40,6 +41,7 @@ pub enum EvalCommand {
     Aggregations(EvalAggregationsArgs),
 }
 
+/// `tally eval aggregations`: the flags of the table-aggregation evaluation.
 #[derive(Debug, Clone, Args)]
 pub struct EvalAggregationsArgs {
     /// The collection: `documents/` and `questions.jsonl`.
@@ -55,12 +57,15 @@ pub struct EvalAggregationsArgs {
     /// the figure to compare with.
     #[arg(long)]
     pub without_records: bool,
+    /// The models the questions are answered with.
     #[command(flatten)]
     pub models: ModelArgs,
+    /// The reading settings the questions are answered with.
     #[command(flatten)]
     pub settings: ReadingFlags,
 }
 
+/// `tally eval own-documents`: the flags of the own-documents evaluation.
 #[derive(Debug, Clone, Args)]
 pub struct EvalOwnDocumentsArgs {
     /// The collection: `documents/*.txt` and `questions.jsonl`.
@@ -69,6 +74,7 @@ pub struct EvalOwnDocumentsArgs {
     /// Where the evaluation's fresh snippet index is built.
     #[arg(long, default_value = "target/eval-own-documents")]
     pub work: PathBuf,
+    /// Where the public data sets are (the default corpus used as distractors).
     #[command(flatten)]
     pub data: DataArgs,
     /// List the test half's misses too (read them only to report, never to tune).
@@ -87,18 +93,22 @@ pub struct EvalOwnDocumentsArgs {
     /// formats instead (the same facts in their first format, to compare with).
     #[arg(long, requires = "documents")]
     pub originals: bool,
+    /// Print the figures as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
     /// Write each value answer's support and whether it is right (as if it were sure) to this
     /// file, one JSON object per line: the tuning half's lines choose the "not sure" bound.
     #[arg(long, value_name = "FILE")]
     pub value_supports: Option<PathBuf>,
+    /// The models the questions are answered with.
     #[command(flatten)]
     pub models: ModelArgs,
+    /// The reading settings the questions are answered with.
     #[command(flatten)]
     pub settings: ReadingFlags,
 }
 
+/// `tally eval value`: the flags of the value-question evaluation.
 #[derive(Debug, Clone, Args)]
 pub struct EvalValueArgs {
     /// Judged queries (e.g. ../shared/data/qsearch/qsearch_text_dev.jsonl).
@@ -115,6 +125,7 @@ pub struct EvalValueArgs {
     pub errors: bool,
 }
 
+/// `tally eval search`: the flags of the quantity-search evaluation.
 #[derive(Debug, Clone, Args)]
 pub struct EvalSearchArgs {
     /// Judged queries (e.g. ../shared/data/qsearch/qsearch_text_dev.jsonl).
@@ -134,10 +145,12 @@ pub struct EvalSearchArgs {
     /// stores them (8 bits per dimension), instead of encoding each pool.
     #[arg(long)]
     pub stored_vectors: bool,
+    /// The encoder of the `learned` ranker.
     #[command(flatten)]
     pub models: ModelArgs,
 }
 
+/// `tally eval count`: the flags of the count-answering evaluation.
 #[derive(Debug, Clone, Args)]
 pub struct EvalCountArgs {
     /// SQuAD-format snippets (e.g. ../shared/data/coqex/stresstest_v1/stresstest_bing_v1.json).
@@ -156,10 +169,13 @@ pub struct EvalCountArgs {
     /// default corpus (the data sets' snippets, from --data) when empty.
     #[arg(long, default_value = "target/eval-count-index")]
     pub index: PathBuf,
+    /// Where the public data sets are (the default corpus of the snippet index).
     #[command(flatten)]
     pub data: DataArgs,
+    /// The models the questions are answered with.
     #[command(flatten)]
     pub models: ModelArgs,
+    /// The reading settings the questions are answered with.
     #[command(flatten)]
     pub settings: ReadingFlags,
 }
@@ -176,6 +192,7 @@ pub enum EvalRetrievalArg {
     OffCorpus,
 }
 
+/// `tally eval feedback`: the flags of the feedback simulation.
 #[derive(Debug, Clone, Args)]
 pub struct EvalFeedbackArgs {
     /// SQuAD-format snippets [default: Stresstest's, under --data].
@@ -187,6 +204,7 @@ pub struct EvalFeedbackArgs {
     /// Random draws of the judged questions per setting.
     #[arg(long, default_value_t = 20)]
     pub draws: usize,
+    /// Seed of the random draws.
     #[arg(long, default_value_t = 61)]
     pub seed: u64,
     /// Print every setting's figures as JSON lines.
@@ -205,10 +223,13 @@ pub struct EvalFeedbackArgs {
     /// Where the snippet index of the instance simulation is built.
     #[arg(long, default_value = "target/eval-feedback")]
     pub work: PathBuf,
+    /// Where the public data sets are.
     #[command(flatten)]
     pub data: DataArgs,
+    /// The models the questions are answered with.
     #[command(flatten)]
     pub models: ModelArgs,
+    /// The reading settings the questions are answered with.
     #[command(flatten)]
     pub settings: ReadingFlags,
 }
@@ -235,11 +256,13 @@ impl EvalFeedbackArgs {
     }
 }
 
+/// `tally eval cnp`: the flags of the CNP classification evaluation.
 #[derive(Debug, Clone, Args)]
 pub struct EvalCnpArgs {
     /// A CoQuAD `*_contexts.csv` file.
     #[arg(long)]
     pub contexts: PathBuf,
+    /// Print the report as one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
     /// Keep a larger count a synonym when its phrase's cosine to CNP_rep is above 0.5 (the
@@ -249,12 +272,15 @@ pub struct EvalCnpArgs {
     /// Phrases with cosine to CNP_rep at most this are incomparable.
     #[arg(long, default_value_t = 0.1)]
     pub min_cosine: f32,
+    /// The models the phrases are encoded with.
     #[command(flatten)]
     pub models: ModelArgs,
+    /// The reading settings the classification starts from.
     #[command(flatten)]
     pub settings: ReadingFlags,
 }
 
+/// `tally eval instances`: the flags of the instance-ranking evaluation.
 #[derive(Debug, Clone, Args)]
 pub struct EvalInstancesArgs {
     /// SQuAD-format snippets [default: NQ dev's, under --data].
@@ -284,10 +310,13 @@ pub struct EvalInstancesArgs {
     /// Where the judged set's fresh snippet index is built.
     #[arg(long, default_value = "target/eval-instances")]
     pub work: PathBuf,
+    /// Where the public data sets are.
     #[command(flatten)]
     pub data: DataArgs,
+    /// The models the questions are answered with.
     #[command(flatten)]
     pub models: ModelArgs,
+    /// The reading settings the questions are answered with.
     #[command(flatten)]
     pub settings: ReadingFlags,
 }
@@ -318,6 +347,7 @@ impl EvalInstancesArgs {
     }
 }
 
+/// `tally eval extraction`: the flags of the quantity-extraction evaluation.
 #[derive(Debug, Clone, Args)]
 pub struct EvalExtractionArgs {
     /// Gold file (e.g. ../shared/data/quantities/newsquant_dev.json). Without `--gold` and

@@ -8,6 +8,7 @@ use tally_types::count::flags::ReadingFlags;
 use crate::count::training::settings::TrainSettings;
 use tally_setup::flags::{CorpusArgs, DataArgs, ModelArgs, DEFAULT_SENTENCE_INDEX};
 
+/// `tally train`: the training commands.
 #[derive(Debug, Subcommand)]
 pub enum TrainCommand {
     /// The span head of the count pipeline, with 5-fold cross-validation by query.
@@ -29,6 +30,7 @@ pub enum TrainCommand {
     Support(TrainSupportArgs),
 }
 
+/// `tally train support`: the flags of the answer-support retraining.
 #[derive(Debug, Clone, Args)]
 pub struct TrainSupportArgs {
     /// Accepted judgments as JSON lines (`GET /api/admin/judgments` with the admin token).
@@ -43,12 +45,15 @@ pub struct TrainSupportArgs {
     /// Sentence index (filled with the default corpus when empty), as the server's.
     #[arg(long, env = "TALLY_SEARCH_INDEX", default_value = DEFAULT_SENTENCE_INDEX)]
     pub search_index: PathBuf,
+    /// The corpus the judged questions are answered over.
     #[command(flatten)]
     pub corpus: CorpusArgs,
+    /// The models the questions are answered with.
     #[command(flatten)]
     pub models: ModelArgs,
 }
 
+/// `tally train search-ranker`: the flags of the search-ranker training.
 #[derive(Debug, Clone, Args)]
 pub struct TrainSearchRankerArgs {
     /// Judged queries (Qsearch format).
@@ -65,17 +70,21 @@ pub struct TrainSearchRankerArgs {
     /// judged queries, which then measure the weights once (0: train on the judged queries).
     #[arg(long, default_value_t = 0)]
     pub generated: usize,
+    /// Where the public data sets are (the training corpora of the generated queries).
     #[command(flatten)]
     pub data: DataArgs,
+    /// The sentence encoder of the `learned` ranker.
     #[command(flatten)]
     pub models: ModelArgs,
 }
 
+/// `tally train token-vectors`: the flags of the token-vector training.
 #[derive(Debug, Clone, Args)]
 pub struct TrainTokenVectorsArgs {
     /// Judged queries (Qsearch format), whose sentences are never trained on.
     #[arg(long, default_value = "../shared/data/qsearch/qsearch_text_dev.jsonl")]
     pub judged: PathBuf,
+    /// Where the public data sets are (the training corpora).
     #[command(flatten)]
     pub data: DataArgs,
     /// Where to write the vectors (the shipped ones are engine/data/token-vectors.safetensors).
@@ -90,10 +99,12 @@ pub struct TrainTokenVectorsArgs {
     /// Generated queries printed, for a reader of the log.
     #[arg(long, default_value_t = 12)]
     pub show: usize,
+    /// The sentence encoder the vectors are distilled from.
     #[command(flatten)]
     pub models: ModelArgs,
 }
 
+/// `tally train instances`: the flags of the instance-scorer training.
 #[derive(Debug, Clone, Args)]
 pub struct TrainInstancesArgs {
     /// The judged instance set (its tuning half is trained on; the test half is never read).
@@ -105,6 +116,7 @@ pub struct TrainInstancesArgs {
     /// Where the fresh snippet index is built.
     #[arg(long, default_value = "target/train-instances")]
     pub work: PathBuf,
+    /// Where the public data sets are.
     #[command(flatten)]
     pub data: DataArgs,
     /// Where to write the scorer (the shipped one is engine/data/instance-scorer.json).
@@ -118,12 +130,15 @@ pub struct TrainInstancesArgs {
     /// instance marks (relevant / not relevant) are trained on with the tuning half.
     #[arg(long)]
     pub judgments: Option<PathBuf>,
+    /// The models the questions are answered with.
     #[command(flatten)]
     pub models: ModelArgs,
+    /// The reading settings the questions are answered with.
     #[command(flatten)]
     pub settings: ReadingFlags,
 }
 
+/// `tally train count-spans`: the flags of the span-head training.
 #[derive(Debug, Clone, Args)]
 pub struct TrainCountSpansArgs {
     /// The CoQEx data directory (with stresstest_v1/ and count_lcquad_v2/).
@@ -151,6 +166,7 @@ pub struct TrainCountSpansArgs {
     /// the name reader's, engine/data/name-spans).
     #[arg(long, default_value_t = TrainSettings::default().silver_names_per_query)]
     pub silver_names_per_query: usize,
+    /// Folds of the cross-validation by query.
     #[arg(long, default_value_t = 5)]
     pub folds: usize,
     /// Where the span head's out-of-fold candidate probabilities are written (and read by the
@@ -164,6 +180,7 @@ pub struct TrainCountSpansArgs {
     /// Print the full cross-validation report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// The encoder the span head reads.
     #[command(flatten)]
     pub models: ModelArgs,
 }

@@ -72,6 +72,7 @@ struct Tally {
     declined: usize,
 }
 
+/// `tally eval aggregations`: answers the collection's questions and prints right, wrong and declined per operation and half.
 pub fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
     let cases = read_cases(&args.dir.join("questions.jsonl"))?;
     let documents = read_documents_dir(&args.dir.join("documents"))?;

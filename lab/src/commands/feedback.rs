@@ -27,6 +27,7 @@ const JUDGED_SHARES: [f64; 3] = [0.1, 0.3, 0.5];
 /// The shares of judgments that are adversarial.
 const ADVERSARIAL_SHARES: [f64; 2] = [0.0, 0.2];
 
+/// `tally eval feedback`: simulates visitors' judgments and an operator's review, and prints the figures of each setting.
 pub fn eval(args: &EvalFeedbackArgs) -> anyhow::Result<()> {
     let (snippets, gold) = args.files()?;
     let pipeline = load_pipeline(&args.models)?;

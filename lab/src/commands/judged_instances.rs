@@ -28,9 +28,13 @@ pub const SHOWN: usize = 5;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Source {
+    /// Questions of the Stresstest count data set.
     Stresstest,
+    /// Questions of the count LC-QuAD data set.
     Lcquad,
+    /// Questions of Natural Questions' dev set.
     NqDev,
+    /// Questions about the own-documents collection.
     OwnDocuments,
     /// Visitors' marks accepted in the review queue (`tally train instances --judgments`):
     /// training data.
@@ -52,7 +56,9 @@ pub enum Judgment {
 /// One judged question.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct JudgedQuestion {
+    /// The question as asked.
     pub question: String,
+    /// Where the question and its evidence come from.
     pub source: Source,
     /// Each candidate name (as the answer showed it) with its judgment.
     pub judged: BTreeMap<String, Judgment>,
@@ -184,6 +190,7 @@ pub fn answer_all(
 /// The judged set's figures for one half.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ShownFigures {
+    /// Questions of the half.
     pub questions: usize,
     /// Questions given a count.
     pub answered: usize,
@@ -198,10 +205,13 @@ pub struct ShownFigures {
     /// Shown names judged of the wrong kind / no instance / not judged (counted as not
     /// instances).
     pub shown_wrong_kind: usize,
+    /// Shown names judged no instance.
     pub shown_not_instance: usize,
+    /// Shown names nobody judged.
     pub shown_unjudged: usize,
     /// Judged instances, at most [`SHOWN`] a question, and how many of them are shown.
     pub instances_known: usize,
+    /// Of those judged instances, how many are shown.
     pub instances_shown: usize,
 }
 

@@ -22,10 +22,15 @@ struct InstanceGold {
 /// One question's check: its top instances, how many gold ones they hold, how many are wrong.
 #[derive(Debug, Clone)]
 pub struct InstanceRow {
+    /// The question as asked.
     pub question: String,
+    /// The instances shown first, best first.
     pub top: Vec<String>,
+    /// Gold instances of the question.
     pub gold: usize,
+    /// Gold instances among the top ones.
     pub found: usize,
+    /// Top instances that are not gold.
     pub wrong: usize,
 }
 
@@ -33,6 +38,7 @@ pub struct InstanceRow {
 #[derive(Debug, Default)]
 pub struct InstanceCheck {
     gold: BTreeMap<String, Vec<String>>,
+    /// One row per checked question.
     pub rows: Vec<InstanceRow>,
 }
 

@@ -25,6 +25,7 @@ pub enum Outcome {
 /// One value question of the collection.
 #[derive(Debug, Clone, Deserialize)]
 pub struct OwnValueQuestion {
+    /// The question as asked.
     pub question: String,
     /// The quantity as the document writes it ("412 m"), or `None` when it does not say.
     pub answer: Option<String>,

@@ -33,7 +33,9 @@ pub const CORPUS: &str = "own-documents";
 /// One question of the collection: its count, or `None` when the documents do not say.
 #[derive(Debug, Clone, Deserialize)]
 pub struct OwnQuestion {
+    /// The question as asked.
     pub question: String,
+    /// The count the documents give, or `None` when they do not say.
     pub answer: Option<f64>,
     /// The document it is about (its file name without `.txt`).
     pub document: String,
@@ -45,11 +47,14 @@ pub struct OwnQuestion {
 /// Which half a question belongs to: fixed by a hash of its text (FNV-1a), never by its answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Half {
+    /// The half the settings are tuned on.
     Tuning,
+    /// The half only reported, never tuned on.
     Test,
 }
 
 impl Half {
+    /// The half `question` belongs to.
     pub fn of(question: &str) -> Half {
         let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
         for byte in question.trim().to_lowercase().bytes() {
@@ -63,6 +68,7 @@ impl Half {
         }
     }
 
+    /// The half's name in reports ("tuning" or "test").
     pub fn name(self) -> &'static str {
         match self {
             Half::Tuning => "tuning",
@@ -74,12 +80,19 @@ impl Half {
 /// Tallies of one half in one setting.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Tally {
+    /// Questions asked.
     pub questions: usize,
+    /// Questions the documents answer.
     pub answerable: usize,
+    /// Answerable questions given the right answer.
     pub answerable_right: usize,
+    /// Answerable questions given a wrong answer.
     pub answerable_wrong: usize,
+    /// Answerable questions declined.
     pub answerable_declined: usize,
+    /// Unanswerable questions declined.
     pub unanswerable_declined: usize,
+    /// Unanswerable questions given an answer anyway.
     pub unanswerable_answered: usize,
 }
 
@@ -123,8 +136,11 @@ fn share(part: usize, whole: usize) -> f64 {
 /// The collection in `dir`: its documents (`documents/*`, each read in the format its
 /// extension names), their kinds and its count questions (`questions.jsonl`).
 pub struct Collection {
+    /// The documents, read.
     pub documents: Vec<Document>,
+    /// The count questions.
     pub questions: Vec<OwnQuestion>,
+    /// The value questions.
     pub values: Vec<OwnValueQuestion>,
     /// Each document's kind (`kinds.tsv`: name, tab, kind); `prose` where it names none.
     kinds: BTreeMap<String, String>,

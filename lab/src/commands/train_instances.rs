@@ -40,8 +40,11 @@ const MIN_SHOWING: f64 = 0.6;
 /// One candidate name of one question.
 #[derive(serde::Serialize)]
 pub struct Row {
+    /// The question's number.
     pub question: usize,
+    /// The candidate name.
     pub name: String,
+    /// The scorer's features of the name.
     pub features: Vec<f64>,
     /// `None`: nobody judged it (left out of the fit; counted as no instance when shown).
     pub instance: Option<bool>,
@@ -105,6 +108,7 @@ pub fn chosen_penalty(
     best.context("no penalty was tried")
 }
 
+/// `tally train instances`: trains the instance scorer on the judged set's tuning half and writes it.
 pub fn train(args: &TrainInstancesArgs) -> anyhow::Result<()> {
     let mut questions = tuning_questions(&args.judged)?;
     if let Some(path) = &args.judgments {

@@ -28,6 +28,7 @@ type Embedder<'a> = dyn Fn(&[&str]) -> anyhow::Result<Vec<Vec<f32>>> + 'a;
 /// One generated query in this many is held out of training, to measure it.
 const HELD_OUT_ONE_IN: u64 = 10;
 
+/// `tally train token-vectors`: distils and fine-tunes the `learned` ranker's token vectors and writes them.
 pub fn train(args: &TrainTokenVectorsArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let (sentences, excluded) = training_sentences(&args.data, &args.judged)?;

@@ -29,16 +29,27 @@ use tally_engine::count::question::analyse;
 use tally_engine::count::relevance::{Subject, WordRarity};
 use tally_engine::count::structured::{passages_about, stated_count};
 
+/// Why a count evaluation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum EvaluateError {
+    /// The data set could not be read.
     #[error(transparent)]
     Dataset(#[from] DatasetError),
+    /// The count pipeline failed.
     #[error(transparent)]
     Pipeline(#[from] PipelineError),
+    /// The encoder failed.
     #[error(transparent)]
     Encoder(#[from] EncoderError),
+    /// A file's contents are not as expected.
     #[error("{path}: {message}")]
-    Format { path: String, message: String },
+    Format {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The snippet index failed.
     #[error(transparent)]
     Index(#[from] IndexError),
 }
@@ -46,8 +57,11 @@ pub enum EvaluateError {
 /// Count figures for every strategy, plus which scorer produced them.
 #[derive(Debug, Clone, Serialize)]
 pub struct CountReport {
+    /// Which scorer produced the figures.
     pub scorer: String,
+    /// The settings the questions were answered with.
     pub settings: CountSettings,
+    /// Each consolidation strategy's figures, by name.
     pub strategies: BTreeMap<String, CountScores>,
     /// The chosen strategy's figures along the abstention threshold ([`ABSTENTION_STEPS`]).
     pub abstention_curve: Vec<AbstentionPoint>,
@@ -56,7 +70,9 @@ pub struct CountReport {
 /// Figures when Tally answers only from support `abstain_below` upwards.
 #[derive(Debug, Clone, Serialize)]
 pub struct AbstentionPoint {
+    /// The least support an answer needs here.
     pub abstain_below: f64,
+    /// The figures at that bound.
     pub scores: CountScores,
 }
 
@@ -106,11 +122,15 @@ impl EvalRetrieval<'_> {
 /// its snippets state, a clear statement's count, and the gold count.
 #[derive(Debug, Clone)]
 pub struct ReplayedQuestion {
+    /// The question as asked.
     pub question: String,
+    /// Each snippet's most confident count.
     pub chosen: Vec<Chosen>,
     /// Every candidate count of every snippet (what a person can find in the evidence).
     pub stated: Vec<f64>,
+    /// The count a clear statement gives, if any.
     pub statement: Option<f64>,
+    /// The gold count.
     pub gold: f64,
 }
 
@@ -227,13 +247,19 @@ pub fn evaluate_counts(
 /// One row of a CoQuAD contextualization file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ContextRow {
+    /// The question's id.
     pub qid: String,
+    /// The question.
     pub query: String,
+    /// The count the authors' system predicted.
     pub prediction: f64,
     /// (snippet id, confidence, span text, count)
     pub candidates: Vec<(String, f64, String, f64)>,
+    /// Phrases annotated synonyms of the counted noun phrase.
     pub synonyms: Vec<String>,
+    /// Phrases annotated subgroups of it.
     pub subgroups: Vec<String>,
+    /// Phrases annotated incomparable with it.
     pub incomparables: Vec<String>,
 }
 
@@ -360,11 +386,17 @@ fn parse_tuples(text: &str) -> Result<Vec<(String, f64, String, f64)>, ParseErro
 /// CNP classification accuracy per gold class.
 #[derive(Debug, Clone, Serialize)]
 pub struct CnpReport {
+    /// Queries classified.
     pub queries: usize,
+    /// Candidate phrases classified.
     pub candidates: usize,
+    /// The settings the phrases were classified with.
     pub settings: ContextSettings,
+    /// Accuracy on the phrases annotated synonyms.
     pub synonyms: ClassAccuracy,
+    /// Accuracy on the phrases annotated subgroups.
     pub subgroups: ClassAccuracy,
+    /// Accuracy on the phrases annotated incomparable.
     pub incomparables: ClassAccuracy,
 }
 
@@ -428,6 +460,7 @@ pub fn evaluate_cnp(
 /// Instance figures for every scoring.
 #[derive(Debug, Clone, Serialize)]
 pub struct InstanceReport {
+    /// Each scoring's figures, by name.
     pub scorings: BTreeMap<String, InstanceScores>,
     /// Choosing the scoring by 5-fold cross-validation by query (each fold takes the scoring
     /// with the best Hit@10, then MRR, on the other folds): the figure to report, since the

@@ -43,8 +43,10 @@ pub enum Operator {
 }
 
 impl Operator {
+    /// Every operator, in report order.
     pub const ALL: [Operator; 2] = [Operator::AcceptsAll, Operator::ChecksEvidence];
 
+    /// The operator's name in reports.
     pub const fn name(self) -> &'static str {
         match self {
             Operator::AcceptsAll => "accepts all",
@@ -57,7 +59,9 @@ impl Operator {
 /// judgments that are adversarial.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Visitors {
+    /// Share of the answered questions whose answers are judged.
     pub judged_share: f64,
+    /// Share of the judgments that are adversarial.
     pub adversarial_share: f64,
 }
 
@@ -71,20 +75,28 @@ enum Said {
 /// The figures of one setting, pooled over the draws (every draw's questions scored together).
 #[derive(Debug, Clone, Serialize)]
 pub struct FeedbackFigures {
+    /// Who judged.
     pub visitors: Visitors,
+    /// How the operator reviewed.
     pub operator: Operator,
+    /// Random draws of the judged questions.
     pub draws: usize,
     /// Judgments given (answered questions judged), accepted, and accepted but wrong, in all.
     pub judgments: usize,
+    /// Judgments accepted.
     pub accepted: usize,
+    /// Judgments accepted but wrong.
     pub accepted_wrong: usize,
     /// The judged questions: Tally's answers, then with the verified answers first.
     pub judged_before: CountScores,
+    /// The judged questions with the verified answers first.
     pub judged_after: CountScores,
     /// The questions nobody judged: the shipped models, the refitted support model whether or
     /// not it is installed, and what is installed.
     pub unjudged_before: CountScores,
+    /// The questions nobody judged, with the refitted support model.
     pub unjudged_retrained: CountScores,
+    /// The questions nobody judged, with what is installed.
     pub unjudged_after: CountScores,
     /// Draws in which the retrained support model was installed.
     pub installed: usize,

@@ -24,31 +24,42 @@ const BOOTSTRAP_RESAMPLES: usize = 200;
 /// is one of the gold instances.
 #[derive(Debug, Clone)]
 pub struct Candidate {
+    /// The name's type evidence (`membership::FEATURES`).
     pub features: Vec<f64>,
+    /// Whether the name is one of the gold instances.
     pub gold: bool,
 }
 
 /// A question with gold instances: its candidates and how many gold instances it has.
 #[derive(Debug, Clone)]
 pub struct InstanceQuestion {
+    /// The question's candidate names.
     pub candidates: Vec<Candidate>,
+    /// How many gold instances the question has.
     pub gold_instances: usize,
 }
 
 /// The figures of one setting, pooled over the draws.
 #[derive(Debug, Clone, Serialize)]
 pub struct InstanceFeedbackFigures {
+    /// Who judged.
     pub visitors: Visitors,
+    /// Random draws of the judged questions.
     pub draws: usize,
     /// Names marked, in all, and marks that are wrong.
     pub marks: usize,
+    /// Marks that are wrong.
     pub wrong_marks: usize,
     /// The questions nobody judged: the shipped ranking (type compatibility), the shipped
     /// learned scorer's, the scorer refitted with the marks, and what is installed.
     pub unjudged_shipped: InstanceScores,
+    /// The questions nobody judged, with the shipped learned scorer.
     pub unjudged_shipped_learned: InstanceScores,
+    /// The questions nobody judged, with the scorer refitted on the marks.
     pub unjudged_retrained: InstanceScores,
+    /// The questions nobody judged, with what is installed.
     pub unjudged_installed: InstanceScores,
+    /// Draws in which the refitted scorer was installed.
     pub installed: usize,
 }
 

@@ -30,13 +30,17 @@ use tally_text::UnitTable;
 /// are tuned on the tuning half only, and the held-out half shows whether they generalise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Half {
+    /// The half the rules are tuned on.
     Tuning,
+    /// The half that shows whether they generalise.
     HeldOut,
 }
 
 impl Half {
+    /// Both halves, in report order.
     pub const ALL: [Half; 2] = [Half::Tuning, Half::HeldOut];
 
+    /// The half's name ("tuning" or "held-out").
     pub const fn name(self) -> &'static str {
         match self {
             Half::Tuning => "tuning",
@@ -44,6 +48,7 @@ impl Half {
         }
     }
 
+    /// The half with this name, if any.
     pub fn parse(name: &str) -> Option<Half> {
         Half::ALL.into_iter().find(|h| h.name() == name)
     }
@@ -69,20 +74,33 @@ impl Half {
     }
 }
 
+/// Why a gold quantity file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
+    /// The file could not be read.
     #[error("cannot read {path}")]
     Read {
+        /// The file.
         path: String,
+        /// The cause.
         source: std::io::Error,
     },
+    /// The file is not in the gold format.
     #[error("{path} is not a gold quantity file: {message}")]
-    Format { path: String, message: String },
+    Format {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
 }
 
+/// One sentence of a gold file in the NewsQuant format, with its quantities.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GoldSentence {
+    /// The sentence.
     pub text: String,
+    /// The quantities it states.
     pub quantities: Vec<GoldQuantity>,
     /// The class a hand-written sentence was written for ("currency", "range" …); a sentence
     /// without one is classed by its gold quantities ([`Class::of`]).
@@ -98,15 +116,22 @@ pub struct GoldSentence {
 /// changes, written forms (superscripts, spelled decimals, "t"), and the rest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Class {
+    /// Money.
     Currency,
+    /// A unit per another.
     Compound,
+    /// A range of values.
     Range,
+    /// A change of a value.
     Change,
+    /// Written forms: superscripts, spelled decimals, "t".
     Forms,
+    /// Everything else.
     Plain,
 }
 
 impl Class {
+    /// Every class, in report order.
     pub const ALL: [Class; 6] = [
         Class::Currency,
         Class::Compound,
@@ -116,6 +141,7 @@ impl Class {
         Class::Plain,
     ];
 
+    /// The class's name in reports and gold files.
     pub const fn name(self) -> &'static str {
         match self {
             Class::Currency => "currency",
@@ -127,6 +153,7 @@ impl Class {
         }
     }
 
+    /// The class with this name, if any.
     pub fn parse(name: &str) -> Option<Class> {
         Class::ALL.into_iter().find(|c| c.name() == name)
     }
@@ -182,11 +209,15 @@ impl Class {
     }
 }
 
+/// One gold quantity of a sentence.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GoldQuantity {
+    /// Its value as written in the gold file.
     pub value: String,
+    /// Its normalised unit; empty when it has none.
     #[serde(default)]
     pub normalized_unit: String,
+    /// Its change ("up", "down" …), if any.
     #[serde(default)]
     pub change: Option<String>,
 }
@@ -194,8 +225,11 @@ pub struct GoldQuantity {
 /// Precision, recall and F1 in percent.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Prf {
+    /// Precision.
     pub p: f64,
+    /// Recall.
     pub r: f64,
+    /// F1.
     pub f1: f64,
 }
 
@@ -225,15 +259,21 @@ impl Prf {
     }
 }
 
+/// The extraction figures of a set of gold sentences.
 #[derive(Debug, Clone, Serialize)]
 pub struct ExtractionReport {
+    /// Sentences scored.
     pub sentences: usize,
+    /// Scores on the value alone.
     pub value: Prf,
+    /// Scores on value and unit.
     pub value_unit: Prf,
     /// `None` when the gold file has no change annotations (the recognizers sets).
     pub value_change: Option<Prf>,
+    /// Gold quantities in all.
     #[serde(skip)]
     pub gold_quantities: usize,
+    /// Predicted quantities in all.
     #[serde(skip)]
     pub predicted_quantities: usize,
     /// Sentences with a difference, for `--errors`.
@@ -241,8 +281,10 @@ pub struct ExtractionReport {
     pub differences: Vec<Difference>,
 }
 
+/// A sentence where the extractor and the gold differ.
 #[derive(Debug, Clone)]
 pub struct Difference {
+    /// The sentence.
     pub text: String,
     /// Gold quantities not matched on value+unit, as "value unit change".
     pub missed: Vec<String>,
@@ -250,6 +292,7 @@ pub struct Difference {
     pub spurious: Vec<String>,
 }
 
+/// Reads a gold file in the NewsQuant format.
 pub fn read_gold(path: &Path) -> Result<Vec<GoldSentence>, EvalError> {
     let shown = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|source| EvalError::Read {

@@ -72,6 +72,7 @@ pub enum SurfaceKind {
 }
 
 impl SurfaceKind {
+    /// Every surface kind, in report order.
     pub const ALL: [SurfaceKind; 4] = [
         SurfaceKind::Symbol,
         SurfaceKind::Abbreviation,
@@ -79,6 +80,7 @@ impl SurfaceKind {
         SurfaceKind::Compound,
     ];
 
+    /// The kind's name in reports.
     pub const fn name(self) -> &'static str {
         match self {
             SurfaceKind::Symbol => "symbol",
@@ -110,7 +112,9 @@ pub struct CollectionUnit {
     pub half: Half,
     /// The report's name of its dimension.
     pub dimension: &'static str,
+    /// Its symbols.
     pub symbols: Vec<String>,
+    /// Whether it is a currency.
     pub currency: bool,
 }
 
@@ -162,10 +166,15 @@ fn written_symbol(symbol: &str) -> String {
 /// One generated sentence with its gold quantity and what it tests.
 #[derive(Debug, Clone)]
 pub struct GeneratedSentence {
+    /// The sentence with its gold quantity.
     pub gold: GoldSentence,
+    /// The unit's name.
     pub unit: String,
+    /// The report's name of the unit's dimension.
     pub dimension: &'static str,
+    /// The surface kind the unit is written in.
     pub kind: SurfaceKind,
+    /// The half the sentence belongs to.
     pub half: Half,
 }
 
@@ -289,17 +298,24 @@ pub fn generate(units: &[CollectionUnit], seed: u64) -> Vec<GeneratedSentence> {
 /// The scores of one group of generated sentences.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct GroupScores {
+    /// The group's name.
     pub group: String,
+    /// The group's figures.
     pub report: ExtractionReport,
 }
 
 /// Scores for one half: all its sentences, then per dimension and per surface kind.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct HalfScores {
+    /// The half's name.
     pub half: &'static str,
+    /// Units of the half.
     pub units: usize,
+    /// Figures on all its sentences.
     pub all: ExtractionReport,
+    /// Figures per dimension.
     pub per_dimension: Vec<GroupScores>,
+    /// Figures per surface kind.
     pub per_kind: Vec<GroupScores>,
 }
 

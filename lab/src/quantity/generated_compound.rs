@@ -39,6 +39,7 @@ pub enum CompoundForm {
 }
 
 impl CompoundForm {
+    /// Every form, in report order.
     pub const ALL: [CompoundForm; 8] = [
         CompoundForm::Per,
         CompoundForm::PerArticle,
@@ -50,6 +51,7 @@ impl CompoundForm {
         CompoundForm::Converted,
     ];
 
+    /// The form's name in reports.
     pub const fn name(self) -> &'static str {
         match self {
             CompoundForm::Per => "per",
@@ -127,9 +129,13 @@ const CONVERSIONS: &[(&str, &str)] = &[
 /// One generated sentence with its gold and what it tests.
 #[derive(Debug, Clone)]
 pub struct CompoundSentence {
+    /// The sentence with its gold quantity.
     pub gold: GoldSentence,
+    /// The unit's name.
     pub unit: String,
+    /// The form the quantity is written in.
     pub form: CompoundForm,
+    /// The half the sentence belongs to.
     pub half: Half,
 }
 
@@ -294,11 +300,15 @@ fn rate_form(unit: &CollectionUnit, value: WrittenValue, random: &mut Random) ->
 /// The scores of one half: all its sentences, then per class and per form.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct CompoundScores {
+    /// The half's name.
     pub half: &'static str,
+    /// Units of the half.
     pub units: usize,
+    /// Figures on all its sentences.
     pub all: ExtractionReport,
     /// "compound" and "currency".
     pub per_class: Vec<GroupScores>,
+    /// Figures per form.
     pub per_form: Vec<GroupScores>,
 }
 

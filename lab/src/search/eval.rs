@@ -19,29 +19,41 @@ use tally_engine::search::settings::{Ranker, SearchSettings};
 /// Cut-off of every metric.
 pub const CUTOFF: usize = 10;
 
+/// Why a search evaluation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum SearchEvalError {
+    /// The judged file could not be read.
     #[error("cannot read {path}: {source}")]
     Read {
+        /// The file.
         path: std::path::PathBuf,
+        /// The cause.
         source: std::io::Error,
     },
+    /// The judged file could not be parsed.
     #[error("{path}: {message}")]
     Parse {
+        /// The file.
         path: std::path::PathBuf,
+        /// What is wrong with it.
         message: String,
     },
+    /// The judged file has no queries.
     #[error("{0} has no queries")]
     Empty(std::path::PathBuf),
+    /// The sentence index failed.
     #[error(transparent)]
     Index(#[from] SearchIndexError),
+    /// A search failed.
     #[error(transparent)]
     Search(#[from] SearchError),
 }
 
 /// The judged queries and the index of their sentences.
 pub struct JudgedCollection {
+    /// The judged queries.
     pub queries: Vec<JudgedQuery>,
+    /// An in-memory index of their sentences.
     pub index: SentenceIndex,
 }
 
@@ -71,12 +83,17 @@ impl JudgedCollection {
 /// Metrics of one ranker over all queries.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RankerScores {
+    /// The ranker measured.
     pub ranker: Ranker,
+    /// Queries scored.
     pub queries: usize,
+    /// Mean precision at 10.
     #[serde(rename = "p@10")]
     pub precision: f64,
+    /// Mean reciprocal rank at 10.
     #[serde(rename = "mrr@10")]
     pub mrr: f64,
+    /// Mean NDCG at 10.
     #[serde(rename = "ndcg@10")]
     pub ndcg: f64,
 }
@@ -84,8 +101,11 @@ pub struct RankerScores {
 /// One query's P@10, RR@10 and NDCG@10.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct QueryScores {
+    /// Precision at 10.
     pub precision: f64,
+    /// Reciprocal rank at 10.
     pub rr: f64,
+    /// NDCG at 10.
     pub ndcg: f64,
 }
 

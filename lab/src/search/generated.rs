@@ -30,28 +30,37 @@ use tally_text::random::SplitMix64;
 /// Why a sentence does not answer a generated query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NegativeKind {
+    /// Its quantity is compatible but fails the query's condition.
     ConditionMissed,
+    /// Its quantity is of another unit only.
     OtherUnit,
+    /// Its quantity meets the condition, but the sentence is about another concept.
     OtherConcept,
 }
 
 /// A generated query with its labelled sentences (indexes into the sentences given).
 #[derive(Debug, Clone)]
 pub struct GeneratedQuery {
+    /// The query's text.
     pub query: String,
+    /// The quantity condition the query asks for.
     pub condition: Condition,
     /// The sentence it was made from (also among the positives).
     pub source: usize,
+    /// Sentences that answer the query.
     pub positives: Vec<usize>,
+    /// Sentences that do not, each with why.
     pub negatives: Vec<(usize, NegativeKind)>,
 }
 
+/// How many queries are generated, and from which draws.
 #[derive(Debug, Clone, Copy)]
 pub struct GeneratorSettings {
     /// Most queries made.
     pub queries: usize,
     /// Most negatives of each kind per query.
     pub negatives_per_kind: usize,
+    /// Seed of the random draws.
     pub seed: u64,
 }
 
@@ -68,11 +77,15 @@ impl Default for GeneratorSettings {
 /// What became of the attempts, for the training log.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct GeneratorCounts {
+    /// Sentences read.
     pub sentences_read: usize,
+    /// Quantities with a unit among them.
     pub quantities_with_units: usize,
+    /// Queries attempted.
     pub attempted: usize,
     /// Read back with another condition, or the source failing it.
     pub rejected_by_parser: usize,
+    /// Queries kept.
     pub kept: usize,
 }
 

@@ -127,7 +127,9 @@ pub struct QueryPool {
 /// ([`super::generated`]) with its positives.
 #[derive(Debug, Clone)]
 pub struct LabelledQuery {
+    /// The query's text.
     pub query: String,
+    /// The texts of its relevant sentences.
     pub relevant: HashSet<String>,
 }
 

@@ -19,17 +19,27 @@ use tally_text::random::SplitMix64;
 /// SIF's smoothing: a piece as frequent as a in the training text gets half the weight.
 const SIF_A: f64 = 1e-3;
 
+/// Why token vectors could not be made, loaded or used.
 #[derive(Debug, thiserror::Error)]
 pub enum TokenVectorsError {
+    /// The encoder failed.
     #[error(transparent)]
     Encoder(#[from] EncoderError),
+    /// A tensor operation failed.
     #[error("token vectors: {0}")]
     Tensor(#[from] candle_core::Error),
+    /// The vectors were made for another vocabulary than the encoder's.
     #[error(
         "the token vectors were made for a vocabulary of {expected} pieces, the encoder has \
          {found}: they need all-MiniLM-L6-v2's"
     )]
-    Vocabulary { expected: usize, found: usize },
+    Vocabulary {
+        /// Pieces in the vectors' vocabulary.
+        expected: usize,
+        /// Pieces in the encoder's vocabulary.
+        found: usize,
+    },
+    /// The file lacks a tensor.
     #[error("the token vectors file lacks {0}")]
     Missing(&'static str),
 }
@@ -49,20 +59,26 @@ pub struct TokenVectors {
 /// answers it, and sentences that do not (hard negatives first).
 #[derive(Debug, Clone)]
 pub struct Triple {
+    /// The query's text.
     pub query: String,
+    /// A sentence that answers it.
     pub positive: String,
+    /// Sentences that do not, hard negatives first.
     pub negatives: Vec<String>,
 }
 
 /// How the vectors are fine-tuned.
 #[derive(Debug, Clone, Copy)]
 pub struct TrainSettings {
+    /// Passes over the training queries.
     pub epochs: usize,
+    /// Learning rate of the fine-tuning.
     pub learning_rate: f32,
     /// Softmax temperature of the contrastive loss.
     pub temperature: f32,
     /// Pull of every updated vector back to its distilled start.
     pub anchor: f32,
+    /// Seed of the shuffles of the queries.
     pub seed: u64,
 }
 

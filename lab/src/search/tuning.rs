@@ -112,9 +112,11 @@ pub fn folds(queries: &[&str]) -> Vec<usize> {
 pub struct Tuned {
     /// Settings tried.
     pub points: usize,
+    /// The figures in-sample with the defaults.
     pub defaults: RankerScores,
     /// The grid's best on every query (optimistic: tuned and measured on the same queries).
     pub best: SearchSettings,
+    /// The figures in-sample at the best settings.
     pub best_scores: RankerScores,
     /// Each query scored with the settings chosen without its fold.
     pub cross_validated: RankerScores,
@@ -124,7 +126,9 @@ pub struct Tuned {
 
 /// A grid's points, each with every query's scores.
 pub struct ScoredGrid {
+    /// The settings tried.
     pub points: Vec<SearchSettings>,
+    /// Per point, each query's scores.
     pub scores: Vec<Vec<QueryScores>>,
 }
 

@@ -23,15 +23,26 @@ use tally_engine::value::{answer, parse_question, ValueAnswer, ValueRule, ValueS
 use tally_text::quantity::{extract_in_context, parse_query, Quantity};
 use tally_text::UnitTable;
 
+/// Why a value evaluation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ValueEvalError {
+    /// The file could not be read.
     #[error("cannot read {path}")]
     Read {
+        /// The file.
         path: String,
+        /// The cause.
         source: std::io::Error,
     },
+    /// The file is not a judged-queries file.
     #[error("{path} is not a judged-queries file: {message}")]
-    Format { path: String, message: String },
+    Format {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The file yields no value question.
     #[error("{0} yields no value question (no relevant sentence with an entity and a quantity)")]
     Empty(String),
 }
@@ -41,10 +52,13 @@ pub enum ValueEvalError {
 pub struct GoldValueQuestion {
     /// The judged query it was built from.
     pub query: String,
+    /// The value question.
     pub question: String,
+    /// The gold value.
     pub gold: f64,
     /// Table unit id of the gold value (none for counted nouns or bare numbers).
     pub gold_unit: Option<String>,
+    /// The judged sentence the gold value comes from.
     pub sentence: String,
     /// The half a written collection puts the question in; without one, a hash of its query
     /// decides ([`half_of`]).
@@ -52,14 +66,20 @@ pub struct GoldValueQuestion {
     pub half: Option<crate::quantity::eval::Half>,
 }
 
+/// The value figures of a set of questions.
 #[derive(Debug, Clone, Serialize)]
 pub struct ValueScores {
+    /// Questions asked.
     pub questions: usize,
+    /// Observations in the index.
     pub observations: usize,
+    /// Share of questions whose first observation is right.
     #[serde(rename = "exist@1")]
     pub exist_1: f64,
+    /// Share of questions with a right observation among the first 10.
     #[serde(rename = "exist@10")]
     pub exist_10: f64,
+    /// The consolidated value's figures.
     pub consolidated: CountScores,
 }
 
@@ -336,8 +356,11 @@ pub fn rule_name(settings: &ValueSettings) -> String {
 /// One rule's figures on each half.
 #[derive(Debug, Clone)]
 pub struct RuleRow {
+    /// The rule's settings.
     pub settings: ValueSettings,
+    /// Its figures on the tuning half.
     pub tuning: ValueScores,
+    /// Its figures on the held-out half.
     pub held_out: ValueScores,
 }
 

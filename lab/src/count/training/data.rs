@@ -23,20 +23,28 @@ pub const TRAINING_SETS: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Why the training data could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum TrainingDataError {
+    /// A data set could not be read.
     #[error(transparent)]
     Dataset(#[from] DatasetError),
+    /// No training set was found under the directory.
     #[error("no training data found under {0} (expected the CoQEx stresstest_v1 and count_lcquad_v2 folders)")]
     NoData(PathBuf),
 }
 
 /// A training question with its gold count and snippets.
 pub struct TrainingQuery {
+    /// The data set the question comes from.
     pub dataset: String,
+    /// The question's id in its data set.
     pub qid: String,
+    /// The question.
     pub question: String,
+    /// The gold count.
     pub gold: f64,
+    /// The question's snippets.
     pub snippets: Vec<Snippet>,
 }
 

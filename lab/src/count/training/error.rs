@@ -6,25 +6,46 @@ use super::data::TrainingDataError;
 use tally_documents::corpus::datasets::DatasetError;
 use tally_engine::count::span_model::SpanModelError;
 
+/// Why a training run failed.
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {
+    /// A data set could not be read.
     #[error(transparent)]
     Dataset(#[from] DatasetError),
+    /// The span model could not be loaded or saved.
     #[error(transparent)]
     SpanModel(#[from] SpanModelError),
+    /// The model's tensors failed.
     #[error("model error: {0}")]
     Model(#[from] candle_core::Error),
+    /// A file could not be written.
     #[error("cannot write {path}: {source}")]
     Write {
+        /// The file.
         path: PathBuf,
+        /// The cause.
         source: std::io::Error,
     },
+    /// The training data could not be read.
     #[error(transparent)]
     Data(#[from] TrainingDataError),
+    /// The span probabilities of an earlier run cannot be used.
     #[error("the span probabilities in {path} cannot be used ({message}); run `tally train count-spans` without --ranker-only first")]
-    SpanConfidences { path: PathBuf, message: String },
+    SpanConfidences {
+        /// The span probabilities file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The encoder failed.
     #[error(transparent)]
     Encoder(#[from] tally_encoder::EncoderError),
+    /// More layers were asked to be fine-tuned than the encoder has.
     #[error("cannot fine-tune {asked} layers: the encoder has {layers}")]
-    TunedLayers { asked: usize, layers: usize },
+    TunedLayers {
+        /// Layers asked to be fine-tuned.
+        asked: usize,
+        /// Layers the encoder has.
+        layers: usize,
+    },
 }

@@ -38,13 +38,17 @@ use tally_engine::count::ranker::{
 /// Figures of one ranker training run.
 #[derive(Debug, Clone, Serialize)]
 pub struct RankerReport {
+    /// Candidates trained on.
     pub candidates: usize,
+    /// Candidates that are right.
     pub positives: usize,
+    /// Seconds the training took.
     pub seconds: f64,
     /// Out-of-fold figures: data set → scorer → strategy → threshold → scores.
     pub cross_validation: CrossValidation,
     /// The strategy and threshold with the best mean P/C over the data sets (ranker scorer).
     pub best_strategy: String,
+    /// The threshold that goes with it.
     pub best_threshold: f64,
     /// The weights of the final ranker, by feature (standardised features).
     pub weights: BTreeMap<String, f64>,
@@ -70,9 +74,11 @@ pub struct AbstentionReport {
     /// Per data set: the ranker's out-of-fold figures at the best strategy and threshold, never
     /// abstaining, and abstaining (support = best confidence) with each fold's own choice.
     pub without: BTreeMap<String, CountScores>,
+    /// Abstaining with each fold's own choice.
     pub with: BTreeMap<String, CountScores>,
     /// The same with the answer-support model fitted in each fold.
     pub model_fold_choices: Vec<f64>,
+    /// Abstaining with each fold's model and choice.
     pub with_model: BTreeMap<String, CountScores>,
     /// The model fitted on every answer, when it beat the best confidence (then `abstain_below`
     /// is its threshold); written next to the ranker.
@@ -86,7 +92,9 @@ pub struct AbstentionReport {
 /// One point of the abstention curve.
 #[derive(Debug, Clone, Serialize)]
 pub struct CurvePoint {
+    /// The least support answered from.
     pub abstain_below: f64,
+    /// The figures per group at that bound.
     pub by_group: BTreeMap<String, CountScores>,
 }
 

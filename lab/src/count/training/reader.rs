@@ -48,17 +48,25 @@ use super::windows::{encode, EncodedWindow};
 /// Figures of one training run.
 #[derive(Debug, Clone, Serialize)]
 pub struct TrainReport {
+    /// Training questions per data set.
     pub queries: BTreeMap<String, usize>,
+    /// Windows trained on.
     pub windows: usize,
+    /// Windows with an answer.
     pub positive_windows: usize,
+    /// Windows of silver questions.
     pub silver_windows: usize,
+    /// Seconds spent encoding the windows.
     pub encode_seconds: f64,
+    /// Seconds spent training.
     pub train_seconds: f64,
+    /// The settings of the run.
     pub settings: TrainSettings,
     /// Out-of-fold figures: data set → scorer → strategy → threshold → scores.
     pub cross_validation: CrossValidation,
     /// The threshold with the best mean P/C over the data sets (weighted median, neural).
     pub best_threshold: f64,
+    /// The final head's last training loss.
     pub final_loss: f32,
 }
 

@@ -5,9 +5,12 @@ use serde::Serialize;
 
 use tally_engine::count::span_model::CONTEXT_CHARS;
 
+/// Settings of a span-head training run.
 #[derive(Debug, Clone, Serialize)]
 pub struct TrainSettings {
+    /// Passes over the training windows.
     pub epochs: usize,
+    /// Width of the span head's hidden layer.
     pub hidden: usize,
     /// Learning rate of the span head.
     pub learning_rate: f64,
@@ -24,8 +27,11 @@ pub struct TrainSettings {
     /// Silver "which …" name questions made from each training question's snippets
     /// (`silver_names.rs`); 0: none (a reader of counts only).
     pub silver_names_per_query: usize,
+    /// Windows per training batch.
     pub batch: usize,
+    /// Folds of the cross-validation by query.
     pub folds: usize,
+    /// Seed of the shuffles and draws.
     pub seed: u64,
     /// A candidate within this relative distance of the gold count is a positive.
     pub tolerance: f64,

@@ -22,12 +22,17 @@ const CONTEXT_WORDS: usize = 8;
 /// question `query`, answered by `answer`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SilverQuestion {
+    /// The training question's index.
     pub query: usize,
+    /// The snippet's index in the training question.
     pub snippet: usize,
+    /// The silver question.
     pub question: String,
     /// Byte offset of the sentence in the snippet, and the sentence.
     pub offset: usize,
+    /// The sentence the question is read with.
     pub sentence: String,
+    /// The count that answers the question.
     pub answer: CountCandidate,
 }
 

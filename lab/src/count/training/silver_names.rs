@@ -53,11 +53,15 @@ const CLASS_REACH: usize = 4;
 /// question `query`, answered by each of `names`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SilverNameQuestion {
+    /// The training question's index.
     pub query: usize,
+    /// The snippet's index in the training question.
     pub snippet: usize,
+    /// The silver question.
     pub question: String,
     /// Byte offset of the sentence in the snippet, and the sentence.
     pub offset: usize,
+    /// The sentence the question is read with.
     pub sentence: String,
     /// The listed names, as byte spans in the snippet.
     pub names: Vec<Range<usize>>,

@@ -12,12 +12,16 @@ use super::error::TrainError;
 /// The out-of-fold span probabilities of every candidate, as the candidate ranker reads them.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct SpanConfidences {
+    /// Each training question's probabilities.
     pub queries: Vec<QuerySpanConfidences>,
 }
 
+/// The out-of-fold span probabilities of one training question.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct QuerySpanConfidences {
+    /// The data set the question comes from.
     pub dataset: String,
+    /// The question's id in its data set.
     pub qid: String,
     /// Per snippet, per count candidate (in [`count_candidates`] order).
     pub confidences: Vec<Vec<f64>>,
