@@ -9,12 +9,16 @@ use crate::kind::QuestionKind;
 use crate::search::SearchResults;
 use crate::value::ValueAnswer;
 
+/// An answer's body, tagged with its kind (`count`, `value` or `search`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum AnswerBody {
+    /// A count answer.
     Count(Box<CountAnswer>),
+    /// A value answer.
     Value(Box<ValueAnswer>),
+    /// Quantity or search results.
     Search(Box<SearchResults>),
 }
 
@@ -37,10 +41,13 @@ impl AnswerBody {
 /// `answer`; `kind` says how to read it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Answer {
+    /// The kind of question the answer is for; says how to read `answer`.
     pub kind: QuestionKind,
     /// Why that kind ("it asks how many languages"), or that the person chose it.
     pub kind_reason: String,
+    /// Whether the person chose the kind (rather than Tally detecting it).
     pub chosen_by_user: bool,
+    /// The answer itself, serialised without its tag.
     #[serde(serialize_with = "AnswerBody::serialize_untagged")]
     pub answer: AnswerBody,
 }
@@ -87,6 +94,7 @@ impl<'de> Deserialize<'de> for Answer {
 pub struct StoredAnswer {
     /// `None` when the database could not take it (the answer is still given).
     pub question_id: Option<i64>,
+    /// The stored answer's id; `None` when it was not stored.
     pub answer_id: Option<i64>,
     /// Why it was not stored.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -95,6 +103,7 @@ pub struct StoredAnswer {
     /// only); `answer` is then Tally's own reading, shown beside it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verified: Option<crate::VerifiedAnswer>,
+    /// The answer given.
     #[serde(flatten)]
     pub answer: Answer,
 }

@@ -36,7 +36,9 @@ pub trait Choice: Copy + PartialEq + 'static {
 /// A name that is none of a choice's names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownChoice {
+    /// What is chosen, as a sentence names it ("strategy", "ranker").
     pub what: &'static str,
+    /// The name given.
     pub given: String,
     /// The names there are, comma-separated.
     pub choices: String,

@@ -8,20 +8,28 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct IngestProgress {
+    /// Documents to ingest.
     pub documents: usize,
+    /// Documents ingested so far.
     pub documents_done: usize,
     /// The documents' text, and how much of it is indexed (what a progress bar shows).
     pub bytes: usize,
+    /// Bytes of text indexed so far.
     pub bytes_done: usize,
+    /// Snippets indexed for count questions.
     pub snippets: usize,
+    /// Sentences indexed for value questions and quantity search.
     pub sentences: usize,
+    /// Quantities found in those sentences.
     pub quantities: usize,
+    /// Seconds the ingestion has taken so far.
     pub seconds: f64,
 }
 
 /// A corpus and its size in each index.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CorpusRow {
+    /// The corpus's name.
     pub name: String,
     /// Snippets for count questions.
     pub snippets: u64,
@@ -43,13 +51,16 @@ pub struct CorpusRow {
 pub enum JobState {
     /// Waiting for an earlier job, or indexing.
     Running,
+    /// Finished: every document is indexed.
     Done,
+    /// Stopped with an error (see the job's `error`).
     Failed,
     /// Its corpus was deleted before its documents were all indexed.
     Cancelled,
 }
 
 impl JobState {
+    /// Every value, in the order they are listed.
     pub const ALL: [JobState; 4] = [
         JobState::Running,
         JobState::Done,
@@ -57,6 +68,7 @@ impl JobState {
         JobState::Cancelled,
     ];
 
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub const fn name(self) -> &'static str {
         match self {
             JobState::Running => "running",
@@ -75,6 +87,7 @@ impl JobState {
         }
     }
 
+    /// The value a name stands for, or `None` for an unknown name.
     pub fn parse(name: &str) -> Option<JobState> {
         Self::ALL.into_iter().find(|s| s.name() == name)
     }
@@ -93,8 +106,10 @@ pub enum UploadMode {
 }
 
 impl UploadMode {
+    /// Every value, in the order they are listed.
     pub const ALL: [UploadMode; 2] = [UploadMode::Add, UploadMode::Replace];
 
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub const fn name(self) -> &'static str {
         match self {
             UploadMode::Add => "add",
@@ -102,6 +117,7 @@ impl UploadMode {
         }
     }
 
+    /// The value a name stands for, or `None` for an unknown name.
     pub fn parse(name: &str) -> Option<UploadMode> {
         Self::ALL.into_iter().find(|m| m.name() == name)
     }
@@ -112,12 +128,17 @@ impl UploadMode {
 pub struct IngestJob {
     /// Its id: unguessable, so its page and event stream need no token.
     pub id: String,
+    /// The corpus the files go into.
     pub corpus: String,
+    /// The uploaded files' names.
     pub files: Vec<String>,
+    /// What the upload does with the documents the corpus held already.
     pub mode: UploadMode,
     /// Documents of the upload that the corpus held already (by their text): not added again.
     pub duplicates: usize,
+    /// Where the job is.
     pub state: JobState,
+    /// How far it has come.
     #[serde(flatten)]
     pub progress: IngestProgress,
     /// Why it failed.

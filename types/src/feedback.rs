@@ -17,7 +17,9 @@ pub enum FeedbackPart {
     Answer,
     /// One counted noun phrase and its group.
     Cnp,
+    /// One instance of a count answer.
     Instance,
+    /// One result of a quantity search or search.
     SearchResult,
     /// One observation of a value answer.
     Observation,
@@ -26,6 +28,7 @@ pub enum FeedbackPart {
 }
 
 impl FeedbackPart {
+    /// Every value, in the order they are listed.
     pub const ALL: [FeedbackPart; 6] = [
         FeedbackPart::Answer,
         FeedbackPart::Cnp,
@@ -35,6 +38,7 @@ impl FeedbackPart {
         FeedbackPart::General,
     ];
 
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub const fn name(self) -> &'static str {
         match self {
             FeedbackPart::Answer => "answer",
@@ -46,6 +50,7 @@ impl FeedbackPart {
         }
     }
 
+    /// The value a name stands for, or `None` for an unknown name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|p| p.name() == name)
     }
@@ -77,15 +82,20 @@ impl FeedbackPart {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
+    /// The answer (or the app) is right.
     Correct,
+    /// The answer (or the app) is wrong.
     Wrong,
+    /// The instance, result or observation belongs in the answer.
     Relevant,
+    /// The instance, result or observation does not belong in the answer.
     NotRelevant,
     /// The CNP belongs in another group (named by `moved_to`).
     Moved,
 }
 
 impl Verdict {
+    /// Every value, in the order they are listed.
     pub const ALL: [Verdict; 5] = [
         Verdict::Correct,
         Verdict::Wrong,
@@ -94,6 +104,7 @@ impl Verdict {
         Verdict::Moved,
     ];
 
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub const fn name(self) -> &'static str {
         match self {
             Verdict::Correct => "correct",
@@ -104,6 +115,7 @@ impl Verdict {
         }
     }
 
+    /// The value a name stands for, or `None` for an unknown name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|v| v.name() == name)
     }
@@ -113,18 +125,23 @@ impl Verdict {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CnpGroup {
+    /// Count phrases that count the same thing.
     Synonyms,
+    /// Count phrases that count a part of it.
     Subgroups,
+    /// Count phrases that count something else.
     Incomparables,
 }
 
 impl CnpGroup {
+    /// Every value, in the order they are listed.
     pub const ALL: [CnpGroup; 3] = [
         CnpGroup::Synonyms,
         CnpGroup::Subgroups,
         CnpGroup::Incomparables,
     ];
 
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub const fn name(self) -> &'static str {
         match self {
             CnpGroup::Synonyms => "synonyms",
@@ -133,6 +150,7 @@ impl CnpGroup {
         }
     }
 
+    /// The value a name stands for, or `None` for an unknown name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|g| g.name() == name)
     }
@@ -145,12 +163,15 @@ pub enum Decision {
     /// The judgment is right: a correction answers its question from now on (a verified
     /// answer), and every accepted judgment is training data for `tally train`.
     Accepted,
+    /// The judgment is wrong: nothing comes of it.
     Rejected,
 }
 
 impl Decision {
+    /// Every value, in the order they are listed.
     pub const ALL: [Decision; 2] = [Decision::Accepted, Decision::Rejected];
 
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub const fn name(self) -> &'static str {
         match self {
             Decision::Accepted => "accepted",
@@ -158,6 +179,7 @@ impl Decision {
         }
     }
 
+    /// The value a name stands for, or `None` for an unknown name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|d| d.name() == name)
     }
@@ -180,6 +202,7 @@ pub struct VerifiedAnswer {
     /// The feedback accepted and the answer it judged: that answer's snippets are the evidence
     /// the person pointed at.
     pub feedback_id: i64,
+    /// The id of the answer it judged.
     pub answer_id: i64,
     /// Tally's own count in the answer that was judged, when it gave one.
     pub tally_count: Option<f64>,
@@ -196,14 +219,18 @@ pub struct VerifiedAnswer {
 /// review queue lists (`GET /api/admin/review`, the page `/admin/review`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Opinion {
+    /// The part of the answer judged.
     pub part: FeedbackPart,
     /// Which part (an instance's name, a CNP, a search result's id).
     pub part_ref: Option<String>,
+    /// What was said about it.
     pub verdict: Verdict,
+    /// The corrected count or value, when one was given.
     pub corrected_value: Option<f64>,
     /// The unit of a corrected value (none for a count).
     #[serde(default)]
     pub corrected_unit: Option<crate::value::UnitChoice>,
+    /// The group the CNP is moved to (for the verdict `moved`).
     pub moved_to: Option<CnpGroup>,
     /// Visitors who said it (feedback without a visitor cookie counts once per address); no
     /// visitor id leaves the database.
@@ -215,9 +242,11 @@ pub struct Opinion {
     pub feedback_ids: Vec<i64>,
     /// The first of their comments (at most the page's bound), and how many there are.
     pub comments: Vec<String>,
+    /// How many comments there are.
     pub comment_count: i64,
     /// The latest answer judged, and Tally's count (or value) in it.
     pub answer_id: i64,
+    /// Tally's count (or value) in that answer.
     pub tally_count: Option<f64>,
     /// The unit of Tally's value (none for a count).
     #[serde(default)]
@@ -225,7 +254,9 @@ pub struct Opinion {
     /// For a corrected count: how many snippets of that answer state it (the evidence the
     /// operator checks first).
     pub stated_in_snippets: Option<i64>,
+    /// When it was first said (RFC 3339).
     pub first_at: String,
+    /// When it was last said (RFC 3339).
     pub last_at: String,
 }
 
@@ -233,29 +264,41 @@ pub struct Opinion {
 /// verified answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QueuedQuestion {
+    /// The question as asked.
     pub question: String,
+    /// What people said about its answers.
     pub opinions: Vec<Opinion>,
+    /// Its current verified answer, if any.
     pub verified: Option<VerifiedAnswer>,
 }
 
 /// A verified answer with its question and who accepted (and withdrew or replaced) it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VerifiedRecord {
+    /// The question as asked.
     pub question: String,
+    /// The key the question is known by ([`crate::request::question_key`]).
     pub question_key: String,
+    /// The verified answer.
     #[serde(flatten)]
     pub answer: VerifiedAnswer,
+    /// Who accepted it.
     pub accepted_by: String,
+    /// Who withdrew it (or replaced it with a later acceptance); `None` while it holds.
     pub withdrawn_by: Option<String>,
+    /// When it was withdrawn or replaced (RFC 3339).
     pub withdrawn_at: Option<String>,
 }
 
 /// What the review page shows: one page of the queue and the verified answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct Review {
+    /// The questions of this page of the queue.
     pub queue: Vec<QueuedQuestion>,
+    /// The verified answers.
     pub verified: Vec<VerifiedRecord>,
     /// Which page of the queue (from 0), and whether another follows.
     pub page: u32,
+    /// Whether another page of the queue follows.
     pub more: bool,
 }

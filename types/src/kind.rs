@@ -2,18 +2,24 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The kind of a question, which says how it is answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum QuestionKind {
+    /// How many: "how many moons does Jupiter have".
     Count,
     /// One value: "how tall is the Eiffel Tower".
     Value,
+    /// A quantity search: sentences with a quantity that meets a condition ("phones with a
+    /// battery above 4000 mAh").
     Quantity,
+    /// A text search for the question's words (it asks for no count, value or quantity condition).
     Search,
 }
 
 impl QuestionKind {
+    /// Every value, in the order they are listed.
     pub const ALL: [QuestionKind; 4] = [
         QuestionKind::Count,
         QuestionKind::Value,
@@ -21,6 +27,7 @@ impl QuestionKind {
         QuestionKind::Search,
     ];
 
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub const fn name(self) -> &'static str {
         match self {
             QuestionKind::Count => "count",
@@ -30,6 +37,7 @@ impl QuestionKind {
         }
     }
 
+    /// The value a name stands for, or `None` for an unknown name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|k| k.name() == name)
     }
@@ -41,15 +49,21 @@ impl QuestionKind {
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
+    /// The kind Tally detects from the question.
     #[default]
     Auto,
+    /// Answered as a count question.
     Count,
+    /// Answered as a value question.
     Value,
+    /// Answered as a quantity search.
     Quantity,
+    /// Answered as a search.
     Search,
 }
 
 impl Mode {
+    /// Every value, in the order they are listed.
     pub const ALL: [Mode; 5] = [
         Mode::Auto,
         Mode::Count,
@@ -58,6 +72,7 @@ impl Mode {
         Mode::Search,
     ];
 
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub const fn name(self) -> &'static str {
         match self {
             Mode::Auto => "auto",
@@ -68,6 +83,7 @@ impl Mode {
         }
     }
 
+    /// The value a name stands for, or `None` for an unknown name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|m| m.name() == name)
     }

@@ -18,6 +18,7 @@ pub const MAX_QUESTION_CHARS: usize = 500;
 pub const QUESTION_PARAMETERS: [&str; 2] = ["q", "mode"];
 /// Where a count question's snippets come from (besides [`COUNT_SETTINGS`]).
 pub const COUNT_SOURCE_PARAMETERS: [&str; 2] = ["snippet_source", "snippet_set"];
+/// How a quantity search is ranked and shown (besides the question's parameters).
 pub const SEARCH_PARAMETERS: [&str; 4] = ["ranker", "alpha", "k", "sort"];
 
 /// Whether `name` is one of a count question's parameters.
@@ -165,8 +166,11 @@ impl Settings {
 /// One question as asked: the text, the mode and the settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct Ask {
+    /// The question's text.
     pub q: String,
+    /// How it is to be answered (`auto`: the kind Tally detects).
     pub mode: Mode,
+    /// The settings of each pipeline.
     pub settings: Settings,
 }
 

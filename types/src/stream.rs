@@ -15,6 +15,7 @@ pub enum StreamEvent {
 }
 
 impl StreamEvent {
+    /// Every value, in the order they come.
     pub const ALL: [StreamEvent; 3] = [
         StreamEvent::Stage,
         StreamEvent::Answer,
@@ -34,6 +35,8 @@ impl StreamEvent {
 /// The data of a [`StreamEvent::Failure`]: the HTTP status the question would have had, and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StreamFailure {
+    /// The HTTP status the question would have had.
     pub status: u16,
+    /// Why it could not be answered.
     pub error: String,
 }

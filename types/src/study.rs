@@ -26,6 +26,7 @@ pub enum ExplanationMode {
 }
 
 impl ExplanationMode {
+    /// Every mode, in the order they are listed.
     pub const EVERY: [ExplanationMode; 5] = [
         ExplanationMode::Count,
         ExplanationMode::Cnps,
@@ -34,6 +35,7 @@ impl ExplanationMode {
         ExplanationMode::All,
     ];
 
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub fn name(self) -> &'static str {
         match self {
             ExplanationMode::Count => "count",
@@ -44,6 +46,7 @@ impl ExplanationMode {
         }
     }
 
+    /// The value a name stands for, or `None` for an unknown name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::EVERY.into_iter().find(|m| m.name() == name)
     }
@@ -59,14 +62,17 @@ impl ExplanationMode {
         }
     }
 
+    /// Whether it shows the CNP_rep and the CNP groups.
     pub fn shows_cnps(self) -> bool {
         matches!(self, ExplanationMode::Cnps | ExplanationMode::All)
     }
 
+    /// Whether it shows the ranked instances.
     pub fn shows_instances(self) -> bool {
         matches!(self, ExplanationMode::Instances | ExplanationMode::All)
     }
 
+    /// Whether it shows the snippets.
     pub fn shows_snippets(self) -> bool {
         matches!(self, ExplanationMode::Snippets | ExplanationMode::All)
     }
@@ -78,18 +84,24 @@ impl ExplanationMode {
 pub enum StudyTask {
     /// Is the shown count correct, given this one explanation mode?
     Judgement {
+        /// The question, by its index in the study's questions.
         question: usize,
+        /// The explanation mode shown.
         mode: ExplanationMode,
     },
     /// Which of two presentations of the same answer helps more?
     Preference {
+        /// The question, by its index in the study's questions.
         question: usize,
+        /// The presentation shown on the left.
         left: ExplanationMode,
+        /// The presentation shown on the right.
         right: ExplanationMode,
     },
 }
 
 impl StudyTask {
+    /// The task's kind: `judgement` or `preference`.
     pub fn kind(&self) -> &'static str {
         match self {
             StudyTask::Judgement { .. } => "judgement",
@@ -97,6 +109,7 @@ impl StudyTask {
         }
     }
 
+    /// The task's question, by its index in the study's questions.
     pub fn question(&self) -> usize {
         match self {
             StudyTask::Judgement { question, .. } | StudyTask::Preference { question, .. } => {
@@ -109,46 +122,69 @@ impl StudyTask {
 /// The study page before a session: what the participant is asked to do.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StudyIntro {
+    /// The study's id.
     pub id: String,
+    /// The study's title.
     pub title: String,
+    /// What the participant is asked to do.
     pub intro: String,
+    /// How many tasks a session has.
     pub tasks: usize,
 }
 
 /// A participant's session as the task page shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StudyPage {
+    /// The session's id.
     pub session: String,
+    /// The study's title.
     pub title: String,
     /// Tasks answered so far and in all.
     pub answered: usize,
+    /// Tasks in all.
     pub total: usize,
+    /// What the page shows now.
     pub step: StudyStep,
 }
 
+/// Where a participant's session is: a task to answer, or done.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum StudyStep {
     /// The next task to answer.
     Task {
+        /// The task's index in the session's sequence.
         index: usize,
+        /// The question's text.
         question: String,
+        /// The task as the page shows it.
         task: Box<TaskView>,
         /// When the task was shown (ms since the Unix epoch), sent back to time the response.
         shown_at_ms: i64,
     },
     /// Every task answered.
-    Done { completion_code: String },
+    Done {
+        /// The code the participant gives to show the study was completed.
+        completion_code: String,
+    },
 }
 
+/// A task as the page shows it: its explanation modes and the count answer they present.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum TaskView {
+    /// Is the shown count correct, given this one explanation mode?
     Judgement {
+        /// The explanation mode shown.
         mode: ExplanationMode,
+        /// The count answer shown.
         answer: CountAnswer,
     },
+    /// Which of two presentations of the same answer helps more?
     Preference {
+        /// The presentation shown on the left.
         left: ExplanationMode,
+        /// The presentation shown on the right.
         right: ExplanationMode,
+        /// The count answer both present.
         answer: CountAnswer,
     },
 }
@@ -156,39 +192,52 @@ pub enum TaskView {
 /// A participant's response to one task, as the form posts it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StudyResponseForm {
+    /// The session's id.
     pub session: String,
+    /// The task's index in the session's sequence.
     pub index: usize,
     /// `correct` / `wrong` for a judgement; `left` / `right` / `same` for a preference.
     pub choice: String,
+    /// When the task was shown (ms since the Unix epoch), as the page sent it.
     pub shown_at_ms: Option<i64>,
 }
 
 /// A study's results as the published studies tabulate them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct StudySummary {
+    /// The study's id.
     pub study: String,
+    /// The study's title.
     pub title: String,
+    /// Sessions started.
     pub sessions_started: usize,
+    /// Sessions with every task answered.
     pub sessions_completed: usize,
     /// Sessions neither completed nor active for a day: they take no more answers.
     #[serde(default)]
     pub sessions_abandoned: usize,
+    /// Responses stored.
     pub responses: usize,
     /// Preference per explanation mode: how often it was preferred when shown in a pair.
     pub preference: Vec<PreferenceRow>,
     /// Head-to-head counts: `wins[i][j]` = times mode `modes[i]` was preferred over `modes[j]`.
     pub modes: Vec<ExplanationMode>,
+    /// How often each mode was preferred over each other one, by `modes`' order.
     pub wins: Vec<Vec<usize>>,
     /// Annotator precision per explanation mode, against the gold counts.
     pub judgement: Vec<JudgementRow>,
 }
 
+/// How often one explanation mode was preferred when shown in a pair.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PreferenceRow {
+    /// The explanation mode.
     pub mode: ExplanationMode,
     /// Pairs in which the mode was shown.
     pub shown: usize,
+    /// Pairs in which it was preferred.
     pub preferred: usize,
+    /// Pairs judged the same.
     pub ties: usize,
     /// preferred / shown.
     pub preference_rate: Option<f64>,
@@ -196,8 +245,10 @@ pub struct PreferenceRow {
     pub median_seconds: Option<f64>,
 }
 
+/// How accurately annotators judged counts shown with one explanation mode.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JudgementRow {
+    /// The explanation mode.
     pub mode: ExplanationMode,
     /// Judgements of counts with a known gold answer.
     pub judged: usize,
@@ -207,5 +258,6 @@ pub struct JudgementRow {
     pub precision: Option<f64>,
     /// Of the counts judged correct, the share that really are.
     pub precision_of_accepted: Option<f64>,
+    /// Median seconds spent on these judgements.
     pub median_seconds: Option<f64>,
 }

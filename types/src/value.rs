@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ValueQuestion {
+    /// The question as asked.
     pub text: String,
     /// Content words, lower case, question words left out.
     pub words: Vec<String>,
@@ -35,6 +36,7 @@ pub struct Description {
     pub unit: Option<String>,
     /// The unit as written ("m", "users"), which may say more than its name.
     pub unit_written: Option<String>,
+    /// The dimension the unit measures ("length"), when it has a unit.
     pub dimension: Option<String>,
 }
 
@@ -52,6 +54,7 @@ pub enum ObservationGroup {
 }
 
 impl ObservationGroup {
+    /// Every value, in the order they are listed.
     pub const ALL: [ObservationGroup; 3] = [
         ObservationGroup::Agrees,
         ObservationGroup::Differs,
@@ -72,7 +75,9 @@ impl ObservationGroup {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ValueObservation {
+    /// The sentence's id.
     pub sentence_id: String,
+    /// The sentence.
     pub text: String,
     /// Where the sentence is: in a person's document its title, section path and place ("Fares
     /// 2025 › page 2", "sheet 'Fees', row 7", "slide 3"); in a data set, the entity it is filed
@@ -81,14 +86,17 @@ pub struct ValueObservation {
     pub context: Option<String>,
     /// Character offsets of the quantity in `text`.
     pub start: usize,
+    /// End of the quantity (character offset, exclusive).
     pub end: usize,
     /// As written.
     pub surface: String,
     /// The value in the answer's unit, when it converts.
     pub value: Option<f64>,
+    /// What the quantity measures.
     pub description: Description,
     /// Retrieval score relative to the best observation (1 for the best).
     pub weight: f64,
+    /// How it relates to the answer.
     pub group: ObservationGroup,
 }
 
@@ -96,6 +104,7 @@ pub struct ValueObservation {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct ValueAnswer {
+    /// The question as Tally read it.
     pub question: ValueQuestion,
     /// `None` when Tally abstains.
     pub value: Option<f64>,
@@ -107,6 +116,7 @@ pub struct ValueAnswer {
     pub representative: Option<String>,
     /// Why there is no answer, or what the answer could not honour (the year asked for).
     pub note: Option<String>,
+    /// Every quantity offered as evidence.
     pub observations: Vec<ValueObservation>,
     /// The units the answer may be shown in, its own first (empty for bare numbers, counted
     /// nouns and currencies): the page's unit switch converts with them, without the engine.
@@ -152,7 +162,9 @@ pub struct UnitChoice {
     /// A currency: written with its symbol before the number and in cents ("£4.50", "$320").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub currency: bool,
+    /// What a value in the answer's unit is multiplied by to give it in this unit.
     pub scale: f64,
+    /// What is then added (temperatures: °C to °F).
     pub offset: f64,
 }
 

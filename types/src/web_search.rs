@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+/// How a configured web search stands: unused, working or failing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
@@ -15,6 +16,7 @@ pub enum WebSearchState {
 }
 
 impl WebSearchState {
+    /// Every value, in the order they are listed.
     pub const ALL: [WebSearchState; 3] = [
         WebSearchState::Unused,
         WebSearchState::Ok,
@@ -30,6 +32,7 @@ impl WebSearchState {
         }
     }
 
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub const fn name(self) -> &'static str {
         match self {
             WebSearchState::Unused => "unused",
@@ -38,6 +41,7 @@ impl WebSearchState {
         }
     }
 
+    /// The value a name stands for, or `None` for an unknown name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|s| s.name() == name)
     }
@@ -47,7 +51,9 @@ impl WebSearchState {
 /// question's snippet set).
 #[derive(Debug, Clone, PartialEq)]
 pub struct WebResult {
+    /// The page's address.
     pub url: String,
+    /// The page's title.
     pub title: String,
     /// Plain text (tags and entities removed).
     pub text: String,

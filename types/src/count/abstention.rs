@@ -37,7 +37,9 @@ impl SupportMeasure {
 pub enum Abstention {
     /// The evidence supports its best count less than the setting asks.
     WeakSupport {
+        /// How much the evidence supports its best count.
         support: f64,
+        /// How that support is measured.
         measure: SupportMeasure,
         /// The setting: Tally answers from this support.
         abstain_below: f64,
@@ -45,7 +47,12 @@ pub enum Abstention {
         closest: f64,
     },
     /// None of the passages found is about the question's subject.
-    NothingAbout { passages: usize, subject: String },
+    NothingAbout {
+        /// How many passages were found.
+        passages: usize,
+        /// The question's subject.
+        subject: String,
+    },
     /// The question asks about a table's rows with a condition on something none of its
     /// columns holds.
     NoSuchColumn {

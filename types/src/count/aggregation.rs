@@ -53,6 +53,7 @@ impl Operation {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct AggregatedRow {
+    /// The row's cells, as written.
     pub cells: Vec<String>,
     /// "row 7", "sheet 'Stations', row 7", when the file has places.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -65,6 +66,7 @@ pub struct AggregatedRow {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Aggregation {
+    /// What was computed over the rows (count, sum, mean, largest, smallest).
     pub operation: Operation,
     /// The document the table is in.
     pub document: String,

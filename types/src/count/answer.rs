@@ -23,6 +23,7 @@ pub enum CnpClass {
 }
 
 impl CnpClass {
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub fn name(self) -> &'static str {
         match self {
             CnpClass::Representative => "representative",
@@ -37,6 +38,7 @@ impl CnpClass {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct QuestionAnalysis {
+    /// The question as asked.
     pub question: String,
     /// "how many …", "number of …" (false for a keyword query).
     pub has_count_cue: bool,
@@ -60,14 +62,19 @@ pub struct QuestionAnalysis {
 pub struct CountSpan {
     /// Character offsets in the snippet text (what a browser highlights).
     pub start: usize,
+    /// End of the span (character offset, exclusive).
     pub end: usize,
+    /// The count phrase as written.
     pub text: String,
+    /// The count it states.
     pub count: f64,
+    /// The scorer's confidence that it states the answer.
     pub confidence: f64,
     /// The snippet's answer (its most confident count span).
     pub chosen: bool,
     /// Took part in consolidation (chosen and above the threshold used).
     pub used: bool,
+    /// How it relates to the representative count phrase (`None` when not classified).
     pub cnp_class: Option<CnpClass>,
 }
 
@@ -75,18 +82,27 @@ pub struct CountSpan {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct InstanceMark {
+    /// Start of the mention (character offset).
     pub start: usize,
+    /// End of the mention (character offset, exclusive).
     pub end: usize,
+    /// The instance mentioned.
     pub instance: String,
 }
 
+/// A snippet as the answer shows it: its text, count spans and instance mentions.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SnippetAnswer {
+    /// The snippet's id.
     pub id: String,
+    /// Where the snippet is from.
     pub source: String,
+    /// The snippet's text.
     pub text: String,
+    /// Its count phrases, with their confidence.
     pub spans: Vec<CountSpan>,
+    /// Its instance mentions.
     pub instances: Vec<InstanceMark>,
     /// The page a web snippet was taken from (`None` for the corpus's snippets).
     #[serde(default)]
@@ -97,34 +113,48 @@ pub struct SnippetAnswer {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Cnp {
+    /// The id of the snippet it is in.
     pub snippet_id: String,
+    /// The count phrase as written.
     pub text: String,
+    /// The count it states.
     pub count: f64,
+    /// The scorer's confidence that it states the answer.
     pub confidence: f64,
 }
 
+/// The count phrases other than the representative one, by how they relate to it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CnpGroups {
+    /// Count phrases that count the same thing.
     pub synonyms: Vec<Cnp>,
+    /// Count phrases that count a part of it.
     pub subgroups: Vec<Cnp>,
+    /// Count phrases that count something else.
     pub incomparables: Vec<Cnp>,
 }
 
+/// An instance of what is counted, with its score.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RankedInstance {
+    /// The instance's name.
     pub name: String,
+    /// Its score, in [0, 1].
     pub score: f64,
     /// Snippet ids mentioning it.
     pub snippets: Vec<String>,
 }
 
+/// How long one stage of answering took.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct StageTiming {
+    /// The stage, by name.
     #[cfg_attr(feature = "json-schema", schemars(with = "String"))]
     pub stage: super::Stage,
+    /// Milliseconds it took.
     pub ms: f64,
 }
 
@@ -132,7 +162,9 @@ pub struct StageTiming {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CountAnswer {
+    /// The question as asked.
     pub question: String,
+    /// What Tally understood of the question.
     pub analysis: QuestionAnalysis,
     /// The predicted count; `None` when no snippet has a usable count, or when the evidence is
     /// too weak to answer (then `abstention` says why, and the groups still show the closest
@@ -162,8 +194,11 @@ pub struct CountAnswer {
     pub cnp_rep: Option<Cnp>,
     /// Share of the used confidence that agrees with the prediction (synonyms and CNP_rep).
     pub confidence: f64,
+    /// The other count phrases, grouped by how they relate to the representative one.
     pub groups: CnpGroups,
+    /// The instances found, best first.
     pub instances: Vec<RankedInstance>,
+    /// Every snippet used, with its marked count phrases.
     pub snippets: Vec<SnippetAnswer>,
     /// How the snippets were found.
     pub retrieval: Retrieval,
@@ -177,6 +212,7 @@ pub struct CountAnswer {
     /// What the engine decided for itself (`None` in answers stored before it was recorded).
     #[serde(default)]
     pub resolved: Option<ResolvedSettings>,
+    /// How long each stage took.
     pub timings: Vec<StageTiming>,
 }
 

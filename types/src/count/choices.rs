@@ -20,6 +20,7 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    /// Every value, in the order they are listed.
     pub const ALL: [Strategy; 4] = [
         Strategy::MostConfident,
         Strategy::MostFrequent,
@@ -27,6 +28,7 @@ impl Strategy {
         Strategy::WeightedMedian,
     ];
 
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub const fn name(self) -> &'static str {
         match self {
             Strategy::MostConfident => "most-confident",
@@ -36,6 +38,7 @@ impl Strategy {
         }
     }
 
+    /// The value a name stands for, or `None` for an unknown name.
     pub fn parse(name: &str) -> Option<Strategy> {
         Strategy::ALL.into_iter().find(|s| s.name() == name)
     }
@@ -60,6 +63,7 @@ pub enum ScorerKind {
 }
 
 impl ScorerKind {
+    /// Every value, in the order they are listed.
     pub const ALL: [ScorerKind; 4] = [
         ScorerKind::Ranker,
         ScorerKind::Neural,
@@ -67,6 +71,7 @@ impl ScorerKind {
         ScorerKind::Hybrid,
     ];
 
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub const fn name(self) -> &'static str {
         match self {
             ScorerKind::Neural => "neural",
@@ -76,6 +81,7 @@ impl ScorerKind {
         }
     }
 
+    /// The value a name stands for, or `None` for an unknown name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|s| s.name() == name)
     }
@@ -108,6 +114,7 @@ pub enum InstanceScoring {
 }
 
 impl InstanceScoring {
+    /// Every value, in the order they are listed.
     pub const ALL: [InstanceScoring; 7] = [
         InstanceScoring::QaOnly,
         InstanceScoring::ContextFrequency,
@@ -118,6 +125,7 @@ impl InstanceScoring {
         InstanceScoring::Learned,
     ];
 
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub const fn name(self) -> &'static str {
         match self {
             InstanceScoring::QaOnly => "qa-only",
@@ -130,6 +138,7 @@ impl InstanceScoring {
         }
     }
 
+    /// The value a name stands for, or `None` for an unknown name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|s| s.name() == name)
     }
@@ -153,12 +162,14 @@ pub enum StatementRule {
 }
 
 impl StatementRule {
+    /// Every value, in the order they are listed.
     pub const ALL: [StatementRule; 3] = [
         StatementRule::Off,
         StatementRule::LiftAbstention,
         StatementRule::Override,
     ];
 
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub const fn name(self) -> &'static str {
         match self {
             StatementRule::Off => "off",
@@ -167,6 +178,7 @@ impl StatementRule {
         }
     }
 
+    /// The value a name stands for, or `None` for an unknown name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|s| s.name() == name)
     }

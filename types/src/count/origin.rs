@@ -19,8 +19,10 @@ pub enum SnippetSource {
 }
 
 impl SnippetSource {
+    /// Every value, in the order they are listed.
     pub const ALL: [SnippetSource; 2] = [SnippetSource::Corpus, SnippetSource::Web];
 
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub const fn name(self) -> &'static str {
         match self {
             SnippetSource::Corpus => "corpus",
@@ -28,6 +30,7 @@ impl SnippetSource {
         }
     }
 
+    /// The value a name stands for, or `None` for an unknown name.
     pub fn parse(name: &str) -> Option<SnippetSource> {
         SnippetSource::ALL.into_iter().find(|s| s.name() == name)
     }
@@ -51,6 +54,7 @@ pub enum Retrieval {
 }
 
 impl Retrieval {
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub const fn name(self) -> &'static str {
         match self {
             Retrieval::Prefetched => "prefetched",
@@ -95,7 +99,9 @@ pub struct SnippetOrigin {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SnippetLink {
+    /// The page's address.
     pub url: String,
+    /// The page's title.
     pub title: String,
     /// The publication date the search engine gives, as it gives it (may be relative: "2 days ago").
     pub published: Option<String>,

@@ -44,7 +44,9 @@ pub struct CountSettings {
     pub threshold: f64,
     /// Lower the threshold by 0.1 until `min_counts` counts pass (the authors' relaxation).
     pub relax_threshold: bool,
+    /// The fewest counts that must pass the threshold when it is relaxed.
     pub min_counts: usize,
+    /// How candidates are combined into one count.
     pub strategy: Strategy,
     /// Algorithm 2's settings (`theta` …), written beside the others. (Answers stored before
     /// they were flattened kept them under `context`; those read with the defaults.)
@@ -53,6 +55,7 @@ pub struct CountSettings {
     /// How instances are ranked.
     #[serde(alias = "instance_scoring")]
     pub instances: InstanceScoring,
+    /// How count spans get their confidence.
     pub scorer: ScorerKind,
     /// Instances returned.
     pub max_instances: usize,
@@ -218,12 +221,21 @@ impl CountSettings {
 #[derive(Debug, Clone, PartialEq)]
 pub enum SettingError {
     /// Not a value of the setting's kind (a number, a whole number, a choice's name).
-    Unreadable { name: &'static str, reason: String },
+    Unreadable {
+        /// The setting's name.
+        name: &'static str,
+        /// Why the value could not be read.
+        reason: String,
+    },
     /// A number outside the setting's range.
     OutOfRange {
+        /// The setting's name.
         name: &'static str,
+        /// The smallest value allowed.
         min: f64,
+        /// The largest value allowed.
         max: f64,
+        /// The value given.
         given: String,
     },
 }
@@ -248,10 +260,19 @@ impl std::error::Error for SettingError {}
 #[derive(Debug, Clone, Copy)]
 pub enum Control {
     /// A number from `min` to `max`; `whole` numbers only when `step` is 1.
-    Number { min: f64, max: f64, step: f64 },
+    Number {
+        /// The smallest value allowed.
+        min: f64,
+        /// The largest value allowed.
+        max: f64,
+        /// The step between values (1: whole numbers only).
+        step: f64,
+    },
     /// One of a choice's names: `all` are accepted, the page offers `offered`.
     Choice {
+        /// Every name accepted.
         all: fn() -> Vec<&'static str>,
+        /// The names the page offers.
         offered: fn() -> Vec<&'static str>,
     },
     /// One of the corpora the server offers (`all`: every one).
@@ -266,6 +287,7 @@ pub struct CountSetting {
     pub label: &'static str,
     /// What it does, for the command line's help and the API description.
     pub help: &'static str,
+    /// How it is given on the page.
     pub control: Control,
     /// Whether it says where snippets come from (an evaluation over stored snippet sets has
     /// no use for it).

@@ -13,14 +13,20 @@ pub enum Stage {
     WebSearch,
     /// Finding the snippets in a stored web snippet set.
     StoredSnippetSet,
+    /// Reading the question.
     Analysis,
+    /// Reading the count phrases of every snippet.
     SpanScoring,
+    /// Weighing the counts into one answer.
     Consolidation,
+    /// Sorting the count phrases into synonyms and subgroups.
     Contextualization,
+    /// Ranking the instances.
     Instances,
 }
 
 impl Stage {
+    /// Every value, in the order they are listed.
     pub const ALL: [Stage; 8] = [
         Stage::Retrieval,
         Stage::WebSearch,

@@ -18,16 +18,22 @@ pub const DEFAULT_RESULTS: usize = 10;
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Ranker {
+    /// BM25 over the query's words only; quantities are shown but do not rank.
     Bm25,
+    /// BM25 over the sentences that meet every constraint; the others are dropped.
     Bm25Filter,
+    /// Normalised BM25 plus α times the quantity score of the sentences that meet every constraint.
     Qbm25,
+    /// The qbm25 pool re-ranked with the sentence encoder's cosine to the query.
     Dense,
+    /// Entities ranked by their best quantity fact, each with its evidence sentence.
     Entity,
     /// The dense ranker's pool ordered by weights learned on judged queries.
     Learned,
 }
 
 impl Ranker {
+    /// Every value, in the order they are listed.
     pub const ALL: [Ranker; 6] = [
         Ranker::Bm25,
         Ranker::Bm25Filter,
@@ -41,6 +47,7 @@ impl Ranker {
     /// --json`): the best cross-validated on the Qsearch dev queries (`tally eval search`).
     pub const DEFAULT: Ranker = Ranker::Learned;
 
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub const fn name(self) -> &'static str {
         match self {
             Ranker::Bm25 => "bm25",
@@ -52,6 +59,7 @@ impl Ranker {
         }
     }
 
+    /// The value a name stands for, or `None` for an unknown name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|r| r.name() == name)
     }
@@ -67,19 +75,24 @@ impl Ranker {
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum SortOrder {
+    /// Best first.
     #[default]
     Relevance,
+    /// By the quantity's value, smallest first.
     ValueAscending,
+    /// By the quantity's value, largest first.
     ValueDescending,
 }
 
 impl SortOrder {
+    /// Every value, in the order they are listed.
     pub const ALL: [SortOrder; 3] = [
         SortOrder::Relevance,
         SortOrder::ValueAscending,
         SortOrder::ValueDescending,
     ];
 
+    /// The value's one name: the one it parses from, prints as and is serialised as.
     pub const fn name(self) -> &'static str {
         match self {
             SortOrder::Relevance => "relevance",
@@ -88,6 +101,7 @@ impl SortOrder {
         }
     }
 
+    /// The value a name stands for, or `None` for an unknown name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|s| s.name() == name)
     }

@@ -13,9 +13,13 @@ pub struct ConstraintView {
     pub text: String,
     /// The constraint's words in the query.
     pub source: String,
+    /// The condition's symbol (">", "<=", "~" …).
     pub condition: String,
+    /// The value compared with (the lower bound of a range).
     pub value: f64,
+    /// The upper bound of a range.
     pub high: Option<f64>,
+    /// The unit asked for, if any.
     pub unit: Option<String>,
     /// How results are compared: "length, converted", "currency usd, never converted" …
     pub compared_as: String,
@@ -25,7 +29,9 @@ pub struct ConstraintView {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct QueryView {
+    /// The query's words.
     pub terms: Vec<String>,
+    /// The conditions on quantities.
     pub constraints: Vec<ConstraintView>,
 }
 
@@ -37,11 +43,13 @@ pub struct QuantityMatch {
     pub constraint: usize,
     /// Character offsets of the quantity in the sentence (for highlighting).
     pub start: usize,
+    /// End of the quantity (character offset, exclusive).
     pub end: usize,
     /// As written in the sentence.
     pub surface: String,
     /// The value in the query's unit (converted where the dimension allows).
     pub converted: f64,
+    /// The query's unit, if any.
     pub query_unit: Option<String>,
 }
 
@@ -49,21 +57,27 @@ pub struct QuantityMatch {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Hit {
+    /// Its rank, from 1.
     pub rank: usize,
+    /// The sentence's id.
     pub id: String,
+    /// Where the sentence is from.
     pub source: String,
     /// The entity the corpus gives for the sentence, if any.
     pub entity: Option<String>,
+    /// The sentence.
     pub text: String,
     /// The final score of the ranker.
     pub score: f64,
     /// BM25 over the query's words (raw), and normalised by the query's best BM25.
     pub text_score: f64,
+    /// BM25 normalised by the query's best BM25, in [0, 1].
     pub text_score_normalised: f64,
     /// The quantity score qs in [0, 1].
     pub quantity_score: f64,
     /// Per constraint: whether the sentence meets it.
     pub meets: Vec<bool>,
+    /// The quantities that meet a constraint.
     pub matches: Vec<QuantityMatch>,
     /// The other sources holding the same sentence (a sentence is shown once, at its best rank).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -81,12 +95,17 @@ impl Hit {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct EntityHit {
+    /// Its rank, from 1.
     pub rank: usize,
+    /// The entity.
     pub entity: String,
+    /// The final score of the ranker.
     pub score: f64,
     /// How well the fact's context matches the query.
     pub context_score: f64,
+    /// The quantity score qs in [0, 1].
     pub quantity_score: f64,
+    /// The sentence that gives the entity its score.
     pub evidence: Hit,
 }
 
@@ -94,9 +113,13 @@ pub struct EntityHit {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SearchTimings {
+    /// Reading the query.
     pub parse_ms: f64,
+    /// Retrieving the candidates (the ranker's first stage).
     pub retrieve_ms: f64,
+    /// Scoring the candidates (the ranker's second stage).
     pub rerank_ms: f64,
+    /// The whole search.
     pub total_ms: f64,
 }
 
@@ -104,15 +127,24 @@ pub struct SearchTimings {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SearchResults {
+    /// The query as asked.
     pub query: String,
+    /// The query as Tally understood it.
     pub understood: QueryView,
+    /// How the sentences were ranked.
     pub ranker: Ranker,
+    /// The order of the hits shown.
     pub sort: SortOrder,
+    /// The weight α of the quantity score.
     pub alpha: f64,
+    /// How many results were asked for.
     pub k: usize,
     /// Things the user should know: contradictions, a text-only fallback, a capped k …
     pub notes: Vec<String>,
+    /// The sentences, in the order asked for.
     pub hits: Vec<Hit>,
+    /// The entities found (entity ranker only).
     pub entities: Vec<EntityHit>,
+    /// How long each stage took.
     pub timings: SearchTimings,
 }
