@@ -130,7 +130,10 @@ pub async fn get_status() -> Result<SystemStatus, ServerFnError> {
 
 /// Answers a question (and stores the answer).
 #[server(prefix = "/_server", endpoint = "answer_question")]
-pub async fn answer_question(ask: Ask) -> Result<Answered, ServerFnError> {
+pub async fn answer_question(
+    /// The question and its settings.
+    ask: Ask,
+) -> Result<Answered, ServerFnError> {
     let asker = current_asker().await;
     backend()?.0.answer(ask, asker).await.map_err(failed)
 }
@@ -171,7 +174,10 @@ pub fn cookie_value(headers: &http::HeaderMap, name: &str) -> Option<String> {
 
 /// Stores feedback on an answer or a part of it.
 #[server(prefix = "/_server", endpoint = "send_feedback")]
-pub async fn send_feedback(form: FeedbackForm) -> Result<FeedbackSaved, ServerFnError> {
+pub async fn send_feedback(
+    /// The feedback as sent.
+    form: FeedbackForm,
+) -> Result<FeedbackSaved, ServerFnError> {
     let asker = current_asker().await;
     backend()?.0.feedback(form, asker).await.map_err(failed)
 }
@@ -179,7 +185,9 @@ pub async fn send_feedback(form: FeedbackForm) -> Result<FeedbackSaved, ServerFn
 /// The visitor's most recent questions, newest first (everyone's with the admin token).
 #[server(prefix = "/_server", endpoint = "recent_questions")]
 pub async fn recent_questions(
+    /// The most questions to return.
     limit: i64,
+    /// The admin token, for everyone's questions.
     token: Option<String>,
 ) -> Result<Vec<HistoryItem>, ServerFnError> {
     let visitor = request_cookie(crate::model::VISITOR_COOKIE);
@@ -217,13 +225,19 @@ pub async fn start_study() -> Result<String, ServerFnError> {
 
 /// A study session's progress and next task.
 #[server(prefix = "/_server", endpoint = "get_study_page")]
-pub async fn get_study_page(session: String) -> Result<StudyPage, ServerFnError> {
+pub async fn get_study_page(
+    /// The study session's id.
+    session: String,
+) -> Result<StudyPage, ServerFnError> {
     backend()?.0.study_page(session).await.map_err(failed)
 }
 
 /// Stores a participant's response to one task.
 #[server(prefix = "/_server", endpoint = "answer_study_task")]
-pub async fn answer_study_task(form: StudyResponseForm) -> Result<(), ServerFnError> {
+pub async fn answer_study_task(
+    /// The participant's response.
+    form: StudyResponseForm,
+) -> Result<(), ServerFnError> {
     let session = form.session.clone();
     backend()?.0.answer_study(form).await.map_err(failed)?;
     // Without JavaScript the browser follows this to the next task.
@@ -234,7 +248,10 @@ pub async fn answer_study_task(form: StudyResponseForm) -> Result<(), ServerFnEr
 /// A study's result tables, for the researcher holding the admin token (or logged in with it);
 /// `None` when the request gives no token at all: the page then only offers the login.
 #[server(prefix = "/_server", endpoint = "get_study_summary")]
-pub async fn get_study_summary(token: String) -> Result<Option<StudySummary>, ServerFnError> {
+pub async fn get_study_summary(
+    /// The admin token.
+    token: String,
+) -> Result<Option<StudySummary>, ServerFnError> {
     if !gives_admin_credential(&token) {
         return Ok(None);
     }
@@ -249,7 +266,10 @@ pub async fn get_study_summary(token: String) -> Result<Option<StudySummary>, Se
 /// The corpora of the indexes, for the admin holding the token (or logged in with it); `None`
 /// when the request gives no token at all: the page then only offers the login.
 #[server(prefix = "/_server", endpoint = "admin_corpora")]
-pub async fn admin_corpora(token: String) -> Result<Option<Vec<CorpusRow>>, ServerFnError> {
+pub async fn admin_corpora(
+    /// The admin token.
+    token: String,
+) -> Result<Option<Vec<CorpusRow>>, ServerFnError> {
     if !gives_admin_credential(&token) {
         return Ok(None);
     }
@@ -260,7 +280,9 @@ pub async fn admin_corpora(token: String) -> Result<Option<Vec<CorpusRow>>, Serv
 /// token (or logged in with it); `None` when the request gives no token at all.
 #[server(prefix = "/_server", endpoint = "admin_review")]
 pub async fn admin_review(
+    /// The admin token.
     token: String,
+    /// The page of the review to show.
     page: u32,
 ) -> Result<Option<tally_types::Review>, ServerFnError> {
     if !gives_admin_credential(&token) {
@@ -291,6 +313,9 @@ fn gives_admin_credential(token: &str) -> bool {
 
 /// An ingestion job as it stands.
 #[server(prefix = "/_server", endpoint = "get_ingest_job")]
-pub async fn get_ingest_job(id: String) -> Result<IngestJob, ServerFnError> {
+pub async fn get_ingest_job(
+    /// The job's id.
+    id: String,
+) -> Result<IngestJob, ServerFnError> {
     backend()?.0.ingest_job(id).await.map_err(failed)
 }

@@ -215,16 +215,22 @@ pub fn duration_ms(ms: f64) -> String {
 /// A marked stretch of text: character offsets, a CSS class and a label for people.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mark {
+    /// The first character's offset.
     pub start: usize,
+    /// The offset just past the last character.
     pub end: usize,
+    /// The CSS class.
     pub class: String,
+    /// The label for people.
     pub label: String,
 }
 
 /// A piece of text, marked or not.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Piece {
+    /// The text.
     pub text: String,
+    /// Its mark, when marked.
     pub mark: Option<Mark>,
 }
 

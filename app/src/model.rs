@@ -51,7 +51,7 @@ pub const MODES: [(Mode, &str); 5] = [
     (Mode::Search, "Plain search"),
 ];
 
-// The search panel's choices, in the order shown (the default first).
+/// The search panel's rankers, in the order shown (the default first).
 pub const RANKERS: [Ranker; 6] = [
     Ranker::Learned,
     Ranker::Dense,
@@ -60,6 +60,7 @@ pub const RANKERS: [Ranker; 6] = [
     Ranker::Bm25,
     Ranker::Entity,
 ];
+/// The search panel's sort orders with their labels, in the order shown.
 pub const SORTS: [(SortOrder, &str); 3] = [
     (SortOrder::Relevance, "Relevance"),
     (SortOrder::ValueAscending, "Value ↑"),
@@ -70,9 +71,11 @@ pub const SORTS: [(SortOrder, &str); 3] = [
 /// stored) with the question as asked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Answered {
+    /// The question as asked.
     pub ask: Ask,
     /// Random per answer: feedback tokens derive from it, so a re-sent form is stored once.
     pub feedback_key: String,
+    /// The answer with where it is stored.
     #[serde(flatten)]
     pub stored: StoredAnswer,
 }
@@ -82,10 +85,15 @@ pub struct Answered {
 /// Feedback from a form on the page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FeedbackForm {
+    /// The answer the feedback is on.
     pub answer_id: i64,
+    /// The part of the answer judged.
     pub part: FeedbackPart,
+    /// Which item of that part, when it has several.
     pub part_ref: Option<String>,
+    /// The person's verdict.
     pub verdict: Verdict,
+    /// The value as corrected, when given.
     pub corrected_value: Option<String>,
     /// The unit of a corrected value, as the person writes it ("£", "m", "minutes"); none for a
     /// count.
@@ -93,13 +101,16 @@ pub struct FeedbackForm {
     pub corrected_unit: Option<String>,
     /// A [`tally_types::CnpGroup`]'s name; empty: none (the select's first option).
     pub moved_to: Option<String>,
+    /// A free comment, when given.
     pub comment: Option<String>,
     /// The answer's feedback key; with part, part_ref and verdict it makes the idempotency token.
     pub key: String,
 }
 
+/// Stored feedback's id and whether it is new.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FeedbackSaved {
+    /// The feedback's id.
     pub id: i64,
     /// False when the same submission had been stored before.
     pub created: bool,
@@ -108,12 +119,19 @@ pub struct FeedbackSaved {
 /// A stored question with a one-line summary of its latest answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HistoryItem {
+    /// The question's id.
     pub question_id: i64,
+    /// The question's text.
     pub text: String,
+    /// The question's kind.
     pub kind: String,
+    /// When it was asked.
     pub asked_at: String,
+    /// A one-line summary of its latest answer.
     pub summary: String,
+    /// How many feedback entries it has.
     pub feedback: i64,
+    /// The page that shows it.
     pub url: String,
 }
 
@@ -121,9 +139,12 @@ pub struct HistoryItem {
 /// search, when the server has one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct AskOptions {
+    /// Count questions to click.
     pub count: Vec<String>,
+    /// Value questions to click.
     #[serde(default)]
     pub value: Vec<String>,
+    /// Quantity questions to click.
     pub quantity: Vec<String>,
     /// The corpora of the snippet index, for the corpus setting.
     #[serde(default)]

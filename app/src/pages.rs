@@ -190,6 +190,7 @@ fn StatusView(status: SystemStatus) -> impl IntoView {
     }
 }
 
+/// The page for an unknown address, answered with status 404.
 #[component]
 pub fn NotFound() -> impl IntoView {
     #[cfg(feature = "ssr")]

@@ -17,6 +17,7 @@ pub enum Health {
 }
 
 impl Health {
+    /// The health's one-word name, as the API writes it.
     pub const fn name(self) -> &'static str {
         match self {
             Health::Ok => "ok",
@@ -29,13 +30,21 @@ impl Health {
 /// A snapshot of the system's state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SystemStatus {
+    /// How the system stands overall.
     pub status: Health,
+    /// The app's version.
     pub version: String,
+    /// When the snapshot was taken (RFC 3339).
     pub checked_at: String,
+    /// The question encoder.
     pub encoder: EncoderStatus,
+    /// The feedback database.
     pub database: DatabaseStatus,
+    /// The answering engines and corpora.
     pub answering: AnsweringStatus,
+    /// The data folder, when one is set.
     pub data_dir: Option<String>,
+    /// The loaded corpora.
     pub corpora: Vec<CorpusStatus>,
     /// The web search for count snippets, when one is configured.
     #[serde(default)]
@@ -49,27 +58,39 @@ pub struct WebSearchStatus {
     pub provider: String,
     /// Where it is asked (never with a key).
     pub endpoint: String,
+    /// How its searches are going.
     pub state: WebSearchState,
     /// The last failure, while failing.
     pub last_error: Option<String>,
     /// When the last search ended (RFC 3339).
     pub last_at: Option<String>,
+    /// Searches made so far.
     pub searches: u64,
+    /// Searches that failed so far.
     pub failures: u64,
 }
 
+/// The question encoder and whether it loaded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EncoderStatus {
+    /// Whether the encoder is loaded.
     pub loaded: bool,
+    /// The model's name.
     pub model: Option<String>,
+    /// The length of its vectors.
     pub dimension: Option<usize>,
+    /// The device it runs on.
     pub device: Option<String>,
+    /// Where it was loaded from.
     pub path: Option<String>,
+    /// Why it failed to load, when it did.
     pub error: Option<String>,
 }
 
+/// The feedback database and whether it is reachable.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DatabaseStatus {
+    /// Whether the database is connected.
     pub connected: bool,
     /// Why feedback cannot be saved, when it cannot.
     pub error: Option<String>,
@@ -78,14 +99,19 @@ pub struct DatabaseStatus {
 /// Whether the corpora and models for answering are loaded (they load after the server starts).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AnsweringStatus {
+    /// Whether answering is ready.
     pub ready: bool,
     /// Why answering is impossible, once loading failed.
     pub error: Option<String>,
 }
 
+/// A loaded corpus.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CorpusStatus {
+    /// The corpus's name.
     pub name: String,
+    /// What the corpus holds.
     pub description: String,
+    /// Its size in bytes.
     pub bytes: u64,
 }

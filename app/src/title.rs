@@ -30,7 +30,11 @@ pub fn title_text(text: String) -> String {
 
 /// Sets the page's `<title>` to `text`, which may hold visitor text (the question).
 #[component]
-pub fn PageTitle(#[prop(into)] text: leptos::text_prop::TextProp) -> impl IntoView {
+pub fn PageTitle(
+    /// The title's text.
+    #[prop(into)]
+    text: leptos::text_prop::TextProp,
+) -> impl IntoView {
     // `leptos_meta::Title` is called here only: every title passes the escaping formatter.
     view! { <leptos_meta::Title text formatter=title_text/> }
 }

@@ -12,6 +12,7 @@ use crate::views::feedback::error_text;
 use crate::views::login::{FormTokenField, LoginForm, LoginNeeded};
 use tally_types::documents::{upload_accept, CorpusRow, IngestJob, JobState, UploadMode};
 
+/// The admin page: the corpora and a form to add documents.
 #[component]
 pub fn AdminPage() -> impl IntoView {
     let query = use_query_map();
@@ -126,6 +127,7 @@ fn UploadForm(token: String, form_token: String) -> impl IntoView {
     }
 }
 
+/// The page of one document ingestion job and how it stands.
 #[component]
 pub fn AdminJobPage() -> impl IntoView {
     let params = use_params_map();

@@ -29,6 +29,7 @@ fn current_ask() -> Memo<(Ask, Vec<String>)> {
     })
 }
 
+/// The home page: the question box and the answer to the question asked.
 #[component]
 pub fn AskPage() -> impl IntoView {
     let ask = current_ask();

@@ -134,8 +134,14 @@ pub fn snippet_anchor(id: &str) -> String {
     format!("snippet-{safe}")
 }
 
+/// A count answer with its evidence and feedback forms.
 #[component]
-pub fn CountAnswerView(view: CountAnswer, target: Option<FeedbackTarget>) -> impl IntoView {
+pub fn CountAnswerView(
+    /// The count answer.
+    view: CountAnswer,
+    /// Where feedback on it goes; `None`: no feedback forms.
+    target: Option<FeedbackTarget>,
+) -> impl IntoView {
     let CountAnswer {
         question,
         analysis,
@@ -258,7 +264,10 @@ fn aggregation_answer(
 /// The count the site's operator accepted for this question, shown first and labelled; Tally's
 /// own reading follows it.
 #[component]
-pub fn VerifiedView(verified: tally_types::VerifiedAnswer) -> impl IntoView {
+pub fn VerifiedView(
+    /// The accepted answer.
+    verified: tally_types::VerifiedAnswer,
+) -> impl IntoView {
     let date = verified
         .accepted_at
         .get(..10)
@@ -492,6 +501,7 @@ fn CountPlot(snippets: Vec<SnippetAnswer>, prediction: Option<f64>) -> impl Into
     .into_any()
 }
 
+/// The colour legend for the marked snippets.
 #[component]
 pub fn Legend() -> impl IntoView {
     view! {

@@ -12,13 +12,16 @@ use crate::backend::SendFeedback;
 /// Where feedback goes: the stored answer and its feedback key.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FeedbackTarget {
+    /// The stored answer's id.
     pub answer_id: i64,
+    /// The answer's feedback key.
     pub key: String,
 }
 
 /// What a feedback form offers besides its verdict buttons.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Extra {
+    /// Nothing besides the verdict buttons.
     None,
     /// A corrected count and a comment (feedback on the whole answer).
     Correction,
@@ -31,11 +34,18 @@ pub enum Extra {
 /// Verdict buttons (`(verdict, label)`) for one part of an answer.
 #[component]
 pub fn FeedbackForm(
+    /// Where the feedback goes.
     target: FeedbackTarget,
+    /// The part of the answer judged.
     part: FeedbackPart,
-    #[prop(optional, into)] part_ref: Option<String>,
+    /// Which item of that part, when it has several.
+    #[prop(optional, into)]
+    part_ref: Option<String>,
+    /// The verdict buttons, each with its label.
     verdicts: &'static [(Verdict, &'static str)],
-    #[prop(default = Extra::None)] extra: Extra,
+    /// What the form offers besides its verdict buttons.
+    #[prop(default = Extra::None)]
+    extra: Extra,
     /// The unit a value correction's field starts with (the answer's: "£", "m").
     #[prop(optional, into)]
     unit: String,
@@ -130,8 +140,13 @@ pub fn FeedbackForm(
 /// starting as `unit`, the answer's).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum JudgedAnswer {
+    /// A count.
     Count,
-    Value { unit: String },
+    /// A value.
+    Value {
+        /// The unit the correction's field starts with.
+        unit: String,
+    },
 }
 
 /// Verdict buttons: each verdict with its label.

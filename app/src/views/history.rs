@@ -7,6 +7,7 @@ use leptos_router::hooks::use_query_map;
 use crate::backend::recent_questions;
 use crate::views::feedback::error_text;
 
+/// The page of recent questions.
 #[component]
 pub fn HistoryPage() -> impl IntoView {
     let query = use_query_map();

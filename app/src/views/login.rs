@@ -63,7 +63,11 @@ pub fn AdminNav() -> impl IntoView {
 /// The admin token, posted once: the server keeps a login cookie, so no URL carries the token.
 /// Logged in, the form is a button to log out instead. Either goes back to `next`.
 #[component]
-pub fn LoginForm(#[prop(into)] next: Signal<String>) -> impl IntoView {
+pub fn LoginForm(
+    /// Where to go back to after logging in or out.
+    #[prop(into)]
+    next: Signal<String>,
+) -> impl IntoView {
     let logged_in = logged_in_resource();
     view! {
         <Suspense fallback=|| ()>
@@ -116,12 +120,18 @@ pub fn LoginPage() -> impl IntoView {
 /// The hidden field with the page's form token (issue 70): a form the login cookie alone admits
 /// is refused without it, so that a page of another origin cannot post one.
 #[component]
-pub fn FormTokenField(form_token: String) -> impl IntoView {
+pub fn FormTokenField(
+    /// The page's form token.
+    form_token: String,
+) -> impl IntoView {
     view! { <input type="hidden" name="form_token" value=form_token/> }
 }
 
 /// What a page without a login shows below the login form.
 #[component]
-pub fn LoginNeeded(what: &'static str) -> impl IntoView {
+pub fn LoginNeeded(
+    /// What the login allows ("see the corpora").
+    what: &'static str,
+) -> impl IntoView {
     view! { <p class="muted" id="login-needed">{format!("Log in with the admin token to {what}.")}</p> }
 }

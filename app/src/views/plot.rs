@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 /// The plot's drawing area in viewBox units (the SVG is 640 wide and scales to the page).
 pub const WIDTH: f64 = 640.0;
+/// The plot's height in viewBox units.
 pub const HEIGHT: f64 = 150.0;
 const LEFT: f64 = 40.0;
 const RIGHT: f64 = 600.0;
@@ -14,8 +15,11 @@ const LOG_RATIO: f64 = 50.0;
 /// A value axis from `low` to `high`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Axis {
+    /// The lowest value on the axis.
     pub low: f64,
+    /// The highest value on the axis.
     pub high: f64,
+    /// Whether the axis is on a log scale.
     pub log: bool,
 }
 
@@ -103,8 +107,11 @@ fn round_step(rough: f64) -> f64 {
 /// by [`ScaleNote`].
 #[component]
 pub fn AxisLine(
+    /// The value axis.
     axis: Axis,
+    /// The shown unit's `(scale, offset)` from the axis's unit.
     shown_in: impl Fn() -> (f64, f64) + Copy + Send + Sync + 'static,
+    /// A tick's label, from its value in the shown unit.
     label: impl Fn(f64) -> String + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let ticks = move || {
@@ -142,7 +149,10 @@ pub fn AxisLine(
 
 /// Under a plot on a log scale, what that means for reading it.
 #[component]
-pub fn ScaleNote(axis: Axis) -> impl IntoView {
+pub fn ScaleNote(
+    /// The plot's value axis.
+    axis: Axis,
+) -> impl IntoView {
     axis.log.then(|| {
         view! { <p class="muted small plot-scale">"Log scale: each tick is ten times the one before."</p> }
     })

@@ -8,8 +8,11 @@ use tally_types::count::{Abstention, Aggregation};
 /// The result and its table.
 #[component]
 pub fn AggregationView(
+    /// The computation and its table.
     aggregation: Aggregation,
+    /// Whether the result is given as the answer.
     answered: bool,
+    /// Why no answer is given, when none is.
     abstention: Option<String>,
 ) -> impl IntoView {
     let headline = if answered {

@@ -14,6 +14,7 @@ use crate::views::feedback::error_text;
 use crate::views::login::{FormTokenField, LoginForm, LoginNeeded};
 use tally_types::{Decision, Opinion, QueuedQuestion, Review, Verdict, VerifiedRecord};
 
+/// The admin page for reviewing feedback and verified answers.
 #[component]
 pub fn ReviewPage() -> impl IntoView {
     let query = use_query_map();

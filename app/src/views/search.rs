@@ -13,12 +13,16 @@ use crate::model::{Ask, SORTS};
 use crate::views::feedback::{FeedbackForm, FeedbackTarget};
 use crate::views::marked_text;
 
+/// Search results with their marked snippets and sort links.
 #[component]
 pub fn SearchAnswerView(
+    /// The search results.
     view: SearchResults,
+    /// The question as asked.
     ask: Ask,
     /// Quantity or plain search: the sort links carry that kind's settings.
     kind: QuestionKind,
+    /// Where feedback goes; `None`: no feedback forms.
     target: Option<FeedbackTarget>,
 ) -> impl IntoView {
     let SearchResults {

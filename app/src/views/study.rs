@@ -22,6 +22,7 @@ use tally_types::study::{ExplanationMode, StudyPage, StudyStep, StudySummary, Ta
 const SHOWN_INSTANCES: usize = 10;
 const SHOWN_SNIPPETS: usize = 5;
 
+/// The study's introduction page.
 #[component]
 pub fn StudyHomePage() -> impl IntoView {
     let intro = Resource::new(|| (), |_| get_study_intro());
@@ -54,6 +55,7 @@ pub fn StudyHomePage() -> impl IntoView {
     }
 }
 
+/// A study session's page: its progress and next task.
 #[component]
 pub fn StudySessionPage() -> impl IntoView {
     let params = use_params_map();
@@ -275,6 +277,7 @@ fn Presentation(mode: ExplanationMode, answer: CountAnswer, heading: String) -> 
     }
 }
 
+/// The admin page of the study's results.
 #[component]
 pub fn StudySummaryPage() -> impl IntoView {
     let query = use_query_map();

@@ -93,10 +93,14 @@ fn value_headline(
     }
 }
 
+/// A value answer with its evidence and feedback forms.
 #[component]
 pub fn ValueAnswerView(
+    /// The value answer.
     view: ValueAnswer,
+    /// Where feedback goes; `None`: no feedback forms.
     target: Option<FeedbackTarget>,
+
     /// The unit it is shown in, by id (`None`: the answer's own); the unit switch sets it.
     unit: RwSignal<Option<String>>,
 ) -> impl IntoView {
