@@ -23,12 +23,15 @@ mod server_side {
     use tally_types::documents::{CorpusRow, IngestJob};
     use tally_types::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
 
+    /// A boxed future the backend's methods return (object-safe across the server's types).
     pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
     /// Why a request failed: an HTTP status for the page and a sentence for people.
     #[derive(Debug, Clone)]
     pub struct Failure {
+        /// The HTTP status the page gets.
         pub status: u16,
+        /// The sentence shown to people.
         pub message: String,
     }
 
@@ -36,12 +39,15 @@ mod server_side {
     /// [`VISITOR_COOKIE`](crate::model::VISITOR_COOKIE) (for their own history).
     #[derive(Debug, Clone, Default, PartialEq, Eq)]
     pub struct Asker {
+        /// The client's address, when known.
         pub address: Option<IpAddr>,
+        /// The anonymous visitor id from the visitor cookie, when set.
         pub visitor: Option<String>,
     }
 
     /// What the server does for the pages.
     pub trait Backend: Send + Sync + 'static {
+        /// How the encoder, the database and the corpora stand (the status panel).
         fn status(&self) -> BoxFuture<SystemStatus>;
         /// Answers and stores a question.
         fn answer(&self, ask: Ask, asker: Asker) -> BoxFuture<Result<Answered, Failure>>;
@@ -58,11 +64,11 @@ mod server_side {
             visitor: Option<String>,
             token: Option<String>,
         ) -> BoxFuture<Result<Vec<HistoryItem>, Failure>>;
+        /// What the question box offers: example questions, the corpora, the web search.
         fn ask_options(&self) -> BoxFuture<AskOptions>;
         /// The study participants are invited to.
         fn study_intro(&self) -> BoxFuture<Result<StudyIntro, Failure>>;
-        /// Starts an anonymous session of the study; returns its id.
-        /// Starts a study session for the participant asking.
+        /// Starts an anonymous session of the study for the participant asking; returns its id.
         fn start_study(&self, asker: Asker) -> BoxFuture<Result<String, Failure>>;
         /// A session's progress and next task.
         fn study_page(&self, session: String) -> BoxFuture<Result<StudyPage, Failure>>;
