@@ -7,18 +7,9 @@ use std::process::Command;
 
 use crate::support::workspace_root;
 
-/// Folders whose every file the table names (in the row of the nearest folder it lists).
-const NAMED_ONE_BY_ONE: [&str; 19] = [
-    "types/src/",
-    "text/src/",
-    "encoder/src/",
-    "documents/src/",
-    "engine/src/",
-    "lab/src/",
-    "store/src/",
-    "setup/src/",
-    "app/src/",
-    "server/src/",
+/// Folders besides the crates' sources whose every file the table names (in the row of the
+/// nearest folder it lists).
+const ALSO_NAMED_ONE_BY_ONE: [&str; 9] = [
     "scripts/",
     "deploy/",
     ".ci/",
@@ -97,7 +88,10 @@ fn the_layout_table_names_every_folder_and_file() {
             continue;
         };
         let name = file.rsplit('/').next().unwrap_or(&file);
-        let one_by_one = NAMED_ONE_BY_ONE.iter().any(|f| file.starts_with(f));
+        let one_by_one = CRATE_SOURCES
+            .iter()
+            .chain(&ALSO_NAMED_ONE_BY_ONE)
+            .any(|f| file.starts_with(f));
         if one_by_one
             && path != &file
             && !MODULE_ROOTS.contains(&name)
@@ -115,7 +109,7 @@ fn the_layout_table_names_every_folder_and_file() {
     );
 }
 
-/// The crates' source folders, from the floor up.
+/// The crates' source folders, from the floor up: the table names each of their files too.
 const CRATE_SOURCES: [&str; 10] = [
     "types/src/",
     "text/src/",
