@@ -1,9 +1,9 @@
 use clap::Parser;
+use tally_lab::cli::{bench::BenchCommand, EvalCommand, TrainCommand};
 use tally_lab::commands::{
     aggregations, bench, count, eval, feedback, own_documents, train_instances, train_token_vectors,
 };
-use tally_server::cli::bench::BenchCommand;
-use tally_server::cli::{Cli, Command, CorpusCommand, EvalCommand, TrainCommand};
+use tally_server::cli::{Cli, Command, CorpusCommand};
 use tally_server::commands::{ask, corpus, extract, ingest, read, search, train_support, value};
 use tracing_subscriber::EnvFilter;
 

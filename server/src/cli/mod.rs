@@ -13,16 +13,9 @@ use tally_types::request::{Ask, Settings};
 mod serve;
 
 pub use serve::{ServeArgs, WebProvider, BRAVE_KEY_ENV, DEFAULT_FEEDBACK_LIMIT};
-pub use tally_lab::cli::bench::{self, BenchCommand};
-pub use tally_lab::cli::{
-    EvalAggregationsArgs, EvalCnpArgs, EvalCommand, EvalCountArgs, EvalExtractionArgs,
-    EvalFeedbackArgs, EvalInstancesArgs, EvalOwnDocumentsArgs, EvalRetrievalArg, EvalSearchArgs,
-    EvalValueArgs, TrainCommand, TrainCountSpansArgs, TrainInstancesArgs, TrainSearchRankerArgs,
-    TrainSupportArgs, TrainTokenVectorsArgs,
-};
-pub use tally_setup::flags::{
-    CorpusArgs, DataArgs, IndexArgs, ModelArgs, ModelFiles, SentenceIndexArgs,
-    DEFAULT_SENTENCE_INDEX, DEFAULT_SNIPPET_INDEX,
+use tally_lab::cli::{bench::BenchCommand, EvalCommand, TrainCommand};
+use tally_setup::flags::{
+    CorpusArgs, IndexArgs, ModelArgs, ModelFiles, SentenceIndexArgs, DEFAULT_SENTENCE_INDEX,
 };
 
 #[derive(Debug, Parser)]

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{DataArgs, IndexArgs, ModelFiles};
+use tally_setup::flags::{DataArgs, IndexArgs, ModelFiles};
 
 /// Feedback submissions per address and minute unless the operator says otherwise (issue 70:
 /// unlimited feedback put 200 rows in the review queue in 0.19 s).

@@ -8,7 +8,8 @@ use tally_types::{Answer, AnswerBody, Mode};
 use crate::answering::{unobserved, Answerer, EngineConfig};
 use std::path::Path;
 
-use crate::cli::{AskArgs, CorpusArgs, ModelArgs};
+use crate::cli::AskArgs;
+use tally_setup::flags::{CorpusArgs, ModelArgs};
 use tally_setup::loading::encoder_of;
 
 pub async fn ask(args: &AskArgs) -> anyhow::Result<()> {

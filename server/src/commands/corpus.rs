@@ -12,8 +12,8 @@ use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::search::SentenceIndex;
 
 use super::resident;
-use crate::cli::bench::BenchIngestArgs;
-use crate::cli::IndexArgs;
+use tally_lab::cli::bench::BenchIngestArgs;
+use tally_setup::flags::IndexArgs;
 
 /// `tally corpus list`.
 pub fn list(args: &IndexArgs) -> anyhow::Result<()> {

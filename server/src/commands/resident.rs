@@ -12,7 +12,7 @@ use tally_types::request::Settings;
 use tally_types::Mode;
 
 use crate::answering::{Answerer, EngineConfig};
-use crate::cli::ModelArgs;
+use tally_setup::flags::ModelArgs;
 
 /// Resident memory in megabytes, as `/proc/self/status` gives it: all of it, and its anonymous
 /// part (the heap: what a corpus costs beyond the index files the kernel may evict).

@@ -13,7 +13,8 @@ use tally_lab::search::learned;
 use tally_lab::search::token_vectors::TokenVectors;
 use tally_lab::search::tuning::{folds, grid, Parts, ScoredGrid, Tuned, FOLDS};
 
-use crate::cli::{EvalSearchArgs, SearchArgs, SearchSettingsArgs, TrainSearchRankerArgs};
+use crate::cli::{SearchArgs, SearchSettingsArgs};
+use tally_lab::cli::{EvalSearchArgs, TrainSearchRankerArgs};
 use tally_setup::loading::{encoder_of, open_sentence_index};
 
 mod bench;

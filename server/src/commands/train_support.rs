@@ -23,7 +23,7 @@ use tally_types::request::{question_key, Ask, Settings};
 use tally_types::{AnswerBody, FeedbackPart, Mode, Verdict};
 
 use crate::answering::{unobserved, Answerer};
-use crate::cli::TrainSupportArgs;
+use tally_lab::cli::TrainSupportArgs;
 use tally_store::review::Judgment;
 
 const FOLDS: usize = 5;

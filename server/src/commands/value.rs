@@ -7,8 +7,8 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use tally_engine::value::{answer, parse_question, significant, ValueAnswer, ValueSettings};
 
-use crate::cli::bench::BenchValueArgs;
 use crate::cli::ValueArgs;
+use tally_lab::cli::bench::BenchValueArgs;
 use tally_setup::loading::open_sentence_index;
 
 pub fn value(args: &ValueArgs) -> anyhow::Result<()> {

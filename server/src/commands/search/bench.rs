@@ -17,7 +17,7 @@ use tally_lab::search::generated::encoder_text;
 use tally_text::random::SplitMix64;
 
 use super::{directory_megabytes, synthetic};
-use crate::cli::bench::BenchSearchArgs;
+use tally_lab::cli::bench::BenchSearchArgs;
 use tally_setup::loading::encoder_of;
 
 #[derive(Debug, Serialize)]

@@ -15,7 +15,7 @@ use tally_lab::search::generated::{generate, GeneratorSettings};
 use tally_lab::search::learned::{self, labelled_pools, LabelledQuery, LearnedWeights, QueryPool};
 use tally_text::hash::stable_hash;
 
-use crate::cli::TrainSearchRankerArgs;
+use tally_lab::cli::TrainSearchRankerArgs;
 use tally_lab::commands::train_token_vectors::training_sentences;
 
 /// One generated query in this many is kept out of training (as `tally train token-vectors`).
