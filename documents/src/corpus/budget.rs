@@ -5,7 +5,7 @@
 //! thread or memory past these limits whatever its shape, and a document past them is refused
 //! with a sentence before anything is stored.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -16,6 +16,27 @@ use std::time::{Duration, Instant};
 pub const READ_TIME_LIMIT: Duration = Duration::from_secs(5);
 /// How much longer reading may take for each megabyte of the document.
 pub const READ_TIME_PER_MB: Duration = Duration::from_secs(4);
+/// What reading any file may produce, whatever its size: the bytes of its passages and records,
+/// with the headings and place each block is read under (issue 84).
+pub const MAX_OUTPUT_BYTES: usize = 512 * 1024 * 1024;
+/// What reading a file may produce at the least, however small it is.
+pub const OUTPUT_BASE_BYTES: usize = 4 * 1024 * 1024;
+/// How many times its own size a file may produce besides [`OUTPUT_BASE_BYTES`]: a spreadsheet's
+/// cells written under their columns take several times their packed bytes, but a file that
+/// says "this row, a million times" in 1.6 KB (issue 84) is not a document a person wrote.
+pub const OUTPUT_PER_BYTE: usize = 32;
+/// The most characters a title, a heading or a place keeps: each is repeated as the context of
+/// every passage and sentence under it (a 64 KB `<title>` over 1,000 paragraphs took 961 MB).
+pub const MAX_CONTEXT_PART_CHARS: usize = 200;
+
+/// `text` cut to [`MAX_CONTEXT_PART_CHARS`] characters, with an ellipsis where it was cut.
+pub fn bounded_context_part(text: &str) -> String {
+    match text.char_indices().nth(MAX_CONTEXT_PART_CHARS) {
+        None => text.to_string(),
+        Some((end, _)) => format!("{}…", text[..end].trim_end()),
+    }
+}
+
 /// The most columns a table may have (the widest spreadsheets people keep have a few hundred).
 pub const MAX_TABLE_COLUMNS: usize = 1_000;
 /// The most cells one table may have.
@@ -90,11 +111,14 @@ pub enum ReadRefused {
     Unreadable(String),
 }
 
-/// The budget of one reading; cheap to clone (clones share the cancellation flag).
+/// The budget of one file's reading; cheap to clone (clones share the cancellation flag and
+/// what was produced, so that a chapter or an attachment spends its file's budget).
 #[derive(Debug, Clone)]
 pub struct ReadBudget {
     until: Instant,
     cancelled: Arc<AtomicBool>,
+    produced: Arc<AtomicUsize>,
+    max_output: usize,
 }
 
 impl Default for ReadBudget {
@@ -105,18 +129,60 @@ impl Default for ReadBudget {
 
 impl ReadBudget {
     /// A budget of `time` from now.
+    /// A budget of `time` from now, producing at most [`MAX_OUTPUT_BYTES`].
     pub fn new(time: Duration) -> Self {
         Self {
             until: Instant::now() + time,
             cancelled: Arc::new(AtomicBool::new(false)),
+            produced: Arc::new(AtomicUsize::new(0)),
+            max_output: MAX_OUTPUT_BYTES,
         }
     }
 
-    /// The budget for reading `bytes` of documents: [`READ_TIME_LIMIT`] and [`READ_TIME_PER_MB`]
-    /// for each megabyte.
+    /// The budget for reading one file of `bytes`: [`READ_TIME_LIMIT`] and [`READ_TIME_PER_MB`]
+    /// for each megabyte; producing at most [`OUTPUT_BASE_BYTES`] and [`OUTPUT_PER_BYTE`] times
+    /// its size, and never more than [`MAX_OUTPUT_BYTES`]. Each file has its own: a small file
+    /// does not spend what a large one beside it earned.
     pub fn for_bytes(bytes: usize) -> Self {
         let megabytes = bytes as f64 / (1024.0 * 1024.0);
-        Self::new(READ_TIME_LIMIT + READ_TIME_PER_MB.mul_f64(megabytes))
+        let mut budget = Self::new(READ_TIME_LIMIT + READ_TIME_PER_MB.mul_f64(megabytes));
+        budget.max_output = OUTPUT_BASE_BYTES
+            .saturating_add(bytes.saturating_mul(OUTPUT_PER_BYTE))
+            .min(MAX_OUTPUT_BYTES);
+        budget
+    }
+
+    /// The same budget, producing at most `bytes`.
+    pub fn producing_at_most(mut self, bytes: usize) -> Self {
+        self.max_output = bytes;
+        self
+    }
+
+    /// The most bytes this reading may produce.
+    pub fn max_output(&self) -> usize {
+        self.max_output
+    }
+
+    /// Counts `bytes` of passages produced; refused once the file has produced more than its
+    /// size allows.
+    pub fn produce(&self, bytes: usize) -> Result<(), ReadRefused> {
+        let produced = self.produced.fetch_add(bytes, Ordering::Relaxed) + bytes;
+        if produced > self.max_output {
+            return Err(ReadRefused::TooLarge(format!(
+                "read, it expands to more than {} MB of text{}; a file this size holds far \
+                 less (does it repeat one row, sheet or chapter many times?)",
+                self.max_output / (1024 * 1024),
+                if self.max_output < MAX_OUTPUT_BYTES {
+                    format!(
+                        " ({OUTPUT_PER_BYTE} times its size, and {} MB)",
+                        OUTPUT_BASE_BYTES / (1024 * 1024)
+                    )
+                } else {
+                    String::new()
+                }
+            )));
+        }
+        Ok(())
     }
 
     /// The same budget, cancelled when `cancelled` is raised.
@@ -189,6 +255,29 @@ mod tests {
         assert_eq!(shared.check(), Err(ReadRefused::Cancelled));
         assert_eq!(budget.check(), Ok(()));
         assert!(ReadBudget::for_bytes(64 << 20).until > Instant::now() + Duration::from_secs(260));
+        let small = ReadBudget::for_bytes(1_600);
+        assert_eq!(
+            small.max_output(),
+            OUTPUT_BASE_BYTES + 1_600 * OUTPUT_PER_BYTE
+        );
+        let chapter = small.clone();
+        assert!(small.produce(OUTPUT_BASE_BYTES).is_ok());
+        // A clone spends the same budget: a book's chapters, a mail's attachments.
+        let refused = chapter.produce(1_600 * OUTPUT_PER_BYTE + 1).unwrap_err();
+        assert!(
+            refused.to_string().contains("expands to more than"),
+            "{refused}"
+        );
+        assert_eq!(
+            ReadBudget::for_bytes(1 << 30).max_output(),
+            MAX_OUTPUT_BYTES
+        );
+        assert_eq!(bounded_context_part("Fares"), "Fares");
+        let long = "é".repeat(MAX_CONTEXT_PART_CHARS + 5);
+        assert_eq!(
+            bounded_context_part(&long).chars().count(),
+            MAX_CONTEXT_PART_CHARS + 1
+        );
         let spent = ReadBudget::new(Duration::ZERO);
         std::thread::sleep(Duration::from_millis(2));
         assert_eq!(spent.check(), Err(ReadRefused::TooSlow));

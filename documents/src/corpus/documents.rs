@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tally_types::count::ALL_CORPORA;
 pub use tally_types::documents::IngestProgress;
 
-use super::budget::{ReadBudget, ReadRefused};
+use super::budget::{bounded_context_part, ReadBudget, ReadRefused};
 use super::format::Format;
 use super::structure::{self, Outline, Record};
 
@@ -38,6 +38,9 @@ pub enum DocumentsError {
     /// The sentence index failed.
     #[error(transparent)]
     Sentences(#[from] SearchIndexError),
+    /// Indexing stopped before it was done, as its caller asked (a deletion, a shutdown).
+    #[error("indexing was stopped before it was done")]
+    Stopped,
     /// A file past the reading budget (too slow, too large) or whose reading was cancelled.
     #[error("{file}: {why}")]
     Refused {
@@ -78,6 +81,23 @@ pub fn read_file(
     name: &str,
     budget: &ReadBudget,
 ) -> Result<Vec<Document>, DocumentsError> {
+    // On a thread of its own, inside `catch_unwind`: no file takes the process down (issue 84).
+    structure::guarded(format, || read_file_here(bytes, format, name, budget)).unwrap_or_else(
+        |why| {
+            Err(DocumentsError::Refused {
+                file: name.to_string(),
+                why,
+            })
+        },
+    )
+}
+
+fn read_file_here(
+    bytes: &[u8],
+    format: Format,
+    name: &str,
+    budget: &ReadBudget,
+) -> Result<Vec<Document>, DocumentsError> {
     if !format.is_binary() {
         let text = std::str::from_utf8(bytes).map_err(|_| {
             DocumentsError::Invalid(format!(
@@ -92,7 +112,7 @@ pub fn read_file(
         file: name.to_string(),
         why,
     };
-    let outline = structure::binary_outline(bytes, format, budget).map_err(refused)?;
+    let outline = structure::read_binary(bytes, format, budget).map_err(refused)?;
     let document = outline_document(name.into(), outline, name, budget).map_err(|e| match e {
         Refusal::Refused(why) => refused(why),
         Refusal::Other(e) => e,
@@ -113,10 +133,8 @@ fn outline_document(
     fallback_title: &str,
     budget: &ReadBudget,
 ) -> Result<Document, Refusal> {
-    let title = outline
-        .title
-        .clone()
-        .unwrap_or_else(|| fallback_title.to_string());
+    // The title is the source of every section and sentence of the document: bounded.
+    let title = bounded_context_part(outline.title.as_deref().unwrap_or(fallback_title));
     let text = structure::write_passages(&structure::passages(&outline, &title));
     // Writing the passages is part of reading: still within the budget.
     budget.check()?;

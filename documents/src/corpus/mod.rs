@@ -12,8 +12,11 @@ pub mod documents;
 pub mod error;
 pub mod examples;
 pub mod format;
+#[cfg(test)]
+mod hostile;
 pub mod html_text;
 pub mod indexing;
+pub mod pdf_bounds;
 pub mod sentences;
 pub mod structure;
 

@@ -37,7 +37,7 @@ pub(crate) fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRe
     } else {
         push_table(&mut builder, rows)?;
     }
-    Ok(builder.finish())
+    builder.finish()
 }
 
 #[cfg(test)]

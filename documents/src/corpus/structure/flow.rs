@@ -8,7 +8,7 @@
 use super::lines::read_group;
 use super::markdown::{push_headed_table, push_items};
 use super::{clean, Outline, OutlineBuilder, Record};
-use crate::corpus::budget::{ReadBudget, ReadRefused};
+use crate::corpus::budget::{bounded_context_part, ReadBudget, ReadRefused};
 
 pub(super) struct Flow {
     builder: OutlineBuilder,
@@ -39,7 +39,9 @@ impl Flow {
 
     /// The document's title, when its file names one (a PDF's or a Word file's properties).
     pub(super) fn title(&mut self, title: Option<String>) {
-        let title = title.map(|t| clean(&t)).filter(|t| !t.is_empty());
+        let title = title
+            .map(|t| bounded_context_part(&clean(&t)))
+            .filter(|t| !t.is_empty());
         if self.builder.outline.title.is_none() {
             self.builder.outline.title = title;
         }
@@ -50,7 +52,8 @@ impl Flow {
         self.end_lead()?;
         // The file's title said again as its first heading is the title, not a section.
         let title = self.builder.outline.title.as_deref();
-        if self.builder.outline.blocks.is_empty() && title == Some(clean(text).as_str()) {
+        let heading = bounded_context_part(&clean(text));
+        if self.builder.outline.blocks.is_empty() && title == Some(heading.as_str()) {
             return Ok(());
         }
         self.builder.heading(level.max(1), text);
@@ -115,7 +118,7 @@ impl Flow {
     pub(super) fn finish(mut self) -> Result<Outline, ReadRefused> {
         self.end_list()?;
         self.end_lead()?;
-        Ok(self.builder.finish())
+        self.builder.finish()
     }
 
     fn tick(&mut self) -> Result<(), ReadRefused> {

@@ -10,7 +10,9 @@ use html5ever::tendril::TendrilSink;
 use scraper::{ElementRef, Html, HtmlTreeSink, Node};
 
 use super::{clean, lines, Outline, OutlineBuilder, Record};
-use crate::corpus::budget::{indents_its_lines, within_html_bounds, ReadBudget, ReadRefused};
+use crate::corpus::budget::{
+    bounded_context_part, indents_its_lines, within_html_bounds, ReadBudget, ReadRefused,
+};
 use crate::corpus::html_text::Budgeted;
 
 /// The outline of an HTML page; refused past `budget` (see [`ReadBudget`]) or past the bounds of
@@ -47,11 +49,11 @@ pub fn outline(html: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> 
         .root_element()
         .descendent_elements()
         .find(|e| e.value().name() == "title")
-        .map(|e| text_of(e))
+        .map(|e| bounded_context_part(&text_of(e)))
         .filter(|t| !t.is_empty());
     reader.block(page.root_element())?;
     reader.settle()?;
-    let mut outline = reader.builder.finish();
+    let mut outline = reader.builder.finish()?;
     // The page's `<title>` names it; its first heading is then the section of what follows.
     if let Some(title) = title {
         if let Some(first) = outline.title.replace(title.clone()) {

@@ -47,7 +47,7 @@ pub(crate) fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRe
         }
         read_group(&mut builder, group, pending_lead.take())?;
     }
-    Ok(builder.finish())
+    builder.finish()
 }
 
 /// Reads the lines of one group (no blank line between them) into blocks; `lead` introduces

@@ -8,7 +8,7 @@
 use mail_parser::{MessageParser, MimeHeaders};
 
 use super::{html_outline, lines, markdown, Outline, Record};
-use crate::corpus::budget::{ReadBudget, ReadRefused};
+use crate::corpus::budget::{bounded_context_part, ReadBudget, ReadRefused};
 use crate::corpus::format::Format;
 
 pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused> {
@@ -58,10 +58,12 @@ pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, Read
     if let Some(date) = date {
         place.push_str(&format!(", {date}"));
     }
+    // Repeated at every block of the e-mail: a sender's name of megabytes is cut.
+    let place = bounded_context_part(&place);
     let mut out = Outline {
         title: message
             .subject()
-            .map(|s| s.trim().to_string())
+            .map(|s| bounded_context_part(s.trim()))
             .filter(|s| !s.is_empty()),
         blocks: Vec::new(),
     };

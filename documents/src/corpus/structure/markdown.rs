@@ -100,7 +100,7 @@ pub(crate) fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRe
             _ => {}
         }
     }
-    Ok(builder.finish())
+    builder.finish()
 }
 
 /// A list's items as one list block, each `Label: value` item as a spec line of its own.
@@ -114,7 +114,8 @@ pub(super) fn push_items(
         let item = clean(&item);
         let mut one = OutlineBuilder::new(&builder.budget);
         read_group(&mut one, &[item.as_str()], None)?;
-        match one.finish().blocks.as_slice() {
+        let read = one.finish()?;
+        match read.blocks.as_slice() {
             [block] if matches!(block.kind, Record::KeyValue { .. }) => {
                 builder.push(block.kind.clone())
             }

@@ -28,7 +28,7 @@ pub use passages::{
 
 use std::sync::Arc;
 
-use super::budget::{ReadBudget, ReadRefused};
+use super::budget::{bounded_context_part, ReadBudget, ReadRefused};
 use super::format::Format;
 
 /// A document's title and blocks, in reading order.
@@ -110,6 +110,24 @@ pub enum Record {
 }
 
 impl Record {
+    /// About how many bytes the record takes once written as a passage with its JSON: what a
+    /// block counts against its file's budget (a table row counts its shared header too, which
+    /// its passage writes).
+    pub fn bytes(&self) -> usize {
+        let sum = |texts: &[String]| texts.iter().map(String::len).sum::<usize>();
+        match self {
+            Record::Paragraph(text) => text.len(),
+            Record::List { lead, items } => {
+                lead.as_ref().map_or(0, String::len) + sum(items) + 2 * items.len()
+            }
+            Record::RowNames { column, names } => column.len() + sum(names) + 2 * names.len(),
+            Record::KeyValue { label, value } => label.len() + value.len(),
+            Record::TableRow { header, cells } => 2 * (sum(header) + sum(cells)) + 4 * cells.len(),
+            Record::Turn { speaker, text } => speaker.len() + text.len(),
+            Record::Dated { date, text } => date.len() + text.len(),
+        }
+    }
+
     /// A table row's label (its first cell) and its other cells, each with its column's name
     /// (empty when the table names none); `None` for another record.
     pub fn row(&self) -> Option<(&str, Vec<(&str, &str)>)> {
@@ -230,6 +248,54 @@ pub fn binary_outline(
     format: Format,
     budget: &ReadBudget,
 ) -> Result<Outline, ReadRefused> {
+    guarded(format, || read_binary(bytes, format, budget)).and_then(|read| read)
+}
+
+/// The stack of the thread a file is read on: the readers' libraries recurse over what they
+/// parse, and nesting is bounded before they see it (`archive.rs`, `html.rs`), so that this much
+/// stack holds every file within the bounds with room to spare. Only the pages used are touched.
+pub const READER_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Runs `read` on a thread of its own with [`READER_STACK_BYTES`] of stack, inside
+/// `catch_unwind`: a reader's library that panics on a file of `format` refuses that file with
+/// a sentence (the `Err`), and no file can take the process down with it (issue 84).
+pub fn guarded<T: Send>(format: Format, read: impl FnOnce() -> T + Send) -> Result<T, ReadRefused> {
+    let failed = |why: String| {
+        ReadRefused::Unreadable(format!(
+            "the {} reader failed on it ({why}); is it damaged?",
+            format.name()
+        ))
+    };
+    std::thread::scope(|scope| {
+        let reader = std::thread::Builder::new()
+            .name(format!("read-{}", format.name()))
+            .stack_size(READER_STACK_BYTES)
+            .spawn_scoped(scope, || {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(read))
+            })
+            .map_err(|e| failed(format!("no thread to read it on: {e}")))?;
+        match reader.join() {
+            Ok(Ok(read)) => Ok(read),
+            Ok(Err(panic)) | Err(panic) => Err(failed(panic_message(panic.as_ref()))),
+        }
+    })
+}
+
+/// What a panic said, when it said it as text.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "it panicked".into())
+}
+
+/// [`binary_outline`] on the calling thread: for a caller already on a guarded one.
+pub(crate) fn read_binary(
+    bytes: &[u8],
+    format: Format,
+    budget: &ReadBudget,
+) -> Result<Outline, ReadRefused> {
     match format {
         Format::Pdf => pdf::outline(bytes, budget),
         Format::Docx | Format::Pptx => office::outline(bytes, format, budget),
@@ -247,12 +313,14 @@ impl Outline {
     /// Appends `other`'s blocks, each under `heading` (when given) and at `place` (when the
     /// block names none of its own): a chapter of a book, an e-mail's attachment.
     fn append(&mut self, other: Outline, heading: Option<&str>, place: Option<&str>) {
+        let heading = heading.map(bounded_context_part);
+        let place = place.map(bounded_context_part);
         for mut block in other.blocks {
-            if let Some(heading) = heading {
-                block.sections.insert(0, heading.to_string());
+            if let Some(heading) = &heading {
+                block.sections.insert(0, heading.clone());
             }
             if block.place.is_none() {
-                block.place = place.map(str::to_string);
+                block.place = place.clone();
             }
             self.blocks.push(block);
         }
@@ -299,6 +367,8 @@ struct OutlineBuilder {
     /// Where the blocks pushed now are in the file (a page, a sheet's row, a slide).
     place: Option<String>,
     budget: ReadBudget,
+    /// Why the blocks stopped being kept: the file produced more than its budget.
+    refused: Option<ReadRefused>,
 }
 
 impl OutlineBuilder {
@@ -312,7 +382,7 @@ impl OutlineBuilder {
     /// A heading of `level` (1 = the largest): the first level-1 heading of an untitled
     /// document is its title.
     fn heading(&mut self, level: usize, text: &str) {
-        let text = clean(text);
+        let text = bounded_context_part(&clean(text));
         if text.is_empty() {
             return;
         }
@@ -327,16 +397,35 @@ impl OutlineBuilder {
         self.headings.push((level, text));
     }
 
+    /// Adds a block under the current headings and place. Each block counts against the file's
+    /// budget with the headings and place it is read under; past it, the builder keeps the
+    /// refusal (its [`finish`](Self::finish) returns it) and no more blocks.
     fn push(&mut self, kind: Record) {
+        if self.refused.is_some() {
+            return;
+        }
+        let sections: Vec<String> = self.headings.iter().map(|(_, h)| h.clone()).collect();
+        let place = self.place.as_deref().map(bounded_context_part);
+        let bytes = kind.bytes()
+            + sections.iter().map(String::len).sum::<usize>()
+            + place.as_ref().map_or(0, String::len);
+        if let Err(why) = self.budget.produce(bytes) {
+            self.refused = Some(why);
+            return;
+        }
         self.outline.blocks.push(Block {
             kind,
-            sections: self.headings.iter().map(|(_, h)| h.clone()).collect(),
-            place: self.place.clone(),
+            sections,
+            place,
         });
     }
 
-    fn finish(self) -> Outline {
-        self.outline
+    /// The outline, or why reading it stopped (the file produced more than its budget allows).
+    fn finish(self) -> Result<Outline, ReadRefused> {
+        match self.refused {
+            Some(why) => Err(why),
+            None => Ok(self.outline),
+        }
     }
 }
 

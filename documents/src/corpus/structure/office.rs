@@ -21,7 +21,7 @@ pub(crate) fn outline(
         Format::Pptx => "a PowerPoint file",
         _ => "a Word file",
     };
-    check_archive(bytes, what)?;
+    check_archive(bytes, what, budget)?;
     let document: Document = undoc::parse_bytes(bytes)
         .map_err(|e| ReadRefused::Unreadable(format!("it is damaged or not {what} ({e})")))?;
     budget.check()?;

@@ -13,6 +13,7 @@
 use std::sync::Arc;
 
 use super::{Block, Outline, Record};
+use crate::corpus::budget::bounded_context_part;
 use crate::sentence_store::split::split_sentences;
 
 /// Starts the line that gives the context of the passages after it.
@@ -50,7 +51,8 @@ pub struct Passage {
 
 /// The passages of `outline`; `fallback_title` names a document without a title.
 pub fn passages(outline: &Outline, fallback_title: &str) -> Vec<Passage> {
-    let title = outline.title.as_deref().unwrap_or(fallback_title);
+    let title = bounded_context_part(outline.title.as_deref().unwrap_or(fallback_title));
+    let title = title.as_str();
     outline
         .blocks
         .iter()

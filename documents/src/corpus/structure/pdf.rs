@@ -14,6 +14,7 @@ use unpdf::{PageStreamOptions, ParseEvent, PdfParser};
 use super::flow::Flow;
 use super::Outline;
 use crate::corpus::budget::{ReadBudget, ReadRefused};
+use crate::corpus::pdf_bounds::check_pdf;
 
 /// The most pages a PDF may have (the longest reports people keep run to a few hundred).
 pub(crate) const MAX_PDF_PAGES: u32 = 2_000;
@@ -22,6 +23,7 @@ pub(crate) const MAX_PDF_PAGES: u32 = 2_000;
 const MAX_GARBLED_SHARE: f64 = 0.10;
 
 pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused> {
+    check_pdf(bytes, budget)?;
     let parser = PdfParser::from_bytes(bytes).map_err(unreadable)?;
     if parser.is_encrypted() {
         return Err(ReadRefused::Unreadable(

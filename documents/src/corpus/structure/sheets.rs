@@ -13,7 +13,9 @@ use calamine::{Data, DataRef, DataType, Reader, Xlsx};
 use super::markdown::push_headed_table;
 use super::{Outline, OutlineBuilder, Record};
 use crate::corpus::archive::check_archive;
-use crate::corpus::budget::{ReadBudget, ReadRefused, TableSize, MAX_TABLE_COLUMNS};
+use crate::corpus::budget::{
+    bounded_context_part, ReadBudget, ReadRefused, TableSize, MAX_TABLE_COLUMNS,
+};
 use crate::corpus::format::Format;
 
 /// A sheet's rows that hold something, each with its number as the spreadsheet shows it (from 1).
@@ -29,10 +31,10 @@ pub(crate) fn outline(
         _ => "an Excel workbook",
     };
     if format != Format::Xls {
-        check_archive(bytes, what)?;
+        check_archive(bytes, what, budget)?;
     }
     if format == Format::Ods {
-        check_ods_cells(bytes)?;
+        check_ods_cells(bytes, budget)?;
     }
     let damaged = |e: String| ReadRefused::Unreadable(format!("it is damaged or not {what} ({e})"));
     let mut builder = OutlineBuilder::new(budget);
@@ -75,15 +77,18 @@ pub(crate) fn outline(
             push_sheet(&mut builder, &name, rows)?;
         }
     }
-    Ok(builder.finish())
+    builder.finish()
 }
 
 /// An OpenDocument sheet says "this row, 100,000 times" and "this cell, 1,000 times" in a few
 /// bytes, and `calamine` writes out every repetition (a 2 KB file took 4.2 GB and 12.6 s): the
-/// cells its rows repeat are counted from `content.xml` first, streaming, and a sheet past the
-/// table bounds is refused before it is read. Empty cells are not counted: a spreadsheet saves
-/// the rest of its grid as repeated empty cells, which are not read.
-fn check_ods_cells(bytes: &[u8]) -> Result<(), ReadRefused> {
+/// grid each sheet spans is measured from `content.xml` first, streaming, and a sheet past the
+/// table bounds, or whose cells with content would produce more than the file's budget, is
+/// refused before it is read. The grid runs to the last row and column that hold something:
+/// empty cells repeated before a cell with content are part of it (issue 84: a 1,630-byte file
+/// of empty repeated cells grew the server by 2.9 GB), the empty rest of the grid a spreadsheet
+/// saves after its content is not.
+fn check_ods_cells(bytes: &[u8], budget: &ReadBudget) -> Result<(), ReadRefused> {
     use quick_xml::events::Event;
     let damaged = |e: String| ReadRefused::Unreadable(format!("it is damaged ({e})"));
     let mut archive =
@@ -104,31 +109,66 @@ fn check_ods_cells(bytes: &[u8]) -> Result<(), ReadRefused> {
             .flatten()
             .any(|a| a.key.local_name().as_ref() == "value-type")
     };
-    let (mut cells, mut row_repeat, mut row_cells) = (0u64, 1u64, 0u64);
+    let too_large = |why: String| Err(ReadRefused::TooLarge(why));
+    let max_cells = crate::corpus::budget::MAX_TABLE_CELLS as u64;
+    // A cell with content writes at least this many bytes of passage (its text, its column, the
+    // row's record).
+    const BYTES_PER_CELL: u64 = 8;
+    let max_valued = budget.max_output() as u64 / BYTES_PER_CELL;
+    // The sheet's rows so far, the row after the last one with content, its widest extent.
+    let (mut rows, mut rows_used, mut width) = (0u64, 0u64, 0u64);
+    // This row: its repetition, the cells so far, the extent to its last cell with content.
+    let (mut row_repeat, mut row_columns, mut row_extent, mut row_valued) =
+        (1u64, 0u64, 0u64, 0u64);
+    let (mut grid, mut valued_cells) = (0u64, 0u64);
     let mut buffer = Vec::new();
     loop {
         let event = reader
             .read_event_into(&mut buffer)
             .map_err(|e| damaged(e.to_string()))?;
         match &event {
-            Event::Start(e) if e.local_name().as_ref() == "table-row" => {
-                row_repeat = repeated(e, "number-rows-repeated");
-                row_cells = 0;
+            Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == "table" => {
+                (rows, rows_used, width) = (0, 0, 0);
             }
-            // A cell with content (a value, or text inside it) is read for each repetition.
+            Event::End(e) if e.local_name().as_ref() == "table" => {
+                grid = grid.saturating_add(rows_used.saturating_mul(width));
+            }
+            Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == "table-row" => {
+                row_repeat = repeated(e, "number-rows-repeated");
+                (row_columns, row_extent, row_valued) = (0, 0, 0);
+                if matches!(event, Event::Empty(_)) {
+                    rows = rows.saturating_add(row_repeat);
+                }
+            }
             Event::Start(e) | Event::Empty(e)
-                if matches!(e.local_name().as_ref(), "table-cell" | "covered-table-cell")
-                    && (valued(e) || matches!(event, Event::Start(_))) =>
+                if matches!(e.local_name().as_ref(), "table-cell" | "covered-table-cell") =>
             {
-                row_cells += repeated(e, "number-columns-repeated");
+                let columns = repeated(e, "number-columns-repeated");
+                row_columns = row_columns.saturating_add(columns);
+                // A cell with content (a value, or text inside it) is read for each repetition.
+                if valued(e) || matches!(event, Event::Start(_)) {
+                    row_extent = row_columns;
+                    row_valued = row_valued.saturating_add(columns);
+                }
             }
             Event::End(e) if e.local_name().as_ref() == "table-row" => {
-                cells = cells.saturating_add(row_repeat.saturating_mul(row_cells));
-                if cells > crate::corpus::budget::MAX_TABLE_CELLS as u64 {
-                    return Err(ReadRefused::TooLarge(format!(
-                        "its sheets repeat cells with content past {} cells",
-                        crate::corpus::budget::MAX_TABLE_CELLS
-                    )));
+                rows = rows.saturating_add(row_repeat);
+                if row_extent > 0 {
+                    rows_used = rows;
+                    width = width.max(row_extent);
+                }
+                valued_cells = valued_cells.saturating_add(row_repeat.saturating_mul(row_valued));
+                if grid.saturating_add(rows_used.saturating_mul(width)) > max_cells {
+                    return too_large(format!(
+                        "its sheets span more than {max_cells} cells once their repeated rows \
+                         and cells are written out"
+                    ));
+                }
+                if valued_cells > max_valued {
+                    return too_large(format!(
+                        "its sheets repeat cells with content {valued_cells} times, more than a \
+                         file of its size holds (at most {max_valued})"
+                    ));
                 }
             }
             Event::Eof => return Ok(()),
@@ -216,13 +256,15 @@ fn push_sheet(
     if rows.is_empty() {
         return Ok(());
     }
-    let sheet = format!("sheet '{name}'");
+    let sheet = format!("sheet '{}'", bounded_context_part(name));
     builder.place = Some(sheet.clone());
     // "Sheet1" names no subject; a sheet called "Fares" heads its rows (as a section, never
     // as the workbook's title: the file's name is its title, as a CSV file's is).
     builder.headings.clear();
     if !is_default_name(name) {
-        builder.headings.push((2, super::clean(name)));
+        builder
+            .headings
+            .push((2, bounded_context_part(&super::clean(name))));
     }
     let first = builder.outline.blocks.len();
     let numbers: Vec<u32> = rows.iter().map(|(n, _)| *n).collect();
@@ -426,12 +468,47 @@ mod ods_bounds {
         let bomb = ods_of(
             r#"<table:table-row table:number-rows-repeated="100000"><table:table-cell table:number-columns-repeated="1000" office:value-type="string"><text:p>x</text:p></table:table-cell></table:table-row>"#,
         );
-        let refused = check_ods_cells(&bomb).unwrap_err();
-        assert!(refused.to_string().contains("repeat cells"), "{refused}");
+        let budget = ReadBudget::for_bytes(bomb.len());
+        let refused = check_ods_cells(&bomb, &budget).unwrap_err();
+        assert!(refused.to_string().contains("span more than"), "{refused}");
         // The empty rest of a saved grid is not counted.
         let saved = ods_of(
             r#"<table:table-row><table:table-cell office:value-type="string"><text:p>Adult</text:p></table:table-cell><table:table-cell office:value-type="float" office:value="285"><text:p>285</text:p></table:table-cell><table:table-cell table:number-columns-repeated="1022"/></table:table-row><table:table-row table:number-rows-repeated="1048575"><table:table-cell table:number-columns-repeated="1024"/></table:table-row>"#,
         );
-        assert!(check_ods_cells(&saved).is_ok());
+        assert!(check_ods_cells(&saved, &ReadBudget::for_bytes(saved.len())).is_ok());
+    }
+
+    #[test]
+    fn empty_cells_repeated_before_content_are_part_of_the_grid() {
+        // Issue 84: empty self-closing cells 16,000 wide before one value, 100,000 rows.
+        let bomb = ods_of(
+            r#"<table:table-row table:number-rows-repeated="100000"><table:table-cell table:number-columns-repeated="16000"/><table:table-cell office:value-type="float" office:value="7"><text:p>7</text:p></table:table-cell></table:table-row>"#,
+        );
+        assert!(bomb.len() < 2_000, "{}", bomb.len());
+        let refused = check_ods_cells(&bomb, &ReadBudget::for_bytes(bomb.len())).unwrap_err();
+        assert!(refused.to_string().contains("span more than"), "{refused}");
+    }
+
+    #[test]
+    fn a_small_file_may_not_repeat_one_value_a_million_times() {
+        // Issue 84: 1.6 KB, one cell over 1,048,575 rows: a million rows stored, 1.57 GB.
+        let rows = r#"<table:table-row table:number-rows-repeated="1048575"><table:table-cell office:value-type="float" office:value="7"><text:p>7</text:p></table:table-cell></table:table-row>"#;
+        let bomb = ods_of(rows);
+        let refused = check_ods_cells(&bomb, &ReadBudget::for_bytes(bomb.len())).unwrap_err();
+        assert!(
+            refused.to_string().contains("more than a file of its size"),
+            "{refused}"
+        );
+        // Through the reader, as an upload is read: refused before calamine writes it out.
+        let refused = outline(&bomb, Format::Ods, &ReadBudget::for_bytes(bomb.len()));
+        assert!(
+            matches!(refused, Err(ReadRefused::TooLarge(_))),
+            "{refused:?}"
+        );
+        // A sheet of a few thousand rows, as people keep, is within any file's budget.
+        let kept = ods_of(
+            r#"<table:table-row table:number-rows-repeated="5000"><table:table-cell office:value-type="float" office:value="7"><text:p>7</text:p></table:table-cell></table:table-row>"#,
+        );
+        assert!(check_ods_cells(&kept, &ReadBudget::for_bytes(kept.len())).is_ok());
     }
 }
