@@ -26,6 +26,10 @@
 #     feedback flood and the review queue's size, cross-site admin posts, two acceptances at
 #     once, absurd corrections (the verified note and corpus, and stopped test clusters, are
 #     checked by tests/integration/demo_round_five.rs)
+# 26-33. issue 84: hostile documents from scripts/hostile_files.py (tables and navigation nested
+#     thousands deep, very long titles, subjects and headings and a restart after them, repeated
+#     rows, spines and sheets, empty repeated cells, nested Form XObjects and a 1 GB PDF stream),
+#     a delete and a SIGTERM while a 30 MB upload is indexed
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -451,6 +455,150 @@ codes=$(for value in 1e18 1e300 18446744073709551616; do
         "$BASE/api/feedback"
 done)
 check "25 corrections of 1e18, 1e300 and 2^64" "$codes" "$( [ "$codes" = "422 422 422 " ] && echo 1 || echo 0)"
+
+# 26-33. (issue 84) Hostile documents written by scripts/hostile_files.py (before check 12,
+# which locks this address out of the admin endpoints).
+python3 scripts/hostile_files.py "$WORK/hostile" >"$WORK/hostile.txt"
+echo "      (hostile files: $(tr '\n' ';' <"$WORK/hostile.txt"))"
+H=$WORK/hostile
+# still_up: 1 when the server process lives and answers /api/health, else 0.
+still_up() {
+    kill -0 "$SERVER" 2>/dev/null && curl -sf --max-time 5 -o /dev/null "$BASE/api/health" && echo 1 || echo 0
+}
+# revive: a new server for the checks that follow, after one left it dead or deaf.
+revive() {
+    kill -KILL "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true
+    echo "      (the server did not answer: started again)"; start_server
+}
+# wait_until_indexing TRIES: polls the last upload's job every 0.1 s until it has indexed some
+# text, or ended (at most TRIES times); sets $job, $state and $indexed (its bytes_done).
+wait_until_indexing() {
+    job=$(json_field id <"$WORK/upload" 2>/dev/null || echo "")
+    state=""; indexed=0
+    for _ in $(seq 1 "$1"); do
+        curl -s -H "authorization: Bearer $TOKEN" "$BASE/api/admin/jobs/$job" >"$WORK/job.json"
+        state=$(json_field state <"$WORK/job.json" 2>/dev/null || echo "")
+        indexed=$(json_field bytes_done <"$WORK/job.json" 2>/dev/null || echo 0)
+        [ "$state" = running ] && [ "$indexed" != 0 ] && break
+        [ "$state" = done ] || [ "$state" = failed ] && break
+        sleep 0.1
+    done
+}
+
+# 26. (issue 84) Tables nested 2,000 deep in a DOCX, an EPUB's navigation nested 100,000 deep:
+# refused with a sentence, and the server lives on.
+i=0
+for file in nested-tables.docx nested-nav.epub; do
+    i=$((i + 1))
+    reset_peak; before=$(rss_mb)
+    t=$(seconds upload "deep$i" "$H/$file" "$TOKEN")
+    code=$(cat "$WORK/out"); peak=$(peak_mb 2>/dev/null || echo 0)
+    sentence=$(json_field error <"$WORK/upload" 2>/dev/null || echo "")
+    up=$(still_up)
+    check "26 $file" "$code in ${t} s ($(head -c 120 "$WORK/upload")); peak +$(python3 -c "print(round($peak - $before))") MB; server up: $up" \
+        "$( [ "$code" = 400 ] && grep -q '[a-z] [a-z]' <<<"$sentence" && [ "$up" = 1 ] && echo 1 || echo 0)"
+    [ "$up" = 1 ] || revive
+done
+
+# 27. (issue 84) One very long field: a 64 KB HTML title, a 1 MB e-mail subject, a 256 KB
+# Markdown heading. Memory while they are stored and indexed stays bounded.
+i=0
+for file in long-title.html long-subject.eml long-heading.md; do
+    i=$((i + 1))
+    reset_peak; before=$(rss_mb)
+    started=$(date +%s.%N)
+    code=$(upload "long$i" "$H/$file" "$TOKEN")
+    state=""; [ "$code" = 202 ] && wait_for_upload_job 1200
+    took=$(python3 -c "print(round($(date +%s.%N) - $started, 2))")
+    peak=$(peak_mb 2>/dev/null || echo 0); up=$(still_up)
+    check "27 $file" "$code, job ${state:-none} in ${took} s; peak +$(python3 -c "print(round($peak - $before))") MB; server up: $up" \
+        "$( { [ "$code" = 202 ] || [ "$code" = 400 ]; } && [ "$up" = 1 ] && [ "$(below "$(python3 -c "print($peak - $before)")" 300)" = 1 ] && echo 1 || echo 0)"
+    [ "$up" = 1 ] || revive
+done
+
+# 28. (issue 84) Poison pill: a restart with those corpora stored does not climb in memory
+# while it reads them again, and answers the admin API.
+stop_server; start_server
+reset_peak; before=$(rss_mb)
+sleep 15
+peak=$(peak_mb 2>/dev/null || echo 0); up=$(still_up)
+code=$(curl -s -o "$WORK/out" -w '%{http_code}' -H "authorization: Bearer $TOKEN" "$BASE/api/admin/corpora")
+check "28 a restart after check 27's uploads" "ready in ${READY_S} s; peak +$(python3 -c "print(round($peak - $before))") MB in the 15 s after; /api/admin/corpora: $code; server up: $up" \
+    "$( [ "$code" = 200 ] && [ "$up" = 1 ] && [ "$(below "$(python3 -c "print($peak - $before)")" 300)" = 1 ] && echo 1 || echo 0)"
+[ "$up" = 1 ] || revive
+for i in 1 2 3; do
+    curl -s -o /dev/null -X DELETE -H "authorization: Bearer $TOKEN" "$BASE/api/admin/corpora/long$i"
+done
+
+# 29. (issue 84) Repetition a small file holds: a row repeated 1,048,575 times (ODS), one chapter
+# in the spine 10,000 times (EPUB), 200 sheets sharing one 1.5 MB body (XLSX, overlapping zip):
+# refused, or read with bounded memory.
+i=0
+for file in repeated-rows.ods repeated-spine.epub shared-sheets.xlsx; do
+    i=$((i + 1))
+    reset_peak; before=$(rss_mb)
+    started=$(date +%s.%N)
+    code=$(upload "rep$i" "$H/$file" "$TOKEN")
+    state=""; [ "$code" = 202 ] && wait_for_upload_job 3000
+    took=$(python3 -c "print(round($(date +%s.%N) - $started, 2))")
+    peak=$(peak_mb 2>/dev/null || echo 0); up=$(still_up)
+    check "29 $file" "$code ($(head -c 120 "$WORK/upload")), job ${state:-none} in ${took} s; peak +$(python3 -c "print(round($peak - $before))") MB; server up: $up" \
+        "$( { [ "$code" = 202 ] || [ "$code" = 400 ]; } && [ "$up" = 1 ] && [ "$(below "$(python3 -c "print($peak - $before)")" 300)" = 1 ] && echo 1 || echo 0)"
+    [ "$up" = 1 ] || revive
+    curl -s -o /dev/null -X DELETE -H "authorization: Bearer $TOKEN" "$BASE/api/admin/corpora/rep$i"
+done
+
+# 30. (issue 84) 100,000 rows of 16,000 empty cells and one number (ODS): refused.
+reset_peak; before=$(rss_mb)
+t=$(seconds upload empty "$H/empty-repeats.ods" "$TOKEN")
+code=$(cat "$WORK/out"); peak=$(peak_mb 2>/dev/null || echo 0); up=$(still_up)
+check "30 empty-repeats.ods" "$code in ${t} s ($(head -c 120 "$WORK/upload")); peak +$(python3 -c "print(round($peak - $before))") MB; server up: $up" \
+    "$( [ "$code" = 400 ] && [ "$up" = 1 ] && [ "$(below "$(python3 -c "print($peak - $before)")" 300)" = 1 ] && echo 1 || echo 0)"
+[ "$up" = 1 ] || revive
+
+# 31. (issue 84) PDFs: Form XObjects drawn ten times each, 8 deep (10^8 draws of one line), and
+# a content stream inflating to 1 GB: answered within 10 s, memory bounded through indexing.
+i=0
+for file in nested-xobjects.pdf inflating.pdf; do
+    i=$((i + 1))
+    reset_peak; before=$(rss_mb)
+    t=$(seconds upload "pdf$i" "$H/$file" "$TOKEN")
+    code=$(cat "$WORK/out")
+    state=""; [ "$code" = 202 ] && wait_for_upload_job 1200
+    peak=$(peak_mb 2>/dev/null || echo 0); up=$(still_up)
+    check "31 $file" "$code in ${t} s ($(head -c 120 "$WORK/upload")), job ${state:-none}; peak +$(python3 -c "print(round($peak - $before))") MB; server up: $up" \
+        "$( [[ "$code" == 4?? || "$code" == 202 ]] && [ "$up" = 1 ] && [ "$(below "$t" 10)" = 1 ] && [ "$(below "$(python3 -c "print($peak - $before)")" 300)" = 1 ] && echo 1 || echo 0)"
+    [ "$up" = 1 ] || revive
+    curl -s -o /dev/null -X DELETE -H "authorization: Bearer $TOKEN" "$BASE/api/admin/corpora/pdf$i"
+done
+
+# 32. (issue 84) Deleting a corpus while its 30 MB upload is indexed answers at once.
+python3 -c "
+import sys
+with open(sys.argv[1], 'w') as f:
+    n = 0
+    while f.tell() < 30 * 1024 * 1024:
+        f.write(''.join(f'Line {i} has 4 cats.\n\n' for i in range(n, n + 10000)))
+        n += 10000" "$WORK/cats.txt"
+code=$(upload cats1 "$WORK/cats.txt" "$TOKEN")
+wait_until_indexing 300
+t=$(seconds curl -s -o /dev/null -w '%{http_code}' --max-time 60 -X DELETE -H "authorization: Bearer $TOKEN" "$BASE/api/admin/corpora/cats1")
+deleted=$(cat "$WORK/out")
+after=$(curl -s -H "authorization: Bearer $TOKEN" "$BASE/api/admin/jobs/$job" | json_field state 2>/dev/null || echo "")
+check "32 DELETE while a 30 MB upload is indexed" "upload $code, job $state with $indexed bytes indexed; DELETE $deleted in ${t} s; the job then: $after" \
+    "$( [ "$state" = running ] && [[ "$deleted" == 2?? ]] && [ "$(below "$t" 5)" = 1 ] && echo 1 || echo 0)"
+
+# 33. (issue 84) SIGTERM while a 30 MB upload is indexed: the server ends within 15 s.
+code=$(upload cats2 "$WORK/cats.txt" "$TOKEN")
+wait_until_indexing 300
+( sleep 60; kill -KILL "$SERVER" 2>/dev/null ) &
+watchdog=$!
+stop_server
+kill "$watchdog" 2>/dev/null || true
+check "33 SIGTERM while a 30 MB upload is indexed" "upload $code, job $state with $indexed bytes indexed; exited in ${STOP_S} s" \
+    "$( [ "$state" = running ] && [ "$(below "$STOP_S" 15)" = 1 ] && echo 1 || echo 0)"
+start_server
+curl -s -o /dev/null -X DELETE -H "authorization: Bearer $TOKEN" "$BASE/api/admin/corpora/cats2"
 
 # 12. Guessing the admin token (last: it locks this address out of the admin endpoints): 30
 # wrong tokens at once get at most 10 answers, each after a delay, and then 429 with a sentence.

@@ -182,6 +182,7 @@ impl HttpError for IngestError {
             IngestError::Answer(e) => e.status(),
             IngestError::Store(e) => e.status(),
             IngestError::Index(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            IngestError::Stopped => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 

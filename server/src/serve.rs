@@ -144,13 +144,13 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         trusted_proxies: Arc::new(args.trusted_proxies.clone()),
     };
     let body_timeout = Duration::from_secs(args.body_timeout.max(1));
-    listen::serve(
-        listener,
-        router(state, body_timeout),
-        limits,
-        shutdown_signal(),
-    )
-    .await;
+    let stopping = Arc::clone(&state.ingest);
+    let shutdown = async move {
+        shutdown_signal().await;
+        // Indexing and reading stop at their next step: nothing waits for a large document.
+        stopping.stop_everything();
+    };
+    listen::serve(listener, router(state, body_timeout), limits, shutdown).await;
 
     db.close().await;
     stop_cluster(cluster, watchdog);

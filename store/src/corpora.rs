@@ -33,6 +33,8 @@ pub struct StoredCorpus {
     pub base_version: i64,
     /// Whether it was deleted.
     pub deleted: bool,
+    /// Why indexing its current version failed (then no server indexes it on its own).
+    pub failed: Option<String>,
 }
 
 #[derive(FromRow)]
@@ -298,7 +300,8 @@ pub async fn is_deleted(db: &Database, corpus: &str) -> Result<bool, DbError> {
 pub async fn all(db: &Database) -> Result<Vec<StoredCorpus>, DbError> {
     let pool = db.pool().await?;
     sqlx::query_as(
-        "SELECT name, version, base_version, deleted_at IS NOT NULL AS deleted \
+        "SELECT name, version, base_version, deleted_at IS NOT NULL AS deleted, \
+           CASE WHEN failed_version = version THEN failed_reason END AS failed \
          FROM corpora ORDER BY name",
     )
     .fetch_all(pool)
@@ -500,6 +503,41 @@ pub async fn fail_jobs(
     Ok(())
 }
 
+/// Indexing `corpus` at `version` failed, for the reason `why`, or it took its server down
+/// (issue 84): the version is marked failed, so that no server indexes it again on its own,
+/// and its running jobs, whichever server follows them, failed with the reason.
+pub async fn mark_failed(
+    db: &Database,
+    corpus: &str,
+    version: i64,
+    why: &str,
+) -> Result<(), DbError> {
+    let pool = db.pool().await?;
+    let mut tx = pool.begin().await.map_err(classify)?;
+    sqlx::query(
+        "UPDATE corpora SET failed_version = $2, failed_reason = $3 \
+         WHERE name = $1 AND deleted_at IS NULL",
+    )
+    .bind(corpus)
+    .bind(version)
+    .bind(why)
+    .execute(&mut *tx)
+    .await
+    .map_err(classify)?;
+    sqlx::query(
+        "UPDATE ingest_jobs SET state = 'failed', error = $2 \
+         WHERE corpus = $1 AND state = 'running'",
+    )
+    .bind(corpus)
+    .bind(why)
+    .execute(&mut *tx)
+    .await
+    .map_err(classify)?;
+    notify(&mut tx, corpus).await?;
+    tx.commit().await.map_err(classify)?;
+    Ok(())
+}
+
 /// `server` is alive; the running jobs of servers not seen for [`SERVER_TIMEOUT_S`] are
 /// marked failed, with a sentence that says what to do.
 pub async fn heartbeat(db: &Database, server: &str) -> Result<u64, DbError> {
@@ -543,14 +581,26 @@ pub async fn restart(db: &Database, id: &str, server: &str) -> Result<Option<Ing
         return Ok(None);
     };
     let pool = db.pool().await?;
-    sqlx::query(
+    let mut tx = pool.begin().await.map_err(classify)?;
+    let corpus: Option<String> = sqlx::query_scalar(
         "UPDATE ingest_jobs SET state = 'running', error = NULL, server = $2 \
-         WHERE id = $1 AND state = 'failed'",
+         WHERE id = $1 AND state = 'failed' RETURNING corpus",
     )
     .bind(id)
     .bind(server)
-    .execute(pool)
+    .fetch_optional(&mut *tx)
     .await
     .map_err(classify)?;
+    // Asked for again by a person: the corpus's failed version is tried once more.
+    if let Some(corpus) = &corpus {
+        sqlx::query(
+            "UPDATE corpora SET failed_version = NULL, failed_reason = NULL WHERE name = $1",
+        )
+        .bind(corpus)
+        .execute(&mut *tx)
+        .await
+        .map_err(classify)?;
+    }
+    tx.commit().await.map_err(classify)?;
     job(db, &id.to_string()).await
 }

@@ -8,6 +8,7 @@ mod cli;
 mod count_cli;
 mod database;
 mod demo_round_five;
+mod demo_round_six;
 mod examples;
 mod feedback_loop;
 mod formats;

@@ -43,6 +43,11 @@ pub struct CorpusRow {
     /// server's background job last counted them; `None` when the server computes none.
     #[serde(default)]
     pub vectors: Option<u64>,
+    /// Why indexing its current version failed, was cut or stopped the server (issue 84);
+    /// servers do not index that version again on their own: delete the corpus, upload anew,
+    /// or start its job again.
+    #[serde(default)]
+    pub failed: Option<String>,
 }
 
 /// Where an ingestion job is.

@@ -76,6 +76,7 @@ fn CorpusTable(rows: Vec<CorpusRow>, token: String, form_token: String) -> impl 
                                 <td>
                                     <a href=href title="Ask with this corpus">{row.name.clone()}</a>
                                     {row.indexing.then(|| view! { " " <span class="muted small">"(being indexed)"</span> })}
+                                    {row.failed.clone().map(|why| view! { <p class="error small corpus-failed">"Not indexed: " {why}</p> })}
                                 </td>
                                 <td>{number(row.snippets as f64)}</td>
                                 <td>{number(row.sentences as f64)}</td>

@@ -30,7 +30,9 @@ use tally_types::request::encode;
 
 use crate::admin_token::{AdminToken, CORPUS_PAGES};
 use crate::error::ApiError;
-use crate::http::login::{bearer, check_page_form, form_not_from_page, given_token};
+use crate::http::login::{
+    bearer, check_json_change, check_page_form, form_not_from_page, given_token,
+};
 use crate::ingest::Upload;
 use crate::state::AppState;
 use tally_app::backend::cookie_value;
@@ -269,6 +271,7 @@ pub async fn restart(
 ) -> Result<Json<IngestJob>, ApiError> {
     let given = given_token(&state, &headers, None)?;
     state.admin.check(given.as_deref(), CORPUS_PAGES)?;
+    check_json_change(&state, &headers)?;
     Ok(Json(state.ingest.restart(&id).await?))
 }
 
@@ -326,6 +329,7 @@ pub async fn delete(
 ) -> Result<Json<CorpusRow>, ApiError> {
     let given = given_token(&state, &headers, None)?;
     state.admin.check(given.as_deref(), CORPUS_PAGES)?;
+    check_json_change(&state, &headers)?;
     Ok(Json(state.ingest.delete(&state.answerer, &name).await?))
 }
 

@@ -115,6 +115,31 @@ pub fn check_page_form(
     Ok(())
 }
 
+/// The header in which a script sends its page's form token with a JSON admin change.
+pub const FORM_TOKEN_HEADER: &str = "x-tally-form-token";
+
+/// A JSON admin change (a POST or DELETE under `/api/admin/`) that the login cookie alone admits
+/// must carry that login's form token in [`FORM_TOKEN_HEADER`], as a page's form does (issue
+/// 84: the JSON routes took the cookie alone); a request with the token itself
+/// (`Authorization: Bearer`) needs none. Call after the token check.
+pub fn check_json_change(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
+    if bearer(headers)?.is_some() {
+        return Ok(());
+    }
+    let Some(cookie) = cookie_value(headers, ADMIN_COOKIE) else {
+        return Ok(());
+    };
+    let given = headers
+        .get(FORM_TOKEN_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    if state.admin.form_token_fits(&cookie, given.trim()) {
+        Ok(())
+    } else {
+        Err(form_not_from_page())
+    }
+}
+
 /// The refusal of a form the login cookie alone admits without that login's form token.
 pub fn form_not_from_page() -> ApiError {
     ApiError::new(

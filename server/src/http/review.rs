@@ -82,6 +82,7 @@ pub async fn decide(
 ) -> Result<Json<Decided>, ApiError> {
     let id = id_of(id, "feedback")?;
     admit_to_feedback_rows(&state, &headers)?;
+    crate::http::login::check_json_change(&state, &headers)?;
     let Json(new) = body?;
     let db = state.db.clone();
     let decided =
@@ -119,6 +120,7 @@ pub async fn withdraw(
 ) -> Result<Json<VerifiedRecord>, ApiError> {
     let id = id_of(id, "verified answer")?;
     admit_to_feedback_rows(&state, &headers)?;
+    crate::http::login::check_json_change(&state, &headers)?;
     let by = review::reviewer_name(body.and_then(|Json(w)| w.reviewer).as_deref())?;
     let db = state.db.clone();
     let row = tally_store::db::write_to_end(async move { verified::withdraw(&db, id, &by).await })

@@ -8,8 +8,9 @@
 pub mod held;
 pub mod sync;
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, Weak};
 
 use tally_documents::corpus::budget::{ReadBudget, ReadRefused};
 use tally_documents::corpus::documents::{self, DocumentsError};
@@ -44,6 +45,9 @@ pub enum IngestError {
     /// The upload's client went away before its documents were stored; nothing was stored.
     #[error("the upload was cancelled: its client went away before it was stored")]
     Cancelled,
+    /// Indexing stopped before it was done: the corpus was deleted, or the server is stopping.
+    #[error("indexing stopped: the corpus was deleted or the server is stopping")]
+    Stopped,
 }
 
 impl From<DocumentsError> for IngestError {
@@ -58,6 +62,7 @@ impl From<DocumentsError> for IngestError {
             refused @ DocumentsError::Refused { .. } => {
                 IngestError::BadRequest(refused.to_string())
             }
+            DocumentsError::Stopped => IngestError::Stopped,
             other => IngestError::Index(other.to_string()),
         }
     }
@@ -85,18 +90,31 @@ pub struct IngestService {
     reading: Arc<tokio::sync::Semaphore>,
     /// Wakes the sync loop: an upload or a restarted job on this server.
     wake: Notify,
+    /// Raised when the server begins to shut down: indexing and reading stop at their next step
+    /// (issue 84: SIGTERM waited over two minutes for a large document).
+    stopping: Arc<AtomicBool>,
+    /// The flag a deletion of each corpus raises, for the corpus indexed now.
+    deletions: Mutex<HashMap<String, Arc<AtomicBool>>>,
+    /// The cancellation flags of the uploads being read, raised at shutdown.
+    reading_now: Mutex<Vec<Weak<AtomicBool>>>,
 }
 
 /// The documents of the uploads, or why they cannot be used; uploads without any text are
-/// refused (they would make a job that adds nothing).
-fn read_uploads(uploads: &[Upload], budget: &ReadBudget) -> Result<Vec<Document>, IngestError> {
+/// refused (they would make a job that adds nothing). Each file has its own budget, for its
+/// own size (issue 84: a 133 KB workbook spent the budget its 20 MB neighbour earned), and
+/// stops when `cancelled` is raised.
+fn read_uploads(
+    uploads: &[Upload],
+    cancelled: &Arc<AtomicBool>,
+) -> Result<Vec<Document>, IngestError> {
     let mut all: Vec<Document> = Vec::new();
     for upload in uploads {
+        let budget = ReadBudget::for_bytes(upload.bytes.len()).cancelled_by(Arc::clone(cancelled));
         all.extend(documents::read_file(
             &upload.bytes,
             upload.format,
             &upload.file_name,
-            budget,
+            &budget,
         )?);
     }
     if all.iter().all(|d| d.text.trim().is_empty()) {
@@ -120,7 +138,35 @@ impl IngestService {
             writing: tokio::sync::Mutex::new(()),
             reading: Arc::new(tokio::sync::Semaphore::new(1)),
             wake: Notify::new(),
+            stopping: Arc::new(AtomicBool::new(false)),
+            deletions: Mutex::new(HashMap::new()),
+            reading_now: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The server is shutting down: the indexing and the reading under way stop at their next
+    /// step, and nothing new starts.
+    pub fn stop_everything(&self) {
+        self.stopping.store(true, Ordering::Relaxed);
+        if let Ok(reading) = self.reading_now.lock() {
+            for flag in reading.iter().filter_map(Weak::upgrade) {
+                flag.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The flag raised when the server begins to shut down.
+    fn stopping(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stopping)
+    }
+
+    /// The flag a deletion of `corpus` raises, for its indexing that begins now.
+    fn indexing_now(&self, corpus: &str) -> Arc<AtomicBool> {
+        let flag = Arc::new(AtomicBool::new(false));
+        if let Ok(mut deletions) = self.deletions.lock() {
+            deletions.insert(corpus.to_string(), Arc::clone(&flag));
+        }
+        flag
     }
 
     /// Reads the uploads (refusing bad ones before anything is stored), stores their documents
@@ -143,14 +189,21 @@ impl IngestService {
             .acquire_owned()
             .await
             .map_err(|_| IngestError::Index("the server is shutting down".into()))?;
-        // Dropped with this request's future: the reading stops at its next check.
+        if self.stopping.load(Ordering::Relaxed) {
+            return Err(IngestError::Stopped);
+        }
+        // Dropped with this request's future: the reading stops at its next check; raised too
+        // when the server shuts down.
         let client_gone = CancelWhenDropped::default();
-        let bytes = uploads.iter().map(|u| u.bytes.len()).sum();
-        let budget = ReadBudget::for_bytes(bytes).cancelled_by(Arc::clone(&client_gone.0));
+        if let Ok(mut reading) = self.reading_now.lock() {
+            reading.retain(|flag| flag.strong_count() > 0);
+            reading.push(Arc::downgrade(&client_gone.0));
+        }
+        let cancelled = Arc::clone(&client_gone.0);
         // Parsing (HTML above all) is CPU work: off the runtime threads that serve requests. The
         // turn travels with it and is given back when it ends, not when the client goes.
         let (all, reading) = tokio::task::spawn_blocking(move || {
-            let all = read_uploads(&uploads, &budget);
+            let all = read_uploads(&uploads, &cancelled);
             if let Err(IngestError::Cancelled) = &all {
                 let names: Vec<&str> = uploads.iter().map(|u| u.file_name.as_str()).collect();
                 tracing::info!(
@@ -204,6 +257,15 @@ impl IngestService {
         documents::check_corpus_name(corpus)?;
         let (db, name) = (self.db.clone(), corpus.to_string());
         let in_database = write_to_end(async move { corpora::delete(&db, &name).await }).await?;
+        // Indexing it now stops within a step, so the lock comes within about a second.
+        if let Some(flag) = self
+            .deletions
+            .lock()
+            .ok()
+            .and_then(|d| d.get(corpus).cloned())
+        {
+            flag.store(true, Ordering::Relaxed);
+        }
         let _writing = self.writing.lock().await;
         let local = {
             let answerer = answerer.clone();
@@ -224,34 +286,63 @@ impl IngestService {
                 sentences: 0,
                 indexing: false,
                 vectors: None,
+                failed: None,
             }),
             other => other,
         }
     }
 
-    /// The corpora of the loaded indexes (with whether each is being indexed).
+    /// The corpora of the loaded indexes (with whether each is being indexed), and those whose
+    /// indexing failed (issue 84: shown, with why, so that they can be deleted).
     pub async fn corpora(&self, answerer: &Answerer) -> Result<Vec<CorpusRow>, IngestError> {
         let engines = answerer.loaded()?;
         let indexing = answerer.indexing_now();
         let vectors = answerer.vector_progress();
-        tokio::task::spawn_blocking(move || {
+        // Without the database, the indexes' corpora alone.
+        let failed: HashMap<String, String> = corpora::all(&self.db)
+            .await
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|c| !c.deleted)
+            .filter_map(|c| Some((c.name, c.failed?)))
+            .collect();
+        let mut rows: Vec<CorpusRow> = tokio::task::spawn_blocking(move || {
             let sizes = indexing::corpora(&engines.indexes())?;
-            Ok(sizes
-                .into_iter()
-                .map(row)
-                .map(|row| CorpusRow {
-                    indexing: indexing.contains(&row.name),
-                    vectors: vectors.as_ref().map(|v| {
-                        v.corpora
-                            .get(&row.name)
-                            .map_or(0, |c| c.with_vectors.min(row.sentences))
-                    }),
-                    ..row
-                })
-                .collect())
+            Ok::<_, IngestError>(
+                sizes
+                    .into_iter()
+                    .map(row)
+                    .map(|row| CorpusRow {
+                        indexing: indexing.contains(&row.name),
+                        vectors: vectors.as_ref().map(|v| {
+                            v.corpora
+                                .get(&row.name)
+                                .map_or(0, |c| c.with_vectors.min(row.sentences))
+                        }),
+                        ..row
+                    })
+                    .collect(),
+            )
         })
         .await
-        .map_err(|e| IngestError::Index(format!("the listing task crashed: {e}")))?
+        .map_err(|e| IngestError::Index(format!("the listing task crashed: {e}")))??;
+        for row in &mut rows {
+            row.failed = failed.get(&row.name).cloned();
+        }
+        for (name, why) in failed {
+            if !rows.iter().any(|r| r.name == name) {
+                rows.push(CorpusRow {
+                    failed: Some(why),
+                    ..row(indexing::CorpusSize {
+                        name,
+                        snippets: 0,
+                        sentences: 0,
+                    })
+                });
+            }
+        }
+        rows.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(rows)
     }
 
     /// A job as its row stands now, whichever server runs it.
@@ -302,5 +393,6 @@ fn row(size: indexing::CorpusSize) -> CorpusRow {
         sentences: size.sentences,
         indexing: false,
         vectors: None,
+        failed: None,
     }
 }

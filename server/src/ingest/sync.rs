@@ -3,6 +3,8 @@
 //! upload to this server, and every few seconds in case an announcement was missed. Each pass
 //! also tells the database this server is alive, which lets it fail the jobs of dead servers.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use sqlx::postgres::PgListener;
@@ -37,6 +39,7 @@ pub async fn run(service: std::sync::Arc<IngestService>, answerer: Answerer) {
             Err(_) => return,
         }
     }
+    mark_crashed(&service).await;
     let mut listener: Option<PgListener> = None;
     let mut every = tokio::time::interval(PASS_EVERY);
     loop {
@@ -53,6 +56,25 @@ pub async fn run(service: std::sync::Arc<IngestService>, answerer: Answerer) {
         }
     }
 }
+
+/// What this server was indexing when its process died (a crash, memory run out) is marked
+/// failed in the database, so that neither it nor another server indexes it again on its own:
+/// a corpus that takes a server down would otherwise take it down on every start (issue 84).
+async fn mark_crashed(service: &IngestService) {
+    for (corpus, version) in service.held.crashed() {
+        tracing::warn!(
+            "corpus `{corpus}` version {version} was being indexed when this server stopped \
+             unexpectedly; it is marked failed and not indexed again"
+        );
+        if let Err(e) = corpora::mark_failed(&service.db, &corpus, version, CRASHED).await {
+            tracing::warn!("corpus `{corpus}` could not be marked failed: {e}");
+        }
+    }
+}
+
+/// Why a corpus is marked failed when indexing it took its server down.
+const CRASHED: &str = "indexing it stopped the server (it crashed or ran out of memory); it is \
+    not indexed again on its own: delete it, or upload its documents again, smaller";
 
 async fn listen(service: &IngestService) -> Option<PgListener> {
     let pool = service.db.pool().await.ok()?;
@@ -71,6 +93,10 @@ async fn announced(listener: &mut Option<PgListener>) -> bool {
 
 /// One pass over every corpus the database has or had.
 async fn pass(service: &IngestService, answerer: &Answerer) -> Result<(), IngestError> {
+    // Stopping: nothing new begins (a rebuild would drop a copy it could not finish).
+    if service.stopping.load(Ordering::Relaxed) {
+        return Ok(());
+    }
     let failed = corpora::heartbeat(&service.db, &service.server).await?;
     if failed > 0 {
         tracing::warn!("{failed} ingestion jobs failed: their server stopped");
@@ -79,7 +105,14 @@ async fn pass(service: &IngestService, answerer: &Answerer) -> Result<(), Ingest
     let with_jobs = corpora::with_running_jobs(&service.db, &service.server).await?;
     for corpus in corpora::all(&service.db).await? {
         let held = service.held.get(&corpus.name);
-        let step = step(held, corpus.version, corpus.base_version, corpus.deleted);
+        let failed = corpus.failed.is_some();
+        let step = step(
+            held,
+            corpus.version,
+            corpus.base_version,
+            corpus.deleted,
+            failed,
+        );
         let done = match step {
             Step::Nothing => Ok(()),
             Step::Drop => drop_copy(service, answerer, &corpus.name).await,
@@ -88,10 +121,19 @@ async fn pass(service: &IngestService, answerer: &Answerer) -> Result<(), Ingest
         };
         let db = &service.db;
         match done {
-            Err(e) => {
+            // Deleted meanwhile, or the server is stopping: nothing failed.
+            Err(IngestError::Stopped) => {}
+            // The database, not the corpus: the next pass tries again.
+            Err(e @ IngestError::Store(_)) => {
                 tracing::warn!("corpus `{}` not indexed: {e}", corpus.name);
                 let why = format!("the corpus could not be indexed: {e}");
                 corpora::fail_jobs(db, &service.server, &corpus.name, &why).await?;
+            }
+            // The corpus itself: marked failed, not tried again on every pass.
+            Err(e) => {
+                tracing::warn!("corpus `{}` not indexed: {e}", corpus.name);
+                let why = format!("the corpus could not be indexed: {e}");
+                corpora::mark_failed(db, &corpus.name, corpus.version, &why).await?;
             }
             Ok(()) if !with_jobs.contains(&corpus.name) => {}
             Ok(()) if corpus.deleted => {
@@ -153,10 +195,7 @@ async fn index(
 ) -> Result<(), IngestError> {
     let name = corpus.name.as_str();
     answerer.indexing(name);
-    let incomplete = Held {
-        version: after,
-        complete: false,
-    };
+    let incomplete = Held::indexing(after, corpus.version);
     service
         .held
         .set(name, Some(incomplete))
@@ -170,6 +209,8 @@ async fn index(
         upto: corpus.version,
     };
     let (documents, bytes) = corpora::added_size(&service.db, name, added).await?;
+    // Raised by a deletion of this corpus: the batch under way stops at its next step.
+    let deleted = service.indexing_now(name);
     let started = Instant::now();
     let mut progress = IngestProgress {
         documents,
@@ -188,7 +229,17 @@ async fn index(
         // The indexes are written a batch at a time: between two, a delete of any corpus gets
         // its turn (it used to wait for the whole corpus: minutes for 500,000 documents).
         let writing = service.writing.lock().await;
-        progress = index_batch(service, answerer, corpus, batch, progress, started).await?;
+        let indexed = index_batch(
+            service, answerer, corpus, batch, progress, started, &deleted,
+        );
+        progress = match indexed.await {
+            Ok(progress) => progress,
+            Err(IngestError::Stopped) => {
+                drop(writing);
+                return stopped(service, name, incomplete);
+            }
+            Err(e) => return Err(e),
+        };
         drop(writing);
         // Deleted meanwhile: stop here; the next pass drops what was indexed (its jobs were
         // cancelled with the deletion).
@@ -198,10 +249,7 @@ async fn index(
         }
     }
     progress.seconds = started.elapsed().as_secs_f64();
-    let whole = Held {
-        version: corpus.version,
-        complete: true,
-    };
+    let whole = Held::whole(corpus.version);
     service.held.set(name, Some(whole)).map_err(held_error)?;
     answerer.indexed(name);
     crate::memory::give_back_freed();
@@ -224,8 +272,22 @@ async fn index(
     Ok(())
 }
 
+/// Indexing `corpus` stopped before it was done (deleted, or the server is stopping): a
+/// shutdown is recorded as such, so that the next start indexes it again rather than taking it
+/// for a crash; a deletion drops what was indexed on the next pass.
+fn stopped(service: &IngestService, name: &str, incomplete: Held) -> Result<(), IngestError> {
+    let held = Held {
+        interrupted: true,
+        ..incomplete
+    };
+    service.held.set(name, Some(held)).map_err(held_error)?;
+    tracing::info!("indexing corpus `{name}` stopped before it was done");
+    Err(IngestError::Stopped)
+}
+
 /// Indexes one batch of documents, reporting the progress (`before` plus the batch's) in this
-/// server's job rows while it runs; the progress after it.
+/// server's job rows while it runs; the progress after it. Stops within a step once `deleted`
+/// is raised or the server is stopping.
 async fn index_batch(
     service: &IngestService,
     answerer: &Answerer,
@@ -233,12 +295,16 @@ async fn index_batch(
     batch: Vec<Document>,
     before: IngestProgress,
     started: Instant,
+    deleted: &Arc<AtomicBool>,
 ) -> Result<IngestProgress, IngestError> {
     let engines = answerer.loaded()?;
     let name = corpus.name.clone();
     let (report, mut reported) = watch::channel(before);
+    let deleted_flag = Arc::clone(deleted);
+    let (deleted, stopping) = (Arc::clone(deleted), service.stopping());
+    let stopped = move || deleted.load(Ordering::Relaxed) || stopping.load(Ordering::Relaxed);
     let mut task = tokio::task::spawn_blocking(move || {
-        indexing::ingest(&engines.indexes(), &name, &batch, &mut |p| {
+        indexing::ingest_until(&engines.indexes(), &name, &batch, &stopped, &mut |p| {
             report.send_replace(after_batch(&before, p, started));
         })
     });
@@ -251,6 +317,10 @@ async fn index_batch(
                 return Ok(after_batch(&before, &ran?, started));
             }
             _ = every.tick() => {
+                // Deleted through another server: stop here too, within a step.
+                if matches!(corpora::is_deleted(&service.db, &corpus.name).await, Ok(true)) {
+                    deleted_flag.store(true, Ordering::Relaxed);
+                }
                 let now = *reported.borrow_and_update();
                 // A lost report is not worth failing the job for: the next one says more.
                 if let Err(e) = corpora::report_progress(
