@@ -3,25 +3,13 @@
 //! down (a poison pill stored in the database), deletes and shutdowns during a long indexing,
 //! and the JSON admin changes the login cookie alone admitted. Each check runs on loopback.
 
-use std::io::Write;
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
 use serde_json::Value;
 
+use crate::formats::zip_of;
 use crate::support::{demo_server, quoted_after, scratch_dir, upload, Server, ADMIN_TOKEN};
-
-/// A ZIP archive of `entries`, deflated.
-fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
-    let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
-    for (name, bytes) in entries {
-        writer.start_file(*name, options).unwrap();
-        writer.write_all(bytes).unwrap();
-    }
-    writer.finish().unwrap().into_inner()
-}
 
 /// A Word file whose tables nest `levels` deep.
 fn nested_tables_docx(levels: usize) -> Vec<u8> {

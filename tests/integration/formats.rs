@@ -180,7 +180,7 @@ fn zip_bomb() -> Vec<u8> {
 }
 
 /// A ZIP archive of `entries`, deflated.
-fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+pub(crate) fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
     use std::io::Write;
     let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let options = zip::write::SimpleFileOptions::default()
