@@ -10,6 +10,7 @@ pub mod cli;
 pub mod commands;
 pub mod count;
 pub mod quantity;
+pub mod reading;
 pub mod search;
 pub mod value;
 

@@ -1,7 +1,8 @@
 use clap::Parser;
 use tally_lab::cli::{bench::BenchCommand, EvalCommand, TrainCommand};
 use tally_lab::commands::{
-    aggregations, bench, count, eval, feedback, own_documents, train_instances, train_token_vectors,
+    aggregations, bench, count, eval, feedback, own_documents, reading, train_instances,
+    train_token_vectors,
 };
 use tally_server::cli::{Cli, Command, CorpusCommand};
 use tally_server::commands::{ask, corpus, extract, ingest, read, search, train_support, value};
@@ -55,6 +56,7 @@ async fn run() -> anyhow::Result<()> {
         Command::Eval(EvalCommand::Value(args)) => eval::value(&args),
         Command::Eval(EvalCommand::OwnDocuments(args)) => own_documents::eval(&args),
         Command::Eval(EvalCommand::Aggregations(args)) => aggregations::eval(&args),
+        Command::Eval(EvalCommand::Reading(args)) => reading::eval(&args),
         Command::Bench(BenchCommand::Extraction(args)) => bench::extraction(&args),
         Command::Bench(BenchCommand::Count(args)) => count::bench(&args),
         Command::Bench(BenchCommand::Search(args)) => search::bench(&args),

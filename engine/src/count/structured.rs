@@ -303,7 +303,7 @@ fn record_counts(
     let mut found = Vec::new();
     let record = snippet.record.as_deref();
     match record {
-        Some(row @ Record::TableRow { .. }) => {
+        Some(row @ (Record::TableRow { .. } | Record::TotalRow { .. })) => {
             if let Some((label, cells)) = row.row() {
                 found.extend(row_counts(
                     label,

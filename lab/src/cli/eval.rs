@@ -39,6 +39,31 @@ pub enum EvalCommand {
     /// (tests/fixtures/aggregations): right, wrong and declined per operation and half, and
     /// how each was answered (the records, the count reader, the value reader).
     Aggregations(EvalAggregationsArgs),
+    /// Reading measured cell by cell (issue 85): generated documents with known truth, in
+    /// every format Tally reads, read back and scored per format and table feature (cells
+    /// with their header paths, row kinds, tables, lists, boilerplate, words, TEDS).
+    Reading(EvalReadingArgs),
+}
+
+/// `tally eval reading`: the flags of the reading evaluation.
+#[derive(Debug, Clone, Args)]
+pub struct EvalReadingArgs {
+    /// Which seeds: `tuning` (1…n, may be looked at) or `test` (1001…1000+n, only scored).
+    #[arg(long, value_enum, default_value = "tuning")]
+    pub part: crate::reading::Part,
+    /// How many documents (seeds) of the part.
+    #[arg(long, default_value_t = 40)]
+    pub seeds: u64,
+    /// The formats, by extension, comma-separated (default: every format).
+    #[arg(long, value_delimiter = ',')]
+    pub formats: Vec<String>,
+    /// Print the figures as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the part's documents and their truth (`NAME.truth.json`) to this directory
+    /// instead of scoring them.
+    #[arg(long, value_name = "DIR")]
+    pub write: Option<PathBuf>,
 }
 
 /// `tally eval aggregations`: the flags of the table-aggregation evaluation.

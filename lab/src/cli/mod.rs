@@ -7,7 +7,7 @@ mod train;
 
 pub use eval::{
     EvalAggregationsArgs, EvalCnpArgs, EvalCommand, EvalCountArgs, EvalExtractionArgs,
-    EvalFeedbackArgs, EvalInstancesArgs, EvalOwnDocumentsArgs, EvalRetrievalArg, EvalSearchArgs,
+    EvalFeedbackArgs, EvalInstancesArgs, EvalOwnDocumentsArgs, EvalReadingArgs, EvalRetrievalArg, EvalSearchArgs,
     EvalValueArgs,
 };
 pub use train::{

@@ -10,6 +10,7 @@ pub mod judged_instances;
 pub mod own_document_instances;
 pub mod own_document_values;
 pub mod own_documents;
+pub mod reading;
 pub mod train_instances;
 pub mod train_token_vectors;
 

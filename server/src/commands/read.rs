@@ -45,6 +45,7 @@ fn record_kind(record: &Record) -> &'static str {
         Record::RowNames { .. } => "column",
         Record::KeyValue { .. } => "key-value",
         Record::TableRow { .. } => "row",
+        Record::TotalRow { .. } => "total",
         Record::Turn { .. } => "turn",
         Record::Dated { .. } => "dated",
     }

@@ -1,6 +1,6 @@
 //! A CSV file read with the `csv` crate: one table whose first record names the columns.
 
-use super::lines::{is_value_cell, push_rows, push_table};
+use super::lines::{is_value_cell, push_grid};
 use super::{Outline, OutlineBuilder};
 use crate::corpus::budget::{ReadBudget, ReadRefused, TableSize};
 
@@ -31,12 +31,7 @@ pub(crate) fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRe
             .iter()
             .any(|cell| !cell.is_empty() && !is_value_cell(cell))
     }) && rows.len() > 1;
-    if first_names_columns {
-        let header = rows.remove(0);
-        push_rows(&mut builder, header.into(), rows)?;
-    } else {
-        push_table(&mut builder, rows)?;
-    }
+    push_grid(&mut builder, rows, usize::from(first_names_columns))?;
     builder.finish()
 }
 

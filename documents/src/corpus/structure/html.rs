@@ -4,11 +4,10 @@
 //! `dd`), and dated entries (a list item or paragraph that starts with a `<time>`). Text inside
 //! a paragraph is read as plain text lines are (a `Label: value` line is a spec line).
 
-use std::sync::Arc;
-
 use html5ever::tendril::TendrilSink;
 use scraper::{ElementRef, Html, HtmlTreeSink, Node};
 
+use super::grid::SpanGrid;
 use super::{clean, lines, Outline, OutlineBuilder, Record};
 use crate::corpus::budget::{
     bounded_context_part, indents_its_lines, within_html_bounds, ReadBudget, ReadRefused,
@@ -51,7 +50,17 @@ pub fn outline(html: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> 
         .find(|e| e.value().name() == "title")
         .map(|e| bounded_context_part(&text_of(e)))
         .filter(|t| !t.is_empty());
-    reader.block(page.root_element())?;
+    // A page that marks its content (`<main>`, or one element with `role="main"`) is read
+    // there; the site's menu, banner and footer around it are not the page's text.
+    let main: Vec<ElementRef<'_>> = page
+        .root_element()
+        .descendent_elements()
+        .filter(|e| e.value().name() == "main" || e.value().attr("role") == Some("main"))
+        .collect();
+    match main.as_slice() {
+        [content] => reader.block(*content)?,
+        _ => reader.block(page.root_element())?,
+    }
     reader.settle()?;
     let mut outline = reader.builder.finish()?;
     // The page's `<title>` names it; its first heading is then the section of what follows.
@@ -145,10 +154,15 @@ impl PageReader {
             self.builder.budget.check()?;
         }
         let name = element.value().name();
-        if HIDDEN.contains(&name) {
+        if HIDDEN.contains(&name) || is_boilerplate(element) {
             return Ok(());
         }
         match name {
+            "sup" => {
+                self.line
+                    .push_str(&superscript(&self.line, &text_of(element)));
+                return Ok(());
+            }
             "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
                 self.settle()?;
                 let level = usize::from(name.as_bytes()[1] - b'0');
@@ -292,9 +306,11 @@ impl PageReader {
     /// table, in reading order.
     fn table(&mut self, table: ElementRef<'_>) -> Result<(), ReadRefused> {
         let mut nested = Vec::new();
-        let mut header: Vec<String> = Vec::new();
-        let mut rows: Vec<Vec<String>> = Vec::new();
-        let mut caption = None;
+        // Cells placed by their `colspan` and `rowspan` (issue 85): a timetable's session
+        // spanning two days lands on both, a group header over its sub-columns.
+        let mut spans = SpanGrid::default();
+        let mut heading_rows = true;
+        let mut row_index = 0;
         for row in rows_of(table) {
             let cells: Vec<ElementRef<'_>> = row
                 .children()
@@ -309,37 +325,40 @@ impl PageReader {
                 .parent()
                 .and_then(ElementRef::wrap)
                 .is_some_and(|p| p.value().name() == "thead");
-            let texts: Vec<String> = cells
-                .iter()
-                .map(|c| {
-                    let mut text = String::new();
-                    text_outside_tables(*c, &mut text, &mut nested);
-                    clean(&text)
-                })
-                .collect();
-            if header.is_empty() && rows.is_empty() && (all_th || in_head) {
-                header = texts;
-            } else {
-                rows.push(texts);
+            heading_rows &= all_th || in_head;
+            if heading_rows {
+                spans.header_rows = row_index + 1;
             }
+            for cell in cells {
+                let mut text = String::new();
+                text_outside_tables(cell, &mut text, &mut nested);
+                let span = |name: &str| {
+                    cell.value()
+                        .attr(name)
+                        .and_then(|v| v.trim().parse::<usize>().ok())
+                        .unwrap_or(1)
+                };
+                spans.place(
+                    row_index,
+                    &clean(&text),
+                    span("colspan"),
+                    span("rowspan"),
+                    heading_rows,
+                )?;
+            }
+            row_index += 1;
         }
-        if let Some(text) = table
+        if let Some(caption) = table
             .children()
             .filter_map(ElementRef::wrap)
             .find(|c| c.value().name() == "caption")
             .map(text_of)
+            .filter(|c| !c.is_empty())
         {
-            caption = Some(text);
-        }
-        if let Some(caption) = caption.filter(|c| !c.is_empty()) {
             self.builder.heading(6, &caption);
         }
-        if header.is_empty() {
-            // No header row: a first row of names over rows of values is one (as in text).
-            lines::push_table(&mut self.builder, rows)?;
-        } else {
-            lines::push_rows(&mut self.builder, Arc::from(header), rows)?;
-        }
+        let header_rows = spans.header_rows;
+        lines::push_grid(&mut self.builder, spans.into_rows(), header_rows)?;
         for inner in nested {
             self.table(inner)?;
         }
@@ -454,6 +473,96 @@ fn starts_with_time(element: ElementRef<'_>) -> bool {
         }
     }
     false
+}
+
+/// Whether an element is a site's furniture rather than the page's text (issue 85): a menu, a
+/// footer, a sidebar, a page header holding a menu, a block named so by its class or id
+/// ("site-menu", "footer", "breadcrumb", "cookie-banner"), or a block of three or more links
+/// that are most of its text.
+fn is_boilerplate(element: ElementRef<'_>) -> bool {
+    let value = element.value();
+    let name = value.name();
+    if matches!(name, "nav" | "footer" | "aside") {
+        return true;
+    }
+    if matches!(
+        value.attr("role"),
+        Some("navigation" | "banner" | "contentinfo" | "complementary")
+    ) {
+        return true;
+    }
+    let has = |tag: &str| {
+        element
+            .descendent_elements()
+            .any(|e| e.value().name() == tag)
+    };
+    if name == "header" && has("nav") {
+        return true;
+    }
+    if !matches!(name, "div" | "section" | "header" | "ul" | "ol" | "p") {
+        return false;
+    }
+    let named = [value.attr("class"), value.attr("id")]
+        .into_iter()
+        .flatten()
+        .flat_map(|names| names.split(|c: char| c.is_whitespace() || c == '-' || c == '_'))
+        .any(|word| {
+            matches!(
+                word.to_lowercase().as_str(),
+                "nav"
+                    | "navbar"
+                    | "navigation"
+                    | "menu"
+                    | "footer"
+                    | "breadcrumb"
+                    | "breadcrumbs"
+                    | "sidebar"
+                    | "cookie"
+                    | "cookies"
+                    | "banner"
+                    | "promo"
+                    | "masthead"
+            )
+        });
+    if named {
+        return true;
+    }
+    if matches!(name, "ul" | "ol" | "p") {
+        return false;
+    }
+    let links: Vec<ElementRef<'_>> = element
+        .descendent_elements()
+        .filter(|e| e.value().name() == "a")
+        .collect();
+    if links.len() < 3 || has("table") || has("h1") || has("h2") {
+        return false;
+    }
+    let linked: usize = links.iter().map(|a| text_of(*a).len()).sum();
+    let all = text_of(element).len().max(1);
+    linked * 10 >= all * 8
+}
+
+/// A `<sup>`'s text after `before`: an exponent of a unit ("m" + "2" → "m²") as a superscript
+/// digit, a note marker ("seats" + "3", "£38,500" + "1") left out: a marker glued to a number
+/// makes another number.
+fn superscript(before: &str, sup: &str) -> String {
+    let sup = sup.trim();
+    let unit = before
+        .rsplit(|c: char| !c.is_alphabetic())
+        .next()
+        .is_some_and(|w| matches!(w, "m" | "km" | "cm" | "mm" | "ft" | "in"));
+    if unit && (sup == "2" || sup == "3") {
+        return if sup == "2" { "²" } else { "³" }.into();
+    }
+    let marker = sup.chars().count() <= 3
+        && sup
+            .chars()
+            .all(|c| c.is_ascii_digit() || "*†‡§,abcdefghij".contains(c));
+    if marker {
+        String::new()
+    } else {
+        sup.to_string()
+    }
 }
 
 /// The visible text of an element, on one line.

@@ -8,6 +8,7 @@ use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
 
+use super::grid::{self, BodyRow};
 use super::{clean, Outline, OutlineBuilder, Record};
 use crate::corpus::budget::{ReadBudget, ReadRefused, TableSize};
 
@@ -351,25 +352,90 @@ fn pipe_rows(lines: &[&str]) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The rows of a group whose columns are aligned by runs of two or more spaces or tabs, the
-/// same number on every line (at least three lines, two columns); `None` otherwise.
+/// The rows of a group whose columns are aligned by runs of spaces (issue 85), as a person
+/// reads a text table: the columns are where every row below the header leaves a gutter, each
+/// run of text (two or more spaces apart) belongs to the column it starts in, so a blank cell
+/// stays blank in its column; a line of one run (a title above, a note below) is a row of one
+/// cell. At least three lines of two runs or more, and two columns; `None` otherwise.
 fn aligned_rows(group: &[&str]) -> Option<Vec<Vec<String>>> {
     if group.len() < 3 || group.iter().any(|l| separated(l) || bullet(l).is_some()) {
         return None;
     }
-    let rows: Vec<Vec<String>> = group
+    let lines: Vec<String> = group
         .iter()
         .filter(|l| !is_rule(l))
-        .map(|line| {
-            COLUMN_GAP
-                .split(line.trim())
-                .map(clean)
-                .filter(|c| !c.is_empty())
-                .collect()
-        })
+        .map(|l| l.replace('\t', "    ").trim_end().to_string())
         .collect();
-    let width = rows.first()?.len();
-    (width >= 2 && rows.iter().all(|r| r.len() == width)).then_some(rows)
+    let runs: Vec<Vec<(usize, String)>> = lines.iter().map(|l| text_runs(l)).collect();
+    let tabular: Vec<usize> = (0..lines.len()).filter(|&n| runs[n].len() >= 2).collect();
+    if tabular.len() < 3 || tabular.len() * 3 < lines.len() * 2 {
+        return None;
+    }
+    // The gutters of the body (the tabular lines after the first two, which may be headers
+    // whose group names run over their sub-columns), or of every tabular line in a short table.
+    let body: Vec<&str> = if tabular.len() >= 5 {
+        tabular[2..].iter().map(|&n| lines[n].as_str()).collect()
+    } else {
+        tabular.iter().map(|&n| lines[n].as_str()).collect()
+    };
+    let width = body.iter().map(|l| l.chars().count()).max()?;
+    let grids: Vec<Vec<char>> = body.iter().map(|l| l.chars().collect()).collect();
+    let blank = |p: usize| grids.iter().all(|g| g.get(p).is_none_or(|c| *c == ' '));
+    let starts: Vec<usize> = (0..width)
+        .filter(|&p| !blank(p) && (p == 0 || blank(p - 1)))
+        .collect();
+    if starts.len() < 2 {
+        return None;
+    }
+    let column_of = |at: usize| starts.iter().rposition(|s| *s <= at).unwrap_or(0);
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for line_runs in &runs {
+        let mut row = vec![String::new(); starts.len()];
+        if line_runs.len() == 1 {
+            row[0] = clean(&line_runs[0].1);
+        } else {
+            for (at, text) in line_runs {
+                let cell = &mut row[column_of(*at)];
+                if !cell.is_empty() {
+                    cell.push(' ');
+                }
+                cell.push_str(&clean(text));
+            }
+        }
+        rows.push(row);
+    }
+    // A column no row fills is a gutter inside a cell's words.
+    let used: Vec<bool> = (0..starts.len())
+        .map(|c| rows.iter().any(|r| !r[c].is_empty()))
+        .collect();
+    for row in &mut rows {
+        let mut c = 0;
+        row.retain(|_| {
+            c += 1;
+            used[c - 1]
+        });
+    }
+    (rows.first().map_or(0, Vec::len) >= 2).then_some(rows)
+}
+
+/// A line's runs of text two or more spaces apart, each with the column (in characters) it
+/// starts at.
+fn text_runs(line: &str) -> Vec<(usize, String)> {
+    let chars: Vec<char> = line.chars().collect();
+    let mut runs = Vec::new();
+    let mut p = 0;
+    while p < chars.len() {
+        if chars[p] == ' ' {
+            p += 1;
+            continue;
+        }
+        let start = p;
+        while p < chars.len() && !(chars[p] == ' ' && chars.get(p + 1).is_none_or(|c| *c == ' ')) {
+            p += 1;
+        }
+        runs.push((start, chars[start..p].iter().collect::<String>()));
+    }
+    runs
 }
 
 static COLUMN_GAP: LazyLock<Regex> =
@@ -402,30 +468,41 @@ pub(super) fn is_value_cell(cell: &str) -> bool {
 /// Refused past the table bounds of [`crate::corpus::budget`].
 pub(super) fn push_table(
     builder: &mut OutlineBuilder,
-    mut rows: Vec<Vec<String>>,
+    rows: Vec<Vec<String>>,
 ) -> Result<(), ReadRefused> {
-    rows.retain(|r| r.iter().any(|c| !c.is_empty()));
-    if rows.is_empty() {
-        return Ok(());
+    push_grid(builder, rows, 0)
+}
+
+/// A table's rows (merged cells written out, see [`grid::SpanGrid`]), the first `header_rows`
+/// of them marked as header by the file (0 when it does not say): read into its caption,
+/// header paths and typed rows ([`grid::shape`]) and pushed.
+pub(super) fn push_grid(
+    builder: &mut OutlineBuilder,
+    rows: Vec<Vec<String>>,
+    header_rows: usize,
+) -> Result<(), ReadRefused> {
+    let shaped = grid::shape(rows, header_rows);
+    if let Some(caption) = &shaped.caption {
+        builder.heading(6, caption);
     }
-    // A header names columns: no cell of it is a value ("RX-600 Pro" and "2019" name columns;
-    // "4", "£3.50" and "8.5 cm" are values).
-    let numeric = |row: &Vec<String>| row.iter().any(|c| is_value_cell(c));
-    let header = if !numeric(&rows[0]) && rows.iter().skip(1).any(numeric) {
-        rows.remove(0)
-    } else {
-        Vec::new()
-    };
-    push_rows(builder, header.into(), rows)
+    push_rows(builder, shaped.header.into(), shaped.rows)
 }
 
 /// A table's rows under its `header` (one copy, shared by the rows), within the table bounds and
 /// the builder's budget.
-pub(super) fn push_rows(
+fn push_rows(
     builder: &mut OutlineBuilder,
     header: Arc<[String]>,
-    rows: Vec<Vec<String>>,
+    body: Vec<BodyRow>,
 ) -> Result<(), ReadRefused> {
+    // The rows of data are what a column's names are read from; a Total row and a note are not.
+    let rows: Vec<&Vec<String>> = body
+        .iter()
+        .filter_map(|row| match row {
+            BodyRow::Data(cells) => Some(cells),
+            _ => None,
+        })
+        .collect();
     let mut size = TableSize::default();
     size.add_row(header.len())?;
     // The things a table's columns name ("Station" over the stations' names, "Finish" over
@@ -458,10 +535,19 @@ pub(super) fn push_rows(
     // A header that names only its first column over two columns is an infobox's title
     // ("| Kilbrae | |"): its rows are `Label: value` lines.
     let infobox = header.len() == 2 && header[1].trim().is_empty();
-    for (n, cells) in rows.into_iter().enumerate() {
+    for (n, row) in body.into_iter().enumerate() {
         if n.is_multiple_of(1024) {
             builder.budget.check()?;
         }
+        let (cells, total) = match row {
+            BodyRow::Data(cells) => (cells, false),
+            BodyRow::Total(cells) => (cells, true),
+            BodyRow::Note(text) => {
+                size.add_text(text.len())?;
+                builder.push(Record::Paragraph(text));
+                continue;
+            }
+        };
         size.add_row(cells.len())?;
         // The row as a passage writes each cell under its column's name.
         let named: usize = cells
@@ -472,10 +558,15 @@ pub(super) fn push_rows(
             .sum();
         size.add_text(named)?;
         // A two-column table without a header is an infobox: label | value.
-        if (header.is_empty() || infobox) && cells.len() == 2 {
+        if (header.is_empty() || infobox) && cells.len() == 2 && !total {
             builder.push(Record::KeyValue {
                 label: cells[0].clone(),
                 value: cells[1].clone(),
+            });
+        } else if total {
+            builder.push(Record::TotalRow {
+                header: Arc::clone(&header),
+                cells,
             });
         } else {
             builder.push(Record::TableRow {

@@ -4,7 +4,7 @@
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
-use super::lines::{push_rows, push_table, read_group};
+use super::lines::{push_grid, push_table, read_group};
 use super::{clean, Outline, OutlineBuilder, Record};
 use crate::corpus::budget::{ReadBudget, ReadRefused, MAX_TABLE_COLUMNS};
 
@@ -154,7 +154,8 @@ pub(super) fn push_headed_table(
             }
             return push_table(builder, rows);
         }
-        return push_rows(builder, header.into(), rows);
+        rows.insert(0, header);
+        return push_grid(builder, rows, 1);
     }
     push_table(builder, rows)
 }

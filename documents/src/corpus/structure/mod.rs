@@ -11,6 +11,7 @@
 mod csv_table;
 mod epub;
 mod flow;
+mod grid;
 mod html;
 mod lines;
 mod mail;
@@ -21,6 +22,7 @@ mod passages;
 mod pdf;
 mod sheets;
 
+pub use grid::HEADER_PATH_SEPARATOR;
 pub use passages::{
     passages, passages_of, sentences_in_context, without_place, write_passages, Passage,
     CONTEXT_MARK, CONTEXT_SEPARATOR, PLACE_SEPARATOR, RECORD_MARK,
@@ -93,6 +95,14 @@ pub enum Record {
         /// The row's cells.
         cells: Vec<String>,
     },
+    /// A table's Total or Subtotal row (issue 85): kept, with its table's header, as a check
+    /// on the rows above it, and never counted, summed or compared as one of them.
+    TotalRow {
+        /// The table's column headers, shared by its rows.
+        header: Arc<[String]>,
+        /// The row's cells ("Total", "", "21").
+        cells: Vec<String>,
+    },
     /// What one speaker said ("LENA: We took on three porters").
     Turn {
         /// Who spoke.
@@ -122,16 +132,19 @@ impl Record {
             }
             Record::RowNames { column, names } => column.len() + sum(names) + 2 * names.len(),
             Record::KeyValue { label, value } => label.len() + value.len(),
-            Record::TableRow { header, cells } => 2 * (sum(header) + sum(cells)) + 4 * cells.len(),
+            Record::TableRow { header, cells } | Record::TotalRow { header, cells } => {
+                2 * (sum(header) + sum(cells)) + 4 * cells.len()
+            }
             Record::Turn { speaker, text } => speaker.len() + text.len(),
             Record::Dated { date, text } => date.len() + text.len(),
         }
     }
 
     /// A table row's label (its first cell) and its other cells, each with its column's name
-    /// (empty when the table names none); `None` for another record.
+    /// (empty when the table names none); `None` for another record. A Total row is read as
+    /// the figures it states; only the record tables (what is counted and summed) leave it out.
     pub fn row(&self) -> Option<(&str, Vec<(&str, &str)>)> {
-        let Record::TableRow { header, cells } = self else {
+        let (Record::TableRow { header, cells } | Record::TotalRow { header, cells }) = self else {
             return None;
         };
         let (label, rest) = cells.split_first()?;
@@ -429,13 +442,119 @@ impl OutlineBuilder {
     }
 }
 
-/// Text on one line with single spaces and no Markdown emphasis marks.
+/// Text on one line with single spaces and no Markdown emphasis marks, as a person reads it
+/// (issue 85): ligatures folded ("ﬁve" → "five", as NFKC does), soft hyphens dropped, and a
+/// word hyphenated across a line break joined ("mem- bers" → "members", "well- known" →
+/// "well-known").
 fn clean(text: &str) -> String {
-    text.split_whitespace()
+    let text = fold_typesetting(text);
+    let text = text
+        .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
         .replace("**", "")
-        .replace("__", "")
+        .replace("__", "");
+    let text = without_note_markers(&text);
+    join_hyphenated(&text)
         .trim_matches(|c: char| c == '*' || c == '_' || c.is_whitespace())
         .to_string()
+}
+
+/// The Latin ligatures written as their letters (their NFKC forms) and soft hyphens dropped.
+pub(crate) fn fold_typesetting(text: &str) -> std::borrow::Cow<'_, str> {
+    let typeset = |c: char| ('\u{FB00}'..='\u{FB06}').contains(&c) || c == '\u{AD}';
+    if !text.contains(typeset) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\u{FB00}' => out.push_str("ff"),
+            '\u{FB01}' => out.push_str("fi"),
+            '\u{FB02}' => out.push_str("fl"),
+            '\u{FB03}' => out.push_str("ffi"),
+            '\u{FB04}' => out.push_str("ffl"),
+            '\u{FB05}' | '\u{FB06}' => out.push_str("st"),
+            '\u{AD}' => {}
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Superscript digits after a word or a number are note markers ("seats³", "£38,500¹"): left
+/// out, so that no marker is read as a digit. After a short unit ("m²", "cm³") they are kept.
+fn without_note_markers(text: &str) -> std::borrow::Cow<'_, str> {
+    static MARKED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(\p{L}{3,}|[\d.,;:)])[¹²³⁴⁵⁶⁷⁸⁹⁰]+").expect("the pattern is valid")
+    });
+    if !text.contains(['¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹', '⁰']) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    MARKED.replace_all(text, "$1")
+}
+
+/// Words that keep their hyphen when a line breaks after it ("well-known", "co-operate").
+const COMPOUND_FIRST: &[&str] = &[
+    "self",
+    "well",
+    "co",
+    "non",
+    "long",
+    "short",
+    "high",
+    "low",
+    "part",
+    "full",
+    "half",
+    "pre",
+    "post",
+    "anti",
+    "ex",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "first",
+    "second",
+    "third",
+    "mid",
+    "cross",
+    "semi",
+    "multi",
+    "all",
+    "year",
+    "day",
+    "week",
+    "month",
+    "hand",
+    "home",
+    "part-time",
+    "full-time",
+    "vice",
+    "sub",
+];
+
+/// "mem- bers" → "members": a word broken at a line's end, its next part starting in lower case
+/// (a suspended hyphen, "two- and three-bedroom", stays).
+fn join_hyphenated(text: &str) -> String {
+    static BROKEN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(\p{L}+)- (\p{Ll}+)").expect("the pattern is valid")
+    });
+    if !text.contains("- ") {
+        return text.to_string();
+    }
+    BROKEN
+        .replace_all(text, |caps: &regex::Captures<'_>| {
+            let (left, right) = (&caps[1], &caps[2]);
+            if matches!(right, "and" | "or" | "to" | "nor") {
+                format!("{left}- {right}")
+            } else if COMPOUND_FIRST.contains(&left.to_lowercase().as_str()) {
+                format!("{left}-{right}")
+            } else {
+                format!("{left}{right}")
+            }
+        })
+        .into_owned()
 }

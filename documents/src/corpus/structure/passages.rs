@@ -93,7 +93,9 @@ fn block_text(block: &Block) -> Option<String> {
         }
         Record::RowNames { column, names } => format!("{column}: {}", names.join(ITEM_SEPARATOR)),
         Record::KeyValue { label, value } => format!("{label}: {value}"),
-        Record::TableRow { header, cells } => row_text(header, cells),
+        Record::TableRow { header, cells } | Record::TotalRow { header, cells } => {
+            row_text(header, cells)
+        }
         Record::Turn { speaker, text } => format!("{speaker}: {text}"),
         Record::Dated { date, text } => format!("{date}{ROW_SEPARATOR}{text}"),
     };

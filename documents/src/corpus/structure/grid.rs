@@ -1,0 +1,400 @@
+//! A table's grid as a person reads it (issue 85), shared by every reader: merged cells written
+//! out ([`SpanGrid`]: a header cell in every column and row it spans, a body cell merged down in
+//! every row it spans, a body cell merged across once), a title row above the header read as
+//! the table's caption, a header over two rows joined into header paths ("Spending (£) ›
+//! 2025–26"), and each body row told apart: data, a Total or Subtotal row (kept as a check,
+//! never counted as data), or a note written across the table ("Fees are per term.").
+
+use super::lines::is_value_cell;
+use crate::corpus::budget::{ReadRefused, MAX_TABLE_CELLS, MAX_TABLE_COLUMNS};
+
+/// The separator of a header path's parts.
+pub const HEADER_PATH_SEPARATOR: &str = " › ";
+
+/// What a body row is.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum BodyRow {
+    /// A row of data.
+    Data(Vec<String>),
+    /// A Total or Subtotal row.
+    Total(Vec<String>),
+    /// A note across the table.
+    Note(String),
+}
+
+/// A table read into its caption, its header (one path per column) and its rows.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Shaped {
+    /// The title written in a row of its own above the header.
+    pub caption: Option<String>,
+    /// Each column's header path (empty when the table names no columns).
+    pub header: Vec<String>,
+    /// The body rows.
+    pub rows: Vec<BodyRow>,
+}
+
+/// Reads a table's rows (spans already written out) into a [`Shaped`] table. `header_rows`:
+/// how many of the first rows the file marks as header (0 when it does not say).
+pub(super) fn shape(mut rows: Vec<Vec<String>>, mut header_rows: usize) -> Shaped {
+    rows.retain(|r| r.iter().any(|c| !c.trim().is_empty()));
+    let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+    for row in &mut rows {
+        row.resize(width, String::new());
+    }
+    let mut caption = None;
+    // A title row: one cell of words (or the same words in every cell, a merge written out)
+    // above a row that names two or more columns, in a table of three columns or more.
+    if width >= 3 && rows.len() >= 3 {
+        if let Some(title) = lone_text(&rows[0]) {
+            let below = rows[1].iter().filter(|c| !c.trim().is_empty()).count();
+            if below >= 2 && !is_value_cell(&title) {
+                caption = Some(title);
+                rows.remove(0);
+                header_rows = header_rows.saturating_sub(1);
+            }
+        }
+    }
+    let names_only = |row: &Vec<String>| row.iter().all(|c| c.trim().is_empty() || names_column(c));
+    let first_is_header = header_rows > 0
+        || (!rows.is_empty()
+            && rows[0].iter().all(|c| !is_value_cell(c))
+            && rows
+                .iter()
+                .skip(1)
+                .any(|r| r.iter().any(|c| is_value_cell(c))));
+    let mut header_grid: Vec<Vec<String>> = Vec::new();
+    if first_is_header && !rows.is_empty() {
+        header_grid.push(rows.remove(0));
+        // Header rows below the first: marked so by the file, or names under a first cell that
+        // is blank or repeats the one above (a header cell spanning both rows).
+        while let Some(next) = rows.first() {
+            let marked = header_grid.len() < header_rows;
+            let first_above = header_grid[0].first().map(|c| c.trim()).unwrap_or("");
+            let first = next.first().map(|c| c.trim()).unwrap_or("");
+            let continues = names_only(next)
+                && (first.is_empty() || first == first_above)
+                && next.iter().skip(1).any(|c| !c.trim().is_empty())
+                && Some(next) != header_grid.last();
+            if !(marked || continues) || header_grid.len() >= 3 || rows.len() < 2 {
+                break;
+            }
+            header_grid.push(rows.remove(0));
+        }
+    }
+    let header = header_paths(&header_grid, width);
+    let mut body: Vec<BodyRow> = rows.into_iter().map(classify).collect();
+    fill_down(&mut body, &header);
+    Shaped {
+        caption,
+        header,
+        rows: body,
+    }
+}
+
+/// The text of a row whose one cell (or every non-empty cell, the same text) holds words.
+fn lone_text(row: &[String]) -> Option<String> {
+    let filled: Vec<&str> = row
+        .iter()
+        .map(|c| c.trim())
+        .filter(|c| !c.is_empty())
+        .collect();
+    let first = *filled.first()?;
+    filled
+        .iter()
+        .all(|c| *c == first)
+        .then(|| first.to_string())
+}
+
+/// Whether a header cell names a column: words, a year or a season ("2024–25", "Q3 2025"),
+/// not a value.
+fn names_column(cell: &str) -> bool {
+    let cell = cell.trim();
+    let season = cell.len() >= 7
+        && cell.chars().take(4).all(|c| c.is_ascii_digit())
+        && cell[4..].starts_with(['–', '-', '/'])
+        && cell.chars().filter(|c| c.is_ascii_digit()).count() <= 8
+        && cell.split(['–', '-', '/']).count() == 2;
+    season || !is_value_cell(cell)
+}
+
+/// Each column's header path from the header rows: a cell spanning columns written once (in
+/// its first column, blank to its right above named sub-columns) names them all; a part is
+/// named once however many rows it spans.
+fn header_paths(grid: &[Vec<String>], width: usize) -> Vec<String> {
+    if grid.is_empty() {
+        return Vec::new();
+    }
+    let mut filled: Vec<Vec<String>> = grid.to_vec();
+    for r in 0..filled.len().saturating_sub(1) {
+        for c in 1..width {
+            let lower_named = !filled[r + 1][c].trim().is_empty();
+            if filled[r][c].trim().is_empty() && lower_named {
+                // The nearest named cell to the left, when it is over a named sub-column too.
+                if let Some(left) = (0..c).rev().find(|&l| !filled[r][l].trim().is_empty()) {
+                    let group = !filled[r + 1][left].trim().is_empty()
+                        && (left + 1..c).all(|m| !filled[r + 1][m].trim().is_empty());
+                    if group && left > 0 {
+                        filled[r][c] = filled[r][left].clone();
+                    }
+                }
+            }
+        }
+    }
+    (0..width)
+        .map(|c| {
+            let mut parts: Vec<&str> = Vec::new();
+            for row in &filled {
+                let text = row.get(c).map_or("", |t| t.trim());
+                if !text.is_empty() && parts.last() != Some(&text) {
+                    parts.push(text);
+                }
+            }
+            parts.join(HEADER_PATH_SEPARATOR)
+        })
+        .collect()
+}
+
+/// A body row's kind, from its cells.
+fn classify(cells: Vec<String>) -> BodyRow {
+    let filled: Vec<&str> = cells
+        .iter()
+        .map(|c| c.trim())
+        .filter(|c| !c.is_empty())
+        .collect();
+    if cells.len() >= 2 && filled.len() == 1 && is_note(filled[0]) {
+        return BodyRow::Note(filled[0].to_string());
+    }
+    let label = cells
+        .iter()
+        .take(2)
+        .map(|c| c.trim())
+        .find(|c| !c.is_empty());
+    if label.is_some_and(is_total_label) {
+        return BodyRow::Total(cells);
+    }
+    BodyRow::Data(cells)
+}
+
+/// "Total", "Grand total", "Subtotal", "North total", "Total (all sites)".
+pub(super) fn is_total_label(label: &str) -> bool {
+    let lower = label.trim().trim_end_matches(':').to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || c == '(')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let total = |w: &&str| matches!(*w, "total" | "totals" | "subtotal" | "sub-total");
+    words.len() <= 4
+        && (words.first().is_some_and(total)
+            || words.last().is_some_and(total)
+            || lower.starts_with("sub total"))
+}
+
+/// A note written across a table: a sentence, or a line that starts as notes do.
+fn is_note(text: &str) -> bool {
+    let words = text.split_whitespace().count();
+    let marked = text.starts_with(['*', '†', '‡', '¹', '²', '³'])
+        || ["note", "notes", "source", "sources"]
+            .iter()
+            .any(|w| text.to_lowercase().starts_with(w));
+    !is_value_cell(text) && (marked || (words >= 3 && text.ends_with('.')) || words >= 8)
+}
+
+/// A blank cell of a text column near the row's label, under a cell of words, in a data row:
+/// the cell above merged down (a spreadsheet's or a text table's blank under a group's name).
+fn fill_down(rows: &mut [BodyRow], header: &[String]) {
+    let width = header
+        .len()
+        .max(rows.iter().map(data_width).max().unwrap_or(0));
+    for column in 0..width.min(2) {
+        // Only a column of words whose blanks sit under words.
+        let cells: Vec<&str> = rows
+            .iter()
+            .filter_map(|r| match r {
+                BodyRow::Data(cells) => cells.get(column).map(|c| c.trim()),
+                _ => None,
+            })
+            .collect();
+        let blanks = cells.iter().filter(|c| c.is_empty()).count();
+        let words = cells
+            .iter()
+            .filter(|c| !c.is_empty())
+            .all(|c| !is_value_cell(c));
+        if blanks == 0
+            || blanks == cells.len()
+            || !words
+            || cells.first().is_none_or(|c| c.is_empty())
+        {
+            continue;
+        }
+        let mut above: Option<String> = None;
+        for row in rows.iter_mut() {
+            match row {
+                BodyRow::Data(cells) => {
+                    let Some(cell) = cells.get_mut(column) else {
+                        continue;
+                    };
+                    if cell.trim().is_empty() {
+                        if let Some(above) = &above {
+                            *cell = above.clone();
+                        }
+                    } else {
+                        above = Some(cell.clone());
+                    }
+                }
+                // A total ends a group.
+                BodyRow::Total(_) => above = None,
+                BodyRow::Note(_) => {}
+            }
+        }
+    }
+}
+
+fn data_width(row: &BodyRow) -> usize {
+    match row {
+        BodyRow::Data(cells) | BodyRow::Total(cells) => cells.len(),
+        BodyRow::Note(_) => 0,
+    }
+}
+
+/// A table's cells placed by their spans, written out as a person reads them: a header cell in
+/// every column and row it spans; a body cell merged down in every row it spans, merged across
+/// once (blank to its right, as a note across the table is one cell).
+#[derive(Debug, Default)]
+pub(super) struct SpanGrid {
+    rows: Vec<Vec<Option<String>>>,
+    /// Cells written out so far, spans included: bounded by the table bounds.
+    placed: usize,
+    /// How many of the first rows are header rows.
+    pub header_rows: usize,
+}
+
+impl SpanGrid {
+    /// Starts row `row` (0-based, in order).
+    pub(super) fn place(
+        &mut self,
+        row: usize,
+        text: &str,
+        colspan: usize,
+        rowspan: usize,
+        header: bool,
+    ) -> Result<(), ReadRefused> {
+        // A span is cut to what a table spans (HTML's own limits: 1,000 columns, 65,534 rows,
+        // here the table bounds), and the cells written out are counted, so that a few bytes
+        // of spans cannot make a large grid.
+        let colspan = colspan.clamp(1, MAX_TABLE_COLUMNS);
+        let rowspan = rowspan.clamp(1, 1_000);
+        self.placed = self.placed.saturating_add(colspan.saturating_mul(rowspan));
+        if self.placed > MAX_TABLE_CELLS || row + rowspan > MAX_TABLE_CELLS {
+            return Err(ReadRefused::TooLarge(format!(
+                "a table's merged cells span more than {MAX_TABLE_CELLS} cells"
+            )));
+        }
+        while self.rows.len() <= row {
+            self.rows.push(Vec::new());
+        }
+        let column = self.rows[row]
+            .iter()
+            .position(Option::is_none)
+            .unwrap_or(self.rows[row].len());
+        for r in row..row + rowspan {
+            while self.rows.len() <= r {
+                self.rows.push(Vec::new());
+            }
+            for c in column..column + colspan {
+                let line = &mut self.rows[r];
+                while line.len() <= c {
+                    line.push(None);
+                }
+                let shown = header || (c == column && (r == row || rowspan > 1));
+                line[c] = Some(if shown {
+                    text.to_string()
+                } else {
+                    String::new()
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The rows, each cell written out.
+    pub(super) fn into_rows(self) -> Vec<Vec<String>> {
+        self.rows
+            .into_iter()
+            .map(|r| r.into_iter().map(Option::unwrap_or_default).collect())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(rows: &[&[&str]]) -> Vec<Vec<String>> {
+        rows.iter()
+            .map(|r| r.iter().map(|c| c.to_string()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_title_row_is_the_caption_and_two_header_rows_make_paths() {
+        let shaped = shape(
+            grid(&[
+                &["Spending by school", "", "", ""],
+                &["School", "Spending (£)", "", "Pupils"],
+                &["", "2024–25", "2025–26", ""],
+                &["Hartley Road", "120,000", "131,500", "212"],
+                &["Total", "120,000", "131,500", "212"],
+                &["Fees are per term for each pupil.", "", "", ""],
+            ]),
+            0,
+        );
+        assert_eq!(shaped.caption.as_deref(), Some("Spending by school"));
+        assert_eq!(
+            shaped.header,
+            vec![
+                "School",
+                "Spending (£) › 2024–25",
+                "Spending (£) › 2025–26",
+                "Pupils"
+            ]
+        );
+        assert!(matches!(&shaped.rows[0], BodyRow::Data(c) if c[0] == "Hartley Road"));
+        assert!(matches!(&shaped.rows[1], BodyRow::Total(_)));
+        assert!(matches!(&shaped.rows[2], BodyRow::Note(n) if n.starts_with("Fees")));
+    }
+
+    #[test]
+    fn a_group_merged_down_fills_its_rows_and_spans_are_written_out() {
+        let mut spans = SpanGrid::default();
+        spans.place(0, "Club", 1, 2, true).unwrap();
+        spans.place(0, "Matches", 2, 1, true).unwrap();
+        spans.place(1, "2024–25", 1, 1, true).unwrap();
+        spans.place(1, "2025–26", 1, 1, true).unwrap();
+        spans.place(2, "Falcon", 1, 1, false).unwrap();
+        spans.place(2, "8", 1, 1, false).unwrap();
+        spans.place(2, "9", 1, 1, false).unwrap();
+        spans
+            .place(3, "Prices are per adult member.", 3, 1, false)
+            .unwrap();
+        let rows = spans.into_rows();
+        assert_eq!(rows[1], vec!["Club", "2024–25", "2025–26"]);
+        assert_eq!(rows[3], vec!["Prices are per adult member.", "", ""]);
+        let shaped = shape(rows, 2);
+        assert_eq!(shaped.header[1], "Matches › 2024–25");
+        assert!(matches!(&shaped.rows[1], BodyRow::Note(_)));
+        let shaped = shape(
+            grid(&[
+                &["Branch", "Area", "Staff"],
+                &["Mill Lane", "North", "4"],
+                &["Quayside", "", "7"],
+                &["Total", "", "11"],
+            ]),
+            1,
+        );
+        assert_eq!(
+            shaped.rows[1],
+            BodyRow::Data(vec!["Quayside".into(), "North".into(), "7".into()])
+        );
+        assert!(matches!(&shaped.rows[2], BodyRow::Total(c) if c[1].is_empty()));
+    }
+}

@@ -1,0 +1,45 @@
+//! `tally eval reading`: generated documents in every format, read back and scored cell by cell
+//! (issue 85), or written to a directory with their truth.
+
+use anyhow::{bail, Context};
+
+use crate::cli::EvalReadingArgs;
+use crate::reading::render::Format;
+use crate::reading::{evaluate, print, write};
+
+/// Runs `tally eval reading`.
+pub fn eval(args: &EvalReadingArgs) -> anyhow::Result<()> {
+    let formats = if args.formats.is_empty() {
+        Format::ALL.to_vec()
+    } else {
+        let mut formats = Vec::new();
+        for name in &args.formats {
+            match Format::parse(name) {
+                Some(format) => formats.push(format),
+                None => bail!(
+                    "'{name}' is not a format the generator writes (one of: {})",
+                    Format::ALL.map(Format::extension).join(", ")
+                ),
+            }
+        }
+        formats
+    };
+    let seeds = args.part.seeds(args.seeds);
+    if let Some(dir) = &args.write {
+        let written = write(dir, seeds, &formats)
+            .with_context(|| format!("cannot write the documents to {}", dir.display()))?;
+        println!("wrote {written} files and their truth to {}", dir.display());
+        return Ok(());
+    }
+    let report = evaluate(seeds, &formats);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!(
+            "reading, {:?} part ({} documents per format)\n",
+            args.part, args.seeds
+        );
+        print(&report);
+    }
+    Ok(())
+}
