@@ -80,6 +80,11 @@ pub struct ReadArgs {
     /// its first bytes].
     #[arg(long, value_parser = tally_types::choice::ChoiceParser::<Format>::new())]
     pub format: Option<Format>,
+    /// Print the records each file becomes as one JSON object per file: its documents, each
+    /// passage's context and record (a table row with its header paths and cells, a Total row
+    /// apart, a list, a `Label: value` line), and its tables as grids.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Clone, Args)]

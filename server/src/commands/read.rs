@@ -21,6 +21,10 @@ pub fn read(args: &ReadArgs) -> anyhow::Result<()> {
             .unwrap_or_default();
         let read =
             documents::read_file(&bytes, format, &name, &ReadBudget::for_bytes(bytes.len()))?;
+        if args.json {
+            println!("{}", serde_json::to_string(&as_json(&name, format, &read))?);
+            continue;
+        }
         println!("{name} ({}): {} document(s)", format.name(), read.len());
         for document in &read {
             let mut context = String::new();
@@ -35,6 +39,59 @@ pub fn read(args: &ReadArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// What a file becomes, as JSON: each document's passages (context, kind, text, record) and its
+/// tables as grids (the header paths, each row's cells and kind).
+fn as_json(
+    name: &str,
+    format: tally_documents::corpus::Format,
+    read: &[tally_documents::sentence_store::index::Document],
+) -> serde_json::Value {
+    let documents: Vec<serde_json::Value> = read
+        .iter()
+        .map(|document| {
+            let passages = passages_of(&document.text, &document.source);
+            let mut tables: Vec<serde_json::Value> = Vec::new();
+            let mut last: Option<(&str, &[String])> = None;
+            for passage in &passages {
+                let (header, cells, kind) = match passage.record.as_deref() {
+                    Some(Record::TableRow { header, cells }) => (header, cells, "data"),
+                    Some(Record::TotalRow { header, cells }) => (header, cells, "total"),
+                    _ => continue,
+                };
+                let key = (passage.context.as_str(), &header[..]);
+                if last != Some(key) {
+                    tables.push(serde_json::json!({
+                        "context": passage.context,
+                        "header": header.to_vec(),
+                        "rows": [],
+                    }));
+                    last = Some(key);
+                }
+                if let Some(rows) = tables.last_mut().and_then(|t| t["rows"].as_array_mut()) {
+                    rows.push(serde_json::json!({ "kind": kind, "cells": cells }));
+                }
+            }
+            let passages: Vec<serde_json::Value> = passages
+                .iter()
+                .map(|p| {
+                    serde_json::json!({
+                        "context": p.context,
+                        "kind": p.record.as_deref().map_or("paragraph", record_kind),
+                        "text": p.text,
+                        "record": p.record.as_deref(),
+                    })
+                })
+                .collect();
+            serde_json::json!({
+                "source": document.source,
+                "passages": passages,
+                "tables": tables,
+            })
+        })
+        .collect();
+    serde_json::json!({ "file": name, "format": format, "documents": documents })
 }
 
 /// The kind of a record, as the listing names it.

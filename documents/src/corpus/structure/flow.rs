@@ -5,6 +5,7 @@
 //! lines are (`Label: value`, dated entries, speaker turns); a table's header row names its
 //! columns.
 
+use super::lines::push_grid;
 use super::lines::read_group;
 use super::markdown::{push_headed_table, push_items};
 use super::{clean, Outline, OutlineBuilder, Record};
@@ -113,6 +114,26 @@ impl Flow {
             return Ok(());
         }
         push_headed_table(&mut self.builder, rows, has_header)
+    }
+
+    /// A table's rows with its merged cells written out ([`super::grid::SpanGrid`]), the first
+    /// `header_rows` marked as header by the file.
+    pub(super) fn grid(
+        &mut self,
+        rows: Vec<Vec<String>>,
+        header_rows: usize,
+    ) -> Result<(), ReadRefused> {
+        if header_rows <= 1 {
+            return self.table(rows, header_rows == 1);
+        }
+        self.tick()?;
+        self.end_list()?;
+        self.end_lead()?;
+        let rows: Vec<Vec<String>> = rows
+            .into_iter()
+            .map(|row| row.iter().map(|cell| clean(cell)).collect())
+            .collect();
+        push_grid(&mut self.builder, rows, header_rows)
     }
 
     pub(super) fn finish(mut self) -> Result<Outline, ReadRefused> {

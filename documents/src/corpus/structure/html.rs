@@ -595,6 +595,7 @@ fn own_text(element: ElementRef<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     fn read(page: &str) -> Outline {
         outline(page, &ReadBudget::default()).expect("read in time")
@@ -635,6 +636,52 @@ mod tests {
             &Record::KeyValue {
                 label: "Battery".into(),
                 value: "3200 mAh".into()
+            }
+        );
+    }
+
+    /// Issue 85: the site's menu, banner and footer are not the page's text; a note marker in
+    /// `<sup>` is not a digit of its number, an exponent is kept; spans are written out.
+    #[test]
+    fn a_page_without_its_furniture_and_a_timetable_with_spans() {
+        let outline = read(
+            "<html><head><title>Club</title></head><body>\
+             <div class=\"site-menu\"><ul><li><a href=\"/\">Home</a></li><li><a href=\"/j\">Jobs (5 vacancies)</a></li><li><a href=\"/e\">Events (8)</a></li></ul></div>\
+             <header><nav><a href=\"/\">Join 3,000+ members</a></nav></header>\
+             <p>The appeal raised £38,500<sup>1</sup> for a pitch of 6,000 m<sup>2</sup>.</p>\
+             <table><thead><tr><th rowspan=\"2\">Session</th><th colspan=\"2\">Day</th></tr>\
+             <tr><th>Monday</th><th>Tuesday</th></tr></thead>\
+             <tbody><tr><td>Swim</td><td colspan=\"2\">Both days, 18:00</td></tr>\
+             <tr><td rowspan=\"2\">Gym</td><td>9</td><td>10</td></tr><tr><td>11</td><td>12</td></tr></tbody></table>\
+             <footer><p>Registered charity 1045213</p></footer></body></html>",
+        );
+        let texts: Vec<String> = outline
+            .blocks
+            .iter()
+            .map(|b| format!("{:?}", b.kind))
+            .collect();
+        let all = texts.join("\n");
+        for furniture in ["vacancies", "Join 3,000", "charity"] {
+            assert!(!all.contains(furniture), "{furniture} read: {all}");
+        }
+        assert!(all.contains("£38,500 for a pitch of 6,000 m²."), "{all}");
+        let rows: Vec<&Record> = outline
+            .blocks
+            .iter()
+            .map(|b| &b.kind)
+            .filter(|k| matches!(k, Record::TableRow { .. }))
+            .collect();
+        let header: Arc<[String]> = vec![
+            "Session".to_string(),
+            "Day › Monday".into(),
+            "Day › Tuesday".into(),
+        ]
+        .into();
+        assert_eq!(
+            rows[2],
+            &Record::TableRow {
+                header,
+                cells: vec!["Gym".into(), "11".into(), "12".into()]
             }
         );
     }

@@ -730,4 +730,51 @@ mod tests {
         );
         assert!(matches!(&blocks[3], Record::Paragraph(p) if p.starts_with("The district")));
     }
+
+    /// Issue 85: a text table's blank cells stay in their columns, a title line above it is its
+    /// caption, a group header over two columns names both, a Total line is no data row and a
+    /// note line under it is a paragraph; a word hyphenated across lines is joined and its
+    /// ligature folded.
+    #[test]
+    fn a_text_table_with_blanks_a_title_a_two_row_header_and_a_total() {
+        let outline = outline(
+            "Trips\n\nWater by week\n\
+             Week     Volunteer hours         Cost\n\
+             \x20        2024–25    2025–26\n\
+             Week 1   214        133          £5,579.00\n\
+             Week 2              11           £30,790.00\n\
+             Total    214        144          £36,369.00\n\
+             Costs include contractors.\n\n\
+             Our o\u{FB03}ce thanks every mem-\nber of sta\u{FB00}.\n",
+            &ReadBudget::default(),
+        )
+        .unwrap();
+        let kinds: Vec<&Record> = outline.blocks.iter().map(|b| &b.kind).collect();
+        let header: Arc<[String]> = vec![
+            "Week".to_string(),
+            "Volunteer hours › 2024–25".into(),
+            "Volunteer hours › 2025–26".into(),
+            "Cost".into(),
+        ]
+        .into();
+        assert_eq!(
+            outline.blocks[0].sections.last().map(String::as_str),
+            Some("Water by week")
+        );
+        assert_eq!(
+            kinds[1],
+            &Record::TableRow {
+                header: header.clone(),
+                cells: vec!["Week 2".into(), "".into(), "11".into(), "£30,790.00".into()]
+            }
+        );
+        assert!(matches!(kinds[2], Record::TotalRow { .. }));
+        assert_eq!(
+            kinds[3],
+            &Record::Paragraph("Costs include contractors.".into())
+        );
+        assert!(kinds
+            .iter()
+            .any(|k| **k == Record::Paragraph("Our office thanks every member of staff.".into())));
+    }
 }

@@ -20,6 +20,7 @@ pub mod marks;
 mod office;
 mod passages;
 mod pdf;
+mod sheet_formats;
 mod sheets;
 
 pub use grid::HEADER_PATH_SEPARATOR;

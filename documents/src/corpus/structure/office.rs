@@ -7,6 +7,7 @@
 use undoc::{Block as OfficeBlock, Document, Paragraph, Table};
 
 use super::flow::Flow;
+use super::grid::SpanGrid;
 use super::Outline;
 use crate::corpus::archive::check_archive;
 use crate::corpus::budget::{ReadBudget, ReadRefused};
@@ -34,7 +35,7 @@ pub(crate) fn outline(
             // A slide's title heads its text, whether or not the slide repeats it as a
             // paragraph.
             let first = section.content.iter().find_map(|b| match b {
-                OfficeBlock::Paragraph(p) => Some(p.plain_text()),
+                OfficeBlock::Paragraph(p) => Some(paragraph_text(p)),
                 _ => None,
             });
             let named = |name: &&str| {
@@ -58,7 +59,7 @@ pub(crate) fn outline(
         };
         for (block, item) in section.content.iter().zip(items) {
             match block {
-                OfficeBlock::Paragraph(p) if item => flow.list_item(&p.plain_text())?,
+                OfficeBlock::Paragraph(p) if item => flow.list_item(&paragraph_text(p))?,
                 OfficeBlock::Paragraph(p) => paragraph(&mut flow, p, slides)?,
                 OfficeBlock::Table(table) => read_table(&mut flow, table)?,
                 _ => {}
@@ -74,7 +75,7 @@ pub(crate) fn outline(
 fn slide_items(blocks: &[OfficeBlock]) -> Vec<bool> {
     let short = |b: &OfficeBlock| match b {
         OfficeBlock::Paragraph(p) if !p.heading.is_heading() => {
-            let text = p.plain_text();
+            let text = paragraph_text(p);
             let text = text.trim();
             !text.is_empty() && text.split_whitespace().count() <= 12 && !text.ends_with('.')
         }
@@ -93,7 +94,7 @@ fn slide_items(blocks: &[OfficeBlock]) -> Vec<bool> {
 }
 
 fn paragraph(flow: &mut Flow, p: &Paragraph, slides: bool) -> Result<(), ReadRefused> {
-    let text = p.plain_text();
+    let text = paragraph_text(p);
     if p.heading.is_heading() {
         // On a slide the title is the slide's heading, under the deck's title.
         let level = if slides {
@@ -115,19 +116,30 @@ fn paragraph(flow: &mut Flow, p: &Paragraph, slides: bool) -> Result<(), ReadRef
 }
 
 fn read_table(flow: &mut Flow, table: &Table) -> Result<(), ReadRefused> {
-    let rows: Vec<Vec<String>> = table
-        .rows
-        .iter()
-        .map(|row| row.cells.iter().map(|c| c.plain_text()).collect())
-        .collect();
-    let has_header = table
-        .rows
-        .first()
-        .is_some_and(|r| r.is_header || r.cells.iter().all(|c| c.is_header));
+    // Cells placed by their spans (issue 85): a cell merged across (`gridSpan`) or down
+    // (`vMerge`, whose continuation cells the library drops) keeps every cell in its column.
+    let mut spans = SpanGrid::default();
+    let mut heading = true;
+    for (r, row) in table.rows.iter().enumerate() {
+        heading &= row.is_header || row.cells.iter().all(|c| c.is_header);
+        if heading {
+            spans.header_rows = r + 1;
+        }
+        for cell in &row.cells {
+            spans.place(
+                r,
+                &cell_text(cell),
+                cell.col_span as usize,
+                cell.row_span as usize,
+                heading,
+            )?;
+        }
+    }
     if let Some(caption) = &table.caption {
         flow.paragraph(caption)?;
     }
-    flow.table(rows, has_header)?;
+    let header_rows = spans.header_rows;
+    flow.grid(spans.into_rows(), header_rows)?;
     for row in &table.rows {
         for cell in &row.cells {
             for nested in &cell.nested_tables {
@@ -136,4 +148,39 @@ fn read_table(flow: &mut Flow, table: &Table) -> Result<(), ReadRefused> {
         }
     }
     Ok(())
+}
+
+/// A cell's text, its paragraphs on lines of their own.
+fn cell_text(cell: &undoc::Cell) -> String {
+    cell.content
+        .iter()
+        .map(paragraph_text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A paragraph's text as a person reads it: a superscript note marker ("seven seats³",
+/// "£38,500¹") and a footnote reference left out, so that no marker is read as a digit of
+/// the word or number before it; an exponent after a unit ("m²") kept.
+fn paragraph_text(p: &Paragraph) -> String {
+    let mut text = String::new();
+    for run in &p.runs {
+        let marker = run.text.trim();
+        let short = !marker.is_empty() && marker.chars().count() <= 3;
+        if run.style.superscript && short {
+            let unit = text
+                .rsplit(|c: char| !c.is_alphabetic())
+                .next()
+                .is_some_and(|w| matches!(w, "m" | "km" | "cm" | "mm" | "ft"));
+            if unit && matches!(marker, "2" | "3") {
+                text.push(if marker == "2" { '²' } else { '³' });
+            }
+            continue;
+        }
+        text.push_str(&run.text);
+        if run.line_break {
+            text.push('\n');
+        }
+    }
+    text
 }

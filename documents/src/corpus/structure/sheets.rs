@@ -11,6 +11,7 @@ use std::io::Cursor;
 use calamine::{Data, DataRef, DataType, Reader, Xlsx};
 
 use super::markdown::push_headed_table;
+use super::sheet_formats::{self, CellMap, Merge, SheetFormats};
 use super::{Outline, OutlineBuilder, Record};
 use crate::corpus::archive::check_archive;
 use crate::corpus::budget::{
@@ -57,24 +58,35 @@ pub(crate) fn outline(
                 other => damaged(other.to_string()),
             })?;
         let names = workbook.sheet_names();
-        for name in names {
+        let ods_sheets = if format == Format::Ods {
+            sheet_formats::ods_formats(bytes)
+        } else {
+            Vec::new()
+        };
+        for (sheet, name) in names.into_iter().enumerate() {
             budget.check()?;
             let range = workbook
                 .worksheet_range(&name)
                 .map_err(|e| damaged(e.to_string()))?;
             let (top, left) = range.start().unwrap_or((0, 0));
             let mut size = TableSize::default();
-            let mut rows = Vec::new();
+            let mut cells = CellMap::new();
             for (n, row) in range.rows().enumerate() {
                 size.add_row(row.len())?;
-                let cells: Vec<String> = row.iter().map(cell_text).collect();
-                if cells.iter().any(|c| !c.is_empty()) {
-                    let mut padded = vec![String::new(); left as usize];
-                    padded.extend(cells);
-                    rows.push((top + n as u32 + 1, padded));
+                for (c, cell) in row.iter().enumerate() {
+                    let text = cell_text(cell);
+                    if !text.is_empty() {
+                        cells
+                            .entry(top + n as u32)
+                            .or_default()
+                            .insert(left + c as u32, text);
+                    }
                 }
             }
-            push_sheet(&mut builder, &name, rows)?;
+            if let Some(formats) = ods_sheets.get(sheet) {
+                sheet_formats::apply(&mut cells, formats);
+            }
+            push_sheet(&mut builder, &name, rows_of(cells, 0))?;
         }
     }
     builder.finish()
@@ -229,22 +241,89 @@ fn xlsx_rows(
         }
         rows.entry(row).or_default().insert(column, text);
     }
+    drop(reader);
+    let formats = xlsx_formats(workbook, name, &rows, budget)?;
+    sheet_formats::apply(&mut rows, &formats);
     let left = rows
         .values()
         .filter_map(|r| r.keys().next().copied())
         .min()
         .unwrap_or(0);
-    Ok(rows
+    Ok(rows_of(rows, left))
+}
+
+/// A sheet's cells as rows numbered as the spreadsheet shows them (from 1), each from column
+/// `left`.
+fn rows_of(cells: CellMap, left: u32) -> SheetRows {
+    cells
         .into_iter()
+        .filter(|(_, cells)| cells.values().any(|c| !c.is_empty()))
         .map(|(row, cells)| {
             let width = cells.keys().last().map_or(0, |c| c + 1);
-            let mut out = vec![String::new(); (width - left) as usize];
+            let mut out = vec![String::new(); width.saturating_sub(left) as usize];
             for (column, text) in cells {
-                out[(column - left) as usize] = text;
+                if column >= left {
+                    out[(column - left) as usize] = text;
+                }
             }
             (row + 1, out)
         })
-        .collect())
+        .collect()
+}
+
+/// An `.xlsx` sheet's number formats for the cells read (its cells' style ids, streamed once
+/// more within the table bounds) and its merged regions.
+fn xlsx_formats(
+    workbook: &mut Xlsx<Cursor<&[u8]>>,
+    name: &str,
+    cells: &CellMap,
+    budget: &ReadBudget,
+) -> Result<SheetFormats, SheetError> {
+    let mut formats = SheetFormats::default();
+    let mut reader = workbook
+        .worksheet_cells_reader(name)
+        .map_err(|e| SheetError::Damaged(e.to_string()))?;
+    let mut seen = 0usize;
+    while let Some((row, column, id)) = reader
+        .next_style_id()
+        .map_err(|e| SheetError::Damaged(e.to_string()))?
+    {
+        seen += 1;
+        if seen.is_multiple_of(4096) {
+            budget.check()?;
+        }
+        if seen > crate::corpus::budget::MAX_TABLE_CELLS {
+            break;
+        }
+        let Some(text) = cells.get(&row).and_then(|r| r.get(&column)) else {
+            continue;
+        };
+        if text.parse::<f64>().is_err() {
+            continue;
+        }
+        let shown = reader
+            .styles()
+            .get(id)
+            .and_then(|style| style.number_format.as_ref())
+            .and_then(|format| sheet_formats::shown_by_format_code(&format.format_code));
+        if let Some(shown) = shown {
+            formats.shown.insert((row, column), shown);
+        }
+    }
+    drop(reader);
+    if let Ok(merges) = workbook.merge_cells_by_sheet_name(name) {
+        formats.merges = merges
+            .into_iter()
+            .take(200_000)
+            .map(|d| Merge {
+                top: d.start.0,
+                left: d.start.1,
+                bottom: d.end.0,
+                right: d.end.1,
+            })
+            .collect();
+    }
+    Ok(formats)
 }
 
 /// A sheet's rows as a table under the sheet's name, each row at its place.
@@ -279,17 +358,11 @@ fn push_sheet(
     push_headed_table(builder, cells, false)?;
     // The rows pushed are the sheet's rows after its header, if it has one.
     let pushed = &mut builder.outline.blocks[first..];
-    let row_blocks = pushed
-        .iter()
-        .filter(|b| matches!(b.kind, Record::TableRow { .. } | Record::KeyValue { .. }))
-        .count();
+    let row_blocks = pushed.iter().filter(|b| is_body_row(&b.kind)).count();
     let skip = numbers.len().saturating_sub(row_blocks);
     let mut numbers = numbers.into_iter().skip(skip);
     for block in pushed {
-        if matches!(
-            block.kind,
-            Record::TableRow { .. } | Record::KeyValue { .. }
-        ) {
+        if is_body_row(&block.kind) {
             if let Some(n) = numbers.next() {
                 block.place = Some(format!("{sheet}, row {n}"));
             }
@@ -297,6 +370,18 @@ fn push_sheet(
     }
     builder.place = None;
     Ok(())
+}
+
+/// Whether a block pushed for a sheet is one of its body rows (a row, a Total row, a
+/// `Label: value` row or a note across the table), each at its own row of the sheet.
+fn is_body_row(record: &Record) -> bool {
+    matches!(
+        record,
+        Record::TableRow { .. }
+            | Record::TotalRow { .. }
+            | Record::KeyValue { .. }
+            | Record::Paragraph(_)
+    )
 }
 
 fn is_default_name(name: &str) -> bool {
@@ -339,7 +424,12 @@ fn date_text(cell: &impl DataType) -> String {
     match cell.as_datetime() {
         Some(at) if at.time() == chrono::NaiveTime::MIN => at.format("%Y-%m-%d").to_string(),
         Some(at) => at.format("%Y-%m-%d %H:%M").to_string(),
-        None => cell.as_string().unwrap_or_default(),
+        // An OpenDocument date ("2026-03-14", "2026-03-14T09:30:00") that is not read as a
+        // date-time is its ISO text, never nothing.
+        None => cell
+            .as_string()
+            .or_else(|| cell.get_datetime_iso().map(str::to_string))
+            .unwrap_or_default(),
     }
 }
 
@@ -458,7 +548,80 @@ mod ods_bounds {
                 b"application/vnd.oasis.opendocument.spreadsheet",
             ),
             ("content.xml", content.as_bytes()),
+            ("META-INF/manifest.xml", br#"<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>"#),
         ])
+    }
+
+    /// Issue 85: a merged title above the header is the table's caption, a date cell is a
+    /// date, money and percents keep their sign, a Total row and a note are not data rows.
+    #[test]
+    fn a_sheet_is_read_as_its_owner_sees_it() {
+        let cell = |kind: &str, value: &str, shown: &str| {
+            format!(
+                r#"<table:table-cell office:value-type="{kind}" {value}><text:p>{shown}</text:p></table:table-cell>"#
+            )
+        };
+        let text = |t: &str| cell("string", "", t);
+        let row =
+            |cells: &[String]| format!("<table:table-row>{}</table:table-row>", cells.concat());
+        let trip = |name: &str, date: &str, fee: &str, full: &str| {
+            row(&[
+                text(name),
+                cell("date", &format!(r#"office:date-value="{date}""#), date),
+                cell(
+                    "currency",
+                    &format!(r#"office:currency="GBP" office:value="{fee}""#),
+                    fee,
+                ),
+                cell("percentage", &format!(r#"office:value="{full}""#), full),
+            ])
+        };
+        let sheet = [
+            row(&[
+                r#"<table:table-cell table:number-columns-spanned="4" office:value-type="string"><text:p>Club trips, 2026</text:p></table:table-cell>"#.to_string(),
+                "<table:covered-table-cell/>".repeat(3),
+            ]),
+            row(&[text("Trip"), text("Date"), text("Fee"), text("Seats filled")]),
+            trip("Malham Cove", "2026-03-14", "45", "0.91"),
+            trip("Whitby", "2026-05-02", "38.5", "0.75"),
+            row(&[text("Total"), text(""), cell("currency", r#"office:currency="GBP" office:value="83.5""#, "83.5"), text("")]),
+            row(&[
+                r#"<table:table-cell table:number-columns-spanned="4" office:value-type="string"><text:p>Fees are per member and include the coach.</text:p></table:table-cell>"#.to_string(),
+                "<table:covered-table-cell/>".repeat(3),
+            ]),
+        ]
+        .concat();
+        let outline = outline(&ods_of(&sheet), Format::Ods, &ReadBudget::default()).unwrap();
+        let kinds: Vec<&Record> = outline.blocks.iter().map(|b| &b.kind).collect();
+        let header: std::sync::Arc<[String]> = vec![
+            "Trip".into(),
+            "Date".into(),
+            "Fee".into(),
+            "Seats filled".into(),
+        ]
+        .into();
+        assert_eq!(
+            kinds[0],
+            &Record::TableRow {
+                header: header.clone(),
+                cells: vec![
+                    "Malham Cove".into(),
+                    "2026-03-14".into(),
+                    "£45.00".into(),
+                    "91%".into()
+                ]
+            }
+        );
+        assert!(matches!(kinds[2], Record::TotalRow { cells, .. } if cells[2] == "£83.50"));
+        assert!(matches!(kinds[3], Record::Paragraph(p) if p.starts_with("Fees are per member")));
+        assert!(outline.blocks[0]
+            .sections
+            .iter()
+            .any(|s| s == "Club trips, 2026"));
+        assert_eq!(
+            outline.blocks[1].place.as_deref(),
+            Some("sheet 'Fees', row 4")
+        );
     }
 
     #[test]
