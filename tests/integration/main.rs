@@ -19,6 +19,7 @@ mod layout;
 mod one_route;
 mod own_documents;
 mod public_demo;
+mod reading;
 mod records;
 mod search_cli;
 mod sentence_vectors;

@@ -189,14 +189,20 @@ pub(super) fn is_total_label(label: &str) -> bool {
             || lower.starts_with("sub total"))
 }
 
-/// A note written across a table: a sentence, or a line that starts as notes do.
+/// A note written across a table: a sentence of words (it may hold a figure: "Children under 12
+/// go free."), or a line that starts as notes do.
 fn is_note(text: &str) -> bool {
     let words = text.split_whitespace().count();
+    let lettered = text
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphabetic) && !w.chars().any(|c| c.is_ascii_digit()))
+        .count();
     let marked = text.starts_with(['*', '†', '‡', '¹', '²', '³'])
         || ["note", "notes", "source", "sources"]
             .iter()
             .any(|w| text.to_lowercase().starts_with(w));
-    !is_value_cell(text) && (marked || (words >= 3 && text.ends_with('.')) || words >= 8)
+    let sentence = words >= 3 && lettered * 2 > words && text.ends_with('.');
+    marked || sentence || (words >= 8 && lettered * 2 > words)
 }
 
 /// A blank cell of a text column near the row's label, under a cell of words, in a data row:

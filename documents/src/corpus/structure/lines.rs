@@ -368,7 +368,7 @@ fn aligned_rows(group: &[&str]) -> Option<Vec<Vec<String>>> {
         .collect();
     let runs: Vec<Vec<(usize, String)>> = lines.iter().map(|l| text_runs(l)).collect();
     let tabular: Vec<usize> = (0..lines.len()).filter(|&n| runs[n].len() >= 2).collect();
-    if tabular.len() < 3 || tabular.len() * 3 < lines.len() * 2 {
+    if tabular.len() < 3 || tabular.len() * 2 < lines.len() {
         return None;
     }
     // The gutters of the body (the tabular lines after the first two, which may be headers
