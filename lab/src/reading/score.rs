@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
-use tally_documents::corpus::structure::{Passage, Record};
+use tally_documents::corpus::structure::{without_place, Passage, Record};
 
 use super::model::{Block, Document, RowKind, Table, Value, HEADER_PATH_SEPARATOR};
 use super::render::{Format, Holds};
@@ -109,7 +109,8 @@ fn read_tables(passages: &[Passage]) -> Vec<ReadTable> {
                 continue;
             }
         };
-        let key = (passage.context.clone(), header.to_vec());
+        // Rows differ by their place ("sheet 'Fees', row 7"), not by their table.
+        let key = (without_place(&passage.context).to_string(), header.to_vec());
         if last.as_ref() != Some(&key) {
             tables.push(ReadTable {
                 header: header.to_vec(),

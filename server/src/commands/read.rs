@@ -5,7 +5,7 @@
 use anyhow::Context;
 use tally_documents::corpus::budget::ReadBudget;
 use tally_documents::corpus::documents;
-use tally_documents::corpus::structure::{passages_of, Record};
+use tally_documents::corpus::structure::{passages_of, without_place, Record};
 
 use super::ingest::file_format;
 use crate::cli::ReadArgs;
@@ -60,7 +60,7 @@ fn as_json(
                     Some(Record::TotalRow { header, cells }) => (header, cells, "total"),
                     _ => continue,
                 };
-                let key = (passage.context.as_str(), &header[..]);
+                let key = (without_place(&passage.context), &header[..]);
                 if last != Some(key) {
                     tables.push(serde_json::json!({
                         "context": passage.context,
