@@ -1,7 +1,7 @@
 //! An e-mail (`.eml`) read with `mail-parser`: its subject is the title, its sender and date the
 //! place its text is at ("e-mail from Imogen Trask to Quarrington Singers committee, 2024-06-03"), its headers the `Label:
-//! value` lines a mail client shows (From, To, Date, Subject), its body (the plain text, or
-//! the HTML's text when it has no plain part) read as plain text is, and each attachment in a
+//! value` lines a mail client shows (From, To, Date, Subject), its body (the plain text read
+//! as plain text is, or the HTML read as a page is when it has no plain part), and each attachment in a
 //! format Tally reads read by that format's reader, at its own place ("attachment
 //! 'quote.txt'").
 
@@ -86,7 +86,21 @@ pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, Read
             });
         }
     }
-    if let Some(body) = message.body_text(0) {
+    // A body written only as HTML (a newsletter, a notice with a table) is read as a page is
+    // (issue 85: its tables, lists and headings kept); a plain body as plain text.
+    let plain = message.text_body.iter().any(|id| {
+        matches!(
+            message.parts.get(*id as usize).map(|p| &p.body),
+            Some(mail_parser::PartType::Text(_))
+        )
+    });
+    let html = if plain { None } else { message.body_html(0) };
+    if let Some(html) = html {
+        let mut body = html_outline(&html, budget)?;
+        // The page's title is the subject already.
+        body.title = None;
+        append_text(&mut out, body, &place);
+    } else if let Some(body) = message.body_text(0) {
         let body = lines::outline(&body, budget)?;
         append_text(&mut out, body, &place);
     }
