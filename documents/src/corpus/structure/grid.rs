@@ -44,13 +44,24 @@ pub(super) fn shape(mut rows: Vec<Vec<String>>, mut header_rows: usize) -> Shape
     let mut caption = None;
     // A title row: one cell of words (or the same words in every cell, a merge written out)
     // above a row that names two or more columns, in a table of three columns or more.
-    if width >= 3 && rows.len() >= 3 {
+    // Over two columns it is an infobox's title ("Elderholm" over "County | Caddingshire"):
+    // its rows are `Label: value` lines under it, with no header.
+    let infobox_title = width == 2 && rows.len() >= 2;
+    if (width >= 3 && rows.len() >= 3) || infobox_title {
         if let Some(title) = lone_text(&rows[0]) {
             let below = rows[1].iter().filter(|c| !c.trim().is_empty()).count();
             if below >= 2 && !is_value_cell(&title) {
                 caption = Some(title);
                 rows.remove(0);
                 header_rows = header_rows.saturating_sub(1);
+                if infobox_title {
+                    let body = rows.into_iter().map(classify).collect();
+                    return Shaped {
+                        caption,
+                        header: Vec::new(),
+                        rows: body,
+                    };
+                }
             }
         }
     }
