@@ -87,9 +87,33 @@ pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, Read
                 .into(),
         ));
     }
-    let furniture = furniture(&read);
+    let mut furniture = furniture(&read);
     // A running header that repeats the title is furniture on the first page too.
     let title_key = title.as_deref().map(furniture_key);
+    // A short line above the title on the first page is its running header (issue 85: a
+    // document of one page has no repetition to show it), and so is that line on every page.
+    if let (Some(first), Some(title_key)) = (read.first(), title_key.as_deref()) {
+        let paragraphs: Vec<String> = first
+            .elements
+            .iter()
+            .filter_map(|e| match e {
+                PdfBlock::Paragraph(p) => Some(p.plain_text()),
+                _ => None,
+            })
+            .collect();
+        if let Some(at) = paragraphs
+            .iter()
+            .take(3)
+            .position(|t| furniture_key(t) == title_key)
+        {
+            furniture.extend(
+                paragraphs[..at]
+                    .iter()
+                    .filter(|t| t.split_whitespace().count() <= 12)
+                    .map(|t| furniture_key(t)),
+            );
+        }
+    }
     let mut flow = Flow::new(budget);
     flow.title(title);
     for page in &read {
@@ -222,7 +246,7 @@ fn bold_line(p: &unpdf::model::Paragraph, text: &str) -> bool {
 
 /// A paragraph's text without its list marker (the record holds the items, not their bullets).
 fn inline_text(p: &unpdf::model::Paragraph) -> String {
-    let text = p.plain_text();
+    let text = without_markers(p);
     let text = text.trim();
     if p.style.list_info.is_some() {
         let text = text.trim_start_matches(['•', '-', '*', '–', '·', '◦', '▪']);
@@ -243,6 +267,53 @@ fn inline_text(p: &unpdf::model::Paragraph) -> String {
         };
     }
     text.to_string()
+}
+
+/// A paragraph's text without its note markers (issue 85): a run of one to three digits set
+/// raised or smaller than the text around it ("seats³", "£38,500¹") is a marker, not a digit of
+/// the word or number before it.
+fn without_markers(p: &unpdf::model::Paragraph) -> String {
+    use unpdf::model::InlineContent;
+    let sizes: Vec<f32> = p
+        .content
+        .iter()
+        .filter_map(|inline| match inline {
+            InlineContent::Text(run) if run.text.trim().chars().count() > 3 => run.style.font_size,
+            _ => None,
+        })
+        .collect();
+    let body = sizes.iter().copied().fold(0.0_f32, f32::max);
+    let marker = |run: &unpdf::model::TextRun| {
+        let text = run.text.trim();
+        let small = run
+            .style
+            .font_size
+            .is_some_and(|s| body > 0.0 && s < 0.8 * body);
+        !text.is_empty()
+            && text.chars().count() <= 3
+            && text
+                .chars()
+                .all(|c| c.is_ascii_digit() || "*†‡".contains(c))
+            && (run.style.superscript || small)
+    };
+    if !p
+        .content
+        .iter()
+        .any(|i| matches!(i, InlineContent::Text(run) if marker(run)))
+    {
+        return p.plain_text();
+    }
+    let mut text = String::new();
+    for inline in &p.content {
+        match inline {
+            InlineContent::Text(run) if marker(run) && run.text.ends_with(' ') => text.push(' '),
+            InlineContent::Text(run) if marker(run) => {}
+            InlineContent::Text(run) => text.push_str(&run.text),
+            InlineContent::LineBreak => text.push('\n'),
+            _ => {}
+        }
+    }
+    text
 }
 
 fn block_text(block: &PdfBlock) -> String {
