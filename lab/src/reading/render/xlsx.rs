@@ -109,7 +109,10 @@ pub(super) fn column_name(mut column: usize) -> String {
 }
 
 /// A table's cells and merges on its sheet, from row 0.
-fn layout(table: &Table) -> (Vec<Placed>, Vec<(usize, usize, usize, usize)>) {
+/// A merged region: top row, left column, bottom row, right column.
+type Region = (usize, usize, usize, usize);
+
+fn layout(table: &Table) -> (Vec<Placed>, Vec<Region>) {
     let width = table.width();
     let mut cells = Vec::new();
     let mut merges = Vec::new();
