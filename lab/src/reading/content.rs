@@ -531,7 +531,6 @@ fn table(domain: &Domain, random: &mut Random) -> Table {
         names.truncate(rows.min(names.len()));
         names
     };
-    let rows = labels.len();
     // Columns.
     let mut columns: Vec<(String, Kind)> = domain
         .columns
@@ -551,111 +550,17 @@ fn table(domain: &Domain, random: &mut Random) -> Table {
             columns.push((format!("{} {extra}", domain.split.0), domain.split.1));
         }
     }
-    let mut header: Vec<Vec<HeaderCell>> = Vec::new();
-    let cell = |text: &str, colspan: usize, rowspan: usize| HeaderCell {
-        text: text.to_string(),
-        colspan,
-        rowspan,
-    };
-    let mut kinds: Vec<Kind> = Vec::new();
-    let lead = if grouped { 2 } else { 1 };
+    let (header, mut kinds) = header_of(domain, &columns, grouped, two_rows);
     if two_rows {
         features.push("two-row header");
-        let seasons = ["2024–25", "2025–26"];
-        let mut top = vec![cell(domain.label, 1, 2)];
-        if grouped {
-            top.push(cell(domain.group.0, 1, 2));
-        }
-        top.push(cell(domain.split.0, 2, 1));
-        for (h, _) in &columns {
-            top.push(cell(h, 1, 2));
-        }
-        let mut lower: Vec<HeaderCell> = seasons.iter().map(|s| cell(s, 1, 1)).collect();
-        header.push(std::mem::take(&mut top));
-        header.push(std::mem::take(&mut lower));
-        kinds.extend([domain.split.1, domain.split.1]);
-    } else {
-        let mut top = vec![cell(domain.label, 1, 1)];
-        if grouped {
-            top.push(cell(domain.group.0, 1, 1));
-        }
-        for (h, _) in &columns {
-            top.push(cell(h, 1, 1));
-        }
-        header.push(top);
     }
     kinds.extend(columns.iter().map(|(_, k)| *k));
     if columns.iter().any(|(h, _)| h.contains('(')) || domain.split.0.contains('(') && two_rows {
         features.push("unit in header");
     }
-    // Body.
-    let groups = domain.group.1;
-    let per_group = rows.div_ceil(groups.len()).max(1);
-    let mut body: Vec<Row> = Vec::new();
-    let mut sums = vec![0.0; kinds.len()];
-    let mut group_sums = vec![0.0; kinds.len()];
-    for (n, label) in labels.iter().enumerate() {
-        let mut cells = vec![Cell {
-            value: Value::Text {
-                text: label.clone(),
-            },
-            rowspan: 1,
-        }];
-        if grouped {
-            let g = n / per_group;
-            let first = n % per_group == 0;
-            let span = per_group.min(rows - g * per_group);
-            cells.push(if first {
-                Cell {
-                    value: Value::Text {
-                        text: groups[g].to_string(),
-                    },
-                    rowspan: span,
-                }
-            } else {
-                Cell {
-                    value: Value::Covered,
-                    rowspan: 1,
-                }
-            });
-        }
-        for (c, kind) in kinds.iter().enumerate() {
-            let value = draw(*kind, random);
-            if let Some(x) = value.number() {
-                sums[c] += x;
-                group_sums[c] += x;
-            }
-            cells.push(Cell { value, rowspan: 1 });
-        }
-        body.push(Row {
-            kind: RowKind::Data,
-            cells,
-        });
-        let group_ends = grouped && (n % per_group == per_group - 1 || n + 1 == rows);
-        if subtotals && group_ends {
-            body.push(total_row("Subtotal", lead, &kinds, &group_sums));
-            group_sums.iter_mut().for_each(|s| *s = 0.0);
-        }
-    }
+    let lead = if grouped { 2 } else { 1 };
+    let (mut body, sums) = body_of(domain, &labels, &kinds, grouped, subtotals, random);
     if subtotals {
-        // A subtotal row between merged cells would split the merge: the group column is not
-        // merged in a table with subtotals.
-        for row in &mut body {
-            if row.kind == RowKind::Data {
-                row.cells[1].rowspan = 1;
-            }
-        }
-        let mut last = String::new();
-        for row in &mut body {
-            if row.kind != RowKind::Data {
-                continue;
-            }
-            match &row.cells[1].value {
-                Value::Text { text } => last = text.clone(),
-                Value::Covered => row.cells[1].value = Value::Text { text: last.clone() },
-                _ => {}
-            }
-        }
         features.push("subtotal rows");
     } else if grouped {
         features.push("merged down");
@@ -707,6 +612,132 @@ fn table(domain: &Domain, random: &mut Random) -> Table {
         rows: body,
         features,
     }
+}
+
+/// The data rows of a table (with Subtotal rows under each group when `subtotals`, whose group
+/// column is then not merged) and the sums of its columns.
+fn body_of(
+    domain: &Domain,
+    labels: &[String],
+    kinds: &[Kind],
+    grouped: bool,
+    subtotals: bool,
+    random: &mut Random,
+) -> (Vec<Row>, Vec<f64>) {
+    let rows = labels.len();
+    let lead = if grouped { 2 } else { 1 };
+    let groups = domain.group.1;
+    let per_group = rows.div_ceil(groups.len()).max(1);
+    let mut body: Vec<Row> = Vec::new();
+    let mut sums = vec![0.0; kinds.len()];
+    let mut group_sums = vec![0.0; kinds.len()];
+    for (n, label) in labels.iter().enumerate() {
+        let mut cells = vec![Cell {
+            value: Value::Text {
+                text: label.clone(),
+            },
+            rowspan: 1,
+        }];
+        if grouped {
+            let g = n / per_group;
+            let first = n % per_group == 0;
+            let span = per_group.min(rows - g * per_group);
+            cells.push(if first {
+                Cell {
+                    value: Value::Text {
+                        text: groups[g].to_string(),
+                    },
+                    rowspan: span,
+                }
+            } else {
+                Cell {
+                    value: Value::Covered,
+                    rowspan: 1,
+                }
+            });
+        }
+        for (c, kind) in kinds.iter().enumerate() {
+            let value = draw(*kind, random);
+            if let Some(x) = value.number() {
+                sums[c] += x;
+                group_sums[c] += x;
+            }
+            cells.push(Cell { value, rowspan: 1 });
+        }
+        body.push(Row {
+            kind: RowKind::Data,
+            cells,
+        });
+        let group_ends = grouped && (n % per_group == per_group - 1 || n + 1 == rows);
+        if subtotals && group_ends {
+            body.push(total_row("Subtotal", lead, kinds, &group_sums));
+            group_sums.iter_mut().for_each(|s| *s = 0.0);
+        }
+    }
+    if subtotals {
+        // A subtotal row between merged cells would split the merge: the group column is not
+        // merged in a table with subtotals.
+        for row in &mut body {
+            if row.kind == RowKind::Data {
+                row.cells[1].rowspan = 1;
+            }
+        }
+        let mut last = String::new();
+        for row in &mut body {
+            if row.kind != RowKind::Data {
+                continue;
+            }
+            match &row.cells[1].value {
+                Value::Text { text } => last = text.clone(),
+                Value::Covered => row.cells[1].value = Value::Text { text: last.clone() },
+                _ => {}
+            }
+        }
+    }
+    (body, sums)
+}
+
+/// The header rows of a table of `columns` (a label column, a group column when `grouped`, a
+/// measure split over two seasons under a merged cell when `two_rows`) and the kinds of its
+/// value columns.
+fn header_of(
+    domain: &Domain,
+    columns: &[(String, Kind)],
+    grouped: bool,
+    two_rows: bool,
+) -> (Vec<Vec<HeaderCell>>, Vec<Kind>) {
+    let mut header: Vec<Vec<HeaderCell>> = Vec::new();
+    let cell = |text: &str, colspan: usize, rowspan: usize| HeaderCell {
+        text: text.to_string(),
+        colspan,
+        rowspan,
+    };
+    let mut kinds: Vec<Kind> = Vec::new();
+    if two_rows {
+        let seasons = ["2024–25", "2025–26"];
+        let mut top = vec![cell(domain.label, 1, 2)];
+        if grouped {
+            top.push(cell(domain.group.0, 1, 2));
+        }
+        top.push(cell(domain.split.0, 2, 1));
+        for (h, _) in columns {
+            top.push(cell(h, 1, 2));
+        }
+        let mut lower: Vec<HeaderCell> = seasons.iter().map(|s| cell(s, 1, 1)).collect();
+        header.push(std::mem::take(&mut top));
+        header.push(std::mem::take(&mut lower));
+        kinds.extend([domain.split.1, domain.split.1]);
+    } else {
+        let mut top = vec![cell(domain.label, 1, 1)];
+        if grouped {
+            top.push(cell(domain.group.0, 1, 1));
+        }
+        for (h, _) in columns {
+            top.push(cell(h, 1, 1));
+        }
+        header.push(top);
+    }
+    (header, kinds)
 }
 
 /// A Total or Subtotal row: the label, blank group cell, and the sums of the columns that are

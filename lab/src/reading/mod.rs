@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use tally_documents::corpus::budget::ReadBudget;
 use tally_documents::corpus::documents::read_file;
+use tally_documents::corpus::documents::DocumentsError;
 use tally_documents::corpus::structure::{passages_of, Passage};
 use tally_documents::corpus::Format as ReadFormat;
 
@@ -55,7 +56,7 @@ pub struct ReadingReport {
 
 /// What Tally reads from `bytes`, written in `format`, as the passages its indexes would hold;
 /// `Err` with the reader's sentence when it refuses the file.
-pub fn read_back(bytes: &[u8], format: Format, name: &str) -> Result<Vec<Passage>, String> {
+pub fn read_back(bytes: &[u8], format: Format, name: &str) -> Result<Vec<Passage>, DocumentsError> {
     let read_format = ReadFormat::of_extension(name).unwrap_or(match format {
         Format::Text => ReadFormat::Text,
         _ => ReadFormat::Html,
@@ -65,8 +66,7 @@ pub fn read_back(bytes: &[u8], format: Format, name: &str) -> Result<Vec<Passage
         read_format,
         name,
         &ReadBudget::for_bytes(bytes.len()),
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     Ok(documents
         .iter()
         .flat_map(|d| passages_of(&d.text, &d.source))
@@ -96,7 +96,7 @@ pub fn evaluate(seeds: impl Iterator<Item = u64>, formats: &[Format]) -> Reading
             let passages = match read {
                 Ok(passages) => passages,
                 Err(why) => {
-                    report.refused.push((name.clone(), why));
+                    report.refused.push((name.clone(), why.to_string()));
                     Vec::new()
                 }
             };

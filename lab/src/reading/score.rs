@@ -294,42 +294,8 @@ fn score_table(table: &Table, read: &[ReadTable], used: &mut [bool], score: &mut
         match row.kind {
             RowKind::Data => {
                 let shown: Vec<String> = values.iter().map(Value::shown).collect();
-                teds_truth.push(shown.clone());
-                let truth_label = canon(&shown[0]);
-                let read_row = best.rows.iter().find(|(cells, data)| {
-                    *data && label(cells).is_some_and(|l| same(&l, &truth_label))
-                });
-                score.row_kinds.add(read_row.is_some());
-                for (c, value) in shown.iter().enumerate() {
-                    if value.is_empty() {
-                        continue;
-                    }
-                    let right = read_row.is_some_and(|(cells, _)| {
-                        let header_right = best
-                            .header
-                            .get(c)
-                            .is_some_and(|h| path(h) == path(&paths[c]));
-                        let value_right = cells
-                            .get(c)
-                            .is_some_and(|cell| same(&canon(cell), &canon(value)));
-                        header_right && value_right
-                    });
-                    if !right && std::env::var_os("TALLY_READING_MISSES").is_some() {
-                        eprintln!(
-                            "cell {c} of {:?}: truth {value:?}, read {:?}",
-                            shown[0],
-                            read_row.map(|(cells, _)| cells)
-                        );
-                    }
-                    score.cells.entry("all".into()).or_default().add(right);
-                    for feature in &table.features {
-                        score
-                            .cells
-                            .entry(feature.to_string())
-                            .or_default()
-                            .add(right);
-                    }
-                }
+                score_data_row(table, &paths, &shown, best, score);
+                teds_truth.push(shown);
             }
             RowKind::Total => {
                 teds_truth.push(values.iter().map(Value::shown).collect());
@@ -360,6 +326,54 @@ fn score_table(table: &Table, read: &[ReadTable], used: &mut [bool], score: &mut
     }
     score.teds.0 += teds(&teds_truth, &teds_read);
     score.teds.1 += 1;
+}
+
+/// Scores one data row's cells: right when the read row with its label has the value under
+/// the truth's header path.
+fn score_data_row(
+    table: &Table,
+    paths: &[String],
+    shown: &[String],
+    best: &ReadTable,
+    score: &mut FileScore,
+) {
+    let label = |cells: &[String]| cells.first().map(|c| canon(c));
+    let truth_label = canon(&shown[0]);
+    let read_row = best
+        .rows
+        .iter()
+        .find(|(cells, data)| *data && label(cells).is_some_and(|l| same(&l, &truth_label)));
+    score.row_kinds.add(read_row.is_some());
+    for (c, value) in shown.iter().enumerate() {
+        if value.is_empty() {
+            continue;
+        }
+        let right = read_row.is_some_and(|(cells, _)| {
+            let header_right = best
+                .header
+                .get(c)
+                .is_some_and(|h| path(h) == path(&paths[c]));
+            let value_right = cells
+                .get(c)
+                .is_some_and(|cell| same(&canon(cell), &canon(value)));
+            header_right && value_right
+        });
+        if !right && std::env::var_os("TALLY_READING_MISSES").is_some() {
+            eprintln!(
+                "cell {c} of {:?}: truth {value:?}, read {:?}",
+                shown[0],
+                read_row.map(|(cells, _)| cells)
+            );
+        }
+        score.cells.entry("all".into()).or_default().add(right);
+        for feature in &table.features {
+            score
+                .cells
+                .entry(feature.to_string())
+                .or_default()
+                .add(right);
+        }
+    }
 }
 
 /// A TEDS-style similarity of two tables as trees of rows and cells: 1 − the cost of the

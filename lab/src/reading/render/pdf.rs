@@ -634,6 +634,16 @@ impl TableLayout {
                 ruled_under,
             });
         }
+        layout.push_body(table, size, height);
+        layout
+    }
+
+    /// The body's lines: each row's cells placed in their columns (numbers to the right), a
+    /// note across the table, the rule under a cell left out above a cell merged into it.
+    fn push_body(&mut self, table: &Table, size: f32, height: f32) {
+        let width = table.width();
+        let whole = self.span(0, width);
+        let all = vec![true; width];
         for (r, row) in table.rows.iter().enumerate() {
             if row.kind == RowKind::Note {
                 // Written across the table from its left, wrapped within it.
@@ -648,12 +658,12 @@ impl TableLayout {
                     .enumerate()
                     .map(|(n, l)| Piece {
                         dy: n as f32 * size * 1.2,
-                        ..Piece::plain(layout.columns[0].0, Font::Regular, size, l)
+                        ..Piece::plain(self.columns[0].0, Font::Regular, size, l)
                     })
                     .collect();
                 let extra = pieces.len().saturating_sub(1) as f32 * size * 1.2;
                 let ruled_under = all.clone();
-                layout.body.push(TableLine {
+                self.body.push(TableLine {
                     height: height + extra,
                     pieces,
                     ruled_under,
@@ -671,7 +681,7 @@ impl TableLayout {
                 if text.is_empty() {
                     continue;
                 }
-                let (left, w) = layout.columns[c];
+                let (left, w) = self.columns[c];
                 let dx = if cell.value.number().is_some() {
                     left + w - width_of(&text, font, size)
                 } else {
@@ -686,13 +696,12 @@ impl TableLayout {
                         || below.is_some_and(|b| b.kind == RowKind::Note)
                 })
                 .collect();
-            layout.body.push(TableLine {
+            self.body.push(TableLine {
                 height,
                 pieces,
                 ruled_under,
             });
         }
-        layout
     }
 
     /// The left and right edges (on the page) of columns `from..to`, half a gap either side.
