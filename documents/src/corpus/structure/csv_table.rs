@@ -1,6 +1,7 @@
 //! A CSV file read with the `csv` crate: one table whose first record names the columns.
 
-use super::lines::{is_value_cell, push_grid};
+use super::grid::is_value_cell;
+use super::lines::push_grid;
 use super::{Outline, OutlineBuilder};
 use crate::corpus::budget::{ReadBudget, ReadRefused, TableSize};
 

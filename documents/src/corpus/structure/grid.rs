@@ -5,7 +5,6 @@
 //! 2025–26"), and each body row told apart: data, a Total or Subtotal row (kept as a check,
 //! never counted as data), or a note written across the table ("Fees are per term.").
 
-use super::lines::is_value_cell;
 use crate::corpus::budget::{ReadRefused, MAX_TABLE_CELLS, MAX_TABLE_COLUMNS};
 
 /// The separator of a header path's parts.
@@ -214,6 +213,22 @@ fn is_note(text: &str) -> bool {
             .any(|w| text.to_lowercase().starts_with(w));
     let sentence = words >= 3 && lettered * 2 > words && text.ends_with('.');
     marked || sentence || (words >= 8 && lettered * 2 > words)
+}
+
+/// Whether a table cell holds a value: a word of it is a number ("4", "£3.50", "Carn Mheall,
+/// 412 m"), other than a year (a column named by its year, "Population (2021)"). Digits inside
+/// a name ("RX-600", "Q3") do not make a value.
+pub(super) fn is_value_cell(cell: &str) -> bool {
+    cell.split_whitespace().any(|word| {
+        let word = word.trim_matches(|c: char| !c.is_alphanumeric() && !"£$€".contains(c));
+        let year = word.len() == 4
+            && word.chars().all(|c| c.is_ascii_digit())
+            && (word.starts_with("19") || word.starts_with("20"));
+        let number = word
+            .trim_start_matches(['£', '$', '€'])
+            .starts_with(|c: char| c.is_ascii_digit());
+        number && !year
+    })
 }
 
 /// A blank cell of a text column near the row's label, under a cell of words, in a data row:

@@ -8,7 +8,7 @@ use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
 
-use super::grid::{self, BodyRow};
+use super::grid::{self, is_value_cell, BodyRow};
 use super::{clean, Outline, OutlineBuilder, Record};
 use crate::corpus::budget::{ReadBudget, ReadRefused, TableSize};
 
@@ -448,24 +448,7 @@ fn is_rule(line: &str) -> bool {
 }
 
 /// Table rows as blocks: the first row is the header when it holds no number and a later row
-/// does (a header names columns; rows hold values).
-/// Whether a table cell holds a value: a word of it is a number ("4", "£3.50", "Carn Mheall,
-/// 412 m"), other than a year (a column named by its year, "Population (2021)"). Digits inside
-/// a name ("RX-600", "Q3") do not make a value.
-pub(super) fn is_value_cell(cell: &str) -> bool {
-    cell.split_whitespace().any(|word| {
-        let word = word.trim_matches(|c: char| !c.is_alphanumeric() && !"£$€".contains(c));
-        let year = word.len() == 4
-            && word.chars().all(|c| c.is_ascii_digit())
-            && (word.starts_with("19") || word.starts_with("20"));
-        let number = word
-            .trim_start_matches(['£', '$', '€'])
-            .starts_with(|c: char| c.is_ascii_digit());
-        number && !year
-    })
-}
-
-/// Refused past the table bounds of [`crate::corpus::budget`].
+/// does (a header names columns; rows hold values). Refused past the table bounds of [`crate::corpus::budget`].
 pub(super) fn push_table(
     builder: &mut OutlineBuilder,
     rows: Vec<Vec<String>>,
