@@ -40,7 +40,7 @@ async fn run() -> anyhow::Result<()> {
         Command::Corpus(CorpusCommand::Delete { name, indexes }) => corpus::delete(&name, &indexes),
         Command::Ask(args) => ask::ask(&args).await,
         Command::Search(args) => search::search(&args),
-        Command::Value(args) => value::value(&args),
+        Command::Value(args) => value::value(&args).await,
         Command::Extract(args) => extract::extract_command(&args),
         Command::Train(TrainCommand::CountSpans(args)) => count::train(&args),
         Command::Train(TrainCommand::SearchRanker(args)) => search::train_ranker(&args),

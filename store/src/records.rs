@@ -112,6 +112,7 @@ pub async fn delete_tables(
 
 #[derive(FromRow)]
 struct TableRow {
+    corpus: String,
     id: i64,
     document: String,
     context: String,
@@ -119,14 +120,17 @@ struct TableRow {
     row_count: i32,
 }
 
-/// The tables of `corpus` without their rows, each with its id.
-pub async fn schemas(db: &Database, corpus: &str) -> Result<Vec<(i64, TableSchema)>, DbError> {
+/// The tables of `corpora` without their rows, each with its corpus and id.
+pub async fn schemas_in(
+    db: &Database,
+    corpora: &[String],
+) -> Result<Vec<(String, i64, TableSchema)>, DbError> {
     let pool = db.pool().await?;
     let rows: Vec<TableRow> = sqlx::query_as(
-        "SELECT id, document, context, columns, row_count FROM record_tables \
-         WHERE corpus = $1 ORDER BY id",
+        "SELECT corpus, id, document, context, columns, row_count FROM record_tables \
+         WHERE corpus = ANY($1) ORDER BY id",
     )
-    .bind(corpus)
+    .bind(corpora)
     .fetch_all(pool)
     .await
     .map_err(classify)?;
@@ -134,6 +138,7 @@ pub async fn schemas(db: &Database, corpus: &str) -> Result<Vec<(i64, TableSchem
         .into_iter()
         .map(|t| {
             (
+                t.corpus,
                 t.id,
                 TableSchema {
                     document: t.document,

@@ -128,7 +128,7 @@ async fn sql_and_code_agree_on_the_collection() {
     use tally_documents::corpus::format::Format;
     use tally_documents::corpus::indexing::{self, Indexes};
     use tally_documents::snippet_index::SnippetIndex;
-    use tally_engine::records::{answer_in_memory, MemoryRecords};
+    use tally_engine::records::{answer_over, MemoryRecords};
 
     let dir =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/aggregations");
@@ -170,7 +170,9 @@ async fn sql_and_code_agree_on_the_collection() {
     for line in questions.lines().filter(|l| !l.trim().is_empty()) {
         let case: serde_json::Value = serde_json::from_str(line).unwrap();
         let question = case["question"].as_str().unwrap();
-        let Some(in_memory) = answer_in_memory(question, &settings, records.tables("collection"))
+        let scope = ["collection".to_string()];
+        let Some(in_memory) =
+            answer_over(question, &settings, &records, &scope).unwrap_or_else(|e| match e {})
         else {
             continue;
         };

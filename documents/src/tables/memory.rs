@@ -43,6 +43,32 @@ impl MemoryRecords {
         Ok(records)
     }
 
+    /// The tables of each of `corpora` read back from the snippet index (what a question asked
+    /// over every corpus is planned over).
+    pub fn from_snippet_index_corpora(
+        index: &crate::snippet_index::SnippetIndex,
+        corpora: &[String],
+    ) -> Result<Self, crate::snippet_index::IndexError> {
+        let mut records = MemoryRecords::default();
+        for corpus in corpora {
+            let mut one = Self::from_snippet_index(index, corpus)?;
+            if let Some(tables) = one.tables.remove(corpus) {
+                records.tables.insert(corpus.clone(), tables);
+            }
+        }
+        Ok(records)
+    }
+
+    /// Sets `corpus`'s tables.
+    pub fn insert(&mut self, corpus: &str, tables: Vec<RecordTable>) {
+        self.tables.insert(corpus.to_string(), tables);
+    }
+
+    /// The corpora that hold tables.
+    pub fn corpora(&self) -> Vec<String> {
+        self.tables.keys().cloned().collect()
+    }
+
     /// The tables of `corpus` (none for a corpus without tables or unknown).
     pub fn tables(&self, corpus: &str) -> &[RecordTable] {
         self.tables.get(corpus).map_or(&[], Vec::as_slice)

@@ -11,11 +11,13 @@ mod answer;
 mod compute;
 mod plan;
 mod question;
+mod source;
 
 pub use answer::{aggregation_answer, no_such_column_answer};
 pub use compute::{compute, Computed};
 pub use plan::{plan, AggregateQuery, Bound, Filter, FilterTest, Plan};
 pub use question::{read_question, AggregationQuestion, AskedCondition};
+pub use source::{answer_over, RecordSource, ScopedTable};
 pub use tally_documents::tables::MemoryRecords;
 pub use tally_documents::tables::{
     in_column_unit, tables_of, tables_of_records, year_of, Cell, Column, ColumnKind, RecordTable,
@@ -50,29 +52,5 @@ pub fn decide(
         Plan::NoSuchColumn { table, asked } => Some(Decision::Answer(Box::new(
             no_such_column_answer(question, settings, &schemas[table], &asked),
         ))),
-    }
-}
-
-/// Answers `question` over `tables` in memory; `None` when it asks no aggregation of them.
-pub fn answer_in_memory(
-    question: &str,
-    settings: &CountSettings,
-    tables: &[RecordTable],
-) -> Option<CountAnswer> {
-    let schemas: Vec<TableSchema> = tables.iter().map(RecordTable::schema).collect();
-    match decide(question, settings, &schemas)? {
-        Decision::Answer(answer) => Some(*answer),
-        Decision::Compute(query) => {
-            let table = &tables[query.table];
-            let computed = compute(table, &query);
-            Some(aggregation_answer(
-                question,
-                settings,
-                &schemas[query.table],
-                &query,
-                &computed,
-                &table.rows,
-            ))
-        }
     }
 }

@@ -82,6 +82,13 @@ pub struct EvalAggregationsArgs {
     /// the figure to compare with.
     #[arg(long)]
     pub without_records: bool,
+    /// Ask as from the home page: no corpus chosen, the default corpus (the distractors)
+    /// ingested beside the collection, the tables of every corpus planned over (issue 86).
+    #[arg(long)]
+    pub all_corpora: bool,
+    /// Where the public data sets are (the default corpus, with `--all-corpora`).
+    #[command(flatten)]
+    pub data: DataArgs,
     /// The models the questions are answered with.
     #[command(flatten)]
     pub models: ModelArgs,

@@ -77,8 +77,12 @@ pub fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
     let cases = read_cases(&args.dir.join("questions.jsonl"))?;
     let documents = read_documents_dir(&args.dir.join("documents"))?;
     let _ = std::fs::remove_dir_all(&args.work);
-    let snippets = SnippetIndex::in_memory()?;
-    let sentences = SentenceIndex::open_or_create(&args.work.join("sentences"))?;
+    // From the home page, the default corpus is there too (the distractors).
+    let data = args.data.dir().filter(|_| args.all_corpora);
+    let snippets =
+        tally_setup::loading::open_snippet_index(&args.work.join("snippets"), data.as_deref())?;
+    let sentences =
+        tally_setup::loading::open_sentence_index(&args.work.join("sentences"), data.as_deref())?;
     indexing::ingest(
         &Indexes {
             snippets: Some(&snippets),
@@ -89,10 +93,10 @@ pub fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
         &mut |_| {},
     )?;
     // The tables as a server reads them back from its snippet index.
-    let records = MemoryRecords::from_snippet_index(&snippets, CORPUS)?;
+    let records = MemoryRecords::from_snippet_index_corpora(&snippets, &snippets.corpora()?)?;
     let pipeline = load_pipeline(&args.models)?;
     let mut settings = args.settings.0.clone();
-    settings.corpus = Some(CORPUS.to_string());
+    settings.corpus = (!args.all_corpora).then(|| CORPUS.to_string());
 
     let mut tallies: BTreeMap<(String, String), Tally> = BTreeMap::new();
     let mut routes: BTreeMap<(String, &'static str), usize> = BTreeMap::new();
@@ -139,10 +143,15 @@ pub fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
         }
     }
     println!(
-        "{} documents, {} questions ({} unanswerable); halves fixed by the collection",
+        "{} documents, {} questions ({} unanswerable); halves fixed by the collection; asked {}",
         documents.len(),
         cases.len(),
-        cases.iter().filter(|c| c.answer.is_none()).count()
+        cases.iter().filter(|c| c.answer.is_none()).count(),
+        if args.all_corpora {
+            "over all corpora (no corpus chosen, the default corpus beside)"
+        } else {
+            "over the collection's corpus"
+        }
     );
     print_report(&tallies, &routes, &misses, args.show_test);
     Ok(())
@@ -200,13 +209,15 @@ fn answer_case(
     snippets: &SnippetIndex,
     sentences: &SentenceIndex,
 ) -> anyhow::Result<Given> {
+    // The corpus chosen, or every corpus the index holds (issue 86), as the service plans.
+    let scope = match &settings.corpus {
+        Some(corpus) => vec![corpus.clone()],
+        None => records.corpora(),
+    };
     let over_records = (!args.without_records)
         .then(|| {
-            tally_engine::records::answer_in_memory(
-                &case.question,
-                settings,
-                records.tables(CORPUS),
-            )
+            tally_engine::records::answer_over(&case.question, settings, records, &scope)
+                .unwrap_or_else(|e| match e {})
         })
         .flatten();
     let given = if let Some(answer) = over_records {
@@ -233,7 +244,7 @@ fn answer_case(
         let answer = answer_with_tables(
             &parse_question(&case.question),
             snippets,
-            Some(CORPUS),
+            settings.corpus.as_deref(),
             sentences.observations(),
             &ValueSettings::default(),
         )?;

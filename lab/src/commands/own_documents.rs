@@ -17,6 +17,7 @@ use tally_documents::corpus::indexing::{self, Indexes};
 use tally_documents::sentence_store::index::{Document, SentenceIndex};
 use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::count::pipeline::carry_on;
+use tally_engine::records::MemoryRecords;
 use tally_engine::value::{parse_question, ValueSettings};
 
 use super::own_document_instances::InstanceCheck;
@@ -345,7 +346,7 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
         &mut |_| {},
     )?;
     let mut misses = Vec::new();
-    let records = tally_engine::records::MemoryRecords::from_snippet_index(&snippets, CORPUS)?;
+    let records = MemoryRecords::from_snippet_index_corpora(&snippets, &snippets.corpora()?)?;
     let mut instances = InstanceCheck::read(&args.dir)?;
     let counts = count_tallies(args, &collection, &snippets, &mut instances, &mut misses)?;
     let values = value_tallies(
@@ -406,7 +407,7 @@ fn value_tallies(
     args: &EvalOwnDocumentsArgs,
     collection: &Collection,
     snippets: &SnippetIndex,
-    records: &tally_engine::records::MemoryRecords,
+    records: &MemoryRecords,
     settings: [(&'static str, &SentenceIndex); 2],
     misses: &mut Vec<String>,
 ) -> anyhow::Result<Tallies> {
@@ -423,17 +424,15 @@ fn value_tallies(
         let corpus = (setting == "documents").then_some(CORPUS);
         for q in &collection.values {
             // As the service answers over a chosen corpus: its tables first (issue 74).
-            let over_records = corpus.and_then(|corpus| {
+            // Over every corpus when none is chosen, as the service plans (issue 86).
+            let scope = records_scope(records, corpus);
+            let over_records = {
                 let settings = tally_engine::count::CountSettings {
-                    corpus: Some(corpus.to_string()),
+                    corpus: corpus.map(str::to_string),
                     ..Default::default()
                 };
-                tally_engine::records::answer_in_memory(
-                    &q.question,
-                    &settings,
-                    records.tables(corpus),
-                )
-            });
+                over_records(&q.question, &settings, records, &scope)
+            };
             // The outcome and what was given, from the records or the value reader.
             let (outcome, given) = match over_records {
                 Some(over_records) => (
@@ -498,6 +497,25 @@ fn value_tallies(
 /// The name of the rows that hold every kind of document.
 const ALL_KINDS: &str = "all";
 
+/// The corpora a question is planned over: the one chosen, or every corpus that holds tables.
+fn records_scope(records: &MemoryRecords, corpus: Option<&str>) -> Vec<String> {
+    match corpus {
+        Some(corpus) => vec![corpus.to_string()],
+        None => records.corpora(),
+    }
+}
+
+/// The answer over the records of `scope`, as the service computes it.
+fn over_records(
+    question: &str,
+    settings: &tally_engine::count::CountSettings,
+    records: &MemoryRecords,
+    scope: &[String],
+) -> Option<tally_engine::count::CountAnswer> {
+    tally_engine::records::answer_over(question, settings, records, scope)
+        .unwrap_or_else(|e| match e {})
+}
+
 /// Answers every count question in both settings; tallies them, notes the instances and the
 /// misses.
 fn count_tallies(
@@ -510,8 +528,8 @@ fn count_tallies(
     let pipeline = load_pipeline(&args.models)?;
     let base = args.settings.0.clone();
     let mut tallies = Tallies::new();
-    // As the service answers over a chosen corpus: its tables first (issue 74).
-    let records = tally_engine::records::MemoryRecords::from_snippet_index(snippets, CORPUS)?;
+    // As the service answers: the tables in scope first (issues 74 and 86).
+    let records = MemoryRecords::from_snippet_index_corpora(snippets, &snippets.corpora()?)?;
     for (setting, corpus) in SETTINGS {
         if args.documents_only && corpus.is_none() {
             continue;
@@ -519,13 +537,8 @@ fn count_tallies(
         let mut settings = base.clone();
         settings.corpus = corpus.map(str::to_string);
         for q in &collection.questions {
-            let over_records = corpus.and_then(|corpus| {
-                tally_engine::records::answer_in_memory(
-                    &q.question,
-                    &settings,
-                    records.tables(corpus),
-                )
-            });
+            let scope = records_scope(&records, corpus);
+            let over_records = over_records(&q.question, &settings, &records, &scope);
             let answer = match over_records {
                 Some(answer) => answer,
                 None => {

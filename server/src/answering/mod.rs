@@ -12,9 +12,7 @@ use serde::Serialize;
 use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::count::pipeline::StageTiming;
 use tally_engine::count::{CountPipeline, CountSettings};
-use tally_engine::records::{
-    aggregation_answer, answer_in_memory, decide, Decision, MemoryRecords, TableSchema,
-};
+use tally_engine::records::{answer_over, RecordSource as _};
 
 use tally_encoder::Encoder;
 use tally_engine::search::{search, SearchSettings, SentenceIndex};
@@ -33,6 +31,7 @@ mod cache;
 mod check;
 mod dispatch;
 mod engines;
+mod records;
 mod slots;
 mod summary;
 mod vectors;
@@ -88,6 +87,8 @@ pub struct Answerer {
     /// The database whose record tables aggregations run over (issue 74); without one (`tally
     /// ask`), the tables are read back from the snippet index.
     records: Option<Database>,
+    /// The tables read back from the snippet index, per corpus (without a database).
+    held_tables: Arc<records::HeldTables>,
     /// Corpora being indexed (from the database) right now: not offered and not asked, so that
     /// no answer comes from half a corpus.
     /// Corpora hidden from questions, and why.
@@ -167,6 +168,7 @@ impl Answerer {
             cache: Arc::new(Mutex::new(Cache::default())),
             web: None,
             records: None,
+            held_tables: Arc::default(),
             hidden: Arc::default(),
             vectors: Arc::default(),
         }
@@ -260,6 +262,7 @@ impl Answerer {
     }
 
     fn hide(&self, corpus: &str, why: Hidden) {
+        self.held_tables.forget(corpus);
         if let Ok(mut hidden) = self.hidden.lock() {
             hidden.insert(corpus.to_string(), why);
         }
@@ -267,6 +270,7 @@ impl Answerer {
 
     /// `corpus` is indexed whole (or gone), and offered if it is there.
     pub fn indexed(&self, corpus: &str) {
+        self.held_tables.forget(corpus);
         if let Ok(mut hidden) = self.hidden.lock() {
             hidden.remove(corpus);
         }
@@ -547,74 +551,57 @@ impl Answerer {
         Ok(answer)
     }
 
-    /// The answer computed over the asked corpus's tables when the question asks to count,
-    /// add up, average or compare their rows under a condition (or a condition on a column a
-    /// table lacks: declined); `None` when it asks none of that, or no corpus is chosen. Every
-    /// entry point answers through here, before the kind is decided: "which station has the
-    /// most platforms" is computed, not read as a value.
+    /// The answer computed over the tables in scope (the corpus chosen, or every corpus
+    /// offered when none is) when the question asks to count, add up, average or compare their
+    /// rows under a condition (or a condition on a column a table lacks: declined); `None` when
+    /// it asks none of that. Every entry point answers through here, before the kind is
+    /// decided: "which station has the most platforms" is computed, not read as a value.
     async fn over_records(
         &self,
         engines: &Arc<Engines>,
         question: &str,
         checked: &Checked,
     ) -> Result<Option<Answer>, AnswerError> {
-        let Some(corpus) = checked.count.corpus.clone() else {
-            return Ok(None);
-        };
         let count_allowed = checked
             .forced
             .is_none_or(|kind| kind == QuestionKind::Count);
         if checked.snippet_source != SnippetSource::Corpus || !count_allowed {
             return Ok(None);
         }
-        let schemas = match &self.records {
-            Some(db) => match tally_store::records::schemas(db, &corpus).await {
-                Ok(schemas) => schemas,
-                Err(e) => {
-                    // The snippet index holds the same tables: answer from it meanwhile.
-                    tracing::warn!(
-                        "the record tables could not be read ({e}); reading the index's"
-                    );
-                    Vec::new()
-                }
-            },
-            None => Vec::new(),
+        let corpora = match &checked.count.corpus {
+            Some(corpus) => vec![corpus.clone()],
+            None => self.offered_corpora(engines),
         };
         let settings = checked.count.clone();
-        let computed = if let (Some(db), false) = (&self.records, schemas.is_empty()) {
-            let (ids, schemas): (Vec<i64>, Vec<TableSchema>) = schemas.into_iter().unzip();
-            match decide(question, &settings, &schemas) {
-                None => None,
-                Some(Decision::Answer(answer)) => Some(*answer),
-                Some(Decision::Compute(query)) => {
-                    let (computed, rows) = tally_store::records::run(db, ids[query.table], &query)
-                        .await
-                        .map_err(|e| {
+        let engines = Arc::clone(engines);
+        let asked = question.to_string();
+        let db = self.records.clone();
+        let held = Arc::clone(&self.held_tables);
+        let runtime = tokio::runtime::Handle::current();
+        let computed = tokio::task::spawn_blocking(move || {
+            if let Some(db) = &db {
+                let stored = records::StoredRecords { db, runtime };
+                match stored.tables(&corpora) {
+                    // The snippet index holds the same tables: read from it when the
+                    // database has none of them (a corpus ingested beside it) or fails.
+                    Ok(tables) if tables.is_empty() => {}
+                    Ok(_) => {
+                        return answer_over(&asked, &settings, &stored, &corpora).map_err(|e| {
                             AnswerError::Failed(format!("the aggregation could not run: {e}"))
-                        })?;
-                    Some(aggregation_answer(
-                        question,
-                        &settings,
-                        &schemas[query.table],
-                        &query,
-                        &computed,
-                        &rows,
-                    ))
+                        })
+                    }
+                    Err(e) => tracing::warn!(
+                        "the record tables could not be read ({e}); reading the index's"
+                    ),
                 }
             }
-        } else {
-            let engines = Arc::clone(engines);
-            let asked = question.to_string();
-            tokio::task::spawn_blocking(move || {
-                let records = MemoryRecords::from_snippet_index(&engines.snippets, &corpus)
-                    .map_err(|e| {
-                        AnswerError::Failed(format!("the corpus's tables could not be read: {e}"))
-                    })?;
-                Ok::<_, AnswerError>(answer_in_memory(&asked, &settings, records.tables(&corpus)))
-            })
-            .await
-            .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))??
-        };
+            let memory = held.of(&engines.snippets, &corpora).map_err(|e| {
+                AnswerError::Failed(format!("the corpora's tables could not be read: {e}"))
+            })?;
+            Ok(answer_over(&asked, &settings, &memory, &corpora).unwrap_or_else(|e| match e {}))
+        })
+        .await
+        .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))??;
         Ok(computed.map(|answer| Answer {
             kind: QuestionKind::Count,
             kind_reason: "it asks to count, add up or compare the rows of a table in the corpus"

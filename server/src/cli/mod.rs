@@ -209,11 +209,37 @@ pub struct SearchArgs {
 pub struct ValueArgs {
     /// The question ("how tall is the Eiffel Tower").
     pub question: String,
-    /// Print the whole answer as JSON.
+    /// Print the whole answer as JSON (the `ValueAnswer` of `/api/value`).
     #[arg(long)]
     pub json: bool,
+    /// Ask the documents of this corpus only [default: every corpus].
+    #[arg(long)]
+    pub corpus: Option<String>,
+    /// Sentence index value questions are answered from (filled with the default corpus when
+    /// empty).
+    #[arg(
+        long,
+        env = "TALLY_SEARCH_INDEX",
+        default_value = DEFAULT_SENTENCE_INDEX
+    )]
+    pub search_index: PathBuf,
     #[command(flatten)]
-    pub sentences: SentenceIndexArgs,
+    pub snippets: CorpusArgs,
+    #[command(flatten)]
+    pub models: ModelArgs,
+}
+
+impl ValueArgs {
+    /// The question as `tally ask --mode value` and the page's value form send it.
+    pub fn asked(&self) -> Ask {
+        let mut settings = Settings::default();
+        settings.count.corpus = self.corpus.clone();
+        Ask {
+            q: self.question.clone(),
+            mode: Mode::Value,
+            settings,
+        }
+    }
 }
 
 /// `tally ask`: a question of any kind, answered by the service the web app uses, with the

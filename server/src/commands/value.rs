@@ -1,57 +1,39 @@
-//! `tally value "QUESTION" [--json]`: one value with its evidence, from the quantities of the
-//! sentence index (the default corpus when it is empty).
+//! `tally value "QUESTION" [--json]`: one value with its evidence, answered by the service
+//! the web app answers with, as `tally ask --mode value` and `GET /api/value` answer it (issue
+//! 86: one route — a table's cell, then the quantities of the sentence index).
 
-use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
 use tally_engine::value::{answer, parse_question, significant, ValueAnswer, ValueSettings};
+use tally_types::AnswerBody;
 
+use crate::answering::{unobserved, Answerer};
 use crate::cli::ValueArgs;
 use tally_lab::cli::bench::BenchValueArgs;
 use tally_setup::loading::open_sentence_index;
 
-pub fn value(args: &ValueArgs) -> anyhow::Result<()> {
-    answer_and_print(
-        &args.question,
-        &args.sentences.search_index,
-        args.sentences.data.dir().as_deref(),
-        args.json,
-    )
-}
-
-/// Answers a value question over the sentence index at `search_index` (filled from `data` when
-/// empty) and prints the answer, as JSON or for people. `tally ask` uses it for value questions.
-pub fn answer_and_print(
-    question: &str,
-    search_index: &Path,
-    data: Option<&Path>,
-    json: bool,
-) -> anyhow::Result<()> {
-    if question.trim().is_empty() {
-        bail!("the question is empty");
-    }
+pub async fn value(args: &ValueArgs) -> anyhow::Result<()> {
+    let answerer = Answerer::new(1, 0);
+    let checked = answerer.check(&args.asked())?;
     let started = Instant::now();
-    let index = open_sentence_index(search_index, data)?;
+    super::ask::load(&answerer, &args.models, &args.snippets, &args.search_index).await?;
     let opened = started.elapsed();
     let started = Instant::now();
-    let found = answer(
-        &parse_question(question),
-        index.observations(),
-        &ValueSettings::default(),
-    )?;
-    let answered = started.elapsed();
-    if json {
+    let answered = answerer.answer_checked(&checked, unobserved()).await?;
+    let took = started.elapsed();
+    let AnswerBody::Value(found) = answered.answer else {
+        bail!("the question was not answered as a value question");
+    };
+    if args.json {
         println!("{}", serde_json::to_string_pretty(&found)?);
         return Ok(());
     }
     print_answer(&found);
     println!(
-        "  {} observations in {} sentences, opened in {:.0} ms; answered in {:.1} ms",
-        index.observations().len(),
-        index.len(),
+        "  loaded in {:.0} ms; answered in {:.1} ms",
         opened.as_secs_f64() * 1e3,
-        answered.as_secs_f64() * 1e3
+        took.as_secs_f64() * 1e3
     );
     Ok(())
 }

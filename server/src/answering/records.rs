@@ -1,0 +1,84 @@
+//! The records a question is planned over (issue 86): the database's record tables when the
+//! server has one, else the tables read back from the snippet index, held per corpus until the
+//! corpora change. Both are a [`RecordSource`], so the engine's one decision answers either.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use tally_documents::snippet_index::{IndexError, SnippetIndex};
+use tally_documents::tables::{MemoryRecords, Row};
+use tally_engine::records::{AggregateQuery, Computed, RecordSource, ScopedTable};
+use tally_store::db::{Database, DbError};
+
+/// The database's record tables, read from a blocking task.
+pub(super) struct StoredRecords<'a> {
+    pub db: &'a Database,
+    pub runtime: tokio::runtime::Handle,
+}
+
+impl RecordSource for StoredRecords<'_> {
+    type Error = DbError;
+
+    fn tables(&self, corpora: &[String]) -> Result<Vec<ScopedTable>, DbError> {
+        let schemas = self
+            .runtime
+            .block_on(tally_store::records::schemas_in(self.db, corpora))?;
+        Ok(schemas
+            .into_iter()
+            .map(|(corpus, key, schema)| ScopedTable {
+                corpus,
+                key,
+                schema,
+            })
+            .collect())
+    }
+
+    fn run(
+        &self,
+        table: &ScopedTable,
+        query: &AggregateQuery,
+    ) -> Result<(Computed, Vec<Row>), DbError> {
+        self.runtime
+            .block_on(tally_store::records::run(self.db, table.key, query))
+    }
+}
+
+/// The tables of each corpus read back from the snippet index, kept until the corpus changes
+/// (reading the built-in corpus's snippets takes a while; its tables never change).
+#[derive(Debug, Default)]
+pub(super) struct HeldTables {
+    corpora: Mutex<BTreeMap<String, MemoryRecords>>,
+}
+
+impl HeldTables {
+    /// The tables of `corpora`, read from `index` where not held yet.
+    pub fn of(
+        &self,
+        index: &SnippetIndex,
+        corpora: &[String],
+    ) -> Result<MemoryRecords, IndexError> {
+        let mut held = self
+            .corpora
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut records = MemoryRecords::default();
+        for corpus in corpora {
+            if !held.contains_key(corpus) {
+                let read = MemoryRecords::from_snippet_index(index, corpus)?;
+                held.insert(corpus.clone(), read);
+            }
+            if let Some(tables) = held.get(corpus) {
+                records.insert(corpus, tables.tables(corpus).to_vec());
+            }
+        }
+        Ok(records)
+    }
+
+    /// Forgets `corpus`'s tables (it is being indexed, replaced or deleted).
+    pub fn forget(&self, corpus: &str) {
+        self.corpora
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(corpus);
+    }
+}
