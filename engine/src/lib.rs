@@ -11,6 +11,7 @@ pub mod count;
 pub mod kind;
 pub mod records;
 pub mod search;
+pub mod trust;
 pub mod value;
 
 pub use kind::{detect_kind, KindDecision, QuestionKind};

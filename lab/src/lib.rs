@@ -12,6 +12,7 @@ pub mod count;
 pub mod quantity;
 pub mod reading;
 pub mod search;
+pub mod trust;
 pub mod value;
 
 /// The provisioned MiniLM, for the lab's unit tests that need a real encoder.

@@ -47,6 +47,9 @@ async fn run() -> anyhow::Result<()> {
         Command::Train(TrainCommand::TokenVectors(args)) => train_token_vectors::train(&args),
         Command::Train(TrainCommand::Instances(args)) => train_instances::train(&args),
         Command::Train(TrainCommand::Support(args)) => train_support::train(&args).await,
+        Command::Train(TrainCommand::Trust(args)) => {
+            tally_lab::commands::train_trust::train_trust(&args)
+        }
         Command::Eval(EvalCommand::Extraction(args)) => eval::extraction(&args),
         Command::Eval(EvalCommand::Count(args)) => count::eval_count(&args),
         Command::Eval(EvalCommand::Cnp(args)) => count::eval_cnp(&args),

@@ -140,8 +140,13 @@ mod tests {
 
     fn answered(question: &str, corpora: &[&str]) -> Option<CountAnswer> {
         let corpora: Vec<String> = corpora.iter().map(|c| c.to_string()).collect();
-        answer_over(question, &CountSettings::default(), &two_corpora(), &corpora)
-            .unwrap_or_else(|e| match e {})
+        answer_over(
+            question,
+            &CountSettings::default(),
+            &two_corpora(),
+            &corpora,
+        )
+        .unwrap_or_else(|e| match e {})
     }
 
     #[test]

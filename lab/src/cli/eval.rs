@@ -86,6 +86,13 @@ pub struct EvalAggregationsArgs {
     /// ingested beside the collection, the tables of every corpus planned over (issue 86).
     #[arg(long)]
     pub all_corpora: bool,
+    /// Append each answer's gate features and whether it was right to this file (JSON lines,
+    /// for `tally train trust`).
+    #[arg(long, value_name = "FILE")]
+    pub trust_features: Option<PathBuf>,
+    /// Give every answer as the readers give it, without the shipped answer gates.
+    #[arg(long)]
+    pub without_trust: bool,
     /// Where the public data sets are (the default corpus, with `--all-corpora`).
     #[command(flatten)]
     pub data: DataArgs,
@@ -132,6 +139,14 @@ pub struct EvalOwnDocumentsArgs {
     /// file, one JSON object per line: the tuning half's lines choose the "not sure" bound.
     #[arg(long, value_name = "FILE")]
     pub value_supports: Option<PathBuf>,
+    /// Append each answer's gate features and whether it was right to this file (JSON lines,
+    /// for `tally train trust`).
+    #[arg(long, value_name = "FILE")]
+    pub trust_features: Option<PathBuf>,
+    /// Give every answer as the readers give it, without the shipped answer gates (the
+    /// figure to compare with).
+    #[arg(long)]
+    pub without_trust: bool,
     /// The models the questions are answered with.
     #[command(flatten)]
     pub models: ModelArgs,

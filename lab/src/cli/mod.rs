@@ -12,5 +12,5 @@ pub use eval::{
 };
 pub use train::{
     TrainCommand, TrainCountSpansArgs, TrainInstancesArgs, TrainSearchRankerArgs, TrainSupportArgs,
-    TrainTokenVectorsArgs,
+    TrainTokenVectorsArgs, TrainTrustArgs,
 };

@@ -28,6 +28,22 @@ pub enum TrainCommand {
     /// judgments of count answers, compared with the shipped one by 5-fold cross-validation by
     /// question, and written to a span-model directory the server reads only with --span-model.
     Support(TrainSupportArgs),
+    /// The answer gates (issue 86): one logistic model per kind on the features files the
+    /// evaluations write (`--trust-features`), tuning half only, cross-validated by document;
+    /// the bound chosen out of fold for at most 3% of all questions answered wrongly.
+    Trust(TrainTrustArgs),
+}
+
+/// `tally train trust`: the flags of the answer gates' training.
+#[derive(Debug, Clone, Args)]
+pub struct TrainTrustArgs {
+    /// Features files written by `tally eval own-documents --trust-features` and `tally eval
+    /// aggregations --trust-features`.
+    #[arg(long, required = true, num_args = 1..)]
+    pub features: Vec<PathBuf>,
+    /// Where the gates are written (the engine embeds `engine/data/trust.json`).
+    #[arg(long, default_value = "engine/data/trust.json")]
+    pub out: PathBuf,
 }
 
 /// `tally train support`: the flags of the answer-support retraining.

@@ -21,6 +21,7 @@ use tally_engine::{detect_kind, QuestionKind};
 
 use super::own_documents::read_documents_dir;
 use crate::cli::EvalAggregationsArgs;
+use crate::trust::{TrustLine, TrustLog};
 use tally_setup::loading::load_pipeline;
 
 /// The corpus name the collection is ingested under.
@@ -101,10 +102,29 @@ pub fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
     let mut tallies: BTreeMap<(String, String), Tally> = BTreeMap::new();
     let mut routes: BTreeMap<(String, &'static str), usize> = BTreeMap::new();
     let mut misses = Vec::new();
+    let mut trust_log = TrustLog::open(args.trust_features.as_deref())?;
     for case in &cases {
-        let given = answer_case(
+        let answered = answer_case(
             args, case, &settings, &records, &pipeline, &snippets, &sentences,
         )?;
+        trust_log.write(&TrustLine {
+            kind: answered.kind.into(),
+            setting: format!(
+                "aggregations/{}",
+                if args.all_corpora {
+                    "all corpora"
+                } else {
+                    "corpus"
+                }
+            ),
+            half: case.half.clone(),
+            document: case.document.clone(),
+            question: case.question.clone(),
+            given: answered.raw.value.is_some(),
+            right: judge(case, &answered.raw) == Outcome::Right,
+            features: answered.features,
+        })?;
+        let given = answered.given;
         let outcome = judge(case, &given);
         for operation in [case.operation.clone(), "all".to_string()] {
             let tally = tallies
@@ -208,7 +228,7 @@ fn answer_case(
     pipeline: &tally_engine::count::CountPipeline,
     snippets: &SnippetIndex,
     sentences: &SentenceIndex,
-) -> anyhow::Result<Given> {
+) -> anyhow::Result<Answered> {
     // The corpus chosen, or every corpus the index holds (issue 86), as the service plans.
     let scope = match &settings.corpus {
         Some(corpus) => vec![corpus.clone()],
@@ -220,42 +240,90 @@ fn answer_case(
                 .unwrap_or_else(|e| match e {})
         })
         .flatten();
-    let given = if let Some(answer) = over_records {
-        let note = match &answer.aggregation {
-            Some(a) => a.explanation(),
-            None => answer.abstention.clone().unwrap_or_default(),
-        };
-        Given {
-            value: answer.count,
-            name: answer.aggregation.and_then(|a| a.name),
-            route: Route::Aggregation,
-            note,
+    let gate = !args.without_trust;
+    let answered = if let Some(mut answer) = over_records {
+        let features = tally_engine::trust::count_features(&answer);
+        let raw = given_count(&answer, Route::Aggregation);
+        if gate {
+            tally_engine::trust::check_count(&mut answer);
+        }
+        Answered {
+            raw,
+            given: given_count(&answer, Route::Aggregation),
+            kind: "count",
+            features,
         }
     } else if detect_kind(&case.question, false).kind == QuestionKind::Count {
-        let answer =
+        let mut answer =
             pipeline.answer_from_index(snippets, &case.question, settings, &mut carry_on)?;
-        Given {
-            value: answer.count,
-            name: None,
-            route: Route::Stated,
-            note: answer.abstention.unwrap_or_default(),
+        let features = tally_engine::trust::count_features(&answer);
+        let raw = given_count(&answer, Route::Stated);
+        if gate {
+            tally_engine::trust::check_count(&mut answer);
+        }
+        Answered {
+            raw,
+            given: given_count(&answer, Route::Stated),
+            kind: "count",
+            features,
         }
     } else {
-        let answer = answer_with_tables(
+        let mut answer = answer_with_tables(
             &parse_question(&case.question),
             snippets,
             settings.corpus.as_deref(),
             sentences.observations(),
             &ValueSettings::default(),
         )?;
-        Given {
-            value: answer.value,
-            name: None,
-            route: Route::Value,
-            note: answer.note.unwrap_or_default(),
+        let features = tally_engine::trust::value_features(&answer);
+        let raw = given_value(&answer);
+        if gate {
+            tally_engine::trust::check_value(&mut answer);
+        }
+        Answered {
+            raw,
+            given: given_value(&answer),
+            kind: "value",
+            features,
         }
     };
-    Ok(given)
+    Ok(answered)
+}
+
+/// A question's answer as the readers gave it and as the gates let it through, with the
+/// gate's features.
+struct Answered {
+    raw: Given,
+    given: Given,
+    kind: &'static str,
+    features: Option<Vec<f64>>,
+}
+
+fn given_count(answer: &tally_types::count::CountAnswer, route: Route) -> Given {
+    let note = match &answer.aggregation {
+        Some(a) if answer.count.is_some() => a.explanation(),
+        _ => answer.abstention.clone().unwrap_or_default(),
+    };
+    Given {
+        value: answer.count,
+        name: answer.aggregation.as_ref().and_then(|a| a.name.clone()),
+        route,
+        note,
+    }
+}
+
+/// A value the page gives as the answer: one it is not sure of is not given.
+fn given_value(answer: &tally_types::value::ValueAnswer) -> Given {
+    Given {
+        value: answer.value.filter(|_| answer.not_sure.is_none()),
+        name: None,
+        route: Route::Value,
+        note: answer
+            .not_sure
+            .clone()
+            .or_else(|| answer.note.clone())
+            .unwrap_or_default(),
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

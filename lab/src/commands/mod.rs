@@ -13,6 +13,7 @@ pub mod own_documents;
 pub mod reading;
 pub mod train_instances;
 pub mod train_token_vectors;
+pub mod train_trust;
 
 /// Reads a file of one JSON value per line (blank lines skipped); an error names the line.
 pub fn read_json_lines<T: serde::de::DeserializeOwned>(

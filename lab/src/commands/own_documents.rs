@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::trust::{TrustLine, TrustLog};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use tally_documents::corpus::documents;
@@ -412,6 +413,7 @@ fn value_tallies(
     misses: &mut Vec<String>,
 ) -> anyhow::Result<Tallies> {
     let mut values = Tallies::new();
+    let mut trust_log = TrustLog::open(args.trust_features.as_deref())?;
     let mut supports = match &args.value_supports {
         Some(path) => Some(std::io::BufWriter::new(std::fs::File::create(path)?)),
         None => None,
@@ -434,18 +436,40 @@ fn value_tallies(
                 over_records(&q.question, &settings, records, &scope)
             };
             // The outcome and what was given, from the records or the value reader.
+            let line = |kind: &str, given: bool, right: bool, features| TrustLine {
+                kind: kind.into(),
+                setting: format!("own-documents/{setting}"),
+                half: Half::of(&q.question).name().into(),
+                document: q.document.clone(),
+                question: q.question.clone(),
+                given,
+                right,
+                features,
+            };
             let (outcome, given) = match over_records {
-                Some(over_records) => (
-                    judge_records(&over_records, q.answer.as_deref()),
-                    format!(
-                        "{} over the records",
-                        over_records
-                            .count
-                            .map_or("nothing".to_string(), |v| v.to_string())
-                    ),
-                ),
+                Some(mut over_records) => {
+                    let right = judge_records(&over_records, q.answer.as_deref());
+                    trust_log.write(&line(
+                        "count",
+                        over_records.count.is_some(),
+                        right == Outcome::Right,
+                        tally_engine::trust::count_features(&over_records),
+                    ))?;
+                    if !args.without_trust {
+                        tally_engine::trust::check_count(&mut over_records);
+                    }
+                    (
+                        judge_records(&over_records, q.answer.as_deref()),
+                        format!(
+                            "{} over the records",
+                            over_records
+                                .count
+                                .map_or("nothing".to_string(), |v| v.to_string())
+                        ),
+                    )
+                }
                 None => {
-                    let answer = tally_engine::value::answer_with_tables(
+                    let mut answer = tally_engine::value::answer_with_tables(
                         &parse_question(&q.question),
                         snippets,
                         corpus,
@@ -461,6 +485,16 @@ fn value_tallies(
                             "right": judge_as_sure(&answer, q.answer.as_deref()) == Outcome::Right,
                         });
                         writeln!(out, "{line}")?;
+                    }
+                    let as_given = judge(&answer, q.answer.as_deref());
+                    trust_log.write(&line(
+                        "value",
+                        answer.value.is_some() && answer.not_sure.is_none(),
+                        as_given == Outcome::Right,
+                        tally_engine::trust::value_features(&answer),
+                    ))?;
+                    if !args.without_trust {
+                        tally_engine::trust::check_value(&mut answer);
                     }
                     (
                         judge(&answer, q.answer.as_deref()),
@@ -528,6 +562,7 @@ fn count_tallies(
     let pipeline = load_pipeline(&args.models)?;
     let base = args.settings.0.clone();
     let mut tallies = Tallies::new();
+    let mut trust_log = TrustLog::open(args.trust_features.as_deref())?;
     // As the service answers: the tables in scope first (issues 74 and 86).
     let records = MemoryRecords::from_snippet_index_corpora(snippets, &snippets.corpora()?)?;
     for (setting, corpus) in SETTINGS {
@@ -539,19 +574,36 @@ fn count_tallies(
         for q in &collection.questions {
             let scope = records_scope(&records, corpus);
             let over_records = over_records(&q.question, &settings, &records, &scope);
-            let answer = match over_records {
+            let mut answer = match over_records {
                 Some(answer) => answer,
                 None => {
                     pipeline.answer_from_index(snippets, &q.question, &settings, &mut carry_on)?
                 }
             };
-            let outcome = match (answer.count, q.answer) {
+            let outcome_of = |count: Option<f64>| match (count, q.answer) {
                 (None, None) => Outcome::Right,
                 (None, Some(_)) => Outcome::Declined,
                 (Some(_), None) => Outcome::Wrong,
                 (Some(given), Some(gold)) if (given - gold).abs() < 1e-9 => Outcome::Right,
                 (Some(_), Some(_)) => Outcome::Wrong,
             };
+            // The gate's features and label from the answer as the readers gave it.
+            let features = tally_engine::trust::count_features(&answer);
+            let given = outcome_of(answer.count);
+            trust_log.write(&TrustLine {
+                kind: "count".into(),
+                setting: format!("own-documents/{setting}"),
+                half: Half::of(&q.question).name().into(),
+                document: q.document.clone(),
+                question: q.question.clone(),
+                given: answer.count.is_some(),
+                right: given == Outcome::Right,
+                features,
+            })?;
+            if !args.without_trust {
+                tally_engine::trust::check_count(&mut answer);
+            }
+            let outcome = outcome_of(answer.count);
             if corpus.is_some() {
                 instances.add(&q.question, &answer.instances);
             }

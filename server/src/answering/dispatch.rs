@@ -60,11 +60,15 @@ pub(super) fn answer_with(
             }
             answer.origin = used.origin;
             answer.timings.splice(0..0, used.timings);
+            // Unsure answers over a person's documents are declined (issue 86).
+            tally_engine::trust::check_count(&mut answer);
             AnswerBody::Count(Box::new(answer))
         }
-        QuestionKind::Value => AnswerBody::Value(Box::new(
-            engines.answer_value(question, count_settings.corpus.as_deref())?,
-        )),
+        QuestionKind::Value => {
+            let mut answer = engines.answer_value(question, count_settings.corpus.as_deref())?;
+            tally_engine::trust::check_value(&mut answer);
+            AnswerBody::Value(Box::new(answer))
+        }
         QuestionKind::Quantity | QuestionKind::Search => {
             let mut settings = search_settings.clone();
             if kind == QuestionKind::Search {

@@ -602,12 +602,16 @@ impl Answerer {
         })
         .await
         .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))??;
-        Ok(computed.map(|answer| Answer {
-            kind: QuestionKind::Count,
-            kind_reason: "it asks to count, add up or compare the rows of a table in the corpus"
-                .to_string(),
-            chosen_by_user: checked.forced.is_some(),
-            answer: AnswerBody::Count(Box::new(answer)),
+        Ok(computed.map(|mut answer| {
+            tally_engine::trust::check_count(&mut answer);
+            Answer {
+                kind: QuestionKind::Count,
+                kind_reason:
+                    "it asks to count, add up or compare the rows of a table in the corpus"
+                        .to_string(),
+                chosen_by_user: checked.forced.is_some(),
+                answer: AnswerBody::Count(Box::new(answer)),
+            }
         }))
     }
 
