@@ -2,13 +2,13 @@
 //! server's PostgreSQL store both implement, so every entry point answers an aggregation by the
 //! same decision over the same scope — one corpus, or every corpus when none is chosen.
 
-use tally_types::count::{CountAnswer, CountSettings};
+use tally_types::count::{CountAnswer, CountSettings, Operation};
 
 use super::answer::aggregation_answer;
 use super::compute::{compute, Computed};
 use super::plan::AggregateQuery;
 use super::{decide, Decision};
-use tally_documents::tables::{MemoryRecords, Row, TableSchema};
+use tally_documents::tables::{ColumnKind, MemoryRecords, Row, TableSchema};
 
 /// A table in scope: the corpus it belongs to, its key in its source and its schema.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +38,11 @@ pub trait RecordSource {
 /// Answers `question` over the tables of `corpora` in `source`: an aggregation computed, a
 /// decline (a condition on a column the table lacks), or `None` when it asks no aggregation of
 /// them. The one place every entry point asks the records.
+///
+/// Tables of one corpus with the same columns (one per region, per year, per sheet, or a list
+/// continued in a second file) are also offered as their union, ahead of each table alone: a
+/// question that names none of them apart is answered over all their rows, and the answer
+/// names every document it took.
 pub fn answer_over<S: RecordSource>(
     question: &str,
     settings: &CountSettings,
@@ -45,25 +50,163 @@ pub fn answer_over<S: RecordSource>(
     corpora: &[String],
 ) -> Result<Option<CountAnswer>, S::Error> {
     let tables = source.tables(corpora)?;
-    let schemas: Vec<TableSchema> = tables.iter().map(|t| t.schema.clone()).collect();
+    let candidates = candidates(&tables);
+    let schemas: Vec<TableSchema> = candidates.iter().map(|c| c.schema.clone()).collect();
     let Some(decision) = decide(question, settings, &schemas) else {
         return Ok(None);
     };
     match decision {
         Decision::Answer(answer) => Ok(Some(*answer)),
         Decision::Compute(query) => {
-            let table = &tables[query.table];
-            let (computed, rows) = source.run(table, &query)?;
+            let candidate = &candidates[query.table];
+            let mut parts = Vec::with_capacity(candidate.members.len());
+            for member in &candidate.members {
+                parts.push(source.run(&tables[*member], &query)?);
+            }
+            let (computed, rows) = combine(query.operation, parts);
             Ok(Some(aggregation_answer(
                 question,
                 settings,
-                &table.schema,
+                &candidate.schema,
                 &query,
                 &computed,
                 &rows,
             )))
         }
     }
+}
+
+/// A table the planner may choose: one table, or the union of tables that share their columns.
+struct Candidate {
+    schema: TableSchema,
+    /// The tables it is made of, by their place among the tables in scope.
+    members: Vec<usize>,
+}
+
+/// The unions of tables that continue each other (first), then every table alone.
+fn candidates(tables: &[ScopedTable]) -> Vec<Candidate> {
+    let shape = |t: &ScopedTable| {
+        let columns: Vec<(String, std::mem::Discriminant<ColumnKind>)> = t
+            .schema
+            .columns
+            .iter()
+            .map(|c| (c.name.to_lowercase(), std::mem::discriminant(&c.kind)))
+            .collect();
+        (t.corpus.clone(), columns)
+    };
+    let mut groups: Vec<(_, Vec<usize>)> = Vec::new();
+    for (n, table) in tables.iter().enumerate() {
+        let key = shape(table);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(n),
+            None => groups.push((key, vec![n])),
+        }
+    }
+    let mut candidates: Vec<Candidate> = groups
+        .into_iter()
+        .filter(|(_, members)| members.len() > 1)
+        .map(|(_, members)| Candidate {
+            schema: union_schema(tables, &members),
+            members,
+        })
+        .collect();
+    candidates.extend(tables.iter().enumerate().map(|(n, t)| Candidate {
+        schema: t.schema.clone(),
+        members: vec![n],
+    }));
+    candidates
+}
+
+/// The schema of tables with the same columns read as one: every document named, the
+/// contexts' shared words kept, the rows and the text columns' values added up.
+fn union_schema(tables: &[ScopedTable], members: &[usize]) -> TableSchema {
+    let mut schema = tables[members[0]].schema.clone();
+    let mut documents = vec![schema.document.clone()];
+    for member in &members[1..] {
+        let other = &tables[*member].schema;
+        if !documents.contains(&other.document) {
+            documents.push(other.document.clone());
+        }
+        schema.rows += other.rows;
+        if other.context != schema.context {
+            schema.context = common_context(&schema.context, &other.context);
+        }
+        for (column, theirs) in schema.columns.iter_mut().zip(&other.columns) {
+            for value in &theirs.values {
+                if !column.values.contains(value) {
+                    column.values.push(value.clone());
+                }
+            }
+        }
+    }
+    schema.document = documents.join(", ");
+    schema
+}
+
+/// The words two contexts share, in the first's order (what names both tables).
+fn common_context(a: &str, b: &str) -> String {
+    let theirs: Vec<String> = b.split_whitespace().map(str::to_lowercase).collect();
+    a.split_whitespace()
+        .filter(|w| theirs.contains(&w.to_lowercase()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One result from the results over each table of a union, with their rows in order.
+fn combine(operation: Operation, parts: Vec<(Computed, Vec<Row>)>) -> (Computed, Vec<Row>) {
+    if parts.len() == 1 {
+        return parts.into_iter().next().unwrap_or_else(nothing_taken);
+    }
+    let rows_taken: usize = parts.iter().map(|(c, _)| c.rows_taken).sum();
+    let values = || parts.iter().filter_map(|(c, _)| c.value.map(|v| (v, c)));
+    let value = match operation {
+        Operation::Count | Operation::Sum => values().map(|(v, _)| v).reduce(|a, b| a + b),
+        Operation::Average => {
+            let weight: usize = values().map(|(_, c)| c.rows_taken).sum();
+            (weight > 0).then(|| {
+                values().map(|(v, c)| v * c.rows_taken as f64).sum::<f64>() / weight as f64
+            })
+        }
+        Operation::Largest => values().map(|(v, _)| v).reduce(f64::max),
+        Operation::Smallest => values().map(|(v, _)| v).reduce(f64::min),
+    };
+    // The chosen row is the first part's that holds the chosen value.
+    let chosen_name = match operation {
+        Operation::Largest | Operation::Smallest => values()
+            .find(|(v, _)| Some(*v) == value)
+            .and_then(|(_, c)| c.chosen_name.clone()),
+        _ => None,
+    };
+    let mut taken = Vec::new();
+    let mut rows = Vec::new();
+    for (computed, part_rows) in parts {
+        let shown = part_rows.len().min(computed.taken.len());
+        taken.extend_from_slice(&computed.taken[..shown]);
+        rows.extend(part_rows.into_iter().take(shown));
+    }
+    (
+        Computed {
+            value,
+            chosen: None,
+            chosen_name,
+            taken,
+            rows_taken,
+        },
+        rows,
+    )
+}
+
+fn nothing_taken() -> (Computed, Vec<Row>) {
+    (
+        Computed {
+            value: None,
+            chosen: None,
+            chosen_name: None,
+            taken: Vec::new(),
+            rows_taken: 0,
+        },
+        Vec::new(),
+    )
 }
 
 impl RecordSource for MemoryRecords {
@@ -96,16 +239,7 @@ impl RecordSource for MemoryRecords {
         Ok(match held {
             Some(held) => (compute(held, query), held.rows.clone()),
             // A key this store never gave: nothing taken.
-            None => (
-                Computed {
-                    value: None,
-                    chosen: None,
-                    chosen_name: None,
-                    taken: Vec::new(),
-                    rows_taken: 0,
-                },
-                Vec::new(),
-            ),
+            None => nothing_taken(),
         })
     }
 }
@@ -160,6 +294,43 @@ mod tests {
         );
         // The corpus chosen is the only one read: the weather's corpus has no rides.
         assert_eq!(answered(asked, &["weather"]), None);
+    }
+
+    #[test]
+    fn tables_that_continue_each_other_are_answered_over_their_union() {
+        const SPRING: &str = "Ride,Distance,Riders\nLoop,32 km,24\nSportive,128 km,29\n";
+        const AUTUMN: &str = "Ride,Distance,Riders\nHill climb,18 km,9\nCentury,161 km,11\n";
+        let mut records = MemoryRecords::default();
+        let mut stored = Vec::new();
+        for (name, csv) in [("spring.csv", SPRING), ("autumn.csv", AUTUMN)] {
+            let documents = read(csv, Format::Csv, name, &ReadBudget::for_bytes(csv.len()))
+                .expect("the table reads");
+            stored.extend(
+                documents
+                    .iter()
+                    .flat_map(|d| tally_documents::tables::tables_of(&d.text, &d.source)),
+            );
+        }
+        records.insert("club", stored);
+        let scope = ["club".to_string()];
+        let ask = |question: &str| {
+            answer_over(question, &CountSettings::default(), &records, &scope)
+                .unwrap_or_else(|e| match e {})
+                .expect("the rides answer")
+        };
+        let answer = ask("how many rides have more than 10 riders");
+        assert_eq!(answer.count, Some(3.0));
+        let aggregation = answer.aggregation.expect("an aggregation");
+        assert_eq!(aggregation.document, "spring.csv, autumn.csv");
+        assert_eq!(aggregation.rows_total, 4);
+        assert_eq!(aggregation.rows.len(), 4);
+        assert_eq!(ask("how many riders in total").count, Some(73.0));
+        let longest = ask("which ride is the longest");
+        assert_eq!(longest.count, Some(161.0));
+        assert_eq!(
+            longest.aggregation.and_then(|a| a.name).as_deref(),
+            Some("Century")
+        );
     }
 
     #[test]
