@@ -18,7 +18,7 @@ use tally_types::count::{Abstention, CountAnswer};
 use tally_types::value::ValueAnswer;
 
 /// The count answer's features, in order.
-pub const COUNT_FEATURES: [&str; 12] = [
+pub const COUNT_FEATURES: [&str; 13] = [
     "aggregation",
     "table_reading",
     "list_reading",
@@ -31,10 +31,11 @@ pub const COUNT_FEATURES: [&str; 12] = [
     "counted_noun_in_evidence",
     "question_words_in_evidence",
     "asks_a_year",
+    "count_magnitude",
 ];
 
 /// The value answer's features, in order.
-pub const VALUE_FEATURES: [&str; 9] = [
+pub const VALUE_FEATURES: [&str; 10] = [
     "table_cell",
     "agreement",
     "observations",
@@ -44,6 +45,7 @@ pub const VALUE_FEATURES: [&str; 9] = [
     "question_words_in_evidence",
     "dimension_asked",
     "asks_a_year",
+    "dimension_agrees",
 ];
 
 /// One fitted gate: the model and the bound below which its answers are unsure.
@@ -210,6 +212,7 @@ pub fn count_features(answer: &CountAnswer) -> Option<Vec<f64>> {
             words_in(&answer.question, &evidence)
         },
         asks_a_year(&answer.question),
+        (1.0 + count.abs()).ln(),
     ])
 }
 
@@ -252,6 +255,10 @@ pub fn value_features(answer: &ValueAnswer) -> Option<Vec<f64>> {
         words_in(&answer.question.text, &evidence),
         f64::from(u8::from(answer.question.dimension.is_some())),
         asks_a_year(&answer.question.text),
+        f64::from(u8::from(agreeing.is_some_and(|o| {
+            o.description.dimension.is_some()
+                && o.description.dimension == answer.question.dimension
+        }))),
     ])
 }
 

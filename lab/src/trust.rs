@@ -143,6 +143,8 @@ pub struct GateFigures {
     pub log_loss: f64,
     /// Their expected calibration error (10 bins).
     pub ece: f64,
+    /// The L2 penalty chosen.
+    pub l2: f64,
 }
 
 /// Fits both gates on the tuning lines.
@@ -172,25 +174,19 @@ fn train_gate(
     if rows.is_empty() {
         return Err(TrustTrainError::NoAnswers(kind));
     }
-    let settings = FitSettings::default();
-    // Out of fold: each document's answers scored by a model that never saw the document.
-    let mut out_of_fold = vec![0.0; rows.len()];
-    for fold in 0..FOLDS {
-        let train: Vec<(Vec<f64>, bool)> = rows
-            .iter()
-            .filter(|(l, _)| fold_of(&l.document) != fold)
-            .map(|(l, f)| ((*f).clone(), l.right))
-            .collect();
-        if train.is_empty() {
-            continue;
-        }
-        let model = Logistic::fit(&train, &settings);
-        for (n, (l, f)) in rows.iter().enumerate() {
-            if fold_of(&l.document) == fold {
-                out_of_fold[n] = model.probability(f);
-            }
-        }
-    }
+    // The penalty whose out-of-fold probabilities have the least log loss (tuning half only).
+    let (settings, out_of_fold) = PENALTIES
+        .iter()
+        .map(|l2| {
+            let settings = FitSettings {
+                l2: *l2,
+                ..FitSettings::default()
+            };
+            let p = out_of_fold(&rows, &settings);
+            (settings, p)
+        })
+        .min_by(|a, b| log_loss(&rows, &a.1).total_cmp(&log_loss(&rows, &b.1)))
+        .unwrap_or_else(|| (FitSettings::default(), vec![0.0; rows.len()]));
     let all: Vec<(Vec<f64>, bool)> = rows.iter().map(|(l, f)| ((*f).clone(), l.right)).collect();
     let model = Logistic::fit(&all, &settings);
     let questions = of_kind.len();
@@ -228,6 +224,7 @@ fn train_gate(
         kept_wrong: ungated_wrong + kept(bound, false),
         log_loss: log_loss(&rows, &out_of_fold),
         ece: calibration_error(&rows, &out_of_fold),
+        l2: settings.l2,
     };
     let gate = Gate {
         features: names.iter().map(|n| n.to_string()).collect(),
@@ -236,6 +233,31 @@ fn train_gate(
         training: serde_json::to_value(&figures).unwrap_or_default(),
     };
     Ok((gate, figures))
+}
+
+/// The L2 penalties tried.
+const PENALTIES: [f64; 5] = [1e-3, 1e-2, 0.1, 0.3, 1.0];
+
+/// Each row's probability from a model fitted without its document's fold.
+fn out_of_fold(rows: &[(&TrustLine, &Vec<f64>)], settings: &FitSettings) -> Vec<f64> {
+    let mut out = vec![0.0; rows.len()];
+    for fold in 0..FOLDS {
+        let train: Vec<(Vec<f64>, bool)> = rows
+            .iter()
+            .filter(|(l, _)| fold_of(&l.document) != fold)
+            .map(|(l, f)| ((*f).clone(), l.right))
+            .collect();
+        if train.is_empty() {
+            continue;
+        }
+        let model = Logistic::fit(&train, settings);
+        for (n, (l, f)) in rows.iter().enumerate() {
+            if fold_of(&l.document) == fold {
+                out[n] = model.probability(f);
+            }
+        }
+    }
+    out
 }
 
 fn log_loss(rows: &[(&TrustLine, &Vec<f64>)], p: &[f64]) -> f64 {

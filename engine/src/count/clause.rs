@@ -90,7 +90,7 @@ impl Telling {
 
 /// The clause of `text` around byte `at`: from the last clause break before it to the first
 /// after it (a comma, a semicolon, a colon, a full stop, "and", "but").
-fn clause_around(text: &str, at: usize) -> &str {
+pub(crate) fn clause_around(text: &str, at: usize) -> &str {
     const BREAKS: &[&str] = &[", ", "; ", ": ", ". ", " and ", " but ", " — "];
     let start = BREAKS
         .iter()

@@ -13,6 +13,7 @@ pub mod candidates;
 pub mod clause;
 pub mod consolidate;
 pub mod contextualize;
+pub mod dated;
 
 pub mod instance_reading;
 pub mod instance_scorer;

@@ -11,6 +11,7 @@ use tally_types::count::answer::QuestionAnalysis;
 
 use super::candidates::{count_candidates, CountCandidate};
 use super::clause::{clause_count, Telling};
+use super::dated::{dated_answer, dated_counts};
 use super::question::words;
 use super::relevance::Subject;
 use super::statement::{
@@ -64,6 +65,13 @@ pub enum Reading {
         /// The clause's words.
         clause: String,
     },
+    /// The count a passage states for a year, among counts it dates (issue 86).
+    Dated {
+        /// The year it holds for.
+        year: i32,
+        /// Whether it is the latest year the passage states (a question in the present tense).
+        latest: bool,
+    },
 }
 
 impl Reading {
@@ -82,6 +90,13 @@ impl Reading {
             Reading::Clause { clause } => {
                 format!("the count of the clause \u{201c}{clause}\u{201d}")
             }
+            Reading::Dated { year, latest: true } => {
+                format!("as of {year}, the latest year the passage gives a count for")
+            }
+            Reading::Dated {
+                year,
+                latest: false,
+            } => format!("the count stated for {year}"),
         }
     }
 }
@@ -422,6 +437,16 @@ pub fn structured_count(
         let candidates = per_snippet.get(i).map(Vec::as_slice).unwrap_or_default();
         if let Some((count, clause)) = clause_count(&snippet.text, candidates, analysis, &telling) {
             found.push((5 + mark_fit, count, i, Reading::Clause { clause }));
+        }
+        // Counts the passage dates: the year asked for's, or the latest for the present tense.
+        if let Some((dated, latest)) = dated_counts(&snippet.text, candidates, analysis)
+            .and_then(|dated| dated_answer(question, &dated))
+        {
+            let reading = Reading::Dated {
+                year: dated.year,
+                latest,
+            };
+            found.push((10, dated.count, i, reading));
         }
         // A count of the noun asked for in a passage bound to the year or version asked for.
         if let (Some(mark), 2) = (&asked_mark, mark_fit) {
