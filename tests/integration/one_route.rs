@@ -155,6 +155,20 @@ async fn tally_ask_and_the_api_give_the_same_answer() {
 
     let asked = ask(&[VALUE_QUESTION]);
     assert_eq!(asked["kind"], "value");
+    // `tally value` answers through the same service (issue 86).
+    let valued = json_of(
+        &Command::new(env!("CARGO_BIN_EXE_tally"))
+            .args(["value", VALUE_QUESTION, "--json", "--index"])
+            .arg(dir.join("server-index"))
+            .arg("--search-index")
+            .arg(dir.join("server-sentences"))
+            .current_dir(workspace_root())
+            .env("TALLY_DATA", data_dir())
+            .env_remove("TALLY_INDEX")
+            .output()
+            .expect("the tally binary runs"),
+    );
+    assert_eq!(valued, value, "tally value gives the API's answer");
     assert_eq!(value["value"], 92542.0, "{value}");
     assert_eq!(
         without_timings(asked["answer"].clone()),

@@ -69,10 +69,15 @@ pub fn dated_counts(
             });
         }
     }
+    (typed && years_of(&dated).len() >= 2).then_some(dated)
+}
+
+/// The years a passage's dated counts are for, in order.
+pub fn years_of(dated: &[DatedCount]) -> Vec<i32> {
     let mut years: Vec<i32> = dated.iter().map(|d| d.year).collect();
     years.sort_unstable();
     years.dedup();
-    (typed && years.len() >= 2).then_some(dated)
+    years
 }
 
 /// The count a question means among a passage's dated counts: the year asked for's, or, asked

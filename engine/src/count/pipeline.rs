@@ -25,7 +25,7 @@ use super::name_cache::NameCache;
 use super::prediction::{best_per_snippet, predict, Chosen, Prediction};
 use super::question::{analyse, QuestionAnalysis};
 use super::relevance::{Subject, WordRarity};
-use super::structured::{passages_about, stated_count, StructuredCount};
+use super::structured::{passages_about, stated_count, Reading, StructuredCount};
 
 use super::ranker::{
     credit_sources, entity_shares_with_sources, features, noun_fits, CandidateRanker,
@@ -370,7 +370,17 @@ impl CountPipeline {
             count,
             support,
         } = predict(&chosen, settings, rule).with_statement(statement, settings.statements);
+        // The passages date their counts, none for the year asked: declined, saying so.
+        let not_for_year = structured.as_ref().and_then(|s| match &s.reading {
+            Reading::NotForYear { year, years } => Some(Abstention::NotForYear {
+                year: *year,
+                years: years.clone(),
+            }),
+            _ => None,
+        });
+        let count = if not_for_year.is_some() { None } else { count };
         let abstention = match (consolidated, count) {
+            _ if not_for_year.is_some() => not_for_year,
             (Some(closest), None) => Some(Abstention::WeakSupport {
                 support,
                 measure: rule.measure(),

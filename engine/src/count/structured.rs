@@ -11,7 +11,7 @@ use tally_types::count::answer::QuestionAnalysis;
 
 use super::candidates::{count_candidates, CountCandidate};
 use super::clause::{clause_count, Telling};
-use super::dated::{dated_answer, dated_counts};
+use super::dated::{asked_year, dated_answer, dated_counts, years_of};
 use super::question::words;
 use super::relevance::Subject;
 use super::statement::{
@@ -65,6 +65,13 @@ pub enum Reading {
         /// The clause's words.
         clause: String,
     },
+    /// A passage dates its counts, but none for the year asked: no count (issue 86).
+    NotForYear {
+        /// The year asked for.
+        year: i32,
+        /// The years it gives counts for.
+        years: Vec<i32>,
+    },
     /// The count a passage states for a year, among counts it dates (issue 86).
     Dated {
         /// The year it holds for.
@@ -97,6 +104,7 @@ impl Reading {
                 year,
                 latest: false,
             } => format!("the count stated for {year}"),
+            Reading::NotForYear { year, .. } => format!("no count stated for {year}"),
         }
     }
 }
@@ -438,15 +446,24 @@ pub fn structured_count(
         if let Some((count, clause)) = clause_count(&snippet.text, candidates, analysis, &telling) {
             found.push((5 + mark_fit, count, i, Reading::Clause { clause }));
         }
-        // Counts the passage dates: the year asked for's, or the latest for the present tense.
-        if let Some((dated, latest)) = dated_counts(&snippet.text, candidates, analysis)
-            .and_then(|dated| dated_answer(question, &dated))
-        {
-            let reading = Reading::Dated {
-                year: dated.year,
-                latest,
-            };
-            found.push((10, dated.count, i, reading));
+        // Counts the passage dates: the year asked for's, or the latest for the present tense;
+        // a year it gives none for is no count at all.
+        if let Some(dated) = dated_counts(&snippet.text, candidates, analysis) {
+            match (dated_answer(question, &dated), asked_year(question)) {
+                (Some((count, latest)), _) => {
+                    let reading = Reading::Dated {
+                        year: count.year,
+                        latest,
+                    };
+                    found.push((10, count.count, i, reading));
+                }
+                (None, Some(year)) => {
+                    let years = years_of(&dated);
+                    // No count: -1 (never a count), so that two such readings agree.
+                    found.push((9, -1.0, i, Reading::NotForYear { year, years }));
+                }
+                (None, None) => {}
+            }
         }
         // A count of the noun asked for in a passage bound to the year or version asked for.
         if let (Some(mark), 2) = (&asked_mark, mark_fit) {
@@ -529,8 +546,10 @@ pub fn stated_count(
     per_snippet: &[Vec<(CountCandidate, f64)>],
 ) -> (Option<f64>, Option<StructuredCount>) {
     let structured = structured_count(question, analysis, snippets, related, per_snippet);
+    // A year none of the dated counts is for states nothing (the pipeline declines).
     let stated = structured
         .as_ref()
+        .filter(|s| !matches!(s.reading, Reading::NotForYear { .. }))
         .map(|s| s.count)
         .or_else(|| clear_statement(per_snippet, analysis, STATEMENT_FLOOR))
         .or_else(|| noun_statement(per_snippet, analysis, NOUN_STATEMENT_FLOOR));

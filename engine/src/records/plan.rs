@@ -189,10 +189,23 @@ fn plan_table(
             None => return None,
         },
     };
-    let operation = match (question.operation, value_column) {
+    let mut operation = match (question.operation, value_column) {
         (_, None) => Operation::Count,
         (operation, Some(_)) => operation,
     };
+    // "how many passengers landed from 2021 to 2025" over a "Passengers" column: its numbers
+    // added up over the rows taken, not the rows counted.
+    let mut value_column = value_column;
+    // Only under a condition: "how many members does the club have" over "Year | Members" is
+    // no sum of the years.
+    let counted = (!filters.is_empty())
+        .then(|| counted_column(question, table))
+        .flatten();
+    if let (Operation::Count, Some(column)) = (operation, counted) {
+        operation = Operation::Sum;
+        value_column = Some(column);
+        columns += 1;
+    }
     if filters.is_empty() && operation == Operation::Count {
         return None;
     }
@@ -221,6 +234,22 @@ fn plan_table(
             filters,
         }),
     ))
+}
+
+/// The column of counts (numbers of no unit, not the rows' names) the noun "how many" counts
+/// names whole.
+fn counted_column(question: &AggregationQuestion, table: &TableSchema) -> Option<usize> {
+    let counted = question.counted.as_ref()?;
+    table
+        .columns
+        .iter()
+        .enumerate()
+        .skip(1)
+        .find(|(_, c)| {
+            matches!(&c.kind, ColumnKind::Number { measure, .. } if measure == NUMBER)
+                && words_of(&c.name) == [counted.clone()]
+        })
+        .map(|(n, _)| n)
 }
 
 /// How well the question's `words` name the table's rows: its first column's header or the
@@ -657,6 +686,22 @@ mod tests {
             panic!("the distance column");
         };
         assert_eq!(query.filters[0].column, 1);
+    }
+
+    #[test]
+    fn how_many_of_a_column_of_counts_adds_them_up_over_the_rows_taken() {
+        let tables = schemas("Year,Passengers\n2020,1200\n2021,1850\n2022,2400\n2025,3300\n");
+        let Plan::Query(query) = planned("how many passengers landed from 2021 to 2025", &tables)
+        else {
+            panic!("a range of years is a condition");
+        };
+        assert_eq!(query.operation, Operation::Sum);
+        assert_eq!(query.value_column, Some(1));
+        // Without a condition it is no aggregation: the text's stated count answers.
+        assert_eq!(
+            planned("how many passengers are there", &tables),
+            Plan::NotAggregation
+        );
     }
 
     #[test]

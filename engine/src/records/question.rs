@@ -28,6 +28,10 @@ pub struct AggregationQuestion {
     pub equalities: Vec<(String, f64, String)>,
     /// The measure a superlative names ("longest": length, "cheapest": money, "oldest": year).
     pub measure_hint: Option<&'static str>,
+    /// The noun "how many" counts, stemmed ("passengers": "passeng"): when a column of numbers
+    /// is named by it, the rows' numbers are added up, not the rows counted (issue 86: "how
+    /// many passengers landed from 2021 to 2025").
+    pub counted: Option<String>,
 }
 
 /// A condition the question puts on the rows.
@@ -252,7 +256,12 @@ pub fn read_question(question: &str) -> Option<AggregationQuestion> {
         outside = outside.replace(&condition.text().to_lowercase(), " ");
     }
     let free_words = words_of(&outside);
+    let counted = tokens
+        .windows(3)
+        .find(|w| (w[0] == "how" && w[1] == "many") || (w[0] == "number" && w[1] == "of"))
+        .and_then(|w| words_of(w[2]).into_iter().next());
     Some(AggregationQuestion {
+        counted,
         operation,
         asks_how_many,
         words,

@@ -63,6 +63,14 @@ pub enum Abstention {
         /// The columns the table has.
         columns: Vec<String>,
     },
+    /// The question asks for a year the passages that date their counts give none for
+    /// (issue 86).
+    NotForYear {
+        /// The year asked for.
+        year: i32,
+        /// The years the passages give counts for.
+        years: Vec<i32>,
+    },
 }
 
 impl Abstention {
@@ -94,6 +102,14 @@ impl Abstention {
                 columns
                     .iter()
                     .map(|c| format!("“{c}”"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Abstention::NotForYear { year, years } => format!(
+                "the documents give counts for {}, none for {year}.",
+                years
+                    .iter()
+                    .map(i32::to_string)
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
