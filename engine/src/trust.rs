@@ -305,6 +305,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_shipped_gates_load_with_a_bound_each() {
+        let trust = Trust::shipped().expect("engine/data/trust.json holds both gates");
+        for gate in [&trust.count, &trust.value] {
+            assert!(gate.bound > 0.0 && gate.bound < 1.0, "{}", gate.bound);
+        }
+        // An answer with no features (from the data sets) is never gated.
+        let answer = CountAnswer {
+            count: Some(3.0),
+            ..crate::records::no_such_column_answer(
+                "how many",
+                &Default::default(),
+                &tally_documents::tables::TableSchema {
+                    document: String::new(),
+                    context: String::new(),
+                    columns: Vec::new(),
+                    rows: 0,
+                },
+                "x",
+            )
+        };
+        assert_eq!(count_features(&answer), None);
+    }
+
+    #[test]
     fn the_evidence_words_are_counted_against_the_question() {
         assert_eq!(
             words_in(

@@ -50,7 +50,9 @@ async fn the_home_page_plans_over_every_corpus_across_files_and_dates() {
     // A count and a sum over both files' rows, naming both documents.
     let counted = ask("how many sailings carried more than 40 cars").await;
     assert_eq!(counted["count"], 4.0, "{counted}");
-    let documents = counted["aggregation"]["document"].as_str().unwrap_or_default();
+    let documents = counted["aggregation"]["document"]
+        .as_str()
+        .unwrap_or_default();
     assert!(
         documents.contains("sailings-spring.csv") && documents.contains("sailings-summer.csv"),
         "{counted}"
@@ -73,7 +75,10 @@ async fn the_home_page_plans_over_every_corpus_across_files_and_dates() {
     let lacking = ask("how many sailings carried more than 3 lorries").await;
     assert!(lacking["count"].is_null(), "{lacking}");
     let why = lacking["abstention"].as_str().unwrap_or_default();
-    assert!(why.contains("Cars") && why.contains("Passengers"), "{lacking}");
+    assert!(
+        why.contains("Cars") && why.contains("Passengers"),
+        "{lacking}"
+    );
 }
 
 /// `tally value` and `tally ask --mode value` over the own-documents collection: one route, one

@@ -2,15 +2,11 @@
 //! answers with ([`Answerer`]): the same checks and limits, the same kind decision, the same
 //! settings and the same answer as `GET /api/count`, `/api/value`, `/api/search` and the page.
 
-use anyhow::Context;
 use tally_types::{Answer, AnswerBody, Mode};
 
-use crate::answering::{unobserved, Answerer, EngineConfig};
-use std::path::Path;
+use crate::answering::{unobserved, Answerer};
 
 use crate::cli::AskArgs;
-use tally_setup::flags::{CorpusArgs, ModelArgs};
-use tally_setup::loading::encoder_of;
 
 pub async fn ask(args: &AskArgs) -> anyhow::Result<()> {
     // One answer at a time, none waiting: the command asks one question.
@@ -18,7 +14,7 @@ pub async fn ask(args: &AskArgs) -> anyhow::Result<()> {
         .with_max_snippets(usize::try_from(args.max_snippets).unwrap_or(usize::MAX));
     // Checked before anything loads: a bad question or setting is refused at once.
     let checked = answerer.check(&args.asked())?;
-    load(&answerer, &args.models, &args.corpus, &args.search_index).await?;
+    super::service::load(&answerer, &args.models, &args.corpus, &args.search_index).await?;
     let answer = answerer.answer_checked(&checked, unobserved()).await?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&answer)?);
@@ -26,31 +22,6 @@ pub async fn ask(args: &AskArgs) -> anyhow::Result<()> {
         print_answer(&answer, args.mode);
     }
     Ok(())
-}
-
-/// Loads `answerer`'s corpora and models as the server does: what a command answering as the
-/// server answers (`tally ask`, `tally train support`) starts with.
-pub async fn load(
-    answerer: &Answerer,
-    models: &ModelArgs,
-    corpus: &CorpusArgs,
-    search_index: &Path,
-) -> anyhow::Result<()> {
-    let (encoder, _) = encoder_of(models)?;
-    let config = EngineConfig {
-        snippet_index: corpus.index.clone(),
-        sentence_index: search_index.to_path_buf(),
-        data_dir: corpus.data_dir(),
-        span_model: models.span_model.clone(),
-        reader_context_chars: models.reader_context_chars(),
-        reader_weights: models.reader_weights,
-        // One question: no background job.
-        sentence_vectors: false,
-    };
-    let answerer = answerer.clone();
-    tokio::task::spawn_blocking(move || answerer.load(&config, Some(encoder)))
-        .await
-        .context("loading the corpora and models crashed")
 }
 
 /// The answer for people; the kind's reason on standard error when it was detected.

@@ -8,5 +8,6 @@ pub mod ingest;
 pub mod read;
 pub mod resident;
 pub mod search;
+pub mod service;
 pub mod train_support;
 pub mod value;

@@ -154,7 +154,7 @@ async fn support_rows(
     judged: &[Judged],
 ) -> anyhow::Result<Vec<(SupportFeatures, bool)>> {
     let answerer = Answerer::new(1, 0);
-    super::ask::load(&answerer, &args.models, &args.corpus, &args.search_index).await?;
+    super::service::load(&answerer, &args.models, &args.corpus, &args.search_index).await?;
     let mut rows = Vec::with_capacity(judged.len());
     for j in judged {
         let ask = Ask {

@@ -1,0 +1,35 @@
+//! What the commands that answer as the server answers (`tally ask`, `tally value`, `tally train
+//! support`) start with: the answering service, loaded as the server loads it.
+
+use std::path::Path;
+
+use anyhow::Context;
+
+use crate::answering::{Answerer, EngineConfig};
+use tally_setup::flags::{CorpusArgs, ModelArgs};
+use tally_setup::loading::encoder_of;
+
+/// Loads `answerer`'s corpora and models as the server does: what a command answering as the
+/// server answers (`tally ask`, `tally train support`) starts with.
+pub async fn load(
+    answerer: &Answerer,
+    models: &ModelArgs,
+    corpus: &CorpusArgs,
+    search_index: &Path,
+) -> anyhow::Result<()> {
+    let (encoder, _) = encoder_of(models)?;
+    let config = EngineConfig {
+        snippet_index: corpus.index.clone(),
+        sentence_index: search_index.to_path_buf(),
+        data_dir: corpus.data_dir(),
+        span_model: models.span_model.clone(),
+        reader_context_chars: models.reader_context_chars(),
+        reader_weights: models.reader_weights,
+        // One question: no background job.
+        sentence_vectors: false,
+    };
+    let answerer = answerer.clone();
+    tokio::task::spawn_blocking(move || answerer.load(&config, Some(encoder)))
+        .await
+        .context("loading the corpora and models crashed")
+}
