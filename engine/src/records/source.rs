@@ -143,10 +143,18 @@ fn union_schema(tables: &[ScopedTable], members: &[usize]) -> TableSchema {
     schema
 }
 
-/// The words two contexts share, in the first's order (what names both tables).
+/// The words two contexts share, in the first's order (what names both tables:
+/// "sailings-spring.csv" and "sailings-summer.csv" share "sailings csv").
 fn common_context(a: &str, b: &str) -> String {
-    let theirs: Vec<String> = b.split_whitespace().map(str::to_lowercase).collect();
-    a.split_whitespace()
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let theirs: Vec<String> = words(b).iter().map(|w| w.to_lowercase()).collect();
+    words(a)
+        .into_iter()
         .filter(|w| theirs.contains(&w.to_lowercase()))
         .collect::<Vec<_>>()
         .join(" ")
@@ -302,7 +310,7 @@ mod tests {
         const AUTUMN: &str = "Ride,Distance,Riders\nHill climb,18 km,9\nCentury,161 km,11\n";
         let mut records = MemoryRecords::default();
         let mut stored = Vec::new();
-        for (name, csv) in [("spring.csv", SPRING), ("autumn.csv", AUTUMN)] {
+        for (name, csv) in [("rides-spring.csv", SPRING), ("rides-autumn.csv", AUTUMN)] {
             let documents = read(csv, Format::Csv, name, &ReadBudget::for_bytes(csv.len()))
                 .expect("the table reads");
             stored.extend(
@@ -321,7 +329,7 @@ mod tests {
         let answer = ask("how many rides have more than 10 riders");
         assert_eq!(answer.count, Some(3.0));
         let aggregation = answer.aggregation.expect("an aggregation");
-        assert_eq!(aggregation.document, "spring.csv, autumn.csv");
+        assert_eq!(aggregation.document, "rides-spring.csv, rides-autumn.csv");
         assert_eq!(aggregation.rows_total, 4);
         assert_eq!(aggregation.rows.len(), 4);
         assert_eq!(ask("how many riders in total").count, Some(73.0));
