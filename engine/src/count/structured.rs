@@ -365,8 +365,14 @@ pub fn structured_count(
             found.push((5 + mark_fit, count, i, Reading::Clause { clause }));
         }
         // Counts the passage dates: the year asked for's, or the latest for the present tense;
-        // a year it gives none for is no count at all.
-        if let Some(dated) = dated_counts(&snippet.text, candidates, analysis) {
+        // a year it gives none for is no count at all. Only in a person's documents (a passage
+        // with a record): a web snippet is a fragment whose years tell another story (on NQ dev
+        // it turned a right count wrong).
+        let dated = record
+            .is_some()
+            .then(|| dated_counts(&snippet.text, candidates, analysis))
+            .flatten();
+        if let Some(dated) = dated {
             match (dated_answer(question, &dated), asked_year(question)) {
                 (Some((count, latest)), _) => {
                     let reading = Reading::Dated {
