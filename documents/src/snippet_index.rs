@@ -421,6 +421,12 @@ fn document_order(id: &str) -> (String, u64, u64) {
     (document.to_string(), section, n.parse().unwrap_or(0))
 }
 
+/// Whether a snippet or sentence id names a passage of a person's document (`file#n`); the
+/// data sets' ids (`1_0`, `web3_2`, `d17`) have no `#`.
+pub fn is_document_passage(id: &str) -> bool {
+    id.contains('#')
+}
+
 /// The document a snippet id belongs to ("report.csv#12" → "report.csv").
 pub fn document_of(id: &str) -> String {
     document_order(id).0

@@ -102,11 +102,7 @@ impl Gate {
     }
 }
 
-/// Whether a snippet or sentence id names a passage of a person's document (`file#n`; the data
-/// sets' ids have no `#`).
-fn is_document_passage(id: &str) -> bool {
-    id.contains('#')
-}
+use tally_documents::snippet_index::is_document_passage;
 
 /// Lower-case words of three letters or more.
 fn words(text: &str) -> Vec<String> {

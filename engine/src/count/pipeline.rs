@@ -370,17 +370,9 @@ impl CountPipeline {
             count,
             support,
         } = predict(&chosen, settings, rule).with_statement(statement, settings.statements);
-        // The passages date their counts, none for the year asked: declined, saying so.
-        let not_for_year = structured.as_ref().and_then(|s| match &s.reading {
-            Reading::NotForYear { year, years } => Some(Abstention::NotForYear {
-                year: *year,
-                years: years.clone(),
-            }),
-            _ => None,
-        });
+        let not_for_year = not_for_year(structured.as_ref());
         let count = if not_for_year.is_some() { None } else { count };
-        let abstention = match (consolidated, count) {
-            _ if not_for_year.is_some() => not_for_year,
+        let abstention = not_for_year.or_else(|| match (consolidated, count) {
             (Some(closest), None) => Some(Abstention::WeakSupport {
                 support,
                 measure: rule.measure(),
@@ -394,7 +386,7 @@ impl CountPipeline {
                 })
             }
             _ => None,
-        };
+        });
         lap(Stage::Consolidation, &mut timings)?;
 
         let Contextualised {
@@ -666,5 +658,17 @@ fn names_shown(
             })
             .collect(),
         None => ranked_instances(instances, snippets),
+    }
+}
+
+/// The passages date their counts, none for the year asked: declined, saying which years they
+/// give (issue 86).
+fn not_for_year(structured: Option<&StructuredCount>) -> Option<Abstention> {
+    match &structured?.reading {
+        Reading::NotForYear { year, years } => Some(Abstention::NotForYear {
+            year: *year,
+            years: years.clone(),
+        }),
+        _ => None,
     }
 }

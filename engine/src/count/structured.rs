@@ -20,6 +20,7 @@ use super::statement::{
 use tally_documents::corpus::datasets::Snippet;
 use tally_documents::corpus::structure::marks::{context_marks, mark_fits, marks_in};
 use tally_documents::corpus::structure::{cell_in_unit, without_place, Record, CONTEXT_SEPARATOR};
+use tally_documents::snippet_index::is_document_passage;
 use tally_text::quantity::singular;
 
 mod fit;
@@ -365,11 +366,10 @@ pub fn structured_count(
             found.push((5 + mark_fit, count, i, Reading::Clause { clause }));
         }
         // Counts the passage dates: the year asked for's, or the latest for the present tense;
-        // a year it gives none for is no count at all. Only in a person's documents (a passage
-        // with a record): a web snippet is a fragment whose years tell another story (on NQ dev
-        // it turned a right count wrong).
-        let dated = record
-            .is_some()
+        // a year it gives none for is no count at all. Only in a person's documents: a web
+        // snippet is a fragment whose years tell another story (on NQ dev it turned a right
+        // count wrong).
+        let dated = is_document_passage(&snippet.id)
             .then(|| dated_counts(&snippet.text, candidates, analysis))
             .flatten();
         if let Some(dated) = dated {

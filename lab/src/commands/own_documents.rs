@@ -414,10 +414,11 @@ fn value_tallies(
 ) -> anyhow::Result<Tallies> {
     let mut values = Tallies::new();
     let mut trust_log = TrustLog::open(args.trust_features.as_deref())?;
-    let mut supports = match &args.value_supports {
-        Some(path) => Some(std::io::BufWriter::new(std::fs::File::create(path)?)),
-        None => None,
-    };
+    let mut supports = args
+        .value_supports
+        .as_ref()
+        .map(|path| std::fs::File::create(path).map(std::io::BufWriter::new))
+        .transpose()?;
     for (setting, index) in settings {
         if args.documents_only && setting != "documents" {
             continue;
@@ -428,13 +429,7 @@ fn value_tallies(
             // As the service answers over a chosen corpus: its tables first (issue 74).
             // Over every corpus when none is chosen, as the service plans (issue 86).
             let scope = records_scope(records, corpus);
-            let over_records = {
-                let settings = tally_engine::count::CountSettings {
-                    corpus: corpus.map(str::to_string),
-                    ..Default::default()
-                };
-                over_records(&q.question, &settings, records, &scope)
-            };
+            let over_records = over_records(&q.question, &corpus_settings(corpus), records, &scope);
             // The outcome and what was given, from the records or the value reader.
             let line = |kind: &str, given: bool, right: bool, features| TrustLine {
                 kind: kind.into(),
@@ -530,6 +525,14 @@ fn value_tallies(
 
 /// The name of the rows that hold every kind of document.
 const ALL_KINDS: &str = "all";
+
+/// The count settings of a question asked over `corpus` (every corpus when `None`).
+fn corpus_settings(corpus: Option<&str>) -> tally_engine::count::CountSettings {
+    tally_engine::count::CountSettings {
+        corpus: corpus.map(str::to_string),
+        ..Default::default()
+    }
+}
 
 /// The corpora a question is planned over: the one chosen, or every corpus that holds tables.
 fn records_scope(records: &MemoryRecords, corpus: Option<&str>) -> Vec<String> {

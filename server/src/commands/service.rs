@@ -18,6 +18,27 @@ pub async fn load(
     search_index: &Path,
 ) -> anyhow::Result<()> {
     let (encoder, _) = encoder_of(models)?;
+    load_with(answerer, models, corpus, search_index, Some(encoder)).await
+}
+
+/// Loads `answerer` without the sentence encoder: what value questions need (`tally value`;
+/// they read cells and the sentence index's quantities, never the encoder).
+pub async fn load_for_values(
+    answerer: &Answerer,
+    models: &ModelArgs,
+    corpus: &CorpusArgs,
+    search_index: &Path,
+) -> anyhow::Result<()> {
+    load_with(answerer, models, corpus, search_index, None).await
+}
+
+async fn load_with(
+    answerer: &Answerer,
+    models: &ModelArgs,
+    corpus: &CorpusArgs,
+    search_index: &Path,
+    encoder: Option<std::sync::Arc<tally_encoder::Encoder>>,
+) -> anyhow::Result<()> {
     let config = EngineConfig {
         snippet_index: corpus.index.clone(),
         sentence_index: search_index.to_path_buf(),
@@ -29,7 +50,7 @@ pub async fn load(
         sentence_vectors: false,
     };
     let answerer = answerer.clone();
-    tokio::task::spawn_blocking(move || answerer.load(&config, Some(encoder)))
+    tokio::task::spawn_blocking(move || answerer.load(&config, encoder))
         .await
         .context("loading the corpora and models crashed")
 }

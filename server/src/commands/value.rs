@@ -17,7 +17,8 @@ pub async fn value(args: &ValueArgs) -> anyhow::Result<()> {
     let answerer = Answerer::new(1, 0);
     let checked = answerer.check(&args.asked())?;
     let started = Instant::now();
-    super::service::load(&answerer, &args.models, &args.snippets, &args.search_index).await?;
+    super::service::load_for_values(&answerer, &args.models, &args.snippets, &args.search_index)
+        .await?;
     let opened = started.elapsed();
     let started = Instant::now();
     let answered = answerer.answer_checked(&checked, unobserved()).await?;
