@@ -106,9 +106,10 @@ async fn tally_ask_and_the_api_give_the_same_answer() {
     // The CLI opens the server's indexes once the server has let them go.
     assert!(server.stop().success());
 
-    let ask = |args: &[&str]| {
+    // `tally COMMAND ARGS --json` over the server's indexes.
+    let tally = |command: &str, args: &[&str]| {
         let out = Command::new(env!("CARGO_BIN_EXE_tally"))
-            .arg("ask")
+            .arg(command)
             .args(args)
             .arg("--json")
             .arg("--index")
@@ -122,6 +123,7 @@ async fn tally_ask_and_the_api_give_the_same_answer() {
             .expect("the tally binary runs");
         json_of(&out)
     };
+    let ask = |args: &[&str]| tally("ask", args);
     let asked = ask(&[
         COUNT_QUESTION,
         "--mode",
@@ -156,18 +158,7 @@ async fn tally_ask_and_the_api_give_the_same_answer() {
     let asked = ask(&[VALUE_QUESTION]);
     assert_eq!(asked["kind"], "value");
     // `tally value` answers through the same service (issue 86).
-    let valued = json_of(
-        &Command::new(env!("CARGO_BIN_EXE_tally"))
-            .args(["value", VALUE_QUESTION, "--json", "--index"])
-            .arg(dir.join("server-index"))
-            .arg("--search-index")
-            .arg(dir.join("server-sentences"))
-            .current_dir(workspace_root())
-            .env("TALLY_DATA", data_dir())
-            .env_remove("TALLY_INDEX")
-            .output()
-            .expect("the tally binary runs"),
-    );
+    let valued = tally("value", &[VALUE_QUESTION]);
     assert_eq!(valued, value, "tally value gives the API's answer");
     assert_eq!(value["value"], 92542.0, "{value}");
     assert_eq!(

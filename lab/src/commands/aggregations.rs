@@ -241,29 +241,24 @@ fn answer_case(
         })
         .flatten();
     let gate = !args.without_trust;
-    let answered = if let Some(mut answer) = over_records {
+    // A count answer, from the records or the count reader: one gate for both.
+    let counted = match over_records {
+        Some(answer) => Some((answer, Route::Aggregation)),
+        None if detect_kind(&case.question, false).kind == QuestionKind::Count => Some((
+            pipeline.answer_from_index(snippets, &case.question, settings, &mut carry_on)?,
+            Route::Stated,
+        )),
+        None => None,
+    };
+    let answered = if let Some((mut answer, route)) = counted {
         let features = tally_engine::trust::count_features(&answer);
-        let raw = given_count(&answer, Route::Aggregation);
+        let raw = given_count(&answer, route);
         if gate {
             tally_engine::trust::check_count(&mut answer);
         }
         Answered {
             raw,
-            given: given_count(&answer, Route::Aggregation),
-            kind: "count",
-            features,
-        }
-    } else if detect_kind(&case.question, false).kind == QuestionKind::Count {
-        let mut answer =
-            pipeline.answer_from_index(snippets, &case.question, settings, &mut carry_on)?;
-        let features = tally_engine::trust::count_features(&answer);
-        let raw = given_count(&answer, Route::Stated);
-        if gate {
-            tally_engine::trust::check_count(&mut answer);
-        }
-        Answered {
-            raw,
-            given: given_count(&answer, Route::Stated),
+            given: given_count(&answer, route),
             kind: "count",
             features,
         }

@@ -598,7 +598,8 @@ impl Answerer {
             let memory = held.of(&engines.snippets, &corpora).map_err(|e| {
                 AnswerError::Failed(format!("the corpora's tables could not be read: {e}"))
             })?;
-            Ok(answer_over(&asked, &settings, &memory, &corpora).unwrap_or_else(|e| match e {}))
+            Ok(answer_over(&asked, &settings, memory.as_ref(), &corpora)
+                .unwrap_or_else(|e| match e {}))
         })
         .await
         .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))??;

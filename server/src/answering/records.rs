@@ -2,8 +2,7 @@
 //! server has one, else the tables read back from the snippet index, held per corpus until the
 //! corpora change. Both are a [`RecordSource`], so the engine's one decision answers either.
 
-use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use tally_documents::snippet_index::{IndexError, SnippetIndex};
 use tally_documents::tables::{MemoryRecords, Row};
@@ -44,41 +43,45 @@ impl RecordSource for StoredRecords<'_> {
 }
 
 /// The tables of each corpus read back from the snippet index, kept until the corpus changes
-/// (reading the built-in corpus's snippets takes a while; its tables never change).
+/// (reading the built-in corpus's snippets takes a while; its tables never change). Shared, not
+/// copied, with each question: a corpus read or forgotten makes a new set.
 #[derive(Debug, Default)]
 pub(super) struct HeldTables {
-    corpora: Mutex<BTreeMap<String, MemoryRecords>>,
+    held: Mutex<Arc<MemoryRecords>>,
 }
 
 impl HeldTables {
-    /// The tables of `corpora`, read from `index` where not held yet.
+    /// The tables of `corpora` (and of any other corpus held), read from `index` where not held
+    /// yet.
     pub fn of(
         &self,
         index: &SnippetIndex,
         corpora: &[String],
-    ) -> Result<MemoryRecords, IndexError> {
-        let mut held = self
-            .corpora
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut records = MemoryRecords::default();
-        for corpus in corpora {
-            if !held.contains_key(corpus) {
+    ) -> Result<Arc<MemoryRecords>, IndexError> {
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        let held_corpora = held.corpora();
+        let missing: Vec<&String> = corpora
+            .iter()
+            .filter(|c| !held_corpora.contains(c))
+            .collect();
+        if !missing.is_empty() {
+            let mut grown = MemoryRecords::clone(&held);
+            for corpus in missing {
                 let read = MemoryRecords::from_snippet_index(index, corpus)?;
-                held.insert(corpus.clone(), read);
+                grown.insert(corpus, read.tables(corpus).to_vec());
             }
-            if let Some(tables) = held.get(corpus) {
-                records.insert(corpus, tables.tables(corpus).to_vec());
-            }
+            *held = Arc::new(grown);
         }
-        Ok(records)
+        Ok(Arc::clone(&held))
     }
 
     /// Forgets `corpus`'s tables (it is being indexed, replaced or deleted).
     pub fn forget(&self, corpus: &str) {
-        self.corpora
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(corpus);
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        if held.corpora().iter().any(|c| c == corpus) {
+            let mut shrunk = MemoryRecords::clone(&held);
+            shrunk.remove(corpus);
+            *held = Arc::new(shrunk);
+        }
     }
 }
