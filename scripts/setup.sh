@@ -43,6 +43,12 @@ if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev
     apt_install postgresql
 fi
 command -v node >/dev/null && command -v npm >/dev/null || apt_install nodejs npm
+# OCR of scanned pages and photos of pages (issue 89): Tesseract with its English data, and
+# poppler's pdftoppm to render a PDF's pages.
+if ! command -v tesseract >/dev/null || ! command -v pdftoppm >/dev/null \
+    || ! ls /usr/share/tesseract-ocr/*/tessdata/eng.traineddata >/dev/null 2>&1; then
+    apt_install tesseract-ocr tesseract-ocr-eng poppler-utils
+fi
 if [ "$PURPOSE" = load ]; then command -v wrk >/dev/null || apt_install wrk; fi
 if [ "$PURPOSE" = cluster ]; then command -v haproxy >/dev/null || apt_install haproxy; fi
 command -v python3 >/dev/null || apt_install python3 python3-pip

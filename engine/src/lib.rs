@@ -9,6 +9,7 @@
 pub mod choices;
 pub mod count;
 pub mod kind;
+pub mod ocr_doubt;
 pub mod records;
 pub mod search;
 pub mod trust;

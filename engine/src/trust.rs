@@ -258,10 +258,11 @@ pub fn value_features(answer: &ValueAnswer) -> Option<Vec<f64>> {
     ])
 }
 
-/// Declines a count answer over a person's documents that the shipped gate finds unsure,
-/// keeping the count it would have given in the sentence; returns its probability (`None` when
-/// no gate applies).
+/// Declines a count answer over a person's documents that rests on a number OCR was unsure of,
+/// or that the shipped gate finds unsure, keeping the count it would have given in the
+/// sentence; returns its probability (`None` when no gate applies).
 pub fn check_count(answer: &mut CountAnswer) -> Option<f64> {
+    decline_unsure_count(answer);
     let gate = &Trust::shipped()?.count;
     let features = count_features(answer)?;
     let p = gate.probability(&features);
@@ -279,9 +280,33 @@ pub fn check_count(answer: &mut CountAnswer) -> Option<f64> {
     Some(p)
 }
 
+/// Declines a count that rests on a number OCR read with low confidence (issue 89), keeping the
+/// count it would have given and where, so that a person can check the page.
+fn decline_unsure_count(answer: &mut CountAnswer) {
+    let Some(place) = crate::ocr_doubt::count_rests_on_unsure(answer) else {
+        return;
+    };
+    let count = answer.count.take().unwrap_or_default();
+    answer.abstention = Some(format!(
+        "{}: the closest reading gives {}, but OCR read a number it rests on with low \
+         confidence ({}); check the page.",
+        Abstention::HEADLINE,
+        crate::value::significant(count),
+        crate::ocr_doubt::ocr_part(&place)
+    ));
+}
+
 /// Marks a value answer over a person's documents not sure when the shipped gate finds it
 /// unsure; returns its probability (`None` when no gate applies).
 pub fn check_value(answer: &mut ValueAnswer) -> Option<f64> {
+    if let Some(place) = crate::ocr_doubt::value_rests_on_unsure(answer) {
+        answer.not_sure.get_or_insert_with(|| {
+            format!(
+                "OCR read the number it rests on with low confidence ({}): check the page",
+                crate::ocr_doubt::ocr_part(&place)
+            )
+        });
+    }
     let gate = &Trust::shipped()?.value;
     let features = value_features(answer)?;
     let p = gate.probability(&features);

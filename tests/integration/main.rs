@@ -22,6 +22,7 @@ mod planner;
 mod public_demo;
 mod reading;
 mod records;
+mod scans;
 mod search_cli;
 mod sentence_vectors;
 mod servers;

@@ -152,9 +152,9 @@ pub struct IngestJob {
 
 /// The file extensions of the documents Tally reads (the engine's `Format::of_extension` reads
 /// each; the upload form accepts them).
-pub const DOCUMENT_EXTENSIONS: [&str; 17] = [
+pub const DOCUMENT_EXTENSIONS: [&str; 22] = [
     "txt", "text", "md", "markdown", "html", "htm", "csv", "jsonl", "ndjson", "pdf", "docx",
-    "pptx", "xlsx", "xls", "ods", "eml", "epub",
+    "pptx", "xlsx", "xls", "ods", "eml", "epub", "png", "jpg", "jpeg", "tif", "tiff",
 ];
 
 /// What a file picker accepts: ".txt,.text,…".

@@ -5,7 +5,7 @@
 //! thread or memory past these limits whatever its shape, and a document past them is refused
 //! with a sentence before anything is stored.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -116,6 +116,8 @@ pub enum ReadRefused {
 #[derive(Debug, Clone)]
 pub struct ReadBudget {
     until: Instant,
+    /// Time added to `until` since (OCR's pages), shared by the clones.
+    extra_ms: Arc<AtomicU64>,
     cancelled: Arc<AtomicBool>,
     produced: Arc<AtomicUsize>,
     max_output: usize,
@@ -133,6 +135,7 @@ impl ReadBudget {
     pub fn new(time: Duration) -> Self {
         Self {
             until: Instant::now() + time,
+            extra_ms: Arc::new(AtomicU64::new(0)),
             cancelled: Arc::new(AtomicBool::new(false)),
             produced: Arc::new(AtomicUsize::new(0)),
             max_output: MAX_OUTPUT_BYTES,
@@ -191,12 +194,32 @@ impl ReadBudget {
         self
     }
 
+    /// Whether the caller no longer wants the result.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+
+    /// Gives the file `more` time, from now or from its deadline if that is later: what
+    /// reading pages by OCR adds (issue 89). Every clone of the budget sees it.
+    pub fn extend(&self, more: Duration) {
+        let now = Instant::now();
+        let base = now.max(self.deadline());
+        let extra = (base + more).saturating_duration_since(self.until);
+        self.extra_ms
+            .store(extra.as_millis() as u64, Ordering::Relaxed);
+    }
+
+    /// When reading must be done.
+    fn deadline(&self) -> Instant {
+        self.until + Duration::from_millis(self.extra_ms.load(Ordering::Relaxed))
+    }
+
     /// `Err` once the deadline has passed or the reading was cancelled.
     pub fn check(&self) -> Result<(), ReadRefused> {
         if self.cancelled.load(Ordering::Relaxed) {
             return Err(ReadRefused::Cancelled);
         }
-        if Instant::now() > self.until {
+        if Instant::now() > self.deadline() {
             return Err(ReadRefused::TooSlow);
         }
         Ok(())

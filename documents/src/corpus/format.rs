@@ -35,6 +35,8 @@ pub enum Format {
     Eml,
     /// An e-book (`.epub`): its chapters in reading order.
     Epub,
+    /// An image of a page (`.png`, `.jpg`, `.tif`): a scan or a photo, read by OCR.
+    Image,
     /// SQuAD-format snippet files (CoQEx): each paragraph is a snippet of its question.
     Squad,
     /// Qsearch judged queries: each judged sentence is a document (with its entity).
@@ -45,7 +47,7 @@ pub enum Format {
 
 impl Format {
     /// Every format Tally reads: those of a person's documents first, then the data sets'.
-    pub const ALL: [Format; 16] = [
+    pub const ALL: [Format; 17] = [
         Format::Text,
         Format::Html,
         Format::Markdown,
@@ -59,6 +61,7 @@ impl Format {
         Format::Ods,
         Format::Eml,
         Format::Epub,
+        Format::Image,
         Format::Squad,
         Format::Qsearch,
         Format::NewsQuant,
@@ -80,6 +83,7 @@ impl Format {
             Format::Ods => "ods",
             Format::Eml => "eml",
             Format::Epub => "epub",
+            Format::Image => "image",
             Format::Squad => "squad",
             Format::Qsearch => "qsearch",
             Format::NewsQuant => "newsquant",
@@ -88,7 +92,7 @@ impl Format {
 
     /// The formats a person's documents come in: the first of [`Format::ALL`], before the
     /// data sets' own.
-    pub const DOCUMENTS: &'static [Format] = Format::ALL.split_at(13).0;
+    pub const DOCUMENTS: &'static [Format] = Format::ALL.split_at(14).0;
 
     /// Whether the format is read from its bytes (a PDF, an Office or OpenDocument file, an
     /// e-mail, an EPUB) rather than from UTF-8 text.
@@ -103,6 +107,7 @@ impl Format {
                 | Format::Ods
                 | Format::Eml
                 | Format::Epub
+                | Format::Image
         )
     }
 
@@ -114,6 +119,7 @@ impl Format {
             "md" | "markdown" => Some(Format::Markdown),
             "text" => Some(Format::Text),
             "ndjson" => Some(Format::Jsonl),
+            "png" | "jpg" | "jpeg" | "tif" | "tiff" => Some(Format::Image),
             _ => Format::ALL.into_iter().find(|f| f.name() == name),
         }
     }
@@ -165,7 +171,7 @@ impl Format {
         format!(
             "Tally reads text (.txt), Markdown (.md), HTML, CSV, JSONL, PDF, Word (.docx), \
              PowerPoint (.pptx), Excel (.xlsx, .xls), OpenDocument spreadsheets (.ods), e-mail \
-             (.eml) and EPUB files ({})",
+             (.eml), EPUB files and images of pages, read by OCR ({})",
             tally_types::documents::DOCUMENT_EXTENSIONS
                 .map(|e| format!(".{e}"))
                 .join(" ")
@@ -259,11 +265,13 @@ mod tests {
         );
         assert_eq!(Format::of_file("README", b"Notes\n"), Ok(Format::Text));
         assert_eq!(Format::of_file("notes.log", b"12 trains"), Ok(Format::Text));
-        let refused = Format::of_file("photo.jpg", &[0xff, 0xd8, 0xff, 0xe0, 0, 0x10]);
-        assert_eq!(refused, Err(NotReadFormat::Extension("jpg".into())));
+        let photo = Format::of_file("photo.jpg", &[0xff, 0xd8, 0xff, 0xe0, 0, 0x10]);
+        assert_eq!(photo, Ok(Format::Image));
+        let refused = Format::of_file("song.mp3", &[0xff, 0xfb, 0x90, 0x64, 0, 0x10]);
+        assert_eq!(refused, Err(NotReadFormat::Extension("mp3".into())));
         assert_eq!(
-            NotReadFormat::Extension("jpg".into()).to_string(),
-            "a .jpg file is not a format Tally reads"
+            NotReadFormat::Extension("mp3".into()).to_string(),
+            "a .mp3 file is not a format Tally reads"
         );
         assert!(Format::documents_read().contains(".docx"));
         // Each extension the upload form accepts names a format the engine reads.

@@ -16,6 +16,7 @@ pub mod format;
 mod hostile;
 pub mod html_text;
 pub mod indexing;
+pub mod ocr;
 pub mod pdf_bounds;
 pub mod sentences;
 pub mod structure;

@@ -64,6 +64,17 @@ pub struct EvalReadingArgs {
     /// instead of scoring them.
     #[arg(long, value_name = "DIR")]
     pub write: Option<PathBuf>,
+    /// Read the documents as scanned pages and photos of pages, by OCR (issue 89): printed
+    /// by Chromium, spoilt as `--conditions` say, and scored per condition.
+    #[arg(long)]
+    pub scans: bool,
+    /// With `--scans` and `--write`: these PDFs (or HTML pages, printed first) are written
+    /// spoilt, one folder per condition, instead of the generated documents.
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    pub scan_files: Vec<PathBuf>,
+    /// The conditions of `--scans` (default: every one).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub conditions: Vec<crate::reading::scans::Condition>,
 }
 
 /// `tally eval aggregations`: the flags of the table-aggregation evaluation.

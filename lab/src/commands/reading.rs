@@ -5,7 +5,7 @@ use anyhow::{bail, Context};
 
 use crate::cli::EvalReadingArgs;
 use crate::reading::render::Format;
-use crate::reading::{evaluate, print, write};
+use crate::reading::{evaluate, print, scans, write};
 
 /// Runs `tally eval reading`.
 pub fn eval(args: &EvalReadingArgs) -> anyhow::Result<()> {
@@ -25,6 +25,29 @@ pub fn eval(args: &EvalReadingArgs) -> anyhow::Result<()> {
         formats
     };
     let seeds = args.part.seeds(args.seeds);
+    if args.scans {
+        let conditions = if args.conditions.is_empty() {
+            scans::Condition::ALL.to_vec()
+        } else {
+            args.conditions.clone()
+        };
+        if let Some(dir) = &args.write {
+            let written = scans::write_scans(&args.scan_files, &conditions, dir)?;
+            println!("wrote {written} scanned files to {}", dir.display());
+            return Ok(());
+        }
+        let scores = scans::evaluate(seeds, &conditions)?;
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&scores)?);
+        } else {
+            println!(
+                "reading scanned pages by OCR, {:?} part ({} documents)\n",
+                args.part, args.seeds
+            );
+            scans::print_scores(&scores);
+        }
+        return Ok(());
+    }
     if let Some(dir) = &args.write {
         let written = write(dir, seeds, &formats)
             .with_context(|| format!("cannot write the documents to {}", dir.display()))?;

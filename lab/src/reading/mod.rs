@@ -7,6 +7,7 @@
 pub mod content;
 pub mod model;
 pub mod render;
+pub mod scans;
 pub mod score;
 
 use std::collections::BTreeMap;

@@ -78,6 +78,23 @@ impl Flow {
         read_group(&mut self.builder, &lines, None)
     }
 
+    /// Lines laid out as a plain text's lines are (a scanned page's group of lines, its words at
+    /// their columns): read as the plain text reader reads a group.
+    pub(super) fn lines(&mut self, lines: &[String]) -> Result<(), ReadRefused> {
+        self.tick()?;
+        self.end_list()?;
+        self.end_lead()?;
+        let lines: Vec<&str> = lines
+            .iter()
+            .map(String::as_str)
+            .filter(|l| !l.trim().is_empty())
+            .collect();
+        if lines.is_empty() {
+            return Ok(());
+        }
+        read_group(&mut self.builder, &lines, None)
+    }
+
     pub(super) fn list_item(&mut self, text: &str) -> Result<(), ReadRefused> {
         self.tick()?;
         if !text.trim().is_empty() {

@@ -20,6 +20,7 @@ pub mod marks;
 mod office;
 mod passages;
 mod pdf;
+mod scanned;
 mod sheet_formats;
 mod sheets;
 
@@ -28,6 +29,7 @@ pub use passages::{
     passages, passages_of, sentences_in_context, without_place, write_passages, Passage,
     CONTEXT_MARK, CONTEXT_SEPARATOR, PLACE_SEPARATOR, RECORD_MARK,
 };
+pub use scanned::{READ_BY_OCR, UNSURE_NUMBERS};
 
 use std::sync::Arc;
 
@@ -316,6 +318,7 @@ pub(crate) fn read_binary(
         Format::Xlsx | Format::Xls | Format::Ods => sheets::outline(bytes, format, budget),
         Format::Eml => mail::outline(bytes, budget),
         Format::Epub => epub::outline(bytes, budget),
+        Format::Image => scanned::image_outline(bytes, budget),
         other => Err(ReadRefused::Unreadable(format!(
             "{} is not read from bytes",
             other.name()

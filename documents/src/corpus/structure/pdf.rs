@@ -12,8 +12,11 @@ use unpdf::model::{Block as PdfBlock, Page};
 use unpdf::{PageStreamOptions, ParseEvent, PdfParser};
 
 use super::flow::Flow;
-use super::Outline;
+use super::{scanned, Outline};
 use crate::corpus::budget::{ReadBudget, ReadRefused};
+use crate::corpus::ocr::{
+    dpi_for_page, OcrTools, OcrWord, MAX_OCR_PAGES, OCR_MISSING, OCR_PAGE_TIME,
+};
 use crate::corpus::pdf_bounds::check_pdf;
 
 /// The most pages a PDF may have (the longest reports people keep run to a few hundred).
@@ -21,6 +24,9 @@ pub(crate) const MAX_PDF_PAGES: u32 = 2_000;
 /// The share of a text layer's characters that may be unreadable (U+FFFD, control characters)
 /// before it is called garbled.
 const MAX_GARBLED_SHARE: f64 = 0.10;
+/// A page with fewer letters and digits in its text layer than this is a scanned page (a page
+/// number alone, or nothing), read by OCR where the machine has it.
+const MIN_PAGE_LETTERS: usize = 20;
 
 pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused> {
     check_pdf(bytes, budget)?;
@@ -64,29 +70,72 @@ pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, Read
     if let Some(why) = stopped {
         return Err(why);
     }
+    // Pages with no text layer (scanned) are read by OCR when the machine has it (issue 89);
+    // a text layer too garbled to read is read by OCR on every page.
+    let letters_of = |page: &Page| -> usize {
+        page.elements
+            .iter()
+            .map(block_text)
+            .map(|t| t.chars().filter(|c| c.is_alphanumeric()).count())
+            .sum()
+    };
     let text: String = read
         .iter()
         .flat_map(|page| page.elements.iter().map(block_text))
         .collect();
-    let letters = text.chars().filter(|c| c.is_alphanumeric()).count();
-    if letters < 20 {
-        return Err(ReadRefused::Unreadable(
-            "its pages have no text layer (are they scanned images?); Tally reads the text of a \
-             PDF, so run it through OCR first"
-                .into(),
-        ));
-    }
     let garbled = text
         .chars()
         .filter(|&c| c == '\u{fffd}' || (c.is_control() && !c.is_whitespace()))
-        .count();
-    if garbled as f64 > MAX_GARBLED_SHARE * text.chars().count() as f64 {
+        .count() as f64
+        > MAX_GARBLED_SHARE * text.chars().count() as f64;
+    let scanned: Vec<(u32, u32)> = read
+        .iter()
+        .filter(|page| garbled || letters_of(page) < MIN_PAGE_LETTERS)
+        .map(|page| (page.number, dpi_for_page(page.width, page.height)))
+        .collect();
+    let letters = text.chars().filter(|c| c.is_alphanumeric()).count();
+    let tools = OcrTools::on_this_machine().filter(|t| t.reads_pdf_pages());
+    let Some(tools) = tools.filter(|_| !scanned.is_empty()) else {
+        if letters < 20 {
+            return Err(ReadRefused::Unreadable(format!(
+                "its pages have no text layer (are they scanned images?), and {OCR_MISSING}"
+            )));
+        }
+        if garbled {
+            return Err(ReadRefused::Unreadable(format!(
+                "its text layer is garbled (its fonts map characters to nothing readable); \
+                 export the PDF again, or let Tally read it by OCR: {OCR_MISSING}"
+            )));
+        }
+        return text_outline(read, title, budget, &Default::default());
+    };
+    if scanned.len() > MAX_OCR_PAGES {
+        return Err(ReadRefused::TooLarge(format!(
+            "it has {} pages without text; Tally reads at most {MAX_OCR_PAGES} scanned pages \
+             of a file by OCR",
+            scanned.len()
+        )));
+    }
+    budget.extend(OCR_PAGE_TIME * scanned.len() as u32);
+    let words = scanned::pdf_pages_words(bytes, &scanned, tools, budget)?;
+    let ocr: HashMap<u32, Vec<OcrWord>> = scanned.into_iter().map(|(n, _)| n).zip(words).collect();
+    let outline = text_outline(read, title, budget, &ocr)?;
+    if outline.blocks.is_empty() && outline.title.is_none() {
         return Err(ReadRefused::Unreadable(
-            "its text layer is garbled (its fonts map characters to nothing readable); export \
-             the PDF again or run it through OCR"
-                .into(),
+            "its pages have no text layer, and no text could be read from them even by OCR".into(),
         ));
     }
+    Ok(outline)
+}
+
+/// The outline of the PDF's pages: each page's text layer, or the words OCR read from it
+/// when it is in `ocr`.
+fn text_outline(
+    read: Vec<Page>,
+    title: Option<String>,
+    budget: &ReadBudget,
+    ocr: &HashMap<u32, Vec<OcrWord>>,
+) -> Result<Outline, ReadRefused> {
     let mut furniture = furniture(&read);
     // A running header that repeats the title is furniture on the first page too.
     let title_key = title.as_deref().map(furniture_key);
@@ -117,7 +166,12 @@ pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, Read
     let mut flow = Flow::new(budget);
     flow.title(title);
     for page in &read {
-        flow.at(Some(format!("page {}", page.number)));
+        let place = format!("page {}", page.number);
+        if let Some(words) = ocr.get(&page.number) {
+            scanned::lay_out(&mut flow, words, Some(&place))?;
+            continue;
+        }
+        flow.at(Some(place));
         for element in &page.elements {
             match element {
                 PdfBlock::Paragraph(p) => {
@@ -145,7 +199,7 @@ pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, Read
         }
     }
     let outline = flow.finish()?;
-    if outline.blocks.is_empty() {
+    if outline.blocks.is_empty() && ocr.is_empty() {
         return Err(ReadRefused::Unreadable(
             "its text layer holds nothing readable (scanned pages, or text drawn with fonts \
              whose characters map to nothing); run it through OCR first"
@@ -459,14 +513,31 @@ mod tests {
         let codes: String = (0..40).map(|n| format!("\\{:03o}", 1 + n % 20)).collect();
         let garbled = format!("Ab {codes} cd {codes} ef {codes} gh {codes} ij {codes}");
         let pages = [garbled.as_str(), garbled.as_str()];
-        let refused = outline(&pdf_of(&pages), &ReadBudget::default()).unwrap_err();
-        assert!(matches!(refused, ReadRefused::Unreadable(_)), "{refused}");
-        assert!(
-            ["garbled", "no text", "nothing readable"]
-                .iter()
-                .any(|why| refused.to_string().contains(why)),
-            "{refused}"
-        );
+        match outline(&pdf_of(&pages), &ReadBudget::default()) {
+            // With OCR on the machine, the pages are read from their pixels: what is drawn,
+            // never the codes.
+            Ok(read) => {
+                assert!(OcrTools::on_this_machine().is_some());
+                let text = format!("{:?}", read.blocks);
+                assert!(
+                    !text.contains('\u{1}') && !text.contains('\u{fffd}'),
+                    "{text}"
+                );
+                assert!(read.blocks.iter().all(|b| b
+                    .place
+                    .as_deref()
+                    .is_some_and(|p| p.contains("read by OCR"))));
+            }
+            Err(refused) => {
+                assert!(matches!(refused, ReadRefused::Unreadable(_)), "{refused}");
+                assert!(
+                    ["garbled", "no text", "nothing readable"]
+                        .iter()
+                        .any(|why| refused.to_string().contains(why)),
+                    "{refused}"
+                );
+            }
+        }
     }
 
     #[test]

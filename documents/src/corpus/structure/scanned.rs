@@ -1,0 +1,524 @@
+//! Scanned pages and photos of pages laid out from the words OCR read (issue 89): words into
+//! lines (Tesseract's lines, and lines of one row its blocks split, such as a table's columns),
+//! lines into groups at the blank space between them, a line set larger than the page's text
+//! into a heading, and each group written with its words at their columns, so that the plain
+//! text reader finds what it finds in a text file: `Label: value` lines, lists, and tables
+//! whose columns are aligned. Every block keeps where it was read and how sure OCR was ("page 1,
+//! read by OCR, 94% sure"), and names the numbers read with low confidence ("unsure: 4,521"), so
+//! that an answer resting on one is not given as sure.
+
+use super::flow::Flow;
+use super::Outline;
+use crate::corpus::budget::{ReadBudget, ReadRefused};
+use crate::corpus::ocr::{
+    checked_image_size, OcrTools, OcrWord, OCR_MISSING, OCR_PAGE_TIME, UNSURE_CONFIDENCE,
+};
+
+/// What a block read by OCR says of itself in its place.
+pub const READ_BY_OCR: &str = "read by OCR";
+/// What precedes the numbers of a block read with low confidence, in its place.
+pub const UNSURE_NUMBERS: &str = "unsure:";
+/// A line this many times the page's text height or more is a heading.
+const HEADING_HEIGHT: f32 = 1.3;
+/// A heading's letters are at least this many times as wide as the page's text's.
+const HEADING_WIDTH: f32 = 1.15;
+/// Blank space between two lines of more than this many text heights starts a new group.
+const GROUP_GAP: f32 = 0.9;
+/// Space between two words of more than this many text heights is a gutter between columns.
+const COLUMN_GAP: f32 = 0.75;
+/// What OCR reads a list's bullet as, besides "•".
+const BULLET_MISREADS: [&str; 7] = ["¢", "«", "°", "©", "®", "»", "e"];
+/// A word of no letter or digit below this confidence is a mark of the page (a rule, a speck).
+const MARK_CONFIDENCE: f32 = 60.0;
+
+/// The outline of an image of a page (PNG, JPEG, TIFF; a TIFF may hold several pages).
+pub(super) fn image_outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused> {
+    checked_image_size(bytes)?;
+    let tools = OcrTools::on_this_machine().ok_or_else(|| {
+        ReadRefused::Unreadable(format!("it is an image of a page, and {OCR_MISSING}"))
+    })?;
+    budget.extend(OCR_PAGE_TIME);
+    let dir = tempfile::tempdir()
+        .map_err(|e| ReadRefused::Unreadable(format!("no folder to read it in: {e}")))?;
+    let path = dir.path().join("page.img");
+    std::fs::write(&path, bytes)
+        .map_err(|e| ReadRefused::Unreadable(format!("cannot write it for OCR: {e}")))?;
+    let pages = tools.words_of_image(&path, budget)?;
+    let mut flow = Flow::new(budget);
+    // A photo is of a page: its place says so, as a PDF's pages do ("page 1, read by OCR").
+    for (n, words) in pages.iter().enumerate() {
+        lay_out(&mut flow, words, Some(&format!("page {}", n + 1)))?;
+    }
+    let outline = flow.finish()?;
+    if outline.blocks.is_empty() && outline.title.is_none() {
+        return Err(ReadRefused::Unreadable(
+            "no text could be read from its image, even by OCR".into(),
+        ));
+    }
+    Ok(outline)
+}
+
+/// The words of pages `pages` (from 1, each with the resolution to render it at) of the PDF
+/// `bytes`, rendered and read by OCR, in order.
+pub(super) fn pdf_pages_words(
+    bytes: &[u8],
+    pages: &[(u32, u32)],
+    tools: &OcrTools,
+    budget: &ReadBudget,
+) -> Result<Vec<Vec<OcrWord>>, ReadRefused> {
+    let dir = tempfile::tempdir()
+        .map_err(|e| ReadRefused::Unreadable(format!("no folder to read it in: {e}")))?;
+    let pdf = dir.path().join("scanned.pdf");
+    std::fs::write(&pdf, bytes)
+        .map_err(|e| ReadRefused::Unreadable(format!("cannot write it for OCR: {e}")))?;
+    let mut read = Vec::with_capacity(pages.len());
+    for &(page, dpi) in pages {
+        budget.check()?;
+        let image = tools.render_pdf_page(&pdf, page, dpi, dir.path(), budget)?;
+        let words = tools.words_of_image(&image, budget)?;
+        let _ = std::fs::remove_file(&image);
+        read.push(words.into_iter().flatten().collect());
+    }
+    Ok(read)
+}
+
+/// One line of a page: its words left to right and its box.
+#[derive(Debug, Clone)]
+struct Line {
+    words: Vec<OcrWord>,
+    top: u32,
+    bottom: u32,
+    left: u32,
+    right: u32,
+    /// The median height of its words of letters and digits (a ruling OCR took into a word
+    /// makes that word tall, not the line).
+    height: f32,
+}
+
+impl Line {
+    fn of(words: Vec<OcrWord>) -> Line {
+        let mut words = words;
+        words.sort_by_key(|w| w.left);
+        // A bullet OCR reads as another mark ("¢ Corrosion", "« Frost").
+        if words.len() > 1 && BULLET_MISREADS.contains(&words[0].text.as_str()) {
+            words[0].text = "•".into();
+        }
+        let top = words.iter().map(|w| w.top).min().unwrap_or(0);
+        let bottom = words.iter().map(|w| w.top + w.height).max().unwrap_or(0);
+        let left = words.iter().map(|w| w.left).min().unwrap_or(0);
+        let right = words.iter().map(|w| w.left + w.width).max().unwrap_or(0);
+        let height = median(
+            words
+                .iter()
+                .filter(|w| w.text.chars().any(char::is_alphanumeric))
+                .map(|w| w.height as f32)
+                .collect(),
+        );
+        Line {
+            words,
+            top,
+            bottom,
+            left,
+            right,
+            height,
+        }
+    }
+
+    fn center(&self) -> f32 {
+        (self.top + self.bottom) as f32 / 2.0
+    }
+
+    /// Whether `other` sits on this line's row: their heights overlap by half the smaller and
+    /// their words do not.
+    fn shares_row(&self, other: &Line) -> bool {
+        let overlap = self.bottom.min(other.bottom) as f32 - self.top.max(other.top) as f32;
+        let smaller = (self.bottom - self.top).min(other.bottom - other.top) as f32;
+        overlap >= 0.5 * smaller && (other.left > self.right || other.right < self.left)
+    }
+}
+
+/// Lays the words of one page out into `flow`, at `place` ("page 2") when the file has pages.
+pub(super) fn lay_out(
+    flow: &mut Flow,
+    words: &[OcrWord],
+    place: Option<&str>,
+) -> Result<(), ReadRefused> {
+    let rows = rows(words);
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let text_height = median(rows.iter().map(|r| r.height).collect()).max(1.0);
+    let char_width = median(
+        rows.iter()
+            .flat_map(|r| &r.words)
+            .filter(|w| w.text.chars().count() >= 3)
+            .map(|w| w.width as f32 / w.text.chars().count() as f32)
+            .collect(),
+    )
+    .max(1.0);
+    let page_left = rows.iter().map(|r| r.left).min().unwrap_or(0);
+    let mut group: Vec<&Line> = Vec::new();
+    let mut previous_bottom: Option<u32> = None;
+    for row in &rows {
+        let gap = previous_bottom.map_or(0.0, |b| row.top as f32 - b as f32);
+        previous_bottom = Some(row.bottom);
+        let heading = heading_level(row, text_height, char_width);
+        if heading.is_some() || gap > GROUP_GAP * text_height {
+            write_group(flow, &group, page_left, char_width, text_height, place)?;
+            group.clear();
+        }
+        if let Some(level) = heading {
+            flow.heading(level, &plain(row))?;
+            continue;
+        }
+        group.push(row);
+    }
+    write_group(flow, &group, page_left, char_width, text_height, place)
+}
+
+/// The page's lines, one per row, top to bottom, less the page's marks and its page number.
+fn rows(words: &[OcrWord]) -> Vec<Line> {
+    let mut by_line: Vec<((u32, u32, u32), Vec<OcrWord>)> = Vec::new();
+    for word in words {
+        let mark = !word.text.chars().any(char::is_alphanumeric);
+        // A table's ruling read as a word ("|", "[", "_"), or a speck.
+        let ruling = word
+            .text
+            .chars()
+            .all(|c| matches!(c, '|' | '[' | ']' | '_' | '¦' | '!'));
+        if mark && (ruling || word.confidence < MARK_CONFIDENCE) {
+            continue;
+        }
+
+        match by_line.iter_mut().find(|(key, _)| *key == word.line) {
+            Some((_, line)) => line.push(word.clone()),
+            None => by_line.push((word.line, vec![word.clone()])),
+        }
+    }
+    for (_, line) in &mut by_line {
+        for word in line.iter_mut() {
+            // A ruling OCR took into a word's edge ("|9 Oct", "146]").
+            let trimmed = word
+                .text
+                .trim_matches(|c: char| matches!(c, '|' | '[' | ']' | '¦'));
+            if !trimmed.is_empty() && trimmed.len() < word.text.len() {
+                word.text = trimmed.to_string();
+            }
+            if let Some(date) = spaced_date(&word.text) {
+                word.text = date;
+            }
+        }
+    }
+    let mut lines: Vec<Line> = by_line.into_iter().map(|(_, w)| Line::of(w)).collect();
+    lines.sort_by_key(|l| l.top);
+    // Lines of one row that Tesseract read as blocks of their own (a table's columns) are
+    // one line.
+    let mut rows: Vec<Line> = Vec::new();
+    for line in lines {
+        match rows.iter_mut().rev().take(4).find(|r| r.shares_row(&line)) {
+            Some(row) => {
+                let mut words = std::mem::take(&mut row.words);
+                words.extend(line.words);
+                *row = Line::of(words);
+            }
+            None => rows.push(line),
+        }
+    }
+    rows.sort_by(|a, b| a.center().total_cmp(&b.center()));
+    if rows.last().is_some_and(|r| is_page_number(&plain(r))) {
+        rows.pop();
+    }
+    rows
+}
+
+/// The heading level of a row set larger than the page's text, when it is short enough to be
+/// one.
+fn heading_level(row: &Line, text_height: f32, char_width: f32) -> Option<usize> {
+    let ratio = row.height / text_height;
+    // Type set larger is wider too: a word whose box took in a table's ruling is only taller.
+    let letters: Vec<f32> = row
+        .words
+        .iter()
+        .filter(|w| w.text.chars().count() >= 3)
+        .map(|w| w.width as f32 / w.text.chars().count() as f32)
+        .collect();
+    if letters.is_empty() || median(letters) < HEADING_WIDTH * char_width {
+        return None;
+    }
+    let words = row.words.len();
+    let has_letters = row
+        .words
+        .iter()
+        .any(|w| w.text.chars().any(char::is_alphabetic));
+    if ratio < HEADING_HEIGHT || words > 12 || !has_letters {
+        return None;
+    }
+    Some(if ratio >= 1.9 {
+        1
+    } else if ratio >= 1.5 {
+        2
+    } else {
+        3
+    })
+}
+
+/// A group's lines written with their words at their columns (a gutter as two spaces or more)
+/// and read as plain text lines, at `place` with how sure OCR was of them.
+fn write_group(
+    flow: &mut Flow,
+    group: &[&Line],
+    page_left: u32,
+    char_width: f32,
+    text_height: f32,
+    place: Option<&str>,
+) -> Result<(), ReadRefused> {
+    if group.is_empty() {
+        return Ok(());
+    }
+    let runs: Vec<Vec<Run>> = group.iter().map(|l| runs(l, text_height)).collect();
+    let columns = columns(&runs);
+    let at_char = |x: u32| (x.saturating_sub(page_left) as f32 / char_width).round() as usize;
+    let lines: Vec<String> = runs
+        .iter()
+        .map(|line| {
+            let mut text = String::new();
+            for run in line {
+                // A run of a table's line starts at the column it covers first: a header
+                // centred over its sub-columns, a number set to the right of its column.
+                let left = columns
+                    .iter()
+                    .find(|(l, r)| *l <= run.right && run.left <= *r)
+                    .map_or(run.left, |(l, _)| *l);
+                let at = text.chars().count();
+                let spaces = if at == 0 {
+                    at_char(left)
+                } else {
+                    at_char(left).saturating_sub(at).max(2)
+                };
+                text.extend(std::iter::repeat_n(' ', spaces));
+                text.push_str(&run.text);
+            }
+            text
+        })
+        .collect();
+    let words: Vec<&OcrWord> = group.iter().flat_map(|l| &l.words).collect();
+    flow.at(Some(ocr_place(place, &words)));
+    flow.lines(&lines)
+}
+
+/// Words of a line set close together (no gutter between them): a cell, or a line of text.
+struct Run {
+    left: u32,
+    right: u32,
+    text: String,
+}
+
+/// A line's runs: its words split where the space between two is a gutter.
+fn runs(line: &Line, text_height: f32) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    for word in &line.words {
+        let right = word.left + word.width;
+        match runs.last_mut() {
+            Some(run) if (word.left as f32 - run.right as f32) <= COLUMN_GAP * text_height => {
+                run.text.push(' ');
+                run.text.push_str(&word.text);
+                run.right = right;
+            }
+            _ => runs.push(Run {
+                left: word.left,
+                right,
+                text: word.text.clone(),
+            }),
+        }
+    }
+    runs
+}
+
+/// The columns of a group that is a table (three lines or more of several runs), as pixel
+/// spans: the runs of its fullest lines (those with the most runs) merged where they overlap.
+/// Empty for a group that is no table.
+fn columns(runs: &[Vec<Run>]) -> Vec<(u32, u32)> {
+    let tabular = runs.iter().filter(|l| l.len() >= 2).count();
+    let most = runs.iter().map(Vec::len).max().unwrap_or(0);
+    if tabular < 3 || most < 2 {
+        return Vec::new();
+    }
+    let mut spans: Vec<(u32, u32)> = runs
+        .iter()
+        .filter(|l| l.len() == most)
+        .flatten()
+        .map(|r| (r.left, r.right))
+        .collect();
+    spans.sort_unstable();
+    let mut columns: Vec<(u32, u32)> = Vec::new();
+    for (left, right) in spans {
+        match columns.last_mut() {
+            Some(last) if left <= last.1 => last.1 = last.1.max(right),
+            _ => columns.push((left, right)),
+        }
+    }
+    columns
+}
+
+/// Where a block read by OCR is and how sure OCR was: "page 2, read by OCR, 91% sure", and
+/// "; unsure: 4,521, 13" naming its numbers read with low confidence.
+fn ocr_place(place: Option<&str>, words: &[&OcrWord]) -> String {
+    let sure = words.iter().map(|w| w.confidence).sum::<f32>() / words.len().max(1) as f32;
+    let mut out = match place {
+        Some(place) => format!("{place}, {READ_BY_OCR}, {sure:.0}% sure"),
+        None => format!("{READ_BY_OCR}, {sure:.0}% sure"),
+    };
+    let mut unsure: Vec<String> = Vec::new();
+    for word in words {
+        let number = word.text.trim_matches(|c: char| !c.is_ascii_digit());
+        if word.confidence < UNSURE_CONFIDENCE
+            && !number.is_empty()
+            && !unsure.iter().any(|u| u == number)
+        {
+            unsure.push(number.to_string());
+        }
+    }
+    if !unsure.is_empty() {
+        out.push_str(&format!("; {UNSURE_NUMBERS} {}", unsure.join(", ")));
+    }
+    out
+}
+
+/// A row's words joined by single spaces.
+fn plain(row: &Line) -> String {
+    row.words
+        .iter()
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// "7", "Page 7", "page 7 of 12", "- 7 -": the page's number, not its text.
+fn is_page_number(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let rest = lower.trim_matches(|c: char| c == '-' || c == '—' || c.is_whitespace());
+    let rest = rest.strip_prefix("page").unwrap_or(rest).trim();
+    let mut parts = rest
+        .split(|c: char| c == '/' || c.is_whitespace())
+        .filter(|p| !p.is_empty() && *p != "of");
+    parts
+        .next()
+        .is_some_and(|p| p.chars().all(|c| c.is_ascii_digit()))
+        && parts.all(|p| p.chars().all(|c| c.is_ascii_digit()))
+        && rest.len() <= 16
+}
+
+/// A date OCR read without its spaces ("8Jan2005", "14Apr1990"), written with them.
+fn spaced_date(word: &str) -> Option<String> {
+    static GLUED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"^(\d{1,2}) ?((?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}) ?((?:1[6-9]|20)\d\d)([.,;]?)$",
+        )
+        .expect("glued date pattern")
+    });
+    let c = GLUED.captures(word)?;
+    (!word.contains(' ')).then(|| format!("{} {} {}{}", &c[1], &c[2], &c[3], &c[4]))
+}
+
+/// The median of `values` (0 when there are none).
+fn median(mut values: Vec<f32>) -> f32 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f32::total_cmp);
+    values[values.len() / 2]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn word(text: &str, left: u32, top: u32, height: u32, line: u32) -> OcrWord {
+        OcrWord {
+            text: text.into(),
+            left,
+            top,
+            // Type set larger is wider too.
+            width: height / 2 * text.chars().count() as u32,
+            height,
+            confidence: if text == "4,521" { 41.0 } else { 95.0 },
+            line: (line, 1, 1),
+        }
+    }
+
+    #[test]
+    fn words_are_laid_out_into_a_heading_a_label_line_and_an_aligned_table() {
+        let mut words = vec![
+            word("Water", 100, 100, 60, 1),
+            word("report", 220, 100, 60, 1),
+            word("Founded:", 100, 220, 32, 2),
+            word("1994", 270, 220, 32, 2),
+        ];
+        // A table whose columns Tesseract read as blocks of their own.
+        for (n, (week, bursts)) in [
+            ("Week", "Bursts"),
+            ("One", "12"),
+            ("Two", "4,521"),
+            ("Three", "7"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let top = 320 + 45 * n as u32;
+            words.push(word(week, 100, top, 32, 10 + n as u32));
+            words.push(word(bursts, 600, top + 2, 32, 20 + n as u32));
+        }
+        words.push(word("Page", 500, 900, 32, 40));
+        words.push(word("1", 590, 900, 32, 40));
+        let mut flow = Flow::new(&ReadBudget::default());
+        lay_out(&mut flow, &words, Some("page 1")).unwrap();
+        let outline = flow.finish().unwrap();
+        assert_eq!(outline.title.as_deref(), Some("Water report"));
+        let kinds: Vec<_> = outline.blocks.iter().map(|b| &b.kind).collect();
+        assert!(
+            kinds.iter().any(
+                |k| matches!(k, super::super::Record::KeyValue { label, value }
+            if label == "Founded" && value == "1994")
+            ),
+            "{kinds:?}"
+        );
+        let row = outline
+            .blocks
+            .iter()
+            .find(|b| matches!(&b.kind, super::super::Record::TableRow { cells, .. } if cells[0] == "Two"))
+            .expect("the table's row");
+        assert!(
+            matches!(&row.kind, super::super::Record::TableRow { header, cells }
+            if header[1] == "Bursts" && cells[1] == "4,521"),
+            "{row:?}"
+        );
+        let place = row.place.as_deref().unwrap_or_default();
+        assert!(place.starts_with("page 1, read by OCR, "), "{place}");
+        assert!(place.ends_with("unsure: 4,521"), "{place}");
+        assert!(
+            !format!("{kinds:?}").contains("Page"),
+            "the page number is not text"
+        );
+    }
+
+    #[test]
+    fn a_date_read_without_its_spaces_gets_them_back() {
+        assert_eq!(spaced_date("8Jan2005").as_deref(), Some("8 Jan 2005"));
+        assert_eq!(
+            spaced_date("14April1990,").as_deref(),
+            Some("14 April 1990,")
+        );
+        assert_eq!(spaced_date("2005"), None);
+        assert_eq!(spaced_date("Q4"), None);
+    }
+
+    #[test]
+    fn page_numbers_are_told_from_text() {
+        for number in ["7", "Page 7", "page 7 of 12", "- 7 -", "3/9"] {
+            assert!(is_page_number(number), "{number}");
+        }
+        for text in ["Week 7", "7 boats", "Page one of the minutes"] {
+            assert!(!is_page_number(text), "{text}");
+        }
+    }
+}
