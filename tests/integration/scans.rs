@@ -80,12 +80,12 @@ async fn a_scanned_pdf_and_a_photo_are_read_by_ocr_and_answered_with_the_page() 
             "page 1, read by OCR",
         ),
         (
-            "how much did the cold room at brackenfold village shop cost",
+            "what did the new room at brackenfold village shop cost to fit",
             "£4,300",
             "page 1, read by OCR",
         ),
     ] {
-        let answer = get(format!("/api/value?q={}&corpus=scans", query(question))).await;
+        let answer = get(format!("/api/value?q={}", query(question))).await;
         assert_eq!(answer["representative"], value, "{question}: {answer}");
         let contexts: Vec<&str> = answer["observations"]
             .as_array()
@@ -158,24 +158,34 @@ fn pdf_of_image_pages(pages: usize) -> Vec<u8> {
 async fn hostile_images_and_scans_are_refused_with_a_sentence_and_nothing_is_stored() {
     let server = demo_server("hostile-scans", &["--admin-token", TOKEN]).await;
     let client = reqwest::Client::new();
-    let hostile: Vec<(&str, Vec<u8>, &str)> = vec![
+    let hostile: Vec<(&str, Vec<u8>, &[&str])> = vec![
         (
             "huge.png",
             png_claiming(100_000, 100_000),
-            "100000 × 100000 pixels",
+            &["100000 × 100000 pixels"],
         ),
         (
             "many.pdf",
+            pdf_of_image_pages(400),
+            &["400 pages without text"],
+        ),
+        // 2,000 pages: refused by their count, or by the time their parse takes in a debug
+        // build on a loaded machine; either way before any page is read by OCR.
+        (
+            "thousands.pdf",
             pdf_of_image_pages(2_000),
-            "2000 pages without text",
+            &[
+                "2000 pages without text",
+                "took longer than its size allows",
+            ],
         ),
         (
             "broken.jpg",
             vec![0xff, 0xd8, 0xff, 0xe0, 0, 0x10],
-            "damaged",
+            &["damaged"],
         ),
     ];
-    for (name, bytes, why) in hostile {
+    for (name, bytes, whys) in hostile {
         let form = Form::new()
             .text("corpus", "hostile")
             .part("file", Part::bytes(bytes).file_name(name));
@@ -190,7 +200,7 @@ async fn hostile_images_and_scans_are_refused_with_a_sentence_and_nothing_is_sto
         assert_eq!(status, StatusCode::BAD_REQUEST, "{name}: {body}");
         let error = body["error"].as_str().unwrap_or_default();
         assert!(
-            error.contains(name) && error.contains(why),
+            error.contains(name) && whys.iter().any(|why| error.contains(why)),
             "{name}: {error}"
         );
     }
