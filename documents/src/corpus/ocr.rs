@@ -213,16 +213,27 @@ fn without_rulings(from: &Path, to: &Path) -> Result<(), image::ImageError> {
             }
         });
     }
-    for (pixel, ruled) in page.iter_mut().zip(&ruling) {
-        if *ruled {
-            *pixel = 255;
+    // A ruling's grey fringe (blur, JPEG) goes with it: two pixels round every pixel of it.
+    let raw: &mut [u8] = &mut page;
+    for y in 0..height {
+        for x in 0..width {
+            if !ruling[y * width + x] {
+                continue;
+            }
+            for ny in y.saturating_sub(FRINGE)..=(y + FRINGE).min(height - 1) {
+                for nx in x.saturating_sub(FRINGE)..=(x + FRINGE).min(width - 1) {
+                    raw[ny * width + nx] = 255;
+                }
+            }
         }
     }
     page.save_with_format(to, image::ImageFormat::Pnm)
 }
 
 /// A pixel darker than this is ink.
-const DARK: u8 = 150;
+const DARK: u8 = 170;
+/// How far round a ruling's pixels its fringe is whitened.
+const FRINGE: usize = 2;
 
 /// Calls `mark` for each position of every run of `len` positions where `dark` holds that is
 /// at least `longest` long.

@@ -120,6 +120,9 @@ pub fn evaluate(
                     .collect::<Vec<_>>()
                     .join("\n"),
             );
+            if std::env::var_os("TALLY_READING_MISSES").is_some() {
+                eprintln!("== {} ({})", document.name, condition.name());
+            }
             let (words, numbers) = found(&truth, &read_words);
             total.words.merge(words);
             total.numbers.merge(numbers);

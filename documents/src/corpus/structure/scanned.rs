@@ -24,8 +24,9 @@ const HEADING_HEIGHT: f32 = 1.3;
 const HEADING_WIDTH: f32 = 1.15;
 /// Blank space between two lines of more than this many text heights starts a new group.
 const GROUP_GAP: f32 = 0.9;
-/// Space between two words of more than this many text heights is a gutter between columns.
-const COLUMN_GAP: f32 = 0.75;
+/// Space between two words of more than this many letter widths is a gutter between columns
+/// (a word space is about half a letter wide; cells are set two letters apart or more).
+const COLUMN_GAP: f32 = 1.5;
 /// What OCR reads a list's bullet as, besides "•".
 const BULLET_MISREADS: [&str; 7] = ["¢", "«", "°", "©", "®", "»", "e"];
 /// A word of no letter or digit below this confidence is a mark of the page (a rule, a speck).
@@ -164,7 +165,7 @@ pub(super) fn lay_out(
         previous_bottom = Some(row.bottom);
         let heading = heading_level(row, text_height, char_width);
         if heading.is_some() || gap > GROUP_GAP * text_height {
-            write_group(flow, &group, page_left, char_width, text_height, place)?;
+            write_group(flow, &group, page_left, char_width, place)?;
             group.clear();
         }
         if let Some(level) = heading {
@@ -173,7 +174,7 @@ pub(super) fn lay_out(
         }
         group.push(row);
     }
-    write_group(flow, &group, page_left, char_width, text_height, place)
+    write_group(flow, &group, page_left, char_width, place)
 }
 
 /// The page's lines, one per row, top to bottom, less the page's marks and its page number.
@@ -269,13 +270,12 @@ fn write_group(
     group: &[&Line],
     page_left: u32,
     char_width: f32,
-    text_height: f32,
     place: Option<&str>,
 ) -> Result<(), ReadRefused> {
     if group.is_empty() {
         return Ok(());
     }
-    let runs: Vec<Vec<Run>> = group.iter().map(|l| runs(l, text_height)).collect();
+    let runs: Vec<Vec<Run>> = group.iter().map(|l| runs(l, char_width)).collect();
     let columns = columns(&runs);
     let at_char = |x: u32| (x.saturating_sub(page_left) as f32 / char_width).round() as usize;
     let lines: Vec<String> = runs
@@ -314,12 +314,12 @@ struct Run {
 }
 
 /// A line's runs: its words split where the space between two is a gutter.
-fn runs(line: &Line, text_height: f32) -> Vec<Run> {
+fn runs(line: &Line, char_width: f32) -> Vec<Run> {
     let mut runs: Vec<Run> = Vec::new();
     for word in &line.words {
         let right = word.left + word.width;
         match runs.last_mut() {
-            Some(run) if (word.left as f32 - run.right as f32) <= COLUMN_GAP * text_height => {
+            Some(run) if (word.left as f32 - run.right as f32) <= COLUMN_GAP * char_width => {
                 run.text.push(' ');
                 run.text.push_str(&word.text);
                 run.right = right;
