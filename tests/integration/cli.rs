@@ -498,7 +498,7 @@ fn ingest_routes_each_file_by_its_format_into_one_corpus_list() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains(
         "unknown format `doc` (text, html, markdown, csv, jsonl, pdf, docx, pptx, xlsx, xls, ods, \
-         eml, epub, squad, qsearch, newsquant)"
+         eml, epub, image, squad, qsearch, newsquant)"
     ));
     // A text file said to be a PDF is read as one, and said not to be one.
     let out = run(&["--format", "pdf", notes.to_str().unwrap()]);
@@ -509,13 +509,23 @@ fn ingest_routes_each_file_by_its_format_into_one_corpus_list() {
         "{said}"
     );
     // A file of no format Tally reads is refused with the formats it reads.
+    let song = dir.join("harbour.mp3");
+    std::fs::write(&song, [0x49, 0x44, 0x33, 0x04, 0, 0, 0, 0]).unwrap();
+    let out = run(&[song.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("a .mp3 file is not a format Tally reads") && said.contains(".docx"),
+        "{said}"
+    );
+    // A damaged image (a JPEG's first bytes only) is refused as one, before OCR.
     let photo = dir.join("harbour.jpg");
     std::fs::write(&photo, [0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46]).unwrap();
     let out = run(&[photo.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(
-        said.contains("a .jpg file is not a format Tally reads") && said.contains(".docx"),
+        said.contains("harbour.jpg") && said.contains("damaged"),
         "{said}"
     );
     let out = run(&["--into", "neither", notes.to_str().unwrap()]);

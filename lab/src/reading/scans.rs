@@ -109,7 +109,7 @@ pub fn evaluate(
             let passages = match read {
                 Ok(passages) => passages,
                 Err(why) => {
-                    total.refused.push((document.name.clone(), why));
+                    total.refused.push((document.name.clone(), why.to_string()));
                     Vec::new()
                 }
             };
@@ -361,25 +361,22 @@ fn read_scans(
     document: &Document,
     pages: &[GrayImage],
     condition: Condition,
-) -> Result<Vec<Passage>, String> {
+) -> anyhow::Result<Vec<Passage>> {
     if condition == Condition::Photo {
         let mut passages = Vec::new();
         for (n, page) in pages.iter().enumerate() {
             let mut jpeg = Vec::new();
-            image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 80)
-                .encode_image(page)
-                .map_err(|e| e.to_string())?;
+            image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 80).encode_image(page)?;
             let name = format!("{}-page-{}.jpg", document.name, n + 1);
             keep(&name, &jpeg);
-            passages
-                .extend(super::read_back(&jpeg, Format::Html, &name).map_err(|e| e.to_string())?);
+            passages.extend(super::read_back(&jpeg, Format::Html, &name)?);
         }
         return Ok(passages);
     }
-    let pdf = scanned_pdf(pages, condition.dpi()).map_err(|e| e.to_string())?;
+    let pdf = scanned_pdf(pages, condition.dpi())?;
     keep(&format!("{}-{}.pdf", document.name, condition.dpi()), &pdf);
     super::read_back(&pdf, Format::Html, &format!("{}.pdf", document.name))
-        .map_err(|e| e.to_string())
+        .map_err(anyhow::Error::from)
 }
 
 /// Keeps a spoilt file in `$TALLY_SCANS_KEEP`, when it names a folder, to look at.
