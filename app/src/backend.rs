@@ -78,6 +78,12 @@ mod server_side {
         fn study_summary(&self, token: String) -> BoxFuture<Result<StudySummary, Failure>>;
         /// The corpora of the indexes; `token` must be the admin token.
         fn corpora(&self, token: String) -> BoxFuture<Result<Vec<CorpusRow>, Failure>>;
+        /// The documents `corpus` holds, by source; `token` must be the admin token.
+        fn corpus_documents(
+            &self,
+            token: String,
+            corpus: String,
+        ) -> BoxFuture<Result<Vec<tally_types::documents::DocumentEntry>, Failure>>;
         /// An ingestion job (its id is its key).
         fn ingest_job(&self, id: String) -> BoxFuture<Result<IngestJob, Failure>>;
         /// Page `page` (from 0) of the review queue, and the verified answers; `token` must be
@@ -280,6 +286,26 @@ pub async fn admin_corpora(
         return Ok(None);
     }
     backend()?.0.corpora(token).await.map(Some).map_err(failed)
+}
+
+/// The documents a corpus holds, for the admin holding the token (or logged in with it); `None`
+/// when the request gives no token at all.
+#[server(prefix = "/_server", endpoint = "admin_corpus_documents")]
+pub async fn admin_corpus_documents(
+    /// The admin token.
+    token: String,
+    /// The corpus.
+    corpus: String,
+) -> Result<Option<Vec<tally_types::documents::DocumentEntry>>, ServerFnError> {
+    if !gives_admin_credential(&token) {
+        return Ok(None);
+    }
+    backend()?
+        .0
+        .corpus_documents(token, corpus)
+        .await
+        .map(Some)
+        .map_err(failed)
 }
 
 /// Page `page` (from 0) of the review queue and the verified answers, for the admin holding the

@@ -96,6 +96,7 @@ pub fn App() -> impl IntoView {
                     <Route path=(StaticSegment("study"), StaticSegment("s"), ParamSegment("session")) view=views::study::StudySessionPage ssr=SsrMode::Async/>
                     <Route path=StaticSegment("admin") view=views::admin::AdminPage ssr=SsrMode::Async/>
                     <Route path=(StaticSegment("admin"), StaticSegment("jobs"), ParamSegment("id")) view=views::admin::AdminJobPage ssr=SsrMode::Async/>
+                    <Route path=(StaticSegment("admin"), StaticSegment("corpora"), ParamSegment("name")) view=views::admin::AdminCorpusPage ssr=SsrMode::Async/>
                     <Route path=(StaticSegment("admin"), StaticSegment("review")) view=views::review::ReviewPage ssr=SsrMode::Async/>
                 </Routes>
             </main>

@@ -127,8 +127,11 @@ pub struct HistoryItem {
     pub kind: String,
     /// When it was asked.
     pub asked_at: String,
-    /// A one-line summary of its latest answer.
+    /// A one-line summary of its latest answer, as its page shows it.
     pub summary: String,
+    /// The corpus it was asked over; `None`: every corpus.
+    #[serde(default)]
+    pub corpus: Option<String>,
     /// How many feedback entries it has.
     pub feedback: i64,
     /// The page that shows it.

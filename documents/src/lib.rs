@@ -10,6 +10,7 @@ pub mod index_dir;
 pub mod rarity;
 pub mod sentence_store;
 pub mod snippet_index;
+pub mod spelling;
 pub mod tables;
 
 pub use corpus::catalogue::{discover_corpora, CorpusInfo};

@@ -121,6 +121,16 @@ impl WordRarity for SnippetIndex {
 }
 
 impl SnippetIndex {
+    /// The word of the snippets' text closest in spelling to `word` (lower case), when they do
+    /// not hold `word` itself (see [`crate::spelling::closest_word`]).
+    pub fn closest_word(&self, word: &str) -> Result<Option<String>, IndexError> {
+        Ok(crate::spelling::closest_word(
+            &self.reader.searcher(),
+            self.fields.text,
+            word,
+        )?)
+    }
+
     /// An index held in memory.
     pub fn in_memory() -> Result<Self, IndexError> {
         let (schema, fields) = schema();

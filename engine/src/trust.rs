@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::count::logistic::Logistic;
 use tally_types::count::{Abstention, CountAnswer};
 use tally_types::value::ValueAnswer;
+use tally_types::{Certainty, CertaintyMeasure};
 
 /// The count answer's features, in order.
 pub const COUNT_FEATURES: [&str; 13] = [
@@ -260,31 +261,43 @@ pub fn value_features(answer: &ValueAnswer) -> Option<Vec<f64>> {
 
 /// Declines a count answer over a person's documents that rests on a number OCR was unsure of,
 /// or that the shipped gate finds unsure, keeping the count it would have given in the
-/// sentence; returns its probability (`None` when no gate applies).
+/// sentence and in its [`Certainty`]; returns its probability (`None` when no gate applies).
 pub fn check_count(answer: &mut CountAnswer) -> Option<f64> {
-    decline_unsure_count(answer);
-    let gate = &Trust::shipped()?.count;
-    let features = count_features(answer)?;
-    let p = gate.probability(&features);
-    if p < gate.bound {
+    let gated = Trust::shipped()
+        .and_then(|trust| Some((&trust.count, count_features(answer)?)))
+        .map(|(gate, features)| Certainty {
+            probability: gate.probability(&features),
+            bound: gate.bound,
+            measure: CertaintyMeasure::Documents,
+            reading: answer.count,
+        });
+    if let Some(certainty) = gated {
+        answer.certainty = Some(certainty);
+    }
+    if decline_unsure_count(answer) {
+        return gated.map(|c| c.probability);
+    }
+    let certainty = gated?;
+    if !certainty.is_sure() {
         let count = answer.count.take().unwrap_or_default();
         answer.abstention = Some(format!(
             "{}: the closest reading gives {}, but answers like it are right only {:.0}% of the \
              time, below the {:.0}% Tally answers from.",
             Abstention::HEADLINE,
             crate::value::significant(count),
-            100.0 * p,
-            100.0 * gate.bound
+            100.0 * certainty.probability,
+            100.0 * certainty.bound
         ));
     }
-    Some(p)
+    Some(certainty.probability)
 }
 
 /// Declines a count that rests on a number OCR read with low confidence (issue 89), keeping the
-/// count it would have given and where, so that a person can check the page.
-fn decline_unsure_count(answer: &mut CountAnswer) {
+/// count it would have given and where, so that a person can check the page; says whether it
+/// did.
+fn decline_unsure_count(answer: &mut CountAnswer) -> bool {
     let Some(place) = crate::ocr_doubt::count_rests_on_unsure(answer) else {
-        return;
+        return false;
     };
     let count = answer.count.take().unwrap_or_default();
     answer.abstention = Some(format!(
@@ -294,6 +307,7 @@ fn decline_unsure_count(answer: &mut CountAnswer) {
         crate::value::significant(count),
         crate::ocr_doubt::ocr_part(&place)
     ));
+    true
 }
 
 /// Marks a value answer over a person's documents not sure when the shipped gate finds it
@@ -309,16 +323,22 @@ pub fn check_value(answer: &mut ValueAnswer) -> Option<f64> {
     }
     let gate = &Trust::shipped()?.value;
     let features = value_features(answer)?;
-    let p = gate.probability(&features);
-    if p < gate.bound && answer.not_sure.is_none() {
+    let certainty = Certainty {
+        probability: gate.probability(&features),
+        bound: gate.bound,
+        measure: CertaintyMeasure::Documents,
+        reading: answer.value,
+    };
+    answer.certainty = Some(certainty);
+    if !certainty.is_sure() && answer.not_sure.is_none() {
         answer.not_sure = Some(format!(
             "answers like this one are right only {:.0}% of the time, below the {:.0}% Tally \
              answers from",
-            100.0 * p,
-            100.0 * gate.bound
+            100.0 * certainty.probability,
+            100.0 * certainty.bound
         ));
     }
-    Some(p)
+    Some(certainty.probability)
 }
 
 #[cfg(test)]

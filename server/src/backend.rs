@@ -333,6 +333,24 @@ impl Backend for ServerBackend {
         })
     }
 
+    fn corpus_documents(
+        &self,
+        token: String,
+        corpus: String,
+    ) -> BoxFuture<Result<Vec<tally_types::documents::DocumentEntry>, Failure>> {
+        let token = self.token_or_login(token);
+        let state = self.state.clone();
+        Box::pin(async move {
+            state
+                .admin
+                .check(Some(&token), CORPUS_PAGES)
+                .map_err(|e| e.failure())?;
+            tally_store::corpora::documents_of(&state.db, &corpus)
+                .await
+                .map_err(|e| e.failure())
+        })
+    }
+
     fn form_token(&self) -> Option<String> {
         let cookie = tally_app::backend::request_cookie(tally_app::model::ADMIN_COOKIE)?;
         // Only a login that holds gets one.
@@ -465,6 +483,7 @@ fn history_item(row: answers::RecentQuestion) -> HistoryItem {
         .unwrap_or_default();
     let settings: Settings =
         serde_json::from_value(row.settings["settings"].clone()).unwrap_or_default();
+    let corpus = settings.count.corpus.clone();
     let url = Ask {
         q: row.text.clone(),
         mode,
@@ -472,6 +491,7 @@ fn history_item(row: answers::RecentQuestion) -> HistoryItem {
     }
     .url();
     HistoryItem {
+        corpus,
         question_id: row.question_id,
         text: row.text,
         kind: row.kind,

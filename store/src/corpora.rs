@@ -6,7 +6,9 @@
 use sqlx::types::Json;
 use sqlx::{FromRow, Postgres, Transaction};
 use tally_documents::sentence_store::index::Document;
-use tally_types::documents::{IngestJob, IngestProgress, JobState, UploadMode};
+use tally_types::documents::{
+    DocumentEntry, FileOutcome, IngestJob, IngestProgress, JobState, UploadMode,
+};
 use uuid::Uuid;
 
 use crate::db::{classify, Database, DbError};
@@ -47,6 +49,7 @@ struct JobRow {
     state: String,
     progress: Json<IngestProgress>,
     error: Option<String>,
+    outcomes: Json<Vec<FileOutcome>>,
 }
 
 impl JobRow {
@@ -60,11 +63,12 @@ impl JobRow {
             state: JobState::parse(&self.state).unwrap_or(JobState::Failed),
             progress: self.progress.0,
             error: self.error,
+            outcomes: self.outcomes.0,
         }
     }
 }
 
-const JOB_COLUMNS: &str = "id, corpus, files, mode, duplicates, state, progress, error";
+const JOB_COLUMNS: &str = "id, corpus, files, mode, duplicates, state, progress, error, outcomes";
 
 /// Who follows an upload's job.
 #[derive(Debug, Clone, Copy)]
@@ -84,9 +88,10 @@ pub async fn store_upload(
     followed_by: FollowedBy<'_>,
     corpus: &str,
     mode: UploadMode,
-    files: Vec<String>,
+    outcomes: Vec<FileOutcome>,
     documents: &[Document],
 ) -> Result<IngestJob, DbError> {
+    let files = outcomes.iter().map(|o| o.file.clone()).collect();
     // The documents' tables, read before the transaction, off the async threads.
     let texts: Vec<Document> = documents.to_vec();
     let tables = tokio::task::spawn_blocking(move || records::tables_of_documents(&texts))
@@ -189,6 +194,7 @@ pub async fn store_upload(
             ..IngestProgress::default()
         },
         error: None,
+        outcomes,
     };
     insert_job(&mut tx, &job, if changed { next } else { version }, server).await?;
     if changed {
@@ -217,8 +223,8 @@ async fn insert_job(
     let id = Uuid::parse_str(&job.id).map_err(|e| DbError::Invalid(e.to_string()))?;
     sqlx::query(
         "INSERT INTO ingest_jobs \
-         (id, corpus, files, mode, version, duplicates, state, progress, server) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+         (id, corpus, files, mode, version, duplicates, state, progress, server, outcomes) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
     )
     .bind(id)
     .bind(&job.corpus)
@@ -229,6 +235,7 @@ async fn insert_job(
     .bind(job.state.name())
     .bind(Json(job.progress))
     .bind(server)
+    .bind(Json(&job.outcomes))
     .execute(&mut **tx)
     .await
     .map_err(classify)?;
@@ -415,6 +422,29 @@ pub async fn job(db: &Database, id: &str) -> Result<Option<IngestJob>, DbError> 
     .await
     .map_err(classify)?;
     Ok(row.map(JobRow::job))
+}
+
+/// The documents `corpus` holds, by source, in the order of their names (empty for a corpus
+/// the database does not hold, or holds deleted).
+pub async fn documents_of(db: &Database, corpus: &str) -> Result<Vec<DocumentEntry>, DbError> {
+    let pool = db.pool().await?;
+    let rows: Vec<(String, i64, i64)> = sqlx::query_as(
+        "SELECT d.source, count(*), coalesce(sum(octet_length(d.text)), 0)::bigint \
+         FROM corpus_documents d JOIN corpora c ON c.name = d.corpus AND c.deleted_at IS NULL \
+         WHERE d.corpus = $1 GROUP BY d.source ORDER BY d.source",
+    )
+    .bind(corpus)
+    .fetch_all(pool)
+    .await
+    .map_err(classify)?;
+    Ok(rows
+        .into_iter()
+        .map(|(source, documents, bytes)| DocumentEntry {
+            source,
+            documents: u64::try_from(documents).unwrap_or(0),
+            bytes: u64::try_from(bytes).unwrap_or(0),
+        })
+        .collect())
 }
 
 /// The corpora of `server`'s running jobs.

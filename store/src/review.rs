@@ -120,6 +120,18 @@ pub struct QueuePage {
 /// same made `limit=1` answer 57 MB).
 pub const ROWS_PER_OPINION: i64 = 10;
 
+/// How many pieces of an answer's evidence state the corrected value (issue 87: a value the
+/// evidence stated was said to be stated by no snippet, since only count phrases were looked
+/// at): the count answer's snippets with a count phrase of it, the value answer's observations
+/// of it and an aggregation's result, each within 0.5% (a value's evidence is written rounded).
+const STATED_IN_EVIDENCE: &str = "(SELECT sum(jsonb_array_length(jsonb_path_query_array(a.answer, ev.path, \
+       jsonb_build_object('lo', f.corrected_value - abs(f.corrected_value) * 0.005, \
+                          'hi', f.corrected_value + abs(f.corrected_value) * 0.005))))::bigint \
+     FROM (VALUES \
+       ('$.answer.snippets[*] ? (exists (@.spans[*] ? (@.count >= $lo && @.count <= $hi)))'::jsonpath), \
+       ('$.answer.observations[*] ? (@.value >= $lo && @.value <= $hi)'::jsonpath), \
+       ('$.answer.aggregation ? (@.value >= $lo && @.value <= $hi)'::jsonpath)) AS ev (path))";
+
 /// The feedback on answers not yet reviewed, grouped by question (its normalised wording),
 /// the questions with the most visitors first; one page of opinions (see [`QueuePage`]).
 pub async fn queue(db: &Database, page: QueuePage) -> Result<Vec<QueuedQuestion>, DbError> {
@@ -149,10 +161,8 @@ pub async fn queue(db: &Database, page: QueuePage) -> Result<Vec<QueuedQuestion>
                        f.created_at, COALESCE({QUESTION_OF_ANSWER}, '') AS question, \
                        {TALLY_COUNT_OF_ANSWER} AS tally_count, \
                        {TALLY_UNIT_OF_ANSWER} AS tally_unit, \
-                       CASE WHEN f.corrected_value IS NULL THEN NULL ELSE jsonb_array_length( \
-                         jsonb_path_query_array(a.answer, \
-                           '$.answer.snippets[*] ? (exists (@.spans[*] ? (@.count == $v)))', \
-                           jsonb_build_object('v', f.corrected_value)))::bigint END AS stated \
+                       CASE WHEN f.corrected_value IS NULL THEN NULL ELSE {STATED_IN_EVIDENCE} END \
+                         AS stated \
                      FROM feedback f JOIN answers a ON a.id = f.answer_id \
                      WHERE f.part <> 'general' \
                        AND NOT EXISTS (SELECT 1 FROM feedback_reviews r \

@@ -50,6 +50,88 @@ pub struct Answer {
     /// The answer itself, serialised without its tag.
     #[serde(serialize_with = "AnswerBody::serialize_untagged")]
     pub answer: AnswerBody,
+    /// What it was asked over and where its evidence comes from (`None` in answers stored
+    /// before it existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<Scope>,
+    /// The question with its misspelt words spelt as the corpus spells them, when the answer
+    /// gives nothing sure and a word of the question is not in the corpus.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub did_you_mean: Option<String>,
+}
+
+/// Where an answer's evidence comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum EvidenceSource {
+    /// Documents uploaded to a corpus.
+    Documents,
+    /// The built-in corpus (the data sets' snippets and sentences).
+    BuiltIn,
+    /// Snippets taken from the web.
+    Web,
+    /// Both documents and the built-in corpus.
+    Mixed,
+}
+
+impl EvidenceSource {
+    /// The source in words ("the built-in corpus").
+    pub fn in_words(self) -> &'static str {
+        match self {
+            EvidenceSource::Documents => "documents",
+            EvidenceSource::BuiltIn => "the built-in corpus",
+            EvidenceSource::Web => "the web",
+            EvidenceSource::Mixed => "documents and the built-in corpus",
+        }
+    }
+}
+
+/// What an answer was asked over, as every entry point says it (issue 87): the page's scope
+/// line, the API's `scope`, `tally ask`'s first line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+pub struct Scope {
+    /// The corpus asked; `None`: every corpus.
+    pub corpus: Option<String>,
+    /// The web search provider, when the snippets were taken from the web.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub web: Option<String>,
+    /// Where the evidence the answer rests on comes from (`None`: no evidence found).
+    pub evidence: Option<EvidenceSource>,
+    /// What the scope could not honour, when something ("quantity search reads every
+    /// corpus's sentences; it does not keep to “clubs”").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl Scope {
+    /// What was asked over, in words: "the documents of “clubs”", "all corpora", "web
+    /// snippets (searxng)".
+    pub fn asked(&self) -> String {
+        match (&self.web, &self.corpus) {
+            (Some(provider), _) => format!("web snippets ({provider})"),
+            (None, Some(corpus)) => format!("the documents of “{corpus}”"),
+            (None, None) => "all corpora".to_string(),
+        }
+    }
+
+    /// The scope line: "Asked over all corpora; the answer rests on the built-in corpus."
+    pub fn sentence(&self) -> String {
+        let rests = match (self.evidence, &self.corpus, &self.web) {
+            (None, _, _) => String::new(),
+            // Asked over one corpus of documents, the evidence is from it: said once.
+            (Some(EvidenceSource::Documents), Some(_), None) => String::new(),
+            (Some(EvidenceSource::Web), _, Some(_)) => String::new(),
+            (Some(source), _, _) => format!("; the answer rests on {}", source.in_words()),
+        };
+        let note = self
+            .note
+            .as_ref()
+            .map(|n| format!(" Note: {n}."))
+            .unwrap_or_default();
+        format!("Asked over {}{rests}.{note}", self.asked())
+    }
 }
 
 impl Answer {
@@ -70,6 +152,10 @@ impl<'de> Deserialize<'de> for Answer {
             kind_reason: String,
             chosen_by_user: bool,
             answer: serde_json::Value,
+            #[serde(default)]
+            scope: Option<Scope>,
+            #[serde(default)]
+            did_you_mean: Option<String>,
         }
         let raw = Untagged::deserialize(deserializer)?;
         let body = |value| match raw.kind {
@@ -85,6 +171,8 @@ impl<'de> Deserialize<'de> for Answer {
             kind_reason: raw.kind_reason,
             chosen_by_user: raw.chosen_by_user,
             answer,
+            scope: raw.scope,
+            did_you_mean: raw.did_you_mean,
         })
     }
 }
@@ -131,15 +219,53 @@ mod tests {
                 kind_reason: "it asks how tall".into(),
                 chosen_by_user: false,
                 answer: AnswerBody::Value(Box::new(value)),
+                scope: Some(Scope {
+                    corpus: Some("clubs".into()),
+                    web: None,
+                    evidence: Some(EvidenceSource::Documents),
+                    note: None,
+                }),
+                did_you_mean: None,
             },
         };
         let json = serde_json::to_value(&stored).unwrap();
         assert_eq!(json["kind"], "value");
         assert_eq!(json["answer"]["value"], 3.0);
         assert!(json["answer"].get("type").is_none(), "the body is untagged");
+        assert_eq!(json["scope"]["evidence"], "documents");
         assert_eq!(
             serde_json::from_value::<StoredAnswer>(json).unwrap(),
             stored
         );
+    }
+}
+
+#[cfg(test)]
+mod scope_tests {
+    use super::*;
+
+    #[test]
+    fn the_scope_line_says_what_was_asked_and_where_the_evidence_is() {
+        let all = Scope {
+            corpus: None,
+            web: None,
+            evidence: Some(EvidenceSource::BuiltIn),
+            note: None,
+        };
+        assert_eq!(
+            all.sentence(),
+            "Asked over all corpora; the answer rests on the built-in corpus."
+        );
+        let clubs = Scope {
+            corpus: Some("clubs".into()),
+            evidence: Some(EvidenceSource::Documents),
+            ..all.clone()
+        };
+        assert_eq!(clubs.sentence(), "Asked over the documents of “clubs”.");
+        let nothing = Scope {
+            evidence: None,
+            ..clubs
+        };
+        assert_eq!(nothing.sentence(), "Asked over the documents of “clubs”.");
     }
 }

@@ -148,6 +148,34 @@ pub struct IngestJob {
     pub progress: IngestProgress,
     /// Why it failed.
     pub error: Option<String>,
+    /// Each file of the upload: the documents read from it, or why it was refused (issue 87:
+    /// the files that can be read are stored, the others listed with their sentence). Empty
+    /// for jobs stored before it existed.
+    #[serde(default)]
+    pub outcomes: Vec<FileOutcome>,
+}
+
+/// The documents a corpus holds from one source (a file), as its page lists them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DocumentEntry {
+    /// Where they came from: the file's name.
+    pub source: String,
+    /// How many documents (a file's sections, a CSV's rows) it gave.
+    pub documents: u64,
+    /// Their text, in bytes.
+    pub bytes: u64,
+}
+
+/// What became of one file of an upload.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileOutcome {
+    /// The file's name.
+    pub file: String,
+    /// The documents read from it (0 when refused).
+    pub documents: usize,
+    /// Why it was refused, when it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
 }
 
 /// The file extensions of the documents Tally reads (the engine's `Format::of_extension` reads

@@ -7,6 +7,7 @@
 #![warn(missing_docs, unreachable_pub)]
 
 pub mod answer;
+pub mod certainty;
 pub mod choice;
 pub mod count;
 pub mod documents;
@@ -19,7 +20,8 @@ pub mod study;
 pub mod value;
 pub mod web_search;
 
-pub use answer::{Answer, AnswerBody, StoredAnswer};
+pub use answer::{Answer, AnswerBody, EvidenceSource, Scope, StoredAnswer};
+pub use certainty::{Certainty, CertaintyMeasure};
 pub use choice::{Choice, UnknownChoice};
 pub use count::{
     CountAnswer, CountSettings, InstanceScoring, ScorerKind, SnippetSource, StatementRule, Strategy,

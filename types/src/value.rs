@@ -127,6 +127,10 @@ pub struct ValueAnswer {
     /// evidence, not the value as an answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_sure: Option<String>,
+    /// How sure Tally is of `value`: its probability of being right and the bound below which
+    /// it is "not sure" (`None` without a value, or for answers stored before it existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certainty: Option<crate::Certainty>,
 }
 
 impl ValueAnswer {

@@ -6,11 +6,14 @@
 use leptos::prelude::*;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
-use crate::backend::{admin_corpora, admin_form_token, get_ingest_job};
+use crate::backend::{admin_corpora, admin_corpus_documents, admin_form_token, get_ingest_job};
 use crate::format::{counted, number};
+use crate::model::encode;
 use crate::views::feedback::error_text;
 use crate::views::login::{FormTokenField, LoginForm, LoginNeeded};
-use tally_types::documents::{upload_accept, CorpusRow, IngestJob, JobState, UploadMode};
+use tally_types::documents::{
+    upload_accept, CorpusRow, FileOutcome, IngestJob, JobState, UploadMode,
+};
 
 /// The admin page: the corpora and a form to add documents.
 #[component]
@@ -70,11 +73,13 @@ fn CorpusTable(rows: Vec<CorpusRow>, token: String, form_token: String) -> impl 
                     .into_iter()
                     .map(|row| {
                         let action = format!("/admin/corpora/{}/delete", row.name);
-                        let href = format!("/?corpus={}", row.name);
+                        let ask = format!("/?corpus={}", encode(&row.name));
+                        let page = format!("/admin/corpora/{}", encode(&row.name));
                         view! {
                             <tr data-corpus=row.name.clone()>
                                 <td>
-                                    <a href=href title="Ask with this corpus">{row.name.clone()}</a>
+                                    <a href=page class="corpus-page" title="Its documents">{row.name.clone()}</a>
+                                    " · " <a href=ask class="corpus-ask small">"ask"</a>
                                     {row.indexing.then(|| view! { " " <span class="muted small">"(being indexed)"</span> })}
                                     {row.failed.clone().map(|why| view! { <p class="error small corpus-failed">"Not indexed: " {why}</p> })}
                                 </td>
@@ -99,7 +104,7 @@ fn CorpusTable(rows: Vec<CorpusRow>, token: String, form_token: String) -> impl 
             </tbody>
         </table>
         <p class="muted small">
-            "Count questions choose a corpus in the settings (Corpus); value questions and quantity search use every corpus's sentences. "
+            "Count and value questions choose a corpus in the settings (Corpus); quantity search uses every corpus's sentences. "
             "Search vectors are computed in the background after a corpus is indexed; until a sentence has one, a search that ranks it encodes it on the way (slower)."
         </p>
     }
@@ -128,6 +133,63 @@ fn UploadForm(token: String, form_token: String) -> impl IntoView {
     }
 }
 
+/// The page of one corpus: the documents it holds, by file (issue 87: the corpus's name led to
+/// the ask page, not to its documents).
+#[component]
+pub fn AdminCorpusPage() -> impl IntoView {
+    let params = use_params_map();
+    let query = use_query_map();
+    let name = move || params.read().get("name").unwrap_or_default();
+    let token = move || query.read().get("token").unwrap_or_default();
+    let documents = Resource::new(
+        move || (token(), name()),
+        |(token, name)| admin_corpus_documents(token, name),
+    );
+    view! {
+        <crate::title::PageTitle text=move || crate::title::page_title(&format!("Corpus {}", name()))/>
+        <section class="admin">
+            <h1 id="corpus-title">{move || format!("Corpus {}", name())}</h1>
+            <p><a href=move || format!("/?corpus={}", encode(&name())) id="ask-corpus">"Ask about these documents"</a> " · " <a href="/admin">"All corpora"</a></p>
+            <Suspense fallback=|| view! { <p>"Loading…"</p> }>
+                {move || Suspend::new(async move {
+                    match documents.await {
+                        Ok(Some(rows)) if rows.is_empty() => view! {
+                            <p class="muted" id="no-documents">"The database holds no documents for this corpus: it is bundled with the server, or was indexed from files by one server only."</p>
+                        }
+                        .into_any(),
+                        Ok(Some(rows)) => view! { <DocumentTable rows/> }.into_any(),
+                        Ok(None) => view! { <LoginNeeded what="see the corpus's documents"/> }.into_any(),
+                        Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any(),
+                    }
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+#[component]
+fn DocumentTable(rows: Vec<tally_types::documents::DocumentEntry>) -> impl IntoView {
+    let files = rows.len();
+    view! {
+        <p class="muted" id="document-count">{counted(files, "file")}</p>
+        <table class="corpus-table" id="document-table">
+            <thead><tr><th>"File"</th><th>"Documents"</th><th>"Text"</th></tr></thead>
+            <tbody>
+                {rows
+                    .into_iter()
+                    .map(|row| view! {
+                        <tr data-source=row.source.clone()>
+                            <td>{row.source.clone()}</td>
+                            <td>{number(row.documents as f64)}</td>
+                            <td>{format!("{} KB", number((row.bytes as f64 / 1024.0).ceil()))}</td>
+                        </tr>
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
 /// The page of one document ingestion job and how it stands.
 #[component]
 pub fn AdminJobPage() -> impl IntoView {
@@ -135,9 +197,7 @@ pub fn AdminJobPage() -> impl IntoView {
     let id = move || params.read().get("id").unwrap_or_default();
     let job = Resource::new(id, get_ingest_job);
     view! {
-        <crate::title::PageTitle text=crate::title::page_title("Ingesting documents")/>
         <section class="admin">
-            <h1>"Ingesting documents"</h1>
             <Suspense fallback=|| view! { <p>"Loading…"</p> }>
                 {move || Suspend::new(async move {
                     match job.await {
@@ -160,13 +220,24 @@ fn JobView(initial: IngestJob) -> impl IntoView {
             follow(job);
         }
     });
+    // The title says how the job ended (issue 87: it said "Ingesting documents" when done).
+    let heading = move || match job.read().state {
+        JobState::Running => "Ingesting documents",
+        JobState::Done => "Done: documents ingested",
+        JobState::Failed => "Ingesting failed",
+        JobState::Cancelled => "Ingesting cancelled",
+    };
     view! {
+        <crate::title::PageTitle text=move || crate::title::page_title(heading())/>
+        <h1 id="job-title">{heading}</h1>
         {move || {
             let j = job.get();
             let state = j.state.name();
             let p = j.progress;
+            let files = j.outcomes.clone();
             view! {
                 <p id="job-corpus">{format!("Corpus {} · {}", j.corpus, j.files.join(", "))}</p>
+                <FileOutcomes files/>
                 <progress id="ingest-progress" max=p.bytes.max(1).to_string() value=p.bytes_done.to_string()></progress>
                 <p id="job-state" data-state=state>
                     {format!(
@@ -197,6 +268,34 @@ fn JobView(initial: IngestJob) -> impl IntoView {
             }
         }}
     }
+}
+
+/// A line per file of the upload: the documents read from it, or why it was refused.
+#[component]
+fn FileOutcomes(files: Vec<FileOutcome>) -> impl IntoView {
+    (!files.is_empty()).then(|| {
+        view! {
+            <ul class="file-outcomes" id="file-outcomes">
+                {files
+                    .into_iter()
+                    .map(|f| match f.refused {
+                        Some(why) => view! {
+                            <li class="file-refused" data-file=f.file.clone()>
+                                <strong>{f.file.clone()}</strong> {format!(": refused — {why}")}
+                            </li>
+                        }
+                        .into_any(),
+                        None => view! {
+                            <li class="file-read" data-file=f.file.clone()>
+                                <strong>{f.file.clone()}</strong> {format!(": read, {}", counted(f.documents, "document"))}
+                            </li>
+                        }
+                        .into_any(),
+                    })
+                    .collect_view()}
+            </ul>
+        }
+    })
 }
 
 /// Opens the job's event stream and copies each event into `job` until it ends.

@@ -86,6 +86,11 @@ pub fn AskPage() -> impl IntoView {
                 <p class="lead">
                     "Ask how many of something there are, how large something is, or for things whose quantities meet a condition."
                 </p>
+                <p class="own-documents" id="own-documents">
+                    "Tally answers from your own documents too (PDF, Word, PowerPoint, Excel, OpenDocument, e-mail, EPUB, HTML, Markdown, CSV, scans): "
+                    <a href="/admin" id="upload-invite">"upload them on the corpus pages"</a>
+                    " (an operator's sign-in), then choose their corpus in the settings."
+                </p>
             </Show>
             // The answer page's heading: the question (the box shows it too).
             <Show when=asked>
@@ -123,7 +128,17 @@ pub fn AskPage() -> impl IntoView {
 fn CorpusBanner(ask: Signal<Ask>) -> impl IntoView {
     move || {
         let ask = ask.get();
-        let corpus = ask.settings.count.corpus.clone()?;
+        let Some(corpus) = ask.settings.count.corpus.clone() else {
+            // The home page says what it will ask (an answer says its scope itself).
+            return ask.q.trim().is_empty().then(|| {
+                view! {
+                    <p class="corpus-banner" id="corpus-banner" data-corpus=ALL_CORPORA>
+                        "Asking all corpora. Choose one in the settings to ask only its documents."
+                    </p>
+                }
+                .into_any()
+            });
+        };
         let mut everywhere = ask.clone();
         everywhere.settings.count.corpus = None;
         // Named explicitly, so that the server forgets the corpus it remembered for the home page.
@@ -133,12 +148,15 @@ fn CorpusBanner(ask: Signal<Ask>) -> impl IntoView {
             format!("{}&corpus={ALL_CORPORA}", everywhere.url())
         };
         let name = corpus.clone();
-        Some(view! {
-            <p class="corpus-banner" id="corpus-banner" data-corpus=corpus>
-                "Asking about the documents of " <strong>{name}</strong> ". "
-                <a href=href id="all-corpora" rel="external">"Ask all corpora instead"</a>
-            </p>
-        })
+        Some(
+            view! {
+                <p class="corpus-banner" id="corpus-banner" data-corpus=corpus>
+                    "Asking about the documents of " <strong>{name}</strong> ". "
+                    <a href=href id="all-corpora" rel="external">"Ask all corpora instead"</a>
+                </p>
+            }
+            .into_any(),
+        )
     }
 }
 
@@ -440,6 +458,8 @@ fn AnswerView(answered: Answered) -> impl IntoView {
                         kind_reason,
                         chosen_by_user,
                         answer: body,
+                        scope,
+                        did_you_mean,
                     },
                 ..
             },
@@ -468,6 +488,17 @@ fn AnswerView(answered: Answered) -> impl IntoView {
     };
     view! {
         <div class="answer" data-kind=kind.name() data-answer-id=answer_id.map(|id| id.to_string())>
+            {did_you_mean.map(|suggested| {
+                let again = Ask { q: suggested.clone(), ..ask.clone() }.url();
+                view! {
+                    <p class="did-you-mean" id="did-you-mean">
+                        "Did you mean " <a href=again id="did-you-mean-link">{suggested}</a> "?"
+                    </p>
+                }
+            })}
+            {scope.map(|scope| view! {
+                <p class="scope-line" id="answer-scope" data-corpus=scope.corpus.clone().unwrap_or_else(|| ALL_CORPORA.to_string())>{scope.sentence()}</p>
+            })}
             <p class="kind-note" id="kind-note">
                 {how} <span class="muted small">" Not right?"{other_modes}</span>
             </p>

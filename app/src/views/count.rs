@@ -10,6 +10,7 @@ use tally_types::{CnpGroup, FeedbackPart, Verdict};
 use crate::format::count_or_value;
 use crate::format::{counted, duration_ms, likely, number, percent, Mark};
 use crate::model::{Ask, Settings};
+use crate::views::doubt::{certainty_line, without_headline};
 use crate::views::feedback::{answer_feedback, Extra, FeedbackForm, FeedbackTarget, JudgedAnswer};
 use crate::views::marked_text;
 use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
@@ -93,27 +94,31 @@ struct PlotPoint {
 /// An abstention's reason, without the headline the page already shows; an answer stored
 /// before reasons were typed shows its whole sentence.
 fn reason_after_headline(reason: Option<&Abstention>, sentence: Option<&str>) -> String {
-    let reason = match reason {
-        Some(reason) => reason.reason(),
-        None => sentence.unwrap_or_default().to_string(),
-    };
-    let mut chars = reason.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
+    match reason {
+        Some(reason) => without_headline(&reason.reason()),
+        None => without_headline(sentence.unwrap_or_default()),
+    }
 }
 
 /// What a person can do when the corpus does not answer.
 #[component]
 pub fn WhatToTry() -> impl IntoView {
+    // The web is suggested only where this server has a web search.
+    let options = Resource::new(|| (), |_| crate::backend::question_box_options());
+    let web = move || {
+        Suspend::new(async move {
+            options.await.ok().and_then(|o| o.web_search).map(
+                |_| view! { <li id="try-web">"Take snippets from the web (in the settings)."</li> },
+            )
+        })
+    };
     view! {
         <div class="what-to-try" id="what-to-try">
             <p>"What to try:"</p>
             <ul>
                 <li>"Name what is counted or measured and of what: “how many moons does Mars have”, “how tall is the Eiffel Tower”."</li>
                 <li>"Choose another corpus in the settings, or add your own documents on the corpus pages."</li>
-                <li>"Take snippets from the web (Settings, when this server has a web search)."</li>
+                <Suspense fallback=|| ()>{web}</Suspense>
             </ul>
         </div>
     }
@@ -147,6 +152,7 @@ pub fn CountAnswerView(
         analysis,
         count,
         support: _,
+        certainty,
         abstention,
         abstention_reason,
         read_from,
@@ -165,7 +171,7 @@ pub fn CountAnswerView(
     } = view;
     // Computed over a table's rows: the rows are the evidence (issue 74).
     if let Some(aggregation) = aggregation {
-        return aggregation_answer(aggregation, count, abstention, target);
+        return aggregation_answer(aggregation, count, certainty, abstention, target);
     }
     let settings_line = settings_summary(&settings, resolved.as_ref());
     let origin_line = origin.map(|origin| view! { <Origin origin question=question.clone()/> });
@@ -180,8 +186,10 @@ pub fn CountAnswerView(
     // alone: the count phrases of other passages, their agreement and their plot are not its
     // evidence, so the page does not quote or plot them as if they were.
     let structured = read_from.is_some();
+    let structured_passage = read_from.as_ref().map(|r| r.snippet_id.clone());
     let headline = count_headline(
         count,
+        certainty,
         abstention.as_deref(),
         cnp_rep.as_ref().filter(|_| !structured),
         (!structured).then_some(snippets.as_slice()),
@@ -203,6 +211,8 @@ pub fn CountAnswerView(
     let has_snippets = !snippets.is_empty();
     let snippet_count = snippets.len();
     let plotted = snippets.clone();
+    // One story: the passages the answer rests on first, the others folded below them.
+    let (resting, others) = rests_on(snippets, structured_passage.as_deref());
     view! {
         <section class="count-answer" aria-labelledby="count-title">
             <h2 id="count-title" class="visually-hidden">"Count"</h2>
@@ -216,20 +226,31 @@ pub fn CountAnswerView(
                 <CountPlot snippets=plotted.clone() prediction=count/>
             </Show>
             {if answered {
+                // The groups weigh the count phrases against the consolidated count: a count read
+                // from a document's structure is not theirs, so they would tell another story.
+                let groups = (!structured).then(|| view! { <Groups groups target=target.clone()/> });
+                let n_others = others.len();
                 view! {
-                    <Groups groups target=target.clone()/>
+                    {groups}
                     <Instances instances kind=analysis.answer_type.clone() target=target.clone()/>
-                    <Snippets snippets/>
+                    <Snippets snippets=resting title="The evidence" id="snippets-title"/>
+                    {(n_others > 0).then(|| view! {
+                        <details class="other-passages" id="other-passages">
+                            <summary>{format!("Other passages found: {n_others}")}</summary>
+                            <Snippets snippets=others title="Other passages" id="others-title"/>
+                        </details>
+                    })}
                 }
                 .into_any()
             } else {
                 // No answer: a short page, the evidence folded away, and what to try.
-                let n = snippets.len();
+                let all: Vec<SnippetAnswer> = resting.into_iter().chain(others).collect();
+                let n = all.len();
                 view! {
                     <WhatToTry/>
                     <details class="closest-evidence">
                         <summary>{format!("The closest evidence: {}", counted(n, "snippet"))}</summary>
-                        <Snippets snippets/>
+                        <Snippets snippets=all title="Snippets" id="snippets-title"/>
                     </details>
                 }
                 .into_any()
@@ -245,15 +266,24 @@ pub fn CountAnswerView(
 fn aggregation_answer(
     aggregation: tally_types::count::Aggregation,
     count: Option<f64>,
+    certainty: Option<tally_types::Certainty>,
     abstention: Option<String>,
     target: Option<FeedbackTarget>,
 ) -> AnyView {
-    let answer_feedback = target.map(|t| answer_feedback(t, count.is_some(), JudgedAnswer::Count));
+    // A sum or an average is corrected as a value with its unit, a count as a count.
+    let judged = match aggregation.operation {
+        tally_types::count::Operation::Count => JudgedAnswer::Count,
+        _ => JudgedAnswer::Value {
+            unit: aggregation.unit.clone().unwrap_or_default(),
+        },
+    };
+    let answer_feedback = target.map(|t| answer_feedback(t, count.is_some(), judged));
+    let title = aggregation.operation.title();
     view! {
         <section class="count-answer" aria-labelledby="count-title">
-            <h2 id="count-title" class="visually-hidden">"Count"</h2>
+            <h2 id="count-title" class="answer-operation" data-operation=aggregation.operation.name()>{title}</h2>
             <div class="count-head">
-                <div><super::records::AggregationView aggregation answered=count.is_some() abstention/></div>
+                <div><super::records::AggregationView aggregation answered=count.is_some() certainty abstention/></div>
                 {answer_feedback}
             </div>
         </section>
@@ -281,6 +311,15 @@ pub fn VerifiedView(
         None => format!("where Tally gave no {what}"),
     };
     let shown = count_or_value(verified.count, unit);
+    // A verified answer holds for the question over one corpus (issue 87).
+    let holds_for = if verified.corpus == tally_types::count::ALL_CORPORA {
+        "It holds for this question asked over all corpora.".to_string()
+    } else {
+        format!(
+            "It holds for this question asked over the documents of “{}”.",
+            verified.corpus
+        )
+    };
     view! {
         <section class="verified-answer" id="verified-answer" aria-labelledby="verified-title">
             <h2 id="verified-title" class="verified-label">"Verified answer"</h2>
@@ -288,6 +327,7 @@ pub fn VerifiedView(
             <p class="count-meta" id="verified-meta">
                 {format!("Accepted by this site's operator on {date} from a reader's judgment, {from}.")}
             </p>
+            <p class="count-meta scope-line" id="verified-scope">{holds_for}</p>
             {verified.note.map(|note| view! { <blockquote class="verified-note">{note}</blockquote> })}
             <p class="muted small">"Tally's own reading of the evidence follows."</p>
         </section>
@@ -298,6 +338,7 @@ pub fn VerifiedView(
 /// `abstention`: why there is no count, after the headline.
 fn count_headline(
     count: Option<f64>,
+    certainty: Option<tally_types::Certainty>,
     abstention: Option<&str>,
     cnp_rep: Option<&Cnp>,
     // The snippets whose count phrases are the evidence (none: a structured reading is).
@@ -319,6 +360,21 @@ fn count_headline(
             {weighed.map(|snippets| view! {
                 <p class="count-meta" id="count-support">{support_in_words(snippets, answer_type)}</p>
             })}
+            {certainty_line(certainty, true)}
+        }
+        .into_any(),
+        // Declined with a reading: the same "Not sure" a value answer says (issue 87).
+        None if abstention.is_some() && certainty.is_some_and(|c| c.reading.is_some()) => view! {
+            <p class="count-value none not-sure" id="count-value" data-not-sure="true">"Not sure"</p>
+            <p class="count-meta" id="abstention">{abstention.map(str::to_string)}</p>
+            {certainty_line(certainty, false)}
+            <p class="count-rep">
+                {cnp_rep.as_ref().map(|rep| {
+                    view! {
+                        "Closest evidence: “" <a href=format!("#{}", snippet_anchor(&rep.snippet_id)) target="_self" id="cnp-rep">{rep.text.clone()}</a> "”"
+                    }
+                })}
+            </p>
         }
         .into_any(),
         None if abstention.is_some() => view! {
@@ -478,7 +534,7 @@ fn CountPlot(snippets: Vec<SnippetAnswer>, prediction: Option<f64>) -> impl Into
         let x = axis.x(p);
         view! {
             <line x1=format!("{x:.1}") x2=format!("{x:.1}") y1="12" y2="118" class="plot-prediction"/>
-            <text x=format!("{x:.1}") y="10" text-anchor="middle" class="plot-label">{format!("answer {}", number(p))}</text>
+            <text x=format!("{x:.1}") y="10" text-anchor=crate::views::plot::label_anchor(x) class="plot-label plot-answer">{format!("answer {}", number(p))}</text>
         }
     });
     view! {
@@ -672,11 +728,12 @@ fn Origin(origin: SnippetOrigin, question: String) -> impl IntoView {
     }
 }
 
+/// The passages `snippets` under a heading (`id`: the heading's HTML id).
 #[component]
-fn Snippets(snippets: Vec<SnippetAnswer>) -> impl IntoView {
+fn Snippets(snippets: Vec<SnippetAnswer>, title: &'static str, id: &'static str) -> impl IntoView {
     view! {
-        <section class="snippets" aria-labelledby="snippets-title">
-            <h3 id="snippets-title">"Snippets"</h3>
+        <section class="snippets" aria-labelledby=id>
+            <h3 id=id>{title}</h3>
             {snippets
                 .into_iter()
                 .map(|snippet| {
@@ -704,6 +761,30 @@ fn Snippets(snippets: Vec<SnippetAnswer>) -> impl IntoView {
                 .collect_view()}
         </section>
     }
+}
+
+/// The snippets an answer rests on and the others, in their order: the passage a structured
+/// reading read, or those whose chosen count phrase counts the same thing as the answer (every
+/// snippet when none does, so that nothing is hidden behind a fold for no reason).
+fn rests_on(
+    snippets: Vec<SnippetAnswer>,
+    structured: Option<&str>,
+) -> (Vec<SnippetAnswer>, Vec<SnippetAnswer>) {
+    let rests = |s: &SnippetAnswer| match structured {
+        Some(id) => s.id == id,
+        None => s.spans.iter().any(|span| {
+            span.chosen
+                && span.used
+                && matches!(
+                    span.cnp_class,
+                    Some(CnpClass::Representative) | Some(CnpClass::Synonym)
+                )
+        }),
+    };
+    if !snippets.iter().any(rests) {
+        return (snippets, Vec::new());
+    }
+    snippets.into_iter().partition(|s| rests(s))
 }
 
 /// A snippet's highlights: its count spans, coloured by CNP class (or as unused), and its

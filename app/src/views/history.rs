@@ -36,6 +36,7 @@ pub fn HistoryPage() -> impl IntoView {
                                         <th class="col-asked">"Asked"</th>
                                         <th>"Question"</th>
                                         <th class="col-kind">"Kind"</th>
+                                        <th class="col-corpus">"Asked over"</th>
                                         <th>"Answer"</th>
                                         <th class="col-feedback">"Feedback"</th>
                                     </tr>
@@ -48,6 +49,7 @@ pub fn HistoryPage() -> impl IntoView {
                                                 <td class="col-asked small" data-label="Asked">{item.asked_at}</td>
                                                 <td data-label="Question"><a href=item.url>{item.text}</a></td>
                                                 <td class="col-kind" data-label="Kind">{item.kind}</td>
+                                                <td class="col-corpus" data-label="Asked over">{item.corpus.unwrap_or_else(|| "all corpora".to_string())}</td>
                                                 <td data-label="Answer">{item.summary}</td>
                                                 <td class="col-feedback" data-label="Feedback">{item.feedback}</td>
                                             </tr>

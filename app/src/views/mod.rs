@@ -3,6 +3,7 @@
 pub mod admin;
 pub mod ask;
 pub mod count;
+pub mod doubt;
 pub mod feedback;
 pub mod history;
 pub mod login;

@@ -121,22 +121,23 @@ pub fn AxisLine(
             high: axis.high * scale + offset,
             log: axis.log,
         };
-        shown
-            .ticks()
+        let ticks = shown.ticks();
+        // On a phone the labels are larger in the plot's units: every other one of four or more
+        // is left unlabelled there (the style sheet hides `plot-tick-minor`), so none overlap.
+        let thinned = ticks.len() > 3;
+        ticks
             .into_iter()
-            .map(|t| {
+            .enumerate()
+            .map(|(i, t)| {
                 let x = axis.x((t - offset) / scale);
-                // Labels at the ends keep inside the plot.
-                let anchor = if x < LEFT + 20.0 {
-                    "start"
-                } else if x > RIGHT - 20.0 {
-                    "end"
+                let class = if thinned && i % 2 == 1 {
+                    "plot-label plot-tick plot-tick-minor"
                 } else {
-                    "middle"
+                    "plot-label plot-tick"
                 };
                 view! {
                     <line x1=format!("{x:.1}") x2=format!("{x:.1}") y1="124" y2="132" class="plot-axis"/>
-                    <text x=format!("{x:.1}") y="148" text-anchor=anchor class="plot-label plot-tick">{label(t)}</text>
+                    <text x=format!("{x:.1}") y="148" text-anchor=label_anchor(x) class=class>{label(t)}</text>
                 }
             })
             .collect_view()
@@ -147,15 +148,41 @@ pub fn AxisLine(
     }
 }
 
-/// Under a plot on a log scale, what that means for reading it.
+/// How a label at `x` is anchored: labels near the ends keep inside the plot.
+pub fn label_anchor(x: f64) -> &'static str {
+    if x < LEFT + 60.0 {
+        "start"
+    } else if x > RIGHT - 60.0 {
+        "end"
+    } else {
+        "middle"
+    }
+}
+
+/// Under a plot on a log scale, what that means for reading it, true to its ticks ("each tick
+/// is 100 times the one before" when they step by two powers of ten).
 #[component]
 pub fn ScaleNote(
     /// The plot's value axis.
     axis: Axis,
 ) -> impl IntoView {
     axis.log.then(|| {
-        view! { <p class="muted small plot-scale">"Log scale: each tick is ten times the one before."</p> }
+        view! { <p class="muted small plot-scale">{scale_note(&axis)}</p> }
     })
+}
+
+fn scale_note(axis: &Axis) -> String {
+    let ticks = axis.ticks();
+    let step = match ticks.as_slice() {
+        [a, b, ..] if *a > 0.0 => (b / a).round(),
+        _ => 10.0,
+    };
+    let times = if step == 10.0 {
+        "ten".to_string()
+    } else {
+        crate::format::number(step)
+    };
+    format!("Log scale: each tick is {times} times the one before.")
 }
 
 #[cfg(test)]
@@ -195,6 +222,25 @@ mod tests {
         // Two round numbers inside a narrow axis: the ends join them.
         let narrow = Axis::over(1.04, 1.26);
         assert!(narrow.ticks().len() >= 3, "{:?}", narrow.ticks());
+    }
+
+    #[test]
+    fn the_log_scale_note_says_the_ticks_step() {
+        assert_eq!(
+            scale_note(&Axis::over(3.0, 2_000.0)),
+            "Log scale: each tick is ten times the one before."
+        );
+        let wide = Axis::over(3.0, 1_545_532_357_715.0);
+        let ticks = wide.ticks();
+        let step = ticks[1] / ticks[0];
+        assert!(step > 10.0, "{ticks:?}");
+        assert_eq!(
+            scale_note(&wide),
+            format!(
+                "Log scale: each tick is {} times the one before.",
+                crate::format::number(step)
+            )
+        );
     }
 
     #[test]

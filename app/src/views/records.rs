@@ -12,14 +12,21 @@ pub fn AggregationView(
     aggregation: Aggregation,
     /// Whether the result is given as the answer.
     answered: bool,
+    /// How sure Tally is of the result.
+    certainty: Option<tally_types::Certainty>,
     /// Why no answer is given, when none is.
     abstention: Option<String>,
 ) -> impl IntoView {
+    // Declined with a result computed: "Not sure", as every kind says it (issue 87).
+    let unsure = !answered && certainty.is_some_and(|c| c.reading.is_some());
     let headline = if answered {
         aggregation.headline()
+    } else if unsure {
+        "Not sure".to_string()
     } else {
         Abstention::HEADLINE.to_string()
     };
+    let abstention = abstention.map(|why| crate::views::doubt::without_headline(&why));
     let explanation = aggregation.explanation();
     let conditions = (!aggregation.conditions.is_empty()).then(|| {
         view! {
@@ -37,9 +44,10 @@ pub fn AggregationView(
     let header = aggregation.header.clone();
     let rows = aggregation.rows.clone();
     view! {
-        <p class="count-value" id="count-value">{headline}</p>
+        <p class="count-value" class:not-sure=unsure id="count-value" data-not-sure=unsure.then_some("true")>{headline}</p>
         <p class="count-meta" id="aggregation-explanation">{explanation}</p>
         {abstention.map(|why| view! { <p class="count-meta" id="abstention">{why}</p> })}
+        {crate::views::doubt::certainty_line(certainty, answered)}
         {conditions}
         <div class="table-scroll">
             <table class="aggregation-rows" id="aggregation-rows">

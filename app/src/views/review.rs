@@ -155,9 +155,9 @@ fn OpinionRow(opinion: Opinion, token: String, form_token: String) -> impl IntoV
         None => opinion.part.name().to_string(),
     };
     let evidence = opinion.stated_in_snippets.map(|n| match n {
-        0 => "no snippet states it".to_string(),
-        1 => "1 snippet states it".to_string(),
-        n => format!("{n} snippets state it"),
+        0 => "nothing in the answer's evidence states it".to_string(),
+        1 => "1 passage of the answer's evidence states it".to_string(),
+        n => format!("{n} passages of the answer's evidence state it"),
     });
     let action = format!("/admin/review/{id}");
     // Accepting a count may carry the operator's note, shown with the verified answer to

@@ -114,6 +114,7 @@ pub fn ValueAnswerView(
         observations,
         units,
         not_sure,
+        certainty,
     } = view;
     let units = StoredValue::new(units);
     // The chosen unit, as an index into `units` (0, the answer's own, for none or an unknown one).
@@ -145,7 +146,9 @@ pub fn ValueAnswerView(
         })
     };
     let asked = asked_for(&question);
+    let sure = value.is_some() && not_sure.is_none();
     let headline = value_headline(value, not_sure, representative, show);
+    let certainty = crate::views::doubt::certainty_line(certainty, sure);
     let switch = units
         .with_value(|all| all.len() > 1)
         .then(|| view! { <UnitSwitch units chosen unit/> });
@@ -180,6 +183,7 @@ pub fn ValueAnswerView(
             <div class="count-head">
                 <div>
                     {headline}
+                    {certainty}
                     {switch}
                     {asked.map(|a| view! { <p class="count-meta">{a}</p> })}
                     {meta.map(|m| view! { <p class="count-meta">{m}</p> })}
@@ -314,7 +318,7 @@ fn ValuePlot(
         let x = axis.x(a);
         view! {
             <line x1=format!("{x:.1}") x2=format!("{x:.1}") y1="12" y2="118" class="plot-prediction"/>
-            <text x=format!("{x:.1}") y="10" text-anchor="middle" class="plot-label" id="plot-answer">{move || format!("answer {}", show(a))}</text>
+            <text x=format!("{x:.1}") y="10" text-anchor=crate::views::plot::label_anchor(x) class="plot-label plot-answer" id="plot-answer">{move || format!("answer {}", show(a))}</text>
         }
     });
     view! {

@@ -14,6 +14,7 @@ pub use tally_types::count::origin::Retrieval;
 pub use tally_types::count::settings::{CountSettings, DEFAULT_ABSTAIN_BELOW};
 pub use tally_types::count::stages::Stage;
 use tally_types::count::Abstention;
+use tally_types::Certainty;
 pub use tally_types::ScorerKind;
 
 use super::answer_support::{AnswerSupport, SupportError, SupportRule, SUPPORT_FILE};
@@ -412,11 +413,25 @@ impl CountPipeline {
         let read_from = structured.filter(|s| count == Some(s.count));
         let ranked = names_shown(read_from.as_ref(), &instances, snippets);
 
+        // The support is the count's probability only where it decided: a statement that lifted
+        // an abstention, or a year asked for, answers by another rule.
+        let certainty = match (&abstention, count) {
+            (Some(Abstention::WeakSupport { .. }), _) => consolidated,
+            (None, Some(count)) if support >= settings.abstain_below => Some(count),
+            _ => None,
+        }
+        .map(|reading| Certainty {
+            probability: support,
+            bound: settings.abstain_below,
+            measure: rule.measure().into(),
+            reading: Some(reading),
+        });
         Ok(CountAnswer {
             question: question.to_string(),
             analysis,
             count,
             support,
+            certainty,
             abstention: abstention.as_ref().map(Abstention::sentence),
             abstention_reason: abstention,
             read_from: read_from.map(|s| StructuredReading {

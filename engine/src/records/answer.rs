@@ -92,6 +92,7 @@ fn empty_answer(question: &str, settings: &CountSettings) -> CountAnswer {
         analysis: analyse(question),
         count: None,
         support: 0.0,
+        certainty: None,
         abstention: None,
         abstention_reason: None,
         read_from: None,

@@ -15,6 +15,7 @@ use tally_documents::sentence_store::observations::{
 };
 use tally_text::offsets::char_offset;
 use tally_text::{Unit, UnitTable};
+use tally_types::{Certainty, CertaintyMeasure};
 
 /// How the answer's value is drawn from the usable observations.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -357,6 +358,7 @@ pub fn answer_in_corpus(
         observations: Vec::new(),
         units: Vec::new(),
         not_sure: None,
+        certainty: None,
     };
     if ranked.is_empty() && matched && !subject.is_empty() {
         return Ok(abstain(format!(
@@ -443,8 +445,15 @@ pub fn answer_in_corpus(
         observations,
         units,
         not_sure: None,
+        certainty: None,
     };
     answer.not_sure = not_sure(&answer);
+    answer.certainty = answer.support().map(|probability| Certainty {
+        probability,
+        bound: SURE_FROM,
+        measure: CertaintyMeasure::Agreement,
+        reading: Some(value),
+    });
     Ok(answer)
 }
 

@@ -29,6 +29,21 @@ use crate::cli::{
 };
 use tally_setup::loading::{encoder_of, load_pipeline, open_snippet_index};
 
+/// The count's probability of being right, as the page says it; "not sure" when a reading was
+/// declined (issue 87).
+fn print_certainty(a: &CountAnswer) {
+    let Some(certainty) = a.certainty else {
+        return;
+    };
+    match (a.count, certainty.reading) {
+        (None, Some(reading)) => println!(
+            "  not sure: closest reading {reading}, {}",
+            certainty.sentence()
+        ),
+        _ => println!("  {}", certainty.sentence()),
+    }
+}
+
 /// A count answer for people (`tally ask`).
 pub fn print_answer(a: &CountAnswer) {
     println!("{}", a.question);
@@ -38,6 +53,7 @@ pub fn print_answer(a: &CountAnswer) {
             Some(_) => println!("  {}", aggregation.headline()),
             None => println!("  {}", a.abstention.as_deref().unwrap_or("no result")),
         }
+        print_certainty(a);
         println!("  {}", aggregation.explanation());
         for row in aggregation.rows.iter().filter(|r| r.taken) {
             println!("    {}", row.cells.join(" | "));
@@ -56,6 +72,7 @@ pub fn print_answer(a: &CountAnswer) {
             None => println!("  no count found"),
         },
     }
+    print_certainty(a);
     println!(
         "  {} snippets ({}), threshold used {:.1}, answer type \"{}\"",
         a.snippets.len(),

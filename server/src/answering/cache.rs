@@ -67,6 +67,8 @@ mod tests {
                 entities: vec![],
                 timings: Default::default(),
             })),
+            scope: None,
+            did_you_mean: None,
         };
         let key = |n: usize| CacheKey {
             question: n.to_string(),

@@ -94,5 +94,7 @@ pub(super) fn answer_with(
         kind_reason: reason,
         chosen_by_user: forced.is_some(),
         answer,
+        scope: None,
+        did_you_mean: None,
     })
 }

@@ -32,7 +32,9 @@ mod check;
 mod dispatch;
 mod engines;
 mod records;
+mod scope;
 mod slots;
+mod suggest;
 mod summary;
 mod vectors;
 
@@ -490,6 +492,21 @@ impl Answerer {
         checked: &Checked,
         on_stage: StageObserver,
     ) -> Result<Answer, AnswerError> {
+        let mut answer = self.answer_unscoped(checked, on_stage).await?;
+        answer.scope = Some(scope::of(checked, &answer.answer));
+        if suggest::unanswered(&answer.answer) {
+            let engines = self.engines()?;
+            answer.did_you_mean = suggest::did_you_mean(&engines.snippets, checked.question());
+        }
+        Ok(answer)
+    }
+
+    /// [`answer_checked`](Self::answer_checked) without the answer's scope.
+    async fn answer_unscoped(
+        &self,
+        checked: &Checked,
+        on_stage: StageObserver,
+    ) -> Result<Answer, AnswerError> {
         let question = checked.question().to_string();
         let engines = self.engines()?;
         if !checked.corpus_checked {
@@ -612,6 +629,8 @@ impl Answerer {
                         .to_string(),
                 chosen_by_user: checked.forced.is_some(),
                 answer: AnswerBody::Count(Box::new(answer)),
+                scope: None,
+                did_you_mean: None,
             }
         }))
     }

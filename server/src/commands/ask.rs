@@ -33,6 +33,9 @@ fn print_answer(answer: &Answer, mode: Mode) {
             answer.kind_reason
         );
     }
+    if let Some(scope) = &answer.scope {
+        println!("{}", scope.sentence());
+    }
     match &answer.answer {
         AnswerBody::Count(count) => tally_lab::commands::count::print_answer(count),
         AnswerBody::Value(value) => super::value::print_answer(value),

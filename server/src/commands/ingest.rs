@@ -275,13 +275,17 @@ fn store_documents(
         runtime.block_on(async {
             // One batch per file, in the files' order.
             for ((file, _), (corpus, documents)) in files.iter().zip(&batches) {
-                let names = vec![file.display().to_string()];
+                let outcomes = vec![tally_types::documents::FileOutcome {
+                    file: file.display().to_string(),
+                    documents: documents.len(),
+                    refused: None,
+                }];
                 let job = corpora::store_upload(
                     &db,
                     corpora::FollowedBy::Nobody,
                     corpus,
                     args.mode,
-                    names,
+                    outcomes,
                     documents,
                 )
                 .await

@@ -75,6 +75,9 @@ pub fn print_answer(found: &ValueAnswer) {
     if let Some(why) = &found.not_sure {
         println!("  not sure: {why}");
     }
+    if let Some(certainty) = found.certainty {
+        println!("  {}", certainty.sentence());
+    }
     if let Some(note) = &found.note {
         println!("  note: {note}");
     }

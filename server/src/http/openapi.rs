@@ -112,6 +112,7 @@ pub fn answer_schemas() -> Map<String, Value> {
     generator.subschema_for::<CountAnswer>();
     generator.subschema_for::<SearchResults>();
     generator.subschema_for::<ValueAnswer>();
+    generator.subschema_for::<tally_types::Scope>();
     generator.take_definitions(true)
 }
 

@@ -17,7 +17,7 @@ use tally_documents::corpus::documents::{self, DocumentsError};
 use tally_documents::corpus::indexing;
 use tally_documents::corpus::Format;
 use tally_documents::sentence_store::index::Document;
-use tally_types::documents::{CorpusRow, IngestJob, UploadMode};
+use tally_types::documents::{CorpusRow, FileOutcome, IngestJob, UploadMode};
 use tokio::sync::Notify;
 
 use crate::answering::{AnswerError, Answerer};
@@ -106,25 +106,42 @@ pub struct IngestService {
 fn read_uploads(
     uploads: &[Upload],
     cancelled: &Arc<AtomicBool>,
-) -> Result<Vec<Document>, IngestError> {
+) -> Result<(Vec<Document>, Vec<FileOutcome>), IngestError> {
     let mut all: Vec<Document> = Vec::new();
+    let mut outcomes = Vec::new();
     for upload in uploads {
         let budget = ReadBudget::for_bytes(upload.bytes.len()).cancelled_by(Arc::clone(cancelled));
-        all.extend(documents::read_file(
-            &upload.bytes,
-            upload.format,
-            &upload.file_name,
-            &budget,
-        )?);
+        let read = documents::read_file(&upload.bytes, upload.format, &upload.file_name, &budget)
+            .map_err(IngestError::from);
+        // A file that cannot be read is refused alone (issue 87): the others are stored.
+        let (documents, refused) = match read {
+            Ok(documents) if documents.iter().all(|d| d.text.trim().is_empty()) => {
+                let why = format!("there is no text to index in {}", upload.file_name);
+                (Vec::new(), Some(why))
+            }
+            Ok(documents) => (documents, None),
+            Err(IngestError::BadRequest(why)) => (Vec::new(), Some(why)),
+            Err(other) => return Err(other),
+        };
+        outcomes.push(FileOutcome {
+            file: upload.file_name.clone(),
+            documents: documents.len(),
+            refused,
+        });
+        all.extend(documents);
     }
-    if all.iter().all(|d| d.text.trim().is_empty()) {
-        let names: Vec<&str> = uploads.iter().map(|u| u.file_name.as_str()).collect();
-        return Err(IngestError::BadRequest(format!(
-            "there is no text to index in {}",
-            names.join(", ")
-        )));
+    if all.is_empty() {
+        // The readers' sentences name their file.
+        let reasons: Vec<&str> = outcomes
+            .iter()
+            .filter_map(|o| o.refused.as_deref())
+            .collect();
+        return Err(IngestError::BadRequest(match reasons.as_slice() {
+            [one] => one.to_string(),
+            many => format!("no file could be read: {}", many.join("; ")),
+        }));
     }
-    Ok(all)
+    Ok((all, outcomes))
 }
 
 impl IngestService {
@@ -184,7 +201,6 @@ impl IngestService {
         }
         // Answering must be loaded: the indexes are its.
         let engines = answerer.loaded()?;
-        let files: Vec<String> = uploads.iter().map(|u| u.file_name.clone()).collect();
         let reading = Arc::clone(&self.reading)
             .acquire_owned()
             .await
@@ -215,7 +231,7 @@ impl IngestService {
         })
         .await
         .map_err(|e| IngestError::Index(format!("reading the uploads crashed: {e}")))?;
-        let all = all?;
+        let (all, outcomes) = all?;
         if mode == UploadMode::Add && self.held.get(corpus).is_none() {
             // Both indexes: a bundled data set may be in the sentence index only.
             let name = corpus.to_string();
@@ -238,7 +254,7 @@ impl IngestService {
             // Storing, once begun, ends whether or not the client waits; the turn with it.
             let _reading = reading;
             let followed_by = corpora::FollowedBy::Server(&server);
-            corpora::store_upload(&db, followed_by, &corpus, mode, files, &all).await
+            corpora::store_upload(&db, followed_by, &corpus, mode, outcomes, &all).await
         })
         .await?;
         drop(client_gone);

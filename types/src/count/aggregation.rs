@@ -42,6 +42,17 @@ impl Operation {
         }
     }
 
+    /// Its name as a page's heading says it ("Sum", "Average").
+    pub fn title(self) -> &'static str {
+        match self {
+            Operation::Count => "Count",
+            Operation::Sum => "Sum",
+            Operation::Average => "Average",
+            Operation::Largest => "Largest",
+            Operation::Smallest => "Smallest",
+        }
+    }
+
     /// Whether it picks one row (its answer is a name with its value).
     pub fn picks_a_row(self) -> bool {
         matches!(self, Operation::Largest | Operation::Smallest)

@@ -174,6 +174,11 @@ pub struct CountAnswer {
     /// confidence, calibrated for the ranker); abstention compares it with the setting.
     #[serde(default)]
     pub support: f64,
+    /// How sure Tally is of the count: its probability of being right, the bound below which
+    /// it is declined, and the reading it rests on (kept when declined). `None` when nothing
+    /// was read, or for answers stored before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certainty: Option<crate::Certainty>,
     /// Why no count is given although counts were found, as a sentence
     /// ([`Abstention::sentence`] of `abstention_reason`).
     #[serde(default)]
