@@ -130,6 +130,12 @@ impl Encoder {
         &self.name
     }
 
+    /// Whether `word` (lower case) is a whole word of the tokenizer's vocabulary: a word of
+    /// the language, so not one to correct as misspelt.
+    pub fn knows_word(&self, word: &str) -> bool {
+        self.tokenizer.token_to_id(word).is_some()
+    }
+
     /// Length of every embedding.
     pub fn dimension(&self) -> usize {
         self.dimension

@@ -614,3 +614,138 @@ async fn a_person_uploads_asks_corrects_and_sees_it_verified_on_another_server()
     assert!(a.stop().success());
     assert!(b.stop().success());
 }
+
+/// Pages that tell one honest story (issue 87), walked at 1,280 and 390 px: the home page
+/// invites an upload and says what it asks; a mixed upload ends "Done" with a line per file,
+/// the refused one with its sentence; the corpus page lists its documents; a count says its
+/// scope and how sure it is; a sum names its operation and takes a value with its unit; a decline
+/// says "Not sure" with its reading and does not suggest a web search the server lacks; the
+/// history has the corpus and the answers as shown; nothing scrolls sideways at 390 px and the
+/// plot's labels are 12 px or more, its log-scale caption true to its ticks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_say_their_scope_and_doubt_and_fit_a_phone() {
+    require_built_site();
+    let token = "pages-admin-token";
+    let server = crate::support::demo_server("browser-pages", &["--admin-token", token]).await;
+    let shots = workspace_root().join("target/browser");
+    let stdout = run_browser_script(
+        &server,
+        "tests/browser/pages.mjs",
+        &[&server.base_url, &shots.display().to_string(), token],
+    );
+    let seen: serde_json::Value = serde_json::from_str(stdout.trim()).expect("one JSON line");
+    assert_eq!(seen["invite"], "/admin", "{seen}");
+    assert!(
+        seen["home_banner"]
+            .as_str()
+            .unwrap()
+            .starts_with("Asking all corpora"),
+        "{seen}"
+    );
+    assert_eq!(seen["job_title"], "Done: documents ingested", "{seen}");
+    assert!(
+        seen["job_tab"].as_str().unwrap().starts_with("Done"),
+        "{seen}"
+    );
+    assert_eq!(
+        seen["job_files"],
+        serde_json::json!([
+            "club.md: read, 1 document",
+            "crews.csv: read, 1 document",
+            "empty.txt: refused — there is no text to index in empty.txt"
+        ]),
+        "{seen}"
+    );
+    assert_eq!(
+        seen["corpus_documents"],
+        serde_json::json!(["Brackley Rowing Club", "crews.csv"]),
+        "{seen}"
+    );
+    for width in ["1280", "390"] {
+        let at = &seen["widths"][width];
+        assert_eq!(
+            at["count_scope"], "Asked over the documents of “brackley”.",
+            "{width}: {at}"
+        );
+        assert_eq!(at["count_headline"], "212", "{width}: {at}");
+        let certainty = at["count_certainty"].as_str().unwrap();
+        assert!(
+            certainty.starts_with("Tally's estimate: ") && certainty.contains("% likely right"),
+            "{width}: {certainty}"
+        );
+        assert_eq!(at["sum_operation"], "Sum", "{width}: {at}");
+        assert_eq!(at["sum_headline"], "£3030.85 in total", "{width}: {at}");
+        assert_eq!(
+            at["sum_unit_field"],
+            serde_json::json!(["£"]),
+            "{width}: {at}"
+        );
+        assert!(at["sum_certainty"].as_str().is_some(), "{width}: {at}");
+        // A decline with a reading is "Not sure", with its reason and the reading.
+        assert_eq!(at["decline_headline"], "Not sure", "{width}: {at}");
+        assert_eq!(at["decline_not_sure"], "true", "{width}: {at}");
+        assert!(
+            at["decline_reason"]
+                .as_str()
+                .unwrap()
+                .contains("The closest evidence points to"),
+            "{width}: {at}"
+        );
+        assert!(at["decline_try"].as_str().is_some(), "{width}: {at}");
+        assert_eq!(at["decline_web"], false, "no web search here: {at}");
+        // The log-scale plot: its caption says the ticks' step, labels readable, none overlapping.
+        assert_eq!(at["plot"], true, "{width}: {at}");
+        assert_eq!(
+            at["plot_scale_note"], "Log scale: each tick is ten times the one before.",
+            "{width}: {at}"
+        );
+        assert!(
+            at["plot_smallest_label"].as_f64().unwrap() >= 12.0,
+            "{width}: {at}"
+        );
+        assert_eq!(at["plot_overlaps"], 0, "{width}: {at}");
+        // The history: the corpus asked over, and the answer as its page showed it.
+        let history = at["history"].as_array().unwrap();
+        let row = |question: &str| {
+            history
+                .iter()
+                .find(|r| r["question"] == question)
+                .unwrap_or_else(|| panic!("{question} in the history: {at}"))
+        };
+        let kit = row("what is the total kit cost of the crews");
+        assert_eq!(kit["corpus"], "brackley", "{kit}");
+        assert_eq!(kit["answer"], "£3030.85 in total", "{kit}");
+        let declined = row("how many lighthouses does brackley rowing club own");
+        assert!(
+            declined["answer"]
+                .as_str()
+                .unwrap()
+                .starts_with("not sure (closest: "),
+            "{declined}"
+        );
+        assert_eq!(
+            row("how many islands does indonesia have")["corpus"],
+            "all corpora"
+        );
+        for page in [
+            "count_sideways",
+            "sum_sideways",
+            "plot_sideways",
+            "history_sideways",
+            "admin_sideways",
+        ] {
+            assert_eq!(at[page], 0, "{width} {page}: {at}");
+        }
+    }
+    // On a phone every other tick label of four or more is left out, so none overlap.
+    assert!(
+        seen["widths"]["390"]["plot_visible_ticks"]
+            .as_u64()
+            .unwrap()
+            < seen["widths"]["1280"]["plot_visible_ticks"]
+                .as_u64()
+                .unwrap(),
+        "{seen}"
+    );
+    assert!(server.stop().success());
+}

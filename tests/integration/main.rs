@@ -18,6 +18,7 @@ mod instances;
 mod layout;
 mod one_route;
 mod own_documents;
+mod pages;
 mod planner;
 mod public_demo;
 mod reading;

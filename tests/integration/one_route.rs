@@ -145,6 +145,17 @@ async fn tally_ask_and_the_api_give_the_same_answer() {
         stored.remove(id);
     }
     assert_eq!(count["answer"]["settings"]["min_relevance"], 0.5);
+    // Doubt and scope in the same fields for the API and the CLI (issue 87), compared whole
+    // below: the built-in corpus answered, with the count's probability and its bound.
+    assert_eq!(count["scope"]["evidence"], "built-in", "{count}");
+    assert!(
+        count["answer"]["certainty"]["probability"].is_number(),
+        "{count}"
+    );
+    assert_eq!(
+        count["answer"]["certainty"]["reading"], count["answer"]["count"],
+        "{count}"
+    );
     assert_eq!(
         without_timings(asked),
         without_timings(Value::Object(stored))

@@ -64,7 +64,7 @@ fn vectors_cell(row: &CorpusRow) -> String {
 #[component]
 fn CorpusTable(rows: Vec<CorpusRow>, token: String, form_token: String) -> impl IntoView {
     view! {
-        <table class="corpus-table" id="corpus-table">
+        <table class="corpus-table" id="corpus-table" tabindex="0">
             <thead>
                 <tr><th>"Corpus"</th><th>"Snippets"</th><th>"Sentences"</th><th title="Sentences whose vector is stored for quantity search">"Search vectors"</th><th></th></tr>
             </thead>
@@ -171,9 +171,9 @@ pub fn AdminCorpusPage() -> impl IntoView {
 fn DocumentTable(rows: Vec<tally_types::documents::DocumentEntry>) -> impl IntoView {
     let files = rows.len();
     view! {
-        <p class="muted" id="document-count">{counted(files, "file")}</p>
-        <table class="corpus-table" id="document-table">
-            <thead><tr><th>"File"</th><th>"Documents"</th><th>"Text"</th></tr></thead>
+        <p class="muted" id="document-count">{counted(files, "source")}</p>
+        <table class="corpus-table" id="document-table" tabindex="0">
+            <thead><tr><th>"Source"</th><th>"Documents"</th><th>"Text"</th></tr></thead>
             <tbody>
                 {rows
                     .into_iter()

@@ -14,6 +14,7 @@ use crate::views::doubt::{certainty_line, without_headline};
 use crate::views::feedback::{answer_feedback, Extra, FeedbackForm, FeedbackTarget, JudgedAnswer};
 use crate::views::marked_text;
 use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
+use crate::views::story::{of_the_counted, rests_on};
 use tally_types::count::{
     Abstention, Cnp, CnpClass, CnpGroups, CountAnswer, CountSettings, CountSpan, RankedInstance,
     ResolvedSettings, Retrieval, SnippetAnswer, SnippetOrigin, SnippetSource, StageTiming,
@@ -53,13 +54,19 @@ fn support_in_words(snippets: &[SnippetAnswer], answer_type: &str) -> String {
         .collect();
     let low = agreeing.iter().copied().fold(f64::INFINITY, f64::min);
     let high = agreeing.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let said = if agreeing.is_empty() {
-        let verb = if stated.len() == 1 { "states" } else { "state" };
-        return format!("{} that {verb} a count", counted(stated.len(), "snippet"));
-    } else if low == high {
-        number(low)
-    } else {
-        format!("{}–{}", number(low), number(high))
+    let mut distinct = agreeing.clone();
+    distinct.sort_by(f64::total_cmp);
+    distinct.dedup();
+    // Two or three counts are said each ("9 or 10"): a range would read as agreement on both.
+    let said = match distinct.as_slice() {
+        [] => {
+            let verb = if stated.len() == 1 { "states" } else { "state" };
+            return format!("{} that {verb} a count", counted(stated.len(), "snippet"));
+        }
+        [one] => number(*one),
+        [a, b] => format!("{} or {}", number(*a), number(*b)),
+        [a, b, c] => format!("{}, {} or {}", number(*a), number(*b), number(*c)),
+        _ => format!("{}–{}", number(low), number(high)),
     };
     let of = match stated.len() {
         1 => "1 snippet that states a count says".to_string(),
@@ -228,7 +235,10 @@ pub fn CountAnswerView(
             {if answered {
                 // The groups weigh the count phrases against the consolidated count: a count read
                 // from a document's structure is not theirs, so they would tell another story.
-                let groups = (!structured).then(|| view! { <Groups groups target=target.clone()/> });
+                let groups = (!structured).then(|| {
+                    let groups = of_the_counted(groups, &analysis.head);
+                    view! { <Groups groups target=target.clone()/> }
+                });
                 let n_others = others.len();
                 view! {
                     {groups}
@@ -435,7 +445,7 @@ fn HowTallyGotThis(
         <summary>"How Tally got this"</summary>
         <p class="muted" id="settings-used">{settings_line}</p>
         <p class="muted">{weighed}</p>
-        <table>
+        <table tabindex="0">
             <tbody>
                 {timings
                     .into_iter()
@@ -617,11 +627,15 @@ fn Groups(groups: CnpGroups, target: Option<FeedbackTarget>) -> impl IntoView {
             </section>
         }
     };
+    // Only the groups that hold count phrases are shown.
+    let shown = |kind, title, explain, cnps: Vec<Cnp>| {
+        (!cnps.is_empty()).then(|| group(kind, title, explain, cnps))
+    };
     view! {
         <div class="cnp-groups">
-            {group(CnpGroup::Synonyms, "Synonyms", "Count the same thing as the answer.", groups.synonyms)}
-            {group(CnpGroup::Subgroups, "Subgroups", "Count a part of it.", groups.subgroups)}
-            {group(CnpGroup::Incomparables, "Incomparables", "Count something else.", groups.incomparables)}
+            {shown(CnpGroup::Synonyms, "Synonyms", "Count the same thing as the answer.", groups.synonyms)}
+            {shown(CnpGroup::Subgroups, "Subgroups", "Count a part of it.", groups.subgroups)}
+            {shown(CnpGroup::Incomparables, "Incomparables", "Count something else.", groups.incomparables)}
         </div>
     }
 }
@@ -763,30 +777,6 @@ fn Snippets(snippets: Vec<SnippetAnswer>, title: &'static str, id: &'static str)
     }
 }
 
-/// The snippets an answer rests on and the others, in their order: the passage a structured
-/// reading read, or those whose chosen count phrase counts the same thing as the answer (every
-/// snippet when none does, so that nothing is hidden behind a fold for no reason).
-fn rests_on(
-    snippets: Vec<SnippetAnswer>,
-    structured: Option<&str>,
-) -> (Vec<SnippetAnswer>, Vec<SnippetAnswer>) {
-    let rests = |s: &SnippetAnswer| match structured {
-        Some(id) => s.id == id,
-        None => s.spans.iter().any(|span| {
-            span.chosen
-                && span.used
-                && matches!(
-                    span.cnp_class,
-                    Some(CnpClass::Representative) | Some(CnpClass::Synonym)
-                )
-        }),
-    };
-    if !snippets.iter().any(rests) {
-        return (snippets, Vec::new());
-    }
-    snippets.into_iter().partition(|s| rests(s))
-}
-
 /// A snippet's highlights: its count spans, coloured by CNP class (or as unused), and its
 /// instance mentions.
 pub fn snippet_marks(snippet: &SnippetAnswer) -> Vec<Mark> {
@@ -841,7 +831,7 @@ mod tests {
         ];
         assert_eq!(
             support_in_words(&snippets, "songs"),
-            "2 of 3 snippets that state a count say 180–229 songs"
+            "2 of 3 snippets that state a count say 180 or 229 songs"
         );
         assert_eq!(
             support_in_words(&snippets[..1], "songs"),

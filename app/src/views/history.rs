@@ -30,7 +30,7 @@ pub fn HistoryPage() -> impl IntoView {
                     match items.await {
                         Ok(items) if items.is_empty() => view! { <p class="muted">"No questions yet."</p> }.into_any(),
                         Ok(items) => view! {
-                            <table class="history-table">
+                            <table class="history-table" tabindex="0">
                                 <thead>
                                     <tr>
                                         <th class="col-asked">"Asked"</th>

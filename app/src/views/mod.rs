@@ -11,6 +11,7 @@ pub mod plot;
 pub mod records;
 pub mod review;
 pub mod search;
+pub mod story;
 pub mod study;
 pub mod value;
 

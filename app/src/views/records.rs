@@ -49,7 +49,8 @@ pub fn AggregationView(
         {abstention.map(|why| view! { <p class="count-meta" id="abstention">{why}</p> })}
         {crate::views::doubt::certainty_line(certainty, answered)}
         {conditions}
-        <div class="table-scroll">
+        // Focusable: a box that scrolls on a phone must scroll from the keyboard too.
+        <div class="table-scroll" tabindex="0" role="region" aria-label="The table's rows">
             <table class="aggregation-rows" id="aggregation-rows">
                 <caption class="visually-hidden">"The table's rows: taken, or left out"</caption>
                 <thead>

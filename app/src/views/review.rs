@@ -112,7 +112,7 @@ fn QueuedView(queued: QueuedQuestion, token: String, form_token: String) -> impl
         <article class="queued" data-question=question.clone()>
             <h3><a href=href>{question.clone()}</a></h3>
             {verified.map(|v| view! { <p class="muted small">{format!("Verified answer now: {}", count_or_value(v.count, v.unit.as_ref()))}</p> })}
-            <table class="review-table">
+            <table class="review-table" tabindex="0">
                 <thead>
                     <tr><th>"What"</th><th>"Said"</th><th>"Visitors"</th><th>"Evidence"</th><th>"Comments"</th><th></th></tr>
                 </thead>

@@ -329,7 +329,7 @@ fn SummaryTables(summary: StudySummary, token: String) -> impl IntoView {
             " Export: " <a href=export("csv") id="export-csv" rel="external" download>"CSV"</a> " · " <a href=export("json") id="export-json" rel="external" download>"JSON"</a>
         </p>
         <h3>"Preference per explanation type"</h3>
-        <table class="study-table" id="preference-table">
+        <table class="study-table" id="preference-table" tabindex="0">
             <thead><tr><th>"Explanation"</th><th>"Shown in pairs"</th><th>"Preferred"</th><th>"No difference"</th><th>"Preference rate"</th><th>"Median time"</th></tr></thead>
             <tbody>
                 {summary.preference.into_iter().map(|row| view! {
@@ -339,7 +339,7 @@ fn SummaryTables(summary: StudySummary, token: String) -> impl IntoView {
         </table>
         <h3>"Head to head"</h3>
         <p class="muted small">"Times the row's explanation was preferred over the column's."</p>
-        <table class="study-table" id="head-to-head">
+        <table class="study-table" id="head-to-head" tabindex="0">
             <thead><tr><th></th>{modes.iter().map(|m| view! { <th scope="col">{m.label()}</th> }).collect_view()}</tr></thead>
             <tbody>
                 {modes.iter().zip(summary.wins).map(|(m, wins)| view! {
@@ -349,7 +349,7 @@ fn SummaryTables(summary: StudySummary, token: String) -> impl IntoView {
         </table>
         <h3>"Annotator precision per explanation mode"</h3>
         <p class="muted small">"Precision: judgements that agree with the gold count (a count within 10% of it is correct). Accepted: of the counts judged correct, the share that are."</p>
-        <table class="study-table" id="judgement-table">
+        <table class="study-table" id="judgement-table" tabindex="0">
             <thead><tr><th>"Explanation"</th><th>"Judged"</th><th>"Agreeing"</th><th>"Precision"</th><th>"Accepted correct"</th><th>"Median time"</th></tr></thead>
             <tbody>
                 {summary.judgement.into_iter().map(|row| view! {

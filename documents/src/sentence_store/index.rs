@@ -487,6 +487,22 @@ impl SentenceIndex {
         total / terms.len() as f64
     }
 
+    /// `query` kept to the sentences of `corpus`, its scores unchanged (the corpus matches
+    /// with 0).
+    pub fn in_corpus(&self, query: Box<dyn Query>, corpus: &str) -> Box<dyn Query> {
+        let corpus = TermQuery::new(
+            Term::from_field_text(self.fields.corpus, corpus),
+            IndexRecordOption::Basic,
+        );
+        Box::new(BooleanQuery::new(vec![
+            (Occur::Must, query),
+            (
+                Occur::Must,
+                Box::new(ConstScoreQuery::new(Box::new(corpus), 0.0)),
+            ),
+        ]))
+    }
+
     /// The BM25 query of the words' `terms` ([`SentenceIndex::terms`]), `None` without any.
     pub fn text_query(&self, terms: &[Term]) -> Option<Box<dyn Query>> {
         if terms.is_empty() {

@@ -17,7 +17,7 @@ pub mod store;
 pub mod vector_job;
 
 pub use error::SearchError;
-pub use rank::{search, MAX_K};
+pub use rank::{search, search_in, MAX_K};
 pub use results::{EntityHit, Hit, SearchResults};
 pub use settings::{DenseWeights, Ranker, SearchSettings, SortOrder};
 pub use store::SentenceStore;

@@ -21,12 +21,24 @@ pub const NO_RESULT_MEETS: &str =
 /// The largest k a search accepts; more is capped with a note, not an error.
 pub const MAX_K: usize = 1000;
 
-/// Runs a quantity search.
+/// Runs a quantity search over every corpus's sentences.
 pub fn search(
     index: &dyn SentenceStore,
     encoder: Option<&Encoder>,
     query: &str,
     settings: &SearchSettings,
+) -> Result<SearchResults, SearchError> {
+    search_in(index, encoder, query, settings, None)
+}
+
+/// Runs a quantity search over the sentences of `corpus` (`None`: every corpus), so that a
+/// person asking about their documents gets their documents (issue 87).
+pub fn search_in(
+    index: &dyn SentenceStore,
+    encoder: Option<&Encoder>,
+    query: &str,
+    settings: &SearchSettings,
+    corpus: Option<&str>,
 ) -> Result<SearchResults, SearchError> {
     let started = Instant::now();
     if query.trim().is_empty() {
@@ -77,6 +89,7 @@ pub fn search(
         n,
         alpha,
         stage: ranker.first_stage(),
+        corpus,
     })?;
     let retrieve_ms = ms(retrieve_started);
 
@@ -698,5 +711,37 @@ mod tests {
             search(&index, None, "bags", &dense),
             Err(SearchError::NeedsEncoder(_))
         ));
+    }
+
+    #[test]
+    fn a_search_in_one_corpus_finds_only_its_sentences() {
+        let index = SentenceIndex::in_memory().unwrap();
+        index
+            .add_unsplit_in(
+                "clubs",
+                &Document::numbered(&["The rowing club keeps 14 boats."]),
+            )
+            .unwrap();
+        index
+            .add_unsplit_in(
+                "towns",
+                &Document::numbered(&["The harbour holds 40 boats."]),
+            )
+            .unwrap();
+        for ranker in [Ranker::Bm25, Ranker::Qbm25] {
+            let settings = SearchSettings {
+                ranker,
+                ..SearchSettings::default()
+            };
+            let query = "boats more than 10";
+            let everywhere = search(&index, None, query, &settings).unwrap();
+            assert_eq!(everywhere.hits.len(), 2, "{ranker:?}");
+            let clubs = search_in(&index, None, query, &settings, Some("clubs")).unwrap();
+            assert_eq!(
+                texts(&clubs),
+                ["The rowing club keeps 14 boats."],
+                "{ranker:?}"
+            );
+        }
     }
 }

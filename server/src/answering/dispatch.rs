@@ -78,12 +78,14 @@ pub(super) fn answer_with(
             if settings.ranker.needs_encoder() && engines.encoder.is_none() {
                 settings = settings.with_ranker(tally_engine::search::Ranker::Qbm25);
             }
+            // Kept to the corpus asked, as counts and values are (issue 87).
             AnswerBody::Search(Box::new(
-                search(
+                search_in(
                     &engines.sentences,
                     engines.encoder.as_deref(),
                     question,
                     &settings,
+                    count_settings.corpus.as_deref(),
                 )
                 .map_err(|e| AnswerError::Failed(e.to_string()))?,
             ))

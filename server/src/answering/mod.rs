@@ -15,7 +15,7 @@ use tally_engine::count::{CountPipeline, CountSettings};
 use tally_engine::records::{answer_over, RecordSource as _};
 
 use tally_encoder::Encoder;
-use tally_engine::search::{search, SearchSettings, SentenceIndex};
+use tally_engine::search::{search_in, SearchSettings, SentenceIndex};
 use tally_engine::value::{answer_with_tables, parse_question, ValueAnswer, ValueSettings};
 use tally_engine::{detect_kind, KindDecision, QuestionKind};
 use tally_store::db::Database;
@@ -496,7 +496,9 @@ impl Answerer {
         answer.scope = Some(scope::of(checked, &answer.answer));
         if suggest::unanswered(&answer.answer) {
             let engines = self.engines()?;
-            answer.did_you_mean = suggest::did_you_mean(&engines.snippets, checked.question());
+            let known = |word: &str| engines.encoder.as_ref().is_some_and(|e| e.knows_word(word));
+            answer.did_you_mean =
+                suggest::did_you_mean(&engines.snippets, &known, checked.question());
         }
         Ok(answer)
     }

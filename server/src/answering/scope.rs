@@ -23,21 +23,11 @@ pub(super) fn of(checked: &Checked, answer: &AnswerBody) -> Scope {
     } else {
         from_ids(evidence_ids(answer))
     };
-    // Quantity search reads the sentence index whole: said, not hidden (issue 87).
-    let (corpus, note) = match (answer, &checked.count.corpus) {
-        (AnswerBody::Search(_), Some(chosen)) => (
-            None,
-            Some(format!(
-                "quantity search reads every corpus's sentences; it does not keep to “{chosen}”"
-            )),
-        ),
-        (_, chosen) => (chosen.clone(), None),
-    };
     Scope {
-        corpus,
+        corpus: checked.count.corpus.clone(),
         web,
         evidence,
-        note,
+        note: None,
     }
 }
 

@@ -25,14 +25,22 @@ pub(super) fn unanswered(answer: &AnswerBody) -> bool {
 }
 
 /// `question` with its misspelt words replaced, when one is; `None` when every word is held
-/// or nothing close is (a failed read suggests nothing).
-pub(super) fn did_you_mean(index: &SnippetIndex, question: &str) -> Option<String> {
+/// or nothing close is (a failed read suggests nothing). A word `known` to the language is
+/// left as it is, though the corpus lacks it ("keep" where the corpus says "keeps").
+pub(super) fn did_you_mean(
+    index: &SnippetIndex,
+    known: &dyn Fn(&str) -> bool,
+    question: &str,
+) -> Option<String> {
     let mut corrected = String::with_capacity(question.len());
     let mut changed = false;
     let mut word = String::new();
     let mut flush = |word: &mut String, out: &mut String| {
         let lower = word.to_lowercase();
-        if word.chars().count() >= MIN_LETTERS && !QUESTION_WORDS.contains(&lower.as_str()) {
+        if word.chars().count() >= MIN_LETTERS
+            && !QUESTION_WORDS.contains(&lower.as_str())
+            && !known(&lower)
+        {
             if let Ok(Some(closest)) = index.closest_word(&lower) {
                 out.push_str(&same_case(word, &closest));
                 changed = true;
@@ -92,10 +100,29 @@ mod tests {
             ],
         };
         index.add("clubs", &[set]).unwrap();
+        let nothing_known = |_: &str| false;
         assert_eq!(
-            did_you_mean(&index, "how many cuorts does Holowmere have").as_deref(),
+            did_you_mean(
+                &index,
+                &nothing_known,
+                "how many cuorts does Holowmere have"
+            )
+            .as_deref(),
             Some("how many courts does Hollowmere have")
         );
-        assert_eq!(did_you_mean(&index, "how many courts are there"), None);
+        assert_eq!(
+            did_you_mean(&index, &nothing_known, "how many courts are there"),
+            None
+        );
+        // A word of the language stays, though the snippets spell another one close to it.
+        let court_is_known = |w: &str| w == "court";
+        assert_eq!(
+            did_you_mean(
+                &index,
+                &court_is_known,
+                "how many court does Hollowmere have"
+            ),
+            None
+        );
     }
 }

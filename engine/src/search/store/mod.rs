@@ -46,6 +46,8 @@ pub struct FirstStageQuery<'a> {
     pub alpha: f64,
     /// How the candidates are chosen.
     pub stage: FirstStage,
+    /// The corpus whose sentences are searched (`None`: every corpus's).
+    pub corpus: Option<&'a str>,
 }
 
 /// A candidate sentence with its BM25 for the query's words (0 without a text match).

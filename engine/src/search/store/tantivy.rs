@@ -17,8 +17,19 @@ impl SentenceStore for SentenceIndex {
         // The words' index terms, once: the text query and the condition filter's choice read
         // them.
         let terms = self.terms(query.words);
-        let text_query = self.text_query(&terms);
-        let condition_filter = self.condition_filter(&searcher, &terms, query.tests);
+        let (text_query, condition_filter) = match query.corpus {
+            Some(corpus) => (
+                self.text_query(&terms).map(|q| self.in_corpus(q, corpus)),
+                self.in_corpus(
+                    self.condition_filter(&searcher, &terms, query.tests),
+                    corpus,
+                ),
+            ),
+            None => (
+                self.text_query(&terms),
+                self.condition_filter(&searcher, &terms, query.tests),
+            ),
+        };
         let retrieval = Retrieval::new(
             &searcher,
             text_query.as_deref(),
