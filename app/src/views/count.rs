@@ -235,23 +235,8 @@ pub fn CountAnswerView(
             {if answered {
                 // The groups weigh the count phrases against the consolidated count: a count read
                 // from a document's structure is not theirs, so they would tell another story.
-                let groups = (!structured).then(|| {
-                    let groups = of_the_counted(groups, &analysis.head);
-                    view! { <Groups groups target=target.clone()/> }
-                });
-                let n_others = others.len();
-                view! {
-                    {groups}
-                    <Instances instances kind=analysis.answer_type.clone() target=target.clone()/>
-                    <Snippets snippets=resting title="The evidence" id="snippets-title"/>
-                    {(n_others > 0).then(|| view! {
-                        <details class="other-passages" id="other-passages">
-                            <summary>{format!("Other passages found: {n_others}")}</summary>
-                            <Snippets snippets=others title="Other passages" id="others-title"/>
-                        </details>
-                    })}
-                }
-                .into_any()
+                let groups = (!structured).then(|| of_the_counted(groups, &analysis.head));
+                answered_evidence(groups, instances, analysis.answer_type.clone(), target.clone(), resting, others)
             } else {
                 // No answer: a short page, the evidence folded away, and what to try.
                 let all: Vec<SnippetAnswer> = resting.into_iter().chain(others).collect();
@@ -271,7 +256,32 @@ pub fn CountAnswerView(
     .into_any()
 }
 
-/// The form that judges a count (and takes its correction).
+/// The evidence under a count given: its groups (`None`: none to show), its instances, the
+/// passages it rests on, then the others folded.
+fn answered_evidence(
+    groups: Option<CnpGroups>,
+    instances: Vec<RankedInstance>,
+    answer_type: String,
+    target: Option<FeedbackTarget>,
+    resting: Vec<SnippetAnswer>,
+    others: Vec<SnippetAnswer>,
+) -> AnyView {
+    let groups = groups.map(|groups| view! { <Groups groups target=target.clone()/> });
+    let n_others = others.len();
+    view! {
+        {groups}
+        <Instances instances kind=answer_type target/>
+        <Snippets snippets=resting title="The evidence" id="snippets-title"/>
+        {(n_others > 0).then(|| view! {
+            <details class="other-passages" id="other-passages">
+                <summary>{format!("Other passages found: {n_others}")}</summary>
+                <Snippets snippets=others title="Other passages" id="others-title"/>
+            </details>
+        })}
+    }
+    .into_any()
+}
+
 /// An answer computed over a table's rows: its result and rows, and the feedback form.
 fn aggregation_answer(
     aggregation: tally_types::count::Aggregation,

@@ -364,30 +364,19 @@ impl CountPipeline {
         let rule = self.support_rule(scorer);
         let (statement, structured) =
             stated_count(question, &analysis, snippets, &related, &per_snippet);
+        let prediction =
+            predict(&chosen, settings, rule).with_statement(statement, settings.statements);
+        let not_for_year = not_for_year(structured.as_ref());
+        let abstention =
+            not_for_year.or_else(|| abstention_of(&prediction, rule, settings, &related, &subject));
         let Prediction {
             threshold_used,
             kept,
             consolidated,
             count,
             support,
-        } = predict(&chosen, settings, rule).with_statement(statement, settings.statements);
-        let not_for_year = not_for_year(structured.as_ref());
-        let count = if not_for_year.is_some() { None } else { count };
-        let abstention = not_for_year.or_else(|| match (consolidated, count) {
-            (Some(closest), None) => Some(Abstention::WeakSupport {
-                support,
-                measure: rule.measure(),
-                abstain_below: settings.abstain_below,
-                closest,
-            }),
-            (None, _) if !snippets.is_empty() && !related.contains(&true) => {
-                Some(Abstention::NothingAbout {
-                    passages: snippets.len(),
-                    subject: subject.describe(),
-                })
-            }
-            _ => None,
-        });
+        } = prediction;
+        let count = count.filter(|_| !matches!(abstention, Some(Abstention::NotForYear { .. })));
         lap(Stage::Consolidation, &mut timings)?;
 
         let Contextualised {
@@ -413,19 +402,14 @@ impl CountPipeline {
         let read_from = structured.filter(|s| count == Some(s.count));
         let ranked = names_shown(read_from.as_ref(), &instances, snippets);
 
-        // The support is the count's probability only where it decided: a statement that lifted
-        // an abstention, or a year asked for, answers by another rule.
-        let certainty = match (&abstention, count) {
-            (Some(Abstention::WeakSupport { .. }), _) => consolidated,
-            (None, Some(count)) if support >= settings.abstain_below => Some(count),
-            _ => None,
-        }
-        .map(|reading| Certainty {
-            probability: support,
-            bound: settings.abstain_below,
-            measure: rule.measure().into(),
-            reading: Some(reading),
-        });
+        let certainty = certainty_of(
+            abstention.as_ref(),
+            count,
+            consolidated,
+            support,
+            settings.abstain_below,
+            rule,
+        );
         Ok(CountAnswer {
             question: question.to_string(),
             analysis,
@@ -686,4 +670,54 @@ fn not_for_year(structured: Option<&StructuredCount>) -> Option<Abstention> {
         }),
         _ => None,
     }
+}
+
+/// Why no count is given though the passages were read: too little support for the count they
+/// point to, or no passage about the question's subject.
+fn abstention_of(
+    prediction: &Prediction,
+    rule: SupportRule,
+    settings: &CountSettings,
+    related: &[bool],
+    subject: &Subject,
+) -> Option<Abstention> {
+    match (prediction.consolidated, prediction.count) {
+        (Some(closest), None) => Some(Abstention::WeakSupport {
+            support: prediction.support,
+            measure: rule.measure(),
+            abstain_below: settings.abstain_below,
+            closest,
+        }),
+        (None, _) if !related.is_empty() && !related.contains(&true) => {
+            Some(Abstention::NothingAbout {
+                passages: related.len(),
+                subject: subject.describe(),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The count's certainty from the pipeline's support (issue 87). The support is the count's
+/// probability only where it decided: a statement that lifted an abstention, or a year asked
+/// for, answers by another rule, and then there is none.
+fn certainty_of(
+    abstention: Option<&Abstention>,
+    count: Option<f64>,
+    consolidated: Option<f64>,
+    support: f64,
+    abstain_below: f64,
+    rule: SupportRule,
+) -> Option<Certainty> {
+    let reading = match (abstention, count) {
+        (Some(Abstention::WeakSupport { .. }), _) => consolidated,
+        (None, Some(count)) if support >= abstain_below => Some(count),
+        _ => None,
+    }?;
+    Some(Certainty {
+        probability: support,
+        bound: abstain_below,
+        measure: rule.measure().into(),
+        reading: Some(reading),
+    })
 }

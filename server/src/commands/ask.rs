@@ -33,12 +33,16 @@ fn print_answer(answer: &Answer, mode: Mode) {
             answer.kind_reason
         );
     }
-    if let Some(scope) = &answer.scope {
-        println!("{}", scope.sentence());
-    }
     match &answer.answer {
         AnswerBody::Count(count) => tally_lab::commands::count::print_answer(count),
         AnswerBody::Value(value) => super::value::print_answer(value),
         AnswerBody::Search(results) => super::search::print_results(results),
+    }
+    // What it was asked over, after the answer (its first line is the question).
+    if let Some(scope) = &answer.scope {
+        println!("{}", scope.sentence());
+    }
+    if let Some(suggested) = &answer.did_you_mean {
+        println!("did you mean: {suggested}");
     }
 }
