@@ -99,10 +99,6 @@ pub struct Scope {
     pub web: Option<String>,
     /// Where the evidence the answer rests on comes from (`None`: no evidence found).
     pub evidence: Option<EvidenceSource>,
-    /// What the scope could not honour, when something ("quantity search reads every
-    /// corpus's sentences; it does not keep to “clubs”").
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
 }
 
 impl Scope {
@@ -125,12 +121,7 @@ impl Scope {
             (Some(EvidenceSource::Web), _, Some(_)) => String::new(),
             (Some(source), _, _) => format!("; the answer rests on {}", source.in_words()),
         };
-        let note = self
-            .note
-            .as_ref()
-            .map(|n| format!(" Note: {n}."))
-            .unwrap_or_default();
-        format!("Asked over {}{rests}.{note}", self.asked())
+        format!("Asked over {}{rests}.", self.asked())
     }
 }
 
@@ -223,7 +214,6 @@ mod tests {
                     corpus: Some("clubs".into()),
                     web: None,
                     evidence: Some(EvidenceSource::Documents),
-                    note: None,
                 }),
                 did_you_mean: None,
             },
@@ -250,7 +240,6 @@ mod scope_tests {
             corpus: None,
             web: None,
             evidence: Some(EvidenceSource::BuiltIn),
-            note: None,
         };
         assert_eq!(
             all.sentence(),

@@ -18,16 +18,16 @@ pub(super) fn of(checked: &Checked, answer: &AnswerBody) -> Scope {
             .map(|o| o.provider.clone().unwrap_or_else(|| "the web".into())),
         _ => None,
     };
-    let evidence = if web.is_some() {
-        Some(EvidenceSource::Web)
-    } else {
-        from_ids(evidence_ids(answer))
+    let evidence = match answer {
+        _ if web.is_some() => Some(EvidenceSource::Web),
+        // Rows of a table read from a document.
+        AnswerBody::Count(count) if count.aggregation.is_some() => Some(EvidenceSource::Documents),
+        _ => from_ids(evidence_ids(answer)),
     };
     Scope {
         corpus: checked.count.corpus.clone(),
         web,
         evidence,
-        note: None,
     }
 }
 
@@ -59,10 +59,6 @@ fn evidence_ids(answer: &AnswerBody) -> Vec<String> {
 }
 
 fn count_evidence(count: &CountAnswer) -> Vec<String> {
-    if count.aggregation.is_some() {
-        // Rows of a table read from a document.
-        return vec!["table#rows".into()];
-    }
     if let Some(reading) = &count.read_from {
         return vec![reading.snippet_id.clone()];
     }

@@ -7,13 +7,10 @@ use super::*;
 /// (issue 87).
 pub fn summary_of(answer: &AnswerBody) -> String {
     use tally_app::format::{measured, number};
-    let closest = |reading: Option<f64>, unit: &str| match reading {
-        Some(r) => format!(
-            "not sure (closest: {})",
-            format!("{} {unit}", measured(r)).trim()
-        ),
-        None => "not sure".to_string(),
-    };
+    let with_unit =
+        |value: f64, unit: &str| format!("{} {unit}", measured(value)).trim().to_string();
+    let closest =
+        |reading: f64, unit: &str| format!("not sure (closest: {})", with_unit(reading, unit));
     match answer {
         AnswerBody::Count(a) => match (a.count, &a.aggregation) {
             (Some(_), Some(aggregation)) => aggregation.headline(),
@@ -22,7 +19,7 @@ pub fn summary_of(answer: &AnswerBody) -> String {
                 _ => number(count),
             },
             (None, _) => match a.certainty.and_then(|c| c.reading) {
-                Some(reading) => closest(Some(reading), ""),
+                Some(reading) => closest(reading, ""),
                 None if a.abstention.is_some() => "no reliable answer".into(),
                 None => "no count found".into(),
             },
@@ -30,13 +27,9 @@ pub fn summary_of(answer: &AnswerBody) -> String {
         AnswerBody::Value(a) => {
             let unit = a.unit.as_deref().unwrap_or_default();
             match (a.value, &a.not_sure, &a.representative) {
-                (Some(value), Some(_), _) => closest(Some(value), unit),
-                (Some(value), None, Some(rep)) => {
-                    format!("{} (“{rep}”)", format!("{} {unit}", measured(value)).trim())
-                }
-                (Some(value), None, None) => {
-                    format!("{} {unit}", measured(value)).trim().to_string()
-                }
+                (Some(value), Some(_), _) => closest(value, unit),
+                (Some(value), None, Some(rep)) => format!("{} (“{rep}”)", with_unit(value, unit)),
+                (Some(value), None, None) => with_unit(value, unit),
                 (None, _, _) => "no value found".into(),
             }
         }
