@@ -10,7 +10,7 @@
 # What is checked (the issue's numbers):
 #  1. a 5 MB text without a sentence end: indexed, asked about, searched and deleted in bounded
 #     time; a restart answers again at once; SIGTERM ends the server within its grace period
-#  2. resident memory per million sentences and after a delete (`tally bench ingest`)
+#  2. resident memory per million sentences and after a delete (`tally-lab bench ingest`)
 #  3. HTML nested 100,000 deep: refused within the parse budget while /api/health stays quick
 #  4. eight 63 MB uploads without a token: 403 each, and the server's memory does not follow
 #  5. the admin token in a query string never reaches the log
@@ -41,13 +41,15 @@ FAILED=0
 
 scripts/setup.sh run
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$ROOT/node_modules/.bin:$PATH"
-# TALLY_ABUSE_BINARY: a tally binary already built (the release build otherwise).
+# TALLY_ABUSE_BINARY: a tally binary already built, with `tally-lab` beside it (the release
+# build otherwise).
 if [ -n "${TALLY_ABUSE_BINARY:-}" ]; then
     TALLY=$TALLY_ABUSE_BINARY
 else
-    cargo build --release -p tally-server --bin tally
+    cargo build --release -p tally-server --bin tally -p tally-lab-cli --bin tally-lab
     TALLY=target/release/tally
 fi
+LAB="$(dirname "$TALLY")/tally-lab"
 
 rm -rf "$WORK" && mkdir -p "$WORK/no-data"
 BASE="http://127.0.0.1:$PORT"
@@ -628,7 +630,7 @@ check "12 30 wrong admin tokens at once" "$n403 answered 403, $n429 refused with
 stop_server
 
 # 2. Memory per corpus, measured by the benchmark (its own child processes).
-"$TALLY" bench ingest --sentences 200000 --dir "$WORK/bench-ingest" --json >"$WORK/bench.json"
+"$LAB" bench ingest --sentences 200000 --dir "$WORK/bench-ingest" --json >"$WORK/bench.json"
 per_million=$(json_field resident_mb_per_million_sentences <"$WORK/bench.json")
 after_delete=$(json_field after_delete_change <"$WORK/bench.json")
 check "2 resident memory per million sentences" "$(printf %.0f "$per_million") MB" "$(below "$per_million" 400)"

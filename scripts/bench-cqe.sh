@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Quantity extraction side by side with CQE 2.0.3 (Almasian et al. 2023, the extractor behind the
 # NewsQuant sets): both extractors run on the same gold files, and both are scored by the same
-# code (`tally eval extraction --predictions`, each extractor's output written in the gold format,
+# code (`tally-lab eval extraction --predictions`, each extractor's output written in the gold format,
 # unit names resolved through the same table). Prints value / value+unit / value+change F1 per set
 # (newsquant_dev's two fixed halves, each recognizers file, the hand-written everyday sentences'
 # two fixed halves) and sentences/s on one core.
@@ -34,8 +34,8 @@ if [ ! -d "$locales/en_US.UTF-8" ]; then
     mkdir -p "$locales"
     localedef -i en_US -f UTF-8 "$locales/en_US.UTF-8"
 fi
-cargo build --release --quiet -p tally-server --bin tally
-tally=target/release/tally
+cargo build --release --quiet -p tally-lab-cli --bin tally-lab
+lab=target/release/tally-lab
 
 pin=""
 if command -v taskset >/dev/null; then pin="taskset -c 0"; fi
@@ -51,7 +51,7 @@ echo "running CQE on ${#gold_files[@]} files (one core)…" >&2
 LOCPATH="$PWD/$locales" $pin "$venv/bin/python" scripts/cqe_predict.py "$run/cqe" "${gold_files[@]}" \
     2> "$run/cqe.log" > "$run/cqe-speed.jsonl"
 
-tally_speed=$($pin $tally bench extraction --sentences-from "$data/newsquant_dev.json" \
+tally_speed=$($pin $lab bench extraction --sentences-from "$data/newsquant_dev.json" \
     --sentences "$tally_sentences" --json)
 
 # One scored part: the set, the half (or "all"), and three reports.
@@ -60,10 +60,10 @@ score() {
     if [ "$half" != all ]; then half_flag=(--half "$half"); fi
     local gold
     gold=$(gold_of "$set")
-    $tally eval extraction --gold "$gold" "${half_flag[@]}" --json > "$run/scores/$set.$half.own.json"
-    $tally eval extraction --gold "$gold" "${half_flag[@]}" --write-predictions "$run/tally/$set.$half.json" > /dev/null
-    $tally eval extraction --gold "$gold" "${half_flag[@]}" --predictions "$run/tally/$set.$half.json" --json > "$run/scores/$set.$half.tally.json"
-    $tally eval extraction --gold "$gold" "${half_flag[@]}" --predictions "$run/cqe/$set.json" --json > "$run/scores/$set.$half.cqe.json"
+    $lab eval extraction --gold "$gold" "${half_flag[@]}" --json > "$run/scores/$set.$half.own.json"
+    $lab eval extraction --gold "$gold" "${half_flag[@]}" --write-predictions "$run/tally/$set.$half.json" > /dev/null
+    $lab eval extraction --gold "$gold" "${half_flag[@]}" --predictions "$run/tally/$set.$half.json" --json > "$run/scores/$set.$half.tally.json"
+    $lab eval extraction --gold "$gold" "${half_flag[@]}" --predictions "$run/cqe/$set.json" --json > "$run/scores/$set.$half.cqe.json"
 }
 parts=()
 for half in tuning held-out all; do score newsquant_dev "$half"; parts+=("newsquant_dev.$half"); done
@@ -81,7 +81,7 @@ def f1s(report):
     return "{:5.1f} / {:5.1f} / {}".format(
         report["value"]["f1"], report["value_unit"]["f1"],
         "{:5.1f}".format(change["f1"]) if change else "  –  ")
-print("F1 value / value+unit / value+change, both scored by `tally eval extraction --predictions`")
+print("F1 value / value+unit / value+change, both scored by `tally-lab eval extraction --predictions`")
 print("(Tally's own scoring of its output in brackets)")
 print(f"{'set':<38} {'n':>4}  {'Tally':<23} {'(own)':<25} {'CQE 2.0.3':<23}")
 for part in parts:

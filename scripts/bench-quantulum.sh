@@ -16,12 +16,12 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import quantulum3" 2>
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet quantulum3==0.10.0
 fi
-cargo build --release --quiet -p tally-server --bin tally
+cargo build --release --quiet -p tally-lab-cli --bin tally-lab
 
 pin=""
 if command -v taskset >/dev/null; then pin="taskset -c 0"; fi
 
-tally_json=$($pin target/release/tally bench extraction --sentences-from "$gold" --sentences "$tally_sentences" --json)
+tally_json=$($pin target/release/tally-lab bench extraction --sentences-from "$gold" --sentences "$tally_sentences" --json)
 quantulum_json=$($pin "$venv/bin/python" scripts/quantulum_bench.py "$gold" --sentences "$quantulum_sentences")
 
 python3 - "$tally_json" "$quantulum_json" <<'PY'

@@ -1,5 +1,5 @@
 """Runs CQE 2.0.3 (Almasian et al., the extractor behind the NewsQuant sets) over the sentences of
-gold files and writes its quantities in the gold format, for `tally eval extraction --predictions`
+gold files and writes its quantities in the gold format, for `tally-lab eval extraction --predictions`
 to score by the same code as Tally's own.
 
     cqe_predict.py OUT_DIR GOLD_FILE...

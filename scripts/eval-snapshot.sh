@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Every evaluation's output written to one directory, so that two builds can be compared byte for
 # byte (issue 75: a restructuring must not change an answer). Usage:
-#   scripts/eval-snapshot.sh OUT_DIR [TALLY_BINARY]
+#   scripts/eval-snapshot.sh OUT_DIR [TALLY_LAB_BINARY]
 #   diff -r before/ after/
 # Timings are cut from the outputs (they differ between runs); everything else must match.
 set -euo pipefail
-out=${1:?usage: scripts/eval-snapshot.sh OUT_DIR [TALLY_BINARY]}
-tally=${2:-target/release/tally}
+out=${1:?usage: scripts/eval-snapshot.sh OUT_DIR [TALLY_LAB_BINARY]}
+# The evaluations run from `tally-lab` (before issue 88, from `tally` itself: give its path).
+tally=${2:-target/release/tally-lab}
 data=${TALLY_DATA:-../shared/data}
 coqex=$data/coqex
 mkdir -p "$out"
@@ -14,7 +15,7 @@ mkdir -p "$out"
 run() {
     local name=$1
     shift
-    echo "== $name: tally $*" >&2
+    echo "== $name: $tally $*" >&2
     # Wall-clock figures and log lines (time-stamped, naming the module that wrote them) are the
     # only lines allowed to differ.
     "$tally" "$@" 2>&1 |

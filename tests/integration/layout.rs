@@ -9,8 +9,9 @@ use crate::support::workspace_root;
 
 /// Folders besides the crates' sources whose every file the table names (in the row of the
 /// nearest folder it lists).
-const ALSO_NAMED_ONE_BY_ONE: [&str; 9] = [
+const ALSO_NAMED_ONE_BY_ONE: [&str; 10] = [
     "scripts/",
+    "tests/lab/",
     "deploy/",
     ".ci/",
     "docs/",
@@ -110,7 +111,7 @@ fn the_layout_table_names_every_folder_and_file() {
 }
 
 /// The crates' source folders, from the floor up: the table names each of their files too.
-const CRATE_SOURCES: [&str; 10] = [
+const CRATE_SOURCES: [&str; 11] = [
     "types/src/",
     "text/src/",
     "encoder/src/",
@@ -121,6 +122,7 @@ const CRATE_SOURCES: [&str; 10] = [
     "setup/src/",
     "app/src/",
     "server/src/",
+    "lab-cli/src/",
 ];
 
 /// Each Rust file of the crates' sources, with its text.
@@ -287,4 +289,91 @@ fn errors_are_types_not_strings() {
         "results whose error is a string (give the error a type):\n{}",
         stringly.join("\n")
     );
+}
+
+/// The map's rows: each crate's folder and the crates it imports, by their short names.
+fn map_rows(layout: &str) -> Vec<(String, BTreeSet<String>)> {
+    let map = layout
+        .split("## The map")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("docs/layout.md has a map");
+    map.lines()
+        .filter(|line| line.starts_with("| tally-"))
+        .map(|line| {
+            let cells: Vec<&str> = line.trim_matches('|').split(" | ").collect();
+            let folder = cells[0]
+                .split('`')
+                .nth(1)
+                .expect("a crate's folder in backticks")
+                .trim_end_matches('/')
+                .to_string();
+            let imports = cells[2]
+                .split(',')
+                .map(str::trim)
+                .filter(|name| *name != "–")
+                .map(String::from)
+                .collect();
+            (folder, imports)
+        })
+        .collect()
+}
+
+/// The Tally crates a `Cargo.toml` depends on (normal, dev and build dependencies alike: each
+/// is an arrow in `cargo tree`), by their short names.
+fn tally_dependencies(manifest: &str) -> BTreeSet<String> {
+    let mut in_dependencies = false;
+    let mut names = BTreeSet::new();
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_dependencies = line.ends_with("dependencies]");
+            continue;
+        }
+        if !in_dependencies {
+            continue;
+        }
+        if let Some(name) = line.strip_prefix("tally-") {
+            let name = name.split(['=', '.', ' ']).next().unwrap_or_default();
+            names.insert(name.to_string());
+        }
+    }
+    names
+}
+
+#[test]
+fn every_crate_imports_what_the_map_says_and_nothing_imports_the_lab_but_its_binary() {
+    let root = workspace_root();
+    let layout = std::fs::read_to_string(root.join("docs/layout.md")).expect("docs/layout.md");
+    let rows = map_rows(&layout);
+    assert!(rows.len() >= 12, "the map lists the crates: {rows:?}");
+    let workspace = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let mut problems = Vec::new();
+    for (folder, imports) in &rows {
+        if !workspace.contains(&format!("\"{folder}\"")) {
+            problems.push(format!("`{folder}` is not a member of the workspace"));
+        }
+        let manifest = std::fs::read_to_string(root.join(folder).join("Cargo.toml"))
+            .unwrap_or_else(|e| panic!("{folder}/Cargo.toml: {e}"));
+        let depends = tally_dependencies(&manifest);
+        if &depends != imports {
+            problems.push(format!(
+                "{folder}/Cargo.toml imports {depends:?}; the map says {imports:?}"
+            ));
+        }
+    }
+    // The invariants the map states that an import would break.
+    let importers_of = |name: &str| -> Vec<&str> {
+        rows.iter()
+            .filter(|(_, imports)| imports.contains(name))
+            .map(|(folder, _)| folder.as_str())
+            .collect()
+    };
+    assert_eq!(
+        importers_of("lab"),
+        ["lab-cli"],
+        "only the lab's binary imports the lab"
+    );
+    assert!(importers_of("server").iter().all(|f| *f == "lab-cli"));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -3,67 +3,73 @@
 //! apart) and through the web upload: a sum and a count with a condition over a table with a
 //! Total row are computed over its data rows only, in a Word file and an Excel workbook.
 
+use std::path::PathBuf;
 use std::process::Command;
 
 use reqwest::multipart::{Form, Part};
 use reqwest::StatusCode;
 use serde_json::Value;
-use tally_lab::reading::content::document;
-use tally_lab::reading::model::{Block, RowKind, Table, Value as Cell};
-use tally_lab::reading::render::{render, Format};
 
 use crate::own_documents::{json, upload_and_wait, TOKEN};
-use crate::support::{demo_server, scratch_dir};
+use crate::support::{demo_server, workspace_root};
 
-/// A library service's document: its second table lists branches with their staff, under a
-/// Total row (seed 17 of the tuning part).
-const SEED: u64 = 17;
-
-fn branches() -> Table {
-    document(SEED)
-        .blocks
-        .into_iter()
-        .filter_map(|b| match b {
-            Block::Table(t) => Some(t),
-            _ => None,
-        })
-        .find(|t| t.header_paths().iter().any(|p| p == "Staff"))
-        .expect("seed 17 draws a table of branches and their staff")
+/// The generator's document of seed 17 in every format, and its branches table's truth (a
+/// library service's: its second table lists branches with their staff, under a Total row).
+/// `tests/lab/reading_fixtures.rs` keeps them the lab generator's output.
+struct Fixtures {
+    dir: PathBuf,
+    truth: Value,
 }
 
-/// Each data row's staff.
-fn staff(table: &Table) -> Vec<i64> {
-    let column = table
-        .header_paths()
-        .iter()
-        .position(|p| p == "Staff")
-        .expect("a Staff column");
-    table
-        .rows
-        .iter()
-        .filter(|r| r.kind == RowKind::Data)
-        .filter_map(|r| match &r.cells[column].value {
-            Cell::Integer { n } => Some(*n),
-            _ => None,
-        })
-        .collect()
+impl Fixtures {
+    fn load() -> Fixtures {
+        let dir = workspace_root().join("tests/fixtures/reading");
+        let truth = std::fs::read(dir.join("truth.json")).expect("the reading fixtures' truth");
+        Fixtures {
+            dir,
+            truth: serde_json::from_slice(&truth).expect("truth.json is JSON"),
+        }
+    }
+
+    fn formats(&self) -> Vec<&str> {
+        self.truth["formats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect()
+    }
+
+    fn file(&self, extension: &str) -> (String, PathBuf) {
+        let name = format!("{}.{extension}", self.truth["name"].as_str().unwrap());
+        let path = self.dir.join(&name);
+        (name, path)
+    }
+
+    /// Each data row's staff.
+    fn staff(&self) -> Vec<i64> {
+        self.truth["staff"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_i64)
+            .collect()
+    }
 }
 
 #[test]
 fn tally_read_json_prints_header_paths_and_total_rows_in_every_format() {
-    let dir = scratch_dir("reading-json");
-    let generated = document(SEED);
-    let table = branches();
-    for format in Format::ALL {
-        let path = dir.join(format!("{}.{}", generated.name, format.extension()));
-        std::fs::write(&path, render(&generated, format)).unwrap();
+    let fixtures = Fixtures::load();
+    let width = fixtures.truth["width"].as_u64().unwrap() as usize;
+    for format in fixtures.formats() {
+        let (_, path) = fixtures.file(format);
         let output = Command::new(env!("CARGO_BIN_EXE_tally"))
             .args(["read", "--json"])
             .arg(&path)
             .output()
             .unwrap();
         assert!(output.status.success(), "{format:?}: {output:?}");
-        if format == Format::Csv {
+        if format == "csv" {
             // A CSV file holds the document's first table only.
             continue;
         }
@@ -79,7 +85,7 @@ fn tally_read_json_prints_header_paths_and_total_rows_in_every_format() {
             .find(|t| {
                 t["header"]
                     .as_array()
-                    .is_some_and(|h| h.len() == table.width() && h[1] == "Staff")
+                    .is_some_and(|h| h.len() == width && h[1] == "Staff")
             })
             .unwrap_or_else(|| panic!("{format:?}: no table of branches in {read}"));
         let kinds: Vec<&str> = branches["rows"]
@@ -95,7 +101,7 @@ fn tally_read_json_prints_header_paths_and_total_rows_in_every_format() {
         );
         assert_eq!(
             kinds.iter().filter(|k| **k == "data").count(),
-            staff(&table).len(),
+            fixtures.staff().len(),
             "{format:?}: {branches}"
         );
     }
@@ -105,17 +111,16 @@ fn tally_read_json_prints_header_paths_and_total_rows_in_every_format() {
 async fn a_sum_and_a_count_leave_the_total_row_out_after_an_upload() {
     let server = demo_server("reading", &["--admin-token", TOKEN]).await;
     let client = reqwest::Client::new();
-    let generated = document(SEED);
-    let table = branches();
-    let staff = staff(&table);
+    let fixtures = Fixtures::load();
+    let staff = fixtures.staff();
     let total: i64 = staff.iter().sum();
     let over_20 = staff.iter().filter(|n| **n > 20).count();
-    for format in [Format::Docx, Format::Xlsx] {
-        let corpus = format!("generated-{}", format.extension());
-        let name = format!("{}.{}", generated.name, format.extension());
+    for format in ["docx", "xlsx"] {
+        let corpus = format!("generated-{format}");
+        let (name, path) = fixtures.file(format);
         let form = Form::new().text("corpus", corpus.clone()).part(
             "file",
-            Part::bytes(render(&generated, format)).file_name(name),
+            Part::bytes(std::fs::read(path).unwrap()).file_name(name),
         );
         upload_and_wait(&client, &server, form).await;
         let ask = |question: &str| {

@@ -34,7 +34,7 @@ fn print_answer(answer: &Answer, mode: Mode) {
         );
     }
     match &answer.answer {
-        AnswerBody::Count(count) => tally_lab::commands::count::print_answer(count),
+        AnswerBody::Count(count) => super::count::print_answer(count),
         AnswerBody::Value(value) => super::value::print_answer(value),
         AnswerBody::Search(results) => super::search::print_results(results),
     }

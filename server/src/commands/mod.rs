@@ -3,11 +3,10 @@
 
 pub mod ask;
 pub mod corpus;
+pub mod count;
 pub mod extract;
 pub mod ingest;
 pub mod read;
-pub mod resident;
 pub mod search;
 pub mod service;
-pub mod train_support;
 pub mod value;

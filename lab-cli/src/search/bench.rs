@@ -183,7 +183,7 @@ pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
     let ingest_seconds = started.elapsed().as_secs_f64();
     drop(index);
 
-    let resident_before = crate::commands::resident::Resident::now().total_mb;
+    let resident_before = crate::resident::Resident::now().total_mb;
     let index = SentenceIndex::open_or_create(&dir)?;
     let queries = synthetic::bench_queries(data.as_deref());
     let mut latency = Vec::new();
@@ -213,7 +213,7 @@ pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
         Some(encoder) => Some(encoder_cost(encoder, &queries, &real, args.runs.max(1))?),
         None => None,
     };
-    let resident_after = crate::commands::resident::Resident::now().total_mb;
+    let resident_after = crate::resident::Resident::now().total_mb;
     let millions = index.len() as f64 / 1e6;
     let disk = directory_megabytes(&dir);
     // The default ranker again, reading vectors stored at ingestion.
@@ -227,7 +227,7 @@ pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
             stored.learned_p50_ratio = encoding.map_or(f64::NAN, |l| l.p50_ms) / figures.p50_ms;
             latency.push(figures);
             stored.resident_growth_megabytes =
-                crate::commands::resident::Resident::now().total_mb - resident_after;
+                crate::resident::Resident::now().total_mb - resident_after;
             Some(stored)
         }
         None => None,

@@ -22,8 +22,8 @@ use tally_lab::count::training::settings::TrainSettings;
 use tally_types::request::{question_key, Ask, Settings};
 use tally_types::{AnswerBody, FeedbackPart, Mode, Verdict};
 
-use crate::answering::{unobserved, Answerer};
 use tally_lab::cli::TrainSupportArgs;
+use tally_server::answering::{unobserved, Answerer};
 use tally_store::review::Judgment;
 
 const FOLDS: usize = 5;
@@ -154,7 +154,13 @@ async fn support_rows(
     judged: &[Judged],
 ) -> anyhow::Result<Vec<(SupportFeatures, bool)>> {
     let answerer = Answerer::new(1, 0);
-    super::service::load(&answerer, &args.models, &args.corpus, &args.search_index).await?;
+    tally_server::commands::service::load(
+        &answerer,
+        &args.models,
+        &args.corpus,
+        &args.search_index,
+    )
+    .await?;
     let mut rows = Vec::with_capacity(judged.len());
     for j in judged {
         let ask = Ask {

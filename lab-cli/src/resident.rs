@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use tally_types::request::Settings;
 use tally_types::Mode;
 
-use crate::answering::{Answerer, EngineConfig};
+use tally_server::answering::{Answerer, EngineConfig};
 use tally_setup::flags::ModelArgs;
 
 /// Resident memory in megabytes, as `/proc/self/status` gives it: all of it, and its anonymous
@@ -161,7 +161,7 @@ pub fn measure_here(dir: &Path, models: &ModelArgs, delete: Option<&str>) -> any
     let loaded = Resident::now();
     let after_delete = match delete {
         Some(corpus) => {
-            crate::ingest::delete_now(&answerer, corpus)?;
+            tally_server::ingest::delete_now(&answerer, corpus)?;
             ask(&answerer)?;
             Some(Resident::now())
         }

@@ -1,0 +1,99 @@
+//! `tally-lab`: Tally's lab on the command line. Training, evaluation and benchmarks live here,
+//! apart from the `tally` binary that serves (as meilisearch keeps `meilitool` apart): a change
+//! to an evaluation rebuilds this binary and nothing that serves.
+
+use clap::{Parser, Subcommand};
+use tally_lab::cli::{bench::BenchCommand, EvalCommand, TrainCommand};
+use tally_lab::commands::{
+    aggregations, bench, count, eval, feedback, own_documents, reading, train_instances,
+    train_token_vectors, train_trust,
+};
+
+mod bench_ingest;
+mod bench_value;
+mod resident;
+mod search;
+mod train_support;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "tally-lab",
+    version,
+    about = "Tally's lab: train its models, score its components against gold data with the \
+             papers' metrics, and measure its speed."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: LabCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum LabCommand {
+    /// Train a model of Tally's own.
+    #[command(subcommand)]
+    Train(TrainCommand),
+    /// Score a component against gold data and print the paper's metrics.
+    #[command(subcommand)]
+    Eval(EvalCommand),
+    /// Measure speed and print figures.
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+fn main() -> anyhow::Result<()> {
+    // Before any thread exists: it sets an environment variable candle reads once.
+    tally_encoder::device::run_elementwise_on_caller();
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(run())
+}
+
+async fn run() -> anyhow::Result<()> {
+    tally_server::cli::start_logging();
+    let command = Cli::parse().command;
+    if matches!(command, LabCommand::Eval(_)) {
+        tally_server::cli::end_quietly_when_stdout_closes();
+    }
+    match command {
+        LabCommand::Train(command) => train(command).await,
+        LabCommand::Eval(command) => evaluate(command),
+        LabCommand::Bench(command) => measure(command),
+    }
+}
+
+async fn train(command: TrainCommand) -> anyhow::Result<()> {
+    match command {
+        TrainCommand::CountSpans(args) => count::train(&args),
+        TrainCommand::SearchRanker(args) => search::train_ranker(&args),
+        TrainCommand::TokenVectors(args) => train_token_vectors::train(&args),
+        TrainCommand::Instances(args) => train_instances::train(&args),
+        TrainCommand::Support(args) => train_support::train(&args).await,
+        TrainCommand::Trust(args) => train_trust::train_trust(&args),
+    }
+}
+
+fn evaluate(command: EvalCommand) -> anyhow::Result<()> {
+    match command {
+        EvalCommand::Extraction(args) => eval::extraction(&args),
+        EvalCommand::Count(args) => count::eval_count(&args),
+        EvalCommand::Cnp(args) => count::eval_cnp(&args),
+        EvalCommand::Instances(args) => count::eval_instances(&args),
+        EvalCommand::Feedback(args) => feedback::eval(&args),
+        EvalCommand::Search(args) => search::eval_search(&args),
+        EvalCommand::Value(args) => eval::value(&args),
+        EvalCommand::OwnDocuments(args) => own_documents::eval(&args),
+        EvalCommand::Aggregations(args) => aggregations::eval(&args),
+        EvalCommand::Reading(args) => reading::eval(&args),
+    }
+}
+
+fn measure(command: BenchCommand) -> anyhow::Result<()> {
+    match command {
+        BenchCommand::Extraction(args) => bench::extraction(&args),
+        BenchCommand::Count(args) => count::bench(&args),
+        BenchCommand::Search(args) => search::bench(&args),
+        BenchCommand::Value(args) => bench_value::bench(&args),
+        BenchCommand::Ingest(args) => bench_ingest::bench(&args),
+    }
+}
