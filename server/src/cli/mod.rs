@@ -298,6 +298,29 @@ impl Cli {
     }
 }
 
+/// Logs (`TALLY_LOG`, default `info`) go to stderr: stdout is for what a command prints (JSON,
+/// tables).
+pub fn start_logging() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("TALLY_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+}
+
+/// A command whose output is piped into `head` ends quietly when the reader stops, as Unix tools
+/// do, instead of panicking in `println!` (Rust ignores SIGPIPE, so the write fails and
+/// `println!` panics). Only for the commands that write to stdout and nothing else: a server, or
+/// a command with sockets or child processes, keeps the error a failed write returns.
+pub fn end_quietly_when_stdout_closes() {
+    // SAFETY: sets the default action of one signal; no handler of ours runs.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,28 +345,5 @@ mod tests {
     fn bad_address_is_a_usage_error() {
         let err = Cli::try_parse_from(["tally", "serve", "--addr", "not-an-address"]).unwrap_err();
         assert_eq!(err.kind(), clap::error::ErrorKind::ValueValidation);
-    }
-}
-
-/// Logs (`TALLY_LOG`, default `info`) go to stderr: stdout is for what a command prints (JSON,
-/// tables).
-pub fn start_logging() {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("TALLY_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
-}
-
-/// A command whose output is piped into `head` ends quietly when the reader stops, as Unix tools
-/// do, instead of panicking in `println!` (Rust ignores SIGPIPE, so the write fails and
-/// `println!` panics). Only for the commands that write to stdout and nothing else: a server, or
-/// a command with sockets or child processes, keeps the error a failed write returns.
-pub fn end_quietly_when_stdout_closes() {
-    // SAFETY: sets the default action of one signal; no handler of ours runs.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
