@@ -6,6 +6,7 @@ use tally_types::WebSearchState;
 
 /// How the system stands, in one word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Health {
     /// Every part works.
@@ -29,6 +30,7 @@ impl Health {
 
 /// A snapshot of the system's state.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct SystemStatus {
     /// How the system stands overall.
     pub status: Health,
@@ -53,6 +55,7 @@ pub struct SystemStatus {
 
 /// A web search source and how its last search went.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct WebSearchStatus {
     /// `searxng` or `brave`.
     pub provider: String,
@@ -72,6 +75,7 @@ pub struct WebSearchStatus {
 
 /// The question encoder and whether it loaded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct EncoderStatus {
     /// Whether the encoder is loaded.
     pub loaded: bool,
@@ -89,6 +93,7 @@ pub struct EncoderStatus {
 
 /// The feedback database and whether it is reachable.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct DatabaseStatus {
     /// Whether the database is connected.
     pub connected: bool,
@@ -98,6 +103,7 @@ pub struct DatabaseStatus {
 
 /// Whether the corpora and models for answering are loaded (they load after the server starts).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct AnsweringStatus {
     /// Whether answering is ready.
     pub ready: bool,
@@ -107,6 +113,7 @@ pub struct AnsweringStatus {
 
 /// A loaded corpus.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CorpusStatus {
     /// The corpus's name.
     pub name: String,

@@ -3,7 +3,8 @@
 //! app both come here, so a setting means the same everywhere and is refused with the same
 //! sentence. (Count settings are checked where they are defined: `CountSettings::check`.)
 
-use crate::search::{Ranker, SearchSettings, SortOrder};
+use crate::search::SearchSettings;
+use tally_types::{Ranker, SortOrder};
 
 /// Why a number was refused (a name is refused where it is read: [`tally_types::Choice`]).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -20,7 +21,7 @@ pub enum ChoiceError {
     },
 }
 
-pub use tally_types::search::MAX_ALPHA;
+pub(crate) use tally_types::search::MAX_ALPHA;
 
 /// Search settings as chosen.
 #[derive(Debug, Clone)]

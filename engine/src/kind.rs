@@ -3,7 +3,7 @@
 //! seats") or a plain text search. The web app shows the
 //! choice and its reason, and lets people override it.
 
-pub use tally_types::QuestionKind;
+pub(crate) use tally_types::QuestionKind;
 
 use crate::count::question::{analyse, QuestionAnalysis};
 use crate::value::{parse_question, value_cue, MONEY_DIMENSION};

@@ -15,10 +15,7 @@ pub mod search;
 pub mod trust;
 pub mod value;
 
-pub use kind::{detect_kind, KindDecision, QuestionKind};
-
-/// The engine's version, stored with every answer so that answers can be traced to the code.
-pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+pub use kind::{detect_kind, KindDecision};
 
 /// The provisioned MiniLM, for the engine's unit tests that need a real encoder.
 #[cfg(test)]

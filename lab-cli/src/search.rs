@@ -8,13 +8,14 @@ use tally_documents::sentence_store::vectors::SentenceVectors;
 use tally_encoder::Encoder;
 use tally_engine::choices::SearchChoices;
 use tally_engine::search::vector_job::{fill_vectors, FillControl};
-use tally_engine::search::{Ranker, SearchSettings};
+use tally_engine::search::SearchSettings;
 use tally_lab::cli::{EvalSearchArgs, TrainSearchRankerArgs};
 use tally_lab::search::eval::{evaluate, JudgedCollection, RankerScores};
 use tally_lab::search::learned;
 use tally_lab::search::token_vectors::TokenVectors;
 use tally_lab::search::tuning::{folds, grid, Parts, ScoredGrid, Tuned, FOLDS};
 use tally_setup::loading::encoder_of;
+use tally_types::Ranker;
 
 mod bench;
 mod generated_ranker;

@@ -50,17 +50,33 @@ impl HttpError for AnswerError {
             AnswerError::Loading
             | AnswerError::Unavailable(_)
             | AnswerError::Busy(_)
-            | AnswerError::Indexing(_) => StatusCode::SERVICE_UNAVAILABLE,
+            | AnswerError::Indexing { .. }
+            // Nobody waits for a cancelled answer; were anyone to, it is the server's to redo.
+            | AnswerError::Cancelled => StatusCode::SERVICE_UNAVAILABLE,
             AnswerError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AnswerError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
-            AnswerError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            AnswerError::Database(e) => e.status(),
+            AnswerError::Count(_)
+            | AnswerError::Search(_)
+            | AnswerError::SentenceIndex(_)
+            | AnswerError::Tables(_)
+            | AnswerError::Fetch(_)
+            | AnswerError::Crashed(_)
+            | AnswerError::NoSnippets => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn public_message(&self) -> String {
+        match self {
+            AnswerError::Database(e) => e.public_message(),
+            other => other.to_string(),
         }
     }
 
     fn retry_after(&self) -> Option<u64> {
         match self {
             AnswerError::RateLimited(s) | AnswerError::Busy(s) => Some(*s),
-            AnswerError::Indexing(_) => Some(INDEXING_RETRY_AFTER_S),
+            AnswerError::Indexing { .. } => Some(INDEXING_RETRY_AFTER_S),
             _ => None,
         }
     }
@@ -132,6 +148,7 @@ impl HttpError for StudyError {
             StudyError::Forbidden(e) => e.status(),
             StudyError::TooManyStarts(_) => StatusCode::TOO_MANY_REQUESTS,
             StudyError::Abandoned => StatusCode::GONE,
+            StudyError::NotACount { .. } => StatusCode::INTERNAL_SERVER_ERROR,
             StudyError::Answer(e) => e.status(),
             StudyError::Db(e) => e.status(),
         }
@@ -345,7 +362,7 @@ mod tests {
             (limited.status, limited.retry_after),
             (StatusCode::TOO_MANY_REQUESTS, Some(7))
         );
-        let bad = ApiError::of(&AnswerError::BadRequest("the question is empty".into()));
+        let bad = ApiError::of(&AnswerError::from(crate::answering::Refused::EmptyQuestion));
         assert_eq!(
             (bad.status, bad.retry_after),
             (StatusCode::BAD_REQUEST, None)

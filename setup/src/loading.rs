@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
+use tally_documents::sentence_store::SentenceIndex;
 use tally_documents::snippet_index::SnippetIndex;
 use tally_encoder::device::best_device;
 use tally_encoder::{Encoder, ModelDir};
 use tally_engine::count::CountPipeline;
-use tally_engine::search::SentenceIndex;
 
 use crate::flags::ModelArgs;
 

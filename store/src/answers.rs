@@ -62,7 +62,7 @@ impl AnswerKey {
         from: &AnsweredFrom,
     ) -> Self {
         let parts = serde_json::json!({
-            "engine": tally_engine::ENGINE_VERSION,
+            "engine": tally_types::ENGINE_VERSION,
             "from": from,
             "mode": mode,
             "settings": settings,
@@ -113,7 +113,7 @@ pub async fn store_answer(
             .bind(&asked.key.0)
             .bind(answer())
             .bind(asked.latency_ms.max(0.0))
-            .bind(tally_engine::ENGINE_VERSION)
+            .bind(tally_types::ENGINE_VERSION)
             .fetch_optional(&mut *tx)
             .await
             .map_err(classify)?;
@@ -207,6 +207,7 @@ async fn resorted(
 
 /// A stored question for the history.
 #[derive(Debug, Clone, PartialEq, Serialize, FromRow)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct RecentQuestion {
     /// The question row's id.
     pub question_id: i64,

@@ -41,6 +41,7 @@ pub struct NewFeedback {
 
 /// Feedback as stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Feedback {
     /// The row's id.
     pub id: i64,
@@ -156,7 +157,7 @@ impl NewFeedback {
             self.corrected_unit = None;
         }
         if let Some(given) = self.corrected_unit.take() {
-            let id = tally_engine::value::unit_named(&given).ok_or_else(|| {
+            let id = tally_text::units::choices::unit_named(&given).ok_or_else(|| {
                 InvalidFeedback::from(format!(
                     "corrected_unit “{given}” is not a unit Tally knows; write its symbol or name \
                      (£, $, m, km, kg, minutes)"
@@ -343,6 +344,7 @@ impl Feedback {
 /// How many feedback rows give one verdict on one kind of part: what anyone may see of the
 /// feedback (the rows, with their comments, are the admin's).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct VerdictCount {
     /// The kind of part.
     pub part: FeedbackPart,

@@ -8,6 +8,8 @@ pub mod answers;
 pub mod corpora;
 pub mod db;
 pub mod feedback;
+#[cfg(feature = "json-schema")]
+mod feedback_schema;
 pub mod pg_cluster;
 pub mod records;
 pub mod review;

@@ -6,7 +6,7 @@
 use sqlx::types::Json;
 use sqlx::{FromRow, Postgres, Transaction};
 use tally_documents::sentence_store::index::Document;
-use tally_engine::records::{
+use tally_documents::tables::{
     tables_of, AggregateQuery, Column, Computed, FilterTest, RecordTable, Row, TableSchema,
 };
 use tally_types::count::{Aggregation, Operation};
@@ -353,7 +353,7 @@ pub async fn run(
             cells: cells
                 .unwrap_or_default()
                 .into_iter()
-                .map(|text| tally_engine::records::Cell { text, number: None })
+                .map(|text| tally_documents::tables::Cell { text, number: None })
                 .collect(),
             place: row.try_get(2).map_err(classify)?,
         });

@@ -84,7 +84,7 @@ impl TryFrom<OpinionRow> for (String, Opinion) {
             corrected_unit: row
                 .corrected_unit
                 .as_deref()
-                .and_then(tally_engine::value::unit_choice),
+                .and_then(tally_text::units::choices::unit_choice),
             moved_to,
             visitors: row.visitors,
             rows: row.rows,
@@ -96,7 +96,7 @@ impl TryFrom<OpinionRow> for (String, Opinion) {
             tally_unit: row
                 .tally_unit
                 .as_deref()
-                .and_then(tally_engine::value::unit_choice),
+                .and_then(tally_text::units::choices::unit_choice),
             stated_in_snippets: row.stated_in_snippets,
             first_at: row.first_at.to_rfc3339(),
             last_at: row.last_at.to_rfc3339(),
@@ -202,16 +202,19 @@ pub async fn queue(db: &Database, page: QueuePage) -> Result<Vec<QueuedQuestion>
 
 /// The operator's decision on one feedback row.
 #[derive(Debug, Clone, serde::Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct NewDecision {
     /// Whether the feedback is accepted or rejected.
     pub decision: Decision,
     /// Who decides (a name the operator gives; "operator" when none).
     #[serde(default)]
+    #[cfg_attr(feature = "json-schema", schemars(length(max = 100)))]
     pub reviewer: Option<String>,
     /// What the operator writes with an accepted count, shown with the verified answer to
     /// everyone who asks (none by default: a visitor's comment is never copied there).
     #[serde(default)]
+    #[cfg_attr(feature = "json-schema", schemars(length(max = 1000)))]
     pub note: Option<String>,
 }
 
@@ -261,6 +264,7 @@ fn given_text(given: Option<&str>) -> Option<String> {
 /// What a decision did: the rows it decided (every pending row saying the same about the same
 /// question), and the verified answer an accepted count made.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Decided {
     /// The decision taken.
     pub decision: Decision,

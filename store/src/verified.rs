@@ -40,7 +40,7 @@ impl From<Row> for VerifiedRecord {
                 unit: row
                     .unit
                     .as_deref()
-                    .and_then(tally_engine::value::unit_choice),
+                    .and_then(tally_text::units::choices::unit_choice),
                 accepted_at: row.accepted_at.to_rfc3339(),
                 feedback_id: row.feedback_id,
                 answer_id: row.answer_id,

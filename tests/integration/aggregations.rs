@@ -128,7 +128,8 @@ async fn sql_and_code_agree_on_the_collection() {
     use tally_documents::corpus::format::Format;
     use tally_documents::corpus::indexing::{self, Indexes};
     use tally_documents::snippet_index::SnippetIndex;
-    use tally_engine::records::{answer_over, MemoryRecords};
+    use tally_documents::tables::MemoryRecords;
+    use tally_engine::records::answer_over;
 
     let dir =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/aggregations");

@@ -29,8 +29,11 @@ const TOKEN: &str = "contract-admin-token";
 
 /// Runs schemathesis against `base` with `filters`; panics with its report unless it passes.
 fn run_schemathesis(base: &str, filters: &[&str]) {
+    let config = workspace_root().join("tests/integration/schemathesis.toml");
     let output = Command::new(schemathesis())
         .current_dir(workspace_root().join("target"))
+        .arg("--config-file")
+        .arg(&config)
         .args(["run", &format!("{base}/api/openapi.json"), "--url", base])
         .args([
             "--max-examples",
@@ -83,4 +86,96 @@ async fn the_api_matches_its_openapi_document() {
     let full = demo_server("contract-health", &[]).await;
     run_schemathesis(&full.base_url, &["--include-path", "/api/health"]);
     assert!(full.stop().success());
+}
+
+/// The description and the router hold the same operations: every operation the served
+/// description lists reaches its handler (not the API's "no such API endpoint" fallback, nor a
+/// 405 for its method), and the router registers the API's routes only through the handlers'
+/// descriptions (`routes!` in `http::api_router`), so none is served undescribed.
+#[tokio::test]
+async fn the_routers_paths_and_the_descriptions_are_the_same_set() {
+    let server = demo_server(
+        "contract-paths",
+        &["--encoder", "no-such-encoder", "--admin-token", TOKEN],
+    )
+    .await;
+    let client = reqwest::Client::new();
+    let spec: serde_json::Value = client
+        .get(server.url("/api/openapi.json"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let paths = spec["paths"].as_object().expect("the description's paths");
+    let mut operations = 0;
+    for (path, item) in paths {
+        for method in item.as_object().unwrap().keys() {
+            operations += 1;
+            let url = server.url(
+                &path
+                    .replace("{id}", "1")
+                    .replace("{name}", "no-such-corpus"),
+            );
+            let method = reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
+            let response = client
+                .request(method.clone(), url)
+                .bearer_auth(TOKEN)
+                .header("Origin", server.url(""))
+                .send()
+                .await
+                .unwrap();
+            let status = response.status();
+            let body = response.text().await.unwrap_or_default();
+            assert_ne!(
+                status,
+                reqwest::StatusCode::METHOD_NOT_ALLOWED,
+                "{method} {path}"
+            );
+            assert!(
+                !body.contains("no such API endpoint"),
+                "{method} {path} is described but not served: {status} {body}"
+            );
+        }
+    }
+    // The 22 operations of issue 88's count, the upload and the jobs among them.
+    assert_eq!(operations, 22, "{:?}", paths.keys().collect::<Vec<_>>());
+    for path in [
+        "/api/admin/corpora",
+        "/api/admin/corpora/{name}",
+        "/api/admin/jobs/{id}",
+        "/api/admin/jobs/{id}/events",
+        "/api/admin/jobs/{id}/restart",
+    ] {
+        assert!(paths.contains_key(path), "{path} is described");
+    }
+    // A path the description lacks is the fallback's.
+    let unknown = client
+        .get(server.url("/api/no-such-thing"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unknown.status(), reqwest::StatusCode::NOT_FOUND);
+    assert!(server.stop().success());
+
+    // The router's side: the API's routes are added only with `routes!`, which describes them.
+    let source = std::fs::read_to_string(workspace_root().join("server/src/http/mod.rs")).unwrap();
+    let api_router = source
+        .split("pub fn api_router()")
+        .nth(1)
+        .and_then(|rest| rest.split("\n}\n").next())
+        .expect("http::api_router");
+    for undescribed in [
+        ".route(",
+        ".route_service(",
+        ".nest_service(",
+        ".fallback_service(",
+    ] {
+        assert!(
+            !api_router.contains(undescribed),
+            "api_router adds a route without its description: `{undescribed}`"
+        );
+    }
+    assert!(api_router.matches("routes!(").count() >= 20);
 }

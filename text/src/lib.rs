@@ -7,6 +7,7 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
+pub mod calendar;
 pub mod hash;
 pub mod names;
 pub mod offsets;

@@ -36,10 +36,22 @@ impl AnswerBody {
     }
 }
 
+/// An answer's body as the API serves it: without its tag (`kind` says which it is).
+#[cfg(feature = "json-schema")]
+#[derive(schemars::JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum UntaggedBody {
+    Count(Box<CountAnswer>),
+    Value(Box<ValueAnswer>),
+    Search(Box<SearchResults>),
+}
+
 /// An answer with the kind that produced it: what every entry point gives (the page, the
 /// answer stream, the JSON API and `tally ask`). On the wire its body is untagged under
 /// `answer`; `kind` says how to read it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Answer {
     /// The kind of question the answer is for; says how to read `answer`.
     pub kind: QuestionKind,
@@ -49,6 +61,7 @@ pub struct Answer {
     pub chosen_by_user: bool,
     /// The answer itself, serialised without its tag.
     #[serde(serialize_with = "AnswerBody::serialize_untagged")]
+    #[cfg_attr(feature = "json-schema", schemars(with = "UntaggedBody"))]
     pub answer: AnswerBody,
     /// What it was asked over and where its evidence comes from (`None` in answers stored
     /// before it existed).
@@ -170,6 +183,7 @@ impl<'de> Deserialize<'de> for Answer {
 
 /// An answer with where it was stored: the JSON API's reply, and what the page receives.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct StoredAnswer {
     /// `None` when the database could not take it (the answer is still given).
     pub question_id: Option<i64>,

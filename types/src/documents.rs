@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// How far an ingestion has come (a missing field, in a stored row, is 0).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct IngestProgress {
     /// Documents to ingest.
@@ -28,6 +29,7 @@ pub struct IngestProgress {
 
 /// A corpus and its size in each index.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct CorpusRow {
     /// The corpus's name.
     pub name: String,
@@ -52,6 +54,7 @@ pub struct CorpusRow {
 
 /// Where an ingestion job is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum JobState {
     /// Waiting for an earlier job, or indexing.
@@ -100,6 +103,7 @@ impl JobState {
 
 /// What an upload into a corpus that exists already does with the documents it held.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum UploadMode {
     /// Keeps them and adds the new documents (one already there, by its text, is not added
@@ -130,6 +134,7 @@ impl UploadMode {
 
 /// An ingestion of uploaded files into one corpus, and how far it has come.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct IngestJob {
     /// Its id: unguessable, so its page and event stream need no token.
     pub id: String,
@@ -157,6 +162,7 @@ pub struct IngestJob {
 
 /// The documents a corpus holds from one source (a file), as its page lists them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct DocumentEntry {
     /// Where they came from: the file's name.
     pub source: String,
@@ -168,6 +174,7 @@ pub struct DocumentEntry {
 
 /// What became of one file of an upload.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct FileOutcome {
     /// The file's name.
     pub file: String,

@@ -11,6 +11,7 @@ pub const MAX_CORRECTED_COUNT: f64 = 1e15;
 
 /// Which part of an answer feedback is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FeedbackPart {
     /// The whole answer (a count or a value).
@@ -80,6 +81,7 @@ impl FeedbackPart {
 
 /// What a person says about the part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// The answer (or the app) is right.
@@ -123,6 +125,7 @@ impl Verdict {
 
 /// The CNP group a CNP is moved to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum CnpGroup {
     /// Count phrases that count the same thing.
@@ -158,6 +161,7 @@ impl CnpGroup {
 
 /// What the operator decided about a piece of feedback in the review queue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Decision {
     /// The judgment is right: a correction answers its question from now on (a verified
@@ -189,6 +193,7 @@ impl Decision {
 /// answer confirmed): it answers the question first, on every server, beside Tally's own
 /// reading, until a later acceptance replaces it or the operator withdraws it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct VerifiedAnswer {
     /// Its id, for withdrawing it (`DELETE /api/admin/verified/{id}`).
     pub id: i64,
@@ -218,6 +223,7 @@ pub struct VerifiedAnswer {
 /// verdict (and correction, and group) on the same part, by one or more visitors. What the
 /// review queue lists (`GET /api/admin/review`, the page `/admin/review`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct Opinion {
     /// The part of the answer judged.
     pub part: FeedbackPart,
@@ -263,6 +269,7 @@ pub struct Opinion {
 /// A question in the review queue: what people said about its answers, and its current
 /// verified answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct QueuedQuestion {
     /// The question as asked.
     pub question: String,
@@ -274,6 +281,7 @@ pub struct QueuedQuestion {
 
 /// A verified answer with its question and who accepted (and withdrew or replaced) it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct VerifiedRecord {
     /// The question as asked.
     pub question: String,

@@ -20,6 +20,10 @@ pub mod study;
 pub mod value;
 pub mod web_search;
 
+/// The version of the code that answers, stored with every answer so that answers can be traced
+/// to it (one version for the workspace's crates).
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub use answer::{Answer, AnswerBody, EvidenceSource, Scope, StoredAnswer};
 pub use certainty::{Certainty, CertaintyMeasure};
 pub use choice::{Choice, UnknownChoice};

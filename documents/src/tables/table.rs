@@ -382,7 +382,7 @@ pub fn year_of(cell: &str) -> Option<f64> {
         let last = words[words.len() - 1];
         let month = words[words.len() - 2].trim_end_matches(',').to_lowercase();
         if is_year(last)
-            && MONTHS.iter().any(|m| {
+            && tally_text::calendar::MONTHS.iter().any(|m| {
                 month.starts_with(&m[..3]) && m.starts_with(&month[..month.len().min(m.len())])
             })
         {
@@ -391,21 +391,6 @@ pub fn year_of(cell: &str) -> Option<f64> {
     }
     None
 }
-
-const MONTHS: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
 
 /// A column's kind: what most of its cells read as (a column named like a year, "Year",
 /// "Opened", "Founded", of years, is a year column).

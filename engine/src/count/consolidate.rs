@@ -4,7 +4,7 @@
 //! median (the default). [`select`] applies the span threshold first, with the authors'
 //! relaxation: lower the threshold by 0.1 until at least five candidates pass.
 
-pub use tally_types::Strategy;
+pub(crate) use tally_types::Strategy;
 
 /// A count with the confidence of the span it came from.
 #[derive(Debug, Clone, Copy, PartialEq)]

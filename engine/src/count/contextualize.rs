@@ -1,8 +1,8 @@
 //! Answer contextualization (CoQEx Algorithm 2): the representative count phrase (CNP_rep) and
 //! every other candidate as a synonym, a subgroup or an incomparable of it.
 
-pub use tally_types::count::answer::CnpClass;
-pub use tally_types::count::settings::ContextSettings;
+pub(crate) use tally_types::count::answer::CnpClass;
+pub(crate) use tally_types::count::settings::ContextSettings;
 
 use tally_encoder::cosine;
 

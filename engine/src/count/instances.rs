@@ -9,11 +9,12 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
-pub use tally_types::InstanceScoring;
+pub(crate) use tally_types::InstanceScoring;
 
 use serde::{Deserialize, Serialize};
 
 use super::question::{words, QuestionAnalysis};
+use tally_text::calendar;
 use tally_text::names::{is_headline_verb, is_stop_word, name_spans};
 use tally_text::units::UnitTable;
 
@@ -74,40 +75,6 @@ pub struct Instance {
     pub likely: Option<f64>,
 }
 
-const MONTHS: &[&str] = &[
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "jan",
-    "feb",
-    "mar",
-    "apr",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "sept",
-    "oct",
-    "nov",
-    "dec",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-];
-
 /// The normalised key of a name, or `None` when it is not an instance (dates, numbers, money,
 /// bare function words, the question's own words).
 fn normalise(name: &str, own_words: &[String]) -> Option<String> {
@@ -135,7 +102,7 @@ fn normalise(name: &str, own_words: &[String]) -> Option<String> {
     }
     if w.is_empty()
         || w.iter()
-            .all(|x| is_stop_word(x) || MONTHS.contains(&x.as_str()))
+            .all(|x| is_stop_word(x) || calendar::is_month(x) || calendar::is_day(x))
     {
         return None;
     }

@@ -34,5 +34,4 @@ pub mod statement;
 pub mod structured;
 
 pub use candidates::{count_candidates, extract_count, CountCandidate};
-pub use consolidate::Strategy;
-pub use pipeline::{CountAnswer, CountPipeline, CountSettings, ScorerKind};
+pub use pipeline::CountPipeline;

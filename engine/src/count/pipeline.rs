@@ -6,16 +6,16 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-pub use tally_types::count::answer::{
+pub(crate) use tally_types::count::answer::{
     Cnp, CnpGroups, CountAnswer, CountSpan, InstanceMark, RankedInstance, SnippetAnswer,
     StageTiming, StructuredReading,
 };
-pub use tally_types::count::origin::Retrieval;
-pub use tally_types::count::settings::{CountSettings, DEFAULT_ABSTAIN_BELOW};
-pub use tally_types::count::stages::Stage;
+pub(crate) use tally_types::count::origin::Retrieval;
+pub(crate) use tally_types::count::settings::CountSettings;
+pub(crate) use tally_types::count::stages::Stage;
 use tally_types::count::Abstention;
 use tally_types::Certainty;
-pub use tally_types::ScorerKind;
+pub(crate) use tally_types::ScorerKind;
 
 use super::answer_support::{AnswerSupport, SupportError, SupportRule, SUPPORT_FILE};
 use super::candidates::{count_candidates, CountCandidate};

@@ -3,7 +3,7 @@
 //! modifiers, singular), the other content phrases (entities), content terms, and the "how many
 //! X" → "which X" rewrite used to look for instances.
 
-pub use tally_types::count::answer::QuestionAnalysis;
+pub(crate) use tally_types::count::answer::QuestionAnalysis;
 
 use tally_text::quantity::{is_function_word, singular};
 

@@ -12,7 +12,7 @@ use super::question::{is_stop, QuestionAnalysis};
 use tally_documents::corpus::datasets::Snippet;
 use tally_text::quantity::singular;
 
-pub use tally_documents::rarity::{inverse_document_frequency, SameRarity, WordRarity};
+pub(crate) use tally_documents::rarity::WordRarity;
 
 /// The question's subject words (singular, lower case) with their weights.
 #[derive(Debug, Clone, PartialEq)]
@@ -104,6 +104,7 @@ fn plain_words(text: &str) -> impl Iterator<Item = String> + '_ {
 mod tests {
     use super::*;
     use crate::count::question::analyse;
+    use tally_documents::rarity::{inverse_document_frequency, SameRarity};
 
     /// Rarity read from a table: words not in it are common (weight 0.1).
     struct Table(&'static [(&'static str, f64)]);

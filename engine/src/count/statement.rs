@@ -13,7 +13,7 @@ use super::candidates::CountCandidate;
 use super::metrics::ratio;
 use super::question::{words, QuestionAnalysis};
 use tally_text::quantity::singular;
-pub use tally_types::StatementRule;
+pub(crate) use tally_types::StatementRule;
 
 /// A candidate must have at least this confidence to count as a statement (the ranker gives
 /// candidates of passages not about the question 0).

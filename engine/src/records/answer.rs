@@ -5,9 +5,9 @@ use tally_types::count::{
     Abstention, AggregatedRow, Aggregation, CnpGroups, CountAnswer, CountSettings, Retrieval,
 };
 
-use super::compute::Computed;
-use super::plan::AggregateQuery;
 use crate::count::question::analyse;
+use tally_documents::tables::AggregateQuery;
+use tally_documents::tables::Computed;
 use tally_documents::tables::{in_column_unit, ColumnKind, Row, TableSchema};
 
 /// The answer of an aggregation over `table`, whose shown `rows` (at most

@@ -1,6 +1,6 @@
 //! Records as a queryable table (issue 74): each table of a person's documents typed at
 //! ingestion (`tally_documents::tables`), a question read as an aggregation (`question.rs`) and planned over
-//! the tables (`plan.rs`), computed in code (`compute.rs`, over the in-memory store `tally_documents::tables::MemoryRecords`) or in
+//! the tables (`plan.rs`), computed in code (`tally_documents::tables::compute`, over the in-memory store `MemoryRecords`) or in
 //! SQL by the server, and answered with the rows it touched (`answer.rs`).
 //!
 //! [`decide`] is the one decision every entry point makes: an aggregation to compute, a
@@ -8,22 +8,16 @@
 //! answer).
 
 mod answer;
-mod compute;
 mod plan;
 mod question;
 mod source;
 
 pub use answer::{aggregation_answer, no_such_column_answer};
-pub use compute::{compute, Computed};
-pub use plan::{plan, AggregateQuery, Bound, Filter, FilterTest, Plan};
+pub use plan::{plan, Plan};
 pub use question::{read_question, AggregationQuestion, AskedCondition};
 pub use source::{answer_over, RecordSource, ScopedTable};
-pub use tally_documents::tables::MemoryRecords;
-pub use tally_documents::tables::{
-    in_column_unit, tables_of, tables_of_records, year_of, Cell, Column, ColumnKind, RecordTable,
-    Row, TableSchema,
-};
 
+use tally_documents::tables::{AggregateQuery, TableSchema};
 use tally_types::count::{CountAnswer, CountSettings};
 
 /// What a question comes to over a corpus's tables.

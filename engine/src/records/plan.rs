@@ -6,72 +6,10 @@ use tally_types::count::Operation;
 
 use super::question::{words_of, AggregationQuestion, AskedCondition};
 use tally_documents::sentence_store::keys::to_base;
-use tally_documents::tables::{measure_of, ColumnKind, TableSchema, NUMBER};
+use tally_documents::tables::{
+    measure_of, AggregateQuery, Bound, ColumnKind, Filter, FilterTest, TableSchema, NUMBER,
+};
 use tally_text::quantity::Condition;
-
-/// A computation over one table, every part typed: nothing of it is text to splice into SQL.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AggregateQuery {
-    /// The table's position among the schemas it was planned against.
-    pub table: usize,
-    /// What is computed.
-    pub operation: Operation,
-    /// The column added up, averaged or compared.
-    pub value_column: Option<usize>,
-    /// The conditions a row must meet to be taken.
-    pub filters: Vec<Filter>,
-}
-
-/// A condition on one column.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Filter {
-    /// The column's position in the table.
-    pub column: usize,
-    /// What its cell must be.
-    pub test: FilterTest,
-    /// As a person checks it: "Opened > 1990".
-    pub described: String,
-}
-
-/// What a cell must be to meet a filter.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FilterTest {
-    /// A number within bounds (in the column's base unit).
-    Within {
-        /// The lower bound, when any.
-        low: Option<Bound>,
-        /// The upper bound, when any.
-        high: Option<Bound>,
-    },
-    /// A text equal to this one, ignoring case.
-    TextIs(String),
-}
-
-/// One end of a range.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Bound {
-    /// The bound's value.
-    pub value: f64,
-    /// Whether the value itself is within.
-    pub inclusive: bool,
-}
-
-impl FilterTest {
-    /// Whether a cell meets it.
-    pub fn accepts(&self, number: Option<f64>, text: &str) -> bool {
-        match self {
-            FilterTest::Within { low, high } => {
-                let Some(x) = number else {
-                    return false;
-                };
-                let above = low.is_none_or(|b| x > b.value || (b.inclusive && x == b.value));
-                let below = high.is_none_or(|b| x < b.value || (b.inclusive && x == b.value));
-                above && below
-            }
-            FilterTest::TextIs(wanted) => text.trim().eq_ignore_ascii_case(wanted),
-        }
-    }
-}
 
 /// What a question comes to over a corpus's tables.
 #[derive(Debug, Clone, PartialEq)]
@@ -624,10 +562,11 @@ fn unit_text(unit: Option<&tally_text::quantity::QuantityUnit>) -> Option<String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::{read_question, tables_of};
+    use crate::records::read_question;
     use tally_documents::corpus::budget::ReadBudget;
     use tally_documents::corpus::documents::read;
     use tally_documents::corpus::format::Format;
+    use tally_documents::tables::tables_of;
 
     fn schemas(csv: &str) -> Vec<TableSchema> {
         let document =

@@ -5,9 +5,9 @@
 use tally_types::count::{CountAnswer, CountSettings, Operation};
 
 use super::answer::aggregation_answer;
-use super::compute::{compute, Computed};
-use super::plan::AggregateQuery;
 use super::{decide, Decision};
+use tally_documents::tables::AggregateQuery;
+use tally_documents::tables::{compute, Computed};
 use tally_documents::tables::{ColumnKind, MemoryRecords, Row, TableSchema};
 
 /// A table in scope: the corpus it belongs to, its key in its source and its schema.

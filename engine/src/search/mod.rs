@@ -18,9 +18,7 @@ pub mod vector_job;
 
 pub use error::SearchError;
 pub use rank::{search, search_in, MAX_K};
-pub use results::{EntityHit, Hit, SearchResults};
-pub use settings::{DenseWeights, Ranker, SearchSettings, SortOrder};
+pub use settings::{DenseWeights, SearchSettings};
 pub use store::SentenceStore;
-pub use tally_documents::sentence_store::{Document, IngestStats, SearchIndexError, SentenceIndex};
 /// What a search returns (one type for the CLI, the API and the pages; in `tally-types`).
-pub use tally_types::search::results;
+pub(crate) use tally_types::search::results;

@@ -166,8 +166,9 @@ pub fn search_words(parsed: &ParsedQuery) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{Document, Ranker, SentenceIndex};
     use tally_documents::sentence_store::index::Layout;
+    use tally_documents::sentence_store::{Document, SentenceIndex};
+    use tally_types::Ranker;
 
     const FIXTURE: &[&str] = &[
         "The Alpha Arena has a capacity of 95,000 people.",

@@ -2,7 +2,7 @@
 //! order. Chosen once per search (`choices.rs` reads them from a request) and read by every stage.
 
 use serde::{Deserialize, Serialize};
-pub use tally_types::{Ranker, SortOrder};
+pub(crate) use tally_types::{Ranker, SortOrder};
 
 use tally_documents::sentence_store::keys::BARE_WEIGHT;
 

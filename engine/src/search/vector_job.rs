@@ -250,8 +250,10 @@ fn report(progress: VectorProgress, dropped: usize, started: Instant, stopped: b
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{search, Document, Ranker, SearchSettings};
+    use crate::search::{search, SearchSettings};
     use crate::test_encoder;
+    use tally_documents::sentence_store::Document;
+    use tally_types::Ranker;
 
     const ARENAS: &[&str] = &[
         "The Alpha Arena has a capacity of 95,000 people.",
@@ -305,7 +307,7 @@ mod tests {
 
         // The same ranking from the stored vectors, and scores within quantisation.
         let read = search(&index, Some(&encoder), query, &settings).unwrap();
-        let ids = |r: &crate::search::SearchResults| {
+        let ids = |r: &tally_types::SearchResults| {
             r.hits.iter().map(|h| h.id.clone()).collect::<Vec<_>>()
         };
         assert_eq!(ids(&read), ids(&encoded));
@@ -388,7 +390,7 @@ mod tests {
         // Meanwhile a search reads the vectors there are and encodes the others: the same
         // sentences, each scored within the 8 bits (these near-twins may swap places).
         let halfway = search(&index, Some(&encoder), query, &settings).unwrap();
-        let scores = |r: &crate::search::SearchResults| {
+        let scores = |r: &tally_types::SearchResults| {
             r.hits
                 .iter()
                 .map(|h| (h.id.clone(), h.score))

@@ -7,13 +7,14 @@
 use std::collections::HashSet;
 
 use super::answer::{answer, answer_in_corpus, ValueAnswer, ValueSettings};
-use super::{normalise, raw_words, ValueQuestion};
+use super::{normalise, raw_words};
 use tally_documents::corpus::datasets::Snippet;
 use tally_documents::corpus::structure::Record;
 use tally_documents::sentence_store::index::{Document, SearchIndexError, SentenceIndex};
 use tally_documents::sentence_store::observations::ObservationIndex;
 use tally_documents::snippet_index::SnippetIndex;
 use tally_text::quantity::is_function_word;
+use tally_types::value::ValueQuestion;
 
 /// Snippets read for a question's table cells.
 const CELL_SNIPPETS: usize = 40;

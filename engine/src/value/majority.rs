@@ -6,7 +6,7 @@
 //! much support, the sources disagree.
 
 use crate::count::consolidate::{consolidate, Scored};
-use crate::count::Strategy;
+use tally_types::Strategy;
 
 /// A value as observed: in the answer's unit, with its weight; observations from one sentence
 /// are one source.

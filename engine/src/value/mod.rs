@@ -14,15 +14,10 @@ mod majority;
 mod question;
 mod retrieve;
 
-pub use answer::{
-    answer, answer_in_corpus, significant, unit_choice, unit_named, ObservationGroup, UnitChoice,
-    ValueAnswer, ValueObservation, ValueRule, ValueSettings,
-};
+pub use answer::{answer, answer_in_corpus, significant, ValueRule, ValueSettings};
 pub use cells::answer_with_tables;
-pub use question::{
-    named_measure, parse_question, subject_of, value_cue, ValueQuestion, MONEY_DIMENSION,
-};
+pub use question::{named_measure, parse_question, subject_of, value_cue, MONEY_DIMENSION};
 pub use retrieve::{retrieve, Retrieved};
-pub use tally_text::quantity::description::{describe, description_words, Description};
+pub(crate) use tally_text::quantity::description::description_words;
 
 use tally_text::quantity::description::{normalise, raw_words, word_set};

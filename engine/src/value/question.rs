@@ -4,7 +4,7 @@
 use tally_text::quantity::is_function_word;
 use tally_text::UnitTable;
 
-pub use tally_types::value::ValueQuestion;
+pub(crate) use tally_types::value::ValueQuestion;
 
 /// Words that imply a dimension, and which.
 /// The dimension money is read as (the unit table's name for amounts of a currency).

@@ -6,13 +6,13 @@
 use std::collections::HashSet;
 
 use super::question::is_measure_word;
-use super::ValueQuestion;
 use super::{description_words, named_measure, normalise, raw_words, subject_of, word_set};
 use tally_documents::sentence_store::index::SearchIndexError;
 use tally_documents::sentence_store::observations::{
     Observation, ObservationIndex, ObservationQuery, ScoredObservation,
 };
 use tally_text::quantity::is_function_word;
+use tally_types::value::ValueQuestion;
 
 /// Observations read at a time while the subject's filter drops some.
 const PAGE: usize = 64;

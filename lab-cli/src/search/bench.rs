@@ -11,10 +11,13 @@ use anyhow::Context;
 use serde::Serialize;
 use tally_documents::sentence_store::stored::StoredSentence;
 use tally_documents::sentence_store::vectors::SentenceVectors;
+use tally_documents::sentence_store::Document;
+use tally_documents::sentence_store::SentenceIndex;
 use tally_engine::search::vector_job::{fill_vectors, vector_key, FillControl};
-use tally_engine::search::{search as run_search, Document, Ranker, SearchSettings, SentenceIndex};
+use tally_engine::search::{search as run_search, SearchSettings};
 use tally_lab::search::generated::encoder_text;
 use tally_text::random::SplitMix64;
+use tally_types::Ranker;
 
 use super::{directory_megabytes, synthetic};
 use tally_lab::cli::bench::BenchSearchArgs;

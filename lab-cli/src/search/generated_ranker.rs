@@ -7,13 +7,15 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use tally_documents::sentence_store::Document;
+use tally_documents::sentence_store::SentenceIndex;
 use tally_encoder::Encoder;
 use tally_engine::search::vector_job::{fill_vectors, FillControl};
-use tally_engine::search::{Document, Ranker, SentenceIndex};
 use tally_lab::search::eval::RankerScores;
 use tally_lab::search::generated::{generate, GeneratorSettings};
 use tally_lab::search::learned::{self, labelled_pools, LabelledQuery, LearnedWeights, QueryPool};
 use tally_text::hash::stable_hash;
+use tally_types::Ranker;
 
 use tally_lab::cli::TrainSearchRankerArgs;
 use tally_lab::commands::train_token_vectors::training_sentences;

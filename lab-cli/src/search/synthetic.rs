@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use tally_documents::corpus::sentences::{read_documents, DATASET_DOCUMENTS};
-use tally_engine::search::Document;
+use tally_documents::sentence_store::Document;
 use tally_lab::search::eval::JudgedCollection;
 use tally_text::random::SplitMix64;
 

@@ -14,10 +14,11 @@ use serde::Deserialize;
 use tally_documents::corpus::indexing::{self, Indexes};
 use tally_documents::sentence_store::index::SentenceIndex;
 use tally_documents::snippet_index::SnippetIndex;
+use tally_documents::tables::MemoryRecords;
 use tally_engine::count::pipeline::carry_on;
-use tally_engine::records::MemoryRecords;
+use tally_engine::detect_kind;
 use tally_engine::value::{answer_with_tables, parse_question, ValueSettings};
-use tally_engine::{detect_kind, QuestionKind};
+use tally_types::QuestionKind;
 
 use super::own_documents::read_documents_dir;
 use crate::cli::EvalAggregationsArgs;
@@ -223,7 +224,7 @@ fn print_report(
 fn answer_case(
     args: &EvalAggregationsArgs,
     case: &AggregationCase,
-    settings: &tally_engine::count::CountSettings,
+    settings: &tally_types::CountSettings,
     records: &MemoryRecords,
     pipeline: &tally_engine::count::CountPipeline,
     snippets: &SnippetIndex,

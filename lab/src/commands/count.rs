@@ -14,10 +14,12 @@ use crate::count::training::span_confidences::read_span_confidences;
 use anyhow::{bail, Context};
 use tally_documents::corpus::default_snippets::ingest_default;
 use tally_documents::snippet_index::SnippetIndex;
-use tally_engine::count::contextualize::ContextSettings;
 use tally_engine::count::pipeline::carry_on;
 use tally_engine::count::span_model::SpanModel;
-use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
+use tally_engine::count::CountPipeline;
+use tally_types::count::settings::ContextSettings;
+use tally_types::CountAnswer;
+use tally_types::CountSettings;
 
 use tally_types::count::Stage;
 use tally_types::InstanceScoring;

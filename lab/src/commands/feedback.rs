@@ -13,7 +13,8 @@ use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::count::answer_support::SupportRule;
 use tally_engine::count::instance_scorer::InstanceScorer;
 use tally_engine::count::metrics::{ratio, relevance, InstanceScores};
-use tally_engine::count::{CountPipeline, CountSettings};
+use tally_engine::count::CountPipeline;
+use tally_types::CountSettings;
 use tally_types::{FeedbackPart, Verdict};
 
 use crate::cli::EvalFeedbackArgs;

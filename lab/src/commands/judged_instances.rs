@@ -17,7 +17,9 @@ use serde::{Deserialize, Serialize};
 use tally_documents::corpus::indexing::{self, Indexes};
 use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::count::pipeline::carry_on;
-use tally_engine::count::{CountAnswer, CountPipeline, CountSettings};
+use tally_engine::count::CountPipeline;
+use tally_types::CountAnswer;
+use tally_types::CountSettings;
 
 use super::own_documents::{read_collection, Half, CORPUS};
 

@@ -7,9 +7,9 @@ use std::path::Path;
 
 use anyhow::Context;
 use serde::Deserialize;
-use tally_engine::value::ValueAnswer;
 use tally_text::quantity::extract;
 use tally_text::quantity::Quantity;
+use tally_types::ValueAnswer;
 
 /// What became of one question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

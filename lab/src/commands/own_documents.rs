@@ -17,8 +17,8 @@ use tally_documents::corpus::documents;
 use tally_documents::corpus::indexing::{self, Indexes};
 use tally_documents::sentence_store::index::{Document, SentenceIndex};
 use tally_documents::snippet_index::SnippetIndex;
+use tally_documents::tables::MemoryRecords;
 use tally_engine::count::pipeline::carry_on;
-use tally_engine::records::MemoryRecords;
 use tally_engine::value::{parse_question, ValueSettings};
 
 use super::own_document_instances::InstanceCheck;
@@ -527,8 +527,8 @@ fn value_tallies(
 const ALL_KINDS: &str = "all";
 
 /// The count settings of a question asked over `corpus` (every corpus when `None`).
-fn corpus_settings(corpus: Option<&str>) -> tally_engine::count::CountSettings {
-    tally_engine::count::CountSettings {
+fn corpus_settings(corpus: Option<&str>) -> tally_types::CountSettings {
+    tally_types::CountSettings {
         corpus: corpus.map(str::to_string),
         ..Default::default()
     }
@@ -545,10 +545,10 @@ fn records_scope(records: &MemoryRecords, corpus: Option<&str>) -> Vec<String> {
 /// The answer over the records of `scope`, as the service computes it.
 fn over_records(
     question: &str,
-    settings: &tally_engine::count::CountSettings,
+    settings: &tally_types::CountSettings,
     records: &MemoryRecords,
     scope: &[String],
-) -> Option<tally_engine::count::CountAnswer> {
+) -> Option<tally_types::CountAnswer> {
     tally_engine::records::answer_over(question, settings, records, scope)
         .unwrap_or_else(|e| match e {})
 }

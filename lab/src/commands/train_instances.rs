@@ -17,7 +17,8 @@ use tally_engine::count::membership::FEATURES;
 use std::path::Path;
 
 use tally_documents::snippet_index::SnippetIndex;
-use tally_engine::count::{CountPipeline, CountSettings};
+use tally_engine::count::CountPipeline;
+use tally_types::CountSettings;
 
 use super::judged_instances::{
     from_feedback, judged_index, read_judged, JudgedQuestion, Judgment, SHOWN,

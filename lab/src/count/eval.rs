@@ -13,21 +13,25 @@ use tally_documents::corpus::datasets::{
     QuerySnippets, Snippet,
 };
 use tally_documents::corpus::error::ParseError;
+use tally_documents::rarity::WordRarity;
 use tally_documents::snippet_index::{IndexError, SnippetIndex};
 use tally_encoder::{Encoder, EncoderError};
 use tally_engine::count::answer_support::SupportRule;
-use tally_engine::count::consolidate::Strategy;
-use tally_engine::count::contextualize::{classify, CnpClass, CnpInput, ContextSettings};
-use tally_engine::count::instances::InstanceScoring;
+use tally_engine::count::contextualize::{classify, CnpInput};
 use tally_engine::count::metrics::{
     class_accuracy, count_scores, instance_scores, relevance, ClassAccuracy, CountScores,
     InstanceScores,
 };
-use tally_engine::count::pipeline::{CountPipeline, CountSettings, PipelineError};
+use tally_engine::count::pipeline::{CountPipeline, PipelineError};
 use tally_engine::count::prediction::{best_per_snippet, predict, Chosen, Prediction};
 use tally_engine::count::question::analyse;
-use tally_engine::count::relevance::{Subject, WordRarity};
+use tally_engine::count::relevance::Subject;
 use tally_engine::count::structured::{passages_about, stated_count};
+use tally_types::count::answer::CnpClass;
+use tally_types::count::settings::ContextSettings;
+use tally_types::CountSettings;
+use tally_types::InstanceScoring;
+use tally_types::Strategy;
 
 /// Why a count evaluation failed.
 #[derive(Debug, thiserror::Error)]

@@ -14,7 +14,8 @@ use tally_documents::sentence_store::index::{SearchIndexError, SentenceIndex};
 use tally_encoder::Encoder;
 use tally_engine::search::error::SearchError;
 use tally_engine::search::rank::search;
-use tally_engine::search::settings::{Ranker, SearchSettings};
+use tally_engine::search::settings::SearchSettings;
+use tally_types::Ranker;
 
 /// Cut-off of every metric.
 pub const CUTOFF: usize = 10;

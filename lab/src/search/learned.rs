@@ -17,7 +17,8 @@ use tally_encoder::Encoder;
 use tally_engine::count::logistic::{FitSettings, Logistic};
 use tally_engine::search::rank::search;
 pub use tally_engine::search::rankers::learned::{features, LearnedWeights, FEATURES};
-use tally_engine::search::settings::{DenseWeights, Ranker, SearchSettings};
+use tally_engine::search::settings::{DenseWeights, SearchSettings};
+use tally_types::Ranker;
 
 const N: usize = FEATURES.len();
 /// The fit's settings: fixed beforehand (the count ranker's), not chosen on the judged queries.

@@ -6,8 +6,9 @@
 
 use super::eval::{per_query, JudgedCollection, QueryScores, RankerScores, SearchEvalError};
 use tally_encoder::Encoder;
-use tally_engine::search::settings::{DenseWeights, Ranker, SearchSettings};
+use tally_engine::search::settings::{DenseWeights, SearchSettings};
 use tally_text::hash::stable_hash;
+use tally_types::Ranker;
 
 /// Folds of the cross-validation.
 pub const FOLDS: usize = 5;

@@ -19,9 +19,10 @@ use tally_documents::sentence_store::index::SearchIndexError;
 use tally_documents::sentence_store::index::StoredSentence;
 use tally_documents::sentence_store::observations::ObservationIndex;
 use tally_engine::count::metrics::{count_scores, CountScores};
-use tally_engine::value::{answer, parse_question, ValueAnswer, ValueRule, ValueSettings};
+use tally_engine::value::{answer, parse_question, ValueRule, ValueSettings};
 use tally_text::quantity::{extract_in_context, parse_query, Quantity};
 use tally_text::UnitTable;
+use tally_types::ValueAnswer;
 
 /// Why a value evaluation failed.
 #[derive(Debug, thiserror::Error)]

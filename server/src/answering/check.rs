@@ -40,24 +40,29 @@ pub(super) fn check_corpus(
     if offered.contains(corpus) {
         return Ok(());
     }
-    Err(AnswerError::BadRequest(format!(
-        "unknown corpus `{corpus}` ({}, {})",
-        tally_types::request::ALL_CORPORA,
-        offered.join(", ")
-    )))
+    Err(Refused::UnknownCorpus {
+        corpus: corpus.clone(),
+        offered: format!(
+            "{}, {}",
+            tally_types::request::ALL_CORPORA,
+            offered.join(", ")
+        ),
+    }
+    .into())
 }
 
 /// The question's length and content, checked before any work.
 pub fn validate_question(question: &str) -> Result<(), AnswerError> {
     if question.trim().is_empty() {
-        return Err(AnswerError::BadRequest("the question is empty".into()));
+        return Err(Refused::EmptyQuestion.into());
     }
     let chars = question.chars().count();
     if chars > tally_types::request::MAX_QUESTION_CHARS {
-        return Err(AnswerError::BadRequest(format!(
-            "the question is {chars} characters long; at most {} are accepted",
-            tally_types::request::MAX_QUESTION_CHARS
-        )));
+        return Err(Refused::TooLong {
+            chars,
+            max: tally_types::request::MAX_QUESTION_CHARS,
+        }
+        .into());
     }
     Ok(())
 }
@@ -85,10 +90,7 @@ pub(super) fn decide_kind(
 /// The count settings as asked, each within its range (one sentence per setting, the same
 /// from every entry point).
 pub fn count_settings(settings: &Settings) -> Result<CountSettings, AnswerError> {
-    settings
-        .count
-        .check()
-        .map_err(|e| AnswerError::BadRequest(e.to_string()))?;
+    settings.count.check().map_err(Refused::from)?;
     Ok(settings.count.clone())
 }
 
@@ -101,5 +103,5 @@ pub fn search_settings(settings: &Settings) -> Result<SearchSettings, AnswerErro
         sort: settings.sort,
     }
     .settings()
-    .map_err(|e| AnswerError::BadRequest(e.to_string()))
+    .map_err(|e| Refused::from(e).into())
 }

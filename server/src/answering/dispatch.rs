@@ -28,32 +28,27 @@ pub(super) fn answer_with(
     } = decision;
     let answer = match kind {
         QuestionKind::Count => {
-            let used = fetched.ok_or_else(|| {
-                AnswerError::Failed("no snippets were fetched for the count question".into())
-            })?;
+            let used = fetched.ok_or(AnswerError::NoSnippets)?;
             for timing in &used.timings {
                 on_stage(timing);
             }
-            let mut answer = engines
-                .pipeline
-                .answer_analysed(
-                    question,
-                    analysis,
-                    &used.snippets,
-                    used.retrieval,
-                    count_settings,
-                    engines.snippets.as_ref(),
-                    &mut |stage| {
-                        on_stage(stage);
-                        if wanted.load(Ordering::Acquire) {
-                            ControlFlow::Continue(())
-                        } else {
-                            tracing::info!(stage = %stage.stage, "answer stopped: its asker left");
-                            ControlFlow::Break(())
-                        }
-                    },
-                )
-                .map_err(|e| AnswerError::Failed(e.to_string()))?;
+            let mut answer = engines.pipeline.answer_analysed(
+                question,
+                analysis,
+                &used.snippets,
+                used.retrieval,
+                count_settings,
+                engines.snippets.as_ref(),
+                &mut |stage| {
+                    on_stage(stage);
+                    if wanted.load(Ordering::Acquire) {
+                        ControlFlow::Continue(())
+                    } else {
+                        tracing::info!(stage = %stage.stage, "answer stopped: its asker left");
+                        ControlFlow::Break(())
+                    }
+                },
+            )?;
             let links: HashMap<_, _> = used.links.into_iter().collect();
             for snippet in &mut answer.snippets {
                 snippet.link = links.get(&snippet.id).cloned();
@@ -73,22 +68,19 @@ pub(super) fn answer_with(
             let mut settings = search_settings.clone();
             if kind == QuestionKind::Search {
                 // Plain search ranks by text; the quantity rankers would only add a note.
-                settings = settings.with_ranker(tally_engine::search::Ranker::Bm25);
+                settings = settings.with_ranker(tally_types::Ranker::Bm25);
             }
             if settings.ranker.needs_encoder() && engines.encoder.is_none() {
-                settings = settings.with_ranker(tally_engine::search::Ranker::Qbm25);
+                settings = settings.with_ranker(tally_types::Ranker::Qbm25);
             }
             // Kept to the corpus asked, as counts and values are (issue 87).
-            AnswerBody::Search(Box::new(
-                search_in(
-                    &engines.sentences,
-                    engines.encoder.as_deref(),
-                    question,
-                    &settings,
-                    count_settings.corpus.as_deref(),
-                )
-                .map_err(|e| AnswerError::Failed(e.to_string()))?,
-            ))
+            AnswerBody::Search(Box::new(search_in(
+                &engines.sentences,
+                engines.encoder.as_deref(),
+                question,
+                &settings,
+                count_settings.corpus.as_deref(),
+            )?))
         }
     };
     Ok(Answer {

@@ -63,7 +63,7 @@ impl Engines {
             self.sentences.observations(),
             &ValueSettings::default(),
         )
-        .map_err(|e| AnswerError::Failed(format!("the sentence index could not be read: {e}")))
+        .map_err(AnswerError::from)
     }
 }
 

@@ -10,17 +10,21 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::Serialize;
 use tally_documents::snippet_index::SnippetIndex;
-use tally_engine::count::pipeline::StageTiming;
-use tally_engine::count::{CountPipeline, CountSettings};
+use tally_engine::count::CountPipeline;
 use tally_engine::records::{answer_over, RecordSource as _};
+use tally_types::count::answer::StageTiming;
+use tally_types::CountSettings;
 
+use tally_documents::sentence_store::SentenceIndex;
 use tally_encoder::Encoder;
-use tally_engine::search::{search_in, SearchSettings, SentenceIndex};
-use tally_engine::value::{answer_with_tables, parse_question, ValueAnswer, ValueSettings};
-use tally_engine::{detect_kind, KindDecision, QuestionKind};
+use tally_engine::search::{search_in, SearchSettings};
+use tally_engine::value::{answer_with_tables, parse_question, ValueSettings};
+use tally_engine::{detect_kind, KindDecision};
 use tally_store::db::Database;
 use tally_types::count::{SnippetOrigin, SnippetSource};
 use tally_types::request::{clean_text, Ask, Settings};
+use tally_types::QuestionKind;
+use tally_types::ValueAnswer;
 use tally_types::{Answer, AnswerBody, Mode};
 
 use tally_engine::choices::SearchChoices;
@@ -31,6 +35,7 @@ mod cache;
 mod check;
 mod dispatch;
 mod engines;
+mod error;
 mod records;
 mod scope;
 mod slots;
@@ -44,6 +49,7 @@ pub use check::{count_settings, search_settings, validate_question, Checked};
 use dispatch::answer_with;
 use engines::load_engines;
 pub use engines::{Engines, ExampleQuestions, LoadFailure};
+pub use error::{AnswerError, Refused};
 use slots::{Slot, Slots};
 pub use summary::summary_of;
 
@@ -53,25 +59,6 @@ pub type StageObserver = Arc<dyn Fn(&StageTiming) + Send + Sync>;
 /// The observer for an answer whose progress nobody follows.
 pub fn unobserved() -> StageObserver {
     Arc::new(|_| {})
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum AnswerError {
-    #[error("Tally is still loading its corpus and models; try again in a few seconds")]
-    Loading,
-    #[error("Tally cannot answer: {0}")]
-    Unavailable(String),
-    #[error("{0}")]
-    BadRequest(String),
-    #[error("too many questions from your address; try again in {0} s")]
-    RateLimited(u64),
-    #[error("Tally is answering as many questions as it can right now; try again in {0} s")]
-    Busy(u64),
-    #[error("answering failed: {0}")]
-    Failed(String),
-    /// The corpus asked about is being indexed (an upload, or a rebuild after a restart).
-    #[error("the corpus `{0}` is being indexed (after an upload, or rebuilt after a restart); ask again in a few seconds")]
-    Indexing(String),
 }
 
 /// Where the engines are, once loaded.
@@ -307,7 +294,9 @@ impl Answerer {
     fn check_corpus(&self, engines: &Engines, count: &CountSettings) -> Result<(), AnswerError> {
         if let Some(corpus) = &count.corpus {
             if self.indexing_now().contains(corpus) {
-                return Err(AnswerError::Indexing(corpus.clone()));
+                return Err(AnswerError::Indexing {
+                    corpus: corpus.clone(),
+                });
             }
         }
         check_corpus(&self.offered_corpora(engines), count)
@@ -349,7 +338,7 @@ impl Answerer {
         match self.engines.get() {
             None => Err(AnswerError::Loading),
             Some(Ok(engines)) => Ok(engines.clone()),
-            Some(Err(e)) => Err(AnswerError::Unavailable(e.to_string())),
+            Some(Err(e)) => Err(AnswerError::Unavailable(e.clone())),
         }
     }
 
@@ -398,11 +387,10 @@ impl Answerer {
             CountSettings::default()
         };
         if count.snippets > self.max_snippets {
-            return Err(AnswerError::BadRequest(format!(
-                "this server reads at most {} snippets per question (its operator can raise \
-                 --max-snippets); ask with snippets={} or fewer",
-                self.max_snippets, self.max_snippets
-            )));
+            return Err(Refused::TooManySnippets {
+                max: self.max_snippets,
+            }
+            .into());
         }
         let search = if may_count && forced.is_some() {
             SearchSettings::default()
@@ -440,9 +428,7 @@ impl Answerer {
     /// The `snippet_source` setting: `web` only when a web search is configured.
     fn snippet_source(&self, source: SnippetSource) -> Result<SnippetSource, AnswerError> {
         if source == SnippetSource::Web && self.web.is_none() {
-            return Err(AnswerError::BadRequest(
-                "this server has no web search configured (start it with --web-search searxng or brave); use snippet_source=corpus".into(),
-            ));
+            return Err(Refused::NoWebSearch.into());
         }
         Ok(source)
     }
@@ -465,8 +451,7 @@ impl Answerer {
             let _permit = permit;
             engines.answer_value(&question, None)
         })
-        .await
-        .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))?
+        .await?
     }
 
     /// Answers `question` as `mode`.
@@ -560,8 +545,7 @@ impl Answerer {
                 &still_wanted,
             )
         })
-        .await
-        .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))??;
+        .await??;
         if !from_web {
             if let Ok(mut cache) = self.cache.lock() {
                 cache.put(key, answer.clone());
@@ -605,23 +589,20 @@ impl Answerer {
                     // database has none of them (a corpus ingested beside it) or fails.
                     Ok(tables) if tables.is_empty() => {}
                     Ok(_) => {
-                        return answer_over(&asked, &settings, &stored, &corpora).map_err(|e| {
-                            AnswerError::Failed(format!("the aggregation could not run: {e}"))
-                        })
+                        return Ok::<_, AnswerError>(answer_over(
+                            &asked, &settings, &stored, &corpora,
+                        )?)
                     }
                     Err(e) => tracing::warn!(
                         "the record tables could not be read ({e}); reading the index's"
                     ),
                 }
             }
-            let memory = held.of(&engines.snippets, &corpora).map_err(|e| {
-                AnswerError::Failed(format!("the corpora's tables could not be read: {e}"))
-            })?;
+            let memory = held.of(&engines.snippets, &corpora)?;
             Ok(answer_over(&asked, &settings, memory.as_ref(), &corpora)
                 .unwrap_or_else(|e| match e {}))
         })
-        .await
-        .map_err(|e| AnswerError::Failed(format!("the answering task crashed: {e}")))??;
+        .await??;
         Ok(computed.map(|mut answer| {
             tally_engine::trust::check_count(&mut answer);
             Answer {
@@ -646,29 +627,21 @@ impl Answerer {
         checked: &Checked,
     ) -> Result<Fetched, AnswerError> {
         let local = LocalIndex::new(Arc::clone(&engines.snippets));
-        let failed = |e: crate::sources::FetchError| AnswerError::Failed(e.reason);
         let web = match (&self.web, checked.snippet_source) {
             (Some(web), SnippetSource::Web) => web,
-            _ => return local.fetch(question, &checked.count).await.map_err(failed),
+            _ => return Ok(local.fetch(question, &checked.count).await?),
         };
         if let Some(id) = checked.snippet_set {
             return match web.stored(question, id).await {
                 Ok(Some(fetched)) => Ok(fetched),
-                Ok(None) => Err(AnswerError::BadRequest(format!(
-                    "there is no snippet set {id} for this question"
-                ))),
-                Err(why) => Err(AnswerError::Failed(format!(
-                    "snippet set {id} could not be read: {why}"
-                ))),
+                Ok(None) => Err(Refused::NoSnippetSet { id }.into()),
+                Err(why) => Err(why.into()),
             };
         }
         match web.fetch(question, &checked.count).await {
             Ok(fetched) => Ok(fetched),
             Err(failure) => {
-                let mut fetched = local
-                    .fetch(question, &checked.count)
-                    .await
-                    .map_err(failed)?;
+                let mut fetched = local.fetch(question, &checked.count).await?;
                 fetched.origin = Some(SnippetOrigin {
                     source: SnippetSource::Corpus,
                     provider: Some(web.search.provider().to_string()),
@@ -716,7 +689,7 @@ mod tests {
         assert_eq!(count_settings(&page).unwrap(), CountSettings::default());
         let search = search_settings(&page).unwrap();
         // The best cross-validated ranker on the Qsearch dev queries is learned (docs/search.md).
-        assert_eq!(search.ranker, tally_engine::search::Ranker::Learned);
+        assert_eq!(search.ranker, tally_types::Ranker::Learned);
         assert_eq!(search.alpha, SearchSettings::default().alpha);
         assert_eq!(search.k, SearchSettings::default().k);
     }

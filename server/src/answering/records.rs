@@ -5,8 +5,9 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use tally_documents::snippet_index::{IndexError, SnippetIndex};
+use tally_documents::tables::{AggregateQuery, Computed};
 use tally_documents::tables::{MemoryRecords, Row};
-use tally_engine::records::{AggregateQuery, Computed, RecordSource, ScopedTable};
+use tally_engine::records::{RecordSource, ScopedTable};
 use tally_store::db::{Database, DbError};
 
 /// The database's record tables, read from a blocking task.

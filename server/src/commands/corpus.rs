@@ -4,8 +4,8 @@ use std::path::Path;
 
 use anyhow::Context;
 use tally_documents::corpus::indexing::{self, Indexes};
+use tally_documents::sentence_store::SentenceIndex;
 use tally_documents::snippet_index::SnippetIndex;
-use tally_engine::search::SentenceIndex;
 
 use tally_setup::flags::IndexArgs;
 

@@ -16,9 +16,9 @@ use tally_documents::corpus::format::Format;
 use tally_documents::corpus::indexing::{self, Indexes};
 use tally_documents::corpus::sentences::read_documents;
 use tally_documents::sentence_store::vectors::SentenceVectors;
+use tally_documents::sentence_store::SentenceIndex;
 use tally_documents::snippet_index::SnippetIndex;
 use tally_engine::search::vector_job::{fill_vectors, FillControl};
-use tally_engine::search::SentenceIndex;
 
 use tally_types::documents::UploadMode;
 

@@ -2,7 +2,8 @@
 
 use anyhow::bail;
 use tally_engine::choices::SearchChoices;
-use tally_engine::search::{search as run_search, SearchResults, SearchSettings};
+use tally_engine::search::{search as run_search, SearchSettings};
+use tally_types::SearchResults;
 
 use crate::cli::{SearchArgs, SearchSettingsArgs};
 use tally_setup::loading::{encoder_of, open_sentence_index};
@@ -95,7 +96,7 @@ pub fn print_results(results: &SearchResults) {
 }
 
 /// The sentence with its matched quantities in ⟦brackets⟧.
-fn highlighted(hit: &tally_engine::search::Hit) -> String {
+fn highlighted(hit: &tally_types::search::results::Hit) -> String {
     let mut marks: Vec<(usize, usize)> = hit.matches.iter().map(|m| (m.start, m.end)).collect();
     marks.sort_unstable();
     marks.dedup();

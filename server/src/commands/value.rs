@@ -5,8 +5,9 @@
 use std::time::Instant;
 
 use anyhow::bail;
-use tally_engine::value::{significant, ValueAnswer};
+use tally_engine::value::significant;
 use tally_types::AnswerBody;
+use tally_types::ValueAnswer;
 
 use crate::answering::{unobserved, Answerer};
 use crate::cli::ValueArgs;

@@ -45,6 +45,28 @@ pub const MAX_UPLOAD_BYTES: usize = 64 * 1024 * 1024;
 const JOB_POLL: Duration = Duration::from_millis(250);
 
 /// `POST /api/admin/corpora`: reads the form, checks the token, starts the job.
+#[utoipa::path(
+    post,
+    path = "/admin/corpora",
+    summary = "Upload documents into a corpus",
+    description = "The files are stored as the corpus's documents and indexed by a job that every server follows; a file Tally cannot read is listed with its reason in the job's outcomes, and an upload with no readable file is a 400 naming each. A browser form (Accept: text/html) is sent to the job's page (303). Admin token (`Authorization: Bearer …`, the login cookie, or the form's `token` field before the files; 403 without it).",
+    request_body(content = crate::http::openapi::UploadForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 202, description = "The documents are stored; the job indexes them", body = crate::http::openapi::IngestJobBody),
+        (status = 303, description = "From the corpus page's form: to the job's page"),
+        (status = 408, response = crate::http::openapi::RequestTimeout),
+        (status = 413, response = crate::http::openapi::PayloadTooLarge),
+        (status = 415, response = crate::http::openapi::UnsupportedMediaType),
+        (status = 422, response = crate::http::openapi::Unprocessable),
+        (status = 409, description = "The corpus is being indexed by another job", body = crate::http::openapi::ErrorBody),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 401, response = crate::http::openapi::Unauthorized),
+        (status = 403, response = crate::http::openapi::Forbidden),
+        (status = 429, response = crate::http::openapi::TooManyRequests),
+        (status = 500, response = crate::http::openapi::ServerError),
+        (status = 503, response = crate::http::openapi::Unavailable),
+    )
+)]
 pub async fn upload(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -256,6 +278,20 @@ async fn short_field(
 }
 
 /// `GET /api/admin/jobs/{id}`.
+#[utoipa::path(
+    get,
+    path = "/admin/jobs/{id}",
+    summary = "An ingestion job: its state, progress and each file's outcome",
+    params(("id" = String, Path, description = "The job's id")),
+    responses(
+        (status = 200, description = "The job", body = crate::http::openapi::IngestJobBody),
+        (status = 404, response = crate::http::openapi::NotFound),
+        (status = 422, response = crate::http::openapi::Unprocessable),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 500, response = crate::http::openapi::ServerError),
+        (status = 503, response = crate::http::openapi::Unavailable),
+    )
+)]
 pub async fn job(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -264,6 +300,25 @@ pub async fn job(
 }
 
 /// `POST /api/admin/jobs/{id}/restart`: a failed job, started again on this server.
+#[utoipa::path(
+    post,
+    path = "/admin/jobs/{id}/restart",
+    summary = "Start a failed ingestion job again on this server",
+    description = "Admin token (`Authorization: Bearer …` or the login cookie; 403 without it).",
+    params(("id" = String, Path, description = "The job's id")),
+    responses(
+        (status = 200, description = "The job, started again", body = crate::http::openapi::IngestJobBody),
+        (status = 404, response = crate::http::openapi::NotFound),
+        (status = 422, response = crate::http::openapi::Unprocessable),
+        (status = 409, description = "The job has not failed", body = crate::http::openapi::ErrorBody),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 401, response = crate::http::openapi::Unauthorized),
+        (status = 403, response = crate::http::openapi::Forbidden),
+        (status = 429, response = crate::http::openapi::TooManyRequests),
+        (status = 500, response = crate::http::openapi::ServerError),
+        (status = 503, response = crate::http::openapi::Unavailable),
+    )
+)]
 pub async fn restart(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -276,6 +331,21 @@ pub async fn restart(
 }
 
 /// `GET /api/admin/jobs/{id}/events`: the job now and at each change of its row, until it ends.
+#[utoipa::path(
+    get,
+    path = "/admin/jobs/{id}/events",
+    summary = "An ingestion job as server-sent events",
+    description = "`progress` events with the job as it runs, then one `done`, `failed` or `cancelled` event; the stream ends there.",
+    params(("id" = String, Path, description = "The job's id")),
+    responses(
+        (status = 200, description = "Server-sent events, each with the job as JSON", content_type = "text/event-stream", body = String),
+        (status = 404, response = crate::http::openapi::NotFound),
+        (status = 422, response = crate::http::openapi::Unprocessable),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 500, response = crate::http::openapi::ServerError),
+        (status = 503, response = crate::http::openapi::Unavailable),
+    )
+)]
 pub async fn job_events(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -312,6 +382,21 @@ pub async fn job_events(
 }
 
 /// `GET /api/admin/corpora`.
+#[utoipa::path(
+    get,
+    path = "/admin/corpora",
+    summary = "The corpora, with their snippets and sentences",
+    description = "Admin token (`Authorization: Bearer …` or the login cookie; 403 without it).",
+    responses(
+        (status = 200, description = "The corpora", body = Vec<crate::http::openapi::CorpusRowBody>),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 401, response = crate::http::openapi::Unauthorized),
+        (status = 403, response = crate::http::openapi::Forbidden),
+        (status = 429, response = crate::http::openapi::TooManyRequests),
+        (status = 500, response = crate::http::openapi::ServerError),
+        (status = 503, response = crate::http::openapi::Unavailable),
+    )
+)]
 pub async fn list(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -322,6 +407,25 @@ pub async fn list(
 }
 
 /// `DELETE /api/admin/corpora/{name}`: what the corpus held.
+#[utoipa::path(
+    delete,
+    path = "/admin/corpora/{name}",
+    summary = "Delete a corpus",
+    description = "Its documents, snippets, sentences and tables, on every server. Admin token (`Authorization: Bearer …` or the login cookie; 403 without it).",
+    params(("name" = String, Path, pattern = r"^[a-z0-9_-]{1,40}$", description = "The corpus's name")),
+    responses(
+        (status = 200, description = "What was deleted", body = crate::http::openapi::CorpusRowBody),
+        (status = 404, response = crate::http::openapi::NotFound),
+        (status = 422, response = crate::http::openapi::Unprocessable),
+        (status = 409, description = "The corpus is being indexed", body = crate::http::openapi::ErrorBody),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 401, response = crate::http::openapi::Unauthorized),
+        (status = 403, response = crate::http::openapi::Forbidden),
+        (status = 429, response = crate::http::openapi::TooManyRequests),
+        (status = 500, response = crate::http::openapi::ServerError),
+        (status = 503, response = crate::http::openapi::Unavailable),
+    )
+)]
 pub async fn delete(
     State(state): State<AppState>,
     headers: HeaderMap,

@@ -32,6 +32,26 @@ use tally_types::StoredAnswer;
 
 /// `POST /api/feedback`: 201 with the stored row, or 200 with the earlier row when the same
 /// `client_token` was sent before.
+#[utoipa::path(
+    post,
+    path = "/feedback",
+    summary = "Store feedback on an answer or one of its parts",
+    request_body = crate::http::openapi::NewFeedbackBody,
+    responses(
+        (status = 201, description = "Stored", body = crate::http::openapi::FeedbackBody),
+        (status = 200, description = "The same client_token was stored before by the same visitor (or with the same content); the earlier row", body = crate::http::openapi::FeedbackBody),
+        (status = 409, description = "The client_token was used for another visitor's submission; nothing of it is shown", body = crate::http::openapi::ErrorBody),
+        (status = 404, response = crate::http::openapi::NotFound),
+        (status = 408, response = crate::http::openapi::RequestTimeout),
+        (status = 413, response = crate::http::openapi::PayloadTooLarge),
+        (status = 415, response = crate::http::openapi::UnsupportedMediaType),
+        (status = 422, response = crate::http::openapi::Unprocessable),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 429, response = crate::http::openapi::TooManyRequests),
+        (status = 503, response = crate::http::openapi::Unavailable),
+        (status = 500, response = crate::http::openapi::ServerError),
+    )
+)]
 pub async fn post_feedback(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
@@ -76,6 +96,24 @@ pub fn admit_to_feedback_rows(state: &AppState, headers: &HeaderMap) -> Result<(
 }
 
 /// `GET /api/feedback/{id}` (admin token): one row, its comment included.
+#[utoipa::path(
+    get,
+    path = "/feedback/{id}",
+    summary = "One feedback row",
+    description = "One row with its comment: the admin's (the admin token as `Authorization: Bearer …`).",
+    params(("id" = i64, Path, minimum = 1, maximum = 9223372036854775807_i64, description = "A feedback row's id")),
+    security(("adminToken" = [])),
+    responses(
+        (status = 200, description = "The row", body = crate::http::openapi::FeedbackBody),
+        (status = 404, response = crate::http::openapi::NotFound),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 401, response = crate::http::openapi::Unauthorized),
+        (status = 403, response = crate::http::openapi::Forbidden),
+        (status = 429, response = crate::http::openapi::TooManyRequests),
+        (status = 500, response = crate::http::openapi::ServerError),
+        (status = 503, response = crate::http::openapi::Unavailable),
+    )
+)]
 pub async fn get_feedback(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -120,6 +158,23 @@ impl ListParams {
 
 /// `GET /api/feedback?limit=N` (admin token): the newest feedback first (N from 1 to 500,
 /// default 50), comments included.
+#[utoipa::path(
+    get,
+    path = "/feedback",
+    summary = "Recent feedback, newest first",
+    description = "The feedback rows with their comments, newest first: the admin's (the admin token as `Authorization: Bearer …`). Anyone may read the counts at `/api/feedback/summary`.",
+    params(crate::http::openapi::RecentQuery),
+    security(("adminToken" = [])),
+    responses(
+        (status = 200, description = "Feedback rows", body = Vec<crate::http::openapi::FeedbackBody>),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 401, response = crate::http::openapi::Unauthorized),
+        (status = 403, response = crate::http::openapi::Forbidden),
+        (status = 429, response = crate::http::openapi::TooManyRequests),
+        (status = 500, response = crate::http::openapi::ServerError),
+        (status = 503, response = crate::http::openapi::Unavailable),
+    )
+)]
 pub async fn list_feedback(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -132,13 +187,24 @@ pub async fn list_feedback(
 }
 
 /// What anyone may see of the feedback: how many rows, by part and verdict.
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct FeedbackSummary {
     pub total: i64,
     pub counts: Vec<feedback::VerdictCount>,
 }
 
 /// `GET /api/feedback/summary`: the feedback counted by part and verdict.
+#[utoipa::path(
+    get,
+    path = "/feedback/summary",
+    summary = "How much feedback there is, by part and verdict",
+    description = "What anyone may see of the feedback: counts only, no comments.",
+    responses(
+        (status = 200, description = "Counts", body = crate::http::openapi::FeedbackSummaryBody),
+        (status = 503, response = crate::http::openapi::Unavailable),
+        (status = 500, response = crate::http::openapi::ServerError),
+    )
+)]
 pub async fn feedback_summary(
     State(state): State<AppState>,
 ) -> Result<Json<FeedbackSummary>, ApiError> {
@@ -251,6 +317,19 @@ pub fn asker(client: SocketAddr, headers: &HeaderMap) -> Asker {
 }
 
 /// `GET /api/count?q=…`: the count pipeline's answer, stored; the ids say where.
+#[utoipa::path(
+    get,
+    path = "/count",
+    summary = "Answer a count question (CoQEx): count, CNP_rep, CNP groups, instances, snippets with spans, timings",
+    params(crate::http::openapi::CountQuery),
+    responses(
+        (status = 200, description = "The answer and where it is stored", body = crate::http::openapi::StoredAnswerBody),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 429, response = crate::http::openapi::TooManyRequests),
+        (status = 503, response = crate::http::openapi::Unavailable),
+        (status = 500, response = crate::http::openapi::ServerError),
+    )
+)]
 pub async fn get_count(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
@@ -265,6 +344,19 @@ pub async fn get_count(
 }
 
 /// `GET /api/search?q=…`: quantity search (`mode=search` for text only), stored.
+#[utoipa::path(
+    get,
+    path = "/search",
+    summary = "Quantity-condition search: ranked sentences (or entities) meeting the query's conditions",
+    params(crate::http::openapi::SearchQuery),
+    responses(
+        (status = 200, description = "The results and where they are stored", body = crate::http::openapi::StoredAnswerBody),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 429, response = crate::http::openapi::TooManyRequests),
+        (status = 503, response = crate::http::openapi::Unavailable),
+        (status = 500, response = crate::http::openapi::ServerError),
+    )
+)]
 pub async fn get_search(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
@@ -293,6 +385,20 @@ pub async fn get_search(
 
 /// `GET /api/value?q=…`: a value question ("how tall is …") answered from the sentence index's
 /// quantities; not stored.
+#[utoipa::path(
+    get,
+    path = "/value",
+    summary = "Value question: one consolidated value with its unit, observations and notes (not stored)",
+    description = "Answers \"how tall is …\", \"capacity of …\", \"… revenue in 2019\" from the quantities of the sentence index (a table's cell first): every quantity's description (entity, concept words, year, unit) is ranked against the question, the best are converted to one unit and consolidated by the weighted median. `value` is null when nothing answers it, with a `note` saying why.",
+    params(crate::http::openapi::ValueQuery),
+    responses(
+        (status = 200, description = "The value answer", body = crate::http::openapi::ValueAnswerBody),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 429, response = crate::http::openapi::TooManyRequests),
+        (status = 503, response = crate::http::openapi::Unavailable),
+        (status = 500, response = crate::http::openapi::ServerError),
+    )
+)]
 pub async fn get_value(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
@@ -313,6 +419,23 @@ pub async fn get_value(
 /// `GET /api/questions?limit=N`: the questions asked with the request's visitor cookie (all
 /// questions with the admin token as `Authorization: Bearer …`), most recent first, with their
 /// answers' summaries. Without either, the list is empty.
+#[utoipa::path(
+    get,
+    path = "/questions",
+    summary = "Recent questions with their answers' one-line summaries",
+    description = "The questions asked with this request's visitor cookie (`tally_visitor`, set by the pages), most recently asked first; with the admin token as `Authorization: Bearer …`, every visitor's. Without either, the list is empty.",
+    params(crate::http::openapi::RecentQuery),
+    security((), ("adminToken" = [])),
+    responses(
+        (status = 200, description = "Questions, newest first", body = Vec<crate::http::openapi::RecentQuestionBody>),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 401, response = crate::http::openapi::Unauthorized),
+        (status = 403, response = crate::http::openapi::Forbidden),
+        (status = 429, response = crate::http::openapi::TooManyRequests),
+        (status = 500, response = crate::http::openapi::ServerError),
+        (status = 503, response = crate::http::openapi::Unavailable),
+    )
+)]
 pub async fn list_questions(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -331,6 +454,12 @@ pub async fn list_questions(
 /// `GET /api/openapi.json`: this API, described as OpenAPI 3.1, with the corpora this server
 /// has loaded as the choices of `corpus`, and the web snippet parameters only where a web
 /// search is configured.
+#[utoipa::path(
+    get,
+    path = "/openapi.json",
+    summary = "This document",
+    responses((status = 200, description = "OpenAPI 3.1", content_type = "application/json", body = Object))
+)]
 pub async fn openapi(State(state): State<AppState>) -> Response {
     let mut spec = match super::openapi::document() {
         Ok(spec) => spec.clone(),

@@ -159,6 +159,15 @@ async fn full_status(state: &AppState) -> SystemStatus {
 
 /// `GET /api/health`: 200 while answering works (even without a database), 503 when the
 /// encoder failed to load.
+#[utoipa::path(
+    get,
+    path = "/health",
+    summary = "What the server has loaded",
+    responses(
+        (status = 200, description = "Answering works (the database may be down: see database.connected)", body = crate::http::openapi::StatusBody),
+        (status = 503, description = "The encoder could not be loaded", body = crate::http::openapi::StatusBody),
+    )
+)]
 pub async fn health(
     State(state): State<AppState>,
     headers: axum::http::HeaderMap,

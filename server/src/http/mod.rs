@@ -51,7 +51,7 @@ const CACHE_UNHASHED: &str = "no-cache";
 /// The app's routes; a request body that takes longer than `body_timeout` to arrive in all (an
 /// upload: [`deadline::UPLOAD_BODY_DEADLINE`]), or pauses for longer than it, is cut off.
 pub fn router(state: AppState, body_timeout: Duration) -> Router {
-    let api = api_routes();
+    let (api, _) = api_router();
 
     let options = state.leptos_options.clone();
     let pkg_dir = Path::new(options.site_root.as_ref()).join(options.site_pkg_dir.as_ref());
@@ -72,7 +72,7 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
     }));
     let routes = generate_route_list(App);
     let app = Router::new()
-        .nest("/api", api)
+        .merge(api)
         .route("/study/export", get(api::study_export))
         .route("/theme", axum::routing::post(preferences::set_theme))
         .route(
@@ -137,48 +137,42 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
     )
 }
 
-/// The JSON API under `/api`.
-fn api_routes() -> Router<AppState> {
-    Router::new()
-        .route("/health", get(health::health))
-        .route(
-            "/feedback",
-            get(api::list_feedback).post(api::post_feedback),
-        )
-        .route("/feedback/summary", get(api::feedback_summary))
-        .route("/feedback/{id}", get(api::get_feedback))
-        .route("/count", get(api::get_count))
-        .route("/search", get(api::get_search))
-        .route("/value", get(api::get_value))
-        .route("/answer/stream", get(stream::answer_stream))
-        .route("/questions", get(api::list_questions))
-        .route("/openapi.json", get(api::openapi))
-        .route(
-            "/admin/corpora",
-            get(admin::list)
-                .post(admin::upload)
-                .layer(DefaultBodyLimit::max(admin::MAX_UPLOAD_BYTES)),
-        )
-        .route(
-            "/admin/corpora/{name}",
-            axum::routing::delete(admin::delete),
-        )
-        .route("/admin/review", get(review::queue))
-        .route("/admin/review/{id}", axum::routing::post(review::decide))
-        .route("/admin/verified", get(review::list_verified))
-        .route(
-            "/admin/verified/{id}",
-            axum::routing::delete(review::withdraw),
-        )
-        .route("/admin/judgments", get(review::export_judgments))
-        .route("/admin/jobs/{id}", get(admin::job))
-        .route("/admin/jobs/{id}/events", get(admin::job_events))
-        .route(
-            "/admin/jobs/{id}/restart",
-            axum::routing::post(admin::restart),
-        )
+/// The JSON API under `/api` and its description: each route is registered with the
+/// `#[utoipa::path]` of its handler (`routes!`), so a route is served exactly when it is
+/// described ([`openapi::document`] is built from the same call).
+pub fn api_router() -> (Router<AppState>, utoipa::openapi::OpenApi) {
+    use utoipa::OpenApi;
+    use utoipa_axum::router::OpenApiRouter;
+    use utoipa_axum::routes;
+    let uploads = OpenApiRouter::new()
+        .routes(routes!(admin::list, admin::upload))
+        .layer(DefaultBodyLimit::max(admin::MAX_UPLOAD_BYTES));
+    let api = OpenApiRouter::new()
+        .routes(routes!(health::health))
+        .routes(routes!(api::list_feedback, api::post_feedback))
+        .routes(routes!(api::feedback_summary))
+        .routes(routes!(api::get_feedback))
+        .routes(routes!(api::get_count))
+        .routes(routes!(api::get_search))
+        .routes(routes!(api::get_value))
+        .routes(routes!(stream::answer_stream))
+        .routes(routes!(api::list_questions))
+        .routes(routes!(api::openapi))
+        .merge(uploads)
+        .routes(routes!(admin::delete))
+        .routes(routes!(review::queue))
+        .routes(routes!(review::decide))
+        .routes(routes!(review::list_verified))
+        .routes(routes!(review::withdraw))
+        .routes(routes!(review::export_judgments))
+        .routes(routes!(admin::job))
+        .routes(routes!(admin::job_events))
+        .routes(routes!(admin::restart))
         .fallback(api::not_found)
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
+    OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
+        .nest("/api", api)
+        .split_for_parts()
 }
 
 /// The largest body a server function (the pages' questions, feedback and study answers) takes.

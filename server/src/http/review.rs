@@ -62,6 +62,23 @@ impl QueueParams {
 
 /// `GET /api/admin/review?limit=N&offset=M`: feedback not yet reviewed, by question, what most
 /// visitors say first; each opinion with its first few feedback ids and comments.
+#[utoipa::path(
+    get,
+    path = "/admin/review",
+    summary = "The review queue",
+    description = "Feedback on answers not yet reviewed, grouped by question; each opinion counts the visitors who gave it (no visitor id is shown; feedback without the visitor cookie counts once per address), how many rows say it, and lists the first of their feedback ids and comments (at most 10, and at most `limit`). Pages of `limit` opinions follow each other by `offset`. Admin token.",
+    params(crate::http::openapi::QueueQuery),
+    security(("adminToken" = [])),
+    responses(
+        (status = 200, description = "Questions with their opinions", body = Vec<crate::http::openapi::QueuedQuestionBody>),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 401, response = crate::http::openapi::Unauthorized),
+        (status = 403, response = crate::http::openapi::Forbidden),
+        (status = 429, response = crate::http::openapi::TooManyRequests),
+        (status = 500, response = crate::http::openapi::ServerError),
+        (status = 503, response = crate::http::openapi::Unavailable),
+    )
+)]
 pub async fn queue(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -74,6 +91,30 @@ pub async fn queue(
 
 /// `POST /api/admin/review/{feedback_id}` with `{"decision": "accepted"|"rejected",
 /// "reviewer": "…"}`: decides on that feedback and every pending row saying the same.
+#[utoipa::path(
+    post,
+    path = "/admin/review/{id}",
+    summary = "Accept or reject feedback",
+    description = "Decides on a feedback row and every pending row saying the same about the same question. Accepting a corrected count (or a 'correct' on a count) makes it the question's verified answer on every server. Admin token.",
+    params(("id" = i64, Path, minimum = 1, maximum = 9223372036854775807_i64, description = "A feedback row's id")),
+    request_body = crate::http::openapi::NewDecisionBody,
+    security(("adminToken" = [])),
+    responses(
+        (status = 200, description = "What was decided, and the verified answer made", body = crate::http::openapi::DecidedBody),
+        (status = 404, response = crate::http::openapi::NotFound),
+        (status = 409, description = "Reviewed before", body = crate::http::openapi::ErrorBody),
+        (status = 408, response = crate::http::openapi::RequestTimeout),
+        (status = 413, response = crate::http::openapi::PayloadTooLarge),
+        (status = 415, response = crate::http::openapi::UnsupportedMediaType),
+        (status = 422, response = crate::http::openapi::Unprocessable),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 401, response = crate::http::openapi::Unauthorized),
+        (status = 403, response = crate::http::openapi::Forbidden),
+        (status = 429, response = crate::http::openapi::TooManyRequests),
+        (status = 500, response = crate::http::openapi::ServerError),
+        (status = 503, response = crate::http::openapi::Unavailable),
+    )
+)]
 pub async fn decide(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -92,6 +133,23 @@ pub async fn decide(
 
 /// `GET /api/admin/verified?limit=N`: the verified answers, current ones first, then the
 /// withdrawn and replaced ones.
+#[utoipa::path(
+    get,
+    path = "/admin/verified",
+    summary = "The verified answers",
+    description = "Current ones first, then the withdrawn and replaced ones, newest first. Admin token.",
+    params(crate::http::openapi::VerifiedQuery),
+    security(("adminToken" = [])),
+    responses(
+        (status = 200, description = "The verified answers", body = Vec<crate::http::openapi::VerifiedBody>),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 401, response = crate::http::openapi::Unauthorized),
+        (status = 403, response = crate::http::openapi::Forbidden),
+        (status = 429, response = crate::http::openapi::TooManyRequests),
+        (status = 500, response = crate::http::openapi::ServerError),
+        (status = 503, response = crate::http::openapi::Unavailable),
+    )
+)]
 pub async fn list_verified(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -103,15 +161,35 @@ pub async fn list_verified(
     Ok(Json(verified::list(&state.db, limit).await?))
 }
 
+/// Who withdraws a verified answer (optional: "operator" when none is named).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Withdrawal {
+    /// The reviewer's name.
     #[serde(default)]
     reviewer: Option<String>,
 }
 
 /// `DELETE /api/admin/verified/{id}`: withdraws a verified answer (an optional JSON body names
 /// the reviewer).
+#[utoipa::path(
+    delete,
+    path = "/admin/verified/{id}",
+    summary = "Withdraw a verified answer",
+    description = "Its question is answered by Tally alone again, on every server. Admin token.",
+    params(("id" = i64, Path, minimum = 1, maximum = 9223372036854775807_i64, description = "A verified answer's id")),
+    security(("adminToken" = [])),
+    responses(
+        (status = 200, description = "The withdrawn answer", body = crate::http::openapi::VerifiedBody),
+        (status = 404, response = crate::http::openapi::NotFound),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 401, response = crate::http::openapi::Unauthorized),
+        (status = 403, response = crate::http::openapi::Forbidden),
+        (status = 429, response = crate::http::openapi::TooManyRequests),
+        (status = 500, response = crate::http::openapi::ServerError),
+        (status = 503, response = crate::http::openapi::Unavailable),
+    )
+)]
 pub async fn withdraw(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -130,6 +208,22 @@ pub async fn withdraw(
 
 /// `GET /api/admin/judgments`: every accepted judgment, one JSON object per line, for
 /// `tally train … --judgments FILE` (no visitor id, no comment).
+#[utoipa::path(
+    get,
+    path = "/admin/judgments",
+    summary = "Accepted judgments, for training",
+    description = "One JSON object per line: question, part, part_ref, verdict, corrected_value, moved_to, tally_count. No visitor id, no comment. Read by `tally-lab train … --judgments FILE`. Admin token.",
+    security(("adminToken" = [])),
+    responses(
+        (status = 200, description = "JSON lines", content_type = "application/x-ndjson", body = String),
+        (status = 400, response = crate::http::openapi::BadRequest),
+        (status = 401, response = crate::http::openapi::Unauthorized),
+        (status = 403, response = crate::http::openapi::Forbidden),
+        (status = 429, response = crate::http::openapi::TooManyRequests),
+        (status = 500, response = crate::http::openapi::ServerError),
+        (status = 503, response = crate::http::openapi::Unavailable),
+    )
+)]
 pub async fn export_judgments(
     State(state): State<AppState>,
     headers: HeaderMap,

@@ -25,6 +25,17 @@ use crate::error::HttpError;
 use crate::http::api::{ask_from, QueryParams};
 use crate::state::AppState;
 
+#[utoipa::path(
+    get,
+    path = "/answer/stream",
+    summary = "Any question, answered as a stream of server-sent events: its progress stage by stage, then the stored answer",
+    description = "Events, in order: `stage` (`{\"stage\": \"span scoring\", \"ms\": 812.4}`) as each stage of the count pipeline finishes (none for cached answers and searches); then either `answer` (the answer as the web page shows it: `ask`, `kind`, `kind_reason`, `answer_id`, `body`, …) or `failure` (`{\"status\": 429, \"error\": \"…\"}`). The stream ends after that event. Settings other than the defaults are remembered in the `tally_settings` cookie.",
+    params(crate::http::openapi::StreamQuery),
+    responses(
+        (status = 200, description = "Server-sent events: `stage` events as the count pipeline's stages finish, then one `answer` event (the answer as the page shows it, with its stored ids) or one `failure` event ({\"status\", \"error\"}: rate limit, busy, answering failed); the stream ends there.", content_type = "text/event-stream", body = String),
+        (status = 400, response = crate::http::openapi::BadRequest),
+    )
+)]
 pub async fn answer_stream(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
@@ -39,7 +50,7 @@ pub async fn answer_stream(
     let (events, received) = mpsc::unbounded_channel::<Event>();
     tokio::spawn(async move {
         let stages = events.clone();
-        let on_stage = Arc::new(move |stage: &tally_engine::count::pipeline::StageTiming| {
+        let on_stage = Arc::new(move |stage: &tally_types::count::answer::StageTiming| {
             if let Ok(event) = Event::default()
                 .event(StreamEvent::Stage.name())
                 .json_data(stage)

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use futures_util::future::BoxFuture;
-use tally_engine::count::CountSettings;
 use tally_types::count::Stage;
+use tally_types::CountSettings;
 
 use tally_documents::snippet_index::SnippetIndex;
 

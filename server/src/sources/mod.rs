@@ -8,8 +8,8 @@ mod web;
 
 use futures_util::future::BoxFuture;
 use tally_documents::corpus::datasets::Snippet;
-use tally_engine::count::CountSettings;
 use tally_types::count::{Retrieval, SnippetLink, SnippetOrigin, StageTiming};
+use tally_types::CountSettings;
 
 pub use local::LocalIndex;
 pub use web::WebSource;
@@ -30,7 +30,8 @@ pub struct Fetched {
 }
 
 /// Why a source gave no snippets.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{reason}")]
 pub struct FetchError {
     /// Says what failed, for the answer.
     pub reason: String,

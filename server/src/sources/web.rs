@@ -5,9 +5,9 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::BoxFuture;
 use tally_documents::corpus::datasets::Snippet;
-use tally_engine::count::CountSettings;
 use tally_types::count::Stage;
 use tally_types::count::{Retrieval, SnippetLink, SnippetOrigin, SnippetSource as Source};
+use tally_types::CountSettings;
 
 use super::{stage, FetchError, FetchSnippets, Fetched};
 use crate::web_search::{WebSearch, WebSearchError};

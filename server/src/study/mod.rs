@@ -47,6 +47,9 @@ pub enum StudyError {
     /// Too many sessions started from one address; wait this many seconds.
     #[error("too many study sessions started from your address; try again in {0} s")]
     TooManyStarts(u64),
+    /// A task's count question was answered as another kind (a defect of the study's file).
+    #[error("the study's count question `{question}` got no count answer")]
+    NotACount { question: String },
 }
 
 /// Study sessions one address may start per minute: a participant needs one, a class at one
@@ -280,7 +283,9 @@ impl StudyService {
             .answer(question, Mode::Count, &Settings::default())
             .await?;
         let AnswerBody::Count(count) = answer.answer else {
-            return Err(AnswerError::Failed("a count question got no count answer".into()).into());
+            return Err(StudyError::NotACount {
+                question: question.to_string(),
+            });
         };
         Ok(*count)
     }

@@ -164,11 +164,8 @@ pub(crate) fn is_ordinal_suffix(word: &str) -> bool {
 pub(crate) fn month(word_raw: &str) -> bool {
     let lower = word_raw.to_ascii_lowercase();
     match lower.as_str() {
-        "january" | "february" | "april" | "june" | "july" | "august" | "september" | "october"
-        | "november" | "december" | "jan" | "feb" | "apr" | "jun" | "jul" | "aug" | "sep"
-        | "sept" | "oct" | "nov" | "dec" => true,
         "march" | "may" | "mar" => word_raw.starts_with(|c: char| c.is_uppercase()),
-        _ => false,
+        other => crate::calendar::is_month(other),
     }
 }
 

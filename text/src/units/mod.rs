@@ -12,6 +12,7 @@
 //! a collection unit that is one of Tally's (the same surface, or the same dimension and factor)
 //! lends it the names and symbols Tally lacks; the others join as units of their own.
 
+pub mod choices;
 pub mod collection;
 
 use std::collections::{HashMap, HashSet};

@@ -121,11 +121,12 @@ mod tests {
     use std::sync::Mutex;
 
     use super::*;
-    use crate::search::{search, Ranker, SearchSettings};
+    use crate::search::{search, SearchSettings};
     use tally_documents::sentence_store::conditions::meeting_score;
     use tally_documents::sentence_store::index::{sentences_of, SentenceIndex};
     use tally_documents::sentence_store::keys::entries;
     use tally_text::quantity::description::word_set;
+    use tally_types::Ranker;
 
     /// Sentences in a vector; text score = how many of the query's words a sentence holds.
     #[derive(Default)]

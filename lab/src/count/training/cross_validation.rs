@@ -7,12 +7,12 @@ use std::collections::BTreeMap;
 use super::data::{QueryCandidates, TrainingQuery};
 use tally_engine::count::answer_support::SupportRule;
 use tally_engine::count::candidates::CountCandidate;
-use tally_engine::count::consolidate::Strategy;
 use tally_engine::count::lexical::lexical_confidence;
 use tally_engine::count::metrics::{count_scores, CountScores};
-use tally_engine::count::pipeline::CountSettings;
 use tally_engine::count::prediction::{best_per_snippet, predict};
 use tally_engine::count::question::analyse;
+use tally_types::CountSettings;
+use tally_types::Strategy;
 
 /// Out-of-fold figures: data set → scorer → strategy → threshold → scores.
 pub type CrossValidation =

@@ -24,16 +24,16 @@ use tally_engine::count::answer_support::{
     support_features, AnswerSupport, SupportFeatures, SupportRule, AGREEMENT_RATIO, SUPPORT_FILE,
 };
 use tally_engine::count::calibration::{reliability, Reliability};
-use tally_engine::count::consolidate::Strategy;
 use tally_engine::count::metrics::ratio;
 use tally_engine::count::metrics::{count_scores, CountScores};
 use tally_engine::count::name_cache::NameCache;
-use tally_engine::count::pipeline::CountSettings;
 use tally_engine::count::prediction::{best_per_snippet, predict, scored, Chosen};
 use tally_engine::count::question::analyse;
 use tally_engine::count::ranker::{
     features, noun_fits, CandidateRanker, Features, FitSettings, QueryEvidence,
 };
+use tally_types::CountSettings;
+use tally_types::Strategy;
 
 /// Figures of one ranker training run.
 #[derive(Debug, Clone, Serialize)]

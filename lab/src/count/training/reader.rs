@@ -542,13 +542,13 @@ mod tests {
         let numbers = format!("how many {}", "1,".repeat(245));
         for question in [words, numbers] {
             assert!(question.chars().count() <= 500 && question.chars().count() > 490);
-            let settings = tally_engine::count::CountSettings::default();
+            let settings = tally_types::CountSettings::default();
             let answer = pipeline.answer(
                 &question,
                 &snippets,
-                tally_engine::count::pipeline::Retrieval::Given,
+                tally_types::count::origin::Retrieval::Given,
                 &settings,
-                &tally_engine::count::relevance::SameRarity,
+                &tally_documents::rarity::SameRarity,
                 &mut tally_engine::count::pipeline::carry_on,
             );
             assert!(answer.is_ok(), "{question}: {:?}", answer.err());

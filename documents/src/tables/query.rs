@@ -1,10 +1,75 @@
-//! An aggregation computed over a table's rows in code: what the in-memory store runs, and what
-//! the PostgreSQL store's SQL must agree with (a test holds them together).
+//! An aggregation over one table, typed: the query a question is planned into (which column is
+//! added up or compared, the conditions a row must meet), and its result computed in code (what
+//! the in-memory store runs, and what the PostgreSQL store's SQL must agree with; a test holds
+//! them together). Nothing of a query is text to splice into SQL.
 
 use tally_types::count::Operation;
 
-use super::plan::AggregateQuery;
-use tally_documents::tables::RecordTable;
+use super::RecordTable;
+
+/// A computation over one table, every part typed: nothing of it is text to splice into SQL.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AggregateQuery {
+    /// The table's position among the schemas it was planned against.
+    pub table: usize,
+    /// What is computed.
+    pub operation: Operation,
+    /// The column added up, averaged or compared.
+    pub value_column: Option<usize>,
+    /// The conditions a row must meet to be taken.
+    pub filters: Vec<Filter>,
+}
+
+/// A condition on one column.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Filter {
+    /// The column's position in the table.
+    pub column: usize,
+    /// What its cell must be.
+    pub test: FilterTest,
+    /// As a person checks it: "Opened > 1990".
+    pub described: String,
+}
+
+/// What a cell must be to meet a filter.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FilterTest {
+    /// A number within bounds (in the column's base unit).
+    Within {
+        /// The lower bound, when any.
+        low: Option<Bound>,
+        /// The upper bound, when any.
+        high: Option<Bound>,
+    },
+    /// A text equal to this one, ignoring case.
+    TextIs(String),
+}
+
+/// One end of a range.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bound {
+    /// The bound's value.
+    pub value: f64,
+    /// Whether the value itself is within.
+    pub inclusive: bool,
+}
+
+impl FilterTest {
+    /// Whether a cell meets it.
+    pub fn accepts(&self, number: Option<f64>, text: &str) -> bool {
+        match self {
+            FilterTest::Within { low, high } => {
+                let Some(x) = number else {
+                    return false;
+                };
+                let above = low.is_none_or(|b| x > b.value || (b.inclusive && x == b.value));
+                let below = high.is_none_or(|b| x < b.value || (b.inclusive && x == b.value));
+                above && below
+            }
+            FilterTest::TextIs(wanted) => text.trim().eq_ignore_ascii_case(wanted),
+        }
+    }
+}
 
 /// The result of an aggregation, with the rows it took.
 #[derive(Debug, Clone, PartialEq)]

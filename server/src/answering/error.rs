@@ -1,0 +1,85 @@
+//! Why a question got no answer, by kind: what a caller acts on (a bad request, a wait, a
+//! failure to log), each with its cause kept. The HTTP status is chosen from the kind
+//! (`crate::error`), and nothing is turned into a sentence before it is shown.
+
+use tally_documents::sentence_store::index::SearchIndexError;
+use tally_documents::snippet_index::IndexError;
+use tally_engine::choices::ChoiceError;
+use tally_engine::count::pipeline::PipelineError;
+use tally_engine::search::SearchError;
+use tally_store::db::DbError;
+use tally_types::count::SettingError;
+
+use super::LoadFailure;
+use crate::sources::FetchError;
+
+/// Why a question got no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum AnswerError {
+    #[error("Tally is still loading its corpus and models; try again in a few seconds")]
+    Loading,
+    #[error("Tally cannot answer: {0}")]
+    Unavailable(LoadFailure),
+    /// The question or its settings were refused before any work.
+    #[error(transparent)]
+    BadRequest(#[from] Refused),
+    #[error("too many questions from your address; try again in {0} s")]
+    RateLimited(u64),
+    #[error("Tally is answering as many questions as it can right now; try again in {0} s")]
+    Busy(u64),
+    /// The corpus asked about is being indexed (an upload, or a rebuild after a restart).
+    #[error("the corpus `{corpus}` is being indexed (after an upload, or rebuilt after a restart); ask again in a few seconds")]
+    Indexing { corpus: String },
+    /// Nobody waits for the answer any more (its asker left): it was stopped between stages.
+    #[error("the answer was stopped: nobody waits for it any more")]
+    Cancelled,
+    #[error("the count pipeline failed: {0}")]
+    Count(#[source] PipelineError),
+    #[error("the quantity search failed: {0}")]
+    Search(#[from] SearchError),
+    #[error("the sentence index could not be read: {0}")]
+    SentenceIndex(#[from] SearchIndexError),
+    #[error("the corpora's tables could not be read: {0}")]
+    Tables(#[from] IndexError),
+    #[error("the database failed: {0}")]
+    Database(#[from] DbError),
+    #[error("the snippets could not be fetched: {0}")]
+    Fetch(#[from] FetchError),
+    #[error("the answering task crashed: {0}")]
+    Crashed(#[from] tokio::task::JoinError),
+    /// A count question reached the count pipeline without snippets (a defect, not an input).
+    #[error("no snippets were fetched for the count question")]
+    NoSnippets,
+}
+
+impl From<PipelineError> for AnswerError {
+    /// A pipeline stopped because nobody waits is cancelled, not failed.
+    fn from(error: PipelineError) -> Self {
+        match error {
+            PipelineError::Cancelled => AnswerError::Cancelled,
+            other => AnswerError::Count(other),
+        }
+    }
+}
+
+/// Why a question is refused before any work: each is the asker's to change, with the sentence
+/// that says how.
+#[derive(Debug, thiserror::Error)]
+pub enum Refused {
+    #[error("the question is empty")]
+    EmptyQuestion,
+    #[error("the question is {chars} characters long; at most {max} are accepted")]
+    TooLong { chars: usize, max: usize },
+    #[error("unknown corpus `{corpus}` ({offered})")]
+    UnknownCorpus { corpus: String, offered: String },
+    #[error(transparent)]
+    Setting(#[from] SettingError),
+    #[error(transparent)]
+    Choice(#[from] ChoiceError),
+    #[error("this server reads at most {max} snippets per question (its operator can raise --max-snippets); ask with snippets={max} or fewer")]
+    TooManySnippets { max: usize },
+    #[error("this server has no web search configured (start it with --web-search searxng or brave); use snippet_source=corpus")]
+    NoWebSearch,
+    #[error("there is no snippet set {id} for this question")]
+    NoSnippetSet { id: i64 },
+}

@@ -1,0 +1,222 @@
+//! The query parameters of the API's operations as the description lists them: each with its
+//! range, names and default. The handlers read them through `QueryParams` (each given once) into
+//! `Ask`; these types say what that reading accepts. The count settings' parameters are added
+//! from `COUNT_SETTINGS` (see [`super::count_parameters`]).
+
+use utoipa::{IntoParams, ToSchema};
+
+/// The quantity rankers, by their parameter names.
+#[derive(ToSchema)]
+#[schema(rename_all = "kebab-case")]
+#[allow(dead_code)]
+pub(crate) enum RankerName {
+    Learned,
+    Dense,
+    Qbm25,
+    #[schema(rename = "bm25-filter")]
+    Bm25Filter,
+    Bm25,
+    Entity,
+}
+
+/// How search results are ordered.
+#[derive(ToSchema)]
+#[schema(rename_all = "kebab-case")]
+#[allow(dead_code)]
+pub(crate) enum SortName {
+    Relevance,
+    ValueAscending,
+    ValueDescending,
+}
+
+/// What `/api/search` answers: quantity search, or text search alone.
+#[derive(ToSchema)]
+#[schema(rename_all = "kebab-case")]
+#[allow(dead_code)]
+pub(crate) enum SearchModeName {
+    Quantity,
+    Search,
+}
+
+/// The kinds a streamed question may be asked as.
+#[derive(ToSchema)]
+#[schema(rename_all = "kebab-case")]
+#[allow(dead_code)]
+pub(crate) enum ModeName {
+    Auto,
+    Count,
+    Value,
+    Quantity,
+    Search,
+}
+
+/// Where a count question's snippets come from.
+#[derive(ToSchema)]
+#[schema(rename_all = "kebab-case")]
+#[allow(dead_code)]
+pub(crate) enum SnippetSourceName {
+    Corpus,
+    Web,
+}
+
+/// `GET /api/count`.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct CountQuery {
+    /// The question: 1 to 500 characters, not only spaces.
+    #[param(
+        min_length = 1,
+        max_length = 500,
+        pattern = r"^[\s\S]*[^\s\x00-\x1f\x7f-\x9f][\s\S]*$"
+    )]
+    q: String,
+    /// Where a count question's snippets come from: `corpus` (the local snippet index) or `web`
+    /// (fresh snippets from the web search the server is configured with, `--web-search`; stored
+    /// as a snippet set that the answer names in `origin`, and reused for the same question
+    /// within `--web-snippets-reuse-minutes`); `corpus` by default. `web` on a server without a
+    /// web search is a 400. When the web search fails, the answer comes from the corpus and
+    /// `origin.failure` says why.
+    #[param(inline)]
+    snippet_source: Option<SnippetSourceName>,
+    /// A stored web snippet set (an answer's `origin.set_id`) to answer the same question from
+    /// again, exactly as before, without searching; implies `snippet_source=web`. A set of another
+    /// question, or none, is a 400.
+    #[param(minimum = 1, maximum = 9223372036854775807_i64)]
+    snippet_set: Option<i64>,
+}
+
+/// `GET /api/search`.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct SearchQuery {
+    /// The question: 1 to 500 characters, not only spaces.
+    #[param(
+        min_length = 1,
+        max_length = 500,
+        pattern = r"^[\s\S]*[^\s\x00-\x1f\x7f-\x9f][\s\S]*$"
+    )]
+    q: String,
+    /// `quantity` (the default) or `search` (text only).
+    #[param(inline)]
+    mode: Option<SearchModeName>,
+    /// The ranker (`learned` by default).
+    #[param(inline)]
+    ranker: Option<RankerName>,
+    /// Weight α of the quantity score.
+    #[param(minimum = 0, maximum = 100, default = 1.0)]
+    alpha: Option<f64>,
+    /// Results returned (capped at 1000).
+    #[param(minimum = 1, default = 10)]
+    k: Option<u32>,
+    /// How results are ordered (`relevance` by default).
+    #[param(inline)]
+    sort: Option<SortName>,
+}
+
+/// `GET /api/value`.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct ValueQuery {
+    /// The question: 1 to 500 characters, not only spaces.
+    #[param(
+        min_length = 1,
+        max_length = 500,
+        pattern = r"^[\s\S]*[^\s\x00-\x1f\x7f-\x9f][\s\S]*$"
+    )]
+    q: String,
+}
+
+/// `GET /api/answer/stream`.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct StreamQuery {
+    /// The question: 1 to 500 characters, not only spaces.
+    #[param(
+        min_length = 1,
+        max_length = 500,
+        pattern = r"^[\s\S]*[^\s\x00-\x1f\x7f-\x9f][\s\S]*$"
+    )]
+    q: String,
+    /// `auto` (default: detected from the question), `count`, `value`, `quantity` or `search`.
+    #[param(inline)]
+    mode: Option<ModeName>,
+    /// The ranker of a quantity search (`learned` by default).
+    #[param(inline)]
+    ranker: Option<RankerName>,
+    /// Weight α of the quantity score.
+    #[param(minimum = 0, maximum = 100, default = 1.0)]
+    alpha: Option<f64>,
+    /// Results returned (capped at 1000).
+    #[param(minimum = 1, default = 10)]
+    k: Option<u32>,
+    /// How search results are ordered (`relevance` by default).
+    #[param(inline)]
+    sort: Option<SortName>,
+    /// Where a count question's snippets come from: `corpus` (the default) or `web` (as for
+    /// `/api/count`).
+    #[param(inline)]
+    snippet_source: Option<SnippetSourceName>,
+    /// A stored web snippet set to answer the same question from again (as for `/api/count`).
+    #[param(minimum = 1, maximum = 9223372036854775807_i64)]
+    snippet_set: Option<i64>,
+}
+
+/// A list of recent rows (`/api/feedback`, `/api/questions`).
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct RecentQuery {
+    /// Rows returned.
+    #[param(minimum = 1, maximum = 500, default = 50)]
+    limit: Option<i64>,
+}
+
+/// The verified answers' list.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct VerifiedQuery {
+    /// Rows returned.
+    #[param(minimum = 1, maximum = 500, default = 100)]
+    limit: Option<i64>,
+}
+
+/// A page of the review queue.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct QueueQuery {
+    /// Opinions returned.
+    #[param(minimum = 1, maximum = 500, default = 100)]
+    limit: Option<i64>,
+    /// Opinions to skip: the next page starts at the previous offset plus its limit.
+    #[param(minimum = 0, maximum = 9223372036854775807_i64, default = 0)]
+    offset: Option<i64>,
+}
+
+/// The upload's form (`multipart/form-data`): the fields `POST /api/admin/corpora` reads.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub(crate) struct UploadForm {
+    /// The corpus the documents go into: 1 to 40 lower-case letters, digits, `-` or `_` (not
+    /// `all`).
+    #[schema(pattern = r"^[a-z0-9_-]{1,40}$")]
+    corpus: String,
+    /// One or more files; each is read by its extension or, for a PDF, its first bytes.
+    #[schema(value_type = Vec<String>, format = Binary)]
+    file: Vec<Vec<u8>>,
+    /// A format for every file (see `tally ingest --help`) instead of each file's own; the
+    /// names are the readers' ([`super::build`] lists them).
+    #[schema(nullable = false)]
+    format: Option<String>,
+    /// `add` (the default) or `replace`: replacing deletes the corpus's documents first.
+    #[schema(nullable = false)]
+    mode: Option<String>,
+    /// The admin token, for a form that cannot send the header (before the files).
+    #[schema(nullable = false)]
+    token: Option<String>,
+}
