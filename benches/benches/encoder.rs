@@ -3,6 +3,9 @@
 //!
 //!     cargo bench -p tally-benches --bench encoder
 
+// `missing_docs` is left to the library: `criterion_group!` writes an undocumented `pub fn`.
+#![warn(unreachable_pub)]
+
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};

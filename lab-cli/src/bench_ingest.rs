@@ -21,7 +21,7 @@ const BENCH_CORPUS: &str = "bench";
 const BENCH_PARAGRAPHS: usize = 8;
 
 /// `tally bench ingest`.
-pub fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
+pub(crate) fn bench(args: &BenchIngestArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.resident_of {
         return resident::measure_here(dir, &args.models, args.then_delete.as_deref());
     }

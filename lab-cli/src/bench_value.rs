@@ -8,7 +8,7 @@ use tally_lab::cli::bench::BenchValueArgs;
 use tally_setup::loading::open_sentence_index;
 
 /// `tally bench value`: each question's latency over the sentence index's observations.
-pub fn bench(args: &BenchValueArgs) -> anyhow::Result<()> {
+pub(crate) fn bench(args: &BenchValueArgs) -> anyhow::Result<()> {
     let data = args
         .sentences
         .data

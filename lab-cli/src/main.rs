@@ -2,6 +2,8 @@
 //! apart from the `tally` binary that serves (as meilisearch keeps `meilitool` apart): a change
 //! to an evaluation rebuilds this binary and nothing that serves.
 
+#![warn(missing_docs, unreachable_pub)]
+
 use clap::{Parser, Subcommand};
 use tally_lab::cli::{bench::BenchCommand, EvalCommand, TrainCommand};
 use tally_lab::commands::{
@@ -41,16 +43,10 @@ enum LabCommand {
 }
 
 fn main() -> anyhow::Result<()> {
-    // Before any thread exists: it sets an environment variable candle reads once.
-    tally_encoder::device::run_elementwise_on_caller();
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?
-        .block_on(run())
+    tally_server::cli::run_command(run())
 }
 
 async fn run() -> anyhow::Result<()> {
-    tally_server::cli::start_logging();
     let command = Cli::parse().command;
     if matches!(command, LabCommand::Eval(_)) {
         tally_server::cli::end_quietly_when_stdout_closes();

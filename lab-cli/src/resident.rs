@@ -17,14 +17,14 @@ use tally_setup::flags::ModelArgs;
 /// Resident memory in megabytes, as `/proc/self/status` gives it: all of it, and its anonymous
 /// part (the heap: what a corpus costs beyond the index files the kernel may evict).
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
-pub struct Resident {
+pub(crate) struct Resident {
     pub total_mb: f64,
     pub anonymous_mb: f64,
 }
 
 impl Resident {
     /// This process's resident memory now (Linux; 0 elsewhere).
-    pub fn now() -> Resident {
+    pub(crate) fn now() -> Resident {
         let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
         Resident {
             total_mb: status_mb(&status, "VmRSS:"),
@@ -44,20 +44,20 @@ fn status_mb(status: &str, name: &str) -> f64 {
 
 /// The most memory this process has held resident so far (`VmHWM`), in megabytes (Linux; 0
 /// elsewhere).
-pub fn peak_mb() -> f64 {
+pub(crate) fn peak_mb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status_mb(&status, "VmHWM:")
 }
 
 /// Samples this process's heap (anonymous resident memory) every 20 ms on a thread of its own,
 /// keeping the largest, until stopped.
-pub struct HeapSampler {
+pub(crate) struct HeapSampler {
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
     thread: std::thread::JoinHandle<f64>,
 }
 
 impl HeapSampler {
-    pub fn start() -> HeapSampler {
+    pub(crate) fn start() -> HeapSampler {
         use std::sync::atomic::{AtomicBool, Ordering};
         let stop = std::sync::Arc::new(AtomicBool::new(false));
         let stopped = std::sync::Arc::clone(&stop);
@@ -73,7 +73,7 @@ impl HeapSampler {
     }
 
     /// The largest heap seen, in megabytes.
-    pub fn stop(self) -> f64 {
+    pub(crate) fn stop(self) -> f64 {
         self.stop.store(true, std::sync::atomic::Ordering::Release);
         self.thread.join().unwrap_or(0.0)
     }
@@ -81,14 +81,14 @@ impl HeapSampler {
 
 /// What the child measured: with the corpus loaded, and after deleting it (when asked).
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
-pub struct Measured {
+pub(crate) struct Measured {
     pub loaded: Resident,
     pub after_delete: Option<Resident>,
 }
 
 /// Runs this binary as the measuring child over the index pair in `dir`, with the models of
 /// `models` as a server loads them.
-pub fn measure_in_child(
+pub(crate) fn measure_in_child(
     dir: &Path,
     models: &ModelArgs,
     delete: Option<&str>,
@@ -116,7 +116,11 @@ pub fn measure_in_child(
 }
 
 /// The child's side: open, answer, measure, (delete, answer, measure); prints JSON.
-pub fn measure_here(dir: &Path, models: &ModelArgs, delete: Option<&str>) -> anyhow::Result<()> {
+pub(crate) fn measure_here(
+    dir: &Path,
+    models: &ModelArgs,
+    delete: Option<&str>,
+) -> anyhow::Result<()> {
     let config = EngineConfig {
         snippet_index: dir.join("snippets"),
         sentence_index: dir.join("sentences"),
@@ -178,7 +182,7 @@ pub fn measure_here(dir: &Path, models: &ModelArgs, delete: Option<&str>) -> any
 }
 
 /// A fresh directory beside `dir` for the empty index pair measured before the upload.
-pub fn empty_beside(dir: &Path) -> PathBuf {
+pub(crate) fn empty_beside(dir: &Path) -> PathBuf {
     let mut name = dir.as_os_str().to_owned();
     name.push("-empty");
     PathBuf::from(name)

@@ -24,7 +24,7 @@ mod synthetic;
 pub(crate) use bench::bench;
 
 /// `tally eval search --judged FILE`.
-pub fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
+pub(crate) fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
     let defaults = SearchSettings::default();
     let chosen = SearchChoices {
         ranker: args.ranker.unwrap_or(Ranker::DEFAULT),
@@ -308,7 +308,7 @@ fn print_learned_folds(models: &[tally_engine::count::logistic::Logistic]) {
 
 /// `tally train search-ranker`: the `learned` ranker's weights on every judged query, written
 /// where the engine ships them.
-pub fn train_ranker(args: &TrainSearchRankerArgs) -> anyhow::Result<()> {
+pub(crate) fn train_ranker(args: &TrainSearchRankerArgs) -> anyhow::Result<()> {
     let collection = JudgedCollection::load(&args.judged)?;
     let (encoder, _) = encoder_of(&args.models)?;
     let pool = SearchSettings::for_ranker(Ranker::Learned).pool;

@@ -57,7 +57,7 @@ impl Judged {
     }
 }
 
-pub async fn train(args: &TrainSupportArgs) -> anyhow::Result<()> {
+pub(crate) async fn train(args: &TrainSupportArgs) -> anyhow::Result<()> {
     let judgments = read_judgments(args).await?;
     // The latest accepted judgment of each question (by its normalised wording) counts.
     let mut latest: BTreeMap<String, Judged> = BTreeMap::new();

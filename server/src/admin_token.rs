@@ -88,6 +88,7 @@ impl AdminToken {
         }
     }
 
+    /// Whether an admin token is configured (an empty one counts as none).
     pub fn is_set(&self) -> bool {
         self.token.is_some()
     }

@@ -47,7 +47,7 @@ fn answered_from(corpus_version: String, answer: &Answer) -> AnsweredFrom {
 
 /// Takes one answer from the asker's allowance (`--rate-limit`), or says how long to wait.
 /// Every answering route passes here: counts, searches and value questions alike.
-pub fn admit(state: &AppState, asker: &Asker) -> Result<(), AnswerError> {
+pub(crate) fn admit(state: &AppState, asker: &Asker) -> Result<(), AnswerError> {
     state
         .limiter
         .check(asker.address)
@@ -56,7 +56,7 @@ pub fn admit(state: &AppState, asker: &Asker) -> Result<(), AnswerError> {
 
 /// Stores feedback within the sender's allowance (`--feedback-limit`, counted apart from answers):
 /// the one way in for the API and the page's forms.
-pub async fn store_feedback(
+pub(crate) async fn store_feedback(
     state: &AppState,
     new: NewFeedback,
     asker: &Asker,
@@ -88,7 +88,7 @@ fn feedback_visitor(asker: &Asker) -> Option<Uuid> {
 const ADDRESS_VISITORS: Uuid = Uuid::from_u128(0x5f0e_8a3c_91d2_4b6e_a7c4_3e2d_1b0a_9f87);
 
 /// Answers a value question (`GET /api/value`) within the asker's allowance.
-pub async fn answer_value(
+pub(crate) async fn answer_value(
     state: &AppState,
     question: &str,
     asker: &Asker,
@@ -101,7 +101,7 @@ pub async fn answer_value(
 
 /// Answers a checked question and stores it with its answer, telling `on_stage` about each
 /// stage as it finishes (`unobserved()` when nobody follows the progress).
-pub async fn answer_and_store(
+pub(crate) async fn answer_and_store(
     state: &AppState,
     checked: &Checked,
     asker: &Asker,
@@ -254,7 +254,7 @@ fn new_feedback(form: &FeedbackForm) -> Result<NewFeedback, FormError> {
 const REVIEW_LIMIT: i64 = 50;
 
 /// The server's side of the app.
-pub struct ServerBackend {
+pub(crate) struct ServerBackend {
     pub state: AppState,
 }
 
@@ -462,7 +462,7 @@ impl ServerBackend {
 
 /// Whose history a request may read: everyone's with the admin token (a wrong token is
 /// refused), else the visitor's own; `None` when it has no visitor id (nothing to list).
-pub fn history_of(
+pub(crate) fn history_of(
     state: &AppState,
     visitor: Option<&str>,
     token: Option<&str>,
@@ -503,7 +503,7 @@ fn history_item(row: answers::RecentQuestion) -> HistoryItem {
 }
 
 /// The page's view of a stored answer: the engine's answer with where it is stored.
-pub fn to_page(ask: Ask, stored: StoredAnswer) -> Answered {
+pub(crate) fn to_page(ask: Ask, stored: StoredAnswer) -> Answered {
     Answered {
         ask,
         feedback_key: Uuid::new_v4().to_string(),

@@ -19,7 +19,7 @@ use tally_store::db::DbError;
 use tally_store::feedback::FeedbackRefused;
 
 /// An error that knows how it answers an HTTP request.
-pub trait HttpError: std::fmt::Display {
+pub(crate) trait HttpError: std::fmt::Display {
     fn status(&self) -> StatusCode;
 
     /// What the client is told; by default the error's own sentence.
@@ -198,8 +198,10 @@ impl HttpError for IngestError {
             IngestError::Conflict(_) => StatusCode::CONFLICT,
             IngestError::Answer(e) => e.status(),
             IngestError::Store(e) => e.status(),
-            IngestError::Index(_) => StatusCode::INTERNAL_SERVER_ERROR,
-            IngestError::Stopped => StatusCode::SERVICE_UNAVAILABLE,
+            IngestError::Documents(_) | IngestError::Held(_) | IngestError::Crashed(_) => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
+            IngestError::Stopped | IngestError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -226,7 +228,7 @@ impl From<IngestError> for ApiError {
 
 /// An API error: an HTTP status and a sentence for people, sent as `{"error": "..."}`.
 #[derive(Debug)]
-pub struct ApiError {
+pub(crate) struct ApiError {
     pub status: StatusCode,
     pub message: String,
     /// Seconds to wait before trying again (429 and a busy 503), sent as `Retry-After`.
@@ -234,7 +236,7 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> Self {
         Self {
             status,
             message: message.into(),
@@ -243,7 +245,7 @@ impl ApiError {
     }
 
     /// The API's view of any [`HttpError`].
-    pub fn of(error: &impl HttpError) -> Self {
+    pub(crate) fn of(error: &impl HttpError) -> Self {
         Self {
             status: error.status(),
             message: error.public_message(),

@@ -1,19 +1,22 @@
 //! The `tally` binary's library: HTTP server, command line and wiring between the engine, the
-//! web app and PostgreSQL.
+//! web app and PostgreSQL. Its public modules are what the `tally` and `tally-lab` binaries and
+//! the tests call; the rest is the server's own.
+
+#![warn(missing_docs, unreachable_pub)]
 
 pub mod admin_token;
 pub mod answering;
-pub mod backend;
+mod backend;
 pub mod cli;
 pub mod commands;
-pub mod error;
-pub mod http;
+mod error;
+mod http;
 pub mod ingest;
-pub mod login_throttle;
-pub mod memory;
-pub mod rate_limit;
+mod login_throttle;
+mod memory;
+mod rate_limit;
 pub mod serve;
-pub mod sources;
-pub mod state;
+mod sources;
+mod state;
 pub mod study;
-pub mod web_search;
+mod web_search;

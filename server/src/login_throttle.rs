@@ -16,18 +16,18 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Wrong tokens one address may give per [`WINDOW`]; a person mistyping needs a few.
-pub const MAX_WRONG: u32 = 10;
+pub(crate) const MAX_WRONG: u32 = 10;
 /// How long wrong tokens count against their address.
-pub const WINDOW: Duration = Duration::from_secs(600);
+pub(crate) const WINDOW: Duration = Duration::from_secs(600);
 /// Wrong tokens all addresses together may give per [`WINDOW`] (issue 57: 20,000 guesses from
 /// 20,000 addresses were each answered).
-pub const MAX_WRONG_EVERYWHERE: u32 = 200;
+pub(crate) const MAX_WRONG_EVERYWHERE: u32 = 200;
 /// How long a wrong token's answer is held back.
-pub const DELAY: Duration = Duration::from_secs(1);
+pub(crate) const DELAY: Duration = Duration::from_secs(1);
 
 /// Wrong admin tokens by client address and in all (shared by every clone).
 #[derive(Clone, Default)]
-pub struct LoginThrottle {
+pub(crate) struct LoginThrottle {
     wrong: Arc<Mutex<HashMap<IpAddr, Wrong>>>,
     everywhere: Arc<Mutex<Option<Wrong>>>,
 }
@@ -50,7 +50,7 @@ struct Wrong {
 impl LoginThrottle {
     /// Refused when `client`, or all addresses together, gave too many wrong tokens lately:
     /// says how long until it may try again.
-    pub fn admit(&self, client: IpAddr) -> Result<(), Refusal> {
+    pub(crate) fn admit(&self, client: IpAddr) -> Result<(), Refusal> {
         self.admit_at(client, Instant::now())
     }
 
@@ -77,7 +77,7 @@ impl LoginThrottle {
     }
 
     /// Counts a wrong token from `client`.
-    pub fn wrong_token(&self, client: IpAddr) {
+    pub(crate) fn wrong_token(&self, client: IpAddr) {
         self.wrong_token_at(client, Instant::now());
     }
 
@@ -120,7 +120,7 @@ impl Wrong {
 }
 
 /// The request being handled: who sent it, and whether it gave a wrong admin token.
-pub struct Attempt {
+pub(crate) struct Attempt {
     pub client: IpAddr,
     wrong: AtomicBool,
 }
@@ -132,7 +132,7 @@ tokio::task_local! {
 impl Attempt {
     /// Runs `handle` (a request's handling) as `client`'s attempt; says whether it gave a wrong
     /// admin token.
-    pub async fn scope<F: Future>(client: IpAddr, handle: F) -> (F::Output, bool) {
+    pub(crate) async fn scope<F: Future>(client: IpAddr, handle: F) -> (F::Output, bool) {
         let attempt = Arc::new(Attempt {
             client,
             wrong: AtomicBool::new(false),
@@ -142,12 +142,12 @@ impl Attempt {
     }
 
     /// The client of the request being handled, if this task handles one.
-    pub fn client() -> Option<IpAddr> {
+    pub(crate) fn client() -> Option<IpAddr> {
         ATTEMPT.try_with(|a| a.client).ok()
     }
 
     /// Marks the request being handled as one that gave a wrong token.
-    pub fn gave_wrong_token() {
+    pub(crate) fn gave_wrong_token() {
         let _ = ATTEMPT.try_with(|a| a.wrong.store(true, Ordering::Release));
     }
 }

@@ -3,16 +3,10 @@ use tally_server::cli::{Cli, Command, CorpusCommand};
 use tally_server::commands::{ask, corpus, extract, ingest, read, search, value};
 
 fn main() -> anyhow::Result<()> {
-    // Before any thread exists: it sets an environment variable candle reads once.
-    tally_encoder::device::run_elementwise_on_caller();
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?
-        .block_on(run())
+    tally_server::cli::run_command(run())
 }
 
 async fn run() -> anyhow::Result<()> {
-    tally_server::cli::start_logging();
     let command = Cli::parse().command_or_default();
     if matches!(command, Command::Extract(_) | Command::Read(_)) {
         tally_server::cli::end_quietly_when_stdout_closes();

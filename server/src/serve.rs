@@ -38,6 +38,7 @@ fn engine_config(args: &ServeArgs, data_dir: Option<std::path::PathBuf>) -> Engi
     }
 }
 
+/// `tally serve`: starts the web app and the JSON API, and serves until a signal stops it.
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let listener = TcpListener::bind(args.addr)
         .await

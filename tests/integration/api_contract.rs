@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use crate::support::{demo_server, workspace_root};
+use crate::support::{demo_server, get_as_admin, workspace_root};
 
 fn schemathesis() -> PathBuf {
     let st = workspace_root().join("target/schemathesis-venv/bin/st");
@@ -99,15 +99,8 @@ async fn the_routers_paths_and_the_descriptions_are_the_same_set() {
         &["--encoder", "no-such-encoder", "--admin-token", TOKEN],
     )
     .await;
+    let spec = get_as_admin(&server, "/api/openapi.json").await;
     let client = reqwest::Client::new();
-    let spec: serde_json::Value = client
-        .get(server.url("/api/openapi.json"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
     let paths = spec["paths"].as_object().expect("the description's paths");
     let mut operations = 0;
     for (path, item) in paths {

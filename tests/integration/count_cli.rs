@@ -1,19 +1,16 @@
 //! The count-question commands end to end, from the real binary on the real CoQEx data.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-use crate::support::{data_dir, json_of, scratch_dir, workspace_root};
+use crate::support::{data_dir, json_of, run_from_root, scratch_dir};
 
 /// Runs `tally` from the workspace root (where `models/` is), with the data directory set.
 fn tally(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tally"))
-        .args(args)
-        .current_dir(workspace_root())
-        .env("TALLY_DATA", data_dir())
-        .env_remove("RUST_BACKTRACE")
-        .env_remove("TALLY_INDEX")
-        .output()
-        .expect("the tally binary runs")
+    run_from_root(
+        env!("CARGO_BIN_EXE_tally"),
+        args,
+        &[("TALLY_DATA", data_dir().into_os_string())],
+    )
 }
 
 #[test]

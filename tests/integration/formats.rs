@@ -237,25 +237,7 @@ fn pdf_of_pages(pages: usize) -> Vec<u8> {
         "<< /Type /Pages /Kids [{}] /Count {pages} >>",
         kids.join(" ")
     );
-    let mut out = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (n, object) in objects.iter().enumerate() {
-        offsets.push(out.len());
-        out.extend(format!("{} 0 obj\n{object}\nendobj\n", n + 1).bytes());
-    }
-    let xref = out.len();
-    out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
-    for offset in offsets {
-        out.extend(format!("{offset:010} 00000 n \n").bytes());
-    }
-    out.extend(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .bytes(),
-    );
-    out
+    crate::support::pdf_of(&objects)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,19 +1,13 @@
 //! The quantity-search commands end to end, from the real binary: search on the embedded demo
 //! corpus, and the evaluation on the real Qsearch judged sentences.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-use crate::support::{json_of, scratch_dir, workspace_root};
+use crate::support::{json_of, run_from_root, scratch_dir};
 
+/// Runs `tally` from the workspace root on the demo corpus (no data directory).
 fn tally(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tally"))
-        .args(args)
-        .current_dir(workspace_root())
-        .env_remove("RUST_BACKTRACE")
-        .env_remove("TALLY_SEARCH_INDEX")
-        .env_remove("TALLY_DATA")
-        .output()
-        .expect("the tally binary runs")
+    run_from_root(env!("CARGO_BIN_EXE_tally"), args, &[])
 }
 
 /// A search over the demo corpus (the data directory points nowhere).

@@ -5,22 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-/// The workspace root: tests run the server from there so that `models/` and `target/site`
-/// resolve as they do for the README's commands.
-pub fn workspace_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .canonicalize()
-        .expect("workspace root exists")
-}
-
-/// A scratch directory for one test under `target/test-runs`, emptied first.
-pub fn scratch_dir(name: &str) -> PathBuf {
-    let dir = workspace_root().join("target/test-runs").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir can be created");
-    dir
-}
+#[path = "../shared_paths.rs"]
+mod shared_paths;
+pub use shared_paths::{data_dir, json_of, run_from_root, scratch_dir, workspace_root};
 
 pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
@@ -191,23 +178,6 @@ pub fn require_built_site() {
     );
 }
 
-/// The shared data directory: `TALLY_DATA`, or `../shared/data` beside the workspace.
-pub fn data_dir() -> PathBuf {
-    std::env::var_os("TALLY_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("../shared/data"))
-}
-
-/// The JSON object a successful command printed on stdout.
-pub fn json_of(out: &std::process::Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
 /// A server on the embedded demo corpus (an empty data directory), ready to answer.
 pub async fn demo_server(name: &str, args: &[&str]) -> Server {
     let server = demo_server_starting(name, args).await;
@@ -368,4 +338,28 @@ pub async fn upload(
     let status = response.status();
     let body = response.json().await.unwrap_or(serde_json::Value::Null);
     (status, body, started.elapsed().as_secs_f64())
+}
+
+/// A PDF file of `objects` (object 1 the catalogue), with its cross-reference table: the hostile
+/// PDFs of the upload tests are written from their objects alone.
+pub fn pdf_of(objects: &[String]) -> Vec<u8> {
+    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (n, object) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend(format!("{} 0 obj\n{object}\nendobj\n", n + 1).bytes());
+    }
+    let xref = out.len();
+    out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
+    for offset in offsets {
+        out.extend(format!("{offset:010} 00000 n \n").bytes());
+    }
+    out.extend(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .bytes(),
+    );
+    out
 }

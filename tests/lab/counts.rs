@@ -1,20 +1,6 @@
 //! `tally-lab eval count | cnp | instances` and `tally-lab bench count` on the real CoQEx data.
 
-use std::process::{Command, Output};
-
-use crate::support::{data_dir, json_of, scratch_dir, workspace_root};
-
-/// Runs `tally-lab` from the workspace root (where `models/` is), with the data directory set.
-fn lab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tally-lab"))
-        .args(args)
-        .current_dir(workspace_root())
-        .env("TALLY_DATA", data_dir())
-        .env_remove("RUST_BACKTRACE")
-        .env_remove("TALLY_INDEX")
-        .output()
-        .expect("the tally-lab binary runs")
-}
+use crate::support::{data_dir, json_of, lab, scratch_dir};
 
 fn path(rel: &str) -> String {
     data_dir().join(rel).to_string_lossy().into_owned()

@@ -1,19 +1,6 @@
 //! `tally-lab eval search` on the real Qsearch judged sentences.
 
-use std::process::{Command, Output};
-
-use crate::support::{data_dir, json_of, workspace_root};
-
-fn lab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tally-lab"))
-        .args(args)
-        .current_dir(workspace_root())
-        .env_remove("RUST_BACKTRACE")
-        .env_remove("TALLY_SEARCH_INDEX")
-        .env_remove("TALLY_DATA")
-        .output()
-        .expect("the tally-lab binary runs")
-}
+use crate::support::{data_dir, json_of, lab};
 
 #[test]
 fn eval_search_scores_the_qsearch_dev_queries_and_qbm25_beats_bm25() {

@@ -155,7 +155,7 @@ struct SlowQuery {
 }
 
 /// `tally bench search`.
-pub fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
+pub(crate) fn bench(args: &BenchSearchArgs) -> anyhow::Result<()> {
     let dir = args
         .index
         .clone()

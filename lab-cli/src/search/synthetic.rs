@@ -11,7 +11,7 @@ use tally_lab::search::eval::JudgedCollection;
 use tally_text::random::SplitMix64;
 
 /// Real documents from the data directory (none without one).
-pub fn real_documents(data: Option<&Path>) -> anyhow::Result<Vec<Document>> {
+pub(super) fn real_documents(data: Option<&Path>) -> anyhow::Result<Vec<Document>> {
     let mut documents = Vec::new();
     let Some(dir) = data else {
         return Ok(documents);
@@ -30,7 +30,7 @@ pub fn real_documents(data: Option<&Path>) -> anyhow::Result<Vec<Document>> {
 
 /// The fixed query set: the Qsearch dev queries when the data has them, and queries over the
 /// generated sentences.
-pub fn bench_queries(data: Option<&Path>) -> Vec<String> {
+pub(super) fn bench_queries(data: Option<&Path>) -> Vec<String> {
     let mut queries: Vec<String> = data
         .map(|d| d.join(tally_documents::corpus::catalogue::QSEARCH.path))
         .and_then(|p| JudgedCollection::load(&p).ok())
@@ -55,7 +55,7 @@ pub fn bench_queries(data: Option<&Path>) -> Vec<String> {
 }
 
 /// The benchmark corpus's generator: the same corpus on every run (a fixed SplitMix64 seed).
-pub struct Generator {
+pub(super) struct Generator {
     random: SplitMix64,
 }
 
@@ -119,7 +119,7 @@ const COMPANIES: &[&str] = &[
 ];
 
 impl Generator {
-    pub fn new(seed: u64) -> Self {
+    pub(super) fn new(seed: u64) -> Self {
         Generator {
             random: SplitMix64::new(seed),
         }
@@ -158,7 +158,7 @@ impl Generator {
     }
 
     /// The `n`-th generated sentence, as a one-sentence document.
-    pub fn document(&mut self, n: usize) -> Document {
+    pub(super) fn document(&mut self, n: usize) -> Document {
         let text = self.sentence();
         Document {
             id: format!("generated-{n}"),

@@ -11,7 +11,9 @@ pub struct Checked {
     pub ask: Ask,
     /// The kind the asker chose; `None`: detected from the question.
     pub forced: Option<QuestionKind>,
+    /// The count settings, each checked within its range.
     pub count: CountSettings,
+    /// The search settings, checked.
     pub search: SearchSettings,
     /// Where a count question's snippets come from.
     pub snippet_source: SnippetSource,

@@ -7,9 +7,11 @@ use super::*;
 pub struct Engines {
     /// Shared with the local snippet source, which retrieves from it.
     pub snippets: Arc<SnippetIndex>,
+    /// The count pipeline with its models.
     pub pipeline: CountPipeline,
     /// Sentences for quantity search, and their quantities as observations for value questions.
     pub sentences: SentenceIndex,
+    /// The sentence encoder, when it loaded.
     pub encoder: Option<Arc<Encoder>>,
     /// Questions the loaded corpora answer, for the page to offer.
     pub examples: ExampleQuestions,
@@ -20,8 +22,11 @@ pub struct Engines {
 /// Questions of each kind the loaded corpora answer (the demo corpus's, loaded on every server).
 #[derive(Debug, Clone, Default)]
 pub struct ExampleQuestions {
+    /// Count questions the corpora answer.
     pub count: Vec<String>,
+    /// Value questions the corpora answer.
     pub value: Vec<String>,
+    /// Quantity searches the corpora answer.
     pub quantity: Vec<String>,
 }
 

@@ -17,35 +17,49 @@ use crate::sources::FetchError;
 #[derive(Debug, thiserror::Error)]
 pub enum AnswerError {
     #[error("Tally is still loading its corpus and models; try again in a few seconds")]
+    /// The corpora and models are still loading.
     Loading,
     #[error("Tally cannot answer: {0}")]
+    /// The corpora or models could not be loaded.
     Unavailable(LoadFailure),
     /// The question or its settings were refused before any work.
     #[error(transparent)]
     BadRequest(#[from] Refused),
     #[error("too many questions from your address; try again in {0} s")]
+    /// The asker's address asked too often; it may ask again in this many seconds.
     RateLimited(u64),
     #[error("Tally is answering as many questions as it can right now; try again in {0} s")]
+    /// Every answer slot is taken and the queue is full; ask again in this many seconds.
     Busy(u64),
     /// The corpus asked about is being indexed (an upload, or a rebuild after a restart).
     #[error("the corpus `{corpus}` is being indexed (after an upload, or rebuilt after a restart); ask again in a few seconds")]
-    Indexing { corpus: String },
+    Indexing {
+        /// The corpus's name.
+        corpus: String,
+    },
     /// Nobody waits for the answer any more (its asker left): it was stopped between stages.
     #[error("the answer was stopped: nobody waits for it any more")]
     Cancelled,
     #[error("the count pipeline failed: {0}")]
+    /// The count pipeline failed.
     Count(#[source] PipelineError),
     #[error("the quantity search failed: {0}")]
+    /// The quantity search failed.
     Search(#[from] SearchError),
     #[error("the sentence index could not be read: {0}")]
+    /// The sentence index could not be read (a value question).
     SentenceIndex(#[from] SearchIndexError),
     #[error("the corpora's tables could not be read: {0}")]
+    /// The snippet index's record tables could not be read (an aggregation).
     Tables(#[from] IndexError),
     #[error("the database failed: {0}")]
+    /// The database failed (an aggregation in SQL, a stored snippet set).
     Database(#[from] DbError),
     #[error("the snippets could not be fetched: {0}")]
+    /// The snippet source failed.
     Fetch(#[from] FetchError),
     #[error("the answering task crashed: {0}")]
+    /// The task computing the answer panicked or was dropped.
     Crashed(#[from] tokio::task::JoinError),
     /// A count question reached the count pipeline without snippets (a defect, not an input).
     #[error("no snippets were fetched for the count question")]
@@ -67,19 +81,43 @@ impl From<PipelineError> for AnswerError {
 #[derive(Debug, thiserror::Error)]
 pub enum Refused {
     #[error("the question is empty")]
+    /// Nothing but spaces was asked.
     EmptyQuestion,
     #[error("the question is {chars} characters long; at most {max} are accepted")]
-    TooLong { chars: usize, max: usize },
+    /// The question is longer than the server takes.
+    TooLong {
+        /// The question's length in characters.
+        chars: usize,
+        /// The most the server takes.
+        max: usize,
+    },
     #[error("unknown corpus `{corpus}` ({offered})")]
-    UnknownCorpus { corpus: String, offered: String },
+    /// The corpus asked is not one of the server's.
+    UnknownCorpus {
+        /// The corpus asked.
+        corpus: String,
+        /// The corpora there are, as a sentence lists them.
+        offered: String,
+    },
     #[error(transparent)]
+    /// A count setting is out of its range.
     Setting(#[from] SettingError),
     #[error(transparent)]
+    /// A search setting is out of its range.
     Choice(#[from] ChoiceError),
     #[error("this server reads at most {max} snippets per question (its operator can raise --max-snippets); ask with snippets={max} or fewer")]
-    TooManySnippets { max: usize },
+    /// More snippets were asked than the server reads per question.
+    TooManySnippets {
+        /// The most the server reads (`--max-snippets`).
+        max: usize,
+    },
     #[error("this server has no web search configured (start it with --web-search searxng or brave); use snippet_source=corpus")]
+    /// Web snippets were asked of a server without a web search.
     NoWebSearch,
     #[error("there is no snippet set {id} for this question")]
-    NoSnippetSet { id: i64 },
+    /// The stored snippet set named is not this question's.
+    NoSnippetSet {
+        /// The snippet set named.
+        id: i64,
+    },
 }

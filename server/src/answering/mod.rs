@@ -134,9 +134,13 @@ impl Drop for Wanted {
 /// Paths and models the service loads from.
 #[derive(Debug, Clone)]
 pub struct EngineConfig {
+    /// The snippet index's directory (count questions).
     pub snippet_index: PathBuf,
+    /// The sentence index's directory (value questions, quantity search).
     pub sentence_index: PathBuf,
+    /// The data sets' directory, when there is one.
     pub data_dir: Option<PathBuf>,
+    /// A span model other than the built-in one.
     pub span_model: Option<PathBuf>,
     /// Characters of its sentence the count reader reads on each side of a count.
     pub reader_context_chars: usize,

@@ -54,7 +54,7 @@ pub(super) struct HeldTables {
 impl HeldTables {
     /// The tables of `corpora` (and of any other corpus held), read from `index` where not held
     /// yet.
-    pub fn of(
+    pub(super) fn of(
         &self,
         index: &SnippetIndex,
         corpora: &[String],
@@ -77,7 +77,7 @@ impl HeldTables {
     }
 
     /// Forgets `corpus`'s tables (it is being indexed, replaced or deleted).
-    pub fn forget(&self, corpus: &str) {
+    pub(super) fn forget(&self, corpus: &str) {
         let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
         if held.corpora().iter().any(|c| c == corpus) {
             let mut shrunk = MemoryRecords::clone(&held);

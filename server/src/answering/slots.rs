@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::oneshot;
 
 /// The slots and the questions waiting for one.
-pub struct Slots {
+pub(super) struct Slots {
     inner: Mutex<Inner>,
     max_waiting: usize,
 }
@@ -40,7 +40,7 @@ struct Waiter {
 }
 
 /// One computing answer's slot; given back (to the fairest waiter) when dropped.
-pub struct Slot {
+pub(super) struct Slot {
     slots: Arc<Slots>,
     client: Option<IpAddr>,
     costly: bool,
@@ -48,11 +48,11 @@ pub struct Slot {
 
 /// No slot, and the queue is full.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Full;
+pub(super) struct Full;
 
 impl Slots {
     /// `concurrent` slots, and up to `max_waiting` questions waiting for one.
-    pub fn new(concurrent: usize, max_waiting: usize) -> Arc<Self> {
+    pub(super) fn new(concurrent: usize, max_waiting: usize) -> Arc<Self> {
         Arc::new(Slots {
             inner: Mutex::new(Inner {
                 total: concurrent.max(1),
@@ -68,7 +68,7 @@ impl Slots {
 
     /// A slot for `client`'s question (`costly` or plain): at once, after waiting its turn, or
     /// [`Full`].
-    pub async fn take(
+    pub(super) async fn take(
         self: &Arc<Self>,
         client: Option<IpAddr>,
         costly: bool,
@@ -101,7 +101,7 @@ impl Slots {
     }
 
     /// Answers computing now, whoever asked them.
-    pub fn computing(&self) -> usize {
+    pub(super) fn computing(&self) -> usize {
         let inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         inner.total - inner.free
     }

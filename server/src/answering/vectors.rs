@@ -21,7 +21,7 @@ use super::Engines;
 const YIELD_AT_MOST: Duration = Duration::from_secs(2);
 
 /// What the job asks of the service it runs in.
-pub struct ServiceState {
+pub(super) struct ServiceState {
     /// Whether an answer is being computed now.
     pub answering: Box<dyn Fn() -> bool + Send + Sync>,
     /// Whether a corpus is being indexed now (then no vector is dropped: a corpus being
@@ -30,7 +30,7 @@ pub struct ServiceState {
 }
 
 /// The job's thread, and what it last reported.
-pub struct VectorWorker {
+pub(super) struct VectorWorker {
     /// Raised when the corpora changed since the last run began.
     changed: Mutex<bool>,
     wake: Condvar,
@@ -41,7 +41,11 @@ pub struct VectorWorker {
 
 impl VectorWorker {
     /// Starts the job over `engines`' sentence index with `encoder`; it runs at once.
-    pub fn start(engines: Arc<Engines>, encoder: Arc<Encoder>, service: ServiceState) -> Arc<Self> {
+    pub(super) fn start(
+        engines: Arc<Engines>,
+        encoder: Arc<Encoder>,
+        service: ServiceState,
+    ) -> Arc<Self> {
         let worker = Arc::new(VectorWorker {
             changed: Mutex::new(true),
             wake: Condvar::new(),
@@ -59,7 +63,7 @@ impl VectorWorker {
     }
 
     /// The corpora changed: the running run stops after its batch, and the job scans again.
-    pub fn wake(&self) {
+    pub(super) fn wake(&self) {
         *lock(&self.changed) = true;
         self.restart.store(true, Ordering::Relaxed);
         self.wake.notify_one();
@@ -67,7 +71,7 @@ impl VectorWorker {
 
     /// Each corpus's sentences with a vector, as the job last counted them (`None` before its
     /// first scan).
-    pub fn progress(&self) -> Option<VectorProgress> {
+    pub(super) fn progress(&self) -> Option<VectorProgress> {
         lock(&self.progress).clone()
     }
 

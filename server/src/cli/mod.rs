@@ -17,6 +17,7 @@ use tally_setup::flags::{
     CorpusArgs, IndexArgs, ModelArgs, ModelFiles, SentenceIndexArgs, DEFAULT_SENTENCE_INDEX,
 };
 
+/// `tally`'s command line.
 #[derive(Debug, Parser)]
 #[command(
     name = "tally",
@@ -28,10 +29,12 @@ use tally_setup::flags::{
                   Without a sub-command, `tally` runs `tally serve`."
 )]
 pub struct Cli {
+    /// The sub-command; `serve` when none is given.
     #[command(subcommand)]
     pub command: Option<Command>,
 }
 
+/// `tally`'s sub-commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the web app and JSON API (the default).
@@ -61,6 +64,7 @@ pub enum Command {
     Extract(ExtractArgs),
 }
 
+/// `tally read`'s flags.
 #[derive(Debug, Clone, Args)]
 pub struct ReadArgs {
     /// The files to read.
@@ -77,6 +81,7 @@ pub struct ReadArgs {
     pub json: bool,
 }
 
+/// `tally extract`'s flags.
 #[derive(Debug, Clone, Args)]
 pub struct ExtractArgs {
     /// The text; without it (or with `-`), each line of standard input is one document.
@@ -87,6 +92,7 @@ pub struct ExtractArgs {
     pub json: bool,
 }
 
+/// `tally ingest`'s flags.
 #[derive(Debug, Clone, Args)]
 pub struct IngestArgs {
     /// Files to ingest.
@@ -113,8 +119,10 @@ pub struct IngestArgs {
     /// With a database: add to a corpus that exists, or replace its documents.
     #[arg(long, default_value = "add")]
     pub mode: UploadMode,
+    /// The indexes written.
     #[command(flatten)]
     pub indexes: IndexArgs,
+    /// Whether and how the sentence vectors are stored.
     #[command(flatten)]
     pub vectors: IngestVectorArgs,
 }
@@ -126,6 +134,7 @@ pub struct IngestVectorArgs {
     /// progress (resumable: interrupted, the next `tally ingest` or a server goes on).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub sentence_vectors: bool,
+    /// The models the vectors are encoded with.
     #[command(flatten)]
     pub model_files: ModelFiles,
 }
@@ -137,19 +146,23 @@ pub enum IngestInto {
     Count,
     /// The sentence index (quantity search and value questions).
     Search,
+    /// Both indexes.
     Both,
 }
 
 impl IngestInto {
+    /// Whether the snippet index is filled.
     pub fn snippets(self) -> bool {
         matches!(self, IngestInto::Count | IngestInto::Both)
     }
 
+    /// Whether the sentence index is filled.
     pub fn sentences(self) -> bool {
         matches!(self, IngestInto::Search | IngestInto::Both)
     }
 }
 
+/// `tally corpus`'s sub-commands.
 #[derive(Debug, Subcommand)]
 pub enum CorpusCommand {
     /// Each corpus with its snippets and sentences.
@@ -158,6 +171,7 @@ pub enum CorpusCommand {
     Delete {
         /// The corpus's name (as `tally corpus list` prints it).
         name: String,
+        /// The indexes it is deleted from.
         #[command(flatten)]
         indexes: IndexArgs,
     },
@@ -180,6 +194,7 @@ pub struct SearchSettingsArgs {
     pub sort: SortOrder,
 }
 
+/// `tally search`'s flags.
 #[derive(Debug, Clone, Args)]
 pub struct SearchArgs {
     /// The query ("phones under $300 with at least 128 GB").
@@ -187,14 +202,18 @@ pub struct SearchArgs {
     /// Print the whole result as JSON.
     #[arg(long)]
     pub json: bool,
+    /// The search's settings.
     #[command(flatten)]
     pub settings: SearchSettingsArgs,
+    /// The sentence index searched.
     #[command(flatten)]
     pub sentences: SentenceIndexArgs,
+    /// The models a ranker may need.
     #[command(flatten)]
     pub models: ModelArgs,
 }
 
+/// `tally value`'s flags.
 #[derive(Debug, Clone, Args)]
 pub struct ValueArgs {
     /// The question ("how tall is the Eiffel Tower").
@@ -213,8 +232,10 @@ pub struct ValueArgs {
         default_value = DEFAULT_SENTENCE_INDEX
     )]
     pub search_index: PathBuf,
+    /// The snippet index (its tables answer first).
     #[command(flatten)]
     pub snippets: CorpusArgs,
+    /// The models the service loads.
     #[command(flatten)]
     pub models: ModelArgs,
 }
@@ -263,10 +284,13 @@ pub struct AskArgs {
     /// Search results shown (the page's `k`).
     #[arg(long, default_value_t = tally_types::search::DEFAULT_RESULTS)]
     pub k: usize,
+    /// The snippet index asked.
     #[command(flatten)]
     pub corpus: CorpusArgs,
+    /// The models the service loads.
     #[command(flatten)]
     pub models: ModelArgs,
+    /// The count settings.
     #[command(flatten)]
     pub settings: CountFlags,
 }
@@ -296,6 +320,22 @@ impl Cli {
                 None => unreachable!("`serve` was given"),
             })
     }
+}
+
+/// Runs a binary's `command` (`tally`'s or `tally-lab`'s) on a multi-threaded runtime, logging
+/// to stderr.
+pub fn run_command(
+    command: impl std::future::Future<Output = anyhow::Result<()>>,
+) -> anyhow::Result<()> {
+    // Before any thread exists: it sets an environment variable candle reads once.
+    tally_encoder::device::run_elementwise_on_caller();
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(async {
+            start_logging();
+            command.await
+        })
 }
 
 /// Logs (`TALLY_LOG`, default `info`) go to stderr: stdout is for what a command prints (JSON,

@@ -11,6 +11,7 @@ use tally_setup::flags::{DataArgs, IndexArgs, ModelFiles};
 /// unlimited feedback put 200 rows in the review queue in 0.19 s).
 pub const DEFAULT_FEEDBACK_LIMIT: u32 = 20;
 
+/// `tally serve`'s flags.
 #[derive(Debug, Clone, Args)]
 pub struct ServeArgs {
     /// Address to listen on.
@@ -26,12 +27,15 @@ pub struct ServeArgs {
     #[arg(long, env = "TALLY_PG_DIR", default_value = "target/tally-pg")]
     pub pg_dir: PathBuf,
 
+    /// The data sets' directory.
     #[command(flatten)]
     pub data: DataArgs,
 
+    /// The models loaded.
     #[command(flatten)]
     pub model_files: ModelFiles,
 
+    /// The indexes answered from.
     #[command(flatten)]
     pub indexes: IndexArgs,
 

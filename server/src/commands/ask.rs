@@ -8,6 +8,7 @@ use crate::answering::{unobserved, Answerer};
 
 use crate::cli::AskArgs;
 
+/// `tally ask QUESTION`: the answer through the service every entry point answers with.
 pub async fn ask(args: &AskArgs) -> anyhow::Result<()> {
     // One answer at a time, none waiting: the command asks one question.
     let answerer = Answerer::new(1, 0)

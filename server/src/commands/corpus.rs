@@ -48,11 +48,13 @@ fn open(args: &IndexArgs) -> anyhow::Result<(SnippetIndex, SentenceIndex)> {
     ))
 }
 
+/// The snippet index in `dir`, created when there is none.
 pub fn open_snippets(dir: &Path) -> anyhow::Result<SnippetIndex> {
     SnippetIndex::open_or_create(dir)
         .with_context(|| format!("the snippet index in {} could not be opened", dir.display()))
 }
 
+/// The sentence index in `dir`, created when there is none.
 pub fn open_sentences(dir: &Path) -> anyhow::Result<SentenceIndex> {
     SentenceIndex::open_or_create(dir).with_context(|| {
         format!(

@@ -18,7 +18,7 @@ fn print_certainty(a: &CountAnswer) {
 }
 
 /// A count answer for people (`tally ask`).
-pub fn print_answer(a: &CountAnswer) {
+pub(super) fn print_answer(a: &CountAnswer) {
     println!("{}", a.question);
     // Computed over a table's rows: the result, how, and the rows taken.
     if let Some(aggregation) = &a.aggregation {

@@ -32,6 +32,7 @@ struct Document {
     quantities: Vec<Found>,
 }
 
+/// `tally extract [TEXT]`: the quantities Tally reads in a text, or in each line of standard input.
 pub fn extract_command(args: &ExtractArgs) -> anyhow::Result<()> {
     let texts: Vec<String> = match args.text.as_deref() {
         Some("-") | None => std::io::stdin()

@@ -3,7 +3,7 @@
 
 pub mod ask;
 pub mod corpus;
-pub mod count;
+mod count;
 pub mod extract;
 pub mod ingest;
 pub mod read;

@@ -10,6 +10,7 @@ use tally_documents::corpus::structure::{passages_of, without_place, Record};
 use super::ingest::file_format;
 use crate::cli::ReadArgs;
 
+/// `tally read FILE…`: what Tally reads in each file, passage by passage with its place.
 pub fn read(args: &ReadArgs) -> anyhow::Result<()> {
     for file in &args.files {
         let format = file_format(file, args.format)?;

@@ -12,6 +12,7 @@ use tally_types::ValueAnswer;
 use crate::answering::{unobserved, Answerer};
 use crate::cli::ValueArgs;
 
+/// `tally value QUESTION`: one value with its evidence, through the answering service.
 pub async fn value(args: &ValueArgs) -> anyhow::Result<()> {
     let answerer = Answerer::new(1, 0);
     let checked = answerer.check(&args.asked())?;

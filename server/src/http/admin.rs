@@ -39,7 +39,7 @@ use tally_app::backend::cookie_value;
 use tally_app::model::ADMIN_COOKIE;
 
 /// Largest upload accepted (all files of one request).
-pub const MAX_UPLOAD_BYTES: usize = 64 * 1024 * 1024;
+pub(crate) const MAX_UPLOAD_BYTES: usize = 64 * 1024 * 1024;
 
 /// How often a job's event stream reads its row.
 const JOB_POLL: Duration = Duration::from_millis(250);
@@ -52,22 +52,14 @@ const JOB_POLL: Duration = Duration::from_millis(250);
     description = "The files are stored as the corpus's documents and indexed by a job that every server follows; a file Tally cannot read is listed with its reason in the job's outcomes, and an upload with no readable file is a 400 naming each. A browser form (Accept: text/html) is sent to the job's page (303). Admin token (`Authorization: Bearer …`, the login cookie, or the form's `token` field before the files; 403 without it).",
     request_body(content = crate::http::openapi::UploadForm, content_type = "multipart/form-data"),
     responses(
+        crate::http::openapi::CorpusErrors,
         (status = 202, description = "The documents are stored; the job indexes them", body = crate::http::openapi::IngestJobBody),
         (status = 303, description = "From the corpus page's form: to the job's page"),
-        (status = 408, response = crate::http::openapi::RequestTimeout),
-        (status = 413, response = crate::http::openapi::PayloadTooLarge),
-        (status = 415, response = crate::http::openapi::UnsupportedMediaType),
-        (status = 422, response = crate::http::openapi::Unprocessable),
+        crate::http::openapi::BodyErrors,
         (status = 409, description = "The corpus is being indexed by another job", body = crate::http::openapi::ErrorBody),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 401, response = crate::http::openapi::Unauthorized),
-        (status = 403, response = crate::http::openapi::Forbidden),
-        (status = 429, response = crate::http::openapi::TooManyRequests),
-        (status = 500, response = crate::http::openapi::ServerError),
-        (status = 503, response = crate::http::openapi::Unavailable),
     )
 )]
-pub async fn upload(
+pub(crate) async fn upload(
     State(state): State<AppState>,
     headers: HeaderMap,
     multipart: Result<Multipart, MultipartRejection>,
@@ -131,9 +123,9 @@ struct UploadForm {
 }
 
 /// The largest value of a short form field (`token`, `corpus`, `format`, `mode`), in bytes.
-pub const MAX_FIELD_BYTES: usize = 1024;
+pub(crate) const MAX_FIELD_BYTES: usize = 1024;
 /// The longest file name an upload may carry, in bytes (most file systems allow 255).
-pub const MAX_FILE_NAME_BYTES: usize = 255;
+pub(crate) const MAX_FILE_NAME_BYTES: usize = 255;
 /// The upload form's fields, for the sentence that refuses another.
 const UPLOAD_FIELDS: &str = "token, form_token, corpus, format, mode, file";
 
@@ -284,15 +276,11 @@ async fn short_field(
     summary = "An ingestion job: its state, progress and each file's outcome",
     params(("id" = String, Path, description = "The job's id")),
     responses(
+        crate::http::openapi::CorpusErrors,
         (status = 200, description = "The job", body = crate::http::openapi::IngestJobBody),
-        (status = 404, response = crate::http::openapi::NotFound),
-        (status = 422, response = crate::http::openapi::Unprocessable),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 500, response = crate::http::openapi::ServerError),
-        (status = 503, response = crate::http::openapi::Unavailable),
     )
 )]
-pub async fn job(
+pub(crate) async fn job(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<IngestJob>, ApiError> {
@@ -307,19 +295,12 @@ pub async fn job(
     description = "Admin token (`Authorization: Bearer …` or the login cookie; 403 without it).",
     params(("id" = String, Path, description = "The job's id")),
     responses(
+        crate::http::openapi::CorpusErrors,
         (status = 200, description = "The job, started again", body = crate::http::openapi::IngestJobBody),
-        (status = 404, response = crate::http::openapi::NotFound),
-        (status = 422, response = crate::http::openapi::Unprocessable),
         (status = 409, description = "The job has not failed", body = crate::http::openapi::ErrorBody),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 401, response = crate::http::openapi::Unauthorized),
-        (status = 403, response = crate::http::openapi::Forbidden),
-        (status = 429, response = crate::http::openapi::TooManyRequests),
-        (status = 500, response = crate::http::openapi::ServerError),
-        (status = 503, response = crate::http::openapi::Unavailable),
     )
 )]
-pub async fn restart(
+pub(crate) async fn restart(
     State(state): State<AppState>,
     headers: HeaderMap,
     Path(id): Path<String>,
@@ -338,15 +319,11 @@ pub async fn restart(
     description = "`progress` events with the job as it runs, then one `done`, `failed` or `cancelled` event; the stream ends there.",
     params(("id" = String, Path, description = "The job's id")),
     responses(
+        crate::http::openapi::CorpusErrors,
         (status = 200, description = "Server-sent events, each with the job as JSON", content_type = "text/event-stream", body = String),
-        (status = 404, response = crate::http::openapi::NotFound),
-        (status = 422, response = crate::http::openapi::Unprocessable),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 500, response = crate::http::openapi::ServerError),
-        (status = 503, response = crate::http::openapi::Unavailable),
     )
 )]
-pub async fn job_events(
+pub(crate) async fn job_events(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
@@ -388,16 +365,11 @@ pub async fn job_events(
     summary = "The corpora, with their snippets and sentences",
     description = "Admin token (`Authorization: Bearer …` or the login cookie; 403 without it).",
     responses(
+        crate::http::openapi::CorpusErrors,
         (status = 200, description = "The corpora", body = Vec<crate::http::openapi::CorpusRowBody>),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 401, response = crate::http::openapi::Unauthorized),
-        (status = 403, response = crate::http::openapi::Forbidden),
-        (status = 429, response = crate::http::openapi::TooManyRequests),
-        (status = 500, response = crate::http::openapi::ServerError),
-        (status = 503, response = crate::http::openapi::Unavailable),
     )
 )]
-pub async fn list(
+pub(crate) async fn list(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Result<Json<Vec<CorpusRow>>, ApiError> {
@@ -414,19 +386,12 @@ pub async fn list(
     description = "Its documents, snippets, sentences and tables, on every server. Admin token (`Authorization: Bearer …` or the login cookie; 403 without it).",
     params(("name" = String, Path, pattern = r"^[a-z0-9_-]{1,40}$", description = "The corpus's name")),
     responses(
+        crate::http::openapi::CorpusErrors,
         (status = 200, description = "What was deleted", body = crate::http::openapi::CorpusRowBody),
-        (status = 404, response = crate::http::openapi::NotFound),
-        (status = 422, response = crate::http::openapi::Unprocessable),
         (status = 409, description = "The corpus is being indexed", body = crate::http::openapi::ErrorBody),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 401, response = crate::http::openapi::Unauthorized),
-        (status = 403, response = crate::http::openapi::Forbidden),
-        (status = 429, response = crate::http::openapi::TooManyRequests),
-        (status = 500, response = crate::http::openapi::ServerError),
-        (status = 503, response = crate::http::openapi::Unavailable),
     )
 )]
-pub async fn delete(
+pub(crate) async fn delete(
     State(state): State<AppState>,
     headers: HeaderMap,
     Path(name): Path<String>,
@@ -438,7 +403,7 @@ pub async fn delete(
 }
 
 #[derive(Deserialize)]
-pub struct TokenForm {
+pub(crate) struct TokenForm {
     /// Empty when the page was opened with the login cookie.
     #[serde(default)]
     token: String,
@@ -448,17 +413,17 @@ pub struct TokenForm {
 }
 
 impl TokenForm {
-    pub fn token(&self) -> &str {
+    pub(crate) fn token(&self) -> &str {
         &self.token
     }
 
-    pub fn form_token(&self) -> &str {
+    pub(crate) fn form_token(&self) -> &str {
         &self.form_token
     }
 }
 
 /// `POST /admin/corpora/{name}/delete`: the page's delete button; back to the page.
-pub async fn delete_from_page(
+pub(crate) async fn delete_from_page(
     State(state): State<AppState>,
     headers: HeaderMap,
     Path(name): Path<String>,
@@ -483,7 +448,7 @@ pub async fn delete_from_page(
 
 /// `token=…&` for a page that was opened with the token in its URL (the login cookie needs
 /// none), else nothing.
-pub fn token_parameter(token: Option<&str>) -> String {
+pub(crate) fn token_parameter(token: Option<&str>) -> String {
     match token.filter(|t| !t.is_empty()) {
         Some(token) => format!("token={}&", encode(token)),
         None => String::new(),

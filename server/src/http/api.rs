@@ -42,17 +42,11 @@ use tally_types::StoredAnswer;
         (status = 200, description = "The same client_token was stored before by the same visitor (or with the same content); the earlier row", body = crate::http::openapi::FeedbackBody),
         (status = 409, description = "The client_token was used for another visitor's submission; nothing of it is shown", body = crate::http::openapi::ErrorBody),
         (status = 404, response = crate::http::openapi::NotFound),
-        (status = 408, response = crate::http::openapi::RequestTimeout),
-        (status = 413, response = crate::http::openapi::PayloadTooLarge),
-        (status = 415, response = crate::http::openapi::UnsupportedMediaType),
-        (status = 422, response = crate::http::openapi::Unprocessable),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 429, response = crate::http::openapi::TooManyRequests),
-        (status = 503, response = crate::http::openapi::Unavailable),
-        (status = 500, response = crate::http::openapi::ServerError),
+        crate::http::openapi::BodyErrors,
+        crate::http::openapi::AnsweringErrors,
     )
 )]
-pub async fn post_feedback(
+pub(crate) async fn post_feedback(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
@@ -74,7 +68,10 @@ const FEEDBACK_ROWS: &str = "feedback rows";
 /// Opens the feedback rows to the admin token in the Authorization header. Missing, malformed
 /// or wrong credentials are a 401 that says which would do (RFC 6750); a server without an
 /// admin token keeps the rows closed to everyone (403).
-pub fn admit_to_feedback_rows(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
+pub(crate) fn admit_to_feedback_rows(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<(), ApiError> {
     let given = crate::http::login::given_token(state, headers, None)
         .ok()
         .flatten();
@@ -106,15 +103,10 @@ pub fn admit_to_feedback_rows(state: &AppState, headers: &HeaderMap) -> Result<(
     responses(
         (status = 200, description = "The row", body = crate::http::openapi::FeedbackBody),
         (status = 404, response = crate::http::openapi::NotFound),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 401, response = crate::http::openapi::Unauthorized),
-        (status = 403, response = crate::http::openapi::Forbidden),
-        (status = 429, response = crate::http::openapi::TooManyRequests),
-        (status = 500, response = crate::http::openapi::ServerError),
-        (status = 503, response = crate::http::openapi::Unavailable),
+        crate::http::openapi::AdminErrors,
     )
 )]
-pub async fn get_feedback(
+pub(crate) async fn get_feedback(
     State(state): State<AppState>,
     headers: HeaderMap,
     id: Result<Path<i64>, PathRejection>,
@@ -133,7 +125,7 @@ pub async fn get_feedback(
 }
 
 #[derive(Debug, Deserialize)]
-pub struct ListParams {
+pub(crate) struct ListParams {
     pub limit: Option<i64>,
 }
 
@@ -144,7 +136,7 @@ impl ListParams {
     }
 
     /// The number of rows asked for: 1 to 500, `default` when not given.
-    pub fn limit_or(&self, default: i64) -> Result<i64, ApiError> {
+    pub(crate) fn limit_or(&self, default: i64) -> Result<i64, ApiError> {
         let limit = self.limit.unwrap_or(default);
         if !(1..=500).contains(&limit) {
             return Err(ApiError::new(
@@ -167,15 +159,10 @@ impl ListParams {
     security(("adminToken" = [])),
     responses(
         (status = 200, description = "Feedback rows", body = Vec<crate::http::openapi::FeedbackBody>),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 401, response = crate::http::openapi::Unauthorized),
-        (status = 403, response = crate::http::openapi::Forbidden),
-        (status = 429, response = crate::http::openapi::TooManyRequests),
-        (status = 500, response = crate::http::openapi::ServerError),
-        (status = 503, response = crate::http::openapi::Unavailable),
+        crate::http::openapi::AdminErrors,
     )
 )]
-pub async fn list_feedback(
+pub(crate) async fn list_feedback(
     State(state): State<AppState>,
     headers: HeaderMap,
     params: Result<Query<ListParams>, QueryRejection>,
@@ -188,7 +175,7 @@ pub async fn list_feedback(
 
 /// What anyone may see of the feedback: how many rows, by part and verdict.
 #[derive(Debug, serde::Serialize, schemars::JsonSchema)]
-pub struct FeedbackSummary {
+pub(crate) struct FeedbackSummary {
     pub total: i64,
     pub counts: Vec<feedback::VerdictCount>,
 }
@@ -205,7 +192,7 @@ pub struct FeedbackSummary {
         (status = 500, response = crate::http::openapi::ServerError),
     )
 )]
-pub async fn feedback_summary(
+pub(crate) async fn feedback_summary(
     State(state): State<AppState>,
 ) -> Result<Json<FeedbackSummary>, ApiError> {
     let counts = feedback::counts(&state.db).await?;
@@ -216,13 +203,13 @@ pub async fn feedback_summary(
 }
 
 /// Any other `/api/...` path.
-pub async fn not_found() -> ApiError {
+pub(crate) async fn not_found() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")
 }
 
 /// A request's query parameters, each given at most once: a repeated one is a 400 (which of
 /// its values was meant?).
-pub struct QueryParams(pub HashMap<String, String>);
+pub(crate) struct QueryParams(pub HashMap<String, String>);
 
 impl<S: Send + Sync> axum::extract::FromRequestParts<S> for QueryParams {
     type Rejection = ApiError;
@@ -248,7 +235,7 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for QueryParams {
 
 /// Which settings an endpoint takes besides the question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Takes {
+pub(crate) enum Takes {
     /// The question and the count pipeline's settings (`/api/count`).
     Count,
     /// The question, `mode` and the search's settings (`/api/search`).
@@ -277,7 +264,7 @@ impl Takes {
 
 /// `q`, `mode` and the settings from the query string; unknown or empty parameters and bad
 /// numbers are a 400.
-pub fn ask_from(params: &HashMap<String, String>, takes: Takes) -> Result<Ask, ApiError> {
+pub(crate) fn ask_from(params: &HashMap<String, String>, takes: Takes) -> Result<Ask, ApiError> {
     if let Some(name) = params.keys().find(|name| !takes.accepts(name)) {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -309,7 +296,7 @@ pub fn ask_from(params: &HashMap<String, String>, takes: Takes) -> Result<Ask, A
 }
 
 /// Who sends a request: its address and the visitor cookie, if any.
-pub fn asker(client: SocketAddr, headers: &HeaderMap) -> Asker {
+pub(crate) fn asker(client: SocketAddr, headers: &HeaderMap) -> Asker {
     Asker {
         address: Some(client.ip()),
         visitor: cookie_value(headers, VISITOR_COOKIE),
@@ -321,16 +308,13 @@ pub fn asker(client: SocketAddr, headers: &HeaderMap) -> Asker {
     get,
     path = "/count",
     summary = "Answer a count question (CoQEx): count, CNP_rep, CNP groups, instances, snippets with spans, timings",
-    params(crate::http::openapi::CountQuery),
+    params(crate::http::openapi::QuestionQuery, crate::http::openapi::SnippetQuery),
     responses(
         (status = 200, description = "The answer and where it is stored", body = crate::http::openapi::StoredAnswerBody),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 429, response = crate::http::openapi::TooManyRequests),
-        (status = 503, response = crate::http::openapi::Unavailable),
-        (status = 500, response = crate::http::openapi::ServerError),
+        crate::http::openapi::AnsweringErrors,
     )
 )]
-pub async fn get_count(
+pub(crate) async fn get_count(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
@@ -348,16 +332,13 @@ pub async fn get_count(
     get,
     path = "/search",
     summary = "Quantity-condition search: ranked sentences (or entities) meeting the query's conditions",
-    params(crate::http::openapi::SearchQuery),
+    params(crate::http::openapi::QuestionQuery, crate::http::openapi::SearchModeQuery, crate::http::openapi::SearchSettingsQuery),
     responses(
         (status = 200, description = "The results and where they are stored", body = crate::http::openapi::StoredAnswerBody),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 429, response = crate::http::openapi::TooManyRequests),
-        (status = 503, response = crate::http::openapi::Unavailable),
-        (status = 500, response = crate::http::openapi::ServerError),
+        crate::http::openapi::AnsweringErrors,
     )
 )]
-pub async fn get_search(
+pub(crate) async fn get_search(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
@@ -390,16 +371,13 @@ pub async fn get_search(
     path = "/value",
     summary = "Value question: one consolidated value with its unit, observations and notes (not stored)",
     description = "Answers \"how tall is …\", \"capacity of …\", \"… revenue in 2019\" from the quantities of the sentence index (a table's cell first): every quantity's description (entity, concept words, year, unit) is ranked against the question, the best are converted to one unit and consolidated by the weighted median. `value` is null when nothing answers it, with a `note` saying why.",
-    params(crate::http::openapi::ValueQuery),
+    params(crate::http::openapi::QuestionQuery),
     responses(
         (status = 200, description = "The value answer", body = crate::http::openapi::ValueAnswerBody),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 429, response = crate::http::openapi::TooManyRequests),
-        (status = 503, response = crate::http::openapi::Unavailable),
-        (status = 500, response = crate::http::openapi::ServerError),
+        crate::http::openapi::AnsweringErrors,
     )
 )]
-pub async fn get_value(
+pub(crate) async fn get_value(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
@@ -428,15 +406,10 @@ pub async fn get_value(
     security((), ("adminToken" = [])),
     responses(
         (status = 200, description = "Questions, newest first", body = Vec<crate::http::openapi::RecentQuestionBody>),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 401, response = crate::http::openapi::Unauthorized),
-        (status = 403, response = crate::http::openapi::Forbidden),
-        (status = 429, response = crate::http::openapi::TooManyRequests),
-        (status = 500, response = crate::http::openapi::ServerError),
-        (status = 503, response = crate::http::openapi::Unavailable),
+        crate::http::openapi::AdminErrors,
     )
 )]
-pub async fn list_questions(
+pub(crate) async fn list_questions(
     State(state): State<AppState>,
     headers: HeaderMap,
     params: Result<Query<ListParams>, QueryRejection>,
@@ -460,7 +433,7 @@ pub async fn list_questions(
     summary = "This document",
     responses((status = 200, description = "OpenAPI 3.1", content_type = "application/json", body = Object))
 )]
-pub async fn openapi(State(state): State<AppState>) -> Response {
+pub(crate) async fn openapi(State(state): State<AppState>) -> Response {
     let mut spec = match super::openapi::document() {
         Ok(spec) => spec.clone(),
         Err(e) => {
@@ -493,14 +466,14 @@ pub async fn openapi(State(state): State<AppState>) -> Response {
 }
 
 #[derive(Debug, Deserialize)]
-pub struct ExportParams {
+pub(crate) struct ExportParams {
     format: Option<String>,
     token: Option<String>,
 }
 
 /// `GET /study/export?format=csv|json`: the study's responses, for the holder of the admin token
 /// (`Authorization: Bearer …` or `token=…`).
-pub async fn study_export(
+pub(crate) async fn study_export(
     State(state): State<AppState>,
     headers: HeaderMap,
     params: Result<Query<ExportParams>, QueryRejection>,

@@ -16,12 +16,12 @@ use http_body::{Body as HttpBody, Frame, SizeHint};
 use tokio::time::{Instant, Sleep};
 
 /// The time an upload's body may take in all: 64 MB at about 220 KB/s.
-pub const UPLOAD_BODY_DEADLINE: Duration = Duration::from_secs(300);
+pub(crate) const UPLOAD_BODY_DEADLINE: Duration = Duration::from_secs(300);
 
 /// The deadline a body missed; reading it fails with this error (answered with 408).
 #[derive(Debug, thiserror::Error)]
 #[error("the request body did not arrive in time")]
-pub struct BodyDeadlineMissed;
+pub(crate) struct BodyDeadlineMissed;
 
 /// The request's body, failing once `deadline` has passed.
 struct DeadlineBody {
@@ -65,7 +65,11 @@ fn deadline_for(path: &str, body_deadline: Duration) -> Duration {
 }
 
 /// Gives the request's body its deadline, counted from now (its headers have arrived).
-pub async fn limit_body_time(body_deadline: Duration, request: Request, next: Next) -> Response {
+pub(crate) async fn limit_body_time(
+    body_deadline: Duration,
+    request: Request,
+    next: Next,
+) -> Response {
     let deadline = Instant::now() + deadline_for(request.uri().path(), body_deadline);
     let request = request.map(|inner| {
         Body::new(DeadlineBody {

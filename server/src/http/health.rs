@@ -22,13 +22,13 @@ const DATABASE_CHECK_TIMEOUT: Duration = Duration::from_secs(1);
 /// sees the details (paths, the database's and the loaders' own messages with their commands
 /// and ports), which are otherwise only in the log (issue 57).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Audience {
+pub(crate) enum Audience {
     Public,
     Admin,
 }
 
 /// The audience of a request: the admin when its token (header or login cookie) is right.
-pub fn audience(state: &AppState, headers: &axum::http::HeaderMap) -> Audience {
+pub(crate) fn audience(state: &AppState, headers: &axum::http::HeaderMap) -> Audience {
     let given = crate::http::login::given_token(state, headers, None)
         .ok()
         .flatten();
@@ -36,7 +36,7 @@ pub fn audience(state: &AppState, headers: &axum::http::HeaderMap) -> Audience {
 }
 
 /// The admin when `token` is the admin token (an empty one is none), else the public.
-pub fn audience_of(state: &AppState, token: Option<&str>) -> Audience {
+pub(crate) fn audience_of(state: &AppState, token: Option<&str>) -> Audience {
     match token.filter(|t| !t.is_empty()) {
         Some(token) if state.admin.check(Some(token), "details").is_ok() => Audience::Admin,
         _ => Audience::Public,
@@ -51,7 +51,7 @@ const ANSWERING_FAILED: &str =
     "the corpora or models could not be loaded (the server's log says why)";
 
 /// Checks every part now (the database with a real query), as `audience` may see it.
-pub async fn current_status(state: &AppState, audience: Audience) -> SystemStatus {
+pub(crate) async fn current_status(state: &AppState, audience: Audience) -> SystemStatus {
     let status = full_status(state).await;
     match audience {
         Audience::Admin => status,
@@ -168,7 +168,7 @@ async fn full_status(state: &AppState) -> SystemStatus {
         (status = 503, description = "The encoder could not be loaded", body = crate::http::openapi::StatusBody),
     )
 )]
-pub async fn health(
+pub(crate) async fn health(
     State(state): State<AppState>,
     headers: axum::http::HeaderMap,
 ) -> (StatusCode, Json<SystemStatus>) {

@@ -27,7 +27,7 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(20);
 /// Limits on connections (the request-body timeout is a layer of the router, see `http`), and
 /// the balancers whose `X-Forwarded-For` names the client.
 #[derive(Debug, Clone)]
-pub struct ConnectionLimits {
+pub(crate) struct ConnectionLimits {
     pub max_connections: usize,
     /// Connections one client address may hold open at once (a trusted balancer: any number).
     pub per_address: usize,
@@ -113,7 +113,7 @@ fn refuse(mut stream: TcpStream) {
 
 /// Serves `app` on `listener` until `shutdown` resolves, then lets in-flight requests finish
 /// (up to [`SHUTDOWN_GRACE`]).
-pub async fn serve(
+pub(crate) async fn serve(
     listener: TcpListener,
     app: Router,
     limits: ConnectionLimits,

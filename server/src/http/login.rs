@@ -24,7 +24,7 @@ use crate::login_throttle::{Attempt, DELAY};
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize)]
-pub struct LoginForm {
+pub(crate) struct LoginForm {
     token: String,
     #[serde(default)]
     next: String,
@@ -33,7 +33,7 @@ pub struct LoginForm {
 /// `POST /admin/login` (`token`, optional `next`: the page that asked, any path of this site):
 /// with the right token, sets the login cookie and goes to `next`; with a wrong one, to the login
 /// page with the reason, which goes on to `next` once the token is right.
-pub async fn login(State(state): State<AppState>, Form(form): Form<LoginForm>) -> Response {
+pub(crate) async fn login(State(state): State<AppState>, Form(form): Form<LoginForm>) -> Response {
     let next = login_return(&form.next);
     match (
         state
@@ -61,20 +61,20 @@ pub async fn login(State(state): State<AppState>, Form(form): Form<LoginForm>) -
 }
 
 /// `POST /admin/logout` (optional `next`): forgets the login cookie and goes back to `next`.
-pub async fn logout(form: Result<Form<LogoutForm>, FormRejection>) -> Response {
+pub(crate) async fn logout(form: Result<Form<LogoutForm>, FormRejection>) -> Response {
     let next = form.map(|Form(f)| f.next).unwrap_or_default();
     redirect(login_return(&next), Some(cleared_login_cookie()))
 }
 
 #[derive(Debug, Deserialize)]
-pub struct LogoutForm {
+pub(crate) struct LogoutForm {
     #[serde(default)]
     next: String,
 }
 
 /// The admin token a request gives: the `Authorization: Bearer` header, else `explicit` (a form
 /// field or query parameter) when not empty, else the one its login cookie stands for.
-pub fn given_token(
+pub(crate) fn given_token(
     state: &AppState,
     headers: &HeaderMap,
     explicit: Option<&str>,
@@ -96,7 +96,7 @@ pub fn given_token(
 /// A form admitted by the login cookie alone must carry the form token of that cookie (see
 /// [`crate::admin_token::AdminToken::form_token`]): the browser sends the cookie whichever page
 /// posts the form.
-pub fn check_page_form(
+pub(crate) fn check_page_form(
     state: &AppState,
     headers: &HeaderMap,
     token: &str,
@@ -116,13 +116,13 @@ pub fn check_page_form(
 }
 
 /// The header in which a script sends its page's form token with a JSON admin change.
-pub const FORM_TOKEN_HEADER: &str = "x-tally-form-token";
+pub(crate) const FORM_TOKEN_HEADER: &str = "x-tally-form-token";
 
 /// A JSON admin change (a POST or DELETE under `/api/admin/`) that the login cookie alone admits
 /// must carry that login's form token in [`FORM_TOKEN_HEADER`], as a page's form does (issue
 /// 84: the JSON routes took the cookie alone); a request with the token itself
 /// (`Authorization: Bearer`) needs none. Call after the token check.
-pub fn check_json_change(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
+pub(crate) fn check_json_change(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
     if bearer(headers)?.is_some() {
         return Ok(());
     }
@@ -141,7 +141,7 @@ pub fn check_json_change(state: &AppState, headers: &HeaderMap) -> Result<(), Ap
 }
 
 /// The refusal of a form the login cookie alone admits without that login's form token.
-pub fn form_not_from_page() -> ApiError {
+pub(crate) fn form_not_from_page() -> ApiError {
     ApiError::new(
         StatusCode::FORBIDDEN,
         "this form does not come from a page of this server opened since your login; reload the \
@@ -177,7 +177,7 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Result<Option<&str>, ApiError> {
 /// Runs each request as its client's [`Attempt`], so that admin token checks count wrong tokens
 /// per address; the answer to a wrong token is held back for [`DELAY`], and a login cookie that
 /// was sent with it is cleared (a stale one, signed under an earlier secret, counts once).
-pub async fn hold_back_wrong_tokens(request: Request, next: Next) -> Response {
+pub(crate) async fn hold_back_wrong_tokens(request: Request, next: Next) -> Response {
     let with_login = cookie_value(request.headers(), ADMIN_COOKIE).is_some();
     let Some(ConnectInfo(client)) = request
         .extensions()

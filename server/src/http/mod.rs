@@ -1,17 +1,17 @@
 //! The HTTP surface: the accept loop, the JSON API, the answer stream, the static site files and
 //! the Leptos pages.
 
-pub mod admin;
-pub mod api;
-pub mod deadline;
-pub mod health;
-pub mod listen;
-pub mod login;
-pub mod openapi;
-pub mod preferences;
-pub mod review;
-pub mod same_origin;
-pub mod stream;
+pub(crate) mod admin;
+pub(crate) mod api;
+pub(crate) mod deadline;
+pub(crate) mod health;
+pub(crate) mod listen;
+pub(crate) mod login;
+pub(crate) mod openapi;
+pub(crate) mod preferences;
+pub(crate) mod review;
+pub(crate) mod same_origin;
+pub(crate) mod stream;
 
 use std::path::Path;
 use std::time::Duration;
@@ -42,7 +42,7 @@ use crate::backend::ServerBackend;
 use crate::state::AppState;
 
 /// Largest request body the API accepts.
-pub const MAX_BODY_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// Hashed asset names change with their content, so browsers may keep them for a year.
 const CACHE_HASHED: &str = "public, max-age=31536000, immutable";
@@ -50,7 +50,7 @@ const CACHE_UNHASHED: &str = "no-cache";
 
 /// The app's routes; a request body that takes longer than `body_timeout` to arrive in all (an
 /// upload: [`deadline::UPLOAD_BODY_DEADLINE`]), or pauses for longer than it, is cut off.
-pub fn router(state: AppState, body_timeout: Duration) -> Router {
+pub(crate) fn router(state: AppState, body_timeout: Duration) -> Router {
     let (api, _) = api_router();
 
     let options = state.leptos_options.clone();
@@ -140,7 +140,7 @@ pub fn router(state: AppState, body_timeout: Duration) -> Router {
 /// The JSON API under `/api` and its description: each route is registered with the
 /// `#[utoipa::path]` of its handler (`routes!`), so a route is served exactly when it is
 /// described ([`openapi::document`] is built from the same call).
-pub fn api_router() -> (Router<AppState>, utoipa::openapi::OpenApi) {
+pub(crate) fn api_router() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     use utoipa::OpenApi;
     use utoipa_axum::router::OpenApiRouter;
     use utoipa_axum::routes;
@@ -176,7 +176,7 @@ pub fn api_router() -> (Router<AppState>, utoipa::openapi::OpenApi) {
 }
 
 /// The largest body a server function (the pages' questions, feedback and study answers) takes.
-pub const MAX_SERVER_FUNCTION_BYTES: u64 = MAX_BODY_BYTES as u64;
+pub(crate) const MAX_SERVER_FUNCTION_BYTES: u64 = MAX_BODY_BYTES as u64;
 
 /// Refuses a server-function request whose declared body is larger than
 /// [`MAX_SERVER_FUNCTION_BYTES`] with 413 and a sentence, before it is read (the framework would
@@ -243,7 +243,7 @@ const SECRET_PARAMETERS: [&str; 4] = ["token", "key", "password", "secret"];
 /// percent-decoded as the server decodes it (`%74oken` is `token`), is named like a secret
 /// (`token=…`, `api_key=…`) replaced by `[redacted]` (a bare `token` too: its name is the
 /// secret's place, whatever follows).
-pub fn redacted(uri: &axum::http::Uri) -> String {
+pub(crate) fn redacted(uri: &axum::http::Uri) -> String {
     let Some(query) = uri.query() else {
         return uri.to_string();
     };

@@ -19,12 +19,15 @@ use crate::error::ApiError;
 const MAX_AGE: &str = "31536000";
 
 #[derive(Debug, Deserialize)]
-pub struct ThemeForm {
+pub(crate) struct ThemeForm {
     theme: String,
 }
 
 /// `POST /theme` (`theme=light|dark|system`): remembers the theme and goes back to the page.
-pub async fn set_theme(headers: HeaderMap, form: Form<ThemeForm>) -> Result<Response, ApiError> {
+pub(crate) async fn set_theme(
+    headers: HeaderMap,
+    form: Form<ThemeForm>,
+) -> Result<Response, ApiError> {
     let cookie = match form.theme.as_str() {
         "light" | "dark" => format!(
             "{THEME_COOKIE}={}; Path=/; Max-Age={MAX_AGE}; SameSite=Lax",
@@ -43,7 +46,7 @@ pub async fn set_theme(headers: HeaderMap, form: Form<ThemeForm>) -> Result<Resp
 
 /// On a bare `GET /`, continues from the remembered settings (`/?snippets=…`), so the URL shows
 /// them; `GET /?reset-settings` forgets them.
-pub async fn restore_settings(request: Request, next: Next) -> Response {
+pub(crate) async fn restore_settings(request: Request, next: Next) -> Response {
     if request.method() != Method::GET || request.uri().path() != "/" {
         return next.run(request).await;
     }
@@ -80,7 +83,7 @@ pub async fn restore_settings(request: Request, next: Next) -> Response {
 }
 
 /// A visitor cookie's id; anything else counts as no visitor.
-pub fn visitor_id(cookie: &str) -> Option<uuid::Uuid> {
+pub(crate) fn visitor_id(cookie: &str) -> Option<uuid::Uuid> {
     uuid::Uuid::parse_str(cookie.trim()).ok()
 }
 
@@ -90,7 +93,7 @@ pub fn visitor_id(cookie: &str) -> Option<uuid::Uuid> {
 /// anonymous history row per answer instead of adding a row per request (measured: ~590 bytes a
 /// request otherwise). The price: a question asked on the very first page load of a browser is
 /// not in its history; everything after is.
-pub async fn ensure_visitor(request: Request, next: Next) -> Response {
+pub(crate) async fn ensure_visitor(request: Request, next: Next) -> Response {
     let path = request.uri().path();
     // Site files and the API never need one: no cookie parsing on those requests.
     if path.starts_with("/api/") || path.starts_with("/pkg/") {
@@ -119,7 +122,7 @@ fn forgotten_settings() -> String {
 }
 
 /// The cookie that remembers `settings`, when they differ from the defaults.
-pub fn settings_cookie(settings: &Settings) -> Option<HeaderValue> {
+pub(crate) fn settings_cookie(settings: &Settings) -> Option<HeaderValue> {
     let query = settings.changed_query();
     if query.is_empty() {
         return None;

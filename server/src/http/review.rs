@@ -39,7 +39,7 @@ const DEFAULT_LIMIT: i64 = 100;
 
 /// The review queue's page: `limit` opinions (1 to 500, 100 when not given) after `offset`.
 #[derive(Debug, Deserialize)]
-pub struct QueueParams {
+pub(crate) struct QueueParams {
     limit: Option<i64>,
     offset: Option<i64>,
 }
@@ -71,15 +71,10 @@ impl QueueParams {
     security(("adminToken" = [])),
     responses(
         (status = 200, description = "Questions with their opinions", body = Vec<crate::http::openapi::QueuedQuestionBody>),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 401, response = crate::http::openapi::Unauthorized),
-        (status = 403, response = crate::http::openapi::Forbidden),
-        (status = 429, response = crate::http::openapi::TooManyRequests),
-        (status = 500, response = crate::http::openapi::ServerError),
-        (status = 503, response = crate::http::openapi::Unavailable),
+        crate::http::openapi::AdminErrors,
     )
 )]
-pub async fn queue(
+pub(crate) async fn queue(
     State(state): State<AppState>,
     headers: HeaderMap,
     params: Result<Query<QueueParams>, QueryRejection>,
@@ -103,19 +98,11 @@ pub async fn queue(
         (status = 200, description = "What was decided, and the verified answer made", body = crate::http::openapi::DecidedBody),
         (status = 404, response = crate::http::openapi::NotFound),
         (status = 409, description = "Reviewed before", body = crate::http::openapi::ErrorBody),
-        (status = 408, response = crate::http::openapi::RequestTimeout),
-        (status = 413, response = crate::http::openapi::PayloadTooLarge),
-        (status = 415, response = crate::http::openapi::UnsupportedMediaType),
-        (status = 422, response = crate::http::openapi::Unprocessable),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 401, response = crate::http::openapi::Unauthorized),
-        (status = 403, response = crate::http::openapi::Forbidden),
-        (status = 429, response = crate::http::openapi::TooManyRequests),
-        (status = 500, response = crate::http::openapi::ServerError),
-        (status = 503, response = crate::http::openapi::Unavailable),
+        crate::http::openapi::BodyErrors,
+        crate::http::openapi::AdminErrors,
     )
 )]
-pub async fn decide(
+pub(crate) async fn decide(
     State(state): State<AppState>,
     headers: HeaderMap,
     id: Result<Path<i64>, PathRejection>,
@@ -142,15 +129,10 @@ pub async fn decide(
     security(("adminToken" = [])),
     responses(
         (status = 200, description = "The verified answers", body = Vec<crate::http::openapi::VerifiedBody>),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 401, response = crate::http::openapi::Unauthorized),
-        (status = 403, response = crate::http::openapi::Forbidden),
-        (status = 429, response = crate::http::openapi::TooManyRequests),
-        (status = 500, response = crate::http::openapi::ServerError),
-        (status = 503, response = crate::http::openapi::Unavailable),
+        crate::http::openapi::AdminErrors,
     )
 )]
-pub async fn list_verified(
+pub(crate) async fn list_verified(
     State(state): State<AppState>,
     headers: HeaderMap,
     params: Result<Query<ListParams>, QueryRejection>,
@@ -164,7 +146,7 @@ pub async fn list_verified(
 /// Who withdraws a verified answer (optional: "operator" when none is named).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Withdrawal {
+pub(crate) struct Withdrawal {
     /// The reviewer's name.
     #[serde(default)]
     reviewer: Option<String>,
@@ -182,15 +164,10 @@ pub struct Withdrawal {
     responses(
         (status = 200, description = "The withdrawn answer", body = crate::http::openapi::VerifiedBody),
         (status = 404, response = crate::http::openapi::NotFound),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 401, response = crate::http::openapi::Unauthorized),
-        (status = 403, response = crate::http::openapi::Forbidden),
-        (status = 429, response = crate::http::openapi::TooManyRequests),
-        (status = 500, response = crate::http::openapi::ServerError),
-        (status = 503, response = crate::http::openapi::Unavailable),
+        crate::http::openapi::AdminErrors,
     )
 )]
-pub async fn withdraw(
+pub(crate) async fn withdraw(
     State(state): State<AppState>,
     headers: HeaderMap,
     id: Result<Path<i64>, PathRejection>,
@@ -216,15 +193,10 @@ pub async fn withdraw(
     security(("adminToken" = [])),
     responses(
         (status = 200, description = "JSON lines", content_type = "application/x-ndjson", body = String),
-        (status = 400, response = crate::http::openapi::BadRequest),
-        (status = 401, response = crate::http::openapi::Unauthorized),
-        (status = 403, response = crate::http::openapi::Forbidden),
-        (status = 429, response = crate::http::openapi::TooManyRequests),
-        (status = 500, response = crate::http::openapi::ServerError),
-        (status = 503, response = crate::http::openapi::Unavailable),
+        crate::http::openapi::AdminErrors,
     )
 )]
-pub async fn export_judgments(
+pub(crate) async fn export_judgments(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -242,7 +214,7 @@ pub async fn export_judgments(
 
 /// A decision from the review page's buttons.
 #[derive(Debug, Deserialize)]
-pub struct DecisionForm {
+pub(crate) struct DecisionForm {
     decision: String,
     /// Empty when the page was opened with the login cookie.
     #[serde(default)]
@@ -265,7 +237,7 @@ fn back_to_page(token: &str, note: &str, text: &str) -> Redirect {
 }
 
 /// `POST /admin/review/{id}` (the page's Accept / Reject): decides, then back to the page.
-pub async fn decide_from_page(
+pub(crate) async fn decide_from_page(
     State(state): State<AppState>,
     headers: HeaderMap,
     id: Result<Path<i64>, PathRejection>,
@@ -309,7 +281,7 @@ pub async fn decide_from_page(
 }
 
 /// `POST /admin/verified/{id}/withdraw` (the page's Withdraw): back to the page.
-pub async fn withdraw_from_page(
+pub(crate) async fn withdraw_from_page(
     State(state): State<AppState>,
     headers: HeaderMap,
     id: Result<Path<i64>, PathRejection>,

@@ -23,10 +23,10 @@ const FETCH_SITE: &str = "sec-fetch-site";
     "admin changes are accepted from Tally's own pages only, not from {0}; open the page on this \
      server and try again"
 )]
-pub struct CrossOrigin(String);
+pub(crate) struct CrossOrigin(String);
 
 /// Refuses a cross-origin change of an admin path; passes everything else on.
-pub async fn admin_changes_from_own_pages(request: Request, next: Next) -> Response {
+pub(crate) async fn admin_changes_from_own_pages(request: Request, next: Next) -> Response {
     let changes = !matches!(
         *request.method(),
         Method::GET | Method::HEAD | Method::OPTIONS

@@ -30,13 +30,18 @@ use crate::state::AppState;
     path = "/answer/stream",
     summary = "Any question, answered as a stream of server-sent events: its progress stage by stage, then the stored answer",
     description = "Events, in order: `stage` (`{\"stage\": \"span scoring\", \"ms\": 812.4}`) as each stage of the count pipeline finishes (none for cached answers and searches); then either `answer` (the answer as the web page shows it: `ask`, `kind`, `kind_reason`, `answer_id`, `body`, …) or `failure` (`{\"status\": 429, \"error\": \"…\"}`). The stream ends after that event. Settings other than the defaults are remembered in the `tally_settings` cookie.",
-    params(crate::http::openapi::StreamQuery),
+    params(
+        crate::http::openapi::QuestionQuery,
+        crate::http::openapi::ModeQuery,
+        crate::http::openapi::SearchSettingsQuery,
+        crate::http::openapi::SnippetQuery
+    ),
     responses(
         (status = 200, description = "Server-sent events: `stage` events as the count pipeline's stages finish, then one `answer` event (the answer as the page shows it, with its stored ids) or one `failure` event ({\"status\", \"error\"}: rate limit, busy, answering failed); the stream ends there.", content_type = "text/event-stream", body = String),
         (status = 400, response = crate::http::openapi::BadRequest),
     )
 )]
-pub async fn answer_stream(
+pub(crate) async fn answer_stream(
     State(state): State<AppState>,
     ConnectInfo(client): ConnectInfo<SocketAddr>,
     headers: axum::http::HeaderMap,

@@ -142,7 +142,7 @@ impl HeldCorpora {
 
 /// What a server does to make its copy of a database corpus current.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// It is current (or gone in both).
     Nothing,
     /// Deleted in the database: drop the copy.
@@ -157,7 +157,7 @@ pub enum Step {
 /// The step from what is `held` to the database's `version` (raised by every change),
 /// `base_version` (of the last replacement), `deleted`, and `failed` (indexing this version
 /// failed or took a server down: it is not tried again, and a part of it held is dropped).
-pub fn step(
+pub(crate) fn step(
     held: Option<Held>,
     version: i64,
     base_version: i64,

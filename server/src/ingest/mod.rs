@@ -5,8 +5,8 @@
 //! time use an index), and the job's server reports its progress in the job's row, which any
 //! server shows.
 
-pub mod held;
-pub mod sync;
+pub(crate) mod held;
+pub(crate) mod sync;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,6 +26,7 @@ use tally_store::corpora;
 use tally_store::db::{write_to_end, Database, DbError};
 
 #[derive(Debug, thiserror::Error)]
+/// Why an upload, an ingestion job or a deletion did not go through.
 pub enum IngestError {
     /// The upload cannot be used (no files, a bad name, a malformed line); says why.
     #[error("{0}")]
@@ -37,11 +38,23 @@ pub enum IngestError {
     #[error("{0}")]
     Conflict(String),
     #[error(transparent)]
+    /// The answering service refused or failed.
     Answer(#[from] AnswerError),
     #[error(transparent)]
+    /// The database refused or failed.
     Store(#[from] DbError),
+    /// The indexes could not read or change the documents.
     #[error("the indexes could not be changed: {0}")]
-    Index(String),
+    Documents(#[source] DocumentsError),
+    /// What the indexes hold could not be recorded beside them.
+    #[error("what the indexes hold could not be recorded: {0}")]
+    Held(#[from] std::io::Error),
+    /// A task reading, indexing, listing or deleting panicked or was dropped.
+    #[error("a task of the indexes crashed: {0}")]
+    Crashed(#[from] tokio::task::JoinError),
+    /// The server is shutting down and takes no more uploads.
+    #[error("the server is shutting down")]
+    ShuttingDown,
     /// The upload's client went away before its documents were stored; nothing was stored.
     #[error("the upload was cancelled: its client went away before it was stored")]
     Cancelled,
@@ -63,15 +76,18 @@ impl From<DocumentsError> for IngestError {
                 IngestError::BadRequest(refused.to_string())
             }
             DocumentsError::Stopped => IngestError::Stopped,
-            other => IngestError::Index(other.to_string()),
+            other => IngestError::Documents(other),
         }
     }
 }
 
 /// One uploaded file, as its bytes: the format's reader decodes them.
 pub struct Upload {
+    /// The file's name as sent.
     pub file_name: String,
+    /// The format it is read as.
     pub format: Format,
+    /// Its bytes, as they came.
     pub bytes: Vec<u8>,
 }
 
@@ -204,7 +220,7 @@ impl IngestService {
         let reading = Arc::clone(&self.reading)
             .acquire_owned()
             .await
-            .map_err(|_| IngestError::Index("the server is shutting down".into()))?;
+            .map_err(|_| IngestError::ShuttingDown)?;
         if self.stopping.load(Ordering::Relaxed) {
             return Err(IngestError::Stopped);
         }
@@ -229,8 +245,7 @@ impl IngestService {
             }
             (all, reading)
         })
-        .await
-        .map_err(|e| IngestError::Index(format!("reading the uploads crashed: {e}")))?;
+        .await?;
         let (all, outcomes) = all?;
         if mode == UploadMode::Add && self.held.get(corpus).is_none() {
             // Both indexes: a bundled data set may be in the sentence index only.
@@ -239,8 +254,7 @@ impl IngestService {
                 indexing::corpora(&engines.indexes())
                     .map(|sizes| sizes.iter().any(|s| s.name == name))
             })
-            .await
-            .map_err(|e| IngestError::Index(format!("the listing task crashed: {e}")))??;
+            .await??;
             if local && !corpora::has(&self.db, corpus).await? {
                 return Err(IngestError::Conflict(format!(
                     "the corpus `{corpus}` is only in this server's indexes (bundled, or uploaded \
@@ -286,13 +300,9 @@ impl IngestService {
         let local = {
             let answerer = answerer.clone();
             let corpus = corpus.to_string();
-            tokio::task::spawn_blocking(move || delete_now(&answerer, &corpus))
-                .await
-                .map_err(|e| IngestError::Index(format!("the deleting task crashed: {e}")))?
+            tokio::task::spawn_blocking(move || delete_now(&answerer, &corpus)).await?
         };
-        self.held
-            .set(corpus, None)
-            .map_err(|e| IngestError::Index(e.to_string()))?;
+        self.held.set(corpus, None)?;
         answerer.indexed(corpus);
         match local {
             // Stored, but not indexed here yet.
@@ -340,8 +350,7 @@ impl IngestService {
                     .collect(),
             )
         })
-        .await
-        .map_err(|e| IngestError::Index(format!("the listing task crashed: {e}")))??;
+        .await??;
         for row in &mut rows {
             row.failed = failed.get(&row.name).cloned();
         }

@@ -27,7 +27,7 @@ const DOCUMENTS_PER_BATCH: i64 = 500;
 const REPORT_EVERY: Duration = Duration::from_millis(500);
 
 /// Runs the loop for as long as the server runs; gives up only if the engines fail to load.
-pub async fn run(service: std::sync::Arc<IngestService>, answerer: Answerer) {
+pub(crate) async fn run(service: std::sync::Arc<IngestService>, answerer: Answerer) {
     // What a crash left half-indexed is not offered, from the first request on.
     for corpus in service.held.incomplete() {
         answerer.indexing(&corpus);
@@ -171,9 +171,8 @@ async fn drop_copy(
 async fn delete_local(answerer: &Answerer, corpus: &str) -> Result<(), IngestError> {
     let engines = answerer.loaded()?;
     let name = corpus.to_string();
-    let deleted = tokio::task::spawn_blocking(move || indexing::delete(&engines.indexes(), &name))
-        .await
-        .map_err(|e| IngestError::Index(format!("the deleting task crashed: {e}")))?;
+    let deleted =
+        tokio::task::spawn_blocking(move || indexing::delete(&engines.indexes(), &name)).await?;
     match deleted {
         Ok(_) | Err(DocumentsError::NoCorpus(_)) => Ok(()),
         Err(e) => Err(e.into()),
@@ -181,7 +180,7 @@ async fn delete_local(answerer: &Answerer, corpus: &str) -> Result<(), IngestErr
 }
 
 fn held_error(e: std::io::Error) -> IngestError {
-    IngestError::Index(format!("what the indexes hold could not be recorded: {e}"))
+    IngestError::Held(e)
 }
 
 /// Indexes the documents of `corpus` added after version `after` (0: all of them, after
@@ -312,8 +311,7 @@ async fn index_batch(
     loop {
         tokio::select! {
             ran = &mut task => {
-                let ran = ran
-                    .map_err(|e| IngestError::Index(format!("the ingestion task crashed: {e}")))?;
+                let ran = ran?;
                 return Ok(after_batch(&before, &ran?, started));
             }
             _ = every.tick() => {

@@ -12,12 +12,12 @@ use tally_documents::snippet_index::SnippetIndex;
 
 use super::{stage, FetchError, FetchSnippets, Fetched};
 
-pub struct LocalIndex {
+pub(crate) struct LocalIndex {
     snippets: Arc<SnippetIndex>,
 }
 
 impl LocalIndex {
-    pub fn new(snippets: Arc<SnippetIndex>) -> Self {
+    pub(crate) fn new(snippets: Arc<SnippetIndex>) -> Self {
         Self { snippets }
     }
 }

@@ -11,8 +11,8 @@ use tally_documents::corpus::datasets::Snippet;
 use tally_types::count::{Retrieval, SnippetLink, SnippetOrigin, StageTiming};
 use tally_types::CountSettings;
 
-pub use local::LocalIndex;
-pub use web::WebSource;
+pub(crate) use local::LocalIndex;
+pub(crate) use web::WebSource;
 
 /// The snippets for a question, and what the answer says about where they came from.
 #[derive(Debug, Clone)]
@@ -40,7 +40,7 @@ pub struct FetchError {
 }
 
 /// A place count snippets come from.
-pub trait FetchSnippets: Send + Sync {
+pub(crate) trait FetchSnippets: Send + Sync {
     /// Snippets for `question` under the count `settings` (how many, from which corpus).
     fn fetch<'a>(
         &'a self,

@@ -27,15 +27,21 @@ pub enum StudyFileError {
     Invalid { path: String, message: String },
 }
 
+/// A user study as its file defines it: what participants read, the explanation modes compared
+/// and the questions asked.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StudyDefinition {
     /// Stored with each session: responses of different studies never mix.
     pub id: String,
+    /// The study's title, shown to participants.
     pub title: String,
+    /// What participants read before they start.
     pub intro: String,
     #[serde(default = "every_mode")]
+    /// The explanation modes compared.
     pub modes: Vec<ExplanationMode>,
+    /// The questions asked, with their truth.
     pub questions: Vec<StudyQuestion>,
     /// Judgement tasks per participant (default: one per question).
     #[serde(default)]
@@ -145,14 +151,17 @@ impl StudyDefinition {
         Ok(())
     }
 
+    /// How many judgement tasks a session holds.
     pub fn judgement_tasks(&self) -> usize {
         self.judgements.unwrap_or(self.questions.len())
     }
 
+    /// How many preference tasks a session holds.
     pub fn preference_tasks(&self) -> usize {
         self.preferences.unwrap_or(self.questions.len())
     }
 
+    /// How many tasks a session holds in all.
     pub fn task_count(&self) -> usize {
         self.judgement_tasks() + self.preference_tasks()
     }

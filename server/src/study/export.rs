@@ -9,7 +9,7 @@ use super::summary::{ResponseRecord, TaskRecord};
 
 /// The JSON export.
 #[derive(Debug, Serialize)]
-pub struct JsonExport<'a> {
+pub(crate) struct JsonExport<'a> {
     pub study: &'a str,
     pub exported_at: String,
     pub sessions_started: usize,
@@ -45,7 +45,7 @@ struct CsvRow {
 
 /// Why the CSV export could not be written.
 #[derive(Debug, thiserror::Error)]
-pub enum CsvError {
+pub(crate) enum CsvError {
     #[error("{0}")]
     Row(#[from] csv::Error),
     #[error("{0}")]
@@ -55,7 +55,7 @@ pub enum CsvError {
 }
 
 /// The CSV export: a header and one row per readable response.
-pub fn to_csv(rows: &[ResponseRow]) -> Result<String, CsvError> {
+pub(crate) fn to_csv(rows: &[ResponseRow]) -> Result<String, CsvError> {
     let mut writer = csv::Writer::from_writer(Vec::new());
     for row in rows {
         let task: Option<TaskRecord> = serde_json::from_value(row.task.clone()).ok();

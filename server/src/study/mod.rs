@@ -1,11 +1,11 @@
 //! User-study mode: a study file, anonymous participant sessions with planned tasks, responses in
 //! PostgreSQL, and the researcher's summary and export behind an admin token.
 
-pub mod definition;
-pub mod export;
-pub mod plan;
+pub(crate) mod definition;
+pub(crate) mod export;
+pub(crate) mod plan;
 pub mod store;
-pub mod summary;
+pub(crate) mod summary;
 
 use std::net::IpAddr;
 
@@ -29,17 +29,23 @@ use tally_store::db::{Database, DbError};
 /// Longest time on one task that is still recorded; longer means the participant left.
 const MAX_TASK_SECONDS: f64 = 3600.0;
 
+/// Why a study request did not go through.
 #[derive(Debug, thiserror::Error)]
 pub enum StudyError {
+    /// The request does not fit the study (a task out of turn, a malformed response); says why.
     #[error("{0}")]
     BadRequest(String),
+    /// No such session or task; says which.
     #[error("{0}")]
     NotFound(String),
     #[error(transparent)]
+    /// The admin token was missing or wrong.
     Forbidden(#[from] Forbidden),
     #[error(transparent)]
+    /// The answering service refused or failed.
     Answer(#[from] AnswerError),
     #[error(transparent)]
+    /// The database refused or failed.
     Db(#[from] DbError),
     /// The session was abandoned: it takes no more answers.
     #[error("this study session was left for more than {} hours and has ended; start a new one at /study", store::ABANDONED_AFTER_HOURS)]
@@ -49,7 +55,10 @@ pub enum StudyError {
     TooManyStarts(u64),
     /// A task's count question was answered as another kind (a defect of the study's file).
     #[error("the study's count question `{question}` got no count answer")]
-    NotACount { question: String },
+    NotACount {
+        /// The question.
+        question: String,
+    },
 }
 
 /// Study sessions one address may start per minute: a participant needs one, a class at one
@@ -59,6 +68,7 @@ pub const STARTS_PER_MINUTE: u32 = 10;
 /// The study being served, the token that opens its results, the database its sessions and
 /// responses are stored in, and the answerer that shows participants Tally's answers.
 pub struct StudyService {
+    /// The study served.
     pub definition: StudyDefinition,
     admin_token: AdminToken,
     db: Database,
@@ -67,6 +77,7 @@ pub struct StudyService {
 }
 
 impl StudyService {
+    /// The study service for `definition`, its results opened by `admin_token`.
     pub fn new(
         definition: StudyDefinition,
         admin_token: AdminToken,
@@ -82,6 +93,7 @@ impl StudyService {
         }
     }
 
+    /// Whether the study's results can be opened at all (an admin token is configured).
     pub fn has_admin_token(&self) -> bool {
         self.admin_token.is_set()
     }
@@ -93,6 +105,7 @@ impl StudyService {
             .map_err(StudyError::Forbidden)
     }
 
+    /// What the study's first page shows.
     pub fn intro(&self) -> StudyIntro {
         StudyIntro {
             id: self.definition.id.clone(),

@@ -12,7 +12,7 @@ use uuid::Uuid;
 use super::definition::StudyDefinition;
 
 /// The tasks of session `session` of `study`.
-pub fn plan_tasks(study: &StudyDefinition, session: Uuid) -> Vec<StudyTask> {
+pub(crate) fn plan_tasks(study: &StudyDefinition, session: Uuid) -> Vec<StudyTask> {
     let mut random = SplitMix64::new(session.as_u64_pair().0 ^ session.as_u64_pair().1);
     let questions = shuffled(study.questions.len(), &mut random);
     let modes = &study.modes;

@@ -25,9 +25,13 @@ const LAST_ACTIVE: &str = "greatest(s.started_at, \
 /// A session as stored.
 #[derive(Debug, Clone)]
 pub struct Session {
+    /// The session's id.
     pub id: Uuid,
+    /// The study it belongs to.
     pub study: String,
+    /// Its tasks, in order.
     pub tasks: Vec<StudyTask>,
+    /// The code handed back once it is complete.
     pub completion_code: Option<String>,
     /// Indexes of the tasks answered so far.
     pub answered: Vec<usize>,
@@ -166,12 +170,19 @@ pub async fn complete(db: &Database, session: Uuid, code: &str) -> Result<String
 /// A stored response with its session, as exports and summaries read it.
 #[derive(Debug, Clone, Serialize, FromRow)]
 pub struct ResponseRow {
+    /// The session it was given in.
     pub session_id: Uuid,
+    /// The task's place in the session.
     pub task_index: i32,
+    /// The kind of task, by name.
     pub task_kind: String,
+    /// The task as shown.
     pub task: serde_json::Value,
+    /// The participant's response.
     pub response: serde_json::Value,
+    /// When it was given.
     pub answered_at: DateTime<Utc>,
+    /// Whether its session was completed.
     pub session_completed: bool,
 }
 
@@ -231,7 +242,10 @@ pub async fn session_counts(db: &Database, study: &str) -> Result<SessionCounts,
 /// active for [`ABANDONED_AFTER_HOURS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct SessionCounts {
+    /// Sessions started.
     pub started: usize,
+    /// Sessions completed.
     pub completed: usize,
+    /// Sessions left unfinished past the time limit.
     pub abandoned: usize,
 }

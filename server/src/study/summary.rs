@@ -11,11 +11,11 @@ use tally_types::study::{ExplanationMode, JudgementRow, PreferenceRow, StudySumm
 use super::store::ResponseRow;
 
 /// A count within this ratio of the gold count is correct (the relaxed precision of CoQEx).
-pub const CORRECT_RATIO: f64 = 0.9;
+pub(crate) const CORRECT_RATIO: f64 = 0.9;
 
 /// A task as stored with its response: what was shown, and whether the shown count is correct.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TaskRecord {
+pub(crate) struct TaskRecord {
     #[serde(flatten)]
     pub task: StudyTask,
     pub question_text: String,
@@ -27,7 +27,7 @@ pub struct TaskRecord {
 
 /// A participant's response as stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ResponseRecord {
+pub(crate) struct ResponseRecord {
     /// `correct` / `wrong` (judgement) or `left` / `right` / `same` (preference).
     pub choice: String,
     /// Seconds from the server first showing the task to the response.
@@ -39,13 +39,13 @@ pub struct ResponseRecord {
 }
 
 /// Whether `shown` counts as correct against `gold` (no count shown is never correct).
-pub fn count_is_correct(shown: Option<f64>, gold: Option<f64>) -> Option<bool> {
+pub(crate) fn count_is_correct(shown: Option<f64>, gold: Option<f64>) -> Option<bool> {
     let gold = gold?;
     Some(shown.is_some_and(|shown| ratio(shown, gold) >= CORRECT_RATIO))
 }
 
 /// The summary tables of `study` from its stored responses.
-pub fn summarize(
+pub(crate) fn summarize(
     study: &str,
     title: &str,
     modes: &[ExplanationMode],

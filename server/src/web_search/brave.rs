@@ -11,18 +11,18 @@ use super::text::plain_text;
 use super::{json, refusal_by_status, SearchProvider, WebResult, WebSearchError};
 
 /// The public endpoint's base URL.
-pub const BRAVE_BASE_URL: &str = "https://api.search.brave.com";
+pub(crate) const BRAVE_BASE_URL: &str = "https://api.search.brave.com";
 /// The most results one request may ask for.
 const MAX_COUNT: usize = 20;
 
-pub struct Brave {
+pub(crate) struct Brave {
     base_url: String,
     /// The subscription token; sent in a header, never logged or shown.
     key: String,
 }
 
 impl Brave {
-    pub fn new(base_url: &str, key: String) -> Self {
+    pub(crate) fn new(base_url: &str, key: String) -> Self {
         Self {
             base_url: base_url.trim_end_matches('/').to_string(),
             key,

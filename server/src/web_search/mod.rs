@@ -9,17 +9,17 @@
 
 mod brave;
 mod searxng;
-pub mod text;
+pub(crate) mod text;
 
 use std::sync::Mutex;
 use std::time::Duration;
 
 use reqwest::StatusCode;
 
-pub use brave::{Brave, BRAVE_BASE_URL};
-pub use searxng::Searxng;
+pub(crate) use brave::{Brave, BRAVE_BASE_URL};
+pub(crate) use searxng::Searxng;
 
-pub use tally_types::web_search::WebResult;
+pub(crate) use tally_types::web_search::WebResult;
 
 /// Why a web search gave no snippets. Each says what happened in words a person can read; the
 /// answer shows it next to "answered from the local corpus instead".
@@ -80,7 +80,7 @@ pub trait SearchProvider: Send + Sync {
 }
 
 /// A 4xx by its status: 429 is a rate limit, the rest a refusal with the status's reason.
-pub fn refusal_by_status(status: StatusCode, retry_after_s: Option<u64>) -> WebSearchError {
+pub(crate) fn refusal_by_status(status: StatusCode, retry_after_s: Option<u64>) -> WebSearchError {
     if status == StatusCode::TOO_MANY_REQUESTS {
         return WebSearchError::RateLimited { retry_after_s };
     }
@@ -207,7 +207,7 @@ impl WebSearch {
 
 /// Whether `url` is an absolute `http` or `https` address: the only links a page writes for a
 /// web result.
-pub fn is_web_link(url: &str) -> bool {
+pub(crate) fn is_web_link(url: &str) -> bool {
     reqwest::Url::parse(url.trim())
         .is_ok_and(|url| matches!(url.scheme(), "http" | "https") && url.host().is_some())
 }

@@ -7,13 +7,13 @@ use serde::Deserialize;
 use super::text::plain_text;
 use super::{json, SearchProvider, WebResult, WebSearchError};
 
-pub struct Searxng {
+pub(crate) struct Searxng {
     /// The instance's base URL, without a trailing slash.
     base_url: String,
 }
 
 impl Searxng {
-    pub fn new(base_url: &str) -> Self {
+    pub(crate) fn new(base_url: &str) -> Self {
         Self {
             base_url: base_url.trim_end_matches('/').to_string(),
         }

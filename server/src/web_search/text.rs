@@ -3,7 +3,7 @@
 
 /// `fragment` without tags, with entities decoded and runs of white space as one space (read by
 /// the same HTML reader as uploaded pages).
-pub fn plain_text(fragment: &str) -> String {
+pub(crate) fn plain_text(fragment: &str) -> String {
     // A search result's few hundred characters are read long before the budget ends.
     let (_, text) = tally_documents::corpus::html_text::html_to_text(fragment).unwrap_or_default();
     text.split_whitespace().collect::<Vec<_>>().join(" ")

@@ -21,12 +21,13 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 pub(crate) use parameters::{
-    CountQuery, QueueQuery, RecentQuery, SearchQuery, StreamQuery, UploadForm, ValueQuery,
-    VerifiedQuery,
+    ModeQuery, QuestionQuery, QueueQuery, RecentQuery, SearchModeQuery, SearchSettingsQuery,
+    SnippetQuery, UploadForm, VerifiedQuery,
 };
 pub(crate) use responses::{
-    BadRequest, ErrorBody, Forbidden, NotFound, PayloadTooLarge, RequestTimeout, ServerError,
-    TooManyRequests, Unauthorized, Unavailable, Unprocessable, UnsupportedMediaType,
+    AdminErrors, AnsweringErrors, BadRequest, BodyErrors, CorpusErrors, ErrorBody, Forbidden,
+    NotFound, PayloadTooLarge, RequestTimeout, ServerError, TooManyRequests, Unauthorized,
+    Unavailable, Unprocessable, UnsupportedMediaType,
 };
 
 /// The paths that take the count settings, and the parameter they follow.
@@ -77,7 +78,7 @@ impl Modify for AdminToken {
 
 /// Why the API description could not be built.
 #[derive(Debug, thiserror::Error)]
-pub enum DocumentError {
+pub(crate) enum DocumentError {
     #[error("the API description could not be written as JSON: {0}")]
     NotJson(#[from] serde_json::Error),
     #[error("the API description has no components.schemas")]
@@ -89,7 +90,7 @@ pub enum DocumentError {
 }
 
 /// The document, built once; `Err` says why it could not be.
-pub fn document() -> Result<&'static Value, &'static DocumentError> {
+pub(crate) fn document() -> Result<&'static Value, &'static DocumentError> {
     static DOCUMENT: LazyLock<Result<Value, DocumentError>> = LazyLock::new(build);
     DOCUMENT.as_ref()
 }
@@ -161,7 +162,7 @@ fn is_placeholder(schema: &Value, name: &str) -> bool {
 
 /// Each count setting as a query parameter: its name, what it does, its range or names and
 /// its default.
-pub fn count_parameters() -> Vec<Value> {
+pub(crate) fn count_parameters() -> Vec<Value> {
     let defaults = CountSettings::default();
     COUNT_SETTINGS
         .iter()
@@ -206,7 +207,7 @@ macro_rules! generated_bodies {
 
         /// The JSON Schemas of the bodies, named by their types, with references into
         /// `#/components/schemas`.
-        pub fn body_schemas() -> Map<String, Value> {
+        pub(crate) fn body_schemas() -> Map<String, Value> {
             let mut sent = generator(SchemaSettings::draft2020_12().for_serialize());
             $(sent.subschema_for::<$sent_type>();)+
             let mut read = generator(SchemaSettings::draft2020_12().for_deserialize());

@@ -59,11 +59,11 @@ pub(crate) enum SnippetSourceName {
     Web,
 }
 
-/// `GET /api/count`.
+/// The question every answering operation takes.
 #[derive(IntoParams)]
 #[into_params(parameter_in = Query)]
 #[allow(dead_code)]
-pub(crate) struct CountQuery {
+pub(crate) struct QuestionQuery {
     /// The question: 1 to 500 characters, not only spaces.
     #[param(
         min_length = 1,
@@ -71,6 +71,13 @@ pub(crate) struct CountQuery {
         pattern = r"^[\s\S]*[^\s\x00-\x1f\x7f-\x9f][\s\S]*$"
     )]
     q: String,
+}
+
+/// Where a count question's snippets come from (`/api/count`, `/api/answer/stream`).
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct SnippetQuery {
     /// Where a count question's snippets come from: `corpus` (the local snippet index) or `web`
     /// (fresh snippets from the web search the server is configured with, `--web-search`; stored
     /// as a snippet set that the answer names in `origin`, and reused for the same question
@@ -86,21 +93,31 @@ pub(crate) struct CountQuery {
     snippet_set: Option<i64>,
 }
 
-/// `GET /api/search`.
+/// What `/api/search` answers.
 #[derive(IntoParams)]
 #[into_params(parameter_in = Query)]
 #[allow(dead_code)]
-pub(crate) struct SearchQuery {
-    /// The question: 1 to 500 characters, not only spaces.
-    #[param(
-        min_length = 1,
-        max_length = 500,
-        pattern = r"^[\s\S]*[^\s\x00-\x1f\x7f-\x9f][\s\S]*$"
-    )]
-    q: String,
+pub(crate) struct SearchModeQuery {
     /// `quantity` (the default) or `search` (text only).
     #[param(inline)]
     mode: Option<SearchModeName>,
+}
+
+/// The kind a streamed question is asked as.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct ModeQuery {
+    /// `auto` (default: detected from the question), `count`, `value`, `quantity` or `search`.
+    #[param(inline)]
+    mode: Option<ModeName>,
+}
+
+/// A quantity search's settings (`/api/search`, `/api/answer/stream`).
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct SearchSettingsQuery {
     /// The ranker (`learned` by default).
     #[param(inline)]
     ranker: Option<RankerName>,
@@ -113,56 +130,6 @@ pub(crate) struct SearchQuery {
     /// How results are ordered (`relevance` by default).
     #[param(inline)]
     sort: Option<SortName>,
-}
-
-/// `GET /api/value`.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code)]
-pub(crate) struct ValueQuery {
-    /// The question: 1 to 500 characters, not only spaces.
-    #[param(
-        min_length = 1,
-        max_length = 500,
-        pattern = r"^[\s\S]*[^\s\x00-\x1f\x7f-\x9f][\s\S]*$"
-    )]
-    q: String,
-}
-
-/// `GET /api/answer/stream`.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code)]
-pub(crate) struct StreamQuery {
-    /// The question: 1 to 500 characters, not only spaces.
-    #[param(
-        min_length = 1,
-        max_length = 500,
-        pattern = r"^[\s\S]*[^\s\x00-\x1f\x7f-\x9f][\s\S]*$"
-    )]
-    q: String,
-    /// `auto` (default: detected from the question), `count`, `value`, `quantity` or `search`.
-    #[param(inline)]
-    mode: Option<ModeName>,
-    /// The ranker of a quantity search (`learned` by default).
-    #[param(inline)]
-    ranker: Option<RankerName>,
-    /// Weight α of the quantity score.
-    #[param(minimum = 0, maximum = 100, default = 1.0)]
-    alpha: Option<f64>,
-    /// Results returned (capped at 1000).
-    #[param(minimum = 1, default = 10)]
-    k: Option<u32>,
-    /// How search results are ordered (`relevance` by default).
-    #[param(inline)]
-    sort: Option<SortName>,
-    /// Where a count question's snippets come from: `corpus` (the default) or `web` (as for
-    /// `/api/count`).
-    #[param(inline)]
-    snippet_source: Option<SnippetSourceName>,
-    /// A stored web snippet set to answer the same question from again (as for `/api/count`).
-    #[param(minimum = 1, maximum = 9223372036854775807_i64)]
-    snippet_set: Option<i64>,
 }
 
 /// A list of recent rows (`/api/feedback`, `/api/questions`).

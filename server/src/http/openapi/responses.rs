@@ -2,6 +2,8 @@
 //! body (`{"error": "…"}`, the sentence [`crate::error::ApiError`] writes) under a description
 //! of when it is sent.
 
+use std::collections::BTreeMap;
+
 use utoipa::openapi::header::HeaderBuilder;
 use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::{Content, Ref, RefOr, Response, ResponseBuilder};
@@ -96,3 +98,62 @@ impl<'r> utoipa::ToResponse<'r> for TooManyRequests {
         ("TooManyRequests", reply.build().into())
     }
 }
+
+/// Declares `$name`, a set of error replies an operation lists in one word
+/// (`responses((status = 200, …), $name)`), each a reference to its shared reply.
+macro_rules! reply_set {
+    ($name:ident, $doc:literal, [$(($status:literal, $reply:ident)),+ $(,)?]) => {
+        #[doc = $doc]
+        pub(crate) struct $name;
+
+        impl utoipa::IntoResponses for $name {
+            fn responses() -> BTreeMap<String, RefOr<Response>> {
+                BTreeMap::from([$((
+                    $status.to_string(),
+                    Ref::from_response_name(stringify!($reply)).into(),
+                )),+])
+            }
+        }
+    };
+}
+
+reply_set!(
+    AnsweringErrors,
+    "What answering a question may meet: a bad question, the rate limit, a server loading or busy, a failure.",
+    [(400, BadRequest), (429, TooManyRequests), (503, Unavailable), (500, ServerError)]
+);
+reply_set!(
+    AdminErrors,
+    "What an admin's request may meet: a bad request, no token or a wrong one, the wrong-token limit, the database.",
+    [
+        (400, BadRequest),
+        (401, Unauthorized),
+        (403, Forbidden),
+        (429, TooManyRequests),
+        (500, ServerError),
+        (503, Unavailable),
+    ]
+);
+reply_set!(
+    CorpusErrors,
+    "What a request about corpora and their jobs may meet: a bad request, no token (403), none such, a row that does not fit, the wrong-token limit, the database.",
+    [
+        (400, BadRequest),
+        (403, Forbidden),
+        (404, NotFound),
+        (422, Unprocessable),
+        (429, TooManyRequests),
+        (500, ServerError),
+        (503, Unavailable),
+    ]
+);
+reply_set!(
+    BodyErrors,
+    "What a request with a body may meet: it came too slowly, is too large, is not in the type read, or its parts do not fit together.",
+    [
+        (408, RequestTimeout),
+        (413, PayloadTooLarge),
+        (415, UnsupportedMediaType),
+        (422, Unprocessable),
+    ]
+);
