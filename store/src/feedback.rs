@@ -354,6 +354,25 @@ pub struct VerdictCount {
     pub count: i64,
 }
 
+/// What anyone may see of the feedback: how many rows, by part and verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+pub struct FeedbackSummary {
+    /// How many feedback rows there are.
+    pub total: i64,
+    /// How many give each verdict on each kind of part.
+    pub counts: Vec<VerdictCount>,
+}
+
+/// The feedback counted: in all, and by part and verdict.
+pub async fn summary(db: &Database) -> Result<FeedbackSummary, DbError> {
+    let counts = counts(db).await?;
+    Ok(FeedbackSummary {
+        total: counts.iter().map(|c| c.count).sum(),
+        counts,
+    })
+}
+
 /// The feedback counted by part and verdict.
 pub async fn counts(db: &Database) -> Result<Vec<VerdictCount>, DbError> {
     let pool = db.pool().await?;

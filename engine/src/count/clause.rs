@@ -45,7 +45,7 @@ const IRREGULAR: &[(&str, &str)] = &[
 /// A word's stem for matching a question's word to a passage's: irregular past forms to their
 /// present, then "-ing", "-ed", "-es"/"-s" and a doubled last consonant off ("winning" → "win",
 /// "employed" → "employ", "operates" → "operat", "operate" → "operat").
-pub fn stem(word: &str) -> String {
+pub(crate) fn stem(word: &str) -> String {
     let word = word.to_lowercase();
     if let Some((_, present)) = IRREGULAR.iter().find(|(past, _)| *past == word) {
         return stem(present);
@@ -67,14 +67,14 @@ pub fn stem(word: &str) -> String {
 /// The question's words that say which count is meant, stemmed: its content words besides the
 /// counted noun's ("green", "alliance", "win").
 #[derive(Debug, Clone, PartialEq)]
-pub struct Telling {
+pub(crate) struct Telling {
     /// The stemmed words.
     pub words: Vec<String>,
 }
 
 impl Telling {
     /// The telling words of the analysed question.
-    pub fn of(analysis: &QuestionAnalysis) -> Self {
+    pub(crate) fn of(analysis: &QuestionAnalysis) -> Self {
         let stems = |text: &str| -> Vec<String> { words(text).iter().map(|w| stem(w)).collect() };
         let typed = stems(&analysis.answer_type);
         let mut telling = Telling { words: Vec::new() };
@@ -123,7 +123,7 @@ fn clause_fit(text: &str, candidate: &CountCandidate, telling: &[String]) -> usi
 /// The count of the clause that says most of the question's telling words, among a passage's
 /// counts of the noun asked for, when it says strictly more than the clause of any other count
 /// and at least one; with the clause.
-pub fn clause_count(
+pub(crate) fn clause_count(
     text: &str,
     candidates: &[(CountCandidate, f64)],
     analysis: &QuestionAnalysis,

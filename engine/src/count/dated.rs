@@ -10,7 +10,7 @@ use super::statement::counts_the_answer_type;
 
 /// A count and the year its clause states.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct DatedCount {
+pub(super) struct DatedCount {
     /// The year.
     pub year: i32,
     /// The count.
@@ -33,14 +33,14 @@ fn asks_in_the_past(question: &str) -> bool {
 }
 
 /// The year a question asks about, if it names one.
-pub fn asked_year(question: &str) -> Option<i32> {
+pub(super) fn asked_year(question: &str) -> Option<i32> {
     year_in(question, None)
 }
 
 /// A passage's counts whose clause states a year: counts of the noun asked for, and bare
 /// numbers continuing such a passage ("by 2023 it had grown to 212") once one count names the
 /// noun. `None` unless at least two years are stated.
-pub fn dated_counts(
+pub(super) fn dated_counts(
     text: &str,
     candidates: &[(CountCandidate, f64)],
     analysis: &QuestionAnalysis,
@@ -73,7 +73,7 @@ pub fn dated_counts(
 }
 
 /// The years a passage's dated counts are for, in order.
-pub fn years_of(dated: &[DatedCount]) -> Vec<i32> {
+pub(super) fn years_of(dated: &[DatedCount]) -> Vec<i32> {
     let mut years: Vec<i32> = dated.iter().map(|d| d.year).collect();
     years.sort_unstable();
     years.dedup();
@@ -82,7 +82,7 @@ pub fn years_of(dated: &[DatedCount]) -> Vec<i32> {
 
 /// The count a question means among a passage's dated counts: the year asked for's, or, asked
 /// in the present tense, the latest year's; with its year and whether it is the latest.
-pub fn dated_answer(question: &str, dated: &[DatedCount]) -> Option<(DatedCount, bool)> {
+pub(super) fn dated_answer(question: &str, dated: &[DatedCount]) -> Option<(DatedCount, bool)> {
     let of_year = |year: i32| {
         let counts: Vec<&DatedCount> = dated.iter().filter(|d| d.year == year).collect();
         // One count for the year, or several that agree.

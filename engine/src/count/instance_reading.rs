@@ -14,7 +14,7 @@ use super::span_model::{passages_around, span_probability, SpanModel, SpanModelE
 /// Reads `instances` under `which_question`: every sentence of `texts` that mentions one of them
 /// is read once (cut to the reader's context around the mentions), and each instance gets its
 /// best span probability and its per-snippet best summed over all snippets.
-pub fn read_instances(
+pub(super) fn read_instances(
     model: &SpanModel,
     which_question: &str,
     texts: &[&str],

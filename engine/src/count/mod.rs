@@ -10,12 +10,12 @@
 pub mod answer_support;
 pub mod calibration;
 pub mod candidates;
-pub mod clause;
+pub(crate) mod clause;
 pub mod consolidate;
 pub mod contextualize;
-pub mod dated;
+mod dated;
 
-pub mod instance_reading;
+mod instance_reading;
 pub mod instance_scorer;
 pub mod instances;
 pub mod lexical;
@@ -30,7 +30,7 @@ pub mod ranker;
 pub mod relevance;
 
 pub mod span_model;
-pub mod statement;
+mod statement;
 pub mod structured;
 
 pub use candidates::{count_candidates, extract_count, CountCandidate};

@@ -17,20 +17,23 @@ pub(crate) use tally_types::StatementRule;
 
 /// A candidate must have at least this confidence to count as a statement (the ranker gives
 /// candidates of passages not about the question 0).
-pub const STATEMENT_FLOOR: f64 = 0.05;
+pub(super) const STATEMENT_FLOOR: f64 = 0.05;
 
 /// The least confidence of a count of the noun asked for ([`noun_statement`]): any count of a
 /// passage about the question. The noun says which number it is, where the reader's confidence,
 /// learned on web prose, stays low for a fact a document states once ("It has its own van and
 /// two drivers": 0.046).
-pub const NOUN_STATEMENT_FLOOR: f64 = 0.0;
+pub(super) const NOUN_STATEMENT_FLOOR: f64 = 0.0;
 
 /// Whether `candidate` counts the answer type: its phrase holds every word of the type and its
 /// noun ends with the type's head ("eight operating theatres" for "operating theatres"; not
 /// "410 doctors" for "ambulances", nor "60 strings" for "string players"). The question reader
 /// takes a verb after a plural noun into the type ("doctors work"); a plural first word followed
 /// by one singular word is read as that plural noun.
-pub fn counts_the_answer_type(candidate: &CountCandidate, analysis: &QuestionAnalysis) -> bool {
+pub(super) fn counts_the_answer_type(
+    candidate: &CountCandidate,
+    analysis: &QuestionAnalysis,
+) -> bool {
     let Some(head) = words(&candidate.noun).last().map(|w| singular(w)) else {
         return false;
     };
@@ -50,7 +53,7 @@ pub fn counts_the_answer_type(candidate: &CountCandidate, analysis: &QuestionAna
 /// there are. (Issue 73: "one of the official languages" of Germany answered how many languages
 /// are spoken in Switzerland with 1.) Larger partitives stay statements: "two of our rooms accept
 /// dogs" answers how many rooms accept dogs (own-documents tuning half).
-pub fn one_of_many(candidate: &CountCandidate) -> bool {
+pub(super) fn one_of_many(candidate: &CountCandidate) -> bool {
     const DETERMINERS: [&str; 8] = ["the", "its", "their", "his", "her", "our", "these", "those"];
     let words: Vec<String> = candidate
         .text
@@ -68,7 +71,7 @@ pub fn one_of_many(candidate: &CountCandidate) -> bool {
 /// none or they disagree. A passage states clearly when its most confident count (what it
 /// reads as the answer) counts the answer type: "three small moons" in a passage about Voyager
 /// whose best reading is another count is no statement about Jupiter's moons.
-pub fn clear_statement(
+pub(super) fn clear_statement(
     per_snippet: &[Vec<(CountCandidate, f64)>],
     analysis: &QuestionAnalysis,
     floor: f64,
@@ -105,7 +108,7 @@ fn unqualified(candidate: &CountCandidate, asked: &[String]) -> bool {
 /// students" for the students): the reader's favourite number does not hide the count whose
 /// noun is the one asked for (issue 58). A count of a qualified part ("three small moons") is
 /// none. `None` when there is none or they disagree.
-pub fn noun_statement(
+pub(super) fn noun_statement(
     per_snippet: &[Vec<(CountCandidate, f64)>],
     analysis: &QuestionAnalysis,
     floor: f64,

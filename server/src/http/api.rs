@@ -173,13 +173,6 @@ pub(crate) async fn list_feedback(
     Ok(Json(feedback::recent(&state.db, limit).await?))
 }
 
-/// What anyone may see of the feedback: how many rows, by part and verdict.
-#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
-pub(crate) struct FeedbackSummary {
-    pub total: i64,
-    pub counts: Vec<feedback::VerdictCount>,
-}
-
 /// `GET /api/feedback/summary`: the feedback counted by part and verdict.
 #[utoipa::path(
     get,
@@ -194,12 +187,8 @@ pub(crate) struct FeedbackSummary {
 )]
 pub(crate) async fn feedback_summary(
     State(state): State<AppState>,
-) -> Result<Json<FeedbackSummary>, ApiError> {
-    let counts = feedback::counts(&state.db).await?;
-    Ok(Json(FeedbackSummary {
-        total: counts.iter().map(|c| c.count).sum(),
-        counts,
-    }))
+) -> Result<Json<feedback::FeedbackSummary>, ApiError> {
+    Ok(Json(feedback::summary(&state.db).await?))
 }
 
 /// Any other `/api/...` path.
@@ -433,7 +422,7 @@ pub(crate) async fn list_questions(
     summary = "This document",
     responses((status = 200, description = "OpenAPI 3.1", content_type = "application/json", body = Object))
 )]
-pub(crate) async fn openapi(State(state): State<AppState>) -> Response {
+pub(crate) async fn description(State(state): State<AppState>) -> Response {
     let mut spec = match super::openapi::document() {
         Ok(spec) => spec.clone(),
         Err(e) => {

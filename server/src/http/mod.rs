@@ -157,7 +157,7 @@ pub(crate) fn api_router() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(api::get_value))
         .routes(routes!(stream::answer_stream))
         .routes(routes!(api::list_questions))
-        .routes(routes!(api::openapi))
+        .routes(routes!(api::description))
         .merge(uploads)
         .routes(routes!(admin::delete))
         .routes(routes!(review::queue))

@@ -249,7 +249,7 @@ generated_bodies! {
         StoredAnswerBody => tally_types::StoredAnswer,
         ValueAnswerBody => tally_types::ValueAnswer,
         FeedbackBody => tally_store::feedback::Feedback,
-        FeedbackSummaryBody => super::api::FeedbackSummary,
+        FeedbackSummaryBody => tally_store::feedback::FeedbackSummary,
         RecentQuestionBody => tally_store::answers::RecentQuestion,
         StatusBody => tally_app::status::SystemStatus,
         QueuedQuestionBody => tally_types::feedback::QueuedQuestion,
