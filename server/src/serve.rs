@@ -274,7 +274,7 @@ async fn load_encoder(args: &ServeArgs) -> EncoderSlot {
         Err(e) => {
             tracing::error!("encoder not loaded: {e:#}");
             return EncoderSlot {
-                encoder: Err(EncoderUnavailable(format!("{e:#}"))),
+                encoder: Err(EncoderUnavailable::Load(Arc::new(e))),
                 path: None,
             };
         }
@@ -282,8 +282,8 @@ async fn load_encoder(args: &ServeArgs) -> EncoderSlot {
     let path = Some(dir.path().to_path_buf());
     let loaded = tokio::task::spawn_blocking(move || tally_setup::loading::load_encoder_in(&dir))
         .await
-        .map_err(|e| EncoderUnavailable(format!("encoder loading crashed: {e}")))
-        .and_then(|r| r.map_err(|e| EncoderUnavailable(format!("{e:#}"))));
+        .map_err(|e| EncoderUnavailable::Crashed(Arc::new(e)))
+        .and_then(|r| r.map_err(|e| EncoderUnavailable::Load(Arc::new(e))));
     match &loaded {
         Ok(encoder) => tracing::info!(
             "encoder {} loaded ({} dimensions, {})",

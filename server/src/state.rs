@@ -33,10 +33,17 @@ pub struct AppState {
     pub ingest: Arc<IngestService>,
 }
 
-/// Why the sentence encoder could not be loaded.
+/// Why the sentence encoder could not be loaded (shared: every answer and the health check
+/// tell it).
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("{0}")]
-pub struct EncoderUnavailable(pub String);
+pub enum EncoderUnavailable {
+    /// Its model files were not found or could not be read.
+    #[error("{0:#}")]
+    Load(Arc<anyhow::Error>),
+    /// The task loading it panicked.
+    #[error("encoder loading crashed: {0}")]
+    Crashed(Arc<tokio::task::JoinError>),
+}
 
 /// The sentence encoder, or why it could not be loaded.
 #[derive(Clone)]

@@ -72,10 +72,20 @@ impl Engines {
     }
 }
 
-/// Why the engines could not be loaded: kept, and told to every question and the health check.
+/// Why the engines could not be loaded: kept (shared, as every question and the health check
+/// tell it), with its cause.
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("{0}")]
-pub struct LoadFailure(String);
+pub enum LoadFailure {
+    /// An index could not be opened or filled with its default corpus.
+    #[error("{0:#}")]
+    Index(Arc<anyhow::Error>),
+    /// The count pipeline's models could not be loaded.
+    #[error("the span model could not be loaded: {0}")]
+    Models(Arc<tally_engine::count::pipeline::PipelineError>),
+    /// The snippet index's corpora could not be listed.
+    #[error("the snippet index's corpora could not be read: {0}")]
+    Corpora(Arc<tally_documents::snippet_index::IndexError>),
+}
 
 pub(super) fn load_engines(
     config: &EngineConfig,
@@ -83,9 +93,9 @@ pub(super) fn load_engines(
 ) -> Result<Engines, LoadFailure> {
     let data = config.data_dir.as_deref();
     let snippets = tally_setup::loading::open_snippet_index(&config.snippet_index, data)
-        .map_err(|e| LoadFailure(format!("{e:#}")))?;
+        .map_err(|e| LoadFailure::Index(Arc::new(e)))?;
     let sentences = tally_setup::loading::open_sentence_index(&config.sentence_index, data)
-        .map_err(|e| LoadFailure(format!("{e:#}")))?;
+        .map_err(|e| LoadFailure::Index(Arc::new(e)))?;
     let pipeline = match &encoder {
         Some(encoder) => CountPipeline::load(
             encoder.clone(),
@@ -93,16 +103,14 @@ pub(super) fn load_engines(
             config.reader_context_chars,
             config.reader_weights,
         )
-        .map_err(|e| LoadFailure(format!("the span model could not be loaded: {e}")))?,
+        .map_err(|e| LoadFailure::Models(Arc::new(e)))?,
         // Without the encoder, counts come from the lexical scorer.
         None => CountPipeline::new(None, None),
     };
     let examples = ExampleQuestions::of_demo_corpus();
-    let corpora_at_load = snippets.corpora().map_err(|e| {
-        LoadFailure(format!(
-            "the snippet index's corpora could not be read: {e}"
-        ))
-    })?;
+    let corpora_at_load = snippets
+        .corpora()
+        .map_err(|e| LoadFailure::Corpora(Arc::new(e)))?;
     Ok(Engines {
         snippets: Arc::new(snippets),
         pipeline,

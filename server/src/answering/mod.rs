@@ -652,7 +652,8 @@ impl Answerer {
                     set_id: None,
                     fetched_at: None,
                     reused: false,
-                    failure: Some(failure.reason),
+                    // Said where the answer shows it.
+                    failure: Some(failure.cause.to_string()),
                 });
                 // The failed search's time is a stage of the answer too.
                 fetched.timings.insert(0, failure.timing);

@@ -10,7 +10,7 @@ use tally_types::CountSettings;
 
 use tally_documents::snippet_index::SnippetIndex;
 
-use super::{stage, FetchError, FetchSnippets, Fetched};
+use super::{stage, FetchCause, FetchError, FetchSnippets, Fetched};
 
 pub(crate) struct LocalIndex {
     snippets: Arc<SnippetIndex>,
@@ -35,13 +35,11 @@ impl FetchSnippets for LocalIndex {
             let started = Instant::now();
             // tantivy reads block: off the async threads.
             let found = tokio::task::spawn_blocking(move || {
-                index
-                    .snippets_for(&question, settings.snippets, settings.corpus.as_deref())
-                    .map_err(|e| e.to_string())
+                index.snippets_for(&question, settings.snippets, settings.corpus.as_deref())
             })
             .await
-            .map_err(|e| format!("the retrieval task crashed: {e}"))
-            .and_then(|found| found);
+            .map_err(FetchCause::from)
+            .and_then(|found| found.map_err(FetchCause::from));
             let timing = stage(Stage::Retrieval, started);
             match found {
                 Ok((snippets, retrieval)) => Ok(Fetched {
@@ -51,7 +49,7 @@ impl FetchSnippets for LocalIndex {
                     origin: None,
                     timings: vec![timing],
                 }),
-                Err(reason) => Err(FetchError { reason, timing }),
+                Err(cause) => Err(FetchError { cause, timing }),
             }
         })
     }

@@ -29,14 +29,28 @@ pub struct Fetched {
     pub timings: Vec<StageTiming>,
 }
 
-/// Why a source gave no snippets.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{reason}")]
+/// Why a source gave no snippets, and the time it spent finding out.
+#[derive(Debug, thiserror::Error)]
+#[error("{cause}")]
 pub struct FetchError {
-    /// Says what failed, for the answer.
-    pub reason: String,
+    /// What failed (the answer's `origin.failure` says it).
+    pub cause: FetchCause,
     /// The time spent before it failed, as a stage of the answer.
     pub timing: StageTiming,
+}
+
+/// What a snippet source failed at.
+#[derive(Debug, thiserror::Error)]
+pub enum FetchCause {
+    /// The snippet index could not be searched.
+    #[error("the snippet index could not be searched: {0}")]
+    Index(#[from] tally_documents::snippet_index::IndexError),
+    /// The task retrieving them panicked or was dropped.
+    #[error("the retrieval task crashed: {0}")]
+    Crashed(#[from] tokio::task::JoinError),
+    /// The web search failed.
+    #[error(transparent)]
+    Web(#[from] crate::web_search::WebSearchError),
 }
 
 /// A place count snippets come from.

@@ -93,7 +93,7 @@ impl FetchSnippets for WebSource {
                     ..fetched
                 }),
                 Err(failure) => Err(FetchError {
-                    reason: failure.to_string(),
+                    cause: failure.into(),
                     timing,
                 }),
             }
