@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds `tally` with candle's CUDA backend on a machine without a GPU, and packs what a GPU
+# Builds `tally-lab` (the GPU checks are its benchmarks and training; issue 88 moved them out of
+# `tally`) with candle's CUDA backend on a machine without a GPU, and packs what a GPU
 # machine needs to run it: `target/cuda-pack/` (a stripped, xz-compressed binary, MiniLM in half
 # precision, the CoQEx snippet sets and `run.sh`). The default build and CI stay CPU-only.
 #
@@ -76,14 +77,14 @@ say "driver stub: $(wc -l < "$cuda/lib/stubs/libcuda-stub.c") functions of cudar
 export PATH=$cuda/bin:$PATH CUDA_ROOT=$cuda CUDA_PATH=$cuda
 say "building (CUDA_COMPUTE_CAP=$CUDA_COMPUTE_CAP) into $target"
 started=$(date +%s)
-CARGO_TARGET_DIR=$target cargo build --release --features cuda -p tally-server --bin tally
+CARGO_TARGET_DIR=$target cargo build --release --features cuda -p tally-lab-cli --bin tally-lab
 say "built in $(( $(date +%s) - started )) s"
 
 # 4. The pack: under the 64 MiB a device call may carry with the working tree.
 rm -rf "$pack"
 mkdir -p "$pack/models/$encoder" "$pack/data/coqex"
-strip -o "$pack/tally" "$target/release/tally"
-xz -T0 -6 "$pack/tally"
+strip -o "$pack/tally-lab" "$target/release/tally-lab"
+xz -T0 -6 "$pack/tally-lab"
 for f in config.json tokenizer.json tokenizer_config.json special_tokens_map.json vocab.txt \
     modules.json sentence_bert_config.json; do
     [ -f "$models/$encoder/$f" ] && cp "$models/$encoder/$f" "$pack/models/$encoder/"
@@ -100,14 +101,14 @@ for set in stresstest_v1 count_lcquad_v2 natural_questions_dev; do
 done
 cat > "$pack/run.sh" <<'SH'
 #!/usr/bin/env bash
-# Runs the packed CUDA build of `tally` on a GPU machine: `run.sh ARGS…` from the repo root.
+# Runs the packed CUDA build of `tally-lab` on a GPU machine: `run.sh ARGS…` from the repo root.
 # cuBLAS, cuRAND and NVRTC come from the machine's own Python packages (PyTorch's nvidia-*
 # wheels); the driver (libcuda.so.1) is the machine's.
 set -euo pipefail
 pack=$(cd "$(dirname "$0")" && pwd)
-bin=/tmp/tally-cuda
+bin=/tmp/tally-lab-cuda
 if [ ! -x "$bin" ]; then
-    xz -dc "$pack/tally.xz" > "$bin"
+    xz -dc "$pack/tally-lab.xz" > "$bin"
     chmod +x "$bin"
 fi
 lib=$(dirname "$(find / -xdev -name 'libcublasLt.so.13' 2>/dev/null | head -1)")
