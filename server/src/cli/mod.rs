@@ -340,7 +340,7 @@ pub fn run_command(
 
 /// Logs (`TALLY_LOG`, default `info`) go to stderr: stdout is for what a command prints (JSON,
 /// tables).
-pub fn start_logging() {
+fn start_logging() {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("TALLY_LOG")
