@@ -8,6 +8,7 @@ what makes it hostile is what reading it costs (depth, length, repetition, infla
 parts are written through streaming compressors, so the script itself stays small in memory.
 """
 
+import base64
 import os
 import struct
 import sys
@@ -395,6 +396,92 @@ def inflating_pdf(path, inflated=1 << 30):
     pdf.close()
 
 
+# ---- Round seven (issue 97) ---------------------------------------------------------------------
+
+def padded_flate(data, ratio=150):
+    """`data` deflated, padded with a second stored block of noise so that it inflates less than
+    `ratio`-fold (the pre-check's bound on a stream's ratio is 200)."""
+    packed = zlib.compress(data, 9)
+    room = len(data) // ratio - len(packed)
+    if room > 0:
+        packed += os.urandom(room)  # after the zlib stream's end: ignored by inflaters
+    return packed
+
+
+def operators_pdf(path, operator=b"q ", times=33_000_000):
+    # One page whose content is one operator `times` times over, deflated and padded.
+    body = padded_flate(operator * times)
+    pdf = Pdf(path)
+    pdf_page(pdf, "<< >>")
+    pdf.stream(4, "/Filter /FlateDecode", [body], len(body))
+    pdf.close()
+
+
+def hidden_forms_pdf(path, way, levels=6):
+    """Round six's nested forms, ten wide and `levels` deep, each hidden from a pattern `way`."""
+    pdf = Pdf(path)
+    pdf_page(pdf, "<< /XObject << /X 5 0 R >> >>")
+    draw = b"q /X Do Q\n" * 10
+    pdf.stream(4, "", [draw], len(draw))
+    for level in range(1, levels + 1):
+        num = 4 + level
+        font = 5 + levels
+        res = f"/XObject << /X {num + 1} 0 R >>" if level < levels else f"/Font << /F1 {font} 0 R >>"
+        body = draw if level < levels else TEXT
+        extra, filt = "", ""
+        if way == "length1":
+            extra = "/Length1 0"
+        elif way == "comment":
+            body = body.replace(b"/X Do", b"/X %c\nDo")
+        elif way == "asciihex":
+            body, filt = body.hex().encode() + b">", "/Filter /ASCIIHexDecode"
+        elif way == "ascii85":
+            body, filt = b"<~" + base64.a85encode(body) + b"~>", "/Filter /ASCII85Decode"
+        elif way == "image-first":
+            extra = "/Z << /Subtype /Image >>"
+        elif way == "escaped-name":
+            res = res.replace("/X ", "/#58 ")
+        pdf.stream(num, f"{extra} /Type /XObject /Subtype /Form /BBox [0 0 612 792] {filt} "
+                        f"/Resources << {res} >>", [body], len(body))
+    pdf.obj(5 + levels, FONT)
+    pdf.close()
+
+
+def decoy_size_pdf(path, pages=3, real=5500):
+    # The page tree the reader follows (/Parent) says Letter; the one the catalogue names (which
+    # pdftoppm walks) gives every page 5,500 points a side. No text layer: every page is OCR's.
+    pdf = Pdf(path)
+    pdf.obj(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+    kids = " ".join(f"{10 + n} 0 R" for n in range(pages))
+    pdf.obj(2, f"<< /Type /Pages /Kids [{kids}] /Count {pages} /MediaBox [0 0 {real} {real}] >>"
+            .encode())
+    pdf.obj(3, b"<< /Type /Pages /Kids [] /Count 0 /MediaBox [0 0 612 792] >>")
+    body = b"0 0 0 rg 100 100 200 200 re f"
+    pdf.stream(4, "", [body], len(body))
+    for n in range(pages):
+        pdf.obj(10 + n, b"<< /Type /Page /Parent 3 0 R /Contents 4 0 R >>")
+    # Objects 5..9 are unused: the xref table still needs them.
+    for num in range(5, 10):
+        pdf.obj(num, b"null")
+    pdf.close()
+
+
+def multipage_tiff(path, pages=3):
+    """A grey TIFF of `pages` frames, each a line of big text drawn with Pillow when it is there,
+    else bars; `None` without Pillow."""
+    try:
+        from PIL import Image, ImageDraw
+    except ImportError:
+        return None
+    frames = []
+    for n in range(pages):
+        img = Image.new("L", (1700, 600), 255)
+        ImageDraw.Draw(img).text((100, 250), f"Page {n + 1} says 4{n}7 members", fill=0)
+        frames.append(img)
+    frames[0].save(path, save_all=True, append_images=frames[1:])
+    return path
+
+
 FILES = [
     ("nested-tables.docx", nested_tables_docx),
     ("nested-nav.epub", nested_nav_epub),
@@ -407,6 +494,15 @@ FILES = [
     ("shared-sheets.xlsx", shared_sheets_xlsx),
     ("nested-xobjects.pdf", nested_xobjects_pdf),
     ("inflating.pdf", inflating_pdf),
+    ("q-33m.pdf", operators_pdf),
+    ("qQ-25m.pdf", lambda p: operators_pdf(p, b"q Q ", 25_000_000)),
+    ("hidden-length1.pdf", lambda p: hidden_forms_pdf(p, "length1")),
+    ("hidden-comment.pdf", lambda p: hidden_forms_pdf(p, "comment")),
+    ("hidden-asciihex.pdf", lambda p: hidden_forms_pdf(p, "asciihex")),
+    ("hidden-ascii85.pdf", lambda p: hidden_forms_pdf(p, "ascii85")),
+    ("hidden-image-first.pdf", lambda p: hidden_forms_pdf(p, "image-first")),
+    ("hidden-escaped-name.pdf", lambda p: hidden_forms_pdf(p, "escaped-name")),
+    ("decoy-size.pdf", decoy_size_pdf),
 ]
 
 
@@ -418,7 +514,8 @@ def main():
     for name, make in FILES:
         path = os.path.join(out, name)
         make(path)
-        print(f"{name} {os.path.getsize(path)} bytes")
+        if os.path.exists(path):
+            print(f"{name} {os.path.getsize(path)} bytes")
 
 
 if __name__ == "__main__":

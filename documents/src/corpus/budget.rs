@@ -88,6 +88,74 @@ pub fn indents_its_lines(name: &str) -> bool {
     )
 }
 
+/// The most pages of one upload read by OCR, all its files together (issue 97: each file
+/// had its own 300 pages, so an upload of many scans read for hours).
+pub const MAX_OCR_PAGES_PER_UPLOAD: usize = 300;
+/// The longest OCR may run for one upload, all its files together (a scanned report of a few
+/// hundred clean pages reads in a few minutes on 2 cores; pages of noise take the page limit).
+pub const MAX_OCR_TIME_PER_UPLOAD: Duration = Duration::from_secs(10 * 60);
+
+/// What OCR may still spend on one upload: pages and time, shared by every file of it.
+#[derive(Debug)]
+pub struct OcrAllowance {
+    pages_left: AtomicUsize,
+    time_left_ms: AtomicU64,
+}
+
+impl OcrAllowance {
+    /// The allowance of one upload: [`MAX_OCR_PAGES_PER_UPLOAD`] pages and
+    /// [`MAX_OCR_TIME_PER_UPLOAD`].
+    pub fn per_upload() -> Arc<Self> {
+        Arc::new(Self {
+            pages_left: AtomicUsize::new(MAX_OCR_PAGES_PER_UPLOAD),
+            time_left_ms: AtomicU64::new(MAX_OCR_TIME_PER_UPLOAD.as_millis() as u64),
+        })
+    }
+
+    /// Takes `pages` pages of it; refused when fewer are left (nothing is taken then).
+    pub fn take_pages(&self, pages: usize) -> Result<(), ReadRefused> {
+        let taken = self
+            .pages_left
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                left.checked_sub(pages)
+            });
+        taken.map(|_| ()).map_err(|left| {
+            ReadRefused::TooLarge(format!(
+                "it has {pages} pages to read by OCR, and only {left} of the \
+                 {MAX_OCR_PAGES_PER_UPLOAD} an upload may have read by OCR are left; upload \
+                 it on its own"
+            ))
+        })
+    }
+
+    /// The OCR time left.
+    pub fn time_left(&self) -> Duration {
+        Duration::from_millis(self.time_left_ms.load(Ordering::Relaxed))
+    }
+
+    /// Counts `spent` of OCR time.
+    pub fn spend(&self, spent: Duration) {
+        let spent = spent.as_millis() as u64;
+        let _ = self
+            .time_left_ms
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                Some(left.saturating_sub(spent))
+            });
+    }
+
+    /// `Err` once the time is spent.
+    pub fn check_time(&self) -> Result<(), ReadRefused> {
+        if self.time_left().is_zero() {
+            return Err(ReadRefused::TooLarge(format!(
+                "OCR of this upload ran for {} minutes, all it may: upload fewer scanned pages \
+                 at a time",
+                MAX_OCR_TIME_PER_UPLOAD.as_secs() / 60
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// Why a document was not read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReadRefused {
@@ -121,6 +189,8 @@ pub struct ReadBudget {
     cancelled: Arc<AtomicBool>,
     produced: Arc<AtomicUsize>,
     max_output: usize,
+    /// What OCR may still spend: the upload's, shared by its files.
+    ocr: Arc<OcrAllowance>,
 }
 
 impl Default for ReadBudget {
@@ -139,6 +209,7 @@ impl ReadBudget {
             cancelled: Arc::new(AtomicBool::new(false)),
             produced: Arc::new(AtomicUsize::new(0)),
             max_output: MAX_OUTPUT_BYTES,
+            ocr: OcrAllowance::per_upload(),
         }
     }
 
@@ -186,6 +257,17 @@ impl ReadBudget {
             )));
         }
         Ok(())
+    }
+
+    /// The same budget, spending `ocr` for OCR: the allowance of the upload the file is part of.
+    pub fn with_ocr_allowance(mut self, ocr: Arc<OcrAllowance>) -> Self {
+        self.ocr = ocr;
+        self
+    }
+
+    /// What OCR may still spend on this file's upload.
+    pub fn ocr(&self) -> &OcrAllowance {
+        &self.ocr
     }
 
     /// The same budget, cancelled when `cancelled` is raised.

@@ -18,6 +18,8 @@ pub mod html_text;
 pub mod indexing;
 pub mod ocr;
 pub mod pdf_bounds;
+mod pdf_content;
+mod pdf_filters;
 pub mod sentences;
 pub mod structure;
 

@@ -86,20 +86,81 @@ impl OcrTools {
         self.pdftoppm.is_some()
     }
 
-    /// The words of the image in `path` (PNG, JPEG, TIFF), per page (a TIFF may hold several),
-    /// within the page time limit and the budget.
+    /// The words of the image in `path` (PNG, JPEG, TIFF), per page: a TIFF may hold several,
+    /// each read (issue 97: only its first was). Each page is read with its table rulings
+    /// taken out, within the page time limit, the budget and the upload's OCR allowance.
     pub fn words_of_image(
         &self,
         path: &Path,
         budget: &ReadBudget,
     ) -> Result<Vec<Vec<OcrWord>>, ReadRefused> {
-        // A page of one image is read with its table rulings taken out; a file of several
-        // pages (a TIFF) as it is.
-        let cleaned = path.with_extension("clean.pgm");
-        let path = match without_rulings(path, &cleaned) {
-            Ok(()) => cleaned.as_path(),
-            Err(_) => path,
+        let words = |tsv: Vec<u8>| parse_tsv(&String::from_utf8_lossy(&tsv));
+        let one_page = |image: &Path| -> Result<Vec<OcrWord>, ReadRefused> {
+            let tsv = self.recognize(image, OCR_PAGE_TIME, budget);
+            Ok(words(tsv?).into_iter().flatten().collect())
         };
+        let cleaned = path.with_extension("clean.pgm");
+        match tiff_frames(path)? {
+            None | Some((1, _)) => {
+                let page = match without_rulings(path, &cleaned) {
+                    Ok(()) => one_page(&cleaned),
+                    Err(_) => one_page(path),
+                };
+                let _ = std::fs::remove_file(&cleaned);
+                Ok(vec![page?])
+            }
+            // Frames not turned grey here: Tesseract reads them all, in one run, with the
+            // time of as many pages.
+            Some((frames, false)) => Ok(words(self.recognize(
+                path,
+                OCR_PAGE_TIME * frames as u32,
+                budget,
+            )?)),
+            // Each frame decoded, its rulings taken out and read, one at a time.
+            Some((frames, true)) => {
+                let mut decoder = tiff_decoder(path)?;
+                let mut pages = Vec::with_capacity(frames);
+                for n in 0..frames {
+                    budget.check()?;
+                    if n > 0 {
+                        decoder.next_image().map_err(damaged_tiff)?;
+                    }
+                    let grey = frame_grey(&mut decoder).ok_or_else(|| {
+                        ReadRefused::Unreadable(format!("page {} of its TIFF is damaged", n + 1))
+                    })?;
+                    whiten_rulings(grey)
+                        .save_with_format(&cleaned, image::ImageFormat::Pnm)
+                        .map_err(|e| {
+                            ReadRefused::Unreadable(format!("cannot write a page for OCR: {e}"))
+                        })?;
+                    let page = one_page(&cleaned);
+                    let _ = std::fs::remove_file(&cleaned);
+                    pages.push(page?);
+                }
+                Ok(pages)
+            }
+        }
+    }
+
+    /// Tesseract's TSV of the image in `path`, checked again for its size (a page rendered from
+    /// a PDF is as large as the PDF's real page tree says, whatever the reader saw).
+    fn recognize(
+        &self,
+        path: &Path,
+        limit: Duration,
+        budget: &ReadBudget,
+    ) -> Result<Vec<u8>, ReadRefused> {
+        let (width, height) = image::ImageReader::open(path)
+            .and_then(|reader| reader.with_guessed_format())
+            .ok()
+            .and_then(|reader| reader.into_dimensions().ok())
+            .map(|(w, h)| (w as u64, h as u64))
+            .ok_or_else(|| {
+                ReadRefused::Unreadable("a page of it is not an image OCR reads".into())
+            })?;
+        if width.saturating_mul(height) > MAX_OCR_PIXELS {
+            return Err(too_many_pixels(width, height));
+        }
         let mut command = self.bounded(&self.tesseract);
         command
             .arg(path)
@@ -107,17 +168,19 @@ impl OcrTools {
             .args(["-l", "eng", "--psm", "3", "tsv"])
             // One thread per page: on 2 cores OpenMP's threads cost more than they give.
             .env("OMP_THREAD_LIMIT", "1");
-        let tsv = run_bounded(command, OCR_PAGE_TIME, budget, "recognizing its text")?;
-        Ok(parse_tsv(&String::from_utf8_lossy(&tsv)))
+        run_bounded(command, limit, budget, "recognizing its text")
     }
 
-    /// Renders page `page` (from 1) of the PDF in `pdf` to a grey image in `dir` at `dpi`, and
-    /// gives its path (a PGM: written in a fraction of the time a PNG of a noisy scan takes).
+    /// Renders page `page` (from 1) of the PDF in `pdf` to a grey image in `dir` whose longer
+    /// side is `long_side` pixels, and gives its path (a PGM: written in a fraction of the time
+    /// a PNG of a noisy scan takes). The size is given to `pdftoppm` in pixels, not as a
+    /// resolution: it renders the page its own page tree names, which may be larger than the
+    /// one the reader saw (issue 97: a decoy page said Letter, the real one 5,500 points).
     pub fn render_pdf_page(
         &self,
         pdf: &Path,
         page: u32,
-        dpi: u32,
+        long_side: u32,
         dir: &Path,
         budget: &ReadBudget,
     ) -> Result<PathBuf, ReadRefused> {
@@ -126,9 +189,10 @@ impl OcrTools {
             .as_ref()
             .ok_or_else(|| ReadRefused::Unreadable(OCR_MISSING.into()))?;
         let prefix = dir.join(format!("page-{page}"));
+        let long_side = long_side.clamp(1, MAX_LONG_SIDE);
         let mut command = self.bounded(pdftoppm);
         command
-            .args(["-r", &dpi.to_string(), "-gray", "-singlefile"])
+            .args(["-scale-to", &long_side.to_string(), "-gray", "-singlefile"])
             .args(["-f", &page.to_string(), "-l", &page.to_string()])
             .arg(pdf)
             .arg(&prefix);
@@ -138,6 +202,12 @@ impl OcrTools {
 
     /// A command for `program` under the memory and CPU limits, when `prlimit` is there.
     fn bounded(&self, program: &Path) -> Command {
+        let mut command = self.limited(program);
+        dies_with_its_parent(&mut command);
+        command
+    }
+
+    fn limited(&self, program: &Path) -> Command {
         match &self.prlimit {
             Some(prlimit) => {
                 let mut command = Command::new(prlimit);
@@ -161,6 +231,19 @@ pub fn dpi_for_page(width: f32, height: f32) -> u32 {
     (most.floor() as u32).clamp(1, OCR_DPI)
 }
 
+/// The longest side a rendered page may have: a square page of it (and a pixel `pdftoppm` may
+/// round up) has at most [`MAX_OCR_PIXELS`], and any other shape fewer.
+pub const MAX_LONG_SIDE: u32 = 7_070;
+
+/// The longer side, in pixels, of a page of `width` × `height` points rendered for OCR at
+/// [`dpi_for_page`], at most [`MAX_LONG_SIDE`]: what `pdftoppm` is asked for, so that the page
+/// it renders has at most [`MAX_OCR_PIXELS`] whatever size its own page tree gives it.
+pub fn long_side_for_page(width: f32, height: f32) -> u32 {
+    let dpi = dpi_for_page(width, height) as f64;
+    let longest = width.abs().max(height.abs()) as f64 / 72.0;
+    ((longest * dpi).ceil() as u32).clamp(1, MAX_LONG_SIDE)
+}
+
 /// The width and height an image's header claims (PNG, JPEG, TIFF), read without decoding it;
 /// refused when it claims more than [`MAX_OCR_PIXELS`] or cannot be read as an image.
 pub fn checked_image_size(bytes: &[u8]) -> Result<(u64, u64), ReadRefused> {
@@ -174,13 +257,17 @@ pub fn checked_image_size(bytes: &[u8]) -> Result<(u64, u64), ReadRefused> {
         return Err(ReadRefused::Unreadable("its image has no pixels".into()));
     }
     if width.saturating_mul(height) > MAX_OCR_PIXELS {
-        return Err(ReadRefused::TooLarge(format!(
-            "its image is {width} × {height} pixels; Tally reads images of at most {} million \
-             pixels (a page photographed at 48 megapixels is within it)",
-            MAX_OCR_PIXELS / 1_000_000
-        )));
+        return Err(too_many_pixels(width, height));
     }
     Ok((width, height))
+}
+
+fn too_many_pixels(width: u64, height: u64) -> ReadRefused {
+    ReadRefused::TooLarge(format!(
+        "its image is {width} × {height} pixels; Tally reads images of at most {} million \
+         pixels (a page photographed at 48 megapixels is within it)",
+        MAX_OCR_PIXELS / 1_000_000
+    ))
 }
 
 /// Writes the grey image in `from` to `to` (a PGM) with its table rulings whitened: runs of
@@ -189,10 +276,15 @@ pub fn checked_image_size(bytes: &[u8]) -> Result<(u64, u64), ReadRefused> {
 /// one run. Tesseract reads a ruled table's cells as noise; without the rules it reads them as
 /// text set in columns.
 fn without_rulings(from: &Path, to: &Path) -> Result<(), image::ImageError> {
-    let mut page = image::ImageReader::open(from)?
+    let page = image::ImageReader::open(from)?
         .with_guessed_format()?
         .decode()?
         .to_luma8();
+    whiten_rulings(page).save_with_format(to, image::ImageFormat::Pnm)
+}
+
+/// `page` with its table rulings whitened (see [`without_rulings`]).
+fn whiten_rulings(mut page: image::GrayImage) -> image::GrayImage {
     let (width, height) = (page.width() as usize, page.height() as usize);
     let dark: Vec<bool> = page.as_raw().iter().map(|v| *v < DARK).collect();
     let at = |x: usize, y: usize| dark[y * width + x];
@@ -227,7 +319,108 @@ fn without_rulings(from: &Path, to: &Path) -> Result<(), image::ImageError> {
             }
         }
     }
-    page.save_with_format(to, image::ImageFormat::Pnm)
+    page
+}
+
+/// How many pages the image file in `path` holds (a TIFF's frames, each size-checked).
+pub fn image_pages(path: &Path) -> Result<usize, ReadRefused> {
+    Ok(tiff_frames(path)?.map_or(1, |(frames, _)| frames))
+}
+
+fn damaged_tiff(_: tiff::TiffError) -> ReadRefused {
+    ReadRefused::Unreadable("its TIFF is damaged".into())
+}
+
+fn tiff_decoder(
+    path: &Path,
+) -> Result<tiff::decoder::Decoder<std::io::BufReader<std::fs::File>>, ReadRefused> {
+    let file = std::fs::File::open(path)
+        .map_err(|e| ReadRefused::Unreadable(format!("cannot open it for OCR: {e}")))?;
+    tiff::decoder::Decoder::new(std::io::BufReader::new(file)).map_err(damaged_tiff)
+}
+
+/// For a TIFF, how many frames it holds and whether the decoder here turns each grey, every
+/// frame's size checked against [`MAX_OCR_PIXELS`] and their count against
+/// [`MAX_OCR_PAGES`]; `None` for another format.
+fn tiff_frames(path: &Path) -> Result<Option<(usize, bool)>, ReadRefused> {
+    let mut head = [0u8; 4];
+    let is_tiff = std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok()
+        && matches!(&head, b"II*\0" | b"MM\0*" | b"II+\0" | b"MM\0+");
+    if !is_tiff {
+        return Ok(None);
+    }
+    let mut decoder = tiff_decoder(path)?;
+    let mut frames = 0usize;
+    let mut all_grey = true;
+    loop {
+        frames += 1;
+        if frames > MAX_OCR_PAGES {
+            return Err(ReadRefused::TooLarge(format!(
+                "its TIFF has more than {MAX_OCR_PAGES} pages; Tally reads at most \
+                 {MAX_OCR_PAGES} pages of a file by OCR"
+            )));
+        }
+        let (width, height) = decoder.dimensions().map_err(damaged_tiff)?;
+        let (width, height) = (width as u64, height as u64);
+        if width == 0 || height == 0 {
+            return Err(ReadRefused::Unreadable(format!(
+                "page {frames} of its TIFF has no pixels"
+            )));
+        }
+        if width.saturating_mul(height) > MAX_OCR_PIXELS {
+            return Err(too_many_pixels(width, height));
+        }
+        all_grey &= decoder.colortype().is_ok_and(|c| channels(c).is_some());
+        if !decoder.more_images() {
+            return Ok(Some((frames, all_grey)));
+        }
+        decoder.next_image().map_err(damaged_tiff)?;
+    }
+}
+
+/// How many samples a pixel of `color` has, for the colour types turned grey here.
+fn channels(color: tiff::ColorType) -> Option<usize> {
+    use tiff::ColorType::{Gray, GrayA, RGB, RGBA};
+    match color {
+        Gray(8 | 16) => Some(1),
+        GrayA(8 | 16) => Some(2),
+        RGB(8 | 16) => Some(3),
+        RGBA(8 | 16) => Some(4),
+        _ => None,
+    }
+}
+
+/// The frame the decoder is at, grey.
+fn frame_grey<R: std::io::Read + std::io::Seek>(
+    decoder: &mut tiff::decoder::Decoder<R>,
+) -> Option<image::GrayImage> {
+    let (width, height) = decoder.dimensions().ok()?;
+    let channels = channels(decoder.colortype().ok()?)?;
+    let samples: Vec<u8> = match decoder.read_image().ok()? {
+        tiff::decoder::DecodingResult::U8(samples) => samples,
+        tiff::decoder::DecodingResult::U16(samples) => {
+            samples.into_iter().map(|v| (v >> 8) as u8).collect()
+        }
+        _ => return None,
+    };
+    let pixels = width as usize * height as usize;
+    if samples.len() < pixels * channels {
+        return None;
+    }
+    let grey: Vec<u8> = samples
+        .chunks_exact(channels)
+        .take(pixels)
+        .map(|pixel| match pixel {
+            [r, g, b, ..] if channels >= 3 => {
+                ((299 * *r as u32 + 587 * *g as u32 + 114 * *b as u32) / 1000) as u8
+            }
+            [v, ..] => *v,
+            [] => 255,
+        })
+        .collect();
+    image::GrayImage::from_raw(width, height, grey)
 }
 
 /// A pixel darker than this is ink.
@@ -268,6 +461,10 @@ fn run_bounded(
     doing: &str,
 ) -> Result<Vec<u8>, ReadRefused> {
     let failed = |why: String| ReadRefused::Unreadable(format!("OCR failed {doing}: {why}"));
+    // The upload's OCR time bounds each run too (issue 97: an upload's pages read for an hour).
+    let allowance = budget.ocr();
+    allowance.check_time()?;
+    let limit = limit.min(allowance.time_left());
     let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -286,6 +483,7 @@ fn run_bounded(
     let started = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().map_err(|e| failed(e.to_string()))? {
+            allowance.spend(started.elapsed());
             break status;
         }
         let cancelled = budget.is_cancelled();
@@ -293,9 +491,11 @@ fn run_bounded(
             let _ = child.kill();
             let _ = child.wait();
             let _ = reader.join();
+            allowance.spend(started.elapsed());
             if cancelled {
                 return Err(ReadRefused::Cancelled);
             }
+            allowance.check_time()?;
             return Err(ReadRefused::TooLarge(format!(
                 "OCR took more than {} s {doing} of one page, past its limit",
                 limit.as_secs()
@@ -355,6 +555,50 @@ fn parse_tsv(tsv: &str) -> Vec<Vec<OcrWord>> {
     pages
 }
 
+/// Makes the tool die with the thread that started it: a server killed outright (SIGKILL)
+/// leaves no Tesseract running on (issue 97: an orphan ran on for up to 30 s).
+fn dies_with_its_parent(command: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: between fork and exec only `prctl` runs, which is async-signal-safe and
+        // touches no memory of the parent.
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = command;
+}
+
+/// The folder OCR's pages are written in, when the server named its own.
+static SCRATCH: OnceLock<PathBuf> = OnceLock::new();
+
+/// Makes `dir` (a folder of the server's own) the one OCR writes its rendered pages in,
+/// emptied of what an earlier run that was killed left there (issue 97: a page rendered from a
+/// hostile PDF took up to 1 GB of the system's temporary folder, and stayed after SIGKILL).
+pub fn use_scratch_dir(dir: &Path) -> std::io::Result<()> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir)?;
+    }
+    std::fs::create_dir_all(dir)?;
+    let _ = SCRATCH.set(dir.to_path_buf());
+    Ok(())
+}
+
+/// A fresh folder for one file's OCR, removed when dropped: in the server's scratch folder,
+/// or the system's temporary one.
+pub fn scratch_folder() -> Result<tempfile::TempDir, ReadRefused> {
+    let made = match SCRATCH.get() {
+        Some(dir) => tempfile::Builder::new().prefix("ocr-").tempdir_in(dir),
+        None => tempfile::Builder::new().prefix("tally-ocr-").tempdir(),
+    };
+    made.map_err(|e| ReadRefused::Unreadable(format!("no folder to read it in: {e}")))
+}
+
 /// The program `name` in a directory of `PATH`.
 fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
@@ -401,5 +645,101 @@ mod tests {
         assert!(matches!(refused, ReadRefused::TooLarge(_)), "{refused}");
         assert!(refused.to_string().contains("100000 × 100000"), "{refused}");
         assert!(checked_image_size(b"not an image at all").is_err());
+    }
+
+    /// A TIFF of `frames` (width, height, grey) written with Deflate.
+    fn tiff_of(frames: &[(u32, u32, bool)]) -> tempfile::NamedTempFile {
+        use tiff::encoder::{colortype, Compression, DeflateLevel, TiffEncoder};
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let mut encoder = TiffEncoder::new(std::fs::File::create(file.path()).unwrap())
+            .unwrap()
+            .with_compression(Compression::Deflate(DeflateLevel::Fast));
+        for &(width, height, grey) in frames {
+            let pixels = (width * height) as usize;
+            if grey {
+                let data: Vec<u8> = (0..pixels).map(|i| (i % 251) as u8).collect();
+                encoder
+                    .write_image::<colortype::Gray8>(width, height, &data)
+                    .unwrap();
+            } else {
+                let data = vec![200u8; pixels * 3];
+                encoder
+                    .write_image::<colortype::RGB8>(width, height, &data)
+                    .unwrap();
+            }
+        }
+        file
+    }
+
+    #[test]
+    fn every_frame_of_a_tiff_is_counted_checked_and_turned_grey() {
+        // Issue 97: a TIFF of 3 or 500 pages was read as its first.
+        let three = tiff_of(&[(120, 80, true), (60, 40, false), (120, 80, true)]);
+        assert_eq!(image_pages(three.path()).unwrap(), 3);
+        assert_eq!(tiff_frames(three.path()).unwrap(), Some((3, true)));
+        let mut decoder = tiff_decoder(three.path()).unwrap();
+        decoder.next_image().unwrap();
+        let grey = frame_grey(&mut decoder).unwrap();
+        assert_eq!((grey.width(), grey.height()), (60, 40));
+        assert_eq!(grey.get_pixel(3, 3).0, [200]);
+        // A later frame past the pixel bound refuses the file before any frame is decoded.
+        let huge = tiff_of(&[(100, 100, true), (8_000, 7_000, true)]);
+        let refused = image_pages(huge.path()).unwrap_err();
+        assert!(refused.to_string().contains("8000 × 7000"), "{refused}");
+        // Not a TIFF: one page.
+        let png = tempfile::NamedTempFile::new().unwrap();
+        image::GrayImage::new(10, 10)
+            .save_with_format(png.path(), image::ImageFormat::Png)
+            .unwrap();
+        assert_eq!(image_pages(png.path()).unwrap(), 1);
+    }
+
+    #[test]
+    fn every_frame_of_a_tiff_goes_to_tesseract() {
+        let Some(tools) = OcrTools::on_this_machine() else {
+            return; // Without Tesseract there is nothing to run (scripts/setup.sh installs it).
+        };
+        let three = tiff_of(&[(300, 200, true), (300, 200, false), (300, 200, true)]);
+        let pages = tools
+            .words_of_image(three.path(), &ReadBudget::default())
+            .unwrap();
+        assert_eq!(pages.len(), 3);
+    }
+
+    #[test]
+    fn a_decoy_page_size_renders_within_the_pixel_bound() {
+        // Issue 97: the reader's page tree said Letter, the catalogue's 5,500 points a side;
+        // pdftoppm rendered the real one at the reader's 300 dpi, 525 megapixels.
+        let Some(tools) = OcrTools::on_this_machine().filter(|t| t.reads_pdf_pages()) else {
+            return;
+        };
+        let pdf = b"%PDF-1.4
+1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
+2 0 obj << /Type /Pages /Kids [4 0 R] /Count 1 /MediaBox [0 0 5500 5500] >> endobj
+3 0 obj << /Type /Pages /Kids [] /Count 0 /MediaBox [0 0 612 792] >> endobj
+4 0 obj << /Type /Page /Parent 3 0 R >> endobj
+trailer << /Root 1 0 R >>
+%%EOF
+";
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("decoy.pdf");
+        std::fs::write(&path, pdf).unwrap();
+        let long_side = long_side_for_page(612.0, 792.0);
+        assert_eq!(long_side, 3_300);
+        let budget = ReadBudget::new(Duration::from_secs(60));
+        let page = tools
+            .render_pdf_page(&path, 1, long_side, dir.path(), &budget)
+            .unwrap();
+        let size = image::ImageReader::open(&page)
+            .unwrap()
+            .with_guessed_format()
+            .unwrap()
+            .into_dimensions()
+            .unwrap();
+        // The long side asked for, and a pixel of rounding.
+        assert!(size.0.max(size.1) <= 3_301, "{size:?}");
+        assert!(size.0 as u64 * size.1 as u64 <= MAX_OCR_PIXELS, "{size:?}");
+        // However large a page says it is, the longer side asked for is bounded.
+        assert_eq!(long_side_for_page(14_400.0, 200.0), MAX_LONG_SIDE);
     }
 }

@@ -1,97 +1,109 @@
-//! The bounds of a PDF, checked from its objects before `unpdf` reads it (issue 84). `unpdf`
-//! paints each Form XObject where a page paints it, operator by operator, and inflates each
-//! content stream whole: a 4.5 KB file of forms that paint each other ten times, eight levels
-//! deep, made it write out a hundred million operators (3.5 GB in 6.8 s), and a 1 MB stream that
-//! inflates to 1 GB cost 629 MB. So the file's streams are found, inflated within bounds (the
-//! ratio and total of a ZIP archive's entries, [`crate::corpus::archive`]), and the operators
-//! each page stream would paint, its forms written out, are counted from their `Do`s before
-//! `unpdf` sees the file.
+//! The bounds of a PDF, checked before `unpdf` reads it (issues 84 and 97). `unpdf` inflates
+//! each content stream whole, and keeps every operator of a page with its operands, each Form
+//! XObject painted written out where it is painted: a 4.5 KB file of forms painting each other
+//! ten times, eight levels deep, took 3.5 GB; one page of `q` thirty-three million times over
+//! (1.7 MB) passed 6 GB in 8 s; a 1 MB stream that inflates to 1 GB cost 629 MB.
 //!
-//! The scan reads what a PDF writes in plain sight: objects, their dictionaries, Flate or
-//! unfiltered streams and object streams. A stream under another filter is not looked into
-//! (what it paints is not counted), and a file it cannot follow is left to `unpdf`.
+//! So the file is read first as `unpdf` reads it — its own object parser and page tree
+//! ([`unpdf::parser::raw`]), every filter it undoes ([`super::pdf_filters`]), every token of a
+//! content stream ([`super::pdf_content`]) — and refused when a stream inflates past the bounds
+//! of a ZIP archive's entries ([`crate::corpus::archive`]), or a page would hold more than
+//! [`MAX_PAINTED_ITEMS`] operators and operands with its forms written out. Nothing is
+//! recognised by a pattern of its text, so a comment, an escaped name, another filter or a
+//! dictionary inside the form's do not hide what a page paints (the six ways round issue 84's
+//! check).
 
-use std::collections::HashMap;
-use std::io::Read;
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use regex::bytes::Regex;
+use unpdf::parser::raw::tokenizer::{self, dict_get, PdfDict, PdfObject, PdfStream};
+use unpdf::parser::raw::RawDocument;
 
 use super::archive::{MAX_ENTRY_RATIO, MAX_UNPACKED_BYTES};
 use super::budget::{ReadBudget, ReadRefused};
+use super::pdf_content::{self, Counted, MAX_ARRAY_DEPTH};
+use super::pdf_filters::{undo_filters, FilterError};
 
-/// The most operators one page may paint once its Form XObjects are written out where they are
-/// painted (a dense page of text paints tens of thousands; a detailed map a million).
-pub const MAX_PAINTED_OPERATIONS: u64 = 4_000_000;
-/// About how many bytes of a content stream one operator with its operands takes.
-const BYTES_PER_OPERATION: u64 = 8;
-/// The most bytes of one inflated stream kept to look for the forms it paints.
-const MAX_SCANNED_BYTES: usize = 16 * 1024 * 1024;
+/// The most operators and operands one page may hold once its Form XObjects are written out
+/// where they are painted (a dense page of text holds a hundred thousand; a detailed map a few
+/// million). `unpdf` keeps about 150 bytes for each operator: this bounds a page at about
+/// 400 MB.
+pub const MAX_PAINTED_ITEMS: u64 = 2_500_000;
+/// The most bytes one content stream may unpack to (a dense page's is a few hundred KB).
+const MAX_CONTENT_BYTES: usize = 32 * 1024 * 1024;
+/// What painting a form adds around its own operators: `q`, `cm` and its matrix, the clip
+/// `re W n`, a group's bounds and `Q`.
+const FORM_FRAME_ITEMS: u64 = 18;
 /// The deepest `unpdf` paints forms inside forms.
 const MAX_FORM_DEPTH: usize = 32;
+/// The most parents a page's resources are inherited through.
+const MAX_PARENTS: usize = 64;
 
+/// An object's header, `12 0 obj`.
 static OBJECT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?-u)(\d+)\s+\d+\s+obj\b").expect("a valid pattern"));
-static STREAM: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?-u)\bstream(\r\n|\n|\r)").expect("a valid pattern"));
-static LENGTH: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?-u)/Length\s+(\d+)(\s+\d+\s+R)?").expect("a valid pattern"));
-static PAINTED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?-u)/([^\s/\[\]()<>{}%]+)\s+Do\b").expect("a valid pattern"));
-static XOBJECTS_INLINE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?-u)/XObject\s*<<([^>]*)>>").expect("a valid pattern"));
-static XOBJECTS_REF: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?-u)/XObject\s+(\d+)\s+\d+\s+R").expect("a valid pattern"));
-static RESOURCES_REF: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?-u)/Resources\s+(\d+)\s+\d+\s+R").expect("a valid pattern"));
-static NAMED_REF: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u)/([^\s/\[\]()<>{}%]+)\s+(\d+)\s+\d+\s+R").expect("a valid pattern")
-});
+    LazyLock::new(|| Regex::new(r"(?-u)\d+\s+\d+\s+obj\b").expect("a valid pattern"));
 
-/// An object of the file: its dictionary's text, and its stream's packed bytes if it has one.
-struct Object<'a> {
-    dict: &'a [u8],
-    stream: Option<&'a [u8]>,
-}
+type Id = (u32, u16);
 
-impl Object<'_> {
-    fn says(&self, key: &str) -> bool {
-        memchr::memmem::find(self.dict, key.as_bytes()).is_some()
-    }
-
-    fn is(&self, subtype: &str) -> bool {
-        static SUBTYPE: LazyLock<Regex> =
-            LazyLock::new(|| Regex::new(r"(?-u)/Subtype\s*/(\w+)").expect("a valid pattern"));
-        SUBTYPE
-            .captures(self.dict)
-            .is_some_and(|c| &c[1] == subtype.as_bytes())
-    }
-}
-
-/// Refuses a PDF whose streams inflate past the bounds, or one of whose pages would paint more
-/// than [`MAX_PAINTED_OPERATIONS`] operators with its forms written out.
+/// Refuses a PDF whose streams inflate past the bounds, or one of whose pages would hold more
+/// than [`MAX_PAINTED_ITEMS`] operators and operands with its forms written out.
 pub fn check_pdf(bytes: &[u8], budget: &ReadBudget) -> Result<(), ReadRefused> {
-    let objects = objects(bytes, budget)?;
-    let mut inflated_in_all = 0u64;
-    // Each stream's painted names with how often, for forms and page content.
-    let mut forms: HashMap<u32, (u64, HashMap<Vec<u8>, u64>)> = HashMap::new();
-    let mut contents: Vec<HashMap<Vec<u8>, u64>> = Vec::new();
-    // The names resources give forms, from dictionaries in plain sight and in object streams.
-    let mut named: HashMap<Vec<u8>, Vec<u32>> = HashMap::new();
-    for object in objects.values() {
-        add_names(object.dict, &objects, &mut named);
+    check_inflation(bytes, budget)?;
+    // A file the reader cannot load is refused by the reader, with its sentence.
+    let Ok(document) = RawDocument::load(bytes) else {
+        return Ok(());
+    };
+    if document.is_encrypted() {
+        return Ok(());
     }
-    for (&id, object) in &objects {
-        let Some(packed) = object.stream else {
+    let mut painting = Painting::of(&document, budget)?;
+    for (number, id) in document.pages() {
+        budget.check()?;
+        let items = painting.page(id)?;
+        if items > MAX_PAINTED_ITEMS {
+            return Err(ReadRefused::TooLarge(format!(
+                "its page {number} paints more than {:.1} million operators and operands (with \
+                 the forms it paints written out where it paints them): more than a page of \
+                 any real document holds",
+                MAX_PAINTED_ITEMS as f64 / 1e6
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a file one of whose streams inflates more than [`MAX_ENTRY_RATIO`]-fold (past a
+/// megabyte), or all of whose streams inflate past [`MAX_UNPACKED_BYTES`]: every object the
+/// file holds, found by its header wherever it is (object streams are inflated by the reader as
+/// it loads the file, before any page is read).
+fn check_inflation(bytes: &[u8], budget: &ReadBudget) -> Result<(), ReadRefused> {
+    let mut inflated_in_all = 0u64;
+    for (seen, found) in OBJECT.find_iter(bytes).enumerate() {
+        if seen % 64 == 0 {
+            budget.check()?;
+        }
+        let Ok((PdfObject::Stream(stream), _)) = tokenizer::parse_object(bytes, found.start())
+        else {
             continue;
         };
-        budget.check()?;
-        // Images are drawn, not read; fonts' programs are not content.
-        if object.is("Image") || object.says("/Length1") || object.says("/FontFile") {
+        // An image is drawn, not read: the reader does not inflate it.
+        if name_of(&stream.dict, b"Subtype") == Some(b"Image") {
             continue;
         }
-        let Some((decoded, inflated)) = decoded(object, packed)? else {
-            continue;
+        let allowed = (1024 * 1024u64).max((stream.raw_data.len() as u64) * MAX_ENTRY_RATIO);
+        let bound = usize::try_from(allowed.min(MAX_UNPACKED_BYTES)).unwrap_or(usize::MAX);
+        let inflated = match undo_filters(&stream.dict, &stream.raw_data, bound, false) {
+            Ok(undone) => undone.data.len() as u64,
+            Err(FilterError::PastBound) => {
+                return Err(ReadRefused::TooLarge(format!(
+                    "a stream of it inflates more than {MAX_ENTRY_RATIO}-fold (past {} MB from {} \
+                     KB): a decompression bomb?",
+                    bound / (1024 * 1024),
+                    stream.raw_data.len() / 1024
+                )))
+            }
+            Err(_) => continue,
         };
         inflated_in_all += inflated;
         if inflated_in_all > MAX_UNPACKED_BYTES {
@@ -100,277 +112,206 @@ pub fn check_pdf(bytes: &[u8], budget: &ReadBudget) -> Result<(), ReadRefused> {
                 MAX_UNPACKED_BYTES / (1024 * 1024)
             )));
         }
-        if object.says("/ObjStm") {
-            add_names(&decoded, &objects, &mut named);
-            continue;
-        }
-        let painted = painted(&decoded);
-        if object.is("Form") {
-            let own = (decoded.len() as u64 / BYTES_PER_OPERATION).max(1);
-            forms.insert(id, (own, painted));
-        } else if !painted.is_empty() {
-            contents.push(painted);
-        }
-    }
-    let mut costs = FormCosts {
-        objects: &objects,
-        forms: &forms,
-        named: &named,
-        known: HashMap::new(),
-        path: Vec::new(),
-    };
-    let ids: Vec<u32> = forms.keys().copied().collect();
-    for id in ids {
-        budget.check()?;
-        too_many(costs.of(id))?;
-    }
-    for painted in &contents {
-        let total = painted.iter().fold(0u64, |total, (name, times)| {
-            let form = costs.named_cost(name);
-            total.saturating_add(times.saturating_mul(form))
-        });
-        too_many(total)?;
     }
     Ok(())
 }
 
-fn too_many(operations: u64) -> Result<(), ReadRefused> {
-    if operations > MAX_PAINTED_OPERATIONS {
-        return Err(ReadRefused::TooLarge(format!(
-            "a page paints its forms inside one another more than {} million operations' worth \
-             (forms that paint each other many times over)",
-            MAX_PAINTED_OPERATIONS / 1_000_000
-        )));
-    }
-    Ok(())
+fn name_of<'a>(dict: &'a PdfDict, key: &[u8]) -> Option<&'a [u8]> {
+    dict_get(dict, key).and_then(PdfObject::as_name)
 }
 
-/// The file's objects by number, read from the top: each object's dictionary and stream. A
-/// later object of the same number (an incremental update) replaces an earlier one.
-fn objects<'a>(
-    bytes: &'a [u8],
-    budget: &ReadBudget,
-) -> Result<HashMap<u32, Object<'a>>, ReadRefused> {
-    let mut objects = HashMap::new();
-    let mut at = 0;
-    let mut seen = 0u64;
-    while let Some(found) = OBJECT.captures_at(bytes, at) {
-        seen += 1;
-        if seen.is_multiple_of(1024) {
+/// What the pages of one document paint, worked out once for each stream and form.
+struct Painting<'a> {
+    document: &'a RawDocument,
+    budget: &'a ReadBudget,
+    /// Every name any resources of the file give an XObject, with the objects it names: a
+    /// painted name costs the costliest of them, whichever resources the reader looks it up in.
+    names: HashMap<Vec<u8>, Vec<Id>>,
+    /// Each stream's operators and operands, and the names it paints.
+    counted: HashMap<Id, Counted>,
+    /// Each form's cost with the forms it paints written out.
+    forms: HashMap<Id, u64>,
+    /// The forms being written out, outermost first.
+    path: Vec<Id>,
+}
+
+impl<'a> Painting<'a> {
+    /// The painting of `document`, with the names of every resources dictionary its pages and
+    /// their forms can reach.
+    fn of(document: &'a RawDocument, budget: &'a ReadBudget) -> Result<Self, ReadRefused> {
+        let mut painting = Painting {
+            document,
+            budget,
+            names: HashMap::new(),
+            counted: HashMap::new(),
+            forms: HashMap::new(),
+            path: Vec::new(),
+        };
+        let mut resources: Vec<&PdfObject> = Vec::new();
+        let mut walked: HashSet<Id> = HashSet::new();
+        for id in document.pages().into_values() {
+            // A page's resources, and those it inherits from the nodes above it.
+            let mut node = Some(id);
+            for _ in 0..MAX_PARENTS {
+                let Some(at) = node.filter(|at| walked.insert(*at)) else {
+                    break;
+                };
+                let Ok(dict) = document.get_dict(at) else {
+                    break;
+                };
+                resources.extend(dict_get(dict, b"Resources"));
+                node = dict_get(dict, b"Parent").and_then(PdfObject::as_reference);
+            }
+        }
+        let mut forms_seen: HashSet<Id> = HashSet::new();
+        let mut dicts_seen: HashSet<Id> = HashSet::new();
+        while let Some(found) = resources.pop() {
             budget.check()?;
-        }
-        let whole = found.get(0).map_or(at..at + 1, |m| m.range());
-        let id = std::str::from_utf8(&found[1])
-            .ok()
-            .and_then(|n| n.parse::<u32>().ok());
-        let body_start = whole.end;
-        let end_of =
-            |from: usize, what: &[u8]| memchr::memmem::find(&bytes[from..], what).map(|p| from + p);
-        let endobj = end_of(body_start, b"endobj");
-        // Looked for only up to the object's end: not through the rest of the file each time.
-        let stream = STREAM
-            .find(&bytes[body_start..endobj.unwrap_or(bytes.len())])
-            .map(|s| (body_start + s.start(), body_start + s.end()));
-        let (object, next) = match stream {
-            Some((stream_start, stream_end)) => {
-                let dict = &bytes[body_start..stream_start];
-                let data_start = stream_end;
-                let declared = LENGTH
-                    .captures(dict)
-                    .filter(|c| c.get(2).is_none())
-                    .and_then(|c| std::str::from_utf8(&c[1]).ok()?.parse::<usize>().ok())
-                    .filter(|&n| {
-                        data_start.saturating_add(n) <= bytes.len()
-                            && bytes[data_start + n..]
-                                .trim_ascii_start()
-                                .starts_with(b"endstream")
-                    });
-                let data_end = declared
-                    .map(|n| data_start + n)
-                    .or_else(|| end_of(data_start, b"endstream"))
-                    .unwrap_or(bytes.len());
-                let object = Object {
-                    dict,
-                    stream: Some(&bytes[data_start..data_end]),
-                };
-                (object, data_end)
+            if let Some(id) = found.as_reference() {
+                if !dicts_seen.insert(id) {
+                    continue;
+                }
             }
-            None => {
-                let end = endobj.unwrap_or(bytes.len());
-                let object = Object {
-                    dict: &bytes[body_start..end],
-                    stream: None,
-                };
-                (object, end)
-            }
-        };
-        if let Some(id) = id {
-            objects.insert(id, object);
-        }
-        at = next.max(whole.end);
-    }
-    Ok(objects)
-}
-
-/// A stream's bytes as its filter gives them (`None` under a filter the scan does not read),
-/// the first [`MAX_SCANNED_BYTES`] kept, with how many it inflated to; refused when it inflates
-/// past the ratio a ZIP archive's entry may.
-fn decoded(object: &Object<'_>, packed: &[u8]) -> Result<Option<(Vec<u8>, u64)>, ReadRefused> {
-    static FLATE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u)/Filter\s*(\[\s*)?/FlateDecode\s*\]?").expect("a valid pattern")
-    });
-    if !object.says("/Filter") {
-        let kept = packed[..packed.len().min(MAX_SCANNED_BYTES)].to_vec();
-        return Ok(Some((kept, packed.len() as u64)));
-    }
-    let flate_only = FLATE_ONLY.is_match(object.dict)
-        && object.dict.windows(7).filter(|w| w == b"Decode ").count()
-            + object.dict.windows(7).filter(|w| w == b"Decode/").count()
-            + object.dict.windows(7).filter(|w| w == b"Decode]").count()
-            <= 1;
-    if !flate_only {
-        return Ok(None);
-    }
-    let allowed = (1024 * 1024u64).max((packed.len() as u64).saturating_mul(MAX_ENTRY_RATIO));
-    let mut inflater = flate2::read::ZlibDecoder::new(packed);
-    let mut kept = Vec::new();
-    let mut chunk = vec![0u8; 64 * 1024];
-    let mut inflated = 0u64;
-    loop {
-        let n = match inflater.read(&mut chunk) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => n,
-        };
-        inflated += n as u64;
-        if inflated > allowed {
-            return Err(ReadRefused::TooLarge(format!(
-                "a stream of it inflates more than {MAX_ENTRY_RATIO}-fold (past {} MB from {} KB): \
-                 a decompression bomb?",
-                allowed / (1024 * 1024),
-                packed.len() / 1024
-            )));
-        }
-        if kept.len() < MAX_SCANNED_BYTES {
-            let room = MAX_SCANNED_BYTES - kept.len();
-            kept.extend_from_slice(&chunk[..n.min(room)]);
-        }
-    }
-    Ok(Some((kept, inflated)))
-}
-
-/// How often a content stream paints each name (`/Fm0 Do`).
-fn painted(content: &[u8]) -> HashMap<Vec<u8>, u64> {
-    let mut painted: HashMap<Vec<u8>, u64> = HashMap::new();
-    for found in PAINTED.captures_iter(content) {
-        *painted.entry(found[1].to_vec()).or_default() += 1;
-    }
-    painted
-}
-
-/// Adds the names an XObject dictionary in `text` gives objects (inline, or an object of the
-/// file it refers to).
-fn add_names(
-    text: &[u8],
-    objects: &HashMap<u32, Object<'_>>,
-    named: &mut HashMap<Vec<u8>, Vec<u32>>,
-) {
-    for pairs in xobject_dicts(text, objects) {
-        for found in NAMED_REF.captures_iter(pairs) {
-            if let Some(id) = std::str::from_utf8(&found[2])
-                .ok()
-                .and_then(|n| n.parse().ok())
-            {
-                named.entry(found[1].to_vec()).or_default().push(id);
-            }
-        }
-    }
-}
-
-/// The XObject dictionaries `text` holds or refers to.
-fn xobject_dicts<'a>(text: &'a [u8], objects: &'a HashMap<u32, Object<'a>>) -> Vec<&'a [u8]> {
-    let mut dicts: Vec<&[u8]> = XOBJECTS_INLINE
-        .captures_iter(text)
-        .filter_map(|c| c.get(1).map(|m| m.as_bytes()))
-        .collect();
-    for found in XOBJECTS_REF.captures_iter(text) {
-        let id = std::str::from_utf8(&found[1])
-            .ok()
-            .and_then(|n| n.parse::<u32>().ok());
-        if let Some(object) = id.and_then(|id| objects.get(&id)) {
-            dicts.push(object.dict);
-        }
-    }
-    dicts
-}
-
-/// The operators each form paints with the forms it paints written out, worked out once each.
-struct FormCosts<'a> {
-    objects: &'a HashMap<u32, Object<'a>>,
-    forms: &'a HashMap<u32, (u64, HashMap<Vec<u8>, u64>)>,
-    named: &'a HashMap<Vec<u8>, Vec<u32>>,
-    known: HashMap<u32, u64>,
-    path: Vec<u32>,
-}
-
-impl FormCosts<'_> {
-    fn of(&mut self, id: u32) -> u64 {
-        if let Some(&cost) = self.known.get(&id) {
-            return cost;
-        }
-        let Some((own, painted)) = self.forms.get(&id) else {
-            return 0;
-        };
-        // A form painting itself, or past the depth `unpdf` paints to, paints nothing more.
-        if self.path.contains(&id) || self.path.len() >= MAX_FORM_DEPTH {
-            return 0;
-        }
-        let local = self.local_names(id);
-        self.path.push(id);
-        let mut cost = *own;
-        for (name, times) in painted {
-            let form = match local.get(name) {
-                Some(&target) => self.of(target),
-                None => self.named_cost(name),
+            let Some(xobjects) = document
+                .resolve(found)
+                .as_dict()
+                .and_then(|r| dict_get(r, b"XObject"))
+                .and_then(|x| {
+                    if let Some(id) = x.as_reference() {
+                        if !dicts_seen.insert(id) {
+                            return None;
+                        }
+                    }
+                    document.resolve(x).as_dict()
+                })
+            else {
+                continue;
             };
-            cost = cost.saturating_add(times.saturating_mul(form));
-        }
-        self.path.pop();
-        self.known.insert(id, cost);
-        cost
-    }
-
-    /// The costliest form any resources of the file give `name`.
-    fn named_cost(&mut self, name: &[u8]) -> u64 {
-        let ids = self.named.get(name).cloned().unwrap_or_default();
-        ids.into_iter().map(|id| self.of(id)).max().unwrap_or(0)
-    }
-
-    /// The names form `id`'s own resources give objects, when the scan can see them.
-    fn local_names(&self, id: u32) -> HashMap<Vec<u8>, u32> {
-        let Some(form) = self.objects.get(&id) else {
-            return HashMap::new();
-        };
-        let mut text = form.dict;
-        if let Some(found) = RESOURCES_REF.captures(form.dict) {
-            let resources = std::str::from_utf8(&found[1])
-                .ok()
-                .and_then(|n| n.parse::<u32>().ok());
-            if let Some(object) = resources.and_then(|r| self.objects.get(&r)) {
-                text = object.dict;
-            }
-        }
-        let mut names = HashMap::new();
-        for pairs in xobject_dicts(text, self.objects) {
-            for found in NAMED_REF.captures_iter(pairs) {
-                if let Some(target) = std::str::from_utf8(&found[2])
-                    .ok()
-                    .and_then(|n| n.parse().ok())
-                {
-                    names.insert(found[1].to_vec(), target);
+            for (name, target) in xobjects {
+                let Some(id) = target.as_reference() else {
+                    continue;
+                };
+                painting.names.entry(name.clone()).or_default().push(id);
+                if let Some(form) = painting.form(id).filter(|_| forms_seen.insert(id)) {
+                    resources.extend(dict_get(&form.dict, b"Resources"));
                 }
             }
         }
-        names
+        Ok(painting)
+    }
+
+    /// The Form XObject `id` names, if it is one (its `/Subtype` says `/Form`, as the reader
+    /// asks).
+    fn form(&self, id: Id) -> Option<&'a PdfStream> {
+        let stream = self
+            .document
+            .resolve(self.document.get_object(id)?)
+            .as_stream()?;
+        (name_of(&stream.dict, b"Subtype") == Some(b"Form")).then_some(stream)
+    }
+
+    /// The operators and operands page `id` holds with its forms written out.
+    fn page(&mut self, id: Id) -> Result<u64, ReadRefused> {
+        let document = self.document;
+        let Ok(dict) = document.get_dict(id) else {
+            return Ok(0);
+        };
+        let streams: Vec<(Option<Id>, &PdfStream)> = match dict_get(dict, b"Contents") {
+            None => Vec::new(),
+            Some(contents) => match document.resolve(contents) {
+                PdfObject::Stream(stream) => vec![(contents.as_reference(), stream)],
+                PdfObject::Array(items) => items
+                    .iter()
+                    .filter_map(|item| {
+                        let stream = document.resolve(item).as_stream()?;
+                        Some((item.as_reference(), stream))
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            },
+        };
+        let mut total = 0u64;
+        for (id, stream) in streams {
+            self.budget.check()?;
+            let counted = self.counted(id, stream)?;
+            total = total.saturating_add(counted.items);
+            total = total.saturating_add(self.painted_cost(&counted.painted)?);
+            if total > MAX_PAINTED_ITEMS {
+                break;
+            }
+        }
+        Ok(total)
+    }
+
+    /// What painting `painted` (names with how often) adds.
+    fn painted_cost(&mut self, painted: &HashMap<Vec<u8>, u64>) -> Result<u64, ReadRefused> {
+        let mut total = 0u64;
+        for (name, times) in painted {
+            let ids = self.names.get(name).cloned().unwrap_or_default();
+            let mut costliest = 0u64;
+            for id in ids {
+                costliest = costliest.max(self.form_cost(id)?);
+            }
+            total = total.saturating_add(times.saturating_mul(costliest));
+        }
+        Ok(total)
+    }
+
+    /// The operators and operands form `id` adds where it is painted, its own forms written
+    /// out; nothing for an image, a form painting itself, or one past the reader's depth.
+    fn form_cost(&mut self, id: Id) -> Result<u64, ReadRefused> {
+        if let Some(&cost) = self.forms.get(&id) {
+            return Ok(cost);
+        }
+        let Some(stream) = self.form(id) else {
+            return Ok(0);
+        };
+        if self.path.contains(&id) || self.path.len() >= MAX_FORM_DEPTH {
+            return Ok(0);
+        }
+        self.budget.check()?;
+        let counted = self.counted(Some(id), stream)?;
+        self.path.push(id);
+        let inner = self.painted_cost(&counted.painted);
+        self.path.pop();
+        let cost = (counted.items + FORM_FRAME_ITEMS).saturating_add(inner?);
+        self.forms.insert(id, cost);
+        Ok(cost)
+    }
+
+    /// A content stream counted (once for each object), or refused: past its bytes, nested too
+    /// deep, or predicted (which only images are).
+    fn counted(&mut self, id: Option<Id>, stream: &PdfStream) -> Result<Counted, ReadRefused> {
+        if let Some(counted) = id.and_then(|id| self.counted.get(&id)) {
+            return Ok(counted.clone());
+        }
+        let counted = match undo_filters(&stream.dict, &stream.raw_data, MAX_CONTENT_BYTES, true) {
+            Ok(undone) if !undone.image_codec => {
+                pdf_content::count(&undone.data).map_err(|_| {
+                    ReadRefused::TooLarge(format!(
+                        "a page's drawing commands nest arrays more than {MAX_ARRAY_DEPTH} deep"
+                    ))
+                })?
+            }
+            // What the reader cannot undo either paints nothing.
+            Ok(_) | Err(FilterError::Unknown(_)) => Counted::default(),
+            Err(FilterError::PastBound) => {
+                return Err(ReadRefused::TooLarge(format!(
+                    "a page's drawing commands take more than {} MB once unpacked",
+                    MAX_CONTENT_BYTES / (1024 * 1024)
+                )))
+            }
+            Err(FilterError::Predicted) => {
+                return Err(ReadRefused::Unreadable(
+                    "a page's drawing commands are stored with a predictor, as only images are"
+                        .into(),
+                ))
+            }
+        };
+        if let Some(id) = id {
+            self.counted.insert(id, counted.clone());
+        }
+        Ok(counted)
     }
 }
 
@@ -466,7 +407,7 @@ mod tests {
             assert!(pdf.len() < 6_000, "{}", pdf.len());
             let refused = check_pdf(&pdf, &budget).unwrap_err();
             assert!(
-                refused.to_string().contains("paints its forms"),
+                refused.to_string().contains("operators and operands"),
                 "{levels}: {refused}"
             );
         }
@@ -488,5 +429,159 @@ mod tests {
             refused.to_string().contains("decompression bomb"),
             "{refused}"
         );
+    }
+
+    /// A page painting form `/X` ten times a level, `levels` deep, each form written by
+    /// `form` from its dictionary's extra keys, its resources and its content (issue 97: the
+    /// six ways round issue 84's check).
+    fn nested_with(levels: usize, form: impl Fn(usize, &str, &[u8]) -> Vec<u8>) -> Vec<u8> {
+        let mut objects = vec![
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R \
+              /Resources << /XObject << /X 5 0 R >> >> >>"
+                .to_vec(),
+            stream("", "q /X Do Q\n".repeat(10).as_bytes()),
+        ];
+        for level in 1..=levels {
+            let id = 4 + level;
+            let resources = format!("/XObject << /X {} 0 R >>", id + 1);
+            let content = if level == levels {
+                b"BT (Total 5 members) Tj ET".to_vec()
+            } else {
+                "q /X Do Q\n".repeat(10).into_bytes()
+            };
+            objects.push(form(level, &resources, &content));
+        }
+        pdf_of_objects(&objects)
+    }
+
+    #[test]
+    fn forms_hidden_from_a_pattern_are_still_counted() {
+        let budget = ReadBudget::default();
+        let hex = |data: &[u8]| -> Vec<u8> {
+            data.iter()
+                .flat_map(|b| format!("{b:02x}").into_bytes())
+                .chain(*b">")
+                .collect()
+        };
+        let ways: [(&str, Box<dyn Fn(usize, &str, &[u8]) -> Vec<u8>>); 6] = [
+            (
+                "a font's key",
+                Box::new(|_, r: &str, c: &[u8]| {
+                    stream(
+                        &format!("/Subtype /Form /Length1 0 /Resources << {r} >>"),
+                        c,
+                    )
+                }),
+            ),
+            (
+                "a comment before Do",
+                Box::new(|_, r: &str, c: &[u8]| {
+                    let c = String::from_utf8_lossy(c).replace("/X Do", "/X %c\nDo");
+                    stream(
+                        &format!("/Subtype /Form /Resources << {r} >>"),
+                        c.as_bytes(),
+                    )
+                }),
+            ),
+            (
+                "ASCIIHexDecode",
+                Box::new(move |_, r: &str, c: &[u8]| {
+                    stream(
+                        &format!("/Subtype /Form /Filter /ASCIIHexDecode /Resources << {r} >>"),
+                        &hex(c),
+                    )
+                }),
+            ),
+            (
+                "Flate then hex",
+                Box::new(move |_, r: &str, c: &[u8]| {
+                    stream(
+                        &format!("/Subtype /Form /Filter [/AHx /FlateDecode] /Resources << {r} >>"),
+                        &hex(&flate(c)),
+                    )
+                }),
+            ),
+            (
+                "an image's subtype first",
+                Box::new(|_, r: &str, c: &[u8]| {
+                    stream(
+                        &format!("/Z << /Subtype /Image >> /Subtype /Form /Resources << {r} >>"),
+                        c,
+                    )
+                }),
+            ),
+            (
+                "an escaped name",
+                Box::new(|_, r: &str, c: &[u8]| {
+                    let r = r.replace("/X ", "/#58 ");
+                    stream(&format!("/Subtype /Form /Resources << {r} >>"), c)
+                }),
+            ),
+        ];
+        for (way, form) in &ways {
+            let pdf = nested_with(7, form);
+            assert!(pdf.len() < 8_000, "{way}: {}", pdf.len());
+            let refused = check_pdf(&pdf, &budget).unwrap_err();
+            assert!(
+                refused.to_string().contains("operators and operands"),
+                "{way}: {refused}"
+            );
+            // The same forms two deep are read.
+            assert!(check_pdf(&nested_with(2, form), &budget).is_ok(), "{way}");
+        }
+    }
+
+    /// `data` deflated and padded with bytes that do not compress, so that it inflates about
+    /// 150-fold: under the ratio a bomb is refused at (issue 97's attacker did so).
+    fn padded_flate(data: &[u8]) -> Vec<u8> {
+        let mut packed = flate(data);
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        while packed.len() < data.len() / 150 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            packed.push(state as u8);
+        }
+        packed
+    }
+
+    #[test]
+    fn a_page_of_millions_of_operators_is_refused() {
+        // Issue 97: `q ` 33 million times in 1.7 MB took the reader past 6 GB.
+        let content = padded_flate(&b"q ".repeat(3_000_000));
+        let pdf = pdf_of_objects(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>".to_vec(),
+            stream("/Filter /FlateDecode", &content),
+        ]);
+        let refused = check_pdf(&pdf, &ReadBudget::default()).unwrap_err();
+        assert!(
+            refused.to_string().contains("its page 1 paints"),
+            "{refused}"
+        );
+        // The same page split over an array of streams is one page still.
+        let half = padded_flate(&b"q Q ".repeat(700_000));
+        let pdf = pdf_of_objects(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+            b"<< /Type /Page /Parent 2 0 R /Contents [4 0 R 4 0 R] >>".to_vec(),
+            stream("/Filter /FlateDecode", &half),
+        ]);
+        assert!(check_pdf(&pdf, &ReadBudget::default()).is_err());
+        // A dense page of text is read.
+        let text = "BT /F1 10 Tf 56 700 Td (A line of a dense page of text, 1,234 words) Tj ET\n";
+        let pdf = pdf_of_objects(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+            b"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>".to_vec(),
+            stream(
+                "/Filter /FlateDecode",
+                &flate(text.repeat(5_000).as_bytes()),
+            ),
+        ]);
+        assert!(check_pdf(&pdf, &ReadBudget::default()).is_ok());
     }
 }

@@ -15,7 +15,7 @@ use super::flow::Flow;
 use super::{scanned, Outline};
 use crate::corpus::budget::{ReadBudget, ReadRefused};
 use crate::corpus::ocr::{
-    dpi_for_page, OcrTools, OcrWord, MAX_OCR_PAGES, OCR_MISSING, OCR_PAGE_TIME,
+    long_side_for_page, OcrTools, OcrWord, MAX_OCR_PAGES, OCR_MISSING, OCR_PAGE_TIME,
 };
 use crate::corpus::pdf_bounds::check_pdf;
 
@@ -91,7 +91,7 @@ pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, Read
     let scanned: Vec<(u32, u32)> = read
         .iter()
         .filter(|page| garbled || letters_of(page) < MIN_PAGE_LETTERS)
-        .map(|page| (page.number, dpi_for_page(page.width, page.height)))
+        .map(|page| (page.number, long_side_for_page(page.width, page.height)))
         .collect();
     let letters = text.chars().filter(|c| c.is_alphanumeric()).count();
     let tools = OcrTools::on_this_machine().filter(|t| t.reads_pdf_pages());
@@ -116,6 +116,7 @@ pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, Read
             scanned.len()
         )));
     }
+    budget.ocr().take_pages(scanned.len())?;
     budget.extend(OCR_PAGE_TIME * scanned.len() as u32);
     let words = scanned::pdf_pages_words(bytes, &scanned, tools, budget)?;
     let ocr: HashMap<u32, Vec<OcrWord>> = scanned.into_iter().map(|(n, _)| n).zip(words).collect();

@@ -11,7 +11,8 @@ use super::flow::Flow;
 use super::Outline;
 use crate::corpus::budget::{ReadBudget, ReadRefused};
 use crate::corpus::ocr::{
-    checked_image_size, OcrTools, OcrWord, OCR_MISSING, OCR_PAGE_TIME, UNSURE_CONFIDENCE,
+    checked_image_size, image_pages, scratch_folder, OcrTools, OcrWord, OCR_MISSING, OCR_PAGE_TIME,
+    UNSURE_CONFIDENCE,
 };
 
 /// What a block read by OCR says of itself in its place.
@@ -38,12 +39,14 @@ pub(super) fn image_outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline
     let tools = OcrTools::on_this_machine().ok_or_else(|| {
         ReadRefused::Unreadable(format!("it is an image of a page, and {OCR_MISSING}"))
     })?;
-    budget.extend(OCR_PAGE_TIME);
-    let dir = tempfile::tempdir()
-        .map_err(|e| ReadRefused::Unreadable(format!("no folder to read it in: {e}")))?;
+    let dir = scratch_folder()?;
     let path = dir.path().join("page.img");
     std::fs::write(&path, bytes)
         .map_err(|e| ReadRefused::Unreadable(format!("cannot write it for OCR: {e}")))?;
+    // Every page of a TIFF is read, each size-checked first, out of the upload's pages.
+    let pages = image_pages(&path)?;
+    budget.ocr().take_pages(pages)?;
+    budget.extend(OCR_PAGE_TIME * pages as u32);
     let pages = tools.words_of_image(&path, budget)?;
     let mut flow = Flow::new(budget);
     // A photo is of a page: its place says so, as a PDF's pages do ("page 1, read by OCR").
@@ -59,7 +62,7 @@ pub(super) fn image_outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline
     Ok(outline)
 }
 
-/// The words of pages `pages` (from 1, each with the resolution to render it at) of the PDF
+/// The words of pages `pages` (from 1, each with the longer side in pixels to render it at) of the PDF
 /// `bytes`, rendered and read by OCR, in order.
 pub(super) fn pdf_pages_words(
     bytes: &[u8],
@@ -67,15 +70,14 @@ pub(super) fn pdf_pages_words(
     tools: &OcrTools,
     budget: &ReadBudget,
 ) -> Result<Vec<Vec<OcrWord>>, ReadRefused> {
-    let dir = tempfile::tempdir()
-        .map_err(|e| ReadRefused::Unreadable(format!("no folder to read it in: {e}")))?;
+    let dir = scratch_folder()?;
     let pdf = dir.path().join("scanned.pdf");
     std::fs::write(&pdf, bytes)
         .map_err(|e| ReadRefused::Unreadable(format!("cannot write it for OCR: {e}")))?;
     let mut read = Vec::with_capacity(pages.len());
-    for &(page, dpi) in pages {
+    for &(page, long_side) in pages {
         budget.check()?;
-        let image = tools.render_pdf_page(&pdf, page, dpi, dir.path(), budget)?;
+        let image = tools.render_pdf_page(&pdf, page, long_side, dir.path(), budget)?;
         let words = tools.words_of_image(&image, budget)?;
         let _ = std::fs::remove_file(&image);
         read.push(words.into_iter().flatten().collect());
