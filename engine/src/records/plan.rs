@@ -412,23 +412,48 @@ fn text_filter(question: &AggregationQuestion, table: &TableSchema) -> Option<(F
         // rows by their category; a name picks one row, whose cells the other readings read.
         .filter(|(_, c)| c.kind == ColumnKind::Text && c.values.len() < table.rows)
         .flat_map(|(n, c)| c.values.iter().map(move |v| (n, c, v)))
-        .filter(|(_, _, value)| {
+        .filter_map(|(n, c, value)| {
             let value_words = words_of(value);
-            !value_words.is_empty()
+            let by_words = !value_words.is_empty()
                 && value_words.iter().all(|w| question.words.contains(w))
-                && !value_words.iter().all(|w| heading_words.contains(w))
-        })
-        .map(|(n, c, value)| {
-            (
-                Filter {
-                    column: n,
-                    test: FilterTest::TextIs(value.clone()),
-                    described: format!("{} = {value}", c.name),
-                },
-                words_of(value).len() + overlap(&question.words, &c.name),
-            )
+                && !value_words.iter().all(|w| heading_words.contains(w));
+            // Written as it is: what tells `back\slash` from `back slash`, and the only way to
+            // name a value of symbols (issue 97: `*` and `''` had no words, so no condition was
+            // read and every row was counted).
+            let literal = says_literally(&question.text, value);
+            let has_symbols = value
+                .chars()
+                .any(|ch| !ch.is_alphanumeric() && !ch.is_whitespace());
+            (by_words || (literal && has_symbols)).then(|| {
+                let fit = value_words.len()
+                    + overlap(&question.words, &c.name)
+                    + if literal { 2 } else { 0 };
+                (
+                    Filter {
+                        column: n,
+                        test: FilterTest::TextIs(value.clone()),
+                        described: format!("{} = {value}", c.name),
+                    },
+                    fit,
+                )
+            })
         })
         .max_by_key(|(_, fit)| *fit)
+}
+
+/// Whether `question` (lower case) holds `value` as it is written, not inside a longer word.
+fn says_literally(question: &str, value: &str) -> bool {
+    let value = value.trim().to_lowercase();
+    if value.is_empty() {
+        return false;
+    }
+    let is_word = |ch: Option<char>| ch.is_some_and(char::is_alphanumeric);
+    question.match_indices(&value).any(|(at, _)| {
+        let before = question[..at].chars().next_back();
+        let after = question[at + value.len()..].chars().next();
+        !(is_word(before) && value.starts_with(char::is_alphanumeric))
+            && !(is_word(after) && value.ends_with(char::is_alphanumeric))
+    })
 }
 
 /// The column a sum, an average or a comparison is over: a column of numbers (or years, for
@@ -656,5 +681,31 @@ mod tests {
             planned("how many rides are there", &schemas(RIDES)),
             Plan::NotAggregation
         );
+    }
+
+    #[test]
+    fn a_value_of_symbols_is_a_condition_as_it_is_written() {
+        // Issue 97: `back\slash`, `*` and `''` had no words of their own, or the words of
+        // another value; every row was counted (10 at 0.91-0.99), the right answer being 1.
+        let tables = schemas(
+            "Club,Region,Members\nA,north,10\nB,north,12\nC,back\\slash,7\nD,back slash,9\n\
+             E,*,4\nF,'',6\nG,south,3\nH,south,5\nI,north,8\nJ,south,2\n",
+        );
+        for (question, value) in [
+            ("how many clubs are in `back\\slash`", "back\\slash"),
+            ("how many clubs are in back slash", "back slash"),
+            ("how many clubs are in `*`", "*"),
+            ("how many clubs are in ''", "''"),
+        ] {
+            let Plan::Query(query) = planned(question, &tables) else {
+                panic!("{question}: a condition on Region");
+            };
+            assert_eq!(query.filters.len(), 1, "{question}");
+            assert_eq!(
+                query.filters[0].test,
+                FilterTest::TextIs(value.to_string()),
+                "{question}"
+            );
+        }
     }
 }

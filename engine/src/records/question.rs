@@ -32,6 +32,9 @@ pub struct AggregationQuestion {
     /// is named by it, the rows' numbers are added up, not the rows counted (issue 86: "how
     /// many passengers landed from 2021 to 2025").
     pub counted: Option<String>,
+    /// The question in lower case, as asked: a value whose words say too little of it
+    /// (`back\slash`, `*`, `''`) is looked for as it is written (issue 97).
+    pub text: String,
 }
 
 /// A condition the question puts on the rows.
@@ -269,6 +272,7 @@ pub fn read_question(question: &str) -> Option<AggregationQuestion> {
         conditions,
         equalities,
         measure_hint,
+        text: lower.clone(),
     })
 }
 
