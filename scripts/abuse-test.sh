@@ -5,7 +5,7 @@
 # private PostgreSQL, indexes and the embedded demo corpus under target/abuse-test.
 #
 #   scripts/abuse-test.sh
-#   TALLY_ABUSE_CHECKS=issue-84 scripts/abuse-test.sh    (checks 26-33 only)
+#   TALLY_ABUSE_CHECKS=issue-84 scripts/abuse-test.sh    (checks 26-40 only)
 #
 # What is checked (the issue's numbers):
 #  1. a 5 MB text without a sentence end: indexed, asked about, searched and deleted in bounded
@@ -31,6 +31,9 @@
 #     thousands deep, very long titles, subjects and headings and a restart after them, repeated
 #     rows, spines and sheets, empty repeated cells, nested Form XObjects and a 1 GB PDF stream),
 #     a delete and a SIGTERM while a 30 MB upload is indexed
+# 34-40. issue 97: a page of 33 million operators, round six's nested forms hidden from the
+#     pre-check six ways, a decoy page size rendered for OCR, a small upload beside a scan, jobs
+#     behind the token, a corpus deleted while its scan is read, SIGKILL during OCR
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -612,6 +615,91 @@ check "33 SIGTERM while a 30 MB upload is indexed" "upload $code, job $state wit
     "$( [ "$state" = running ] && [ "$(below "$STOP_S" 15)" = 1 ] && echo 1 || echo 0)"
 start_server
 curl -s -o /dev/null -X DELETE -H "authorization: Bearer $TOKEN" "$BASE/api/admin/corpora/cats2"
+
+# 34. (issue 97) One page of `q ` 33 million times, and of `q Q ` 25 million times (deflated,
+# padded under the 200-fold ratio): refused within 30 s, the server below 800 MB.
+for file in q-33m.pdf qQ-25m.pdf; do
+    reset_peak; before=$(rss_mb)
+    t=$(seconds upload ops "$H/$file" "$TOKEN")
+    code=$(cat "$WORK/out"); peak=$(peak_mb 2>/dev/null || echo 0); up=$(still_up)
+    check "34 $file" "$code in ${t} s ($(head -c 140 "$WORK/upload")); peak ${peak} MB; server up: $up" \
+        "$( [[ "$code" == 4?? ]] && [ "$up" = 1 ] && [ "$(below "$t" 30)" = 1 ] && [ "$(below "$peak" 800)" = 1 ] && echo 1 || echo 0)"
+    [ "$up" = 1 ] || revive
+done
+
+# 35. (issue 97) Round six's forms, ten wide and six deep, hidden from a pattern six ways.
+for way in length1 comment asciihex ascii85 image-first escaped-name; do
+    reset_peak; before=$(rss_mb)
+    t=$(seconds upload hidden "$H/hidden-$way.pdf" "$TOKEN")
+    code=$(cat "$WORK/out"); peak=$(peak_mb 2>/dev/null || echo 0); up=$(still_up)
+    check "35 forms hidden by $way" "$code in ${t} s ($(head -c 120 "$WORK/upload")); peak +$(python3 -c "print(round($peak - $before))") MB; server up: $up" \
+        "$( [[ "$code" == 4?? ]] && [ "$up" = 1 ] && [ "$(below "$t" 10)" = 1 ] && [ "$(below "$(python3 -c "print($peak - $before)")" 300)" = 1 ] && echo 1 || echo 0)"
+    [ "$up" = 1 ] || revive
+done
+
+# 36. (issue 97) A decoy page size: the reader's tree says Letter, pdftoppm's 5,500 points. Three
+# pages read by OCR within their time, no rendered page over 50 MP (its scratch files stay
+# small), the server below 800 MB.
+scratch="$WORK/index-ocr-scratch"
+reset_peak
+( biggest=0; while sleep 0.2; do
+      size=$(du -sm "$scratch" 2>/dev/null | cut -f1); [ "${size:-0}" -gt "$biggest" ] && biggest=$size
+      echo "$biggest" >"$WORK/scratch-peak"; done ) &
+watcher=$!
+t=$(seconds upload decoy "$H/decoy-size.pdf" "$TOKEN")
+kill "$watcher" 2>/dev/null || true
+code=$(cat "$WORK/out"); peak=$(peak_mb 2>/dev/null || echo 0); up=$(still_up)
+scratch_mb=$(cat "$WORK/scratch-peak" 2>/dev/null || echo 0)
+check "36 decoy page size, 3 pages by OCR" "$code in ${t} s ($(head -c 100 "$WORK/upload")); scratch peak ${scratch_mb} MB; server peak ${peak} MB" \
+    "$( [ "$up" = 1 ] && [ "$(below "$t" 120)" = 1 ] && [ "$(below "$scratch_mb" 120)" = 1 ] && [ "$(below "$peak" 800)" = 1 ] && echo 1 || echo 0)"
+curl -s -o /dev/null -X DELETE -H "authorization: Bearer $TOKEN" "$BASE/api/admin/corpora/decoy"
+
+# 37. (issue 97) A 27-byte text sent 2 s after a scan is its 202 within 10 s, the scan still read.
+printf 'The club has 12 members.\n\n' >"$WORK/small.txt"
+( upload scan "$H/decoy-size.pdf" "$TOKEN" >"$WORK/scan-code" ) &
+scan=$!
+sleep 2
+started=$(date +%s.%N)
+code=$(curl -s -o "$WORK/small-upload" -w '%{http_code}' -H "authorization: Bearer $TOKEN" \
+    -F corpus=small -F "file=@$WORK/small.txt" "$BASE/api/admin/corpora")
+t=$(python3 -c "print(round($(date +%s.%N) - $started, 2))")
+scan_running=$(kill -0 "$scan" 2>/dev/null && echo yes || echo no)
+wait "$scan" 2>/dev/null || true
+check "37 a small upload beside a scan" "$code in ${t} s (the scan still read: $scan_running; then $(cat "$WORK/scan-code"))" \
+    "$( [ "$code" = 202 ] && [ "$(below "$t" 10)" = 1 ] && echo 1 || echo 0)"
+
+# 38. (issue 97) A job's JSON, its events and its page need the token.
+job=$(json_field id <"$WORK/small-upload" 2>/dev/null || echo none)
+codes=$(for path in "/api/admin/jobs/$job" "/api/admin/jobs/$job/events"; do
+    curl -s -o /dev/null -w '%{http_code} ' --max-time 5 "$BASE$path"; done)
+page=$(curl -s "$BASE/admin/jobs/$job")
+check "38 a job without the token" "$codes; its page names the corpus: $(grep -c 'Corpus small' <<<"$page" || true)" \
+    "$( [ "$codes" = "403 403 " ] && ! grep -q 'Corpus small' <<<"$page" && echo 1 || echo 0)"
+curl -s -o /dev/null -X DELETE -H "authorization: Bearer $TOKEN" "$BASE/api/admin/corpora/small"
+
+# 39. (issue 97) A corpus deleted while its scan is read stays deleted.
+upload gone "$WORK/small.txt" "$TOKEN" >/dev/null
+( upload gone "$H/decoy-size.pdf" "$TOKEN" >"$WORK/gone-code"; cp "$WORK/upload" "$WORK/gone-upload" ) &
+scan=$!
+sleep 2
+deleted=$(curl -s -o /dev/null -w '%{http_code}' -X DELETE -H "authorization: Bearer $TOKEN" "$BASE/api/admin/corpora/gone")
+wait "$scan" 2>/dev/null || true
+listed=$(curl -s -H "authorization: Bearer $TOKEN" "$BASE/api/admin/corpora" | grep -c '"name":"gone"' || true)
+check "39 a corpus deleted while its scan is read" "DELETE $deleted; the scan's upload then $(cat "$WORK/gone-code") ($(head -c 100 "$WORK/gone-upload")); listed after: $listed" \
+    "$( [[ "$deleted" == 2?? ]] && [ "$listed" = 0 ] && echo 1 || echo 0)"
+
+# 40. (issue 97) SIGKILL while a scan is read: no Tesseract or pdftoppm left running after 2 s,
+# and the restart empties OCR's folder.
+( upload killed "$H/decoy-size.pdf" "$TOKEN" >/dev/null ) &
+sleep 3
+kill -KILL "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true
+sleep 2
+orphans=$(pgrep -c -f 'tesseract|pdftoppm' || true)
+left_before=$(find "$scratch" -type f 2>/dev/null | wc -l)
+start_server
+left_after=$(find "$scratch" -type f 2>/dev/null | wc -l)
+check "40 SIGKILL during OCR" "$orphans OCR tools still running; $left_before files left in OCR's folder, $left_after after the restart" \
+    "$( [ "$orphans" = 0 ] && [ "$left_after" = 0 ] && echo 1 || echo 0)"
 
 if [ "${TALLY_ABUSE_CHECKS:-all}" = all ]; then
 # 12. Guessing the admin token (last: it locks this address out of the admin endpoints): 30

@@ -84,8 +84,9 @@ mod server_side {
             token: String,
             corpus: String,
         ) -> BoxFuture<Result<Vec<tally_types::documents::DocumentEntry>, Failure>>;
-        /// An ingestion job (its id is its key).
-        fn ingest_job(&self, id: String) -> BoxFuture<Result<IngestJob, Failure>>;
+        /// An ingestion job; `token` must be the admin token (issue 97: a job names the corpus,
+        /// the files and why they were refused).
+        fn ingest_job(&self, token: String, id: String) -> BoxFuture<Result<IngestJob, Failure>>;
         /// Page `page` (from 0) of the review queue, and the verified answers; `token` must be
         /// the admin token.
         fn review(
@@ -343,11 +344,22 @@ fn gives_admin_credential(token: &str) -> bool {
     !token.trim().is_empty() || request_cookie(crate::model::ADMIN_COOKIE).is_some()
 }
 
-/// An ingestion job as it stands.
+/// An ingestion job as it stands, for the admin holding the token (or logged in with it);
+/// `None` when the request gives no token at all: the page then only offers the login.
 #[server(prefix = "/_server", endpoint = "get_ingest_job")]
 pub async fn get_ingest_job(
+    /// The admin token.
+    token: String,
     /// The job's id.
     id: String,
-) -> Result<IngestJob, ServerFnError> {
-    backend()?.0.ingest_job(id).await.map_err(failed)
+) -> Result<Option<IngestJob>, ServerFnError> {
+    if !gives_admin_credential(&token) {
+        return Ok(None);
+    }
+    backend()?
+        .0
+        .ingest_job(token, id)
+        .await
+        .map(Some)
+        .map_err(failed)
 }

@@ -396,9 +396,16 @@ impl Backend for ServerBackend {
         })
     }
 
-    fn ingest_job(&self, id: String) -> BoxFuture<Result<IngestJob, Failure>> {
+    fn ingest_job(&self, token: String, id: String) -> BoxFuture<Result<IngestJob, Failure>> {
+        let token = self.token_or_login(token);
         let state = self.state.clone();
-        Box::pin(async move { state.ingest.job(&id).await.map_err(|e| e.failure()) })
+        Box::pin(async move {
+            state
+                .admin
+                .check(Some(&token), CORPUS_PAGES)
+                .map_err(|e| e.failure())?;
+            state.ingest.job(&id).await.map_err(|e| e.failure())
+        })
     }
 
     fn ask_options(&self) -> BoxFuture<AskOptions> {

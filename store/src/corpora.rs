@@ -80,9 +80,22 @@ pub enum FollowedBy<'a> {
     Nobody,
 }
 
+/// The database's clock now: when an upload began to be read, to tell a deletion that came
+/// while it was read ([`store_upload`]).
+pub async fn database_now(db: &Database) -> Result<chrono::DateTime<chrono::Utc>, DbError> {
+    let pool = db.pool().await?;
+    let (now,): (chrono::DateTime<chrono::Utc>,) = sqlx::query_as("SELECT now()")
+        .fetch_one(pool)
+        .await
+        .map_err(classify)?;
+    Ok(now)
+}
+
 /// Stores an upload's `documents` in `corpus` with its job, in one transaction (the corpus has
 /// all of them or none), and announces the change. A document whose text the corpus holds
-/// already is not added; when nothing is added the job is done at once.
+/// already is not added; when nothing is added the job is done at once. An upload read since
+/// `read_since` into a corpus deleted after that is refused (issue 97: the corpus came back
+/// when an upload read by OCR ended): the person deleted what it would add to.
 pub async fn store_upload(
     db: &Database,
     followed_by: FollowedBy<'_>,
@@ -90,6 +103,7 @@ pub async fn store_upload(
     mode: UploadMode,
     outcomes: Vec<FileOutcome>,
     documents: &[Document],
+    read_since: Option<chrono::DateTime<chrono::Utc>>,
 ) -> Result<IngestJob, DbError> {
     let files = outcomes.iter().map(|o| o.file.clone()).collect();
     // The documents' tables, read before the transaction, off the async threads.
@@ -107,15 +121,23 @@ pub async fn store_upload(
         FollowedBy::Nobody => "tally ingest",
     };
     // The row lock orders concurrent uploads into one corpus.
-    let (version, deleted): (i64, bool) = sqlx::query_as(
+    let (version, deleted, deleted_while_read): (i64, bool, bool) = sqlx::query_as(
         "INSERT INTO corpora AS c (name, version, base_version) VALUES ($1, 0, 0) \
          ON CONFLICT (name) DO UPDATE SET changed_at = now() \
-         RETURNING c.version, c.deleted_at IS NOT NULL",
+         RETURNING c.version, c.deleted_at IS NOT NULL, coalesce(c.deleted_at > $2, false)",
     )
     .bind(corpus)
+    .bind(read_since)
     .fetch_one(&mut *tx)
     .await
     .map_err(classify)?;
+    if deleted_while_read {
+        // Dropping the transaction rolls the row's touch back.
+        return Err(DbError::Conflict(format!(
+            "the corpus `{corpus}` was deleted while its files were read; nothing was stored \
+             (upload them again to make it anew)"
+        )));
+    }
     let next = version + 1;
     let fresh = mode == UploadMode::Replace || deleted || version == 0;
     if fresh {

@@ -318,3 +318,71 @@ async fn old_history_is_forgotten_but_feedback_keeps_its_answer() {
     db.close().await;
     cluster.stop().unwrap();
 }
+
+/// Issue 97: a corpus deleted while an upload into it was read (a scan by OCR, minutes long)
+/// came back when the upload was stored. The deletion wins: the upload is refused with a
+/// sentence and the corpus stays deleted; an upload read after the deletion makes it anew.
+#[tokio::test]
+async fn a_corpus_deleted_while_an_upload_is_read_stays_deleted() {
+    use tally_documents::sentence_store::index::Document;
+    use tally_store::corpora::{self, FollowedBy};
+    use tally_store::db::{Database, DbError};
+    use tally_types::documents::{FileOutcome, UploadMode};
+
+    let dir = scratch_dir("deleted-while-read");
+    let cluster = PrivateCluster::start(&dir.join("pg"))
+        .await
+        .expect("cluster starts");
+    let db = Database::new(&cluster.url());
+    let documents = |text: &str| {
+        vec![Document {
+            id: format!("{text}-1"),
+            text: text.to_string(),
+            source: "minutes.txt".into(),
+            entity: None,
+        }]
+    };
+    let outcome = || {
+        vec![FileOutcome {
+            file: "minutes.txt".into(),
+            documents: 1,
+            refused: None,
+        }]
+    };
+    let store = |text: &'static str, since| {
+        let db = db.clone();
+        async move {
+            corpora::store_upload(
+                &db,
+                FollowedBy::Nobody,
+                "club",
+                UploadMode::Add,
+                outcome(),
+                &documents(text),
+                since,
+            )
+            .await
+        }
+    };
+    store("The club has 12 members.", None).await.unwrap();
+    // An upload begins to be read; the corpus is deleted meanwhile.
+    let read_since = corpora::database_now(&db).await.unwrap();
+    assert!(corpora::delete(&db, "club").await.unwrap());
+    let refused = store("The club has 14 members.", Some(read_since))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&refused, DbError::Conflict(why) if why.contains("was deleted while its files were read")),
+        "{refused}"
+    );
+    assert!(
+        !corpora::has(&db, "club").await.unwrap(),
+        "it stays deleted"
+    );
+    // Read after the deletion: a new corpus of that name.
+    let later = corpora::database_now(&db).await.unwrap();
+    store("The club has 15 members.", Some(later))
+        .await
+        .unwrap();
+    assert!(corpora::has(&db, "club").await.unwrap());
+}

@@ -398,6 +398,7 @@ async fn costly_questions_are_refused_and_a_deleted_corpus_cancels_its_job() {
     let ended = loop {
         let now: Value = client
             .get(&job_url)
+            .bearer_auth(TOKEN)
             .send()
             .await
             .unwrap()

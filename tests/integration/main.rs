@@ -9,6 +9,7 @@ mod count_cli;
 mod database;
 mod demo_round_five;
 mod demo_round_six;
+mod demo_round_seven;
 mod examples;
 mod feedback_loop;
 mod formats;

@@ -8,7 +8,7 @@ use reqwest::StatusCode;
 use serde_json::Value;
 
 use crate::own_documents::{file, json, TOKEN};
-use crate::support::{demo_server, page_text, Server};
+use crate::support::{demo_server, Server};
 
 pub(crate) const CLUB: &str = "# Brackley Rowing Club\n\n\
 Brackley Rowing Club was founded in 1887 on the river Ouse. The club has 212 members and keeps \
@@ -113,9 +113,23 @@ async fn a_mixed_upload_stores_what_it_reads_and_answers_say_their_scope_and_cer
         outcomes[2]["refused"], "there is no text to index in empty.txt",
         "{job}"
     );
-    let events = page_text(server.url(&format!("{location}/events"))).await;
+    let events =
+        crate::support::admin_page_text(server.url(&format!("{location}/events")), TOKEN).await;
     assert!(events.contains("event: done"), "{events}");
-    let (_, done) = json(reqwest::get(server.url(&location)).await.unwrap()).await;
+    // A job names its corpus, files and errors: its JSON and events need the token (issue 97).
+    for path in [location.clone(), format!("{location}/events")] {
+        let anonymous = reqwest::get(server.url(&path)).await.unwrap();
+        assert_eq!(anonymous.status(), reqwest::StatusCode::FORBIDDEN, "{path}");
+    }
+    let (_, done) = json(
+        reqwest::Client::new()
+            .get(server.url(&location))
+            .bearer_auth(TOKEN)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
     assert_eq!(done["state"], "done", "{done}");
     assert_eq!(done["outcomes"], job["outcomes"], "the job keeps its lines");
 

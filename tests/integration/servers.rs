@@ -344,7 +344,9 @@ async fn an_upload_on_one_server_is_answered_by_the_other() {
     let (status, job) = upload_hartwell(&a, "hartwell").await;
     assert_eq!(status, StatusCode::ACCEPTED, "{job}");
     let job_path = format!("/api/admin/jobs/{}", job["id"].as_str().unwrap());
-    let events = crate::support::page_text(b.url(&format!("{job_path}/events"))).await;
+    let events =
+        crate::support::admin_page_text(b.url(&format!("{job_path}/events")), own_documents::TOKEN)
+            .await;
     assert!(events.contains("event: done"), "{events}");
     let waited = until_answered(&b, question, |status, body| {
         status == StatusCode::OK && body["answer"]["count"] == 14.0

@@ -259,6 +259,20 @@ pub async fn page_text(url: impl reqwest::IntoUrl) -> String {
         .expect("a text body")
 }
 
+/// The text of the page or stream at `url`, asked for with the admin `token` (a job and its
+/// events are behind it, issue 97).
+pub async fn admin_page_text(url: impl reqwest::IntoUrl, token: &str) -> String {
+    reqwest::Client::new()
+        .get(url)
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("the server answers")
+        .text()
+        .await
+        .expect("a text body")
+}
+
 /// The admin token of the test servers that read feedback rows.
 pub const ADMIN_TOKEN: &str = "test-admin-token";
 
@@ -340,14 +354,17 @@ pub async fn upload(
     (status, body, started.elapsed().as_secs_f64())
 }
 
-/// A PDF file of `objects` (object 1 the catalogue), with its cross-reference table: the hostile
-/// PDFs of the upload tests are written from their objects alone.
-pub fn pdf_of(objects: &[String]) -> Vec<u8> {
+/// A PDF file of `objects` (object 1 the catalogue; text, or bytes for a stream's), with its
+/// cross-reference table: the hostile PDFs of the upload tests are written from their objects
+/// alone.
+pub fn pdf_of(objects: &[impl AsRef<[u8]>]) -> Vec<u8> {
     let mut out = b"%PDF-1.4\n".to_vec();
     let mut offsets = Vec::new();
     for (n, object) in objects.iter().enumerate() {
         offsets.push(out.len());
-        out.extend(format!("{} 0 obj\n{object}\nendobj\n", n + 1).bytes());
+        out.extend(format!("{} 0 obj\n", n + 1).bytes());
+        out.extend(object.as_ref());
+        out.extend(b"\nendobj\n");
     }
     let xref = out.len();
     out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());

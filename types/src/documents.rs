@@ -136,7 +136,8 @@ impl UploadMode {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct IngestJob {
-    /// Its id: unguessable, so its page and event stream need no token.
+    /// Its id: unguessable; its JSON, page and event stream still need the admin token (issue
+    /// 97: anyone with the id read the corpus, the file names and their errors).
     pub id: String,
     /// The corpus the files go into.
     pub corpus: String,

@@ -194,14 +194,24 @@ fn DocumentTable(rows: Vec<tally_types::documents::DocumentEntry>) -> impl IntoV
 #[component]
 pub fn AdminJobPage() -> impl IntoView {
     let params = use_params_map();
+    let query = use_query_map();
     let id = move || params.read().get("id").unwrap_or_default();
-    let job = Resource::new(id, get_ingest_job);
+    let token = move || query.read().get("token").unwrap_or_default();
+    // Behind the admin token (issue 97): a job names its corpus, its files and their errors.
+    let job = Resource::new(
+        move || (token(), id()),
+        |(token, id)| get_ingest_job(token, id),
+    );
     view! {
         <section class="admin">
             <Suspense fallback=|| view! { <p>"Loading…"</p> }>
                 {move || Suspend::new(async move {
                     match job.await {
-                        Ok(job) => view! { <JobView initial=job/> }.into_any(),
+                        Ok(Some(job)) => view! { <JobView initial=job/> }.into_any(),
+                        Ok(None) => view! {
+                            <LoginForm next=format!("/admin/jobs/{}", id())/>
+                            <LoginNeeded what="follow this upload"/>
+                        }.into_any(),
                         Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any(),
                     }
                 })}

@@ -287,6 +287,7 @@ fn store_documents(
                     args.mode,
                     outcomes,
                     documents,
+                    None,
                 )
                 .await
                 .with_context(|| {

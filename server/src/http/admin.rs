@@ -5,9 +5,10 @@
 //! - `POST /api/admin/corpora` (fields `corpus`, one or more `file`, optional `format`, `mode`
 //!   (`add`, the default, or `replace`) and, for a form, `token`): 202 with the job once the
 //!   documents are stored (a browser form gets 303 to the job's page);
-//! - `GET /api/admin/jobs/{id}`: the job, through any server; `GET /api/admin/jobs/{id}/events`:
-//!   `progress` events with the job, then `done`, `failed` or `cancelled`; `POST /api/admin/jobs/{id}/restart`
-//!   (admin token): a failed job started again on this server;
+//! - `GET /api/admin/jobs/{id}` (admin token): the job, through any server;
+//!   `GET /api/admin/jobs/{id}/events` (admin token): `progress` events with the job, then
+//!   `done`, `failed` or `cancelled`; `POST /api/admin/jobs/{id}/restart` (admin token): a
+//!   failed job started again on this server;
 //! - `GET /api/admin/corpora`: the corpora with their snippets and sentences;
 //! - `DELETE /api/admin/corpora/{name}` (or `POST /admin/corpora/{name}/delete` from the page).
 
@@ -274,6 +275,7 @@ async fn short_field(
     get,
     path = "/admin/jobs/{id}",
     summary = "An ingestion job: its state, progress and each file's outcome",
+    description = "Admin token (`Authorization: Bearer …` or the login cookie; 403 without it): a job names its corpus, its files and why any was refused.",
     params(("id" = String, Path, description = "The job's id")),
     responses(
         crate::http::openapi::CorpusErrors,
@@ -282,8 +284,11 @@ async fn short_field(
 )]
 pub(crate) async fn job(
     State(state): State<AppState>,
+    headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Json<IngestJob>, ApiError> {
+    let given = given_token(&state, &headers, None)?;
+    state.admin.check(given.as_deref(), CORPUS_PAGES)?;
     Ok(Json(state.ingest.job(&id).await?))
 }
 
@@ -316,7 +321,7 @@ pub(crate) async fn restart(
     get,
     path = "/admin/jobs/{id}/events",
     summary = "An ingestion job as server-sent events",
-    description = "`progress` events with the job as it runs, then one `done`, `failed` or `cancelled` event; the stream ends there.",
+    description = "`progress` events with the job as it runs, then one `done`, `failed` or `cancelled` event; the stream ends there. Admin token (`Authorization: Bearer …` or the login cookie; 403 without it).",
     params(("id" = String, Path, description = "The job's id")),
     responses(
         crate::http::openapi::CorpusErrors,
@@ -325,8 +330,11 @@ pub(crate) async fn restart(
 )]
 pub(crate) async fn job_events(
     State(state): State<AppState>,
+    headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
+    let given = given_token(&state, &headers, None)?;
+    state.admin.check(given.as_deref(), CORPUS_PAGES)?;
     let first = state.ingest.job(&id).await?;
     let events = stream::unfold(
         (state, id, Some(first), None::<IngestJob>),

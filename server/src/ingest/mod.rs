@@ -12,7 +12,8 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
-use tally_documents::corpus::budget::{ReadBudget, ReadRefused};
+use sha2::{Digest, Sha256};
+use tally_documents::corpus::budget::{OcrAllowance, ReadBudget, ReadRefused};
 use tally_documents::corpus::documents::{self, DocumentsError};
 use tally_documents::corpus::indexing;
 use tally_documents::corpus::Format;
@@ -21,6 +22,7 @@ use tally_types::documents::{CorpusRow, FileOutcome, IngestJob, UploadMode};
 use tokio::sync::Notify;
 
 use crate::answering::{AnswerError, Answerer};
+use crate::http::admin::MAX_UPLOAD_BYTES;
 use held::HeldCorpora;
 use tally_store::corpora;
 use tally_store::db::{write_to_end, Database, DbError};
@@ -98,10 +100,12 @@ pub struct IngestService {
     server: String,
     held: HeldCorpora,
     writing: tokio::sync::Mutex<()>,
-    /// One upload read and stored at a time: parsing and storing hold several times a file's
-    /// size, so concurrent uploads added up (issue 57: four 50 MB uploads at once added 3.28 GB).
-    /// The others wait with their bytes only; the indexing after is one corpus at a time anyway.
-    /// The turn goes with the work, not the request: it is released when the reading and storing
+    /// The uploads read and stored at once, by their bytes: parsing and storing hold several
+    /// times a file's size, so concurrent uploads added up (issue 57: four 50 MB uploads at once
+    /// added 3.28 GB). At most [`MAX_UPLOAD_BYTES`] are read at once, so a full-sized upload is
+    /// read alone and the others wait with their bytes only; small ones are read beside each
+    /// other (issue 97: a 27-byte text waited 145 s behind an 88 KB scan read by OCR). The
+    /// turn goes with the work, not the request: it is released when the reading and storing
     /// have ended, even when the client went away before (issue 70).
     reading: Arc<tokio::sync::Semaphore>,
     /// Wakes the sync loop: an upload or a restarted job on this server.
@@ -118,15 +122,33 @@ pub struct IngestService {
 /// The documents of the uploads, or why they cannot be used; uploads without any text are
 /// refused (they would make a job that adds nothing). Each file has its own budget, for its
 /// own size (issue 84: a 133 KB workbook spent the budget its 20 MB neighbour earned), and
-/// stops when `cancelled` is raised.
+/// stops when `cancelled` is raised; OCR has one allowance for the whole upload, and a file
+/// sent twice is read once (issue 97: every copy of a scan was read by OCR again).
 fn read_uploads(
     uploads: &[Upload],
     cancelled: &Arc<AtomicBool>,
 ) -> Result<(Vec<Document>, Vec<FileOutcome>), IngestError> {
     let mut all: Vec<Document> = Vec::new();
     let mut outcomes = Vec::new();
+    let ocr = OcrAllowance::per_upload();
+    let mut read_before: HashMap<[u8; 32], &str> = HashMap::new();
     for upload in uploads {
-        let budget = ReadBudget::for_bytes(upload.bytes.len()).cancelled_by(Arc::clone(cancelled));
+        let digest: [u8; 32] = Sha256::digest(&upload.bytes).into();
+        if let Some(first) = read_before.get(&digest) {
+            outcomes.push(FileOutcome {
+                file: upload.file_name.clone(),
+                documents: 0,
+                refused: Some(format!(
+                    "{} is the same file as {first}, which is read once",
+                    upload.file_name
+                )),
+            });
+            continue;
+        }
+        read_before.insert(digest, &upload.file_name);
+        let budget = ReadBudget::for_bytes(upload.bytes.len())
+            .cancelled_by(Arc::clone(cancelled))
+            .with_ocr_allowance(Arc::clone(&ocr));
         let read = documents::read_file(&upload.bytes, upload.format, &upload.file_name, &budget)
             .map_err(IngestError::from);
         // A file that cannot be read is refused alone (issue 87): the others are stored.
@@ -160,6 +182,16 @@ fn read_uploads(
     Ok((all, outcomes))
 }
 
+/// The reading turn's permits: one per KiB of [`MAX_UPLOAD_BYTES`].
+const READING_PERMITS: u32 = (MAX_UPLOAD_BYTES / 1024) as u32;
+
+/// The permits an upload of `bytes` takes: one per KiB, at least one, at most all.
+fn reading_permits(bytes: usize) -> u32 {
+    u32::try_from(bytes / 1024)
+        .unwrap_or(u32::MAX)
+        .clamp(1, READING_PERMITS)
+}
+
 impl IngestService {
     /// The service of server `server` (a name unique to this process), whose indexes' database
     /// corpora are recorded in `held`.
@@ -169,7 +201,7 @@ impl IngestService {
             server,
             held,
             writing: tokio::sync::Mutex::new(()),
-            reading: Arc::new(tokio::sync::Semaphore::new(1)),
+            reading: Arc::new(tokio::sync::Semaphore::new(READING_PERMITS as usize)),
             wake: Notify::new(),
             stopping: Arc::new(AtomicBool::new(false)),
             deletions: Mutex::new(HashMap::new()),
@@ -217,10 +249,13 @@ impl IngestService {
         }
         // Answering must be loaded: the indexes are its.
         let engines = answerer.loaded()?;
+        let bytes: usize = uploads.iter().map(|u| u.bytes.len()).sum();
         let reading = Arc::clone(&self.reading)
-            .acquire_owned()
+            .acquire_many_owned(reading_permits(bytes))
             .await
             .map_err(|_| IngestError::ShuttingDown)?;
+        // A deletion of the corpus from now on wins over this upload.
+        let read_since = corpora::database_now(&self.db).await.ok();
         if self.stopping.load(Ordering::Relaxed) {
             return Err(IngestError::Stopped);
         }
@@ -236,6 +271,9 @@ impl IngestService {
         // turn travels with it and is given back when it ends, not when the client goes.
         let (all, reading) = tokio::task::spawn_blocking(move || {
             let all = read_uploads(&uploads, &cancelled);
+            // What a refused hostile file made the reader hold goes back at once (issue 97:
+            // 1.1 GB stayed resident).
+            crate::memory::give_back_freed();
             if let Err(IngestError::Cancelled) = &all {
                 let names: Vec<&str> = uploads.iter().map(|u| u.file_name.as_str()).collect();
                 tracing::info!(
@@ -246,7 +284,14 @@ impl IngestService {
             (all, reading)
         })
         .await?;
-        let (all, outcomes) = all?;
+        let (all, outcomes) = match all {
+            // Cancelled by the shutdown, not by the client (issue 97: the uploader was told
+            // its client went away).
+            Err(IngestError::Cancelled) if self.stopping.load(Ordering::Relaxed) => {
+                return Err(IngestError::ShuttingDown)
+            }
+            other => other?,
+        };
         if mode == UploadMode::Add && self.held.get(corpus).is_none() {
             // Both indexes: a bundled data set may be in the sentence index only.
             let name = corpus.to_string();
@@ -268,7 +313,7 @@ impl IngestService {
             // Storing, once begun, ends whether or not the client waits; the turn with it.
             let _reading = reading;
             let followed_by = corpora::FollowedBy::Server(&server);
-            corpora::store_upload(&db, followed_by, &corpus, mode, outcomes, &all).await
+            corpora::store_upload(&db, followed_by, &corpus, mode, outcomes, &all, read_since).await
         })
         .await?;
         drop(client_gone);
