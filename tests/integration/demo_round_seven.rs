@@ -73,7 +73,11 @@ fn hidden_forms_pdf() -> Vec<u8> {
                 "BT /F1 12 Tf 72 720 Td (Total 5 members) Tj ET".to_string(),
             )
         };
-        let hex: String = content.bytes().map(|b| format!("{b:02x}")).collect::<String>() + ">";
+        let hex: String = content
+            .bytes()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+            + ">";
         objects.push(stream(
             &format!(
                 "/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Filter /ASCIIHexDecode \
@@ -103,7 +107,11 @@ async fn pdf_pages_that_would_fill_memory_are_refused_in_seconds() {
     let server = demo_server("round-seven-pdfs", &["--admin-token", ADMIN_TOKEN]).await;
     let files = [
         ("q.pdf", operators_pdf("q ", 3_000_000), "paints more than"),
-        ("qQ.pdf", operators_pdf("q Q ", 1_500_000), "paints more than"),
+        (
+            "qQ.pdf",
+            operators_pdf("q Q ", 1_500_000),
+            "paints more than",
+        ),
         ("hidden.pdf", hidden_forms_pdf(), "paints more than"),
     ];
     for (name, bytes, says) in files {
@@ -111,7 +119,10 @@ async fn pdf_pages_that_would_fill_memory_are_refused_in_seconds() {
         let (status, body, seconds) = upload(&server, "hostile", name, bytes).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{name}: {body}");
         let error = body["error"].as_str().unwrap_or_default();
-        assert!(error.contains(name) && error.contains(says), "{name}: {body}");
+        assert!(
+            error.contains(name) && error.contains(says),
+            "{name}: {body}"
+        );
         assert!(seconds < 30.0, "{name}: {seconds} s");
     }
     let health = reqwest::get(server.url("/api/health")).await.unwrap();

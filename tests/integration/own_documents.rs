@@ -225,7 +225,15 @@ async fn documents_are_uploaded_followed_asked_about_and_deleted() {
     // Three paragraphs, the page's paragraph (its heading is its context), one JSONL line.
     assert_eq!(done["snippets"], 5, "{done}");
     assert!(done["sentences"].as_u64().unwrap() >= 5, "{done}");
-    let (_, again) = json(client.get(server.url(&location)).send().await.unwrap()).await;
+    let (_, again) = json(
+        client
+            .get(server.url(&location))
+            .bearer_auth(TOKEN)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
     assert_eq!(again, done);
 
     // Listed with its sizes next to the demo corpus.
