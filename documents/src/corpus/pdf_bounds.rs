@@ -465,7 +465,8 @@ mod tests {
                 .chain(*b">")
                 .collect()
         };
-        let ways: [(&str, Box<dyn Fn(usize, &str, &[u8]) -> Vec<u8>>); 6] = [
+        type Form = Box<dyn Fn(usize, &str, &[u8]) -> Vec<u8>>;
+        let ways: [(&str, Form); 6] = [
             (
                 "a font's key",
                 Box::new(|_, r: &str, c: &[u8]| {

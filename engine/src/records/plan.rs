@@ -451,8 +451,9 @@ fn says_literally(question: &str, value: &str) -> bool {
     question.match_indices(&value).any(|(at, _)| {
         let before = question[..at].chars().next_back();
         let after = question[at + value.len()..].chars().next();
-        !(is_word(before) && value.starts_with(char::is_alphanumeric))
-            && !(is_word(after) && value.ends_with(char::is_alphanumeric))
+        let glued_before = is_word(before) && value.starts_with(char::is_alphanumeric);
+        let glued_after = is_word(after) && value.ends_with(char::is_alphanumeric);
+        !glued_before && !glued_after
     })
 }
 
