@@ -42,20 +42,34 @@ const MAX_PARENTS: usize = 64;
 
 /// An object's header, `12 0 obj`.
 static OBJECT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?-u)\d+\s+\d+\s+obj\b").expect("a valid pattern"));
+    LazyLock::new(|| Regex::new(r"(?-u)\d+[\s\x00]+\d+[\s\x00]+obj\b").expect("a valid pattern"));
 
 type Id = (u32, u16);
 
 /// Refuses a PDF whose streams inflate past the bounds, or one of whose pages would hold more
 /// than [`MAX_PAINTED_ITEMS`] operators and operands with its forms written out.
 pub fn check_pdf(bytes: &[u8], budget: &ReadBudget) -> Result<(), ReadRefused> {
-    check_inflation(bytes, budget)?;
+    let mut inflation = Inflation::default();
+    let later = inflation.check_file(bytes, budget)?;
     // A file the reader cannot load is refused by the reader, with its sentence.
     let Ok(document) = RawDocument::load(bytes) else {
         return Ok(());
     };
     if document.is_encrypted() {
         return Ok(());
+    }
+    // Streams whose filter is named by reference: the loaded file names it.
+    for id in later {
+        budget.check()?;
+        if let Some(stream) = document.get_object(id).map(|o| document.resolve(o)) {
+            if let Some(stream) = stream.as_stream() {
+                let mut dict = stream.dict.clone();
+                if let Some(filter) = dict_get(&stream.dict, b"Filter") {
+                    dict.insert(b"Filter".to_vec(), document.resolve(filter).clone());
+                }
+                inflation.check_stream(&dict, &stream.raw_data)?;
+            }
+        }
     }
     let mut painting = Painting::of(&document, budget)?;
     for (number, id) in document.pages() {
@@ -73,47 +87,116 @@ pub fn check_pdf(bytes: &[u8], budget: &ReadBudget) -> Result<(), ReadRefused> {
     Ok(())
 }
 
-/// Refuses a file one of whose streams inflates more than [`MAX_ENTRY_RATIO`]-fold (past a
-/// megabyte), or all of whose streams inflate past [`MAX_UNPACKED_BYTES`]: every object the
-/// file holds, found by its header wherever it is (object streams are inflated by the reader as
-/// it loads the file, before any page is read).
-fn check_inflation(bytes: &[u8], budget: &ReadBudget) -> Result<(), ReadRefused> {
-    let mut inflated_in_all = 0u64;
-    for (seen, found) in OBJECT.find_iter(bytes).enumerate() {
-        if seen % 64 == 0 {
-            budget.check()?;
+/// How much the file's streams inflate, all of them.
+#[derive(Default)]
+struct Inflation {
+    in_all: u64,
+}
+
+impl Inflation {
+    /// Refuses a file one of whose streams inflates more than [`MAX_ENTRY_RATIO`]-fold (past a
+    /// megabyte; an image past what its size holds), or all of whose streams inflate past
+    /// [`MAX_UNPACKED_BYTES`]: every object the file holds, found by its header wherever it is
+    /// (object streams are inflated by the reader as it loads the file, before any page is
+    /// read). Gives the streams whose filter is named by reference, for after the file is loaded.
+    fn check_file(&mut self, bytes: &[u8], budget: &ReadBudget) -> Result<Vec<Id>, ReadRefused> {
+        let mut later = Vec::new();
+        for (seen, found) in OBJECT.find_iter(bytes).enumerate() {
+            if seen % 64 == 0 {
+                budget.check()?;
+            }
+            let Ok((PdfObject::Stream(stream), _)) = tokenizer::parse_object(bytes, found.start())
+            else {
+                continue;
+            };
+            if dict_get(&stream.dict, b"Filter").is_some_and(|f| f.as_reference().is_some()) {
+                let header = String::from_utf8_lossy(found.as_bytes()).replace('\0', " ");
+                let mut numbers = header.split_whitespace().map(str::parse::<u32>);
+                if let (Some(Ok(number)), Some(Ok(generation))) = (numbers.next(), numbers.next()) {
+                    later.push((number, generation.min(u16::MAX as u32) as u16));
+                }
+                continue;
+            }
+            self.check_stream(&stream.dict, &stream.raw_data)?;
         }
-        let Ok((PdfObject::Stream(stream), _)) = tokenizer::parse_object(bytes, found.start())
-        else {
-            continue;
-        };
-        // An image is drawn, not read: the reader does not inflate it.
-        if name_of(&stream.dict, b"Subtype") == Some(b"Image") {
-            continue;
+        Ok(later)
+    }
+
+    /// Refuses one stream past its bound, or all of them past [`MAX_UNPACKED_BYTES`].
+    fn check_stream(&mut self, dict: &PdfDict, raw: &[u8]) -> Result<(), ReadRefused> {
+        let mut allowed = (1024 * 1024u64).max((raw.len() as u64) * MAX_ENTRY_RATIO);
+        // A blank image mask packs a thousandfold: an image may inflate to what its size holds
+        // (four bytes a pixel), as the reader lets it.
+        if name_of(dict, b"Subtype") == Some(b"Image") {
+            let side = |key: &[u8]| {
+                dict_get(dict, key)
+                    .and_then(PdfObject::as_i64)
+                    .map_or(0, |n| n.clamp(0, 1 << 20) as u64)
+            };
+            allowed = allowed.max(side(b"Width") * side(b"Height") * 4);
         }
-        let allowed = (1024 * 1024u64).max((stream.raw_data.len() as u64) * MAX_ENTRY_RATIO);
         let bound = usize::try_from(allowed.min(MAX_UNPACKED_BYTES)).unwrap_or(usize::MAX);
-        let inflated = match undo_filters(&stream.dict, &stream.raw_data, bound, false) {
+        let inflated = match undo_filters(dict, raw, bound, false) {
             Ok(undone) => undone.data.len() as u64,
             Err(FilterError::PastBound) => {
                 return Err(ReadRefused::TooLarge(format!(
                     "a stream of it inflates more than {MAX_ENTRY_RATIO}-fold (past {} MB from {} \
                      KB): a decompression bomb?",
                     bound / (1024 * 1024),
-                    stream.raw_data.len() / 1024
+                    raw.len() / 1024
                 )))
             }
-            Err(_) => continue,
+            Err(_) => return Ok(()),
         };
-        inflated_in_all += inflated;
-        if inflated_in_all > MAX_UNPACKED_BYTES {
+        self.in_all += inflated;
+        if self.in_all > MAX_UNPACKED_BYTES {
             return Err(ReadRefused::TooLarge(format!(
                 "its streams inflate to more than {} MB",
                 MAX_UNPACKED_BYTES / (1024 * 1024)
             )));
         }
+        Ok(())
     }
-    Ok(())
+}
+
+/// `object` with its references followed, twice over as the reader does (its own resolution
+/// stops after ten).
+fn resolved<'a>(document: &'a RawDocument, object: &'a PdfObject) -> &'a PdfObject {
+    document.resolve(document.resolve(object))
+}
+
+/// The dictionary `object` is or refers to: a stream's too, as the reader takes it.
+fn dict_of<'a>(document: &'a RawDocument, object: &'a PdfObject) -> Option<&'a PdfDict> {
+    match resolved(document, object) {
+        PdfObject::Dict(dict) => Some(dict),
+        PdfObject::Stream(stream) => Some(&stream.dict),
+        _ => None,
+    }
+}
+
+/// A content stream's bytes, at most `room` of them; empty for what the reader cannot undo
+/// either; refused past `room` or when predicted (which only images are).
+fn content_bytes(stream: &PdfStream, room: usize) -> Result<Vec<u8>, ReadRefused> {
+    match undo_filters(&stream.dict, &stream.raw_data, room, true) {
+        Ok(undone) if !undone.image_codec => Ok(undone.data),
+        Ok(_) | Err(FilterError::Unknown(_)) => Ok(Vec::new()),
+        Err(FilterError::PastBound) => Err(ReadRefused::TooLarge(format!(
+            "a page's drawing commands take more than {} MB once unpacked",
+            MAX_CONTENT_BYTES / (1024 * 1024)
+        ))),
+        Err(FilterError::Predicted) => Err(ReadRefused::Unreadable(
+            "a page's drawing commands are stored with a predictor, as only images are".into(),
+        )),
+    }
+}
+
+/// A content stream's bytes counted, or refused when its arrays nest too deep.
+fn count_content(bytes: &[u8]) -> Result<Counted, ReadRefused> {
+    pdf_content::count(bytes).map_err(|_| {
+        ReadRefused::TooLarge(format!(
+            "a page's drawing commands nest arrays more than {MAX_ARRAY_DEPTH} deep"
+        ))
+    })
 }
 
 fn name_of<'a>(dict: &'a PdfDict, key: &[u8]) -> Option<&'a [u8]> {
@@ -133,6 +216,8 @@ struct Painting<'a> {
     forms: HashMap<Id, u64>,
     /// The forms being written out, outermost first.
     path: Vec<Id>,
+    /// Whether the cost being worked out was cut short by a cycle or the reader's depth.
+    cut: bool,
 }
 
 impl<'a> Painting<'a> {
@@ -146,6 +231,7 @@ impl<'a> Painting<'a> {
             counted: HashMap::new(),
             forms: HashMap::new(),
             path: Vec::new(),
+            cut: false,
         };
         let mut resources: Vec<&PdfObject> = Vec::new();
         let mut walked: HashSet<Id> = HashSet::new();
@@ -164,25 +250,24 @@ impl<'a> Painting<'a> {
             }
         }
         let mut forms_seen: HashSet<Id> = HashSet::new();
-        let mut dicts_seen: HashSet<Id> = HashSet::new();
+        let mut resources_seen: HashSet<Id> = HashSet::new();
+        let mut xobjects_seen: HashSet<Id> = HashSet::new();
         while let Some(found) = resources.pop() {
             budget.check()?;
             if let Some(id) = found.as_reference() {
-                if !dicts_seen.insert(id) {
+                if !resources_seen.insert(id) {
                     continue;
                 }
             }
-            let Some(xobjects) = document
-                .resolve(found)
-                .as_dict()
+            let Some(xobjects) = dict_of(document, found)
                 .and_then(|r| dict_get(r, b"XObject"))
                 .and_then(|x| {
                     if let Some(id) = x.as_reference() {
-                        if !dicts_seen.insert(id) {
+                        if !xobjects_seen.insert(id) {
                             return None;
                         }
                     }
-                    document.resolve(x).as_dict()
+                    dict_of(document, x)
                 })
             else {
                 continue;
@@ -203,44 +288,50 @@ impl<'a> Painting<'a> {
     /// The Form XObject `id` names, if it is one (its `/Subtype` says `/Form`, as the reader
     /// asks).
     fn form(&self, id: Id) -> Option<&'a PdfStream> {
-        let stream = self
-            .document
-            .resolve(self.document.get_object(id)?)
-            .as_stream()?;
+        let stream = resolved(self.document, self.document.get_object(id)?).as_stream()?;
         (name_of(&stream.dict, b"Subtype") == Some(b"Form")).then_some(stream)
     }
 
     /// The operators and operands page `id` holds with its forms written out.
     fn page(&mut self, id: Id) -> Result<u64, ReadRefused> {
         let document = self.document;
+        self.cut = false;
         let Ok(dict) = document.get_dict(id) else {
             return Ok(0);
         };
         let streams: Vec<(Option<Id>, &PdfStream)> = match dict_get(dict, b"Contents") {
             None => Vec::new(),
-            Some(contents) => match document.resolve(contents) {
+            Some(contents) => match resolved(document, contents) {
                 PdfObject::Stream(stream) => vec![(contents.as_reference(), stream)],
                 PdfObject::Array(items) => items
                     .iter()
                     .filter_map(|item| {
-                        let stream = document.resolve(item).as_stream()?;
+                        let stream = resolved(document, item).as_stream()?;
                         Some((item.as_reference(), stream))
                     })
                     .collect(),
                 _ => Vec::new(),
             },
         };
-        let mut total = 0u64;
-        for (id, stream) in streams {
-            self.budget.check()?;
-            let counted = self.counted(id, stream)?;
-            total = total.saturating_add(counted.items);
-            total = total.saturating_add(self.painted_cost(&counted.painted)?);
-            if total > MAX_PAINTED_ITEMS {
-                break;
+        // The reader joins a page's streams (a space between) and reads them as one: a name
+        // at the end of one stream is painted by the `Do` that starts the next.
+        let counted = match streams.as_slice() {
+            [] => return Ok(0),
+            [(id, stream)] => self.counted(*id, stream)?,
+            several => {
+                let mut joined = Vec::new();
+                for (_, stream) in several {
+                    self.budget.check()?;
+                    let room = MAX_CONTENT_BYTES.saturating_sub(joined.len());
+                    let undone = content_bytes(stream, room)?;
+                    joined.extend_from_slice(&undone);
+                    joined.push(b' ');
+                }
+                count_content(&joined)?
             }
-        }
-        Ok(total)
+        };
+        let painted = self.painted_cost(&counted.painted)?;
+        Ok(counted.items.saturating_add(painted))
     }
 
     /// What painting `painted` (names with how often) adds.
@@ -267,15 +358,22 @@ impl<'a> Painting<'a> {
             return Ok(0);
         };
         if self.path.contains(&id) || self.path.len() >= MAX_FORM_DEPTH {
+            // Cut short here: a cost worked out above this is kept for this path only.
+            self.cut = true;
             return Ok(0);
         }
         self.budget.check()?;
         let counted = self.counted(Some(id), stream)?;
+        let cut_above = std::mem::replace(&mut self.cut, false);
         self.path.push(id);
         let inner = self.painted_cost(&counted.painted);
         self.path.pop();
         let cost = (counted.items + FORM_FRAME_ITEMS).saturating_add(inner?);
-        self.forms.insert(id, cost);
+        // A cost cut short by a cycle or the depth is not what the form costs elsewhere.
+        if !self.cut {
+            self.forms.insert(id, cost);
+        }
+        self.cut |= cut_above;
         Ok(cost)
     }
 
@@ -285,29 +383,7 @@ impl<'a> Painting<'a> {
         if let Some(counted) = id.and_then(|id| self.counted.get(&id)) {
             return Ok(counted.clone());
         }
-        let counted = match undo_filters(&stream.dict, &stream.raw_data, MAX_CONTENT_BYTES, true) {
-            Ok(undone) if !undone.image_codec => {
-                pdf_content::count(&undone.data).map_err(|_| {
-                    ReadRefused::TooLarge(format!(
-                        "a page's drawing commands nest arrays more than {MAX_ARRAY_DEPTH} deep"
-                    ))
-                })?
-            }
-            // What the reader cannot undo either paints nothing.
-            Ok(_) | Err(FilterError::Unknown(_)) => Counted::default(),
-            Err(FilterError::PastBound) => {
-                return Err(ReadRefused::TooLarge(format!(
-                    "a page's drawing commands take more than {} MB once unpacked",
-                    MAX_CONTENT_BYTES / (1024 * 1024)
-                )))
-            }
-            Err(FilterError::Predicted) => {
-                return Err(ReadRefused::Unreadable(
-                    "a page's drawing commands are stored with a predictor, as only images are"
-                        .into(),
-                ))
-            }
-        };
+        let counted = count_content(&content_bytes(stream, MAX_CONTENT_BYTES)?)?;
         if let Some(id) = id {
             self.counted.insert(id, counted.clone());
         }
@@ -584,5 +660,65 @@ mod tests {
             ),
         ]);
         assert!(check_pdf(&pdf, &ReadBudget::default()).is_ok());
+    }
+
+    #[test]
+    fn what_the_reader_would_see_is_counted_however_it_is_split_or_spoilt() {
+        let budget = ReadBudget::default();
+        let refused = |pdf: &[u8]| {
+            check_pdf(pdf, &budget)
+                .err()
+                .is_some_and(|e| e.to_string().contains("operators and operands"))
+        };
+        // A name at the end of one content stream, its `Do` at the start of the next: the reader
+        // joins a page's streams.
+        let mut split = nested_with(7, |_, r: &str, c: &[u8]| {
+            stream(&format!("/Subtype /Form /Resources << {r} >>"), c)
+        });
+        let joined =
+            String::from_utf8_lossy(&split).replace("/Contents 4 0 R", "/Contents [20 0 R 21 0 R]");
+        let mut objects: Vec<Vec<u8>> = Vec::new();
+        for n in 1..=21 {
+            objects.push(match n {
+                20 => stream("", b"q /X"),
+                21 => stream("", b"Do Q"),
+                _ => b"null".to_vec(),
+            });
+        }
+        // The forms of `nested_with` kept, the page's content replaced by the two halves.
+        let body = joined.split("\nendobj\n").collect::<Vec<_>>();
+        for (n, object) in body.iter().enumerate().take(11) {
+            if let Some((_, rest)) = object.split_once(" 0 obj\n") {
+                if n != 3 {
+                    objects[n] = rest.as_bytes().to_vec();
+                }
+            }
+        }
+        split = pdf_of_objects(&objects);
+        assert!(refused(&split), "split over two streams");
+        // A form whose zlib checksum is spoilt: the reader inflates it all the same.
+        let spoilt = nested_with(7, |_, r: &str, c: &[u8]| {
+            let mut packed = flate(c);
+            let last = packed.len() - 1;
+            packed[last] ^= 0xff;
+            stream(
+                &format!("/Subtype /Form /Filter /FlateDecode /Resources << {r} >>"),
+                &packed,
+            )
+        });
+        assert!(refused(&spoilt), "a spoilt checksum");
+        // One long string painted ten thousand times: its bytes each time.
+        let long = nested_with(5, |level, r: &str, c: &[u8]| {
+            let content = if level == 5 {
+                format!("BT ({}) Tj ET", "x".repeat(100_000)).into_bytes()
+            } else {
+                c.to_vec()
+            };
+            stream(
+                &format!("/Subtype /Form /Filter /FlateDecode /Resources << {r} >>"),
+                &flate(&content),
+            )
+        });
+        assert!(refused(&long), "a long string painted many times");
     }
 }

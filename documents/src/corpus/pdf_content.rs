@@ -14,11 +14,17 @@ pub(crate) const MAX_ARRAY_DEPTH: usize = 256;
 /// What one content stream holds, counted.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(crate) struct Counted {
-    /// Operators and operands: what `unpdf` would keep of it, one each.
+    /// Operators and operands: what `unpdf` would keep of it, one each, and one more for each
+    /// [`BYTES_PER_ITEM`] of its bytes.
     pub(crate) items: u64,
     /// The XObjects it paints by name (`/Fm0 Do`), with how often.
     pub(crate) painted: HashMap<Vec<u8>, u64>,
 }
+
+/// The bytes a stream holds that weigh as one more item: the reader keeps every string, name
+/// and inline image's bytes with its operator, however often a form paints it, so a form of one
+/// long string painted many times over costs its bytes each time.
+pub(crate) const BYTES_PER_ITEM: u64 = 64;
 
 /// A content stream whose arrays nest past [`MAX_ARRAY_DEPTH`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,7 +47,10 @@ fn is_number_start(b: u8) -> bool {
 
 /// Counts the operators and operands of `data` and the names it paints.
 pub(crate) fn count(data: &[u8]) -> Result<Counted, NestedTooDeep> {
-    let mut counted = Counted::default();
+    let mut counted = Counted {
+        items: data.len() as u64 / BYTES_PER_ITEM,
+        ..Counted::default()
+    };
     // The first operand of the operator being read, when it is a name (`Do` paints it).
     let mut first: Option<Option<Vec<u8>>> = None;
     let len = data.len();

@@ -84,20 +84,31 @@ pub(crate) fn undo_filters(
     if refuse_predicted && is_predicted(dict) {
         return Err(FilterError::Predicted);
     }
-    let early_change = || {
-        let parms = match dict_get(dict, b"DecodeParms") {
-            Some(PdfObject::Array(items)) => items.iter().find_map(PdfObject::as_dict),
-            Some(other) => other.as_dict(),
-            None => None,
-        };
-        parms
-            .and_then(|p| dict_get(p, b"EarlyChange"))
-            .and_then(PdfObject::as_i64)
-            .unwrap_or(1)
-            != 0
-    };
+    // Each filter's parameters by position, a lone dictionary the last filter's, as the reader
+    // pairs them.
+    let mut parms: Vec<Option<&PdfDict>> = vec![None; names.len()];
+    match dict_get(dict, b"DecodeParms") {
+        Some(PdfObject::Array(items)) => {
+            for (slot, item) in parms.iter_mut().zip(items) {
+                *slot = item.as_dict();
+            }
+        }
+        Some(other) => {
+            if let (Some(lone), Some(last)) = (other.as_dict(), parms.last_mut()) {
+                *last = Some(lone);
+            }
+        }
+        None => {}
+    }
     let mut data = raw.to_vec();
-    for name in &names {
+    for (name, parms) in names.iter().zip(&parms) {
+        let early_change = || {
+            parms
+                .and_then(|p| dict_get(p, b"EarlyChange"))
+                .and_then(PdfObject::as_i64)
+                .unwrap_or(1)
+                != 0
+        };
         if is_image_codec(name) {
             // An image codec ends a chain: what follows is pixels, not bytes to read.
             return Ok(Undone {
@@ -124,10 +135,11 @@ pub(crate) fn undo_filters(
     })
 }
 
-/// Reads `reader` to its end or its first error, refusing past `bound` bytes.
+/// Reads `reader` to its end or its first error, in the reader's 8 KB chunks, refusing past
+/// `bound` bytes; with whether it ended cleanly.
 fn read_bounded(mut reader: impl Read, bound: usize) -> Result<(Vec<u8>, bool), FilterError> {
     let mut out = Vec::new();
-    let mut chunk = vec![0u8; 64 * 1024];
+    let mut chunk = [0u8; 8192];
     loop {
         match reader.read(&mut chunk) {
             Ok(0) => return Ok((out, true)),
@@ -142,18 +154,32 @@ fn read_bounded(mut reader: impl Read, bound: usize) -> Result<(Vec<u8>, bool), 
     }
 }
 
-/// Flate as `unpdf` reads it: a zlib stream, else a raw deflate one, else the longer of what
-/// either gave before its error.
+/// Flate as `unpdf` reads it: a zlib stream, else a raw deflate one; else, for a damaged
+/// stream, the longest either gives with up to 8 bytes cut from its end (a bad checksum in the
+/// last bytes loses nothing to the reader).
 fn inflate(data: &[u8], bound: usize) -> Result<Vec<u8>, FilterError> {
-    let (zlib, zlib_whole) = read_bounded(flate2::read::ZlibDecoder::new(data), bound)?;
-    if zlib_whole {
-        return Ok(zlib);
+    let attempt = |data: &[u8], zlib: bool| {
+        if zlib {
+            read_bounded(flate2::read::ZlibDecoder::new(data), bound)
+        } else {
+            read_bounded(flate2::read::DeflateDecoder::new(data), bound)
+        }
+    };
+    for zlib in [true, false] {
+        if let (out, true) = attempt(data, zlib)? {
+            return Ok(out);
+        }
     }
-    let (raw, raw_whole) = read_bounded(flate2::read::DeflateDecoder::new(data), bound)?;
-    if raw_whole || raw.len() > zlib.len() {
-        return Ok(raw);
+    let mut longest = Vec::new();
+    for cut in 0..=8.min(data.len().saturating_sub(1)) {
+        for zlib in [true, false] {
+            let (out, _) = attempt(&data[..data.len() - cut], zlib)?;
+            if out.len() > longest.len() {
+                longest = out;
+            }
+        }
     }
-    Ok(zlib)
+    Ok(longest)
 }
 
 fn unlzw(data: &[u8], early_change: bool, bound: usize) -> Result<Vec<u8>, FilterError> {

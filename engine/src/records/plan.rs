@@ -448,9 +448,15 @@ fn says_literally(question: &str, value: &str) -> bool {
         return false;
     }
     let is_word = |ch: Option<char>| ch.is_some_and(char::is_alphanumeric);
+    // A value of symbols only (`*`, `-`, `''`) stands alone: between spaces, quotes or the ends.
+    let symbols_only = !value.chars().any(char::is_alphanumeric);
+    let apart = |ch: Option<char>| ch.is_none_or(|c| c.is_whitespace() || "`'\"“”‘’".contains(c));
     question.match_indices(&value).any(|(at, _)| {
         let before = question[..at].chars().next_back();
         let after = question[at + value.len()..].chars().next();
+        if symbols_only && !(apart(before) && apart(after)) {
+            return false;
+        }
         let glued_before = is_word(before) && value.starts_with(char::is_alphanumeric);
         let glued_after = is_word(after) && value.ends_with(char::is_alphanumeric);
         !glued_before && !glued_after

@@ -102,9 +102,10 @@ pub struct IngestService {
     writing: tokio::sync::Mutex<()>,
     /// The uploads read and stored at once, by their bytes: parsing and storing hold several
     /// times a file's size, so concurrent uploads added up (issue 57: four 50 MB uploads at once
-    /// added 3.28 GB). At most [`MAX_UPLOAD_BYTES`] are read at once, so a full-sized upload is
-    /// read alone and the others wait with their bytes only; small ones are read beside each
-    /// other (issue 97: a 27-byte text waited 145 s behind an 88 KB scan read by OCR). The
+    /// added 3.28 GB). At most [`MAX_UPLOAD_BYTES`] are read at once, and at most four uploads,
+    /// so a full-sized upload is read alone and the others wait with their bytes only; small ones
+    /// are read beside each other (issue 97: a 27-byte text waited 145 s behind an 88 KB scan
+    /// read by OCR). The
     /// turn goes with the work, not the request: it is released when the reading and storing
     /// have ended, even when the client went away before (issue 70).
     reading: Arc<tokio::sync::Semaphore>,
@@ -185,11 +186,13 @@ fn read_uploads(
 /// The reading turn's permits: one per KiB of [`MAX_UPLOAD_BYTES`].
 const READING_PERMITS: u32 = (MAX_UPLOAD_BYTES / 1024) as u32;
 
-/// The permits an upload of `bytes` takes: one per KiB, at least one, at most all.
+/// The permits an upload of `bytes` takes: one per KiB, at least a quarter of them (what a file
+/// makes the reader hold does not follow its size: a small PDF may take a page's 400 MB), at
+/// most all. So at most four uploads are read at once.
 fn reading_permits(bytes: usize) -> u32 {
     u32::try_from(bytes / 1024)
         .unwrap_or(u32::MAX)
-        .clamp(1, READING_PERMITS)
+        .clamp(READING_PERMITS / 4, READING_PERMITS)
 }
 
 impl IngestService {
