@@ -38,11 +38,16 @@ fn engine_config(args: &ServeArgs, data_dir: Option<std::path::PathBuf>) -> Engi
     }
 }
 
-/// The folder beside the snippet index `index` that OCR writes its pages in.
-fn ocr_scratch_dir(index: &std::path::Path) -> PathBuf {
+/// OCR writes its pages in a folder of this server's own, beside the snippet index `index`,
+/// emptied of what a killed run left (issue 97: up to 1 GB a page stayed in the system's
+/// temporary folder after SIGKILL).
+fn use_ocr_scratch_dir(index: &std::path::Path) {
     let mut name = index.file_name().unwrap_or_default().to_os_string();
     name.push("-ocr-scratch");
-    index.with_file_name(name)
+    let scratch = index.with_file_name(name);
+    if let Err(e) = tally_documents::corpus::ocr::use_scratch_dir(&scratch) {
+        tracing::warn!("OCR's folder {} cannot be used: {e}", scratch.display());
+    }
 }
 
 /// `tally serve`: starts the web app and the JSON API, and serves until a signal stops it.
@@ -51,12 +56,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("cannot listen on {}", args.addr))?;
 
-    // OCR writes its pages in a folder of this server's own, emptied of what a killed run left
-    // (issue 97: up to 1 GB a page stayed in the system's temporary folder after SIGKILL).
-    let scratch = ocr_scratch_dir(&args.indexes.index);
-    if let Err(e) = tally_documents::corpus::ocr::use_scratch_dir(&scratch) {
-        tracing::warn!("OCR's folder {} cannot be used: {e}", scratch.display());
-    }
+    use_ocr_scratch_dir(&args.indexes.index);
     let (db, cluster) = open_database(&args).await;
     let watchdog = cluster.as_ref().map(watch_cluster);
     let encoder = load_encoder(&args).await;

@@ -120,24 +120,7 @@ pub async fn store_upload(
         }
         FollowedBy::Nobody => "tally ingest",
     };
-    // The row lock orders concurrent uploads into one corpus.
-    let (version, deleted, deleted_while_read): (i64, bool, bool) = sqlx::query_as(
-        "INSERT INTO corpora AS c (name, version, base_version) VALUES ($1, 0, 0) \
-         ON CONFLICT (name) DO UPDATE SET changed_at = now() \
-         RETURNING c.version, c.deleted_at IS NOT NULL, coalesce(c.deleted_at > $2, false)",
-    )
-    .bind(corpus)
-    .bind(read_since)
-    .fetch_one(&mut *tx)
-    .await
-    .map_err(classify)?;
-    if deleted_while_read {
-        // Dropping the transaction rolls the row's touch back.
-        return Err(DbError::Conflict(format!(
-            "the corpus `{corpus}` was deleted while its files were read; nothing was stored \
-             (upload them again to make it anew)"
-        )));
-    }
+    let (version, deleted) = lock_corpus(&mut tx, corpus, read_since).await?;
     let next = version + 1;
     let fresh = mode == UploadMode::Replace || deleted || version == 0;
     if fresh {
@@ -234,6 +217,34 @@ fn columns(documents: &[Document]) -> (Vec<&str>, Vec<&str>, Vec<Option<&str>>, 
     let entities = documents.iter().map(|d| d.entity.as_deref()).collect();
     let texts = documents.iter().map(|d| d.text.as_str()).collect();
     (ids, sources, entities, texts)
+}
+
+/// Locks `corpus`'s row for an upload (made when it is new; the lock orders concurrent
+/// uploads into one corpus): its version and whether it is deleted. Refused when it was
+/// deleted after `read_since`, when the upload began to be read.
+async fn lock_corpus(
+    tx: &mut Transaction<'_, Postgres>,
+    corpus: &str,
+    read_since: Option<chrono::DateTime<chrono::Utc>>,
+) -> Result<(i64, bool), DbError> {
+    let (version, deleted, deleted_while_read): (i64, bool, bool) = sqlx::query_as(
+        "INSERT INTO corpora AS c (name, version, base_version) VALUES ($1, 0, 0) \
+         ON CONFLICT (name) DO UPDATE SET changed_at = now() \
+         RETURNING c.version, c.deleted_at IS NOT NULL, coalesce(c.deleted_at > $2, false)",
+    )
+    .bind(corpus)
+    .bind(read_since)
+    .fetch_one(&mut **tx)
+    .await
+    .map_err(classify)?;
+    if deleted_while_read {
+        // The caller drops the transaction: the row's touch is rolled back.
+        return Err(DbError::Conflict(format!(
+            "the corpus `{corpus}` was deleted while its files were read; nothing was stored \
+             (upload them again to make it anew)"
+        )));
+    }
+    Ok((version, deleted))
 }
 
 async fn insert_job(
