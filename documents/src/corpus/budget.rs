@@ -95,11 +95,12 @@ pub const MAX_OCR_PAGES_PER_UPLOAD: usize = 300;
 /// hundred clean pages reads in a few minutes on 2 cores; pages of noise take the page limit).
 pub const MAX_OCR_TIME_PER_UPLOAD: Duration = Duration::from_secs(10 * 60);
 
-/// What OCR may still spend on one upload: pages and time, shared by every file of it.
+/// What OCR may still spend on one upload: pages, and time from its first page on (rendering,
+/// taking rulings out, recognizing: all of it), shared by every file of it.
 #[derive(Debug)]
 pub struct OcrAllowance {
     pages_left: AtomicUsize,
-    time_left_ms: AtomicU64,
+    started: std::sync::OnceLock<Instant>,
 }
 
 impl OcrAllowance {
@@ -108,7 +109,7 @@ impl OcrAllowance {
     pub fn per_upload() -> Arc<Self> {
         Arc::new(Self {
             pages_left: AtomicUsize::new(MAX_OCR_PAGES_PER_UPLOAD),
-            time_left_ms: AtomicU64::new(MAX_OCR_TIME_PER_UPLOAD.as_millis() as u64),
+            started: std::sync::OnceLock::new(),
         })
     }
 
@@ -128,19 +129,10 @@ impl OcrAllowance {
         })
     }
 
-    /// The OCR time left.
+    /// The OCR time left; its clock starts when it is first asked.
     pub fn time_left(&self) -> Duration {
-        Duration::from_millis(self.time_left_ms.load(Ordering::Relaxed))
-    }
-
-    /// Counts `spent` of OCR time.
-    pub fn spend(&self, spent: Duration) {
-        let spent = spent.as_millis() as u64;
-        let _ = self
-            .time_left_ms
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
-                Some(left.saturating_sub(spent))
-            });
+        let started = self.started.get_or_init(Instant::now);
+        MAX_OCR_TIME_PER_UPLOAD.saturating_sub(started.elapsed())
     }
 
     /// `Err` once the time is spent.
@@ -405,5 +397,27 @@ mod tests {
         assert!(TableSize::default()
             .add_text(MAX_TABLE_TEXT_BYTES + 1)
             .is_err());
+    }
+
+    #[test]
+    fn an_uploads_ocr_allowance_is_shared_by_its_files() {
+        // Issue 97: each file had its own 300 pages, and an upload of many scans read for hours.
+        let allowance = OcrAllowance::per_upload();
+        let (first, second) = (
+            ReadBudget::default().with_ocr_allowance(Arc::clone(&allowance)),
+            ReadBudget::default().with_ocr_allowance(Arc::clone(&allowance)),
+        );
+        first.ocr().take_pages(200).unwrap();
+        let refused = second.ocr().take_pages(150).unwrap_err();
+        assert!(
+            refused.to_string().contains("only 100 of the 300"),
+            "{refused}"
+        );
+        second.ocr().take_pages(100).unwrap();
+        assert!(first.ocr().take_pages(1).is_err());
+        // Its clock runs from its first page, for every file of the upload.
+        let left = second.ocr().time_left();
+        assert!(left <= MAX_OCR_TIME_PER_UPLOAD && left > MAX_OCR_TIME_PER_UPLOAD / 2);
+        assert!(first.ocr().check_time().is_ok());
     }
 }

@@ -483,7 +483,6 @@ fn run_bounded(
     let started = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().map_err(|e| failed(e.to_string()))? {
-            allowance.spend(started.elapsed());
             break status;
         }
         let cancelled = budget.is_cancelled();
@@ -491,7 +490,6 @@ fn run_bounded(
             let _ = child.kill();
             let _ = child.wait();
             let _ = reader.join();
-            allowance.spend(started.elapsed());
             if cancelled {
                 return Err(ReadRefused::Cancelled);
             }
