@@ -39,8 +39,6 @@ use crate::state::AppState;
 use tally_app::backend::cookie_value;
 use tally_app::model::ADMIN_COOKIE;
 
-/// Largest upload accepted (all files of one request).
-pub(crate) const MAX_UPLOAD_BYTES: usize = 64 * 1024 * 1024;
 
 /// How often a job's event stream reads its row.
 const JOB_POLL: Duration = Duration::from_millis(250);

@@ -146,7 +146,7 @@ pub(crate) fn api_router() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     use utoipa_axum::routes;
     let uploads = OpenApiRouter::new()
         .routes(routes!(admin::list, admin::upload))
-        .layer(DefaultBodyLimit::max(admin::MAX_UPLOAD_BYTES));
+        .layer(DefaultBodyLimit::max(crate::ingest::MAX_UPLOAD_BYTES));
     let api = OpenApiRouter::new()
         .routes(routes!(health::health))
         .routes(routes!(api::list_feedback, api::post_feedback))

@@ -22,7 +22,6 @@ use tally_types::documents::{CorpusRow, FileOutcome, IngestJob, UploadMode};
 use tokio::sync::Notify;
 
 use crate::answering::{AnswerError, Answerer};
-use crate::http::admin::MAX_UPLOAD_BYTES;
 use held::HeldCorpora;
 use tally_store::corpora;
 use tally_store::db::{write_to_end, Database, DbError};
@@ -182,6 +181,9 @@ fn read_uploads(
     }
     Ok((all, outcomes))
 }
+
+/// Largest upload accepted (all files of one request); the HTTP layer refuses a larger body.
+pub(crate) const MAX_UPLOAD_BYTES: usize = 64 * 1024 * 1024;
 
 /// The reading turn's permits: one per KiB of [`MAX_UPLOAD_BYTES`].
 const READING_PERMITS: u32 = (MAX_UPLOAD_BYTES / 1024) as u32;
