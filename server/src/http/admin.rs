@@ -39,7 +39,6 @@ use crate::state::AppState;
 use tally_app::backend::cookie_value;
 use tally_app::model::ADMIN_COOKIE;
 
-
 /// How often a job's event stream reads its row.
 const JOB_POLL: Duration = Duration::from_millis(250);
 
