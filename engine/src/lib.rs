@@ -6,6 +6,7 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
+pub mod candidates;
 pub mod choices;
 pub mod count;
 pub mod kind;

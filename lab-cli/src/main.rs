@@ -7,8 +7,8 @@
 use clap::{Parser, Subcommand};
 use tally_lab::cli::{bench::BenchCommand, EvalCommand, TrainCommand};
 use tally_lab::commands::{
-    aggregations, bench, count, eval, feedback, own_documents, reading, train_instances,
-    train_token_vectors, train_trust,
+    aggregations, bench, candidates, count, eval, feedback, own_documents, reading,
+    train_instances, train_token_vectors, train_trust,
 };
 
 mod bench_ingest;
@@ -81,6 +81,7 @@ fn evaluate(command: EvalCommand) -> anyhow::Result<()> {
         EvalCommand::OwnDocuments(args) => own_documents::eval(&args),
         EvalCommand::Aggregations(args) => aggregations::eval(&args),
         EvalCommand::Reading(args) => reading::eval(&args),
+        EvalCommand::Candidates(args) => candidates::eval(&args),
     }
 }
 

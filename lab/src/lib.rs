@@ -6,6 +6,7 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
+pub mod candidates;
 pub mod cli;
 pub mod commands;
 pub mod count;

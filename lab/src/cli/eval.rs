@@ -43,6 +43,10 @@ pub enum EvalCommand {
     /// every format Tally reads, read back and scored per format and table feature (cells
     /// with their header paths, row kinds, tables, lists, boilerplate, words, TEDS).
     Reading(EvalReadingArgs),
+    /// Oracle recall of the candidate answers (issue 98): on WikiTableQuestions, the share of
+    /// questions with a number for answer whose right answer is among the candidates, per kind,
+    /// question type and table format, and the candidates per question.
+    Candidates(EvalCandidatesArgs),
 }
 
 /// `tally eval reading`: the flags of the reading evaluation.
@@ -75,6 +79,30 @@ pub struct EvalReadingArgs {
     /// The conditions of `--scans` (default: every one).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub conditions: Vec<crate::reading::scans::Condition>,
+}
+
+/// `tally eval candidates`: the flags of the candidates' oracle recall.
+#[derive(Debug, Clone, Args)]
+pub struct EvalCandidatesArgs {
+    /// WikiTableQuestions' directory (`random-split-1-dev.tsv`, `csv/`).
+    #[arg(long, default_value = "../shared/data/wtq")]
+    pub wtq: PathBuf,
+    /// Which questions: `dev` (measure), `train` (look at misses while building).
+    #[arg(long, value_enum, default_value = "dev")]
+    pub split: crate::candidates::Split,
+    /// How each table is read: from its CSV, or from the HTML page Wikipedia wrote.
+    #[arg(long, value_enum, default_value = "csv")]
+    pub format: crate::candidates::TableFormat,
+    /// Read at most this many questions (all when absent).
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Print this many missed questions (only with `--split train`: the dev split is not
+    /// looked into).
+    #[arg(long, default_value_t = 0)]
+    pub misses: usize,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `tally eval aggregations`: the flags of the table-aggregation evaluation.

@@ -6,9 +6,9 @@ mod eval;
 mod train;
 
 pub use eval::{
-    EvalAggregationsArgs, EvalCnpArgs, EvalCommand, EvalCountArgs, EvalExtractionArgs,
-    EvalFeedbackArgs, EvalInstancesArgs, EvalOwnDocumentsArgs, EvalReadingArgs, EvalRetrievalArg,
-    EvalSearchArgs, EvalValueArgs,
+    EvalAggregationsArgs, EvalCandidatesArgs, EvalCnpArgs, EvalCommand, EvalCountArgs,
+    EvalExtractionArgs, EvalFeedbackArgs, EvalInstancesArgs, EvalOwnDocumentsArgs, EvalReadingArgs,
+    EvalRetrievalArg, EvalSearchArgs, EvalValueArgs,
 };
 pub use train::{
     TrainCommand, TrainCountSpansArgs, TrainInstancesArgs, TrainSearchRankerArgs, TrainSupportArgs,

@@ -3,6 +3,7 @@
 
 pub mod aggregations;
 pub mod bench;
+pub mod candidates;
 pub mod count;
 pub mod eval;
 pub mod feedback;

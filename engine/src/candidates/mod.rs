@@ -1,0 +1,45 @@
+//! Every candidate answer a question can have over a corpus's tables (issue 98), each with the
+//! plan that computed it and the rows it read: the cells the question names and their rows'
+//! numbers, counts and sums under the conditions it names (a cell written in the question, a
+//! number compared with a column), first or last N rows, the rows between two rows, and the
+//! differences of two cells or two counts. The candidates are what a ranker chooses among
+//! (issue 99); `tally-lab eval candidates` measures how often the right answer is among them.
+//!
+//! Invariant: enumeration only reads; it decides nothing, and the same question over the same
+//! tables gives the same candidates in the same order.
+
+mod enumerate;
+mod mention;
+mod plan;
+
+pub use enumerate::{candidates, MAX_CANDIDATES, MAX_TABLES};
+pub use mention::{mentions, Mention, Mentions};
+pub use plan::{
+    cell_number, normalized, numbers_in, Comparison, Condition, Operation, Outcome, Plan, Program,
+    Rows, Test,
+};
+
+/// How a candidate was computed: the table and the program run over it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reading {
+    /// The table's position among the tables given.
+    pub table: usize,
+    /// The program that computed the value.
+    pub program: Program,
+    /// As a person checks it: "count of rows where Nation = France".
+    pub described: String,
+    /// The rows it read, by position.
+    pub rows: Vec<usize>,
+}
+
+/// One candidate answer: a number and the readings that give it (the first is the simplest).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    /// The answer.
+    pub value: f64,
+    /// The readings that computed it, at most [`MAX_READINGS`].
+    pub readings: Vec<Reading>,
+}
+
+/// How many readings a candidate keeps.
+pub const MAX_READINGS: usize = 3;

@@ -1,0 +1,178 @@
+//! Oracle recall of the candidate answers (issue 98): for each question with a number for
+//! answer, whether the right number is among the candidates `tally_engine::candidates` makes
+//! over the question's table as Tally reads it, and how many candidates there are.
+
+mod wtq;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Instant;
+
+use serde::Serialize;
+use tally_engine::candidates::{candidates, Candidate};
+
+pub use wtq::{numeric_questions, TableCache, WtqQuestion};
+
+/// Which of WikiTableQuestions' questions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Split {
+    /// `random-split-1-dev.tsv`: what is reported.
+    Dev,
+    /// `random-split-1-train.tsv`: what is looked into while building.
+    Train,
+}
+
+impl Split {
+    fn file(self) -> &'static str {
+        match self {
+            Split::Dev => "random-split-1-dev.tsv",
+            Split::Train => "random-split-1-train.tsv",
+        }
+    }
+}
+
+/// How a table is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableFormat {
+    /// Its cells as CSV.
+    Csv,
+    /// The HTML page Wikipedia wrote.
+    Html,
+}
+
+/// Recall over one group of questions.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Group {
+    /// Questions in the group.
+    pub questions: usize,
+    /// Questions whose answer is among the candidates.
+    pub found: usize,
+    /// Questions where no table was read.
+    pub no_table: usize,
+    /// The candidates of each question.
+    #[serde(skip)]
+    pub counts: Vec<usize>,
+}
+
+impl Group {
+    /// Found over questions.
+    pub fn recall(&self) -> f64 {
+        self.found as f64 / self.questions.max(1) as f64
+    }
+
+    /// The candidates per question at quantile `q` (0.5 for the median).
+    pub fn candidates_at(&self, q: f64) -> usize {
+        let mut sorted = self.counts.clone();
+        sorted.sort_unstable();
+        sorted
+            .get(((sorted.len() as f64 - 1.0) * q).round().max(0.0) as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// A question whose answer was not among its candidates.
+#[derive(Debug, Clone, Serialize)]
+pub struct Miss {
+    /// The data set's id.
+    pub id: String,
+    /// The question.
+    pub question: String,
+    /// Its table.
+    pub context: String,
+    /// The right answer as written.
+    pub answer: String,
+    /// The candidates' count.
+    pub candidates: usize,
+}
+
+/// The evaluation's figures.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Report {
+    /// Recall per group ("all", "kind: count", "type: how many", …).
+    pub groups: BTreeMap<String, Group>,
+    /// Milliseconds to enumerate one question's candidates, per question.
+    #[serde(skip)]
+    pub millis: Vec<f64>,
+    /// Questions missed, in order.
+    pub misses: Vec<Miss>,
+}
+
+/// Count questions ask how many; the rest ask a value.
+fn kind_of(question: &str) -> &'static str {
+    let q = question.to_lowercase();
+    if q.contains("how many") || q.contains("number of") {
+        "count"
+    } else {
+        "value"
+    }
+}
+
+/// The question's type by its opening words.
+fn type_of(question: &str) -> &'static str {
+    let q = question.to_lowercase();
+    if q.contains("how many") {
+        "how many"
+    } else if q.contains("difference") || q.contains(" more ") || q.contains(" less ") {
+        "difference"
+    } else if q.contains("number of") {
+        "number of"
+    } else if q.contains("year") || q.starts_with("when") {
+        "a year"
+    } else if q.contains("total") || q.contains("average") || q.contains("sum") {
+        "total or average"
+    } else if q.starts_with("what") || q.starts_with("which") {
+        "what / which"
+    } else {
+        "other"
+    }
+}
+
+/// Whether a candidate is the written answer (to a millionth, or as written to its decimals).
+fn is_answer(candidate: &Candidate, answer: f64) -> bool {
+    (candidate.value - answer).abs() <= 1e-6 * answer.abs().max(1.0)
+}
+
+/// Runs the candidates over the questions, reading each table in `format`.
+pub fn evaluate(
+    dir: &Path,
+    questions: &[WtqQuestion],
+    format: TableFormat,
+) -> anyhow::Result<Report> {
+    let mut cache = TableCache::default();
+    let mut report = Report::default();
+    let format_name = match format {
+        TableFormat::Csv => "format: csv",
+        TableFormat::Html => "format: html",
+    };
+    for question in questions {
+        let tables = cache.tables(dir, &question.context, format)?;
+        let started = Instant::now();
+        let found = candidates(&question.utterance, tables);
+        report.millis.push(started.elapsed().as_secs_f64() * 1000.0);
+        let right = found.iter().any(|c| is_answer(c, question.answer));
+        let groups = [
+            "all".to_string(),
+            format!("kind: {}", kind_of(&question.utterance)),
+            format!("type: {}", type_of(&question.utterance)),
+            format_name.to_string(),
+        ];
+        for name in groups {
+            let group = report.groups.entry(name).or_default();
+            group.questions += 1;
+            group.found += usize::from(right);
+            group.no_table += usize::from(tables.is_empty());
+            group.counts.push(found.len());
+        }
+        if !right {
+            report.misses.push(Miss {
+                id: question.id.clone(),
+                question: question.utterance.clone(),
+                context: question.context.clone(),
+                answer: question.written.clone(),
+                candidates: found.len(),
+            });
+        }
+    }
+    Ok(report)
+}

@@ -1,0 +1,66 @@
+//! `tally eval candidates`: the candidates' oracle recall on WikiTableQuestions (issue 98).
+
+use anyhow::bail;
+
+use crate::candidates::{evaluate, numeric_questions, Report, Split};
+use crate::cli::EvalCandidatesArgs;
+
+/// Runs `tally eval candidates`.
+pub fn eval(args: &EvalCandidatesArgs) -> anyhow::Result<()> {
+    if args.misses > 0 && args.split == Split::Dev {
+        bail!(
+            "misses are printed for the train split only (--split train): the dev split measures"
+        );
+    }
+    let mut questions = numeric_questions(&args.wtq, args.split)?;
+    if let Some(limit) = args.limit {
+        questions.truncate(limit);
+    }
+    let report = evaluate(&args.wtq, &questions, args.format)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(());
+    }
+    print_report(&report, args.misses);
+    Ok(())
+}
+
+fn print_report(report: &Report, misses: usize) {
+    println!("oracle recall: the right answer among the candidates (WikiTableQuestions, answers that are a number)");
+    println!(
+        "{:<24} {:>9} {:>7} {:>8} {:>9} {:>9} {:>8}",
+        "group", "questions", "found", "recall", "cand p50", "cand p95", "no table"
+    );
+    for (name, group) in &report.groups {
+        println!(
+            "{:<24} {:>9} {:>7} {:>7.1}% {:>9} {:>9} {:>8}",
+            name,
+            group.questions,
+            group.found,
+            100.0 * group.recall(),
+            group.candidates_at(0.5),
+            group.candidates_at(0.95),
+            group.no_table
+        );
+    }
+    let mut millis = report.millis.clone();
+    millis.sort_by(f64::total_cmp);
+    let at = |q: f64| {
+        millis
+            .get(((millis.len() as f64 - 1.0) * q).round().max(0.0) as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    println!(
+        "enumeration per question: p50 {:.2} ms, p95 {:.2} ms, max {:.2} ms",
+        at(0.5),
+        at(0.95),
+        at(1.0)
+    );
+    for miss in report.misses.iter().take(misses) {
+        println!(
+            "miss {} [{}] {} => {} ({} candidates)",
+            miss.id, miss.context, miss.question, miss.answer, miss.candidates
+        );
+    }
+}
