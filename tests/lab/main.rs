@@ -1,6 +1,7 @@
 //! The lab's command-line tests: they start the real `tally-lab` binary on the real data sets
 //! and check the papers' metrics it prints, or the sentence it explains a bad file with.
 
+mod candidates;
 mod counts;
 mod extraction_and_values;
 mod reading_fixtures;

@@ -6,10 +6,11 @@ use tally_documents::tables::{in_column_unit, FilterTest, RecordTable};
 use tally_types::count::Operation as RuleOperation;
 
 use super::mention::{mentions, Mentions};
+use super::passages::{passage_readings, DocumentPassage};
 use super::plan::{
     cell_number, normalized, Comparison, Condition, Operation, Plan, Program, Rows, Test,
 };
-use super::{Candidate, Reading, MAX_READINGS};
+use super::{Candidate, PassageReading, Reading, Source, MAX_READINGS};
 use crate::records::{plan as rules_plan, read_question, Plan as RulesPlan};
 
 /// How many tables of a corpus are read for one question (those it names most).
@@ -19,8 +20,13 @@ pub const MAX_CANDIDATES: usize = 400;
 /// How many rows a mention may take for their cells to be candidates.
 const MAX_NAMED_ROWS: usize = 6;
 
-/// The candidate answers of `question` over `tables`, in the order they were made.
-pub fn candidates(question: &str, tables: &[RecordTable]) -> Vec<Candidate> {
+/// The candidate answers of `question` over `tables` and the corpus's other `passages`, in the
+/// order they were made (the tables' first).
+pub fn candidates(
+    question: &str,
+    tables: &[RecordTable],
+    passages: &[DocumentPassage],
+) -> Vec<Candidate> {
     let mut gathered = Gathered::default();
     let question_words = format!(" {} ", normalized(question));
     for (t, programs) in rules_programs(question, tables) {
@@ -46,6 +52,19 @@ pub fn candidates(question: &str, tables: &[RecordTable]) -> Vec<Candidate> {
             }
         }
     }
+    for (value, source) in passage_readings(question, passages) {
+        let described = match &source {
+            Source::Passage { document, what, .. } => match what {
+                PassageReading::Stated => format!("stated in {document}"),
+                PassageReading::Items => format!("items of a list in {document}"),
+            },
+            Source::Table { .. } => String::new(),
+        };
+        gathered.push(value, Reading { source, described });
+        if gathered.candidates.len() >= MAX_CANDIDATES {
+            break;
+        }
+    }
     gathered.candidates
 }
 
@@ -62,24 +81,29 @@ impl Gathered {
         if !outcome.value.is_finite() {
             return;
         }
-        let reading = |program: Program| Reading {
-            table: t,
+        let reading = Reading {
             described: program.describe(table),
-            program,
-            rows: outcome.rows.clone(),
+            source: Source::Table {
+                table: t,
+                program,
+                rows: outcome.rows,
+            },
         };
+        self.push(outcome.value, reading);
+    }
+
+    fn push(&mut self, value: f64, reading: Reading) {
         match self
             .candidates
             .iter_mut()
-            .find(|c| same_value(c.value, outcome.value))
+            .find(|c| same_value(c.value, value))
         {
-            Some(known) if known.readings.len() < MAX_READINGS => {
-                known.readings.push(reading(program))
-            }
+            Some(known) if known.readings.contains(&reading) => {}
+            Some(known) if known.readings.len() < MAX_READINGS => known.readings.push(reading),
             Some(_) => {}
             None => self.candidates.push(Candidate {
-                value: outcome.value,
-                readings: vec![reading(program)],
+                value,
+                readings: vec![reading],
             }),
         }
     }
@@ -559,5 +583,104 @@ fn push_cells(programs: &mut Vec<Program>, table: &RecordTable, row: usize) {
     let around = [Some(row), row.checked_sub(1), Some(row + 1)];
     for r in around.into_iter().flatten() {
         push_row(programs, table, r);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tally_documents::corpus::structure::passages_of;
+    use tally_documents::tables::tables_of;
+
+    fn read(
+        name: &str,
+        text: &str,
+        format: tally_documents::corpus::Format,
+    ) -> Vec<tally_documents::sentence_store::index::Document> {
+        tally_documents::corpus::documents::read_file(
+            text.as_bytes(),
+            format,
+            name,
+            &tally_documents::corpus::budget::ReadBudget::for_bytes(text.len()),
+        )
+        .expect("the file reads")
+    }
+
+    #[test]
+    fn the_right_answers_are_candidates_with_the_rows_that_give_them() {
+        let documents = read(
+            "medals",
+            "Nation,Gold,Silver\nFrance,3,25\nEgypt,1,2\nPeru,0,7\nChile,2,2\n",
+            tally_documents::corpus::Format::Csv,
+        );
+        let tables: Vec<_> = documents
+            .iter()
+            .flat_map(|d| tables_of(&d.text, &d.source))
+            .collect();
+        let asked = |q: &str| candidates(q, &tables, &[]);
+        let value_of =
+            |found: &[Candidate], v: f64| found.iter().find(|c| same_value(c.value, v)).cloned();
+        let difference =
+            asked("what is the difference between france's and egypt's silver medals?");
+        let found = value_of(&difference, 23.0).expect("25 − 2 is a candidate");
+        assert!(
+            found
+                .readings
+                .iter()
+                .any(|r| r.described.starts_with("difference between")),
+            "{found:?}"
+        );
+        let count = asked("how many nations won more than 1 gold?");
+        let found = value_of(&count, 2.0).expect("France and Chile");
+        assert!(
+            matches!(&found.readings[0].source, Source::Table { rows, .. } if rows == &vec![0, 3])
+        );
+        let total = asked("how many silver medals in total?");
+        assert!(value_of(&total, 36.0).is_some());
+        assert!(total.len() <= MAX_CANDIDATES);
+        // The same question over the same tables gives the same candidates.
+        assert_eq!(asked("how many silver medals in total?"), total);
+    }
+
+    #[test]
+    fn passages_give_their_stated_numbers_and_their_lists_counted() {
+        let documents = read(
+            "club",
+            "# Drumlea Sailing Club\n\nThe club keeps thirty dinghies and 4 keelboats.\n\nCommittee:\n\n- Ann\n- Bea\n- Cal\n",
+            tally_documents::corpus::Format::Markdown,
+        );
+        let passages: Vec<DocumentPassage> = documents
+            .iter()
+            .flat_map(|d| {
+                passages_of(&d.text, &d.source)
+                    .into_iter()
+                    .map(|passage| DocumentPassage {
+                        document: d.id.clone(),
+                        passage,
+                    })
+            })
+            .collect();
+        let stated = candidates(
+            "how many keelboats does drumlea sailing club keep",
+            &[],
+            &passages,
+        );
+        assert!(stated.iter().any(|c| c.value == 4.0));
+        let listed = candidates(
+            "how many people are on the drumlea committee",
+            &[],
+            &passages,
+        );
+        let three = listed
+            .iter()
+            .find(|c| c.value == 3.0)
+            .expect("the list counted");
+        assert!(matches!(
+            three.readings[0].source,
+            Source::Passage {
+                what: PassageReading::Items,
+                ..
+            }
+        ));
     }
 }

@@ -139,7 +139,7 @@ pub fn mentions(question: &str, table: &RecordTable) -> Mentions {
 }
 
 /// Numbers written as words ("three", "ten") and ordinals ("ninth").
-fn number_words(words: &[&str]) -> Vec<f64> {
+pub(crate) fn number_words(words: &[&str]) -> Vec<f64> {
     const NAMES: [&str; 21] = [
         "zero",
         "one",

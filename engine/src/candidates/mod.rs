@@ -2,7 +2,8 @@
 //! plan that computed it and the rows it read: the cells the question names and their rows'
 //! numbers, counts and sums under the conditions it names (a cell written in the question, a
 //! number compared with a column), first or last N rows, the rows between two rows, and the
-//! differences of two cells or two counts. The candidates are what a ranker chooses among
+//! differences of two cells or two counts; and the numbers the passages sharing the question's
+//! words state, their lists counted (`passages.rs`). The candidates are what a ranker chooses among
 //! (issue 99); `tally-lab eval candidates` measures how often the right answer is among them.
 //!
 //! Invariant: enumeration only reads; it decides nothing, and the same question over the same
@@ -10,26 +11,58 @@
 
 mod enumerate;
 mod mention;
+mod passages;
 mod plan;
 
 pub use enumerate::{candidates, MAX_CANDIDATES, MAX_TABLES};
 pub use mention::{mentions, Mention, Mentions};
+pub use passages::{passage_readings, DocumentPassage, MAX_PASSAGES};
 pub use plan::{
     cell_number, normalized, numbers_in, Comparison, Condition, Operation, Outcome, Plan, Program,
     Rows, Test,
 };
 
-/// How a candidate was computed: the table and the program run over it.
+/// What a candidate was read from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Source {
+    /// A program run over a table.
+    Table {
+        /// The table's position among the tables given.
+        table: usize,
+        /// The program that computed the value.
+        program: Program,
+        /// The rows it read, by position.
+        rows: Vec<usize>,
+    },
+    /// A passage outside the tables.
+    Passage {
+        /// The document's name.
+        document: String,
+        /// The passage's title and headings.
+        context: String,
+        /// The passage as written.
+        text: String,
+        /// How the number came from it.
+        what: PassageReading,
+    },
+}
+
+/// How a passage gave a number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PassageReading {
+    /// The passage states it.
+    Stated,
+    /// The items of a list (or the names of a table's column) counted.
+    Items,
+}
+
+/// How a candidate was computed, as a person checks it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reading {
-    /// The table's position among the tables given.
-    pub table: usize,
-    /// The program that computed the value.
-    pub program: Program,
+    /// What it was read from.
+    pub source: Source,
     /// As a person checks it: "count of rows where Nation = France".
     pub described: String,
-    /// The rows it read, by position.
-    pub rows: Vec<usize>,
 }
 
 /// One candidate answer: a number and the readings that give it (the first is the simplest).

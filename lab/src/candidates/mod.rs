@@ -2,6 +2,7 @@
 //! answer, whether the right number is among the candidates `tally_engine::candidates` makes
 //! over the question's table as Tally reads it, and how many candidates there are.
 
+mod collection;
 mod wtq;
 
 use std::collections::BTreeMap;
@@ -11,7 +12,10 @@ use std::time::Instant;
 use serde::Serialize;
 use tally_engine::candidates::{candidates, Candidate};
 
+pub use collection::{read_collection, CollectionQuestion, Corpus};
 pub use wtq::{numeric_questions, TableCache, WtqQuestion};
+
+use crate::commands::own_documents::Half;
 
 /// Which of WikiTableQuestions' questions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -98,6 +102,64 @@ pub struct Report {
     pub misses: Vec<Miss>,
 }
 
+impl Report {
+    fn tally(&mut self, groups: &[String], right: bool, no_table: bool, candidates: usize) {
+        for name in groups {
+            let group = self.groups.entry(name.clone()).or_default();
+            group.questions += 1;
+            group.found += usize::from(right);
+            group.no_table += usize::from(no_table);
+            group.counts.push(candidates);
+        }
+    }
+}
+
+/// Runs the candidates over a collection's questions, the whole collection one corpus; only
+/// the tuning half's misses are kept (the test half is reported, never looked into).
+pub fn evaluate_collection(corpus: &Corpus, questions: &[CollectionQuestion]) -> Report {
+    let mut report = Report::default();
+    for question in questions {
+        let started = Instant::now();
+        let found = candidates(&question.question, &corpus.tables, &corpus.passages);
+        report.millis.push(started.elapsed().as_secs_f64() * 1000.0);
+        let right = found
+            .iter()
+            .any(|c| is_answer(c, question.answer, &question.written));
+        let half = question.half.name();
+        let mut groups = vec![
+            "all".to_string(),
+            format!("half: {half}"),
+            format!("{half}, kind: {}", question.kind),
+        ];
+        if let Some(format) = corpus.formats.get(&question.document) {
+            groups.push(format!("{half}, format: {format}"));
+        }
+        if let Some(kind) = corpus.kinds.get(&question.document) {
+            groups.push(format!("{half}, document: {kind}"));
+        }
+        report.tally(&groups, right, corpus.tables.is_empty(), found.len());
+        if !right && question.half == Half::Tuning {
+            report.misses.push(Miss {
+                id: question.kind.to_string(),
+                question: question.question.clone(),
+                context: question.document.clone(),
+                answer: question.written.clone(),
+                candidates: found.len(),
+            });
+        }
+    }
+    report
+}
+
+/// The table of the first question after the `i`-th (round the split) asked of another table.
+fn other_table(questions: &[WtqQuestion], i: usize) -> &str {
+    let own = &questions[i].context;
+    (1..questions.len())
+        .map(|step| &questions[(i + step) % questions.len()].context)
+        .find(|context| *context != own)
+        .unwrap_or(own)
+}
+
 /// Count questions ask how many; the rest ask a value.
 fn kind_of(question: &str) -> &'static str {
     let q = question.to_lowercase();
@@ -128,16 +190,26 @@ fn type_of(question: &str) -> &'static str {
     }
 }
 
-/// Whether a candidate is the written answer (to a millionth, or as written to its decimals).
-fn is_answer(candidate: &Candidate, answer: f64) -> bool {
-    (candidate.value - answer).abs() <= 1e-6 * answer.abs().max(1.0)
+/// Whether a candidate is the written answer: equal to a millionth, or rounded to the
+/// decimals the answer is written with ("125.17" for 125.1667).
+fn is_answer(candidate: &Candidate, answer: f64, written: &str) -> bool {
+    let decimals = written.split_once('.').map_or(0, |(_, after)| {
+        after.chars().take_while(char::is_ascii_digit).count()
+    });
+    let exact = (candidate.value - answer).abs() <= 1e-6 * answer.abs().max(1.0);
+    let rounded = decimals > 0
+        && (candidate.value - answer).abs() <= 0.5 * 10f64.powi(-(decimals as i32)) + 1e-9;
+    exact || rounded
 }
 
 /// Runs the candidates over the questions, reading each table in `format`.
+/// With `control`, each question is asked of the next different table among the questions
+/// (chance level).
 pub fn evaluate(
     dir: &Path,
     questions: &[WtqQuestion],
     format: TableFormat,
+    control: bool,
 ) -> anyhow::Result<Report> {
     let mut cache = TableCache::default();
     let mut report = Report::default();
@@ -145,25 +217,26 @@ pub fn evaluate(
         TableFormat::Csv => "format: csv",
         TableFormat::Html => "format: html",
     };
-    for question in questions {
-        let tables = cache.tables(dir, &question.context, format)?;
+    for (i, question) in questions.iter().enumerate() {
+        let context = if control {
+            other_table(questions, i)
+        } else {
+            &question.context
+        };
+        let tables = cache.tables(dir, context, format)?;
         let started = Instant::now();
-        let found = candidates(&question.utterance, tables);
+        let found = candidates(&question.utterance, tables, &[]);
         report.millis.push(started.elapsed().as_secs_f64() * 1000.0);
-        let right = found.iter().any(|c| is_answer(c, question.answer));
+        let right = found
+            .iter()
+            .any(|c| is_answer(c, question.answer, &question.written));
         let groups = [
             "all".to_string(),
             format!("kind: {}", kind_of(&question.utterance)),
             format!("type: {}", type_of(&question.utterance)),
             format_name.to_string(),
         ];
-        for name in groups {
-            let group = report.groups.entry(name).or_default();
-            group.questions += 1;
-            group.found += usize::from(right);
-            group.no_table += usize::from(tables.is_empty());
-            group.counts.push(found.len());
-        }
+        report.tally(&groups, right, tables.is_empty(), found.len());
         if !right {
             report.misses.push(Miss {
                 id: question.id.clone(),

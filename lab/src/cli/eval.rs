@@ -96,6 +96,15 @@ pub struct EvalCandidatesArgs {
     /// Read at most this many questions (all when absent).
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Chance level: each question over another question's table (the next question of the
+    /// split asked of a different table), what recall the candidates reach by numbers alone.
+    #[arg(long)]
+    pub control: bool,
+    /// Measure a collection written for Tally instead (`documents/`, `questions.jsonl`,
+    /// `values.jsonl`: `tests/fixtures/own-documents`, `tests/fixtures/aggregations`), the
+    /// whole collection one corpus, per half, kind and format.
+    #[arg(long, value_name = "DIR")]
+    pub collection: Option<PathBuf>,
     /// Print this many missed questions (only with `--split train`: the dev split is not
     /// looked into).
     #[arg(long, default_value_t = 0)]

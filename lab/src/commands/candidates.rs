@@ -2,11 +2,26 @@
 
 use anyhow::bail;
 
-use crate::candidates::{evaluate, numeric_questions, Report, Split};
+use crate::candidates::{
+    evaluate, evaluate_collection, numeric_questions, read_collection, Report, Split,
+};
 use crate::cli::EvalCandidatesArgs;
 
 /// Runs `tally eval candidates`.
 pub fn eval(args: &EvalCandidatesArgs) -> anyhow::Result<()> {
+    if let Some(dir) = &args.collection {
+        let (corpus, questions) = read_collection(dir)?;
+        let report = evaluate_collection(&corpus, &questions);
+        if !args.json {
+            println!(
+                "{}: {} tables, {} passages",
+                dir.display(),
+                corpus.tables.len(),
+                corpus.passages.len()
+            );
+        }
+        return show(&report, args);
+    }
     if args.misses > 0 && args.split == Split::Dev {
         bail!(
             "misses are printed for the train split only (--split train): the dev split measures"
@@ -16,17 +31,23 @@ pub fn eval(args: &EvalCandidatesArgs) -> anyhow::Result<()> {
     if let Some(limit) = args.limit {
         questions.truncate(limit);
     }
-    let report = evaluate(&args.wtq, &questions, args.format)?;
+    let report = evaluate(&args.wtq, &questions, args.format, args.control)?;
+    show(&report, args)
+}
+
+fn show(report: &Report, args: &EvalCandidatesArgs) -> anyhow::Result<()> {
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        println!("{}", serde_json::to_string_pretty(report)?);
         return Ok(());
     }
-    print_report(&report, args.misses);
+    print_report(report, args.misses);
     Ok(())
 }
 
 fn print_report(report: &Report, misses: usize) {
-    println!("oracle recall: the right answer among the candidates (WikiTableQuestions, answers that are a number)");
+    println!(
+        "oracle recall: the right answer among the candidates (questions whose answer is a number)"
+    );
     println!(
         "{:<24} {:>9} {:>7} {:>8} {:>9} {:>9} {:>8}",
         "group", "questions", "found", "recall", "cand p50", "cand p95", "no table"

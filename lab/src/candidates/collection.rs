@@ -1,0 +1,135 @@
+//! A collection written for Tally (`tests/fixtures/own-documents`, `tests/fixtures/aggregations`)
+//! as the candidates see it (issue 98): every document read by Tally's reader into tables and
+//! passages, one corpus, and each answerable question's number.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+use tally_documents::corpus::structure::passages_of;
+use tally_documents::tables::{tables_of, RecordTable};
+use tally_engine::candidates::{numbers_in, DocumentPassage};
+
+use crate::commands::own_documents::{read_documents_dir, Half};
+
+/// A collection's corpus: its tables and its passages.
+pub struct Corpus {
+    /// Every table of every document.
+    pub tables: Vec<RecordTable>,
+    /// Every passage of every document.
+    pub passages: Vec<DocumentPassage>,
+    /// Each document's format (its file's extension), by its name.
+    pub formats: BTreeMap<String, String>,
+    /// Each document's kind (`kinds.tsv`), by its name, when the collection says.
+    pub kinds: BTreeMap<String, String>,
+}
+
+/// A question of the collection with a number for answer.
+#[derive(Debug, Clone)]
+pub struct CollectionQuestion {
+    /// The question.
+    pub question: String,
+    /// Its answer's number.
+    pub answer: f64,
+    /// The answer as written.
+    pub written: String,
+    /// The document it is answered from.
+    pub document: String,
+    /// Count, value or aggregation.
+    pub kind: &'static str,
+    /// Its half (tuning or test).
+    pub half: Half,
+}
+
+#[derive(Deserialize)]
+struct Line {
+    question: String,
+    answer: serde_json::Value,
+    document: Option<String>,
+    half: Option<String>,
+}
+
+/// Reads the collection in `dir`: `documents/`, and the questions of `questions.jsonl` (counts,
+/// or aggregations when the lines name an `operation`) and `values.jsonl`; unanswerable
+/// questions (a `null` answer) are left out.
+pub fn read_collection(dir: &Path) -> anyhow::Result<(Corpus, Vec<CollectionQuestion>)> {
+    let documents = read_documents_dir(&dir.join("documents"))?;
+    let mut formats = BTreeMap::new();
+    for entry in std::fs::read_dir(dir.join("documents"))? {
+        let path = entry?.path();
+        if let (Some(stem), Some(extension)) = (
+            path.file_stem().and_then(|s| s.to_str()),
+            path.extension().and_then(|s| s.to_str()),
+        ) {
+            formats.insert(stem.to_string(), extension.to_lowercase());
+        }
+    }
+    let mut tables = Vec::new();
+    let mut passages = Vec::new();
+    for document in &documents {
+        tables.extend(tables_of(&document.text, &document.source));
+        passages.extend(
+            passages_of(&document.text, &document.source)
+                .into_iter()
+                .map(|passage| DocumentPassage {
+                    document: document.id.clone(),
+                    passage,
+                }),
+        );
+    }
+    let kinds = std::fs::read_to_string(dir.join("kinds.tsv"))
+        .map(|text| {
+            text.lines()
+                .filter_map(|l| l.split_once('\t'))
+                .map(|(d, k)| (d.to_string(), k.to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let aggregations =
+        std::fs::read_to_string(dir.join("questions.jsonl"))?.contains("\"operation\"");
+    let mut questions = Vec::new();
+    for (file, kind) in [
+        (
+            "questions.jsonl",
+            if aggregations { "aggregation" } else { "count" },
+        ),
+        ("values.jsonl", "value"),
+    ] {
+        let path = dir.join(file);
+        if !path.exists() {
+            continue;
+        }
+        for line in super::super::commands::read_json_lines::<Line>(&path)? {
+            let written = match &line.answer {
+                serde_json::Value::Number(n) => n.to_string(),
+                serde_json::Value::String(s) => s.clone(),
+                _ => continue,
+            };
+            let Some(answer) = numbers_in(&written).first().copied() else {
+                continue;
+            };
+            let half = match line.half.as_deref() {
+                Some("tuning") => Half::Tuning,
+                Some("test") => Half::Test,
+                _ => Half::of(&line.question),
+            };
+            questions.push(CollectionQuestion {
+                question: line.question,
+                answer,
+                written,
+                document: line.document.unwrap_or_default(),
+                kind,
+                half,
+            });
+        }
+    }
+    Ok((
+        Corpus {
+            tables,
+            passages,
+            formats,
+            kinds,
+        },
+        questions,
+    ))
+}
