@@ -92,5 +92,6 @@ fn measure(command: BenchCommand) -> anyhow::Result<()> {
         BenchCommand::Search(args) => search::bench(&args),
         BenchCommand::Value(args) => bench_value::bench(&args),
         BenchCommand::Ingest(args) => bench_ingest::bench(&args),
+        BenchCommand::Candidates(args) => candidates::bench(&args),
     }
 }

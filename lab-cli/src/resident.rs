@@ -152,7 +152,11 @@ pub(crate) fn measure_here(
                         ))
                         .map_err(|e| anyhow::anyhow!("the count question failed: {e}"))?;
                     runtime
-                        .block_on(answerer.value("how tall is the Eiffel Tower"))
+                        .block_on(answerer.answer(
+                            "how tall is the Eiffel Tower",
+                            Mode::Value,
+                            &Settings::default(),
+                        ))
                         .map_err(|e| anyhow::anyhow!("the value question failed: {e}"))?;
                     Ok(())
                 })

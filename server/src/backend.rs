@@ -91,12 +91,13 @@ const ADDRESS_VISITORS: Uuid = Uuid::from_u128(0x5f0e_8a3c_91d2_4b6e_a7c4_3e2d_1
 pub(crate) async fn answer_value(
     state: &AppState,
     question: &str,
+    corpus: Option<String>,
     asker: &Asker,
 ) -> Result<tally_types::ValueAnswer, AnswerError> {
     // The question is checked before it uses up any allowance, as a count question is.
-    let question = state.answerer.check_value(question)?;
+    let checked = state.answerer.check_value(question, corpus)?;
     admit(state, asker)?;
-    state.answerer.value(&question).await
+    state.answerer.value(&checked).await
 }
 
 /// Answers a checked question and stores it with its answer, telling `on_stage` about each

@@ -62,6 +62,7 @@ impl HttpError for AnswerError {
             | AnswerError::Tables(_)
             | AnswerError::Fetch(_)
             | AnswerError::Crashed(_)
+            | AnswerError::NotAValue
             | AnswerError::NoSnippets => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

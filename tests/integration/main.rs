@@ -30,5 +30,6 @@ mod sentence_vectors;
 mod servers;
 mod site;
 mod support;
+mod value_scope;
 mod web;
 mod web_snippets;

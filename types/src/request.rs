@@ -142,11 +142,16 @@ impl Settings {
                 },
                 ..d
             },
+            // A search keeps to the corpus asked too (issue 98).
             QuestionKind::Quantity | QuestionKind::Search => Settings {
                 ranker: self.ranker,
                 alpha: self.alpha,
                 sort: self.sort,
                 k: self.k,
+                count: crate::count::CountSettings {
+                    corpus: self.count.corpus.clone(),
+                    ..d.count.clone()
+                },
                 ..d
             },
         }

@@ -5,6 +5,7 @@
 use tally_documents::tables::{in_column_unit, FilterTest, RecordTable};
 use tally_types::count::Operation as RuleOperation;
 
+use super::corpus::TableCorpus;
 use super::mention::{mentions, Mentions};
 use super::passages::{passage_readings, DocumentPassage};
 use super::plan::{
@@ -17,6 +18,8 @@ use crate::records::{plan as rules_plan, read_question, Plan as RulesPlan};
 pub const MAX_TABLES: usize = 4;
 /// How many different values one question gets.
 pub const MAX_CANDIDATES: usize = 400;
+/// How many tables sharing the question's words are read for mentions.
+const MAX_TABLES_READ: usize = 16;
 /// How many rows a mention may take for their cells to be candidates.
 const MAX_NAMED_ROWS: usize = 6;
 
@@ -24,18 +27,20 @@ const MAX_NAMED_ROWS: usize = 6;
 /// order they were made (the tables' first).
 pub fn candidates(
     question: &str,
-    tables: &[RecordTable],
+    corpus: &TableCorpus,
     passages: &[DocumentPassage],
 ) -> Vec<Candidate> {
     let mut gathered = Gathered::default();
     let question_words = format!(" {} ", normalized(question));
-    for (t, programs) in rules_programs(question, tables) {
+    let tables = corpus.tables();
+    let read = corpus.sharing_words(question, MAX_TABLES_READ);
+    for (t, programs) in rules_programs(question, corpus, &read) {
         gathered.add(t, &tables[t], programs);
     }
-    let mut named: Vec<(usize, usize, Mentions)> = tables
-        .iter()
-        .enumerate()
-        .map(|(t, table)| {
+    let mut named: Vec<(usize, usize, Mentions)> = read
+        .into_iter()
+        .map(|t| {
+            let table = &tables[t];
             let m = mentions(question, table);
             let fit = 2 * m.whole.len() + m.words.len() + header_words(question, table);
             (fit, t, m)
@@ -128,17 +133,20 @@ fn header_words(question: &str, table: &RecordTable) -> usize {
         .count()
 }
 
-/// The program the hand rules plan (issue 74), written in the plan language: the answer
-/// today's decision gives is always a candidate.
-fn rules_programs(question: &str, tables: &[RecordTable]) -> Vec<(usize, Program)> {
+/// The program the hand rules plan (issue 74) over the tables `read`, written in the plan
+/// language: the answer today's decision gives from those tables is a candidate.
+fn rules_programs(question: &str, corpus: &TableCorpus, read: &[usize]) -> Vec<(usize, Program)> {
     let Some(asked) = read_question(question) else {
         return Vec::new();
     };
-    let schemas: Vec<_> = tables.iter().map(RecordTable::schema).collect();
+    let schemas: Vec<_> = read.iter().map(|t| corpus.schemas()[*t].clone()).collect();
     let RulesPlan::Query(query) = rules_plan(&asked, &schemas) else {
         return Vec::new();
     };
-    let Some(table) = tables.get(query.table) else {
+    let Some(&position) = read.get(query.table) else {
+        return Vec::new();
+    };
+    let Some(table) = corpus.tables().get(position) else {
         return Vec::new();
     };
     let mut conditions = Vec::new();
@@ -182,7 +190,7 @@ fn rules_programs(question: &str, tables: &[RecordTable]) -> Vec<(usize, Program
         conditions.retain(|k| k.column != c || !matches!(k.test, Test::Is(_)));
     }
     vec![(
-        query.table,
+        position,
         Program::One(Plan {
             rows: if conditions.is_empty() {
                 Rows::All
@@ -613,10 +621,12 @@ mod tests {
             "Nation,Gold,Silver\nFrance,3,25\nEgypt,1,2\nPeru,0,7\nChile,2,2\n",
             tally_documents::corpus::Format::Csv,
         );
-        let tables: Vec<_> = documents
-            .iter()
-            .flat_map(|d| tables_of(&d.text, &d.source))
-            .collect();
+        let tables = TableCorpus::new(
+            documents
+                .iter()
+                .flat_map(|d| tables_of(&d.text, &d.source))
+                .collect(),
+        );
         let asked = |q: &str| candidates(q, &tables, &[]);
         let value_of =
             |found: &[Candidate], v: f64| found.iter().find(|c| same_value(c.value, v)).cloned();
@@ -662,13 +672,13 @@ mod tests {
             .collect();
         let stated = candidates(
             "how many keelboats does drumlea sailing club keep",
-            &[],
+            &TableCorpus::default(),
             &passages,
         );
         assert!(stated.iter().any(|c| c.value == 4.0));
         let listed = candidates(
             "how many people are on the drumlea committee",
-            &[],
+            &TableCorpus::default(),
             &passages,
         );
         let three = listed

@@ -47,7 +47,7 @@ impl Mentions {
     }
 }
 
-fn is_stop(word: &str) -> bool {
+pub(crate) fn is_stop(word: &str) -> bool {
     STOP_WORDS.contains(&word)
 }
 
@@ -89,6 +89,7 @@ pub fn mentions(question: &str, table: &RecordTable) -> Mentions {
             }
         }
         // Runs of the question's words (up to three, not all common) inside a cell.
+        let padded_texts: Vec<String> = texts.iter().map(|t| format!(" {t} ")).collect();
         for length in (1..=3).rev() {
             for start in 0..words.len().saturating_sub(length - 1) {
                 let run = &words[start..start + length];
@@ -96,17 +97,20 @@ pub fn mentions(question: &str, table: &RecordTable) -> Mentions {
                     continue;
                 }
                 let phrase = run.join(" ");
-                let inner = format!(" {phrase} ");
-                let rows: Vec<usize> = texts
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, t)| **t != phrase && format!(" {t} ").contains(&inner))
-                    .map(|(r, _)| r)
-                    .collect();
                 let longer_known = found_words
                     .iter()
                     .any(|(c, p, _)| *c == column && p.contains(&phrase));
-                if !rows.is_empty() && rows.len() < texts.len() && !longer_known {
+                if longer_known {
+                    continue;
+                }
+                let inner = format!(" {phrase} ");
+                let rows: Vec<usize> = padded_texts
+                    .iter()
+                    .enumerate()
+                    .filter(|(r, t)| texts[*r] != phrase && t.contains(&inner))
+                    .map(|(r, _)| r)
+                    .collect();
+                if !rows.is_empty() && rows.len() < texts.len() {
                     found_words.push((column, phrase, rows));
                 }
             }

@@ -9,11 +9,13 @@
 //! Invariant: enumeration only reads; it decides nothing, and the same question over the same
 //! tables gives the same candidates in the same order.
 
+mod corpus;
 mod enumerate;
 mod mention;
 mod passages;
 mod plan;
 
+pub use corpus::TableCorpus;
 pub use enumerate::{candidates, MAX_CANDIDATES, MAX_TABLES};
 pub use mention::{mentions, Mention, Mentions};
 pub use passages::{passage_readings, DocumentPassage, MAX_PASSAGES};

@@ -7,15 +7,15 @@ use std::path::Path;
 
 use serde::Deserialize;
 use tally_documents::corpus::structure::passages_of;
-use tally_documents::tables::{tables_of, RecordTable};
-use tally_engine::candidates::{numbers_in, DocumentPassage};
+use tally_documents::tables::tables_of;
+use tally_engine::candidates::{numbers_in, DocumentPassage, TableCorpus};
 
 use crate::commands::own_documents::{read_documents_dir, Half};
 
 /// A collection's corpus: its tables and its passages.
 pub struct Corpus {
     /// Every table of every document.
-    pub tables: Vec<RecordTable>,
+    pub tables: TableCorpus,
     /// Every passage of every document.
     pub passages: Vec<DocumentPassage>,
     /// Each document's format (its file's extension), by its name.
@@ -125,7 +125,7 @@ pub fn read_collection(dir: &Path) -> anyhow::Result<(Corpus, Vec<CollectionQues
     }
     Ok((
         Corpus {
-            tables,
+            tables: TableCorpus::new(tables),
             passages,
             formats,
             kinds,

@@ -2,6 +2,7 @@
 //! answer, whether the right number is among the candidates `tally_engine::candidates` makes
 //! over the question's table as Tally reads it, and how many candidates there are.
 
+mod bench;
 mod collection;
 mod wtq;
 
@@ -12,6 +13,7 @@ use std::time::Instant;
 use serde::Serialize;
 use tally_engine::candidates::{candidates, Candidate};
 
+pub use bench::{bench, quantile, BenchReport};
 pub use collection::{read_collection, CollectionQuestion, Corpus};
 pub use wtq::{numeric_questions, TableCache, WtqQuestion};
 
@@ -137,7 +139,12 @@ pub fn evaluate_collection(corpus: &Corpus, questions: &[CollectionQuestion]) ->
         if let Some(kind) = corpus.kinds.get(&question.document) {
             groups.push(format!("{half}, document: {kind}"));
         }
-        report.tally(&groups, right, corpus.tables.is_empty(), found.len());
+        report.tally(
+            &groups,
+            right,
+            corpus.tables.tables().is_empty(),
+            found.len(),
+        );
         if !right && question.half == Half::Tuning {
             report.misses.push(Miss {
                 id: question.kind.to_string(),
@@ -192,7 +199,7 @@ fn type_of(question: &str) -> &'static str {
 
 /// Whether a candidate is the written answer: equal to a millionth, or rounded to the
 /// decimals the answer is written with ("125.17" for 125.1667).
-fn is_answer(candidate: &Candidate, answer: f64, written: &str) -> bool {
+pub(crate) fn is_answer(candidate: &Candidate, answer: f64, written: &str) -> bool {
     let decimals = written.split_once('.').map_or(0, |(_, after)| {
         after.chars().take_while(char::is_ascii_digit).count()
     });
@@ -236,7 +243,7 @@ pub fn evaluate(
             format!("type: {}", type_of(&question.utterance)),
             format_name.to_string(),
         ];
-        report.tally(&groups, right, tables.is_empty(), found.len());
+        report.tally(&groups, right, tables.tables().is_empty(), found.len());
         if !right {
             report.misses.push(Miss {
                 id: question.id.clone(),

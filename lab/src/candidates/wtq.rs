@@ -9,6 +9,7 @@ use tally_documents::corpus::budget::ReadBudget;
 use tally_documents::corpus::documents::read_file;
 use tally_documents::corpus::Format;
 use tally_documents::tables::{tables_of, RecordTable};
+use tally_engine::candidates::TableCorpus;
 
 use super::{Split, TableFormat};
 
@@ -73,7 +74,7 @@ fn written_number(target: &str) -> Option<f64> {
 /// Each table read once, by its context.
 #[derive(Default)]
 pub struct TableCache {
-    read: HashMap<String, Vec<RecordTable>>,
+    read: HashMap<String, TableCorpus>,
 }
 
 impl TableCache {
@@ -83,10 +84,11 @@ impl TableCache {
         dir: &Path,
         context: &str,
         format: TableFormat,
-    ) -> anyhow::Result<&[RecordTable]> {
+    ) -> anyhow::Result<&TableCorpus> {
         if !self.read.contains_key(context) {
             let tables = read_tables(&file_of(dir, context, format), format)?;
-            self.read.insert(context.to_string(), tables);
+            self.read
+                .insert(context.to_string(), TableCorpus::new(tables));
         }
         Ok(&self.read[context])
     }

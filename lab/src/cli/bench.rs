@@ -25,6 +25,24 @@ pub enum BenchCommand {
     /// (repeated up to --sentences), split, extracted and indexed into fresh snippet and
     /// sentence indexes as `tally ingest` and the corpus page do; prints the time.
     Ingest(BenchIngestArgs),
+    /// Candidate answers over a corpus of many tables (issue 98): WikiTableQuestions' tables
+    /// read by Tally's reader into one corpus, the dev questions' candidates timed over it and
+    /// over each question's own table alone (the peer), with the oracle recall of both.
+    Candidates(BenchCandidatesArgs),
+}
+
+/// `tally bench candidates`: the flags of the candidates' benchmark.
+#[derive(Debug, Clone, Args)]
+pub struct BenchCandidatesArgs {
+    /// WikiTableQuestions' directory.
+    #[arg(long, default_value = "../shared/data/wtq")]
+    pub wtq: PathBuf,
+    /// Tables in the corpus (the dev questions' own tables first, then others).
+    #[arg(long, default_value_t = 1000)]
+    pub tables: usize,
+    /// Dev questions timed.
+    #[arg(long, default_value_t = 200)]
+    pub questions: usize,
 }
 
 /// `tally bench ingest`: the flags of the document-ingest benchmark.

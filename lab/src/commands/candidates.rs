@@ -3,8 +3,9 @@
 use anyhow::bail;
 
 use crate::candidates::{
-    evaluate, evaluate_collection, numeric_questions, read_collection, Report, Split,
+    evaluate, evaluate_collection, numeric_questions, quantile, read_collection, Report, Split,
 };
+use crate::cli::bench::BenchCandidatesArgs;
 use crate::cli::EvalCandidatesArgs;
 
 /// Runs `tally eval candidates`.
@@ -16,7 +17,7 @@ pub fn eval(args: &EvalCandidatesArgs) -> anyhow::Result<()> {
             println!(
                 "{}: {} tables, {} passages",
                 dir.display(),
-                corpus.tables.len(),
+                corpus.tables.tables().len(),
                 corpus.passages.len()
             );
         }
@@ -84,4 +85,37 @@ fn print_report(report: &Report, misses: usize) {
             miss.id, miss.context, miss.question, miss.answer, miss.candidates
         );
     }
+}
+
+/// Runs `tally bench candidates`.
+pub fn bench(args: &BenchCandidatesArgs) -> anyhow::Result<()> {
+    let report = crate::candidates::bench(&args.wtq, args.tables, args.questions)?;
+    let show = |name: &str, ms: &[f64], found: usize| {
+        println!(
+            "{name:<28} p50 {:>8.2} ms  p95 {:>8.2} ms  max {:>8.2} ms  recall {:>5.1}%",
+            quantile(ms, 0.5),
+            quantile(ms, 0.95),
+            quantile(ms, 1.0),
+            100.0 * found as f64 / report.questions.max(1) as f64
+        );
+    };
+    println!(
+        "candidates of {} dev questions over {} tables (WikiTableQuestions, read by Tally); the corpus made ready once in {:.0} ms",
+        report.questions, report.tables, report.prepared_ms
+    );
+    show(
+        "over the whole corpus",
+        &report.corpus_ms,
+        report.corpus_found,
+    );
+    show(
+        "over its own table (peer)",
+        &report.own_ms,
+        report.own_found,
+    );
+    println!(
+        "ratio of p50s: {:.1}x",
+        quantile(&report.corpus_ms, 0.5) / quantile(&report.own_ms, 0.5).max(1e-9)
+    );
+    Ok(())
 }

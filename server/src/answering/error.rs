@@ -37,6 +37,9 @@ pub enum AnswerError {
         /// The corpus's name.
         corpus: String,
     },
+    /// A question checked as a value question came back as another kind (a defect).
+    #[error("the value question was not answered as a value question")]
+    NotAValue,
     /// Nobody waits for the answer any more (its asker left): it was stopped between stages.
     #[error("the answer was stopped: nobody waits for it any more")]
     Cancelled,

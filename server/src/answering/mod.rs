@@ -385,10 +385,16 @@ impl Answerer {
         let (mode, settings) = (ask.mode, &ask.settings);
         let forced = mode.chosen_kind();
         let may_count = matches!(forced, None | Some(QuestionKind::Count));
+        // Every mode keeps the corpus chosen: a value question or a search asked of a
+        // person's documents stays there (issue 98: the value mode once dropped it and
+        // answered from the built-in corpus).
         let count = if may_count {
             count_settings(settings)?
         } else {
-            CountSettings::default()
+            CountSettings {
+                corpus: settings.count.corpus.clone(),
+                ..CountSettings::default()
+            }
         };
         if count.snippets > self.max_snippets {
             return Err(Refused::TooManySnippets {
@@ -437,25 +443,32 @@ impl Answerer {
         Ok(source)
     }
 
-    /// A value question's text, cleaned and checked as a count question's is.
-    pub fn check_value(&self, question: &str) -> Result<String, AnswerError> {
-        let question = clean_text(question).trim().to_string();
-        validate_question(&question)?;
-        Ok(question)
+    /// A value question (`GET /api/value`), checked as the page's value mode checks it: its
+    /// text cleaned and within limits, and the corpus it is asked of (`None`: every corpus).
+    pub fn check_value(
+        &self,
+        question: &str,
+        corpus: Option<String>,
+    ) -> Result<Checked, AnswerError> {
+        let mut settings = Settings::default();
+        settings.count.corpus = corpus;
+        self.check(&Ask {
+            q: question.to_string(),
+            mode: Mode::Value,
+            settings,
+        })
     }
 
-    /// Answers a value question ("how tall is …") from the sentence index's quantities. Not
-    /// stored and not cached; computed in an answer slot off the threads that serve requests,
-    /// as every other answer is (a burst of value questions once stalled the whole server).
-    pub async fn value(&self, question: &str) -> Result<ValueAnswer, AnswerError> {
-        let question = self.check_value(question)?;
-        let engines = self.engines()?;
-        let permit = self.permit(false).await?;
-        tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            engines.answer_value(&question, None)
-        })
-        .await?
+    /// Answers a value question [`check_value`](Self::check_value) accepted, through the route
+    /// the page, `tally ask --mode value` and `tally value` take: the same answer, scope and
+    /// certainty (the answer gate), in an answer slot off the threads that serve requests.
+    pub async fn value(&self, checked: &Checked) -> Result<ValueAnswer, AnswerError> {
+        let answered = self.answer_checked(checked, unobserved()).await?;
+        match answered.answer {
+            AnswerBody::Value(found) => Ok(*found),
+            // A question checked in the value mode is answered as a value question.
+            _ => Err(AnswerError::NotAValue),
+        }
     }
 
     /// Answers `question` as `mode`.

@@ -353,14 +353,15 @@ pub(crate) async fn get_search(
     Ok(Json(stored))
 }
 
-/// `GET /api/value?q=…`: a value question ("how tall is …") answered from the sentence index's
-/// quantities; not stored.
+/// `GET /api/value?q=…[&corpus=…]`: a value question ("how tall is …") answered as the page's
+/// value mode answers it (a table's cell, then the sentence index's quantities, then the answer
+/// gate), in the corpus chosen; not stored.
 #[utoipa::path(
     get,
     path = "/value",
     summary = "Value question: one consolidated value with its unit, observations and notes (not stored)",
     description = "Answers \"how tall is …\", \"capacity of …\", \"… revenue in 2019\" from the quantities of the sentence index (a table's cell first): every quantity's description (entity, concept words, year, unit) is ranked against the question, the best are converted to one unit and consolidated by the weighted median. `value` is null when nothing answers it, with a `note` saying why.",
-    params(crate::http::openapi::QuestionQuery),
+    params(crate::http::openapi::QuestionQuery, crate::http::openapi::CorpusQuery),
     responses(
         (status = 200, description = "The value answer", body = crate::http::openapi::ValueAnswerBody),
         crate::http::openapi::AnsweringErrors,
@@ -372,15 +373,24 @@ pub(crate) async fn get_value(
     headers: HeaderMap,
     QueryParams(params): QueryParams,
 ) -> Result<Json<tally_types::ValueAnswer>, ApiError> {
-    if let Some(name) = params.keys().find(|name| *name != "q") {
+    if let Some(name) = params
+        .keys()
+        .find(|name| !["q", "corpus"].contains(&name.as_str()))
+    {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
             format!("unknown parameter `{name}`"),
         ));
     }
     let question = params.get("q").map(String::as_str).unwrap_or_default();
+    // As the count setting reads it: empty or `all` is every corpus.
+    let corpus = params
+        .get("corpus")
+        .map(|c| c.trim())
+        .filter(|c| !c.is_empty() && *c != tally_types::request::ALL_CORPORA)
+        .map(str::to_string);
     let asker = asker(client, &headers);
-    Ok(Json(answer_value(&state, question, &asker).await?))
+    Ok(Json(answer_value(&state, question, corpus, &asker).await?))
 }
 
 /// `GET /api/questions?limit=N`: the questions asked with the request's visitor cookie (all

@@ -21,8 +21,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 pub(crate) use parameters::{
-    ModeQuery, QuestionQuery, QueueQuery, RecentQuery, SearchModeQuery, SearchSettingsQuery,
-    SnippetQuery, UploadForm, VerifiedQuery,
+    CorpusQuery, ModeQuery, QuestionQuery, QueueQuery, RecentQuery, SearchModeQuery,
+    SearchSettingsQuery, SnippetQuery, UploadForm, VerifiedQuery,
 };
 pub(crate) use responses::{
     AdminErrors, AnsweringErrors, BadRequest, BodyErrors, CorpusErrors, ErrorBody, Forbidden,

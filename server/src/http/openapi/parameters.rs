@@ -73,6 +73,16 @@ pub(crate) struct QuestionQuery {
     q: String,
 }
 
+/// The corpus a value question is asked of (`/api/value`).
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct CorpusQuery {
+    /// The corpus to answer from (`all` or absent: every corpus); an unknown corpus is a 400
+    /// naming those there are.
+    corpus: Option<String>,
+}
+
 /// Where a count question's snippets come from (`/api/count`, `/api/answer/stream`).
 #[derive(IntoParams)]
 #[into_params(parameter_in = Query)]
