@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use tally_documents::tables::{RecordTable, TableSchema};
 
-use super::mention::is_stop;
+use super::mention::{column_texts, is_stop};
 use super::plan::normalized;
 
 /// The tables of a corpus, with what finds them.
@@ -15,6 +15,8 @@ use super::plan::normalized;
 pub struct TableCorpus {
     tables: Vec<RecordTable>,
     schemas: Vec<TableSchema>,
+    /// Each table's cells as questions are matched with them, column by column.
+    texts: Vec<Vec<Vec<String>>>,
     /// Each word's tables, by position, each once.
     words: HashMap<String, Vec<usize>>,
 }
@@ -41,6 +43,7 @@ impl TableCorpus {
         }
         TableCorpus {
             schemas: tables.iter().map(RecordTable::schema).collect(),
+            texts: tables.iter().map(column_texts).collect(),
             tables,
             words,
         }
@@ -49,6 +52,11 @@ impl TableCorpus {
     /// The tables, in the corpus's order.
     pub fn tables(&self) -> &[RecordTable] {
         &self.tables
+    }
+
+    /// A table's cells as questions are matched with them, column by column.
+    pub fn texts(&self, table: usize) -> &[Vec<String>] {
+        self.texts.get(table).map_or(&[][..], Vec::as_slice)
     }
 
     /// Their schemas, in the same order.

@@ -41,7 +41,7 @@ pub fn candidates(
         .into_iter()
         .map(|t| {
             let table = &tables[t];
-            let m = mentions(question, table);
+            let m = mentions(question, table, corpus.texts(t));
             let fit = 2 * m.whole.len() + m.words.len() + header_words(question, table);
             (fit, t, m)
         })

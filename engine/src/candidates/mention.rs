@@ -51,23 +51,32 @@ pub(crate) fn is_stop(word: &str) -> bool {
     STOP_WORDS.contains(&word)
 }
 
-/// What `question` names of `table`.
-pub fn mentions(question: &str, table: &RecordTable) -> Mentions {
+/// Each column's cells of `table` as [`normalized`] reads them, column by column.
+pub fn column_texts(table: &RecordTable) -> Vec<Vec<String>> {
+    (0..table.columns.len())
+        .map(|column| {
+            table
+                .rows
+                .iter()
+                .map(|row| {
+                    row.cells
+                        .get(column)
+                        .map_or(String::new(), |c| normalized(&c.text))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// What `question` names of `table`, whose cells `columns` holds as [`column_texts`] reads
+/// them.
+pub fn mentions(question: &str, table: &RecordTable, columns: &[Vec<String>]) -> Mentions {
     let asked = normalized(question);
     let padded = format!(" {asked} ");
     let words: Vec<&str> = asked.split(' ').collect();
     let mut whole: Vec<Mention> = Vec::new();
     let mut found_words: Vec<(usize, String, Vec<usize>)> = Vec::new();
-    for column in 0..table.columns.len() {
-        let texts: Vec<String> = table
-            .rows
-            .iter()
-            .map(|row| {
-                row.cells
-                    .get(column)
-                    .map_or(String::new(), |c| normalized(&c.text))
-            })
-            .collect();
+    for (column, texts) in columns.iter().enumerate().take(table.columns.len()) {
         for (row, text) in texts.iter().enumerate() {
             if text.is_empty() || text.split(' ').all(is_stop) || text.len() < 2 {
                 continue;

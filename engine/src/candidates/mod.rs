@@ -17,7 +17,7 @@ mod plan;
 
 pub use corpus::TableCorpus;
 pub use enumerate::{candidates, MAX_CANDIDATES, MAX_TABLES};
-pub use mention::{mentions, Mention, Mentions};
+pub use mention::{column_texts, mentions, Mention, Mentions};
 pub use passages::{passage_readings, DocumentPassage, MAX_PASSAGES};
 pub use plan::{
     cell_number, normalized, numbers_in, Comparison, Condition, Operation, Outcome, Plan, Program,
