@@ -98,6 +98,9 @@ impl Gathered {
     }
 
     fn push(&mut self, value: f64, reading: Reading) {
+        if !value.is_finite() {
+            return;
+        }
         match self
             .candidates
             .iter_mut()

@@ -15,6 +15,8 @@ const STOP_WORDS: &[&str] = &[
     "name", "listed", "list", "table", "s",
 ];
 
+/// How many whole-cell mentions a table keeps (in the table's order).
+const MAX_WHOLE: usize = 24;
 /// How many word-of-cell mentions a table keeps (the longest first).
 const MAX_CONTAINS: usize = 12;
 
@@ -72,7 +74,8 @@ pub fn column_texts(table: &RecordTable) -> Vec<Vec<String>> {
 /// them.
 pub fn mentions(question: &str, table: &RecordTable, columns: &[Vec<String>]) -> Mentions {
     let asked = normalized(question);
-    let padded = format!(" {asked} ");
+    // A label the question names by its cue ("Weight" for "how heavy") is named whole.
+    let padded = format!(" {asked} {} ", cue_words(question).join(" "));
     let words: Vec<&str> = asked.split(' ').collect();
     let mut whole: Vec<Mention> = Vec::new();
     let mut found_words: Vec<(usize, String, Vec<usize>)> = Vec::new();
@@ -125,6 +128,7 @@ pub fn mentions(question: &str, table: &RecordTable, columns: &[Vec<String>]) ->
             }
         }
     }
+    whole.truncate(MAX_WHOLE);
     found_words.sort_by_key(|(_, phrase, _)| std::cmp::Reverse(phrase.len()));
     found_words.truncate(MAX_CONTAINS);
     let mut numbers: Vec<f64> = Vec::new();
@@ -151,7 +155,43 @@ pub fn mentions(question: &str, table: &RecordTable, columns: &[Vec<String>]) ->
     }
 }
 
-/// Numbers written as words ("three", "ten") and ordinals ("ninth").
+/// The words a label or a header uses for what a question asks by an adjective or a verb
+/// ("how heavy": weight; "how long … last": run time), each once, in the order of the cues.
+pub(crate) fn cue_words(question: &str) -> Vec<&'static str> {
+    const CUES: &[(&str, &[&str])] = &[
+        ("heavy", &["weight", "mass"]),
+        ("weigh", &["weight", "mass"]),
+        ("tall", &["height"]),
+        ("high", &["height"]),
+        ("long", &["length", "duration", "time", "life", "runtime"]),
+        ("last", &["time", "life", "runtime"]),
+        ("cost", &["price", "cost", "fee"]),
+        ("pay", &["price", "cost", "fee"]),
+        ("wide", &["width"]),
+        ("deep", &["depth"]),
+        ("fast", &["speed"]),
+        ("big", &["size", "area", "capacity"]),
+        ("large", &["size", "area", "capacity"]),
+        ("old", &["age"]),
+        ("far", &["distance", "range"]),
+    ];
+    let asked = normalized(question);
+    let mut words: Vec<&'static str> = Vec::new();
+    for word in asked.split(' ') {
+        for (cue, said) in CUES {
+            if word == *cue {
+                for w in *said {
+                    if !words.contains(w) {
+                        words.push(w);
+                    }
+                }
+            }
+        }
+    }
+    words
+}
+
+/// Numbers written as words ("three", "ten", "a dozen") and ordinals ("ninth").
 pub(crate) fn number_words(words: &[&str]) -> Vec<f64> {
     const NAMES: [&str; 21] = [
         "zero",
@@ -202,6 +242,9 @@ pub(crate) fn number_words(words: &[&str]) -> Vec<f64> {
     words
         .iter()
         .filter_map(|w| {
+            if *w == "dozen" {
+                return Some(12.0);
+            }
             NAMES
                 .iter()
                 .position(|n| n == w)
@@ -216,14 +259,21 @@ pub(crate) fn number_words(words: &[&str]) -> Vec<f64> {
 fn year_spans(question: &str, numbers: &[f64]) -> Vec<(f64, f64)> {
     static DECADE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let decade =
-        DECADE.get_or_init(|| regex::Regex::new(r"\b(\d{2,3}0)'?s\b").expect("valid regex"));
+        DECADE.get_or_init(|| regex::Regex::new(r"\b(\d{1,3}0)['’]?s\b").expect("valid regex"));
     let mut spans = Vec::new();
     for found in decade.captures_iter(&question.to_lowercase()) {
-        let Ok(start) = found[1].parse::<f64>() else {
+        let Ok(mut start) = found[1].parse::<f64>() else {
             continue;
         };
-        let length = if start % 100.0 == 0.0 { 100.0 } else { 10.0 };
-        spans.push((start, start + length - 1.0));
+        // "the 90s": the nineties of the last century.
+        if start < 100.0 {
+            start += 1900.0;
+        }
+        spans.push((start, start + 9.0));
+        // "the 1800s" is a century as often as a decade.
+        if start % 100.0 == 0.0 {
+            spans.push((start, start + 99.0));
+        }
     }
     let years: Vec<f64> = numbers
         .iter()
@@ -236,4 +286,35 @@ fn year_spans(question: &str, numbers: &[f64]) -> Vec<(f64, f64)> {
         }
     }
     spans
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decades_centuries_and_two_years_are_spans() {
+        assert_eq!(year_spans("built in the 90s", &[]), vec![(1990.0, 1999.0)]);
+        assert_eq!(
+            year_spans("parishes founded in the 1800’s", &[]),
+            vec![(1800.0, 1809.0), (1800.0, 1899.0)]
+        );
+        assert_eq!(
+            year_spans("from 1997 to 2000", &[1997.0, 2000.0]),
+            vec![(1997.0, 2000.0)]
+        );
+    }
+
+    #[test]
+    fn a_question_names_what_labels_write_and_counts_in_words() {
+        assert_eq!(
+            cue_words("how heavy is the lumio k7"),
+            vec!["weight", "mass"]
+        );
+        assert!(cue_words("how much does the trail 2 cost").contains(&"price"));
+        assert_eq!(
+            number_words(&["a", "dozen", "men", "and", "the", "ninth"]),
+            vec![12.0, 9.0]
+        );
+    }
 }

@@ -4,6 +4,7 @@
 
 use tally_documents::corpus::structure::{Passage, Record};
 
+use super::mention::cue_words;
 use super::plan::{normalized, numbers_in};
 use super::{PassageReading, Source};
 
@@ -29,11 +30,13 @@ const COMMON: &[&str] = &[
 /// The numbers of the passages that share the most words with `question`, each with the
 /// passage it was read from, the passages sharing most first.
 pub fn passage_readings(question: &str, passages: &[DocumentPassage]) -> Vec<(f64, Source)> {
-    let asked: Vec<String> = normalized(question)
+    let mut asked: Vec<String> = normalized(question)
         .split(' ')
         .filter(|w| w.len() > 2 && !COMMON.contains(w))
         .map(str::to_string)
         .collect();
+    // "How heavy" shares a word with "Weight: 3.6 kg".
+    asked.extend(cue_words(question).into_iter().map(str::to_string));
     let mut scored: Vec<(usize, usize)> = passages
         .iter()
         .enumerate()

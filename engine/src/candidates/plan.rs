@@ -182,13 +182,13 @@ pub fn numbers_in(text: &str) -> Vec<f64> {
                     if text[..m.start()]
                         .chars()
                         .next_back()
-                        .is_some_and(|c| c.is_ascii_alphanumeric()) =>
+                        .is_some_and(char::is_alphanumeric) =>
                 {
                     rest.to_string()
                 }
                 _ => written,
             };
-            written.parse::<f64>().ok()
+            written.parse::<f64>().ok().filter(|n| n.is_finite())
         })
         .collect()
 }
@@ -212,11 +212,12 @@ pub fn normalized(text: &str) -> String {
 pub fn cell_number(table: &RecordTable, row: usize, column: usize) -> Option<f64> {
     let cell = table.rows.get(row)?.cells.get(column)?;
     let kind = &table.columns.get(column)?.kind;
-    match (cell.number, kind) {
+    let number = match (cell.number, kind) {
         (Some(n), ColumnKind::Number { .. }) => Some(in_column_unit(n, kind)),
         (Some(n), _) => Some(n),
         (None, _) => numbers_in(&cell.text).first().copied(),
-    }
+    };
+    number.filter(|n| n.is_finite())
 }
 
 fn cell_text(table: &RecordTable, row: usize, column: usize) -> &str {
@@ -283,8 +284,9 @@ impl Rows {
                 inclusive,
             } => {
                 let (low, high) = (*from.min(to), *from.max(to));
-                (low..=high.min(n.saturating_sub(1)))
+                (low..=high)
                     .filter(|r| *inclusive || (*r != low && *r != high))
+                    .filter(|r| *r < n)
                     .collect()
             }
         }
@@ -495,6 +497,8 @@ mod tests {
         assert_eq!(numbers_in("1,530 losses"), vec![1530.0]);
         assert_eq!(numbers_in("−3.5"), vec![-3.5]);
         assert_eq!(numbers_in("2:01"), vec![2.0, 1.0]);
+        assert_eq!(numbers_in("é-3"), vec![3.0]);
+        assert_eq!(numbers_in(&"9".repeat(400)), Vec::<f64>::new());
     }
 
     #[test]
@@ -545,5 +549,12 @@ mod tests {
             operation: Operation::Count,
         };
         assert_eq!(between.run(&t).map(|o| o.value), Some(2.0));
+        // Past the table's end, an exclusive range still leaves its far end out.
+        let past = Rows::Between {
+            from: 2,
+            to: 9,
+            inclusive: false,
+        };
+        assert_eq!(past.taken(&t), vec![3]);
     }
 }

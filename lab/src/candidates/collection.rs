@@ -105,9 +105,17 @@ pub fn read_collection(dir: &Path) -> anyhow::Result<(Corpus, Vec<CollectionQues
                 serde_json::Value::String(s) => s.clone(),
                 _ => continue,
             };
+            // A number, perhaps after a currency sign and before its unit ("£7,450", "40
+            // minutes"); a name holding a number ("Route 9") is no number answer.
+            let starts_with_number = written
+                .trim_start_matches(['£', '$', '€'])
+                .starts_with(|c: char| c.is_ascii_digit());
             let Some(answer) = numbers_in(&written).first().copied() else {
                 continue;
             };
+            if !starts_with_number {
+                continue;
+            }
             let half = match line.half.as_deref() {
                 Some("tuning") => Half::Tuning,
                 Some("test") => Half::Test,

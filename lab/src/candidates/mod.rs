@@ -158,13 +158,14 @@ pub fn evaluate_collection(corpus: &Corpus, questions: &[CollectionQuestion]) ->
     report
 }
 
-/// The table of the first question after the `i`-th (round the split) asked of another table.
-fn other_table(questions: &[WtqQuestion], i: usize) -> &str {
+/// The table of the first question after the `i`-th (round the split) asked of another table;
+/// `None` when every question is asked of the same one.
+fn other_table(questions: &[WtqQuestion], i: usize) -> Option<&str> {
     let own = &questions[i].context;
     (1..questions.len())
         .map(|step| &questions[(i + step) % questions.len()].context)
         .find(|context| *context != own)
-        .unwrap_or(own)
+        .map(String::as_str)
 }
 
 /// Count questions ask how many; the rest ask a value.
@@ -211,10 +212,11 @@ pub(crate) fn is_answer(candidate: &Candidate, answer: f64, written: &str) -> bo
 
 /// Runs the candidates over the questions, reading each table in `format`.
 /// With `control`, each question is asked of the next different table among the questions
-/// (chance level).
+/// (chance level). Misses are kept only for the train split: the dev split is not looked into.
 pub fn evaluate(
     dir: &Path,
     questions: &[WtqQuestion],
+    split: Split,
     format: TableFormat,
     control: bool,
 ) -> anyhow::Result<Report> {
@@ -226,7 +228,9 @@ pub fn evaluate(
     };
     for (i, question) in questions.iter().enumerate() {
         let context = if control {
-            other_table(questions, i)
+            other_table(questions, i).ok_or_else(|| {
+                anyhow::anyhow!("--control needs questions over at least two tables")
+            })?
         } else {
             &question.context
         };
@@ -244,11 +248,11 @@ pub fn evaluate(
             format_name.to_string(),
         ];
         report.tally(&groups, right, tables.tables().is_empty(), found.len());
-        if !right {
+        if !right && split == Split::Train {
             report.misses.push(Miss {
                 id: question.id.clone(),
                 question: question.utterance.clone(),
-                context: question.context.clone(),
+                context: context.to_string(),
                 answer: question.written.clone(),
                 candidates: found.len(),
             });

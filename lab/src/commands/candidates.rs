@@ -32,7 +32,7 @@ pub fn eval(args: &EvalCandidatesArgs) -> anyhow::Result<()> {
     if let Some(limit) = args.limit {
         questions.truncate(limit);
     }
-    let report = evaluate(&args.wtq, &questions, args.format, args.control)?;
+    let report = evaluate(&args.wtq, &questions, args.split, args.format, args.control)?;
     show(&report, args)
 }
 

@@ -396,7 +396,7 @@ impl Answerer {
                 ..CountSettings::default()
             }
         };
-        if count.snippets > self.max_snippets {
+        if may_count && count.snippets > self.max_snippets {
             return Err(Refused::TooManySnippets {
                 max: self.max_snippets,
             }
