@@ -213,6 +213,19 @@ impl SnippetIndex {
         corpus: Option<&str>,
     ) -> Result<(Vec<Snippet>, Retrieval), IndexError> {
         let prefetched = self.prefetched_in(question, corpus)?;
+        self.snippets_after(question, k, corpus, prefetched)
+    }
+
+    /// [`snippets_for`](Self::snippets_for) once the question's stored snippet set is read
+    /// (`prefetched`, from `corpus`; empty when it has none): the set itself, or BM25's top
+    /// `k` without asking for the set again.
+    pub fn snippets_after(
+        &self,
+        question: &str,
+        k: usize,
+        corpus: Option<&str>,
+        prefetched: Vec<Snippet>,
+    ) -> Result<(Vec<Snippet>, Retrieval), IndexError> {
         if !prefetched.is_empty() {
             return Ok((prefetched, Retrieval::Prefetched));
         }
@@ -510,6 +523,32 @@ mod tests {
             .collect();
         let beta: Vec<String> = hits.into_iter().map(|h| h.snippet.text).collect();
         assert_eq!(all, beta);
+    }
+
+    #[test]
+    fn a_stored_set_read_once_is_not_asked_for_again() {
+        let index = SnippetIndex::in_memory().unwrap();
+        let question = "How many moons does Mars have?";
+        index
+            .add("alpha", &[set(question, &["Mars has two moons."])])
+            .unwrap();
+        let stored = index.prefetched_in(question, Some("alpha")).unwrap();
+        let (snippets, retrieval) = index
+            .snippets_after(question, 10, Some("alpha"), stored.clone())
+            .unwrap();
+        assert_eq!((snippets, retrieval), (stored, Retrieval::Prefetched));
+        // Known to have none: BM25 over the corpus, the same as `snippets_for` finds.
+        let (found, retrieval) = index
+            .snippets_after("moons of mars", 10, Some("alpha"), Vec::new())
+            .unwrap();
+        assert_eq!(retrieval, Retrieval::Bm25);
+        assert_eq!(
+            found,
+            index
+                .snippets_for("moons of mars", 10, Some("alpha"))
+                .unwrap()
+                .0
+        );
     }
 
     #[test]

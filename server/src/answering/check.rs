@@ -70,22 +70,16 @@ pub fn validate_question(question: &str) -> Result<(), AnswerError> {
 }
 
 /// The question's kind: the one chosen by the asker, or detected (a question with a stored
-/// snippet set is a count question).
+/// snippet set in the corpus asked is a count question). `stored` is that set, read once by
+/// the caller: a count question's snippets are taken from it, not asked for again.
 pub(super) fn decide_kind(
-    engines: &Engines,
     question: &str,
     forced: Option<QuestionKind>,
+    stored: &[tally_documents::corpus::datasets::Snippet],
 ) -> KindDecision {
     match forced {
         Some(kind) => KindDecision::chosen(question, kind),
-        None => {
-            let stored = engines
-                .snippets
-                .prefetched(question)
-                .map(|s| !s.is_empty())
-                .unwrap_or(false);
-            detect_kind(question, stored)
-        }
+        None => detect_kind(question, !stored.is_empty()),
     }
 }
 

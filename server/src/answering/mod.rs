@@ -519,7 +519,21 @@ impl Answerer {
         if let Some(answer) = self.over_records(&engines, &question, checked).await? {
             return Ok(answer);
         }
-        let decision = decide_kind(&engines, &question, checked.forced);
+        // A detected kind reads the question's stored snippet set once; a count question takes
+        // its snippets from it (issue 98: the index was asked for the set twice).
+        let stored = match checked.forced {
+            None => Some(
+                engines
+                    .snippets
+                    .prefetched_in(&question, checked.count.corpus.as_deref())
+                    .unwrap_or_else(|e| {
+                        tracing::warn!("the stored snippet sets could not be read ({e})");
+                        Vec::new()
+                    }),
+            ),
+            Some(_) => None,
+        };
+        let decision = decide_kind(&question, checked.forced, stored.as_deref().unwrap_or(&[]));
         // Web answers are not cached here: whether a stored snippet set is reused is the
         // store's decision.
         let from_web = checked.snippet_source == SnippetSource::Web;
@@ -538,7 +552,7 @@ impl Answerer {
             }
         }
         let fetched = match decision.kind {
-            QuestionKind::Count => Some(self.snippets(&engines, &question, checked).await?),
+            QuestionKind::Count => Some(self.snippets(&engines, &question, checked, stored).await?),
             _ => None,
         };
         let costly = decision.kind == QuestionKind::Count && is_costly(&checked.count);
@@ -642,8 +656,9 @@ impl Answerer {
         engines: &Arc<Engines>,
         question: &str,
         checked: &Checked,
+        stored: Option<Vec<tally_documents::corpus::datasets::Snippet>>,
     ) -> Result<Fetched, AnswerError> {
-        let local = LocalIndex::new(Arc::clone(&engines.snippets));
+        let local = LocalIndex::new(Arc::clone(&engines.snippets)).with_stored(stored);
         let web = match (&self.web, checked.snippet_source) {
             (Some(web), SnippetSource::Web) => web,
             _ => return Ok(local.fetch(question, &checked.count).await?),

@@ -8,17 +8,31 @@ use futures_util::future::BoxFuture;
 use tally_types::count::Stage;
 use tally_types::CountSettings;
 
+use tally_documents::corpus::datasets::Snippet;
 use tally_documents::snippet_index::SnippetIndex;
 
 use super::{stage, FetchCause, FetchError, FetchSnippets, Fetched};
 
 pub(crate) struct LocalIndex {
     snippets: Arc<SnippetIndex>,
+    /// The question's stored snippet set, when it was read already (deciding the question's
+    /// kind reads it): not asked for again (issue 98).
+    stored: Option<Vec<Snippet>>,
 }
 
 impl LocalIndex {
     pub(crate) fn new(snippets: Arc<SnippetIndex>) -> Self {
-        Self { snippets }
+        Self {
+            snippets,
+            stored: None,
+        }
+    }
+
+    /// The question's stored snippet set, read already from the corpus the settings name
+    /// (empty: it has none).
+    pub(crate) fn with_stored(mut self, stored: Option<Vec<Snippet>>) -> Self {
+        self.stored = stored;
+        self
     }
 }
 
@@ -31,11 +45,18 @@ impl FetchSnippets for LocalIndex {
         let index = Arc::clone(&self.snippets);
         let question = question.to_string();
         let settings = settings.clone();
+        let stored = self.stored.clone();
         Box::pin(async move {
             let started = Instant::now();
             // tantivy reads block: off the async threads.
             let found = tokio::task::spawn_blocking(move || {
-                index.snippets_for(&question, settings.snippets, settings.corpus.as_deref())
+                let corpus = settings.corpus.as_deref();
+                match stored {
+                    Some(stored) => {
+                        index.snippets_after(&question, settings.snippets, corpus, stored)
+                    }
+                    None => index.snippets_for(&question, settings.snippets, corpus),
+                }
             })
             .await
             .map_err(FetchCause::from)
