@@ -26,6 +26,17 @@ fn find_value_answer(value: &Value) -> Option<Value> {
     }
 }
 
+/// The value answer of a stream's `answer` event.
+fn streamed_value(stream: &str) -> Value {
+    stream
+        .split("event: answer")
+        .nth(1)
+        .and_then(|rest| rest.lines().find_map(|l| l.strip_prefix("data: ")))
+        .and_then(|data| serde_json::from_str::<Value>(data).ok())
+        .and_then(|event| find_value_answer(&event))
+        .unwrap_or_else(|| panic!("no value answer in {stream}"))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_value_question_stays_in_the_corpus_chosen_through_every_entry_point() {
     let server = demo_server("value-scope", &["--admin-token", TOKEN]).await;
@@ -52,13 +63,7 @@ async fn a_value_question_stays_in_the_corpus_chosen_through_every_entry_point()
         "/api/answer/stream?{eiffel}&mode=value&corpus=calder"
     )))
     .await;
-    let streamed = stream
-        .split("event: answer")
-        .nth(1)
-        .and_then(|rest| rest.lines().find_map(|l| l.strip_prefix("data: ")))
-        .and_then(|data| serde_json::from_str::<Value>(data).ok())
-        .and_then(|event| find_value_answer(&event))
-        .unwrap_or_else(|| panic!("no value answer in {stream}"));
+    let streamed = streamed_value(&stream);
     assert!(streamed["value"].is_null(), "{streamed}");
 
     // What the notes say: the same answer and certainty from the API and the page.
@@ -69,13 +74,7 @@ async fn a_value_question_stays_in_the_corpus_chosen_through_every_entry_point()
         "/api/answer/stream?{tall}&mode=value&corpus=calder"
     )))
     .await;
-    let streamed = stream
-        .split("event: answer")
-        .nth(1)
-        .and_then(|rest| rest.lines().find_map(|l| l.strip_prefix("data: ")))
-        .and_then(|data| serde_json::from_str::<Value>(data).ok())
-        .and_then(|event| find_value_answer(&event))
-        .unwrap_or_else(|| panic!("no value answer in {stream}"));
+    let streamed = streamed_value(&stream);
     for field in ["value", "unit", "certainty", "not_sure", "note"] {
         assert_eq!(
             answered[field], streamed[field],
