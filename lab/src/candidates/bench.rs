@@ -29,9 +29,14 @@ pub struct BenchReport {
     pub own_found: usize,
 }
 
-/// Times the first `questions` dev questions over a corpus of `tables` tables.
-pub fn bench(dir: &Path, tables: usize, questions: usize) -> anyhow::Result<BenchReport> {
-    let mut asked = numeric_questions(dir, Split::Dev)?;
+/// Times the first `questions` questions of `split` over a corpus of `tables` tables.
+pub fn bench(
+    dir: &Path,
+    split: Split,
+    tables: usize,
+    questions: usize,
+) -> anyhow::Result<BenchReport> {
+    let mut asked = numeric_questions(dir, split)?;
     asked.truncate(questions);
     let mut contexts: Vec<String> = Vec::new();
     for q in &asked {

@@ -40,9 +40,12 @@ pub struct BenchCandidatesArgs {
     /// Tables in the corpus (the dev questions' own tables first, then others).
     #[arg(long, default_value_t = 1000)]
     pub tables: usize,
-    /// Dev questions timed.
+    /// Questions timed (the first of the split).
     #[arg(long, default_value_t = 200)]
     pub questions: usize,
+    /// Which questions: `dev` (report), `train` (choose).
+    #[arg(long, value_enum, default_value = "dev")]
+    pub split: crate::candidates::Split,
 }
 
 /// `tally bench ingest`: the flags of the document-ingest benchmark.

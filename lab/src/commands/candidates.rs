@@ -89,7 +89,7 @@ fn print_report(report: &Report, misses: usize) {
 
 /// Runs `tally bench candidates`.
 pub fn bench(args: &BenchCandidatesArgs) -> anyhow::Result<()> {
-    let report = crate::candidates::bench(&args.wtq, args.tables, args.questions)?;
+    let report = crate::candidates::bench(&args.wtq, args.split, args.tables, args.questions)?;
     let show = |name: &str, ms: &[f64], found: usize| {
         println!(
             "{name:<28} p50 {:>8.2} ms  p95 {:>8.2} ms  max {:>8.2} ms  recall {:>5.1}%",
@@ -100,7 +100,7 @@ pub fn bench(args: &BenchCandidatesArgs) -> anyhow::Result<()> {
         );
     };
     println!(
-        "candidates of {} dev questions over {} tables (WikiTableQuestions, read by Tally); the corpus made ready once in {:.0} ms",
+        "candidates of {} questions over {} tables (WikiTableQuestions, read by Tally); the corpus made ready once in {:.0} ms",
         report.questions, report.tables, report.prepared_ms
     );
     show(
