@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tally_documents::tables::{RecordTable, TableSchema};
+use tally_documents::tables::{Cell, Column, ColumnKind, RecordTable, Row, TableSchema};
 
 use super::mention::{column_texts, is_stop};
 use super::plan::normalized;
@@ -22,8 +22,10 @@ pub struct TableCorpus {
 }
 
 impl TableCorpus {
-    /// Reads `tables` once.
-    pub fn new(tables: Vec<RecordTable>) -> Self {
+    /// Reads `tables` once; tables that share their columns (a sheet per year, a list split
+    /// over files) are also read as one, their union, after them.
+    pub fn new(mut tables: Vec<RecordTable>) -> Self {
+        tables.extend(unions(&tables));
         let mut words: HashMap<String, Vec<usize>> = HashMap::new();
         for (t, table) in tables.iter().enumerate() {
             let mut seen: HashSet<String> = HashSet::new();
@@ -85,5 +87,110 @@ impl TableCorpus {
         let mut ranked: Vec<(usize, usize)> = shared.into_iter().collect();
         ranked.sort_by_key(|(t, n)| (std::cmp::Reverse(*n), *t));
         ranked.into_iter().take(limit).map(|(t, _)| t).collect()
+    }
+}
+
+/// The header a union adds: where each row comes from.
+pub const UNION_SOURCE: &str = "Source";
+
+/// One table for each set of two or more tables with the same column names, in the order the
+/// set is first met: their rows one after the other, each with where it comes from (its
+/// document and context: "2024" of a sheet named so) in a first column.
+fn unions(tables: &[RecordTable]) -> Vec<RecordTable> {
+    let names = |t: &RecordTable| -> Vec<String> {
+        t.columns.iter().map(|c| normalized(&c.name)).collect()
+    };
+    let mut sets: Vec<(Vec<String>, Vec<usize>)> = Vec::new();
+    for (t, table) in tables.iter().enumerate() {
+        if table.columns.is_empty() {
+            continue;
+        }
+        let key = names(table);
+        match sets.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(t),
+            None => sets.push((key, vec![t])),
+        }
+    }
+    sets.into_iter()
+        .filter(|(_, members)| members.len() > 1)
+        .map(|(_, members)| {
+            let first = &tables[members[0]];
+            let mut columns = vec![Column {
+                header: UNION_SOURCE.to_string(),
+                name: UNION_SOURCE.to_string(),
+                kind: ColumnKind::Text,
+                values: Vec::new(),
+            }];
+            columns.extend(first.columns.iter().cloned());
+            let rows = members
+                .iter()
+                .flat_map(|&t| {
+                    let from = format!("{} {}", tables[t].document, tables[t].context);
+                    tables[t].rows.iter().map(move |row| {
+                        let mut cells = vec![Cell {
+                            text: from.clone(),
+                            number: None,
+                        }];
+                        cells.extend(row.cells.iter().cloned());
+                        Row {
+                            cells,
+                            place: row.place.clone(),
+                        }
+                    })
+                })
+                .collect();
+            RecordTable {
+                document: members
+                    .iter()
+                    .map(|&t| tables[t].document.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                context: format!("{} tables with the same columns", members.len()),
+                columns,
+                rows,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tally_documents::tables::tables_of;
+
+    fn tables(name: &str, csv: &str) -> Vec<RecordTable> {
+        tally_documents::corpus::documents::read_file(
+            csv.as_bytes(),
+            tally_documents::corpus::Format::Csv,
+            name,
+            &tally_documents::corpus::budget::ReadBudget::for_bytes(csv.len()),
+        )
+        .expect("the CSV reads")
+        .iter()
+        .flat_map(|d| tables_of(&d.text, &d.source))
+        .collect()
+    }
+
+    #[test]
+    fn tables_sharing_their_columns_are_also_read_as_one() {
+        let mut read = tables("loans-2023", "Branch,Loans\nNorth,120\nSouth,80\n");
+        read.extend(tables("loans-2024", "Branch,Loans\nNorth,150\nSouth,95\n"));
+        read.extend(tables("staff", "Name,Role\nAnn,Librarian\nBea,Porter\n"));
+        let corpus = TableCorpus::new(read);
+        assert_eq!(corpus.tables().len(), 4);
+        let union = &corpus.tables()[3];
+        assert_eq!(union.columns[0].header, UNION_SOURCE);
+        assert_eq!(union.rows.len(), 4);
+        assert!(
+            union.rows[2].cells[0].text.contains("loans-2024"),
+            "{union:?}"
+        );
+        // The loans of both years added up is a candidate only the union gives.
+        let found = super::super::candidates(
+            "how many loans were there at the north branch in total",
+            &corpus,
+            &[],
+        );
+        assert!(found.iter().any(|c| c.value == 270.0), "{found:?}");
     }
 }

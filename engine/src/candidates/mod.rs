@@ -15,7 +15,7 @@ mod mention;
 mod passages;
 mod plan;
 
-pub use corpus::TableCorpus;
+pub use corpus::{TableCorpus, UNION_SOURCE};
 pub use enumerate::{candidates, MAX_CANDIDATES, MAX_TABLES};
 pub use mention::{column_texts, mentions, Mention, Mentions};
 pub use passages::{passage_readings, DocumentPassage, MAX_PASSAGES};
