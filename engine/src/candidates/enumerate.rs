@@ -270,10 +270,7 @@ fn counts(cx: &Context<'_>, programs: &mut Vec<Program>) {
     for mention in &mentions {
         if let Test::Is(text) = &mention.condition.test {
             programs.push(one(
-                Rows::Where(vec![Condition {
-                    column: mention.condition.column,
-                    test: Test::IsNot(text.clone()),
-                }]),
+                where_one(mention.condition.column, Test::IsNot(text.clone())),
                 Operation::Count,
             ));
         }
@@ -282,13 +279,7 @@ fn counts(cx: &Context<'_>, programs: &mut Vec<Program>) {
     for &n in &m.numbers {
         for &c in &numeric {
             for how in Comparison::ALL {
-                programs.push(one(
-                    Rows::Where(vec![Condition {
-                        column: c,
-                        test: Test::Compare(how, n),
-                    }]),
-                    Operation::Count,
-                ));
+                programs.push(one(where_one(c, Test::Compare(how, n)), Operation::Count));
             }
         }
     }
@@ -330,10 +321,7 @@ fn aggregates(cx: &Context<'_>, programs: &mut Vec<Program>) {
         programs.push(one(Rows::All, Operation::MostCommon(c)));
         // Rows with nothing in a column, and with something.
         for test in [Test::Empty, Test::NotEmpty] {
-            programs.push(one(
-                Rows::Where(vec![Condition { column: c, test }]),
-                Operation::Count,
-            ));
+            programs.push(one(where_one(c, test), Operation::Count));
         }
     }
     // Rows within a span of years the question names.
@@ -362,10 +350,7 @@ fn aggregates(cx: &Context<'_>, programs: &mut Vec<Program>) {
             };
             for how in [Comparison::Above, Comparison::Below] {
                 programs.push(one(
-                    Rows::Where(vec![Condition {
-                        column: c,
-                        test: Test::Compare(how, value),
-                    }]),
+                    where_one(c, Test::Compare(how, value)),
                     Operation::Count,
                 ));
             }
@@ -507,6 +492,11 @@ fn pairs(cx: &Context<'_>, programs: &mut Vec<Program>) {
             }
         }
     }
+}
+
+/// The rows whose cell in `column` meets `test`.
+fn where_one(column: usize, test: Test) -> Rows {
+    Rows::Where(vec![Condition { column, test }])
 }
 
 fn cell_plan(row: usize, column: usize, part: usize) -> Plan {

@@ -117,11 +117,3 @@ pub fn bench(
     report.own_ms.sort_by(f64::total_cmp);
     Ok(report)
 }
-
-/// The value at quantile `q` of sorted `values`.
-pub fn quantile(values: &[f64], q: f64) -> f64 {
-    values
-        .get(((values.len() as f64 - 1.0) * q).round().max(0.0) as usize)
-        .copied()
-        .unwrap_or(0.0)
-}

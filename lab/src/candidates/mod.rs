@@ -13,7 +13,7 @@ use std::time::Instant;
 use serde::Serialize;
 use tally_engine::candidates::{candidates, Candidate};
 
-pub use bench::{bench, quantile, BenchReport};
+pub use bench::{bench, BenchReport};
 pub use collection::{read_collection, CollectionQuestion, Corpus};
 pub use wtq::{numeric_questions, TableCache, WtqQuestion};
 
@@ -68,13 +68,18 @@ impl Group {
 
     /// The candidates per question at quantile `q` (0.5 for the median).
     pub fn candidates_at(&self, q: f64) -> usize {
-        let mut sorted = self.counts.clone();
-        sorted.sort_unstable();
-        sorted
-            .get(((sorted.len() as f64 - 1.0) * q).round().max(0.0) as usize)
-            .copied()
-            .unwrap_or(0)
+        let mut sorted: Vec<f64> = self.counts.iter().map(|n| *n as f64).collect();
+        sorted.sort_by(f64::total_cmp);
+        quantile(&sorted, q) as usize
     }
+}
+
+/// The `q` quantile of `sorted` by the nearest rank (the lab's `percentile`), 0 when empty.
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    crate::commands::bench::percentile(sorted, q)
 }
 
 /// A question whose answer was not among its candidates.

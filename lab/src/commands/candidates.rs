@@ -67,12 +67,7 @@ fn print_report(report: &Report, misses: usize) {
     }
     let mut millis = report.millis.clone();
     millis.sort_by(f64::total_cmp);
-    let at = |q: f64| {
-        millis
-            .get(((millis.len() as f64 - 1.0) * q).round().max(0.0) as usize)
-            .copied()
-            .unwrap_or(0.0)
-    };
+    let at = |q: f64| quantile(&millis, q);
     println!(
         "enumeration per question: p50 {:.2} ms, p95 {:.2} ms, max {:.2} ms",
         at(0.5),
