@@ -9,7 +9,7 @@ use tally_documents::corpus::indexing::{self, Indexes};
 use tally_documents::sentence_store::index::Document;
 use tally_documents::sentence_store::split::split_sentences;
 use tally_lab::cli::bench::BenchIngestArgs;
-use tally_server::commands::corpus::{open_sentences, open_snippets};
+use tally_setup::loading::{open_sentences, open_snippets};
 
 use crate::resident;
 use crate::search::directory_megabytes;

@@ -43,13 +43,13 @@ enum LabCommand {
 }
 
 fn main() -> anyhow::Result<()> {
-    tally_server::cli::run_command(run())
+    tally_setup::process::run_command(run())
 }
 
 async fn run() -> anyhow::Result<()> {
     let command = Cli::parse().command;
     if matches!(command, LabCommand::Eval(_)) {
-        tally_server::cli::end_quietly_when_stdout_closes();
+        tally_setup::process::end_quietly_when_stdout_closes();
     }
     match command {
         LabCommand::Train(command) => train(command).await,
@@ -66,6 +66,7 @@ async fn train(command: TrainCommand) -> anyhow::Result<()> {
         TrainCommand::Instances(args) => train_instances::train(&args),
         TrainCommand::Support(args) => train_support::train(&args).await,
         TrainCommand::Trust(args) => train_trust::train_trust(&args),
+        TrainCommand::Ranker(args) => candidates::train_ranker(&args),
     }
 }
 
@@ -82,6 +83,7 @@ fn evaluate(command: EvalCommand) -> anyhow::Result<()> {
         EvalCommand::Aggregations(args) => aggregations::eval(&args),
         EvalCommand::Reading(args) => reading::eval(&args),
         EvalCommand::Candidates(args) => candidates::eval(&args),
+        EvalCommand::Tables(args) => candidates::eval_tables(&args),
     }
 }
 

@@ -8,10 +8,10 @@ use std::process::Command;
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
-use tally_types::request::Settings;
+use tally_answer::{EngineConfig, Standalone};
+use tally_types::request::{Ask, Settings};
 use tally_types::Mode;
 
-use tally_server::answering::{Answerer, EngineConfig};
 use tally_setup::flags::ModelArgs;
 
 /// Resident memory in megabytes, as `/proc/self/status` gives it: all of it, and its anonymous
@@ -131,45 +131,32 @@ pub(crate) fn measure_here(
         sentence_vectors: false,
     };
     let (encoder, _) = tally_setup::loading::encoder_of(models)?;
-    let answerer = Answerer::new(1, 1);
-    answerer.load(&config, Some(encoder));
-    answerer
-        .loaded()
+    let answerer = Standalone::load(&config, Some(encoder))
         .map_err(|e| anyhow::anyhow!("the indexes in {} did not load: {e}", dir.display()))?;
-    let ask = |answerer: &Answerer| -> anyhow::Result<()> {
-        // Commands run inside the binary's runtime, which must not block on a future.
-        std::thread::scope(|scope| {
-            scope
-                .spawn(|| -> anyhow::Result<()> {
-                    let runtime = tokio::runtime::Builder::new_current_thread()
-                        .enable_all()
-                        .build()?;
-                    runtime
-                        .block_on(answerer.answer(
-                            "how many moons does jupiter have",
-                            Mode::Count,
-                            &Settings::default(),
-                        ))
-                        .map_err(|e| anyhow::anyhow!("the count question failed: {e}"))?;
-                    runtime
-                        .block_on(answerer.answer(
-                            "how tall is the Eiffel Tower",
-                            Mode::Value,
-                            &Settings::default(),
-                        ))
-                        .map_err(|e| anyhow::anyhow!("the value question failed: {e}"))?;
-                    Ok(())
+    let ask = |answerer: &Standalone| -> anyhow::Result<()> {
+        for (q, mode, kind) in [
+            ("how many moons does jupiter have", Mode::Count, "count"),
+            ("how tall is the Eiffel Tower", Mode::Value, "value"),
+        ] {
+            answerer
+                .ask(&Ask {
+                    q: q.to_string(),
+                    mode,
+                    settings: Settings::default(),
                 })
-                .join()
-                .map_err(|_| anyhow::anyhow!("the count question panicked"))?
-        })?;
+                .map_err(|e| anyhow::anyhow!("the {kind} question failed: {e}"))?;
+        }
         Ok(())
     };
     ask(&answerer)?;
     let loaded = Resident::now();
     let after_delete = match delete {
         Some(corpus) => {
-            tally_server::ingest::delete_now(&answerer, corpus)?;
+            // As the corpus page deletes one: from both indexes, its tables forgotten, the
+            // freed memory given back.
+            tally_documents::corpus::indexing::delete(&answerer.engines().indexes(), corpus)?;
+            answerer.corpora_changed(corpus);
+            tally_setup::process::give_back_freed();
             ask(&answerer)?;
             Some(Resident::now())
         }

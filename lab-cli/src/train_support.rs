@@ -22,8 +22,8 @@ use tally_lab::count::training::settings::TrainSettings;
 use tally_types::request::{question_key, Ask, Settings};
 use tally_types::{AnswerBody, FeedbackPart, Mode, Verdict};
 
+use tally_answer::{EngineConfig, Standalone};
 use tally_lab::cli::TrainSupportArgs;
-use tally_server::answering::{unobserved, Answerer};
 use tally_store::review::Judgment;
 
 const FOLDS: usize = 5;
@@ -153,14 +153,20 @@ async fn support_rows(
     args: &TrainSupportArgs,
     judged: &[Judged],
 ) -> anyhow::Result<Vec<(SupportFeatures, bool)>> {
-    let answerer = Answerer::new(1, 0);
-    tally_server::commands::service::load(
-        &answerer,
-        &args.models,
-        &args.corpus,
-        &args.search_index,
-    )
-    .await?;
+    // Loaded as the server loads its engines, and asked through the same decision.
+    let config = EngineConfig {
+        snippet_index: args.corpus.index.clone(),
+        sentence_index: args.search_index.clone(),
+        data_dir: args.corpus.data_dir(),
+        span_model: args.models.span_model.clone(),
+        reader_context_chars: args.models.reader_context_chars(),
+        reader_weights: args.models.reader_weights,
+        sentence_vectors: false,
+    };
+    let (encoder, _) = tally_setup::loading::encoder_of(&args.models)?;
+    let answerer = tokio::task::spawn_blocking(move || Standalone::load(&config, Some(encoder)))
+        .await
+        .context("loading the corpora and models crashed")??;
     let mut rows = Vec::with_capacity(judged.len());
     for j in judged {
         let ask = Ask {
@@ -168,8 +174,7 @@ async fn support_rows(
             mode: Mode::Count,
             settings: Settings::default(),
         };
-        let checked = answerer.check(&ask)?;
-        let answer = answerer.answer_checked(&checked, unobserved()).await?;
+        let answer = answerer.ask(&ask)?;
         let AnswerBody::Count(count) = answer.answer else {
             continue;
         };

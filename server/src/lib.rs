@@ -13,7 +13,6 @@ mod error;
 mod http;
 pub mod ingest;
 mod login_throttle;
-mod memory;
 mod rate_limit;
 pub mod serve;
 mod sources;

@@ -83,3 +83,19 @@ pub fn load_pipeline(models: &ModelArgs) -> anyhow::Result<CountPipeline> {
         None => "the built-in span model could not be loaded".to_string(),
     })
 }
+
+/// The snippet index in `dir`, created when there is none.
+pub fn open_snippets(dir: &Path) -> anyhow::Result<SnippetIndex> {
+    SnippetIndex::open_or_create(dir)
+        .with_context(|| format!("the snippet index in {} could not be opened", dir.display()))
+}
+
+/// The sentence index in `dir`, created when there is none.
+pub fn open_sentences(dir: &Path) -> anyhow::Result<SentenceIndex> {
+    SentenceIndex::open_or_create(dir).with_context(|| {
+        format!(
+            "the sentence index in {} could not be opened",
+            dir.display()
+        )
+    })
+}

@@ -14,6 +14,7 @@ mod enumerate;
 mod mention;
 mod passages;
 mod plan;
+pub mod rank;
 
 pub use corpus::{TableCorpus, UNION_SOURCE};
 pub use enumerate::{candidates, MAX_CANDIDATES, MAX_TABLES};

@@ -4,6 +4,7 @@
 
 mod bench;
 mod collection;
+pub mod ranker;
 mod wtq;
 
 use std::collections::BTreeMap;
@@ -184,7 +185,7 @@ fn kind_of(question: &str) -> &'static str {
 }
 
 /// The question's type by its opening words.
-fn type_of(question: &str) -> &'static str {
+pub(crate) fn type_of(question: &str) -> &'static str {
     let q = question.to_lowercase();
     if q.contains("how many") {
         "how many"

@@ -47,6 +47,33 @@ pub enum EvalCommand {
     /// questions with a number for answer whose right answer is among the candidates, per kind,
     /// question type and table format, and the candidates per question.
     Candidates(EvalCandidatesArgs),
+    /// The candidate ranker on WikiTableQuestions (issue 99): questions with a number for
+    /// answer, each over its own table; right, wrong and declined per question type, top-1
+    /// accuracy, calibration (ECE and a reliability table).
+    Tables(EvalTablesArgs),
+}
+
+/// `tally-lab eval tables`: the flags of the candidate ranker's evaluation.
+#[derive(Debug, Clone, Args)]
+pub struct EvalTablesArgs {
+    /// WikiTableQuestions' directory (`random-split-1-dev.tsv`, `csv/`).
+    #[arg(long, default_value = "../shared/data/wtq")]
+    pub wtq: PathBuf,
+    /// Which questions: `dev` (measure) or `train` (what it was trained on).
+    #[arg(long, value_enum, default_value = "dev")]
+    pub split: crate::candidates::Split,
+    /// How each table is read: from its CSV, or from the HTML page Wikipedia wrote.
+    #[arg(long, value_enum, default_value = "csv")]
+    pub format: crate::candidates::TableFormat,
+    /// A model other than the shipped one.
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
+    /// Read at most this many questions (all when absent).
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Print the figures as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `tally eval reading`: the flags of the reading evaluation.

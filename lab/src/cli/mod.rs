@@ -8,9 +8,9 @@ mod train;
 pub use eval::{
     EvalAggregationsArgs, EvalCandidatesArgs, EvalCnpArgs, EvalCommand, EvalCountArgs,
     EvalExtractionArgs, EvalFeedbackArgs, EvalInstancesArgs, EvalOwnDocumentsArgs, EvalReadingArgs,
-    EvalRetrievalArg, EvalSearchArgs, EvalValueArgs,
+    EvalRetrievalArg, EvalSearchArgs, EvalTablesArgs, EvalValueArgs,
 };
 pub use train::{
-    TrainCommand, TrainCountSpansArgs, TrainInstancesArgs, TrainSearchRankerArgs, TrainSupportArgs,
-    TrainTokenVectorsArgs, TrainTrustArgs,
+    TrainCommand, TrainCountSpansArgs, TrainInstancesArgs, TrainRankerArgs, TrainSearchRankerArgs,
+    TrainSupportArgs, TrainTokenVectorsArgs, TrainTrustArgs,
 };

@@ -32,6 +32,46 @@ pub enum TrainCommand {
     /// evaluations write (`--trust-features`), tuning half only, cross-validated by document;
     /// the bound chosen out of fold for at most 3% of all questions answered wrongly.
     Trust(TrainTrustArgs),
+    /// The candidate ranker (issue 99): one log-linear model over every candidate answer,
+    /// trained on WikiTableQuestions' train split (the candidates equal to the gold answer its
+    /// positives); its calibration curve and bound fitted out of fold, folds by table.
+    Ranker(TrainRankerArgs),
+}
+
+/// `tally-lab train ranker`: the flags of the candidate ranker's training.
+#[derive(Debug, Clone, Args)]
+pub struct TrainRankerArgs {
+    /// WikiTableQuestions' directory (`random-split-1-train.tsv`, `csv/`).
+    #[arg(long, default_value = "../shared/data/wtq")]
+    pub wtq: PathBuf,
+    /// Where the model is written (the engine embeds `engine/data/candidate-ranker.json`).
+    #[arg(long, default_value = "engine/data/candidate-ranker.json")]
+    pub out: PathBuf,
+    /// Folds of the out-of-fold probabilities (by table).
+    #[arg(long, default_value_t = 5)]
+    pub folds: usize,
+    /// Passes over the training questions (4: chosen out of fold on the train split).
+    #[arg(long, default_value_t = 4)]
+    pub epochs: usize,
+    /// The share of all questions the bound lets be answered wrongly, out of fold.
+    #[arg(long, default_value_t = 0.08)]
+    pub max_wrong: f64,
+    /// Train on at most this many questions (all when absent).
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Print this many out-of-fold misses of the train split (the dev split is not looked
+    /// into).
+    #[arg(long, default_value_t = 0)]
+    pub misses: usize,
+    /// AdaGrad's step.
+    #[arg(long, default_value_t = 0.1)]
+    pub rate: f64,
+    /// The L2 penalty per step.
+    #[arg(long, default_value_t = 1e-5)]
+    pub l2: f64,
+    /// Do not write the model (a run to look into the misses or compare settings).
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// `tally train trust`: the flags of the answer gates' training.

@@ -1,25 +1,23 @@
 //! `tally eval aggregations`: questions that count, add up, average or compare a table's rows
 //! under a condition (issue 74), over the collection in `tests/fixtures/aggregations` (tables
 //! in CSV, Markdown and HTML written for the project, with questions written before any
-//! aggregation code was tuned, some unanswerable). Each question is answered as the service
-//! answers it over an uploaded corpus: an aggregation when the records decide one, else the
-//! count pipeline (a count question) or the value reader; right, wrong and declined per
-//! operation and half (the `half` field), and how each answer was reached.
+//! aggregation code was tuned, some unanswerable). Each question is asked as the home page asks
+//! it over an uploaded corpus, through the one answer decision: an aggregation when the records
+//! decide one, else the count pipeline (a count question) or the value reader; right, wrong and
+//! declined per operation and half (the `half` field), and how each answer was reached.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::Context;
 use serde::Deserialize;
+use tally_answer::Engines;
 use tally_documents::corpus::indexing::{self, Indexes};
-use tally_documents::sentence_store::index::SentenceIndex;
-use tally_documents::snippet_index::SnippetIndex;
 use tally_documents::tables::MemoryRecords;
-use tally_engine::count::pipeline::carry_on;
-use tally_engine::detect_kind;
-use tally_engine::value::{answer_with_tables, parse_question, ValueSettings};
-use tally_types::QuestionKind;
+use tally_types::count::Retrieval;
+use tally_types::{AnswerBody, Mode};
 
+use super::asked::Asking;
 use super::own_documents::read_documents_dir;
 use crate::cli::EvalAggregationsArgs;
 use crate::trust::{TrustLine, TrustLog};
@@ -47,6 +45,7 @@ enum Route {
     Aggregation,
     Stated,
     Value,
+    Search,
 }
 
 impl Route {
@@ -55,6 +54,7 @@ impl Route {
             Route::Aggregation => "records",
             Route::Stated => "count reader",
             Route::Value => "value reader",
+            Route::Search => "search",
         }
     }
 }
@@ -96,7 +96,19 @@ pub fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
     )?;
     // The tables as a server reads them back from its snippet index.
     let records = MemoryRecords::from_snippet_index_corpora(&snippets, &snippets.corpora()?)?;
-    let pipeline = load_pipeline(&args.models)?;
+    let engines = Engines {
+        corpora_at_load: snippets.corpora()?,
+        snippets: std::sync::Arc::new(snippets),
+        pipeline: std::sync::Arc::new(load_pipeline(&args.models)?),
+        sentences,
+        encoder: None,
+        examples: Default::default(),
+    };
+    let asking = Asking {
+        engines: &engines,
+        records: &records,
+        records_first: !args.without_records,
+    };
     let mut settings = args.settings.0.clone();
     settings.corpus = (!args.all_corpora).then(|| CORPUS.to_string());
 
@@ -105,9 +117,7 @@ pub fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
     let mut misses = Vec::new();
     let mut trust_log = TrustLog::open(args.trust_features.as_deref())?;
     for case in &cases {
-        let answered = answer_case(
-            args, case, &settings, &records, &pipeline, &snippets, &sentences,
-        )?;
+        let answered = answer_case(args, case, &settings, &asking)?;
         trust_log.write(&TrustLine {
             kind: answered.kind.into(),
             setting: format!(
@@ -219,71 +229,43 @@ fn print_report(
     }
 }
 
-/// A question answered as the service answers it over the corpus: the records first (unless
-/// `--without-records`), else the count reader for a count question, else the value reader.
+/// A question asked as the home page asks it (the kind detected), through the one decision:
+/// the answer as the readers gave it, then as the gates let it through (unless
+/// `--without-trust`).
 fn answer_case(
     args: &EvalAggregationsArgs,
     case: &AggregationCase,
     settings: &tally_types::CountSettings,
-    records: &MemoryRecords,
-    pipeline: &tally_engine::count::CountPipeline,
-    snippets: &SnippetIndex,
-    sentences: &SentenceIndex,
+    asking: &Asking<'_>,
 ) -> anyhow::Result<Answered> {
-    // The corpus chosen, or every corpus the index holds (issue 86), as the service plans.
-    let scope = match &settings.corpus {
-        Some(corpus) => vec![corpus.clone()],
-        None => records.corpora(),
+    let mut answer = asking.ungated(&case.question, Mode::Auto, settings)?.answer;
+    let (raw, kind, features) = match &answer {
+        AnswerBody::Count(count) => (
+            given_count(count),
+            "count",
+            tally_engine::trust::count_features(count),
+        ),
+        AnswerBody::Value(value) => (
+            given_value(value),
+            "value",
+            tally_engine::trust::value_features(value),
+        ),
+        AnswerBody::Search(_) => (given_nothing(), "search", None),
     };
-    let over_records = (!args.without_records)
-        .then(|| {
-            tally_engine::records::answer_over(&case.question, settings, records, &scope)
-                .unwrap_or_else(|e| match e {})
-        })
-        .flatten();
-    let gate = !args.without_trust;
-    // A count answer, from the records or the count reader: one gate for both.
-    let counted = match over_records {
-        Some(answer) => Some((answer, Route::Aggregation)),
-        None if detect_kind(&case.question, false).kind == QuestionKind::Count => Some((
-            pipeline.answer_from_index(snippets, &case.question, settings, &mut carry_on)?,
-            Route::Stated,
-        )),
-        None => None,
+    if !args.without_trust {
+        tally_answer::gate(&mut answer);
+    }
+    let given = match &answer {
+        AnswerBody::Count(count) => given_count(count),
+        AnswerBody::Value(value) => given_value(value),
+        AnswerBody::Search(_) => given_nothing(),
     };
-    let answered = if let Some((mut answer, route)) = counted {
-        let features = tally_engine::trust::count_features(&answer);
-        let raw = given_count(&answer, route);
-        if gate {
-            tally_engine::trust::check_count(&mut answer);
-        }
-        Answered {
-            raw,
-            given: given_count(&answer, route),
-            kind: "count",
-            features,
-        }
-    } else {
-        let mut answer = answer_with_tables(
-            &parse_question(&case.question),
-            snippets,
-            settings.corpus.as_deref(),
-            sentences.observations(),
-            &ValueSettings::default(),
-        )?;
-        let features = tally_engine::trust::value_features(&answer);
-        let raw = given_value(&answer);
-        if gate {
-            tally_engine::trust::check_value(&mut answer);
-        }
-        Answered {
-            raw,
-            given: given_value(&answer),
-            kind: "value",
-            features,
-        }
-    };
-    Ok(answered)
+    Ok(Answered {
+        raw,
+        given,
+        kind,
+        features,
+    })
 }
 
 /// A question's answer as the readers gave it and as the gates let it through, with the
@@ -295,7 +277,12 @@ struct Answered {
     features: Option<Vec<f64>>,
 }
 
-fn given_count(answer: &tally_types::count::CountAnswer, route: Route) -> Given {
+/// A count: from the records when they decided it, else read by the count reader.
+fn given_count(answer: &tally_types::count::CountAnswer) -> Given {
+    let route = match answer.retrieval {
+        Retrieval::Records => Route::Aggregation,
+        _ => Route::Stated,
+    };
     let note = match &answer.aggregation {
         Some(a) if answer.count.is_some() => a.explanation(),
         _ => answer.abstention.clone().unwrap_or_default(),
@@ -319,6 +306,16 @@ fn given_value(answer: &tally_types::value::ValueAnswer) -> Given {
             .clone()
             .or_else(|| answer.note.clone())
             .unwrap_or_default(),
+    }
+}
+
+/// A search's sentences give no number.
+fn given_nothing() -> Given {
+    Given {
+        value: None,
+        name: None,
+        route: Route::Search,
+        note: "answered as a search".to_string(),
     }
 }
 

@@ -1,12 +1,16 @@
-//! `tally eval candidates`: the candidates' oracle recall on WikiTableQuestions (issue 98).
+//! `tally eval candidates`: the candidates' oracle recall on WikiTableQuestions (issue 98);
+//! `tally-lab train ranker` and `tally-lab eval tables`: the ranker that chooses among them
+//! (issue 99).
 
-use anyhow::bail;
+use anyhow::{bail, Context};
+use tally_engine::candidates::rank::{Ranker, Scorer};
 
+use crate::candidates::ranker::{self, Training};
 use crate::candidates::{
     evaluate, evaluate_collection, numeric_questions, quantile, read_collection, Report, Split,
 };
 use crate::cli::bench::BenchCandidatesArgs;
-use crate::cli::EvalCandidatesArgs;
+use crate::cli::{EvalCandidatesArgs, EvalTablesArgs, TrainRankerArgs};
 
 /// Runs `tally eval candidates`.
 pub fn eval(args: &EvalCandidatesArgs) -> anyhow::Result<()> {
@@ -112,5 +116,114 @@ pub fn bench(args: &BenchCandidatesArgs) -> anyhow::Result<()> {
         "ratio of p50s: {:.1}x",
         quantile(&report.corpus_ms, 0.5) / quantile(&report.own_ms, 0.5).max(1e-9)
     );
+    Ok(())
+}
+
+/// Runs `tally-lab train ranker`: the ranker trained on the train split, written to `--out`.
+pub fn train_ranker(args: &TrainRankerArgs) -> anyhow::Result<()> {
+    let mut questions = numeric_questions(&args.wtq, Split::Train)?;
+    if let Some(limit) = args.limit {
+        questions.truncate(limit);
+    }
+    let examples = ranker::examples(&args.wtq, &questions, crate::candidates::TableFormat::Csv)?;
+    let training = Training {
+        epochs: args.epochs,
+        rate: args.rate,
+        l2: args.l2,
+    };
+    let (model, held) = ranker::train_ranker(&examples, args.folds, args.max_wrong, training);
+    let share = |n: usize| 100.0 * n as f64 / held.questions.max(1) as f64;
+    println!(
+        "out of fold ({} folds by table): top-1 {:.1}% (in sample {:.1}%); at the bound {:.1}% \
+         right, {:.1}% wrong",
+        args.folds,
+        share(held.top_right),
+        share(held.fitted),
+        share(held.right),
+        share(held.wrong)
+    );
+    println!(
+        "trained on {} questions ({} with the answer among the candidates): {} weights, \
+         curve slope {:.3}, intercept {:.3}, bound {:.3} (out of fold, at most {:.0}% of \
+         questions wrong)",
+        examples.len(),
+        examples
+            .iter()
+            .filter(|e| e.positive.iter().any(|p| *p))
+            .count(),
+        model.weights.len(),
+        model.slope,
+        model.intercept,
+        model.bound,
+        100.0 * args.max_wrong
+    );
+    for miss in held.misses.iter().take(args.misses) {
+        println!("miss: {miss}");
+    }
+    if args.dry_run {
+        return Ok(());
+    }
+    let json = serde_json::to_string(&model)?;
+    std::fs::write(&args.out, json + "\n")
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    println!("written to {}", args.out.display());
+    Ok(())
+}
+
+/// Runs `tally-lab eval tables`: the ranker's answers on a split.
+pub fn eval_tables(args: &EvalTablesArgs) -> anyhow::Result<()> {
+    let loaded;
+    let scorer = match &args.model {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let model: Ranker = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not a candidate ranker", path.display()))?;
+            loaded = Scorer::new(model);
+            &loaded
+        }
+        None => Scorer::shipped(),
+    };
+    let mut questions = numeric_questions(&args.wtq, args.split)?;
+    if let Some(limit) = args.limit {
+        questions.truncate(limit);
+    }
+    let examples = ranker::examples(&args.wtq, &questions, args.format)?;
+    let report = ranker::evaluate(&examples, scorer);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(());
+    }
+    println!(
+        "the candidate ranker on WikiTableQuestions {:?} (questions with a number for answer, \
+         each over its own table); given when the calibrated probability is at least {:.3}",
+        args.split, scorer.ranker.bound
+    );
+    println!(
+        "{:<20} {:>9} {:>8} {:>8} {:>9} {:>10} {:>11}",
+        "group", "questions", "right %", "wrong %", "declined", "top-1 %", "reachable %"
+    );
+    for (name, t) in &report.groups {
+        let share = |n: usize| 100.0 * n as f64 / t.questions.max(1) as f64;
+        println!(
+            "{:<20} {:>9} {:>7.1}% {:>7.1}% {:>9} {:>9.1}% {:>10.1}%",
+            name,
+            t.questions,
+            share(t.right),
+            share(t.wrong),
+            t.questions - t.right - t.wrong,
+            share(t.top_right),
+            share(t.reachable)
+        );
+    }
+    println!(
+        "calibration: ECE {:.3}; among answers given, {:.1}% right",
+        report.ece,
+        100.0 * report.sure_right_share
+    );
+    println!("reliability (questions, mean probability, share right):");
+    for (n, mean, right) in &report.reliability {
+        println!("  {n:>5}  {mean:.3}  {right:.3}");
+    }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! turns its typed flags into a run of the lab and prints the papers' metrics.
 
 pub mod aggregations;
+pub mod asked;
 pub mod bench;
 pub mod candidates;
 pub mod count;

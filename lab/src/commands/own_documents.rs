@@ -13,14 +13,16 @@ use std::path::{Path, PathBuf};
 use crate::trust::{TrustLine, TrustLog};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 use tally_documents::corpus::documents;
 use tally_documents::corpus::indexing::{self, Indexes};
 use tally_documents::sentence_store::index::{Document, SentenceIndex};
-use tally_documents::snippet_index::SnippetIndex;
-use tally_documents::tables::MemoryRecords;
-use tally_engine::count::pipeline::carry_on;
-use tally_engine::value::{parse_question, ValueSettings};
 
+use tally_answer::Engines;
+use tally_documents::tables::MemoryRecords;
+use tally_types::{AnswerBody, Mode};
+
+use super::asked::Asking;
 use super::own_document_instances::InstanceCheck;
 use super::own_document_values::{
     judge, judge_as_sure, judge_records, read_values, Outcome, OwnValueQuestion,
@@ -347,13 +349,32 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
         &mut |_| {},
     )?;
     let mut misses = Vec::new();
+    // The tables as a server reads them back from its snippet index.
     let records = MemoryRecords::from_snippet_index_corpora(&snippets, &snippets.corpora()?)?;
+    let snippets = Arc::new(snippets);
+    let pipeline = Arc::new(load_pipeline(&args.models)?);
+    let engines_over = |sentences: SentenceIndex| -> anyhow::Result<Engines> {
+        Ok(Engines {
+            corpora_at_load: snippets.corpora()?,
+            snippets: Arc::clone(&snippets),
+            pipeline: Arc::clone(&pipeline),
+            sentences,
+            encoder: None,
+            examples: Default::default(),
+        })
+    };
+    let alone = engines_over(alone)?;
+    let with_distractors = engines_over(with_distractors)?;
     let mut instances = InstanceCheck::read(&args.dir)?;
-    let counts = count_tallies(args, &collection, &snippets, &mut instances, &mut misses)?;
+    let asking = Asking {
+        engines: &with_distractors,
+        records: &records,
+        records_first: true,
+    };
+    let counts = count_tallies(args, &collection, &asking, &mut instances, &mut misses)?;
     let values = value_tallies(
         args,
         &collection,
-        &snippets,
         &records,
         [
             ("documents", &alone),
@@ -402,14 +423,13 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Answers every value question in each setting (the records first over the documents'
-/// corpus, as the service does); tallies them and notes the misses.
+/// Answers every value question in each setting, as the home page asks it (the records first);
+/// tallies them and notes the misses.
 fn value_tallies(
     args: &EvalOwnDocumentsArgs,
     collection: &Collection,
-    snippets: &SnippetIndex,
     records: &MemoryRecords,
-    settings: [(&'static str, &SentenceIndex); 2],
+    settings: [(&'static str, &Engines); 2],
     misses: &mut Vec<String>,
 ) -> anyhow::Result<Tallies> {
     let mut values = Tallies::new();
@@ -419,17 +439,21 @@ fn value_tallies(
         .as_ref()
         .map(|path| std::fs::File::create(path).map(std::io::BufWriter::new))
         .transpose()?;
-    for (setting, index) in settings {
+    for (setting, engines) in settings {
         if args.documents_only && setting != "documents" {
             continue;
         }
         // The documents alone keep to their corpus; with distractors, every corpus is read.
         let corpus = (setting == "documents").then_some(CORPUS);
         for q in &collection.values {
-            // As the service answers over a chosen corpus: its tables first (issue 74).
-            // Over every corpus when none is chosen, as the service plans (issue 86).
-            let scope = records_scope(records, corpus);
-            let over_records = over_records(&q.question, &corpus_settings(corpus), records, &scope);
+            // Asked as the home page asks it, through the one decision: the tables in scope
+            // first (issues 74 and 86), then the kind detected.
+            let asking = Asking {
+                engines,
+                records,
+                records_first: true,
+            };
+            let answer = asking.ungated(&q.question, Mode::Auto, &corpus_settings(corpus))?;
             // The outcome and what was given, from the records or the value reader.
             let line = |kind: &str, given: bool, right: bool, features| TrustLine {
                 kind: kind.into(),
@@ -441,44 +465,32 @@ fn value_tallies(
                 right,
                 features,
             };
-            let (outcome, given) = match over_records {
-                Some(mut over_records) => {
-                    let right = judge_records(&over_records, q.answer.as_deref());
+            let (outcome, given) = match answer.answer {
+                AnswerBody::Count(mut counted) => {
+                    let right = judge_records(&counted, q.answer.as_deref());
                     trust_log.write(&line(
                         "count",
-                        over_records.count.is_some(),
+                        counted.count.is_some(),
                         right == Outcome::Right,
-                        tally_engine::trust::count_features(&over_records),
+                        tally_engine::trust::count_features(&counted),
                     ))?;
                     if !args.without_trust {
-                        tally_engine::trust::check_count(&mut over_records);
+                        tally_engine::trust::check_count(&mut counted);
                     }
+                    let given = counted.count.map_or("nothing".into(), |v| v.to_string());
+                    let by = match counted.retrieval {
+                        tally_types::count::Retrieval::Records => "over the records",
+                        _ => "by the count reader",
+                    };
                     (
-                        judge_records(&over_records, q.answer.as_deref()),
-                        format!(
-                            "{} over the records",
-                            over_records
-                                .count
-                                .map_or("nothing".to_string(), |v| v.to_string())
-                        ),
+                        judge_records(&counted, q.answer.as_deref()),
+                        format!("{given} {by}"),
                     )
                 }
-                None => {
-                    let mut answer = tally_engine::value::answer_with_tables(
-                        &parse_question(&q.question),
-                        snippets,
-                        corpus,
-                        index.observations(),
-                        &ValueSettings::default(),
-                    )?;
-                    if let (Some(support), Some(out)) = (answer.support(), supports.as_mut()) {
-                        let line = serde_json::json!({
-                            "setting": setting,
-                            "half": Half::of(&q.question).name(),
-                            "question": q.question,
-                            "support": support,
-                            "right": judge_as_sure(&answer, q.answer.as_deref()) == Outcome::Right,
-                        });
+                AnswerBody::Value(mut answer) => {
+                    if let (Some(line), Some(out)) =
+                        (support_line(setting, q, &answer), supports.as_mut())
+                    {
                         writeln!(out, "{line}")?;
                     }
                     let as_given = judge(&answer, q.answer.as_deref());
@@ -499,6 +511,14 @@ fn value_tallies(
                         ),
                     )
                 }
+                // A search gives sentences, no value.
+                AnswerBody::Search(_) => (
+                    match q.answer {
+                        Some(_) => Outcome::Declined,
+                        None => Outcome::Right,
+                    },
+                    "no answer (answered as a search)".to_string(),
+                ),
             };
             let half = Half::of(&q.question);
             let kind = collection.kind_of(&q.document);
@@ -523,6 +543,22 @@ fn value_tallies(
     Ok(values)
 }
 
+/// A line of the value-support file (`--value-supports`): a value's support and whether it
+/// would be right given as sure.
+fn support_line(
+    setting: &str,
+    q: &OwnValueQuestion,
+    answer: &tally_types::ValueAnswer,
+) -> Option<serde_json::Value> {
+    Some(serde_json::json!({
+        "setting": setting,
+        "half": Half::of(&q.question).name(),
+        "question": q.question,
+        "support": answer.support()?,
+        "right": judge_as_sure(answer, q.answer.as_deref()) == Outcome::Right,
+    }))
+}
+
 /// The name of the rows that hold every kind of document.
 const ALL_KINDS: &str = "all";
 
@@ -534,40 +570,18 @@ fn corpus_settings(corpus: Option<&str>) -> tally_types::CountSettings {
     }
 }
 
-/// The corpora a question is planned over: the one chosen, or every corpus that holds tables.
-fn records_scope(records: &MemoryRecords, corpus: Option<&str>) -> Vec<String> {
-    match corpus {
-        Some(corpus) => vec![corpus.to_string()],
-        None => records.corpora(),
-    }
-}
-
-/// The answer over the records of `scope`, as the service computes it.
-fn over_records(
-    question: &str,
-    settings: &tally_types::CountSettings,
-    records: &MemoryRecords,
-    scope: &[String],
-) -> Option<tally_types::CountAnswer> {
-    tally_engine::records::answer_over(question, settings, records, scope)
-        .unwrap_or_else(|e| match e {})
-}
-
 /// Answers every count question in both settings; tallies them, notes the instances and the
 /// misses.
 fn count_tallies(
     args: &EvalOwnDocumentsArgs,
     collection: &Collection,
-    snippets: &SnippetIndex,
+    asking: &Asking<'_>,
     instances: &mut InstanceCheck,
     misses: &mut Vec<String>,
 ) -> anyhow::Result<Tallies> {
-    let pipeline = load_pipeline(&args.models)?;
     let base = args.settings.0.clone();
     let mut tallies = Tallies::new();
     let mut trust_log = TrustLog::open(args.trust_features.as_deref())?;
-    // As the service answers: the tables in scope first (issues 74 and 86).
-    let records = MemoryRecords::from_snippet_index_corpora(snippets, &snippets.corpora()?)?;
     for (setting, corpus) in SETTINGS {
         if args.documents_only && corpus.is_none() {
             continue;
@@ -575,14 +589,17 @@ fn count_tallies(
         let mut settings = base.clone();
         settings.corpus = corpus.map(str::to_string);
         for q in &collection.questions {
-            let scope = records_scope(&records, corpus);
-            let over_records = over_records(&q.question, &settings, &records, &scope);
-            let mut answer = match over_records {
-                Some(answer) => answer,
-                None => {
-                    pipeline.answer_from_index(snippets, &q.question, &settings, &mut carry_on)?
-                }
+            // Asked as a count question, through the one decision: the tables in scope first
+            // (issues 74 and 86), then the count pipeline.
+            let AnswerBody::Count(answer) =
+                asking.ungated(&q.question, Mode::Count, &settings)?.answer
+            else {
+                anyhow::bail!(
+                    "the count question “{}” was not answered as a count",
+                    q.question
+                );
             };
+            let mut answer = *answer;
             let outcome_of = |count: Option<f64>| match (count, q.answer) {
                 (None, None) => Outcome::Right,
                 (None, Some(_)) => Outcome::Declined,

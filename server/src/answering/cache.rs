@@ -5,17 +5,8 @@ use super::*;
 /// Answers kept in the cache.
 pub(super) const CACHE_ENTRIES: usize = 256;
 
-/// What a cached answer is computed from: a value answer asked with other count settings, or
-/// shown in another unit, is the same answer.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub(super) struct CacheKey {
-    /// The question, case and spacing aside.
-    pub(super) question: String,
-    pub(super) mode: Mode,
-    pub(super) kind: QuestionKind,
-    /// The settings its kind is computed from, as JSON.
-    pub(super) settings: String,
-}
+/// What a cached answer is computed from (the decision names it).
+pub(super) use tally_answer::AnswerKey as CacheKey;
 
 /// Recent answers by question, mode and settings, oldest evicted first.
 #[derive(Default)]
@@ -44,6 +35,7 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tally_types::QuestionKind;
 
     #[test]
     fn the_cache_evicts_the_oldest() {

@@ -4,54 +4,32 @@
 //! kept in a small cache (a popular demo question is answered once, not once per visitor).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use serde::Serialize;
-use tally_documents::snippet_index::SnippetIndex;
-use tally_engine::count::CountPipeline;
-use tally_engine::records::{answer_over, RecordSource as _};
-use tally_types::count::answer::StageTiming;
-use tally_types::CountSettings;
-
-use tally_documents::sentence_store::SentenceIndex;
+use tally_answer::{Around, Corpora, HeldTables, Limits, Options, Sources, Tables};
 use tally_encoder::Encoder;
-use tally_engine::search::{search_in, SearchSettings};
-use tally_engine::value::{answer_with_tables, parse_question, ValueSettings};
-use tally_engine::{detect_kind, KindDecision};
 use tally_store::db::Database;
-use tally_types::count::{SnippetOrigin, SnippetSource};
-use tally_types::request::{clean_text, Ask, Settings};
-use tally_types::QuestionKind;
+use tally_types::count::answer::StageTiming;
+use tally_types::request::{Ask, Settings};
 use tally_types::ValueAnswer;
 use tally_types::{Answer, AnswerBody, Mode};
 
-use tally_engine::choices::SearchChoices;
-
-use crate::sources::{FetchSnippets as _, Fetched, LocalIndex, WebSource};
+use crate::sources::{WebOnRuntime, WebSource};
 
 mod cache;
-mod check;
-mod dispatch;
-mod engines;
-mod error;
-mod records;
-mod scope;
 mod slots;
-mod suggest;
 mod summary;
 mod vectors;
 
-use cache::{Cache, CacheKey};
-use check::{check_corpus, decide_kind};
-pub use check::{count_settings, search_settings, validate_question, Checked};
-use dispatch::answer_with;
-use engines::load_engines;
-pub use engines::{Engines, ExampleQuestions, LoadFailure};
-pub use error::{AnswerError, Refused};
-use slots::{Slot, Slots};
+use cache::Cache;
+use slots::Slot;
+use slots::Slots;
 pub use summary::summary_of;
+pub use tally_answer::{
+    count_settings, search_settings, validate_question, AnswerError, Checked, EngineConfig,
+    Engines, ExampleQuestions, LoadFailure, Refused,
+};
 
 /// Told about each stage of an answer as it finishes.
 pub type StageObserver = Arc<dyn Fn(&StageTiming) + Send + Sync>;
@@ -77,7 +55,7 @@ pub struct Answerer {
     /// ask`), the tables are read back from the snippet index.
     records: Option<Database>,
     /// The tables read back from the snippet index, per corpus (without a database).
-    held_tables: Arc<records::HeldTables>,
+    held_tables: Arc<HeldTables>,
     /// Corpora being indexed (from the database) right now: not offered and not asked, so that
     /// no answer comes from half a corpus.
     /// Corpora hidden from questions, and why.
@@ -94,18 +72,6 @@ enum Hidden {
     Indexing,
     /// Being deleted: a question about it finds no such corpus.
     Dropping,
-}
-
-/// Whether a count question's settings make it costly: more snippets than the default, or an
-/// instance scoring that runs the reader over them. Costly questions never hold the last answer
-/// slot (see `slots`).
-fn is_costly(count: &CountSettings) -> bool {
-    use tally_types::count::InstanceScoring;
-    count.snippets > tally_types::count::DEFAULT_SNIPPETS
-        || matches!(
-            count.instances,
-            InstanceScoring::Reader | InstanceScoring::ReaderTypeCompatibility
-        )
 }
 
 /// Seconds a refused asker is told to wait: about one answer's time.
@@ -129,25 +95,6 @@ impl Drop for Wanted {
     fn drop(&mut self) {
         self.0.store(false, Ordering::Release);
     }
-}
-
-/// Paths and models the service loads from.
-#[derive(Debug, Clone)]
-pub struct EngineConfig {
-    /// The snippet index's directory (count questions).
-    pub snippet_index: PathBuf,
-    /// The sentence index's directory (value questions, quantity search).
-    pub sentence_index: PathBuf,
-    /// The data sets' directory, when there is one.
-    pub data_dir: Option<PathBuf>,
-    /// A span model other than the built-in one.
-    pub span_model: Option<PathBuf>,
-    /// Characters of its sentence the count reader reads on each side of a count.
-    pub reader_context_chars: usize,
-    /// The count reader's weights.
-    pub reader_weights: tally_engine::count::span_model::ReaderWeights,
-    /// Whether the sentences' vectors are computed in the background (issue 76).
-    pub sentence_vectors: bool,
 }
 
 impl Answerer {
@@ -195,20 +142,10 @@ impl Answerer {
         self.web.as_deref()
     }
 
-    /// A slot to compute an answer in: at once, after waiting in the bounded queue (served
-    /// fairly between the askers' addresses), or refused. Owned, so that the computation holds
-    /// it until it ends, whether or not its asker waits.
-    async fn permit(&self, costly: bool) -> Result<Slot, AnswerError> {
-        self.slots
-            .take(crate::login_throttle::Attempt::client(), costly)
-            .await
-            .map_err(|_| AnswerError::Busy(BUSY_RETRY_AFTER_S))
-    }
-
     /// Loads the corpora (ingesting the default corpus into empty indexes) and the span model;
     /// blocking, meant for a background thread. The encoder is the server's, loaded already.
     pub fn load(&self, config: &EngineConfig, encoder: Option<Arc<Encoder>>) {
-        let loaded = load_engines(config, encoder).map(Arc::new);
+        let loaded = tally_answer::load(config, encoder).map(Arc::new);
         match &loaded {
             Ok(engines) => {
                 tracing::info!(
@@ -293,19 +230,6 @@ impl Answerer {
             .unwrap_or_default()
     }
 
-    /// Checks the corpus a count question names: one offered, or being indexed (said so), or
-    /// unknown.
-    fn check_corpus(&self, engines: &Engines, count: &CountSettings) -> Result<(), AnswerError> {
-        if let Some(corpus) = &count.corpus {
-            if self.indexing_now().contains(corpus) {
-                return Err(AnswerError::Indexing {
-                    corpus: corpus.clone(),
-                });
-            }
-        }
-        check_corpus(&self.offered_corpora(engines), count)
-    }
-
     /// The corpora changed (documents were ingested or deleted): cached answers are forgotten.
     pub fn corpora_changed(&self) {
         if let Ok(mut cache) = self.cache.lock() {
@@ -380,67 +304,20 @@ impl Answerer {
     /// defaults). The corpus is checked once the engines are loaded (before, answering says
     /// "still loading" anyway, and checks it then).
     pub fn check(&self, ask: &Ask) -> Result<Checked, AnswerError> {
-        let question = clean_text(&ask.q).trim().to_string();
-        validate_question(&question)?;
-        let (mode, settings) = (ask.mode, &ask.settings);
-        let forced = mode.chosen_kind();
-        let may_count = matches!(forced, None | Some(QuestionKind::Count));
-        // Every mode keeps the corpus chosen: a value question or a search asked of a
-        // person's documents stays there (issue 98: the value mode once dropped it and
-        // answered from the built-in corpus).
-        let count = if may_count {
-            count_settings(settings)?
-        } else {
-            CountSettings {
-                corpus: settings.count.corpus.clone(),
-                ..CountSettings::default()
-            }
-        };
-        if may_count && count.snippets > self.max_snippets {
-            return Err(Refused::TooManySnippets {
-                max: self.max_snippets,
-            }
-            .into());
-        }
-        let search = if may_count && forced.is_some() {
-            SearchSettings::default()
-        } else {
-            search_settings(settings)?
-        };
-        let loaded = self.engines.get().and_then(|e| e.as_ref().ok());
-        if let Some(engines) = loaded {
-            self.check_corpus(engines, &count)?;
-        }
-        let (snippet_source, snippet_set) = if may_count {
-            // A stored snippet set is the web's, answered from again.
-            let source = match settings.snippet_set {
-                Some(_) => SnippetSource::Web,
-                None => settings.snippet_source,
-            };
-            (self.snippet_source(source)?, settings.snippet_set)
-        } else {
-            (SnippetSource::Corpus, None)
-        };
-        Ok(Checked {
-            ask: Ask {
-                q: question,
-                ..ask.clone()
+        let offered = self
+            .engines
+            .get()
+            .and_then(|e| e.as_ref().ok())
+            .map(|engines| self.offered_corpora(engines));
+        tally_answer::check(
+            ask,
+            &Limits {
+                max_snippets: self.max_snippets,
+                web: self.web.is_some(),
+                offered,
+                indexing: self.indexing_now(),
             },
-            forced,
-            count,
-            search,
-            snippet_source,
-            snippet_set,
-            corpus_checked: loaded.is_some(),
-        })
-    }
-
-    /// The `snippet_source` setting: `web` only when a web search is configured.
-    fn snippet_source(&self, source: SnippetSource) -> Result<SnippetSource, AnswerError> {
-        if source == SnippetSource::Web && self.web.is_none() {
-            return Err(Refused::NoWebSearch.into());
-        }
-        Ok(source)
+        )
     }
 
     /// A value question (`GET /api/value`), checked as the page's value mode checks it: its
@@ -486,214 +363,107 @@ impl Answerer {
         self.answer_checked(&checked, unobserved()).await
     }
 
-    /// Answers a question [`check`](Self::check) accepted, telling `on_stage` about each stage
-    /// of the count pipeline as it finishes (nothing for cached answers and searches, which
-    /// take milliseconds).
+    /// Answers a question [`check`](Self::check) accepted through the one decision
+    /// (`tally_answer::answer`), telling `on_stage` about each stage of the count pipeline as it
+    /// finishes (nothing for cached answers and searches, which take milliseconds). The decision
+    /// runs on the blocking pool; it waits there for an answer slot when it computes.
     pub async fn answer_checked(
         &self,
         checked: &Checked,
         on_stage: StageObserver,
     ) -> Result<Answer, AnswerError> {
-        let mut answer = self.answer_unscoped(checked, on_stage).await?;
-        answer.scope = Some(scope::of(checked, &answer.answer));
-        if suggest::unanswered(&answer.answer) {
-            let engines = self.engines()?;
-            let known = |word: &str| engines.encoder.as_ref().is_some_and(|e| e.knows_word(word));
-            answer.did_you_mean =
-                suggest::did_you_mean(&engines.snippets, &known, checked.question());
-        }
-        Ok(answer)
-    }
-
-    /// [`answer_checked`](Self::answer_checked) without the answer's scope.
-    async fn answer_unscoped(
-        &self,
-        checked: &Checked,
-        on_stage: StageObserver,
-    ) -> Result<Answer, AnswerError> {
-        let question = checked.question().to_string();
         let engines = self.engines()?;
-        if !checked.corpus_checked {
-            self.check_corpus(&engines, &checked.count)?;
-        }
-        if let Some(answer) = self.over_records(&engines, &question, checked).await? {
-            return Ok(answer);
-        }
-        // A detected kind reads the question's stored snippet set once; a count question takes
-        // its snippets from it (issue 98: the index was asked for the set twice).
-        let stored = match checked.forced {
-            None => Some(
-                engines
-                    .snippets
-                    .prefetched_in(&question, checked.count.corpus.as_deref())
-                    .unwrap_or_else(|e| {
-                        tracing::warn!("the stored snippet sets could not be read ({e})");
-                        Vec::new()
-                    }),
-            ),
-            Some(_) => None,
+        let corpora = Corpora {
+            offered: self.offered_corpora(&engines),
+            indexing: self.indexing_now(),
         };
-        let decision = decide_kind(&question, checked.forced, stored.as_deref().unwrap_or(&[]));
-        // Web answers are not cached here: whether a stored snippet set is reused is the
-        // store's decision.
-        let from_web = checked.snippet_source == SnippetSource::Web;
-        // Only what the answer's kind is computed from: a value answer asked with other count
-        // settings, or shown in another unit, is the same answer.
-        let key = CacheKey {
-            question: tally_types::request::question_key(&question),
-            mode: checked.ask.mode,
-            kind: decision.kind,
-            settings: serde_json::to_string(&checked.ask.settings.computing(decision.kind))
-                .unwrap_or_default(),
-        };
-        if !from_web {
-            if let Some(hit) = self.cache.lock().ok().and_then(|c| c.get(&key)) {
-                return Ok(hit);
-            }
-        }
-        let fetched = match decision.kind {
-            QuestionKind::Count => Some(self.snippets(&engines, &question, checked, stored).await?),
-            _ => None,
-        };
-        let costly = decision.kind == QuestionKind::Count && is_costly(&checked.count);
-        let permit = self.permit(costly).await?;
-        let checked = checked.clone();
+        let runtime = tokio::runtime::Handle::current();
         // When the asker goes (its request dropped, so this future is dropped), the computation
-        // stops at its next stage; until then it keeps its permit, so the slots count the work
+        // stops at its next stage; until then it keeps its slot, so the slots count the work
         // that really runs. Identical questions are not shared in flight: each asker's answer
         // is its own computation, so stopping one never leaves another without its answer.
         let wanted = Wanted::new();
-        let still_wanted = wanted.flag();
-        let answer = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            answer_with(
-                &engines,
-                &question,
-                &checked,
-                decision,
-                fetched,
-                on_stage.as_ref(),
-                &still_wanted,
-            )
-        })
-        .await??;
-        if !from_web {
-            if let Ok(mut cache) = self.cache.lock() {
-                cache.put(key, answer.clone());
-            }
-        }
-        Ok(answer)
-    }
-
-    /// The answer computed over the tables in scope (the corpus chosen, or every corpus
-    /// offered when none is) when the question asks to count, add up, average or compare their
-    /// rows under a condition (or a condition on a column a table lacks: declined); `None` when
-    /// it asks none of that. Every entry point answers through here, before the kind is
-    /// decided: "which station has the most platforms" is computed, not read as a value.
-    async fn over_records(
-        &self,
-        engines: &Arc<Engines>,
-        question: &str,
-        checked: &Checked,
-    ) -> Result<Option<Answer>, AnswerError> {
-        let count_allowed = checked
-            .forced
-            .is_none_or(|kind| kind == QuestionKind::Count);
-        if checked.snippet_source != SnippetSource::Corpus || !count_allowed {
-            return Ok(None);
-        }
-        let corpora = match &checked.count.corpus {
-            Some(corpus) => vec![corpus.clone()],
-            None => self.offered_corpora(engines),
+        let served = Served {
+            slots: Arc::clone(&self.slots),
+            client: crate::login_throttle::Attempt::client(),
+            runtime: runtime.clone(),
+            cache: Arc::clone(&self.cache),
+            on_stage,
+            wanted: wanted.flag(),
         };
-        let settings = checked.count.clone();
-        let engines = Arc::clone(engines);
-        let asked = question.to_string();
+        let web = self.web.clone().map(|web| WebOnRuntime {
+            web,
+            runtime: runtime.clone(),
+        });
         let db = self.records.clone();
         let held = Arc::clone(&self.held_tables);
-        let runtime = tokio::runtime::Handle::current();
-        let computed = tokio::task::spawn_blocking(move || {
-            if let Some(db) = &db {
-                let stored = records::StoredRecords { db, runtime };
-                match stored.tables(&corpora) {
-                    // The snippet index holds the same tables: read from it when the
-                    // database has none of them (a corpus ingested beside it) or fails.
-                    Ok(tables) if tables.is_empty() => {}
-                    Ok(_) => {
-                        return Ok::<_, AnswerError>(answer_over(
-                            &asked, &settings, &stored, &corpora,
-                        )?)
-                    }
-                    Err(e) => tracing::warn!(
-                        "the record tables could not be read ({e}); reading the index's"
-                    ),
-                }
-            }
-            let memory = held.of(&engines.snippets, &corpora)?;
-            Ok(answer_over(&asked, &settings, memory.as_ref(), &corpora)
-                .unwrap_or_else(|e| match e {}))
+        let checked = checked.clone();
+        tokio::task::spawn_blocking(move || {
+            let tables = match &db {
+                Some(db) => Tables::Stored {
+                    db,
+                    runtime,
+                    held: &held,
+                },
+                None => Tables::Held(&held),
+            };
+            let sources = Sources {
+                engines: &engines,
+                tables,
+                corpora: &corpora,
+                web: web.as_ref().map(|w| w as &dyn tally_answer::WebSnippets),
+            };
+            tally_answer::answer(&checked, &sources, &served, Options::WHOLE)
         })
-        .await??;
-        Ok(computed.map(|mut answer| {
-            tally_engine::trust::check_count(&mut answer);
-            Answer {
-                kind: QuestionKind::Count,
-                kind_reason:
-                    "it asks to count, add up or compare the rows of a table in the corpus"
-                        .to_string(),
-                chosen_by_user: checked.forced.is_some(),
-                answer: AnswerBody::Count(Box::new(answer)),
-                scope: None,
-                did_you_mean: None,
-            }
-        }))
+        .await?
+    }
+}
+
+/// What the server puts around the decision: its answer slots (handed fairly between the
+/// askers' addresses), its cache of recent answers, and the asker following the answer.
+struct Served {
+    slots: Arc<Slots>,
+    client: Option<std::net::IpAddr>,
+    runtime: tokio::runtime::Handle,
+    cache: Arc<Mutex<Cache>>,
+    on_stage: StageObserver,
+    wanted: Arc<AtomicBool>,
+}
+
+impl Around for Served {
+    fn slot(&self, costly: bool) -> Result<Box<dyn Send>, AnswerError> {
+        let slot: Slot = self
+            .runtime
+            .block_on(self.slots.take(self.client, costly))
+            .map_err(|_| AnswerError::Busy(BUSY_RETRY_AFTER_S))?;
+        Ok(Box::new(slot))
     }
 
-    /// A count question's snippets from the source the settings choose: the local index, or
-    /// the web search, replaced by the local index (with the reason in the answer) when it fails.
-    async fn snippets(
-        &self,
-        engines: &Arc<Engines>,
-        question: &str,
-        checked: &Checked,
-        stored: Option<Vec<tally_documents::corpus::datasets::Snippet>>,
-    ) -> Result<Fetched, AnswerError> {
-        let local = LocalIndex::new(Arc::clone(&engines.snippets)).with_stored(stored);
-        let web = match (&self.web, checked.snippet_source) {
-            (Some(web), SnippetSource::Web) => web,
-            _ => return Ok(local.fetch(question, &checked.count).await?),
-        };
-        if let Some(id) = checked.snippet_set {
-            return match web.stored(question, id).await {
-                Ok(Some(fetched)) => Ok(fetched),
-                Ok(None) => Err(Refused::NoSnippetSet { id }.into()),
-                Err(why) => Err(why.into()),
-            };
+    fn cached(&self, key: &cache::CacheKey) -> Option<Answer> {
+        self.cache.lock().ok().and_then(|c| c.get(key))
+    }
+
+    fn keep(&self, key: cache::CacheKey, answer: &Answer) {
+        if let Ok(mut cache) = self.cache.lock() {
+            cache.put(key, answer.clone());
         }
-        match web.fetch(question, &checked.count).await {
-            Ok(fetched) => Ok(fetched),
-            Err(failure) => {
-                let mut fetched = local.fetch(question, &checked.count).await?;
-                fetched.origin = Some(SnippetOrigin {
-                    source: SnippetSource::Corpus,
-                    provider: Some(web.search.provider().to_string()),
-                    set_id: None,
-                    fetched_at: None,
-                    reused: false,
-                    // Said where the answer shows it.
-                    failure: Some(failure.cause.to_string()),
-                });
-                // The failed search's time is a stage of the answer too.
-                fetched.timings.insert(0, failure.timing);
-                Ok(fetched)
-            }
-        }
+    }
+
+    fn on_stage(&self, timing: &StageTiming) {
+        (self.on_stage)(timing);
+    }
+
+    fn wanted(&self) -> bool {
+        self.wanted.load(Ordering::Acquire)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tally_engine::search::SearchSettings;
+    use tally_types::count::SnippetSource;
+    use tally_types::{CountSettings, QuestionKind};
 
     fn asked(mode: Mode, settings: &Settings) -> Ask {
         Ask {

@@ -322,44 +322,7 @@ impl Cli {
     }
 }
 
-/// Runs a binary's `command` (`tally`'s or `tally-lab`'s) on a multi-threaded runtime, logging
-/// to stderr.
-pub fn run_command(
-    command: impl std::future::Future<Output = anyhow::Result<()>>,
-) -> anyhow::Result<()> {
-    // Before any thread exists: it sets an environment variable candle reads once.
-    tally_encoder::device::run_elementwise_on_caller();
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?
-        .block_on(async {
-            start_logging();
-            command.await
-        })
-}
-
-/// Logs (`TALLY_LOG`, default `info`) go to stderr: stdout is for what a command prints (JSON,
-/// tables).
-fn start_logging() {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("TALLY_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
-}
-
-/// A command whose output is piped into `head` ends quietly when the reader stops, as Unix tools
-/// do, instead of panicking in `println!` (Rust ignores SIGPIPE, so the write fails and
-/// `println!` panics). Only for the commands that write to stdout and nothing else: a server, or
-/// a command with sockets or child processes, keeps the error a failed write returns.
-pub fn end_quietly_when_stdout_closes() {
-    // SAFETY: sets the default action of one signal; no handler of ours runs.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-}
+pub use tally_setup::process::{end_quietly_when_stdout_closes, run_command};
 
 #[cfg(test)]
 mod tests {

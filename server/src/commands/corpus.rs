@@ -1,8 +1,5 @@
 //! The corpora on the command line: `tally corpus list` and `tally corpus delete`.
 
-use std::path::Path;
-
-use anyhow::Context;
 use tally_documents::corpus::indexing::{self, Indexes};
 use tally_documents::sentence_store::SentenceIndex;
 use tally_documents::snippet_index::SnippetIndex;
@@ -48,18 +45,4 @@ fn open(args: &IndexArgs) -> anyhow::Result<(SnippetIndex, SentenceIndex)> {
     ))
 }
 
-/// The snippet index in `dir`, created when there is none.
-pub fn open_snippets(dir: &Path) -> anyhow::Result<SnippetIndex> {
-    SnippetIndex::open_or_create(dir)
-        .with_context(|| format!("the snippet index in {} could not be opened", dir.display()))
-}
-
-/// The sentence index in `dir`, created when there is none.
-pub fn open_sentences(dir: &Path) -> anyhow::Result<SentenceIndex> {
-    SentenceIndex::open_or_create(dir).with_context(|| {
-        format!(
-            "the sentence index in {} could not be opened",
-            dir.display()
-        )
-    })
-}
+use tally_setup::loading::{open_sentences, open_snippets};

@@ -22,8 +22,8 @@ use tally_engine::search::vector_job::{fill_vectors, FillControl};
 
 use tally_types::documents::UploadMode;
 
-use super::corpus::{open_sentences, open_snippets};
 use crate::cli::{IngestArgs, IngestInto};
+use tally_setup::loading::{open_sentences, open_snippets};
 use tally_store::corpora;
 
 /// How a file is ingested.

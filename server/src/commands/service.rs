@@ -1,5 +1,5 @@
-//! What the commands that answer as the server answers (`tally ask`, `tally value`, `tally train
-//! support`) start with: the answering service, loaded as the server loads it.
+//! What the commands that answer as the server answers (`tally ask`, `tally value`) start with:
+//! the answering service, loaded as the server loads it.
 
 use std::path::Path;
 
@@ -10,7 +10,7 @@ use tally_setup::flags::{CorpusArgs, ModelArgs};
 use tally_setup::loading::encoder_of;
 
 /// Loads `answerer`'s corpora and models as the server does: what a command answering as the
-/// server answers (`tally ask`, `tally train support`) starts with.
+/// server answers (`tally ask`) starts with.
 pub async fn load(
     answerer: &Answerer,
     models: &ModelArgs,

@@ -278,7 +278,7 @@ impl IngestService {
             let all = read_uploads(&uploads, &cancelled);
             // What a refused hostile file made the reader hold goes back at once (issue 97:
             // 1.1 GB stayed resident).
-            crate::memory::give_back_freed();
+            tally_setup::process::give_back_freed();
             if let Err(IngestError::Cancelled) = &all {
                 let names: Vec<&str> = uploads.iter().map(|u| u.file_name.as_str()).collect();
                 tracing::info!(
@@ -457,7 +457,7 @@ pub fn delete_now(answerer: &Answerer, corpus: &str) -> Result<CorpusRow, Ingest
     let engines = answerer.loaded()?;
     let deleted = indexing::delete(&engines.indexes(), corpus)?;
     answerer.corpora_changed();
-    crate::memory::give_back_freed();
+    tally_setup::process::give_back_freed();
     Ok(row(deleted))
 }
 

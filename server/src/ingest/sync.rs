@@ -251,7 +251,7 @@ async fn index(
     let whole = Held::whole(corpus.version);
     service.held.set(name, Some(whole)).map_err(held_error)?;
     answerer.indexed(name);
-    crate::memory::give_back_freed();
+    tally_setup::process::give_back_freed();
     tracing::info!(
         "corpus `{name}` version {} indexed: {} documents, {} snippets, {} sentences in {:.1} s",
         corpus.version,

@@ -3,13 +3,13 @@
 
 use std::time::{Duration, Instant};
 
-use futures_util::future::BoxFuture;
+use std::sync::Arc;
+
+use tally_answer::{timing_of, FetchCause, FetchError, Fetched, WebSnippets};
 use tally_documents::corpus::datasets::Snippet;
 use tally_types::count::Stage;
 use tally_types::count::{Retrieval, SnippetLink, SnippetOrigin, SnippetSource as Source};
-use tally_types::CountSettings;
 
-use super::{stage, FetchError, FetchSnippets, Fetched};
 use crate::web_search::{WebSearch, WebSearchError};
 use tally_store::db::{Database, DbError};
 use tally_store::snippet_sets::{self, SnippetSet};
@@ -57,7 +57,7 @@ impl WebSource {
         let started = Instant::now();
         let set = snippet_sets::by_id(&self.db, id, question).await?;
         Ok(set.map(|set| Fetched {
-            timings: vec![stage(Stage::StoredSnippetSet, started)],
+            timings: vec![timing_of(Stage::StoredSnippetSet, started)],
             ..to_snippets(&set, Some(set.id), true)
         }))
     }
@@ -77,27 +77,43 @@ impl WebSource {
     }
 }
 
-impl FetchSnippets for WebSource {
-    fn fetch<'a>(
-        &'a self,
-        question: &'a str,
-        _settings: &'a CountSettings,
-    ) -> BoxFuture<'a, Result<Fetched, FetchError>> {
-        Box::pin(async move {
-            let started = Instant::now();
-            let fetched = self.snippets(question).await;
-            let timing = stage(Stage::WebSearch, started);
-            match fetched {
-                Ok(fetched) => Ok(Fetched {
-                    timings: vec![timing],
-                    ..fetched
-                }),
-                Err(failure) => Err(FetchError {
-                    cause: failure.into(),
-                    timing,
-                }),
-            }
-        })
+impl WebSource {
+    /// Snippets for `question`: a recent stored set, or a fresh search stored as a new set.
+    pub async fn fetch(&self, question: &str) -> Result<Fetched, FetchError> {
+        let started = Instant::now();
+        let fetched = self.snippets(question).await;
+        let timing = timing_of(Stage::WebSearch, started);
+        match fetched {
+            Ok(fetched) => Ok(Fetched {
+                timings: vec![timing],
+                ..fetched
+            }),
+            Err(failure) => Err(FetchError {
+                cause: FetchCause::Web(Box::new(failure)),
+                timing,
+            }),
+        }
+    }
+}
+
+/// The web search as the answer decision asks it: from the blocking thread the decision runs
+/// on, each call run to its end on the server's runtime.
+pub(crate) struct WebOnRuntime {
+    pub web: Arc<WebSource>,
+    pub runtime: tokio::runtime::Handle,
+}
+
+impl WebSnippets for WebOnRuntime {
+    fn provider(&self) -> String {
+        self.web.search.provider().to_string()
+    }
+
+    fn stored(&self, question: &str, id: i64) -> Result<Option<Fetched>, DbError> {
+        self.runtime.block_on(self.web.stored(question, id))
+    }
+
+    fn fetch(&self, question: &str) -> Result<Fetched, FetchError> {
+        self.runtime.block_on(self.web.fetch(question))
     }
 }
 

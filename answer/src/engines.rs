@@ -1,14 +1,43 @@
 //! The engines the service answers with: the count pipeline over the snippet index, and the
 //! sentence index with its observations for value questions; opened once, nothing rebuilt.
 
-use super::*;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tally_documents::sentence_store::SentenceIndex;
+use tally_documents::snippet_index::SnippetIndex;
+use tally_encoder::Encoder;
+use tally_engine::count::CountPipeline;
+use tally_engine::value::{answer_with_tables, parse_question, ValueSettings};
+use tally_types::ValueAnswer;
+
+use crate::AnswerError;
+
+/// Paths and models the engines load from.
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    /// The snippet index's directory (count questions).
+    pub snippet_index: PathBuf,
+    /// The sentence index's directory (value questions, quantity search).
+    pub sentence_index: PathBuf,
+    /// The data sets' directory, when there is one.
+    pub data_dir: Option<PathBuf>,
+    /// A span model other than the built-in one.
+    pub span_model: Option<PathBuf>,
+    /// Characters of its sentence the count reader reads on each side of a count.
+    pub reader_context_chars: usize,
+    /// The count reader's weights.
+    pub reader_weights: tally_engine::count::span_model::ReaderWeights,
+    /// Whether the sentences' vectors are computed in the background (issue 76).
+    pub sentence_vectors: bool,
+}
 
 /// What the service needs loaded.
 pub struct Engines {
     /// Shared with the local snippet source, which retrieves from it.
     pub snippets: Arc<SnippetIndex>,
     /// The count pipeline with its models.
-    pub pipeline: CountPipeline,
+    pub pipeline: Arc<CountPipeline>,
     /// Sentences for quantity search, and their quantities as observations for value questions.
     pub sentences: SentenceIndex,
     /// The sentence encoder, when it loaded.
@@ -87,10 +116,9 @@ pub enum LoadFailure {
     Corpora(Arc<tally_documents::snippet_index::IndexError>),
 }
 
-pub(super) fn load_engines(
-    config: &EngineConfig,
-    encoder: Option<Arc<Encoder>>,
-) -> Result<Engines, LoadFailure> {
+/// Opens both indexes (ingesting the default corpus into empty ones) and loads the count
+/// pipeline's models; blocking. Without the encoder, counts come from the lexical scorer.
+pub fn load(config: &EngineConfig, encoder: Option<Arc<Encoder>>) -> Result<Engines, LoadFailure> {
     let data = config.data_dir.as_deref();
     let snippets = tally_setup::loading::open_snippet_index(&config.snippet_index, data)
         .map_err(|e| LoadFailure::Index(Arc::new(e)))?;
@@ -113,7 +141,7 @@ pub(super) fn load_engines(
         .map_err(|e| LoadFailure::Corpora(Arc::new(e)))?;
     Ok(Engines {
         snippets: Arc::new(snippets),
-        pipeline,
+        pipeline: Arc::new(pipeline),
         sentences,
         encoder,
         examples,

@@ -1,19 +1,79 @@
 //! The records a question is planned over (issue 86): the database's record tables when the
 //! server has one, else the tables read back from the snippet index, held per corpus until the
 //! corpora change. Both are a [`RecordSource`], so the engine's one decision answers either.
+//! The lab passes the tables it read itself.
 
 use std::sync::{Arc, Mutex, PoisonError};
 
 use tally_documents::snippet_index::{IndexError, SnippetIndex};
 use tally_documents::tables::{AggregateQuery, Computed};
 use tally_documents::tables::{MemoryRecords, Row};
-use tally_engine::records::{RecordSource, ScopedTable};
+use tally_engine::records::{answer_over, RecordSource, ScopedTable};
 use tally_store::db::{Database, DbError};
+use tally_types::CountSettings;
+
+use crate::AnswerError;
+
+/// The record tables a question is planned over.
+pub enum Tables<'a> {
+    /// The database's record tables (read from the blocking thread the decision runs on, through
+    /// `runtime`); the snippet index's when the database holds none in scope or fails.
+    Stored {
+        /// The database.
+        db: &'a Database,
+        /// The runtime its queries run on.
+        runtime: tokio::runtime::Handle,
+        /// The snippet index's tables, held per corpus.
+        held: &'a HeldTables,
+    },
+    /// The snippet index's tables, held per corpus (`tally ask`: no database).
+    Held(&'a HeldTables),
+    /// Tables read already (the lab reads a collection's once for all its questions).
+    Memory(&'a MemoryRecords),
+}
+
+/// The answer over the tables of `scope` when the question asks to count, add up, average or
+/// compare their rows under a condition (or names a condition on a column a table lacks:
+/// declined); `None` when it asks none of that.
+pub(crate) fn over_records(
+    question: &str,
+    settings: &CountSettings,
+    tables: &Tables<'_>,
+    index: &SnippetIndex,
+    scope: &[String],
+) -> Result<Option<tally_types::CountAnswer>, AnswerError> {
+    let held = match tables {
+        Tables::Memory(memory) => {
+            return Ok(
+                answer_over(question, settings, *memory, scope).unwrap_or_else(|e| match e {})
+            )
+        }
+        Tables::Held(held) => held,
+        Tables::Stored { db, runtime, held } => {
+            let stored = StoredRecords {
+                db,
+                runtime: runtime.clone(),
+            };
+            match stored.tables(scope) {
+                // The snippet index holds the same tables: read from it when the database has
+                // none of them (a corpus ingested beside it) or fails.
+                Ok(tables) if tables.is_empty() => {}
+                Ok(_) => return Ok(answer_over(question, settings, &stored, scope)?),
+                Err(e) => {
+                    tracing::warn!("the record tables could not be read ({e}); reading the index's")
+                }
+            }
+            held
+        }
+    };
+    let memory = held.of(index, scope)?;
+    Ok(answer_over(question, settings, memory.as_ref(), scope).unwrap_or_else(|e| match e {}))
+}
 
 /// The database's record tables, read from a blocking task.
-pub(super) struct StoredRecords<'a> {
-    pub db: &'a Database,
-    pub runtime: tokio::runtime::Handle,
+struct StoredRecords<'a> {
+    db: &'a Database,
+    runtime: tokio::runtime::Handle,
 }
 
 impl RecordSource for StoredRecords<'_> {
@@ -47,14 +107,14 @@ impl RecordSource for StoredRecords<'_> {
 /// (reading the built-in corpus's snippets takes a while; its tables never change). Shared, not
 /// copied, with each question: a corpus read or forgotten makes a new set.
 #[derive(Debug, Default)]
-pub(super) struct HeldTables {
+pub struct HeldTables {
     held: Mutex<Arc<MemoryRecords>>,
 }
 
 impl HeldTables {
     /// The tables of `corpora` (and of any other corpus held), read from `index` where not held
     /// yet.
-    pub(super) fn of(
+    pub fn of(
         &self,
         index: &SnippetIndex,
         corpora: &[String],
@@ -77,7 +137,7 @@ impl HeldTables {
     }
 
     /// Forgets `corpus`'s tables (it is being indexed, replaced or deleted).
-    pub(super) fn forget(&self, corpus: &str) {
+    pub fn forget(&self, corpus: &str) {
         let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
         if held.corpora().iter().any(|c| c == corpus) {
             let mut shrunk = MemoryRecords::clone(&held);

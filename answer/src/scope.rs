@@ -6,10 +6,10 @@ use tally_documents::snippet_index::is_document_passage;
 use tally_types::count::{CountAnswer, SnippetSource};
 use tally_types::{AnswerBody, EvidenceSource, Scope};
 
-use super::Checked;
+use crate::Checked;
 
 /// The scope of `answer`, asked with `checked`.
-pub(super) fn of(checked: &Checked, answer: &AnswerBody) -> Scope {
+pub(crate) fn of(checked: &Checked, answer: &AnswerBody) -> Scope {
     let web = match answer {
         AnswerBody::Count(count) => count
             .origin

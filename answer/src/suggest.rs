@@ -16,7 +16,7 @@ const QUESTION_WORDS: &[&str] = &[
 ];
 
 /// Whether `answer` gives nothing a person can take as sure.
-pub(super) fn unanswered(answer: &AnswerBody) -> bool {
+pub(crate) fn unanswered(answer: &AnswerBody) -> bool {
     match answer {
         AnswerBody::Count(count) => count.count.is_none(),
         AnswerBody::Value(value) => value.value.is_none() || value.not_sure.is_some(),
@@ -27,7 +27,7 @@ pub(super) fn unanswered(answer: &AnswerBody) -> bool {
 /// `question` with its misspelt words replaced, when one is; `None` when every word is held
 /// or nothing close is (a failed read suggests nothing). A word `known` to the language is
 /// left as it is, though the corpus lacks it ("keep" where the corpus says "keeps").
-pub(super) fn did_you_mean(
+pub(crate) fn did_you_mean(
     index: &SnippetIndex,
     known: &dyn Fn(&str) -> bool,
     question: &str,

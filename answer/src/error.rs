@@ -1,6 +1,6 @@
 //! Why a question got no answer, by kind: what a caller acts on (a bad request, a wait, a
 //! failure to log), each with its cause kept. The HTTP status is chosen from the kind
-//! (`crate::error`), and nothing is turned into a sentence before it is shown.
+//! (the server's `error.rs`), and nothing is turned into a sentence before it is shown.
 
 use tally_documents::sentence_store::index::SearchIndexError;
 use tally_documents::snippet_index::IndexError;
@@ -10,8 +10,8 @@ use tally_engine::search::SearchError;
 use tally_store::db::DbError;
 use tally_types::count::SettingError;
 
-use super::LoadFailure;
-use crate::sources::FetchError;
+use crate::engines::LoadFailure;
+use crate::snippets::FetchError;
 
 /// Why a question got no answer.
 #[derive(Debug, thiserror::Error)]

@@ -1,0 +1,600 @@
+//! The learned choice among the candidates (issue 99). Each candidate is described by hashed
+//! features of how it meets the question — its operation, rows and conditions against the
+//! question's cue words and words, how much of the columns it read the question names, its
+//! value's form, how many readings agree, where the enumeration put it — and one log-linear
+//! model scores them; a softmax over a question's candidates gives each one's probability, and
+//! a logistic curve fitted on held-out questions turns the best one's into the probability that
+//! it is right. Trained on WikiTableQuestions' train split by `tally-lab train ranker`
+//! (weak supervision: the candidates equal to the gold answer are the positives, their marginal
+//! likelihood maximised) and shipped in `data/candidate-ranker.json`.
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use tally_documents::tables::{ColumnKind, RecordTable};
+
+use super::mention::is_stop;
+use super::plan::{numbers_in, Comparison, Condition, Operation, Plan, Program, Rows, Test};
+use super::{normalized, Candidate, PassageReading, Source, TableCorpus};
+
+/// The features are hashed into this many weights.
+pub const DIMENSIONS: usize = 1 << 18;
+
+/// Phrases that say which operation a question asks for, looked for in its words.
+const CUES: &[&str] = &[
+    "how many",
+    "number of",
+    "total",
+    "sum",
+    "combined",
+    "altogether",
+    "average",
+    "mean",
+    "most",
+    "largest",
+    "highest",
+    "biggest",
+    "greatest",
+    "longest",
+    "top",
+    "maximum",
+    "least",
+    "fewest",
+    "smallest",
+    "lowest",
+    "shortest",
+    "minimum",
+    "difference",
+    "more",
+    "less",
+    "than",
+    "between",
+    "after",
+    "before",
+    "first",
+    "last",
+    "year",
+    "when",
+    "how long",
+    "how much",
+    "how old",
+    "which",
+    "what",
+    "who",
+    "at least",
+    "over",
+    "under",
+    "above",
+    "below",
+    "only",
+    "each",
+    "per",
+    "same",
+    "not",
+    "without",
+    "in a row",
+    "consecutive",
+    "rank",
+    "place",
+];
+
+/// A candidate's features: hashed indices with their values.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Features(pub Vec<(u32, f32)>);
+
+impl Features {
+    fn add(&mut self, name: &str, value: f32) {
+        if value != 0.0 {
+            self.0.push((hash(name), value));
+        }
+    }
+
+    fn flag(&mut self, name: &str) {
+        self.add(name, 1.0);
+    }
+}
+
+/// FNV-1a of a feature's name, within [`DIMENSIONS`].
+fn hash(name: &str) -> u32 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in name.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    (h % DIMENSIONS as u64) as u32
+}
+
+/// What the question says, read once for all its candidates.
+struct Asked {
+    cues: Vec<&'static str>,
+    words: BTreeSet<String>,
+    numbers: Vec<f64>,
+    /// The word after "how many" or "number of" ("how many medals": "medal").
+    counted: Option<String>,
+}
+
+impl Asked {
+    fn of(question: &str) -> Self {
+        let lower = format!(
+            " {} ",
+            question.to_lowercase().replace(['?', ',', '.'], " ")
+        );
+        let cues = CUES
+            .iter()
+            .copied()
+            .filter(|cue| lower.contains(&format!(" {cue} ")))
+            .collect();
+        let words = normalized(question)
+            .split(' ')
+            .filter(|w| !w.is_empty() && !is_stop(w))
+            .map(str::to_string)
+            .collect();
+        let normal = normalized(question);
+        let counted = [" how many ", " number of "].iter().find_map(|cue| {
+            let at = format!(" {normal} ").find(cue)? + cue.len();
+            format!(" {normal} ")
+                .get(at..)?
+                .split(' ')
+                .find(|w| !w.is_empty() && !is_stop(w))
+                .map(str::to_string)
+        });
+        Asked {
+            cues,
+            words,
+            numbers: numbers_in(question),
+            counted,
+        }
+    }
+
+    /// The share of `text`'s words the question names (0 without words).
+    fn names(&self, text: &str) -> f32 {
+        let normal = normalized(text);
+        let words: Vec<&str> = normal
+            .split(' ')
+            .filter(|w| !w.is_empty() && !is_stop(w))
+            .collect();
+        if words.is_empty() {
+            return 0.0;
+        }
+        let named = words.iter().filter(|w| self.words.contains(**w)).count();
+        named as f32 / words.len() as f32
+    }
+}
+
+/// The features of each reading of each of `candidates` (as [`super::candidates`] gave them
+/// for `question` over `corpus`), in their order: a candidate's probability is the sum of its
+/// readings' (as a parser marginalises over the logical forms that give one answer).
+pub fn features(
+    question: &str,
+    corpus: &TableCorpus,
+    candidates: &[Candidate],
+) -> Vec<Vec<Features>> {
+    let asked = Asked::of(question);
+    candidates
+        .iter()
+        .enumerate()
+        .map(|(position, candidate)| {
+            candidate
+                .readings
+                .iter()
+                .map(|reading| {
+                    reading_features(&asked, corpus, position, candidate, &reading.source)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn reading_features(
+    asked: &Asked,
+    corpus: &TableCorpus,
+    position: usize,
+    candidate: &Candidate,
+    source: &Source,
+) -> Features {
+    let mut f = Features::default();
+    f.flag("bias");
+    let what = match source {
+        Source::Table { table, program, .. } => match corpus.tables().get(*table) {
+            Some(read) => {
+                let mut named = Vec::new();
+                let op = program_features(&mut f, asked, read, program, &mut named);
+                coverage_features(&mut f, asked, &op, &named);
+                op
+            }
+            None => "table".to_string(),
+        },
+        Source::Passage { what, context, .. } => {
+            f.add("passage context named", asked.names(context));
+            match what {
+                PassageReading::Stated => "passage stated".to_string(),
+                PassageReading::Items => "passage items".to_string(),
+            }
+        }
+    };
+    f.flag(&format!("op={what}"));
+    for cue in &asked.cues {
+        f.flag(&format!("op={what}|cue={cue}"));
+    }
+    value_features(&mut f, asked, &what, candidate);
+    f.add("readings", candidate.readings.len() as f32 / 3.0);
+    f.flag(&format!("op={what}|readings={}", candidate.readings.len()));
+    f.flag(match position {
+        0 => "position 0",
+        1..=4 => "position 1-4",
+        5..=19 => "position 5-19",
+        _ => "position 20+",
+    });
+    f.add("position log", ((1 + position) as f32).ln() / 6.0);
+    f
+}
+
+/// The features of a program over `table`; gives the operation's name.
+fn program_features(
+    f: &mut Features,
+    asked: &Asked,
+    table: &RecordTable,
+    program: &Program,
+    named: &mut Vec<String>,
+) -> String {
+    match program {
+        Program::One(plan) => plan_features(f, asked, table, plan, "", named),
+        Program::Difference(a, b) => {
+            plan_features(f, asked, table, a, "left ", named);
+            let op = plan_features(f, asked, table, b, "right ", named);
+            format!("difference of {op}")
+        }
+        Program::Total(a, b) => {
+            plan_features(f, asked, table, a, "left ", named);
+            let op = plan_features(f, asked, table, b, "right ", named);
+            format!("total of {op}")
+        }
+    }
+}
+
+/// How much of the question the reading accounts for: the share of its words that the
+/// headers, conditions and row it read name (semantic parsers' lexical coverage), and whether
+/// the thing counted ("how many medals") is among them.
+fn coverage_features(f: &mut Features, asked: &Asked, op: &str, named: &[String]) {
+    let words: BTreeSet<String> = named
+        .iter()
+        .flat_map(|t| {
+            normalized(t)
+                .split(' ')
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    let covered = asked.words.iter().filter(|w| words.contains(*w)).count();
+    let share = covered as f32 / asked.words.len().max(1) as f32;
+    f.add("coverage", share);
+    f.add(&format!("op={op}|coverage"), share);
+    f.add(
+        "uncovered words",
+        (asked.words.len() - covered) as f32 / 5.0,
+    );
+    if let Some(counted) = &asked.counted {
+        let flag = if words.contains(counted) {
+            "counted named"
+        } else {
+            "counted not named"
+        };
+        f.flag(&format!("op={op}|{flag}"));
+    }
+}
+
+fn plan_features(
+    f: &mut Features,
+    asked: &Asked,
+    table: &RecordTable,
+    plan: &Plan,
+    side: &str,
+    named: &mut Vec<String>,
+) -> String {
+    let header = |column: usize| table.columns.get(column).map_or("", |c| c.header.as_str());
+    let (op, column) = match plan.operation {
+        Operation::Count => ("count", None),
+        Operation::CountDistinct(c) => ("count distinct", Some(c)),
+        Operation::Sum(c) => ("sum", Some(c)),
+        Operation::Average(c) => ("average", Some(c)),
+        Operation::Largest(c) => ("largest", Some(c)),
+        Operation::Smallest(c) => ("smallest", Some(c)),
+        Operation::Range(c) => ("range", Some(c)),
+        Operation::LargestGroup(c) => ("largest group", Some(c)),
+        Operation::MostCommon(c) => ("most common", Some(c)),
+        Operation::Cell { row, column, part } => {
+            f.flag(&format!("{side}cell part={}", part.min(2)));
+            let row_named = table.rows.get(row).map_or(0.0, |r| {
+                r.cells
+                    .iter()
+                    .enumerate()
+                    .filter(|(c, _)| *c != column)
+                    .map(|(_, cell)| asked.names(&cell.text))
+                    .fold(0.0, f32::max)
+            });
+            f.add(&format!("{side}cell row named"), row_named);
+            let last = table.rows.len().saturating_sub(1);
+            let place = match row {
+                0 => "first row",
+                r if r == last => "last row",
+                _ => "middle row",
+            };
+            f.flag(&format!("{side}cell {place}"));
+            for cue in &asked.cues {
+                f.flag(&format!("{side}cell {place}|cue={cue}"));
+            }
+            let kind = match table.columns.get(column).map(|c| &c.kind) {
+                Some(ColumnKind::Number { .. }) => "number column",
+                Some(ColumnKind::Year) => "year column",
+                _ => "text column",
+            };
+            f.flag(&format!("{side}cell {kind}"));
+            if let Some(r) = table.rows.get(row) {
+                named.extend(
+                    r.cells
+                        .iter()
+                        .enumerate()
+                        .filter(|(c, _)| *c != column)
+                        .map(|(_, cell)| cell.text.clone()),
+                );
+            }
+            ("cell", Some(column))
+        }
+    };
+    if let Some(column) = column {
+        named.push(header(column).to_string());
+        let named = asked.names(header(column));
+        f.add(&format!("{side}op={op}|column named"), named);
+        if named == 0.0 {
+            f.flag(&format!("{side}op={op}|column not named"));
+        }
+        for word in normalized(header(column))
+            .split(' ')
+            .filter(|w| !w.is_empty())
+        {
+            for cue in &asked.cues {
+                f.flag(&format!("{side}op={op}|cue={cue}|header={word}"));
+            }
+        }
+    }
+    let rows = match &plan.rows {
+        Rows::All => "all",
+        Rows::Where(conditions) | Rows::AnyOf(conditions) => {
+            condition_features(f, asked, table, conditions, op, side, named);
+            if matches!(plan.rows, Rows::AnyOf(_)) {
+                "any of"
+            } else {
+                "where"
+            }
+        }
+        Rows::First(_) => "first",
+        Rows::Last(_) => "last",
+        Rows::Between { .. } => "between",
+    };
+    f.flag(&format!("{side}op={op}|rows={rows}"));
+    for cue in &asked.cues {
+        f.flag(&format!("{side}rows={rows}|cue={cue}"));
+    }
+    f.add(
+        &format!("{side}table context named"),
+        asked.names(&table.context),
+    );
+    op.to_string()
+}
+
+/// The features of a plan's conditions: each test against the question's cues, and how much
+/// of their columns the question names.
+fn condition_features(
+    f: &mut Features,
+    asked: &Asked,
+    table: &RecordTable,
+    conditions: &[Condition],
+    op: &str,
+    side: &str,
+    named: &mut Vec<String>,
+) {
+    let header = |column: usize| table.columns.get(column).map_or("", |c| c.header.as_str());
+    f.add(&format!("{side}conditions"), conditions.len() as f32);
+    for condition in conditions {
+        named.push(header(condition.column).to_string());
+        if let Test::Is(text) | Test::IsNot(text) | Test::Contains(text) = &condition.test {
+            named.push(text.clone());
+        }
+        let test = match &condition.test {
+            Test::Is(_) => "is",
+            Test::IsNot(_) => "is not",
+            Test::Contains(_) => "contains",
+            Test::Compare(Comparison::Above, _) => "above",
+            Test::Compare(Comparison::Below, _) => "below",
+            Test::Compare(Comparison::AtLeast, _) => "at least",
+            Test::Compare(Comparison::AtMost, _) => "at most",
+            Test::Compare(Comparison::Equal, _) => "equal",
+            Test::Empty => "empty",
+            Test::NotEmpty => "not empty",
+        };
+        f.flag(&format!("{side}op={op}|test={test}"));
+        for cue in &asked.cues {
+            f.flag(&format!("{side}test={test}|cue={cue}"));
+        }
+        f.add(
+            &format!("{side}condition column named"),
+            asked.names(header(condition.column)),
+        );
+    }
+}
+
+fn value_features(f: &mut Features, asked: &Asked, op: &str, candidate: &Candidate) {
+    let value = candidate.value;
+    let whole = value.fract() == 0.0;
+    let mut form = vec![];
+    if whole {
+        form.push("whole");
+    }
+    if whole && (1000.0..=2100.0).contains(&value) {
+        form.push("year-like");
+    }
+    if value == 0.0 {
+        form.push("zero");
+    }
+    if value < 0.0 {
+        form.push("negative");
+    }
+    if value.abs() <= 10.0 {
+        form.push("small");
+    } else if value.abs() > 10_000.0 {
+        form.push("large");
+    }
+    if asked.numbers.iter().any(|n| (n - value).abs() < 1e-9) {
+        form.push("in question");
+    }
+    for form in form {
+        f.flag(&format!("value {form}"));
+        f.flag(&format!("op={op}|value {form}"));
+        for cue in &asked.cues {
+            f.flag(&format!("value {form}|cue={cue}"));
+        }
+    }
+}
+
+/// The model: one weight per hashed feature, and the logistic curve from the best candidate's
+/// softmax probability to the probability that it is right.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ranker {
+    /// The nonzero weights, by feature index.
+    pub weights: Vec<(u32, f32)>,
+    /// The curve's slope on the logit of the best candidate's softmax probability.
+    pub slope: f64,
+    /// The curve's intercept.
+    pub intercept: f64,
+    /// The probability from which an answer is given as sure, chosen on held-out training
+    /// questions.
+    pub bound: f64,
+}
+
+/// A ranker ready to score: its weights laid out densely.
+#[derive(Debug, Clone)]
+pub struct Scorer {
+    dense: Vec<f32>,
+    /// The model it was made from.
+    pub ranker: Ranker,
+}
+
+impl Scorer {
+    /// The scorer of `ranker`.
+    pub fn new(ranker: Ranker) -> Self {
+        let mut dense = vec![0.0; DIMENSIONS];
+        for &(i, w) in &ranker.weights {
+            if let Some(slot) = dense.get_mut(i as usize) {
+                *slot = w;
+            }
+        }
+        Scorer { dense, ranker }
+    }
+
+    /// The shipped model (`data/candidate-ranker.json`).
+    pub fn shipped() -> &'static Scorer {
+        static SHIPPED: OnceLock<Scorer> = OnceLock::new();
+        SHIPPED.get_or_init(|| {
+            let ranker = serde_json::from_str(include_str!("../../data/candidate-ranker.json"))
+                .expect("the shipped candidate ranker is valid JSON (a test reads it)");
+            Scorer::new(ranker)
+        })
+    }
+
+    /// A candidate's score.
+    pub fn score(&self, features: &Features) -> f64 {
+        features
+            .0
+            .iter()
+            .map(|&(i, v)| f64::from(self.dense[i as usize] * v))
+            .sum()
+    }
+
+    /// Each candidate's probability among the question's: the softmax over every reading,
+    /// summed over a candidate's readings.
+    pub fn probabilities(&self, features: &[Vec<Features>]) -> Vec<f64> {
+        let scores: Vec<Vec<f64>> = features
+            .iter()
+            .map(|readings| readings.iter().map(|f| self.score(f)).collect())
+            .collect();
+        marginal(&scores)
+    }
+
+    /// The probability that a best candidate of softmax probability `p` is right.
+    pub fn calibrated(&self, p: f64) -> f64 {
+        calibrate(self.ranker.slope, self.ranker.intercept, p)
+    }
+}
+
+/// The logistic curve on the logit of `p`.
+pub fn calibrate(slope: f64, intercept: f64, p: f64) -> f64 {
+    let p = p.clamp(1e-6, 1.0 - 1e-6);
+    let logit = (p / (1.0 - p)).ln();
+    1.0 / (1.0 + (-(slope * logit + intercept)).exp())
+}
+
+/// The softmax of `scores`.
+pub fn softmax(scores: &[f64]) -> Vec<f64> {
+    let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let exp: Vec<f64> = scores.iter().map(|s| (s - top).exp()).collect();
+    let sum: f64 = exp.iter().sum();
+    exp.iter().map(|e| e / sum).collect()
+}
+
+/// Each candidate's probability from its readings' scores: a softmax over every reading, summed
+/// per candidate.
+pub fn marginal(scores: &[Vec<f64>]) -> Vec<f64> {
+    let top = scores
+        .iter()
+        .flatten()
+        .copied()
+        .fold(f64::NEG_INFINITY, f64::max);
+    let exp: Vec<f64> = scores
+        .iter()
+        .map(|readings| readings.iter().map(|s| (s - top).exp()).sum())
+        .collect();
+    let sum: f64 = exp.iter().sum();
+    exp.iter().map(|e| e / sum.max(1e-300)).collect()
+}
+
+/// The best candidate's position and its softmax probability, when there is a candidate.
+pub fn best(probabilities: &[f64]) -> Option<(usize, f64)> {
+    probabilities
+        .iter()
+        .copied()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_ranker_reads_and_its_curve_rises() {
+        let scorer = Scorer::shipped();
+        assert!(!scorer.ranker.weights.is_empty());
+        assert!(scorer.calibrated(0.9) > scorer.calibrated(0.2));
+        assert!((0.0..=1.0).contains(&scorer.ranker.bound));
+    }
+
+    #[test]
+    fn cues_and_words_are_read_from_the_question() {
+        let asked = Asked::of("How many Nations won more than 3 gold medals?");
+        assert!(asked.cues.contains(&"how many"));
+        assert!(asked.cues.contains(&"more"));
+        assert!(asked.words.contains("nation"));
+        assert_eq!(asked.numbers, vec![3.0]);
+        assert_eq!(asked.names("Gold"), 1.0);
+        assert_eq!(asked.names("Silver"), 0.0);
+    }
+
+    #[test]
+    fn softmax_sums_to_one_and_the_best_is_the_first_of_the_highest() {
+        let p = softmax(&[1.0, 3.0, 3.0]);
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        assert_eq!(best(&p).map(|b| b.0), Some(1));
+    }
+}

@@ -1,0 +1,451 @@
+//! The candidate ranker (issue 99) trained and measured on WikiTableQuestions: each question's
+//! candidates over its own table, the ones equal to the gold answer its positives (weak
+//! supervision, as the data set's paper trained its parser: the marginal likelihood of the
+//! positives maximised by AdaGrad). Out-of-fold probabilities (folds by table) fit the curve
+//! from the best candidate's softmax probability to the probability it is right, and choose the
+//! bound from which an answer is given; the dev split only measures.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Serialize;
+use tally_engine::candidates::rank::{
+    best, calibrate, marginal, softmax, Features, Ranker, Scorer, DIMENSIONS,
+};
+use tally_engine::candidates::{candidates, rank};
+
+use super::{is_answer, type_of, TableCache, TableFormat, WtqQuestion};
+
+/// One question's candidates as the ranker sees them.
+pub struct Example {
+    /// The question's table (folds keep a table's questions together).
+    pub table: String,
+    /// Its type, by its opening words.
+    pub kind: &'static str,
+    /// Each candidate's readings' features.
+    pub features: Vec<Vec<Features>>,
+    /// Whether each candidate is the gold answer.
+    pub positive: Vec<bool>,
+    /// The question, and each candidate's value and first reading as a person checks it (to
+    /// look into the train split's misses).
+    pub question: String,
+    /// Each candidate as "value: reading".
+    pub described: Vec<String>,
+}
+
+/// The questions' candidates and features, each over its own table.
+pub fn examples(
+    dir: &Path,
+    questions: &[WtqQuestion],
+    format: TableFormat,
+) -> anyhow::Result<Vec<Example>> {
+    let mut cache = TableCache::default();
+    let mut out = Vec::with_capacity(questions.len());
+    for q in questions {
+        let corpus = cache.tables(dir, &q.context, format)?;
+        let found = candidates(&q.utterance, corpus, &[]);
+        out.push(Example {
+            table: q.context.clone(),
+            kind: type_of(&q.utterance),
+            features: rank::features(&q.utterance, corpus, &found),
+            positive: found
+                .iter()
+                .map(|c| is_answer(c, q.answer, &q.written))
+                .collect(),
+            question: format!("{} => {}", q.utterance, q.written),
+            described: found
+                .iter()
+                .map(|c| {
+                    let reading = c.readings.first().map_or("", |r| r.described.as_str());
+                    format!("{}: {reading}", c.value)
+                })
+                .collect(),
+        });
+    }
+    Ok(out)
+}
+
+/// How the weights are learned.
+#[derive(Debug, Clone, Copy)]
+pub struct Training {
+    /// Passes over the questions.
+    pub epochs: usize,
+    /// AdaGrad's step.
+    pub rate: f64,
+    /// The L2 penalty per step on the weights a question touches.
+    pub l2: f64,
+}
+
+impl Default for Training {
+    fn default() -> Self {
+        Training {
+            epochs: 4,
+            rate: 0.1,
+            l2: 1e-5,
+        }
+    }
+}
+
+/// Weights maximising the marginal likelihood of each question's positives (questions without
+/// one teach nothing and are skipped).
+pub fn train(examples: &[&Example], training: Training) -> Vec<f32> {
+    let mut weights = vec![0.0f64; DIMENSIONS];
+    let mut squares = vec![1e-8f64; DIMENSIONS];
+    let useful: Vec<&Example> = examples
+        .iter()
+        .copied()
+        .filter(|e| e.positive.iter().any(|p| *p) && e.features.len() > 1)
+        .collect();
+    let mut order: Vec<usize> = (0..useful.len()).collect();
+    let mut seed: u64 = 0x9e3779b97f4a7c15;
+    for _ in 0..training.epochs {
+        // A fixed shuffle per epoch: the same data trains the same weights.
+        for i in (1..order.len()).rev() {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            order.swap(i, (seed % (i as u64 + 1)) as usize);
+        }
+        for &i in &order {
+            step(useful[i], &mut weights, &mut squares, training);
+        }
+    }
+    weights.iter().map(|w| *w as f32).collect()
+}
+
+/// One AdaGrad step on a question: over every reading of every candidate, the gradient of
+/// −log Σ_positive readings p is E_p[x] − E_{p|positive}[x].
+fn step(example: &Example, weights: &mut [f64], squares: &mut [f64], training: Training) {
+    let items: Vec<(&Features, bool)> = example
+        .features
+        .iter()
+        .zip(&example.positive)
+        .flat_map(|(readings, positive)| readings.iter().map(move |f| (f, *positive)))
+        .collect();
+    let scores: Vec<f64> = items
+        .iter()
+        .map(|(f, _)| {
+            f.0.iter()
+                .map(|&(i, v)| weights[i as usize] * f64::from(v))
+                .sum()
+        })
+        .collect();
+    let p = softmax(&scores);
+    let positive_mass: f64 = p
+        .iter()
+        .zip(&items)
+        .filter(|(_, (_, pos))| *pos)
+        .map(|(p, _)| p)
+        .sum();
+    let mut gradient: BTreeMap<u32, f64> = BTreeMap::new();
+    for ((features, positive), p) in items.iter().zip(&p) {
+        let posterior = if *positive {
+            p / positive_mass.max(1e-300)
+        } else {
+            0.0
+        };
+        let g = p - posterior;
+        if g == 0.0 {
+            continue;
+        }
+        for &(i, v) in &features.0 {
+            *gradient.entry(i).or_default() += g * f64::from(v);
+        }
+    }
+    for (i, g) in gradient {
+        let i = i as usize;
+        let g = g + training.l2 * weights[i];
+        squares[i] += g * g;
+        weights[i] -= training.rate * g / squares[i].sqrt();
+    }
+}
+
+/// The best candidate's softmax probability and whether it is right, per question (`None`
+/// without candidates).
+fn best_of(scorer_weights: &[f32], example: &Example) -> Option<(f64, bool, usize)> {
+    let scores: Vec<Vec<f64>> = example
+        .features
+        .iter()
+        .map(|readings| {
+            readings
+                .iter()
+                .map(|f| {
+                    f.0.iter()
+                        .map(|&(i, v)| f64::from(scorer_weights[i as usize] * v))
+                        .sum()
+                })
+                .collect()
+        })
+        .collect();
+    let (at, p) = best(&marginal(&scores))?;
+    Some((p, example.positive[at], at))
+}
+
+/// Out-of-fold best probabilities: each table's questions scored by weights trained on the
+/// other folds' tables.
+pub fn out_of_fold(
+    examples: &[Example],
+    folds: usize,
+    training: Training,
+) -> Vec<Option<(f64, bool, usize)>> {
+    let fold_of = |table: &str| {
+        let mut h: u64 = 0xcbf29ce484222325;
+        for b in table.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x100000001b3);
+        }
+        (h % folds as u64) as usize
+    };
+    let mut out = vec![None; examples.len()];
+    for fold in 0..folds {
+        let trained: Vec<&Example> = examples
+            .iter()
+            .filter(|e| fold_of(&e.table) != fold)
+            .collect();
+        let weights = train(&trained, training);
+        for (i, e) in examples.iter().enumerate() {
+            if fold_of(&e.table) == fold {
+                out[i] = best_of(&weights, e);
+            }
+        }
+    }
+    out
+}
+
+/// The logistic curve from the logit of the best probability to rightness, by Newton's method.
+pub fn fit_curve(points: &[(f64, bool)]) -> (f64, f64) {
+    let (mut slope, mut intercept) = (1.0, 0.0);
+    for _ in 0..50 {
+        let (mut g0, mut g1, mut h00, mut h01, mut h11) = (0.0, 0.0, 1e-6, 0.0, 1e-6);
+        for &(p, right) in points {
+            let p = p.clamp(1e-6, 1.0 - 1e-6);
+            let x = (p / (1.0 - p)).ln();
+            let q = calibrate(slope, intercept, p);
+            let y = if right { 1.0 } else { 0.0 };
+            g0 += (q - y) * x;
+            g1 += q - y;
+            let w = q * (1.0 - q);
+            h00 += w * x * x;
+            h01 += w * x;
+            h11 += w;
+        }
+        let det = h00 * h11 - h01 * h01;
+        if det.abs() < 1e-12 {
+            break;
+        }
+        slope -= (h11 * g0 - h01 * g1) / det;
+        intercept -= (h00 * g1 - h01 * g0) / det;
+    }
+    (slope, intercept)
+}
+
+/// The lowest bound whose answers (calibrated probability at least it) leave at most
+/// `max_wrong` of all `questions` answered wrongly; 1 when none does.
+pub fn choose_bound(calibrated: &[(f64, bool)], questions: usize, max_wrong: f64) -> f64 {
+    let mut sorted = calibrated.to_vec();
+    sorted.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut wrong = 0usize;
+    let mut bound = 1.0;
+    for (i, &(p, right)) in sorted.iter().enumerate() {
+        if !right {
+            wrong += 1;
+        }
+        // Only between different probabilities: ties are given or declined together.
+        let next_differs = sorted.get(i + 1).is_none_or(|n| n.0 < p);
+        if next_differs && wrong as f64 <= max_wrong * questions as f64 {
+            bound = p;
+        }
+    }
+    bound
+}
+
+/// Trains the shipped model: out-of-fold probabilities for the curve and the bound, then the
+/// weights on every training question.
+pub fn train_ranker(
+    examples: &[Example],
+    folds: usize,
+    max_wrong: f64,
+    training: Training,
+) -> (Ranker, HeldOut) {
+    let held_out = out_of_fold(examples, folds, training);
+    let points: Vec<(f64, bool)> = held_out.iter().flatten().map(|&(p, r, _)| (p, r)).collect();
+    let (slope, intercept) = fit_curve(&points);
+    let calibrated: Vec<(f64, bool)> = points
+        .iter()
+        .map(|&(p, right)| (calibrate(slope, intercept, p), right))
+        .collect();
+    let bound = choose_bound(&calibrated, examples.len(), max_wrong);
+    let all: Vec<&Example> = examples.iter().collect();
+    let dense = train(&all, training);
+    let fitted = examples
+        .iter()
+        .filter(|e| best_of(&dense, e).is_some_and(|(_, right, _)| right))
+        .count();
+    let weights = dense
+        .into_iter()
+        .enumerate()
+        // Kept to three decimals: the shipped file stays small, the scores as good.
+        .filter(|(_, w)| w.abs() >= 1e-3)
+        .map(|(i, w)| (i as u32, (w * 1e3).round() / 1e3))
+        .collect();
+    let given: Vec<&(f64, bool)> = calibrated.iter().filter(|(p, _)| *p >= bound).collect();
+    let misses = examples
+        .iter()
+        .zip(&held_out)
+        .filter_map(|(e, top)| {
+            let (_, right, at) = (*top)?;
+            let gold = e.positive.iter().position(|p| *p)?;
+            (!right).then(|| {
+                format!(
+                    "{}\n    chose {}\n    right {}",
+                    e.question, e.described[at], e.described[gold]
+                )
+            })
+        })
+        .collect();
+    let held = HeldOut {
+        misses,
+        fitted,
+        questions: examples.len(),
+        top_right: points.iter().filter(|(_, right)| *right).count(),
+        right: given.iter().filter(|(_, right)| *right).count(),
+        wrong: given.iter().filter(|(_, right)| !*right).count(),
+    };
+    (
+        Ranker {
+            weights,
+            slope,
+            intercept,
+            bound,
+        },
+        held,
+    )
+}
+
+/// The training questions' out-of-fold figures: what the choices of features and settings are
+/// made on (the dev split only measures).
+#[derive(Debug, Clone)]
+pub struct HeldOut {
+    /// The reachable questions whose best candidate was wrong: the question, the candidate
+    /// chosen and a right one.
+    pub misses: Vec<String>,
+    /// Whose best candidate is right with the weights trained on every question (in sample).
+    pub fitted: usize,
+    /// Training questions.
+    pub questions: usize,
+    /// Whose best candidate, out of fold, is right.
+    pub top_right: usize,
+    /// Given at the bound and right.
+    pub right: usize,
+    /// Given at the bound and wrong.
+    pub wrong: usize,
+}
+
+/// Right, wrong and declined answers over a group of questions, with calibration.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Tally {
+    /// Questions in the group.
+    pub questions: usize,
+    /// Given as sure and right.
+    pub right: usize,
+    /// Given as sure and wrong.
+    pub wrong: usize,
+    /// Right at the top, given or not: the ranker's accuracy with every question answered.
+    pub top_right: usize,
+    /// Whose right answer is among the candidates.
+    pub reachable: usize,
+}
+
+/// The ranker's figures on a split.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct TablesReport {
+    /// Per group: all, and each question type.
+    pub groups: BTreeMap<String, Tally>,
+    /// Expected calibration error of the calibrated probability (10 bins), over the questions
+    /// with candidates.
+    pub ece: f64,
+    /// Reliability: per bin, the questions, mean probability and share right.
+    pub reliability: Vec<(usize, f64, f64)>,
+    /// Among answers given as sure, the share right.
+    pub sure_right_share: f64,
+}
+
+/// The ranker's answers on `examples`: the best candidate given when its calibrated probability
+/// reaches the bound.
+pub fn evaluate(examples: &[Example], scorer: &Scorer) -> TablesReport {
+    let mut report = TablesReport::default();
+    let mut bins = vec![(0usize, 0.0f64, 0usize); 10];
+    for e in examples {
+        let probabilities = scorer.probabilities(&e.features);
+        let top = best(&probabilities).map(|(at, p)| (scorer.calibrated(p), e.positive[at]));
+        for group in ["all", e.kind] {
+            let tally = report.groups.entry(group.to_string()).or_default();
+            tally.questions += 1;
+            tally.reachable += usize::from(e.positive.iter().any(|p| *p));
+            if let Some((p, right)) = top {
+                tally.top_right += usize::from(right);
+                if p >= scorer.ranker.bound {
+                    if right {
+                        tally.right += 1;
+                    } else {
+                        tally.wrong += 1;
+                    }
+                }
+            }
+        }
+        if let Some((p, right)) = top {
+            let bin = ((p * 10.0) as usize).min(9);
+            bins[bin].0 += 1;
+            bins[bin].1 += p;
+            bins[bin].2 += usize::from(right);
+        }
+    }
+    let scored: usize = bins.iter().map(|b| b.0).sum();
+    report.reliability = bins
+        .iter()
+        .filter(|b| b.0 > 0)
+        .map(|&(n, sum, right)| (n, sum / n as f64, right as f64 / n as f64))
+        .collect();
+    report.ece = report
+        .reliability
+        .iter()
+        .map(|&(n, mean, share)| n as f64 / scored.max(1) as f64 * (mean - share).abs())
+        .sum();
+    if let Some(all) = report.groups.get("all") {
+        report.sure_right_share = all.right as f64 / (all.right + all.wrong).max(1) as f64;
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bound_keeps_wrong_answers_within_the_share_asked() {
+        // Ten questions; at most 10% of them (one) may be answered wrongly.
+        let points = [
+            (0.9, true),
+            (0.8, true),
+            (0.7, false),
+            (0.6, true),
+            (0.5, false),
+            (0.4, true),
+        ];
+        assert_eq!(choose_bound(&points, 10, 0.1), 0.6);
+        assert_eq!(choose_bound(&points, 10, 0.0), 0.8);
+    }
+
+    #[test]
+    fn the_curve_follows_how_often_the_best_is_right() {
+        let mut points = Vec::new();
+        for i in 0..200 {
+            let p = (i as f64 + 0.5) / 200.0;
+            // Right about as often as p says, by a fixed pattern.
+            points.push((p, (i * 37 % 200) as f64 / 200.0 < p));
+        }
+        let (slope, intercept) = fit_curve(&points);
+        assert!(slope > 0.5, "{slope}");
+        assert!((calibrate(slope, intercept, 0.5) - 0.5).abs() < 0.15);
+    }
+}

@@ -1,0 +1,68 @@
+//! A collection's question asked as a person asks Tally: through the one answer decision
+//! (`tally_answer::answer`, issue 98) over the engines an evaluation loaded and the tables it
+//! read once. The lab plans nothing itself; it may turn the records or the gates off to measure
+//! what they add, and it reads the answer before the gates to log what they are trained on.
+
+use std::collections::BTreeSet;
+
+use tally_answer::{Corpora, Engines, Limits, Options, Sources, Tables};
+use tally_documents::tables::MemoryRecords;
+use tally_types::request::{Ask, Settings};
+use tally_types::{Answer, CountSettings, Mode};
+
+/// What an evaluation's questions are answered from.
+pub struct Asking<'a> {
+    /// The indexes and models.
+    pub engines: &'a Engines,
+    /// The snippet index's tables, read once.
+    pub records: &'a MemoryRecords,
+    /// Whether the records are asked first (`--without-records` turns them off).
+    pub records_first: bool,
+}
+
+impl Asking<'_> {
+    /// `question` asked in `mode` with `count` settings, answered by the whole decision but the
+    /// gates: the answer as the readers gave it. [`tally_answer::gate`] gives it as the page
+    /// shows it.
+    pub fn ungated(
+        &self,
+        question: &str,
+        mode: Mode,
+        count: &CountSettings,
+    ) -> anyhow::Result<Answer> {
+        let offered = self.engines.snippets.corpora()?;
+        let ask = Ask {
+            q: question.to_string(),
+            mode,
+            settings: Settings {
+                count: count.clone(),
+                ..Settings::default()
+            },
+        };
+        let checked = tally_answer::check(
+            &ask,
+            &Limits {
+                // The lab measures any number of snippets its flags ask for.
+                max_snippets: usize::MAX,
+                web: false,
+                offered: Some(offered.clone()),
+                indexing: BTreeSet::new(),
+            },
+        )?;
+        let corpora = Corpora {
+            offered,
+            indexing: BTreeSet::new(),
+        };
+        let sources = Sources {
+            engines: self.engines,
+            tables: Tables::Memory(self.records),
+            corpora: &corpora,
+            web: None,
+        };
+        let options = Options {
+            records: self.records_first,
+            gate: false,
+        };
+        Ok(tally_answer::answer(&checked, &sources, &(), options)?)
+    }
+}
