@@ -350,14 +350,6 @@ fn plan_features(
         if named == 0.0 {
             f.flag(&format!("{side}op={op}|column not named"));
         }
-        for word in normalized(header(column))
-            .split(' ')
-            .filter(|w| !w.is_empty())
-        {
-            for cue in &asked.cues {
-                f.flag(&format!("{side}op={op}|cue={cue}|header={word}"));
-            }
-        }
     }
     let rows = match &plan.rows {
         Rows::All => "all",
