@@ -27,4 +27,4 @@ pub use engines::{load, EngineConfig, Engines, ExampleQuestions, LoadFailure};
 pub use error::{AnswerError, Refused};
 pub use records::{HeldTables, Tables};
 pub use snippets::{timing_of, FetchCause, FetchError, Fetched, LocalIndex, WebSnippets};
-pub use standalone::Standalone;
+pub use standalone::{answer_alone, Standalone};

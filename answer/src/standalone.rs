@@ -43,26 +43,46 @@ impl Standalone {
 
     /// Checks `ask` against the loaded corpora and answers it through the whole decision.
     pub fn ask(&self, ask: &Ask) -> Result<Answer, AnswerError> {
-        let offered = self.engines.snippets.corpora()?;
-        let checked = check(
+        let limits = tally_types::count::DEFAULT_MAX_SNIPPETS;
+        answer_alone(
+            &self.engines,
+            Tables::Held(&self.held),
             ask,
-            &Limits {
-                max_snippets: tally_types::count::DEFAULT_MAX_SNIPPETS,
-                web: false,
-                offered: Some(offered.clone()),
-                indexing: BTreeSet::new(),
-            },
-        )?;
-        let corpora = Corpora {
-            offered,
-            indexing: BTreeSet::new(),
-        };
-        let sources = Sources {
-            engines: &self.engines,
-            tables: Tables::Held(&self.held),
-            corpora: &corpora,
-            web: None,
-        };
-        crate::answer(&checked, &sources, &(), Options::WHOLE)
+            limits,
+            Options::WHOLE,
+        )
     }
+}
+
+/// `ask` checked against every corpus `engines` hold (at most `max_snippets` snippets, no web
+/// search) and answered from `tables` with nothing around the decision: what a command or an
+/// evaluation that loaded its own engines asks through.
+pub fn answer_alone(
+    engines: &Engines,
+    tables: Tables<'_>,
+    ask: &Ask,
+    max_snippets: usize,
+    options: Options,
+) -> Result<Answer, AnswerError> {
+    let offered = engines.snippets.corpora()?;
+    let checked = check(
+        ask,
+        &Limits {
+            max_snippets,
+            web: false,
+            offered: Some(offered.clone()),
+            indexing: BTreeSet::new(),
+        },
+    )?;
+    let corpora = Corpora {
+        offered,
+        indexing: BTreeSet::new(),
+    };
+    let sources = Sources {
+        engines,
+        tables,
+        corpora: &corpora,
+        web: None,
+    };
+    crate::answer(&checked, &sources, &(), options)
 }

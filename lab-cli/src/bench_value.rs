@@ -29,7 +29,7 @@ pub(crate) fn bench(args: &BenchValueArgs) -> anyhow::Result<()> {
         }
     }
     times.sort_by(f64::total_cmp);
-    let pick = |p: f64| tally_lab::commands::bench::percentile(&times, p);
+    let pick = |p: f64| tally_lab::statistics::percentile(&times, p);
     let figures = serde_json::json!({
         "sentences": index.len(),
         "observations": index.observations().len(),

@@ -13,6 +13,7 @@ pub mod count;
 pub mod quantity;
 pub mod reading;
 pub mod search;
+pub mod statistics;
 pub mod trust;
 pub mod value;
 

@@ -353,10 +353,10 @@ fn time_ranker(
         .iter_mut()
         .map(|own| {
             own.sort_by(f64::total_cmp);
-            tally_lab::commands::bench::percentile(own, 0.5)
+            tally_lab::statistics::percentile(own, 0.5)
         })
         .collect();
-    let pick = |p: f64| tally_lab::commands::bench::percentile(&times, p);
+    let pick = |p: f64| tally_lab::statistics::percentile(&times, p);
     let figures = LatencyFigures {
         ranker: ranker.name(),
         queries: queries.len(),
@@ -398,8 +398,8 @@ fn encoder_cost(
     let t = Instant::now();
     std::hint::black_box(encoder.embed(&sentences)?);
     Ok(EncoderCost {
-        query_p50_ms: tally_lab::commands::bench::percentile(&times, 0.5),
-        query_p95_ms: tally_lab::commands::bench::percentile(&times, 0.95),
+        query_p50_ms: tally_lab::statistics::percentile(&times, 0.5),
+        query_p95_ms: tally_lab::statistics::percentile(&times, 0.95),
         sentences_encoded: sentences.len(),
         sentences_per_second: sentences.len() as f64 / t.elapsed().as_secs_f64(),
     })

@@ -19,6 +19,7 @@ pub use collection::{read_collection, CollectionQuestion, Corpus};
 pub use wtq::{numeric_questions, TableCache, WtqQuestion};
 
 use crate::commands::own_documents::Half;
+use crate::statistics::quantile;
 
 /// Which of WikiTableQuestions' questions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -73,14 +74,6 @@ impl Group {
         sorted.sort_by(f64::total_cmp);
         quantile(&sorted, q) as usize
     }
-}
-
-/// The `q` quantile of `sorted` by the nearest rank (the lab's `percentile`), 0 when empty.
-pub fn quantile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    crate::commands::bench::percentile(sorted, q)
 }
 
 /// A question whose answer was not among its candidates.

@@ -3,9 +3,7 @@
 //! read once. The lab plans nothing itself; it may turn the records or the gates off to measure
 //! what they add, and it reads the answer before the gates to log what they are trained on.
 
-use std::collections::BTreeSet;
-
-use tally_answer::{Corpora, Engines, Limits, Options, Sources, Tables};
+use tally_answer::{Engines, Options, Tables};
 use tally_documents::tables::MemoryRecords;
 use tally_types::request::{Ask, Settings};
 use tally_types::{Answer, CountSettings, Mode};
@@ -30,7 +28,6 @@ impl Asking<'_> {
         mode: Mode,
         count: &CountSettings,
     ) -> anyhow::Result<Answer> {
-        let offered = self.engines.snippets.corpora()?;
         let ask = Ask {
             q: question.to_string(),
             mode,
@@ -39,30 +36,18 @@ impl Asking<'_> {
                 ..Settings::default()
             },
         };
-        let checked = tally_answer::check(
-            &ask,
-            &Limits {
-                // The lab measures any number of snippets its flags ask for.
-                max_snippets: usize::MAX,
-                web: false,
-                offered: Some(offered.clone()),
-                indexing: BTreeSet::new(),
-            },
-        )?;
-        let corpora = Corpora {
-            offered,
-            indexing: BTreeSet::new(),
-        };
-        let sources = Sources {
-            engines: self.engines,
-            tables: Tables::Memory(self.records),
-            corpora: &corpora,
-            web: None,
-        };
         let options = Options {
             records: self.records_first,
             gate: false,
         };
-        Ok(tally_answer::answer(&checked, &sources, &(), options)?)
+        // The lab measures any number of snippets its flags ask for.
+        let tables = Tables::Memory(self.records);
+        Ok(tally_answer::answer_alone(
+            self.engines,
+            tables,
+            &ask,
+            usize::MAX,
+            options,
+        )?)
     }
 }

@@ -133,8 +133,3 @@ fn text_of_size(source: &str, size: usize) -> String {
     text.truncate(cut);
     text
 }
-
-/// The `p` quantile (0–1) of sorted, non-empty timings, by the nearest rank.
-pub fn percentile(sorted: &[f64], p: f64) -> f64 {
-    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
-}

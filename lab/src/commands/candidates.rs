@@ -7,10 +7,11 @@ use tally_engine::candidates::rank::{Ranker, Scorer};
 
 use crate::candidates::ranker::{self, Training};
 use crate::candidates::{
-    evaluate, evaluate_collection, numeric_questions, quantile, read_collection, Report, Split,
+    evaluate, evaluate_collection, numeric_questions, read_collection, Report, Split,
 };
 use crate::cli::bench::BenchCandidatesArgs;
 use crate::cli::{EvalCandidatesArgs, EvalTablesArgs, TrainRankerArgs};
+use crate::statistics::quantile;
 
 /// Runs `tally eval candidates`.
 pub fn eval(args: &EvalCandidatesArgs) -> anyhow::Result<()> {

@@ -479,7 +479,7 @@ pub fn bench(args: &BenchCountArgs) -> anyhow::Result<()> {
     let runs = fresh.len() as f64;
     fresh.sort_by(f64::total_cmp);
     cached.sort_by(f64::total_cmp);
-    let pick = |sorted: &[f64], p: f64| super::bench::percentile(sorted, p);
+    let pick = |sorted: &[f64], p: f64| crate::statistics::percentile(sorted, p);
     let (p50, p95) = (pick(&fresh, 0.5), pick(&fresh, 0.95));
     let cached_p50 = pick(&cached, 0.5);
     let throughput = if args.questions > 0 {
@@ -592,7 +592,7 @@ fn throughput(
         p50_ms: if sorted.is_empty() {
             0.0
         } else {
-            super::bench::percentile(&sorted, 0.5)
+            crate::statistics::percentile(&sorted, 0.5)
         },
     })
 }
