@@ -5,6 +5,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::ops::ControlFlow;
 
+use tally_engine::candidates::rank::Scorer;
 use tally_engine::search::search_in;
 use tally_engine::KindDecision;
 use tally_text::quantity::{parse_query, Condition as QueryCondition};
@@ -25,6 +26,9 @@ pub struct Options {
     /// Whether the answer gates decline unsure answers over a person's documents (issue 86).
     /// Without them the answer is as the readers gave it: what the gates are trained on.
     pub gate: bool,
+    /// Whether the learned ranker's sure answer over a person's documents comes first (issue
+    /// 99).
+    pub ranked: bool,
 }
 
 impl Options {
@@ -32,6 +36,7 @@ impl Options {
     pub const WHOLE: Options = Options {
         records: true,
         gate: true,
+        ranked: true,
     };
 }
 
@@ -121,9 +126,12 @@ pub fn answer(
             &sources.corpora.indexing,
         )?;
     }
-    let mut answer = match records_answer(checked, sources, options)? {
+    let mut answer = match ranked_first(checked, sources, options)? {
         Some(answer) => answer,
-        None => by_kind(checked, sources, around, options)?,
+        None => match records_answer(checked, sources, options)? {
+            Some(answer) => answer,
+            None => by_kind(checked, sources, around, options)?,
+        },
     };
     answer.scope = Some(scope::of(checked, &answer.answer));
     if suggest::unanswered(&answer.answer) {
@@ -147,6 +155,55 @@ pub fn gate(answer: &mut AnswerBody) {
     }
 }
 
+/// The corpora a question over the corpus is asked of: the one chosen, or every one offered.
+fn corpora_in_scope(checked: &Checked, sources: &Sources<'_>) -> Vec<String> {
+    match &checked.count.corpus {
+        Some(corpus) => vec![corpus.clone()],
+        None => sources.corpora.offered.clone(),
+    }
+}
+
+/// The learned ranker's answer when it is sure: its best candidate among every reading of the
+/// tables and passages of a person's documents in scope (issue 99). `None` when it is not sure,
+/// when nothing in scope is a person's documents, or when the question is asked of the web or
+/// as a value or a search; then the records and the readers answer.
+fn ranked_first(
+    checked: &Checked,
+    sources: &Sources<'_>,
+    options: Options,
+) -> Result<Option<Answer>, AnswerError> {
+    let allowed = checked
+        .forced
+        .is_none_or(|kind| kind == QuestionKind::Count);
+    let scorer = Scorer::shipped();
+    // A model whose bound no answer reaches (none met the 3% bound on the tuning halves) gives
+    // nothing as sure: the candidates are not read at all.
+    let reachable = scorer.ranker.sure_from < 1.0;
+    let held = sources.tables.held();
+    let Some(held) = held.filter(|_| {
+        options.ranked && reachable && allowed && checked.snippet_source == SnippetSource::Corpus
+    }) else {
+        return Ok(None);
+    };
+    let scope = corpora_in_scope(checked, sources);
+    let corpus = held.candidates(&sources.engines.snippets, &scope)?;
+    let Some(ranked) =
+        crate::rank(checked.question(), &corpus, scorer).filter(crate::Ranked::is_sure)
+    else {
+        return Ok(None);
+    };
+    let count = crate::ranked_answer(checked.question(), &checked.count, &corpus, &ranked);
+    Ok(Some(Answer {
+        kind: QuestionKind::Count,
+        kind_reason: "the learned ranker chose it among every reading of the documents in scope"
+            .to_string(),
+        chosen_by_user: checked.forced.is_some(),
+        answer: AnswerBody::Count(Box::new(count)),
+        scope: None,
+        did_you_mean: None,
+    }))
+}
+
 /// The answer computed over the tables in scope (the corpus chosen, or every corpus offered
 /// when none is) when the question asks to count, add up, average or compare their rows under a
 /// condition (or a condition on a column a table lacks: declined); `None` when it asks none of
@@ -163,10 +220,7 @@ fn records_answer(
     if !options.records || checked.snippet_source != SnippetSource::Corpus || !records_allowed {
         return Ok(None);
     }
-    let scope = match &checked.count.corpus {
-        Some(corpus) => vec![corpus.clone()],
-        None => sources.corpora.offered.clone(),
-    };
+    let scope = corpora_in_scope(checked, sources);
     let computed = over_records(
         checked.question(),
         &checked.count,
@@ -596,6 +650,7 @@ mod tests {
         let without = Options {
             records: false,
             gate: true,
+            ranked: false,
         };
         let first = super::answer(&checked, &sources, &around, without).expect("answers");
         let AnswerBody::Count(read) = &first.answer else {
@@ -663,5 +718,56 @@ mod tests {
         .expect("answers");
         assert!(matches!(searched.answer, AnswerBody::Search(_)));
         assert_eq!(searched.kind, QuestionKind::Search);
+    }
+
+    #[test]
+    fn the_ranker_reads_a_corpus_s_tables_and_passages_and_its_sure_answer_carries_its_reading() {
+        let dir = tempfile::tempdir().expect("a scratch dir");
+        let engines = engines(dir.path());
+        let held = HeldTables::default();
+        let read = held
+            .candidates(&engines.snippets, &[CORPUS.to_string()])
+            .expect("reads");
+        assert_eq!(read.tables.tables().len(), 1, "the stations table");
+        assert_eq!(
+            read.tables.tables()[0].rows.len(),
+            12,
+            "its twelve stations"
+        );
+        // A data set's corpus is no one's documents: no passage of it is read.
+        let none = held
+            .candidates(&engines.snippets, &["no-such-corpus".to_string()])
+            .expect("reads");
+        assert!(none.passages.is_empty() && none.tables.tables().is_empty());
+        // Held: asked again, the same corpus comes back; forgotten, it is read anew.
+        let again = held
+            .candidates(&engines.snippets, &[CORPUS.to_string()])
+            .expect("reads");
+        assert!(Arc::ptr_eq(&read, &again));
+        held.forget(CORPUS);
+        let anew = held
+            .candidates(&engines.snippets, &[CORPUS.to_string()])
+            .expect("reads");
+        assert!(!Arc::ptr_eq(&read, &anew));
+
+        // The collection's gold: 4 stations are in zone 2.
+        let question = "how many stations are in zone 2";
+        let mut model = Scorer::shipped().ranker.clone();
+        model.sure_from = 0.0;
+        let scorer = Scorer::new(model);
+        let ranked = crate::rank(question, &read, &scorer).expect("candidates");
+        assert!(ranked.is_sure());
+        assert_eq!(ranked.candidate.value, 4.0, "{ranked:?}");
+        let settings = CountSettings::default();
+        let count = crate::ranked_answer(question, &settings, &read, &ranked);
+        assert_eq!(count.count, Some(4.0));
+        let certainty = count.certainty.expect("a certainty");
+        assert_eq!(certainty.measure, tally_types::CertaintyMeasure::Ranker);
+        assert_eq!(certainty.probability, ranked.probability);
+        let reading = count.read_from.expect("its reading");
+        assert!(
+            reading.how.contains("Zone") && reading.how.contains("01-sandmere-line-stations"),
+            "{reading:?}"
+        );
     }
 }

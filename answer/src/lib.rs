@@ -15,6 +15,7 @@ mod check;
 mod decide;
 mod engines;
 mod error;
+mod ranked;
 mod records;
 mod scope;
 mod snippets;
@@ -25,6 +26,7 @@ pub use check::{check, count_settings, search_settings, validate_question, Check
 pub use decide::{answer, gate, AnswerKey, Around, Corpora, Options, Sources};
 pub use engines::{load, EngineConfig, Engines, ExampleQuestions, LoadFailure};
 pub use error::{AnswerError, Refused};
+pub use ranked::{rank, ranked_answer, CandidateCorpus, Ranked};
 pub use records::{HeldTables, Tables};
 pub use snippets::{timing_of, FetchCause, FetchError, Fetched, LocalIndex, WebSnippets};
 pub use standalone::{answer_alone, Standalone};

@@ -12,7 +12,7 @@ use tally_engine::records::{answer_over, RecordSource, ScopedTable};
 use tally_store::db::{Database, DbError};
 use tally_types::CountSettings;
 
-use crate::AnswerError;
+use crate::{AnswerError, CandidateCorpus};
 
 /// The record tables a question is planned over.
 pub enum Tables<'a> {
@@ -30,6 +30,17 @@ pub enum Tables<'a> {
     Held(&'a HeldTables),
     /// Tables read already (the lab reads a collection's once for all its questions).
     Memory(&'a MemoryRecords),
+}
+
+impl Tables<'_> {
+    /// The snippet index's tables held per corpus, which the candidates are read from; `None`
+    /// for tables read by the caller.
+    pub(crate) fn held(&self) -> Option<&HeldTables> {
+        match self {
+            Tables::Stored { held, .. } | Tables::Held(held) => Some(held),
+            Tables::Memory(_) => None,
+        }
+    }
 }
 
 /// The answer over the tables of `scope` when the question asks to count, add up, average or
@@ -109,7 +120,12 @@ impl RecordSource for StoredRecords<'_> {
 #[derive(Debug, Default)]
 pub struct HeldTables {
     held: Mutex<Arc<MemoryRecords>>,
+    /// The candidates' tables and passages of the scopes asked lately, the latest last.
+    candidates: Mutex<Vec<(Vec<String>, Arc<CandidateCorpus>)>>,
 }
+
+/// How many scopes' candidate corpora are held.
+const HELD_SCOPES: usize = 8;
 
 impl HeldTables {
     /// The tables of `corpora` (and of any other corpus held), read from `index` where not held
@@ -136,8 +152,48 @@ impl HeldTables {
         Ok(Arc::clone(&held))
     }
 
+    /// The tables and passages of `scope` the candidates are read from, read from `index`
+    /// where not held yet.
+    pub fn candidates(
+        &self,
+        index: &SnippetIndex,
+        scope: &[String],
+    ) -> Result<Arc<CandidateCorpus>, IndexError> {
+        let mut key = scope.to_vec();
+        key.sort();
+        {
+            let held = self
+                .candidates
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if let Some((_, corpus)) = held.iter().find(|(k, _)| *k == key) {
+                return Ok(Arc::clone(corpus));
+            }
+        }
+        let records = self.of(index, &key)?;
+        let tables = key
+            .iter()
+            .flat_map(|c| records.tables(c).to_vec())
+            .collect();
+        let read = Arc::new(CandidateCorpus::read(tables, index, &key)?);
+        let mut held = self
+            .candidates
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        held.retain(|(k, _)| *k != key);
+        if held.len() >= HELD_SCOPES {
+            held.remove(0);
+        }
+        held.push((key, Arc::clone(&read)));
+        Ok(read)
+    }
+
     /// Forgets `corpus`'s tables (it is being indexed, replaced or deleted).
     pub fn forget(&self, corpus: &str) {
+        self.candidates
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .retain(|(scope, _)| !scope.iter().any(|c| c == corpus));
         let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
         if held.corpora().iter().any(|c| c == corpus) {
             let mut shrunk = MemoryRecords::clone(&held);

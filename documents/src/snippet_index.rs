@@ -321,24 +321,38 @@ impl SnippetIndex {
     /// The snippets of `corpus` that carry a table row's record, in document order (at most
     /// [`MAX_RECORD_SNIPPETS`]): the rows the records' aggregations are computed over.
     pub fn table_rows_in(&self, corpus: &str) -> Result<Vec<Snippet>, IndexError> {
+        let mut snippets = self.snippets_in(corpus, MAX_RECORD_SNIPPETS)?;
+        snippets.retain(|snippet| {
+            matches!(
+                snippet.record.as_deref(),
+                Some(crate::corpus::structure::Record::TableRow { .. })
+            )
+        });
+        Ok(snippets)
+    }
+
+    /// Every passage of `corpus` when it holds a person's documents, in document order (at most
+    /// [`MAX_RECORD_SNIPPETS`]); none for a data set's corpus (the built-in one), whose
+    /// snippets are no document's passages.
+    pub fn document_passages_in(&self, corpus: &str) -> Result<Vec<Snippet>, IndexError> {
+        let first = self.snippets_in(corpus, 1)?;
+        if !first.iter().any(|s| is_document_passage(&s.id)) {
+            return Ok(Vec::new());
+        }
+        self.snippets_in(corpus, MAX_RECORD_SNIPPETS)
+    }
+
+    /// At most `limit` snippets of `corpus`, in document order.
+    fn snippets_in(&self, corpus: &str, limit: usize) -> Result<Vec<Snippet>, IndexError> {
         let searcher = self.reader.searcher();
         let query = TermQuery::new(
             Term::from_field_text(self.fields.corpus, corpus),
             IndexRecordOption::Basic,
         );
-        let docs = searcher.search(
-            &query,
-            &TopDocs::with_limit(MAX_RECORD_SNIPPETS).order_by_score(),
-        )?;
+        let docs = searcher.search(&query, &TopDocs::with_limit(limit).order_by_score())?;
         let mut snippets = Vec::new();
         for (_, address) in docs {
-            let snippet = self.hit(&searcher.doc(address)?, 0.0)?.snippet;
-            if matches!(
-                snippet.record.as_deref(),
-                Some(crate::corpus::structure::Record::TableRow { .. })
-            ) {
-                snippets.push(snippet);
-            }
+            snippets.push(self.hit(&searcher.doc(address)?, 0.0)?.snippet);
         }
         snippets.sort_by_cached_key(|s| document_order(&s.id));
         Ok(snippets)

@@ -21,6 +21,9 @@ pub enum CertaintyMeasure {
     BestCountPhrase,
     /// The share of the evidence's weight that agrees with a value.
     Agreement,
+    /// The candidate ranker learned from real questions (issue 99): how often its best
+    /// candidates like this one were right.
+    Ranker,
 }
 
 impl From<SupportMeasure> for CertaintyMeasure {
@@ -40,6 +43,7 @@ impl CertaintyMeasure {
             Self::AnswerSupport => "the answer-support model's estimate",
             Self::BestCountPhrase => "the chance that its best count phrase states the answer",
             Self::Agreement => "the share of the evidence that agrees with it",
+            Self::Ranker => "how often the learned ranker's answers like it were right",
         }
     }
 }

@@ -86,7 +86,7 @@ pub fn no_such_column_answer(
 }
 
 /// An answer with nothing read from snippets yet.
-fn empty_answer(question: &str, settings: &CountSettings) -> CountAnswer {
+pub fn empty_answer(question: &str, settings: &CountSettings) -> CountAnswer {
     CountAnswer {
         question: question.to_string(),
         analysis: analyse(question),

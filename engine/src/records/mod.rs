@@ -12,7 +12,7 @@ mod plan;
 mod question;
 mod source;
 
-pub use answer::{aggregation_answer, no_such_column_answer};
+pub use answer::{aggregation_answer, empty_answer, no_such_column_answer};
 pub use plan::{plan, Plan};
 pub use question::{read_question, AggregationQuestion, AskedCondition};
 pub use source::{answer_over, RecordSource, ScopedTable};

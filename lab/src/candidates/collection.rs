@@ -29,8 +29,8 @@ pub struct Corpus {
 pub struct CollectionQuestion {
     /// The question.
     pub question: String,
-    /// Its answer's number.
-    pub answer: f64,
+    /// Its answer's number; `None` when the documents do not answer it.
+    pub answer: Option<f64>,
     /// The answer as written.
     pub written: String,
     /// The document it is answered from.
@@ -50,8 +50,8 @@ struct Line {
 }
 
 /// Reads the collection in `dir`: `documents/`, and the questions of `questions.jsonl` (counts,
-/// or aggregations when the lines name an `operation`) and `values.jsonl`; unanswerable
-/// questions (a `null` answer) are left out.
+/// or aggregations when the lines name an `operation`) and `values.jsonl`, the unanswerable
+/// ones (a `null` answer) among them; answers that are not a number ("Route 9") are left out.
 pub fn read_collection(dir: &Path) -> anyhow::Result<(Corpus, Vec<CollectionQuestion>)> {
     let documents = read_documents_dir(&dir.join("documents"))?;
     let mut formats = BTreeMap::new();
@@ -103,6 +103,7 @@ pub fn read_collection(dir: &Path) -> anyhow::Result<(Corpus, Vec<CollectionQues
             let written = match &line.answer {
                 serde_json::Value::Number(n) => n.to_string(),
                 serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Null => String::new(),
                 _ => continue,
             };
             // A number, perhaps after a currency sign and before its unit ("£7,450", "40
@@ -110,10 +111,8 @@ pub fn read_collection(dir: &Path) -> anyhow::Result<(Corpus, Vec<CollectionQues
             let starts_with_number = written
                 .trim_start_matches(['£', '$', '€'])
                 .starts_with(|c: char| c.is_ascii_digit());
-            let Some(answer) = numbers_in(&written).first().copied() else {
-                continue;
-            };
-            if !starts_with_number {
+            let answer = numbers_in(&written).first().copied();
+            if !written.is_empty() && (answer.is_none() || !starts_with_number) {
                 continue;
             }
             let half = match line.half.as_deref() {

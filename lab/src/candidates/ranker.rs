@@ -14,14 +14,29 @@ use tally_engine::candidates::rank::{
 };
 use tally_engine::candidates::{candidates, rank};
 
-use super::{is_answer, type_of, TableCache, TableFormat, WtqQuestion};
+use super::{is_answer, type_of, CollectionQuestion, Corpus, TableCache, TableFormat, WtqQuestion};
+use crate::commands::own_documents::Half;
+use crate::statistics::clopper_pearson_upper;
+
+/// Where a training or measured question comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// WikiTableQuestions, over the question's own table.
+    Wtq,
+    /// A collection written for Tally, over all its documents, in one of its halves.
+    Collection(Half),
+}
 
 /// One question's candidates as the ranker sees them.
 pub struct Example {
-    /// The question's table (folds keep a table's questions together).
+    /// The question's table or document (folds keep its questions together).
     pub table: String,
-    /// Its type, by its opening words.
-    pub kind: &'static str,
+    /// The groups it is reported in: "all", its type, its half, kind and format.
+    pub groups: Vec<String>,
+    /// Where it comes from.
+    pub origin: Origin,
+    /// Whether it has an answer (a collection's question may have none: any answer is wrong).
+    pub answerable: bool,
     /// Each candidate's readings' features.
     pub features: Vec<Vec<Features>>,
     /// Whether each candidate is the gold answer.
@@ -46,7 +61,9 @@ pub fn examples(
         let found = candidates(&q.utterance, corpus, &[]);
         out.push(Example {
             table: q.context.clone(),
-            kind: type_of(&q.utterance),
+            groups: vec!["all".to_string(), type_of(&q.utterance).to_string()],
+            origin: Origin::Wtq,
+            answerable: true,
             features: rank::features(&q.utterance, corpus, &found),
             positive: found
                 .iter()
@@ -63,6 +80,46 @@ pub fn examples(
         });
     }
     Ok(out)
+}
+
+/// A collection's questions, each over the whole collection (its tables and passages), the
+/// unanswerable ones among them; folds keep a document's questions together.
+pub fn collection_examples(corpus: &Corpus, questions: &[CollectionQuestion]) -> Vec<Example> {
+    questions
+        .iter()
+        .map(|q| {
+            let found = candidates(&q.question, &corpus.tables, &corpus.passages);
+            let half = q.half.name();
+            let mut groups = vec![format!("{half}"), format!("{half} {}", q.kind)];
+            if let Some(format) = corpus.formats.get(&q.document) {
+                groups.push(format!("{half} {} {format}", q.kind));
+            }
+            Example {
+                table: q.document.clone(),
+                groups,
+                origin: Origin::Collection(q.half),
+                answerable: q.answer.is_some(),
+                features: rank::features(&q.question, &corpus.tables, &found),
+                positive: found
+                    .iter()
+                    .map(|c| q.answer.is_some_and(|a| is_answer(c, a, &q.written)))
+                    .collect(),
+                question: format!(
+                    "{} => {}",
+                    q.question,
+                    q.answer
+                        .map_or("(not answered)".to_string(), |_| q.written.clone())
+                ),
+                described: found
+                    .iter()
+                    .map(|c| {
+                        let reading = c.readings.first().map_or("", |r| r.described.as_str());
+                        format!("{}: {reading}", c.value)
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 /// How the weights are learned.
@@ -259,22 +316,58 @@ pub fn choose_bound(calibrated: &[(f64, bool)], questions: usize, max_wrong: f64
     bound
 }
 
-/// Trains the shipped model: out-of-fold probabilities for the curve and the bound, then the
-/// weights on every training question.
+/// The lowest bound whose answers (calibrated probability at least it) have a one-sided 95%
+/// Clopper–Pearson upper bound on their wrong share of at most `max_wrong`; 1 when none has.
+pub fn choose_sure_bound(calibrated: &[(f64, bool)], max_wrong: f64) -> f64 {
+    let mut sorted = calibrated.to_vec();
+    sorted.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut wrong = 0usize;
+    let mut bound = 1.0;
+    for (i, &(p, right)) in sorted.iter().enumerate() {
+        wrong += usize::from(!right);
+        let next_differs = sorted.get(i + 1).is_none_or(|n| n.0 < p);
+        if next_differs && clopper_pearson_upper(wrong, i + 1, 0.95) <= max_wrong {
+            bound = p;
+        }
+    }
+    bound
+}
+
+/// The bounds a model is given from.
+#[derive(Debug, Clone, Copy)]
+pub struct Bounds {
+    /// The share of WikiTableQuestions' questions its bound lets be answered wrongly.
+    pub tables_wrong: f64,
+    /// The 95% upper bound on the wrong share of the answers given as sure over a person's
+    /// documents (the collections' tuning halves).
+    pub sure_wrong: f64,
+}
+
+/// Trains the shipped model on `examples` (WikiTableQuestions' train split and the collections'
+/// tuning halves: never a test half): out-of-fold probabilities for the curve and the bounds,
+/// then the weights on every training question.
 pub fn train_ranker(
     examples: &[Example],
     folds: usize,
-    max_wrong: f64,
+    bounds: Bounds,
     training: Training,
 ) -> (Ranker, HeldOut) {
     let held_out = out_of_fold(examples, folds, training);
     let points: Vec<(f64, bool)> = held_out.iter().flatten().map(|&(p, r, _)| (p, r)).collect();
     let (slope, intercept) = fit_curve(&points);
-    let calibrated: Vec<(f64, bool)> = points
-        .iter()
-        .map(|&(p, right)| (calibrate(slope, intercept, p), right))
-        .collect();
-    let bound = choose_bound(&calibrated, examples.len(), max_wrong);
+    let calibrated_of = |origin: fn(Origin) -> bool| -> Vec<(f64, bool)> {
+        examples
+            .iter()
+            .zip(&held_out)
+            .filter(|(e, _)| origin(e.origin))
+            .filter_map(|(_, top)| top.map(|(p, right, _)| (calibrate(slope, intercept, p), right)))
+            .collect()
+    };
+    let tables = calibrated_of(|o| o == Origin::Wtq);
+    let tables_questions = examples.iter().filter(|e| e.origin == Origin::Wtq).count();
+    let bound = choose_bound(&tables, tables_questions, bounds.tables_wrong);
+    let documents = calibrated_of(|o| o != Origin::Wtq);
+    let sure_from = choose_sure_bound(&documents, bounds.sure_wrong);
     let all: Vec<&Example> = examples.iter().collect();
     let dense = train(&all, training);
     let fitted = examples
@@ -288,28 +381,56 @@ pub fn train_ranker(
         .filter(|(_, w)| w.abs() >= 1e-3)
         .map(|(i, w)| (i as u32, (w * 1e3).round() / 1e3))
         .collect();
-    let given: Vec<&(f64, bool)> = calibrated.iter().filter(|(p, _)| *p >= bound).collect();
-    let misses = examples
+    let mut misses: Vec<(f64, String)> = examples
         .iter()
         .zip(&held_out)
         .filter_map(|(e, top)| {
-            let (_, right, at) = (*top)?;
-            let gold = e.positive.iter().position(|p| *p)?;
+            let (p, right, at) = (*top)?;
+            let gold = e.positive.iter().position(|p| *p);
+            let origin = if e.origin == Origin::Wtq {
+                "tables"
+            } else {
+                "documents"
+            };
+            let p = calibrate(slope, intercept, p);
             (!right).then(|| {
-                format!(
-                    "{}\n    chose {}\n    right {}",
-                    e.question, e.described[at], e.described[gold]
-                )
+                let line = format!(
+                    "[{origin} {p:.2}] {}\n    chose {}\n    right {}",
+                    e.question,
+                    e.described[at],
+                    gold.map_or("(not among the candidates)", |g| e.described[g].as_str())
+                );
+                (p, line)
             })
         })
         .collect();
+    // The surest misses first: what a bound lets through.
+    misses.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let misses = misses.into_iter().map(|(_, line)| line).collect();
+    let share_given = |points: &[(f64, bool)], bound: f64, right: bool| {
+        points
+            .iter()
+            .filter(|(p, r)| *p >= bound && *r == right)
+            .count()
+    };
     let held = HeldOut {
         misses,
         fitted,
         questions: examples.len(),
         top_right: points.iter().filter(|(_, right)| *right).count(),
-        right: given.iter().filter(|(_, right)| *right).count(),
-        wrong: given.iter().filter(|(_, right)| !*right).count(),
+        tables_questions,
+        right: share_given(&tables, bound, true),
+        wrong: share_given(&tables, bound, false),
+        documents_questions: examples.len() - tables_questions,
+        sure_right: share_given(&documents, sure_from, true),
+        sure_wrong: share_given(&documents, sure_from, false),
+        documents_at: (5..=19)
+            .map(|i| {
+                let bound = f64::from(i) * 0.05;
+                let given = |right| share_given(&documents, bound, right);
+                (bound, given(true), given(false))
+            })
+            .collect(),
     };
     (
         Ranker {
@@ -317,6 +438,7 @@ pub fn train_ranker(
             slope,
             intercept,
             bound,
+            sure_from,
         },
         held,
     )
@@ -326,8 +448,8 @@ pub fn train_ranker(
 /// made on (the dev split only measures).
 #[derive(Debug, Clone)]
 pub struct HeldOut {
-    /// The reachable questions whose best candidate was wrong: the question, the candidate
-    /// chosen and a right one.
+    /// The questions whose best candidate was wrong, the surest first: the question, the
+    /// candidate chosen and a right one.
     pub misses: Vec<String>,
     /// Whose best candidate is right with the weights trained on every question (in sample).
     pub fitted: usize,
@@ -335,10 +457,20 @@ pub struct HeldOut {
     pub questions: usize,
     /// Whose best candidate, out of fold, is right.
     pub top_right: usize,
-    /// Given at the bound and right.
+    /// WikiTableQuestions' among them.
+    pub tables_questions: usize,
+    /// Of those, given at the bound and right.
     pub right: usize,
-    /// Given at the bound and wrong.
+    /// Of those, given at the bound and wrong.
     pub wrong: usize,
+    /// The collections' questions among them.
+    pub documents_questions: usize,
+    /// Of those, given as sure and right.
+    pub sure_right: usize,
+    /// Of those, given as sure and wrong.
+    pub sure_wrong: usize,
+    /// Of those, right and wrong from each bound 0.25, 0.30, …, 0.95.
+    pub documents_at: Vec<(f64, usize, usize)>,
 }
 
 /// Right, wrong and declined answers over a group of questions, with calibration.
@@ -346,6 +478,8 @@ pub struct HeldOut {
 pub struct Tally {
     /// Questions in the group.
     pub questions: usize,
+    /// Those with an answer.
+    pub answerable: usize,
     /// Given as sure and right.
     pub right: usize,
     /// Given as sure and wrong.
@@ -371,20 +505,21 @@ pub struct TablesReport {
 }
 
 /// The ranker's answers on `examples`: the best candidate given when its calibrated probability
-/// reaches the bound.
-pub fn evaluate(examples: &[Example], scorer: &Scorer) -> TablesReport {
+/// reaches `bound`.
+pub fn evaluate(examples: &[Example], scorer: &Scorer, bound: f64) -> TablesReport {
     let mut report = TablesReport::default();
     let mut bins = vec![(0usize, 0.0f64, 0usize); 10];
     for e in examples {
         let probabilities = scorer.probabilities(&e.features);
         let top = best(&probabilities).map(|(at, p)| (scorer.calibrated(p), e.positive[at]));
-        for group in ["all", e.kind] {
-            let tally = report.groups.entry(group.to_string()).or_default();
+        for group in &e.groups {
+            let tally = report.groups.entry(group.clone()).or_default();
             tally.questions += 1;
+            tally.answerable += usize::from(e.answerable);
             tally.reachable += usize::from(e.positive.iter().any(|p| *p));
             if let Some((p, right)) = top {
                 tally.top_right += usize::from(right);
-                if p >= scorer.ranker.bound {
+                if p >= bound {
                     if right {
                         tally.right += 1;
                     } else {

@@ -71,6 +71,10 @@ pub struct EvalTablesArgs {
     /// Read at most this many questions (all when absent).
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Measure on a collection written for Tally instead (each question over all its
+    /// documents, the answers given as sure from the product's bound), both halves.
+    #[arg(long, value_name = "DIR")]
+    pub collection: Option<PathBuf>,
     /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
@@ -157,6 +161,9 @@ pub struct EvalAggregationsArgs {
     /// the figure to compare with.
     #[arg(long)]
     pub without_records: bool,
+    /// Answer without the learned ranker's sure answers first (issue 99): the figure before it.
+    #[arg(long)]
+    pub without_ranker: bool,
     /// Ask as from the home page: no corpus chosen, the default corpus (the distractors)
     /// ingested beside the collection, the tables of every corpus planned over (issue 86).
     #[arg(long)]
@@ -228,6 +235,9 @@ pub struct EvalOwnDocumentsArgs {
     /// The reading settings the questions are answered with.
     #[command(flatten)]
     pub settings: ReadingFlags,
+    /// Answer without the learned ranker's sure answers first (issue 99): the figure before it.
+    #[arg(long)]
+    pub without_ranker: bool,
 }
 
 /// `tally eval value`: the flags of the value-question evaluation.

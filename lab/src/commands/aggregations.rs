@@ -11,9 +11,8 @@ use std::path::Path;
 
 use anyhow::Context;
 use serde::Deserialize;
-use tally_answer::Engines;
+use tally_answer::{Engines, HeldTables};
 use tally_documents::corpus::indexing::{self, Indexes};
-use tally_documents::tables::MemoryRecords;
 use tally_types::count::Retrieval;
 use tally_types::{AnswerBody, Mode};
 
@@ -95,7 +94,7 @@ pub fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
         &mut |_| {},
     )?;
     // The tables as a server reads them back from its snippet index.
-    let records = MemoryRecords::from_snippet_index_corpora(&snippets, &snippets.corpora()?)?;
+    let records = HeldTables::default();
     let engines = Engines {
         corpora_at_load: snippets.corpora()?,
         snippets: std::sync::Arc::new(snippets),
@@ -108,6 +107,7 @@ pub fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
         engines: &engines,
         records: &records,
         records_first: !args.without_records,
+        ranked: !args.without_ranker,
     };
     let mut settings = args.settings.0.clone();
     settings.corpus = (!args.all_corpora).then(|| CORPUS.to_string());

@@ -3,8 +3,7 @@
 //! read once. The lab plans nothing itself; it may turn the records or the gates off to measure
 //! what they add, and it reads the answer before the gates to log what they are trained on.
 
-use tally_answer::{Engines, Options, Tables};
-use tally_documents::tables::MemoryRecords;
+use tally_answer::{Engines, HeldTables, Options, Tables};
 use tally_types::request::{Ask, Settings};
 use tally_types::{Answer, CountSettings, Mode};
 
@@ -12,10 +11,12 @@ use tally_types::{Answer, CountSettings, Mode};
 pub struct Asking<'a> {
     /// The indexes and models.
     pub engines: &'a Engines,
-    /// The snippet index's tables, read once.
-    pub records: &'a MemoryRecords,
+    /// The snippet index's tables and passages, read once.
+    pub records: &'a HeldTables,
     /// Whether the records are asked first (`--without-records` turns them off).
     pub records_first: bool,
+    /// Whether the learned ranker's sure answer comes first (`--without-ranker` turns it off).
+    pub ranked: bool,
 }
 
 impl Asking<'_> {
@@ -39,9 +40,10 @@ impl Asking<'_> {
         let options = Options {
             records: self.records_first,
             gate: false,
+            ranked: self.ranked,
         };
         // The lab measures any number of snippets its flags ask for.
-        let tables = Tables::Memory(self.records);
+        let tables = Tables::Held(self.records);
         Ok(tally_answer::answer_alone(
             self.engines,
             tables,

@@ -5,13 +5,14 @@
 use anyhow::{bail, Context};
 use tally_engine::candidates::rank::{Ranker, Scorer};
 
-use crate::candidates::ranker::{self, Training};
+use crate::candidates::ranker::{self, Bounds, Training};
 use crate::candidates::{
     evaluate, evaluate_collection, numeric_questions, read_collection, Report, Split,
 };
 use crate::cli::bench::BenchCandidatesArgs;
 use crate::cli::{EvalCandidatesArgs, EvalTablesArgs, TrainRankerArgs};
-use crate::statistics::quantile;
+use crate::commands::own_documents::Half;
+use crate::statistics::{clopper_pearson_upper, quantile};
 
 /// Runs `tally eval candidates`.
 pub fn eval(args: &EvalCandidatesArgs) -> anyhow::Result<()> {
@@ -126,27 +127,52 @@ pub fn train_ranker(args: &TrainRankerArgs) -> anyhow::Result<()> {
     if let Some(limit) = args.limit {
         questions.truncate(limit);
     }
-    let examples = ranker::examples(&args.wtq, &questions, crate::candidates::TableFormat::Csv)?;
+    let mut examples =
+        ranker::examples(&args.wtq, &questions, crate::candidates::TableFormat::Csv)?;
+    for dir in &args.collection {
+        let (corpus, questions) = read_collection(dir)?;
+        let tuning: Vec<_> = questions
+            .into_iter()
+            .filter(|q| q.half == Half::Tuning)
+            .collect();
+        examples.extend(ranker::collection_examples(&corpus, &tuning));
+    }
     let training = Training {
         epochs: args.epochs,
         rate: args.rate,
         l2: args.l2,
     };
-    let (model, held) = ranker::train_ranker(&examples, args.folds, args.max_wrong, training);
-    let share = |n: usize| 100.0 * n as f64 / held.questions.max(1) as f64;
+    let bounds = Bounds {
+        tables_wrong: args.max_wrong,
+        sure_wrong: args.sure_wrong,
+    };
+    let (model, held) = ranker::train_ranker(&examples, args.folds, bounds, training);
+    let share = |n: usize, of: usize| 100.0 * n as f64 / of.max(1) as f64;
     println!(
-        "out of fold ({} folds by table): top-1 {:.1}% (in sample {:.1}%); at the bound {:.1}% \
-         right, {:.1}% wrong",
+        "out of fold ({} folds by table or document): top-1 {:.1}% (in sample {:.1}%)",
         args.folds,
-        share(held.top_right),
-        share(held.fitted),
-        share(held.right),
-        share(held.wrong)
+        share(held.top_right, held.questions),
+        share(held.fitted, held.questions),
+    );
+    println!(
+        "  WikiTableQuestions ({} questions): at the bound {:.3}, {:.1}% right, {:.1}% wrong",
+        held.tables_questions,
+        model.bound,
+        share(held.right, held.tables_questions),
+        share(held.wrong, held.tables_questions)
+    );
+    println!(
+        "  collections' tuning halves ({} questions): sure from {:.3}, {} right, {} wrong \
+         (95% upper bound on the wrong share {:.1}%)",
+        held.documents_questions,
+        model.sure_from,
+        held.sure_right,
+        held.sure_wrong,
+        100.0 * clopper_pearson_upper(held.sure_wrong, held.sure_right + held.sure_wrong, 0.95)
     );
     println!(
         "trained on {} questions ({} with the answer among the candidates): {} weights, \
-         curve slope {:.3}, intercept {:.3}, bound {:.3} (out of fold, at most {:.0}% of \
-         questions wrong)",
+         curve slope {:.3}, intercept {:.3}",
         examples.len(),
         examples
             .iter()
@@ -155,9 +181,14 @@ pub fn train_ranker(args: &TrainRankerArgs) -> anyhow::Result<()> {
         model.weights.len(),
         model.slope,
         model.intercept,
-        model.bound,
-        100.0 * args.max_wrong
     );
+    println!("  the collections' tuning halves out of fold, given from each bound:");
+    for (bound, right, wrong) in &held.documents_at {
+        println!(
+            "    from {bound:.2}: {right} right, {wrong} wrong (95% upper bound {:.1}%)",
+            100.0 * clopper_pearson_upper(*wrong, right + wrong, 0.95)
+        );
+    }
     for miss in held.misses.iter().take(args.misses) {
         println!("miss: {miss}");
     }
@@ -171,7 +202,8 @@ pub fn train_ranker(args: &TrainRankerArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Runs `tally-lab eval tables`: the ranker's answers on a split.
+/// `tally-lab eval tables`: the ranker's answers, right, wrong and declined, per question type
+/// on WikiTableQuestions or per half, kind and format on a collection.
 pub fn eval_tables(args: &EvalTablesArgs) -> anyhow::Result<()> {
     let loaded;
     let scorer = match &args.model {
@@ -185,36 +217,65 @@ pub fn eval_tables(args: &EvalTablesArgs) -> anyhow::Result<()> {
         }
         None => Scorer::shipped(),
     };
-    let mut questions = numeric_questions(&args.wtq, args.split)?;
-    if let Some(limit) = args.limit {
-        questions.truncate(limit);
-    }
-    let examples = ranker::examples(&args.wtq, &questions, args.format)?;
-    let report = ranker::evaluate(&examples, scorer);
+    let (examples, bound) = match &args.collection {
+        Some(dir) => {
+            let (corpus, questions) = read_collection(dir)?;
+            let examples = ranker::collection_examples(&corpus, &questions);
+            (examples, scorer.ranker.sure_from)
+        }
+        None => {
+            let mut questions = numeric_questions(&args.wtq, args.split)?;
+            if let Some(limit) = args.limit {
+                questions.truncate(limit);
+            }
+            let examples = ranker::examples(&args.wtq, &questions, args.format)?;
+            (examples, scorer.ranker.bound)
+        }
+    };
+    let report = ranker::evaluate(&examples, scorer, bound);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
+    match &args.collection {
+        Some(dir) => println!(
+            "the candidate ranker on {} (each question over all its documents); given as sure \
+             when the calibrated probability is at least {bound:.3}",
+            dir.display()
+        ),
+        None => println!(
+            "the candidate ranker on WikiTableQuestions {:?} (questions with a number for \
+             answer, each over its own table); given when the calibrated probability is at \
+             least {bound:.3}",
+            args.split
+        ),
+    }
     println!(
-        "the candidate ranker on WikiTableQuestions {:?} (questions with a number for answer, \
-         each over its own table); given when the calibrated probability is at least {:.3}",
-        args.split, scorer.ranker.bound
-    );
-    println!(
-        "{:<20} {:>9} {:>8} {:>8} {:>9} {:>10} {:>11}",
-        "group", "questions", "right %", "wrong %", "declined", "top-1 %", "reachable %"
+        "{:<24} {:>9} {:>10} {:>8} {:>8} {:>9} {:>10} {:>11}",
+        "group",
+        "questions",
+        "answerable",
+        "right %",
+        "wrong %",
+        "declined",
+        "top-1 %",
+        "reachable %"
     );
     for (name, t) in &report.groups {
         let share = |n: usize| 100.0 * n as f64 / t.questions.max(1) as f64;
+        // Right, top-1 and reachable as shares of the answerable questions (the issue's goals),
+        // wrong ones of all.
+        let of_answerable = |n: usize| 100.0 * n as f64 / t.answerable.max(1) as f64;
         println!(
-            "{:<20} {:>9} {:>7.1}% {:>7.1}% {:>9} {:>9.1}% {:>10.1}%",
+            "{:<24} {:>9} {:>10} {:>7.1}% {:>7.1}% {:>9} {:>9.1}% {:>10.1}%",
             name,
             t.questions,
-            share(t.right),
+            t.answerable,
+            of_answerable(t.right),
             share(t.wrong),
             t.questions - t.right - t.wrong,
-            share(t.top_right),
-            share(t.reachable)
+            of_answerable(t.top_right),
+            of_answerable(t.reachable)
         );
     }
     println!(

@@ -18,8 +18,7 @@ use tally_documents::corpus::documents;
 use tally_documents::corpus::indexing::{self, Indexes};
 use tally_documents::sentence_store::index::{Document, SentenceIndex};
 
-use tally_answer::Engines;
-use tally_documents::tables::MemoryRecords;
+use tally_answer::{Engines, HeldTables};
 use tally_types::{AnswerBody, Mode};
 
 use super::asked::Asking;
@@ -350,7 +349,7 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
     )?;
     let mut misses = Vec::new();
     // The tables as a server reads them back from its snippet index.
-    let records = MemoryRecords::from_snippet_index_corpora(&snippets, &snippets.corpora()?)?;
+    let records = HeldTables::default();
     let snippets = Arc::new(snippets);
     let pipeline = Arc::new(load_pipeline(&args.models)?);
     let engines_over = |sentences: SentenceIndex| -> anyhow::Result<Engines> {
@@ -370,6 +369,7 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
         engines: &with_distractors,
         records: &records,
         records_first: true,
+        ranked: !args.without_ranker,
     };
     let counts = count_tallies(args, &collection, &asking, &mut instances, &mut misses)?;
     let values = value_tallies(
@@ -428,7 +428,7 @@ pub fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
 fn value_tallies(
     args: &EvalOwnDocumentsArgs,
     collection: &Collection,
-    records: &MemoryRecords,
+    records: &HeldTables,
     settings: [(&'static str, &Engines); 2],
     misses: &mut Vec<String>,
 ) -> anyhow::Result<Tallies> {
@@ -452,6 +452,7 @@ fn value_tallies(
                 engines,
                 records,
                 records_first: true,
+                ranked: !args.without_ranker,
             };
             let answer = asking.ungated(&q.question, Mode::Auto, &corpus_settings(corpus))?;
             // The outcome and what was given, from the records or the value reader.
