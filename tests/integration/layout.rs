@@ -66,6 +66,33 @@ fn files() -> Vec<String> {
 }
 
 #[test]
+fn nothing_a_build_makes_is_tracked() {
+    // Issue 102: an index a test run wrote under `server/target/` was committed once; every
+    // `target/` folder is a build's output, ignored wherever it is.
+    let out = Command::new("git")
+        .args(["ls-files", "--cached"])
+        .current_dir(workspace_root())
+        .output()
+        .expect("git lists the tracked files");
+    assert!(out.status.success(), "git ls-files failed");
+    let tracked = String::from_utf8_lossy(&out.stdout);
+    let built: Vec<&str> = tracked
+        .lines()
+        .filter(|path| path.split('/').any(|part| part == "target"))
+        .collect();
+    assert!(built.is_empty(), "build output tracked: {built:?}");
+    let ignored = Command::new("git")
+        .args(["check-ignore", "-q", "server/target/tally-index/meta.json"])
+        .current_dir(workspace_root())
+        .status()
+        .expect("git checks the ignore rules");
+    assert!(
+        ignored.success(),
+        "a target/ folder below the root is not ignored"
+    );
+}
+
+#[test]
 fn the_layout_table_names_every_folder_and_file() {
     let root = workspace_root();
     let table = std::fs::read_to_string(root.join("docs/layout.md")).expect("docs/layout.md");
