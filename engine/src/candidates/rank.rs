@@ -292,6 +292,14 @@ fn passage_features(
         "passage sentence covers question",
         share_of_question(&sentence),
     );
+    // Words of the question neither the heading nor the sentence holds ("year 6", "finally"):
+    // a sentence that answers a neighbouring question.
+    let read = normalized(&format!("{context} {written}"));
+    let missing = 1.0 - share_of_question(&read);
+    f.add("passage question words missing", missing);
+    if missing > 0.0 {
+        f.flag("passage some question word missing");
+    }
     let nearest = tokens
         .iter()
         .enumerate()
