@@ -1,11 +1,14 @@
 //! `tally-lab bench candidates` (issue 98): the candidates of WikiTableQuestions' dev questions
 //! over one corpus of many tables, timed against the same questions over their own table alone
-//! (the peer in the same run), with the oracle recall of both.
+//! (the peer in the same run), with the oracle recall of both; and the ranking of the corpus's
+//! candidates by the shipped ranker (issue 99: the features and the scores, after the
+//! enumeration), with the share of questions its best candidate answers rightly.
 
 use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Context;
+use tally_engine::candidates::rank::{best, features, Scorer};
 use tally_engine::candidates::{candidates, TableCorpus};
 
 use super::{is_answer, numeric_questions, Split, TableCache, TableFormat};
@@ -27,6 +30,11 @@ pub struct BenchReport {
     pub corpus_found: usize,
     /// Questions whose answer was among the candidates over their own table.
     pub own_found: usize,
+    /// Milliseconds per question to rank the candidates over the corpus (features and scores),
+    /// sorted.
+    pub rank_ms: Vec<f64>,
+    /// Questions whose best-ranked candidate over the corpus is the answer.
+    pub ranked_right: usize,
 }
 
 /// Times the first `questions` questions of `split` over a corpus of `tables` tables.
@@ -98,7 +106,10 @@ pub fn bench(
         own_ms: Vec::new(),
         corpus_found: 0,
         own_found: 0,
+        rank_ms: Vec::new(),
+        ranked_right: 0,
     };
+    let scorer = Scorer::shipped();
     for q in &asked {
         let own = cache.tables(dir, &q.context, TableFormat::Csv)?.clone();
         let started = Instant::now();
@@ -112,7 +123,15 @@ pub fn bench(
         };
         report.own_found += usize::from(found(&over_own));
         report.corpus_found += usize::from(found(&over_corpus));
+        let started = Instant::now();
+        let probabilities = scorer.probabilities(&features(&q.utterance, &corpus, &over_corpus));
+        let top = best(&probabilities);
+        report.rank_ms.push(started.elapsed().as_secs_f64() * 1e3);
+        report.ranked_right += usize::from(
+            top.is_some_and(|(at, _)| is_answer(&over_corpus[at], q.answer, &q.written)),
+        );
     }
+    report.rank_ms.sort_by(f64::total_cmp);
     report.corpus_ms.sort_by(f64::total_cmp);
     report.own_ms.sort_by(f64::total_cmp);
     Ok(report)
