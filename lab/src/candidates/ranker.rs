@@ -12,7 +12,7 @@ use serde::Serialize;
 use tally_engine::candidates::rank::{
     best, calibrate, marginal, softmax, Features, Ranker, Scorer, DIMENSIONS,
 };
-use tally_engine::candidates::{candidates, rank};
+use tally_engine::candidates::{candidates, rank, Candidate};
 
 use super::{is_answer, type_of, CollectionQuestion, Corpus, TableCache, TableFormat, WtqQuestion};
 use crate::commands::own_documents::Half;
@@ -70,13 +70,7 @@ pub fn examples(
                 .map(|c| is_answer(c, q.answer, &q.written))
                 .collect(),
             question: format!("{} => {}", q.utterance, q.written),
-            described: found
-                .iter()
-                .map(|c| {
-                    let reading = c.readings.first().map_or("", |r| r.described.as_str());
-                    format!("{}: {reading}", c.value)
-                })
-                .collect(),
+            described: described(&found),
         });
     }
     Ok(out)
@@ -110,14 +104,19 @@ pub fn collection_examples(corpus: &Corpus, questions: &[CollectionQuestion]) ->
                     q.answer
                         .map_or("(not answered)".to_string(), |_| q.written.clone())
                 ),
-                described: found
-                    .iter()
-                    .map(|c| {
-                        let reading = c.readings.first().map_or("", |r| r.described.as_str());
-                        format!("{}: {reading}", c.value)
-                    })
-                    .collect(),
+                described: described(&found),
             }
+        })
+        .collect()
+}
+
+/// Each candidate as "value: first reading", as the misses are printed.
+fn described(found: &[Candidate]) -> Vec<String> {
+    found
+        .iter()
+        .map(|c| {
+            let reading = c.readings.first().map_or("", |r| r.described.as_str());
+            format!("{}: {reading}", c.value)
         })
         .collect()
 }
