@@ -9,6 +9,7 @@
 //! Invariant: enumeration only reads; it decides nothing, and the same question over the same
 //! tables gives the same candidates in the same order.
 
+mod asked;
 mod corpus;
 mod enumerate;
 mod mention;

@@ -8,76 +8,18 @@
 //! (weak supervision: the candidates equal to the gold answer are the positives, their marginal
 //! likelihood maximised) and shipped in `data/candidate-ranker.json`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 use tally_documents::tables::{ColumnKind, RecordTable};
 
-use super::mention::is_stop;
+use super::asked::Asked;
 use super::plan::{numbers_in, Comparison, Condition, Operation, Plan, Program, Rows, Test};
 use super::{normalized, Candidate, PassageReading, Source, TableCorpus};
 
 /// The features are hashed into this many weights.
 pub const DIMENSIONS: usize = 1 << 18;
-
-/// Phrases that say which operation a question asks for, looked for in its words.
-const CUES: &[&str] = &[
-    "how many",
-    "number of",
-    "total",
-    "sum",
-    "combined",
-    "altogether",
-    "average",
-    "mean",
-    "most",
-    "largest",
-    "highest",
-    "biggest",
-    "greatest",
-    "longest",
-    "top",
-    "maximum",
-    "least",
-    "fewest",
-    "smallest",
-    "lowest",
-    "shortest",
-    "minimum",
-    "difference",
-    "more",
-    "less",
-    "than",
-    "between",
-    "after",
-    "before",
-    "first",
-    "last",
-    "year",
-    "when",
-    "how long",
-    "how much",
-    "how old",
-    "which",
-    "what",
-    "who",
-    "at least",
-    "over",
-    "under",
-    "above",
-    "below",
-    "only",
-    "each",
-    "per",
-    "same",
-    "not",
-    "without",
-    "in a row",
-    "consecutive",
-    "rank",
-    "place",
-];
 
 /// A candidate's features: hashed indices with their values.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -105,60 +47,46 @@ fn hash(name: &str) -> u32 {
     (h % DIMENSIONS as u64) as u32
 }
 
-/// What the question says, read once for all its candidates.
-struct Asked {
-    cues: Vec<&'static str>,
-    words: BTreeSet<String>,
-    numbers: Vec<f64>,
-    /// The word after "how many" or "number of" ("how many medals": "medal").
-    counted: Option<String>,
+/// What the ranker reads of a table's columns once per question: how many of a column's
+/// values differ (a count of the rows whose key is X is 1 by construction, and the question
+/// more often asks for another cell of that row) and which number columns the question names.
+struct TableFacts {
+    distinct: Vec<f32>,
+    named_numbers: Vec<usize>,
 }
 
-impl Asked {
-    fn of(question: &str) -> Self {
-        let lower = format!(
-            " {} ",
-            question.to_lowercase().replace(['?', ',', '.'], " ")
-        );
-        let cues = CUES
+impl TableFacts {
+    fn of(asked: &Asked, table: &RecordTable) -> Self {
+        let rows = table.rows.len().max(1) as f32;
+        let distinct = (0..table.columns.len())
+            .map(|column| {
+                let values: BTreeSet<String> = table
+                    .rows
+                    .iter()
+                    .filter_map(|row| row.cells.get(column))
+                    .map(|cell| normalized(&cell.text))
+                    .collect();
+                values.len() as f32 / rows
+            })
+            .collect();
+        let named_numbers = table
+            .columns
             .iter()
-            .copied()
-            .filter(|cue| lower.contains(&format!(" {cue} ")))
+            .enumerate()
+            .filter(|(_, c)| {
+                matches!(c.kind, ColumnKind::Number { .. }) && asked.names_loosely(&c.header) > 0.0
+            })
+            .map(|(at, _)| at)
             .collect();
-        let words = normalized(question)
-            .split(' ')
-            .filter(|w| !w.is_empty() && !is_stop(w))
-            .map(str::to_string)
-            .collect();
-        let normal = normalized(question);
-        let counted = [" how many ", " number of "].iter().find_map(|cue| {
-            let at = format!(" {normal} ").find(cue)? + cue.len();
-            format!(" {normal} ")
-                .get(at..)?
-                .split(' ')
-                .find(|w| !w.is_empty() && !is_stop(w))
-                .map(str::to_string)
-        });
-        Asked {
-            cues,
-            words,
-            numbers: numbers_in(question),
-            counted,
+        TableFacts {
+            distinct,
+            named_numbers,
         }
     }
 
-    /// The share of `text`'s words the question names (0 without words).
-    fn names(&self, text: &str) -> f32 {
-        let normal = normalized(text);
-        let words: Vec<&str> = normal
-            .split(' ')
-            .filter(|w| !w.is_empty() && !is_stop(w))
-            .collect();
-        if words.is_empty() {
-            return 0.0;
-        }
-        let named = words.iter().filter(|w| self.words.contains(**w)).count();
-        named as f32 / words.len() as f32
+    /// Whether `column`'s values are a key: nearly all differ, over at least three rows.
+    fn is_key(&self, table: &RecordTable, column: usize) -> bool {
+        table.rows.len() >= 3 && self.distinct.get(column).is_some_and(|d| *d >= 0.9)
     }
 }
 
@@ -171,6 +99,7 @@ pub fn features(
     candidates: &[Candidate],
 ) -> Vec<Vec<Features>> {
     let asked = Asked::of(question);
+    let mut facts = BTreeMap::new();
     candidates
         .iter()
         .enumerate()
@@ -179,7 +108,14 @@ pub fn features(
                 .readings
                 .iter()
                 .map(|reading| {
-                    reading_features(&asked, corpus, position, candidate, &reading.source)
+                    reading_features(
+                        &asked,
+                        corpus,
+                        &mut facts,
+                        position,
+                        candidate,
+                        &reading.source,
+                    )
                 })
                 .collect()
         })
@@ -189,6 +125,7 @@ pub fn features(
 fn reading_features(
     asked: &Asked,
     corpus: &TableCorpus,
+    facts: &mut BTreeMap<usize, TableFacts>,
     position: usize,
     candidate: &Candidate,
     source: &Source,
@@ -198,8 +135,16 @@ fn reading_features(
     let what = match source {
         Source::Table { table, program, .. } => match corpus.tables().get(*table) {
             Some(read) => {
+                let facts = facts
+                    .entry(*table)
+                    .or_insert_with(|| TableFacts::of(asked, read));
+                let read = Read {
+                    asked,
+                    table: read,
+                    facts,
+                };
                 let mut named = Vec::new();
-                let op = program_features(&mut f, asked, read, program, &mut named);
+                let op = program_features(&mut f, &read, program, &mut named);
                 coverage_features(&mut f, asked, &op, &named);
                 numbers_named_features(&mut f, asked, &named.join(" "));
                 op
@@ -352,24 +297,30 @@ fn numbers_named_features(f: &mut Features, asked: &Asked, read: &str) {
     });
 }
 
-/// The features of a program over `table`; gives the operation's name.
+/// A table's reading as the ranker sees it: the question, the table and its columns' facts.
+struct Read<'a> {
+    asked: &'a Asked,
+    table: &'a RecordTable,
+    facts: &'a TableFacts,
+}
+
+/// The features of a program over a table; gives the operation's name.
 fn program_features(
     f: &mut Features,
-    asked: &Asked,
-    table: &RecordTable,
+    read: &Read,
     program: &Program,
     named: &mut Vec<String>,
 ) -> String {
     match program {
-        Program::One(plan) => plan_features(f, asked, table, plan, "", named),
+        Program::One(plan) => plan_features(f, read, plan, "", named),
         Program::Difference(a, b) => {
-            plan_features(f, asked, table, a, "left ", named);
-            let op = plan_features(f, asked, table, b, "right ", named);
+            plan_features(f, read, a, "left ", named);
+            let op = plan_features(f, read, b, "right ", named);
             format!("difference of {op}")
         }
         Program::Total(a, b) => {
-            plan_features(f, asked, table, a, "left ", named);
-            let op = plan_features(f, asked, table, b, "right ", named);
+            plan_features(f, read, a, "left ", named);
+            let op = plan_features(f, read, b, "right ", named);
             format!("total of {op}")
         }
     }
@@ -409,12 +360,12 @@ fn coverage_features(f: &mut Features, asked: &Asked, op: &str, named: &[String]
 
 fn plan_features(
     f: &mut Features,
-    asked: &Asked,
-    table: &RecordTable,
+    read: &Read,
     plan: &Plan,
     side: &str,
     named: &mut Vec<String>,
 ) -> String {
+    let Read { asked, table, .. } = *read;
     let header = |column: usize| table.columns.get(column).map_or("", |c| c.header.as_str());
     let (op, column) = match plan.operation {
         Operation::Count => ("count", None),
@@ -472,11 +423,16 @@ fn plan_features(
         if named == 0.0 {
             f.flag(&format!("{side}op={op}|column not named"));
         }
+        f.add(
+            &format!("{side}op={op}|column named loosely"),
+            asked.names_loosely(header(column)),
+        );
     }
+    unread_column_features(f, read, plan, column, op, side);
     let rows = match &plan.rows {
         Rows::All => "all",
         Rows::Where(conditions) | Rows::AnyOf(conditions) => {
-            condition_features(f, asked, table, conditions, op, side, named);
+            condition_features(f, read, conditions, op, side, named);
             if matches!(plan.rows, Rows::AnyOf(_)) {
                 "any of"
             } else {
@@ -502,13 +458,13 @@ fn plan_features(
 /// of their columns the question names.
 fn condition_features(
     f: &mut Features,
-    asked: &Asked,
-    table: &RecordTable,
+    read: &Read,
     conditions: &[Condition],
     op: &str,
     side: &str,
     named: &mut Vec<String>,
 ) {
+    let Read { asked, table, .. } = *read;
     let header = |column: usize| table.columns.get(column).map_or("", |c| c.header.as_str());
     f.add(&format!("{side}conditions"), conditions.len() as f32);
     for condition in conditions {
@@ -529,6 +485,8 @@ fn condition_features(
             Test::NotEmpty => "not empty",
         };
         f.flag(&format!("{side}op={op}|test={test}"));
+        f.flag(&format!("{side}test={test}|negated={}", asked.negated));
+        f.flag(&format!("{side}test={test}|compared={}", asked.compared));
         for cue in &asked.cues {
             f.flag(&format!("{side}test={test}|cue={cue}"));
         }
@@ -536,6 +494,36 @@ fn condition_features(
             &format!("{side}condition column named"),
             asked.names(header(condition.column)),
         );
+        if let Test::Is(text) = &condition.test {
+            f.add(&format!("{side}condition value named"), asked.names(text));
+            if read.facts.is_key(table, condition.column) {
+                f.flag(&format!("{side}op={op}|is on a key column"));
+            }
+        }
+    }
+}
+
+/// Whether the question names a number column the plan does not read ("how many people
+/// enrolled at X" beside a count of X's rows: the Enrollment column holds the answer).
+fn unread_column_features(
+    f: &mut Features,
+    read: &Read,
+    plan: &Plan,
+    column: Option<usize>,
+    op: &str,
+    side: &str,
+) {
+    let conditions: &[Condition] = match &plan.rows {
+        Rows::Where(c) | Rows::AnyOf(c) => c,
+        _ => &[],
+    };
+    let unread = read
+        .facts
+        .named_numbers
+        .iter()
+        .any(|&c| Some(c) != column && conditions.iter().all(|k| k.column != c));
+    if unread {
+        f.flag(&format!("{side}op={op}|a named number column unread"));
     }
 }
 
@@ -551,6 +539,9 @@ fn value_features(f: &mut Features, asked: &Asked, op: &str, candidate: &Candida
     }
     if value == 0.0 {
         form.push("zero");
+    }
+    if value == 1.0 {
+        form.push("one");
     }
     if value < 0.0 {
         form.push("negative");
@@ -706,14 +697,25 @@ mod tests {
     }
 
     #[test]
-    fn cues_and_words_are_read_from_the_question() {
-        let asked = Asked::of("How many Nations won more than 3 gold medals?");
-        assert!(asked.cues.contains(&"how many"));
-        assert!(asked.cues.contains(&"more"));
-        assert!(asked.words.contains("nation"));
-        assert_eq!(asked.numbers, vec![3.0]);
-        assert_eq!(asked.names("Gold"), 1.0);
-        assert_eq!(asked.names("Silver"), 0.0);
+    fn a_column_of_different_values_is_a_key_and_a_named_number_column_is_found() {
+        let csv = "Institution,Enrollment,State\nAlma,1200,Ohio\nBrook,800,Ohio\nCedar,950,Iowa\n";
+        let documents = tally_documents::corpus::documents::read_file(
+            csv.as_bytes(),
+            tally_documents::corpus::format::Format::Csv,
+            "t",
+            &tally_documents::corpus::budget::ReadBudget::for_bytes(csv.len()),
+        )
+        .expect("the CSV reads");
+        let table = documents
+            .iter()
+            .flat_map(|d| tally_documents::tables::tables_of(&d.text, &d.source))
+            .next()
+            .expect("a table");
+        let asked = Asked::of("how many people enrolled at cedar?");
+        let facts = TableFacts::of(&asked, &table);
+        assert!(facts.is_key(&table, 0));
+        assert!(!facts.is_key(&table, 2));
+        assert_eq!(facts.named_numbers, vec![1]);
     }
 
     #[test]

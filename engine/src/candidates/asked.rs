@@ -1,0 +1,227 @@
+//! What a question says, read once for all its candidates (issue 99): the cue words of the
+//! operation it asks for, its words and numbers, the thing it counts, and whether it negates or
+//! compares — what the ranker's features weigh each candidate's reading against.
+
+use std::collections::BTreeSet;
+
+use super::mention::is_stop;
+use super::normalized;
+use super::plan::numbers_in;
+
+/// Phrases that say which operation a question asks for, looked for in its words.
+const CUES: &[&str] = &[
+    "how many",
+    "number of",
+    "total",
+    "sum",
+    "combined",
+    "altogether",
+    "average",
+    "mean",
+    "most",
+    "largest",
+    "highest",
+    "biggest",
+    "greatest",
+    "longest",
+    "top",
+    "maximum",
+    "least",
+    "fewest",
+    "smallest",
+    "lowest",
+    "shortest",
+    "minimum",
+    "difference",
+    "more",
+    "less",
+    "than",
+    "between",
+    "after",
+    "before",
+    "first",
+    "last",
+    "year",
+    "when",
+    "how long",
+    "how much",
+    "how old",
+    "which",
+    "what",
+    "who",
+    "at least",
+    "over",
+    "under",
+    "above",
+    "below",
+    "only",
+    "each",
+    "per",
+    "same",
+    "not",
+    "without",
+    "in a row",
+    "consecutive",
+    "rank",
+    "place",
+];
+
+/// What the question says, read once for all its candidates.
+pub(super) struct Asked {
+    pub(super) cues: Vec<&'static str>,
+    pub(super) words: BTreeSet<String>,
+    pub(super) numbers: Vec<f64>,
+    /// The word after "how many" or "number of" ("how many medals": "medal").
+    pub(super) counted: Option<String>,
+    /// Whether it negates ("not", "no", "without", "except", "didn't"): the rows it counts are
+    /// the others.
+    pub(super) negated: bool,
+    /// Whether it compares ("more than", "after", "below", "at least"): its number is a bound,
+    /// not a value to match.
+    pub(super) compared: bool,
+}
+
+/// Words that negate a question's condition.
+const NEGATIONS: &[&str] = &[
+    "not",
+    "no",
+    "never",
+    "without",
+    "except",
+    "other than",
+    "non",
+];
+
+/// Words that make a question's number a bound.
+const COMPARISONS: &[&str] = &[
+    "than",
+    "after",
+    "before",
+    "over",
+    "under",
+    "above",
+    "below",
+    "at least",
+    "at most",
+    "since",
+    "or more",
+    "or less",
+    "fewer",
+    "greater",
+    "earlier",
+    "later",
+    "exceeding",
+    "beyond",
+    "within",
+    "less",
+    "more",
+];
+
+impl Asked {
+    pub(super) fn of(question: &str) -> Self {
+        let lower = format!(
+            " {} ",
+            question.to_lowercase().replace(['?', ',', '.'], " ")
+        );
+        let cues = CUES
+            .iter()
+            .copied()
+            .filter(|cue| lower.contains(&format!(" {cue} ")))
+            .collect();
+        let words = normalized(question)
+            .split(' ')
+            .filter(|w| !w.is_empty() && !is_stop(w))
+            .map(str::to_string)
+            .collect();
+        let normal = normalized(question);
+        let counted = [" how many ", " number of "].iter().find_map(|cue| {
+            let at = format!(" {normal} ").find(cue)? + cue.len();
+            format!(" {normal} ")
+                .get(at..)?
+                .split(' ')
+                .find(|w| !w.is_empty() && !is_stop(w))
+                .map(str::to_string)
+        });
+        let has = |phrases: &[&str]| {
+            phrases.iter().any(|p| lower.contains(&format!(" {p} ")))
+                || (phrases == NEGATIONS && lower.contains("n't "))
+        };
+        Asked {
+            cues,
+            words,
+            numbers: numbers_in(question),
+            counted,
+            negated: has(NEGATIONS),
+            compared: has(COMPARISONS),
+        }
+    }
+
+    /// The share of `text`'s words the question names (0 without words).
+    pub(super) fn names(&self, text: &str) -> f32 {
+        let normal = normalized(text);
+        let words: Vec<&str> = normal
+            .split(' ')
+            .filter(|w| !w.is_empty() && !is_stop(w))
+            .collect();
+        if words.is_empty() {
+            return 0.0;
+        }
+        let named = words.iter().filter(|w| self.words.contains(**w)).count();
+        named as f32 / words.len() as f32
+    }
+
+    /// The share of `text`'s words the question names or shares a five-letter stem with
+    /// ("enrolled" names "Enrollment").
+    pub(super) fn names_loosely(&self, text: &str) -> f32 {
+        let normal = normalized(text);
+        let words: Vec<&str> = normal
+            .split(' ')
+            .filter(|w| !w.is_empty() && !is_stop(w))
+            .collect();
+        if words.is_empty() {
+            return 0.0;
+        }
+        let stem = |w: &str| w.chars().take(5).collect::<String>();
+        let named = words
+            .iter()
+            .filter(|w| {
+                self.words.contains(**w)
+                    || (w.chars().count() >= 5
+                        && self
+                            .words
+                            .iter()
+                            .any(|q| q.chars().count() >= 5 && stem(q) == stem(w)))
+            })
+            .count();
+        named as f32 / words.len() as f32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cues_and_words_are_read_from_the_question() {
+        let asked = Asked::of("How many Nations won more than 3 gold medals?");
+        assert!(asked.cues.contains(&"how many"));
+        assert!(asked.cues.contains(&"more"));
+        assert!(asked.words.contains("nation"));
+        assert_eq!(asked.numbers, vec![3.0]);
+        assert_eq!(asked.names("Gold"), 1.0);
+        assert_eq!(asked.names("Silver"), 0.0);
+    }
+
+    #[test]
+    fn negation_comparison_and_loose_names_are_read_from_the_question() {
+        let not = Asked::of("How many schools are not charter?");
+        assert!(not.negated && !not.compared);
+        assert!(Asked::of("how many games didn't end in a draw").negated);
+        let after = Asked::of("how many national parks were established after 1990?");
+        assert!(after.compared && !after.negated);
+        let enrolled = Asked::of("what is the total number of people enrolled at the college?");
+        assert_eq!(enrolled.names("Enrollment"), 0.0);
+        assert_eq!(enrolled.names_loosely("Enrollment"), 1.0);
+        assert_eq!(enrolled.names_loosely("Founded"), 0.0);
+    }
+}
