@@ -73,6 +73,9 @@ pub(super) struct Asked {
     pub(super) numbers: Vec<f64>,
     /// The word after "how many" or "number of" ("how many medals": "medal").
     pub(super) counted: Option<String>,
+    /// The dimension the answer must have ("how tall" → length, "what did … cost" →
+    /// currency), when the question implies one.
+    pub(super) dimension: Option<String>,
     /// Whether it negates ("not", "no", "without", "except", "didn't"): the rows it counts are
     /// the others.
     pub(super) negated: bool,
@@ -151,6 +154,7 @@ impl Asked {
             words,
             numbers: numbers_in(question),
             counted,
+            dimension: crate::value::parse_question(question).dimension,
             negated: has(NEGATIONS),
             compared: has(COMPARISONS),
         }
@@ -181,20 +185,19 @@ impl Asked {
         if words.is_empty() {
             return 0.0;
         }
-        let stem = |w: &str| w.chars().take(5).collect::<String>();
         let named = words
             .iter()
-            .filter(|w| {
-                self.words.contains(**w)
-                    || (w.chars().count() >= 5
-                        && self
-                            .words
-                            .iter()
-                            .any(|q| q.chars().count() >= 5 && stem(q) == stem(w)))
-            })
+            .filter(|w| self.words.contains(**w) || self.words.iter().any(|q| same_stem(q, w)))
             .count();
         named as f32 / words.len() as f32
     }
+}
+
+/// Whether two words of five letters or more begin with the same five ("enrolled",
+/// "enrollment").
+fn same_stem(a: &str, b: &str) -> bool {
+    let stem = |w: &str| w.chars().take(5).collect::<String>();
+    a.chars().count() >= 5 && b.chars().count() >= 5 && stem(a) == stem(b)
 }
 
 #[cfg(test)]

@@ -232,6 +232,13 @@ fn passage_features(
         .map_or(tokens.len(), |i| at + i + 1);
     let written = tokens[start..end].join(" ");
     numbers_named_features(f, asked, &written);
+    let unit = tally_text::quantity::extract(&written)
+        .into_iter()
+        .find(|q| matches!(q.value, tally_text::quantity::Value::Single(v) if (v - value).abs() < 1e-9))
+        .map(|q| q.unit.and_then(|u| u.dimension));
+    if let Some(dimension) = unit {
+        dimension_features(f, asked, "", dimension.as_deref());
+    }
     let sentence = normalized(&written);
     f.add(
         "passage sentence covers question",
@@ -276,6 +283,28 @@ fn passage_features(
     } else {
         "passage later number"
     });
+}
+
+/// Whether the dimension of what a reading read ("58 cm": length; a column of pounds: currency)
+/// is the one the question asks for ("how tall"), another, or none (a bare number, a count).
+fn dimension_features(f: &mut Features, asked: &Asked, side: &str, read: Option<&str>) {
+    let read = read
+        .map(|d| {
+            if d.starts_with("money") {
+                crate::value::MONEY_DIMENSION
+            } else {
+                d
+            }
+        })
+        .filter(|d| !matches!(*d, "number" | "count"));
+    let relation = match (asked.dimension.as_deref(), read) {
+        (_, None) => "bare",
+        (Some(asked), Some(read)) if asked == read => "same",
+        (_, Some(_)) => "other",
+    };
+    let asked = asked.dimension.as_deref().unwrap_or("none");
+    f.flag(&format!("{side}dimension {relation}"));
+    f.flag(&format!("{side}dimension asked={asked}|{relation}"));
 }
 
 /// Whether the numbers the question names ("in 2005", "year 6") are in what the reading read:
@@ -416,6 +445,16 @@ fn plan_features(
             ("cell", Some(column))
         }
     };
+    let dimension = match (plan.operation, column.and_then(|c| table.columns.get(c))) {
+        (Operation::Count | Operation::CountDistinct(_), _) => None,
+        (_, Some(c)) => match &c.kind {
+            ColumnKind::Number { measure, .. } => Some(measure.as_str()),
+            ColumnKind::Year => Some("year"),
+            _ => None,
+        },
+        (_, None) => None,
+    };
+    dimension_features(f, asked, side, dimension);
     if let Some(column) = column {
         named.push(header(column).to_string());
         let named = asked.names(header(column));
@@ -716,6 +755,22 @@ mod tests {
         assert!(facts.is_key(&table, 0));
         assert!(!facts.is_key(&table, 2));
         assert_eq!(facts.named_numbers, vec![1]);
+    }
+
+    #[test]
+    fn the_dimension_read_is_weighed_against_the_one_asked() {
+        let asked = Asked::of("how tall is the ironleaf ap-300");
+        let relation = |read: Option<&str>| {
+            let mut f = Features::default();
+            dimension_features(&mut f, &asked, "", read);
+            ["same", "other", "bare"]
+                .into_iter()
+                .find(|r| f.0.contains(&(hash(&format!("dimension {r}")), 1.0)))
+        };
+        assert_eq!(relation(Some("length")), Some("same"));
+        assert_eq!(relation(Some("money:GBP")), Some("other"));
+        assert_eq!(relation(Some("number")), Some("bare"));
+        assert_eq!(relation(None), Some("bare"));
     }
 
     #[test]
