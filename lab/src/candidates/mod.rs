@@ -12,7 +12,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use serde::Serialize;
-use tally_engine::candidates::{candidates, Candidate};
+use tally_engine::candidates::{candidates, Candidate, Operation, Program, Rows, Source};
 
 pub use bench::{bench, BenchReport};
 pub use collection::{read_collection, CollectionQuestion, Corpus};
@@ -197,6 +197,43 @@ pub(crate) fn type_of(question: &str) -> &'static str {
         "what / which"
     } else {
         "other"
+    }
+}
+
+/// The operation a question asks for, read from the first reading that gives its gold answer
+/// (WikiTableQuestions gives no program, so a spurious reading can stand in): the issue's
+/// question types — a count with a condition, a total, an average, a difference, the largest
+/// or smallest value, a cell.
+pub(crate) fn reads_as(found: &[Candidate], positive: &[bool]) -> &'static str {
+    let first = found
+        .iter()
+        .zip(positive)
+        .filter(|(_, p)| **p)
+        .find_map(|(c, _)| c.readings.first());
+    let Some(reading) = first else {
+        return "reads as: not among the candidates";
+    };
+    let program = match &reading.source {
+        Source::Table { program, .. } => program,
+        Source::Passage { .. } => return "reads as: a passage",
+    };
+    let plan = match program {
+        Program::Difference(..) => return "reads as: a difference",
+        Program::Total(..) => return "reads as: a total of two cells",
+        Program::One(plan) => plan,
+    };
+    match plan.operation {
+        Operation::Count | Operation::CountDistinct(_) if plan.rows == Rows::All => {
+            "reads as: a count of all rows"
+        }
+        Operation::Count | Operation::CountDistinct(_) => "reads as: a count with a condition",
+        Operation::Sum(_) => "reads as: a total",
+        Operation::Average(_) => "reads as: an average",
+        Operation::Largest(_) | Operation::Smallest(_) | Operation::Range(_) => {
+            "reads as: the largest or smallest"
+        }
+        Operation::LargestGroup(_) | Operation::MostCommon(_) => "reads as: the most common",
+        Operation::Cell { .. } => "reads as: a cell",
     }
 }
 

@@ -14,7 +14,9 @@ use tally_engine::candidates::rank::{
 };
 use tally_engine::candidates::{candidates, rank, Candidate};
 
-use super::{is_answer, type_of, CollectionQuestion, Corpus, TableCache, TableFormat, WtqQuestion};
+use super::{
+    is_answer, reads_as, type_of, CollectionQuestion, Corpus, TableCache, TableFormat, WtqQuestion,
+};
 use crate::commands::own_documents::Half;
 use crate::statistics::clopper_pearson_upper;
 
@@ -59,16 +61,21 @@ pub fn examples(
     for q in questions {
         let corpus = cache.tables(dir, &q.context, format)?;
         let found = candidates(&q.utterance, corpus, &[]);
+        let positive: Vec<bool> = found
+            .iter()
+            .map(|c| is_answer(c, q.answer, &q.written))
+            .collect();
         out.push(Example {
             table: q.context.clone(),
-            groups: vec!["all".to_string(), type_of(&q.utterance).to_string()],
+            groups: vec![
+                "all".to_string(),
+                type_of(&q.utterance).to_string(),
+                reads_as(&found, &positive).to_string(),
+            ],
             origin: Origin::Wtq,
             answerable: true,
             features: rank::features(&q.utterance, corpus, &found),
-            positive: found
-                .iter()
-                .map(|c| is_answer(c, q.answer, &q.written))
-                .collect(),
+            positive,
             question: format!("{} => {}", q.utterance, q.written),
             described: described(&found),
         });

@@ -263,7 +263,7 @@ pub fn eval_tables(args: &EvalTablesArgs) -> anyhow::Result<()> {
         ),
     }
     println!(
-        "{:<24} {:>9} {:>10} {:>8} {:>8} {:>9} {:>10} {:>11}",
+        "{:<36} {:>9} {:>10} {:>8} {:>8} {:>9} {:>10} {:>11}",
         "group",
         "questions",
         "answerable",
@@ -279,7 +279,7 @@ pub fn eval_tables(args: &EvalTablesArgs) -> anyhow::Result<()> {
         // wrong ones of all.
         let of_answerable = |n: usize| 100.0 * n as f64 / t.answerable.max(1) as f64;
         println!(
-            "{:<24} {:>9} {:>10} {:>7.1}% {:>7.1}% {:>9} {:>9.1}% {:>10.1}%",
+            "{:<36} {:>9} {:>10} {:>7.1}% {:>7.1}% {:>9} {:>9.1}% {:>10.1}%",
             name,
             t.questions,
             t.answerable,
