@@ -8,6 +8,7 @@
 //! (weak supervision: the candidates equal to the gold answer are the positives, their marginal
 //! likelihood maximised) and shipped in `data/candidate-ranker.json`.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
@@ -49,25 +50,23 @@ fn hash(name: &str) -> u32 {
 
 /// What the ranker reads of a table's columns once per question: how many of a column's
 /// values differ (a count of the rows whose key is X is 1 by construction, and the question
-/// more often asks for another cell of that row) and which number columns the question names.
-struct TableFacts {
+/// more often asks for another cell of that row), which number columns the question names, and
+/// for a value a condition tests, how many cells are it and how many hold it among other words
+/// ("Usain Bolt" against "Usain Bolt, Asafa Powell").
+struct TableFacts<'a> {
+    /// The table's cells as questions are matched with them, column by column.
+    texts: &'a [Vec<String>],
     distinct: Vec<f32>,
     named_numbers: Vec<usize>,
+    held: RefCell<BTreeMap<(usize, String), (usize, usize)>>,
 }
 
-impl TableFacts {
-    fn of(asked: &Asked, table: &RecordTable) -> Self {
+impl<'a> TableFacts<'a> {
+    fn of(asked: &Asked, table: &RecordTable, texts: &'a [Vec<String>]) -> Self {
         let rows = table.rows.len().max(1) as f32;
-        let distinct = (0..table.columns.len())
-            .map(|column| {
-                let values: BTreeSet<String> = table
-                    .rows
-                    .iter()
-                    .filter_map(|row| row.cells.get(column))
-                    .map(|cell| normalized(&cell.text))
-                    .collect();
-                values.len() as f32 / rows
-            })
+        let distinct = texts
+            .iter()
+            .map(|cells| cells.iter().collect::<BTreeSet<_>>().len() as f32 / rows)
             .collect();
         let named_numbers = table
             .columns
@@ -79,9 +78,29 @@ impl TableFacts {
             .map(|(at, _)| at)
             .collect();
         TableFacts {
+            texts,
             distinct,
             named_numbers,
+            held: RefCell::default(),
         }
+    }
+
+    /// The cells of `column` that are `value`, and those that hold it as words among others.
+    fn held(&self, column: usize, value: &str) -> (usize, usize) {
+        let value = normalized(value);
+        let key = (column, value);
+        if let Some(held) = self.held.borrow().get(&key) {
+            return *held;
+        }
+        let padded = format!(" {} ", key.1);
+        let cells = self.texts.get(column).map_or(&[][..], Vec::as_slice);
+        let equal = cells.iter().filter(|c| **c == key.1).count();
+        let within = cells
+            .iter()
+            .filter(|c| **c != key.1 && format!(" {c} ").contains(&padded))
+            .count();
+        self.held.borrow_mut().insert(key, (equal, within));
+        (equal, within)
     }
 
     /// Whether `column`'s values are a key: nearly all differ, over at least three rows.
@@ -122,10 +141,10 @@ pub fn features(
         .collect()
 }
 
-fn reading_features(
+fn reading_features<'a>(
     asked: &Asked,
-    corpus: &TableCorpus,
-    facts: &mut BTreeMap<usize, TableFacts>,
+    corpus: &'a TableCorpus,
+    facts: &mut BTreeMap<usize, TableFacts<'a>>,
     position: usize,
     candidate: &Candidate,
     source: &Source,
@@ -137,7 +156,7 @@ fn reading_features(
             Some(read) => {
                 let facts = facts
                     .entry(*table)
-                    .or_insert_with(|| TableFacts::of(asked, read));
+                    .or_insert_with(|| TableFacts::of(asked, read, corpus.texts(*table)));
                 let read = Read {
                     asked,
                     table: read,
@@ -330,7 +349,7 @@ fn numbers_named_features(f: &mut Features, asked: &Asked, read: &str) {
 struct Read<'a> {
     asked: &'a Asked,
     table: &'a RecordTable,
-    facts: &'a TableFacts,
+    facts: &'a TableFacts<'a>,
 }
 
 /// The features of a program over a table; gives the operation's name.
@@ -539,6 +558,14 @@ fn condition_features(
                 f.flag(&format!("{side}op={op}|is on a key column"));
             }
         }
+        if let Test::Is(text) | Test::Contains(text) = &condition.test {
+            let (_, within) = read.facts.held(condition.column, text);
+            if within > 0 {
+                f.flag(&format!(
+                    "{side}op={op}|test={test}|other cells hold it among more"
+                ));
+            }
+        }
     }
 }
 
@@ -737,7 +764,7 @@ mod tests {
 
     #[test]
     fn a_column_of_different_values_is_a_key_and_a_named_number_column_is_found() {
-        let csv = "Institution,Enrollment,State\nAlma,1200,Ohio\nBrook,800,Ohio\nCedar,950,Iowa\n";
+        let csv = "Institution,Enrollment,State\nAlma,1200,Ohio\nBrook,800,Ohio\nCedar,950,Iowa and Ohio\n";
         let documents = tally_documents::corpus::documents::read_file(
             csv.as_bytes(),
             tally_documents::corpus::format::Format::Csv,
@@ -751,10 +778,13 @@ mod tests {
             .next()
             .expect("a table");
         let asked = Asked::of("how many people enrolled at cedar?");
-        let facts = TableFacts::of(&asked, &table);
+        let texts = super::super::column_texts(&table);
+        let facts = TableFacts::of(&asked, &table, &texts);
         assert!(facts.is_key(&table, 0));
         assert!(!facts.is_key(&table, 2));
         assert_eq!(facts.named_numbers, vec![1]);
+        assert_eq!(facts.held(2, "Ohio"), (2, 1));
+        assert_eq!(facts.held(2, "Iowa"), (0, 1));
     }
 
     #[test]
