@@ -1,7 +1,6 @@
 //! Tally's web pages: Leptos components rendered on the server (`ssr`) and hydrated in the browser
 //! (`hydrate`). Data comes from server functions; nothing here answers questions itself.
 
-#![warn(missing_docs, unreachable_pub)]
 // The question form's view type nests deeper than the compiler's default limit.
 #![recursion_limit = "256"]
 

@@ -3,8 +3,6 @@
 //! search and value questions (with its quantity keys, observations and sentence vectors), and
 //! the record tables. Nothing here answers a question; the engine answers over these stores.
 
-#![warn(missing_docs, unreachable_pub)]
-
 pub mod corpus;
 pub mod index_dir;
 pub mod rarity;

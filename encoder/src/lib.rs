@@ -2,8 +2,6 @@
 //! differentiable candle operations, its model files found and checked, and the device it runs
 //! on. The count reader, the search rankers and the CNP classifier all encode through it.
 
-#![warn(missing_docs, unreachable_pub)]
-
 pub mod bert;
 pub mod device;
 mod encoder;

@@ -4,8 +4,6 @@
 //! neural models, the data sets Tally can read, and (in later modules) retrieval, quantities and the
 //! answering pipelines. The `tally` binary and the web app only wire these together.
 
-#![warn(missing_docs, unreachable_pub)]
-
 pub mod candidates;
 pub mod choices;
 pub mod count;

@@ -2,8 +2,6 @@
 //! apart from the `tally` binary that serves (as meilisearch keeps `meilitool` apart): a change
 //! to an evaluation rebuilds this binary and nothing that serves.
 
-#![warn(missing_docs, unreachable_pub)]
-
 use clap::{Parser, Subcommand};
 use tally_lab::cli::{bench::BenchCommand, EvalCommand, TrainCommand};
 use tally_lab::commands::{

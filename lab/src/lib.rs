@@ -4,8 +4,6 @@
 //! search, quantity extraction, with the generated tests) and the simulation of visitors whose
 //! feedback teaches. The `tally train`, `tally eval` and `tally bench` commands drive it.
 
-#![warn(missing_docs, unreachable_pub)]
-
 pub mod candidates;
 pub mod cli;
 pub mod commands;

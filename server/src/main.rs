@@ -1,3 +1,6 @@
+//! `tally`: the web server (`tally serve`) and the command line that asks, reads and ingests
+//! through the same service (`tally ask`, `tally value`, `tally search`, `tally read`, …).
+
 use clap::Parser;
 use tally_server::cli::{Cli, Command, CorpusCommand};
 use tally_server::commands::{ask, corpus, extract, ingest, read, search, value};

@@ -4,8 +4,6 @@
 //! around a command ([`process`]: its runtime, logs and signals). The server's commands and the
 //! lab's both start here.
 
-#![warn(missing_docs, unreachable_pub)]
-
 pub mod flags;
 pub mod loading;
 pub mod process;

@@ -2,8 +2,6 @@
 //! configured, and the tables by what they hold (questions with their answers, feedback; the
 //! user study keeps its own in the server's `study/`).
 
-#![warn(missing_docs, unreachable_pub)]
-
 pub mod answers;
 pub mod corpora;
 pub mod db;

@@ -1,6 +1,9 @@
 //! Workspace-level integration tests: they start the real `tally` binary against a real
 //! PostgreSQL (a private cluster per test, or the server's own) and talk HTTP to it.
 
+// A test binary exports nothing: its modules share their helpers with `pub`.
+#![allow(unreachable_pub)]
+
 mod aggregations;
 mod api_contract;
 mod browser;

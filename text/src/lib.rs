@@ -5,8 +5,6 @@
 //! a stable hash for fixed splits and a seedable generator. The engine's readers, rankers and
 //! records all read text through this crate.
 
-#![warn(missing_docs, unreachable_pub)]
-
 pub mod calendar;
 pub mod hash;
 pub mod names;

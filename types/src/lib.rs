@@ -4,8 +4,6 @@
 //! results and value answers, one shape for the engine that builds them, the API that serves them and the pages
 //! that render them. serde only, so it builds for the server and for WASM alike.
 
-#![warn(missing_docs, unreachable_pub)]
-
 pub mod answer;
 pub mod certainty;
 pub mod choice;

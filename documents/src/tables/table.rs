@@ -322,7 +322,7 @@ fn read_cell(header: &str, cell: &str) -> Reading {
     Reading::Number {
         measure: measure_of(unit),
         base: to_base(value, unit),
-        unit: unit_shown(unit),
+        unit: unit.and_then(QuantityUnit::shown),
         unit_id: unit.and_then(|u| u.unit_id.clone()),
     }
 }
@@ -339,20 +339,6 @@ pub fn measure_of(unit: Option<&QuantityUnit>) -> String {
         (Some(dimension), Some(_)) => dimension.to_string(),
         _ => NUMBER.to_string(),
     }
-}
-
-/// The unit a person reads: the currency's symbol, else the unit as written.
-fn unit_shown(unit: Option<&QuantityUnit>) -> Option<String> {
-    let unit = unit?;
-    if unit.dimension.as_deref() == Some("count") || unit.unit_id.is_none() {
-        return None;
-    }
-    Some(match unit.unit_id.as_deref() {
-        Some("gbp") => "£".into(),
-        Some("usd") => "$".into(),
-        Some("eur") => "€".into(),
-        _ => unit.surface.trim().to_string(),
-    })
 }
 
 /// The year a cell holds: "1887", "2019-03-04", "4 March 2019", "March 2019".

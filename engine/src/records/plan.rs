@@ -366,7 +366,8 @@ fn filter_for(
                         constraint.condition,
                         value,
                         constraint.high.map(|_| high_value(constraint, value)),
-                        unit_text(unit.as_ref()),
+                        unit.as_ref()
+                            .and_then(tally_text::quantity::QuantityUnit::shown),
                     ),
                     test,
                 },
@@ -575,19 +576,6 @@ fn describe(
             format!("{column} between {} and {}", shown(value), shown(h))
         }
         _ => format!("{column} {} {}", condition.symbol(), shown(value)),
-    }
-}
-
-/// A unit as a condition shows it ("£", "kg"); none for counted nouns.
-fn unit_text(unit: Option<&tally_text::quantity::QuantityUnit>) -> Option<String> {
-    let unit = unit?;
-    match unit.unit_id.as_deref() {
-        None => None,
-        Some("gbp") => Some("£".into()),
-        Some("usd") => Some("$".into()),
-        Some("eur") => Some("€".into()),
-        Some(_) if unit.dimension.as_deref() == Some("count") => None,
-        Some(_) => Some(unit.surface.trim().to_string()),
     }
 }
 

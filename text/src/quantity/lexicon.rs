@@ -169,14 +169,6 @@ pub(crate) fn month(word_raw: &str) -> bool {
     }
 }
 
-/// Day names, lower-case.
-pub(crate) fn is_weekday(word: &str) -> bool {
-    matches!(
-        word,
-        "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"
-    )
-}
-
 /// Words after which a bare four-digit number is a year ("in 1988", "since 2016").
 pub(crate) fn year_cue(word: &str) -> bool {
     matches!(

@@ -161,6 +161,23 @@ pub struct QuantityUnit {
     pub per: Option<PerUnit>,
 }
 
+impl QuantityUnit {
+    /// The unit as a person reads it beside a number: a currency's symbol ("£"), else the unit
+    /// as written ("kg"); none for a counted noun or a word outside the unit table.
+    pub fn shown(&self) -> Option<String> {
+        let id = self.unit_id.as_deref()?;
+        if self.dimension.as_deref() == Some("count") {
+            return None;
+        }
+        Some(match id {
+            "gbp" => "£".into(),
+            "usd" => "$".into(),
+            "eur" => "€".into(),
+            _ => self.surface.trim().to_string(),
+        })
+    }
+}
+
 /// The denominator of a compound unit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PerUnit {
@@ -206,5 +223,21 @@ impl Quantity {
             },
             (None, value) => value,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(text: &str) -> Option<String> {
+        extract(text).first()?.unit.as_ref()?.shown()
+    }
+
+    #[test]
+    fn a_unit_is_shown_as_a_person_reads_it() {
+        assert_eq!(shown("it cost £4.50").as_deref(), Some("£"));
+        assert_eq!(shown("a walk of 12 km").as_deref(), Some("km"));
+        assert_eq!(shown("12 ships sailed"), None);
     }
 }

@@ -546,14 +546,10 @@ fn is_boilerplate(element: ElementRef<'_>) -> bool {
 /// digit, a note marker ("seats" + "3", "£38,500" + "1") left out: a marker glued to a number
 /// makes another number.
 fn superscript(before: &str, sup: &str) -> String {
-    let sup = sup.trim();
-    let unit = before
-        .rsplit(|c: char| !c.is_alphabetic())
-        .next()
-        .is_some_and(|w| matches!(w, "m" | "km" | "cm" | "mm" | "ft" | "in"));
-    if unit && (sup == "2" || sup == "3") {
-        return if sup == "2" { "²" } else { "³" }.into();
+    if let Some(exponent) = super::unit_exponent(before, sup) {
+        return exponent.to_string();
     }
+    let sup = sup.trim();
     let marker = sup.chars().count() <= 3
         && sup
             .chars()

@@ -486,6 +486,21 @@ pub(crate) fn fold_typesetting(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// A superscript written after `before` as a unit's exponent: "m" + "2" → '²', "cm" + "3" →
+/// '³'; none after anything else (a note marker: "seats" + "3"). The readers of formats that
+/// mark superscripts (HTML's `<sup>`, an office run's style) share it.
+pub(crate) fn unit_exponent(before: &str, sup: &str) -> Option<char> {
+    let unit = before
+        .rsplit(|c: char| !c.is_alphabetic())
+        .next()
+        .is_some_and(|w| matches!(w, "m" | "km" | "cm" | "mm" | "ft"));
+    match sup.trim() {
+        "2" if unit => Some('²'),
+        "3" if unit => Some('³'),
+        _ => None,
+    }
+}
+
 /// Superscript digits after a word or a number are note markers ("seats³", "£38,500¹"): left
 /// out, so that no marker is read as a digit. After a short unit ("m²", "cm³") they are kept.
 fn without_note_markers(text: &str) -> std::borrow::Cow<'_, str> {

@@ -168,12 +168,8 @@ fn paragraph_text(p: &Paragraph) -> String {
         let marker = run.text.trim();
         let short = !marker.is_empty() && marker.chars().count() <= 3;
         if run.style.superscript && short {
-            let unit = text
-                .rsplit(|c: char| !c.is_alphabetic())
-                .next()
-                .is_some_and(|w| matches!(w, "m" | "km" | "cm" | "mm" | "ft"));
-            if unit && matches!(marker, "2" | "3") {
-                text.push(if marker == "2" { '²' } else { '³' });
+            if let Some(exponent) = super::unit_exponent(&text, marker) {
+                text.push(exponent);
             }
             continue;
         }

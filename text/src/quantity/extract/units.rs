@@ -241,7 +241,7 @@ impl<'t> Scan<'t> {
                 w.starts_with(|c: char| c.is_uppercase())
                     && w.chars().skip(1).any(char::is_lowercase)
                     && !lexicon::month(w)
-                    && !lexicon::is_weekday(&w.to_lowercase())
+                    && !crate::calendar::is_day(&w.to_lowercase())
             }
         };
         // Apposition: "Ms Ortiz, 52, said", "Smith, 44."
