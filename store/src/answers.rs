@@ -10,7 +10,7 @@ use sqlx::FromRow;
 use tally_types::{Mode, QuestionKind};
 use uuid::Uuid;
 
-use crate::db::{classify, Database, DbError};
+use crate::db::{Database, DbError};
 
 /// Where an answer was stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -96,12 +96,11 @@ pub async fn store_answer(
     answer: impl FnOnce() -> serde_json::Value,
 ) -> Result<StoredIds, DbError> {
     let pool = db.pool().await?;
-    let mut tx = pool.begin().await.map_err(classify)?;
+    let mut tx = pool.begin().await?;
     let existing: Option<i64> = sqlx::query_scalar("SELECT id FROM answers WHERE answer_key = $1")
         .bind(&asked.key.0)
         .fetch_optional(&mut *tx)
-        .await
-        .map_err(classify)?;
+        .await?;
     let answer_id = match existing {
         Some(id) => id,
         None => {
@@ -115,20 +114,20 @@ pub async fn store_answer(
             .bind(asked.latency_ms.max(0.0))
             .bind(tally_types::ENGINE_VERSION)
             .fetch_optional(&mut *tx)
-            .await
-            .map_err(classify)?;
+            .await?;
             match inserted {
                 Some(id) => id,
-                None => sqlx::query_scalar("SELECT id FROM answers WHERE answer_key = $1")
-                    .bind(&asked.key.0)
-                    .fetch_one(&mut *tx)
-                    .await
-                    .map_err(classify)?,
+                None => {
+                    sqlx::query_scalar("SELECT id FROM answers WHERE answer_key = $1")
+                        .bind(&asked.key.0)
+                        .fetch_one(&mut *tx)
+                        .await?
+                }
             }
         }
     };
     if let Some(moved) = resorted(&mut tx, asked, answer_id).await? {
-        tx.commit().await.map_err(classify)?;
+        tx.commit().await?;
         return Ok(StoredIds {
             question_id: moved,
             answer_id,
@@ -147,21 +146,20 @@ pub async fn store_answer(
     .bind(answer_id)
     .bind(asked.visitor)
     .fetch_optional(&mut *tx)
-    .await
-    .map_err(classify)?;
-    let question_id = match refreshed {
-        Some(id) => id,
-        // Asked within the last minute: the row stands as it is.
-        None => sqlx::query_scalar(
-            "SELECT id FROM questions WHERE answer_id = $1 AND visitor IS NOT DISTINCT FROM $2",
-        )
-        .bind(answer_id)
-        .bind(asked.visitor)
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(classify)?,
-    };
-    tx.commit().await.map_err(classify)?;
+    .await?;
+    let question_id =
+        match refreshed {
+            Some(id) => id,
+            // Asked within the last minute: the row stands as it is.
+            None => sqlx::query_scalar(
+                "SELECT id FROM questions WHERE answer_id = $1 AND visitor IS NOT DISTINCT FROM $2",
+            )
+            .bind(answer_id)
+            .bind(asked.visitor)
+            .fetch_one(&mut *tx)
+            .await?,
+        };
+    tx.commit().await?;
     Ok(StoredIds {
         question_id,
         answer_id,
@@ -202,7 +200,7 @@ async fn resorted(
     .bind(asked.kind)
     .fetch_optional(&mut **tx)
     .await
-    .map_err(classify)
+    .map_err(DbError::from)
 }
 
 /// A stored question for the history.
@@ -262,7 +260,7 @@ pub async fn recent_questions(
     .bind(limit)
     .fetch_all(pool)
     .await
-    .map_err(classify)
+    .map_err(DbError::from)
 }
 
 /// What [`forget_older_than`] removed.
@@ -279,14 +277,13 @@ pub struct Forgotten {
 pub async fn forget_older_than(db: &Database, days: u32) -> Result<Forgotten, DbError> {
     let pool = db.pool().await?;
     let days = i32::try_from(days).unwrap_or(i32::MAX);
-    let mut tx = pool.begin().await.map_err(classify)?;
+    let mut tx = pool.begin().await?;
     let questions = sqlx::query(
         "DELETE FROM questions WHERE last_asked_at < now() - make_interval(days => $1)",
     )
     .bind(days)
     .execute(&mut *tx)
-    .await
-    .map_err(classify)?
+    .await?
     .rows_affected();
     let answers = sqlx::query(
         "DELETE FROM answers a WHERE a.created_at < now() - make_interval(days => $1) \
@@ -295,10 +292,9 @@ pub async fn forget_older_than(db: &Database, days: u32) -> Result<Forgotten, Db
     )
     .bind(days)
     .execute(&mut *tx)
-    .await
-    .map_err(classify)?
+    .await?
     .rows_affected();
-    tx.commit().await.map_err(classify)?;
+    tx.commit().await?;
     Ok(Forgotten { questions, answers })
 }
 

@@ -11,7 +11,7 @@ use tally_types::documents::{
 };
 use uuid::Uuid;
 
-use crate::db::{classify, Database, DbError};
+use crate::db::{Database, DbError};
 use crate::records;
 
 /// The `LISTEN`/`NOTIFY` channel that names a corpus when it changes.
@@ -84,10 +84,8 @@ pub enum FollowedBy<'a> {
 /// while it was read ([`store_upload`]).
 pub async fn database_now(db: &Database) -> Result<chrono::DateTime<chrono::Utc>, DbError> {
     let pool = db.pool().await?;
-    let (now,): (chrono::DateTime<chrono::Utc>,) = sqlx::query_as("SELECT now()")
-        .fetch_one(pool)
-        .await
-        .map_err(classify)?;
+    let (now,): (chrono::DateTime<chrono::Utc>,) =
+        sqlx::query_as("SELECT now()").fetch_one(pool).await?;
     Ok(now)
 }
 
@@ -112,7 +110,7 @@ pub async fn store_upload(
         .await
         .map_err(|e| DbError::Unavailable(format!("reading the tables crashed: {e}")))?;
     let pool = db.pool().await?;
-    let mut tx = pool.begin().await.map_err(classify)?;
+    let mut tx = pool.begin().await?;
     let server = match followed_by {
         FollowedBy::Server(server) => {
             seen(&mut *tx, server).await?;
@@ -127,8 +125,7 @@ pub async fn store_upload(
         sqlx::query("DELETE FROM corpus_documents WHERE corpus = $1")
             .bind(corpus)
             .execute(&mut *tx)
-            .await
-            .map_err(classify)?;
+            .await?;
         records::delete_tables(&mut tx, corpus).await?;
     }
     let mut added = 0usize;
@@ -151,8 +148,7 @@ pub async fn store_upload(
         .bind(entities)
         .bind(texts)
         .fetch_all(&mut *tx)
-        .await
-        .map_err(classify)?;
+        .await?;
         added += inserted.len();
         added_bytes += inserted
             .iter()
@@ -179,8 +175,7 @@ pub async fn store_upload(
         .bind(next)
         .bind(fresh)
         .execute(&mut *tx)
-        .await
-        .map_err(classify)?;
+        .await?;
     }
     let job = IngestJob {
         id: Uuid::new_v4().to_string(),
@@ -205,7 +200,7 @@ pub async fn store_upload(
     if changed {
         notify(&mut tx, corpus).await?;
     }
-    tx.commit().await.map_err(classify)?;
+    tx.commit().await?;
     Ok(job)
 }
 
@@ -235,8 +230,7 @@ async fn lock_corpus(
     .bind(corpus)
     .bind(read_since)
     .fetch_one(&mut **tx)
-    .await
-    .map_err(classify)?;
+    .await?;
     if deleted_while_read {
         // The caller drops the transaction: the row's touch is rolled back.
         return Err(DbError::Conflict(format!(
@@ -270,8 +264,7 @@ async fn insert_job(
     .bind(server)
     .bind(Json(&job.outcomes))
     .execute(&mut **tx)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok(())
 }
 
@@ -280,8 +273,7 @@ async fn notify(tx: &mut Transaction<'_, Postgres>, corpus: &str) -> Result<(), 
         .bind(CHANNEL)
         .bind(corpus)
         .execute(&mut **tx)
-        .await
-        .map_err(classify)?;
+        .await?;
     Ok(())
 }
 
@@ -289,15 +281,14 @@ async fn notify(tx: &mut Transaction<'_, Postgres>, corpus: &str) -> Result<(), 
 /// database held it.
 pub async fn delete(db: &Database, corpus: &str) -> Result<bool, DbError> {
     let pool = db.pool().await?;
-    let mut tx = pool.begin().await.map_err(classify)?;
+    let mut tx = pool.begin().await?;
     let marked = sqlx::query(
         "UPDATE corpora SET deleted_at = now(), changed_at = now(), version = version + 1 \
          WHERE name = $1 AND deleted_at IS NULL",
     )
     .bind(corpus)
     .execute(&mut *tx)
-    .await
-    .map_err(classify)?
+    .await?
     .rows_affected();
     if marked == 0 {
         return Ok(false);
@@ -305,8 +296,7 @@ pub async fn delete(db: &Database, corpus: &str) -> Result<bool, DbError> {
     sqlx::query("DELETE FROM corpus_documents WHERE corpus = $1")
         .bind(corpus)
         .execute(&mut *tx)
-        .await
-        .map_err(classify)?;
+        .await?;
     records::delete_tables(&mut tx, corpus).await?;
     // Its jobs under way end here, as cancelled: the server indexing it stops at its next
     // batch, and no job reads "done" with part of its documents (issue 57).
@@ -317,10 +307,9 @@ pub async fn delete(db: &Database, corpus: &str) -> Result<bool, DbError> {
     )
     .bind(corpus)
     .execute(&mut *tx)
-    .await
-    .map_err(classify)?;
+    .await?;
     notify(&mut tx, corpus).await?;
-    tx.commit().await.map_err(classify)?;
+    tx.commit().await?;
     Ok(true)
 }
 
@@ -331,8 +320,7 @@ pub async fn is_deleted(db: &Database, corpus: &str) -> Result<bool, DbError> {
         sqlx::query_scalar("SELECT deleted_at IS NULL FROM corpora WHERE name = $1")
             .bind(corpus)
             .fetch_optional(pool)
-            .await
-            .map_err(classify)?;
+            .await?;
     Ok(live != Some(true))
 }
 
@@ -346,7 +334,7 @@ pub async fn all(db: &Database) -> Result<Vec<StoredCorpus>, DbError> {
     )
     .fetch_all(pool)
     .await
-    .map_err(classify)
+    .map_err(DbError::from)
 }
 
 /// Whether the database has `corpus` (not deleted).
@@ -356,8 +344,7 @@ pub async fn has(db: &Database, corpus: &str) -> Result<bool, DbError> {
         sqlx::query_as("SELECT version FROM corpora WHERE name = $1 AND deleted_at IS NULL")
             .bind(corpus)
             .fetch_optional(pool)
-            .await
-            .map_err(classify)?;
+            .await?;
     Ok(found.is_some())
 }
 
@@ -385,8 +372,7 @@ pub async fn added_size(
     .bind(added.after)
     .bind(added.upto)
     .fetch_one(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok((
         usize::try_from(n).unwrap_or(0),
         usize::try_from(bytes).unwrap_or(0),
@@ -423,8 +409,7 @@ pub async fn added_documents(
     .bind(after_seq)
     .bind(limit)
     .fetch_all(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok(rows
         .into_iter()
         .map(|r| {
@@ -452,8 +437,7 @@ pub async fn job(db: &Database, id: &str) -> Result<Option<IngestJob>, DbError> 
     )))
     .bind(id)
     .fetch_optional(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok(row.map(JobRow::job))
 }
 
@@ -468,8 +452,7 @@ pub async fn documents_of(db: &Database, corpus: &str) -> Result<Vec<DocumentEnt
     )
     .bind(corpus)
     .fetch_all(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok(rows
         .into_iter()
         .map(|(source, documents, bytes)| DocumentEntry {
@@ -491,8 +474,7 @@ pub async fn with_running_jobs(
     )
     .bind(server)
     .fetch_all(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok(rows.into_iter().map(|(corpus,)| corpus).collect())
 }
 
@@ -514,8 +496,7 @@ pub async fn report_progress(
     .bind(upto)
     .bind(Json(progress))
     .execute(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok(())
 }
 
@@ -540,8 +521,7 @@ pub async fn finish_jobs(
     .bind(held)
     .bind(progress.map(Json))
     .execute(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok(())
 }
 
@@ -561,8 +541,7 @@ pub async fn fail_jobs(
     .bind(corpus)
     .bind(why)
     .execute(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok(())
 }
 
@@ -576,7 +555,7 @@ pub async fn mark_failed(
     why: &str,
 ) -> Result<(), DbError> {
     let pool = db.pool().await?;
-    let mut tx = pool.begin().await.map_err(classify)?;
+    let mut tx = pool.begin().await?;
     sqlx::query(
         "UPDATE corpora SET failed_version = $2, failed_reason = $3 \
          WHERE name = $1 AND deleted_at IS NULL",
@@ -585,8 +564,7 @@ pub async fn mark_failed(
     .bind(version)
     .bind(why)
     .execute(&mut *tx)
-    .await
-    .map_err(classify)?;
+    .await?;
     sqlx::query(
         "UPDATE ingest_jobs SET state = 'failed', error = $2 \
          WHERE corpus = $1 AND state = 'running'",
@@ -594,10 +572,9 @@ pub async fn mark_failed(
     .bind(corpus)
     .bind(why)
     .execute(&mut *tx)
-    .await
-    .map_err(classify)?;
+    .await?;
     notify(&mut tx, corpus).await?;
-    tx.commit().await.map_err(classify)?;
+    tx.commit().await?;
     Ok(())
 }
 
@@ -615,8 +592,7 @@ the documents are stored, and every other server indexes them: start the job aga
     )
     .bind(SERVER_TIMEOUT_S as f64)
     .execute(pool)
-    .await
-    .map_err(classify)?
+    .await?
     .rows_affected();
     Ok(failed)
 }
@@ -632,8 +608,7 @@ async fn seen<'e>(
     )
     .bind(server)
     .execute(executor)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok(())
 }
 
@@ -644,7 +619,7 @@ pub async fn restart(db: &Database, id: &str, server: &str) -> Result<Option<Ing
         return Ok(None);
     };
     let pool = db.pool().await?;
-    let mut tx = pool.begin().await.map_err(classify)?;
+    let mut tx = pool.begin().await?;
     let corpus: Option<String> = sqlx::query_scalar(
         "UPDATE ingest_jobs SET state = 'running', error = NULL, server = $2 \
          WHERE id = $1 AND state = 'failed' RETURNING corpus",
@@ -652,8 +627,7 @@ pub async fn restart(db: &Database, id: &str, server: &str) -> Result<Option<Ing
     .bind(id)
     .bind(server)
     .fetch_optional(&mut *tx)
-    .await
-    .map_err(classify)?;
+    .await?;
     // Asked for again by a person: the corpus's failed version is tried once more.
     if let Some(corpus) = &corpus {
         sqlx::query(
@@ -661,9 +635,8 @@ pub async fn restart(db: &Database, id: &str, server: &str) -> Result<Option<Ing
         )
         .bind(corpus)
         .execute(&mut *tx)
-        .await
-        .map_err(classify)?;
+        .await?;
     }
-    tx.commit().await.map_err(classify)?;
+    tx.commit().await?;
     job(db, &id.to_string()).await
 }

@@ -31,7 +31,15 @@ pub enum DbError {
     Conflict(String),
     /// Any other error of the database.
     #[error("database error: {0}")]
-    Query(#[from] sqlx::Error),
+    Query(#[source] sqlx::Error),
+}
+
+/// Every database error is classified on its way in: a plain `?` on a query cannot skip the
+/// "database unavailable" reading of a lost connection.
+impl From<sqlx::Error> for DbError {
+    fn from(error: sqlx::Error) -> Self {
+        classify(error)
+    }
 }
 
 /// Why the store cannot be used at all (a bad URL, or no cluster could be set up).
@@ -134,7 +142,7 @@ where
 
 /// Maps an error from a query to what the caller should be told: lost connections are
 /// "unavailable", not internal errors.
-pub fn classify(error: sqlx::Error) -> DbError {
+fn classify(error: sqlx::Error) -> DbError {
     match error {
         sqlx::Error::PoolTimedOut
         | sqlx::Error::PoolClosed
@@ -142,5 +150,26 @@ pub fn classify(error: sqlx::Error) -> DbError {
         | sqlx::Error::Tls(_)
         | sqlx::Error::WorkerCrashed => DbError::Unavailable(error.to_string()),
         other => DbError::Query(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A plain `?` on a query's error reads a lost connection as "unavailable".
+    fn asked() -> Result<(), DbError> {
+        Err(sqlx::Error::PoolTimedOut)?
+    }
+
+    #[test]
+    fn a_question_mark_classifies_the_database_error() {
+        assert!(matches!(asked(), Err(DbError::Unavailable(_))));
+        assert!(matches!(
+            DbError::from(sqlx::Error::RowNotFound),
+            DbError::Query(sqlx::Error::RowNotFound)
+        ));
+        let chained = DbError::from(sqlx::Error::RowNotFound);
+        assert!(std::error::Error::source(&chained).is_some());
     }
 }

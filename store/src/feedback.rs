@@ -8,7 +8,7 @@ use uuid::Uuid;
 use tally_types::feedback::MAX_CORRECTED_COUNT;
 use tally_types::{Choice, CnpGroup, FeedbackPart, Verdict};
 
-use crate::db::{classify, Database, DbError};
+use crate::db::{Database, DbError};
 
 /// Longest comment accepted, in characters (the table allows the same).
 pub const MAX_COMMENT_CHARS: usize = 4000;
@@ -288,7 +288,7 @@ pub async fn insert(
             "answer {} does not exist",
             new.answer_id.unwrap_or_default()
         )),
-        other => classify(other),
+        other => DbError::from(other),
     })?;
     if let Some(row) = inserted {
         return Ok((row.try_into()?, true));
@@ -303,8 +303,7 @@ pub async fn insert(
         )))
         .bind(new.client_token)
         .fetch_one(pool)
-        .await
-        .map_err(classify)?;
+        .await?;
         (row.row, row.visitor)
     };
     let existing: Feedback = existing.try_into()?;
@@ -380,8 +379,7 @@ pub async fn counts(db: &Database) -> Result<Vec<VerdictCount>, DbError> {
         "SELECT part, verdict, count(*) FROM feedback GROUP BY part, verdict ORDER BY part, verdict",
     )
     .fetch_all(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     let broken = |e: tally_types::UnknownChoice| DbError::Invalid(format!("feedback: stored {e}"));
     rows.into_iter()
         .map(|(part, verdict, count)| {
@@ -402,8 +400,7 @@ pub async fn get(db: &Database, id: i64) -> Result<Option<Feedback>, DbError> {
     )))
     .bind(id)
     .fetch_optional(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     row.map(Feedback::try_from).transpose()
 }
 
@@ -415,8 +412,7 @@ pub async fn recent(db: &Database, limit: i64) -> Result<Vec<Feedback>, DbError>
     )))
     .bind(limit)
     .fetch_all(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     rows.into_iter().map(Feedback::try_from).collect()
 }
 

@@ -11,7 +11,7 @@ use tally_documents::tables::{
 };
 use tally_types::count::{Aggregation, Operation};
 
-use crate::db::{classify, Database, DbError};
+use crate::db::{Database, DbError};
 
 /// Cells written per statement.
 const CELL_BATCH: usize = 20_000;
@@ -42,8 +42,7 @@ pub async fn write_tables(
         .bind(Json(&table.columns))
         .bind(i32::try_from(table.rows.len()).unwrap_or(i32::MAX))
         .fetch_one(&mut **tx)
-        .await
-        .map_err(classify)?;
+        .await?;
         let row_indexes: Vec<i32> = (0..table.rows.len())
             .map(|r| i32::try_from(r).unwrap_or(i32::MAX))
             .collect();
@@ -56,8 +55,7 @@ pub async fn write_tables(
         .bind(&row_indexes)
         .bind(&places)
         .execute(&mut **tx)
-        .await
-        .map_err(classify)?;
+        .await?;
         let cells: Vec<(i32, i32, &str, Option<f64>)> = table
             .rows
             .iter()
@@ -90,8 +88,7 @@ pub async fn write_tables(
             .bind(&texts)
             .bind(&numbers)
             .execute(&mut **tx)
-            .await
-            .map_err(classify)?;
+            .await?;
         }
     }
     Ok(())
@@ -105,8 +102,7 @@ pub async fn delete_tables(
     sqlx::query("DELETE FROM record_tables WHERE corpus = $1")
         .bind(corpus)
         .execute(&mut **tx)
-        .await
-        .map_err(classify)?;
+        .await?;
     Ok(())
 }
 
@@ -132,8 +128,7 @@ pub async fn schemas_in(
     )
     .bind(corpora)
     .fetch_all(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok(rows
         .into_iter()
         .map(|t| {
@@ -287,7 +282,7 @@ async fn row_name(db: &Database, table_id: i64, row: i32) -> Result<Option<Strin
     .bind(row)
     .fetch_optional(pool)
     .await
-    .map_err(classify)
+    .map_err(DbError::from)
 }
 
 /// Runs `query` over table `table_id` in SQL: the aggregate, the chosen row, and the first
@@ -323,13 +318,10 @@ pub async fn run(
     // The aggregate, in SQL; the first row wins a tie, as in code.
     let aggregate_sql = aggregate_sql(query.operation);
     use sqlx::Row as _;
-    let aggregate = bind(aggregate_sql)
-        .fetch_one(pool)
-        .await
-        .map_err(classify)?;
-    let value: Option<f64> = aggregate.try_get(0).map_err(classify)?;
-    let rows_taken: i64 = aggregate.try_get(1).map_err(classify)?;
-    let chosen: Option<i32> = aggregate.try_get(2).map_err(classify)?;
+    let aggregate = bind(aggregate_sql).fetch_one(pool).await?;
+    let value: Option<f64> = aggregate.try_get(0)?;
+    let rows_taken: i64 = aggregate.try_get(1)?;
+    let chosen: Option<i32> = aggregate.try_get(2)?;
     // The rows shown, with their cells and whether each was taken.
     const SHOWN_SQL: &str = concat!(
         taken_rows!(),
@@ -342,20 +334,19 @@ pub async fn run(
     let shown = bind(SHOWN_SQL)
         .bind(i64::try_from(Aggregation::SHOWN_ROWS).unwrap_or(i64::MAX))
         .fetch_all(pool)
-        .await
-        .map_err(classify)?;
+        .await?;
     let mut taken = Vec::with_capacity(shown.len());
     let mut rows = Vec::with_capacity(shown.len());
     for row in &shown {
-        taken.push(row.try_get::<bool, _>(1).map_err(classify)?);
-        let cells: Option<Vec<String>> = row.try_get(3).map_err(classify)?;
+        taken.push(row.try_get::<bool, _>(1)?);
+        let cells: Option<Vec<String>> = row.try_get(3)?;
         rows.push(Row {
             cells: cells
                 .unwrap_or_default()
                 .into_iter()
                 .map(|text| tally_documents::tables::Cell { text, number: None })
                 .collect(),
-            place: row.try_get(2).map_err(classify)?,
+            place: row.try_get(2)?,
         });
     }
     let chosen_name = match chosen {
@@ -383,8 +374,7 @@ pub async fn backfill(db: &Database) -> Result<usize, DbError> {
          WHERE deleted_at IS NULL AND records_version IS DISTINCT FROM version",
     )
     .fetch_all(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     let mut written = 0;
     for (corpus, version) in stale {
         let documents: Vec<(String, String)> = sqlx::query_as(
@@ -392,8 +382,7 @@ pub async fn backfill(db: &Database) -> Result<usize, DbError> {
         )
         .bind(&corpus)
         .fetch_all(pool)
-        .await
-        .map_err(classify)?;
+        .await?;
         let tables = tokio::task::spawn_blocking(move || {
             documents
                 .iter()
@@ -402,15 +391,14 @@ pub async fn backfill(db: &Database) -> Result<usize, DbError> {
         })
         .await
         .map_err(|e| DbError::Unavailable(format!("reading the tables crashed: {e}")))?;
-        let mut tx = pool.begin().await.map_err(classify)?;
+        let mut tx = pool.begin().await?;
         // Only when the corpus is still at that version: an upload since wrote its own.
         let current: Option<i64> = sqlx::query_scalar(
             "SELECT version FROM corpora WHERE name = $1 AND deleted_at IS NULL FOR UPDATE",
         )
         .bind(&corpus)
         .fetch_optional(&mut *tx)
-        .await
-        .map_err(classify)?;
+        .await?;
         if current != Some(version) {
             continue;
         }
@@ -419,9 +407,8 @@ pub async fn backfill(db: &Database) -> Result<usize, DbError> {
         sqlx::query("UPDATE corpora SET records_version = version WHERE name = $1")
             .bind(&corpus)
             .execute(&mut *tx)
-            .await
-            .map_err(classify)?;
-        tx.commit().await.map_err(classify)?;
+            .await?;
+        tx.commit().await?;
         written += tables.len();
     }
     Ok(written)

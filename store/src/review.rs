@@ -13,7 +13,7 @@ use tally_types::{
     VerifiedRecord,
 };
 
-use crate::db::{classify, Database, DbError};
+use crate::db::{Database, DbError};
 use crate::verified::{self, Accepted};
 
 #[derive(FromRow)]
@@ -174,8 +174,7 @@ pub async fn queue(db: &Database, page: QueuePage) -> Result<Vec<QueuedQuestion>
     .bind(page.offset)
     .bind(page.limit.min(ROWS_PER_OPINION))
     .fetch_all(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     let mut questions: Vec<QueuedQuestion> = Vec::new();
     for row in rows {
         let (question, opinion) = row.try_into()?;
@@ -312,21 +311,19 @@ pub async fn decide(db: &Database, id: i64, new: &NewDecision) -> Result<Decided
     let reviewer = new.reviewer()?;
     let note = new.note()?;
     let pool = db.pool().await?;
-    let mut tx = pool.begin().await.map_err(classify)?;
+    let mut tx = pool.begin().await?;
     let row: Option<Judged> = sqlx::query_as(sqlx::AssertSqlSafe(judged_rows(
         "WHERE f.id = $1 FOR UPDATE OF f",
     )))
     .bind(id)
     .fetch_optional(&mut *tx)
-    .await
-    .map_err(classify)?;
+    .await?;
     let row = row.ok_or_else(|| DbError::NotFound(format!("no feedback with id {id}")))?;
     let reviewed: Option<String> =
         sqlx::query_scalar("SELECT decision FROM feedback_reviews WHERE feedback_id = $1")
             .bind(id)
             .fetch_optional(&mut *tx)
-            .await
-            .map_err(classify)?;
+            .await?;
     if let Some(decision) = reviewed {
         return Err(DbError::Conflict(format!(
             "feedback {id} was reviewed before ({decision})"
@@ -351,8 +348,7 @@ pub async fn decide(db: &Database, id: i64, new: &NewDecision) -> Result<Decided
     .bind(&row.moved_to)
     .bind(&row.corrected_unit)
     .fetch_all(&mut *tx)
-    .await
-    .map_err(classify)?;
+    .await?;
     let key = question_key(&question);
     let feedback_ids: Vec<i64> = same
         .iter()
@@ -367,8 +363,7 @@ pub async fn decide(db: &Database, id: i64, new: &NewDecision) -> Result<Decided
     .bind(new.decision.name())
     .bind(&reviewer)
     .execute(&mut *tx)
-    .await
-    .map_err(classify)?;
+    .await?;
     let verified = match (new.decision, verified_answer(&row)) {
         (Decision::Accepted, Some((count, unit))) => Some(
             verified::replace(
@@ -389,7 +384,7 @@ pub async fn decide(db: &Database, id: i64, new: &NewDecision) -> Result<Decided
         ),
         _ => None,
     };
-    tx.commit().await.map_err(classify)?;
+    tx.commit().await?;
     Ok(Decided {
         decision: new.decision,
         feedback_ids,
@@ -447,8 +442,7 @@ pub async fn accepted_judgments(db: &Database) -> Result<Vec<Judgment>, DbError>
          WHERE r.decision = 'accepted' AND f.answer_id IS NOT NULL ORDER BY f.id",
     )))
     .fetch_all(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     rows.into_iter()
         .map(|row| {
             let (part, verdict, moved_to) =

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use sqlx::FromRow;
 
-use crate::db::{classify, Database, DbError};
+use crate::db::{Database, DbError};
 use tally_types::request::question_key;
 use tally_types::web_search::WebResult;
 
@@ -53,8 +53,7 @@ pub async fn recent(
     .bind(source)
     .bind(since)
     .fetch_optional(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     match row {
         Some(set) => Ok(Some(with_results(pool, set).await?)),
         None => Ok(None),
@@ -70,8 +69,7 @@ pub async fn by_id(db: &Database, id: i64, question: &str) -> Result<Option<Snip
     .bind(id)
     .bind(question_key(question))
     .fetch_optional(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     match row {
         Some(set) => Ok(Some(with_results(pool, set).await?)),
         None => Ok(None),
@@ -84,8 +82,7 @@ async fn with_results(pool: &sqlx::PgPool, set: SetRow) -> Result<SnippetSet, Db
     )
     .bind(set.id)
     .fetch_all(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok(SnippetSet {
         id: set.id,
         source: set.source,
@@ -110,7 +107,7 @@ pub async fn save(
     results: &[WebResult],
 ) -> Result<SnippetSet, DbError> {
     let pool = db.pool().await?;
-    let mut tx = pool.begin().await.map_err(classify)?;
+    let mut tx = pool.begin().await?;
     let (id, fetched_at): (i64, DateTime<Utc>) = sqlx::query_as(
         "INSERT INTO snippet_sets (question, question_key, source) VALUES ($1, $2, $3) \
          RETURNING id, fetched_at",
@@ -119,8 +116,7 @@ pub async fn save(
     .bind(question_key(question))
     .bind(source)
     .fetch_one(&mut *tx)
-    .await
-    .map_err(classify)?;
+    .await?;
     for (rank, result) in results.iter().enumerate() {
         sqlx::query(
             "INSERT INTO web_snippets (set_id, rank, url, title, text, published) \
@@ -133,10 +129,9 @@ pub async fn save(
         .bind(&result.text)
         .bind(&result.published)
         .execute(&mut *tx)
-        .await
-        .map_err(classify)?;
+        .await?;
     }
-    tx.commit().await.map_err(classify)?;
+    tx.commit().await?;
     Ok(SnippetSet {
         id,
         source: source.to_string(),

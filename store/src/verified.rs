@@ -9,7 +9,7 @@ use tally_types::count::ALL_CORPORA;
 use tally_types::request::question_key;
 use tally_types::{VerifiedAnswer, VerifiedRecord};
 
-use crate::db::{classify, Database, DbError};
+use crate::db::{Database, DbError};
 
 #[derive(FromRow)]
 struct Row {
@@ -81,8 +81,7 @@ pub async fn current(
     .bind(key)
     .bind(corpus)
     .fetch_optional(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok(row.map(|row| VerifiedRecord::from(row).answer))
 }
 
@@ -99,8 +98,7 @@ pub async fn current_of(
     )))
     .bind(&keys)
     .fetch_all(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok(rows
         .into_iter()
         .map(|row| {
@@ -120,8 +118,7 @@ pub async fn list(db: &Database, limit: i64) -> Result<Vec<VerifiedRecord>, DbEr
     )))
     .bind(limit)
     .fetch_all(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok(rows.into_iter().map(VerifiedRecord::from).collect())
 }
 
@@ -163,8 +160,7 @@ pub async fn replace(
     .bind(accepted.by)
     .bind(accepted.corpus)
     .execute(&mut **tx)
-    .await
-    .map_err(classify)?;
+    .await?;
     let row: Row = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "INSERT INTO verified_answers (question_key, question, count, feedback_id, answer_id, \
          tally_count, note, accepted_by, corpus, unit) \
@@ -192,7 +188,7 @@ pub async fn replace(
                 accepted.question
             ))
         }
-        _ => classify(e),
+        _ => DbError::from(e),
     })?;
     Ok(row.into())
 }
@@ -207,8 +203,7 @@ pub async fn withdraw(db: &Database, id: i64, by: &str) -> Result<VerifiedRecord
     .bind(id)
     .bind(by)
     .fetch_optional(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     match row {
         Some(row) => Ok(row.into()),
         None => Err(DbError::NotFound(format!(

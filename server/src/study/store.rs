@@ -7,7 +7,7 @@ use sqlx::FromRow;
 use tally_types::study::StudyTask;
 use uuid::Uuid;
 
-use tally_store::db::{classify, Database, DbError};
+use tally_store::db::{Database, DbError};
 
 /// A session is abandoned when it is not completed and nothing happened in it for this long:
 /// it takes no more answers, and the summary counts it apart.
@@ -61,8 +61,7 @@ pub async fn create_session(
         .bind(study)
         .bind(serde_json::json!({ "tasks": tasks }))
         .execute(pool)
-        .await
-        .map_err(classify)?;
+        .await?;
     Ok(())
 }
 
@@ -78,8 +77,7 @@ pub async fn load_session(db: &Database, id: Uuid) -> Result<Option<Session>, Db
         .bind(id)
         .bind(ABANDONED_AFTER_HOURS)
         .fetch_optional(pool)
-        .await
-        .map_err(classify)?;
+        .await?;
     let Some((study, meta, completion_code, abandoned)) = row else {
         return Ok(None);
     };
@@ -89,8 +87,7 @@ pub async fn load_session(db: &Database, id: Uuid) -> Result<Option<Session>, Db
         sqlx::query_scalar("SELECT task_index FROM study_responses WHERE session_id = $1")
             .bind(id)
             .fetch_all(pool)
-            .await
-            .map_err(classify)?;
+            .await?;
     let shown = meta["shown"]["index"]
         .as_u64()
         .zip(meta["shown"]["at"].as_str())
@@ -121,8 +118,7 @@ pub async fn mark_shown(db: &Database, session: Uuid, index: usize) -> Result<()
     .bind(session)
     .bind(index as i32)
     .execute(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok(())
 }
 
@@ -146,8 +142,7 @@ pub async fn insert_response(
     .bind(task)
     .bind(response)
     .execute(pool)
-    .await
-    .map_err(classify)?
+    .await?
     .rows_affected();
     Ok(inserted == 1)
 }
@@ -162,8 +157,7 @@ pub async fn complete(db: &Database, session: Uuid, code: &str) -> Result<String
     .bind(session)
     .bind(code)
     .fetch_one(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok(code)
 }
 
@@ -198,7 +192,7 @@ pub async fn responses(db: &Database, study: &str) -> Result<Vec<ResponseRow>, D
     .bind(study)
     .fetch_all(pool)
     .await
-    .map_err(classify)
+    .map_err(DbError::from)
 }
 
 /// Deletes the sessions that are abandoned, have no response and were last active more than
@@ -212,8 +206,7 @@ pub async fn remove_empty_abandoned(db: &Database) -> Result<u64, DbError> {
     )
     .bind(EMPTY_SESSION_KEPT_DAYS)
     .execute(pool)
-    .await
-    .map_err(classify)?;
+    .await?;
     Ok(done.rows_affected())
 }
 
@@ -229,8 +222,7 @@ pub async fn session_counts(db: &Database, study: &str) -> Result<SessionCounts,
         .bind(study)
         .bind(ABANDONED_AFTER_HOURS)
         .fetch_one(pool)
-        .await
-        .map_err(classify)?;
+        .await?;
     Ok(SessionCounts {
         started: started as usize,
         completed: completed as usize,
