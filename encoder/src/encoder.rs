@@ -70,6 +70,17 @@ pub struct Encoder {
 }
 
 impl Encoder {
+    /// The MiniLM `scripts/setup.sh` provisions in the workspace's `models/`, on the best
+    /// device: the one home of what every crate's tests that need a real encoder load.
+    pub fn provisioned_minilm() -> Result<std::sync::Arc<Self>, EncoderError> {
+        let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+        let dir = ModelDir::resolve("all-MiniLM-L6-v2", &models)?;
+        Ok(std::sync::Arc::new(Encoder::load(
+            &dir,
+            crate::device::best_device(),
+        )?))
+    }
+
     /// Loads config, tokenizer and safetensors weights from a model directory onto `device`.
     pub fn load(dir: &ModelDir, device: Device) -> Result<Self, EncoderError> {
         let config_path = dir.config_file();
@@ -451,24 +462,14 @@ fn read_max_seq_len(dir: &ModelDir) -> Option<usize> {
     value.get("max_seq_length")?.as_u64().map(|n| n as usize)
 }
 
-/// The provisioned MiniLM, for the engine's unit tests that need a real encoder.
-#[cfg(test)]
-pub(crate) fn test_encoder() -> std::sync::Arc<Encoder> {
-    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
-    let dir = ModelDir::resolve("all-MiniLM-L6-v2", &models)
-        .expect("the MiniLM model must be provisioned (scripts/setup.sh) for this test");
-    std::sync::Arc::new(
-        Encoder::load(&dir, crate::device::best_device()).expect("the encoder loads"),
-    )
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{cosine, length_batches, passes};
+    use super::{cosine, length_batches, passes, Encoder};
 
     #[test]
     fn batches_run_together_give_the_states_each_gives_alone() {
-        let encoder = super::test_encoder();
+        let encoder =
+            Encoder::provisioned_minilm().expect("the MiniLM is provisioned (scripts/setup.sh)");
         let tokenize = |text: &str| encoder.tokenizer().encode(text, true).unwrap();
         let texts = [
             "how many moons does Mars have",

@@ -15,15 +15,3 @@ pub mod trust;
 pub mod value;
 
 pub use kind::{detect_kind, KindDecision};
-
-/// The provisioned MiniLM, for the engine's unit tests that need a real encoder.
-#[cfg(test)]
-pub(crate) fn test_encoder() -> std::sync::Arc<tally_encoder::Encoder> {
-    let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
-    let dir = tally_encoder::ModelDir::resolve("all-MiniLM-L6-v2", &models)
-        .expect("the MiniLM model must be provisioned (scripts/setup.sh) for this test");
-    std::sync::Arc::new(
-        tally_encoder::Encoder::load(&dir, tally_encoder::device::best_device())
-            .expect("the encoder loads"),
-    )
-}

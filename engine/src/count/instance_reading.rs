@@ -66,15 +66,18 @@ mod tests {
     use crate::count::instances::find_instances;
     use crate::count::question::analyse;
     use crate::count::span_model::builtin_name_dir;
-    use crate::test_encoder;
 
     /// The shipped name reader, asked "which …", reads the listed members as answer spans and
     /// passes over the sentence's other names (made-up places, so nothing is remembered). The
     /// count reader, never trained on names, read them all near 0 (about 1e-12).
     #[test]
     fn a_listed_name_is_read_as_an_answer_span() {
-        let model = SpanModel::load(test_encoder(), &builtin_name_dir())
-            .expect("the shipped name reader loads");
+        let model = SpanModel::load(
+            tally_encoder::Encoder::provisioned_minilm()
+                .expect("the MiniLM is provisioned (scripts/setup.sh)"),
+            &builtin_name_dir(),
+        )
+        .expect("the shipped name reader loads");
         let text = "Tourism in Velmora grew again. The Velmora archipelago has four inhabited \
                     islands: Tessa, Brann, Oskel and Lume, Mayor Dana Holt said.";
         let analysis = analyse("how many inhabited islands does velmora have");

@@ -102,11 +102,11 @@ impl NameCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_encoder as encoder;
 
     #[test]
     fn cached_names_embed_as_the_encoder_does_and_the_cache_stays_bounded() {
-        let encoder = encoder();
+        let encoder = tally_encoder::Encoder::provisioned_minilm()
+            .expect("the MiniLM is provisioned (scripts/setup.sh)");
         let cache = NameCache::with_capacity(encoder.clone(), 3);
         let names = ["Swahili", "Amharic", "Swahili", "Yoruba"];
         let first = cache.embed(&names).unwrap();

@@ -744,7 +744,8 @@ mod tests {
     /// every start and end probability within 0.03, and the same best start.
     #[test]
     fn eight_bit_weights_read_as_the_trained_ones() {
-        let encoder = crate::test_encoder();
+        let encoder = tally_encoder::Encoder::provisioned_minilm()
+            .expect("the MiniLM is provisioned (scripts/setup.sh)");
         let full = SpanModel::builtin(encoder.clone()).unwrap();
         let fast = SpanModel::builtin(encoder)
             .unwrap()
@@ -818,7 +819,8 @@ mod tests {
     #[test]
     fn a_span_reads_its_best_start_and_an_end_at_or_after_it() {
         let text = "Gujarat, Rajasthan and Punjab border Pakistan.";
-        let encoder = crate::test_encoder();
+        let encoder = tally_encoder::Encoder::provisioned_minilm()
+            .expect("the MiniLM is provisioned (scripts/setup.sh)");
         let tokenizer = pair_tokenizer(&encoder).unwrap();
         let passage = Passage {
             snippet: 0,

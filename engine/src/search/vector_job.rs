@@ -251,7 +251,6 @@ fn report(progress: VectorProgress, dropped: usize, started: Instant, stopped: b
 mod tests {
     use super::*;
     use crate::search::{search, SearchSettings};
-    use crate::test_encoder;
     use tally_documents::sentence_store::Document;
     use tally_types::Ranker;
 
@@ -267,7 +266,8 @@ mod tests {
 
     #[test]
     fn the_job_fills_every_sentence_then_the_ranker_reads_the_stored_vectors_alone() {
-        let encoder = test_encoder();
+        let encoder = tally_encoder::Encoder::provisioned_minilm()
+            .expect("the MiniLM is provisioned (scripts/setup.sh)");
         let dir = tempfile::tempdir().unwrap();
         let index = SentenceIndex::open_or_create(dir.path()).unwrap();
         index
@@ -327,7 +327,8 @@ mod tests {
 
     #[test]
     fn a_deleted_corpus_loses_its_vectors_and_a_replaced_one_keeps_its_unchanged_sentences() {
-        let encoder = test_encoder();
+        let encoder = tally_encoder::Encoder::provisioned_minilm()
+            .expect("the MiniLM is provisioned (scripts/setup.sh)");
         let index = SentenceIndex::in_memory().unwrap();
         index
             .add_unsplit_in("arenas", &Document::numbered(ARENAS))
@@ -366,7 +367,8 @@ mod tests {
 
     #[test]
     fn a_stopped_job_leaves_what_it_wrote_and_the_next_run_goes_on() {
-        let encoder = test_encoder();
+        let encoder = tally_encoder::Encoder::provisioned_minilm()
+            .expect("the MiniLM is provisioned (scripts/setup.sh)");
         let index = SentenceIndex::in_memory().unwrap();
         let many: Vec<String> = (0..(BATCH + 5))
             .map(|i| format!("Bridge number {i} is {} metres long.", 100 + i))

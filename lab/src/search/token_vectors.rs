@@ -360,7 +360,8 @@ mod tests {
     /// Vectors over MiniLM's vocabulary (the piece's id in its first coordinates), without the
     /// distillation's 30,522 encoder passes.
     fn made_up() -> TokenVectors {
-        let encoder = crate::test_encoder();
+        let encoder = tally_encoder::Encoder::provisioned_minilm()
+            .expect("the MiniLM is provisioned (scripts/setup.sh)");
         let tokenizer = encoder.tokenizer().clone();
         let size = tokenizer.get_vocab_size(true);
         let dimension = 8;

@@ -435,8 +435,6 @@ mod tests {
     use super::*;
     use tally_engine::count::span_model::{candidate_confidence, SpanModel};
 
-    use crate::test_encoder as encoder;
-
     fn query(question: &str, gold: f64, snippets: &[&str]) -> TrainingQuery {
         TrainingQuery::from_texts("fixture", question, gold, snippets)
     }
@@ -477,7 +475,8 @@ mod tests {
 
     #[test]
     fn every_variable_of_the_reader_gets_a_gradient() {
-        let encoder = encoder();
+        let encoder = tally_encoder::Encoder::provisioned_minilm()
+            .expect("the MiniLM is provisioned (scripts/setup.sh)");
         let layers = encoder.config().num_hidden_layers;
         let (windows, _) = encode(
             &encoder,
@@ -531,7 +530,8 @@ mod tests {
     #[test]
     fn the_reader_answers_questions_of_any_accepted_length() {
         let pipeline = tally_engine::count::CountPipeline::load(
-            encoder(),
+            tally_encoder::Encoder::provisioned_minilm()
+                .expect("the MiniLM is provisioned (scripts/setup.sh)"),
             None,
             tally_engine::count::span_model::CONTEXT_CHARS,
             tally_engine::count::span_model::ReaderWeights::Fast,
@@ -557,7 +557,8 @@ mod tests {
 
     #[test]
     fn training_lowers_the_loss_and_the_saved_reader_reads_the_same() {
-        let encoder = encoder();
+        let encoder = tally_encoder::Encoder::provisioned_minilm()
+            .expect("the MiniLM is provisioned (scripts/setup.sh)");
         let layers = encoder.config().num_hidden_layers;
         let queries = fixture();
         let (windows, candidates) = encode(
