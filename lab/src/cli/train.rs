@@ -50,8 +50,8 @@ pub struct TrainRankerArgs {
     /// Folds of the out-of-fold probabilities (by table).
     #[arg(long, default_value_t = 5)]
     pub folds: usize,
-    /// Passes over the training questions (4: chosen out of fold on the train split).
-    #[arg(long, default_value_t = 4)]
+    /// Passes over the training questions (8: chosen out of fold on the train split, issue 99).
+    #[arg(long, default_value_t = 8)]
     pub epochs: usize,
     /// The share of WikiTableQuestions' questions its bound lets be answered wrongly, out of
     /// fold.
