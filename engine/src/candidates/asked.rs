@@ -162,35 +162,30 @@ impl Asked {
 
     /// The share of `text`'s words the question names (0 without words).
     pub(super) fn names(&self, text: &str) -> f32 {
-        let normal = normalized(text);
-        let words: Vec<&str> = normal
-            .split(' ')
-            .filter(|w| !w.is_empty() && !is_stop(w))
-            .collect();
-        if words.is_empty() {
-            return 0.0;
-        }
-        let named = words.iter().filter(|w| self.words.contains(**w)).count();
-        named as f32 / words.len() as f32
+        share_of_words(text, |w| self.words.contains(w))
     }
 
     /// The share of `text`'s words the question names or shares a five-letter stem with
     /// ("enrolled" names "Enrollment").
     pub(super) fn names_loosely(&self, text: &str) -> f32 {
-        let normal = normalized(text);
-        let words: Vec<&str> = normal
-            .split(' ')
-            .filter(|w| !w.is_empty() && !is_stop(w))
-            .collect();
-        if words.is_empty() {
-            return 0.0;
-        }
-        let named = words
-            .iter()
-            .filter(|w| self.words.contains(**w) || self.words.iter().any(|q| same_stem(q, w)))
-            .count();
-        named as f32 / words.len() as f32
+        share_of_words(text, |w| {
+            self.words.contains(w) || self.words.iter().any(|q| same_stem(q, w))
+        })
     }
+}
+
+/// The share of `text`'s content words that `named` accepts (0 without words).
+fn share_of_words(text: &str, named: impl Fn(&str) -> bool) -> f32 {
+    let normal = normalized(text);
+    let words: Vec<&str> = normal
+        .split(' ')
+        .filter(|w| !w.is_empty() && !is_stop(w))
+        .collect();
+    if words.is_empty() {
+        return 0.0;
+    }
+    let count = words.iter().filter(|w| named(w)).count();
+    count as f32 / words.len() as f32
 }
 
 /// Whether two words of five letters or more begin with the same five ("enrolled",

@@ -80,3 +80,21 @@ pub struct Candidate {
 
 /// How many readings a candidate keeps.
 pub const MAX_READINGS: usize = 3;
+
+/// The first table of a CSV file, read as a person's file is: what the candidates' unit tests
+/// plan and rank over.
+#[cfg(test)]
+fn csv_table(csv: &str) -> tally_documents::tables::RecordTable {
+    let documents = tally_documents::corpus::documents::read_file(
+        csv.as_bytes(),
+        tally_documents::corpus::format::Format::Csv,
+        "t",
+        &tally_documents::corpus::budget::ReadBudget::for_bytes(csv.len()),
+    )
+    .expect("the CSV reads");
+    documents
+        .iter()
+        .flat_map(|d| tally_documents::tables::tables_of(&d.text, &d.source))
+        .next()
+        .expect("a table")
+}

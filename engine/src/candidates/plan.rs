@@ -473,22 +473,7 @@ impl Program {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tally_documents::tables::tables_of;
-
-    fn table(csv: &str) -> RecordTable {
-        let documents = tally_documents::corpus::documents::read_file(
-            csv.as_bytes(),
-            tally_documents::corpus::format::Format::Csv,
-            "t",
-            &tally_documents::corpus::budget::ReadBudget::for_bytes(csv.len()),
-        )
-        .expect("the CSV reads");
-        documents
-            .iter()
-            .flat_map(|d| tables_of(&d.text, &d.source))
-            .next()
-            .expect("a table")
-    }
+    use crate::candidates::csv_table as table;
 
     #[test]
     fn numbers_in_a_cell_are_read_as_written() {

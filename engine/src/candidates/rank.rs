@@ -765,18 +765,7 @@ mod tests {
     #[test]
     fn a_column_of_different_values_is_a_key_and_a_named_number_column_is_found() {
         let csv = "Institution,Enrollment,State\nAlma,1200,Ohio\nBrook,800,Ohio\nCedar,950,Iowa and Ohio\n";
-        let documents = tally_documents::corpus::documents::read_file(
-            csv.as_bytes(),
-            tally_documents::corpus::format::Format::Csv,
-            "t",
-            &tally_documents::corpus::budget::ReadBudget::for_bytes(csv.len()),
-        )
-        .expect("the CSV reads");
-        let table = documents
-            .iter()
-            .flat_map(|d| tally_documents::tables::tables_of(&d.text, &d.source))
-            .next()
-            .expect("a table");
+        let table = super::super::csv_table(csv);
         let asked = Asked::of("how many people enrolled at cedar?");
         let texts = super::super::column_texts(&table);
         let facts = TableFacts::of(&asked, &table, &texts);
