@@ -99,14 +99,15 @@ fn read_file_here(
     budget: &ReadBudget,
 ) -> Result<Vec<Document>, DocumentsError> {
     if !format.is_binary() {
-        let text = std::str::from_utf8(bytes).map_err(|_| {
+        let text = super::text_encoding::decode(bytes).ok_or_else(|| {
             DocumentsError::Invalid(format!(
-                "{name} is not UTF-8 text, which a .{} file must be; {}",
+                "{name} is not UTF-8 text (nor UTF-16 with its byte-order mark, nor \
+                 Windows-1252), which a .{} file must be; {}",
                 format.name(),
                 Format::documents_read()
             ))
         })?;
-        return read(text, format, name, budget);
+        return read(&text, format, name, budget);
     }
     let refused = |why| DocumentsError::Refused {
         file: name.to_string(),

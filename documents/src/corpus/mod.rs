@@ -22,6 +22,7 @@ mod pdf_content;
 mod pdf_filters;
 pub mod sentences;
 pub mod structure;
+pub mod text_encoding;
 
 pub use error::CorpusError;
 pub use format::Format;

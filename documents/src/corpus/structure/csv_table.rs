@@ -1,5 +1,9 @@
-//! A CSV file read with the `csv` crate: one table whose first record names the columns.
+//! A CSV file read with the `csv` crate: one table whose first record names the columns. The
+//! file's delimiter is read from the file (`csv_dialect.rs`), and its numbers and dates are
+//! rewritten from the spreadsheet's locale into the records' form (`cell_locale.rs`).
 
+use super::cell_locale;
+use super::csv_dialect::{delimiter, without_bom};
 use super::grid::is_value_cell;
 use super::lines::push_grid;
 use super::{Outline, OutlineBuilder};
@@ -9,8 +13,10 @@ use crate::corpus::budget::{ReadBudget, ReadRefused, TableSize};
 /// ends the table). Each record's width is checked as it is read, before it is kept, so a header
 /// of a million columns is refused at once.
 pub(crate) fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
+    let text = without_bom(text);
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
+        .delimiter(delimiter(text))
         .flexible(true)
         .trim(csv::Trim::All)
         .from_reader(text.as_bytes());
@@ -32,7 +38,9 @@ pub(crate) fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRe
             .iter()
             .any(|cell| !cell.is_empty() && !is_value_cell(cell))
     }) && rows.len() > 1;
-    push_grid(&mut builder, rows, usize::from(first_names_columns))?;
+    let header_rows = usize::from(first_names_columns);
+    cell_locale::normalise(&mut rows[header_rows..]);
+    push_grid(&mut builder, rows, header_rows)?;
     builder.finish()
 }
 

@@ -1,10 +1,12 @@
 //! A document given as a flow of typed pieces — headings, paragraphs, list items, tables — as
 //! the PDF, Word and PowerPoint readers give them, read into an outline the way the Markdown
 //! reader reads the same pieces: consecutive list items are one list, introduced by the
-//! paragraph before them when it ends with a colon; a paragraph's lines are read as plain text
+//! paragraph before them when it ends with a colon (and so are short one-line paragraphs after
+//! such a paragraph: "Present:", then a name a paragraph); a paragraph's lines are read as plain text
 //! lines are (`Label: value`, dated entries, speaker turns); a table's header row names its
 //! columns.
 
+use super::led_lists::list_line;
 use super::lines::push_grid;
 use super::lines::read_group;
 use super::markdown::{push_headed_table, push_items};
@@ -62,6 +64,10 @@ impl Flow {
     }
 
     pub(super) fn paragraph(&mut self, text: &str) -> Result<(), ReadRefused> {
+        // Short one-line paragraphs after a lead are its list ("Present:", a name a paragraph).
+        if self.lead.is_some() && !text.trim().contains('\n') && list_line(text) {
+            return self.list_item(text.trim());
+        }
         self.tick()?;
         self.end_list()?;
         self.end_lead()?;
@@ -244,7 +250,33 @@ fn label_lines(text: &str) -> std::borrow::Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
-    use super::label_lines;
+    use super::{label_lines, Flow};
+    use crate::corpus::budget::ReadBudget;
+    use crate::corpus::structure::Record;
+
+    /// Issue 100: a Word file keeps "Present:" and each name as paragraphs of their own.
+    #[test]
+    fn names_a_paragraph_each_after_a_lead_are_its_list() {
+        let mut flow = Flow::new(&ReadBudget::default());
+        for paragraph in [
+            "Present:",
+            "Ann Hale",
+            "Ben Ode",
+            "Cy Dunn",
+            "The meeting opened.",
+        ] {
+            flow.paragraph(paragraph).unwrap();
+        }
+        let blocks = flow.finish().unwrap().blocks;
+        assert_eq!(
+            blocks[0].kind,
+            Record::List {
+                lead: Some("Present".into()),
+                items: vec!["Ann Hale".into(), "Ben Ode".into(), "Cy Dunn".into()]
+            }
+        );
+        assert!(matches!(&blocks[1].kind, Record::Paragraph(p) if p == "The meeting opened."));
+    }
 
     #[test]
     fn a_run_of_label_lines_joined_by_a_layout_is_split_back() {

@@ -9,13 +9,15 @@ use std::sync::{Arc, LazyLock};
 use regex::Regex;
 
 use super::grid::{self, is_value_cell, BodyRow};
+use super::led_lists::{lead_of_lines, list_line};
+use super::tasks::task_rows;
 use super::{clean, Outline, OutlineBuilder, Record};
 use crate::corpus::budget::{ReadBudget, ReadRefused, TableSize};
 
 /// The longest line read as a heading or a title.
 const MAX_HEADING_CHARS: usize = 90;
 /// The longest label of a `Label: value` line, in words.
-const MAX_LABEL_WORDS: usize = 5;
+pub(super) const MAX_LABEL_WORDS: usize = 5;
 /// The most words a `Label: value` line's value has before it reads as a sentence.
 const MAX_VALUE_WORDS: usize = 12;
 
@@ -24,9 +26,21 @@ pub(crate) fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRe
     let mut builder = OutlineBuilder::new(budget);
     let groups = groups(text);
     let mut pending_lead: Option<String> = None;
+    // Short one-line paragraphs under a lead ("Present:", then a name a paragraph): its list.
+    let mut lead_items: Vec<String> = Vec::new();
     for (n, group) in groups.iter().enumerate() {
         budget.check()?;
         let next_exists = n + 1 < groups.len();
+        if pending_lead.is_some() && group.len() == 1 && list_line(group[0]) {
+            lead_items.push(clean(group[0]));
+            continue;
+        }
+        if !lead_items.is_empty() {
+            builder.push(Record::List {
+                lead: pending_lead.take(),
+                items: std::mem::take(&mut lead_items),
+            });
+        }
         // A first group of a few short lines that are no sentences is the title, said over
         // several lines ("WEXCOMBE ALLOTMENT SOCIETY" / "Minutes of the committee meeting").
         if n == 0 && next_exists && (2..=3).contains(&group.len()) && title_lines(group) {
@@ -47,6 +61,12 @@ pub(crate) fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRe
             }
         }
         read_group(&mut builder, group, pending_lead.take())?;
+    }
+    if !lead_items.is_empty() {
+        builder.push(Record::List {
+            lead: pending_lead.take(),
+            items: lead_items,
+        });
     }
     builder.finish()
 }
@@ -82,14 +102,18 @@ pub(super) fn read_group(
             .skip(1)
             .position(|l| separated(l))
             .map_or(group.len(), |p| start + 1 + p);
-        read_lines(builder, &group[start..rest], lead.take());
+        read_lines(builder, &group[start..rest], lead.take())?;
         start = rest;
     }
     Ok(())
 }
 
 /// Reads lines that hold no table into blocks.
-fn read_lines(builder: &mut OutlineBuilder, group: &[&str], lead: Option<String>) {
+fn read_lines(
+    builder: &mut OutlineBuilder,
+    group: &[&str],
+    lead: Option<String>,
+) -> Result<(), ReadRefused> {
     let mut lead = lead;
     let mut prose: Vec<String> = Vec::new();
     let mut items: Vec<String> = Vec::new();
@@ -110,32 +134,78 @@ fn read_lines(builder: &mut OutlineBuilder, group: &[&str], lead: Option<String>
             prose.clear();
         }
     };
-    let flush_items =
-        |builder: &mut OutlineBuilder, items: &mut Vec<String>, lead: &mut Option<String>| {
-            if !items.is_empty() {
-                builder.push(Record::List {
-                    lead: lead.take(),
-                    items: std::mem::take(items),
-                });
+    let flush_items = |builder: &mut OutlineBuilder,
+                       items: &mut Vec<String>,
+                       lead: &mut Option<String>|
+     -> Result<(), ReadRefused> {
+        if items.is_empty() {
+            return Ok(());
+        }
+        let lead = lead.take();
+        let items = std::mem::take(items);
+        match task_rows(lead.as_deref(), &items) {
+            Some(rows) => push_grid(builder, rows, 1),
+            None => {
+                builder.push(Record::List { lead, items });
+                Ok(())
             }
-        };
-    for raw in group {
+        }
+    };
+    // A lead given to the group whose first lines are items of its list.
+    let mut skip = 0;
+    if lead.is_some() {
+        let led = group.iter().take_while(|l| list_line(l)).count();
+        if led > 0 {
+            builder.push(Record::List {
+                lead: lead.take(),
+                items: group[..led].iter().map(|l| clean(unquote(l))).collect(),
+            });
+            skip = led;
+        }
+    }
+    let mut n = skip;
+    while n < group.len() {
+        let raw = group[n];
+        n += 1;
         let line = unquote(raw);
         if line.is_empty() {
             continue;
         }
+        if let Some((in_lead, count)) = lead_of_lines(&group[n - 1..]) {
+            flush_prose(builder, &mut prose);
+            flush_items(builder, &mut items, &mut lead)?;
+            builder.push(Record::List {
+                lead: Some(in_lead),
+                items: group[n..n + count]
+                    .iter()
+                    .map(|l| clean(unquote(l)))
+                    .collect(),
+            });
+            n += count;
+            continue;
+        }
         if let Some(item) = bullet(line) {
+            // A line ending with a colon just above the bullets leads their list ("Actions:").
+            if items.is_empty() && lead.is_none() && prose.len() == 1 {
+                let above = prose[0].trim_end();
+                if let Some(label) = above.strip_suffix(':') {
+                    if (1..=MAX_LABEL_WORDS).contains(&label.split_whitespace().count()) {
+                        lead = Some(clean(label));
+                        prose.clear();
+                    }
+                }
+            }
             flush_prose(builder, &mut prose);
             // A bullet that is a `Label: value` line is a spec line, not a list item.
             if let Some(kind) = labelled(item) {
-                flush_items(builder, &mut items, &mut lead);
+                flush_items(builder, &mut items, &mut lead)?;
                 builder.push(kind);
             } else {
                 items.push(clean(item));
             }
             continue;
         }
-        flush_items(builder, &mut items, &mut lead);
+        flush_items(builder, &mut items, &mut lead)?;
         if let Some(kind) = dated(line).or_else(|| labelled(line)) {
             flush_prose(builder, &mut prose);
             // An e-mail's subject names what its message is about, as a heading does.
@@ -162,7 +232,7 @@ fn read_lines(builder: &mut OutlineBuilder, group: &[&str], lead: Option<String>
         prose.push(line.to_string());
     }
     flush_prose(builder, &mut prose);
-    flush_items(builder, &mut items, &mut lead);
+    flush_items(builder, &mut items, &mut lead)
 }
 
 /// Lines between blank lines, trailing white space dropped.
@@ -229,7 +299,7 @@ fn title_lines(group: &[&str]) -> bool {
 }
 
 /// A line without its e-mail quote marks ("> > text" → "text").
-fn unquote(line: &str) -> &str {
+pub(super) fn unquote(line: &str) -> &str {
     let mut line = line.trim();
     while let Some(rest) = line.strip_prefix('>') {
         line = rest.trim_start();
@@ -241,7 +311,7 @@ static BULLET: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(?:[-*•·–]|\d{1,2}[.)])\s+(\S.*)$").expect("bullet pattern"));
 
 /// A list item's text ("- eggs", "2. Beat the eggs").
-fn bullet(line: &str) -> Option<&str> {
+pub(super) fn bullet(line: &str) -> Option<&str> {
     BULLET
         .captures(line.trim())
         .and_then(|c| c.get(1))
@@ -257,7 +327,7 @@ static DATED: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A dated entry ("2008 — now runs 7 shops", "**2004**: …", "March 2011 – …").
-fn dated(line: &str) -> Option<Record> {
+pub(super) fn dated(line: &str) -> Option<Record> {
     let captures = DATED.captures(line.trim())?;
     Some(Record::Dated {
         date: captures.get(1)?.as_str().to_string(),

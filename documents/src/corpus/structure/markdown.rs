@@ -1,10 +1,12 @@
 //! Markdown read with pulldown-cmark: headings, lists (a bullet that is a `Label: value` line
-//! is a spec line), GFM tables with their header row; a paragraph's lines are read as plain text
+//! is a spec line; a task list is a table of its items and their status), GFM tables with their header row; a paragraph's lines are read as plain text
 //! lines are (a block of `Label: value` lines, dated entries, speaker turns).
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
+use super::led_lists::list_line;
 use super::lines::{push_grid, push_table, read_group};
+use super::tasks::task_rows;
 use super::{clean, Outline, OutlineBuilder, Record};
 use crate::corpus::budget::{ReadBudget, ReadRefused, MAX_TABLE_COLUMNS};
 
@@ -22,13 +24,26 @@ struct Collecting {
     has_header: bool,
     /// The last paragraph when it ends with a colon: the lead of a list after it.
     lead: Option<String>,
+    /// Short one-line paragraphs after that lead: its list ("Present:", a name a paragraph).
+    led: Vec<String>,
+}
+
+impl Collecting {
+    /// The list of short paragraphs after a lead, when there is one, pushed.
+    fn end_led(&mut self, builder: &mut OutlineBuilder) -> Result<(), ReadRefused> {
+        if self.led.is_empty() {
+            return Ok(());
+        }
+        push_items(builder, std::mem::take(&mut self.led), self.lead.take())
+    }
 }
 
 /// The outline of a Markdown text, within `budget`.
 pub(crate) fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
     let mut builder = OutlineBuilder::new(budget);
     let mut c = Collecting::default();
-    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
+    let options =
+        Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     for (n, event) in Parser::new_ext(text, options).enumerate() {
         if n.is_multiple_of(4096) {
             budget.check()?;
@@ -41,26 +56,36 @@ pub(crate) fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRe
             }
             Event::Start(Tag::List(_)) => {
                 if c.lists_open == 0 {
+                    c.end_led(&mut builder)?;
                     c.items.clear();
                 }
                 c.lists_open += 1;
             }
             Event::Start(Tag::Item) => c.text.clear(),
             Event::Start(Tag::Table(_)) => {
+                c.end_led(&mut builder)?;
                 c.rows.clear();
                 c.has_header = false;
             }
             Event::Start(Tag::TableHead | Tag::TableRow) => c.row.clear(),
             Event::Text(t) | Event::Code(t) => c.text.push_str(&t),
+            // A task's box, written as plain text writes it, for the task list's reader.
+            Event::TaskListMarker(done) => c.text.push_str(if done { "[x] " } else { "[ ] " }),
             Event::SoftBreak => c.text.push('\n'),
             Event::HardBreak => c.text.push('\n'),
             Event::End(TagEnd::Heading(level)) => {
+                c.end_led(&mut builder)?;
                 builder.heading(level as usize, &c.text);
                 c.lead = None;
             }
             Event::End(TagEnd::Paragraph) if c.lists_open == 0 => {
-                let trimmed = c.text.trim_end();
+                let trimmed = c.text.trim_end().to_string();
                 let lines: Vec<&str> = trimmed.lines().collect();
+                if c.lead.is_some() && lines.len() == 1 && list_line(&trimmed) {
+                    c.led.push(trimmed.clone());
+                    continue;
+                }
+                c.end_led(&mut builder)?;
                 if lines.len() == 1 && trimmed.ends_with(':') {
                     c.lead = Some(clean(trimmed.trim_end_matches(':')));
                 } else {
@@ -100,15 +125,21 @@ pub(crate) fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRe
             _ => {}
         }
     }
+    c.end_led(&mut builder)?;
     builder.finish()
 }
 
-/// A list's items as one list block, each `Label: value` item as a spec line of its own.
+/// A list's items as one list block, each `Label: value` item as a spec line of its own; a
+/// task list as a table of its items and their status.
 pub(super) fn push_items(
     builder: &mut OutlineBuilder,
     items: Vec<String>,
     lead: Option<String>,
 ) -> Result<(), ReadRefused> {
+    let cleaned: Vec<String> = items.iter().map(|item| clean(item)).collect();
+    if let Some(rows) = task_rows(lead.as_deref(), &cleaned) {
+        return push_grid(builder, rows, 1);
+    }
     let mut plain = Vec::new();
     for item in items {
         let item = clean(&item);
@@ -198,6 +229,29 @@ mod tests {
                 header: vec!["Team".into(), "Gold".into(), "Silver".into()].into(),
                 cells: vec!["Falcon".into(), "8".into(), "5".into()]
             }
+        );
+    }
+
+    /// Issue 100: a name a paragraph under "Present:", and a GFM task list as its items' status.
+    #[test]
+    fn led_paragraphs_and_task_lists() {
+        let outline = outline(
+            "# AGM\n\nPresent:\n\nAnn Hale\n\nBen Ode\n\n## Actions\n\n- [ ] Book the hall\n\
+             - [x] Pay the deposit\n",
+            &ReadBudget::default(),
+        )
+        .unwrap();
+        let kinds: Vec<&Record> = outline.blocks.iter().map(|b| &b.kind).collect();
+        assert_eq!(
+            kinds[0],
+            &Record::List {
+                lead: Some("Present".into()),
+                items: vec!["Ann Hale".into(), "Ben Ode".into()]
+            }
+        );
+        assert!(
+            matches!(kinds[1], Record::TableRow { header, cells } if header[1] == "Status" && cells[1] == "open"),
+            "{kinds:?}"
         );
     }
 }

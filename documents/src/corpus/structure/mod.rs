@@ -8,11 +8,14 @@
 //! written so that it reads on its own for retrieval and the reader ("Falcon — Gold: 8"), and its
 //! context (the title and section path) travels with it as the passage's source.
 
+mod cell_locale;
+mod csv_dialect;
 mod csv_table;
 mod epub;
 mod flow;
 mod grid;
 mod html;
+mod led_lists;
 mod lines;
 mod mail;
 mod markdown;
@@ -23,6 +26,7 @@ mod pdf;
 mod scanned;
 mod sheet_formats;
 mod sheets;
+pub mod tasks;
 
 pub use grid::HEADER_PATH_SEPARATOR;
 pub use passages::{
