@@ -21,6 +21,7 @@ mod health;
 mod instances;
 mod layout;
 mod one_route;
+mod other_programs;
 mod own_documents;
 mod pages;
 mod planner;

@@ -302,10 +302,12 @@ pub const NUMBER: &str = "number";
 /// text.
 fn read_cell(header: &str, cell: &str) -> Reading {
     let cell = cell.trim();
-    if let Some(year) = year_of(cell) {
+    let (_, in_unit) = cell_in_unit(header, cell);
+    // Under a header that states a unit ("Climb (m)"), 1485 is metres, not a year.
+    let header_unit = in_unit != cell;
+    if let Some(year) = year_of(cell).filter(|_| !header_unit) {
         return Reading::Year(year);
     }
-    let (_, in_unit) = cell_in_unit(header, cell);
     let quantities = extract(&in_unit);
     // One quantity that is most of the cell: "£4.50", "12 km", "3,400"; not "2 of 5 open".
     let [quantity] = quantities.as_slice() else {
@@ -472,6 +474,17 @@ mod tests {
         // Lengths in metres.
         assert_eq!(table.rows[2].cells[4].number, Some(12_000.0));
         assert_eq!(table.columns[5].values, vec!["North", "South"]);
+    }
+
+    /// Issue 100: a climb of 1485 m under "Climb (m)" is a length, not the year 1485.
+    #[test]
+    fn a_number_under_a_header_unit_is_no_year() {
+        let csv = "Route,Climb (m),Walked\nA,1485,2025-01-12\nB,120,2025-02-28\n";
+        let tables = tables_of(&stored(csv, Format::Csv), "walks.csv");
+        let kinds: Vec<&ColumnKind> = tables[0].columns.iter().map(|c| &c.kind).collect();
+        assert!(matches!(kinds[1], ColumnKind::Number { measure, .. } if measure == "length"));
+        assert_eq!(kinds[2], &ColumnKind::Year);
+        assert_eq!(tables[0].rows[0].cells[1].number, Some(1485.0));
     }
 
     #[test]

@@ -110,6 +110,17 @@ pub struct EvalReadingArgs {
     /// The conditions of `--scans` (default: every one).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub conditions: Vec<crate::reading::scans::Condition>,
+    /// Score real web tables instead (issue 100): WikiTableQuestions' HTML pages read by
+    /// Tally against the data set's CSV cells; `--part` splits the tables by their number
+    /// (even: tuning, odd: test).
+    #[arg(long)]
+    pub web_tables: bool,
+    /// WikiTableQuestions' directory (its `csv/` folders), for `--web-tables`.
+    #[arg(long, default_value = "../shared/data/wtq")]
+    pub wtq: PathBuf,
+    /// With `--web-tables`: score at most this many tables of the part.
+    #[arg(long)]
+    pub limit: Option<usize>,
 }
 
 /// `tally eval candidates`: the flags of the candidates' oracle recall.

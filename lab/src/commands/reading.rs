@@ -5,7 +5,7 @@ use anyhow::{bail, Context};
 
 use crate::cli::EvalReadingArgs;
 use crate::reading::render::Format;
-use crate::reading::{evaluate, print, scans, write};
+use crate::reading::{evaluate, print, scans, web_tables, write};
 
 /// Runs `tally eval reading`.
 pub fn eval(args: &EvalReadingArgs) -> anyhow::Result<()> {
@@ -24,6 +24,15 @@ pub fn eval(args: &EvalReadingArgs) -> anyhow::Result<()> {
         }
         formats
     };
+    if args.web_tables {
+        let report = web_tables::evaluate(&args.wtq, args.part, args.limit)?;
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&report)?);
+        } else {
+            web_tables::print(args.part, &report);
+        }
+        return Ok(());
+    }
     let seeds = args.part.seeds(args.seeds);
     if args.scans {
         let conditions = if args.conditions.is_empty() {

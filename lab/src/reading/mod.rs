@@ -9,6 +9,7 @@ pub mod model;
 pub mod render;
 pub mod scans;
 pub mod score;
+pub mod web_tables;
 
 use std::collections::BTreeMap;
 use std::path::Path;

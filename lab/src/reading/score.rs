@@ -21,7 +21,7 @@ pub struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, right: bool) {
+    pub(super) fn add(&mut self, right: bool) {
         self.total += 1;
         self.right += usize::from(right);
     }
@@ -91,13 +91,13 @@ impl FileScore {
 
 /// A table as read: its header and its rows, each row's cells and whether it was read as data.
 #[derive(Debug, Clone, PartialEq)]
-struct ReadTable {
-    header: Vec<String>,
-    rows: Vec<(Vec<String>, bool)>,
+pub(super) struct ReadTable {
+    pub(super) header: Vec<String>,
+    pub(super) rows: Vec<(Vec<String>, bool)>,
 }
 
 /// The tables of a file's passages: consecutive row records under one header and context.
-fn read_tables(passages: &[Passage]) -> Vec<ReadTable> {
+pub(super) fn read_tables(passages: &[Passage]) -> Vec<ReadTable> {
     let mut tables: Vec<ReadTable> = Vec::new();
     let mut last: Option<(String, Vec<String>)> = None;
     for passage in passages {
@@ -128,13 +128,13 @@ fn read_tables(passages: &[Passage]) -> Vec<ReadTable> {
 /// A cell's value in a form that compares what a person sees: a number with its currency or
 /// percent, a date, or words.
 #[derive(Debug, Clone, PartialEq)]
-enum Canon {
+pub(super) enum Canon {
     Number(f64, Option<char>),
     Date(NaiveDate),
     Words(String),
 }
 
-fn canon(text: &str) -> Canon {
+pub(super) fn canon(text: &str) -> Canon {
     let text = text.trim().trim_end_matches('.').trim();
     for format in [
         "%Y-%m-%d",
@@ -164,7 +164,7 @@ fn canon(text: &str) -> Canon {
     }
 }
 
-fn same(a: &Canon, b: &Canon) -> bool {
+pub(super) fn same(a: &Canon, b: &Canon) -> bool {
     match (a, b) {
         (Canon::Number(x, u), Canon::Number(y, v)) => {
             u == v && (x - y).abs() <= 1e-6 * x.abs().max(1.0)
@@ -182,7 +182,7 @@ fn words(text: &str) -> String {
 }
 
 /// A header path in the form both sides are compared in.
-fn path(text: &str) -> String {
+pub(super) fn path(text: &str) -> String {
     text.split(HEADER_PATH_SEPARATOR.trim())
         .map(words)
         .filter(|p| !p.is_empty())

@@ -57,6 +57,21 @@ fn consistency(text: &str, delimiter: u8) -> (f64, usize) {
     (n as f64 / widths.len() as f64, width)
 }
 
+/// Whether `text` escapes a quote inside a quoted field with a backslash (`"\"Memo\""`, as
+/// some exporters and WikiTableQuestions write) rather than by doubling it (`"""Memo"""`):
+/// it holds `\"` and no quote doubled between two other characters of a field.
+pub(super) fn backslash_escapes(text: &str, delimiter: u8) -> bool {
+    if !text.contains("\\\"") {
+        return false;
+    }
+    let bytes = text.as_bytes();
+    let apart = |b: u8| b == delimiter || b == b'\n' || b == b'\r';
+    let doubled = bytes
+        .windows(4)
+        .any(|w| w[1] == b'"' && w[2] == b'"' && !apart(w[0]) && !apart(w[3]) && w[0] != b'\\');
+    !doubled
+}
+
 /// `text` without a byte-order mark at its start (a spreadsheet's "CSV UTF-8" export writes
 /// one; left in, it would be part of the first column's name).
 pub(super) fn without_bom(text: &str) -> &str {
@@ -79,6 +94,13 @@ mod tests {
         // One column: nothing splits it.
         assert_eq!(delimiter("Names\nAnn\nBen\n"), b',');
         assert_eq!(delimiter(""), b',');
+    }
+
+    #[test]
+    fn a_quote_escaped_by_a_backslash_is_told_from_a_doubled_one() {
+        assert!(backslash_escapes("\"1970\",\"\\\"Memo\\\"\",\"\"\n", b','));
+        assert!(!backslash_escapes("\"a \"\"b\"\" c\",\"\"\n", b','));
+        assert!(!backslash_escapes("a,b\n1,2\n", b','));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! rewritten from the spreadsheet's locale into the records' form (`cell_locale.rs`).
 
 use super::cell_locale;
-use super::csv_dialect::{delimiter, without_bom};
+use super::csv_dialect::{backslash_escapes, delimiter, without_bom};
 use super::grid::is_value_cell;
 use super::lines::push_grid;
 use super::{Outline, OutlineBuilder};
@@ -14,9 +14,13 @@ use crate::corpus::budget::{ReadBudget, ReadRefused, TableSize};
 /// of a million columns is refused at once.
 pub(crate) fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRefused> {
     let text = without_bom(text);
+    let delimiter = delimiter(text);
+    let escape = backslash_escapes(text, delimiter);
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
-        .delimiter(delimiter(text))
+        .delimiter(delimiter)
+        .escape(escape.then_some(b'\\'))
+        .double_quote(!escape)
         .flexible(true)
         .trim(csv::Trim::All)
         .from_reader(text.as_bytes());

@@ -154,7 +154,7 @@ impl PageReader {
             self.builder.budget.check()?;
         }
         let name = element.value().name();
-        if HIDDEN.contains(&name) || is_boilerplate(element) {
+        if unseen(element) || is_boilerplate(element) {
             return Ok(());
         }
         match name {
@@ -440,24 +440,77 @@ fn text_outside_tables<'a>(
     text: &mut String,
     nested: &mut Vec<ElementRef<'a>>,
 ) {
+    visible_text(element, text, &mut Some(nested));
+}
+
+/// An element's text as a browser shows it (issue 100, Wikipedia's tables): inline elements
+/// run on without a space ("Lurcy-<a>Lévis</a>", "km<sup>2</sup>"), a block or a line break
+/// parts words, what is not shown is left out (a sort key, a citation marker, a note marker
+/// in `<sup>`), and tables inside go to `nested` when it is given, else are read as text.
+fn visible_text<'a>(
+    element: ElementRef<'a>,
+    text: &mut String,
+    nested: &mut Option<&mut Vec<ElementRef<'a>>>,
+) {
     for child in element.children() {
         match child.value() {
             Node::Text(t) => text.push_str(t),
-            Node::Element(e) if HIDDEN.contains(&e.name()) => {}
             Node::Element(_) => {
-                if let Some(child) = ElementRef::wrap(child) {
-                    if child.value().name() == "table" {
-                        nested.push(child);
-                    } else {
+                let Some(child) = ElementRef::wrap(child) else {
+                    continue;
+                };
+                let name = child.value().name();
+                if unseen(child) {
+                    continue;
+                }
+                match name {
+                    "table" if nested.is_some() => {
+                        if let Some(nested) = nested.as_deref_mut() {
+                            nested.push(child);
+                        }
+                    }
+                    "sup" => {
+                        let mut sup = String::new();
+                        visible_text(child, &mut sup, nested);
+                        let written = superscript(text, &sup);
+                        text.push_str(&written);
+                    }
+                    "br" => text.push(' '),
+                    _ if BLOCKS.contains(&name) || INLINE_BREAKS.contains(&name) => {
                         text.push(' ');
-                        text_outside_tables(child, text, nested);
+                        visible_text(child, text, nested);
                         text.push(' ');
                     }
+                    _ => visible_text(child, text, nested),
                 }
             }
             _ => {}
         }
     }
+}
+
+/// Elements inside a block's text that still part its words (a cell's list items, its
+/// paragraphs, an image's place).
+const INLINE_BREAKS: &[&str] = &["li", "ul", "ol", "dd", "dt", "td", "th", "tr", "img", "hr"];
+
+/// Whether an element is not shown: a hidden element's kind, `hidden`, `display: none`, a
+/// table's sort key, or a citation marker (`<sup class="reference">`).
+fn unseen(element: ElementRef<'_>) -> bool {
+    let value = element.value();
+    if HIDDEN.contains(&value.name()) || value.attr("hidden").is_some() {
+        return true;
+    }
+    let style_hides = value.attr("style").is_some_and(|style| {
+        let style: String = style.chars().filter(|c| !c.is_whitespace()).collect();
+        style.to_lowercase().contains("display:none")
+    });
+    style_hides
+        || value.classes().any(|class| {
+            matches!(
+                class,
+                "sortkey" | "reference" | "noprint" | "mw-editsection"
+            )
+        })
 }
 
 /// Whether an element's first words are a `<time>`.
@@ -563,7 +616,9 @@ fn superscript(before: &str, sup: &str) -> String {
 
 /// The visible text of an element, on one line.
 fn text_of(element: ElementRef<'_>) -> String {
-    clean(&element.text().collect::<Vec<_>>().join(" "))
+    let mut text = String::new();
+    visible_text(element, &mut text, &mut None);
+    clean(&text)
 }
 
 /// An element's text outside the lists it holds (a list item's own words).
@@ -571,15 +626,16 @@ fn own_text(element: ElementRef<'_>) -> String {
     let mut out = String::new();
     for child in element.children() {
         match child.value() {
-            Node::Text(text) => {
-                out.push_str(text);
-                out.push(' ');
-            }
-            Node::Element(e) if matches!(e.name(), "ul" | "ol") => {}
+            Node::Text(text) => out.push_str(text),
+            Node::Element(e) if matches!(e.name(), "ul" | "ol") => out.push(' '),
             Node::Element(_) => {
-                if let Some(child) = ElementRef::wrap(child) {
-                    out.push_str(&text_of(child));
-                    out.push(' ');
+                if let Some(child) = ElementRef::wrap(child).filter(|c| !unseen(*c)) {
+                    let mut one = String::new();
+                    visible_text(child, &mut one, &mut None);
+                    if child.value().name() == "sup" {
+                        one = superscript(&out, &one);
+                    }
+                    out.push_str(&one);
                 }
             }
             _ => {}
@@ -595,6 +651,29 @@ mod tests {
 
     fn read(page: &str) -> Outline {
         outline(page, &ReadBudget::default()).expect("read in time")
+    }
+
+    /// Issue 100: a Wikipedia table's cells as a browser shows them — sort keys and citation
+    /// markers hidden, inline links and exponents run on without a space.
+    #[test]
+    fn a_wikipedia_cell_is_read_as_it_is_shown() {
+        let page = "<table class=\"wikitable\"><tr><th>Commune</th><th>Area (km<sup>2</sup>)\
+            <sup class=\"reference\"><a href=\"#n\">[9]</a></sup></th><th>Founded</th></tr>\
+            <tr><td>Lurcy-<a href=\"/w\">L\u{e9}vis</a></td><td>27.6</td><td>\
+            <span class=\"sortkey\" style=\"display:none\">1982-07-08 !</span>July 8, 1982</td></tr>\
+            <tr><td>\"<a href=\"/m\">Memo</a>\" (with <i>Tosh</i>)</td><td>3.3</td>\
+            <td><span style=\"display: none\">x</span>May 1, 1990</td></tr></table>";
+        let kinds: Vec<Record> = read(page).blocks.into_iter().map(|b| b.kind).collect();
+        let Record::TableRow { header, cells } = &kinds[0] else {
+            panic!("{kinds:?}");
+        };
+        assert_eq!(header[1], "Area (km²)");
+        assert_eq!(cells, &["Lurcy-L\u{e9}vis", "27.6", "July 8, 1982"]);
+        let Record::TableRow { cells, .. } = &kinds[1] else {
+            panic!("{kinds:?}");
+        };
+        assert_eq!(cells[0], "\"Memo\" (with Tosh)");
+        assert_eq!(cells[2], "May 1, 1990");
     }
 
     #[test]

@@ -1,0 +1,114 @@
+//! Files other programs made (issue 100), answered through `tally ask`: a route list exported
+//! by a European spreadsheet (`;` between fields, a byte-order mark, decimal commas, thousands
+//! dots, day-first dates, quoted fields holding `;`), the same export as an older spreadsheet
+//! writes it (Windows-1252), AGM minutes with the names under "Present:" one a paragraph, and
+//! a page of actions as a Markdown task list. The files are in `tests/fixtures/other-programs`.
+
+use std::process::Output;
+
+use serde_json::Value;
+
+use crate::support::{json_of, run_from_root, scratch_dir, workspace_root};
+
+/// `tally` with its indexes in a scratch folder of this test.
+struct Tally {
+    index: String,
+    sentences: String,
+}
+
+impl Tally {
+    fn new(name: &str) -> Tally {
+        let dir = scratch_dir(name);
+        Tally {
+            index: dir.join("snippets").display().to_string(),
+            sentences: dir.join("sentences").display().to_string(),
+        }
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend(["--index", &self.index, "--search-index", &self.sentences]);
+        run_from_root(env!("CARGO_BIN_EXE_tally"), &all, &[])
+    }
+
+    fn ingest(&self, corpus: &str, files: &[&str]) {
+        let dir = workspace_root().join("tests/fixtures/other-programs");
+        let paths: Vec<String> = files
+            .iter()
+            .map(|f| dir.join(f).display().to_string())
+            .collect();
+        let mut args = vec!["ingest", "--corpus", corpus];
+        args.extend(paths.iter().map(String::as_str));
+        let out = self.run(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// The answer object of a count question over `corpus`.
+    fn count(&self, question: &str, corpus: &str) -> Value {
+        let asked = json_of(&self.run(&["ask", question, "--corpus", corpus, "--json"]));
+        asked["answer"].clone()
+    }
+
+    /// The answer object of a value question over `corpus`.
+    fn value(&self, question: &str, corpus: &str) -> Value {
+        let asked = json_of(&self.run(&[
+            "ask", question, "--mode", "value", "--corpus", corpus, "--json",
+        ]));
+        asked["answer"].clone()
+    }
+
+    /// What `tally read --json` reads of a fixture.
+    fn read(&self, file: &str) -> Value {
+        let path = workspace_root()
+            .join("tests/fixtures/other-programs")
+            .join(file);
+        json_of(&run_from_root(
+            env!("CARGO_BIN_EXE_tally"),
+            &["read", "--json", path.to_str().unwrap()],
+            &[],
+        ))
+    }
+}
+
+#[test]
+fn a_semicolon_csv_with_decimal_commas_is_counted_and_summed() {
+    let tally = Tally::new("other-programs-csv");
+    for (corpus, file) in [("walks", "walks-2025.csv"), ("ansi", "walks-2025-ansi.csv")] {
+        tally.ingest(corpus, &[file]);
+        // 11,2 21,3 and 14,5 km: three routes over 10 km, read as numbers, not split cells.
+        let longer = tally.count("how many routes are longer than 10 km", corpus);
+        assert_eq!(longer["count"], 3.0, "{file}: {longer}");
+        // 1.485, 2.310 and 1.920 m are thousands, not decimals.
+        let climbs = tally.count("how many routes climb more than 1000 m", corpus);
+        assert_eq!(climbs["count"], 3.0, "{file}: {climbs}");
+        let value = tally.value("how long is the ridge path", corpus);
+        assert_eq!(value["value"].as_f64(), Some(21.3), "{file}: {value}");
+    }
+    // Read as six rows of five columns, the quoted `;` inside its cell, the name with its
+    // accent, the dates day-first.
+    let read = tally.read("walks-2025-ansi.csv");
+    let text = read.to_string();
+    assert!(text.contains("Café Round"), "{text}");
+    assert!(text.contains("quiet; shaded"), "{text}");
+    assert!(text.contains("2025-01-12"), "{text}");
+    assert!(!text.contains("Route;Distance"), "{text}");
+}
+
+#[test]
+fn names_under_present_and_open_actions_are_counted() {
+    let tally = Tally::new("other-programs-minutes");
+    tally.ingest(
+        "orchard",
+        &["orchard-agm-minutes.txt", "orchard-actions.md"],
+    );
+    let present = tally.count("how many people were present at the agm", "orchard");
+    assert_eq!(present["count"], 7.0, "{present}");
+    let open = tally.count("how many actions are still open", "orchard");
+    assert_eq!(open["count"], 3.0, "{open}");
+    let done = tally.count("how many actions are done", "orchard");
+    assert_eq!(done["count"], 2.0, "{done}");
+}
