@@ -108,6 +108,45 @@ pub(super) fn read_group(
     Ok(())
 }
 
+/// The prose lines gathered, as one paragraph (or, when it only names things — "English,
+/// German, French" under a heading — as that heading's list); `prose` is emptied.
+fn flush_prose(builder: &mut OutlineBuilder, prose: &mut Vec<String>) {
+    if prose.is_empty() {
+        return;
+    }
+    let text = clean(&prose.join(" "));
+    let items = name_list(&text);
+    let only_names = items.len() >= 3
+        && items.iter().all(|i| i.split_whitespace().count() <= 4)
+        && !text.ends_with(['.', '!', '?', ':']);
+    builder.push(if only_names {
+        Record::List { lead: None, items }
+    } else {
+        Record::Paragraph(text)
+    });
+    prose.clear();
+}
+
+/// The list items gathered, as a list under `lead` (or a task list's table); both are emptied.
+fn flush_items(
+    builder: &mut OutlineBuilder,
+    items: &mut Vec<String>,
+    lead: &mut Option<String>,
+) -> Result<(), ReadRefused> {
+    if items.is_empty() {
+        return Ok(());
+    }
+    let lead = lead.take();
+    let items = std::mem::take(items);
+    match task_rows(lead.as_deref(), &items) {
+        Some(rows) => push_grid(builder, rows, 1),
+        None => {
+            builder.push(Record::List { lead, items });
+            Ok(())
+        }
+    }
+}
+
 /// Reads lines that hold no table into blocks.
 fn read_lines(
     builder: &mut OutlineBuilder,
@@ -117,40 +156,6 @@ fn read_lines(
     let mut lead = lead;
     let mut prose: Vec<String> = Vec::new();
     let mut items: Vec<String> = Vec::new();
-    let flush_prose = |builder: &mut OutlineBuilder, prose: &mut Vec<String>| {
-        if !prose.is_empty() {
-            let text = clean(&prose.join(" "));
-            // A line that only names things ("English, German, French") under a heading is
-            // that heading's list.
-            let items = name_list(&text);
-            let only_names = items.len() >= 3
-                && items.iter().all(|i| i.split_whitespace().count() <= 4)
-                && !text.ends_with(['.', '!', '?', ':']);
-            builder.push(if only_names {
-                Record::List { lead: None, items }
-            } else {
-                Record::Paragraph(text)
-            });
-            prose.clear();
-        }
-    };
-    let flush_items = |builder: &mut OutlineBuilder,
-                       items: &mut Vec<String>,
-                       lead: &mut Option<String>|
-     -> Result<(), ReadRefused> {
-        if items.is_empty() {
-            return Ok(());
-        }
-        let lead = lead.take();
-        let items = std::mem::take(items);
-        match task_rows(lead.as_deref(), &items) {
-            Some(rows) => push_grid(builder, rows, 1),
-            None => {
-                builder.push(Record::List { lead, items });
-                Ok(())
-            }
-        }
-    };
     // A lead given to the group whose first lines are items of its list.
     let mut skip = 0;
     if lead.is_some() {
