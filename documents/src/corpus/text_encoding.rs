@@ -26,6 +26,15 @@ pub fn decode(bytes: &[u8]) -> Option<Cow<'_, str>> {
     if bytes.contains(&0) {
         return None;
     }
+    // UTF-8 with a damaged byte (a character cut short) stays UTF-8: read as Windows-1252,
+    // every "é" of it would become "Ã©".
+    let lossy = String::from_utf8_lossy(bytes);
+    if lossy
+        .chars()
+        .any(|c| !c.is_ascii() && c != char::REPLACEMENT_CHARACTER)
+    {
+        return Some(Cow::Owned(lossy.into_owned()));
+    }
     let (text, _) = WINDOWS_1252.decode_without_bom_handling(bytes);
     Some(text)
 }
@@ -42,6 +51,11 @@ mod tests {
         );
         assert_eq!(decode(b"\xef\xbb\xbfName").as_deref(), Some("Name"));
         assert_eq!(decode(b"Gr\xf6\xdfe;12,5").as_deref(), Some("Größe;12,5"));
+        // UTF-8 cut short at its end is still UTF-8.
+        assert_eq!(
+            decode(b"caf\xc3\xa9 \xc3").as_deref(),
+            Some("café \u{fffd}")
+        );
         assert_eq!(decode(b"\xff\xfeN\x00a\x00").as_deref(), Some("Na"));
         assert_eq!(decode(b"\xfe\xff\x00N\x00a").as_deref(), Some("Na"));
         // A UTF-16 mark before bytes that are no UTF-16, and bytes holding NUL, are no text.

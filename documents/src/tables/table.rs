@@ -303,12 +303,14 @@ pub const NUMBER: &str = "number";
 fn read_cell(header: &str, cell: &str) -> Reading {
     let cell = cell.trim();
     let (_, in_unit) = cell_in_unit(header, cell);
-    // Under a header that states a unit ("Climb (m)"), 1485 is metres, not a year.
-    let header_unit = in_unit != cell;
+    let quantities = extract(&in_unit);
+    // Under a header that states a unit ("Climb (m)"), 1485 is metres, not a year; a bracket
+    // that names no unit ("Founded (UK)") leaves a year a year.
+    let header_unit = in_unit != cell
+        && matches!(quantities.as_slice(), [q] if q.unit.as_ref().is_some_and(|u| u.dimension.is_some()));
     if let Some(year) = year_of(cell).filter(|_| !header_unit) {
         return Reading::Year(year);
     }
-    let quantities = extract(&in_unit);
     // One quantity that is most of the cell: "£4.50", "12 km", "3,400"; not "2 of 5 open".
     let [quantity] = quantities.as_slice() else {
         return Reading::Text;
@@ -485,6 +487,9 @@ mod tests {
         assert!(matches!(kinds[1], ColumnKind::Number { measure, .. } if measure == "length"));
         assert_eq!(kinds[2], &ColumnKind::Year);
         assert_eq!(tables[0].rows[0].cells[1].number, Some(1485.0));
+        let csv = "Club,Founded (UK)\nA,1887\nB,1902\n";
+        let tables = tables_of(&stored(csv, Format::Csv), "clubs.csv");
+        assert_eq!(tables[0].columns[1].kind, ColumnKind::Year);
     }
 
     #[test]

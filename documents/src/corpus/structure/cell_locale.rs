@@ -31,13 +31,20 @@ static DATE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(\d{1,2})([./-])(\d{1,2})[./-](\d{4})$").expect("date pattern"));
 
 /// The body rows (the header rows left as written) with each column's numbers and dates in
-/// the records' form.
-pub(super) fn normalise(rows: &mut [Vec<String>]) {
+/// the records' form. A file whose fields are split by commas keeps its numbers as written:
+/// its decimal mark is the point (a decimal comma there would have to be quoted, and a quoted
+/// "8,10" is more often two numbers than one).
+pub(super) fn normalise(rows: &mut [Vec<String>], comma_separated: bool) {
     let width = rows.iter().map(Vec::len).max().unwrap_or(0);
     let marks: Vec<Option<DecimalMark>> = (0..width)
         .map(|c| column_mark(rows.iter().filter_map(|row| row.get(c))))
         .collect();
-    let file_mark = file_mark(rows, &marks);
+    let (marks, file_mark) = if comma_separated {
+        (vec![None; marks.len()], Some(DecimalMark::Point))
+    } else {
+        let file_mark = file_mark(rows, &marks);
+        (marks, file_mark)
+    };
     for (c, mark) in marks.iter().enumerate() {
         let cells = || rows.iter().filter_map(|row| row.get(c));
         let day_first = day_first(cells(), file_mark == Some(DecimalMark::Comma));
@@ -88,7 +95,8 @@ fn mark_of(cell: &str) -> Option<DecimalMark> {
 fn thousands(digits: &str, mark: char) -> bool {
     let mut groups = digits.split(mark);
     let first = groups.next().unwrap_or_default();
-    (1..=3).contains(&first.len()) && groups.all(|g| g.len() == 3)
+    // "0.125" is an eighth, never a hundred and twenty-five.
+    (1..=3).contains(&first.len()) && !first.starts_with('0') && groups.all(|g| g.len() == 3)
 }
 
 /// A column's decimal mark when its values say it and do not disagree.
@@ -204,7 +212,7 @@ mod tests {
             &["Süd", "9,8", "980", "€ 1.234,50", "28.02.2025"],
             &["West", "7", "2.310", "-0,5 %", "03.03.2025"],
         ]);
-        normalise(&mut body);
+        normalise(&mut body, false);
         assert_eq!(
             body[0],
             ["Nord", "11.2", "1485", "€ 3.50", "2025-01-12"].map(String::from)
@@ -224,18 +232,18 @@ mod tests {
             &["2,310", "1.2", "5/1/2024"],
         ]);
         let before = body.clone();
-        normalise(&mut body);
+        normalise(&mut body, false);
         // Thousands commas are read downstream as they are; month-first slashed dates become ISO.
         assert_eq!(body[0][..2], before[0][..2]);
         assert_eq!(body[0][2], "2024-04-13");
         assert_eq!(body[1][2], "2024-05-01");
         // Slashed dates that cannot tell their order, in a file that cannot either, stay.
         let mut body = rows(&[&["3/4/2024"], &["5/6/2024"]]);
-        normalise(&mut body);
+        normalise(&mut body, false);
         assert_eq!(body[0][0], "3/4/2024");
         // A column whose values disagree stays as written.
         let mut body = rows(&[&["1,5"], &["2.25"]]);
-        normalise(&mut body);
+        normalise(&mut body, false);
         assert_eq!(body, rows(&[&["1,5"], &["2.25"]]));
     }
 
@@ -253,5 +261,10 @@ mod tests {
         assert_eq!(with_decimal_point("1.2.3"), None);
         assert_eq!(with_decimal_point("12 345,6"), Some("12345.6".into()));
         assert_eq!(iso_date("31.02.2025", true), None);
+        assert_eq!(with_decimal_point("0.125"), None);
+        // A comma-separated file keeps its quoted "8,10" and its points.
+        let mut body = rows(&[&["8,10", "1.250"], &["12,14", "0.125"]]);
+        normalise(&mut body, true);
+        assert_eq!(body, rows(&[&["8,10", "1.250"], &["12,14", "0.125"]]));
     }
 }

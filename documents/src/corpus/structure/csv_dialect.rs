@@ -13,6 +13,7 @@ const SNIFFED_RECORDS: usize = 200;
 /// its first records that have the commonest width, then the width itself. A file of one
 /// column (no delimiter splits it) is read with a comma.
 pub(super) fn delimiter(text: &str) -> u8 {
+    let text = sample(text);
     let mut best = (b',', 0.0, 0usize);
     for delimiter in DELIMITERS {
         let (consistency, width) = consistency(text, delimiter);
@@ -61,7 +62,9 @@ fn consistency(text: &str, delimiter: u8) -> (f64, usize) {
 /// some exporters and WikiTableQuestions write) rather than by doubling it (`"""Memo"""`):
 /// it holds `\"` and no quote doubled between two other characters of a field.
 pub(super) fn backslash_escapes(text: &str, delimiter: u8) -> bool {
-    if !text.contains("\\\"") {
+    // One `\"` may end a Windows path ("C:\Temp\"); an exporter that escapes so does it
+    // more than once.
+    if text.matches("\\\"").count() < 2 {
         return false;
     }
     let bytes = text.as_bytes();
@@ -70,6 +73,19 @@ pub(super) fn backslash_escapes(text: &str, delimiter: u8) -> bool {
         .windows(4)
         .any(|w| w[1] == b'"' && w[2] == b'"' && !apart(w[0]) && !apart(w[3]) && w[0] != b'\\');
     !doubled
+}
+
+/// How much of a file the delimiter is judged on, in bytes: the reader's own bounds apply to
+/// the whole file after.
+const SNIFFED_BYTES: usize = 64 * 1024;
+
+/// The start of `text` the delimiter is judged on, cut at a character's boundary.
+fn sample(text: &str) -> &str {
+    let mut end = text.len().min(SNIFFED_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// `text` without a byte-order mark at its start (a spreadsheet's "CSV UTF-8" export writes

@@ -504,13 +504,13 @@ fn unseen(element: ElementRef<'_>) -> bool {
         let style: String = style.chars().filter(|c| !c.is_whitespace()).collect();
         style.to_lowercase().contains("display:none")
     });
+    // "reference" only on `<sup>`: documentation generators put it on every link.
+    let citation = value.name() == "sup" && value.classes().any(|class| class == "reference");
     style_hides
-        || value.classes().any(|class| {
-            matches!(
-                class,
-                "sortkey" | "reference" | "noprint" | "mw-editsection"
-            )
-        })
+        || citation
+        || value
+            .classes()
+            .any(|class| matches!(class, "sortkey" | "noprint" | "mw-editsection"))
 }
 
 /// Whether an element's first words are a `<time>`.
@@ -630,12 +630,21 @@ fn own_text(element: ElementRef<'_>) -> String {
             Node::Element(e) if matches!(e.name(), "ul" | "ol") => out.push(' '),
             Node::Element(_) => {
                 if let Some(child) = ElementRef::wrap(child).filter(|c| !unseen(*c)) {
+                    let name = child.value().name();
                     let mut one = String::new();
                     visible_text(child, &mut one, &mut None);
-                    if child.value().name() == "sup" {
+                    if name == "sup" {
                         one = superscript(&out, &one);
                     }
+                    // A line break or a block parts words ("Ann<br>Hale").
+                    let parts = name == "br" || BLOCKS.contains(&name);
+                    if parts {
+                        out.push(' ');
+                    }
                     out.push_str(&one);
+                    if parts {
+                        out.push(' ');
+                    }
                 }
             }
             _ => {}
