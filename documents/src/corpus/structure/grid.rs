@@ -49,7 +49,7 @@ pub(super) fn shape(mut rows: Vec<Vec<String>>, mut header_rows: usize) -> Shape
     if (width >= 3 && rows.len() >= 3) || infobox_title {
         if let Some(title) = lone_text(&rows[0]) {
             let below = rows[1].iter().filter(|c| !c.trim().is_empty()).count();
-            if below >= 2 && !is_value_cell(&title) {
+            if below >= 2 && (!is_value_cell(&title) || dated_title(&title)) {
                 caption = Some(title);
                 rows.remove(0);
                 header_rows = header_rows.saturating_sub(1);
@@ -85,7 +85,12 @@ pub(super) fn shape(mut rows: Vec<Vec<String>>, mut header_rows: usize) -> Shape
                 && (first.is_empty() || first == first_above)
                 && next.iter().skip(1).any(|c| !c.trim().is_empty())
                 && Some(next) != header_grid.last();
-            if !(marked || continues) || header_grid.len() >= 3 || rows.len() < 2 {
+            // One text across every column under the header ("Representing Guatemala") is a
+            // section of the rows below, not a level of the columns' names.
+            let section = lone_text(next).is_some()
+                && next.iter().all(|c| !c.trim().is_empty())
+                && width >= 2;
+            if !(marked || continues) || section || header_grid.len() >= 3 || rows.len() < 2 {
                 break;
             }
             header_grid.push(rows.remove(0));
@@ -99,6 +104,20 @@ pub(super) fn shape(mut rows: Vec<Vec<String>>, mut header_rows: usize) -> Shape
         header,
         rows: body,
     }
+}
+
+/// Whether a title's only numbers are years or spans of years ("Climate data for Fayetteville
+/// (1981–2010 normals)"): a title still, not a row of values.
+fn dated_title(title: &str) -> bool {
+    let words: Vec<&str> = title.split_whitespace().collect();
+    words.len() >= 3
+        && words.iter().all(|word| {
+            let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+            !word.starts_with(|c: char| c.is_ascii_digit())
+                || word
+                    .split(['–', '-', '/'])
+                    .all(|part| part.len() == 4 && part.chars().all(|c| c.is_ascii_digit()))
+        })
 }
 
 /// The text of a row whose one cell (or every non-empty cell, the same text) holds words.
@@ -365,6 +384,32 @@ mod tests {
         rows.iter()
             .map(|r| r.iter().map(|c| c.to_string()).collect())
             .collect()
+    }
+
+    /// Issue 100 (Wikipedia's tables): a title dated by years is still a title, and a row of
+    /// one text across the columns under the header is a section, not a header level.
+    #[test]
+    fn a_dated_title_is_a_caption_and_a_section_row_is_no_header() {
+        let climate = grid(&[
+            &["Climate data for Fayetteville (1981–2010 normals)"; 3],
+            &["Month", "Jan", "Feb"],
+            &["Record high °F", "78", "83"],
+            &["Mean low °F", "25", "29"],
+        ]);
+        let shaped = shape(climate, 2);
+        assert_eq!(
+            shaped.caption.as_deref(),
+            Some("Climate data for Fayetteville (1981–2010 normals)")
+        );
+        assert_eq!(shaped.header, ["Month", "Jan", "Feb"]);
+        let results = grid(&[
+            &["Year", "Competition", "Venue"],
+            &["Representing Guatemala"; 3],
+            &["2003", "Pan American Games", "Santo Domingo"],
+            &["2007", "Pan American Games", "Rio de Janeiro"],
+        ]);
+        let shaped = shape(results, 2);
+        assert_eq!(shaped.header, ["Year", "Competition", "Venue"]);
     }
 
     #[test]
