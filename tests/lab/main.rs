@@ -7,6 +7,7 @@
 mod candidates;
 mod counts;
 mod extraction_and_values;
+mod office_suite;
 mod reading_fixtures;
 mod search;
 mod support;

@@ -121,6 +121,14 @@ pub struct EvalReadingArgs {
     /// With `--web-tables`: score at most this many tables of the part.
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Score the files an office suite made from the part's documents, kept in this
+    /// directory (`NAME.pdf` from Word, `NAME.ods` and a `;` `NAME.csv` in a German locale
+    /// from Excel; `tests/fixtures/libreoffice`), against the generator's truth.
+    #[arg(long, value_name = "DIR")]
+    pub files: Option<PathBuf>,
+    /// Make those files again with LibreOffice (`soffice`) into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub write_converted: Option<PathBuf>,
 }
 
 /// `tally eval candidates`: the flags of the candidates' oracle recall.

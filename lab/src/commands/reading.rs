@@ -5,7 +5,7 @@ use anyhow::{bail, Context};
 
 use crate::cli::EvalReadingArgs;
 use crate::reading::render::Format;
-use crate::reading::{evaluate, print, scans, web_tables, write};
+use crate::reading::{converted, evaluate, print, scans, web_tables, write};
 
 /// Runs `tally eval reading`.
 pub fn eval(args: &EvalReadingArgs) -> anyhow::Result<()> {
@@ -34,6 +34,31 @@ pub fn eval(args: &EvalReadingArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let seeds = args.part.seeds(args.seeds);
+    if let Some(dir) = &args.write_converted {
+        let written = converted::write_converted(dir, seeds)?;
+        println!("LibreOffice wrote {written} files to {}", dir.display());
+        return Ok(());
+    }
+    if let Some(dir) = &args.files {
+        let report = converted::evaluate_files(dir, seeds);
+        if report.formats.is_empty() {
+            bail!(
+                "no converted file of the {:?} part's documents in {}",
+                args.part,
+                dir.display()
+            );
+        }
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&report)?);
+        } else {
+            println!(
+                "reading files LibreOffice made from the generator's documents, {:?} part\n",
+                args.part
+            );
+            print(&report);
+        }
+        return Ok(());
+    }
     if args.scans {
         let conditions = if args.conditions.is_empty() {
             scans::Condition::ALL.to_vec()

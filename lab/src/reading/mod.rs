@@ -5,6 +5,7 @@
 //! while changing a reader, the test part (seeds 1001…1000+n) is only scored.
 
 pub mod content;
+pub mod converted;
 pub mod model;
 pub mod render;
 pub mod scans;

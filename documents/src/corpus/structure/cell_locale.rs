@@ -34,7 +34,8 @@ static DATE: LazyLock<Regex> =
 /// the records' form. A file whose fields are split by commas keeps its numbers as written:
 /// its decimal mark is the point (a decimal comma there would have to be quoted, and a quoted
 /// "8,10" is more often two numbers than one).
-pub(super) fn normalise(rows: &mut [Vec<String>], comma_separated: bool) {
+pub(super) fn normalise(rows: &mut [Vec<String>], delimiter: u8) {
+    let comma_separated = delimiter == b',';
     let width = rows.iter().map(Vec::len).max().unwrap_or(0);
     let marks: Vec<Option<DecimalMark>> = (0..width)
         .map(|c| column_mark(rows.iter().filter_map(|row| row.get(c))))
@@ -42,7 +43,12 @@ pub(super) fn normalise(rows: &mut [Vec<String>], comma_separated: bool) {
     let (marks, file_mark) = if comma_separated {
         (vec![None; marks.len()], Some(DecimalMark::Point))
     } else {
-        let file_mark = file_mark(rows, &marks);
+        // A file split by `;` comes from a locale whose decimal mark is the comma, unless
+        // its columns say otherwise.
+        let file_mark = file_mark(rows, &marks).or_else(|| {
+            let undecided = marks.iter().all(Option::is_none);
+            (delimiter == b';' && undecided).then_some(DecimalMark::Comma)
+        });
         (marks, file_mark)
     };
     for (c, mark) in marks.iter().enumerate() {
@@ -51,6 +57,10 @@ pub(super) fn normalise(rows: &mut [Vec<String>], comma_separated: bool) {
         let mark = mark.or(file_mark);
         for row in rows.iter_mut() {
             let Some(cell) = row.get_mut(c) else { continue };
+            if let Some(iso) = foreign_month_date(cell) {
+                *cell = iso;
+                continue;
+            }
             if let Some(day_first) = day_first {
                 if let Some(iso) = iso_date(cell, day_first) {
                     *cell = iso;
@@ -154,6 +164,54 @@ fn day_first<'a>(cells: impl Iterator<Item = &'a String>, comma_locale: bool) ->
     }
 }
 
+/// A date whose month is named in German, French, Spanish, Italian or Dutch, as a spreadsheet
+/// in those locales shows "18 May 1999" ("18 Mai 1999", "26. Dez. 2015", "9 okt 2017"), written
+/// as `yyyy-mm-dd`; `None` for another cell (an English month is read as it is written).
+fn foreign_month_date(cell: &str) -> Option<String> {
+    static WRITTEN: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(\d{1,2})\.?\s+(\p{L}+)\.?\s+(\d{4})$").expect("written date pattern")
+    });
+    let date = WRITTEN.captures(cell.trim())?;
+    let word = date[2].to_lowercase();
+    if tally_text::calendar::is_month(&word) {
+        return None;
+    }
+    const MONTHS: [&[&str]; 12] = [
+        &[
+            "januar", "janv", "janvier", "ene", "enero", "gen", "gennaio", "januari",
+        ],
+        &[
+            "februar", "févr", "février", "febrero", "febbraio", "februari",
+        ],
+        &["mär", "märz", "maerz", "mars", "marzo", "mrt", "maart"],
+        &["avr", "avril", "abr", "abril", "aprile"],
+        &["mai", "mayo", "mag", "maggio", "mei"],
+        &["juni", "juin", "junio", "giu", "giugno"],
+        &["juli", "juil", "juillet", "julio", "lug", "luglio"],
+        &["août", "ago", "agosto", "augustus"],
+        &["set", "settembre", "septiembre"],
+        &["okt", "oktober", "octobre", "octubre", "ott", "ottobre"],
+        &["novembre", "noviembre"],
+        &[
+            "dez",
+            "dezember",
+            "déc",
+            "décembre",
+            "dic",
+            "diciembre",
+            "dicembre",
+        ],
+    ];
+    let month = MONTHS
+        .iter()
+        .position(|names| names.contains(&word.as_str()))? as u32
+        + 1;
+    let day = date[1].parse().ok()?;
+    let year = date[3].parse().ok()?;
+    let date = chrono::NaiveDate::from_ymd_opt(year, month, day)?;
+    Some(date.format("%Y-%m-%d").to_string())
+}
+
 /// A date of the column's order written as `yyyy-mm-dd`; `None` for a cell that is no such
 /// date or no real one.
 fn iso_date(cell: &str, day_first: bool) -> Option<String> {
@@ -212,7 +270,7 @@ mod tests {
             &["Süd", "9,8", "980", "€ 1.234,50", "28.02.2025"],
             &["West", "7", "2.310", "-0,5 %", "03.03.2025"],
         ]);
-        normalise(&mut body, false);
+        normalise(&mut body, b';');
         assert_eq!(
             body[0],
             ["Nord", "11.2", "1485", "€ 3.50", "2025-01-12"].map(String::from)
@@ -232,18 +290,18 @@ mod tests {
             &["2,310", "1.2", "5/1/2024"],
         ]);
         let before = body.clone();
-        normalise(&mut body, false);
+        normalise(&mut body, b'\t');
         // Thousands commas are read downstream as they are; month-first slashed dates become ISO.
         assert_eq!(body[0][..2], before[0][..2]);
         assert_eq!(body[0][2], "2024-04-13");
         assert_eq!(body[1][2], "2024-05-01");
         // Slashed dates that cannot tell their order, in a file that cannot either, stay.
         let mut body = rows(&[&["3/4/2024"], &["5/6/2024"]]);
-        normalise(&mut body, false);
+        normalise(&mut body, b'\t');
         assert_eq!(body[0][0], "3/4/2024");
         // A column whose values disagree stays as written.
         let mut body = rows(&[&["1,5"], &["2.25"]]);
-        normalise(&mut body, false);
+        normalise(&mut body, b'\t');
         assert_eq!(body, rows(&[&["1,5"], &["2.25"]]));
     }
 
@@ -262,9 +320,22 @@ mod tests {
         assert_eq!(with_decimal_point("12 345,6"), Some("12345.6".into()));
         assert_eq!(iso_date("31.02.2025", true), None);
         assert_eq!(with_decimal_point("0.125"), None);
+        assert_eq!(
+            foreign_month_date("18 Mai 1999").as_deref(),
+            Some("1999-05-18")
+        );
+        assert_eq!(
+            foreign_month_date("26. Dez. 2015").as_deref(),
+            Some("2015-12-26")
+        );
+        assert_eq!(foreign_month_date("18 May 1999"), None);
+        // A `;` file whose columns cannot tell reads thousands dots.
+        let mut body = rows(&[&["Osprey", "1.470"], &["Tern", "980"]]);
+        normalise(&mut body, b';');
+        assert_eq!(body[0][1], "1470");
         // A comma-separated file keeps its quoted "8,10" and its points.
         let mut body = rows(&[&["8,10", "1.250"], &["12,14", "0.125"]]);
-        normalise(&mut body, true);
+        normalise(&mut body, b',');
         assert_eq!(body, rows(&[&["8,10", "1.250"], &["12,14", "0.125"]]));
     }
 }

@@ -43,7 +43,7 @@ pub(crate) fn outline(text: &str, budget: &ReadBudget) -> Result<Outline, ReadRe
             .any(|cell| !cell.is_empty() && !is_value_cell(cell))
     }) && rows.len() > 1;
     let header_rows = usize::from(first_names_columns);
-    cell_locale::normalise(&mut rows[header_rows..], delimiter == b',');
+    cell_locale::normalise(&mut rows[header_rows..], delimiter);
     push_grid(&mut builder, rows, header_rows)?;
     builder.finish()
 }

@@ -63,22 +63,107 @@ pub(super) fn shown_by_format_code(code: &str) -> Option<Shown> {
     outside_quotes.contains('%').then_some(Shown::Percent)
 }
 
+/// The value of an element's attribute, by its local name.
+fn attr(e: &quick_xml::events::BytesStart<'_>, name: &str) -> Option<String> {
+    e.attributes()
+        .flatten()
+        .find(|a| a.key.local_name().as_ref() == name)
+        .map(|a| a.value.into_owned())
+}
+
+/// How an OpenDocument file shows its numbers through styles (issue 100: LibreOffice writes a
+/// currency as a float whose cell style's data style prints "£"): each data style's
+/// [`Shown`], and each cell style's data style.
+#[derive(Debug, Default)]
+struct OdsStyles {
+    data: HashMap<String, Shown>,
+    cells: HashMap<String, String>,
+}
+
+impl OdsStyles {
+    /// How a cell of style `name` shows its number.
+    fn shown(&self, name: &str) -> Option<Shown> {
+        self.data.get(self.cells.get(name)?).cloned()
+    }
+
+    /// Adds the styles an XML part (`styles.xml`, or `content.xml`'s automatic styles) defines;
+    /// stops at the part's body, where the cells begin.
+    fn read(&mut self, reader: &mut quick_xml::Reader<impl std::io::BufRead>) {
+        let mut buffer = Vec::new();
+        // The data style being read, and whether it is a percentage.
+        let mut open: Option<(String, bool)> = None;
+        let mut text = false;
+        loop {
+            let event = match reader.read_event_into(&mut buffer) {
+                Ok(event) => event,
+                Err(_) => return,
+            };
+            match &event {
+                Event::Start(e) | Event::Empty(e) => match e.local_name().as_ref() {
+                    "body" => return,
+                    "number-style" | "currency-style" | "percentage-style" => {
+                        if let Some(name) = attr(e, "name") {
+                            let percent = e.local_name().as_ref() == "percentage-style";
+                            if percent {
+                                self.data.insert(name.clone(), Shown::Percent);
+                            }
+                            if matches!(event, Event::Start(_)) {
+                                open = Some((name, percent));
+                            }
+                        }
+                    }
+                    "text" | "currency-symbol" => text = matches!(event, Event::Start(_)),
+                    "style" => {
+                        if let (Some(name), Some(data)) =
+                            (attr(e, "name"), attr(e, "data-style-name"))
+                        {
+                            self.cells.insert(name, data);
+                        }
+                    }
+                    _ => {}
+                },
+                Event::Text(t) if text => {
+                    if let Some((name, false)) = &open {
+                        if let Some(sign) = currency_sign(t) {
+                            self.data.insert(name.clone(), Shown::Currency(sign));
+                        }
+                    }
+                }
+                Event::End(e) => match e.local_name().as_ref() {
+                    "number-style" | "currency-style" | "percentage-style" => open = None,
+                    "text" | "currency-symbol" => text = false,
+                    _ => {}
+                },
+                Event::Eof => return,
+                _ => {}
+            }
+            buffer.clear();
+        }
+    }
+}
+
 /// Each sheet's formats and merges of an OpenDocument spreadsheet, in sheet order, streamed
-/// from `content.xml` (its size is bounded before: `check_ods_cells`).
+/// from `content.xml` (its size is bounded before: `check_ods_cells`). A number is shown by
+/// its value type ("currency", "percentage"), else by its cell's style: the cell's own, its
+/// row's default, or its column's default.
 pub(super) fn ods_formats(bytes: &[u8]) -> Vec<SheetFormats> {
     let Ok(mut archive) = zip::ZipArchive::new(Cursor::new(bytes)) else {
         return Vec::new();
     };
+    let mut styles = OdsStyles::default();
+    if let Ok(part) = archive.by_name("styles.xml") {
+        styles.read(&mut quick_xml::Reader::from_reader(
+            std::io::BufReader::new(part),
+        ));
+    }
     let Ok(content) = archive.by_name("content.xml") else {
         return Vec::new();
     };
     let mut reader = quick_xml::Reader::from_reader(std::io::BufReader::new(content));
-    let attr = |e: &quick_xml::events::BytesStart<'_>, name: &str| -> Option<String> {
-        e.attributes()
-            .flatten()
-            .find(|a| a.key.local_name().as_ref() == name)
-            .map(|a| a.value.into_owned())
-    };
+    styles.read(&mut reader);
+    // Each column's default cell style in the sheet being read, and the row's.
+    let mut column_styles: Vec<Option<String>> = Vec::new();
+    let mut row_style: Option<String> = None;
     let number = |value: Option<String>| -> u32 {
         value
             .and_then(|v| v.trim().parse::<u32>().ok())
@@ -98,9 +183,16 @@ pub(super) fn ods_formats(bytes: &[u8]) -> Vec<SheetFormats> {
             Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == "table" => {
                 sheets.push(SheetFormats::default());
                 row = 0;
+                column_styles.clear();
+            }
+            Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == "table-column" => {
+                let repeat = number(attr(e, "number-columns-repeated")).min(1_024);
+                let style = attr(e, "default-cell-style-name");
+                column_styles.extend(std::iter::repeat_n(style, repeat as usize));
             }
             Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == "table-row" => {
                 row_repeat = number(attr(e, "number-rows-repeated"));
+                row_style = attr(e, "default-cell-style-name");
                 column = 0;
                 if matches!(event, Event::Empty(_)) {
                     row = row.saturating_add(row_repeat);
@@ -114,12 +206,19 @@ pub(super) fn ods_formats(bytes: &[u8]) -> Vec<SheetFormats> {
             {
                 let repeat = number(attr(e, "number-columns-repeated"));
                 if let Some(sheet) = sheets.last_mut() {
+                    let by_style = || {
+                        let style = attr(e, "style-name")
+                            .or_else(|| row_style.clone())
+                            .or_else(|| column_styles.get(column as usize).cloned().flatten())?;
+                        styles.shown(&style)
+                    };
                     let shown = match attr(e, "value-type").as_deref() {
                         Some("currency") => attr(e, "currency")
                             .as_deref()
                             .and_then(currency_sign)
                             .map(Shown::Currency),
                         Some("percentage") => Some(Shown::Percent),
+                        Some("float") => by_style(),
                         _ => None,
                     };
                     if let Some(shown) = shown {
@@ -204,5 +303,27 @@ pub(super) fn apply(cells: &mut CellMap, formats: &SheetFormats) {
                 cells.entry(row).or_default().insert(column, text.clone());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::archive::tests::zip_of;
+
+    /// Issue 100: LibreOffice writes money as a float whose column's cell style prints "£",
+    /// and a share as a float whose style is a percentage.
+    #[test]
+    fn a_float_shown_by_its_columns_style_keeps_its_sign() {
+        let styles = r#"<?xml version="1.0" encoding="UTF-8"?><office:document-styles xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:number="urn:oasis:names:tc:opendocument:xmlns:datastyle:1.0"><office:styles><number:number-style style:name="N128"><number:text>£</number:text><number:number number:decimal-places="2"/></number:number-style><number:percentage-style style:name="N9"><number:number number:decimal-places="0"/><number:text>%</number:text></number:percentage-style></office:styles></office:document-styles>"#;
+        let content = r#"<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"><office:automatic-styles><style:style style:name="ce2" style:family="table-cell" style:data-style-name="N128"/><style:style style:name="ce3" style:family="table-cell" style:data-style-name="N9"/></office:automatic-styles><office:body><office:spreadsheet><table:table table:name="Fares"><table:table-column table:default-cell-style-name="Default"/><table:table-column table:default-cell-style-name="ce2"/><table:table-column table:default-cell-style-name="ce3"/><table:table-row><table:table-cell office:value-type="string"/><table:table-cell office:value-type="float" office:value="41.75"/><table:table-cell office:value-type="float" office:value="0.5" table:style-name="ce3"/></table:table-row></table:table></office:spreadsheet></office:body></office:document-content>"#;
+        let bytes = zip_of(&[
+            ("styles.xml", styles.as_bytes()),
+            ("content.xml", content.as_bytes()),
+        ]);
+        let sheets = ods_formats(&bytes);
+        assert_eq!(sheets[0].shown.get(&(0, 1)), Some(&Shown::Currency("£")));
+        assert_eq!(sheets[0].shown.get(&(0, 2)), Some(&Shown::Percent));
+        assert_eq!(sheets[0].shown.get(&(0, 0)), None);
     }
 }
