@@ -469,7 +469,11 @@ fn score_prose(document: &Document, passages: &[Passage], text: &str, score: &mu
             }
             Block::Paragraph { words: truth } => {
                 for word in truth.iter().filter(|w| w.watched()) {
-                    score.words.add(intact(&flat, &word.text));
+                    let whole = intact(&flat, &word.text);
+                    if !whole && std::env::var_os("TALLY_READING_MISSES").is_some() {
+                        eprintln!("word not whole: {:?}", word.text);
+                    }
+                    score.words.add(whole);
                 }
             }
             _ => {}
