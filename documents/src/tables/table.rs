@@ -303,12 +303,17 @@ pub const NUMBER: &str = "number";
 fn read_cell(header: &str, cell: &str) -> Reading {
     let cell = cell.trim();
     let (_, in_unit) = cell_in_unit(header, cell);
+    let year = year_of(cell);
+    // A plain year is read without the extractor (most date columns are).
+    if let (Some(year), true) = (year, in_unit == cell) {
+        return Reading::Year(year);
+    }
     let quantities = extract(&in_unit);
     // Under a header that states a unit ("Climb (m)"), 1485 is metres, not a year; a bracket
     // that names no unit ("Founded (UK)") leaves a year a year.
-    let header_unit = in_unit != cell
-        && matches!(quantities.as_slice(), [q] if q.unit.as_ref().is_some_and(|u| u.dimension.is_some()));
-    if let Some(year) = year_of(cell).filter(|_| !header_unit) {
+    let header_unit = matches!(quantities.as_slice(),
+        [q] if q.unit.as_ref().is_some_and(|u| u.dimension.is_some()));
+    if let Some(year) = year.filter(|_| !header_unit) {
         return Reading::Year(year);
     }
     // One quantity that is most of the cell: "£4.50", "12 km", "3,400"; not "2 of 5 open".

@@ -8,13 +8,11 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::time::Instant;
 
 use anyhow::{bail, Context};
 
 use super::render::{render, Format};
-use super::score::score;
-use super::{content, file_name, read_back, ReadingReport};
+use super::{content, file_name, ReadingReport};
 
 /// Each conversion: the generator's format, the format LibreOffice writes and its filter.
 pub const CONVERSIONS: [(Format, Format, &str); 3] = [
@@ -48,28 +46,7 @@ pub fn evaluate_files(dir: &Path, seeds: impl Iterator<Item = u64>) -> ReadingRe
             let Ok(bytes) = std::fs::read(dir.join(&name)) else {
                 continue;
             };
-            let started = Instant::now();
-            let read = read_back(&bytes, format, &name);
-            let timing = report.timing.entry(format.extension().into()).or_default();
-            timing.0 += 1;
-            timing.1 += started.elapsed().as_secs_f64();
-            timing.2 += bytes.len();
-            let passages = match read {
-                Ok(passages) => passages,
-                Err(why) => {
-                    report.refused.push((name.clone(), why.to_string()));
-                    Vec::new()
-                }
-            };
-            if std::env::var_os("TALLY_READING_MISSES").is_some() {
-                eprintln!("== {name}");
-            }
-            let file = score(&document, format, &passages);
-            report
-                .formats
-                .entry(format.extension().into())
-                .or_default()
-                .merge(&file);
+            report.read_and_score(&document, format, &name, &bytes);
         }
     }
     report

@@ -57,6 +57,41 @@ pub struct ReadingReport {
     pub refused: Vec<(String, String)>,
 }
 
+impl ReadingReport {
+    /// Reads the file `name` (`bytes`, written in `format`) as ingestion does, scores it
+    /// against `document`'s truth and adds it to the report: its time, its score, or the
+    /// reader's sentence when it is refused.
+    pub fn read_and_score(
+        &mut self,
+        document: &Document,
+        format: Format,
+        name: &str,
+        bytes: &[u8],
+    ) {
+        let started = Instant::now();
+        let read = read_back(bytes, format, name);
+        let timing = self.timing.entry(format.extension().into()).or_default();
+        timing.0 += 1;
+        timing.1 += started.elapsed().as_secs_f64();
+        timing.2 += bytes.len();
+        let passages = match read {
+            Ok(passages) => passages,
+            Err(why) => {
+                self.refused.push((name.to_string(), why.to_string()));
+                Vec::new()
+            }
+        };
+        if std::env::var_os("TALLY_READING_MISSES").is_some() {
+            eprintln!("== {name}");
+        }
+        let file = score(document, format, &passages);
+        self.formats
+            .entry(format.extension().into())
+            .or_default()
+            .merge(&file);
+    }
+}
+
 /// What Tally reads from `bytes`, written in `format`, as the passages its indexes would hold;
 /// `Err` with the reader's sentence when it refuses the file.
 pub fn read_back(bytes: &[u8], format: Format, name: &str) -> Result<Vec<Passage>, DocumentsError> {
@@ -89,29 +124,7 @@ pub fn evaluate(seeds: impl Iterator<Item = u64>, formats: &[Format]) -> Reading
         for &format in formats {
             let bytes = render(&document, format);
             let name = file_name(&document, format);
-            let started = Instant::now();
-            let read = read_back(&bytes, format, &name);
-            let seconds = started.elapsed().as_secs_f64();
-            let timing = report.timing.entry(format.extension().into()).or_default();
-            timing.0 += 1;
-            timing.1 += seconds;
-            timing.2 += bytes.len();
-            let passages = match read {
-                Ok(passages) => passages,
-                Err(why) => {
-                    report.refused.push((name.clone(), why.to_string()));
-                    Vec::new()
-                }
-            };
-            if std::env::var_os("TALLY_READING_MISSES").is_some() {
-                eprintln!("== {name}");
-            }
-            let file = score(&document, format, &passages);
-            report
-                .formats
-                .entry(format.extension().into())
-                .or_default()
-                .merge(&file);
+            report.read_and_score(&document, format, &name, &bytes);
         }
     }
     report

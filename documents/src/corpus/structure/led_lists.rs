@@ -4,7 +4,7 @@
 //! pieces) asks [`list_line`] whether a line is such an item.
 
 use super::clean;
-use super::lines::{bullet, dated, unquote, MAX_LABEL_WORDS};
+use super::line_forms::{bullet, dated, unquote, MAX_LABEL_WORDS};
 
 /// The most words of a line read as an item of a list a lead introduced.
 const MAX_ITEM_WORDS: usize = 8;

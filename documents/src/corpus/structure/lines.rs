@@ -10,14 +10,13 @@ use regex::Regex;
 
 use super::grid::{self, is_value_cell, BodyRow};
 use super::led_lists::{lead_of_lines, list_line};
+use super::line_forms::{bullet, dated, unquote, MAX_LABEL_WORDS};
 use super::tasks::task_rows;
 use super::{clean, Outline, OutlineBuilder, Record};
 use crate::corpus::budget::{ReadBudget, ReadRefused, TableSize};
 
 /// The longest line read as a heading or a title.
 const MAX_HEADING_CHARS: usize = 90;
-/// The longest label of a `Label: value` line, in words.
-pub(super) const MAX_LABEL_WORDS: usize = 5;
 /// The most words a `Label: value` line's value has before it reads as a sentence.
 const MAX_VALUE_WORDS: usize = 12;
 
@@ -300,43 +299,6 @@ fn title_lines(group: &[&str]) -> bool {
             && dated(line).is_none()
             && !separated(line)
             && !COLUMN_GAP.is_match(line)
-    })
-}
-
-/// A line without its e-mail quote marks ("> > text" → "text").
-pub(super) fn unquote(line: &str) -> &str {
-    let mut line = line.trim();
-    while let Some(rest) = line.strip_prefix('>') {
-        line = rest.trim_start();
-    }
-    line
-}
-
-static BULLET: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(?:[-*•·–]|\d{1,2}[.)])\s+(\S.*)$").expect("bullet pattern"));
-
-/// A list item's text ("- eggs", "2. Beat the eggs").
-pub(super) fn bullet(line: &str) -> Option<&str> {
-    BULLET
-        .captures(line.trim())
-        .and_then(|c| c.get(1))
-        .map(|m| m.as_str().trim())
-}
-
-static DATED: LazyLock<Regex> = LazyLock::new(|| {
-    let month = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?";
-    Regex::new(&format!(
-        r"(?i)^\**((?:\d{{1,2}}\s+{month}\s+)?(?:{month}\s+)?(?:1[6-9]|20)\d\d(?:-\d\d(?:-\d\d)?)?)\**\s*(?:[—–:-]|\s-\s)\s*\**\s*(\S.*)$"
-    ))
-    .expect("dated pattern")
-});
-
-/// A dated entry ("2008 — now runs 7 shops", "**2004**: …", "March 2011 – …").
-pub(super) fn dated(line: &str) -> Option<Record> {
-    let captures = DATED.captures(line.trim())?;
-    Some(Record::Dated {
-        date: captures.get(1)?.as_str().to_string(),
-        text: clean(captures.get(2)?.as_str()),
     })
 }
 

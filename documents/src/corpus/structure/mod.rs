@@ -16,6 +16,7 @@ mod flow;
 mod grid;
 mod html;
 mod led_lists;
+mod line_forms;
 mod lines;
 mod mail;
 mod markdown;
