@@ -2,9 +2,9 @@
 //! the PDF, Word and PowerPoint readers give them, read into an outline the way the Markdown
 //! reader reads the same pieces: consecutive list items are one list, introduced by the
 //! paragraph before them when it ends with a colon (and so are short one-line paragraphs after
-//! such a paragraph: "Present:", then a name a paragraph); a paragraph's lines are read as plain text
-//! lines are (`Label: value`, dated entries, speaker turns); a table's header row names its
-//! columns.
+//! such a paragraph: "Present:", then a name a paragraph); a paragraph's lines are read as
+//! plain text lines are (`Label: value`, dated entries, speaker turns); a table's header row
+//! names its columns.
 
 use super::led_lists::list_line;
 use super::lines::push_grid;

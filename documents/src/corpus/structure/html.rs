@@ -456,36 +456,44 @@ fn visible_text<'a>(
         match child.value() {
             Node::Text(t) => text.push_str(t),
             Node::Element(_) => {
-                let Some(child) = ElementRef::wrap(child) else {
-                    continue;
-                };
-                let name = child.value().name();
-                if unseen(child) {
-                    continue;
-                }
-                match name {
-                    "table" if nested.is_some() => {
-                        if let Some(nested) = nested.as_deref_mut() {
-                            nested.push(child);
-                        }
-                    }
-                    "sup" => {
-                        let mut sup = String::new();
-                        visible_text(child, &mut sup, nested);
-                        let written = superscript(text, &sup);
-                        text.push_str(&written);
-                    }
-                    "br" => text.push(' '),
-                    _ if BLOCKS.contains(&name) || INLINE_BREAKS.contains(&name) => {
-                        text.push(' ');
-                        visible_text(child, text, nested);
-                        text.push(' ');
-                    }
-                    _ => visible_text(child, text, nested),
+                if let Some(child) = ElementRef::wrap(child) {
+                    visible_element(child, text, nested);
                 }
             }
             _ => {}
         }
+    }
+}
+
+/// One element's text as a browser shows it, added to `text` (see [`visible_text`]).
+fn visible_element<'a>(
+    child: ElementRef<'a>,
+    text: &mut String,
+    nested: &mut Option<&mut Vec<ElementRef<'a>>>,
+) {
+    if unseen(child) {
+        return;
+    }
+    let name = child.value().name();
+    match name {
+        "table" if nested.is_some() => {
+            if let Some(nested) = nested.as_deref_mut() {
+                nested.push(child);
+            }
+        }
+        "sup" => {
+            let mut sup = String::new();
+            visible_text(child, &mut sup, nested);
+            let written = superscript(text, &sup);
+            text.push_str(&written);
+        }
+        "br" => text.push(' '),
+        _ if BLOCKS.contains(&name) || INLINE_BREAKS.contains(&name) => {
+            text.push(' ');
+            visible_text(child, text, nested);
+            text.push(' ');
+        }
+        _ => visible_text(child, text, nested),
     }
 }
 
@@ -629,22 +637,8 @@ fn own_text(element: ElementRef<'_>) -> String {
             Node::Text(text) => out.push_str(text),
             Node::Element(e) if matches!(e.name(), "ul" | "ol") => out.push(' '),
             Node::Element(_) => {
-                if let Some(child) = ElementRef::wrap(child).filter(|c| !unseen(*c)) {
-                    let name = child.value().name();
-                    let mut one = String::new();
-                    visible_text(child, &mut one, &mut None);
-                    if name == "sup" {
-                        one = superscript(&out, &one);
-                    }
-                    // A line break or a block parts words ("Ann<br>Hale").
-                    let parts = name == "br" || BLOCKS.contains(&name);
-                    if parts {
-                        out.push(' ');
-                    }
-                    out.push_str(&one);
-                    if parts {
-                        out.push(' ');
-                    }
+                if let Some(child) = ElementRef::wrap(child) {
+                    visible_element(child, &mut out, &mut None);
                 }
             }
             _ => {}

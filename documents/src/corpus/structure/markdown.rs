@@ -1,6 +1,7 @@
 //! Markdown read with pulldown-cmark: headings, lists (a bullet that is a `Label: value` line
-//! is a spec line; a task list is a table of its items and their status), GFM tables with their header row; a paragraph's lines are read as plain text
-//! lines are (a block of `Label: value` lines, dated entries, speaker turns).
+//! is a spec line; a task list is a table of its items and their status), GFM tables with
+//! their header row; a paragraph's lines are read as plain text lines are (a block of
+//! `Label: value` lines, dated entries, speaker turns).
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
