@@ -278,6 +278,55 @@ mod tests {
         assert!(matches!(&blocks[1].kind, Record::Paragraph(p) if p == "The meeting opened."));
     }
 
+    /// Issue 100: a long table drawn again under its header on the next page is one table.
+    #[test]
+    fn a_table_continued_on_the_next_page_is_one_table() {
+        let row = |cells: &[&str]| cells.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        let mut flow = Flow::new(&ReadBudget::default());
+        flow.at(Some("page 1".into()));
+        let first = vec![
+            row(&["Branch", "Area", "Loans"]),
+            row(&["Kirkby", "North", "120"]),
+            row(&["Moss Side", "North", "80"]),
+        ];
+        flow.table(first.clone(), true).unwrap();
+        flow.at(Some("page 2".into()));
+        let second = vec![
+            row(&["Branch", "Area", "Loans"]),
+            row(&["Ashton", "East", "95"]),
+            row(&["Brook", "South", "60"]),
+        ];
+        flow.table(second, true).unwrap();
+        // The same header again on the same page is another table.
+        flow.table(first, true).unwrap();
+        let blocks = flow.finish().unwrap().blocks;
+        let kinds: Vec<&Record> = blocks.iter().map(|b| &b.kind).collect();
+        let rows = |from: usize| {
+            kinds[from..]
+                .iter()
+                .take_while(|k| matches!(k, Record::TableRow { .. }))
+                .count()
+        };
+        assert_eq!(rows(0), 4, "{kinds:?}");
+        assert_eq!(blocks[3].place.as_deref(), Some("page 2"));
+        assert_eq!(
+            kinds[4],
+            &Record::RowNames {
+                column: "Branch".into(),
+                names: vec![
+                    "Kirkby".into(),
+                    "Moss Side".into(),
+                    "Ashton".into(),
+                    "Brook".into()
+                ]
+            }
+        );
+        assert!(
+            matches!(kinds[5], Record::RowNames { column, names } if column == "Area" && names.len() == 3)
+        );
+        assert_eq!(rows(6), 2, "the table after it stays its own: {kinds:?}");
+    }
+
     #[test]
     fn a_run_of_label_lines_joined_by_a_layout_is_split_back() {
         assert_eq!(

@@ -516,12 +516,14 @@ fn push_rows(
     body: Vec<BodyRow>,
 ) -> Result<(), ReadRefused> {
     // The rows of data are what a column's names are read from; a Total row and a note are not.
-    let rows: Vec<&Vec<String>> = body
+    // A table continued from the page before is read for its names with the rows there.
+    let earlier = builder.continued_rows(&header).unwrap_or_default();
+    let rows: Vec<&Vec<String>> = earlier
         .iter()
-        .filter_map(|row| match row {
+        .chain(body.iter().filter_map(|row| match row {
             BodyRow::Data(cells) => Some(cells),
             _ => None,
-        })
+        }))
         .collect();
     let mut size = TableSize::default();
     size.add_row(header.len())?;

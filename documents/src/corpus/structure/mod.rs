@@ -24,6 +24,7 @@ pub mod marks;
 mod office;
 mod passages;
 mod pdf;
+mod pdf_spans;
 mod scanned;
 mod sheet_formats;
 mod sheets;
@@ -440,6 +441,44 @@ impl OutlineBuilder {
             sections,
             place,
         });
+    }
+
+    /// The data rows of the table the outline ends with, when a table under `header` read now
+    /// continues it on another page (its header drawn again there, as a long table's is, and
+    /// nothing but the table's own column names read between): those names are taken back, to
+    /// be read again over both parts. `None`, and nothing taken, when it is another table.
+    fn continued_rows(&mut self, header: &[String]) -> Option<Vec<Vec<String>>> {
+        let blocks = &self.outline.blocks;
+        let names = blocks
+            .iter()
+            .rev()
+            .take_while(|b| matches!(b.kind, Record::RowNames { .. }))
+            .count();
+        let rows = &blocks[..blocks.len() - names];
+        let last = rows.last()?;
+        let sections: Vec<&String> = self.headings.iter().map(|(_, h)| h).collect();
+        let same_table = |b: &Block| match &b.kind {
+            Record::TableRow { header: h, .. } | Record::TotalRow { header: h, .. } => {
+                h.as_ref() == header && b.sections.iter().eq(sections.iter().copied())
+            }
+            _ => false,
+        };
+        if !same_table(last) || last.place == self.place.as_deref().map(bounded_context_part) {
+            return None;
+        }
+        let mut earlier: Vec<Vec<String>> = rows
+            .iter()
+            .rev()
+            .take_while(|b| same_table(b))
+            .filter_map(|b| match &b.kind {
+                Record::TableRow { cells, .. } => Some(cells.clone()),
+                _ => None,
+            })
+            .collect();
+        earlier.reverse();
+        let kept = blocks.len() - names;
+        self.outline.blocks.truncate(kept);
+        Some(earlier)
     }
 
     /// The outline, or why reading it stopped (the file produced more than its budget allows).

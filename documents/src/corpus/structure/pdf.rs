@@ -12,7 +12,7 @@ use unpdf::model::{Block as PdfBlock, Page};
 use unpdf::{PageStreamOptions, ParseEvent, PdfParser};
 
 use super::flow::Flow;
-use super::{scanned, Outline};
+use super::{pdf_spans, scanned, Outline};
 use crate::corpus::budget::{ReadBudget, ReadRefused};
 use crate::corpus::ocr::{
     long_side_for_page, OcrTools, OcrWord, MAX_OCR_PAGES, OCR_MISSING, OCR_PAGE_TIME,
@@ -107,7 +107,8 @@ pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, Read
                  export the PDF again, or let Tally read it by OCR: {OCR_MISSING}"
             )));
         }
-        return text_outline(read, title, budget, &Default::default());
+        let laid_out = laid_out_words(bytes, &read, &HashMap::new());
+        return text_outline(read, title, budget, &Default::default(), &laid_out);
     };
     if scanned.len() > MAX_OCR_PAGES {
         return Err(ReadRefused::TooLarge(format!(
@@ -120,7 +121,8 @@ pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, Read
     budget.extend(OCR_PAGE_TIME * scanned.len() as u32);
     let words = scanned::pdf_pages_words(bytes, &scanned, tools, budget)?;
     let ocr: HashMap<u32, Vec<OcrWord>> = scanned.into_iter().map(|(n, _)| n).zip(words).collect();
-    let outline = text_outline(read, title, budget, &ocr)?;
+    let laid_out = laid_out_words(bytes, &read, &ocr);
+    let outline = text_outline(read, title, budget, &ocr, &laid_out)?;
     if outline.blocks.is_empty() && outline.title.is_none() {
         return Err(ReadRefused::Unreadable(
             "its pages have no text layer, and no text could be read from them even by OCR".into(),
@@ -129,13 +131,29 @@ pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, Read
     Ok(outline)
 }
 
-/// The outline of the PDF's pages: each page's text layer, or the words OCR read from it
-/// when it is in `ocr`.
+/// The words of the text layer of each page not read by OCR, where the file can be read so.
+fn laid_out_words(
+    bytes: &[u8],
+    read: &[Page],
+    ocr: &HashMap<u32, Vec<OcrWord>>,
+) -> HashMap<u32, Vec<Vec<OcrWord>>> {
+    let pages: Vec<u32> = read
+        .iter()
+        .map(|p| p.number)
+        .filter(|n| !ocr.contains_key(n))
+        .collect();
+    pdf_spans::pages_words(bytes, &pages).unwrap_or_default()
+}
+
+/// The outline of the PDF's pages: the words OCR read from a page in `ocr`, the words of its
+/// text layer laid out by their positions when it is in `laid_out`, else the page as
+/// `unpdf` lays it out.
 fn text_outline(
     read: Vec<Page>,
     title: Option<String>,
     budget: &ReadBudget,
     ocr: &HashMap<u32, Vec<OcrWord>>,
+    laid_out: &HashMap<u32, Vec<Vec<OcrWord>>>,
 ) -> Result<Outline, ReadRefused> {
     let mut furniture = furniture(&read);
     // A running header that repeats the title is furniture on the first page too.
@@ -170,6 +188,13 @@ fn text_outline(
         let place = format!("page {}", page.number);
         if let Some(words) = ocr.get(&page.number) {
             scanned::lay_out(&mut flow, words, Some(&place))?;
+            continue;
+        }
+        if let Some(regions) = laid_out.get(&page.number) {
+            for words in regions {
+                let words = without_furniture(words, &furniture);
+                scanned::lay_out(&mut flow, &words, Some(&place))?;
+            }
             continue;
         }
         flow.at(Some(place));
@@ -276,6 +301,26 @@ fn read_table(
         .map(|row| row.cells.iter().map(|c| c.plain_text()).collect())
         .collect();
     flow.table(cells, has_header)
+}
+
+/// A page's words less its lines that are the pages' furniture (a running header or
+/// footer the margins did not hold).
+fn without_furniture(words: &[OcrWord], furniture: &[String]) -> Vec<OcrWord> {
+    let mut lines: HashMap<(u32, u32, u32), String> = HashMap::new();
+    for word in words {
+        let line = lines.entry(word.line).or_default();
+        line.push(' ');
+        line.push_str(&word.text);
+    }
+    words
+        .iter()
+        .filter(|w| {
+            let key = furniture_key(&lines[&w.line]);
+            // A line of digits alone (a page number, a table's row of figures) keys as empty.
+            key.is_empty() || !furniture.contains(&key)
+        })
+        .cloned()
+        .collect()
 }
 
 /// Whether a paragraph is a short line in bold, no sentence and no `Label:`.

@@ -8,6 +8,7 @@
 //! that an answer resting on one is not given as sure.
 
 use super::flow::Flow;
+use super::pdf_spans::TEXT_LAYER;
 use super::Outline;
 use crate::corpus::budget::{ReadBudget, ReadRefused};
 use crate::corpus::ocr::{
@@ -25,6 +26,14 @@ const HEADING_HEIGHT: f32 = 1.3;
 const HEADING_WIDTH: f32 = 1.15;
 /// Blank space between two lines of more than this many text heights starts a new group.
 const GROUP_GAP: f32 = 0.9;
+/// A text layer's line is a heading only when set this many times as large as the line under it.
+const HEADING_OVER_NEXT: f32 = 1.15;
+/// A text layer's group starts where the pitch between two lines is this many times the
+/// pitch beside it.
+const PITCH_BREAK: f32 = 1.3;
+/// A text layer's group starts past this many line heights of blank space, whatever the pitch
+/// beside it.
+const PITCH_BLANK: f32 = 2.0;
 /// Space between two words of more than this many letter widths is a gutter between columns
 /// (a word space is about half a letter wide; cells are set two letters apart or more).
 const COLUMN_GAP: f32 = 1.5;
@@ -160,13 +169,22 @@ pub(super) fn lay_out(
     )
     .max(1.0);
     let page_left = rows.iter().map(|r| r.left).min().unwrap_or(0);
+    let text_layer = words.iter().all(|w| w.confidence >= TEXT_LAYER);
+    let breaks = if text_layer {
+        pitch_breaks(&rows)
+    } else {
+        gap_breaks(&rows, text_height)
+    };
     let mut group: Vec<&Line> = Vec::new();
-    let mut previous_bottom: Option<u32> = None;
-    for row in &rows {
-        let gap = previous_bottom.map_or(0.0, |b| row.top as f32 - b as f32);
-        previous_bottom = Some(row.bottom);
-        let heading = heading_level(row, text_height, char_width);
-        if heading.is_some() || gap > GROUP_GAP * text_height {
+    for (n, row) in rows.iter().enumerate() {
+        let mut heading = heading_level(row, text_height, char_width);
+        // A text layer's sizes are exact: a heading is set larger than the line under it, so
+        // a page whose tables are set small does not make its prose headings.
+        if text_layer {
+            let next = rows.get(n + 1).map_or(0.0, |r| r.height);
+            heading = heading.filter(|_| row.height >= HEADING_OVER_NEXT * next);
+        }
+        if heading.is_some() || breaks[n] {
             write_group(flow, &group, page_left, char_width, place)?;
             group.clear();
         }
@@ -177,6 +195,47 @@ pub(super) fn lay_out(
         group.push(row);
     }
     write_group(flow, &group, page_left, char_width, place)
+}
+
+/// Where a scanned page's groups start: at blank space between two lines of more than
+/// `GROUP_GAP` text heights.
+fn gap_breaks(rows: &[Line], text_height: f32) -> Vec<bool> {
+    let mut previous_bottom: Option<u32> = None;
+    rows.iter()
+        .map(|row| {
+            let gap = previous_bottom.map_or(0.0, |b| row.top as f32 - b as f32);
+            previous_bottom = Some(row.bottom);
+            gap > GROUP_GAP * text_height
+        })
+        .collect()
+}
+
+/// Where a text layer's groups start. Its lines are set at a pitch (baseline to baseline) that
+/// differs from block to block — a table's rows often further apart than a paragraph's lines —
+/// so blank space is measured against the pitch around it: a group starts where the pitch is
+/// `PITCH_BREAK` times the smaller of the pitches before and after it, or past
+/// `PITCH_BLANK` text heights of blank space when it stands alone.
+fn pitch_breaks(rows: &[Line]) -> Vec<bool> {
+    let pitches: Vec<f32> = rows
+        .windows(2)
+        .map(|pair| pair[1].bottom as f32 - pair[0].bottom as f32)
+        .collect();
+    let mut breaks = vec![false; rows.len()];
+    for (n, &pitch) in pitches.iter().enumerate() {
+        let around = [
+            n.checked_sub(1).and_then(|m| pitches.get(m)),
+            pitches.get(n + 1),
+        ];
+        let nearest = around
+            .into_iter()
+            .flatten()
+            .copied()
+            .fold(f32::MAX, f32::min);
+        let height = rows[n].height.max(rows[n + 1].height).max(1.0);
+        let blank = rows[n + 1].top as f32 - rows[n].bottom as f32;
+        breaks[n + 1] = pitch > PITCH_BREAK * nearest || blank > PITCH_BLANK * height;
+    }
+    breaks
 }
 
 /// The page's lines, one per row, top to bottom, less the page's marks and its page number.
@@ -304,7 +363,7 @@ fn write_group(
         })
         .collect();
     let words: Vec<&OcrWord> = group.iter().flat_map(|l| &l.words).collect();
-    flow.at(Some(ocr_place(place, &words)));
+    flow.at(ocr_place(place, &words));
     flow.lines(&lines)
 }
 
@@ -364,7 +423,11 @@ fn columns(runs: &[Vec<Run>]) -> Vec<(u32, u32)> {
 
 /// Where a block read by OCR is and how sure OCR was: "page 2, read by OCR, 91% sure", and
 /// "; unsure: 4,521, 13" naming its numbers read with low confidence.
-fn ocr_place(place: Option<&str>, words: &[&OcrWord]) -> String {
+fn ocr_place(place: Option<&str>, words: &[&OcrWord]) -> Option<String> {
+    // A PDF's text layer laid out as a scan's words are is not read by OCR.
+    if words.iter().all(|w| w.confidence >= TEXT_LAYER) {
+        return place.map(str::to_string);
+    }
     let sure = words.iter().map(|w| w.confidence).sum::<f32>() / words.len().max(1) as f32;
     let mut out = match place {
         Some(place) => format!("{place}, {READ_BY_OCR}, {sure:.0}% sure"),
@@ -383,7 +446,7 @@ fn ocr_place(place: Option<&str>, words: &[&OcrWord]) -> String {
     if !unsure.is_empty() {
         out.push_str(&format!("; {UNSURE_NUMBERS} {}", unsure.join(", ")));
     }
-    out
+    Some(out)
 }
 
 /// A row's words joined by single spaces.
@@ -446,6 +509,70 @@ mod tests {
             confidence: if text == "4,521" { 41.0 } else { 95.0 },
             line: (line, 1, 1),
         }
+    }
+
+    /// A word of a PDF's text layer at `left` points, its baseline `baseline` points down the
+    /// page, set at `size` points (boxes as `pdf_spans` draws them, in tenths of a point).
+    fn layer_word(text: &str, left: f32, baseline: f32, size: f32, line: u32) -> OcrWord {
+        OcrWord {
+            text: text.into(),
+            left: (left * 10.0) as u32,
+            top: ((baseline - 0.7 * size) * 10.0) as u32,
+            width: (0.5 * size * text.chars().count() as f32 * 10.0) as u32,
+            height: (0.75 * size * 10.0) as u32,
+            confidence: TEXT_LAYER,
+            line: (0, 0, line),
+        }
+    }
+
+    #[test]
+    fn a_text_layers_table_set_at_a_wider_pitch_than_its_prose_stays_one_table() {
+        let mut words = Vec::new();
+        let prose = ["The appeal raised", "money for the", "new roof."];
+        for (n, line) in prose.iter().enumerate() {
+            let mut left = 60.0;
+            for w in line.split(' ') {
+                words.push(layer_word(w, left, 100.0 + 12.5 * n as f32, 10.0, n as u32));
+                left += 6.0 * w.len() as f32;
+            }
+        }
+        // Rows 12.8 pt apart at 8 pt: more blank between them than between the prose's lines,
+        // less than the paragraph's gap above the table.
+        for (n, (week, bursts)) in [
+            ("Week", "Bursts"),
+            ("One", "12"),
+            ("Two", "4,521"),
+            ("Three", "7"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let baseline = 150.0 + 12.8 * n as f32;
+            words.push(layer_word(week, 60.0, baseline, 8.0, 10 + n as u32));
+            words.push(layer_word(bursts, 200.0, baseline, 8.0, 10 + n as u32));
+        }
+        let mut flow = Flow::new(&ReadBudget::default());
+        flow.title(Some("Water report".into()));
+        lay_out(&mut flow, &words, Some("page 1")).unwrap();
+        let outline = flow.finish().unwrap();
+        let kinds: Vec<_> = outline.blocks.iter().map(|b| &b.kind).collect();
+        assert!(
+            matches!(kinds[0], super::super::Record::Paragraph(p) if p == "The appeal raised money for the new roof."),
+            "{kinds:?}"
+        );
+        let rows: Vec<_> = kinds
+            .iter()
+            .filter_map(|k| match k {
+                super::super::Record::TableRow { header, cells } => {
+                    Some((header[1].clone(), cells[0].clone(), cells[1].clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(rows.len(), 3, "{kinds:?}");
+        assert_eq!(rows[1], ("Bursts".into(), "Two".into(), "4,521".into()));
+        // A text layer is not read by OCR, and says so by saying nothing of it.
+        assert_eq!(outline.blocks[0].place.as_deref(), Some("page 1"));
     }
 
     #[test]

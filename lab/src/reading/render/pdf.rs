@@ -579,7 +579,11 @@ impl TableLayout {
             size = 8.0;
             widths = measure(size);
         }
+        // A table still too wide is shrunk to the page's width as a whole, type and gaps
+        // alike, as an office suite's "fit to width" does: scaling only its columns' places
+        // drew cells over each other, which no reader, person or program, can take apart.
         let scale = (TEXT_WIDTH / total(&widths)).min(1.0);
+        size *= scale;
         let mut columns = Vec::new();
         let mut x = 0.0;
         for w in &widths {
