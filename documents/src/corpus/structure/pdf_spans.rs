@@ -97,7 +97,8 @@ fn column_regions<'a>(spans: &[&'a TextSpan]) -> Vec<Vec<&'a TextSpan>> {
     // Groups set at full width one under another are one region, as they were on the page.
     let mut regions: Vec<(bool, Vec<&TextSpan>)> = Vec::new();
     for (n, group) in segmentation.groups.iter().enumerate() {
-        let column = beside(n);
+        let members: Vec<&TextSpan> = group.iter().map(|&i| spans[i]).collect();
+        let column = beside(n) && running_text(&members);
         let group_spans = group.iter().map(|&i| spans[i]);
         match regions.last_mut() {
             Some((false, region)) if !column => region.extend(group_spans),
@@ -105,6 +106,22 @@ fn column_regions<'a>(spans: &[&'a TextSpan]) -> Vec<Vec<&'a TextSpan>> {
         }
     }
     regions.into_iter().map(|(_, region)| region).collect()
+}
+
+/// Whether runs read as running text, as a column of a page set in columns is: most of their
+/// characters letters, and about one run to a line (a table's row is several).
+fn running_text(spans: &[&TextSpan]) -> bool {
+    let chars: Vec<char> = spans
+        .iter()
+        .flat_map(|s| s.text.chars())
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let letters = chars.iter().filter(|c| c.is_alphabetic()).count();
+    let lines = line_numbers(spans)
+        .into_iter()
+        .collect::<std::collections::HashSet<_>>()
+        .len();
+    letters * 10 >= chars.len() * 7 && spans.len() * 2 <= lines * 3
 }
 
 /// The words of one region's text runs, their boxes measured down from the page's top edge
@@ -230,6 +247,22 @@ mod tests {
             "a lower baseline is further down the page"
         );
         assert!(words.iter().all(|w| w.confidence == TEXT_LAYER));
+    }
+
+    #[test]
+    fn a_columns_prose_is_running_text_and_a_tables_rows_are_not() {
+        let prose = [
+            span("The appeal raised money for the", 56.0, 700.0, 200.0, 10.0),
+            span("new roof of the village hall.", 56.0, 687.5, 190.0, 10.0),
+        ];
+        let rows = [
+            span("Branch 29", 56.0, 700.0, 30.0, 8.0),
+            span("29,795", 120.0, 700.0, 20.0, 8.0),
+            span("Branch 30", 56.0, 690.0, 30.0, 8.0),
+            span("23,342", 120.0, 690.0, 20.0, 8.0),
+        ];
+        assert!(running_text(&prose.iter().collect::<Vec<_>>()));
+        assert!(!running_text(&rows.iter().collect::<Vec<_>>()));
     }
 
     #[test]

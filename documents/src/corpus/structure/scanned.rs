@@ -37,6 +37,9 @@ const PITCH_BLANK: f32 = 2.0;
 /// Space between two words of more than this many letter widths is a gutter between columns
 /// (a word space is about half a letter wide; cells are set two letters apart or more).
 const COLUMN_GAP: f32 = 1.5;
+/// Space between two words of a text layer of more than this many times their box's height
+/// (0.8 em: justification stretches a word space to two-thirds of an em at most) is a gutter.
+const TEXT_LAYER_COLUMN_GAP: f32 = 1.07;
 /// What OCR reads a list's bullet as, besides "•".
 const BULLET_MISREADS: [&str; 7] = ["¢", "«", "°", "©", "®", "»", "e"];
 /// A word of no letter or digit below this confidence is a mark of the page (a rule, a speck).
@@ -160,14 +163,7 @@ pub(super) fn lay_out(
         return Ok(());
     }
     let text_height = median(rows.iter().map(|r| r.height).collect()).max(1.0);
-    let char_width = median(
-        rows.iter()
-            .flat_map(|r| &r.words)
-            .filter(|w| w.text.chars().count() >= 3)
-            .map(|w| w.width as f32 / w.text.chars().count() as f32)
-            .collect(),
-    )
-    .max(1.0);
+    let char_width = letter_width(rows.iter().flat_map(|r| &r.words)).max(1.0);
     let page_left = rows.iter().map(|r| r.left).min().unwrap_or(0);
     let text_layer = words.iter().all(|w| w.confidence >= TEXT_LAYER);
     let breaks = if text_layer {
@@ -336,6 +332,23 @@ fn write_group(
     if group.is_empty() {
         return Ok(());
     }
+    // A text layer's group is written at its own letters' width: a table set smaller than
+    // the page's prose written at the prose's width would have its cells' text outrun their
+    // columns.
+    let text_layer = group
+        .iter()
+        .flat_map(|l| &l.words)
+        .all(|w| w.confidence >= TEXT_LAYER);
+    let char_width = if text_layer {
+        let own = letter_width(group.iter().flat_map(|l| &l.words));
+        if own > 0.0 {
+            own
+        } else {
+            char_width
+        }
+    } else {
+        char_width
+    };
     let runs: Vec<Vec<Run>> = group.iter().map(|l| runs(l, char_width)).collect();
     let columns = columns(&runs);
     let at_char = |x: u32| (x.saturating_sub(page_left) as f32 / char_width).round() as usize;
@@ -379,8 +392,16 @@ fn runs(line: &Line, char_width: f32) -> Vec<Run> {
     let mut runs: Vec<Run> = Vec::new();
     for word in &line.words {
         let right = word.left + word.width;
+        // A text layer's word knows its type's size: a gutter is wider than any word space
+        // of it, however the page's other text is set (a table shrunk to fit the page sets
+        // its columns closer than the prose's letters are wide).
+        let gutter = if word.confidence >= TEXT_LAYER {
+            TEXT_LAYER_COLUMN_GAP * word.height as f32
+        } else {
+            COLUMN_GAP * char_width
+        };
         match runs.last_mut() {
-            Some(run) if (word.left as f32 - run.right as f32) <= COLUMN_GAP * char_width => {
+            Some(run) if (word.left as f32 - run.right as f32) <= gutter => {
                 run.text.push(' ');
                 run.text.push_str(&word.text);
                 run.right = right;
@@ -483,6 +504,16 @@ fn spaced_date(word: &str) -> Option<String> {
     });
     let c = GLUED.captures(word)?;
     (!word.contains(' ')).then(|| format!("{} {} {}{}", &c[1], &c[2], &c[3], &c[4]))
+}
+
+/// The median width of a letter of `words` of three letters or more (0 when there are none).
+fn letter_width<'a>(words: impl Iterator<Item = &'a OcrWord>) -> f32 {
+    median(
+        words
+            .filter(|w| w.text.chars().count() >= 3)
+            .map(|w| w.width as f32 / w.text.chars().count() as f32)
+            .collect(),
+    )
 }
 
 /// The median of `values` (0 when there are none).
