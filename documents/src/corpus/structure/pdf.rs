@@ -107,7 +107,7 @@ pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, Read
                  export the PDF again, or let Tally read it by OCR: {OCR_MISSING}"
             )));
         }
-        let laid_out = laid_out_words(bytes, &read, &HashMap::new());
+        let laid_out = laid_out_words(bytes, &read, &HashMap::new(), budget)?;
         return text_outline(read, title, budget, &Default::default(), &laid_out);
     };
     if scanned.len() > MAX_OCR_PAGES {
@@ -121,7 +121,7 @@ pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, Read
     budget.extend(OCR_PAGE_TIME * scanned.len() as u32);
     let words = scanned::pdf_pages_words(bytes, &scanned, tools, budget)?;
     let ocr: HashMap<u32, Vec<OcrWord>> = scanned.into_iter().map(|(n, _)| n).zip(words).collect();
-    let laid_out = laid_out_words(bytes, &read, &ocr);
+    let laid_out = laid_out_words(bytes, &read, &ocr, budget)?;
     let outline = text_outline(read, title, budget, &ocr, &laid_out)?;
     if outline.blocks.is_empty() && outline.title.is_none() {
         return Err(ReadRefused::Unreadable(
@@ -136,13 +136,14 @@ fn laid_out_words(
     bytes: &[u8],
     read: &[Page],
     ocr: &HashMap<u32, Vec<OcrWord>>,
-) -> HashMap<u32, Vec<Vec<OcrWord>>> {
+    budget: &ReadBudget,
+) -> Result<HashMap<u32, Vec<Vec<OcrWord>>>, ReadRefused> {
     let pages: Vec<u32> = read
         .iter()
         .map(|p| p.number)
         .filter(|n| !ocr.contains_key(n))
         .collect();
-    pdf_spans::pages_words(bytes, &pages).unwrap_or_default()
+    Ok(pdf_spans::pages_words(bytes, &pages, budget)?.unwrap_or_default())
 }
 
 /// The outline of the PDF's pages: the words OCR read from a page in `ocr`, the words of its
