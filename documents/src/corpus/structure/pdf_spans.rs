@@ -10,7 +10,11 @@ use unpdf::parser::backend::{PdfBackend, RawBackend};
 use unpdf::parser::xycut::{xycut_partition, Block, XyCutConfig};
 use unpdf::parser::{LayoutAnalyzer, TextSpan};
 
+use crate::corpus::budget::{ReadBudget, ReadRefused};
 use crate::corpus::ocr::OcrWord;
+
+/// Each page's words, region by region in reading order.
+pub(super) type PagesWords = HashMap<u32, Vec<Vec<OcrWord>>>;
 
 /// The confidence a text layer's words carry: above any OCR's (0–100), so a block of them is
 /// not said to be read by OCR.
@@ -31,15 +35,28 @@ const MARKER_SIZE: f32 = 0.85;
 /// reading order (a page set in columns has a region per column), or `None` when the file
 /// cannot be read this way (the caller reads it as `unpdf` lays it out). The page's running
 /// header and footer, as `unpdf` finds them in its margins, are left out.
-pub(super) fn pages_words(bytes: &[u8], pages: &[u32]) -> Option<HashMap<u32, Vec<Vec<OcrWord>>>> {
-    let backend = RawBackend::load_bytes(bytes).ok()?;
+pub(super) fn pages_words(
+    bytes: &[u8],
+    pages: &[u32],
+    budget: &ReadBudget,
+) -> Result<Option<PagesWords>, ReadRefused> {
+    let Ok(backend) = RawBackend::load_bytes(bytes) else {
+        return Ok(None);
+    };
     let analyzer = LayoutAnalyzer::new(&backend);
     let ids = backend.pages();
     let mut words = HashMap::new();
     for &page in pages {
-        let id = *ids.get(&page)?;
+        // Reading a page's runs again is bounded by the file's reading budget, as the first
+        // reading was.
+        budget.check()?;
+        let Some(&id) = ids.get(&page) else {
+            return Ok(None);
+        };
         let crop = backend.crop_box(id);
-        let mut spans = analyzer.extract_page_spans(page).ok()?;
+        let Ok(mut spans) = analyzer.extract_page_spans(page) else {
+            return Ok(None);
+        };
         analyzer.filter_spans_for_page(&mut spans, page);
         let spans: Vec<&TextSpan> = spans
             .iter()
@@ -52,7 +69,7 @@ pub(super) fn pages_words(bytes: &[u8], pages: &[u32]) -> Option<HashMap<u32, Ve
             .collect();
         words.insert(page, regions);
     }
-    Some(words)
+    Ok(Some(words))
 }
 
 /// The page's runs split into the regions a reader reads one after the other: each column of
