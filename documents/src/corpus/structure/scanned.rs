@@ -351,23 +351,78 @@ fn write_group(
     };
     let runs: Vec<Vec<Run>> = group.iter().map(|l| runs(l, char_width)).collect();
     let columns = columns(&runs);
+    if text_layer && !columns.is_empty() {
+        // Running text set at the table's own pitch (an office suite leaves no blank between
+        // a paragraph and a table) is read as the paragraph it is: the lines above or below
+        // the table whose one run starts at its first column and runs across others (a title
+        // centred over the table stays its caption).
+        let across = |line: &Vec<Run>| {
+            line.len() == 1
+                && line[0].left.abs_diff(columns[0].0) <= line[0].height
+                && columns
+                    .iter()
+                    .filter(|(l, r)| *l <= line[0].right && line[0].left <= *r)
+                    .count()
+                    >= 2
+        };
+        let above = runs.iter().take_while(|l| across(l)).count();
+        let below = runs.iter().rev().take_while(|l| across(l)).count();
+        if above + below > 0 && above + below < group.len() {
+            let table = above..group.len() - below;
+            write_group(flow, &group[..above], page_left, char_width, place)?;
+            write_group(flow, &group[table.clone()], page_left, char_width, place)?;
+            return write_group(flow, &group[table.end..], page_left, char_width, place);
+        }
+    }
+    // A text layer's widths are exact, so a cell's words wrapped onto a line of their own can
+    // be told from a row of their own.
+    let runs = if text_layer {
+        join_wrapped(runs, &columns)
+    } else {
+        runs
+    };
     let at_char = |x: u32| (x.saturating_sub(page_left) as f32 / char_width).round() as usize;
+    // A run of a table's line starts at the column it covers first: a header centred over its
+    // sub-columns, a number set to the right of its column.
+    let column_of = |run: &Run| {
+        columns
+            .iter()
+            .position(|(l, r)| *l <= run.right && run.left <= *r)
+    };
+    let mut column_at: Vec<usize> = columns.iter().map(|(l, _)| at_char(*l)).collect();
+    if text_layer {
+        // Each column written after the widest cell of the one before it, on every line
+        // alike: a cell whose wrapped lines were joined is longer than its column is wide.
+        // (A header over several columns is no cell of one.)
+        let within = |run: &Run, c: usize| {
+            columns
+                .iter()
+                .enumerate()
+                .all(|(k, (l, r))| (k == c) == (*l <= run.right && run.left <= *r))
+        };
+        for c in 1..column_at.len() {
+            let widest = runs
+                .iter()
+                .filter(|line| line.len() > 1)
+                .flatten()
+                .filter(|run| within(run, c - 1))
+                .map(|run| run.text.chars().count())
+                .max()
+                .unwrap_or(0);
+            column_at[c] = column_at[c].max(column_at[c - 1] + widest + 2);
+        }
+    }
     let lines: Vec<String> = runs
         .iter()
         .map(|line| {
             let mut text = String::new();
             for run in line {
-                // A run of a table's line starts at the column it covers first: a header
-                // centred over its sub-columns, a number set to the right of its column.
-                let left = columns
-                    .iter()
-                    .find(|(l, r)| *l <= run.right && run.left <= *r)
-                    .map_or(run.left, |(l, _)| *l);
+                let start = column_of(run).map_or(at_char(run.left), |c| column_at[c]);
                 let at = text.chars().count();
                 let spaces = if at == 0 {
-                    at_char(left)
+                    start
                 } else {
-                    at_char(left).saturating_sub(at).max(2)
+                    start.saturating_sub(at).max(2)
                 };
                 text.extend(std::iter::repeat_n(' ', spaces));
                 text.push_str(&run.text);
@@ -384,8 +439,113 @@ fn write_group(
 struct Run {
     left: u32,
     right: u32,
+    /// Where its first word ends: how much room the word would have needed on the line above.
+    first_right: u32,
+    /// The height of its words' boxes, which a space's width follows.
+    height: u32,
     text: String,
 }
+
+/// A table's lines with each cell's wrapped lines joined to the line they continue: an office
+/// suite wraps a cell's words that outrun its column onto the next line at the rows' own pitch
+/// ("Young" over "Voices", "27 Apr" over "2024"), which reads as a row of its own. A run
+/// continues the cell above it when it starts flush with it, that cell lies within one column
+/// (a group's name over its sub-columns is no cell), and its first word would not have fit
+/// after it within the widest cell the column holds. A line of the body joins the one above
+/// when it fills fewer than half the columns and every run continues (a row with a cell left
+/// blank fills more); in a line of sub-headers under the header's first line, the runs that
+/// continue join it and the rest stay ("Journeys a" over "day" beside "2024–25" under
+/// "Passengers").
+fn join_wrapped(runs: Vec<Vec<Run>>, columns: &[(u32, u32)]) -> Vec<Vec<Run>> {
+    if columns.len() < 2 {
+        return runs;
+    }
+    let overlapped = |run: &Run| -> Vec<usize> {
+        (0..columns.len())
+            .filter(|&c| columns[c].0 <= run.right && run.left <= columns[c].1)
+            .collect()
+    };
+    let within = |run: &Run| match overlapped(run)[..] {
+        [c] => Some(c),
+        _ => None,
+    };
+    let mut limits = vec![0; columns.len()];
+    for run in runs.iter().filter(|line| line.len() > 1).flatten() {
+        if let Some(c) = within(run) {
+            limits[c] = limits[c].max(run.right);
+        }
+    }
+    // The cell of `above` that `run` continues.
+    let continued = |above: &[Run], run: &Run| -> Option<usize> {
+        let c = within(run)?;
+        let space = WORD_SPACE * run.height as f32;
+        // A wrapped line is no wider than the column's widest cell (a note under the table
+        // set flush with its first column runs past it).
+        if run.right as f32 > limits[c] as f32 + space {
+            return None;
+        }
+        above.iter().position(|a| {
+            within(a) == Some(c)
+                && (run.left as f32 - a.left as f32).abs() <= space
+                && a.right as f32 + space + (run.first_right - run.left) as f32 > limits[c] as f32
+        })
+    };
+    let mut joined: Vec<Vec<Run>> = Vec::with_capacity(runs.len());
+    let mut header: Option<usize> = None;
+    for line in runs {
+        let under_header = header.is_some_and(|h| h + 1 == joined.len());
+        let Some(above) = joined.last() else {
+            joined.push(line);
+            continue;
+        };
+        let targets: Vec<Option<usize>> = line.iter().map(|run| continued(above, run)).collect();
+        let whole = 2 * line.len() < columns.len() && targets.iter().all(Option::is_some);
+        // A line of sub-headers: each run either continues its header or sits under a
+        // group's name (a row of the body has cells under single columns' headers).
+        let under_group = |run: &Run| {
+            above
+                .iter()
+                .any(|a| overlapped(a).len() >= 2 && a.left <= run.right && run.left <= a.right)
+        };
+        let sub_headers = under_header
+            && targets.iter().any(Option::is_some)
+            && line
+                .iter()
+                .zip(&targets)
+                .any(|(run, target)| target.is_none() && under_group(run))
+            && line
+                .iter()
+                .zip(&targets)
+                .all(|(run, target)| target.is_some() || under_group(run));
+        if whole || sub_headers {
+            let above = joined.last_mut().expect("a line above");
+            let mut rest = Vec::new();
+            for (run, target) in line.into_iter().zip(targets) {
+                match target {
+                    Some(at) => {
+                        above[at].text.push(' ');
+                        above[at].text.push_str(&run.text);
+                        above[at].right = run.right;
+                    }
+                    None => rest.push(run),
+                }
+            }
+            if !rest.is_empty() {
+                joined.push(rest);
+            }
+        } else {
+            joined.push(line);
+        }
+        if header.is_none() && joined.last().is_some_and(|l| l.len() > 1) {
+            header = Some(joined.len() - 1);
+        }
+    }
+    joined
+}
+
+/// A word space as a share of a text layer's word box height (0.75 em: a space is about a
+/// quarter of an em).
+const WORD_SPACE: f32 = 0.33;
 
 /// A line's runs: its words split where the space between two is a gutter.
 fn runs(line: &Line, char_width: f32) -> Vec<Run> {
@@ -409,6 +569,8 @@ fn runs(line: &Line, char_width: f32) -> Vec<Run> {
             _ => runs.push(Run {
                 left: word.left,
                 right,
+                first_right: right,
+                height: word.height,
                 text: word.text.clone(),
             }),
         }
@@ -604,6 +766,56 @@ mod tests {
         assert_eq!(rows[1], ("Bursts".into(), "Two".into(), "4,521".into()));
         // A text layer is not read by OCR, and says so by saying nothing of it.
         assert_eq!(outline.blocks[0].place.as_deref(), Some("page 1"));
+    }
+
+    #[test]
+    fn a_cell_wrapped_onto_the_next_line_by_an_office_suite_stays_in_its_row() {
+        // Rows and a cell's wrapped lines at the same pitch, as LibreOffice sets a table.
+        let lines: [[&str; 3]; 7] = [
+            ["Concert", "Seats", "Date"],
+            ["Jubilate", "49%", "27 Apr"],
+            ["", "", "2024"],
+            ["Young", "76%", "7 Feb 2013"],
+            ["Voices", "", ""],
+            ["Last Night", "85%", "1 Jul 2019"],
+            ["Mass", "55%", "6 Jun 2000"],
+        ];
+        // A paragraph set at the same pitch just above the table.
+        let mut words = Vec::new();
+        let mut left = 60.0;
+        for w in "The hall's new roof was paid for by the appeal.".split(' ') {
+            words.push(layer_word(w, left, 88.0, 10.0, 99));
+            left += 5.0 * (w.chars().count() + 1) as f32;
+        }
+        for (n, cells) in lines.iter().enumerate() {
+            for (cell, column) in cells.iter().zip([60.0, 120.0, 200.0]) {
+                let mut left = column;
+                for w in cell.split_whitespace() {
+                    let baseline = 100.0 + 12.0 * n as f32;
+                    words.push(layer_word(w, left, baseline, 10.0, n as u32));
+                    left += 5.0 * (w.chars().count() + 1) as f32;
+                }
+            }
+        }
+        let mut flow = Flow::new(&ReadBudget::default());
+        lay_out(&mut flow, &words, Some("page 1")).unwrap();
+        let blocks = flow.finish().unwrap().blocks;
+        assert!(
+            matches!(&blocks[0].kind, super::super::Record::Paragraph(p) if p.starts_with("The hall's")),
+            "{:?}",
+            blocks[0].kind
+        );
+        let rows: Vec<Vec<String>> = blocks
+            .into_iter()
+            .filter_map(|b| match b.kind {
+                super::super::Record::TableRow { cells, .. } => Some(cells),
+                _ => None,
+            })
+            .collect();
+        let firsts: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(firsts, ["Jubilate", "Young Voices", "Last Night", "Mass"]);
+        assert_eq!(rows[0][2], "27 Apr 2024");
+        assert_eq!(rows[1][1], "76%");
     }
 
     #[test]
