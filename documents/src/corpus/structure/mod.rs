@@ -17,6 +17,7 @@ mod grid;
 mod html;
 mod led_lists;
 mod line_forms;
+mod line_runs;
 mod lines;
 mod mail;
 mod markdown;
