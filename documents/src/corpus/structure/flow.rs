@@ -327,6 +327,36 @@ mod tests {
         assert_eq!(rows(6), 2, "the table after it stays its own: {kinds:?}");
     }
 
+    /// An office suite draws a table's caption again over its part on the next page: still one
+    /// table; another paragraph between the parts makes two.
+    #[test]
+    fn a_tables_caption_drawn_again_on_the_next_page_keeps_it_one_table() {
+        let row = |cells: &[&str]| cells.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        let part = |names: [&str; 2]| {
+            vec![
+                row(&["Branch", "Loans"]),
+                row(&[names[0], "120"]),
+                row(&[names[1], "80"]),
+            ]
+        };
+        let read = |between: &str| {
+            let mut flow = Flow::new(&ReadBudget::default());
+            flow.at(Some("page 1".into()));
+            flow.paragraph("Libraries by branch").unwrap();
+            flow.table(part(["Kirkby", "Moss Side"]), true).unwrap();
+            flow.at(Some("page 2".into()));
+            flow.paragraph(between).unwrap();
+            flow.table(part(["Ashton", "Brook"]), true).unwrap();
+            let blocks = flow.finish().unwrap().blocks;
+            blocks
+                .iter()
+                .filter(|b| matches!(b.kind, Record::Paragraph(_)))
+                .count()
+        };
+        assert_eq!(read("Libraries by branch"), 1);
+        assert_eq!(read("The branches closed in May."), 2);
+    }
+
     #[test]
     fn a_run_of_label_lines_joined_by_a_layout_is_split_back() {
         assert_eq!(

@@ -30,7 +30,7 @@ pub(super) struct Run {
 /// continues the cell above it when it starts flush with it, that cell lies within one column
 /// (a group's name over its sub-columns is no cell), and its first word would not have fit
 /// after it within the widest cell the column holds. A line of the body joins the one above
-/// when it fills fewer than half the columns and every run continues (a row with a cell left
+/// when it fills half the columns or fewer and every run continues (a row with a cell left
 /// blank fills more); in a line of sub-headers under the header's first line, the runs that
 /// continue join it and the rest stay ("Journeys a" over "day" beside "2024–25" under
 /// "Passengers").
@@ -65,7 +65,13 @@ pub(super) fn join_wrapped(runs: Vec<Vec<Run>>, columns: &[(u32, u32)]) -> Vec<V
         above.iter().position(|a| {
             within(a) == Some(c)
                 && (run.left as f32 - a.left as f32).abs() <= space
-                && a.right as f32 + space + (run.first_right - run.left) as f32 > limits[c] as f32
+                // Within half a space: a word's width within a text run is estimated from its
+                // letters' share of the run.
+                && a.right as f32 + 1.5 * space + (run.first_right - run.left) as f32
+                    > limits[c] as f32
+                // A number under a whole number is the next row's (a subtotal under a row
+                // whose cells are blank), unless it is the rest of one broken mid-way.
+                && !(is_number(&a.text) && is_number(&run.text) && !broken_number(&a.text, &run.text))
         })
     };
     let mut joined: Vec<Vec<Run>> = Vec::with_capacity(runs.len());
@@ -77,7 +83,7 @@ pub(super) fn join_wrapped(runs: Vec<Vec<Run>>, columns: &[(u32, u32)]) -> Vec<V
             continue;
         };
         let targets: Vec<Option<usize>> = line.iter().map(|run| continued(above, run)).collect();
-        let whole = 2 * line.len() < columns.len() && targets.iter().all(Option::is_some);
+        let whole = 2 * line.len() <= columns.len() && targets.iter().all(Option::is_some);
         // A line of sub-headers: each run either continues its header or sits under a
         // group's name (a row of the body has cells under single columns' headers).
         let under_group = |run: &Run| {
@@ -101,7 +107,9 @@ pub(super) fn join_wrapped(runs: Vec<Vec<Run>>, columns: &[(u32, u32)]) -> Vec<V
             for (run, target) in line.into_iter().zip(targets) {
                 match target {
                     Some(at) => {
-                        above[at].text.push(' ');
+                        if !broken_number(&above[at].text, &run.text) {
+                            above[at].text.push(' ');
+                        }
                         above[at].text.push_str(&run.text);
                         above[at].right = run.right;
                     }
@@ -119,6 +127,31 @@ pub(super) fn join_wrapped(runs: Vec<Vec<Run>>, columns: &[(u32, u32)]) -> Vec<V
         }
     }
     joined
+}
+
+/// Whether `after` continues a number that `before` holds broken mid-way: a cell of one word
+/// too wide for its column is wrapped inside the word ("£230,488.0" over "0", "£2,738,672"
+/// over ".00").
+fn broken_number(before: &str, after: &str) -> bool {
+    let mut rest = after.chars();
+    let continues = match rest.next() {
+        Some(c) if c.is_ascii_digit() => true,
+        Some('.' | ',') => rest.next().is_some_and(|c| c.is_ascii_digit()),
+        _ => false,
+    };
+    continues
+        && !before.contains(char::is_whitespace)
+        && before.ends_with(|c: char| c.is_ascii_digit() || c == '.' || c == ',')
+        && before.contains(|c: char| c.is_ascii_digit())
+}
+
+/// Whether a run is one number as a cell writes it: digits with their separators, a currency
+/// sign or a percent ("£2,738,672", "47%", ".00").
+fn is_number(text: &str) -> bool {
+    text.contains(|c: char| c.is_ascii_digit())
+        && text
+            .chars()
+            .all(|c| c.is_ascii_digit() || ".,%£$€-+".contains(c))
 }
 
 /// A word space as a share of a text layer's word box height (0.75 em: a space is about a

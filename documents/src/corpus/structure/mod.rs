@@ -450,11 +450,19 @@ impl OutlineBuilder {
     /// be read again over both parts. `None`, and nothing taken, when it is another table.
     fn continued_rows(&mut self, header: &[String]) -> Option<Vec<Vec<String>>> {
         let blocks = &self.outline.blocks;
+        // A caption drawn again over the part on the next page (an office suite repeats a
+        // table's first rows there) is read between the parts: taken back too.
+        let caption = match blocks.last().map(|b| &b.kind) {
+            Some(Record::Paragraph(text)) => Some(text),
+            _ => None,
+        };
         let names = blocks
             .iter()
             .rev()
+            .skip(usize::from(caption.is_some()))
             .take_while(|b| matches!(b.kind, Record::RowNames { .. }))
-            .count();
+            .count()
+            + usize::from(caption.is_some());
         let rows = &blocks[..blocks.len() - names];
         let last = rows.last()?;
         let sections: Vec<&String> = self.headings.iter().map(|(_, h)| h).collect();
@@ -466,6 +474,13 @@ impl OutlineBuilder {
         };
         if !same_table(last) || last.place == self.place.as_deref().map(bounded_context_part) {
             return None;
+        }
+        let part = rows.iter().rev().take_while(|b| same_table(b)).count();
+        if let Some(caption) = caption {
+            let before = rows.len().checked_sub(part + 1).map(|at| &rows[at].kind);
+            if before != Some(&Record::Paragraph(caption.clone())) {
+                return None;
+            }
         }
         let mut earlier: Vec<Vec<String>> = rows
             .iter()

@@ -126,7 +126,8 @@ fn column_regions<'a>(spans: &[&'a TextSpan]) -> Vec<Vec<&'a TextSpan>> {
 }
 
 /// Whether runs read as running text, as a column of a page set in columns is: most of their
-/// characters letters, and about one run to a line (a table's row is several).
+/// characters letters, about one run to a line (a table's row is several), and lines of
+/// several words (a table's first column of names, "Branch 12", is no prose).
 fn running_text(spans: &[&TextSpan]) -> bool {
     let chars: Vec<char> = spans
         .iter()
@@ -138,8 +139,17 @@ fn running_text(spans: &[&TextSpan]) -> bool {
         .into_iter()
         .collect::<std::collections::HashSet<_>>()
         .len();
-    letters * 10 >= chars.len() * 7 && spans.len() * 2 <= lines * 3
+    let words: usize = spans
+        .iter()
+        .map(|s| s.text.split_whitespace().count())
+        .sum();
+    letters * 10 >= chars.len() * 7
+        && spans.len() * 2 <= lines * 3
+        && words >= WORDS_PER_LINE_OF_PROSE * lines
 }
+
+/// The fewest words a line of running text holds on average, however narrow its column.
+const WORDS_PER_LINE_OF_PROSE: usize = 3;
 
 /// The words of one region's text runs, their boxes measured down from the page's top edge
 /// `top` (in points, as the runs' baselines are measured up from the page's foot).
@@ -280,6 +290,13 @@ mod tests {
         ];
         assert!(running_text(&prose.iter().collect::<Vec<_>>()));
         assert!(!running_text(&rows.iter().collect::<Vec<_>>()));
+        // A table's first column alone (XY-cut finds the gutter beside it) is no prose either.
+        let names = [
+            span("Branch 29", 56.0, 700.0, 30.0, 8.0),
+            span("Branch 30", 56.0, 690.0, 30.0, 8.0),
+            span("Branch 31", 56.0, 680.0, 30.0, 8.0),
+        ];
+        assert!(!running_text(&names.iter().collect::<Vec<_>>()));
     }
 
     #[test]

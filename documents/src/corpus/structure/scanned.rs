@@ -360,7 +360,12 @@ fn write_group(
                     .count()
                     >= 2
         };
-        let above = runs.iter().take_while(|l| across(l)).count();
+        // The lines above its first row of cells that hold one run flush with its first
+        // column (a paragraph's last line, a caption "Buses by route") are no rows either.
+        let flush = |line: &Vec<Run>| {
+            line.len() == 1 && line[0].left.abs_diff(columns[0].0) <= line[0].height
+        };
+        let above = runs.iter().take_while(|l| across(l) || flush(l)).count();
         let below = runs.iter().rev().take_while(|l| across(l)).count();
         if above + below > 0 && above + below < group.len() {
             let table = above..group.len() - below;
@@ -642,6 +647,61 @@ mod tests {
         assert_eq!(firsts, ["Jubilate", "Young Voices", "Last Night", "Mass"]);
         assert_eq!(rows[0][2], "27 Apr 2024");
         assert_eq!(rows[1][1], "76%");
+    }
+
+    #[test]
+    fn an_office_suites_wrapped_numbers_and_subtotals_stay_in_their_rows() {
+        // A paragraph's last line and a caption set at the table's pitch just above it, a
+        // route name and a date wrapped in half the columns, a sum broken inside the number,
+        // and a subtotal under a row whose other cells are blank.
+        let lines: [[&str; 4]; 11] = [
+            ["The appeal raised", "", "", ""],
+            ["£16,000.", "", "", ""],
+            ["Buses by route", "", "", ""],
+            ["Route", "Started", "Buses", "Cost"],
+            ["18 Station", "1 Dec 1995", "1", "£1,230.00"],
+            ["16 Retail", "24 Apr", "5", "£1,230.0"],
+            ["", "", "", "0"],
+            ["Park", "2011", "", ""],
+            ["2 Hospital", "5 Jan 1999", "4", "£2,310.00"],
+            ["Subtotal", "", "", "£9,999"],
+            ["", "", "", ".00"],
+        ];
+        let mut words = Vec::new();
+        for (n, cells) in lines.iter().enumerate() {
+            for (cell, column) in cells.iter().zip([60.0, 130.0, 200.0, 260.0]) {
+                let mut left = column;
+                for w in cell.split_whitespace() {
+                    let baseline = 100.0 + 12.0 * n as f32;
+                    words.push(layer_word(w, left, baseline, 10.0, n as u32));
+                    left += 5.0 * (w.chars().count() + 1) as f32;
+                }
+            }
+        }
+        let mut flow = Flow::new(&ReadBudget::default());
+        lay_out(&mut flow, &words, Some("page 1")).unwrap();
+        let blocks = flow.finish().unwrap().blocks;
+        let rows: Vec<Vec<String>> = blocks
+            .iter()
+            .filter_map(|b| match &b.kind {
+                super::super::Record::TableRow { cells, header }
+                | super::super::Record::TotalRow { cells, header } => {
+                    assert_eq!(header[0], "Route", "{blocks:?}");
+                    Some(cells.clone())
+                }
+                _ => None,
+            })
+            .collect();
+        let firsts: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(
+            firsts,
+            ["18 Station", "16 Retail Park", "2 Hospital", "Subtotal"],
+            "{blocks:?}"
+        );
+        assert_eq!(rows[1][1], "24 Apr 2011");
+        assert_eq!(rows[1][3], "£1,230.00");
+        assert_eq!(rows[2][3], "£2,310.00");
+        assert_eq!(rows[3][3], "£9,999.00");
     }
 
     #[test]
