@@ -79,17 +79,51 @@ pub(super) fn join_wrapped(runs: Vec<Vec<Run>>, columns: &[(u32, u32)]) -> Vec<V
     for line in runs {
         let under_header = header.is_some_and(|h| h + 1 == joined.len());
         let Some(above) = joined.last() else {
+            if line.len() > 1 {
+                header = Some(0);
+            }
             joined.push(line);
             continue;
         };
-        let targets: Vec<Option<usize>> = line.iter().map(|run| continued(above, run)).collect();
+        // Under the header's first line, a name over columns whose own names are blank there
+        // is a group's ("Loans" over "2024–25" and "2025–26"): the words under it are its
+        // sub-headers, not its wrapped words.
+        let group = |a: &Run| -> std::ops::Range<usize> {
+            let Some(c) = within(a) else {
+                return 0..0;
+            };
+            let next = (c + 1..columns.len())
+                .find(|&k| above.iter().any(|b| overlapped(b).contains(&k)))
+                .unwrap_or(columns.len());
+            c..next
+        };
+        let in_group = |run: &Run| {
+            under_header
+                && within(run).is_some_and(|k| {
+                    above.iter().any(|a| {
+                        let g = group(a);
+                        g.len() >= 2 && g.contains(&k)
+                    })
+                })
+        };
+        let targets: Vec<Option<usize>> = line
+            .iter()
+            .map(|run| {
+                if in_group(run) {
+                    None
+                } else {
+                    continued(above, run)
+                }
+            })
+            .collect();
         let whole = 2 * line.len() <= columns.len() && targets.iter().all(Option::is_some);
         // A line of sub-headers: each run either continues its header or sits under a
         // group's name (a row of the body has cells under single columns' headers).
         let under_group = |run: &Run| {
-            above
-                .iter()
-                .any(|a| overlapped(a).len() >= 2 && a.left <= run.right && run.left <= a.right)
+            in_group(run)
+                || above
+                    .iter()
+                    .any(|a| overlapped(a).len() >= 2 && a.left <= run.right && run.left <= a.right)
         };
         let sub_headers = under_header
             && targets.iter().any(Option::is_some)
