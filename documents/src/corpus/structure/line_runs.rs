@@ -53,13 +53,21 @@ pub(super) fn join_wrapped(runs: Vec<Vec<Run>>, columns: &[(u32, u32)]) -> Vec<V
             limits[c] = limits[c].max(run.right);
         }
     }
-    // The cell of `above` that `run` continues.
-    let continued = |above: &[Run], run: &Run| -> Option<usize> {
+    // The cell of `above` that `run` continues (`in_header`: a line under the header's first).
+    let continued = |above: &[Run], run: &Run, in_header: bool| -> Option<usize> {
         let c = within(run)?;
         let space = WORD_SPACE * run.height as f32;
-        // A wrapped line is no wider than the column's widest cell (a note under the table
-        // set flush with its first column runs past it).
-        if run.right as f32 > limits[c] as f32 + space {
+        // A wrapped line of the body is no wider than the column's widest cell (a note under
+        // the table set flush with its first column runs past it); one of the header stays
+        // short of the next column's start ("time (min)" under "Crossing" is wider than the
+        // header's first line: the column had room for either, not for both).
+        let room = match columns.get(c + 1) {
+            Some(next) if in_header => {
+                (limits[c] as f32 + space).max(next.0 as f32 - run.height as f32)
+            }
+            _ => limits[c] as f32 + space,
+        };
+        if run.right as f32 > room {
             return None;
         }
         above.iter().position(|a| {
@@ -112,7 +120,7 @@ pub(super) fn join_wrapped(runs: Vec<Vec<Run>>, columns: &[(u32, u32)]) -> Vec<V
                 if in_group(run) {
                     None
                 } else {
-                    continued(above, run)
+                    continued(above, run, under_header)
                 }
             })
             .collect();

@@ -705,6 +705,39 @@ mod tests {
     }
 
     #[test]
+    fn a_header_wrapped_wider_than_its_first_line_stays_one_header() {
+        let lines: [[&str; 3]; 5] = [
+            ["Vessel", "Crossing", "Fare"],
+            ["", "time (min)", ""],
+            ["Vessel 1", "126", "£50.25"],
+            ["Vessel 2", "69", "£12.00"],
+            ["Vessel 3", "93", "£86.50"],
+        ];
+        let mut words = Vec::new();
+        for (n, cells) in lines.iter().enumerate() {
+            for (cell, column) in cells.iter().zip([60.0, 130.0, 220.0]) {
+                let mut left = column;
+                for w in cell.split_whitespace() {
+                    words.push(layer_word(w, left, 100.0 + 12.0 * n as f32, 10.0, n as u32));
+                    left += 5.0 * (w.chars().count() + 1) as f32;
+                }
+            }
+        }
+        let mut flow = Flow::new(&ReadBudget::default());
+        lay_out(&mut flow, &words, Some("page 1")).unwrap();
+        let blocks = flow.finish().unwrap().blocks;
+        let headers: Vec<&std::sync::Arc<[String]>> = blocks
+            .iter()
+            .filter_map(|b| match &b.kind {
+                super::super::Record::TableRow { header, .. } => Some(header),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(headers.len(), 3, "{blocks:?}");
+        assert_eq!(headers[0][1], "Crossing time (min)", "{blocks:?}");
+    }
+
+    #[test]
     fn words_are_laid_out_into_a_heading_a_label_line_and_an_aligned_table() {
         let mut words = vec![
             word("Water", 100, 100, 60, 1),
