@@ -38,50 +38,7 @@ pub(super) fn join_wrapped(runs: Vec<Vec<Run>>, columns: &[(u32, u32)]) -> Vec<V
     if columns.len() < 2 {
         return runs;
     }
-    let overlapped = |run: &Run| -> Vec<usize> {
-        (0..columns.len())
-            .filter(|&c| columns[c].0 <= run.right && run.left <= columns[c].1)
-            .collect()
-    };
-    let within = |run: &Run| match overlapped(run)[..] {
-        [c] => Some(c),
-        _ => None,
-    };
-    let mut limits = vec![0; columns.len()];
-    for run in runs.iter().filter(|line| line.len() > 1).flatten() {
-        if let Some(c) = within(run) {
-            limits[c] = limits[c].max(run.right);
-        }
-    }
-    // The cell of `above` that `run` continues (`in_header`: a line under the header's first).
-    let continued = |above: &[Run], run: &Run, in_header: bool| -> Option<usize> {
-        let c = within(run)?;
-        let space = WORD_SPACE * run.height as f32;
-        // A wrapped line of the body is no wider than the column's widest cell (a note under
-        // the table set flush with its first column runs past it); one of the header stays
-        // short of the next column's start ("time (min)" under "Crossing" is wider than the
-        // header's first line: the column had room for either, not for both).
-        let room = match columns.get(c + 1) {
-            Some(next) if in_header => {
-                (limits[c] as f32 + space).max(next.0 as f32 - run.height as f32)
-            }
-            _ => limits[c] as f32 + space,
-        };
-        if run.right as f32 > room {
-            return None;
-        }
-        above.iter().position(|a| {
-            within(a) == Some(c)
-                && (run.left as f32 - a.left as f32).abs() <= space
-                // Within half a space: a word's width within a text run is estimated from its
-                // letters' share of the run.
-                && a.right as f32 + 1.5 * space + (run.first_right - run.left) as f32
-                    > limits[c] as f32
-                // A number under a whole number is the next row's (a subtotal under a row
-                // whose cells are blank), unless it is the rest of one broken mid-way.
-                && !(is_number(&a.text) && is_number(&run.text) && !broken_number(&a.text, &run.text))
-        })
-    };
+    let grid = Grid::of(&runs, columns);
     let mut joined: Vec<Vec<Run>> = Vec::with_capacity(runs.len());
     let mut header: Option<usize> = None;
     for line in runs {
@@ -93,34 +50,14 @@ pub(super) fn join_wrapped(runs: Vec<Vec<Run>>, columns: &[(u32, u32)]) -> Vec<V
             joined.push(line);
             continue;
         };
-        // Under the header's first line, a name over columns whose own names are blank there
-        // is a group's ("Loans" over "2024–25" and "2025–26"): the words under it are its
-        // sub-headers, not its wrapped words.
-        let group = |a: &Run| -> std::ops::Range<usize> {
-            let Some(c) = within(a) else {
-                return 0..0;
-            };
-            let next = (c + 1..columns.len())
-                .find(|&k| above.iter().any(|b| overlapped(b).contains(&k)))
-                .unwrap_or(columns.len());
-            c..next
-        };
-        let in_group = |run: &Run| {
-            under_header
-                && within(run).is_some_and(|k| {
-                    above.iter().any(|a| {
-                        let g = group(a);
-                        g.len() >= 2 && g.contains(&k)
-                    })
-                })
-        };
+        let in_group = |run: &Run| under_header && grid.in_group(above, run);
         let targets: Vec<Option<usize>> = line
             .iter()
             .map(|run| {
                 if in_group(run) {
                     None
                 } else {
-                    continued(above, run, under_header)
+                    grid.continued(above, run, under_header)
                 }
             })
             .collect();
@@ -129,9 +66,9 @@ pub(super) fn join_wrapped(runs: Vec<Vec<Run>>, columns: &[(u32, u32)]) -> Vec<V
         // group's name (a row of the body has cells under single columns' headers).
         let under_group = |run: &Run| {
             in_group(run)
-                || above
-                    .iter()
-                    .any(|a| overlapped(a).len() >= 2 && a.left <= run.right && run.left <= a.right)
+                || above.iter().any(|a| {
+                    grid.overlapped(a).len() >= 2 && a.left <= run.right && run.left <= a.right
+                })
         };
         let sub_headers = under_header
             && targets.iter().any(Option::is_some)
@@ -169,6 +106,93 @@ pub(super) fn join_wrapped(runs: Vec<Vec<Run>>, columns: &[(u32, u32)]) -> Vec<V
         }
     }
     joined
+}
+
+/// A table group's columns as the join reads them: the span of each, and the right edge of
+/// the widest cell each holds on the lines of several runs.
+struct Grid<'a> {
+    columns: &'a [(u32, u32)],
+    limits: Vec<u32>,
+}
+
+impl<'a> Grid<'a> {
+    fn of(runs: &[Vec<Run>], columns: &'a [(u32, u32)]) -> Self {
+        let mut grid = Grid {
+            columns,
+            limits: vec![0; columns.len()],
+        };
+        for run in runs.iter().filter(|line| line.len() > 1).flatten() {
+            if let Some(c) = grid.within(run) {
+                grid.limits[c] = grid.limits[c].max(run.right);
+            }
+        }
+        grid
+    }
+
+    /// The columns `run` overlaps.
+    fn overlapped(&self, run: &Run) -> Vec<usize> {
+        (0..self.columns.len())
+            .filter(|&c| self.columns[c].0 <= run.right && run.left <= self.columns[c].1)
+            .collect()
+    }
+
+    /// The one column `run` lies within, if it overlaps only one.
+    fn within(&self, run: &Run) -> Option<usize> {
+        match self.overlapped(run)[..] {
+            [c] => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The cell of `above` that `run` continues (`in_header`: a line under the header's
+    /// first).
+    fn continued(&self, above: &[Run], run: &Run, in_header: bool) -> Option<usize> {
+        let c = self.within(run)?;
+        let limit = self.limits[c] as f32;
+        let space = WORD_SPACE * run.height as f32;
+        // A wrapped line of the body is no wider than the column's widest cell (a note under
+        // the table set flush with its first column runs past it); one of the header stays
+        // short of the next column's start ("time (min)" under "Crossing" is wider than the
+        // header's first line: the column had room for either, not for both).
+        let room = match self.columns.get(c + 1) {
+            Some(next) if in_header => (limit + space).max(next.0 as f32 - run.height as f32),
+            _ => limit + space,
+        };
+        if run.right as f32 > room {
+            return None;
+        }
+        above.iter().position(|a| {
+            self.within(a) == Some(c)
+                && (run.left as f32 - a.left as f32).abs() <= space
+                // Within half a space: a word's width within a text run is estimated from its
+                // letters' share of the run.
+                && a.right as f32 + 1.5 * space + (run.first_right - run.left) as f32 > limit
+                // A number under a whole number is the next row's (a subtotal under a row
+                // whose cells are blank), unless it is the rest of one broken mid-way.
+                && !(is_number(&a.text) && is_number(&run.text) && !broken_number(&a.text, &run.text))
+        })
+    }
+
+    /// Whether `run`, on the line under the header's first line `above`, sits under a name
+    /// over columns whose own names are blank there: a group's ("Loans" over "2024–25" and
+    /// "2025–26"), whose words under it are its sub-headers, not its wrapped words.
+    fn in_group(&self, above: &[Run], run: &Run) -> bool {
+        let group = |a: &Run| -> std::ops::Range<usize> {
+            let Some(c) = self.within(a) else {
+                return 0..0;
+            };
+            let next = (c + 1..self.columns.len())
+                .find(|&k| above.iter().any(|b| self.overlapped(b).contains(&k)))
+                .unwrap_or(self.columns.len());
+            c..next
+        };
+        self.within(run).is_some_and(|k| {
+            above.iter().any(|a| {
+                let g = group(a);
+                g.len() >= 2 && g.contains(&k)
+            })
+        })
+    }
 }
 
 /// Whether `after` continues a number that `before` holds broken mid-way: a cell of one word
