@@ -351,21 +351,20 @@ fn write_group(
         // a paragraph and a table) is read as the paragraph it is: the lines above or below
         // the table whose one run starts at its first column and runs across others (a title
         // centred over the table stays its caption).
+        let flush = |line: &Vec<Run>| {
+            line.len() == 1 && line[0].left.abs_diff(columns[0].0) <= line[0].height
+        };
         let across = |line: &Vec<Run>| {
-            line.len() == 1
-                && line[0].left.abs_diff(columns[0].0) <= line[0].height
+            flush(line)
                 && columns
                     .iter()
                     .filter(|(l, r)| *l <= line[0].right && line[0].left <= *r)
                     .count()
                     >= 2
         };
-        // The lines above its first row of cells that hold one run flush with its first
-        // column (a paragraph's last line, a caption "Buses by route") are no rows either.
-        let flush = |line: &Vec<Run>| {
-            line.len() == 1 && line[0].left.abs_diff(columns[0].0) <= line[0].height
-        };
-        let above = runs.iter().take_while(|l| across(l) || flush(l)).count();
+        // Above its first row of cells, any such line flush with the first column is no row
+        // either (a paragraph's last line, a caption "Buses by route").
+        let above = runs.iter().take_while(|l| flush(l)).count();
         let below = runs.iter().rev().take_while(|l| across(l)).count();
         if above + below > 0 && above + below < group.len() {
             let table = above..group.len() - below;
@@ -549,6 +548,23 @@ mod tests {
         }
     }
 
+    /// A table's lines as a text layer sets them, 12 points apart from a baseline of 100 at
+    /// 10 points: each cell's words from its column's left edge, a space between them.
+    fn table_words<const N: usize>(lines: &[[&str; N]], columns: [f32; N]) -> Vec<OcrWord> {
+        let mut words = Vec::new();
+        for (n, cells) in lines.iter().enumerate() {
+            for (cell, column) in cells.iter().zip(columns) {
+                let mut left = column;
+                for w in cell.split_whitespace() {
+                    let baseline = 100.0 + 12.0 * n as f32;
+                    words.push(layer_word(w, left, baseline, 10.0, n as u32));
+                    left += 5.0 * (w.chars().count() + 1) as f32;
+                }
+            }
+        }
+        words
+    }
+
     #[test]
     fn a_text_layers_table_set_at_a_wider_pitch_than_its_prose_stays_one_table() {
         let mut words = Vec::new();
@@ -618,16 +634,7 @@ mod tests {
             words.push(layer_word(w, left, 88.0, 10.0, 99));
             left += 5.0 * (w.chars().count() + 1) as f32;
         }
-        for (n, cells) in lines.iter().enumerate() {
-            for (cell, column) in cells.iter().zip([60.0, 120.0, 200.0]) {
-                let mut left = column;
-                for w in cell.split_whitespace() {
-                    let baseline = 100.0 + 12.0 * n as f32;
-                    words.push(layer_word(w, left, baseline, 10.0, n as u32));
-                    left += 5.0 * (w.chars().count() + 1) as f32;
-                }
-            }
-        }
+        words.extend(table_words(&lines, [60.0, 120.0, 200.0]));
         let mut flow = Flow::new(&ReadBudget::default());
         lay_out(&mut flow, &words, Some("page 1")).unwrap();
         let blocks = flow.finish().unwrap().blocks;
@@ -667,17 +674,7 @@ mod tests {
             ["Subtotal", "", "", "£9,999"],
             ["", "", "", ".00"],
         ];
-        let mut words = Vec::new();
-        for (n, cells) in lines.iter().enumerate() {
-            for (cell, column) in cells.iter().zip([60.0, 130.0, 200.0, 260.0]) {
-                let mut left = column;
-                for w in cell.split_whitespace() {
-                    let baseline = 100.0 + 12.0 * n as f32;
-                    words.push(layer_word(w, left, baseline, 10.0, n as u32));
-                    left += 5.0 * (w.chars().count() + 1) as f32;
-                }
-            }
-        }
+        let words = table_words(&lines, [60.0, 130.0, 200.0, 260.0]);
         let mut flow = Flow::new(&ReadBudget::default());
         lay_out(&mut flow, &words, Some("page 1")).unwrap();
         let blocks = flow.finish().unwrap().blocks;
@@ -713,16 +710,7 @@ mod tests {
             ["Vessel 2", "69", "£12.00"],
             ["Vessel 3", "93", "£86.50"],
         ];
-        let mut words = Vec::new();
-        for (n, cells) in lines.iter().enumerate() {
-            for (cell, column) in cells.iter().zip([60.0, 130.0, 220.0]) {
-                let mut left = column;
-                for w in cell.split_whitespace() {
-                    words.push(layer_word(w, left, 100.0 + 12.0 * n as f32, 10.0, n as u32));
-                    left += 5.0 * (w.chars().count() + 1) as f32;
-                }
-            }
-        }
+        let words = table_words(&lines, [60.0, 130.0, 220.0]);
         let mut flow = Flow::new(&ReadBudget::default());
         lay_out(&mut flow, &words, Some("page 1")).unwrap();
         let blocks = flow.finish().unwrap().blocks;
