@@ -3,7 +3,9 @@
 
 use leptos::prelude::*;
 
-use crate::model::{Answered, Ask, AskOptions, FeedbackForm, FeedbackSaved, HistoryItem};
+use crate::model::{
+    Answered, ApiOperation, Ask, AskOptions, FeedbackForm, FeedbackSaved, HistoryItem,
+};
 use crate::status::SystemStatus;
 use tally_types::documents::{CorpusRow, IngestJob};
 use tally_types::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
@@ -18,7 +20,9 @@ mod server_side {
     use std::pin::Pin;
     use std::sync::Arc;
 
-    use crate::model::{Answered, Ask, AskOptions, FeedbackForm, FeedbackSaved, HistoryItem};
+    use crate::model::{
+        Answered, ApiOperation, Ask, AskOptions, FeedbackForm, FeedbackSaved, HistoryItem,
+    };
     use crate::status::SystemStatus;
     use tally_types::documents::{CorpusRow, IngestJob};
     use tally_types::study::{StudyIntro, StudyPage, StudyResponseForm, StudySummary};
@@ -97,6 +101,8 @@ mod server_side {
         /// The form token of the request's login cookie: what the admin pages' forms carry
         /// (`None` without a valid login).
         fn form_token(&self) -> Option<String>;
+        /// The JSON API's operations, from its generated description.
+        fn api_operations(&self) -> Vec<ApiOperation>;
     }
 
     /// The backend as Leptos context.
@@ -141,8 +147,10 @@ pub async fn get_status() -> Result<SystemStatus, ServerFnError> {
     Ok(backend()?.0.status().await)
 }
 
-/// Answers a question (and stores the answer).
-#[server(prefix = "/_server", endpoint = "answer_question")]
+/// Answers a question (and stores the answer). Its argument goes as JSON: a form's encoding
+/// sends the settings' numbers as strings, which the server cannot read back (issue 101: the
+/// page's fallback for a refused answer stream said "expected f32").
+#[server(prefix = "/_server", endpoint = "answer_question", input = leptos::server_fn::codec::Json)]
 pub async fn answer_question(
     /// The question and its settings.
     ask: Ask,
@@ -216,6 +224,12 @@ pub async fn recent_questions(
 #[server(prefix = "/_server", endpoint = "question_box_options")]
 pub async fn question_box_options() -> Result<AskOptions, ServerFnError> {
     Ok(backend()?.0.ask_options().await)
+}
+
+/// The JSON API's operations, for the API page.
+#[server(prefix = "/_server", endpoint = "api_operations")]
+pub async fn api_operations() -> Result<Vec<ApiOperation>, ServerFnError> {
+    Ok(backend()?.0.api_operations())
 }
 
 /// The study participants are invited to.

@@ -72,7 +72,7 @@ pub fn App() -> impl IntoView {
                     <a href="/">"Ask"</a>
                     <a href="/history">"History"</a>
                     <a href="/study">"Study"</a>
-                    <a href="/api/openapi.json" rel="external">"API"</a>
+                    <a href="/api-docs">"API"</a>
                     <views::login::AdminNav/>
                 </nav>
                 <form class="theme-switch" method="post" action="/theme" aria-label="Theme">
@@ -87,6 +87,7 @@ pub fn App() -> impl IntoView {
                     <Route path=StaticSegment("") view=pages::HomePage ssr=SsrMode::InOrder/>
                     <Route path=StaticSegment("history") view=views::history::HistoryPage ssr=SsrMode::InOrder/>
                     <Route path=StaticSegment("status") view=pages::StatusPage ssr=SsrMode::InOrder/>
+                    <Route path=StaticSegment("api-docs") view=views::api::ApiPage ssr=SsrMode::Async/>
                     <Route path=StaticSegment("login") view=views::login::LoginPage ssr=SsrMode::Async/>
                     // Study pages wait for their data before sending anything, so a missing
                     // session or a refused token always carries its HTTP status.

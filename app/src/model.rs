@@ -19,6 +19,10 @@ pub const THEME_COOKIE: &str = "tally_theme";
 /// a URL query; the home page starts from them.
 pub const SETTINGS_COOKIE: &str = "tally_settings";
 
+/// The home page's parameter naming the corpus the person asked last that is no longer held
+/// (deleted since): the server forgets it from the settings cookie and the page says so.
+pub const GONE_CORPUS: &str = "corpus_gone";
+
 /// Cookie set by the admin login form (`POST /admin/login`): a digest standing for the admin
 /// token, so that the admin pages need no token in their URLs. HttpOnly, SameSite=Strict.
 pub const ADMIN_COOKIE: &str = "tally_admin";
@@ -156,4 +160,33 @@ pub struct AskOptions {
     /// settings offer "Snippets: corpus / web".
     #[serde(default)]
     pub web_search: Option<String>,
+}
+
+/// One operation of the JSON API as its generated description gives it: what the API page
+/// lists (issue 101: the header's "API" opened the raw description).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ApiOperation {
+    /// The HTTP method, in capitals ("GET").
+    pub method: String,
+    /// The path, with its `{parameters}` ("/api/admin/jobs/{id}").
+    pub path: String,
+    /// What it does, in one line.
+    pub summary: String,
+    /// What it does, in full.
+    pub description: String,
+    /// Its parameters, in the description's order.
+    pub parameters: Vec<ApiParameter>,
+}
+
+/// One parameter of an [`ApiOperation`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ApiParameter {
+    /// Its name.
+    pub name: String,
+    /// Where it goes: `query`, `path` or `header`.
+    pub place: String,
+    /// Whether a request must give it.
+    pub required: bool,
+    /// What it means.
+    pub description: String,
 }

@@ -28,18 +28,45 @@ pub fn answer_with_progress(
     SendWrapper::new(stream_answer(ask, stages))
 }
 
+/// How a stream ended without an answer event.
+enum Unanswered {
+    /// The server said why (a failure event, or an answer the page could not read).
+    Said(ServerFnError),
+    /// The connection failed or closed: the stream never started (the server refused the
+    /// question with a 4xx, which an `EventSource` cannot read) or was cut off.
+    Lost,
+}
+
 async fn stream_answer(
     ask: Ask,
     stages: RwSignal<Vec<StageTiming>>,
 ) -> Result<Answered, ServerFnError> {
+    match stream_events(ask.clone(), stages).await {
+        Ok(answered) => Ok(answered),
+        Err(Unanswered::Said(why)) => Err(why),
+        // Nothing came: asked again without progress, which gives the refusal's sentence (an
+        // unknown corpus, a setting out of range) or the answer.
+        Err(Unanswered::Lost) if stages.with_untracked(Vec::is_empty) => {
+            crate::backend::answer_question(ask).await
+        }
+        Err(Unanswered::Lost) => Err(ServerFnError::new(
+            "the connection to Tally was lost before the answer came; try again",
+        )),
+    }
+}
+
+async fn stream_events(
+    ask: Ask,
+    stages: RwSignal<Vec<StageTiming>>,
+) -> Result<Answered, Unanswered> {
     stages.set(Vec::new());
     // `Ask::url` is `/?q=…`: the same query string asks the stream.
     let query = ask.url().trim_start_matches('/').to_string();
-    let source = EventSource::new(&format!("/api/answer/stream{query}"))
-        .map_err(|_| ServerFnError::new("the browser could not open the answer stream"))?;
-    let (done, outcome) = oneshot::channel::<Result<Answered, ServerFnError>>();
+    let source =
+        EventSource::new(&format!("/api/answer/stream{query}")).map_err(|_| Unanswered::Lost)?;
+    let (done, outcome) = oneshot::channel::<Result<Answered, Unanswered>>();
     let done = Rc::new(RefCell::new(Some(done)));
-    let finish = move |result: Result<Answered, ServerFnError>| {
+    let finish = move |result: Result<Answered, Unanswered>| {
         if let Some(done) = done.borrow_mut().take() {
             let _ = done.send(result);
         }
@@ -57,10 +84,11 @@ async fn stream_answer(
     let finish_answer = finish.clone();
     let on_answer = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
-        finish_answer(
-            serde_json::from_str::<Answered>(&text)
-                .map_err(|e| ServerFnError::new(format!("the answer could not be read: {e}"))),
-        );
+        finish_answer(serde_json::from_str::<Answered>(&text).map_err(|e| {
+            Unanswered::Said(ServerFnError::new(format!(
+                "the answer could not be read: {e}"
+            )))
+        }));
     });
     let finish_failure = finish.clone();
     let on_failure = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
@@ -68,14 +96,10 @@ async fn stream_answer(
         let why = serde_json::from_str::<StreamFailure>(&text)
             .map(|f| f.error)
             .unwrap_or(text);
-        finish_failure(Err(ServerFnError::new(why)));
+        finish_failure(Err(Unanswered::Said(ServerFnError::new(why))));
     });
-    // The connection failed or closed before an answer: say so rather than reconnecting.
-    let on_error = Closure::<dyn FnMut(Event)>::new(move |_| {
-        finish(Err(ServerFnError::new(
-            "the connection to Tally was lost before the answer came; try again",
-        )));
-    });
+    // The connection failed or closed before an answer: no reconnecting.
+    let on_error = Closure::<dyn FnMut(Event)>::new(move |_| finish(Err(Unanswered::Lost)));
     let listen = |event: StreamEvent, callback: &web_sys::js_sys::Function| {
         let _ = source.add_event_listener_with_callback(event.name(), callback);
     };
@@ -88,10 +112,5 @@ async fn stream_answer(
     source.close();
     // The callbacks live until here; the closed source calls none of them again.
     drop((on_stage, on_answer, on_failure, on_error));
-    match result {
-        Ok(result) => result,
-        Err(_) => Err(ServerFnError::new(
-            "the answer stream ended without an answer",
-        )),
-    }
+    result.unwrap_or(Err(Unanswered::Lost))
 }

@@ -281,12 +281,10 @@ pub fn check_count(answer: &mut CountAnswer) -> Option<f64> {
     if !certainty.is_sure() {
         let count = answer.count.take().unwrap_or_default();
         answer.abstention = Some(format!(
-            "{}: the closest reading gives {}, but answers like it are right only {:.0}% of the \
-             time, below the {:.0}% Tally answers from.",
+            "{}: the closest reading gives {}, {}.",
             Abstention::HEADLINE,
             crate::value::significant(count),
-            100.0 * certainty.probability,
-            100.0 * certainty.bound
+            certainty.sentence()
         ));
     }
     Some(certainty.probability)
@@ -331,12 +329,7 @@ pub fn check_value(answer: &mut ValueAnswer) -> Option<f64> {
     };
     answer.certainty = Some(certainty);
     if !certainty.is_sure() && answer.not_sure.is_none() {
-        answer.not_sure = Some(format!(
-            "answers like this one are right only {:.0}% of the time, below the {:.0}% Tally \
-             answers from",
-            100.0 * certainty.probability,
-            100.0 * certainty.bound
-        ));
+        answer.not_sure = Some(format!("it is {}", certainty.sentence()));
     }
     Some(certainty.probability)
 }

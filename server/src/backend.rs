@@ -175,7 +175,8 @@ pub(crate) async fn answer_and_store(
 }
 
 /// The count or value the operator accepted for a count or value question over the corpus
-/// asked, read from the database at every answer (so every server of a cluster gives it as soon
+/// asked (over all corpora without one of its own: the newest over one corpus), read from the
+/// database at every answer (so every server of a cluster gives it as soon
 /// as it is accepted); none when the database cannot be reached (Tally's own answer is still
 /// given).
 async fn verified_for(
@@ -188,11 +189,20 @@ async fn verified_for(
         return None;
     }
     let corpus = tally_store::verified::corpus_of(&ask.settings.count);
-    tally_store::verified::current(&state.db, &ask.q, corpus)
+    let here = tally_store::verified::current(&state.db, &ask.q, corpus)
         .await
         .inspect_err(|e| tracing::warn!("verified answers not read: {e}"))
         .ok()
-        .flatten()
+        .flatten();
+    if here.is_some() || corpus != tally_types::count::ALL_CORPORA {
+        return here;
+    }
+    // Asked over all corpora, a reviewer's answer over one of them is said too (the page shows
+    // it as that corpus's, beside Tally's own answer), so a correction is never silent.
+    tally_store::verified::current_of(&state.db, &[&ask.q])
+        .await
+        .ok()
+        .and_then(|newest| newest.into_values().next())
 }
 
 fn failure(status: StatusCode, message: impl Into<String>) -> Failure {
@@ -350,6 +360,10 @@ impl Backend for ServerBackend {
                 .await
                 .map_err(|e| e.failure())
         })
+    }
+
+    fn api_operations(&self) -> Vec<tally_app::model::ApiOperation> {
+        crate::http::openapi::operations()
     }
 
     fn form_token(&self) -> Option<String> {

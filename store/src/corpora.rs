@@ -298,6 +298,7 @@ pub async fn delete(db: &Database, corpus: &str) -> Result<bool, DbError> {
         .execute(&mut *tx)
         .await?;
     records::delete_tables(&mut tx, corpus).await?;
+    crate::verified::withdraw_corpus(&mut tx, corpus).await?;
     // Its jobs under way end here, as cancelled: the server indexing it stops at its next
     // batch, and no job reads "done" with part of its documents (issue 57).
     sqlx::query(

@@ -193,6 +193,26 @@ pub async fn replace(
     Ok(row.into())
 }
 
+/// Withdraws the current verified answers over `corpus`, in the transaction that deletes it:
+/// they rest on documents no longer held (issue 101). Returns how many.
+pub(crate) async fn withdraw_corpus(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    corpus: &str,
+) -> Result<u64, DbError> {
+    Ok(sqlx::query(
+        "UPDATE verified_answers SET withdrawn_at = now(), withdrawn_by = $2 \
+         WHERE corpus = $1 AND withdrawn_at IS NULL",
+    )
+    .bind(corpus)
+    .bind(CORPUS_DELETED)
+    .execute(&mut **tx)
+    .await?
+    .rows_affected())
+}
+
+/// Who withdrew the verified answers of a deleted corpus, as the review page lists it.
+pub const CORPUS_DELETED: &str = "the corpus's deletion";
+
 /// Withdraws a current verified answer: its question is answered by Tally alone again.
 pub async fn withdraw(db: &Database, id: i64, by: &str) -> Result<VerifiedRecord, DbError> {
     let pool = db.pool().await?;

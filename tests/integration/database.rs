@@ -346,7 +346,7 @@ async fn a_corpus_deleted_while_an_upload_is_read_stays_deleted() {
         vec![FileOutcome {
             file: "minutes.txt".into(),
             documents: 1,
-            refused: None,
+            ..FileOutcome::default()
         }]
     };
     let store = |text: &'static str, since| {

@@ -192,8 +192,10 @@ pub struct StoredAnswer {
     /// Why it was not stored.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_stored: Option<String>,
-    /// The count the operator accepted for this question, answered first (count questions
-    /// only); `answer` is then Tally's own reading, shown beside it.
+    /// The count or value the operator accepted for this question over the corpus asked,
+    /// answered first; `answer` is then Tally's own reading, shown beside it. Asked over all
+    /// corpora without one of its own, the newest accepted over one corpus (its `corpus` says
+    /// which): said beside Tally's own answer, not in its place.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verified: Option<crate::VerifiedAnswer>,
     /// The answer given.

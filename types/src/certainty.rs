@@ -73,13 +73,18 @@ impl Certainty {
     /// sure from 60%: how often answers like it over documents were right)".
     pub fn sentence(&self) -> String {
         format!(
-            "{:.0}% likely right (Tally is sure from {:.0}%; {})",
+            "{:.0}% {LIKELY_RIGHT} {:.0}%; {})",
             100.0 * self.probability.clamp(0.0, 1.0),
             100.0 * self.bound,
             self.measure.describe()
         )
     }
 }
+
+/// The words every probability of being right is said in, after its percentage ("72% likely
+/// right (Tally is sure from 60%; …)"): one scale of doubt on every page (issue 101). A reason
+/// that holds them says the probability already.
+pub const LIKELY_RIGHT: &str = "likely right (Tally is sure from";
 
 #[cfg(test)]
 mod tests {

@@ -174,7 +174,7 @@ pub struct DocumentEntry {
 }
 
 /// What became of one file of an upload.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 pub struct FileOutcome {
     /// The file's name.
@@ -184,6 +184,39 @@ pub struct FileOutcome {
     /// Why it was refused, when it was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refused: Option<String>,
+    /// The pages its documents are on (a PDF's, a scan's); 0 for a file without pages.
+    #[serde(default)]
+    pub pages: usize,
+    /// How sure OCR was of what it read, in percent (the mean over the passages it read);
+    /// absent when no page was read by OCR.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ocr_sure: Option<f64>,
+}
+
+impl FileOutcome {
+    /// What the upload's page says of the file: "read by OCR, 93% sure, 1 page", "read, 3
+    /// pages", "read, 12 documents", or why it was refused.
+    pub fn sentence(&self) -> String {
+        if let Some(why) = &self.refused {
+            return format!("refused — {why}");
+        }
+        let plural = |n: usize, one: &str| {
+            if n == 1 {
+                format!("1 {one}")
+            } else {
+                format!("{n} {one}s")
+            }
+        };
+        let how = match self.ocr_sure {
+            Some(sure) => format!("read by OCR, {sure:.0}% sure"),
+            None => "read".to_string(),
+        };
+        if self.pages > 0 {
+            format!("{how}, {}", plural(self.pages, "page"))
+        } else {
+            format!("{how}, {}", plural(self.documents, "document"))
+        }
+    }
 }
 
 /// The file extensions of the documents Tally reads (the engine's `Format::of_extension` reads

@@ -83,10 +83,10 @@ fn CorpusTable(rows: Vec<CorpusRow>, token: String, form_token: String) -> impl 
                                     {row.indexing.then(|| view! { " " <span class="muted small">"(being indexed)"</span> })}
                                     {row.failed.clone().map(|why| view! { <p class="error small corpus-failed">"Not indexed: " {why}</p> })}
                                 </td>
-                                <td>{number(row.snippets as f64)}</td>
-                                <td>{number(row.sentences as f64)}</td>
-                                <td class="vectors">{vectors_cell(&row)}</td>
-                                <td>
+                                <td data-label="Snippets">{number(row.snippets as f64)}</td>
+                                <td data-label="Sentences">{number(row.sentences as f64)}</td>
+                                <td class="vectors" data-label="Search vectors">{vectors_cell(&row)}</td>
+                                <td class="corpus-delete">
                                     // Asked twice: the delete button is behind "Delete…".
                                     <details class="confirm">
                                         <summary>"Delete…"</summary>
@@ -104,7 +104,7 @@ fn CorpusTable(rows: Vec<CorpusRow>, token: String, form_token: String) -> impl 
             </tbody>
         </table>
         <p class="muted small">
-            "Count and value questions choose a corpus in the settings (Corpus); quantity search uses every corpus's sentences. "
+            "Every kind of question asks the corpus chosen by the question box (\"Ask about\"), or all of them. "
             "Search vectors are computed in the background after a corpus is indexed; until a sentence has one, a search that ranks it encodes it on the way (slower)."
         </p>
     }
@@ -112,9 +112,13 @@ fn CorpusTable(rows: Vec<CorpusRow>, token: String, form_token: String) -> impl 
 
 #[component]
 fn UploadForm(token: String, form_token: String) -> impl IntoView {
+    // The files are sent and read before the job's page comes (scans by OCR, seconds a page):
+    // said while it lasts, so the click is not met by nothing (issue 101).
+    let sending = RwSignal::new(false);
     view! {
         <h2 id="add-documents">"Add documents"</h2>
-        <form method="post" action="/api/admin/corpora" enctype="multipart/form-data" id="upload-form" class="upload-form">
+        <form method="post" action="/api/admin/corpora" enctype="multipart/form-data" id="upload-form" class="upload-form"
+            on:submit=move |_| sending.set(true)>
             // Both before the files: the server reads no file of a form they do not admit.
             <input type="hidden" name="token" value=token/>
             <FormTokenField form_token/>
@@ -125,10 +129,13 @@ fn UploadForm(token: String, form_token: String) -> impl IntoView {
                 <label><input type="radio" name="mode" value=UploadMode::Add.name() checked/>" add these documents to it"</label>
                 <label><input type="radio" name="mode" value=UploadMode::Replace.name()/>" replace its documents with these"</label>
             </fieldset>
-            <button type="submit">"Upload and index"</button>
+            <button type="submit" disabled=move || sending.get()>"Upload and index"</button>
+            <p class="muted" id="upload-sending" role="status">
+                {move || sending.get().then_some("Sending and reading the files… A scan or photo is read by OCR, a few seconds a page; the job's page follows.")}
+            </p>
         </form>
         <p class="muted small">
-            "Plain text (paragraphs separated by blank lines), Markdown, HTML (its title names the source), CSV (the first row names the columns), JSONL (one {\"text\", \"title\", \"id\"} object per line), PDF (its text layer; scanned pages are refused), Word (.docx), PowerPoint (.pptx), Excel (.xlsx, .xls) and OpenDocument (.ods) spreadsheets (each sheet a table; formulas as their saved values), e-mail (.eml, with its text attachments) and EPUB, up to 64 MiB at once. The evidence names the page, sheet and row, or slide. Each document is split into paragraph snippets for count questions and into sentences with their quantities. A document the corpus holds already (the same text) is not added again. Every server behind the same database indexes the corpus."
+            "Plain text (paragraphs separated by blank lines), Markdown, HTML (its title names the source), CSV (the first row names the columns), JSONL (one {\"text\", \"title\", \"id\"} object per line), PDF (its text layer; scanned pages are read by OCR), scans and photos of pages (PNG, JPEG, TIFF; read by OCR, each line's evidence saying how sure it was), Word (.docx), PowerPoint (.pptx), Excel (.xlsx, .xls) and OpenDocument (.ods) spreadsheets (each sheet a table; formulas as their saved values), e-mail (.eml, with its text attachments) and EPUB, up to 64 MiB at once. The evidence names the page, sheet and row, or slide. Each document is split into paragraph snippets for count questions and into sentences with their quantities. A document the corpus holds already (the same text) is not added again. Every server behind the same database indexes the corpus."
         </p>
     }
 }
@@ -248,9 +255,13 @@ fn JobView(initial: IngestJob) -> impl IntoView {
             view! {
                 <p id="job-corpus">{format!("Corpus {} · {}", j.corpus, j.files.join(", "))}</p>
                 <FileOutcomes files/>
-                <progress id="ingest-progress" max=p.bytes.max(1).to_string() value=p.bytes_done.to_string()></progress>
+                // A job with nothing new to index (every document held already) is full when done.
+                <progress id="ingest-progress" max=p.bytes.max(1).to_string()
+                    value=if j.state == JobState::Done { p.bytes.max(1) } else { p.bytes_done }.to_string()></progress>
                 <p id="job-state" data-state=state>
-                    {format!(
+                    {if j.state == JobState::Done && p.documents == 0 {
+                        "Done: nothing new to index, every document was in the corpus already.".to_string()
+                    } else { format!(
                         "{}: {} of {}, {}, {} with {}, {:.1} s",
                         match j.state {
                             JobState::Running => "Indexing",
@@ -264,7 +275,7 @@ fn JobView(initial: IngestJob) -> impl IntoView {
                         counted(p.sentences, "sentence"),
                         counted(p.quantities, "quantity"),
                         p.seconds
-                    )}
+                    )}}
                 </p>
                 {(j.mode == UploadMode::Replace).then(|| view! { <p id="job-mode">"It replaces what the corpus held."</p> })}
                 {(j.duplicates > 0).then(|| view! {
@@ -297,7 +308,7 @@ fn FileOutcomes(files: Vec<FileOutcome>) -> impl IntoView {
                         .into_any(),
                         None => view! {
                             <li class="file-read" data-file=f.file.clone()>
-                                <strong>{f.file.clone()}</strong> {format!(": read, {}", counted(f.documents, "document"))}
+                                <strong>{f.file.clone()}</strong> {format!(": {}", f.sentence())}
                             </li>
                         }
                         .into_any(),

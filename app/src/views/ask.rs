@@ -12,9 +12,9 @@ use tally_types::count::{Stage, StageTiming};
 use tally_types::{Answer, AnswerBody, Choice, Mode, SnippetSource, SortOrder, StoredAnswer};
 
 use crate::model::{
-    Answered, Ask, Settings, ALL_CORPORA, MAX_QUESTION_CHARS, MODES, RANKERS, SORTS,
+    Answered, Ask, Settings, ALL_CORPORA, GONE_CORPUS, MAX_QUESTION_CHARS, MODES, RANKERS, SORTS,
 };
-use crate::views::count::{CountAnswerView, VerifiedView};
+use crate::views::count::{CountAnswerView, VerifiedElsewhere, VerifiedView};
 use crate::views::feedback::{error_text, FeedbackTarget};
 use crate::views::search::SearchAnswerView;
 use crate::views::value::ValueAnswerView;
@@ -89,7 +89,7 @@ pub fn AskPage() -> impl IntoView {
                 <p class="own-documents" id="own-documents">
                     "Tally answers from your own documents too (PDF, Word, PowerPoint, Excel, OpenDocument, e-mail, EPUB, HTML, Markdown, CSV, scans): "
                     <a href="/admin" id="upload-invite">"upload them on the corpus pages"</a>
-                    " (an operator's sign-in), then choose their corpus in the settings."
+                    " (an operator's sign-in), then choose their corpus by the question box."
                 </p>
             </Show>
             // The answer page's heading: the question (the box shows it too).
@@ -123,18 +123,28 @@ pub fn AskPage() -> impl IntoView {
 }
 
 /// The corpus being asked, when one is chosen (after "Ask about these documents"), with the
-/// way back to every corpus: above the answer and on the home page, not only in the settings.
+/// way back to every corpus: above the answer and on the home page, not only by the question
+/// box. A corpus no longer held (deleted since, or never on this server) is said to be gone,
+/// here and when the server forgot the one asked last ([`GONE_CORPUS`]).
 #[component]
 fn CorpusBanner(ask: Signal<Ask>) -> impl IntoView {
+    let query = use_query_map();
+    let options = Resource::new(|| (), |_| question_box_options());
     move || {
         let ask = ask.get();
         let Some(corpus) = ask.settings.count.corpus.clone() else {
             // The home page says what it will ask (an answer says its scope itself).
+            let gone = query.read().get(GONE_CORPUS);
             return ask.q.trim().is_empty().then(|| {
+                let sentence = match gone {
+                    Some(gone) => format!(
+                        "The corpus “{gone}” you asked last is no longer here (it was deleted), so Tally asks all corpora. Choose another by the question box."
+                    ),
+                    None => "Asking all corpora. Choose one by the question box to ask only its documents."
+                        .to_string(),
+                };
                 view! {
-                    <p class="corpus-banner" id="corpus-banner" data-corpus=ALL_CORPORA>
-                        "Asking all corpora. Choose one in the settings to ask only its documents."
-                    </p>
+                    <p class="corpus-banner" id="corpus-banner" data-corpus=ALL_CORPORA>{sentence}</p>
                 }
                 .into_any()
             });
@@ -147,13 +157,40 @@ fn CorpusBanner(ask: Signal<Ask>) -> impl IntoView {
         } else {
             format!("{}&corpus={ALL_CORPORA}", everywhere.url())
         };
-        let name = corpus.clone();
+        let held = {
+            let (corpus, href) = (corpus.clone(), href.clone());
+            move |held: bool| {
+                let what = if held {
+                    view! { "Asking about the documents of " <strong>{corpus.clone()}</strong> ". " }
+                        .into_any()
+                } else {
+                    view! {
+                        "There is no corpus " <strong>{corpus.clone()}</strong>
+                        " here: it was deleted, or never uploaded to this server. "
+                    }
+                    .into_any()
+                };
+                view! {
+                    <p class="corpus-banner" id="corpus-banner" data-corpus=corpus.clone() data-held=held.to_string()>
+                        {what}
+                        <a href=href.clone() id="all-corpora" rel="external">"Ask all corpora instead"</a>
+                    </p>
+                }
+            }
+        };
+        let shown = held.clone();
         Some(
             view! {
-                <p class="corpus-banner" id="corpus-banner" data-corpus=corpus>
-                    "Asking about the documents of " <strong>{name}</strong> ". "
-                    <a href=href id="all-corpora" rel="external">"Ask all corpora instead"</a>
-                </p>
+                <Suspense fallback=move || held(true)>
+                    {move || {
+                        let (corpus, shown) = (corpus.clone(), shown.clone());
+                        Suspend::new(async move {
+                            // Unknown while the server loads its corpora: taken as held.
+                            let listed = options.await.map(|o| o.corpora).unwrap_or_default();
+                            shown(listed.is_empty() || listed.contains(&corpus))
+                        })
+                    }}
+                </Suspense>
             }
             .into_any(),
         )
@@ -226,10 +263,12 @@ fn select_named(name: &'static str, options: Vec<&'static str>, chosen: &str) ->
     }
 }
 
-/// The count settings' controls, one per [`COUNT_SETTINGS`] entry, showing `count`.
+/// The count settings' controls, one per [`COUNT_SETTINGS`] entry, showing `count`; the corpus
+/// is chosen by the question box instead ([`QuestionBox`]), where a person with files looks.
 fn count_controls(count: &CountSettings) -> impl IntoView {
     COUNT_SETTINGS
         .iter()
+        .filter(|setting| !matches!(setting.control, Control::Corpus))
         .map(|setting| {
             let value = (setting.write)(count);
             let control = match setting.control {
@@ -241,7 +280,8 @@ fn count_controls(count: &CountSettings) -> impl IntoView {
                 Control::Choice { offered, .. } => {
                     select_named(setting.name, offered(), &value).into_any()
                 }
-                Control::Corpus => view! { <CorpusSelect chosen=value/> }.into_any(),
+                // Filtered out above: the question box offers it.
+                Control::Corpus => ().into_any(),
             };
             view! { <label>{format!("{} ", setting.label)} {control}</label> }
         })
@@ -288,6 +328,10 @@ fn QuestionBox(ask: Signal<Ask>) -> impl IntoView {
                     prop:value=move || ask.get().q
                 />
                 <button type="submit">"Ask"</button>
+            </div>
+            <div class="corpus-choice">
+                <label for="setting-corpus">"Ask about "</label>
+                <CorpusSelect chosen=settings.count.corpus.clone().unwrap_or_else(|| ALL_CORPORA.into())/>
             </div>
             <fieldset class="modes">
                 <legend class="visually-hidden">"Kind of question"</legend>
@@ -348,7 +392,12 @@ fn CorpusSelect(chosen: String) -> impl IntoView {
                     .into_iter()
                     .map(|name| {
                         let selected = name == chosen;
-                        view! { <option value=name.clone() selected=selected>{name.clone()}</option> }
+                        let label = if name == ALL_CORPORA {
+                            "all corpora".to_string()
+                        } else {
+                            name.clone()
+                        };
+                        view! { <option value=name.clone() selected=selected>{label}</option> }
                     })
                     .collect_view()}
             </select>
@@ -464,6 +513,21 @@ fn AnswerView(answered: Answered) -> impl IntoView {
                 ..
             },
     } = answered;
+    // A verified answer over the corpus asked answers first; one over another corpus (asked over
+    // all corpora) is said beside Tally's own answer.
+    let asked_corpus = ask
+        .settings
+        .count
+        .corpus
+        .clone()
+        .unwrap_or_else(|| ALL_CORPORA.to_string());
+    let (verified_here, verified_elsewhere) = match verified {
+        Some(v) if v.corpus == asked_corpus => (Some(v), None),
+        other => (None, other),
+    };
+    let corrected = verified_here
+        .as_ref()
+        .is_some_and(|v| v.tally_count != Some(v.count));
     let target = answer_id.map(|answer_id| FeedbackTarget {
         answer_id,
         key: feedback_key,
@@ -503,12 +567,22 @@ fn AnswerView(answered: Answered) -> impl IntoView {
                 {how} <span class="muted small">" Not right?"{other_modes}</span>
             </p>
             {not_stored.map(|why| view! { <p class="notice" role="status">{format!("This answer was not saved, so feedback is off: {why}")}</p> })}
-            {verified.map(|verified| view! { <VerifiedView verified/> })}
-            {match body {
-                AnswerBody::Count(view) => view! { <CountAnswerView view=*view target/> }.into_any(),
-                AnswerBody::Value(view) => view! { <ValueAnswerView view=*view target unit/> }.into_any(),
-                AnswerBody::Search(view) => view! { <SearchAnswerView view=*view ask=ask.clone() kind target/> }.into_any(),
-            }}
+            {verified_elsewhere.map(|verified| {
+                let mut there = ask.clone();
+                there.settings.count.corpus = Some(verified.corpus.clone());
+                view! { <VerifiedElsewhere verified there=there.url()/> }
+            })}
+            {verified_here.map(|verified| view! { <VerifiedView verified/> })}
+            <div class=if corrected { "own-answer corrected" } else { "own-answer" } id="own-answer">
+                {corrected.then(|| view! {
+                    <h2 class="corrected-label" id="corrected-label">"Tally's own answer, corrected by the reviewer above"</h2>
+                })}
+                {match body {
+                    AnswerBody::Count(view) => view! { <CountAnswerView view=*view target/> }.into_any(),
+                    AnswerBody::Value(view) => view! { <ValueAnswerView view=*view target unit/> }.into_any(),
+                    AnswerBody::Search(view) => view! { <SearchAnswerView view=*view ask=ask.clone() kind target/> }.into_any(),
+                }}
+            </div>
             <p class="muted small share">"Share this answer: " <a href=share id="share-link">{share}</a></p>
         </div>
     }

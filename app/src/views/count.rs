@@ -10,7 +10,7 @@ use tally_types::{CnpGroup, FeedbackPart, Verdict};
 use crate::format::count_or_value;
 use crate::format::{counted, duration_ms, likely, number, percent, Mark};
 use crate::model::{Ask, Settings};
-use crate::views::doubt::{certainty_line, without_headline};
+use crate::views::doubt::{certainty_line, unsure_line, without_headline};
 use crate::views::feedback::{answer_feedback, Extra, FeedbackForm, FeedbackTarget, JudgedAnswer};
 use crate::views::marked_text;
 use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
@@ -124,7 +124,7 @@ pub fn WhatToTry() -> impl IntoView {
             <p>"What to try:"</p>
             <ul>
                 <li>"Name what is counted or measured and of what: “how many moons does Mars have”, “how tall is the Eiffel Tower”."</li>
-                <li>"Choose another corpus in the settings, or add your own documents on the corpus pages."</li>
+                <li>"Choose another corpus by the question box (\"Ask about\"), or add your own documents on the corpus pages."</li>
                 <Suspense fallback=|| ()>{web}</Suspense>
             </ul>
         </div>
@@ -354,6 +354,32 @@ pub fn VerifiedView(
     }
 }
 
+/// A reviewer's answer over one corpus, said when the question is asked over all corpora: the
+/// verified value with a link to ask over that corpus. Tally's own answer stays the answer here
+/// (the documents of other corpora may answer otherwise), but a correction is never silent.
+#[component]
+pub fn VerifiedElsewhere(
+    /// The answer accepted over `verified.corpus`.
+    verified: tally_types::VerifiedAnswer,
+    /// The same question asked over that corpus.
+    there: String,
+) -> impl IntoView {
+    let shown = count_or_value(verified.count, verified.unit.as_ref());
+    let how = match verified.tally_count {
+        Some(own) if own == verified.count => "confirming Tally's own answer there",
+        Some(_) => "correcting Tally's answer there",
+        None => "where Tally gave no answer",
+    };
+    view! {
+        <p class="notice verified-elsewhere" id="verified-elsewhere" role="note">
+            "A reviewer verified " <strong>{shown}</strong>
+            {format!(" for this question asked over the documents of “{}”, {how} (", verified.corpus)}
+            <a href=there id="verified-elsewhere-link">"ask there"</a>
+            "). Over all corpora, Tally's own answer follows."
+        </p>
+    }
+}
+
 /// The answer's first lines: the count with the phrase that states it best, or why there is none.
 /// `abstention`: why there is no count, after the headline.
 fn count_headline(
@@ -387,7 +413,7 @@ fn count_headline(
         None if abstention.is_some() && certainty.is_some_and(|c| c.reading.is_some()) => view! {
             <p class="count-value none not-sure" id="count-value" data-not-sure="true">"Not sure"</p>
             <p class="count-meta" id="abstention">{abstention.map(str::to_string)}</p>
-            {certainty_line(certainty, false)}
+            {unsure_line(certainty, abstention)}
             <p class="count-rep">
                 {cnp_rep.as_ref().map(|rep| {
                     view! {

@@ -26,6 +26,15 @@ pub fn certainty_line(certainty: Option<Certainty>, given_as_sure: bool) -> Opti
     )
 }
 
+/// The probability line of an answer not given as sure, unless its reason says the
+/// probability already (in the same words: one scale of doubt, said once).
+pub fn unsure_line(certainty: Option<Certainty>, reason: Option<&str>) -> Option<AnyView> {
+    if reason.is_some_and(|r| r.contains(tally_types::certainty::LIKELY_RIGHT)) {
+        return None;
+    }
+    certainty_line(certainty, false)
+}
+
 /// A declined answer's sentence without the headline ("No reliable answer in this corpus: the
 /// closest reading gives 4, …" → "The closest reading gives 4, …").
 pub fn without_headline(sentence: &str) -> String {
@@ -47,9 +56,9 @@ mod tests {
     fn the_headline_is_said_once() {
         assert_eq!(
             without_headline(
-                "No reliable answer in this corpus: the closest reading gives 4, but answers like it are right only 41% of the time."
+                "No reliable answer in this corpus: the closest reading gives 4, 41% likely right (Tally is sure from 60%)."
             ),
-            "The closest reading gives 4, but answers like it are right only 41% of the time."
+            "The closest reading gives 4, 41% likely right (Tally is sure from 60%)."
         );
         assert_eq!(without_headline("none of the rows"), "None of the rows");
     }

@@ -57,8 +57,12 @@ pub fn FeedbackForm(
     let outcome = move || {
         action.value().get().map(|result| match result {
             Ok(saved) if saved.created => {
-                view! { <span class="fb-ok" role="status">{format!("Saved (#{})", saved.id)}</span> }
-                    .into_any()
+                view! {
+                    <span class="fb-ok" role="status">
+                        {format!("Saved (#{}). Thank you: a reviewer reads each correction before it changes the answer.", saved.id)}
+                    </span>
+                }
+                .into_any()
             }
             Ok(saved) => view! {
                 <span class="fb-ok" role="status">{format!("Already saved (#{})", saved.id)}</span>

@@ -61,7 +61,8 @@ pub fn AdminNav() -> impl IntoView {
 }
 
 /// The admin token, posted once: the server keeps a login cookie, so no URL carries the token.
-/// Logged in, the form is a button to log out instead. Either goes back to `next`.
+/// Logged in, nothing: the header's button logs out (issue 101: admin pages showed two). A
+/// login goes back to `next`.
 #[component]
 pub fn LoginForm(
     /// Where to go back to after logging in or out.
@@ -73,7 +74,7 @@ pub fn LoginForm(
         <Suspense fallback=|| ()>
             {move || Suspend::new(async move {
                 if logged_in.await {
-                    view! { <LogoutButton next/> }.into_any()
+                    ().into_any()
                 } else {
                     view! {
                         <form method="post" action="/admin/login" class="token-form" id="login-form">

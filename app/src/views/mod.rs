@@ -1,6 +1,7 @@
 //! The app's views, one concept per module.
 
 pub mod admin;
+pub mod api;
 pub mod ask;
 pub mod count;
 pub mod doubt;

@@ -8,7 +8,7 @@
 use leptos::prelude::*;
 use tally_types::{FeedbackPart, Verdict};
 
-use crate::format::{feet_and_inches, measured, money, percent, plural, Mark};
+use crate::format::{counted, feet_and_inches, measured, money, percent, plural, Mark};
 use crate::views::feedback::{answer_feedback, FeedbackForm, FeedbackTarget, JudgedAnswer};
 use crate::views::marked_text;
 use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
@@ -42,6 +42,12 @@ fn observation_ref(o: &ValueObservation) -> String {
 /// 10 feet in feet and inches ("6 ft 7 in").
 fn in_unit(value: f64, choice: Option<&UnitChoice>, own: Option<&str>) -> String {
     written(choice.map_or(value, |c| c.convert(value)), choice, own)
+}
+
+/// `value` of `answer` in the answer's own unit, written as its page writes it ("£38", "330 m"):
+/// what one-line summaries (the history) say.
+pub fn in_own_unit(answer: &ValueAnswer, value: f64) -> String {
+    in_unit(value, answer.units.first(), answer.unit.as_deref())
 }
 
 /// A value already in the chosen unit, written as [`in_unit`] writes it.
@@ -147,8 +153,13 @@ pub fn ValueAnswerView(
     };
     let asked = asked_for(&question);
     let sure = value.is_some() && not_sure.is_none();
+    let not_sure_reason = not_sure.clone();
     let headline = value_headline(value, not_sure, representative, show);
-    let certainty = crate::views::doubt::certainty_line(certainty, sure);
+    let certainty = if sure {
+        crate::views::doubt::certainty_line(certainty, true)
+    } else {
+        crate::views::doubt::unsure_line(certainty, not_sure_reason.as_deref())
+    };
     let switch = units
         .with_value(|all| all.len() > 1)
         .then(|| view! { <UnitSwitch units chosen unit/> });
@@ -169,11 +180,22 @@ pub fn ValueAnswerView(
         .iter()
         .filter(|o| o.group == ObservationGroup::Agrees)
         .count();
+    // Counted as the answer's support counts them (issue 101: the page said "1 of 10" beside
+    // the reason's "1 of 5"): the observations not set apart.
+    let weighed = observations
+        .iter()
+        .filter(|o| o.group != ObservationGroup::Apart)
+        .count();
+    let apart = observations.len() - weighed;
     let meta = value.map(|_| {
-        format!(
-            "{agreeing} of {} observations agree (within 10%)",
-            observations.len()
-        )
+        let mut meta = format!("{agreeing} of {weighed} observations agree (within 10%)");
+        if apart > 0 {
+            meta.push_str(&format!(
+                "; {} set apart (another kind of unit or another year)",
+                counted(apart, "other")
+            ));
+        }
+        meta
     });
     let plotted = observations.clone();
     let grouped = observations.clone();
@@ -196,7 +218,7 @@ pub fn ValueAnswerView(
                 view! { <crate::views::count::WhatToTry/> }.into_any()
             } else {
                 view! {
-                    <ValuePlot observations=plotted answer=value show shown_in tick_label/>
+                    <ValuePlot observations=plotted answer=value sure show shown_in tick_label/>
                     <Groups observations=grouped/>
                     <Evidence observations target/>
                 }
@@ -258,6 +280,8 @@ fn UnitSwitch(
 fn ValuePlot(
     observations: Vec<ValueObservation>,
     answer: Option<f64>,
+    /// Whether the answer is given; a "Not sure" one is drawn as the closest reading.
+    sure: bool,
     /// A value in the answer's unit, written in the chosen one.
     show: impl Fn(f64) -> String + Copy + Send + Sync + 'static,
     /// The chosen unit's `(scale, offset)` from the answer's, and a value in it, written.
@@ -318,7 +342,7 @@ fn ValuePlot(
         let x = axis.x(a);
         view! {
             <line x1=format!("{x:.1}") x2=format!("{x:.1}") y1="12" y2="118" class="plot-prediction"/>
-            <text x=format!("{x:.1}") y="10" text-anchor=crate::views::plot::label_anchor(x) class="plot-label plot-answer" id="plot-answer">{move || format!("answer {}", show(a))}</text>
+            <text x=format!("{x:.1}") y="10" text-anchor=crate::views::plot::label_anchor(x) class="plot-label plot-answer" id="plot-answer">{move || format!("{} {}", if sure { "answer" } else { "closest reading" }, show(a))}</text>
         }
     });
     view! {

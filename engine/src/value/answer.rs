@@ -374,13 +374,13 @@ pub fn answer_in_corpus(
         not_sure: None,
         certainty: None,
     };
-    answer.not_sure = not_sure(&answer);
     answer.certainty = answer.support().map(|probability| Certainty {
         probability,
         bound: SURE_FROM,
         measure: CertaintyMeasure::Agreement,
         reading: Some(value),
     });
+    answer.not_sure = not_sure(&answer);
     Ok(answer)
 }
 
@@ -403,12 +403,11 @@ fn not_sure(answer: &ValueAnswer) -> Option<String> {
         .iter()
         .filter(|o| o.group != ObservationGroup::Apart)
         .count();
+    let certainty = answer.certainty?;
     (support < SURE_FROM).then(|| {
         format!(
-            "only {agreeing} of {weighed} observations agree with it ({:.0}% of their weight; \
-             Tally is sure from {:.0}%)",
-            support * 100.0,
-            SURE_FROM * 100.0
+            "only {agreeing} of {weighed} observations agree with it: it is {}",
+            certainty.sentence()
         )
     })
 }

@@ -24,12 +24,13 @@ pub fn summary_of(answer: &AnswerBody) -> String {
                 None => "no count found".into(),
             },
         },
+        // Written as the value's page writes it ("£38", "330 m"; issue 101).
         AnswerBody::Value(a) => {
-            let unit = a.unit.as_deref().unwrap_or_default();
+            let shown = |value: f64| tally_app::views::value::in_own_unit(a, value);
             match (a.value, &a.not_sure, &a.representative) {
-                (Some(value), Some(_), _) => closest(value, unit),
-                (Some(value), None, Some(rep)) => format!("{} (“{rep}”)", with_unit(value, unit)),
-                (Some(value), None, None) => with_unit(value, unit),
+                (Some(value), Some(_), _) => format!("not sure (closest: {})", shown(value)),
+                (Some(value), None, Some(rep)) => format!("{} (“{rep}”)", shown(value)),
+                (Some(value), None, None) => shown(value),
                 (None, _, _) => "no value found".into(),
             }
         }

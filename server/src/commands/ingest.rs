@@ -278,7 +278,7 @@ fn store_documents(
                 let outcomes = vec![tally_types::documents::FileOutcome {
                     file: file.display().to_string(),
                     documents: documents.len(),
-                    refused: None,
+                    ..Default::default()
                 }];
                 let job = corpora::store_upload(
                     &db,

@@ -71,6 +71,7 @@ pub(crate) fn router(state: AppState, body_timeout: Duration) -> Router {
         state: state.clone(),
     }));
     let routes = generate_route_list(App);
+    let preferences_state = state.clone();
     let app = Router::new()
         .merge(api)
         .route("/study/export", get(api::study_export))
@@ -106,7 +107,10 @@ pub(crate) fn router(state: AppState, body_timeout: Duration) -> Router {
             refuse_bad_server_function_arguments,
         ))
         .layer(axum::middleware::from_fn(limit_server_function_bodies))
-        .layer(axum::middleware::from_fn(preferences::restore_settings))
+        .layer(axum::middleware::from_fn_with_state(
+            preferences_state,
+            preferences::restore_settings,
+        ))
         .layer(axum::middleware::from_fn(preferences::ensure_visitor))
         .layer(axum::middleware::from_fn(login::hold_back_wrong_tokens))
         .layer(axum::middleware::from_fn(

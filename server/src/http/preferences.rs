@@ -3,17 +3,18 @@
 //! with non-default settings; the home page starts from them), and the anonymous visitor id that
 //! keeps each visitor's history their own.
 
-use axum::extract::{Form, Request};
+use axum::extract::{Form, Request, State};
 use axum::http::header::{HOST, LOCATION, REFERER, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use tally_app::backend::cookie_value;
-use tally_app::model::{SETTINGS_COOKIE, THEME_COOKIE, VISITOR_COOKIE};
-use tally_types::request::{Ask, Settings};
+use tally_app::model::{GONE_CORPUS, SETTINGS_COOKIE, THEME_COOKIE, VISITOR_COOKIE};
+use tally_types::request::{encode, Ask, Settings};
 
 use crate::error::ApiError;
+use crate::state::AppState;
 
 /// Cookies live a year.
 const MAX_AGE: &str = "31536000";
@@ -45,15 +46,42 @@ pub(crate) async fn set_theme(
 }
 
 /// On a bare `GET /`, continues from the remembered settings (`/?snippets=…`), so the URL shows
-/// them; `GET /?reset-settings` forgets them.
-pub(crate) async fn restore_settings(request: Request, next: Next) -> Response {
+/// them; `GET /?reset-settings` forgets them. A remembered corpus that is no longer held (it
+/// was deleted) is forgotten, and the home page is told which it was ([`GONE_CORPUS`]), so that
+/// it says so instead of asking a corpus that answers nothing.
+pub(crate) async fn restore_settings(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
     if request.method() != Method::GET || request.uri().path() != "/" {
         return next.run(request).await;
     }
     match request.uri().query() {
         None | Some("") => {
-            if let Some(query) = saved_settings(request.headers()) {
-                return redirect(&format!("/?{query}"), None);
+            if let Some(mut settings) = saved_settings(request.headers()) {
+                let held = state.answerer.corpora();
+                // While the engines load no corpus is listed: nothing is forgotten then.
+                let gone = settings
+                    .count
+                    .corpus
+                    .take_if(|corpus| !held.is_empty() && !held.contains(corpus));
+                let query = settings.changed_query();
+                return match gone {
+                    None => redirect(&format!("/?{query}"), None),
+                    Some(gone) => {
+                        let told = format!("{GONE_CORPUS}={}", encode(&gone));
+                        let location = if query.is_empty() {
+                            format!("/?{told}")
+                        } else {
+                            format!("/?{query}&{told}")
+                        };
+                        let cookie = settings_cookie(&settings)
+                            .and_then(|c| c.to_str().ok().map(str::to_string))
+                            .unwrap_or_else(forgotten_settings);
+                        redirect(&location, Some(cookie))
+                    }
+                };
             }
         }
         Some("reset-settings") => {
@@ -147,12 +175,10 @@ fn parse_ask(query: &str) -> Option<Ask> {
     problems.is_empty().then_some(ask)
 }
 
-/// The remembered settings query, if it is still valid and not all defaults.
-fn saved_settings(headers: &HeaderMap) -> Option<String> {
-    let query = parse_ask(&cookie_value(headers, SETTINGS_COOKIE)?)?
-        .settings
-        .changed_query();
-    (!query.is_empty()).then_some(query)
+/// The remembered settings, if they are still valid and not all defaults.
+fn saved_settings(headers: &HeaderMap) -> Option<Settings> {
+    let settings = parse_ask(&cookie_value(headers, SETTINGS_COOKIE)?)?.settings;
+    (!settings.changed_query().is_empty()).then_some(settings)
 }
 
 /// The page the request came from, when it is this site's; the home page otherwise.
@@ -204,7 +230,7 @@ mod tests {
         )]);
         // θ 0.3 is the default, so it is dropped.
         assert_eq!(
-            saved_settings(&h).as_deref(),
+            saved_settings(&h).map(|s| s.changed_query()).as_deref(),
             Some("snippets=20&strategy=most-frequent")
         );
         assert_eq!(

@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 use tally_documents::corpus::budget::{OcrAllowance, ReadBudget, ReadRefused};
 use tally_documents::corpus::documents::{self, DocumentsError};
 use tally_documents::corpus::indexing;
+use tally_documents::corpus::structure::{how_read, HowRead};
 use tally_documents::corpus::Format;
 use tally_documents::sentence_store::index::Document;
 use tally_types::documents::{CorpusRow, FileOutcome, IngestJob, UploadMode};
@@ -137,11 +138,11 @@ fn read_uploads(
         if let Some(first) = read_before.get(&digest) {
             outcomes.push(FileOutcome {
                 file: upload.file_name.clone(),
-                documents: 0,
                 refused: Some(format!(
                     "{} is the same file as {first}, which is read once",
                     upload.file_name
                 )),
+                ..FileOutcome::default()
             });
             continue;
         }
@@ -161,10 +162,14 @@ fn read_uploads(
             Err(IngestError::BadRequest(why)) => (Vec::new(), Some(why)),
             Err(other) => return Err(other),
         };
+        let read: Vec<HowRead> = documents.iter().map(|d| how_read(&d.text)).collect();
+        let sure: Vec<f64> = read.iter().filter_map(|r| r.ocr_sure).collect();
         outcomes.push(FileOutcome {
             file: upload.file_name.clone(),
             documents: documents.len(),
             refused,
+            pages: read.iter().map(|r| r.pages).sum(),
+            ocr_sure: (!sure.is_empty()).then(|| sure.iter().sum::<f64>() / sure.len() as f64),
         });
         all.extend(documents);
     }

@@ -14,22 +14,6 @@ pub enum SupportMeasure {
     Model,
 }
 
-impl SupportMeasure {
-    /// The support in words ("… a 12% chance of stating the answer").
-    pub fn describe(self, support: f64) -> String {
-        match self {
-            Self::BestConfidence => format!(
-                "the most likely count phrase has a {:.0}% chance of stating the answer",
-                100.0 * support
-            ),
-            Self::Model => format!(
-                "the evidence gives its best count a {:.0}% chance of being right",
-                100.0 * support
-            ),
-        }
-    }
-}
-
 /// Why no count is given.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -86,9 +70,14 @@ impl Abstention {
                 abstain_below,
                 closest,
             } => format!(
-                "{} (Tally answers from {:.0}%). The closest evidence points to {closest}.",
-                measure.describe(*support),
-                100.0 * abstain_below
+                "its best count is {}. The closest evidence points to {closest}.",
+                crate::Certainty {
+                    probability: *support,
+                    bound: *abstain_below,
+                    measure: (*measure).into(),
+                    reading: Some(*closest),
+                }
+                .sentence()
             ),
             Abstention::NothingAbout { passages, subject } => format!(
                 "none of the {passages} passages it found is about {subject} (each names too little of it), so none of their counts is taken."
@@ -136,7 +125,7 @@ mod tests {
         };
         assert_eq!(
             weak.sentence(),
-            "No reliable answer in this corpus: the evidence gives its best count a 12% chance of being right (Tally answers from 15%). The closest evidence points to 7."
+            "No reliable answer in this corpus: its best count is 12% likely right (Tally is sure from 15%; the answer-support model's estimate). The closest evidence points to 7."
         );
         let json = serde_json::to_value(&weak).unwrap();
         assert_eq!(json["reason"], "weak-support");

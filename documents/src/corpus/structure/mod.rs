@@ -33,8 +33,8 @@ pub mod tasks;
 
 pub use grid::HEADER_PATH_SEPARATOR;
 pub use passages::{
-    passages, passages_of, sentences_in_context, without_place, write_passages, Passage,
-    CONTEXT_MARK, CONTEXT_SEPARATOR, PLACE_SEPARATOR, RECORD_MARK,
+    how_read, passages, passages_of, sentences_in_context, without_place, write_passages, HowRead,
+    Passage, CONTEXT_MARK, CONTEXT_SEPARATOR, PLACE_SEPARATOR, RECORD_MARK,
 };
 pub use scanned::{READ_BY_OCR, UNSURE_NUMBERS};
 

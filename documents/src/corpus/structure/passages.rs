@@ -12,6 +12,7 @@
 
 use std::sync::Arc;
 
+use super::scanned::READ_BY_OCR;
 use super::{Block, Outline, Record};
 use crate::corpus::budget::bounded_context_part;
 use crate::sentence_store::split::split_sentences;
@@ -157,6 +158,45 @@ pub fn write_passages(passages: &[Passage]) -> String {
     out
 }
 
+/// How a stored document was read, from its passages' places: the pages they are on, and how
+/// sure OCR was where it read them (issue 101: the upload's line for a file says "read by OCR,
+/// 93% sure, 1 page").
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct HowRead {
+    /// The pages the passages are on ("page 2"); 0 for a file without pages.
+    pub pages: usize,
+    /// The mean of OCR's confidence over the passages it read, in percent; `None` when no
+    /// passage was read by OCR.
+    pub ocr_sure: Option<f64>,
+}
+
+/// How the stored document `text` was read (see [`HowRead`]).
+pub fn how_read(text: &str) -> HowRead {
+    let mut pages = std::collections::BTreeSet::new();
+    let mut sure: Vec<f64> = Vec::new();
+    for passage in passages_of(text, "") {
+        let Some((_, place)) = passage.context.rsplit_once(PLACE_SEPARATOR) else {
+            continue;
+        };
+        let page = place
+            .split(", ")
+            .next()
+            .and_then(|first| first.strip_prefix("page "))
+            .and_then(|n| n.parse::<usize>().ok());
+        pages.extend(page);
+        // "…, read by OCR, 96% sure"
+        let ocr = place
+            .split_once(READ_BY_OCR)
+            .and_then(|(_, rest)| rest.trim_start_matches(", ").split_once("% sure"))
+            .and_then(|(n, _)| n.parse::<f64>().ok());
+        sure.extend(ocr);
+    }
+    HowRead {
+        pages: pages.len(),
+        ocr_sure: (!sure.is_empty()).then(|| sure.iter().sum::<f64>() / sure.len() as f64),
+    }
+}
+
 /// The passages of a stored text: its paragraphs (lines joined by single spaces), each with the
 /// context line above it, or `untitled` before the first, and the record line above it, if any.
 pub fn passages_of(text: &str, untitled: &str) -> Vec<Passage> {
@@ -244,6 +284,47 @@ pub fn sentences_in_context(passage: &Passage) -> Vec<(String, String)> {
 mod tests {
     use super::*;
     use crate::corpus::structure::lines;
+
+    #[test]
+    fn how_a_document_was_read_comes_from_its_places() {
+        let passage = |context: &str, text: &str| Passage {
+            text: text.into(),
+            context: context.into(),
+            record: None,
+        };
+        let scan = write_passages(&[
+            passage(
+                "Village Shop · page 1, read by OCR, 96% sure",
+                "Volunteers: 23",
+            ),
+            passage(
+                "Village Shop › Cold room · page 1, read by OCR, 90% sure; unsure: 4,300",
+                "It cost £4,300.",
+            ),
+            passage(
+                "Village Shop · page 2, read by OCR, 93% sure",
+                "Opened 2011.",
+            ),
+        ]);
+        assert_eq!(
+            how_read(&scan),
+            HowRead {
+                pages: 2,
+                ocr_sure: Some(93.0)
+            }
+        );
+        // A text layer's pages say no OCR; a sheet has no pages.
+        let pdf = write_passages(&[passage("Report · page 3", "Total: 4")]);
+        assert_eq!(
+            how_read(&pdf),
+            HowRead {
+                pages: 1,
+                ocr_sure: None
+            }
+        );
+        let sheet = write_passages(&[passage("Fees · sheet 'Fees', row 2", "Adult: 320")]);
+        assert_eq!(how_read(&sheet), HowRead::default());
+    }
 
     #[test]
     fn rows_lists_records_and_context_written_and_read_back() {

@@ -5,6 +5,7 @@
 //! the count settings' parameters from `COUNT_SETTINGS`, the table every entry point reads them
 //! with. Nothing is written by hand twice, so none of it can drift from what the server does.
 
+mod operations;
 mod parameters;
 mod responses;
 
@@ -20,6 +21,7 @@ use tally_types::documents::UploadMode;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
+pub(crate) use operations::operations;
 pub(crate) use parameters::{
     CorpusQuery, ModeQuery, QuestionQuery, QueueQuery, RecentQuery, SearchModeQuery,
     SearchSettingsQuery, SnippetQuery, UploadForm, VerifiedQuery,
