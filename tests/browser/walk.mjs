@@ -72,6 +72,19 @@ const doubtSentences = (page) => page.$$eval('#certainty, #abstention, #not-sure
   .map((e) => e.textContent.replace(/\s+/g, ' ').trim())
   .filter((t) => /\d+%/.test(t) && /sure|right|chance/.test(t)));
 
+// Evidence lines that say one part twice ("Shop · Shop · page 1", "describes: fees.csv … in
+// fees.csv").
+const repeatedSources = (page) => page.$$eval('.snippet-source', (lines) => lines
+  .map((l) => l.textContent.split(' · ').map((s) => s.trim().replace(/^(describes: |in )/, '')).filter(Boolean))
+  .filter((parts) => new Set(parts).size < parts.length)
+  .map((parts) => parts.join(' · ')));
+
+// A passage listed twice in one list of evidence.
+const passagesTwice = (page) => page.$$eval('section.snippets', (sections) => sections.flatMap((s) => {
+  const texts = [...s.querySelectorAll('article.snippet > p:first-child')].map((p) => p.textContent);
+  return texts.filter((t, i) => texts.indexOf(t) !== i);
+}));
+
 try {
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -180,6 +193,8 @@ try {
       return Boolean(v && own && (v.compareDocumentPosition(own) & Node.DOCUMENT_POSITION_FOLLOWING));
     });
     seen.doubt = await doubtSentences(page);
+    seen.sources_repeating = await repeatedSources(page);
+    seen.passages_twice = await passagesTwice(page);
     seen.sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     await axe(page, 'verified answer');
     await page.screenshot({ path: join(shots, `walk-verified-${width}.png`), fullPage: true });
@@ -203,14 +218,8 @@ try {
     await waitAnswer(page);
     await hydrated(page);
     seen.doubt = seen.doubt.concat(await doubtSentences(page));
-    seen.sources_repeating = await page.$$eval('.snippet-source', (lines) => lines
-      .map((l) => l.textContent.split(' · ').map((s) => s.trim()).filter(Boolean))
-      .filter((parts) => new Set(parts).size < parts.length)
-      .map((parts) => parts.join(' · ')));
-    seen.passages_twice = await page.$$eval('section.snippets', (sections) => sections.flatMap((s) => {
-      const texts = [...s.querySelectorAll('article.snippet > p:first-child')].map((p) => p.textContent);
-      return texts.filter((t, i) => texts.indexOf(t) !== i);
-    }));
+    seen.sources_repeating = seen.sources_repeating.concat(await repeatedSources(page));
+    seen.passages_twice = seen.passages_twice.concat(await passagesTwice(page));
 
     // The history: every answer under the corpus asked, units as the pages write them, no
     // column squeezed.

@@ -72,6 +72,28 @@ fn written(value: f64, choice: Option<&UnitChoice>, own: Option<&str>) -> String
     }
 }
 
+/// How many observations agree with the value, counted as the answer's support counts them
+/// (issue 101: the page said "1 of 10" beside the reason's "1 of 5"): those not set apart.
+fn agreement_line(observations: &[ValueObservation]) -> String {
+    let agreeing = observations
+        .iter()
+        .filter(|o| o.group == ObservationGroup::Agrees)
+        .count();
+    let weighed = observations
+        .iter()
+        .filter(|o| o.group != ObservationGroup::Apart)
+        .count();
+    let apart = observations.len() - weighed;
+    let mut line = format!("{agreeing} of {weighed} observations agree (within 10%)");
+    if apart > 0 {
+        line.push_str(&format!(
+            "; {} set apart (another kind of unit or another year)",
+            counted(apart, "other")
+        ));
+    }
+    line
+}
+
 /// The value large; or "Not sure" with the reason and the closest evidence, not a large number
 /// (issue 73); or that there is none.
 fn value_headline(
@@ -176,27 +198,7 @@ pub fn ValueAnswerView(
             JudgedAnswer::Value { unit: unit_hint },
         )
     });
-    let agreeing = observations
-        .iter()
-        .filter(|o| o.group == ObservationGroup::Agrees)
-        .count();
-    // Counted as the answer's support counts them (issue 101: the page said "1 of 10" beside
-    // the reason's "1 of 5"): the observations not set apart.
-    let weighed = observations
-        .iter()
-        .filter(|o| o.group != ObservationGroup::Apart)
-        .count();
-    let apart = observations.len() - weighed;
-    let meta = value.map(|_| {
-        let mut meta = format!("{agreeing} of {weighed} observations agree (within 10%)");
-        if apart > 0 {
-            meta.push_str(&format!(
-                "; {} set apart (another kind of unit or another year)",
-                counted(apart, "other")
-            ));
-        }
-        meta
-    });
+    let meta = value.map(|_| agreement_line(&observations));
     let plotted = observations.clone();
     let grouped = observations.clone();
     view! {
@@ -429,8 +431,15 @@ fn Evidence(observations: Vec<ValueObservation>, target: Option<FeedbackTarget>)
             };
             let pieces = marked_text(&o.text, vec![mark]);
             let d = &o.description;
+            // The document's title is said once: by where the sentence is, when that starts
+            // with it (issue 101: "PELLINGHURST … · PELLINGHURST … · page 1").
+            let entity = d.entity.clone().filter(|entity| {
+                !o.context
+                    .as_deref()
+                    .is_some_and(|context| context.starts_with(entity.as_str()))
+            });
             let described = [
-                d.entity.clone(),
+                entity,
                 (!d.concept.is_empty()).then(|| d.concept.join(" ")),
                 d.year.map(|y| y.to_string()),
                 d.unit.clone(),
@@ -454,8 +463,16 @@ fn Evidence(observations: Vec<ValueObservation>, target: Option<FeedbackTarget>)
                 <article class="snippet observation" id=observation_anchor(i) tabindex="-1" data-group=o.group.name()>
                     <p>{pieces}</p>
                     <p class="snippet-source muted small">
-                        {format!("describes: {described} · weight {} · {}", percent(o.weight), o.sentence_id)}
-                        {o.context.clone().map(|context| format!(" · in {context}"))}
+                        {[
+                            (!described.is_empty()).then(|| format!("describes: {described}")),
+                            Some(format!("weight {}", percent(o.weight))),
+                            Some(o.sentence_id.clone()),
+                            o.context.clone().map(|context| format!("in {context}")),
+                        ]
+                        .into_iter()
+                        .flatten()
+                        .collect::<Vec<_>>()
+                        .join(" · ")}
                     </p>
                     {feedback}
                 </article>
