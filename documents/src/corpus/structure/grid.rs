@@ -96,13 +96,50 @@ pub(super) fn shape(mut rows: Vec<Vec<String>>, mut header_rows: usize) -> Shape
             header_grid.push(rows.remove(0));
         }
     }
-    let header = header_paths(&header_grid, width);
+    let mut header = header_paths(&header_grid, width);
     let mut body: Vec<BodyRow> = rows.into_iter().map(classify).collect();
+    drop_blank_halves(&mut header, &mut body);
     fill_down(&mut body, &header);
     Shaped {
         caption,
         header,
         rows: body,
+    }
+}
+
+/// Drops a column that shares its header with the column beside it (one header cell spanning
+/// both) and is blank in every row: a colour swatch beside a party's name under one "Party"
+/// (issue 100: Wikipedia's election tables), which says nothing a reader could count.
+fn drop_blank_halves(header: &mut Vec<String>, body: &mut [BodyRow]) {
+    let blank_in_every_row = |body: &[BodyRow], column: usize| {
+        body.iter().all(|row| match row {
+            BodyRow::Data(cells) | BodyRow::Total(cells) => {
+                cells.get(column).is_none_or(|c| c.trim().is_empty())
+            }
+            BodyRow::Note(_) => true,
+        })
+    };
+    let has_data = body.iter().any(|r| matches!(r, BodyRow::Data(_)));
+    let mut column = 0;
+    while has_data && column < header.len() {
+        let shared = |other: Option<usize>| {
+            other.is_some_and(|o| {
+                header.get(o) == Some(&header[column]) && !header[column].trim().is_empty()
+            })
+        };
+        let spanned = shared(column.checked_sub(1)) || shared(Some(column + 1));
+        if spanned && blank_in_every_row(body, column) {
+            header.remove(column);
+            for row in body.iter_mut() {
+                if let BodyRow::Data(cells) | BodyRow::Total(cells) = row {
+                    if column < cells.len() {
+                        cells.remove(column);
+                    }
+                }
+            }
+        } else {
+            column += 1;
+        }
     }
 }
 
@@ -384,6 +421,37 @@ mod tests {
         rows.iter()
             .map(|r| r.iter().map(|c| c.to_string()).collect())
             .collect()
+    }
+
+    /// Issue 100: a colour swatch beside a party's name under one spanning "Party" header is
+    /// no column; a spanned pair whose both halves hold text stays two columns.
+    #[test]
+    fn a_blank_half_of_a_spanned_header_is_no_column() {
+        let elections = grid(&[
+            &["By-election", "Incumbent", "Party", "Party", "Retained"],
+            &["Stanstead", "Henry Lovell", " ", "Liberal", "Yes"],
+            &["Huron South", "Benjamin Gunn", "", "Conservative", "No"],
+        ]);
+        let shaped = shape(elections, 1);
+        assert_eq!(
+            shaped.header,
+            ["By-election", "Incumbent", "Party", "Retained"]
+        );
+        assert_eq!(
+            shaped.rows[1],
+            BodyRow::Data(vec![
+                "Huron South".into(),
+                "Benjamin Gunn".into(),
+                "Conservative".into(),
+                "No".into()
+            ])
+        );
+        let scores = grid(&[
+            &["Team", "Score", "Score"],
+            &["Ashby", "3", "1"],
+            &["Brill", "2", "2"],
+        ]);
+        assert_eq!(shape(scores, 1).header, ["Team", "Score", "Score"]);
     }
 
     /// Issue 100 (Wikipedia's tables): a title dated by years is still a title, and a row of
