@@ -107,11 +107,15 @@ pub(super) fn shape(mut rows: Vec<Vec<String>>, mut header_rows: usize) -> Shape
     }
 }
 
-/// Drops a column that shares its header with the column beside it (one header cell spanning
-/// both) and is blank in every row: a colour swatch beside a party's name under one "Party"
-/// (issue 100: Wikipedia's election tables), which says nothing a reader could count.
+/// Drops the blank half of two columns under one header cell spanning both (a colour swatch
+/// beside a party's name under one "Party", issue 100: Wikipedia's election tables): a column
+/// blank in every row whose pair holds text says nothing a reader could count. Only pairs: a
+/// longer run of one header is left as it is. Each row is rebuilt once.
 fn drop_blank_halves(header: &mut Vec<String>, body: &mut [BodyRow]) {
-    let blank_in_every_row = |body: &[BodyRow], column: usize| {
+    if !body.iter().any(|r| matches!(r, BodyRow::Data(_))) {
+        return;
+    }
+    let blank_in_every_row = |column: usize| {
         body.iter().all(|row| match row {
             BodyRow::Data(cells) | BodyRow::Total(cells) => {
                 cells.get(column).is_none_or(|c| c.trim().is_empty())
@@ -119,26 +123,40 @@ fn drop_blank_halves(header: &mut Vec<String>, body: &mut [BodyRow]) {
             BodyRow::Note(_) => true,
         })
     };
-    let has_data = body.iter().any(|r| matches!(r, BodyRow::Data(_)));
+    let same = |a: usize, b: usize| {
+        header.get(a).is_some_and(|h| !h.trim().is_empty()) && header.get(a) == header.get(b)
+    };
+    let mut dropped = vec![false; header.len()];
     let mut column = 0;
-    while has_data && column < header.len() {
-        let shared = |other: Option<usize>| {
-            other.is_some_and(|o| {
-                header.get(o) == Some(&header[column]) && !header[column].trim().is_empty()
-            })
-        };
-        let spanned = shared(column.checked_sub(1)) || shared(Some(column + 1));
-        if spanned && blank_in_every_row(body, column) {
-            header.remove(column);
-            for row in body.iter_mut() {
-                if let BodyRow::Data(cells) | BodyRow::Total(cells) = row {
-                    if column < cells.len() {
-                        cells.remove(column);
-                    }
-                }
+    while column + 1 < header.len() {
+        let pair = same(column, column + 1)
+            && !(column > 0 && same(column - 1, column))
+            && !same(column + 1, column + 2);
+        if pair {
+            match (blank_in_every_row(column), blank_in_every_row(column + 1)) {
+                (true, false) => dropped[column] = true,
+                (false, true) => dropped[column + 1] = true,
+                _ => {}
             }
+            column += 2;
         } else {
             column += 1;
+        }
+    }
+    if !dropped.contains(&true) {
+        return;
+    }
+    let kept = |cells: &mut Vec<String>| {
+        let mut index = 0;
+        cells.retain(|_| {
+            index += 1;
+            !dropped.get(index - 1).copied().unwrap_or(false)
+        });
+    };
+    kept(header);
+    for row in body.iter_mut() {
+        if let BodyRow::Data(cells) | BodyRow::Total(cells) = row {
+            kept(cells);
         }
     }
 }
