@@ -103,6 +103,8 @@ try {
   // Upload a scan, minutes and a fee table; each file's line says how it was read.
   await Promise.all([page.waitForURL(/\/admin/), page.click('#nav-upload')]);
   await hydrated(page);
+  // The corpus page waits for the login's check before its form.
+  await page.waitForSelector('#upload-form', { timeout: 60000 });
   result.logout_buttons = await page.$$eval('button', (b) => b.filter((x) => x.textContent.trim() === 'Log out').length);
   result.help_mentions_scans = (await text(page, '.upload-form + p')).includes('read by OCR');
   await page.fill('input[name=corpus]', CORPUS);
@@ -124,6 +126,7 @@ try {
   // The same fee table again: nothing new, said so, the bar full.
   await page.goto(`${base}/admin`, { waitUntil: 'load' });
   await hydrated(page);
+  await page.waitForSelector('#upload-form', { timeout: 60000 });
   await page.fill('input[name=corpus]', CORPUS);
   await page.setInputFiles('input[name=file]', [{ name: 'fees.csv', mimeType: 'text/csv', buffer: Buffer.from(FEES) }]);
   await Promise.all([
@@ -240,6 +243,8 @@ try {
     await hydrated(page);
     await Promise.all([page.waitForURL(/\/api-docs$/), page.click('nav.site-nav a:has-text("API")')]);
     await hydrated(page);
+    // Followed in the app: the list comes once its resource has loaded.
+    await page.waitForSelector('#api-operations > li', { timeout: 60000 });
     seen.api_operations = await page.$$eval('#api-operations > li', (items) => items.map((li) => `${li.dataset.method} ${li.dataset.path}`));
     seen.api_sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     await axe(page, 'API');
@@ -247,6 +252,7 @@ try {
     // The corpora: "Delete…" on the screen.
     await page.goto(`${base}/admin`, { waitUntil: 'load' });
     await hydrated(page);
+    await page.waitForSelector('#corpus-table', { timeout: 60000 });
     seen.delete_on_screen = await page.$$eval('#corpus-table summary', (s, w) => s.every((x) => x.getBoundingClientRect().right <= w), width);
     seen.admin_sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     await axe(page, 'corpora');
@@ -261,6 +267,7 @@ try {
   await hydrated(page);
   await page.goto(`${base}/admin`, { waitUntil: 'load' });
   await hydrated(page);
+  await page.waitForSelector(`tr[data-corpus="${CORPUS}"]`, { timeout: 60000 });
   await page.click(`tr[data-corpus="${CORPUS}"] summary`);
   await Promise.all([
     page.waitForURL(/deleted=/, { timeout: 60000 }),
