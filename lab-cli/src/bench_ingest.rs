@@ -3,12 +3,12 @@
 
 use std::path::Path;
 
+use crate::cli::bench::BenchIngestArgs;
 use anyhow::Context;
 use indicatif::ProgressBar;
 use tally_documents::corpus::indexing::{self, Indexes};
 use tally_documents::sentence_store::index::Document;
 use tally_documents::sentence_store::split::split_sentences;
-use tally_lab::cli::bench::BenchIngestArgs;
 use tally_setup::loading::{open_sentences, open_snippets};
 
 use crate::resident;

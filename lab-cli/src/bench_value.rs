@@ -2,9 +2,9 @@
 
 use std::time::Instant;
 
+use crate::cli::bench::BenchValueArgs;
 use anyhow::Context;
 use tally_engine::value::{answer, parse_question, ValueSettings};
-use tally_lab::cli::bench::BenchValueArgs;
 use tally_setup::loading::open_sentence_index;
 
 /// `tally bench value`: each question's latency over the sentence index's observations.

@@ -2,15 +2,17 @@
 //! apart from the `tally` binary that serves (as meilisearch keeps `meilitool` apart): a change
 //! to an evaluation rebuilds this binary and nothing that serves.
 
-use clap::{Parser, Subcommand};
-use tally_lab::cli::{bench::BenchCommand, EvalCommand, TrainCommand};
-use tally_lab::commands::{
+use crate::cli::{bench::BenchCommand, EvalCommand, TrainCommand};
+use crate::commands::{
     aggregations, bench, candidates, count, eval, feedback, own_documents, reading,
     train_instances, train_token_vectors, train_trust,
 };
+use clap::{Parser, Subcommand};
 
 mod bench_ingest;
 mod bench_value;
+mod cli;
+mod commands;
 mod resident;
 mod search;
 mod train_support;

@@ -3,13 +3,13 @@
 
 use std::path::Path;
 
+use crate::cli::{EvalSearchArgs, TrainSearchRankerArgs};
 use anyhow::Context;
 use tally_documents::sentence_store::vectors::SentenceVectors;
 use tally_encoder::Encoder;
 use tally_engine::choices::SearchChoices;
 use tally_engine::search::vector_job::{fill_vectors, FillControl};
 use tally_engine::search::SearchSettings;
-use tally_lab::cli::{EvalSearchArgs, TrainSearchRankerArgs};
 use tally_lab::search::eval::{evaluate, JudgedCollection, RankerScores};
 use tally_lab::search::learned;
 use tally_lab::search::token_vectors::TokenVectors;

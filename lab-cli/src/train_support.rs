@@ -22,8 +22,8 @@ use tally_lab::count::training::settings::TrainSettings;
 use tally_types::request::{question_key, Ask, Settings};
 use tally_types::{AnswerBody, FeedbackPart, Mode, Verdict};
 
+use crate::cli::TrainSupportArgs;
 use tally_answer::{EngineConfig, Standalone};
-use tally_lab::cli::TrainSupportArgs;
 use tally_store::review::Judgment;
 
 const FOLDS: usize = 5;
@@ -134,7 +134,7 @@ pub(crate) async fn train(args: &TrainSupportArgs) -> anyhow::Result<()> {
 /// The accepted judgments, from the file or the database given.
 async fn read_judgments(args: &TrainSupportArgs) -> anyhow::Result<Vec<Judgment>> {
     match (&args.judgments, &args.database_url) {
-        (Some(path), _) => tally_lab::commands::read_json_lines(path),
+        (Some(path), _) => tally_lab::collection::read_json_lines(path),
         (None, Some(url)) => {
             let db = tally_store::db::Database::new(url);
             let judgments = tally_store::review::accepted_judgments(&db).await;

@@ -5,8 +5,7 @@
 //! feedback teaches. The `tally train`, `tally eval` and `tally bench` commands drive it.
 
 pub mod candidates;
-pub mod cli;
-pub mod commands;
+pub mod collection;
 pub mod count;
 pub mod quantity;
 pub mod reading;

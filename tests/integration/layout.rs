@@ -138,12 +138,14 @@ fn the_layout_table_names_every_folder_and_file() {
 }
 
 /// The crates' source folders, from the floor up: the table names each of their files too.
-const CRATE_SOURCES: [&str; 11] = [
+const CRATE_SOURCES: [&str; 13] = [
     "types/src/",
     "text/src/",
     "encoder/src/",
     "documents/src/",
+    "docgen/src/",
     "engine/src/",
+    "answer/src/",
     "lab/src/",
     "store/src/",
     "setup/src/",
@@ -320,6 +322,22 @@ fn errors_are_types_not_strings() {
 
 /// The map's rows: each crate's folder and the crates it imports, by their short names.
 fn map_rows(layout: &str) -> Vec<(String, BTreeSet<String>)> {
+    map_lines(layout)
+        .iter()
+        .map(|cells| {
+            let imports = cells[2]
+                .split(',')
+                .map(str::trim)
+                .filter(|name| *name != "–")
+                .map(String::from)
+                .collect();
+            (folder_of(cells), imports)
+        })
+        .collect()
+}
+
+/// The map's rows split into their cells.
+fn map_lines(layout: &str) -> Vec<Vec<String>> {
     let map = layout
         .split("## The map")
         .nth(1)
@@ -328,22 +346,60 @@ fn map_rows(layout: &str) -> Vec<(String, BTreeSet<String>)> {
     map.lines()
         .filter(|line| line.starts_with("| tally-"))
         .map(|line| {
-            let cells: Vec<&str> = line.trim_matches('|').split(" | ").collect();
-            let folder = cells[0]
-                .split('`')
-                .nth(1)
-                .expect("a crate's folder in backticks")
-                .trim_end_matches('/')
-                .to_string();
-            let imports = cells[2]
-                .split(',')
-                .map(str::trim)
-                .filter(|name| *name != "–")
-                .map(String::from)
-                .collect();
-            (folder, imports)
+            line.trim_matches('|')
+                .split(" | ")
+                .map(|cell| cell.trim().to_string())
+                .collect()
         })
         .collect()
+}
+
+/// A map row's crate folder (`engine` for "tally-engine (`engine/`)").
+fn folder_of(cells: &[String]) -> String {
+    cells[0]
+        .split('`')
+        .nth(1)
+        .expect("a crate's folder in backticks")
+        .trim_end_matches('/')
+        .to_string()
+}
+
+/// A crate's lines outside tests: each Rust file of its `src/` up to its first `#[cfg(test)]`
+/// line, files that hold only tests (`tests.rs`, `…_tests.rs`, a `tests/` folder) left out.
+fn lines_outside_tests(folder: &str) -> usize {
+    let src = format!("{folder}/src/");
+    files()
+        .into_iter()
+        .filter(|file| file.starts_with(&src) && file.ends_with(".rs"))
+        .filter(|file| !file.ends_with("tests.rs") && !file.contains("/tests/"))
+        .map(|file| {
+            let text = std::fs::read_to_string(workspace_root().join(&file)).unwrap();
+            text.lines()
+                .take_while(|line| !line.starts_with("#[cfg(test)]"))
+                .count()
+        })
+        .sum()
+}
+
+#[test]
+fn every_crate_is_no_longer_than_the_map_says() {
+    let root = workspace_root();
+    let layout = std::fs::read_to_string(root.join("docs/layout.md")).expect("docs/layout.md");
+    let mut problems = Vec::new();
+    for cells in map_lines(&layout) {
+        let folder = folder_of(&cells);
+        let limit: usize = cells
+            .get(4)
+            .and_then(|cell| cell.replace(',', "").parse().ok())
+            .unwrap_or_else(|| panic!("the map gives {folder} its lines at most"));
+        let lines = lines_outside_tests(&folder);
+        if lines > limit {
+            problems.push(format!(
+                "{folder}: {lines} lines outside tests, the map allows {limit}"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 /// The Tally crates a `Cargo.toml` depends on (normal, dev and build dependencies alike: each

@@ -5,9 +5,9 @@
 //! generator.
 
 use serde_json::json;
-use tally_lab::reading::content::document;
-use tally_lab::reading::model::{Block, RowKind, Value as Cell};
-use tally_lab::reading::render::{render, Format};
+use tally_docgen::content::document;
+use tally_docgen::model::{Block, RowKind, Value as Cell};
+use tally_docgen::render::{render, Format};
 
 use crate::support::workspace_root;
 

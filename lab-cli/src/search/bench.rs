@@ -20,7 +20,7 @@ use tally_text::random::SplitMix64;
 use tally_types::Ranker;
 
 use super::{directory_megabytes, synthetic};
-use tally_lab::cli::bench::BenchSearchArgs;
+use crate::cli::bench::BenchSearchArgs;
 use tally_setup::loading::encoder_of;
 
 #[derive(Debug, Serialize)]

@@ -17,8 +17,8 @@ use tally_lab::search::learned::{self, labelled_pools, LabelledQuery, LearnedWei
 use tally_text::hash::stable_hash;
 use tally_types::Ranker;
 
-use tally_lab::cli::TrainSearchRankerArgs;
-use tally_lab::commands::train_token_vectors::training_sentences;
+use crate::cli::TrainSearchRankerArgs;
+use crate::commands::train_token_vectors::training_sentences;
 
 /// One generated query in this many is kept out of training (as `tally train token-vectors`).
 const HELD_OUT_ONE_IN: u64 = 10;

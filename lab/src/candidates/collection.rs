@@ -10,7 +10,7 @@ use tally_documents::corpus::structure::passages_of;
 use tally_documents::tables::tables_of;
 use tally_engine::candidates::{numbers_in, DocumentPassage, TableCorpus};
 
-use crate::commands::own_documents::{read_documents_dir, Half};
+use crate::collection::{read_documents_dir, Half};
 
 /// A collection's corpus: its tables and its passages.
 pub struct Corpus {
@@ -99,7 +99,7 @@ pub fn read_collection(dir: &Path) -> anyhow::Result<(Corpus, Vec<CollectionQues
         if !path.exists() {
             continue;
         }
-        for line in super::super::commands::read_json_lines::<Line>(&path)? {
+        for line in crate::collection::read_json_lines::<Line>(&path)? {
             let written = match &line.answer {
                 serde_json::Value::Number(n) => n.to_string(),
                 serde_json::Value::String(s) => s.clone(),

@@ -18,7 +18,7 @@ pub use bench::{bench, BenchReport};
 pub use collection::{read_collection, CollectionQuestion, Corpus};
 pub use wtq::{numeric_questions, TableCache, WtqQuestion};
 
-use crate::commands::own_documents::Half;
+use crate::collection::Half;
 use crate::statistics::quantile;
 
 /// Which of WikiTableQuestions' questions.

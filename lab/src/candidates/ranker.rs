@@ -17,7 +17,7 @@ use tally_engine::candidates::{candidates, rank, Candidate};
 use super::{
     is_answer, reads_as, type_of, CollectionQuestion, Corpus, TableCache, TableFormat, WtqQuestion,
 };
-use crate::commands::own_documents::Half;
+use crate::collection::Half;
 use crate::statistics::clopper_pearson_upper;
 
 /// Where a training or measured question comes from.

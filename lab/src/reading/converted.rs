@@ -11,8 +11,10 @@ use std::process::Command;
 
 use anyhow::{bail, Context};
 
-use super::render::{render, Format};
-use super::{content, file_name, ReadingReport};
+use tally_docgen::content;
+use tally_docgen::render::{render, Format};
+
+use super::{file_name, ReadingReport};
 
 /// Each conversion: the generator's format, the format LibreOffice writes and its filter.
 pub const CONVERSIONS: [(Format, Format, &str); 3] = [

@@ -4,10 +4,9 @@
 //! the figures per format and per table feature; the tuning part (seeds 1…n) may be looked at
 //! while changing a reader, the test part (seeds 1001…1000+n) is only scored.
 
-pub mod content;
 pub mod converted;
-pub mod model;
-pub mod render;
+#[cfg(test)]
+mod pdf_tests;
 pub mod scans;
 pub mod score;
 pub mod web_tables;
@@ -22,9 +21,10 @@ use tally_documents::corpus::documents::DocumentsError;
 use tally_documents::corpus::structure::{passages_of, Passage};
 use tally_documents::corpus::Format as ReadFormat;
 
-use model::Document;
-use render::{render, Format};
 use score::{score, FileScore, Tally};
+use tally_docgen::content;
+use tally_docgen::model::{self, Document};
+use tally_docgen::render::{render, Format};
 
 /// Which seeds: the tuning part may be looked at; the test part is only scored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 use tally_documents::corpus::structure::{without_place, Passage, Record};
 
-use super::model::{Block, Document, RowKind, Table, Value, HEADER_PATH_SEPARATOR};
-use super::render::{Format, Holds};
+use tally_docgen::model::{Block, Document, RowKind, Table, Value, HEADER_PATH_SEPARATOR};
+use tally_docgen::render::{Format, Holds};
 
 /// Right out of all, for one measure.
 #[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]

@@ -15,9 +15,9 @@ use tally_documents::corpus::documents::read_file;
 use tally_documents::corpus::structure::passages_of;
 use tally_documents::corpus::Format;
 
-use super::model::HEADER_PATH_SEPARATOR;
 use super::score::{canon, path, read_tables, same, ReadTable, Tally};
 use super::Part;
+use tally_docgen::model::HEADER_PATH_SEPARATOR;
 
 /// How far ahead of the last row matched a truth row is looked for among the rows read (a row
 /// Tally left out, a note row it kept).

@@ -3,60 +3,59 @@
 //! `Ask`; these types say what that reading accepts. The count settings' parameters are added
 //! from `COUNT_SETTINGS` (see [`super::count_parameters`]).
 
-use utoipa::{IntoParams, ToSchema};
+use tally_types::choice::Choice;
+use tally_types::{Mode, Ranker, SnippetSource, SortOrder};
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::RefOr;
+use utoipa::{IntoParams, PartialSchema, ToSchema};
 
-/// The quantity rankers, by their parameter names.
-#[derive(ToSchema)]
-#[schema(rename_all = "kebab-case")]
-#[allow(dead_code)]
-pub(crate) enum RankerName {
-    Learned,
-    Dense,
-    Qbm25,
-    #[schema(rename = "bm25-filter")]
-    Bm25Filter,
-    Bm25,
-    Entity,
+/// Each query parameter that takes a choice described by the names of the type the handlers
+/// read it into (its `Choice` names), so the description cannot list a name the server does not
+/// accept: `Marker => Type` gives `Marker` the schema of `Type`'s names.
+macro_rules! named_choices {
+    ($($marker:ident => $choice:ty),+ $(,)?) => {$(
+        #[doc = concat!("The names of `", stringify!($choice), "`, as a parameter's schema.")]
+        pub(crate) struct $marker;
+
+        impl PartialSchema for $marker {
+            fn schema() -> RefOr<Schema> {
+                let names = <$choice as Choice>::all().iter().map(|c| c.choice_name());
+                names_schema(<$choice as Choice>::WHAT, names)
+            }
+        }
+
+        impl ToSchema for $marker {}
+    )+};
 }
 
-/// How search results are ordered.
-#[derive(ToSchema)]
-#[schema(rename_all = "kebab-case")]
-#[allow(dead_code)]
-pub(crate) enum SortName {
-    Relevance,
-    ValueAscending,
-    ValueDescending,
+named_choices! {
+    SnippetSourceNames => SnippetSource,
+    ModeNames => Mode,
+    RankerNames => Ranker,
+    SortOrderNames => SortOrder,
 }
 
-/// What `/api/search` answers: quantity search, or text search alone.
-#[derive(ToSchema)]
-#[schema(rename_all = "kebab-case")]
-#[allow(dead_code)]
-pub(crate) enum SearchModeName {
-    Quantity,
-    Search,
+/// The kinds `/api/search` answers: the [`Mode`]s that are a search.
+pub(crate) struct SearchModeNames;
+
+impl PartialSchema for SearchModeNames {
+    fn schema() -> RefOr<Schema> {
+        names_schema(
+            "search mode",
+            [Mode::Quantity, Mode::Search].map(Mode::name),
+        )
+    }
 }
 
-/// The kinds a streamed question may be asked as.
-#[derive(ToSchema)]
-#[schema(rename_all = "kebab-case")]
-#[allow(dead_code)]
-pub(crate) enum ModeName {
-    Auto,
-    Count,
-    Value,
-    Quantity,
-    Search,
-}
+impl ToSchema for SearchModeNames {}
 
-/// Where a count question's snippets come from.
-#[derive(ToSchema)]
-#[schema(rename_all = "kebab-case")]
-#[allow(dead_code)]
-pub(crate) enum SnippetSourceName {
-    Corpus,
-    Web,
+/// A string that is one of `names`.
+fn names_schema<'a>(what: &str, names: impl IntoIterator<Item = &'a str>) -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .description(Some(format!("A {what}, by its name.")))
+        .enum_values(Some(names))
+        .into()
 }
 
 /// The question every answering operation takes.
@@ -94,8 +93,8 @@ pub(crate) struct SnippetQuery {
     /// within `--web-snippets-reuse-minutes`); `corpus` by default. `web` on a server without a
     /// web search is a 400. When the web search fails, the answer comes from the corpus and
     /// `origin.failure` says why.
-    #[param(inline)]
-    snippet_source: Option<SnippetSourceName>,
+    #[param(inline, value_type = Option<SnippetSourceNames>)]
+    snippet_source: Option<SnippetSource>,
     /// A stored web snippet set (an answer's `origin.set_id`) to answer the same question from
     /// again, exactly as before, without searching; implies `snippet_source=web`. A set of another
     /// question, or none, is a 400.
@@ -109,8 +108,8 @@ pub(crate) struct SnippetQuery {
 #[allow(dead_code)]
 pub(crate) struct SearchModeQuery {
     /// `quantity` (the default) or `search` (text only).
-    #[param(inline)]
-    mode: Option<SearchModeName>,
+    #[param(inline, value_type = Option<SearchModeNames>)]
+    mode: Option<Mode>,
 }
 
 /// The kind a streamed question is asked as.
@@ -119,8 +118,8 @@ pub(crate) struct SearchModeQuery {
 #[allow(dead_code)]
 pub(crate) struct ModeQuery {
     /// `auto` (default: detected from the question), `count`, `value`, `quantity` or `search`.
-    #[param(inline)]
-    mode: Option<ModeName>,
+    #[param(inline, value_type = Option<ModeNames>)]
+    mode: Option<Mode>,
 }
 
 /// A quantity search's settings (`/api/search`, `/api/answer/stream`).
@@ -129,8 +128,8 @@ pub(crate) struct ModeQuery {
 #[allow(dead_code)]
 pub(crate) struct SearchSettingsQuery {
     /// The ranker (`learned` by default).
-    #[param(inline)]
-    ranker: Option<RankerName>,
+    #[param(inline, value_type = Option<RankerNames>)]
+    ranker: Option<Ranker>,
     /// Weight α of the quantity score.
     #[param(minimum = 0, maximum = 100, default = 1.0)]
     alpha: Option<f64>,
@@ -138,8 +137,8 @@ pub(crate) struct SearchSettingsQuery {
     #[param(minimum = 1, default = 10)]
     k: Option<u32>,
     /// How results are ordered (`relevance` by default).
-    #[param(inline)]
-    sort: Option<SortName>,
+    #[param(inline, value_type = Option<SortOrderNames>)]
+    sort: Option<SortOrder>,
 }
 
 /// A list of recent rows (`/api/feedback`, `/api/questions`).
