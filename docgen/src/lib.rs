@@ -6,6 +6,7 @@
 pub mod content;
 mod error;
 pub mod model;
+pub mod pdf_file;
 pub mod render;
 pub mod scan;
 

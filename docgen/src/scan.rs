@@ -323,27 +323,7 @@ pub fn scanned_pdf(pages: &[GrayImage], dpi: u32) -> Result<Vec<u8>, DocgenError
         kids.len()
     )
     .into_bytes();
-    let mut out = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (n, object) in objects.iter().enumerate() {
-        offsets.push(out.len());
-        out.extend(format!("{} 0 obj\n", n + 1).bytes());
-        out.extend(object);
-        out.extend(b"\nendobj\n");
-    }
-    let xref = out.len();
-    out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
-    for offset in offsets {
-        out.extend(format!("{offset:010} 00000 n \n").bytes());
-    }
-    out.extend(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .bytes(),
-    );
-    Ok(out)
+    Ok(crate::pdf_file::pdf_of(&objects))
 }
 
 /// Runs a tool to its end and gives its standard output; `Err` naming the tool when it is

@@ -357,26 +357,4 @@ pub async fn upload(
 /// A PDF file of `objects` (object 1 the catalogue; text, or bytes for a stream's), with its
 /// cross-reference table: the hostile PDFs of the upload tests are written from their objects
 /// alone.
-pub fn pdf_of(objects: &[impl AsRef<[u8]>]) -> Vec<u8> {
-    let mut out = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (n, object) in objects.iter().enumerate() {
-        offsets.push(out.len());
-        out.extend(format!("{} 0 obj\n", n + 1).bytes());
-        out.extend(object.as_ref());
-        out.extend(b"\nendobj\n");
-    }
-    let xref = out.len();
-    out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
-    for offset in offsets {
-        out.extend(format!("{offset:010} 00000 n \n").bytes());
-    }
-    out.extend(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .bytes(),
-    );
-    out
-}
+pub use tally_docgen::pdf_file::pdf_of;

@@ -396,32 +396,7 @@ mod tests {
     use std::io::Write;
 
     use super::*;
-
-    /// A PDF of `objects` (numbered from 1), the first the catalogue, with a valid table of
-    /// where each starts.
-    pub(crate) fn pdf_of_objects(objects: &[Vec<u8>]) -> Vec<u8> {
-        let mut out = b"%PDF-1.4\n".to_vec();
-        let mut offsets = Vec::new();
-        for (n, object) in objects.iter().enumerate() {
-            offsets.push(out.len());
-            out.extend(format!("{} 0 obj\n", n + 1).as_bytes());
-            out.extend(object);
-            out.extend(b"\nendobj\n");
-        }
-        let xref = out.len();
-        out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
-        for offset in offsets {
-            out.extend(format!("{offset:010} 00000 n \n").as_bytes());
-        }
-        out.extend(
-            format!(
-                "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-                objects.len() + 1
-            )
-            .as_bytes(),
-        );
-        out
-    }
+    use tally_docgen::pdf_file::pdf_of;
 
     fn stream(dict: &str, data: &[u8]) -> Vec<u8> {
         let mut out = format!("<< {dict} /Length {} >>\nstream\n", data.len()).into_bytes();
@@ -471,7 +446,7 @@ mod tests {
                 &flate(content.as_bytes()),
             ));
         }
-        pdf_of_objects(&objects)
+        pdf_of(&objects)
     }
 
     #[test]
@@ -494,7 +469,7 @@ mod tests {
     #[test]
     fn a_stream_that_inflates_a_thousandfold_is_refused() {
         let bomb = flate(&vec![b' '; 64 * 1024 * 1024]);
-        let pdf = pdf_of_objects(&[
+        let pdf = pdf_of(&[
             b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
             b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>".to_vec(),
@@ -529,7 +504,7 @@ mod tests {
             };
             objects.push(form(level, &resources, &content));
         }
-        pdf_of_objects(&objects)
+        pdf_of(&objects)
     }
 
     #[test]
@@ -628,7 +603,7 @@ mod tests {
     fn a_page_of_millions_of_operators_is_refused() {
         // Issue 97: `q ` 33 million times in 1.7 MB took the reader past 6 GB.
         let content = padded_flate(&b"q ".repeat(3_000_000));
-        let pdf = pdf_of_objects(&[
+        let pdf = pdf_of(&[
             b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
             b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>".to_vec(),
@@ -641,7 +616,7 @@ mod tests {
         );
         // The same page split over an array of streams is one page still.
         let half = padded_flate(&b"q Q ".repeat(700_000));
-        let pdf = pdf_of_objects(&[
+        let pdf = pdf_of(&[
             b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
             b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
             b"<< /Type /Page /Parent 2 0 R /Contents [4 0 R 4 0 R] >>".to_vec(),
@@ -650,7 +625,7 @@ mod tests {
         assert!(check_pdf(&pdf, &ReadBudget::default()).is_err());
         // A dense page of text is read.
         let text = "BT /F1 10 Tf 56 700 Td (A line of a dense page of text, 1,234 words) Tj ET\n";
-        let pdf = pdf_of_objects(&[
+        let pdf = pdf_of(&[
             b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
             b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
             b"<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>".to_vec(),
@@ -694,7 +669,7 @@ mod tests {
                 }
             }
         }
-        split = pdf_of_objects(&objects);
+        split = pdf_of(&objects);
         assert!(refused(&split), "split over two streams");
         // A form whose zlib checksum is spoilt: the reader inflates it all the same.
         let spoilt = nested_with(7, |_, r: &str, c: &[u8]| {

@@ -517,25 +517,7 @@ mod tests {
             kids.join(" "),
             kids.len()
         );
-        let mut out = b"%PDF-1.4\n".to_vec();
-        let mut offsets = Vec::new();
-        for (n, object) in objects.iter().enumerate() {
-            offsets.push(out.len());
-            out.extend(format!("{} 0 obj\n{object}\nendobj\n", n + 1).bytes());
-        }
-        let xref = out.len();
-        out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
-        for offset in offsets {
-            out.extend(format!("{offset:010} 00000 n \n").bytes());
-        }
-        out.extend(
-            format!(
-                "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-                objects.len() + 1
-            )
-            .bytes(),
-        );
-        out
+        tally_docgen::pdf_file::pdf_of(&objects)
     }
 
     #[test]
