@@ -12,18 +12,46 @@ use tantivy::{Index, IndexReader, Searcher, Term};
 #[derive(Debug, thiserror::Error)]
 pub enum OpenIndexError {
     /// The directory could not be used.
-    #[error("cannot use index directory {path}: {source}")]
+    #[error("cannot use index directory {}", path.display())]
     Io {
         /// The directory.
         path: PathBuf,
         /// What went wrong.
         source: std::io::Error,
     },
-    /// The index in the directory could not be opened: the directory and why.
-    #[error("cannot open {0}: {1}")]
-    Open(PathBuf, String),
+    /// The directory could not be opened as an index's.
+    #[error("cannot open the index directory {}", path.display())]
+    Directory {
+        /// The directory.
+        path: PathBuf,
+        /// What went wrong.
+        #[source]
+        source: tantivy::directory::error::OpenDirectoryError,
+    },
+    /// The index in the directory could not be opened.
+    #[error("cannot open the index in {}", path.display())]
+    Index {
+        /// The directory.
+        path: PathBuf,
+        /// What went wrong.
+        #[source]
+        source: tantivy::TantivyError,
+    },
+    /// The index was written by an older Tally, with another schema.
+    #[error(
+        "the index in {} was written by an older Tally; delete the directory and it is rebuilt \
+         from the default corpus",
+        path.display()
+    )]
+    Older {
+        /// The directory.
+        path: PathBuf,
+        /// How its schema differs.
+        #[source]
+        source: tantivy::TantivyError,
+    },
     /// Any other error of the index.
-    #[error("index error: {0}")]
+    #[error("the index failed")]
     Tantivy(#[from] tantivy::TantivyError),
 }
 
@@ -34,16 +62,18 @@ pub fn open_or_create(dir: &Path, schema: Schema) -> Result<(Index, IndexReader)
         path: dir.to_path_buf(),
         source,
     })?;
-    let directory = tantivy::directory::MmapDirectory::open(dir)
-        .map_err(|e| OpenIndexError::Open(dir.to_path_buf(), e.to_string()))?;
+    let directory = tantivy::directory::MmapDirectory::open(dir).map_err(|source| {
+        OpenIndexError::Directory {
+            path: dir.to_path_buf(),
+            source,
+        }
+    })?;
     match Index::open_or_create(directory, schema) {
         Ok(index) => with_reader(index),
-        Err(tantivy::TantivyError::SchemaError(e)) => Err(OpenIndexError::Open(
-            dir.to_path_buf(),
-            format!(
-                "it was written by an older Tally ({e}); delete the directory and it is rebuilt from the default corpus"
-            ),
-        )),
+        Err(source @ tantivy::TantivyError::SchemaError(_)) => Err(OpenIndexError::Older {
+            path: dir.to_path_buf(),
+            source,
+        }),
         Err(e) => Err(e.into()),
     }
 }
@@ -54,8 +84,10 @@ pub fn open_existing(dir: &Path) -> Result<Option<(Index, IndexReader)>, OpenInd
     if !dir.join("meta.json").is_file() {
         return Ok(None);
     }
-    let index = Index::open_in_dir(dir)
-        .map_err(|e| OpenIndexError::Open(dir.to_path_buf(), e.to_string()))?;
+    let index = Index::open_in_dir(dir).map_err(|source| OpenIndexError::Index {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     with_reader(index).map(Some)
 }
 

@@ -29,7 +29,7 @@ pub const MAX_K: usize = 1000;
 #[derive(Debug, thiserror::Error)]
 pub enum IndexError {
     /// The index failed.
-    #[error("index error: {0}")]
+    #[error("the snippet index failed")]
     Tantivy(#[from] tantivy::TantivyError),
     /// The index directory could not be opened.
     #[error(transparent)]
@@ -68,11 +68,7 @@ const RECORD_FIELD: &str = "record";
 /// The schema an index was written with, with the field names of [`schema`] (an index written
 /// before the record field was added has none).
 fn fields_of(schema: &Schema) -> Result<Fields, IndexError> {
-    let field = |name: &str| {
-        schema
-            .get_field(name)
-            .map_err(|e| IndexError::Tantivy(tantivy::TantivyError::SchemaError(e.to_string())))
-    };
+    let field = |name: &str| schema.get_field(name).map_err(IndexError::Tantivy);
     Ok(Fields {
         id: field("id")?,
         corpus: field("corpus")?,

@@ -32,26 +32,28 @@ pub enum EncoderError {
     #[error(transparent)]
     ModelDir(#[from] ModelDirError),
     /// The model's configuration could not be read.
-    #[error("cannot parse {path}: {message}")]
+    #[error("cannot parse {}", path.display())]
     Config {
         /// The configuration file.
         path: PathBuf,
         /// What was wrong with it.
-        message: String,
+        #[source]
+        source: serde_json::Error,
     },
     /// The tokenizer could not be loaded.
-    #[error("cannot load tokenizer {path}: {message}")]
+    #[error("cannot load tokenizer {}", path.display())]
     Tokenizer {
         /// The tokenizer file.
         path: PathBuf,
         /// What was wrong with it.
-        message: String,
+        #[source]
+        source: tokenizers::Error,
     },
     /// A text could not be tokenized.
-    #[error("tokenization failed: {0}")]
-    Tokenize(String),
+    #[error("tokenization failed")]
+    Tokenize(#[source] tokenizers::Error),
     /// candle failed while loading or running the model.
-    #[error("model error: {0}")]
+    #[error("the model failed")]
     Model(#[from] candle_core::Error),
 }
 
@@ -90,9 +92,9 @@ impl Encoder {
                 source,
             })?;
         let config: Config =
-            serde_json::from_str(&config_text).map_err(|e| EncoderError::Config {
+            serde_json::from_str(&config_text).map_err(|source| EncoderError::Config {
                 path: config_path.clone(),
-                message: e.to_string(),
+                source,
             })?;
         let max_seq_len = read_max_seq_len(dir)
             .unwrap_or(DEFAULT_MAX_SEQ_LEN)
@@ -100,9 +102,9 @@ impl Encoder {
 
         let tokenizer_path = dir.tokenizer_file();
         let mut tokenizer =
-            Tokenizer::from_file(&tokenizer_path).map_err(|e| EncoderError::Tokenizer {
+            Tokenizer::from_file(&tokenizer_path).map_err(|source| EncoderError::Tokenizer {
                 path: tokenizer_path.clone(),
-                message: e.to_string(),
+                source,
             })?;
         // The shipped tokenizer.json pads every input to 128 tokens; we pad per batch ourselves
         // and mask the padding, so turn its padding off.
@@ -112,9 +114,9 @@ impl Encoder {
                 max_length: max_seq_len,
                 ..Default::default()
             }))
-            .map_err(|e| EncoderError::Tokenizer {
+            .map_err(|source| EncoderError::Tokenizer {
                 path: tokenizer_path,
-                message: e.to_string(),
+                source,
             })?;
 
         // SAFETY: the weights file is memory-mapped read-only; Tally never writes model files
@@ -167,7 +169,7 @@ impl Encoder {
         let encoding = self
             .tokenizer
             .encode(text, true)
-            .map_err(|e| EncoderError::Tokenize(e.to_string()))?;
+            .map_err(EncoderError::Tokenize)?;
         Ok(encoding.get_tokens().to_vec())
     }
 
@@ -210,7 +212,7 @@ impl Encoder {
         let encodings = self
             .tokenizer
             .encode_batch(texts.iter().map(|t| t.as_ref()).collect::<Vec<_>>(), true)
-            .map_err(|e| EncoderError::Tokenize(e.to_string()))?;
+            .map_err(EncoderError::Tokenize)?;
         // Batch similar lengths together so that little compute goes to padding.
         let mut order: Vec<usize> = (0..encodings.len()).collect();
         order.sort_by_key(|&i| encodings[i].get_ids().len());

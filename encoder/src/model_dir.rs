@@ -36,7 +36,7 @@ pub enum ModelDirError {
         file: &'static str,
     },
     /// A file could not be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {}", path.display())]
     Io {
         /// The file.
         path: PathBuf,

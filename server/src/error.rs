@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
 use tally_app::backend::Failure;
+use tally_types::error::Causes;
 
 use crate::admin_token::Forbidden;
 use crate::answering::AnswerError;
@@ -70,7 +71,13 @@ impl HttpError for AnswerError {
     fn public_message(&self) -> String {
         match self {
             AnswerError::Database(e) => e.public_message(),
-            other => other.to_string(),
+            other => {
+                // The client is told what failed; the log keeps why, cause by cause.
+                if other.status() == StatusCode::INTERNAL_SERVER_ERROR {
+                    tracing::error!(error = %Causes(other), "answering failed");
+                }
+                other.to_string()
+            }
         }
     }
 

@@ -9,6 +9,7 @@ pub mod certainty;
 pub mod choice;
 pub mod count;
 pub mod documents;
+pub mod error;
 pub mod feedback;
 pub mod kind;
 pub mod request;

@@ -7,17 +7,23 @@ use crate::sentence_store::vectors::VectorsError;
 #[derive(Debug, thiserror::Error)]
 pub enum SearchIndexError {
     /// The index failed.
-    #[error("search index error: {0}")]
+    #[error("the sentence index failed")]
     Tantivy(#[from] tantivy::TantivyError),
     /// The index directory could not be opened.
     #[error(transparent)]
     Open(#[from] OpenIndexError),
-    /// A stored sentence could not be read: its document number and why.
-    #[error("stored sentence {0} is unreadable: {1}")]
-    Stored(u32, String),
-    /// An observation could not be written; says why.
-    #[error("an observation could not be written: {0}")]
-    Unwritable(String),
+    /// A stored sentence could not be read.
+    #[error("stored sentence {doc_id} is unreadable")]
+    Stored {
+        /// Its document number in the index.
+        doc_id: u32,
+        /// Why.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// An observation could not be written.
+    #[error("an observation could not be written")]
+    Unwritable(#[source] serde_json::Error),
     /// The stored sentence vectors could not be read or written.
     #[error(transparent)]
     Vectors(#[from] VectorsError),

@@ -459,7 +459,7 @@ impl SentenceIndex {
     ) -> Result<StoredSentence, SearchIndexError> {
         let f = self.fields;
         let quantities = serde_json::from_str(&text_of(doc, f.quantities))
-            .map_err(|e| SearchIndexError::Stored(doc_id, e.to_string()))?;
+            .map_err(|source| SearchIndexError::Stored { doc_id, source })?;
         let entity = text_of(doc, f.entity);
         Ok(StoredSentence {
             id: text_of(doc, f.id),

@@ -215,8 +215,8 @@ impl ObservationIndex {
                 quantity,
                 description,
             };
-            let record = serde_json::to_string(&observation)
-                .map_err(|e| SearchIndexError::Unwritable(e.to_string()))?;
+            let record =
+                serde_json::to_string(&observation).map_err(SearchIndexError::Unwritable)?;
             doc.add_text(f.record, record);
             documents.push(doc);
         }
@@ -288,8 +288,11 @@ impl ObservationIndex {
                 .get_first(self.fields.record)
                 .and_then(|v| v.as_str())
                 .unwrap_or_default();
-            let observation = serde_json::from_str(record)
-                .map_err(|e| SearchIndexError::Stored(address.doc_id, e.to_string()))?;
+            let observation =
+                serde_json::from_str(record).map_err(|source| SearchIndexError::Stored {
+                    doc_id: address.doc_id,
+                    source,
+                })?;
             scored.push(ScoredObservation {
                 score: f64::from(score),
                 observation,

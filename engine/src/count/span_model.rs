@@ -52,19 +52,46 @@ pub enum SpanModelError {
     #[error(transparent)]
     Encoder(#[from] EncoderError),
     /// A tensor operation failed.
-    #[error("model error: {0}")]
+    #[error("the span model failed")]
     Model(#[from] candle_core::Error),
-    /// The span model's files could not be read.
-    #[error("cannot read span model {path}: {message}")]
-    Load {
+    /// A file of the span model could not be read.
+    #[error("cannot read the span model's {}", path.display())]
+    Read {
         /// The file that could not be read.
         path: PathBuf,
         /// What went wrong.
-        message: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The span model's description could not be parsed.
+    #[error("cannot parse the span model's {}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The span model's weights could not be loaded.
+    #[error("cannot load the span model's weights {}", path.display())]
+    Weights {
+        /// The weights file.
+        path: PathBuf,
+        /// What went wrong.
+        #[source]
+        source: candle_core::Error,
+    },
+    /// The head was tuned on more layers than the encoder has.
+    #[error("the span model tunes {tuned} layers, but the encoder has only {layers}")]
+    Layers {
+        /// The layers the head tunes.
+        tuned: usize,
+        /// The encoder's layers.
+        layers: usize,
     },
     /// The tokenizer refused the text.
-    #[error("tokenization failed: {0}")]
-    Tokenize(String),
+    #[error("tokenization failed")]
+    Tokenize(#[source] tokenizers::Error),
     /// A reader-weights name that is not one of [`ReaderWeights::ALL`].
     #[error("unknown reader weights `{0}` (fast, full)")]
     UnknownWeights(String),
@@ -177,7 +204,7 @@ pub fn pair_tokenizer(encoder: &Encoder) -> Result<PairTokenizer, SpanModelError
         strategy: TruncationStrategy::OnlySecond,
         direction: TruncationDirection::Right,
     }))
-    .map_err(|e| SpanModelError::Tokenize(e.to_string()))?;
+    .map_err(SpanModelError::Tokenize)?;
     Ok(PairTokenizer { pair, plain })
 }
 
@@ -289,7 +316,7 @@ pub fn make_windows(
     let encodings = tokenizer
         .pair
         .encode_batch(inputs, true)
-        .map_err(|e| SpanModelError::Tokenize(e.to_string()))?;
+        .map_err(SpanModelError::Tokenize)?;
     let mut windows = Vec::new();
     for (passage, encoding) in passages.iter().zip(encodings) {
         // The first window, then the overflow windows the tokenizer cut off it.
@@ -323,7 +350,7 @@ fn bounded_question<'q>(
 ) -> Result<&'q str, SpanModelError> {
     let encoding = tokenizer
         .encode(question, false)
-        .map_err(|e| SpanModelError::Tokenize(e.to_string()))?;
+        .map_err(SpanModelError::Tokenize)?;
     match encoding.get_offsets().get(MAX_QUESTION_TOKENS) {
         // Offsets are byte offsets of the question, on character boundaries.
         Some(&(cut, _)) => Ok(question.get(..cut).unwrap_or(question).trim_end()),
@@ -380,27 +407,38 @@ pub struct SpanModel {
 impl SpanModel {
     /// Loads a head directory (`span_head.safetensors` + `span_head.json`) for `encoder`.
     pub fn load(encoder: Arc<Encoder>, dir: &Path) -> Result<Self, SpanModelError> {
-        let load_error = |message: String| SpanModelError::Load {
-            path: dir.to_path_buf(),
-            message,
-        };
-        let meta_text = std::fs::read_to_string(dir.join(META_FILE))
-            .map_err(|e| load_error(format!("{META_FILE}: {e}")))?;
+        let meta_path = dir.join(META_FILE);
+        let meta_text =
+            std::fs::read_to_string(&meta_path).map_err(|source| SpanModelError::Read {
+                path: meta_path.clone(),
+                source,
+            })?;
         let meta: SpanModelMeta =
-            serde_json::from_str(&meta_text).map_err(|e| load_error(e.to_string()))?;
+            serde_json::from_str(&meta_text).map_err(|source| SpanModelError::Parse {
+                path: meta_path,
+                source,
+            })?;
         let weights = dir.join(WEIGHTS_FILE);
-        let tensors = candle_core::safetensors::load(&weights, encoder.device())
-            .map_err(|e| load_error(format!("{WEIGHTS_FILE}: {e}")))?;
+        let tensors =
+            candle_core::safetensors::load(&weights, encoder.device()).map_err(|source| {
+                SpanModelError::Weights {
+                    path: weights.clone(),
+                    source,
+                }
+            })?;
         let vb = VarBuilder::from_tensors(tensors, DType::F32, encoder.device());
         if meta.tuned_layers > encoder.config().num_hidden_layers {
-            return Err(load_error(format!(
-                "{} tuned layers, but the encoder has only {}",
-                meta.tuned_layers,
-                encoder.config().num_hidden_layers
-            )));
+            return Err(SpanModelError::Layers {
+                tuned: meta.tuned_layers,
+                layers: encoder.config().num_hidden_layers,
+            });
         }
-        let top = ReaderTop::new(vb, encoder.config(), meta.hidden, meta.tuned_layers)
-            .map_err(|e| load_error(e.to_string()))?;
+        let top = ReaderTop::new(vb, encoder.config(), meta.hidden, meta.tuned_layers).map_err(
+            |source| SpanModelError::Weights {
+                path: weights,
+                source,
+            },
+        )?;
         Ok(Self {
             tokenizer: pair_tokenizer(&encoder)?,
             encoder,

@@ -92,7 +92,7 @@ pub struct CollectionEntry {
 
 /// Reads the collection file's text.
 pub fn read_entries(text: &str) -> Result<Vec<CollectionEntry>, UnitError> {
-    serde_json::from_str(text).map_err(|e| UnitError::Parse(e.to_string()))
+    Ok(serde_json::from_str(text)?)
 }
 
 /// A collection entity's name, split from the qualifier Wikipedia adds to tell senses apart:

@@ -31,11 +31,11 @@ const COLLECTION: &str = include_str!("../../data/collection_units.json");
 const SAME_FACTOR: f64 = 1e-3;
 
 /// Why a unit table could not be read, or a value not converted.
-#[derive(Debug, thiserror::Error, PartialEq)]
+#[derive(Debug, thiserror::Error)]
 pub enum UnitError {
-    /// The table text is not valid JSON (the parser's message).
-    #[error("unit table is not valid JSON: {0}")]
-    Parse(String),
+    /// The table text is not valid JSON.
+    #[error("unit table is not valid JSON")]
+    Parse(#[from] serde_json::Error),
     /// The table is valid JSON but not a valid table (a duplicate id, an unknown prefix …).
     #[error("unit table: {0}")]
     Invalid(String),
@@ -309,8 +309,7 @@ impl UnitTable {
 
     /// Reads a table in the format of `text/data/units.json`.
     pub fn from_json(text: &str) -> Result<Self, UnitError> {
-        let raw: RawTable =
-            serde_json::from_str(text).map_err(|e| UnitError::Parse(e.to_string()))?;
+        let raw: RawTable = serde_json::from_str(text)?;
         let mut table = UnitTable {
             units: Vec::new(),
             by_id: HashMap::new(),

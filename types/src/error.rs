@@ -1,0 +1,47 @@
+//! An error written with its causes. Each error type says only what failed and keeps its cause
+//! as its `source()` (issue 102), so where an error is logged or printed whole, the chain is
+//! written out here, once: "the sentence index failed: stored sentence 4 is unreadable: EOF".
+
+use std::error::Error;
+use std::fmt;
+
+/// `error` and each of its causes, joined by ": ".
+pub struct Causes<'a>(pub &'a (dyn Error + 'static));
+
+impl fmt::Display for Causes<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut source = self.0.source();
+        while let Some(cause) = source {
+            write!(f, ": {cause}")?;
+            source = cause.source();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug)]
+    struct Outer(std::io::Error);
+
+    impl fmt::Display for Outer {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "the index failed")
+        }
+    }
+
+    impl Error for Outer {
+        fn source(&self) -> Option<&(dyn Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn each_cause_is_written_once_after_the_error() {
+        let error = Outer(std::io::Error::other("disk full"));
+        assert_eq!(Causes(&error).to_string(), "the index failed: disk full");
+    }
+}
