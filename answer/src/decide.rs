@@ -275,7 +275,10 @@ fn by_kind(
                 .snippets
                 .prefetched_in(question, checked.count.corpus.as_deref())
                 .unwrap_or_else(|e| {
-                    tracing::warn!("the stored snippet sets could not be read ({e})");
+                    tracing::warn!(
+                        "the stored snippet sets could not be read ({})",
+                        tally_types::error::Causes(&e)
+                    );
                     Vec::new()
                 }),
         ),

@@ -43,25 +43,25 @@ pub enum AnswerError {
     /// Nobody waits for the answer any more (its asker left): it was stopped between stages.
     #[error("the answer was stopped: nobody waits for it any more")]
     Cancelled,
-    #[error("the count pipeline failed: {0}")]
+    #[error("the count pipeline failed")]
     /// The count pipeline failed.
     Count(#[source] PipelineError),
-    #[error("the quantity search failed: {0}")]
+    #[error("the quantity search failed")]
     /// The quantity search failed.
     Search(#[from] SearchError),
-    #[error("the sentence index could not be read: {0}")]
+    #[error("the sentence index could not be read")]
     /// The sentence index could not be read (a value question).
     SentenceIndex(#[from] SearchIndexError),
-    #[error("the corpora's tables could not be read: {0}")]
+    #[error("the corpora's tables could not be read")]
     /// The snippet index's record tables could not be read (an aggregation).
     Tables(#[from] IndexError),
-    #[error("the database failed: {0}")]
+    #[error("the database failed")]
     /// The database failed (an aggregation in SQL, a stored snippet set).
     Database(#[from] DbError),
-    #[error("the snippets could not be fetched: {0}")]
+    #[error("the snippets could not be fetched")]
     /// The snippet source failed.
     Fetch(#[from] FetchError),
-    #[error("the answering task crashed: {0}")]
+    #[error("the answering task crashed")]
     /// The task computing the answer panicked or was dropped.
     Crashed(#[from] tokio::task::JoinError),
     /// A count question reached the count pipeline without snippets (a defect, not an input).

@@ -71,7 +71,10 @@ pub(crate) fn over_records(
                 Ok(tables) if tables.is_empty() => {}
                 Ok(_) => return Ok(answer_over(question, settings, &stored, scope)?),
                 Err(e) => {
-                    tracing::warn!("the record tables could not be read ({e}); reading the index's")
+                    tracing::warn!(
+                        "the record tables could not be read ({}); reading the index's",
+                        tally_types::error::Causes(&e)
+                    )
                 }
             }
             held

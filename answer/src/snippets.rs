@@ -41,7 +41,7 @@ pub struct FetchError {
 #[derive(Debug, thiserror::Error)]
 pub enum FetchCause {
     /// The local index could not be searched.
-    #[error("the snippet index could not be searched: {0}")]
+    #[error("the snippet index could not be searched")]
     Index(#[from] tally_documents::snippet_index::IndexError),
     /// The web search failed (its error is the server's).
     #[error(transparent)]

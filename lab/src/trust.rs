@@ -75,7 +75,7 @@ impl TrustLog {
 #[derive(Debug, thiserror::Error)]
 pub enum TrustTrainError {
     /// A features file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Io {
         /// The file.
         path: PathBuf,
@@ -83,7 +83,7 @@ pub enum TrustTrainError {
         source: std::io::Error,
     },
     /// A line is not a [`TrustLine`].
-    #[error("{path}, line {line}: {source}")]
+    #[error("{path}, line {line}")]
     Line {
         /// The file.
         path: PathBuf,

@@ -72,11 +72,12 @@ impl HttpError for AnswerError {
         match self {
             AnswerError::Database(e) => e.public_message(),
             other => {
-                // The client is told what failed; the log keeps why, cause by cause.
+                // The client is told what failed and why, cause by cause, as the log is.
+                let sentence = Causes(other).to_string();
                 if other.status() == StatusCode::INTERNAL_SERVER_ERROR {
-                    tracing::error!(error = %Causes(other), "answering failed");
+                    tracing::error!(error = %sentence, "answering failed");
                 }
-                other.to_string()
+                sentence
             }
         }
     }
@@ -112,7 +113,7 @@ impl HttpError for DbError {
             }
             DbError::Invalid(why) | DbError::NotFound(why) | DbError::Conflict(why) => why.clone(),
             DbError::Query(e) => {
-                tracing::error!(error = %e, "database query failed");
+                tracing::error!(error = %Causes(e), "database query failed");
                 "the database could not store this; the error is logged on the server".into()
             }
         }
@@ -217,7 +218,7 @@ impl HttpError for IngestError {
         match self {
             IngestError::Answer(e) => e.public_message(),
             IngestError::Store(e) => e.public_message(),
-            other => other.to_string(),
+            other => Causes(other).to_string(),
         }
     }
 }

@@ -30,7 +30,7 @@ pub enum DbError {
     #[error("{0}")]
     Conflict(String),
     /// Any other error of the database.
-    #[error("database error: {0}")]
+    #[error("database error")]
     Query(#[source] sqlx::Error),
 }
 

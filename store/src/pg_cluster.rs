@@ -51,7 +51,7 @@ pub enum ClusterError {
     #[error("running as root, but there is no `{SERVICE_USER}` user to run PostgreSQL as")]
     NoServiceUser,
     /// A file or directory of the cluster could not be prepared.
-    #[error("cannot prepare {path}: {source}")]
+    #[error("cannot prepare {path}")]
     Io {
         /// The file or directory.
         path: PathBuf,
@@ -67,7 +67,7 @@ pub enum ClusterError {
         message: String,
     },
     /// The database and its roles could not be created.
-    #[error("cannot set up the `{DATABASE}` database and its roles: {0}")]
+    #[error("cannot set up the `{DATABASE}` database and its roles")]
     CreateDatabase(#[from] sqlx::Error),
 }
 

@@ -11,7 +11,7 @@ use serde::Deserialize;
 #[derive(Debug, thiserror::Error)]
 pub enum DatasetError {
     /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Io {
         /// The file.
         path: PathBuf,

@@ -27,7 +27,7 @@ impl From<&str> for ParseError {
 #[derive(Debug, thiserror::Error)]
 pub enum CorpusError {
     /// A file could not be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Read {
         /// The file.
         path: PathBuf,

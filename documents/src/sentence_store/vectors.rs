@@ -34,7 +34,7 @@ const MAGIC: &[u8; 8] = b"TALLYVC1";
 #[derive(Debug, thiserror::Error)]
 pub enum VectorsError {
     /// A vectors file could not be read or written.
-    #[error("the sentence vectors in {path} could not be {doing}: {source}")]
+    #[error("the sentence vectors in {path} could not be {doing}")]
     Io {
         /// The file.
         path: PathBuf,

@@ -110,10 +110,10 @@ impl Logistic {
 #[derive(Debug, thiserror::Error)]
 pub enum ModelFileError {
     /// The file could not be read.
-    #[error("{0}")]
+    #[error(transparent)]
     Read(#[from] std::io::Error),
     /// The file is not the model's JSON.
-    #[error("{0}")]
+    #[error(transparent)]
     Parse(#[from] serde_json::Error),
     /// The model was trained on other features than expected.
     #[error("it was trained on other features; retrain it with `tally train count-spans`")]

@@ -11,7 +11,7 @@ pub enum SearchError {
     #[error(transparent)]
     Index(#[from] SearchIndexError),
     /// Tantivy failed.
-    #[error("search failed: {0}")]
+    #[error("search failed")]
     Tantivy(#[from] tantivy::TantivyError),
     /// The sentence encoder failed.
     #[error(transparent)]

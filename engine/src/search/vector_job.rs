@@ -35,7 +35,7 @@ pub enum VectorJobError {
     #[error(transparent)]
     Index(#[from] SearchIndexError),
     /// The sentence encoder failed.
-    #[error("the sentence vectors could not be encoded: {0}")]
+    #[error("the sentence vectors could not be encoded")]
     Encoder(#[from] EncoderError),
 }
 

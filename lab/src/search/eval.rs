@@ -24,7 +24,7 @@ pub const CUTOFF: usize = 10;
 #[derive(Debug, thiserror::Error)]
 pub enum SearchEvalError {
     /// The judged file could not be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Read {
         /// The file.
         path: std::path::PathBuf,

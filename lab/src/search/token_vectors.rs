@@ -26,7 +26,7 @@ pub enum TokenVectorsError {
     #[error(transparent)]
     Encoder(#[from] EncoderError),
     /// A tensor operation failed.
-    #[error("token vectors: {0}")]
+    #[error("token vectors")]
     Tensor(#[from] candle_core::Error),
     /// The vectors were made for another vocabulary than the encoder's.
     #[error(

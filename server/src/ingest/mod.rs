@@ -46,13 +46,13 @@ pub enum IngestError {
     /// The database refused or failed.
     Store(#[from] DbError),
     /// The indexes could not read or change the documents.
-    #[error("the indexes could not be changed: {0}")]
+    #[error("the indexes could not be changed")]
     Documents(#[source] DocumentsError),
     /// What the indexes hold could not be recorded beside them.
-    #[error("what the indexes hold could not be recorded: {0}")]
+    #[error("what the indexes hold could not be recorded")]
     Held(#[from] std::io::Error),
     /// A task reading, indexing, listing or deleting panicked or was dropped.
-    #[error("a task of the indexes crashed: {0}")]
+    #[error("a task of the indexes crashed")]
     Crashed(#[from] tokio::task::JoinError),
     /// The server is shutting down and takes no more uploads.
     #[error("the server is shutting down")]

@@ -18,7 +18,7 @@ const MAX_TASKS: usize = 200;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StudyFileError {
-    #[error("the study file {path} could not be read: {source}")]
+    #[error("the study file {path} could not be read")]
     Read {
         path: String,
         source: std::io::Error,

@@ -46,11 +46,11 @@ struct CsvRow {
 /// Why the CSV export could not be written.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum CsvError {
-    #[error("{0}")]
+    #[error(transparent)]
     Row(#[from] csv::Error),
     #[error("{0}")]
     Flush(String),
-    #[error("{0}")]
+    #[error(transparent)]
     NotText(#[from] std::string::FromUtf8Error),
 }
 

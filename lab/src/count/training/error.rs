@@ -16,10 +16,10 @@ pub enum TrainError {
     #[error(transparent)]
     SpanModel(#[from] SpanModelError),
     /// The model's tensors failed.
-    #[error("model error: {0}")]
+    #[error("model error")]
     Model(#[from] candle_core::Error),
     /// A file could not be written.
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {path}")]
     Write {
         /// The file.
         path: PathBuf,

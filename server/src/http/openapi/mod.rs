@@ -81,7 +81,7 @@ impl Modify for AdminToken {
 /// Why the API description could not be built.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum DocumentError {
-    #[error("the API description could not be written as JSON: {0}")]
+    #[error("the API description could not be written as JSON")]
     NotJson(#[from] serde_json::Error),
     #[error("the API description has no components.schemas")]
     NoSchemas,
