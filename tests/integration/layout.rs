@@ -170,6 +170,24 @@ fn crate_sources() -> Vec<(String, String)> {
         .collect()
 }
 
+/// The longest a file of a crate's sources may be.
+const MAX_FILE_LINES: usize = 900;
+
+#[test]
+fn no_source_file_is_longer_than_900_lines() {
+    let long: Vec<String> = crate_sources()
+        .into_iter()
+        .map(|(file, text)| (file, text.lines().count()))
+        .filter(|(_, lines)| *lines > MAX_FILE_LINES)
+        .map(|(file, lines)| format!("{file}: {lines} lines"))
+        .collect();
+    assert!(
+        long.is_empty(),
+        "split these where their meaning splits:\n{}",
+        long.join("\n")
+    );
+}
+
 /// The longest a function may be; word lists and rule tables are the exceptions below.
 const MAX_FUNCTION_LINES: usize = 120;
 
