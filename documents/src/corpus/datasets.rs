@@ -36,6 +36,15 @@ pub enum DatasetError {
         /// What is wrong with it.
         message: String,
     },
+    /// The file could not be read as CSV.
+    #[error("{path} is not a gold CSV file")]
+    CsvSyntax {
+        /// The file.
+        path: PathBuf,
+        /// What the CSV reader found.
+        #[source]
+        source: csv::Error,
+    },
     /// The file is not a gold CSV file; says why.
     #[error("{path} is not a gold CSV file: {message}")]
     Csv {
@@ -306,7 +315,11 @@ fn read_csv(path: &Path, columns: &[&str]) -> Result<Vec<Vec<String>>, DatasetEr
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .from_reader(text.as_bytes());
-    let header = reader.headers().map_err(|e| csv_error(e.to_string()))?;
+    let syntax = |source| DatasetError::CsvSyntax {
+        path: path.to_path_buf(),
+        source,
+    };
+    let header = reader.headers().map_err(syntax)?;
     let positions: Vec<usize> = columns
         .iter()
         .map(|name| {
@@ -318,7 +331,7 @@ fn read_csv(path: &Path, columns: &[&str]) -> Result<Vec<Vec<String>>, DatasetEr
         .collect::<Result<_, _>>()?;
     let mut rows = Vec::new();
     for record in reader.records() {
-        let record = record.map_err(|e| csv_error(e.to_string()))?;
+        let record = record.map_err(syntax)?;
         rows.push(
             positions
                 .iter()

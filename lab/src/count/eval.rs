@@ -45,6 +45,15 @@ pub enum EvaluateError {
     /// The encoder failed.
     #[error(transparent)]
     Encoder(#[from] EncoderError),
+    /// A file could not be read as CSV.
+    #[error("{path} is not a CSV file")]
+    Csv {
+        /// The file.
+        path: String,
+        /// What the CSV reader found.
+        #[source]
+        source: csv::Error,
+    },
     /// A file's contents are not as expected.
     #[error("{path}: {message}")]
     Format {
@@ -281,7 +290,10 @@ pub fn read_contexts(path: &Path) -> Result<Vec<ContextRow>, EvaluateError> {
     let mut reader = csv::Reader::from_reader(text.as_bytes());
     let header = reader
         .headers()
-        .map_err(|e| format_error(e.to_string()))?
+        .map_err(|source| EvaluateError::Csv {
+            path: path.display().to_string(),
+            source,
+        })?
         .clone();
     let column = |name: &str| {
         header
@@ -300,7 +312,10 @@ pub fn read_contexts(path: &Path) -> Result<Vec<ContextRow>, EvaluateError> {
     ];
     let mut rows = Vec::new();
     for (n, record) in reader.records().enumerate() {
-        let record = record.map_err(|e| format_error(e.to_string()))?;
+        let record = record.map_err(|source| EvaluateError::Csv {
+            path: path.display().to_string(),
+            source,
+        })?;
         let get = |i: usize| record.get(cols[i]).unwrap_or("").trim().to_string();
         let candidates = parse_tuples(&get(3))
             .map_err(|m| format_error(format!("row {}: tf_answer: {m}", n + 2)))?;

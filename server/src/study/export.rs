@@ -48,8 +48,8 @@ struct CsvRow {
 pub(crate) enum CsvError {
     #[error(transparent)]
     Row(#[from] csv::Error),
-    #[error("{0}")]
-    Flush(String),
+    #[error("the CSV could not be flushed")]
+    Flush(#[source] std::io::Error),
     #[error(transparent)]
     NotText(#[from] std::string::FromUtf8Error),
 }
@@ -102,6 +102,6 @@ pub(crate) fn to_csv(rows: &[ResponseRow]) -> Result<String, CsvError> {
     }
     let bytes = writer
         .into_inner()
-        .map_err(|e| CsvError::Flush(e.to_string()))?;
+        .map_err(|e| CsvError::Flush(e.into_error()))?;
     Ok(String::from_utf8(bytes)?)
 }

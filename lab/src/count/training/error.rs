@@ -29,6 +29,15 @@ pub enum TrainError {
     /// The training data could not be read.
     #[error(transparent)]
     Data(#[from] TrainingDataError),
+    /// The span probabilities of an earlier run cannot be read.
+    #[error("the span probabilities in {path} cannot be read; run `tally train count-spans` without --ranker-only first")]
+    SpanConfidencesUnread {
+        /// The span probabilities file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// The span probabilities of an earlier run cannot be used.
     #[error("the span probabilities in {path} cannot be used ({message}); run `tally train count-spans` without --ranker-only first")]
     SpanConfidences {

@@ -68,8 +68,13 @@ pub fn read_span_confidences(
         path: path.to_path_buf(),
         message,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| stale(e.to_string()))?;
-    let file: SpanConfidences = serde_json::from_str(&text).map_err(|e| stale(e.to_string()))?;
+    let unread =
+        |source: Box<dyn std::error::Error + Send + Sync>| TrainError::SpanConfidencesUnread {
+            path: path.to_path_buf(),
+            source,
+        };
+    let text = std::fs::read_to_string(path).map_err(|e| unread(e.into()))?;
+    let file: SpanConfidences = serde_json::from_str(&text).map_err(|e| unread(e.into()))?;
     let by_key: std::collections::HashMap<(&str, &str), &QuerySpanConfidences> = file
         .queries
         .iter()
