@@ -275,18 +275,7 @@ pub fn answer_in_corpus(
         matched,
         top: ranked,
     } = retrieve(question, index, settings.top, corpus)?;
-    let abstain = |note: String| ValueAnswer {
-        question: question.clone(),
-        value: None,
-        unit: None,
-        unit_id: None,
-        representative: None,
-        note: Some(note),
-        observations: Vec::new(),
-        units: Vec::new(),
-        not_sure: None,
-        certainty: None,
-    };
+    let abstain = |note: String| declined(question, note);
     if ranked.is_empty() && matched && !subject.is_empty() {
         return Ok(abstain(format!(
             "no sentence in the corpus gives this quantity for {}",
@@ -354,7 +343,38 @@ pub fn answer_in_corpus(
         value,
         settings.agree_within,
     );
-    let (unit, unit_id, units) = match &target {
+    let mut answer = declined(question, String::new());
+    answer.note = note;
+    answer.representative = representative;
+    answer.observations = observations;
+    Ok(with_value(answer, value, &target, table))
+}
+
+/// A value answer that gives no value, saying why in its note.
+fn declined(question: &ValueQuestion, note: String) -> ValueAnswer {
+    ValueAnswer {
+        question: question.clone(),
+        value: None,
+        unit: None,
+        unit_id: None,
+        representative: None,
+        note: Some(note),
+        observations: Vec::new(),
+        units: Vec::new(),
+        not_sure: None,
+        certainty: None,
+    }
+}
+
+/// `answer` giving `value` in the `target` unit, with the units it can be shown in, its
+/// certainty (the observations' agreement) and whether it is shown as not sure.
+fn with_value(
+    mut answer: ValueAnswer,
+    value: f64,
+    target: &Target,
+    table: &UnitTable,
+) -> ValueAnswer {
+    (answer.unit, answer.unit_id, answer.units) = match target {
         Target::Table(u) => (
             Some(u.name().to_string()),
             Some(u.id.clone()),
@@ -362,18 +382,7 @@ pub fn answer_in_corpus(
         ),
         Target::Noun(name) => (name.clone(), None, Vec::new()),
     };
-    let mut answer = ValueAnswer {
-        question: question.clone(),
-        value: Some(value),
-        unit,
-        unit_id,
-        representative,
-        note,
-        observations,
-        units,
-        not_sure: None,
-        certainty: None,
-    };
+    answer.value = Some(value);
     answer.certainty = answer.support().map(|probability| Certainty {
         probability,
         bound: SURE_FROM,
@@ -381,7 +390,7 @@ pub fn answer_in_corpus(
         reading: Some(value),
     });
     answer.not_sure = not_sure(&answer);
-    Ok(answer)
+    answer
 }
 
 /// Support below which a value is shown as "not sure" rather than as the answer: chosen on the
