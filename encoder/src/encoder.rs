@@ -13,7 +13,8 @@ use tokenizers::{Tokenizer, TruncationParams};
 
 use crate::bert::Bert;
 use crate::device::device_name;
-use crate::model_dir::{ModelDir, ModelDirError};
+use crate::model_dir::ModelDir;
+use crate::EncoderError;
 
 /// Sentences encoded per forward pass. Inputs are sorted by length first, so little is padded.
 const MAX_BATCH: usize = 64;
@@ -24,38 +25,6 @@ pub const ROWS_PER_PASS: usize = 512;
 
 /// Used when the model directory does not say its maximum sequence length.
 const DEFAULT_MAX_SEQ_LEN: usize = 256;
-
-/// Why the encoder could not be loaded or could not encode.
-#[derive(Debug, thiserror::Error)]
-pub enum EncoderError {
-    /// The model directory is missing or incomplete.
-    #[error(transparent)]
-    ModelDir(#[from] ModelDirError),
-    /// The model's configuration could not be read.
-    #[error("cannot parse {}", path.display())]
-    Config {
-        /// The configuration file.
-        path: PathBuf,
-        /// What was wrong with it.
-        #[source]
-        source: serde_json::Error,
-    },
-    /// The tokenizer could not be loaded.
-    #[error("cannot load tokenizer {}", path.display())]
-    Tokenizer {
-        /// The tokenizer file.
-        path: PathBuf,
-        /// What was wrong with it.
-        #[source]
-        source: tokenizers::Error,
-    },
-    /// A text could not be tokenized.
-    #[error("tokenization failed")]
-    Tokenize(#[source] tokenizers::Error),
-    /// candle failed while loading or running the model.
-    #[error("the model failed")]
-    Model(#[from] candle_core::Error),
-}
 
 /// A loaded sentence encoder. Cheap to share behind an `Arc`; `embed` takes `&self`.
 pub struct Encoder {
@@ -87,7 +56,7 @@ impl Encoder {
     pub fn load(dir: &ModelDir, device: Device) -> Result<Self, EncoderError> {
         let config_path = dir.config_file();
         let config_text =
-            std::fs::read_to_string(&config_path).map_err(|source| ModelDirError::Io {
+            std::fs::read_to_string(&config_path).map_err(|source| EncoderError::Io {
                 path: config_path.clone(),
                 source,
             })?;

@@ -5,9 +5,9 @@
 pub mod bert;
 pub mod device;
 mod encoder;
+mod error;
 mod model_dir;
 
-pub use encoder::{cosine, passes, Encoder, EncoderError, ROWS_PER_PASS};
-pub use model_dir::{
-    sha256_file, ModelDir, ModelDirError, DEFAULT_ENCODER, MINILM_SAFETENSORS_SHA256,
-};
+pub use encoder::{cosine, passes, Encoder, ROWS_PER_PASS};
+pub use error::EncoderError;
+pub use model_dir::{sha256_file, ModelDir, DEFAULT_ENCODER, MINILM_SAFETENSORS_SHA256};

