@@ -28,13 +28,26 @@ pub struct Fetched {
 }
 
 /// Why snippets could not be fetched, with the time the attempt took.
-#[derive(Debug, thiserror::Error)]
-#[error("{cause}")]
+#[derive(Debug)]
 pub struct FetchError {
     /// Why.
     pub cause: FetchCause,
     /// The failed stage's time: a stage of the answer too.
     pub timing: StageTiming,
+}
+
+// The fetch error is its cause, with a time beside it: it says what the cause says, and its
+// chain goes on from the cause's (not through it, which would say the cause twice).
+impl std::fmt::Display for FetchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.cause, f)
+    }
+}
+
+impl std::error::Error for FetchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.cause.source()
+    }
 }
 
 /// Why a fetch failed.

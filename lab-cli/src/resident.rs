@@ -131,8 +131,9 @@ pub(crate) fn measure_here(
         sentence_vectors: false,
     };
     let (encoder, _) = tally_setup::loading::encoder_of(models)?;
-    let answerer = Standalone::load(&config, Some(encoder))
-        .map_err(|e| anyhow::anyhow!("the indexes in {} did not load: {e}", dir.display()))?;
+    let answerer = Standalone::load(&config, Some(encoder)).map_err(|e| {
+        anyhow::Error::new(e).context(format!("the indexes in {} did not load", dir.display()))
+    })?;
     let ask = |answerer: &Standalone| -> anyhow::Result<()> {
         for (q, mode, kind) in [
             ("how many moons does jupiter have", Mode::Count, "count"),
@@ -144,7 +145,9 @@ pub(crate) fn measure_here(
                     mode,
                     settings: Settings::default(),
                 })
-                .map_err(|e| anyhow::anyhow!("the {kind} question failed: {e}"))?;
+                .map_err(|e| {
+                    anyhow::Error::new(e).context(format!("the {kind} question failed"))
+                })?;
         }
         Ok(())
     };

@@ -191,7 +191,12 @@ async fn verified_for(
     let corpus = tally_store::verified::corpus_of(&ask.settings.count);
     let here = tally_store::verified::current(&state.db, &ask.q, corpus)
         .await
-        .inspect_err(|e| tracing::warn!("verified answers not read: {e}"))
+        .inspect_err(|e| {
+            tracing::warn!(
+                "verified answers not read: {}",
+                tally_types::error::Causes(e)
+            )
+        })
         .ok()
         .flatten();
     if here.is_some() || corpus != tally_types::count::ALL_CORPORA {

@@ -179,7 +179,10 @@ async fn write_older_record_tables(db: Database) {
     match tally_store::records::backfill(&db).await {
         Ok(0) => {}
         Ok(n) => tracing::info!("wrote {n} record tables of corpora stored before them"),
-        Err(e) => tracing::warn!("the record tables of older corpora were not written: {e}"),
+        Err(e) => tracing::warn!(
+            "the record tables of older corpora were not written: {}",
+            tally_types::error::Causes(&e)
+        ),
     }
 }
 
@@ -195,13 +198,19 @@ async fn hourly_cleanup(db: Database, days: u32) {
                     gone.answers
                 ),
                 Ok(_) => {}
-                Err(e) => tracing::warn!("old history not removed: {e}"),
+                Err(e) => tracing::warn!(
+                    "old history not removed: {}",
+                    tally_types::error::Causes(&e)
+                ),
             }
         }
         match study::store::remove_empty_abandoned(&db).await {
             Ok(0) => {}
             Ok(gone) => tracing::info!("{gone} empty abandoned study sessions removed"),
-            Err(e) => tracing::warn!("empty abandoned study sessions not removed: {e}"),
+            Err(e) => tracing::warn!(
+                "empty abandoned study sessions not removed: {}",
+                tally_types::error::Causes(&e)
+            ),
         }
     }
 }
@@ -218,7 +227,10 @@ fn stop_cluster(
     if let Some(cluster) = cluster.filter(|c| c.owned()) {
         match cluster.stop() {
             Ok(()) => tracing::info!("private PostgreSQL cluster stopped"),
-            Err(e) => tracing::warn!("could not stop the private PostgreSQL cluster: {e}"),
+            Err(e) => tracing::warn!(
+                "could not stop the private PostgreSQL cluster: {}",
+                tally_types::error::Causes(&e)
+            ),
         }
     }
 }
@@ -246,7 +258,8 @@ async fn keep_cluster_running(cluster: Arc<PrivateCluster>) {
             }
             Ok(Ok(false)) => {}
             Ok(Err(e)) => tracing::warn!(
-                "the private PostgreSQL cluster is stopped and could not be started: {e}"
+                "the private PostgreSQL cluster is stopped and could not be started: {}",
+                tally_types::error::Causes(&e)
             ),
             Err(e) => tracing::warn!("checking the private PostgreSQL cluster crashed: {e}"),
         }
@@ -269,9 +282,15 @@ async fn open_database(args: &ServeArgs) -> (Database, Option<Arc<PrivateCluster
             (Database::new(&cluster.url()), Some(Arc::new(cluster)))
         }
         Err(e) => {
-            tracing::warn!("no DATABASE_URL and no private cluster: {e}");
+            tracing::warn!(
+                "no DATABASE_URL and no private cluster: {}",
+                tally_types::error::Causes(&e)
+            );
             (
-                Database::unavailable(format!("no private PostgreSQL cluster: {e}")),
+                Database::unavailable(format!(
+                    "no private PostgreSQL cluster: {}",
+                    tally_types::error::Causes(&e)
+                )),
                 None,
             )
         }

@@ -499,7 +499,10 @@ impl Drop for PrivateCluster {
     fn drop(&mut self) {
         if self.owned() && self.running_port().is_some() {
             if let Err(e) = self.stop() {
-                tracing::warn!("could not stop the private PostgreSQL cluster: {e}");
+                tracing::warn!(
+                    "could not stop the private PostgreSQL cluster: {}",
+                    tally_types::error::Causes(&e)
+                );
             }
         }
     }

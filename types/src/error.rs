@@ -5,18 +5,23 @@
 use std::error::Error;
 use std::fmt;
 
-/// `error` and each of its causes, joined by ": ".
+/// `error` and each of its causes, joined by ": ". A cause whose text the chain already ends
+/// with is left out: some libraries' errors (sqlx's, tantivy's) print their source themselves.
 pub struct Causes<'a>(pub &'a (dyn Error + 'static));
 
 impl fmt::Display for Causes<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)?;
+        let mut written = self.0.to_string();
         let mut source = self.0.source();
         while let Some(cause) = source {
-            write!(f, ": {cause}")?;
+            let text = cause.to_string();
+            if !written.ends_with(&text) {
+                written.push_str(": ");
+                written.push_str(&text);
+            }
             source = cause.source();
         }
-        Ok(())
+        f.write_str(&written)
     }
 }
 
@@ -39,9 +44,30 @@ mod tests {
         }
     }
 
+    #[derive(Debug)]
+    struct PrintsItsCause(std::io::Error);
+
+    impl fmt::Display for PrintsItsCause {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "error returned from database: {}", self.0)
+        }
+    }
+
+    impl Error for PrintsItsCause {
+        fn source(&self) -> Option<&(dyn Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
     #[test]
     fn each_cause_is_written_once_after_the_error() {
         let error = Outer(std::io::Error::other("disk full"));
         assert_eq!(Causes(&error).to_string(), "the index failed: disk full");
+        // An error that prints its own cause (as sqlx's do): the cause is not written twice.
+        let error = PrintsItsCause(std::io::Error::other("disk full"));
+        assert_eq!(
+            Causes(&error).to_string(),
+            "error returned from database: disk full"
+        );
     }
 }

@@ -127,7 +127,7 @@ pub fn read_collection(path: &Path) -> Result<Vec<CollectionUnit>, EvalError> {
     })?;
     let entries = collection::read_entries(&text).map_err(|e| EvalError::Format {
         path: shown,
-        message: e.to_string(),
+        message: tally_types::error::Causes(&e).to_string(),
     })?;
     Ok(entries
         .into_iter()

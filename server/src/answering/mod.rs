@@ -162,7 +162,7 @@ impl Answerer {
                     let _ = self.vectors.set(worker);
                 }
             }
-            Err(e) => tracing::error!("answering unavailable: {e}"),
+            Err(e) => tracing::error!("answering unavailable: {}", tally_types::error::Causes(e)),
         }
         let _ = self.engines.set(loaded);
     }

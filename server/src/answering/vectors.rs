@@ -116,7 +116,10 @@ impl VectorWorker {
                     );
                 }
                 Ok(_) => {}
-                Err(e) => tracing::error!("the sentence-vector job stopped: {e}"),
+                Err(e) => tracing::error!(
+                    "the sentence-vector job stopped: {}",
+                    tally_types::error::Causes(&e)
+                ),
             }
         }
     }

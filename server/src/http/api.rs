@@ -436,7 +436,8 @@ pub(crate) async fn description(State(state): State<AppState>) -> Response {
     let mut spec = match super::openapi::document() {
         Ok(spec) => spec.clone(),
         Err(e) => {
-            return ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response()
+            let sentence = tally_types::error::Causes(e).to_string();
+            return ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, sentence).into_response();
         }
     };
     let mut corpora = vec![tally_types::request::ALL_CORPORA.to_string()];
@@ -498,7 +499,10 @@ pub(crate) async fn study_export(
         let body = export::to_csv(&rows).map_err(|e| {
             ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                format!("the CSV could not be written: {e}"),
+                format!(
+                    "the CSV could not be written: {}",
+                    tally_types::error::Causes(&e)
+                ),
             )
         })?;
         return Ok((

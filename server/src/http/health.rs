@@ -113,7 +113,7 @@ async fn full_status(state: &AppState) -> SystemStatus {
         Ok(ready) => AnsweringStatus { ready, error: None },
         Err(e) => AnsweringStatus {
             ready: false,
-            error: Some(e.to_string()),
+            error: Some(tally_types::error::Causes(&e).to_string()),
         },
     };
     let status = if !encoder.loaded || answering.error.is_some() {

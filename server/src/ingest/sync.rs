@@ -47,7 +47,10 @@ pub(crate) async fn run(service: std::sync::Arc<IngestService>, answerer: Answer
             listener = listen(&service).await;
         }
         if let Err(e) = pass(&service, &answerer).await {
-            tracing::warn!("corpora not synchronised with the database: {e}");
+            tracing::warn!(
+                "corpora not synchronised with the database: {}",
+                tally_types::error::Causes(&e)
+            );
         }
         tokio::select! {
             _ = every.tick() => {}
@@ -67,7 +70,10 @@ async fn mark_crashed(service: &IngestService) {
              unexpectedly; it is marked failed and not indexed again"
         );
         if let Err(e) = corpora::mark_failed(&service.db, &corpus, version, CRASHED).await {
-            tracing::warn!("corpus `{corpus}` could not be marked failed: {e}");
+            tracing::warn!(
+                "corpus `{corpus}` could not be marked failed: {}",
+                tally_types::error::Causes(&e)
+            );
         }
     }
 }
@@ -125,14 +131,20 @@ async fn pass(service: &IngestService, answerer: &Answerer) -> Result<(), Ingest
             Err(IngestError::Stopped) => {}
             // The database, not the corpus: the next pass tries again.
             Err(e @ IngestError::Store(_)) => {
-                tracing::warn!("corpus `{}` not indexed: {e}", corpus.name);
-                let why = format!("the corpus could not be indexed: {e}");
+                let why = format!(
+                    "the corpus could not be indexed: {}",
+                    tally_types::error::Causes(&e)
+                );
+                tracing::warn!("corpus `{}` not indexed: {why}", corpus.name);
                 corpora::fail_jobs(db, &service.server, &corpus.name, &why).await?;
             }
             // The corpus itself: marked failed, not tried again on every pass.
             Err(e) => {
-                tracing::warn!("corpus `{}` not indexed: {e}", corpus.name);
-                let why = format!("the corpus could not be indexed: {e}");
+                let why = format!(
+                    "the corpus could not be indexed: {}",
+                    tally_types::error::Causes(&e)
+                );
+                tracing::warn!("corpus `{}` not indexed: {why}", corpus.name);
                 corpora::mark_failed(db, &corpus.name, corpus.version, &why).await?;
             }
             Ok(()) if !with_jobs.contains(&corpus.name) => {}
@@ -324,7 +336,7 @@ async fn index_batch(
                 if let Err(e) = corpora::report_progress(
                     &service.db, &service.server, &corpus.name, corpus.version, &now,
                 ).await {
-                    tracing::warn!("progress not reported: {e}");
+                    tracing::warn!("progress not reported: {}", tally_types::error::Causes(&e));
                 }
             }
         }

@@ -39,7 +39,10 @@ impl WebSource {
             Ok(set) => Ok(to_snippets(&set, Some(set.id), false)),
             Err(e) => {
                 // The snippets are still good; the answer says that they were not kept.
-                tracing::warn!("web snippets not stored: {e}");
+                tracing::warn!(
+                    "web snippets not stored: {}",
+                    tally_types::error::Causes(&e)
+                );
                 let set = SnippetSet {
                     id: 0,
                     source: provider,
@@ -70,7 +73,10 @@ impl WebSource {
         match snippet_sets::recent(&self.db, question, provider, since).await {
             Ok(set) => set.filter(|s| !s.results.is_empty()),
             Err(e) => {
-                tracing::warn!("stored web snippets could not be read: {e}");
+                tracing::warn!(
+                    "stored web snippets could not be read: {}",
+                    tally_types::error::Causes(&e)
+                );
                 None
             }
         }
