@@ -9,7 +9,9 @@ use tally_documents::corpus::structure::{Passage, Record};
 use tally_documents::snippet_index::{IndexError, SnippetIndex};
 use tally_documents::tables::RecordTable;
 use tally_engine::candidates::rank::{best, features, Scorer};
-use tally_engine::candidates::{candidates, Candidate, DocumentPassage, Source, TableCorpus};
+use tally_engine::candidates::{
+    candidates, Candidate, DocumentPassage, DocumentWords, Source, TableCorpus,
+};
 use tally_types::count::answer::{CountAnswer, StructuredReading};
 use tally_types::{Certainty, CertaintyMeasure, CountSettings};
 
@@ -20,6 +22,8 @@ pub struct CandidateCorpus {
     pub tables: TableCorpus,
     /// The passages that are no table's row, each named by its snippet id.
     pub passages: Vec<DocumentPassage>,
+    /// Each document's words: which documents a question is about.
+    pub documents: DocumentWords,
 }
 
 impl CandidateCorpus {
@@ -46,8 +50,10 @@ impl CandidateCorpus {
                 });
             }
         }
+        let tables = TableCorpus::new(tables);
         Ok(CandidateCorpus {
-            tables: TableCorpus::new(tables),
+            documents: DocumentWords::new(&tables, &passages),
+            tables,
             passages,
         })
     }
@@ -75,11 +81,16 @@ impl Ranked {
 /// shipped one); `None` without candidates.
 pub fn rank(question: &str, corpus: &CandidateCorpus, scorer: &Scorer) -> Option<Ranked> {
     let found = candidates(question, &corpus.tables, &corpus.passages);
-    let probabilities = scorer.probabilities(&features(question, &corpus.tables, &found));
+    let probabilities = scorer.probabilities(&features(
+        question,
+        &corpus.tables,
+        &corpus.documents,
+        &found,
+    ));
     let (at, p) = best(&probabilities)?;
     Some(Ranked {
         candidate: found.into_iter().nth(at)?,
-        probability: scorer.calibrated(p),
+        probability: scorer.calibrated(p, corpus.documents.several()),
         bound: scorer.ranker.sure_from,
     })
 }

@@ -71,6 +71,9 @@ pub(super) struct Asked {
     pub(super) cues: Vec<&'static str>,
     pub(super) words: BTreeSet<String>,
     pub(super) numbers: Vec<f64>,
+    /// Its numbers that are part of a name: after a word ("Fellrunner 3", "year 6") or joined
+    /// to one ("AP-300", "2.3's").
+    pub(super) named_numbers: Vec<f64>,
     /// The word after "how many" or "number of" ("how many medals": "medal").
     pub(super) counted: Option<String>,
     /// The dimension the answer must have ("how tall" → length, "what did … cost" →
@@ -153,6 +156,7 @@ impl Asked {
             cues,
             words,
             numbers: numbers_in(question),
+            named_numbers: named_numbers(question),
             counted,
             dimension: crate::value::parse_question(question).dimension,
             negated: has(NEGATIONS),
@@ -172,6 +176,38 @@ impl Asked {
             self.words.contains(w) || self.words.iter().any(|q| same_stem(q, w))
         })
     }
+}
+
+/// The numbers of `question` that belong to a name: joined to letters ("AP-300", "2.3's") or
+/// written after a word that is neither common nor a cue ("Fellrunner 3", "year 6"; not
+/// "more than 3", "in 2005").
+fn named_numbers(question: &str) -> Vec<f64> {
+    let tokens: Vec<&str> = question.split_whitespace().collect();
+    let mut named = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let numbers = numbers_in(token);
+        if numbers.is_empty() {
+            continue;
+        }
+        let joined = token
+            .trim_end_matches(['?', ',', '.'])
+            .trim_end_matches("'s")
+            .chars()
+            .any(char::is_alphabetic);
+        let after_a_name = i.checked_sub(1).is_some_and(|p| {
+            let word = normalized(tokens[p]);
+            !word.is_empty()
+                && !is_stop(&word)
+                && !CUES.contains(&word.as_str())
+                && !COMPARISONS.contains(&word.as_str())
+                && !NEGATIONS.contains(&word.as_str())
+                && word.chars().all(char::is_alphabetic)
+        });
+        if joined || after_a_name {
+            named.extend(numbers.into_iter().map(f64::abs));
+        }
+    }
+    named
 }
 
 /// The share of `text`'s content words that `named` accepts (0 without words).
@@ -221,5 +257,18 @@ mod tests {
         assert_eq!(enrolled.names("Enrollment"), 0.0);
         assert_eq!(enrolled.names_loosely("Enrollment"), 1.0);
         assert_eq!(enrolled.names_loosely("Founded"), 0.0);
+    }
+
+    #[test]
+    fn a_number_that_is_part_of_a_name_is_told_from_a_bound_or_a_date() {
+        let named = |q: &str| Asked::of(q).named_numbers;
+        assert_eq!(
+            named("how many doors does the halvermoor fellrunner 3 have"),
+            [3.0]
+        );
+        assert_eq!(named("how tall is the ironleaf ap-300?"), [300.0]);
+        assert_eq!(named("what was marlpit 2.3's peak memory"), [2.3]);
+        assert!(named("how many nations won more than 3 gold medals").is_empty());
+        assert!(named("how many members did the club have in 2005").is_empty());
     }
 }

@@ -14,6 +14,8 @@ use super::plan::normalized;
 #[derive(Debug, Clone, Default)]
 pub struct TableCorpus {
     tables: Vec<RecordTable>,
+    /// How many of them were given (the unions follow).
+    originals: usize,
     schemas: Vec<TableSchema>,
     /// Each table's cells as questions are matched with them, column by column.
     texts: Vec<Vec<Vec<String>>>,
@@ -25,6 +27,7 @@ impl TableCorpus {
     /// Reads `tables` once; tables that share their columns (a sheet per year, a list split
     /// over files) are also read as one, their union, after them.
     pub fn new(mut tables: Vec<RecordTable>) -> Self {
+        let originals = tables.len();
         tables.extend(unions(&tables));
         let mut words: HashMap<String, Vec<usize>> = HashMap::new();
         for (t, table) in tables.iter().enumerate() {
@@ -47,8 +50,14 @@ impl TableCorpus {
             schemas: tables.iter().map(RecordTable::schema).collect(),
             texts: tables.iter().map(column_texts).collect(),
             tables,
+            originals,
             words,
         }
+    }
+
+    /// How many of the tables were given: the unions of tables sharing their columns follow.
+    pub fn originals(&self) -> usize {
+        self.originals
     }
 
     /// The tables, in the corpus's order.

@@ -11,6 +11,7 @@
 
 mod asked;
 mod corpus;
+mod documents;
 mod enumerate;
 mod mention;
 mod passages;
@@ -18,6 +19,7 @@ mod plan;
 pub mod rank;
 
 pub use corpus::{TableCorpus, UNION_SOURCE};
+pub use documents::{document_key, DocumentWords};
 pub use enumerate::{candidates, MAX_CANDIDATES, MAX_TABLES};
 pub use mention::{column_texts, mentions, Mention, Mentions};
 pub use passages::{passage_readings, DocumentPassage, MAX_PASSAGES};

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use tally_documents::tables::{ColumnKind, RecordTable};
 
 use super::asked::Asked;
+use super::documents::{standing_of, DocumentWords, Standing};
 use super::plan::{numbers_in, Comparison, Condition, Operation, Plan, Program, Rows, Test};
 use super::{normalized, Candidate, PassageReading, Source, TableCorpus};
 
@@ -36,6 +37,18 @@ impl Features {
     fn flag(&mut self, name: &str) {
         self.add(name, 1.0);
     }
+
+    /// Each feature again under a second index, the weight it has over several documents.
+    fn add_twins(&mut self) {
+        let twins: Vec<(u32, f32)> = self.0.iter().map(|&(i, v)| (twin(i), v)).collect();
+        self.0.extend(twins);
+    }
+}
+
+/// A feature's several-documents twin: its index mixed into another place of the weights.
+fn twin(index: u32) -> u32 {
+    let mixed = (u64::from(index) ^ 0x5bd1_e995).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    ((mixed >> 20) % DIMENSIONS as u64) as u32
 }
 
 /// FNV-1a of a feature's name, within [`DIMENSIONS`].
@@ -115,9 +128,14 @@ impl<'a> TableFacts<'a> {
 pub fn features(
     question: &str,
     corpus: &TableCorpus,
+    documents: &DocumentWords,
     candidates: &[Candidate],
 ) -> Vec<Vec<Features>> {
     let asked = Asked::of(question);
+    let standings = documents.standings(&asked);
+    // Over several documents (a person's files, passages beside tables) the same feature may
+    // weigh otherwise than over one table: each is also given as its several-documents twin.
+    let several = documents.several();
     let mut facts = BTreeMap::new();
     candidates
         .iter()
@@ -127,14 +145,26 @@ pub fn features(
                 .readings
                 .iter()
                 .map(|reading| {
-                    reading_features(
+                    let mut f = reading_features(
                         &asked,
                         corpus,
                         &mut facts,
                         position,
                         candidate,
                         &reading.source,
-                    )
+                    );
+                    let document = match &reading.source {
+                        Source::Table { table, .. } => {
+                            corpus.tables().get(*table).map(|t| t.document.as_str())
+                        }
+                        Source::Passage { document, .. } => Some(document.as_str()),
+                    };
+                    let standing = document.and_then(|d| standing_of(&standings, d));
+                    document_features(&mut f, standing);
+                    if several {
+                        f.add_twins();
+                    }
+                    f
                 })
                 .collect()
         })
@@ -263,6 +293,21 @@ fn passage_features(
         "passage sentence covers question",
         share_of_question(&sentence),
     );
+    label_features(f, asked, &tokens, at);
+    // A dated entry names its year once, at its head ("1985 — A second shop opens … Staff: 9."):
+    // the question's numbers anywhere before the number in the passage.
+    if !asked.numbers.is_empty() {
+        let before = numbers_in(&tokens[..at].join(" "));
+        let held = asked
+            .numbers
+            .iter()
+            .all(|n| before.iter().any(|h| (h - n).abs() < 1e-9));
+        f.flag(if held {
+            "passage question numbers before number"
+        } else {
+            "passage question numbers not before number"
+        });
+    }
     // Words of the question neither the heading nor the sentence holds ("year 6", "finally"):
     // a sentence that answers a neighbouring question.
     let read = normalized(&format!("{context} {written}"));
@@ -302,6 +347,65 @@ fn passage_features(
     } else {
         "passage later number"
     });
+}
+
+/// Where the reading's document stands among the corpus's for the question: the one naming
+/// its subject, another that shares some of its words, or one far from it.
+fn document_features(f: &mut Features, standing: Option<Standing>) {
+    let Some(standing) = standing else {
+        f.flag("document unknown");
+        return;
+    };
+    f.flag(match standing.rank {
+        0 => "document first",
+        1 => "document second",
+        _ => "document further",
+    });
+    f.add("document share", standing.share);
+    f.add("document covers question", standing.covers);
+}
+
+/// The words right before and after a stated number: a label ("Fleet: 44", "Height: 58 cm")
+/// the question names, and a word beside it that the question names loosely ("winning 21" for
+/// "how many matches did … win").
+fn label_features(f: &mut Features, asked: &Asked, tokens: &[&str], at: usize) {
+    let label_end = at.checked_sub(1).filter(|&i| tokens[i].ends_with(':'));
+    if let Some(end) = label_end {
+        let start = tokens[..end]
+            .iter()
+            .rposition(|t| t.ends_with(['.', ';', ':', '!', '?']))
+            .map_or(0, |i| i + 1);
+        let label = tokens[start..=end].join(" ");
+        let named = asked.names_loosely(&label);
+        f.flag(if named > 0.0 {
+            "passage label named"
+        } else {
+            "passage label not named"
+        });
+        f.add("passage label named share", named);
+    }
+    let beside = tokens[at.saturating_sub(2)..(at + 3).min(tokens.len())]
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| at.saturating_sub(2) + i != at)
+        .flat_map(|(_, t)| {
+            normalized(t)
+                .split(' ')
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .any(|w| {
+            w.len() >= 3
+                && asked.words.iter().any(|q| {
+                    q.len() >= 3 && asked.counted.as_ref().is_none_or(|c| c != q) && {
+                        let stem: String = q.chars().take(4).collect();
+                        w.starts_with(&stem) || q.starts_with(&w)
+                    }
+                })
+        });
+    if beside {
+        f.flag("passage word beside number named");
+    }
 }
 
 /// Whether the dimension of what a reading read ("58 cm": length; a column of pounds: currency)
@@ -619,6 +723,9 @@ fn value_features(f: &mut Features, asked: &Asked, op: &str, candidate: &Candida
     }
     if asked.numbers.iter().any(|n| (n - value).abs() < 1e-9) {
         form.push("in question");
+        if asked.named_numbers.iter().any(|n| (n - value).abs() < 1e-9) {
+            form.push("part of a name in question");
+        }
     }
     for form in form {
         f.flag(&format!("value {form}"));
@@ -647,6 +754,19 @@ pub struct Ranker {
     /// collections' held-out tuning questions. The one bound every page shows.
     #[serde(default = "never")]
     pub sure_from: f64,
+    /// The curve over several documents (a person's files: passages beside tables), fitted on
+    /// the collections' held-out questions; absent, the one curve serves every corpus.
+    #[serde(default)]
+    pub several_documents: Option<Curve>,
+}
+
+/// A logistic curve on the logit of the best candidate's softmax probability.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Curve {
+    /// Its slope.
+    pub slope: f64,
+    /// Its intercept.
+    pub intercept: f64,
 }
 
 /// A bound no probability reaches: a model trained without a person's documents gives nothing
@@ -704,9 +824,13 @@ impl Scorer {
         marginal(&scores)
     }
 
-    /// The probability that a best candidate of softmax probability `p` is right.
-    pub fn calibrated(&self, p: f64) -> f64 {
-        calibrate(self.ranker.slope, self.ranker.intercept, p)
+    /// The probability that a best candidate of softmax probability `p` is right, over a
+    /// corpus of several documents or not ([`DocumentWords::several`]).
+    pub fn calibrated(&self, p: f64, several: bool) -> f64 {
+        match self.ranker.several_documents.filter(|_| several) {
+            Some(curve) => calibrate(curve.slope, curve.intercept, p),
+            None => calibrate(self.ranker.slope, self.ranker.intercept, p),
+        }
     }
 }
 
@@ -758,7 +882,8 @@ mod tests {
     fn the_shipped_ranker_reads_and_its_curve_rises() {
         let scorer = Scorer::shipped();
         assert!(!scorer.ranker.weights.is_empty());
-        assert!(scorer.calibrated(0.9) > scorer.calibrated(0.2));
+        assert!(scorer.calibrated(0.9, false) > scorer.calibrated(0.2, false));
+        assert!(scorer.calibrated(0.9, true) > scorer.calibrated(0.2, true));
         assert!((0.0..=1.0).contains(&scorer.ranker.bound));
     }
 

@@ -82,6 +82,9 @@ pub(crate) struct TrainRankerArgs {
     /// The L2 penalty per step.
     #[arg(long, default_value_t = 1e-5)]
     pub(crate) l2: f64,
+    /// How many times a pass steps on each collection question (WikiTableQuestions' once)
+    #[arg(long, default_value_t = 1)]
+    pub(crate) collection_weight: usize,
     /// Do not write the model (a run to look into the misses or compare settings).
     #[arg(long)]
     pub(crate) dry_run: bool,

@@ -156,6 +156,7 @@ pub(crate) fn train_ranker(args: &TrainRankerArgs) -> anyhow::Result<()> {
         epochs: args.epochs,
         rate: args.rate,
         l2: args.l2,
+        collection_weight: args.collection_weight,
     };
     let bounds = Bounds {
         tables_wrong: args.max_wrong,
@@ -197,7 +198,19 @@ pub(crate) fn train_ranker(args: &TrainRankerArgs) -> anyhow::Result<()> {
         model.slope,
         model.intercept,
     );
-    println!("  the collections' tuning halves out of fold, given from each bound:");
+    if let Some(curve) = model.several_documents {
+        println!(
+            "  over several documents: curve slope {:.3}, intercept {:.3}",
+            curve.slope, curve.intercept
+        );
+    }
+    println!(
+        "  the collections' tuning halves out of fold: best candidate right for {} of {} \
+         answerable ({:.1}%); given from each bound:",
+        held.documents_top_right,
+        held.documents_answerable,
+        share(held.documents_top_right, held.documents_answerable)
+    );
     for (bound, right, wrong) in &held.documents_at {
         println!(
             "    from {bound:.2}: {right} right, {wrong} wrong (95% upper bound {:.1}%)",

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use tally_engine::candidates::rank::{best, features, Scorer};
-use tally_engine::candidates::{candidates, TableCorpus};
+use tally_engine::candidates::{candidates, DocumentWords, TableCorpus};
 
 use super::{is_answer, numeric_questions, Split, TableCache, TableFormat};
 
@@ -97,6 +97,7 @@ pub fn bench(
     }
     let started = Instant::now();
     let corpus = TableCorpus::new(corpus);
+    let documents = DocumentWords::new(&corpus, &[]);
     let prepared_ms = started.elapsed().as_secs_f64() * 1e3;
     let mut report = BenchReport {
         prepared_ms,
@@ -124,7 +125,8 @@ pub fn bench(
         report.own_found += usize::from(found(&over_own));
         report.corpus_found += usize::from(found(&over_corpus));
         let started = Instant::now();
-        let probabilities = scorer.probabilities(&features(&q.utterance, &corpus, &over_corpus));
+        let probabilities =
+            scorer.probabilities(&features(&q.utterance, &corpus, &documents, &over_corpus));
         let top = best(&probabilities);
         report.rank_ms.push(started.elapsed().as_secs_f64() * 1e3);
         report.ranked_right += usize::from(

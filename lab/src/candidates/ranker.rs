@@ -10,9 +10,9 @@ use std::path::Path;
 
 use serde::Serialize;
 use tally_engine::candidates::rank::{
-    best, calibrate, marginal, softmax, Features, Ranker, Scorer, DIMENSIONS,
+    best, calibrate, marginal, softmax, Curve, Features, Ranker, Scorer, DIMENSIONS,
 };
-use tally_engine::candidates::{candidates, rank, Candidate};
+use tally_engine::candidates::{candidates, numbers_in, rank, Candidate, DocumentWords, Source};
 
 use super::{
     is_answer, reads_as, type_of, CollectionQuestion, Corpus, TableCache, TableFormat, WtqQuestion,
@@ -39,6 +39,8 @@ pub struct Example {
     pub origin: Origin,
     /// Whether it has an answer (a collection's question may have none: any answer is wrong).
     pub answerable: bool,
+    /// Whether it is asked over several documents (the ranker's twin features and curve).
+    pub several: bool,
     /// Each candidate's readings' features.
     pub features: Vec<Vec<Features>>,
     /// Whether each candidate is the gold answer.
@@ -61,6 +63,7 @@ pub fn examples(
     for q in questions {
         let corpus = cache.tables(dir, &q.context, format)?;
         let found = candidates(&q.utterance, corpus, &[]);
+        let documents = DocumentWords::new(corpus, &[]);
         let positive: Vec<bool> = found
             .iter()
             .map(|c| is_answer(c, q.answer, &q.written))
@@ -74,7 +77,8 @@ pub fn examples(
             ],
             origin: Origin::Wtq,
             answerable: true,
-            features: rank::features(&q.utterance, corpus, &found),
+            several: documents.several(),
+            features: rank::features(&q.utterance, corpus, &documents, &found),
             positive,
             question: format!("{} => {}", q.utterance, q.written),
             described: described(&found),
@@ -86,6 +90,7 @@ pub fn examples(
 /// A collection's questions, each over the whole collection (its tables and passages), the
 /// unanswerable ones among them; folds keep a document's questions together.
 pub fn collection_examples(corpus: &Corpus, questions: &[CollectionQuestion]) -> Vec<Example> {
+    let documents = DocumentWords::new(&corpus.tables, &corpus.passages);
     questions
         .iter()
         .map(|q| {
@@ -100,7 +105,8 @@ pub fn collection_examples(corpus: &Corpus, questions: &[CollectionQuestion]) ->
                 groups,
                 origin: Origin::Collection(q.half),
                 answerable: q.answer.is_some(),
-                features: rank::features(&q.question, &corpus.tables, &found),
+                several: documents.several(),
+                features: rank::features(&q.question, &corpus.tables, &documents, &found),
                 positive: found
                     .iter()
                     .map(|c| q.answer.is_some_and(|a| is_answer(c, a, &q.written)))
@@ -122,8 +128,22 @@ fn described(found: &[Candidate]) -> Vec<String> {
     found
         .iter()
         .map(|c| {
-            let reading = c.readings.first().map_or("", |r| r.described.as_str());
-            format!("{}: {reading}", c.value)
+            let Some(reading) = c.readings.first() else {
+                return format!("{}: (no reading)", c.value);
+            };
+            match &reading.source {
+                // The words around the number: which of a passage's numbers it was.
+                Source::Passage { text, .. } => {
+                    let tokens: Vec<&str> = text.split_whitespace().collect();
+                    let at = tokens
+                        .iter()
+                        .position(|t| numbers_in(t).iter().any(|n| (n - c.value).abs() < 1e-9))
+                        .unwrap_or(0);
+                    let around = tokens[at.saturating_sub(8)..(at + 8).min(tokens.len())].join(" ");
+                    format!("{}: {} («{around}»)", c.value, reading.described)
+                }
+                Source::Table { .. } => format!("{}: {}", c.value, reading.described),
+            }
         })
         .collect()
 }
@@ -137,6 +157,9 @@ pub struct Training {
     pub rate: f64,
     /// The L2 penalty per step on the weights a question touches.
     pub l2: f64,
+    /// How many times a pass steps on each collection question (WikiTableQuestions' once):
+    /// what the product answers over is a person's documents.
+    pub collection_weight: usize,
 }
 
 impl Default for Training {
@@ -145,6 +168,7 @@ impl Default for Training {
             epochs: 4,
             rate: 0.1,
             l2: 1e-5,
+            collection_weight: 1,
         }
     }
 }
@@ -159,7 +183,15 @@ pub fn train(examples: &[&Example], training: Training) -> Vec<f32> {
         .copied()
         .filter(|e| e.positive.iter().any(|p| *p) && e.features.len() > 1)
         .collect();
-    let mut order: Vec<usize> = (0..useful.len()).collect();
+    let mut order: Vec<usize> = (0..useful.len())
+        .flat_map(|i| {
+            let times = match useful[i].origin {
+                Origin::Wtq => 1,
+                Origin::Collection(_) => training.collection_weight.max(1),
+            };
+            std::iter::repeat_n(i, times)
+        })
+        .collect();
     let mut seed: u64 = 0x9e3779b97f4a7c15;
     for _ in 0..training.epochs {
         // A fixed shuffle per epoch: the same data trains the same weights.
@@ -360,13 +392,32 @@ pub fn train_ranker(
 ) -> (Ranker, HeldOut) {
     let held_out = out_of_fold(examples, folds, training);
     let points: Vec<(f64, bool)> = held_out.iter().flatten().map(|&(p, r, _)| (p, r)).collect();
-    let (slope, intercept) = fit_curve(&points);
+    // One curve over one table, another over several documents, each fitted on its own
+    // corpora's held-out questions.
+    let points_over = |several: bool| -> Vec<(f64, bool)> {
+        examples
+            .iter()
+            .zip(&held_out)
+            .filter(|(e, _)| e.several == several)
+            .filter_map(|(_, top)| top.map(|(p, right, _)| (p, right)))
+            .collect()
+    };
+    let (slope, intercept) = fit_curve(&points_over(false));
+    let several_points = points_over(true);
+    let several_documents = (!several_points.is_empty()).then(|| {
+        let (slope, intercept) = fit_curve(&several_points);
+        Curve { slope, intercept }
+    });
+    let calibrated = |e: &Example, p: f64| match several_documents.filter(|_| e.several) {
+        Some(curve) => calibrate(curve.slope, curve.intercept, p),
+        None => calibrate(slope, intercept, p),
+    };
     let calibrated_of = |origin: fn(Origin) -> bool| -> Vec<(f64, bool)> {
         examples
             .iter()
             .zip(&held_out)
             .filter(|(e, _)| origin(e.origin))
-            .filter_map(|(_, top)| top.map(|(p, right, _)| (calibrate(slope, intercept, p), right)))
+            .filter_map(|(e, top)| top.map(|(p, right, _)| (calibrated(e, p), right)))
             .collect()
     };
     let tables = calibrated_of(|o| o == Origin::Wtq);
@@ -398,7 +449,7 @@ pub fn train_ranker(
             } else {
                 "documents"
             };
-            let p = calibrate(slope, intercept, p);
+            let p = calibrated(e, p);
             (!right).then(|| {
                 let line = format!(
                     "[{origin} {p:.2}] {}\n    chose {}\n    right {}",
@@ -428,6 +479,11 @@ pub fn train_ranker(
         right: share_given(&tables, bound, true),
         wrong: share_given(&tables, bound, false),
         documents_questions: examples.len() - tables_questions,
+        documents_top_right: documents.iter().filter(|(_, right)| *right).count(),
+        documents_answerable: examples
+            .iter()
+            .filter(|e| e.origin != Origin::Wtq && e.answerable)
+            .count(),
         sure_right: share_given(&documents, sure_from, true),
         sure_wrong: share_given(&documents, sure_from, false),
         documents_at: (5..=19)
@@ -445,6 +501,7 @@ pub fn train_ranker(
             intercept,
             bound,
             sure_from,
+            several_documents,
         },
         held,
     )
@@ -471,6 +528,10 @@ pub struct HeldOut {
     pub wrong: usize,
     /// The collections' questions among them.
     pub documents_questions: usize,
+    /// Of those, the answerable ones.
+    pub documents_answerable: usize,
+    /// Of those, whose best candidate is right out of fold.
+    pub documents_top_right: usize,
     /// Of those, given as sure and right.
     pub sure_right: usize,
     /// Of those, given as sure and wrong.
@@ -517,7 +578,8 @@ pub fn evaluate(examples: &[Example], scorer: &Scorer, bound: f64) -> TablesRepo
     let mut bins = vec![(0usize, 0.0f64, 0usize); 10];
     for e in examples {
         let probabilities = scorer.probabilities(&e.features);
-        let top = best(&probabilities).map(|(at, p)| (scorer.calibrated(p), e.positive[at]));
+        let top =
+            best(&probabilities).map(|(at, p)| (scorer.calibrated(p, e.several), e.positive[at]));
         for group in &e.groups {
             let tally = report.groups.entry(group.clone()).or_default();
             tally.questions += 1;
