@@ -106,7 +106,7 @@ impl HttpError for DbError {
     fn public_message(&self) -> String {
         match self {
             DbError::Unavailable(why) => {
-                tracing::warn!("database unavailable: {why}");
+                tracing::warn!("database unavailable: {}", Causes(why));
                 "The database is unavailable right now, so nothing can be saved or read from it \
                  (nothing already stored is affected)"
                     .into()
@@ -356,7 +356,10 @@ mod tests {
         let api = ApiError::of(&error);
         assert_eq!(api.status, StatusCode::INTERNAL_SERVER_ERROR);
         assert!(!api.message.contains("relation"), "{}", api.message);
-        let unavailable = DbError::Unavailable("connection refused (os error 111)".into());
+        let unavailable = DbError::from(sqlx::Error::Io(std::io::Error::new(
+            std::io::ErrorKind::ConnectionRefused,
+            "connection refused (os error 111)",
+        )));
         assert!(!unavailable.public_message().contains("os error"));
         assert_eq!(unavailable.status(), StatusCode::SERVICE_UNAVAILABLE);
     }

@@ -286,13 +286,7 @@ async fn open_database(args: &ServeArgs) -> (Database, Option<Arc<PrivateCluster
                 "no DATABASE_URL and no private cluster: {}",
                 tally_types::error::Causes(&e)
             );
-            (
-                Database::unavailable(format!(
-                    "no private PostgreSQL cluster: {}",
-                    tally_types::error::Causes(&e)
-                )),
-                None,
-            )
+            (Database::unavailable(e), None)
         }
     }
 }

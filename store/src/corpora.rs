@@ -108,7 +108,7 @@ pub async fn store_upload(
     let texts: Vec<Document> = documents.to_vec();
     let tables = tokio::task::spawn_blocking(move || records::tables_of_documents(&texts))
         .await
-        .map_err(|e| DbError::Unavailable(format!("reading the tables crashed: {e}")))?;
+        .map_err(|e| DbError::crashed("reading the tables", e))?;
     let pool = db.pool().await?;
     let mut tx = pool.begin().await?;
     let server = match followed_by {

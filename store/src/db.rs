@@ -12,14 +12,16 @@ use sqlx::postgres::PgPoolOptions;
 use sqlx::PgPool;
 use tokio::sync::Mutex;
 
+use crate::pg_cluster::ClusterError;
+
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 
 /// Why a use of the store failed.
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
-    /// The database cannot be reached (or could not be set up); says why.
-    #[error("database unavailable: {0}")]
-    Unavailable(String),
+    /// The database cannot be reached, or could not be set up.
+    #[error("database unavailable")]
+    Unavailable(#[source] Unreachable),
     /// The request or a stored row is not valid; says what is wrong.
     #[error("{0}")]
     Invalid(String),
@@ -42,10 +44,46 @@ impl From<sqlx::Error> for DbError {
     }
 }
 
-/// Why the store cannot be used at all (a bad URL, or no cluster could be set up).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-struct Unusable(String);
+/// Why the database cannot be used right now: the cause of [`DbError::Unavailable`], a kind of
+/// the store's error as milli's `UserError` is of its `Error`. Its causes are shared (`Arc`):
+/// a store that could not be set up gives the same cause on every use.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum Unreachable {
+    /// `DATABASE_URL` is not a valid database URL.
+    #[error("DATABASE_URL is not valid")]
+    Url(#[source] Arc<sqlx::Error>),
+    /// No `DATABASE_URL` was given and no private cluster could be set up.
+    #[error("no private PostgreSQL cluster could be set up")]
+    NoCluster(#[source] Arc<ClusterError>),
+    /// The schema could not be brought up to date.
+    #[error("its schema could not be brought up to date")]
+    Migrate(#[source] Arc<sqlx::migrate::MigrateError>),
+    /// The connection could not be made, or was lost.
+    #[error("the connection failed")]
+    Connection(#[source] Arc<sqlx::Error>),
+    /// A task working for it (reading tables, storing) crashed.
+    #[error("{what} crashed")]
+    Crashed {
+        /// What the task did.
+        what: &'static str,
+        /// Why it ended.
+        #[source]
+        source: Arc<tokio::task::JoinError>,
+    },
+    /// It gave no answer within this many seconds.
+    #[error("no answer within {0} s")]
+    NoAnswer(u64),
+}
+
+impl DbError {
+    /// A task working for the store that crashed (`what` it did: "reading the tables").
+    pub fn crashed(what: &'static str, source: tokio::task::JoinError) -> Self {
+        DbError::Unavailable(Unreachable::Crashed {
+            what,
+            source: Arc::new(source),
+        })
+    }
+}
 
 /// Handle to the store; cheap to clone.
 #[derive(Clone)]
@@ -54,7 +92,7 @@ pub struct Database {
 }
 
 struct Inner {
-    pool: Result<PgPool, Unusable>,
+    pool: Result<PgPool, Unreachable>,
     migrated: AtomicBool,
     migrate_lock: Mutex<()>,
 }
@@ -66,7 +104,7 @@ impl Database {
             .max_connections(8)
             .acquire_timeout(Duration::from_secs(3))
             .connect_lazy(url)
-            .map_err(|e| Unusable(format!("invalid DATABASE_URL: {e}")));
+            .map_err(|e| Unreachable::Url(Arc::new(e)));
         Self {
             inner: Arc::new(Inner {
                 pool,
@@ -76,11 +114,12 @@ impl Database {
         }
     }
 
-    /// A store that cannot be used, for when no database could be set up; says why on every use.
-    pub fn unavailable(reason: String) -> Self {
+    /// A store that cannot be used, for when no private cluster could be set up; says why on
+    /// every use.
+    pub fn unavailable(why: ClusterError) -> Self {
         Self {
             inner: Arc::new(Inner {
-                pool: Err(Unusable(reason)),
+                pool: Err(Unreachable::NoCluster(Arc::new(why))),
                 migrated: AtomicBool::new(false),
                 migrate_lock: Mutex::new(()),
             }),
@@ -93,14 +132,14 @@ impl Database {
             .inner
             .pool
             .as_ref()
-            .map_err(|e| DbError::Unavailable(e.to_string()))?;
+            .map_err(|e| DbError::Unavailable(e.clone()))?;
         if !self.inner.migrated.load(Ordering::Acquire) {
             let _guard = self.inner.migrate_lock.lock().await;
             if !self.inner.migrated.load(Ordering::Acquire) {
                 MIGRATOR
                     .run(pool)
                     .await
-                    .map_err(|e| DbError::Unavailable(e.to_string()))?;
+                    .map_err(|e| DbError::Unavailable(Unreachable::Migrate(Arc::new(e))))?;
                 self.inner.migrated.store(true, Ordering::Release);
             }
         }
@@ -113,7 +152,7 @@ impl Database {
         sqlx::query("SELECT 1")
             .execute(pool)
             .await
-            .map_err(|e| DbError::Unavailable(e.to_string()))?;
+            .map_err(|e| DbError::Unavailable(Unreachable::Connection(Arc::new(e))))?;
         Ok(())
     }
 
@@ -133,11 +172,9 @@ where
     T: Send + 'static,
     F: std::future::Future<Output = Result<T, DbError>> + Send + 'static,
 {
-    tokio::spawn(write).await.unwrap_or_else(|e| {
-        Err(DbError::Unavailable(format!(
-            "the storing task failed: {e}"
-        )))
-    })
+    tokio::spawn(write)
+        .await
+        .unwrap_or_else(|e| Err(DbError::crashed("the storing task", e)))
 }
 
 /// Maps an error from a query to what the caller should be told: lost connections are
@@ -148,7 +185,9 @@ fn classify(error: sqlx::Error) -> DbError {
         | sqlx::Error::PoolClosed
         | sqlx::Error::Io(_)
         | sqlx::Error::Tls(_)
-        | sqlx::Error::WorkerCrashed => DbError::Unavailable(error.to_string()),
+        | sqlx::Error::WorkerCrashed => {
+            DbError::Unavailable(Unreachable::Connection(Arc::new(error)))
+        }
         other => DbError::Query(other),
     }
 }
@@ -171,5 +210,16 @@ mod tests {
         ));
         let chained = DbError::from(sqlx::Error::RowNotFound);
         assert!(std::error::Error::source(&chained).is_some());
+        // A lost connection keeps sqlx's error as its cause, written once.
+        let lost = DbError::from(sqlx::Error::PoolTimedOut);
+        let written = tally_types::error::Causes(&lost).to_string();
+        assert!(
+            written.starts_with("database unavailable: the connection failed: "),
+            "{written}"
+        );
+        assert!(
+            written.contains(&sqlx::Error::PoolTimedOut.to_string()),
+            "{written}"
+        );
     }
 }

@@ -390,7 +390,7 @@ pub async fn backfill(db: &Database) -> Result<usize, DbError> {
                 .collect::<Vec<_>>()
         })
         .await
-        .map_err(|e| DbError::Unavailable(format!("reading the tables crashed: {e}")))?;
+        .map_err(|e| DbError::crashed("reading the tables", e))?;
         let mut tx = pool.begin().await?;
         // Only when the corpus is still at that version: an upload since wrote its own.
         let current: Option<i64> = sqlx::query_scalar(

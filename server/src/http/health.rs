@@ -11,7 +11,7 @@ use tally_app::status::{
 };
 
 use crate::state::AppState;
-use tally_store::db::DbError;
+use tally_store::db::{DbError, Unreachable};
 use tally_types::WebSearchState;
 
 /// How long a status check waits for the database: long enough for a healthy local server, short
@@ -97,17 +97,18 @@ async fn full_status(state: &AppState) -> SystemStatus {
     let check = tokio::time::timeout(DATABASE_CHECK_TIMEOUT, state.db.check())
         .await
         .unwrap_or_else(|_| {
-            Err(DbError::Unavailable(format!(
-                "no answer within {} s",
-                DATABASE_CHECK_TIMEOUT.as_secs()
+            Err(DbError::Unavailable(Unreachable::NoAnswer(
+                DATABASE_CHECK_TIMEOUT.as_secs(),
             )))
         });
     if let Err(e) = &check {
-        tracing::debug!("status: {e}");
+        tracing::debug!("status: {}", tally_types::error::Causes(e));
     }
     let database = DatabaseStatus {
         connected: check.is_ok(),
-        error: check.err().map(|e| e.to_string()),
+        error: check
+            .err()
+            .map(|e| tally_types::error::Causes(&e).to_string()),
     };
     let answering = match state.answerer.state() {
         Ok(ready) => AnsweringStatus { ready, error: None },

@@ -326,7 +326,7 @@ mod tests {
         let open = StudyService::new(
             StudyDefinition::builtin(false),
             AdminToken::new(Some("s3cret".into()), None),
-            Database::unavailable("not needed".into()),
+            Database::unavailable(tally_store::pg_cluster::ClusterError::NotInstalled),
             Answerer::new(1, 1),
         );
         assert!(open.authorize(Some("s3cret")).is_ok());
@@ -339,7 +339,7 @@ mod tests {
         let closed = StudyService::new(
             StudyDefinition::builtin(false),
             AdminToken::new(Some("  ".into()), None),
-            Database::unavailable("not needed".into()),
+            Database::unavailable(tally_store::pg_cluster::ClusterError::NotInstalled),
             Answerer::new(1, 1),
         );
         assert!(closed
