@@ -53,7 +53,7 @@ pub fn read_documents(path: &Path, format: Format) -> Result<Vec<Document>, Corp
         return super::documents::read_file(&bytes, format, &stem, &budget).map_err(|e| {
             CorpusError::Parse {
                 path: path.to_path_buf(),
-                message: e.to_string(),
+                source: e.into(),
             }
         });
     }
@@ -61,9 +61,9 @@ pub fn read_documents(path: &Path, format: Format) -> Result<Vec<Document>, Corp
         path: path.to_path_buf(),
         source,
     })?;
-    parse_documents(&text, format, &stem).map_err(|e| CorpusError::Parse {
+    parse_documents(&text, format, &stem).map_err(|source| CorpusError::Parse {
         path: path.to_path_buf(),
-        message: e.to_string(),
+        source,
     })
 }
 
@@ -86,8 +86,12 @@ pub fn parse_documents(
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
             .map(|(n, line)| {
-                let mut doc: Document = serde_json::from_str(line)
-                    .map_err(|e| format!("line {}: {e} (expected {{\"id\",\"text\"}})", n + 1))?;
+                let mut doc: Document =
+                    serde_json::from_str(line).map_err(|source| ParseError::JsonLine {
+                        line: n + 1,
+                        expected: r#"{"id","text"}"#,
+                        source,
+                    })?;
                 if doc.source.is_empty() {
                     doc.source = name.to_string();
                 }
@@ -116,7 +120,11 @@ pub fn parse_documents(
             struct Gold {
                 text: String,
             }
-            let sentences: Vec<Gold> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+            let sentences: Vec<Gold> =
+                serde_json::from_str(text).map_err(|source| ParseError::Json {
+                    expected: r#"[{"text"}]"#,
+                    source,
+                })?;
             Ok(sentences
                 .into_iter()
                 .enumerate()
@@ -129,8 +137,7 @@ pub fn parse_documents(
                 .collect())
         }
         Format::Html => {
-            let (title, body) =
-                super::html_text::html_to_text(text).map_err(|e| format!("{name}: {e}"))?;
+            let (title, body) = super::html_text::html_to_text(text)?;
             Ok(vec![Document {
                 id: name.to_string(),
                 text: body,
@@ -172,11 +179,10 @@ pub fn parse_judged(text: &str) -> Result<Vec<JudgedQuery>, ParseError> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(n, line)| {
-            serde_json::from_str(line).map_err(|e| {
-                ParseError::from(format!(
-                    "line {}: {e} (expected {{\"qid\",\"query\",\"judged\":[{{\"sentence\",\"relevant\"}}]}})",
-                    n + 1
-                ))
+            serde_json::from_str(line).map_err(|source| ParseError::JsonLine {
+                line: n + 1,
+                expected: r#"{"qid","query","judged":[{"sentence","relevant"}]}"#,
+                source,
             })
         })
         .collect()
@@ -219,11 +225,12 @@ pub fn ingest_default(
     }
     // The demo corpus always: the general facts the pages' and the README's examples ask
     // about (issue 73), beside the data sets when there are some.
-    let documents =
-        parse_documents(DEMO_DOCUMENTS, Format::Jsonl, "demo").map_err(|e| CorpusError::Parse {
+    let documents = parse_documents(DEMO_DOCUMENTS, Format::Jsonl, "demo").map_err(|source| {
+        CorpusError::Parse {
             path: "demo_quantities.jsonl".into(),
-            message: e.to_string(),
-        })?;
+            source,
+        }
+    })?;
     added.push(("demo".to_string(), index.add_in("demo", &documents)?));
     Ok(added)
 }

@@ -317,8 +317,13 @@ pub fn read_contexts(path: &Path) -> Result<Vec<ContextRow>, EvaluateError> {
             source,
         })?;
         let get = |i: usize| record.get(cols[i]).unwrap_or("").trim().to_string();
-        let candidates = parse_tuples(&get(3))
-            .map_err(|m| format_error(format!("row {}: tf_answer: {m}", n + 2)))?;
+        let candidates = parse_tuples(&get(3)).map_err(|m| {
+            format_error(format!(
+                "row {}: tf_answer: {}",
+                n + 2,
+                tally_types::error::Causes(&m)
+            ))
+        })?;
         let ids = |i: usize| -> Vec<String> {
             get(i)
                 .trim_matches(|c| c == '[' || c == ']')
@@ -388,9 +393,10 @@ fn parse_tuples(text: &str) -> Result<Vec<(String, f64, String, f64)>, ParseErro
                     i += 1;
                 }
                 let number: String = chars[start..=i].iter().collect();
-                let value = number
-                    .parse::<f64>()
-                    .map_err(|_| format!("bad number {number}"))?;
+                let value = number.parse::<f64>().map_err(|source| ParseError::Number {
+                    written: number.clone(),
+                    source,
+                })?;
                 if let Some(items) = current.as_mut() {
                     items.push(Item::Num(value));
                 }

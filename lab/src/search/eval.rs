@@ -32,12 +32,12 @@ pub enum SearchEvalError {
         source: std::io::Error,
     },
     /// The judged file could not be parsed.
-    #[error("{path}: {message}")]
+    #[error("cannot parse {path}")]
     Parse {
         /// The file.
         path: std::path::PathBuf,
         /// What is wrong with it.
-        message: String,
+        source: ParseError,
     },
     /// The judged file has no queries.
     #[error("{0} has no queries")]
@@ -66,9 +66,9 @@ impl JudgedCollection {
             path: path.to_path_buf(),
             source,
         })?;
-        let parse_error = |e: ParseError| SearchEvalError::Parse {
+        let parse_error = |source: ParseError| SearchEvalError::Parse {
             path: path.to_path_buf(),
-            message: e.to_string(),
+            source,
         };
         let queries = parse_judged(&text).map_err(parse_error)?;
         if queries.is_empty() {

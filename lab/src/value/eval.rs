@@ -14,6 +14,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use tally_documents::corpus::error::ParseError;
 use tally_documents::corpus::sentences::parse_judged;
 use tally_documents::sentence_store::index::SearchIndexError;
 use tally_documents::sentence_store::index::StoredSentence;
@@ -36,12 +37,12 @@ pub enum ValueEvalError {
         source: std::io::Error,
     },
     /// The file is not a judged-queries file.
-    #[error("{path} is not a judged-queries file: {message}")]
+    #[error("{path} could not be read as questions")]
     Format {
         /// The file.
         path: String,
         /// What is wrong with it.
-        message: String,
+        source: ParseError,
     },
     /// The file yields no value question.
     #[error("{0} yields no value question (no relevant sentence with an entity and a quantity)")]
@@ -91,9 +92,9 @@ pub fn build(path: &Path) -> Result<(Vec<StoredSentence>, Vec<GoldValueQuestion>
         path: shown.clone(),
         source,
     })?;
-    let queries = parse_judged(&text).map_err(|e| ValueEvalError::Format {
+    let queries = parse_judged(&text).map_err(|source| ValueEvalError::Format {
         path: shown.clone(),
-        message: e.to_string(),
+        source,
     })?;
     let mut sentences: Vec<StoredSentence> = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -195,9 +196,12 @@ pub fn build_written(
         source,
     })?;
     let written: Vec<WrittenQuestion> =
-        serde_json::from_str(&text).map_err(|e| ValueEvalError::Format {
+        serde_json::from_str(&text).map_err(|source| ValueEvalError::Format {
             path: shown.clone(),
-            message: e.to_string(),
+            source: ParseError::Json {
+                expected: "a list of written questions",
+                source,
+            },
         })?;
     let mut sentences = Vec::new();
     let mut questions = Vec::new();
@@ -205,7 +209,11 @@ pub fn build_written(
         let half =
             crate::quantity::eval::Half::parse(&q.half).ok_or_else(|| ValueEvalError::Format {
                 path: shown.clone(),
-                message: format!("question {} has no half called `{}`", i + 1, q.half),
+                source: ParseError::Syntax(format!(
+                    "question {} has no half called `{}`",
+                    i + 1,
+                    q.half
+                )),
             })?;
         for (j, s) in q.sentences.iter().enumerate() {
             sentences.push(StoredSentence {
