@@ -1,6 +1,6 @@
 //! `tally serve`: load what the app needs, listen, and shut down cleanly.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -66,68 +66,13 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .map(discover_corpora)
         .unwrap_or_default();
 
-    let answerer = Answerer::new(
-        args.concurrent_answers
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
-        args.answer_queue,
-    )
-    .with_max_snippets(usize::try_from(args.max_snippets).unwrap_or(usize::MAX))
-    .with_web(web_source(&args, &db)?.map(Arc::new))
-    .with_records(db.clone());
-    tokio::spawn(write_older_record_tables(db.clone()));
-    // The corpora load while the server already answers health checks and pages; answering
-    // says "still loading" until they are ready.
-    {
-        let answerer = answerer.clone();
-        let config = engine_config(&args, data_dir.clone());
-        let encoder = encoder.encoder.as_ref().ok().cloned();
-        tokio::task::spawn_blocking(move || answerer.load(&config, encoder));
-    }
-    if args.rate_limit > 0 {
-        tracing::info!(
-            "rate limit: {} answers per minute and address",
-            args.rate_limit
-        );
-    }
+    let answerer = start_answerer(&args, &db, data_dir.clone(), &encoder)?;
     let admin = AdminToken::new(
         args.admin_token.clone(),
         std::env::var(crate::admin_token::SESSION_SECRET_ENV).ok(),
     );
-    let study = StudyService::new(
-        match &args.study {
-            Some(path) => StudyDefinition::from_file(path)?,
-            None => StudyDefinition::builtin(
-                data_dir
-                    .as_deref()
-                    .is_some_and(tally_documents::corpus::default_snippets::has_dataset_snippets),
-            ),
-        },
-        admin.clone(),
-        db.clone(),
-        answerer.clone(),
-    );
-    tracing::info!(
-        "study `{}`: {} questions, {} tasks per participant{}",
-        study.definition.id,
-        study.definition.questions.len(),
-        study.definition.task_count(),
-        if study.has_admin_token() {
-            ""
-        } else {
-            " (summary and export closed: no admin token)"
-        }
-    );
-    // The name this server goes by in the ingestion jobs' rows: its host and address, so that
-    // a server started again after a crash finishes (or fails) the jobs it had taken.
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|h| h.trim().to_string())
-        .unwrap_or_else(|_| "localhost".into());
-    let server_name = format!("{host} {}", args.addr);
-    let ingest = Arc::new(IngestService::new(
-        db.clone(),
-        server_name,
-        HeldCorpora::open(HeldCorpora::beside(&args.indexes.index)),
-    ));
+    let study = study_service(&args, data_dir.as_deref(), &admin, &db, &answerer)?;
+    let ingest = ingest_service(&args, &db);
     let state = AppState {
         leptos_options: leptos_options(&args),
         encoder,
@@ -145,7 +90,10 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     // Apply migrations now rather than on the first request, and say how it went.
     match db.check().await {
         Ok(()) => tracing::info!("database ready"),
-        Err(e) => tracing::warn!("{e}; Tally keeps answering, but feedback cannot be saved"),
+        Err(e) => tracing::warn!(
+            "{}; Tally keeps answering, but feedback cannot be saved",
+            tally_types::error::Causes(&e)
+        ),
     }
 
     tokio::spawn(hourly_cleanup(db.clone(), args.history_days));
@@ -169,6 +117,88 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     db.close().await;
     stop_cluster(cluster, watchdog);
     Ok(())
+}
+
+/// The answerer, its corpora and models loading in the background: the server already answers
+/// health checks and pages, and answering says "still loading" until they are ready.
+fn start_answerer(
+    args: &ServeArgs,
+    db: &Database,
+    data_dir: Option<PathBuf>,
+    encoder: &EncoderSlot,
+) -> anyhow::Result<Answerer> {
+    let answerer = Answerer::new(
+        args.concurrent_answers
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+        args.answer_queue,
+    )
+    .with_max_snippets(usize::try_from(args.max_snippets).unwrap_or(usize::MAX))
+    .with_web(web_source(args, db)?.map(Arc::new))
+    .with_records(db.clone());
+    tokio::spawn(write_older_record_tables(db.clone()));
+    {
+        let answerer = answerer.clone();
+        let config = engine_config(args, data_dir);
+        let encoder = encoder.encoder.as_ref().ok().cloned();
+        tokio::task::spawn_blocking(move || answerer.load(&config, encoder));
+    }
+    if args.rate_limit > 0 {
+        tracing::info!(
+            "rate limit: {} answers per minute and address",
+            args.rate_limit
+        );
+    }
+    Ok(answerer)
+}
+
+/// The user study: the definition file given, or the built-in one (with the data sets'
+/// questions when their snippets are there).
+fn study_service(
+    args: &ServeArgs,
+    data_dir: Option<&Path>,
+    admin: &AdminToken,
+    db: &Database,
+    answerer: &Answerer,
+) -> anyhow::Result<StudyService> {
+    let study = StudyService::new(
+        match &args.study {
+            Some(path) => StudyDefinition::from_file(path)?,
+            None => StudyDefinition::builtin(
+                data_dir
+                    .is_some_and(tally_documents::corpus::default_snippets::has_dataset_snippets),
+            ),
+        },
+        admin.clone(),
+        db.clone(),
+        answerer.clone(),
+    );
+    tracing::info!(
+        "study `{}`: {} questions, {} tasks per participant{}",
+        study.definition.id,
+        study.definition.questions.len(),
+        study.definition.task_count(),
+        if study.has_admin_token() {
+            ""
+        } else {
+            " (summary and export closed: no admin token)"
+        }
+    );
+    Ok(study)
+}
+
+/// Ingestion of people's uploads. The name this server goes by in the ingestion jobs' rows is
+/// its host and address, so that a server started again after a crash finishes (or fails) the
+/// jobs it had taken.
+fn ingest_service(args: &ServeArgs, db: &Database) -> Arc<IngestService> {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "localhost".into());
+    let server_name = format!("{host} {}", args.addr);
+    Arc::new(IngestService::new(
+        db.clone(),
+        server_name,
+        HeldCorpora::open(HeldCorpora::beside(&args.indexes.index)),
+    ))
 }
 
 /// Every hour (from the start on): removes history older than `days` days, unless `days` is 0
