@@ -62,21 +62,6 @@ pub(crate) fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
         .map(|q| q.query.as_str())
         .collect();
     let fold = folds(&texts);
-    let row = |name: &str, tuned: &Tuned| {
-        let (d, cv) = (&tuned.defaults, &tuned.cross_validated);
-        println!(
-            "{:<12} {:>6.3} {:>7.3} {:>8.3}   {:>6.3} {:>7.3} {:>8.3}   {:>6} {:>9.3}",
-            name,
-            d.precision,
-            d.mrr,
-            d.ndcg,
-            cv.precision,
-            cv.mrr,
-            cv.ndcg,
-            tuned.points,
-            tuned.best_scores.mrr
-        );
-    };
     let mut choices = Vec::new();
     let mut grids = Vec::new();
     // Each ranker's cross-validated figures with its adopted parts, reused below.
@@ -89,7 +74,7 @@ pub(crate) fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
         };
         if let (Ranker::Learned, Some(encoder)) = (ranker, encoder.as_deref()) {
             let (tuned, grid, models) = learned_tuned(&collection, encoder, defaults, &fold)?;
-            row(ranker.name(), &tuned);
+            print_row(ranker.name(), &tuned);
             adopted.push((ranker, tuned.cross_validated.clone()));
             grids.push(grid);
             learned_folds = models;
@@ -98,20 +83,10 @@ pub(crate) fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
         let points = grid(&defaults, Parts::adopted(ranker));
         let grid = ScoredGrid::run(&collection, encoder.as_deref(), points)?;
         let tuned = grid.cross_validate(&fold);
-        row(ranker.name(), &tuned);
+        print_row(ranker.name(), &tuned);
         adopted.push((ranker, tuned.cross_validated.clone()));
         if tuned.points > 1 {
-            choices.push(format!(
-                "{}: folds chose {}; on every query: {}",
-                ranker.name(),
-                tuned
-                    .chosen
-                    .iter()
-                    .map(weights_of)
-                    .collect::<Vec<_>>()
-                    .join(" | "),
-                weights_of(&tuned.best)
-            ));
+            choices.push(choice_line(ranker.name(), &tuned));
         }
         grids.push(grid);
     }
@@ -124,22 +99,46 @@ pub(crate) fn eval_search(args: &EvalSearchArgs) -> anyhow::Result<()> {
         grids.swap(0, first);
     }
     let any = ScoredGrid::join(grids).cross_validate(&fold);
-    row("any ranker", &any);
-    choices.push(format!(
-        "any ranker: folds chose {}; on every query: {}",
-        any.chosen
-            .iter()
-            .map(weights_of)
-            .collect::<Vec<_>>()
-            .join(" | "),
-        weights_of(&any.best)
-    ));
+    print_row("any ranker", &any);
+    choices.push(choice_line("any ranker", &any));
     for line in choices {
         println!("{line}");
     }
     print_parts(&collection, encoder.as_deref(), args.alpha, &fold, &adopted)?;
     print_learned_folds(&learned_folds);
     Ok(())
+}
+
+/// A ranker's row of the grid: its defaults' figures, cross-validated ones, the grid's points
+/// and the best in-sample MRR.
+fn print_row(name: &str, tuned: &Tuned) {
+    let (d, cv) = (&tuned.defaults, &tuned.cross_validated);
+    println!(
+        "{:<12} {:>6.3} {:>7.3} {:>8.3}   {:>6.3} {:>7.3} {:>8.3}   {:>6} {:>9.3}",
+        name,
+        d.precision,
+        d.mrr,
+        d.ndcg,
+        cv.precision,
+        cv.mrr,
+        cv.ndcg,
+        tuned.points,
+        tuned.best_scores.mrr
+    );
+}
+
+/// What each fold chose for a ranker, and what every query chooses.
+fn choice_line(name: &str, tuned: &Tuned) -> String {
+    format!(
+        "{name}: folds chose {}; on every query: {}",
+        tuned
+            .chosen
+            .iter()
+            .map(weights_of)
+            .collect::<Vec<_>>()
+            .join(" | "),
+        weights_of(&tuned.best)
+    )
 }
 
 /// Stores the vector of every judged sentence, as a server's background job does; says so on

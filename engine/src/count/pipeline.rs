@@ -71,6 +71,39 @@ pub enum PipelineError {
 /// [`PipelineError::Cancelled`].
 pub type StageCheckpoint<'a> = &'a mut dyn FnMut(&StageTiming) -> ControlFlow<()>;
 
+/// Each stage's time, told to the caller's checkpoint as the stage ends (which may stop the
+/// answer there).
+struct StageClock<'a> {
+    on_stage: StageCheckpoint<'a>,
+    started: Instant,
+    timings: Vec<StageTiming>,
+}
+
+impl<'a> StageClock<'a> {
+    fn new(on_stage: StageCheckpoint<'a>) -> Self {
+        StageClock {
+            on_stage,
+            started: Instant::now(),
+            timings: Vec::new(),
+        }
+    }
+
+    /// Ends `stage`: its time is kept and told; cancelled when the checkpoint says stop.
+    fn lap(&mut self, stage: Stage) -> Result<(), PipelineError> {
+        let timing = StageTiming {
+            stage,
+            ms: self.started.elapsed().as_secs_f64() * 1e3,
+        };
+        let flow = (self.on_stage)(&timing);
+        self.timings.push(timing);
+        self.started = Instant::now();
+        match flow {
+            ControlFlow::Continue(()) => Ok(()),
+            ControlFlow::Break(()) => Err(PipelineError::Cancelled),
+        }
+    }
+}
+
 /// The checkpoint that lets every stage run and watches none: pass `&mut carry_on` where no
 /// one follows the progress.
 pub fn carry_on(_: &StageTiming) -> ControlFlow<()> {
@@ -328,21 +361,7 @@ impl CountPipeline {
         rarity: &dyn WordRarity,
         on_stage: StageCheckpoint,
     ) -> Result<CountAnswer, PipelineError> {
-        let mut timings = Vec::new();
-        let mut clock = Instant::now();
-        let mut lap = |stage: Stage, timings: &mut Vec<StageTiming>| {
-            let timing = StageTiming {
-                stage,
-                ms: clock.elapsed().as_secs_f64() * 1e3,
-            };
-            let flow = on_stage(&timing);
-            timings.push(timing);
-            clock = Instant::now();
-            match flow {
-                ControlFlow::Continue(()) => Ok(()),
-                ControlFlow::Break(()) => Err(PipelineError::Cancelled),
-            }
-        };
+        let mut clock = StageClock::new(on_stage);
 
         let texts: Vec<&str> = snippets.iter().map(|s| s.text.as_str()).collect();
         let subject = Subject::of(&analysis, rarity);
@@ -353,12 +372,12 @@ impl CountPipeline {
         let scorer = resolved.scorer;
         let related = passages_about(question, &subject, snippets, settings.min_relevance);
         let sources: Vec<&str> = snippets.iter().map(|s| s.source.as_str()).collect();
-        lap(Stage::Analysis, &mut timings)?;
+        clock.lap(Stage::Analysis)?;
 
         let (per_snippet, evidence) = self.read_snippets(
             question, &analysis, &texts, &related, settings, scorer, &sources,
         )?;
-        lap(Stage::SpanScoring, &mut timings)?;
+        clock.lap(Stage::SpanScoring)?;
 
         let chosen = best_per_snippet(&per_snippet);
         let rule = self.support_rule(scorer);
@@ -377,7 +396,7 @@ impl CountPipeline {
             support,
         } = prediction;
         let count = count.filter(|_| !matches!(abstention, Some(Abstention::NotForYear { .. })));
-        lap(Stage::Consolidation, &mut timings)?;
+        clock.lap(Stage::Consolidation)?;
 
         let Contextualised {
             classes,
@@ -385,7 +404,7 @@ impl CountPipeline {
             groups,
             confidence,
         } = self.contextualise(snippets, &chosen, &kept, consolidated, settings)?;
-        lap(Stage::Contextualization, &mut timings)?;
+        clock.lap(Stage::Contextualization)?;
 
         // Instances: only those the learned scorer finds likely enough are shown.
         let instances = likely_only(rank_instances(
@@ -395,7 +414,7 @@ impl CountPipeline {
             settings.instances,
             settings.max_instances,
         ));
-        lap(Stage::Instances, &mut timings)?;
+        clock.lap(Stage::Instances)?;
 
         let answer_snippets =
             snippet_answers(snippets, &per_snippet, &chosen, &classes, &instances);
@@ -433,7 +452,7 @@ impl CountPipeline {
             threshold_used,
             settings: asked.clone(),
             resolved: Some(resolved),
-            timings,
+            timings: clock.timings,
         })
     }
 

@@ -254,72 +254,14 @@ fn value_tallies(
                 ranked: !args.without_ranker,
             };
             let answer = asking.ungated(&q.question, Mode::Auto, &corpus_settings(corpus))?;
-            // The outcome and what was given, from the records or the value reader.
-            let line = |kind: &str, given: bool, right: bool, features| TrustLine {
-                kind: kind.into(),
-                setting: format!("own-documents/{setting}"),
-                half: Half::of(&q.question).name().into(),
-                document: q.document.clone(),
-                question: q.question.clone(),
-                given,
-                right,
-                features,
-            };
-            let (outcome, given) = match answer.answer {
-                AnswerBody::Count(mut counted) => {
-                    let right = judge_records(&counted, q.answer.as_deref());
-                    trust_log.write(&line(
-                        "count",
-                        counted.count.is_some(),
-                        right == Outcome::Right,
-                        tally_engine::trust::count_features(&counted),
-                    ))?;
-                    if !args.without_trust {
-                        tally_engine::trust::check_count(&mut counted);
-                    }
-                    let given = counted.count.map_or("nothing".into(), |v| v.to_string());
-                    let by = match counted.retrieval {
-                        tally_types::count::Retrieval::Records => "over the records",
-                        _ => "by the count reader",
-                    };
-                    (
-                        judge_records(&counted, q.answer.as_deref()),
-                        format!("{given} {by}"),
-                    )
-                }
-                AnswerBody::Value(mut answer) => {
-                    if let (Some(line), Some(out)) =
-                        (support_line(setting, q, &answer), supports.as_mut())
-                    {
-                        writeln!(out, "{line}")?;
-                    }
-                    let as_given = judge(&answer, q.answer.as_deref());
-                    trust_log.write(&line(
-                        "value",
-                        answer.value.is_some() && answer.not_sure.is_none(),
-                        as_given == Outcome::Right,
-                        tally_engine::trust::value_features(&answer),
-                    ))?;
-                    if !args.without_trust {
-                        tally_engine::trust::check_value(&mut answer);
-                    }
-                    (
-                        judge(&answer, q.answer.as_deref()),
-                        answer.value.map_or_else(
-                            || format!("no answer ({})", answer.note.as_deref().unwrap_or("")),
-                            |v| format!("{v} {}", answer.unit.as_deref().unwrap_or_default()),
-                        ),
-                    )
-                }
-                // A search gives sentences, no value.
-                AnswerBody::Search(_) => (
-                    match q.answer {
-                        Some(_) => Outcome::Declined,
-                        None => Outcome::Right,
-                    },
-                    "no answer (answered as a search)".to_string(),
-                ),
-            };
+            let (outcome, given) = judged_value(
+                args,
+                setting,
+                q,
+                answer.answer,
+                &mut trust_log,
+                &mut supports,
+            )?;
             let half = Half::of(&q.question);
             let kind = collection.kind_of(&q.document);
             tally_outcome(
@@ -341,6 +283,84 @@ fn value_tallies(
         }
     }
     Ok(values)
+}
+
+/// A value question's answer judged against its gold, logged for the trust gates (and the
+/// value reader's supports) before the gates check it: the outcome and what was given.
+fn judged_value(
+    args: &EvalOwnDocumentsArgs,
+    setting: &str,
+    q: &OwnValueQuestion,
+    answer: AnswerBody,
+    trust_log: &mut TrustLog,
+    supports: &mut Option<std::io::BufWriter<std::fs::File>>,
+) -> anyhow::Result<(Outcome, String)> {
+    // The outcome and what was given, from the records or the value reader.
+    let line = |kind: &str, given: bool, right: bool, features| TrustLine {
+        kind: kind.into(),
+        setting: format!("own-documents/{setting}"),
+        half: Half::of(&q.question).name().into(),
+        document: q.document.clone(),
+        question: q.question.clone(),
+        given,
+        right,
+        features,
+    };
+    let judged = match answer {
+        AnswerBody::Count(mut counted) => {
+            let right = judge_records(&counted, q.answer.as_deref());
+            trust_log.write(&line(
+                "count",
+                counted.count.is_some(),
+                right == Outcome::Right,
+                tally_engine::trust::count_features(&counted),
+            ))?;
+            if !args.without_trust {
+                tally_engine::trust::check_count(&mut counted);
+            }
+            let given = counted.count.map_or("nothing".into(), |v| v.to_string());
+            let by = match counted.retrieval {
+                tally_types::count::Retrieval::Records => "over the records",
+                _ => "by the count reader",
+            };
+            (
+                judge_records(&counted, q.answer.as_deref()),
+                format!("{given} {by}"),
+            )
+        }
+        AnswerBody::Value(mut answer) => {
+            if let (Some(line), Some(out)) = (support_line(setting, q, &answer), supports.as_mut())
+            {
+                writeln!(out, "{line}")?;
+            }
+            let as_given = judge(&answer, q.answer.as_deref());
+            trust_log.write(&line(
+                "value",
+                answer.value.is_some() && answer.not_sure.is_none(),
+                as_given == Outcome::Right,
+                tally_engine::trust::value_features(&answer),
+            ))?;
+            if !args.without_trust {
+                tally_engine::trust::check_value(&mut answer);
+            }
+            (
+                judge(&answer, q.answer.as_deref()),
+                answer.value.map_or_else(
+                    || format!("no answer ({})", answer.note.as_deref().unwrap_or("")),
+                    |v| format!("{v} {}", answer.unit.as_deref().unwrap_or_default()),
+                ),
+            )
+        }
+        // A search gives sentences, no value.
+        AnswerBody::Search(_) => (
+            match q.answer {
+                Some(_) => Outcome::Declined,
+                None => Outcome::Right,
+            },
+            "no answer (answered as a search)".to_string(),
+        ),
+    };
+    Ok(judged)
 }
 
 /// A line of the value-support file (`--value-supports`): a value's support and whether it

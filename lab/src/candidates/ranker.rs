@@ -438,32 +438,7 @@ pub fn train_ranker(
         .filter(|(_, w)| w.abs() >= 1e-3)
         .map(|(i, w)| (i as u32, (w * 1e3).round() / 1e3))
         .collect();
-    let mut misses: Vec<(f64, String)> = examples
-        .iter()
-        .zip(&held_out)
-        .filter_map(|(e, top)| {
-            let (p, right, at) = (*top)?;
-            let gold = e.positive.iter().position(|p| *p);
-            let origin = if e.origin == Origin::Wtq {
-                "tables"
-            } else {
-                "documents"
-            };
-            let p = calibrated(e, p);
-            (!right).then(|| {
-                let line = format!(
-                    "[{origin} {p:.2}] {}\n    chose {}\n    right {}",
-                    e.question,
-                    e.described[at],
-                    gold.map_or("(not among the candidates)", |g| e.described[g].as_str())
-                );
-                (p, line)
-            })
-        })
-        .collect();
-    // The surest misses first: what a bound lets through.
-    misses.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let misses = misses.into_iter().map(|(_, line)| line).collect();
+    let misses = surest_misses(examples, &held_out, calibrated);
     let share_given = |points: &[(f64, bool)], bound: f64, right: bool| {
         points
             .iter()
@@ -505,6 +480,41 @@ pub fn train_ranker(
         },
         held,
     )
+}
+
+/// The questions whose best candidate was wrong out of fold, the surest first (what a bound
+/// lets through): the question, the candidate chosen and a right one.
+fn surest_misses(
+    examples: &[Example],
+    held_out: &[Option<(f64, bool, usize)>],
+    calibrated: impl Fn(&Example, f64) -> f64,
+) -> Vec<String> {
+    let mut misses: Vec<(f64, String)> = examples
+        .iter()
+        .zip(held_out)
+        .filter_map(|(e, top)| {
+            let (p, right, at) = (*top)?;
+            let gold = e.positive.iter().position(|p| *p);
+            let origin = if e.origin == Origin::Wtq {
+                "tables"
+            } else {
+                "documents"
+            };
+            let p = calibrated(e, p);
+            (!right).then(|| {
+                let line = format!(
+                    "[{origin} {p:.2}] {}\n    chose {}\n    right {}",
+                    e.question,
+                    e.described[at],
+                    gold.map_or("(not among the candidates)", |g| e.described[g].as_str())
+                );
+                (p, line)
+            })
+        })
+        .collect();
+    // The surest misses first: what a bound lets through.
+    misses.sort_by(|a, b| b.0.total_cmp(&a.0));
+    misses.into_iter().map(|(_, line)| line).collect()
 }
 
 /// The training questions' out-of-fold figures: what the choices of features and settings are
