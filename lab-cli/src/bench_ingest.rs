@@ -214,7 +214,7 @@ fn bench_paragraphs(data: Option<&Path>) -> anyhow::Result<Vec<(String, usize)>>
             tally_documents::corpus::Format::Jsonl,
             "demo",
         )
-        .map_err(anyhow::Error::msg)?
+        .context("the demo documents could not be parsed")?
         .into_iter()
         .map(|d| d.text)
         .collect();

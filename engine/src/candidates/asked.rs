@@ -71,8 +71,8 @@ pub(super) struct Asked {
     pub(super) cues: Vec<&'static str>,
     pub(super) words: BTreeSet<String>,
     pub(super) numbers: Vec<f64>,
-    /// Its numbers that are part of a name: after a word ("Fellrunner 3", "year 6") or joined
-    /// to one ("AP-300", "2.3's").
+    /// Its numbers that are part of a name: after a name's word ("Fellrunner 3", "Marlpit
+    /// 2.3's") or joined after letters ("AP-300").
     pub(super) named_numbers: Vec<f64>,
     /// The word after "how many" or "number of" ("how many medals": "medal").
     pub(super) counted: Option<String>,
@@ -178,9 +178,15 @@ impl Asked {
     }
 }
 
-/// The numbers of `question` that belong to a name: joined to letters ("AP-300", "2.3's") or
-/// written after a word that is neither common nor a cue ("Fellrunner 3", "year 6"; not
-/// "more than 3", "in 2005").
+/// Words before a number that make it a quantity or a bound, not a name's.
+const NOT_NAMES: &[&str] = &[
+    "about", "around", "nearly", "almost", "roughly", "some", "exactly", "just", "page", "top",
+];
+
+/// The numbers of `question` that belong to a name: joined after letters ("AP-300", "X3"; not
+/// a unit, an ordinal or a decade after the number: "10km", "3rd", "1990s") or written after a
+/// word that is neither common, a cue, a verb's form nor a bound ("Fellrunner 3"; not "more
+/// than 3", "in 2005", "scored 3 goals", "aged 65", "about 300", "year 6").
 fn named_numbers(question: &str) -> Vec<f64> {
     let tokens: Vec<&str> = question.split_whitespace().collect();
     let mut named = Vec::new();
@@ -190,9 +196,8 @@ fn named_numbers(question: &str) -> Vec<f64> {
             continue;
         }
         let joined = token
-            .trim_end_matches(['?', ',', '.'])
-            .trim_end_matches("'s")
             .chars()
+            .take_while(|c| !c.is_ascii_digit())
             .any(char::is_alphabetic);
         let after_a_name = i.checked_sub(1).is_some_and(|p| {
             let word = normalized(tokens[p]);
@@ -201,6 +206,8 @@ fn named_numbers(question: &str) -> Vec<f64> {
                 && !CUES.contains(&word.as_str())
                 && !COMPARISONS.contains(&word.as_str())
                 && !NEGATIONS.contains(&word.as_str())
+                && !NOT_NAMES.contains(&word.as_str())
+                && !["ed", "ing", "ly"].iter().any(|end| word.ends_with(end))
                 && word.chars().all(char::is_alphabetic)
         });
         if joined || after_a_name {
@@ -270,5 +277,9 @@ mod tests {
         assert_eq!(named("what was marlpit 2.3's peak memory"), [2.3]);
         assert!(named("how many nations won more than 3 gold medals").is_empty());
         assert!(named("how many members did the club have in 2005").is_empty());
+        assert!(named("how many players scored 3 goals").is_empty());
+        assert!(named("how many runs were over 10km").is_empty());
+        assert!(named("who finished 3rd in the 1990s").is_empty());
+        assert!(named("how many pupils are in year 6").is_empty());
     }
 }

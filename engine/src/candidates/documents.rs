@@ -32,17 +32,18 @@ pub(super) struct Standing {
     pub(super) covers: f32,
 }
 
-/// A document's name without the passage it points at or its extension: "club.csv#4" and
-/// "club.csv" are the document "club".
-pub fn document_key(name: &str) -> &str {
-    let name = name.split('#').next().unwrap_or(name);
+/// A document's name without the passage it points at, the section of a long document, or its
+/// extension: "club.csv#4", "club.csv/2#5" and "club.csv" are the document "club" (a passage's
+/// snippet id and a table's document name the same file so).
+pub fn document_key(name: &str) -> String {
+    let name = tally_documents::snippet_index::document_of(name);
     match name.rsplit_once('.') {
         Some((stem, extension))
             if !stem.is_empty()
                 && (1..=5).contains(&extension.len())
                 && extension.bytes().all(|b| b.is_ascii_alphanumeric()) =>
         {
-            stem
+            stem.to_string()
         }
         _ => name,
     }
@@ -54,8 +55,7 @@ impl DocumentWords {
     pub fn new(tables: &TableCorpus, passages: &[DocumentPassage]) -> Self {
         let mut words: HashMap<String, HashSet<String>> = HashMap::new();
         let mut add = |document: &str, text: &str| {
-            let key = document_key(document);
-            let held = words.entry(key.to_string()).or_default();
+            let held = words.entry(document_key(document)).or_default();
             for word in normalized(text).split(' ').filter(|w| !w.is_empty()) {
                 if !held.contains(word) {
                     held.insert(word.to_string());
@@ -63,7 +63,7 @@ impl DocumentWords {
             }
         };
         for table in tables.tables().iter().take(tables.originals()) {
-            add(&table.document, document_key(&table.document));
+            add(&table.document, &document_key(&table.document));
             add(&table.document, &table.context);
             for column in &table.columns {
                 add(&table.document, &column.header);
@@ -75,7 +75,7 @@ impl DocumentWords {
             }
         }
         for p in passages {
-            add(&p.document, document_key(&p.document));
+            add(&p.document, &document_key(&p.document));
             add(&p.document, &p.passage.context);
             add(&p.document, &p.passage.text);
         }
@@ -116,10 +116,13 @@ impl DocumentWords {
             })
             .collect();
         let heaviest = weights.iter().map(|(_, w)| *w).fold(0.0f32, f32::max);
+        // Heaviest first: a document's rank is how many weigh more (ties share a rank).
+        let mut descending: Vec<f32> = weights.iter().map(|(_, w)| *w).collect();
+        descending.sort_by(|a, b| b.total_cmp(a));
         weights
             .iter()
             .map(|(key, w)| {
-                let rank = weights.iter().filter(|(_, other)| other > w).count();
+                let rank = descending.partition_point(|other| other > w);
                 let standing = Standing {
                     rank,
                     share: if heaviest > 0.0 { w / heaviest } else { 0.0 },
@@ -137,9 +140,12 @@ pub(super) fn standing_of(
     standings: &HashMap<String, Standing>,
     document: &str,
 ) -> Option<Standing> {
+    if let Some(standing) = standings.get(&document_key(document)) {
+        return Some(*standing);
+    }
     document
         .split(", ")
-        .filter_map(|member| standings.get(document_key(member)).copied())
+        .filter_map(|member| standings.get(&document_key(member)).copied())
         .min_by_key(|s| s.rank)
 }
 
@@ -150,6 +156,7 @@ mod tests {
     #[test]
     fn a_document_is_named_without_its_passage_or_extension() {
         assert_eq!(document_key("club.csv#4"), "club");
+        assert_eq!(document_key("report.pdf/2#5"), "report");
         assert_eq!(document_key("club.csv"), "club");
         assert_eq!(
             document_key("77-copsley-primary-federation"),

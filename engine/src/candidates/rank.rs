@@ -242,6 +242,7 @@ fn document_features(f: &mut Features, standing: Option<Standing>) {
         return;
     };
     f.flag(match standing.rank {
+        _ if standing.share == 0.0 => "document shares no word",
         0 => "document first",
         1 => "document second",
         _ => "document further",

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 use tally_documents::corpus::structure::passages_of;
-use tally_documents::tables::tables_of;
+use tally_documents::tables::{tables_of, RecordTable};
 use tally_engine::candidates::{numbers_in, DocumentPassage, TableCorpus};
 
 use crate::collection::{read_documents_dir, Half};
@@ -67,7 +67,16 @@ pub fn read_collection(dir: &Path) -> anyhow::Result<(Corpus, Vec<CollectionQues
     let mut tables = Vec::new();
     let mut passages = Vec::new();
     for document in &documents {
-        tables.extend(tables_of(&document.text, &document.source));
+        // Named by the document's file, as the product names a table by its passages' file (an
+        // HTML page's source is its title).
+        tables.extend(
+            tables_of(&document.text, &document.source)
+                .into_iter()
+                .map(|table| RecordTable {
+                    document: document.id.clone(),
+                    ..table
+                }),
+        );
         passages.extend(
             passages_of(&document.text, &document.source)
                 .into_iter()
