@@ -55,6 +55,12 @@ impl TableCorpus {
         }
     }
 
+    /// Each word the tables' headers, cells and context hold, with the tables holding it (by
+    /// position, each once).
+    pub(super) fn words(&self) -> &HashMap<String, Vec<usize>> {
+        &self.words
+    }
+
     /// How many of the tables were given: the unions of tables sharing their columns follow.
     pub fn originals(&self) -> usize {
         self.originals

@@ -54,30 +54,23 @@ impl DocumentWords {
     /// stand where its best member does) and of `passages`.
     pub fn new(tables: &TableCorpus, passages: &[DocumentPassage]) -> Self {
         let mut words: HashMap<String, HashSet<String>> = HashMap::new();
-        let mut add = |document: &str, text: &str| {
-            let held = words.entry(document_key(document)).or_default();
-            for word in normalized(text).split(' ').filter(|w| !w.is_empty()) {
-                if !held.contains(word) {
-                    held.insert(word.to_string());
-                }
-            }
-        };
-        for table in tables.tables().iter().take(tables.originals()) {
-            add(&table.document, &document_key(&table.document));
-            add(&table.document, &table.context);
-            for column in &table.columns {
-                add(&table.document, &column.header);
-            }
-            for row in &table.rows {
-                for cell in &row.cells {
-                    add(&table.document, &cell.text);
-                }
+        let originals = &tables.tables()[..tables.originals()];
+        for table in originals {
+            add_words(&mut words, &table.document, &document_key(&table.document));
+        }
+        // The tables' words as the corpus read them once (headers, cells, context).
+        for (word, holding) in tables.words() {
+            for table in holding.iter().filter_map(|&t| originals.get(t)) {
+                words
+                    .entry(document_key(&table.document))
+                    .or_default()
+                    .insert(word.clone());
             }
         }
         for p in passages {
-            add(&p.document, &document_key(&p.document));
-            add(&p.document, &p.passage.context);
-            add(&p.document, &p.passage.text);
+            add_words(&mut words, &p.document, &document_key(&p.document));
+            add_words(&mut words, &p.document, &p.passage.context);
+            add_words(&mut words, &p.document, &p.passage.text);
         }
         let mut frequency: HashMap<String, usize> = HashMap::new();
         for held in words.values() {
@@ -131,6 +124,16 @@ impl DocumentWords {
                 ((*key).clone(), standing)
             })
             .collect()
+    }
+}
+
+/// Adds the words of `text` to those of `document`.
+fn add_words(words: &mut HashMap<String, HashSet<String>>, document: &str, text: &str) {
+    let held = words.entry(document_key(document)).or_default();
+    for word in normalized(text).split(' ').filter(|w| !w.is_empty()) {
+        if !held.contains(word) {
+            held.insert(word.to_string());
+        }
     }
 }
 
