@@ -1,11 +1,13 @@
 //! The one decision: the records in scope first, then the question's kind and the engine it
-//! needs, then the gates, then the answer's scope. The page, the API, the commands, the study
+//! needs — the readers' answer; then the learned ranker over a person's documents, weighed
+//! against that answer, when it is sure, else the readers' answer through the gates; then the
+//! answer's scope. The page, the API, the commands, the study
 //! and the lab's evaluations all answer through [`answer`].
 
 use std::collections::{BTreeSet, HashMap};
 use std::ops::ControlFlow;
 
-use tally_engine::candidates::rank::Scorer;
+use tally_engine::candidates::rank::{ReadersAnswer, Scorer};
 use tally_engine::search::search_in;
 use tally_engine::KindDecision;
 use tally_text::quantity::{parse_query, Condition as QueryCondition};
@@ -126,13 +128,21 @@ pub fn answer(
             &sources.corpora.indexing,
         )?;
     }
-    let mut answer = match ranked_first(checked, sources, options)? {
-        Some(answer) => answer,
-        None => match records_answer(checked, sources, options)? {
-            Some(answer) => answer,
-            None => by_kind(checked, sources, around, options)?,
-        },
+    // The readers answer first, ungated: the ranker weighs its candidates against their number,
+    // and their answer, gated, is the one given when the ranker is not sure.
+    let ungated = Options {
+        gate: false,
+        ..options
     };
+    let mut answer = match records_answer(checked, sources, ungated)? {
+        Some(answer) => answer,
+        None => by_kind(checked, sources, around)?,
+    };
+    match ranked_over(checked, sources, options, &answer.answer)? {
+        Some(ranked) => answer = ranked,
+        None if options.gate => gate(&mut answer.answer),
+        None => {}
+    }
     answer.scope = Some(scope::of(checked, &answer.answer));
     if suggest::unanswered(&answer.answer) {
         let known = |word: &str| engines.encoder.as_ref().is_some_and(|e| e.knows_word(word));
@@ -164,13 +174,15 @@ fn corpora_in_scope(checked: &Checked, sources: &Sources<'_>) -> Vec<String> {
 }
 
 /// The learned ranker's answer when it is sure: its best candidate among every reading of the
-/// tables and passages of a person's documents in scope (issue 99). `None` when it is not sure,
-/// when nothing in scope is a person's documents, or when the question is asked of the web or
-/// as a value or a search; then the records and the readers answer.
-fn ranked_first(
+/// tables and passages of a person's documents in scope, weighed against what the readers
+/// answered (`readers`, ungated; issue 99). `None` when it is not sure, when nothing in scope is
+/// a person's documents, or when the question is asked of the web or as a value or a search;
+/// then the readers' answer is given.
+fn ranked_over(
     checked: &Checked,
     sources: &Sources<'_>,
     options: Options,
+    readers: &AnswerBody,
 ) -> Result<Option<Answer>, AnswerError> {
     let allowed = checked
         .forced
@@ -187,9 +199,13 @@ fn ranked_first(
     };
     let scope = corpora_in_scope(checked, sources);
     let corpus = held.candidates(&sources.engines.snippets, &scope)?;
-    let Some(ranked) =
-        crate::rank(checked.question(), &corpus, scorer).filter(crate::Ranked::is_sure)
-    else {
+    let Some(ranked) = crate::rank(
+        checked.question(),
+        &corpus,
+        scorer,
+        ReadersAnswer::of(readers),
+    )
+    .filter(crate::Ranked::is_sure) else {
         return Ok(None);
     };
     let count = crate::ranked_answer(checked.question(), &checked.count, &corpus, &ranked);
@@ -229,10 +245,8 @@ fn records_answer(
         &scope,
     )?;
     Ok(computed.map(|answer| {
-        let mut answer = AnswerBody::Count(Box::new(answer));
-        if options.gate {
-            gate(&mut answer);
-        }
+        // Gated by the caller, after the ranker has weighed it.
+        let answer = AnswerBody::Count(Box::new(answer));
         Answer {
             kind: QuestionKind::Count,
             kind_reason: "it asks to count, add up or compare the rows of a table in the corpus"
@@ -263,7 +277,6 @@ fn by_kind(
     checked: &Checked,
     sources: &Sources<'_>,
     around: &dyn Around,
-    options: Options,
 ) -> Result<Answer, AnswerError> {
     let engines = sources.engines;
     let question = checked.question();
@@ -308,7 +321,7 @@ fn by_kind(
     if !around.wanted() {
         return Err(AnswerError::Cancelled);
     }
-    let answer = compute(engines, checked, decision, fetched, around, options)?;
+    let answer = compute(engines, checked, decision, fetched, around)?;
     if !from_web {
         around.keep(key, &answer);
     }
@@ -363,7 +376,6 @@ fn compute(
     decision: KindDecision,
     fetched: Option<Fetched>,
     around: &dyn Around,
-    options: Options,
 ) -> Result<Answer, AnswerError> {
     let question = checked.question();
     let KindDecision {
@@ -371,7 +383,7 @@ fn compute(
         reason,
         analysis,
     } = decision;
-    let mut answer = match kind {
+    let answer = match kind {
         QuestionKind::Count => {
             let used = fetched.ok_or(AnswerError::NoSnippets)?;
             for timing in &used.timings {
@@ -429,15 +441,12 @@ fn compute(
         gate(&mut gated);
         // A search answers nothing itself (it lists sentences); a count may be sure.
         if matches!(gated, AnswerBody::Search(_)) || suggest::unanswered(&gated) {
-            if let Some(value) = sure_value(engines, checked, kind, options)? {
+            if let Some(value) = sure_value(engines, checked, kind)? {
                 return Ok(value);
             }
         }
     }
-    if options.gate {
-        // Unsure answers over a person's documents are declined (issue 86).
-        gate(&mut answer);
-    }
+    // Unsure answers over a person's documents are declined by the caller (issue 86).
     Ok(Answer {
         kind,
         kind_reason: reason,
@@ -483,7 +492,6 @@ fn sure_value(
     engines: &Engines,
     checked: &Checked,
     detected: QuestionKind,
-    options: Options,
 ) -> Result<Option<Answer>, AnswerError> {
     let read = engines.answer_value(checked.question(), checked.count.corpus.as_deref())?;
     let mut gated = AnswerBody::Value(Box::new(read.clone()));
@@ -507,11 +515,8 @@ fn sure_value(
              surely (“{stated}”)"
         ),
         chosen_by_user: false,
-        answer: if options.gate {
-            gated
-        } else {
-            AnswerBody::Value(Box::new(read))
-        },
+        // Gated by the caller, as every answer is.
+        answer: AnswerBody::Value(Box::new(read)),
         scope: None,
         did_you_mean: None,
     }))
@@ -758,7 +763,7 @@ mod tests {
         let mut model = Scorer::shipped().ranker.clone();
         model.sure_from = 0.0;
         let scorer = Scorer::new(model);
-        let ranked = crate::rank(question, &read, &scorer).expect("candidates");
+        let ranked = crate::rank(question, &read, &scorer, None).expect("candidates");
         assert!(ranked.is_sure());
         assert_eq!(ranked.candidate.value, 4.0, "{ranked:?}");
         let settings = CountSettings::default();

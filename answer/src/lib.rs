@@ -1,8 +1,9 @@
 //! The one answer decision (issue 98). Every entry point — the page, the API, `tally ask` and
 //! `tally value`, the study, and every evaluation of the lab — answers a question through
 //! [`answer`]: the records in its scope first, then its kind, then the count pipeline over its
-//! snippets, the value reader or the quantity search, then the answer gates, then the answer's
-//! scope and "did you mean".
+//! snippets, the value reader or the quantity search (the readers' answer), then the learned
+//! ranker over a person's documents weighed against it — its best candidate when sure, else the
+//! readers' answer through the answer gates — then the answer's scope and "did you mean".
 //!
 //! Invariant: this crate decides and knows no transport. What serving adds around the decision —
 //! the answer slots, the cache of recent answers, the web search, progress and cancellation —

@@ -8,7 +8,7 @@
 use tally_documents::corpus::structure::{Passage, Record};
 use tally_documents::snippet_index::{IndexError, SnippetIndex};
 use tally_documents::tables::RecordTable;
-use tally_engine::candidates::rank::{best, features, Scorer};
+use tally_engine::candidates::rank::{best, features, ReadersAnswer, Scorer};
 use tally_engine::candidates::{
     candidates, Candidate, DocumentPassage, DocumentWords, Source, TableCorpus,
 };
@@ -78,19 +78,21 @@ impl Ranked {
 }
 
 /// The best of `question`'s candidates over `corpus` by `scorer` (the decision asks the
-/// shipped one); `None` without candidates.
-pub fn rank(question: &str, corpus: &CandidateCorpus, scorer: &Scorer) -> Option<Ranked> {
+/// shipped one), weighed against what the readers answered; `None` without candidates.
+pub fn rank(
+    question: &str,
+    corpus: &CandidateCorpus,
+    scorer: &Scorer,
+    readers: Option<ReadersAnswer>,
+) -> Option<Ranked> {
     let found = candidates(question, &corpus.tables, &corpus.passages);
-    let probabilities = scorer.probabilities(&features(
-        question,
-        &corpus.tables,
-        &corpus.documents,
-        &found,
-    ));
-    let (at, p) = best(&probabilities)?;
+    let features = features(question, &corpus.tables, &corpus.documents, &found, readers);
+    let (at, p) = best(&scorer.probabilities(&features))?;
+    // The first reading is the one shown as the evidence.
+    let shown = features.get(at)?.first()?;
     Some(Ranked {
+        probability: scorer.calibrated(p, corpus.documents.several(), shown),
         candidate: found.into_iter().nth(at)?,
-        probability: scorer.calibrated(p, corpus.documents.several()),
         bound: scorer.ranker.sure_from,
     })
 }

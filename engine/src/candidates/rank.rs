@@ -10,9 +10,7 @@
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::OnceLock;
 
-use serde::{Deserialize, Serialize};
 use tally_documents::tables::{ColumnKind, RecordTable};
 
 use super::asked::Asked;
@@ -20,9 +18,17 @@ use super::documents::{standing_of, DocumentWords, Standing};
 use super::plan::{numbers_in, Comparison, Condition, Operation, Plan, Program, Rows, Test};
 use super::{normalized, Candidate, PassageReading, Source, TableCorpus};
 
+mod model;
 mod passage;
+mod readers;
+
+pub use model::{
+    best, calibrate, marginal, softmax, sureness_row, Curve, Ranker, Scorer, SURENESS,
+};
+pub use readers::{Reader, ReadersAnswer};
 
 use passage::passage_features;
+use readers::readers_features;
 
 /// The features are hashed into this many weights.
 pub const DIMENSIONS: usize = 1 << 18;
@@ -40,6 +46,16 @@ impl Features {
 
     fn flag(&mut self, name: &str) {
         self.add(name, 1.0);
+    }
+
+    /// The value of the feature `name` (0 when absent): what the sureness curve reads.
+    pub fn value(&self, name: &str) -> f64 {
+        let index = hash(name);
+        self.0
+            .iter()
+            .filter(|(i, _)| *i == index)
+            .map(|(_, v)| f64::from(*v))
+            .sum()
     }
 
     /// Each feature again under a second index, the weight it has over several documents.
@@ -128,12 +144,15 @@ impl<'a> TableFacts<'a> {
 
 /// The features of each reading of each of `candidates` (as [`super::candidates`] gave them
 /// for `question` over `corpus`), in their order: a candidate's probability is the sum of its
-/// readings' (as a parser marginalises over the logical forms that give one answer).
+/// readings' (as a parser marginalises over the logical forms that give one answer). `readers`
+/// is what the readers answered, where they were asked (a person's documents; not the data
+/// sets' tables).
 pub fn features(
     question: &str,
     corpus: &TableCorpus,
     documents: &DocumentWords,
     candidates: &[Candidate],
+    readers: Option<ReadersAnswer>,
 ) -> Vec<Vec<Features>> {
     let asked = Asked::of(question);
     let standings = documents.standings(&asked);
@@ -165,6 +184,7 @@ pub fn features(
                     };
                     let standing = document.and_then(|d| standing_of(&standings, d));
                     document_features(&mut f, standing);
+                    readers_features(&mut f, readers, candidate.value, &reading.source);
                     if several {
                         f.add_twins();
                     }
@@ -579,144 +599,6 @@ fn value_features(f: &mut Features, asked: &Asked, op: &str, candidate: &Candida
     }
 }
 
-/// The model: one weight per hashed feature, and the logistic curve from the best candidate's
-/// softmax probability to the probability that it is right.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Ranker {
-    /// The nonzero weights, by feature index.
-    pub weights: Vec<(u32, f32)>,
-    /// The curve's slope on the logit of the best candidate's softmax probability.
-    pub slope: f64,
-    /// The curve's intercept.
-    pub intercept: f64,
-    /// The probability from which an answer is given on WikiTableQuestions, chosen on its
-    /// held-out training questions (at most 8% of them answered wrongly).
-    pub bound: f64,
-    /// The probability from which an answer over a person's documents is given as sure: the
-    /// lowest whose answers' wrong share has a 95% upper (Clopper–Pearson) bound of 3% on the
-    /// collections' held-out tuning questions. The one bound every page shows.
-    #[serde(default = "never")]
-    pub sure_from: f64,
-    /// The curve over several documents (a person's files: passages beside tables), fitted on
-    /// the collections' held-out questions; absent, the one curve serves every corpus.
-    #[serde(default)]
-    pub several_documents: Option<Curve>,
-}
-
-/// A logistic curve on the logit of the best candidate's softmax probability.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Curve {
-    /// Its slope.
-    pub slope: f64,
-    /// Its intercept.
-    pub intercept: f64,
-}
-
-/// A bound no probability reaches: a model trained without a person's documents gives nothing
-/// over them as sure.
-fn never() -> f64 {
-    1.0
-}
-
-/// A ranker ready to score: its weights laid out densely.
-#[derive(Debug, Clone)]
-pub struct Scorer {
-    dense: Vec<f32>,
-    /// The model it was made from.
-    pub ranker: Ranker,
-}
-
-impl Scorer {
-    /// The scorer of `ranker`.
-    pub fn new(ranker: Ranker) -> Self {
-        let mut dense = vec![0.0; DIMENSIONS];
-        for &(i, w) in &ranker.weights {
-            if let Some(slot) = dense.get_mut(i as usize) {
-                *slot = w;
-            }
-        }
-        Scorer { dense, ranker }
-    }
-
-    /// The shipped model (`data/candidate-ranker.json`).
-    pub fn shipped() -> &'static Scorer {
-        static SHIPPED: OnceLock<Scorer> = OnceLock::new();
-        SHIPPED.get_or_init(|| {
-            let ranker = serde_json::from_str(include_str!("../../data/candidate-ranker.json"))
-                .expect("the shipped candidate ranker is valid JSON (a test reads it)");
-            Scorer::new(ranker)
-        })
-    }
-
-    /// A candidate's score.
-    pub fn score(&self, features: &Features) -> f64 {
-        features
-            .0
-            .iter()
-            .map(|&(i, v)| f64::from(self.dense[i as usize] * v))
-            .sum()
-    }
-
-    /// Each candidate's probability among the question's: the softmax over every reading,
-    /// summed over a candidate's readings.
-    pub fn probabilities(&self, features: &[Vec<Features>]) -> Vec<f64> {
-        let scores: Vec<Vec<f64>> = features
-            .iter()
-            .map(|readings| readings.iter().map(|f| self.score(f)).collect())
-            .collect();
-        marginal(&scores)
-    }
-
-    /// The probability that a best candidate of softmax probability `p` is right, over a
-    /// corpus of several documents or not ([`DocumentWords::several`]).
-    pub fn calibrated(&self, p: f64, several: bool) -> f64 {
-        match self.ranker.several_documents.filter(|_| several) {
-            Some(curve) => calibrate(curve.slope, curve.intercept, p),
-            None => calibrate(self.ranker.slope, self.ranker.intercept, p),
-        }
-    }
-}
-
-/// The logistic curve on the logit of `p`.
-pub fn calibrate(slope: f64, intercept: f64, p: f64) -> f64 {
-    let p = p.clamp(1e-6, 1.0 - 1e-6);
-    let logit = (p / (1.0 - p)).ln();
-    1.0 / (1.0 + (-(slope * logit + intercept)).exp())
-}
-
-/// The softmax of `scores`.
-pub fn softmax(scores: &[f64]) -> Vec<f64> {
-    let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let exp: Vec<f64> = scores.iter().map(|s| (s - top).exp()).collect();
-    let sum: f64 = exp.iter().sum();
-    exp.iter().map(|e| e / sum).collect()
-}
-
-/// Each candidate's probability from its readings' scores: a softmax over every reading, summed
-/// per candidate.
-pub fn marginal(scores: &[Vec<f64>]) -> Vec<f64> {
-    let top = scores
-        .iter()
-        .flatten()
-        .copied()
-        .fold(f64::NEG_INFINITY, f64::max);
-    let exp: Vec<f64> = scores
-        .iter()
-        .map(|readings| readings.iter().map(|s| (s - top).exp()).sum())
-        .collect();
-    let sum: f64 = exp.iter().sum();
-    exp.iter().map(|e| e / sum.max(1e-300)).collect()
-}
-
-/// The best candidate's position and its softmax probability, when there is a candidate.
-pub fn best(probabilities: &[f64]) -> Option<(usize, f64)> {
-    probabilities
-        .iter()
-        .copied()
-        .enumerate()
-        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -725,8 +607,9 @@ mod tests {
     fn the_shipped_ranker_reads_and_its_curve_rises() {
         let scorer = Scorer::shipped();
         assert!(!scorer.ranker.weights.is_empty());
-        assert!(scorer.calibrated(0.9, false) > scorer.calibrated(0.2, false));
-        assert!(scorer.calibrated(0.9, true) > scorer.calibrated(0.2, true));
+        let none = Features::default();
+        assert!(scorer.calibrated(0.9, false, &none) > scorer.calibrated(0.2, false, &none));
+        assert!(scorer.calibrated(0.9, true, &none) > scorer.calibrated(0.2, true, &none));
         assert!((0.0..=1.0).contains(&scorer.ranker.bound));
     }
 
@@ -758,6 +641,34 @@ mod tests {
         assert_eq!(relation(Some("money:GBP")), Some("other"));
         assert_eq!(relation(Some("number")), Some("bare"));
         assert_eq!(relation(None), Some("bare"));
+    }
+
+    #[test]
+    fn a_candidate_the_readers_gave_is_told_from_the_others() {
+        let csv = "Branch,Loans\nNorth,120\nSouth,85\nEast,240\n";
+        let corpus = TableCorpus::new(vec![super::super::csv_table(csv)]);
+        let documents = DocumentWords::new(&corpus, &[]);
+        let question = "how many loans did the south branch make";
+        let found = super::super::candidates(question, &corpus, &[]);
+        let at = |value: f64| found.iter().position(|c| c.value == value);
+        let (south, north) = (at(85.0).expect("85 read"), at(120.0).expect("120 read"));
+        let agree = hash("readers agree|by=count|from=table");
+        let flagged = |readers: Option<ReadersAnswer>, which: usize| {
+            features(question, &corpus, &documents, &found, readers)[which]
+                .iter()
+                .any(|f| f.0.contains(&(agree, 1.0)))
+        };
+        let readers = ReadersAnswer {
+            number: 85.0,
+            by: Reader::Count,
+        };
+        assert!(flagged(Some(readers), south));
+        assert!(!flagged(Some(readers), north));
+        assert!(!flagged(None, south));
+        // An answer's number is what the readers gave; a search gives none.
+        let logged = ReadersAnswer::from_logged(Some(85.0), "count");
+        assert_eq!(logged, Some(readers));
+        assert_eq!(ReadersAnswer::from_logged(Some(85.0), "search"), None);
     }
 
     #[test]

@@ -13,6 +13,7 @@ use anyhow::Context;
 use serde::Deserialize;
 use tally_answer::{Engines, HeldTables};
 use tally_documents::corpus::indexing::{self, Indexes};
+use tally_engine::candidates::rank::ReadersAnswer;
 use tally_types::count::Retrieval;
 use tally_types::{AnswerBody, Mode};
 
@@ -132,6 +133,7 @@ pub(crate) fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
             document: case.document.clone(),
             question: case.question.clone(),
             given: answered.raw.value.is_some(),
+            number: answered.readers,
             right: judge(case, &answered.raw) == Outcome::Right,
             features: answered.features,
         })?;
@@ -239,6 +241,7 @@ fn answer_case(
     asking: &Asking<'_>,
 ) -> anyhow::Result<Answered> {
     let mut answer = asking.ungated(&case.question, Mode::Auto, settings)?.answer;
+    let readers = ReadersAnswer::of(&answer).map(|r| r.number);
     let (raw, kind, features) = match &answer {
         AnswerBody::Count(count) => (
             given_count(count),
@@ -261,6 +264,7 @@ fn answer_case(
         AnswerBody::Search(_) => given_nothing(),
     };
     Ok(Answered {
+        readers,
         raw,
         given,
         kind,
@@ -271,6 +275,8 @@ fn answer_case(
 /// A question's answer as the readers gave it and as the gates let it through, with the
 /// gate's features.
 struct Answered {
+    /// The number the readers gave, doubted or not (the candidate ranker's `readers.jsonl`).
+    readers: Option<f64>,
     raw: Given,
     given: Given,
     kind: &'static str,

@@ -261,6 +261,18 @@ pub(crate) fn eval_tables(args: &EvalTablesArgs) -> anyhow::Result<()> {
         }
     };
     let report = ranker::evaluate(&examples, scorer, bound);
+    // A collection's calibration is measured on its test half: the model and its curves were
+    // fitted on the tuning half.
+    let calibration = match &args.collection {
+        Some(_) => {
+            let test: Vec<ranker::Example> = examples
+                .into_iter()
+                .filter(|e| e.origin == ranker::Origin::Collection(Half::Test))
+                .collect();
+            ranker::evaluate(&test, scorer, bound)
+        }
+        None => report.clone(),
+    };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
@@ -307,12 +319,17 @@ pub(crate) fn eval_tables(args: &EvalTablesArgs) -> anyhow::Result<()> {
         );
     }
     println!(
-        "calibration: ECE {:.3}; among answers given, {:.1}% right",
-        report.ece,
-        100.0 * report.sure_right_share
+        "calibration{}: ECE {:.3}; among answers given, {:.1}% right",
+        if args.collection.is_some() {
+            " (test half)"
+        } else {
+            ""
+        },
+        calibration.ece,
+        100.0 * calibration.sure_right_share
     );
     println!("reliability (questions, mean probability, share right):");
-    for (n, mean, right) in &report.reliability {
+    for (n, mean, right) in &calibration.reliability {
         println!("  {n:>5}  {mean:.3}  {right:.3}");
     }
     Ok(())

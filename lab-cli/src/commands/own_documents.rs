@@ -296,7 +296,7 @@ fn judged_value(
     supports: &mut Option<std::io::BufWriter<std::fs::File>>,
 ) -> anyhow::Result<(Outcome, String)> {
     // The outcome and what was given, from the records or the value reader.
-    let line = |kind: &str, given: bool, right: bool, features| TrustLine {
+    let line = |kind: &str, number: Option<f64>, given: bool, right: bool, features| TrustLine {
         kind: kind.into(),
         setting: format!("own-documents/{setting}"),
         half: Half::of(&q.question).name().into(),
@@ -304,6 +304,7 @@ fn judged_value(
         question: q.question.clone(),
         given,
         right,
+        number,
         features,
     };
     let judged = match answer {
@@ -311,6 +312,7 @@ fn judged_value(
             let right = judge_records(&counted, q.answer.as_deref());
             trust_log.write(&line(
                 "count",
+                counted.count,
                 counted.count.is_some(),
                 right == Outcome::Right,
                 tally_engine::trust::count_features(&counted),
@@ -336,6 +338,7 @@ fn judged_value(
             let as_given = judge(&answer, q.answer.as_deref());
             trust_log.write(&line(
                 "value",
+                answer.value,
                 answer.value.is_some() && answer.not_sure.is_none(),
                 as_given == Outcome::Right,
                 tally_engine::trust::value_features(&answer),
@@ -351,14 +354,17 @@ fn judged_value(
                 ),
             )
         }
-        // A search gives sentences, no value.
-        AnswerBody::Search(_) => (
-            match q.answer {
-                Some(_) => Outcome::Declined,
-                None => Outcome::Right,
-            },
-            "no answer (answered as a search)".to_string(),
-        ),
+        // A search gives sentences, no value (logged all the same: the readers gave no number).
+        AnswerBody::Search(_) => {
+            trust_log.write(&line("search", None, false, q.answer.is_none(), None))?;
+            (
+                match q.answer {
+                    Some(_) => Outcome::Declined,
+                    None => Outcome::Right,
+                },
+                "no answer (answered as a search)".to_string(),
+            )
+        }
     };
     Ok(judged)
 }
@@ -438,6 +444,7 @@ fn count_tallies(
                 question: q.question.clone(),
                 given: answer.count.is_some(),
                 right: given == Outcome::Right,
+                number: answer.count,
                 features,
             })?;
             if !args.without_trust {

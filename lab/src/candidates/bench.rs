@@ -125,8 +125,13 @@ pub fn bench(
         report.own_found += usize::from(found(&over_own));
         report.corpus_found += usize::from(found(&over_corpus));
         let started = Instant::now();
-        let probabilities =
-            scorer.probabilities(&features(&q.utterance, &corpus, &documents, &over_corpus));
+        let probabilities = scorer.probabilities(&features(
+            &q.utterance,
+            &corpus,
+            &documents,
+            &over_corpus,
+            None,
+        ));
         let top = best(&probabilities);
         report.rank_ms.push(started.elapsed().as_secs_f64() * 1e3);
         report.ranked_right += usize::from(

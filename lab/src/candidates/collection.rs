@@ -8,9 +8,11 @@ use std::path::Path;
 use serde::Deserialize;
 use tally_documents::corpus::structure::passages_of;
 use tally_documents::tables::{tables_of, RecordTable};
+use tally_engine::candidates::rank::ReadersAnswer;
 use tally_engine::candidates::{numbers_in, DocumentPassage, TableCorpus};
 
 use crate::collection::{read_documents_dir, Half};
+use crate::trust::TrustLine;
 
 /// A collection's corpus: its tables and its passages.
 pub struct Corpus {
@@ -39,6 +41,8 @@ pub struct CollectionQuestion {
     pub kind: &'static str,
     /// Its half (tuning or test).
     pub half: Half,
+    /// What the readers answered over the collection alone (`readers.jsonl`), when it says.
+    pub readers: Option<ReadersAnswer>,
 }
 
 #[derive(Deserialize)]
@@ -47,6 +51,30 @@ struct Line {
     answer: serde_json::Value,
     document: Option<String>,
     half: Option<String>,
+}
+
+/// The file of a collection that holds what the readers answered to each question over the
+/// collection alone: the lines `tally-lab eval own-documents --documents-only --trust-features`
+/// and `tally-lab eval aggregations --trust-features` write.
+pub(crate) const READERS_FILE: &str = "readers.jsonl";
+
+/// The settings whose lines are the collection alone.
+const ALONE: [&str; 2] = ["own-documents/documents", "aggregations/corpus"];
+
+/// Each question's readers' answer (`None`: they gave no number), from `path` when it exists.
+fn readers_answers(path: &Path) -> anyhow::Result<BTreeMap<String, Option<ReadersAnswer>>> {
+    if !path.exists() {
+        return Ok(BTreeMap::new());
+    }
+    let mut answers = BTreeMap::new();
+    for line in crate::collection::read_json_lines::<TrustLine>(path)? {
+        if ALONE.contains(&line.setting.as_str()) {
+            answers
+                .entry(line.question)
+                .or_insert_with(|| ReadersAnswer::from_logged(line.number, &line.kind));
+        }
+    }
+    Ok(answers)
 }
 
 /// Reads the collection in `dir`: `documents/`, and the questions of `questions.jsonl` (counts,
@@ -96,6 +124,7 @@ pub fn read_collection(dir: &Path) -> anyhow::Result<(Corpus, Vec<CollectionQues
         .unwrap_or_default();
     let aggregations =
         std::fs::read_to_string(dir.join("questions.jsonl"))?.contains("\"operation\"");
+    let readers = readers_answers(&dir.join(READERS_FILE))?;
     let mut questions = Vec::new();
     for (file, kind) in [
         (
@@ -129,6 +158,7 @@ pub fn read_collection(dir: &Path) -> anyhow::Result<(Corpus, Vec<CollectionQues
                 Some("test") => Half::Test,
                 _ => Half::of(&line.question),
             };
+            let readers = readers.get(&line.question).copied().flatten();
             questions.push(CollectionQuestion {
                 question: line.question,
                 answer,
@@ -136,6 +166,7 @@ pub fn read_collection(dir: &Path) -> anyhow::Result<(Corpus, Vec<CollectionQues
                 document: line.document.unwrap_or_default(),
                 kind,
                 half,
+                readers,
             });
         }
     }
@@ -148,4 +179,45 @@ pub fn read_collection(dir: &Path) -> anyhow::Result<(Corpus, Vec<CollectionQues
         },
         questions,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tally_engine::candidates::rank::Reader;
+
+    #[test]
+    fn each_question_carries_what_the_readers_answered_over_the_collection_alone() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/own-documents");
+        let (_, questions) = read_collection(&dir).unwrap();
+        let paintings = questions
+            .iter()
+            .find(|q| q.question == "how many paintings does the Marrowby Museum of Art own")
+            .expect("the question is in the collection");
+        assert_eq!(
+            paintings.readers,
+            Some(ReadersAnswer {
+                number: 340.0,
+                by: Reader::Count
+            })
+        );
+        // Every question was asked of the readers (the file is rewritten when a question is
+        // added); most got a number, a count or a value.
+        let logged = readers_answers(&dir.join(READERS_FILE)).unwrap();
+        let missing: Vec<_> = questions
+            .iter()
+            .filter(|q| !logged.contains_key(&q.question))
+            .map(|q| &q.question)
+            .collect();
+        assert!(missing.is_empty(), "not in {READERS_FILE}: {missing:?}");
+        let answered = questions.iter().filter(|q| q.readers.is_some()).count();
+        assert!(
+            answered * 2 > questions.len(),
+            "{answered} of {}",
+            questions.len()
+        );
+        assert!(questions
+            .iter()
+            .any(|q| q.readers.is_some_and(|r| r.by == Reader::Value)));
+    }
 }

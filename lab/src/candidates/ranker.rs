@@ -13,6 +13,7 @@ use tally_engine::candidates::rank::{
     best, calibrate, marginal, softmax, Curve, Features, Ranker, Scorer, DIMENSIONS,
 };
 use tally_engine::candidates::{candidates, numbers_in, rank, Candidate, DocumentWords, Source};
+use tally_engine::count::logistic::{FitSettings, Logistic};
 
 use super::{
     is_answer, reads_as, type_of, CollectionQuestion, Corpus, TableCache, TableFormat, WtqQuestion,
@@ -52,6 +53,18 @@ pub struct Example {
     pub described: Vec<String>,
 }
 
+impl Example {
+    /// The features of candidate `at`'s first reading, the one shown as its evidence (none
+    /// without a reading).
+    pub fn shown(&self, at: usize) -> &Features {
+        static NONE: Features = Features(Vec::new());
+        self.features
+            .get(at)
+            .and_then(|readings| readings.first())
+            .unwrap_or(&NONE)
+    }
+}
+
 /// The questions' candidates and features, each over its own table.
 pub fn examples(
     dir: &Path,
@@ -78,7 +91,7 @@ pub fn examples(
             origin: Origin::Wtq,
             answerable: true,
             several: documents.several(),
-            features: rank::features(&q.utterance, corpus, &documents, &found),
+            features: rank::features(&q.utterance, corpus, &documents, &found, None),
             positive,
             question: format!("{} => {}", q.utterance, q.written),
             described: described(&found),
@@ -106,7 +119,13 @@ pub fn collection_examples(corpus: &Corpus, questions: &[CollectionQuestion]) ->
                 origin: Origin::Collection(q.half),
                 answerable: q.answer.is_some(),
                 several: documents.several(),
-                features: rank::features(&q.question, &corpus.tables, &documents, &found),
+                features: rank::features(
+                    &q.question,
+                    &corpus.tables,
+                    &documents,
+                    &found,
+                    q.readers,
+                ),
                 positive: found
                     .iter()
                     .map(|c| q.answer.is_some_and(|a| is_answer(c, a, &q.written)))
@@ -283,28 +302,30 @@ pub fn out_of_fold(
     folds: usize,
     training: Training,
 ) -> Vec<Option<(f64, bool, usize)>> {
-    let fold_of = |table: &str| {
-        let mut h: u64 = 0xcbf29ce484222325;
-        for b in table.bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x100000001b3);
-        }
-        (h % folds as u64) as usize
-    };
     let mut out = vec![None; examples.len()];
     for fold in 0..folds {
         let trained: Vec<&Example> = examples
             .iter()
-            .filter(|e| fold_of(&e.table) != fold)
+            .filter(|e| fold_of(&e.table, folds) != fold)
             .collect();
         let weights = train(&trained, training);
         for (i, e) in examples.iter().enumerate() {
-            if fold_of(&e.table) == fold {
+            if fold_of(&e.table, folds) == fold {
                 out[i] = best_of(&weights, e);
             }
         }
     }
     out
+}
+
+/// The fold of a table or document: its name's FNV-1a hash.
+fn fold_of(table: &str, folds: usize) -> usize {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in table.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    (h % folds as u64) as usize
 }
 
 /// The logistic curve from the logit of the best probability to rightness, by Newton's method.
@@ -408,16 +429,23 @@ pub fn train_ranker(
         let (slope, intercept) = fit_curve(&several_points);
         Curve { slope, intercept }
     });
-    let calibrated = |e: &Example, p: f64| match several_documents.filter(|_| e.several) {
-        Some(curve) => calibrate(curve.slope, curve.intercept, p),
-        None => calibrate(slope, intercept, p),
+    let (sureness, sure_of) = fit_sureness(examples, &held_out, folds);
+    // Over several documents, each question's sureness from a calibrator that did not see its
+    // document: the bound is chosen on what it would say of questions unseen.
+    let calibrated = |i: usize, e: &Example, p: f64| match (e.several, sure_of[i]) {
+        (true, Some(sure)) => sure,
+        (true, None) => several_documents.map_or(calibrate(slope, intercept, p), |c| {
+            calibrate(c.slope, c.intercept, p)
+        }),
+        (false, _) => calibrate(slope, intercept, p),
     };
     let calibrated_of = |origin: fn(Origin) -> bool| -> Vec<(f64, bool)> {
         examples
             .iter()
             .zip(&held_out)
-            .filter(|(e, _)| origin(e.origin))
-            .filter_map(|(e, top)| top.map(|(p, right, _)| (calibrated(e, p), right)))
+            .enumerate()
+            .filter(|(_, (e, _))| origin(e.origin))
+            .filter_map(|(i, (e, top))| top.map(|(p, right, _)| (calibrated(i, e, p), right)))
             .collect()
     };
     let tables = calibrated_of(|o| o == Origin::Wtq);
@@ -477,9 +505,52 @@ pub fn train_ranker(
             bound,
             sure_from,
             several_documents,
+            sureness,
         },
         held,
     )
+}
+
+/// The sureness calibrator over several documents ([`rank::SURENESS`]), fitted on every
+/// collection question's held-out best candidate, and each such question's probability from
+/// one fitted without its document's fold (`None` for the others); no calibrator without
+/// collection questions.
+fn fit_sureness(
+    examples: &[Example],
+    held_out: &[Option<(f64, bool, usize)>],
+    folds: usize,
+) -> (Option<Logistic>, Vec<Option<f64>>) {
+    let rows: Vec<(usize, Vec<f64>, bool)> = examples
+        .iter()
+        .zip(held_out)
+        .enumerate()
+        .filter(|(_, (e, _))| e.several)
+        .filter_map(|(i, (e, top))| {
+            let (p, right, at) = (*top)?;
+            Some((i, rank::sureness_row(p, e.shown(at)), right))
+        })
+        .collect();
+    let mut sure_of = vec![None; examples.len()];
+    if rows.is_empty() {
+        return (None, sure_of);
+    }
+    let fit = |rows: &[&(usize, Vec<f64>, bool)]| {
+        let data: Vec<(&[f64], bool)> = rows.iter().map(|(_, x, y)| (x.as_slice(), *y)).collect();
+        Logistic::fit(&data, &FitSettings::default())
+    };
+    for fold in 0..folds {
+        let (held, trained): (Vec<_>, Vec<_>) = rows
+            .iter()
+            .partition(|(i, _, _)| fold_of(&examples[*i].table, folds) == fold);
+        if held.is_empty() || trained.is_empty() {
+            continue;
+        }
+        let model = fit(&trained);
+        for (i, x, _) in held {
+            sure_of[*i] = Some(model.probability(x));
+        }
+    }
+    (Some(fit(&rows.iter().collect::<Vec<_>>())), sure_of)
 }
 
 /// The questions whose best candidate was wrong out of fold, the surest first (what a bound
@@ -487,12 +558,13 @@ pub fn train_ranker(
 fn surest_misses(
     examples: &[Example],
     held_out: &[Option<(f64, bool, usize)>],
-    calibrated: impl Fn(&Example, f64) -> f64,
+    calibrated: impl Fn(usize, &Example, f64) -> f64,
 ) -> Vec<String> {
     let mut misses: Vec<(f64, String)> = examples
         .iter()
         .zip(held_out)
-        .filter_map(|(e, top)| {
+        .enumerate()
+        .filter_map(|(i, (e, top))| {
             let (p, right, at) = (*top)?;
             let gold = e.positive.iter().position(|p| *p);
             let origin = if e.origin == Origin::Wtq {
@@ -500,7 +572,7 @@ fn surest_misses(
             } else {
                 "documents"
             };
-            let p = calibrated(e, p);
+            let p = calibrated(i, e, p);
             (!right).then(|| {
                 let line = format!(
                     "[{origin} {p:.2}] {}\n    chose {}\n    right {}",
@@ -588,8 +660,8 @@ pub fn evaluate(examples: &[Example], scorer: &Scorer, bound: f64) -> TablesRepo
     let mut bins = vec![(0usize, 0.0f64, 0usize); 10];
     for e in examples {
         let probabilities = scorer.probabilities(&e.features);
-        let top =
-            best(&probabilities).map(|(at, p)| (scorer.calibrated(p, e.several), e.positive[at]));
+        let top = best(&probabilities)
+            .map(|(at, p)| (scorer.calibrated(p, e.several, e.shown(at)), e.positive[at]));
         for group in &e.groups {
             let tally = report.groups.entry(group.clone()).or_default();
             tally.questions += 1;

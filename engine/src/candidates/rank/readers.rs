@@ -1,0 +1,88 @@
+//! What the readers answered, as the ranker weighs it (issue 99): a candidate whose number the
+//! records' rules, the count reader or the value reader gave has another reading on its side.
+
+use super::super::Source;
+use super::Features;
+
+/// What the readers answered before the ranker chose — the records' rules or the count reader
+/// (a count), or the value reader (a value) — with the number they gave even where their gate
+/// would doubt it: a candidate they agree with has another reading's word in its favour.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReadersAnswer {
+    /// The number given.
+    pub number: f64,
+    /// Which reader gave it.
+    pub by: Reader,
+}
+
+/// Which of the readers answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reader {
+    /// The records' rules or the count reader: a count answer.
+    Count,
+    /// The value reader.
+    Value,
+}
+
+impl ReadersAnswer {
+    /// What an answer the readers gave (before any gate) says, when it gives a number.
+    pub fn of(answer: &tally_types::AnswerBody) -> Option<Self> {
+        use tally_types::AnswerBody;
+        match answer {
+            AnswerBody::Count(count) => count.count.map(|number| ReadersAnswer {
+                number,
+                by: Reader::Count,
+            }),
+            AnswerBody::Value(value) => value.value.map(|number| ReadersAnswer {
+                number,
+                by: Reader::Value,
+            }),
+            AnswerBody::Search(_) => None,
+        }
+    }
+
+    /// The readers' answer as the evaluations log it: its number and its kind's name.
+    pub fn from_logged(number: Option<f64>, kind: &str) -> Option<Self> {
+        let by = match kind {
+            "count" => Reader::Count,
+            "value" => Reader::Value,
+            _ => return None,
+        };
+        number.map(|number| ReadersAnswer { number, by })
+    }
+}
+
+impl Reader {
+    fn name(self) -> &'static str {
+        match self {
+            Reader::Count => "count",
+            Reader::Value => "value",
+        }
+    }
+}
+
+/// Whether the readers gave the candidate's number, by which reader and from which kind of
+/// reading: two ways of reading that agree are less often both wrong.
+pub(super) fn readers_features(
+    f: &mut Features,
+    readers: Option<ReadersAnswer>,
+    value: f64,
+    source: &Source,
+) {
+    let Some(readers) = readers else {
+        return;
+    };
+    if (readers.number - value).abs() > 1e-6 * readers.number.abs().max(1.0) {
+        return;
+    }
+    let from = match source {
+        Source::Table { .. } => "table",
+        Source::Passage { .. } => "passage",
+    };
+    f.flag("readers agree");
+    f.flag(&format!("readers agree|by={}", readers.by.name()));
+    f.flag(&format!(
+        "readers agree|by={}|from={from}",
+        readers.by.name()
+    ));
+}
