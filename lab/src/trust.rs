@@ -36,10 +36,6 @@ pub struct TrustLine {
     pub given: bool,
     /// Whether that answer was right (or, not given, whether declining was).
     pub right: bool,
-    /// The number the readers gave before the gate (the count, or the value), doubted or not:
-    /// what the candidate ranker weighs its candidates against (`readers.jsonl`, issue 99).
-    #[serde(default)]
-    pub number: Option<f64>,
     /// The answer's features; `None` where no gate applies (no answer, or from the data sets).
     pub features: Option<Vec<f64>>,
 }

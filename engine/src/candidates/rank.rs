@@ -665,10 +665,25 @@ mod tests {
         assert!(flagged(Some(readers), south));
         assert!(!flagged(Some(readers), north));
         assert!(!flagged(None, south));
-        // An answer's number is what the readers gave; a search gives none.
-        let logged = ReadersAnswer::from_logged(Some(85.0), "count");
-        assert_eq!(logged, Some(readers));
-        assert_eq!(ReadersAnswer::from_logged(Some(85.0), "search"), None);
+        // A value written with a scale word is the value reader's number multiplied out.
+        let value = ReadersAnswer {
+            number: 1_140_000.0,
+            by: Reader::Value,
+        };
+        assert!(value.agrees_with(1.14) && value.agrees_with(1_140_000.0));
+        assert!(!value.agrees_with(1.15));
+        // Not so for a count: 2 is not 2,000.
+        let count = ReadersAnswer {
+            number: 2000.0,
+            by: Reader::Count,
+        };
+        assert!(!count.agrees_with(2.0));
+        // A number that is no number agrees with nothing.
+        let nan = ReadersAnswer {
+            number: f64::NAN,
+            by: Reader::Count,
+        };
+        assert!(!nan.agrees_with(2.0));
     }
 
     #[test]

@@ -191,6 +191,12 @@ pub(crate) struct EvalAggregationsArgs {
     /// for `tally train trust`).
     #[arg(long, value_name = "FILE")]
     pub(crate) trust_features: Option<PathBuf>,
+    /// Write what the readers answered to each question to this file (JSON lines, made anew):
+    /// asked as the home page asks (the kind detected) over the collection alone, with the
+    /// learned ranker off — the collection's `readers.jsonl`, which the candidate ranker is
+    /// trained and measured with (issue 99).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) readers_answers: Option<PathBuf>,
     /// Give every answer as the readers give it, without the shipped answer gates.
     #[arg(long)]
     pub(crate) without_trust: bool,
@@ -244,6 +250,12 @@ pub(crate) struct EvalOwnDocumentsArgs {
     /// for `tally train trust`).
     #[arg(long, value_name = "FILE")]
     pub(crate) trust_features: Option<PathBuf>,
+    /// Write what the readers answered to each question to this file (JSON lines, made anew):
+    /// asked as the home page asks (the kind detected) over the collection alone, with the
+    /// learned ranker off — the collection's `readers.jsonl`, which the candidate ranker is
+    /// trained and measured with (issue 99).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) readers_answers: Option<PathBuf>,
     /// Give every answer as the readers give it, without the shipped answer gates (the
     /// figure to compare with).
     #[arg(long)]

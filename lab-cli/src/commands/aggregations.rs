@@ -13,12 +13,12 @@ use anyhow::Context;
 use serde::Deserialize;
 use tally_answer::{Engines, HeldTables};
 use tally_documents::corpus::indexing::{self, Indexes};
-use tally_engine::candidates::rank::ReadersAnswer;
 use tally_types::count::Retrieval;
 use tally_types::{AnswerBody, Mode};
 
 use super::asked::Asking;
 use crate::cli::EvalAggregationsArgs;
+use tally_lab::candidates::readers::{ReadersLine, ReadersLog};
 use tally_lab::collection::read_documents_dir;
 use tally_lab::trust::{TrustLine, TrustLog};
 use tally_setup::loading::load_pipeline;
@@ -117,6 +117,9 @@ pub(crate) fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
     let mut routes: BTreeMap<(String, &'static str), usize> = BTreeMap::new();
     let mut misses = Vec::new();
     let mut trust_log = TrustLog::open(args.trust_features.as_deref())?;
+    if let Some(path) = &args.readers_answers {
+        write_readers(path, &cases, &asking, &settings)?;
+    }
     for case in &cases {
         let answered = answer_case(args, case, &settings, &asking)?;
         trust_log.write(&TrustLine {
@@ -133,7 +136,6 @@ pub(crate) fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
             document: case.document.clone(),
             question: case.question.clone(),
             given: answered.raw.value.is_some(),
-            number: answered.readers,
             right: judge(case, &answered.raw) == Outcome::Right,
             features: answered.features,
         })?;
@@ -190,6 +192,30 @@ pub(crate) fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Writes what the readers answer to each question over the collection's corpus, asked as the
+/// home page asks (the kind detected) with the ranker off.
+fn write_readers(
+    path: &Path,
+    cases: &[AggregationCase],
+    asking: &Asking<'_>,
+    settings: &tally_types::CountSettings,
+) -> anyhow::Result<()> {
+    let asking = Asking {
+        ranked: false,
+        ..*asking
+    };
+    let settings = tally_types::CountSettings {
+        corpus: Some(CORPUS.to_string()),
+        ..settings.clone()
+    };
+    let mut log = ReadersLog::create(path)?;
+    for case in cases {
+        let answer = asking.ungated(&case.question, Mode::Auto, &settings)?;
+        log.write(&ReadersLine::of(&case.question, &answer.answer))?;
+    }
+    Ok(())
+}
+
 /// The figures per half and operation, how the questions were answered, and the misses.
 fn print_report(
     tallies: &BTreeMap<(String, String), Tally>,
@@ -241,7 +267,6 @@ fn answer_case(
     asking: &Asking<'_>,
 ) -> anyhow::Result<Answered> {
     let mut answer = asking.ungated(&case.question, Mode::Auto, settings)?.answer;
-    let readers = ReadersAnswer::of(&answer).map(|r| r.number);
     let (raw, kind, features) = match &answer {
         AnswerBody::Count(count) => (
             given_count(count),
@@ -264,7 +289,6 @@ fn answer_case(
         AnswerBody::Search(_) => given_nothing(),
     };
     Ok(Answered {
-        readers,
         raw,
         given,
         kind,
@@ -275,8 +299,6 @@ fn answer_case(
 /// A question's answer as the readers gave it and as the gates let it through, with the
 /// gate's features.
 struct Answered {
-    /// The number the readers gave, doubted or not (the candidate ranker's `readers.jsonl`).
-    readers: Option<f64>,
     raw: Given,
     given: Given,
     kind: &'static str,

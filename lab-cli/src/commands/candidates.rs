@@ -146,6 +146,14 @@ pub(crate) fn train_ranker(args: &TrainRankerArgs) -> anyhow::Result<()> {
     )?;
     for dir in &args.collection {
         let (corpus, questions) = read_collection(dir)?;
+        if !corpus.readers_logged {
+            eprintln!(
+                "warning: {} has no readers.jsonl: its questions are ranked without what the \
+                 readers answered (write it with `tally-lab eval own-documents --documents-only \
+                 --readers-answers FILE` or `tally-lab eval aggregations --readers-answers FILE`)",
+                dir.display()
+            );
+        }
         let tuning: Vec<_> = questions
             .into_iter()
             .filter(|q| q.half == Half::Tuning)
@@ -248,6 +256,14 @@ pub(crate) fn eval_tables(args: &EvalTablesArgs) -> anyhow::Result<()> {
     let (examples, bound) = match &args.collection {
         Some(dir) => {
             let (corpus, questions) = read_collection(dir)?;
+            if !corpus.readers_logged {
+                eprintln!(
+                    "warning: {} has no readers.jsonl: its questions are ranked without what the \
+                     readers answered (write it with `tally-lab eval own-documents --documents-only \
+                     --readers-answers FILE` or `tally-lab eval aggregations --readers-answers FILE`)",
+                    dir.display()
+                );
+            }
             let examples = ranker::collection_examples(&corpus, &questions);
             (examples, scorer.ranker.sure_from)
         }
@@ -274,7 +290,15 @@ pub(crate) fn eval_tables(args: &EvalTablesArgs) -> anyhow::Result<()> {
         None => report.clone(),
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        // The groups over every question; the calibration as the text prints it.
+        let json = serde_json::json!({
+            "groups": report.groups,
+            "ece": calibration.ece,
+            "reliability": calibration.reliability,
+            "sure_right_share": calibration.sure_right_share,
+            "calibration_over": if args.collection.is_some() { "test half" } else { "all" },
+        });
+        println!("{}", serde_json::to_string_pretty(&json)?);
         return Ok(());
     }
     match &args.collection {

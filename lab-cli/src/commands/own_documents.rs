@@ -13,6 +13,7 @@ use serde::Serialize;
 use std::sync::Arc;
 use tally_documents::corpus::indexing::{self, Indexes};
 use tally_documents::sentence_store::index::SentenceIndex;
+use tally_lab::candidates::readers::{ReadersLine, ReadersLog};
 use tally_lab::trust::{TrustLine, TrustLog};
 
 use tally_answer::{Engines, HeldTables};
@@ -163,6 +164,9 @@ pub(crate) fn eval(args: &EvalOwnDocumentsArgs) -> anyhow::Result<()> {
     };
     let alone = engines_over(alone)?;
     let with_distractors = engines_over(with_distractors)?;
+    if let Some(path) = &args.readers_answers {
+        write_readers(path, &collection, &with_distractors, &records)?;
+    }
     let mut instances = InstanceCheck::read(&args.dir)?;
     let asking = Asking {
         engines: &with_distractors,
@@ -296,7 +300,7 @@ fn judged_value(
     supports: &mut Option<std::io::BufWriter<std::fs::File>>,
 ) -> anyhow::Result<(Outcome, String)> {
     // The outcome and what was given, from the records or the value reader.
-    let line = |kind: &str, number: Option<f64>, given: bool, right: bool, features| TrustLine {
+    let line = |kind: &str, given: bool, right: bool, features| TrustLine {
         kind: kind.into(),
         setting: format!("own-documents/{setting}"),
         half: Half::of(&q.question).name().into(),
@@ -304,7 +308,6 @@ fn judged_value(
         question: q.question.clone(),
         given,
         right,
-        number,
         features,
     };
     let judged = match answer {
@@ -312,7 +315,6 @@ fn judged_value(
             let right = judge_records(&counted, q.answer.as_deref());
             trust_log.write(&line(
                 "count",
-                counted.count,
                 counted.count.is_some(),
                 right == Outcome::Right,
                 tally_engine::trust::count_features(&counted),
@@ -338,7 +340,6 @@ fn judged_value(
             let as_given = judge(&answer, q.answer.as_deref());
             trust_log.write(&line(
                 "value",
-                answer.value,
                 answer.value.is_some() && answer.not_sure.is_none(),
                 as_given == Outcome::Right,
                 tally_engine::trust::value_features(&answer),
@@ -354,17 +355,14 @@ fn judged_value(
                 ),
             )
         }
-        // A search gives sentences, no value (logged all the same: the readers gave no number).
-        AnswerBody::Search(_) => {
-            trust_log.write(&line("search", None, false, q.answer.is_none(), None))?;
-            (
-                match q.answer {
-                    Some(_) => Outcome::Declined,
-                    None => Outcome::Right,
-                },
-                "no answer (answered as a search)".to_string(),
-            )
-        }
+        // A search gives sentences, no value.
+        AnswerBody::Search(_) => (
+            match q.answer {
+                Some(_) => Outcome::Declined,
+                None => Outcome::Right,
+            },
+            "no answer (answered as a search)".to_string(),
+        ),
     };
     Ok(judged)
 }
@@ -383,6 +381,30 @@ fn support_line(
         "support": answer.support()?,
         "right": judge_as_sure(answer, q.answer.as_deref()) == Outcome::Right,
     }))
+}
+
+/// Writes what the readers answer to each count and value question over the collection alone,
+/// asked as the home page asks (the kind detected, the records first) with the ranker off.
+fn write_readers(
+    path: &std::path::Path,
+    collection: &Collection,
+    engines: &Engines,
+    records: &HeldTables,
+) -> anyhow::Result<()> {
+    let asking = Asking {
+        engines,
+        records,
+        records_first: true,
+        ranked: false,
+    };
+    let settings = corpus_settings(Some(CORPUS));
+    let mut log = ReadersLog::create(path)?;
+    let questions = collection.questions.iter().map(|q| &q.question);
+    for question in questions.chain(collection.values.iter().map(|q| &q.question)) {
+        let answer = asking.ungated(question, Mode::Auto, &settings)?;
+        log.write(&ReadersLine::of(question, &answer.answer))?;
+    }
+    Ok(())
 }
 
 /// The name of the rows that hold every kind of document.
@@ -444,7 +466,6 @@ fn count_tallies(
                 question: q.question.clone(),
                 given: answer.count.is_some(),
                 right: given == Outcome::Right,
-                number: answer.count,
                 features,
             })?;
             if !args.without_trust {

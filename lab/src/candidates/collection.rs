@@ -11,8 +11,8 @@ use tally_documents::tables::{tables_of, RecordTable};
 use tally_engine::candidates::rank::ReadersAnswer;
 use tally_engine::candidates::{numbers_in, DocumentPassage, TableCorpus};
 
+use super::readers::{read_readers, READERS_FILE};
 use crate::collection::{read_documents_dir, Half};
-use crate::trust::TrustLine;
 
 /// A collection's corpus: its tables and its passages.
 pub struct Corpus {
@@ -24,6 +24,9 @@ pub struct Corpus {
     pub formats: BTreeMap<String, String>,
     /// Each document's kind (`kinds.tsv`), by its name, when the collection says.
     pub kinds: BTreeMap<String, String>,
+    /// Whether the collection holds what the readers answered (`readers.jsonl`); without it,
+    /// the ranker's features say nothing of them.
+    pub readers_logged: bool,
 }
 
 /// A question of the collection with a number for answer.
@@ -51,30 +54,6 @@ struct Line {
     answer: serde_json::Value,
     document: Option<String>,
     half: Option<String>,
-}
-
-/// The file of a collection that holds what the readers answered to each question over the
-/// collection alone: the lines `tally-lab eval own-documents --documents-only --trust-features`
-/// and `tally-lab eval aggregations --trust-features` write.
-pub(crate) const READERS_FILE: &str = "readers.jsonl";
-
-/// The settings whose lines are the collection alone.
-const ALONE: [&str; 2] = ["own-documents/documents", "aggregations/corpus"];
-
-/// Each question's readers' answer (`None`: they gave no number), from `path` when it exists.
-fn readers_answers(path: &Path) -> anyhow::Result<BTreeMap<String, Option<ReadersAnswer>>> {
-    if !path.exists() {
-        return Ok(BTreeMap::new());
-    }
-    let mut answers = BTreeMap::new();
-    for line in crate::collection::read_json_lines::<TrustLine>(path)? {
-        if ALONE.contains(&line.setting.as_str()) {
-            answers
-                .entry(line.question)
-                .or_insert_with(|| ReadersAnswer::from_logged(line.number, &line.kind));
-        }
-    }
-    Ok(answers)
 }
 
 /// Reads the collection in `dir`: `documents/`, and the questions of `questions.jsonl` (counts,
@@ -124,7 +103,9 @@ pub fn read_collection(dir: &Path) -> anyhow::Result<(Corpus, Vec<CollectionQues
         .unwrap_or_default();
     let aggregations =
         std::fs::read_to_string(dir.join("questions.jsonl"))?.contains("\"operation\"");
-    let readers = readers_answers(&dir.join(READERS_FILE))?;
+    let logged = read_readers(&dir.join(READERS_FILE))?;
+    let readers_logged = logged.is_some();
+    let readers = logged.unwrap_or_default();
     let mut questions = Vec::new();
     for (file, kind) in [
         (
@@ -176,6 +157,7 @@ pub fn read_collection(dir: &Path) -> anyhow::Result<(Corpus, Vec<CollectionQues
             passages,
             formats,
             kinds,
+            readers_logged,
         },
         questions,
     ))
@@ -203,7 +185,9 @@ mod tests {
         );
         // Every question was asked of the readers (the file is rewritten when a question is
         // added); most got a number, a count or a value.
-        let logged = readers_answers(&dir.join(READERS_FILE)).unwrap();
+        let logged = read_readers(&dir.join(READERS_FILE))
+            .unwrap()
+            .expect("the file is there");
         let missing: Vec<_> = questions
             .iter()
             .filter(|q| !logged.contains_key(&q.question))

@@ -5,6 +5,7 @@
 mod bench;
 mod collection;
 pub mod ranker;
+pub mod readers;
 mod wtq;
 
 use std::collections::BTreeMap;

@@ -41,14 +41,17 @@ impl ReadersAnswer {
         }
     }
 
-    /// The readers' answer as the evaluations log it: its number and its kind's name.
-    pub fn from_logged(number: Option<f64>, kind: &str) -> Option<Self> {
-        let by = match kind {
-            "count" => Reader::Count,
-            "value" => Reader::Value,
-            _ => return None,
-        };
-        number.map(|number| ReadersAnswer { number, by })
+    /// Whether a candidate of `value` gives the readers' number: the same, or for a value
+    /// the same number written with a scale word ("£1.14 million" is 1.14 to the candidates,
+    /// 1,140,000 to the value reader).
+    pub fn agrees_with(&self, value: f64) -> bool {
+        let close = |v: f64| (self.number - v).abs() <= 1e-6 * self.number.abs().max(1.0);
+        match self.by {
+            Reader::Count => close(value),
+            Reader::Value => [1.0, 1e3, 1e6, 1e9]
+                .iter()
+                .any(|scale| close(value * scale)),
+        }
     }
 }
 
@@ -72,7 +75,7 @@ pub(super) fn readers_features(
     let Some(readers) = readers else {
         return;
     };
-    if (readers.number - value).abs() > 1e-6 * readers.number.abs().max(1.0) {
+    if !readers.agrees_with(value) {
         return;
     }
     let from = match source {
