@@ -661,27 +661,31 @@ mod tests {
         let readers = ReadersAnswer {
             number: 85.0,
             by: Reader::Count,
+            written: None,
         };
         assert!(flagged(Some(readers), south));
         assert!(!flagged(Some(readers), north));
         assert!(!flagged(None, south));
-        // A value written with a scale word is the value reader's number multiplied out.
+        // A value written with a scale word agrees as the document writes it, and no other
+        // number does by dividing it ("£38,000" is not "38 matches").
         let value = ReadersAnswer {
             number: 1_140_000.0,
             by: Reader::Value,
+            written: Some(1.14),
         };
         assert!(value.agrees_with(1.14) && value.agrees_with(1_140_000.0));
         assert!(!value.agrees_with(1.15));
-        // Not so for a count: 2 is not 2,000.
-        let count = ReadersAnswer {
-            number: 2000.0,
-            by: Reader::Count,
+        let cost = ReadersAnswer {
+            number: 38_000.0,
+            by: Reader::Value,
+            written: Some(38_000.0),
         };
-        assert!(!count.agrees_with(2.0));
+        assert!(!cost.agrees_with(38.0));
         // A number that is no number agrees with nothing.
         let nan = ReadersAnswer {
             number: f64::NAN,
             by: Reader::Count,
+            written: None,
         };
         assert!(!nan.agrees_with(2.0));
     }

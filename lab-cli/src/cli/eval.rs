@@ -195,7 +195,7 @@ pub(crate) struct EvalAggregationsArgs {
     /// asked as the home page asks (the kind detected) over the collection alone, with the
     /// learned ranker off — the collection's `readers.jsonl`, which the candidate ranker is
     /// trained and measured with (issue 99).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["all_corpora", "without_records"])]
     pub(crate) readers_answers: Option<PathBuf>,
     /// Give every answer as the readers give it, without the shipped answer gates.
     #[arg(long)]
@@ -254,7 +254,12 @@ pub(crate) struct EvalOwnDocumentsArgs {
     /// asked as the home page asks (the kind detected) over the collection alone, with the
     /// learned ranker off — the collection's `readers.jsonl`, which the candidate ranker is
     /// trained and measured with (issue 99).
-    #[arg(long, value_name = "FILE")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "documents_only",
+        conflicts_with = "documents"
+    )]
     pub(crate) readers_answers: Option<PathBuf>,
     /// Give every answer as the readers give it, without the shipped answer gates (the
     /// figure to compare with).

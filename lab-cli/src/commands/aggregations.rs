@@ -118,7 +118,7 @@ pub(crate) fn eval(args: &EvalAggregationsArgs) -> anyhow::Result<()> {
     let mut misses = Vec::new();
     let mut trust_log = TrustLog::open(args.trust_features.as_deref())?;
     if let Some(path) = &args.readers_answers {
-        write_readers(path, &cases, &asking, &settings)?;
+        write_readers(path, &cases, &asking)?;
     }
     for case in &cases {
         let answered = answer_case(args, case, &settings, &asking)?;
@@ -198,22 +198,23 @@ fn write_readers(
     path: &Path,
     cases: &[AggregationCase],
     asking: &Asking<'_>,
-    settings: &tally_types::CountSettings,
 ) -> anyhow::Result<()> {
+    // As the home page asks: the records first, the default reading settings.
     let asking = Asking {
+        records_first: true,
         ranked: false,
         ..*asking
     };
     let settings = tally_types::CountSettings {
         corpus: Some(CORPUS.to_string()),
-        ..settings.clone()
+        ..Default::default()
     };
     let mut log = ReadersLog::create(path)?;
     for case in cases {
         let answer = asking.ungated(&case.question, Mode::Auto, &settings)?;
         log.write(&ReadersLine::of(&case.question, &answer.answer))?;
     }
-    Ok(())
+    Ok(log.finish()?)
 }
 
 /// The figures per half and operation, how the questions were answered, and the misses.

@@ -404,7 +404,7 @@ fn write_readers(
         let answer = asking.ungated(question, Mode::Auto, &settings)?;
         log.write(&ReadersLine::of(question, &answer.answer))?;
     }
-    Ok(())
+    Ok(log.finish()?)
 }
 
 /// The name of the rows that hold every kind of document.

@@ -180,7 +180,8 @@ mod tests {
             paintings.readers,
             Some(ReadersAnswer {
                 number: 340.0,
-                by: Reader::Count
+                by: Reader::Count,
+                written: None,
             })
         );
         // Every question was asked of the readers (the file is rewritten when a question is

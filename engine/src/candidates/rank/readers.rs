@@ -1,6 +1,7 @@
 //! What the readers answered, as the ranker weighs it (issue 99): a candidate whose number the
 //! records' rules, the count reader or the value reader gave has another reading on its side.
 
+use super::super::plan::numbers_in;
 use super::super::Source;
 use super::Features;
 
@@ -13,6 +14,9 @@ pub struct ReadersAnswer {
     pub number: f64,
     /// Which reader gave it.
     pub by: Reader,
+    /// For a value, its number as the document writes it when the reader multiplied it out
+    /// ("£1.14 million": 1.14 to the candidates, 1,140,000 to the value reader).
+    pub written: Option<f64>,
 }
 
 /// Which of the readers answered.
@@ -32,26 +36,25 @@ impl ReadersAnswer {
             AnswerBody::Count(count) => count.count.map(|number| ReadersAnswer {
                 number,
                 by: Reader::Count,
+                written: None,
             }),
             AnswerBody::Value(value) => value.value.map(|number| ReadersAnswer {
                 number,
                 by: Reader::Value,
+                written: value
+                    .representative
+                    .as_deref()
+                    .and_then(|r| numbers_in(r).first().copied()),
             }),
             AnswerBody::Search(_) => None,
         }
     }
 
-    /// Whether a candidate of `value` gives the readers' number: the same, or for a value
-    /// the same number written with a scale word ("£1.14 million" is 1.14 to the candidates,
-    /// 1,140,000 to the value reader).
+    /// Whether a candidate of `value` gives the readers' number, or the number as the
+    /// document writes it.
     pub fn agrees_with(&self, value: f64) -> bool {
-        let close = |v: f64| (self.number - v).abs() <= 1e-6 * self.number.abs().max(1.0);
-        match self.by {
-            Reader::Count => close(value),
-            Reader::Value => [1.0, 1e3, 1e6, 1e9]
-                .iter()
-                .any(|scale| close(value * scale)),
-        }
+        let close = |n: f64| (n - value).abs() <= 1e-6 * n.abs().max(1.0);
+        close(self.number) || self.written.is_some_and(close)
     }
 }
 
