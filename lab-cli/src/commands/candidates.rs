@@ -146,14 +146,7 @@ pub(crate) fn train_ranker(args: &TrainRankerArgs) -> anyhow::Result<()> {
     )?;
     for dir in &args.collection {
         let (corpus, questions) = read_collection(dir)?;
-        if !corpus.readers_logged {
-            eprintln!(
-                "warning: {} has no readers.jsonl: its questions are ranked without what the \
-                 readers answered (write it with `tally-lab eval own-documents --documents-only \
-                 --readers-answers FILE` or `tally-lab eval aggregations --readers-answers FILE`)",
-                dir.display()
-            );
-        }
+        warn_without_readers(dir, &corpus);
         let tuning: Vec<_> = questions
             .into_iter()
             .filter(|q| q.half == Half::Tuning)
@@ -238,6 +231,19 @@ pub(crate) fn train_ranker(args: &TrainRankerArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Says when a collection lacks what the readers answered: its questions are then ranked
+/// without the readers' features.
+fn warn_without_readers(dir: &std::path::Path, corpus: &tally_lab::candidates::Corpus) {
+    if !corpus.readers_logged {
+        eprintln!(
+            "warning: {} has no readers.jsonl: its questions are ranked without what the \
+             readers answered (write it with `tally-lab eval own-documents --documents-only \
+             --readers-answers FILE` or `tally-lab eval aggregations --readers-answers FILE`)",
+            dir.display()
+        );
+    }
+}
+
 /// `tally-lab eval tables`: the ranker's answers, right, wrong and declined, per question type
 /// on WikiTableQuestions or per half, kind and format on a collection.
 pub(crate) fn eval_tables(args: &EvalTablesArgs) -> anyhow::Result<()> {
@@ -256,14 +262,7 @@ pub(crate) fn eval_tables(args: &EvalTablesArgs) -> anyhow::Result<()> {
     let (examples, bound) = match &args.collection {
         Some(dir) => {
             let (corpus, questions) = read_collection(dir)?;
-            if !corpus.readers_logged {
-                eprintln!(
-                    "warning: {} has no readers.jsonl: its questions are ranked without what the \
-                     readers answered (write it with `tally-lab eval own-documents --documents-only \
-                     --readers-answers FILE` or `tally-lab eval aggregations --readers-answers FILE`)",
-                    dir.display()
-                );
-            }
+            warn_without_readers(dir, &corpus);
             let examples = ranker::collection_examples(&corpus, &questions);
             (examples, scorer.ranker.sure_from)
         }
