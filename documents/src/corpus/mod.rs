@@ -20,6 +20,8 @@ pub mod ocr;
 pub mod pdf_bounds;
 mod pdf_content;
 mod pdf_filters;
+pub mod rule_grid;
+pub mod rulings;
 pub mod sentences;
 pub mod structure;
 pub mod text_encoding;

@@ -14,6 +14,9 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use super::budget::{ReadBudget, ReadRefused};
+use super::rule_grid::PixelBox;
+use super::rulings::{whiten_rulings, Rulings, DARK};
+use image::GrayImage;
 
 /// The resolution pages are rendered and read at: Tesseract reads 10-point text best at 300 dpi.
 pub const OCR_DPI: u32 = 300;
@@ -34,6 +37,20 @@ const OCR_MEMORY_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 /// `tally eval reading --scans` (the share of digits wrong among words below it).
 pub const UNSURE_CONFIDENCE: f32 = 80.0;
 
+/// A ruled cell's box is read this many pixels inside its lines (their whitened fringe, a
+/// turn of the page).
+const CELL_INSET: f32 = 4.0;
+/// A ruled cell with at least this many dark pixels holds text (a digit at 300 dpi has a
+/// hundred or more; a scan's speck a few).
+const CELL_INK: usize = 40;
+/// The most blank cells of one page read again (each a line in one run of Tesseract).
+const MOST_CELLS_READ_AGAIN: usize = 400;
+/// White round a cell cut out for OCR, in pixels.
+const CELL_MARGIN: u32 = 10;
+/// The block numbers of words read from cells cut out start here (the page's own are
+/// fewer), so that no such word joins a line of the page.
+const CELL_BLOCKS: u32 = 100_000;
+
 /// One word as Tesseract read it, with its box in pixels of its page and its confidence (0–100).
 #[derive(Debug, Clone, PartialEq)]
 pub struct OcrWord {
@@ -51,6 +68,16 @@ pub struct OcrWord {
     pub confidence: f32,
     /// The block, paragraph and line Tesseract put it in.
     pub line: (u32, u32, u32),
+}
+
+/// One page as OCR read it: its words, and the rules taken out of its image before reading it
+/// (a ruled table's lines, whose cells the words are put in).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OcrPage {
+    /// The words read, with their boxes.
+    pub words: Vec<OcrWord>,
+    /// The rules found on the page.
+    pub rulings: Rulings,
 }
 
 /// Which OCR tools the machine has.
@@ -88,34 +115,40 @@ impl OcrTools {
 
     /// The words of the image in `path` (PNG, JPEG, TIFF), per page: a TIFF may hold several,
     /// each read (issue 97: only its first was). Each page is read with its table rulings
-    /// taken out, within the page time limit, the budget and the upload's OCR allowance.
+    /// taken out (and kept with its words), within the page time limit, the budget and the
+    /// upload's OCR allowance.
     pub fn words_of_image(
         &self,
         path: &Path,
         budget: &ReadBudget,
-    ) -> Result<Vec<Vec<OcrWord>>, ReadRefused> {
+    ) -> Result<Vec<OcrPage>, ReadRefused> {
         let words = |tsv: Vec<u8>| parse_tsv(&String::from_utf8_lossy(&tsv));
-        let one_page = |image: &Path| -> Result<Vec<OcrWord>, ReadRefused> {
-            let tsv = self.recognize(image, OCR_PAGE_TIME, budget);
-            Ok(words(tsv?).into_iter().flatten().collect())
+        let one_page = |image: &Path, clean: Option<(GrayImage, Rulings)>| {
+            self.page_words(image, clean, budget)
         };
         let cleaned = path.with_extension("clean.pgm");
         match tiff_frames(path)? {
             None | Some((1, _)) => {
                 let page = match without_rulings(path, &cleaned) {
-                    Ok(()) => one_page(&cleaned),
-                    Err(_) => one_page(path),
+                    Ok(clean) => one_page(&cleaned, Some(clean)),
+                    Err(_) => one_page(path, None),
                 };
                 let _ = std::fs::remove_file(&cleaned);
                 Ok(vec![page?])
             }
             // Frames not turned grey here: Tesseract reads them all, in one run, with the
             // time of as many pages.
-            Some((frames, false)) => Ok(words(self.recognize(
-                path,
-                OCR_PAGE_TIME * frames as u32,
-                budget,
-            )?)),
+            Some((frames, false)) => {
+                Ok(
+                    words(self.recognize(path, OCR_PAGE_TIME * frames as u32, budget)?)
+                        .into_iter()
+                        .map(|words| OcrPage {
+                            words,
+                            rulings: Rulings::default(),
+                        })
+                        .collect(),
+                )
+            }
             // Each frame decoded, its rulings taken out and read, one at a time.
             Some((frames, true)) => {
                 let mut decoder = tiff_decoder(path)?;
@@ -128,18 +161,126 @@ impl OcrTools {
                     let grey = frame_grey(&mut decoder).ok_or_else(|| {
                         ReadRefused::Unreadable(format!("page {} of its TIFF is damaged", n + 1))
                     })?;
-                    whiten_rulings(grey)
+                    let (clean, rulings) = whiten_rulings(grey);
+                    clean
                         .save_with_format(&cleaned, image::ImageFormat::Pnm)
                         .map_err(|e| {
                             ReadRefused::Unreadable(format!("cannot write a page for OCR: {e}"))
                         })?;
-                    let page = one_page(&cleaned);
+                    let page = one_page(&cleaned, Some((clean, rulings)));
                     let _ = std::fs::remove_file(&cleaned);
                     pages.push(page?);
                 }
                 Ok(pages)
             }
         }
+    }
+
+    /// One page's words: Tesseract over the page in `image`, then, when the page's rules were
+    /// taken out (`clean`: the page without them, and the rules), again over each ruled cell
+    /// that holds ink but got no word — Tesseract's page segmentation drops a short number
+    /// standing alone in a cell.
+    fn page_words(
+        &self,
+        image: &Path,
+        clean: Option<(GrayImage, Rulings)>,
+        budget: &ReadBudget,
+    ) -> Result<OcrPage, ReadRefused> {
+        let tsv = self.recognize(image, OCR_PAGE_TIME, budget)?;
+        let mut words: Vec<OcrWord> = parse_tsv(&String::from_utf8_lossy(&tsv))
+            .into_iter()
+            .flatten()
+            .collect();
+        let Some((page, rulings)) = clean else {
+            return Ok(OcrPage {
+                words,
+                rulings: Rulings::default(),
+            });
+        };
+        let blank = blank_cells_with_ink(&page, &rulings, &words);
+        if !blank.is_empty() {
+            let dir = image.parent().unwrap_or(Path::new("."));
+            words.extend(self.cells_words(&page, &blank, dir, budget)?);
+        }
+        Ok(OcrPage { words, rulings })
+    }
+
+    /// The words of the cells `boxes` of `page`, each cell cut out and read as one line of
+    /// text, all in one run of Tesseract (a list of images), their boxes put back in the page.
+    fn cells_words(
+        &self,
+        page: &GrayImage,
+        boxes: &[PixelBox],
+        dir: &Path,
+        budget: &ReadBudget,
+    ) -> Result<Vec<OcrWord>, ReadRefused> {
+        let unwritable = |e: &dyn std::fmt::Display| {
+            ReadRefused::Unreadable(format!("cannot write a cell for OCR: {e}"))
+        };
+        let mut list = String::new();
+        let mut corners = Vec::with_capacity(boxes.len());
+        for (n, cell) in boxes.iter().enumerate() {
+            let (left, top) = (cell.left.max(0.0) as u32, cell.top.max(0.0) as u32);
+            let width = (cell.right.max(0.0) as u32)
+                .min(page.width())
+                .saturating_sub(left);
+            let height = (cell.bottom.max(0.0) as u32)
+                .min(page.height())
+                .saturating_sub(top);
+            // A margin of white round the cell: Tesseract reads a word touching the edge badly.
+            let mut crop = GrayImage::from_pixel(
+                width + 2 * CELL_MARGIN,
+                height + 2 * CELL_MARGIN,
+                image::Luma([255]),
+            );
+            image::imageops::overlay(
+                &mut crop,
+                &*image::imageops::crop_imm(page, left, top, width, height),
+                i64::from(CELL_MARGIN),
+                i64::from(CELL_MARGIN),
+            );
+            let path = dir.join(format!("cell-{n}.pgm"));
+            crop.save_with_format(&path, image::ImageFormat::Pnm)
+                .map_err(|e| unwritable(&e))?;
+            list.push_str(&path.to_string_lossy());
+            list.push('\n');
+            corners.push((left, top));
+        }
+        let list_path = dir.join("cells.txt");
+        std::fs::write(&list_path, list).map_err(|e| unwritable(&e))?;
+        let mut command = self.bounded(&self.tesseract);
+        command
+            .arg(&list_path)
+            .arg("stdout")
+            .args(["-l", "eng", "--psm", "7", "tsv"])
+            .env("OMP_THREAD_LIMIT", "1");
+        let tsv = run_bounded(
+            command,
+            OCR_PAGE_TIME,
+            budget,
+            "recognizing a table's cells",
+        );
+        for n in 0..boxes.len() {
+            let _ = std::fs::remove_file(dir.join(format!("cell-{n}.pgm")));
+        }
+        let _ = std::fs::remove_file(&list_path);
+        let mut words = Vec::new();
+        for (n, cell) in parse_tsv(&String::from_utf8_lossy(&tsv?))
+            .into_iter()
+            .enumerate()
+        {
+            let Some(&(left, top)) = corners.get(n) else {
+                break;
+            };
+            for mut word in cell {
+                word.left = (word.left + left).saturating_sub(CELL_MARGIN);
+                word.top = (word.top + top).saturating_sub(CELL_MARGIN);
+                // A line of its own, apart from the page's.
+                word.line = (CELL_BLOCKS + n as u32, 0, 0);
+                words.push(word);
+            }
+        }
+        Ok(words)
     }
 
     /// Tesseract's TSV of the image in `path`, checked again for its size (a page rendered from
@@ -270,56 +411,59 @@ fn too_many_pixels(width: u64, height: u64) -> ReadRefused {
     ))
 }
 
-/// Writes the grey image in `from` to `to` (a PGM) with its table rulings whitened: runs of
-/// dark pixels longer than any glyph's stroke, across (a row's) or down (a column's) the page,
-/// each looked for in a band three pixels wide so that a ruling turned by a degree is still
-/// one run. Tesseract reads a ruled table's cells as noise; without the rules it reads them as
-/// text set in columns.
-fn without_rulings(from: &Path, to: &Path) -> Result<(), image::ImageError> {
+/// Writes the grey image in `from` to `to` (a PGM) with its table rulings whitened, and gives
+/// it and the rulings ([`whiten_rulings`]).
+fn without_rulings(from: &Path, to: &Path) -> Result<(GrayImage, Rulings), image::ImageError> {
     let page = image::ImageReader::open(from)?
         .with_guessed_format()?
         .decode()?
         .to_luma8();
-    whiten_rulings(page).save_with_format(to, image::ImageFormat::Pnm)
+    let (clean, rulings) = whiten_rulings(page);
+    clean.save_with_format(to, image::ImageFormat::Pnm)?;
+    Ok((clean, rulings))
 }
 
-/// `page` with its table rulings whitened (see [`without_rulings`]).
-fn whiten_rulings(mut page: image::GrayImage) -> image::GrayImage {
-    let (width, height) = (page.width() as usize, page.height() as usize);
-    let dark: Vec<bool> = page.as_raw().iter().map(|v| *v < DARK).collect();
-    let at = |x: usize, y: usize| dark[y * width + x];
-    let mut ruling = vec![false; width * height];
-    // Across: a row's run of pixels dark in it or a row beside it.
-    let across = (width / 25).max(60);
-    for y in 0..height {
-        let band = |x: usize| (y.saturating_sub(1)..=(y + 1).min(height - 1)).any(|r| at(x, r));
-        mark_runs(width, across, band, |x| ruling[y * width + x] = at(x, y));
-    }
-    // Down: a column's run, likewise.
-    let down = (height / 33).max(60);
-    for x in 0..width {
-        let band = |y: usize| (x.saturating_sub(1)..=(x + 1).min(width - 1)).any(|c| at(c, y));
-        mark_runs(height, down, band, |y| {
-            if at(x, y) {
-                ruling[y * width + x] = true;
+/// The cells of the page's ruled tables that got no word from OCR but hold ink: at least
+/// [`CELL_INK`] dark pixels inside the cell, away from its lines (a speck is a few).
+fn blank_cells_with_ink(page: &GrayImage, rulings: &Rulings, words: &[OcrWord]) -> Vec<PixelBox> {
+    let mut blank = Vec::new();
+    for grid in rulings.grids() {
+        let (rows, columns) = grid.size();
+        let mut has_word = vec![vec![false; columns]; rows];
+        for word in words {
+            let x = word.left as f32 + word.width as f32 / 2.0;
+            let y = word.top as f32 + word.height as f32 / 2.0;
+            if let Some((r, c)) = grid.unit_of(x, y) {
+                has_word[r][c] = true;
             }
-        });
-    }
-    // A ruling's grey fringe (blur, JPEG) goes with it: two pixels round every pixel of it.
-    let raw: &mut [u8] = &mut page;
-    for y in 0..height {
-        for x in 0..width {
-            if !ruling[y * width + x] {
+        }
+        for cell in grid.cells() {
+            let covered = (cell.row..cell.row + cell.rows)
+                .any(|r| (cell.column..cell.column + cell.columns).any(|c| has_word[r][c]));
+            if covered {
                 continue;
             }
-            for ny in y.saturating_sub(FRINGE)..=(y + FRINGE).min(height - 1) {
-                for nx in x.saturating_sub(FRINGE)..=(x + FRINGE).min(width - 1) {
-                    raw[ny * width + nx] = 255;
-                }
+            let inner = grid.cell_box(&cell).inset(CELL_INSET);
+            if ink(page, &inner) >= CELL_INK {
+                blank.push(inner);
+            }
+            if blank.len() >= MOST_CELLS_READ_AGAIN {
+                return blank;
             }
         }
     }
-    page
+    blank
+}
+
+/// How many dark pixels `page` has inside `area`.
+fn ink(page: &GrayImage, area: &PixelBox) -> usize {
+    let (left, top) = (area.left.max(0.0) as u32, area.top.max(0.0) as u32);
+    let right = (area.right.max(0.0) as u32).min(page.width());
+    let bottom = (area.bottom.max(0.0) as u32).min(page.height());
+    (top..bottom)
+        .flat_map(|y| (left..right).map(move |x| (x, y)))
+        .filter(|&(x, y)| page.get_pixel(x, y).0[0] < DARK)
+        .count()
 }
 
 /// How many pages the image file in `path` holds (a TIFF's frames, each size-checked).
@@ -421,35 +565,6 @@ fn frame_grey<R: std::io::Read + std::io::Seek>(
         })
         .collect();
     image::GrayImage::from_raw(width, height, grey)
-}
-
-/// A pixel darker than this is ink.
-const DARK: u8 = 170;
-/// How far round a ruling's pixels its fringe is whitened.
-const FRINGE: usize = 2;
-
-/// Calls `mark` for each position of every run of `len` positions where `dark` holds that is
-/// at least `longest` long.
-fn mark_runs(
-    len: usize,
-    longest: usize,
-    dark: impl Fn(usize) -> bool,
-    mut mark: impl FnMut(usize),
-) {
-    let mut start = None;
-    for p in 0..=len {
-        let is_dark = p < len && dark(p);
-        match (is_dark, start) {
-            (true, None) => start = Some(p),
-            (false, Some(s)) => {
-                if p - s >= longest {
-                    (s..p).for_each(&mut mark);
-                }
-                start = None;
-            }
-            _ => {}
-        }
-    }
 }
 
 /// Runs `command` to its end and gives what it wrote to standard output; killed and refused

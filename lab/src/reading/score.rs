@@ -173,9 +173,11 @@ pub(super) fn same(a: &Canon, b: &Canon) -> bool {
     }
 }
 
-/// Lower case, single spaces.
+/// Lower case, single spaces, dashes as hyphens (a range "2024–25" reads the same with
+/// either, and OCR reads an en dash as a hyphen).
 fn words(text: &str) -> String {
-    text.split_whitespace()
+    text.replace(['–', '—', '‑'], "-")
+        .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase()

@@ -26,6 +26,7 @@ mod office;
 mod passages;
 mod pdf;
 mod pdf_spans;
+mod ruled;
 mod scanned;
 mod sheet_formats;
 mod sheets;

@@ -15,9 +15,10 @@ use super::flow::Flow;
 use super::{pdf_spans, scanned, Outline};
 use crate::corpus::budget::{ReadBudget, ReadRefused};
 use crate::corpus::ocr::{
-    long_side_for_page, OcrTools, OcrWord, MAX_OCR_PAGES, OCR_MISSING, OCR_PAGE_TIME,
+    long_side_for_page, OcrPage, OcrTools, OcrWord, MAX_OCR_PAGES, OCR_MISSING, OCR_PAGE_TIME,
 };
 use crate::corpus::pdf_bounds::check_pdf;
+use crate::corpus::rulings::Rulings;
 
 /// The most pages a PDF may have (the longest reports people keep run to a few hundred).
 pub(crate) const MAX_PDF_PAGES: u32 = 2_000;
@@ -119,8 +120,8 @@ pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, Read
     }
     budget.ocr().take_pages(scanned.len())?;
     budget.extend(OCR_PAGE_TIME * scanned.len() as u32);
-    let words = scanned::pdf_pages_words(bytes, &scanned, tools, budget)?;
-    let ocr: HashMap<u32, Vec<OcrWord>> = scanned.into_iter().map(|(n, _)| n).zip(words).collect();
+    let pages = scanned::pdf_pages_words(bytes, &scanned, tools, budget)?;
+    let ocr: HashMap<u32, OcrPage> = scanned.into_iter().map(|(n, _)| n).zip(pages).collect();
     let laid_out = laid_out_words(bytes, &read, &ocr, budget)?;
     let outline = text_outline(read, title, budget, &ocr, &laid_out)?;
     if outline.blocks.is_empty() && outline.title.is_none() {
@@ -135,7 +136,7 @@ pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, Read
 fn laid_out_words(
     bytes: &[u8],
     read: &[Page],
-    ocr: &HashMap<u32, Vec<OcrWord>>,
+    ocr: &HashMap<u32, OcrPage>,
     budget: &ReadBudget,
 ) -> Result<HashMap<u32, Vec<Vec<OcrWord>>>, ReadRefused> {
     let pages: Vec<u32> = read
@@ -153,7 +154,7 @@ fn text_outline(
     read: Vec<Page>,
     title: Option<String>,
     budget: &ReadBudget,
-    ocr: &HashMap<u32, Vec<OcrWord>>,
+    ocr: &HashMap<u32, OcrPage>,
     laid_out: &HashMap<u32, Vec<Vec<OcrWord>>>,
 ) -> Result<Outline, ReadRefused> {
     let mut furniture = furniture(&read);
@@ -187,14 +188,14 @@ fn text_outline(
     flow.title(title);
     for page in &read {
         let place = format!("page {}", page.number);
-        if let Some(words) = ocr.get(&page.number) {
-            scanned::lay_out(&mut flow, words, Some(&place))?;
+        if let Some(read) = ocr.get(&page.number) {
+            scanned::lay_out(&mut flow, &read.words, &read.rulings, Some(&place))?;
             continue;
         }
         if let Some(regions) = laid_out.get(&page.number) {
             for words in regions {
                 let words = without_furniture(words, &furniture);
-                scanned::lay_out(&mut flow, &words, Some(&place))?;
+                scanned::lay_out(&mut flow, &words, &Rulings::default(), Some(&place))?;
             }
             continue;
         }

@@ -10,12 +10,14 @@
 use super::flow::Flow;
 use super::line_runs::{columns, join_wrapped, runs, Run};
 use super::pdf_spans::TEXT_LAYER;
+use super::ruled::{ruled_tables, RuledTable};
 use super::Outline;
 use crate::corpus::budget::{ReadBudget, ReadRefused};
 use crate::corpus::ocr::{
-    checked_image_size, image_pages, scratch_folder, OcrTools, OcrWord, OCR_MISSING, OCR_PAGE_TIME,
-    UNSURE_CONFIDENCE,
+    checked_image_size, image_pages, scratch_folder, OcrPage, OcrTools, OcrWord, OCR_MISSING,
+    OCR_PAGE_TIME, UNSURE_CONFIDENCE,
 };
+use crate::corpus::rulings::Rulings;
 
 /// What a block read by OCR says of itself in its place.
 pub const READ_BY_OCR: &str = "read by OCR";
@@ -57,8 +59,9 @@ pub(super) fn image_outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline
     let pages = tools.words_of_image(&path, budget)?;
     let mut flow = Flow::new(budget);
     // A photo is of a page: its place says so, as a PDF's pages do ("page 1, read by OCR").
-    for (n, words) in pages.iter().enumerate() {
-        lay_out(&mut flow, words, Some(&format!("page {}", n + 1)))?;
+    for (n, page) in pages.iter().enumerate() {
+        let place = format!("page {}", n + 1);
+        lay_out(&mut flow, &page.words, &page.rulings, Some(&place))?;
     }
     let outline = flow.finish()?;
     if outline.blocks.is_empty() && outline.title.is_none() {
@@ -69,14 +72,14 @@ pub(super) fn image_outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline
     Ok(outline)
 }
 
-/// The words of pages `pages` (from 1, each with the longer side in pixels to render it at) of the PDF
-/// `bytes`, rendered and read by OCR, in order.
+/// Pages `pages` (from 1, each with the longer side in pixels to render it at) of the PDF
+/// `bytes`, rendered and read by OCR, in order: their words and rulings.
 pub(super) fn pdf_pages_words(
     bytes: &[u8],
     pages: &[(u32, u32)],
     tools: &OcrTools,
     budget: &ReadBudget,
-) -> Result<Vec<Vec<OcrWord>>, ReadRefused> {
+) -> Result<Vec<OcrPage>, ReadRefused> {
     let dir = scratch_folder()?;
     let pdf = dir.path().join("scanned.pdf");
     std::fs::write(&pdf, bytes)
@@ -85,9 +88,9 @@ pub(super) fn pdf_pages_words(
     for &(page, long_side) in pages {
         budget.check()?;
         let image = tools.render_pdf_page(&pdf, page, long_side, dir.path(), budget)?;
-        let words = tools.words_of_image(&image, budget)?;
+        let pages = tools.words_of_image(&image, budget)?;
         let _ = std::fs::remove_file(&image);
-        read.push(words.into_iter().flatten().collect());
+        read.push(pages.into_iter().next().unwrap_or_default());
     }
     Ok(read)
 }
@@ -147,18 +150,22 @@ impl Line {
     }
 }
 
-/// Lays the words of one page out into `flow`, at `place` ("page 2") when the file has pages.
+/// Lays the words of one page out into `flow`, at `place` ("page 2") when the file has pages:
+/// the ruled tables its `rulings` draw read cell by cell, the other words by where they stand.
 pub(super) fn lay_out(
     flow: &mut Flow,
     words: &[OcrWord],
+    rulings: &Rulings,
     place: Option<&str>,
 ) -> Result<(), ReadRefused> {
-    let rows = rows(words);
+    let (tables, words) = ruled_tables(&cleaned(words), rulings)?;
+    let mut tables = tables.into_iter().peekable();
+    let rows = rows(&words);
+    let char_width = letter_width(rows.iter().flat_map(|r| &r.words)).max(1.0);
     if rows.is_empty() {
-        return Ok(());
+        return tables.try_for_each(|table| write_table(flow, table, place));
     }
     let text_height = median(rows.iter().map(|r| r.height).collect()).max(1.0);
-    let char_width = letter_width(rows.iter().flat_map(|r| &r.words)).max(1.0);
     let page_left = rows.iter().map(|r| r.left).min().unwrap_or(0);
     let text_layer = words.iter().all(|w| w.confidence >= TEXT_LAYER);
     let breaks = if text_layer {
@@ -175,9 +182,13 @@ pub(super) fn lay_out(
             let next = rows.get(n + 1).map_or(0.0, |r| r.height);
             heading = heading.filter(|_| row.height >= HEADING_OVER_NEXT * next);
         }
-        if heading.is_some() || breaks[n] {
+        let table_above = tables.peek().is_some_and(|t| t.top < row.center());
+        if heading.is_some() || breaks[n] || table_above {
             write_group(flow, &group, page_left, char_width, place)?;
             group.clear();
+        }
+        while let Some(table) = tables.next_if(|t| t.top < row.center()) {
+            write_table(flow, table, place)?;
         }
         if let Some(level) = heading {
             flow.heading(level, &plain(row))?;
@@ -185,7 +196,15 @@ pub(super) fn lay_out(
         }
         group.push(row);
     }
-    write_group(flow, &group, page_left, char_width, place)
+    write_group(flow, &group, page_left, char_width, place)?;
+    tables.try_for_each(|table| write_table(flow, table, place))
+}
+
+/// A ruled table read cell by cell, at `place` with how sure OCR was of its words.
+fn write_table(flow: &mut Flow, table: RuledTable, place: Option<&str>) -> Result<(), ReadRefused> {
+    let words: Vec<&OcrWord> = table.words.iter().collect();
+    flow.at(ocr_place(place, &words));
+    flow.grid(table.rows, table.header_rows)
 }
 
 /// Where a scanned page's groups start: at blank space between two lines of more than
@@ -229,9 +248,10 @@ fn pitch_breaks(rows: &[Line]) -> Vec<bool> {
     breaks
 }
 
-/// The page's lines, one per row, top to bottom, less the page's marks and its page number.
-fn rows(words: &[OcrWord]) -> Vec<Line> {
-    let mut by_line: Vec<((u32, u32, u32), Vec<OcrWord>)> = Vec::new();
+/// The page's words less its marks (a ruling read as a word, a speck), each with a ruling OCR
+/// took into its edge cut off and a date's dropped spaces put back.
+fn cleaned(words: &[OcrWord]) -> Vec<OcrWord> {
+    let mut kept = Vec::with_capacity(words.len());
     for word in words {
         let mark = !word.text.chars().any(char::is_alphanumeric);
         // A table's ruling read as a word ("|", "[", "_"), or a speck.
@@ -242,24 +262,29 @@ fn rows(words: &[OcrWord]) -> Vec<Line> {
         if mark && (ruling || word.confidence < MARK_CONFIDENCE) {
             continue;
         }
+        let mut word = word.clone();
+        // A ruling OCR took into a word's edge ("|9 Oct", "146]").
+        let trimmed = word
+            .text
+            .trim_matches(|c: char| matches!(c, '|' | '[' | ']' | '¦'));
+        if !trimmed.is_empty() && trimmed.len() < word.text.len() {
+            word.text = trimmed.to_string();
+        }
+        if let Some(date) = spaced_date(&word.text) {
+            word.text = date;
+        }
+        kept.push(word);
+    }
+    kept
+}
 
+/// The page's lines, one per row, top to bottom, less its page number.
+fn rows(words: &[OcrWord]) -> Vec<Line> {
+    let mut by_line: Vec<((u32, u32, u32), Vec<OcrWord>)> = Vec::new();
+    for word in words {
         match by_line.iter_mut().find(|(key, _)| *key == word.line) {
             Some((_, line)) => line.push(word.clone()),
             None => by_line.push((word.line, vec![word.clone()])),
-        }
-    }
-    for (_, line) in &mut by_line {
-        for word in line.iter_mut() {
-            // A ruling OCR took into a word's edge ("|9 Oct", "146]").
-            let trimmed = word
-                .text
-                .trim_matches(|c: char| matches!(c, '|' | '[' | ']' | '¦'));
-            if !trimmed.is_empty() && trimmed.len() < word.text.len() {
-                word.text = trimmed.to_string();
-            }
-            if let Some(date) = spaced_date(&word.text) {
-                word.text = date;
-            }
         }
     }
     let mut lines: Vec<Line> = by_line.into_iter().map(|(_, w)| Line::of(w)).collect();
@@ -593,7 +618,7 @@ mod tests {
         }
         let mut flow = Flow::new(&ReadBudget::default());
         flow.title(Some("Water report".into()));
-        lay_out(&mut flow, &words, Some("page 1")).unwrap();
+        lay_out(&mut flow, &words, &Rulings::default(), Some("page 1")).unwrap();
         let outline = flow.finish().unwrap();
         let kinds: Vec<_> = outline.blocks.iter().map(|b| &b.kind).collect();
         assert!(
@@ -636,7 +661,7 @@ mod tests {
         }
         words.extend(table_words(&lines, [60.0, 120.0, 200.0]));
         let mut flow = Flow::new(&ReadBudget::default());
-        lay_out(&mut flow, &words, Some("page 1")).unwrap();
+        lay_out(&mut flow, &words, &Rulings::default(), Some("page 1")).unwrap();
         let blocks = flow.finish().unwrap().blocks;
         assert!(
             matches!(&blocks[0].kind, super::super::Record::Paragraph(p) if p.starts_with("The hall's")),
@@ -676,7 +701,7 @@ mod tests {
         ];
         let words = table_words(&lines, [60.0, 130.0, 200.0, 260.0]);
         let mut flow = Flow::new(&ReadBudget::default());
-        lay_out(&mut flow, &words, Some("page 1")).unwrap();
+        lay_out(&mut flow, &words, &Rulings::default(), Some("page 1")).unwrap();
         let blocks = flow.finish().unwrap().blocks;
         let rows: Vec<Vec<String>> = blocks
             .iter()
@@ -712,7 +737,7 @@ mod tests {
         ];
         let words = table_words(&lines, [60.0, 130.0, 220.0]);
         let mut flow = Flow::new(&ReadBudget::default());
-        lay_out(&mut flow, &words, Some("page 1")).unwrap();
+        lay_out(&mut flow, &words, &Rulings::default(), Some("page 1")).unwrap();
         let blocks = flow.finish().unwrap().blocks;
         let headers: Vec<&std::sync::Arc<[String]>> = blocks
             .iter()
@@ -750,7 +775,7 @@ mod tests {
         words.push(word("Page", 500, 900, 32, 40));
         words.push(word("1", 590, 900, 32, 40));
         let mut flow = Flow::new(&ReadBudget::default());
-        lay_out(&mut flow, &words, Some("page 1")).unwrap();
+        lay_out(&mut flow, &words, &Rulings::default(), Some("page 1")).unwrap();
         let outline = flow.finish().unwrap();
         assert_eq!(outline.title.as_deref(), Some("Water report"));
         let kinds: Vec<_> = outline.blocks.iter().map(|b| &b.kind).collect();

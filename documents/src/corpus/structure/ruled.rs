@@ -1,0 +1,326 @@
+//! Ruled tables on a scanned page: the words OCR read put into the cells the page's rules draw
+//! ([`crate::corpus::rule_grid`]) by where they stand. A ruled table's cells are told by its
+//! lines, not guessed from the gaps between words: a cell's words stay together however wide
+//! the gap inside it, a cell left blank stays in its column, and a cell merged across or down
+//! is one cell over what it spans.
+
+use crate::corpus::budget::ReadRefused;
+use crate::corpus::ocr::OcrWord;
+use crate::corpus::rule_grid::{Grid, GridCell};
+use crate::corpus::rulings::Rulings;
+
+use super::grid::SpanGrid;
+
+/// A table read from its rules: its cells, where its top is, and its words.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct RuledTable {
+    /// The cells, row by row, merged cells written out as [`SpanGrid`] writes them.
+    pub rows: Vec<Vec<String>>,
+    /// How many of the first rows are the header.
+    pub header_rows: usize,
+    /// The top of its first line, in pixels.
+    pub top: f32,
+    /// The words read in its cells.
+    pub words: Vec<OcrWord>,
+}
+
+/// The ruled tables of a page (every grid its rules draw with a word in a cell), top to bottom,
+/// and the page's words outside them.
+pub(super) fn ruled_tables(
+    words: &[OcrWord],
+    rulings: &Rulings,
+) -> Result<(Vec<RuledTable>, Vec<OcrWord>), ReadRefused> {
+    let mut outside: Vec<OcrWord> = words.to_vec();
+    let mut tables = Vec::new();
+    for grid in rulings.grids() {
+        let (inside, rest): (Vec<OcrWord>, Vec<OcrWord>) = outside
+            .into_iter()
+            .partition(|w| unit_of(&grid, w).is_some());
+        outside = rest;
+        if inside.is_empty() {
+            continue;
+        }
+        tables.push(read(&grid, inside)?);
+    }
+    tables.sort_by(|a, b| a.top.total_cmp(&b.top));
+    Ok((tables, outside))
+}
+
+/// The finest cell of `grid` a word stands in, by its middle.
+fn unit_of(grid: &Grid, word: &OcrWord) -> Option<(usize, usize)> {
+    let x = word.left as f32 + word.width as f32 / 2.0;
+    let y = word.top as f32 + word.height as f32 / 2.0;
+    grid.unit_of(x, y)
+}
+
+/// The table `words` make in `grid`: each cell's words in reading order, the header rows
+/// told by their text.
+fn read(grid: &Grid, words: Vec<OcrWord>) -> Result<RuledTable, ReadRefused> {
+    let (height, width) = grid.size();
+    let mut in_unit: Vec<Vec<Vec<&OcrWord>>> = vec![vec![Vec::new(); width]; height];
+    for word in &words {
+        if let Some((r, c)) = unit_of(grid, word) {
+            in_unit[r][c].push(word);
+        }
+    }
+    let cells: Vec<(GridCell, String)> = grid
+        .cells()
+        .into_iter()
+        .map(|cell| {
+            let words: Vec<&OcrWord> = in_unit[cell.row..cell.row + cell.rows]
+                .iter()
+                .flat_map(|row| &row[cell.column..cell.column + cell.columns])
+                .flatten()
+                .copied()
+                .collect();
+            (cell, reading_order(words))
+        })
+        .collect();
+    let header_rows = header_rows(&cells, height);
+    let mut cells = cells;
+    mend_columns(&mut cells, header_rows, width);
+    let mut spans = SpanGrid::default();
+    for (cell, text) in &cells {
+        let header = cell.row < header_rows;
+        spans.place(cell.row, text, cell.columns, cell.rows, header)?;
+    }
+    spans.header_rows = header_rows;
+    Ok(RuledTable {
+        rows: spans.into_rows(),
+        header_rows,
+        top: grid.top(),
+        words,
+    })
+}
+
+/// How many of a table's first rows are its header: the rows above its first row with a digit
+/// (when a row below has one), and the rows a cell of theirs is merged down into ("Route" over
+/// two header rows, beside "Passengers" over "2024–25" and "2025–26").
+fn header_rows(cells: &[(GridCell, String)], height: usize) -> usize {
+    let has_digit = |row: usize| {
+        cells
+            .iter()
+            .any(|(c, text)| c.row == row && text.chars().any(|ch| ch.is_ascii_digit()))
+    };
+    let Some(first_digits) = (0..height).find(|&r| has_digit(r)) else {
+        return 0;
+    };
+    let mut header = first_digits;
+    // A header cell merged down makes the rows it covers header rows.
+    while let Some(end) = cells
+        .iter()
+        .filter(|(c, _)| c.row < header)
+        .map(|(c, _)| c.row + c.rows)
+        .filter(|&end| end > header && end < height)
+        .max()
+    {
+        header = end;
+    }
+    header
+}
+
+/// A column's cells written alike, mended where OCR misread one: each body cell of one column
+/// whose form (its letters, digits and marks, a run of digits as one) differs from the form
+/// most of the column's cells share ([`COLUMN_FORM_SHARE`] of them, three at least) and is
+/// given that form by one of OCR's usual slips undone — a colon read for a decimal point
+/// ("£10:25" among "£8.25"), a speck read as a point at a cell's end ("22.", ".135", "Vessel
+/// 13."), the space between a name and its number dropped ("Vessel10" among "Vessel 9").
+/// Nothing else is changed: a cell becomes only what its column shows it should look like.
+fn mend_columns(cells: &mut [(GridCell, String)], header_rows: usize, width: usize) {
+    for column in 0..width {
+        let body = |c: &GridCell| c.column == column && c.columns == 1 && c.row >= header_rows;
+        let mut forms: std::collections::HashMap<String, usize> = Default::default();
+        let mut filled = 0;
+        for (cell, text) in cells.iter() {
+            if body(cell) && !text.is_empty() {
+                *forms.entry(form(text)).or_default() += 1;
+                filled += 1;
+            }
+        }
+        let Some((usual, count)) = forms.into_iter().max_by_key(|(f, n)| (*n, f.clone())) else {
+            continue;
+        };
+        if count < 3 || (count as f32) < COLUMN_FORM_SHARE * filled as f32 {
+            continue;
+        }
+        for (cell, text) in cells.iter_mut() {
+            if !body(cell) || text.is_empty() || form(text) == usual {
+                continue;
+            }
+            if let Some(mended) = slips_undone(text).into_iter().find(|m| form(m) == usual) {
+                *text = mended;
+            }
+        }
+    }
+}
+
+/// The share of a column's filled body cells that must share a form for the others to be
+/// mended to it.
+const COLUMN_FORM_SHARE: f32 = 0.6;
+
+/// A cell's form: each run of digits as `9`, each run of letters as `a`, every other
+/// character as itself ("£10.25" and "£8.75" are "£9.9", "Vessel 9" is "a 9").
+fn form(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        let class = if c.is_ascii_digit() {
+            '9'
+        } else if c.is_alphabetic() {
+            'a'
+        } else {
+            c
+        };
+        if (class == '9' || class == 'a') && out.ends_with(class) {
+            continue;
+        }
+        out.push(class);
+    }
+    out
+}
+
+/// The readings of a cell with one of OCR's usual slips undone (see [`mend_columns`]).
+fn slips_undone(text: &str) -> Vec<String> {
+    let mut readings = vec![text.replace(':', "."), text.trim_matches('.').to_string()];
+    // The space between letters and the digits after them.
+    let mut spaced = String::new();
+    let mut previous: Option<char> = None;
+    for c in text.chars() {
+        if c.is_ascii_digit() && previous.is_some_and(char::is_alphabetic) {
+            spaced.push(' ');
+        }
+        spaced.push(c);
+        previous = Some(c);
+    }
+    readings.push(spaced);
+    readings
+}
+
+/// A cell's words in reading order: lines top to bottom (a word whose middle is below the
+/// line's words' bottom starts the next), each left to right, joined by spaces.
+fn reading_order(mut words: Vec<&OcrWord>) -> String {
+    words.sort_by_key(|w| w.top);
+    let mut lines: Vec<Vec<&OcrWord>> = Vec::new();
+    for word in words {
+        let middle = word.top + word.height / 2;
+        match lines.last_mut() {
+            Some(line) if line.iter().any(|w| middle <= w.top + w.height) => line.push(word),
+            _ => lines.push(vec![word]),
+        }
+    }
+    lines
+        .into_iter()
+        .map(|mut line| {
+            line.sort_by_key(|w| w.left);
+            line.iter()
+                .map(|w| w.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::rule_grid::tests::rulings;
+
+    fn word(text: &str, left: u32, top: u32) -> OcrWord {
+        OcrWord {
+            text: text.into(),
+            left,
+            top,
+            width: 10 * text.len() as u32,
+            height: 20,
+            confidence: 95.0,
+            line: (1, 1, top),
+        }
+    }
+
+    #[test]
+    fn words_are_put_in_the_cells_the_rules_draw() {
+        // "Loans" over two columns in the header; "Branch" merged down over the header's two
+        // rows; a blank cell under "2025".
+        let rulings = rulings(
+            &[100.0, 140.0, 180.0, 220.0, 260.0],
+            &[50.0, 300.0, 450.0, 600.0],
+            &[2],
+            &[1],
+        );
+        let words = vec![
+            word("Title", 50, 40),
+            word("Branch", 60, 130),
+            word("Loans", 400, 110),
+            word("2024", 310, 150),
+            word("2025", 460, 150),
+            word("North", 60, 190),
+            word("Road", 120, 190),
+            word("1,204", 310, 190),
+            word("980", 460, 190),
+            word("South", 60, 230),
+            word("877", 310, 230),
+            word("Note", 50, 300),
+        ];
+        let (tables, outside) = ruled_tables(&words, &rulings).unwrap();
+        assert_eq!(tables.len(), 1);
+        let table = &tables[0];
+        assert_eq!(table.header_rows, 2);
+        assert_eq!(
+            table.rows,
+            vec![
+                vec!["Branch".to_string(), "Loans".into(), "Loans".into()],
+                vec!["Branch".into(), "2024".into(), "2025".into()],
+                vec!["North Road".into(), "1,204".into(), "980".into()],
+                vec!["South".into(), "877".into(), "".into()],
+            ]
+        );
+        let outside: Vec<&str> = outside.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(outside, vec!["Title", "Note"]);
+    }
+
+    #[test]
+    fn a_columns_odd_cell_is_mended_to_the_form_its_cells_share() {
+        let cell = |row: usize| GridCell {
+            row,
+            column: 0,
+            rows: 1,
+            columns: 1,
+        };
+        let texts = [
+            "£8.25", "£10:25", "£9.50", "£12.75", "£3.25", "£1,250", "22.", "£7.00",
+        ];
+        let mut cells: Vec<(GridCell, String)> = texts
+            .iter()
+            .enumerate()
+            .map(|(n, t)| (cell(n), t.to_string()))
+            .collect();
+        mend_columns(&mut cells, 0, 1);
+        let mended: Vec<&str> = cells.iter().map(|(_, t)| t.as_str()).collect();
+        // The colon mended; the others have no slip that gives "£9.9" and stay as read.
+        assert_eq!(
+            mended,
+            ["£8.25", "£10.25", "£9.50", "£12.75", "£3.25", "£1,250", "22.", "£7.00"]
+        );
+        let names = ["Vessel 1", "Vessel10", "Vessel 13.", "Vessel 4", "Vessel 5"];
+        let mut cells: Vec<(GridCell, String)> = names
+            .iter()
+            .enumerate()
+            .map(|(n, t)| (cell(n), t.to_string()))
+            .collect();
+        mend_columns(&mut cells, 0, 1);
+        let mended: Vec<&str> = cells.iter().map(|(_, t)| t.as_str()).collect();
+        assert_eq!(
+            mended,
+            ["Vessel 1", "Vessel 10", "Vessel 13", "Vessel 4", "Vessel 5"]
+        );
+    }
+
+    #[test]
+    fn a_grid_with_no_word_is_no_table() {
+        let rulings = rulings(&[100.0, 140.0, 180.0], &[50.0, 300.0, 450.0], &[], &[]);
+        let words = vec![word("Heading", 50, 40)];
+        let (tables, outside) = ruled_tables(&words, &rulings).unwrap();
+        assert!(tables.is_empty());
+        assert_eq!(outside.len(), 1);
+    }
+}
