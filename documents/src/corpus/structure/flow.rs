@@ -40,6 +40,12 @@ impl Flow {
         self.builder.place = place;
     }
 
+    /// Whether the pieces read from now on were read by OCR (their tables' columns are mended
+    /// of OCR's slips).
+    pub(super) fn read_by_ocr(&mut self, by_ocr: bool) {
+        self.builder.read_by_ocr = by_ocr;
+    }
+
     /// The document's title, when its file names one (a PDF's or a Word file's properties).
     pub(super) fn title(&mut self, title: Option<String>) {
         let title = title

@@ -11,6 +11,7 @@ use regex::Regex;
 use super::grid::{self, is_value_cell, BodyRow};
 use super::led_lists::{lead_of_lines, list_line};
 use super::line_forms::{bullet, dated, unquote, MAX_LABEL_WORDS};
+use super::ocr_slips::mend_columns;
 use super::tasks::task_rows;
 use super::{clean, Outline, OutlineBuilder, Record};
 use crate::corpus::budget::{ReadBudget, ReadRefused, TableSize};
@@ -501,9 +502,20 @@ pub(super) fn push_grid(
     rows: Vec<Vec<String>>,
     header_rows: usize,
 ) -> Result<(), ReadRefused> {
-    let shaped = grid::shape(rows, header_rows);
+    let mut shaped = grid::shape(rows, header_rows);
     if let Some(caption) = &shaped.caption {
         builder.heading(6, caption);
+    }
+    if builder.read_by_ocr {
+        let mut data: Vec<&mut Vec<String>> = shaped
+            .rows
+            .iter_mut()
+            .filter_map(|row| match row {
+                BodyRow::Data(cells) => Some(cells),
+                _ => None,
+            })
+            .collect();
+        mend_columns(&mut data);
     }
     push_rows(builder, shaped.header.into(), shaped.rows)
 }

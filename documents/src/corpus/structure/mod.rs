@@ -22,6 +22,7 @@ mod lines;
 mod mail;
 mod markdown;
 pub mod marks;
+mod ocr_slips;
 mod office;
 mod passages;
 mod pdf;
@@ -394,6 +395,9 @@ struct OutlineBuilder {
     budget: ReadBudget,
     /// Why the blocks stopped being kept: the file produced more than its budget.
     refused: Option<ReadRefused>,
+    /// The text was read by OCR: a table's columns are mended of OCR's slips
+    /// ([`ocr_slips`]).
+    read_by_ocr: bool,
 }
 
 impl OutlineBuilder {

@@ -77,8 +77,6 @@ fn read(grid: &Grid, words: Vec<OcrWord>) -> Result<RuledTable, ReadRefused> {
         })
         .collect();
     let header_rows = header_rows(&cells, height);
-    let mut cells = cells;
-    mend_columns(&mut cells, header_rows, width);
     let mut spans = SpanGrid::default();
     for (cell, text) in &cells {
         let header = cell.row < header_rows;
@@ -117,82 +115,6 @@ fn header_rows(cells: &[(GridCell, String)], height: usize) -> usize {
         header = end;
     }
     header
-}
-
-/// A column's cells written alike, mended where OCR misread one: each body cell of one column
-/// whose form (its letters, digits and marks, a run of digits as one) differs from the form
-/// most of the column's cells share ([`COLUMN_FORM_SHARE`] of them, three at least) and is
-/// given that form by one of OCR's usual slips undone — a colon read for a decimal point
-/// ("£10:25" among "£8.25"), a speck read as a point at a cell's end ("22.", ".135", "Vessel
-/// 13."), the space between a name and its number dropped ("Vessel10" among "Vessel 9").
-/// Nothing else is changed: a cell becomes only what its column shows it should look like.
-fn mend_columns(cells: &mut [(GridCell, String)], header_rows: usize, width: usize) {
-    for column in 0..width {
-        let body = |c: &GridCell| c.column == column && c.columns == 1 && c.row >= header_rows;
-        let mut forms: std::collections::HashMap<String, usize> = Default::default();
-        let mut filled = 0;
-        for (cell, text) in cells.iter() {
-            if body(cell) && !text.is_empty() {
-                *forms.entry(form(text)).or_default() += 1;
-                filled += 1;
-            }
-        }
-        let Some((usual, count)) = forms.into_iter().max_by_key(|(f, n)| (*n, f.clone())) else {
-            continue;
-        };
-        if count < 3 || (count as f32) < COLUMN_FORM_SHARE * filled as f32 {
-            continue;
-        }
-        for (cell, text) in cells.iter_mut() {
-            if !body(cell) || text.is_empty() || form(text) == usual {
-                continue;
-            }
-            if let Some(mended) = slips_undone(text).into_iter().find(|m| form(m) == usual) {
-                *text = mended;
-            }
-        }
-    }
-}
-
-/// The share of a column's filled body cells that must share a form for the others to be
-/// mended to it.
-const COLUMN_FORM_SHARE: f32 = 0.6;
-
-/// A cell's form: each run of digits as `9`, each run of letters as `a`, every other
-/// character as itself ("£10.25" and "£8.75" are "£9.9", "Vessel 9" is "a 9").
-fn form(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        let class = if c.is_ascii_digit() {
-            '9'
-        } else if c.is_alphabetic() {
-            'a'
-        } else {
-            c
-        };
-        if (class == '9' || class == 'a') && out.ends_with(class) {
-            continue;
-        }
-        out.push(class);
-    }
-    out
-}
-
-/// The readings of a cell with one of OCR's usual slips undone (see [`mend_columns`]).
-fn slips_undone(text: &str) -> Vec<String> {
-    let mut readings = vec![text.replace(':', "."), text.trim_matches('.').to_string()];
-    // The space between letters and the digits after them.
-    let mut spaced = String::new();
-    let mut previous: Option<char> = None;
-    for c in text.chars() {
-        if c.is_ascii_digit() && previous.is_some_and(char::is_alphabetic) {
-            spaced.push(' ');
-        }
-        spaced.push(c);
-        previous = Some(c);
-    }
-    readings.push(spaced);
-    readings
 }
 
 /// A cell's words in reading order: lines top to bottom (a word whose middle is below the
@@ -276,43 +198,6 @@ mod tests {
         );
         let outside: Vec<&str> = outside.iter().map(|w| w.text.as_str()).collect();
         assert_eq!(outside, vec!["Title", "Note"]);
-    }
-
-    #[test]
-    fn a_columns_odd_cell_is_mended_to_the_form_its_cells_share() {
-        let cell = |row: usize| GridCell {
-            row,
-            column: 0,
-            rows: 1,
-            columns: 1,
-        };
-        let texts = [
-            "£8.25", "£10:25", "£9.50", "£12.75", "£3.25", "£1,250", "22.", "£7.00",
-        ];
-        let mut cells: Vec<(GridCell, String)> = texts
-            .iter()
-            .enumerate()
-            .map(|(n, t)| (cell(n), t.to_string()))
-            .collect();
-        mend_columns(&mut cells, 0, 1);
-        let mended: Vec<&str> = cells.iter().map(|(_, t)| t.as_str()).collect();
-        // The colon mended; the others have no slip that gives "£9.9" and stay as read.
-        assert_eq!(
-            mended,
-            ["£8.25", "£10.25", "£9.50", "£12.75", "£3.25", "£1,250", "22.", "£7.00"]
-        );
-        let names = ["Vessel 1", "Vessel10", "Vessel 13.", "Vessel 4", "Vessel 5"];
-        let mut cells: Vec<(GridCell, String)> = names
-            .iter()
-            .enumerate()
-            .map(|(n, t)| (cell(n), t.to_string()))
-            .collect();
-        mend_columns(&mut cells, 0, 1);
-        let mended: Vec<&str> = cells.iter().map(|(_, t)| t.as_str()).collect();
-        assert_eq!(
-            mended,
-            ["Vessel 1", "Vessel 10", "Vessel 13", "Vessel 4", "Vessel 5"]
-        );
     }
 
     #[test]

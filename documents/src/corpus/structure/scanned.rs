@@ -102,7 +102,6 @@ struct Line {
     top: u32,
     bottom: u32,
     left: u32,
-    right: u32,
     /// The median height of its words of letters and digits (a ruling OCR took into a word
     /// makes that word tall, not the line).
     height: f32,
@@ -119,7 +118,6 @@ impl Line {
         let top = words.iter().map(|w| w.top).min().unwrap_or(0);
         let bottom = words.iter().map(|w| w.top + w.height).max().unwrap_or(0);
         let left = words.iter().map(|w| w.left).min().unwrap_or(0);
-        let right = words.iter().map(|w| w.left + w.width).max().unwrap_or(0);
         let height = median(
             words
                 .iter()
@@ -132,7 +130,6 @@ impl Line {
             top,
             bottom,
             left,
-            right,
             height,
         }
     }
@@ -142,11 +139,18 @@ impl Line {
     }
 
     /// Whether `other` sits on this line's row: their heights overlap by half the smaller and
-    /// their words do not.
+    /// their words do not (a column OCR read as a block of its own may fall between two
+    /// columns already joined into the row).
     fn shares_row(&self, other: &Line) -> bool {
         let overlap = self.bottom.min(other.bottom) as f32 - self.top.max(other.top) as f32;
         let smaller = (self.bottom - self.top).min(other.bottom - other.top) as f32;
-        overlap >= 0.5 * smaller && (other.left > self.right || other.right < self.left)
+        let apart =
+            |a: &OcrWord, b: &OcrWord| a.left > b.left + b.width || a.left + a.width < b.left;
+        overlap >= 0.5 * smaller
+            && other
+                .words
+                .iter()
+                .all(|o| self.words.iter().all(|w| apart(o, w)))
     }
 }
 
@@ -158,6 +162,7 @@ pub(super) fn lay_out(
     rulings: &Rulings,
     place: Option<&str>,
 ) -> Result<(), ReadRefused> {
+    flow.read_by_ocr(!words.iter().all(|w| w.confidence >= TEXT_LAYER));
     let (tables, words) = ruled_tables(&cleaned(words), rulings)?;
     let mut tables = tables.into_iter().peekable();
     let rows = rows(&words);
