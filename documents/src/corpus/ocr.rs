@@ -43,8 +43,9 @@ const CELL_INSET: f32 = 4.0;
 /// A ruled cell with at least this many dark pixels holds text (a digit at 300 dpi has a
 /// hundred or more; a scan's speck a few).
 const CELL_INK: usize = 40;
-/// The most blank cells of one page read again (each a line in one run of Tesseract).
-const MOST_CELLS_READ_AGAIN: usize = 400;
+/// The most blank cells of one page read again (each a line in one run of Tesseract, within
+/// the page's time).
+const MOST_CELLS_READ_AGAIN: usize = 200;
 /// White round a cell cut out for OCR, in pixels.
 const CELL_MARGIN: u32 = 10;
 /// The block numbers of words read from cells cut out start here (the page's own are
@@ -200,7 +201,14 @@ impl OcrTools {
         let blank = blank_cells_with_ink(&page, &rulings, &words);
         if !blank.is_empty() {
             let dir = image.parent().unwrap_or(Path::new("."));
-            words.extend(self.cells_words(&page, &blank, dir, budget)?);
+            // The cells read again add to what the page gave: a run of them that fails or
+            // runs out of time keeps the page's own words, and only a reading nobody waits
+            // for any more stops.
+            match self.cells_words(&page, &blank, dir, budget) {
+                Ok(more) => words.extend(more),
+                Err(ReadRefused::Cancelled) => return Err(ReadRefused::Cancelled),
+                Err(_) => {}
+            }
         }
         Ok(OcrPage { words, rulings })
     }
