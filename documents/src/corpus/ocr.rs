@@ -46,10 +46,13 @@ const CELL_INK: usize = 40;
 /// The most blank cells of one page read again (each a line in one run of Tesseract, within
 /// the page's time).
 const MOST_CELLS_READ_AGAIN: usize = 200;
+/// The longest the cells of one page may take to read again (a third of a page's time: they
+/// add to the page, whose own reading has its time).
+const CELLS_TIME: Duration = Duration::from_secs(10);
 /// White round a cell cut out for OCR, in pixels.
 const CELL_MARGIN: u32 = 10;
-/// The block numbers of words read from cells cut out start here (the page's own are
-/// fewer), so that no such word joins a line of the page.
+/// The block numbers of words read from cells cut out start here, so that no such word joins
+/// a line of the page (a page's blocks are far fewer: Tesseract numbers them from 1).
 const CELL_BLOCKS: u32 = 100_000;
 
 /// One word as Tesseract read it, with its box in pixels of its page and its confidence (0–100).
@@ -262,12 +265,7 @@ impl OcrTools {
             .arg("stdout")
             .args(["-l", "eng", "--psm", "7", "tsv"])
             .env("OMP_THREAD_LIMIT", "1");
-        let tsv = run_bounded(
-            command,
-            OCR_PAGE_TIME,
-            budget,
-            "recognizing a table's cells",
-        );
+        let tsv = run_bounded(command, CELLS_TIME, budget, "recognizing a table's cells");
         for n in 0..boxes.len() {
             let _ = std::fs::remove_file(dir.join(format!("cell-{n}.pgm")));
         }
@@ -435,6 +433,8 @@ fn without_rulings(from: &Path, to: &Path) -> Result<(GrayImage, Rulings), image
 /// [`CELL_INK`] dark pixels inside the cell, away from its lines (a speck is a few).
 fn blank_cells_with_ink(page: &GrayImage, rulings: &Rulings, words: &[OcrWord]) -> Vec<PixelBox> {
     let mut blank = Vec::new();
+    let page_pixels = u64::from(page.width()) * u64::from(page.height());
+    let mut looked: u64 = 0;
     for grid in rulings.grids() {
         let (rows, columns) = grid.size();
         let mut has_word = vec![vec![false; columns]; rows];
@@ -452,6 +452,12 @@ fn blank_cells_with_ink(page: &GrayImage, rulings: &Rulings, words: &[OcrWord]) 
                 continue;
             }
             let inner = grid.cell_box(&cell).inset(CELL_INSET);
+            // The pixels looked at, over every cell, are at most the page's own: nested boxes
+            // drawn to make many grids cost no more than one page.
+            looked += area(&inner);
+            if looked > page_pixels {
+                return blank;
+            }
             if ink(page, &inner) >= CELL_INK {
                 blank.push(inner);
             }
@@ -461,6 +467,13 @@ fn blank_cells_with_ink(page: &GrayImage, rulings: &Rulings, words: &[OcrWord]) 
         }
     }
     blank
+}
+
+/// How many pixels `area` covers (none when it is turned inside out).
+fn area(area: &PixelBox) -> u64 {
+    let width = (area.right - area.left).max(0.0);
+    let height = (area.bottom - area.top).max(0.0);
+    (width * height) as u64
 }
 
 /// How many dark pixels `page` has inside `area`.

@@ -80,8 +80,8 @@ pub struct Grid {
 }
 
 impl Rulings {
-    /// The grids the rules draw: every set of rules that meet, with two across and two down at
-    /// least.
+    /// The grids the rules draw: every set of rules that meet and draw two rows and two
+    /// columns of cells at least.
     pub fn grids(&self) -> Vec<Grid> {
         let (a, d) = (self.across.len(), self.down.len());
         let mut parent: Vec<usize> = (0..a + d).collect();
@@ -114,7 +114,9 @@ impl Rulings {
         sets.into_values()
             .filter(|(across, down)| across.len() >= 2 && down.len() >= 2)
             .map(|(across, down)| Grid::of(&across, &down))
-            .filter(|grid| grid.rows.len() >= 2 && grid.columns.len() >= 2)
+            // Two rows and two columns of cells at least: a box round a paragraph, a heading
+            // or the page is no table.
+            .filter(|grid| grid.rows.len() >= 3 && grid.columns.len() >= 3)
             .collect()
     }
 }
@@ -337,6 +339,22 @@ pub(crate) mod tests {
         let merged = grid.cell_box(&grid.cells()[1]);
         assert_eq!((merged.left, merged.right), (300.0, 600.0));
         assert_eq!(grid.top(), 100.0);
+    }
+
+    #[test]
+    fn a_box_round_a_paragraph_draws_no_grid() {
+        // One cell: a frame round the page or a callout, not a table.
+        assert!(rulings(&[100.0, 400.0], &[50.0, 600.0], &[], &[])
+            .grids()
+            .is_empty());
+        // One row of cells under a frame is no table either; two rows of two are.
+        assert!(rulings(&[100.0, 140.0], &[50.0, 300.0, 600.0], &[], &[])
+            .grids()
+            .is_empty());
+        assert_eq!(
+            rulings(&[100.0, 140.0, 180.0], &[50.0, 300.0, 600.0], &[], &[]).grids()[0].size(),
+            (2, 2)
+        );
     }
 
     #[test]

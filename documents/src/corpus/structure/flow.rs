@@ -42,7 +42,7 @@ impl Flow {
 
     /// Whether the pieces read from now on were read by OCR (their tables' columns are mended
     /// of OCR's slips).
-    pub(super) fn read_by_ocr(&mut self, by_ocr: bool) {
+    pub(super) fn set_read_by_ocr(&mut self, by_ocr: bool) {
         self.builder.read_by_ocr = by_ocr;
     }
 

@@ -2,7 +2,7 @@
 //! column's cells are written alike ("£8.25", "£12.75"; "Vessel 9", "Vessel 12"), so a cell
 //! of the column that differs from that form only by a slip OCR is known to make is read with
 //! the slip undone — a colon read for a decimal point ("£10:25"), a speck read as a point at a
-//! cell's end ("22.", ".135", "Vessel 13."), the space between a name and its number dropped
+//! cell's end ("22.", "Vessel 13."), the space between a name and its number dropped
 //! ("Vessel10"). Nothing else is changed: a cell becomes only what its column shows it should
 //! look like, and a column whose cells share no form is left as read.
 
@@ -72,7 +72,8 @@ fn form(text: &str) -> String {
 /// The readings of a cell with OCR's usual slips undone, one slip before two.
 fn slips_undone(text: &str) -> Vec<String> {
     let colon = |t: &str| t.replace(':', ".");
-    let speck = |t: &str| t.trim_matches('.').to_string();
+    // At the end only: a point before a number is a decimal point (".5") as often as a speck.
+    let speck = |t: &str| t.trim_end_matches('.').to_string();
     // The space between letters and the digits after them.
     let space = |t: &str| {
         let mut spaced = String::new();

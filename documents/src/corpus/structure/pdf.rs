@@ -200,6 +200,7 @@ fn text_outline(
             continue;
         }
         flow.at(Some(place));
+        flow.set_read_by_ocr(false);
         for element in &page.elements {
             match element {
                 PdfBlock::Paragraph(p) => {

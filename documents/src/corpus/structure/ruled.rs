@@ -11,6 +11,10 @@ use crate::corpus::rulings::Rulings;
 
 use super::grid::SpanGrid;
 
+/// The most header rows told by their text alone (more come only from a header cell merged
+/// down over them).
+const MOST_HEADER_ROWS: usize = 2;
+
 /// A table read from its rules: its cells, where its top is, and its words.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct RuledTable {
@@ -92,7 +96,8 @@ fn read(grid: &Grid, words: Vec<OcrWord>) -> Result<RuledTable, ReadRefused> {
 }
 
 /// How many of a table's first rows are its header: the rows above its first row with a digit
-/// (when a row below has one), and the rows a cell of theirs is merged down into ("Route" over
+/// (when a row below has one), [`MOST_HEADER_ROWS`] at most, and the rows a cell of theirs is
+/// merged down into ("Route" over
 /// two header rows, beside "Passengers" over "2024–25" and "2025–26").
 fn header_rows(cells: &[(GridCell, String)], height: usize) -> usize {
     let has_digit = |row: usize| {
@@ -103,7 +108,8 @@ fn header_rows(cells: &[(GridCell, String)], height: usize) -> usize {
     let Some(first_digits) = (0..height).find(|&r| has_digit(r)) else {
         return 0;
     };
-    let mut header = first_digits;
+    // A table of words whose first digit comes late has one header row, not many.
+    let mut header = first_digits.min(MOST_HEADER_ROWS);
     // A header cell merged down makes the rows it covers header rows.
     while let Some(end) = cells
         .iter()

@@ -162,7 +162,7 @@ pub(super) fn lay_out(
     rulings: &Rulings,
     place: Option<&str>,
 ) -> Result<(), ReadRefused> {
-    flow.read_by_ocr(!words.iter().all(|w| w.confidence >= TEXT_LAYER));
+    flow.set_read_by_ocr(!words.iter().all(|w| w.confidence >= TEXT_LAYER));
     let (tables, words) = ruled_tables(&cleaned(words), rulings)?;
     let mut tables = tables.into_iter().peekable();
     let rows = rows(&words);
