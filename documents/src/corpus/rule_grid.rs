@@ -3,7 +3,7 @@
 //! its row, merged down where no row line is drawn under it. Geometry only: OCR asks it where a
 //! blank cell is to read it again, and `structure::ruled` which cell a word stands in.
 
-use super::rulings::{Ruling, Rulings};
+use super::rulings::{Joined, Ruling, Rulings};
 
 /// A rule's end may fall this many pixels short of the line it meets (a scan's blur, a corner
 /// drawn open), and still meet it.
@@ -84,32 +84,21 @@ impl Rulings {
     /// columns of cells at least.
     pub fn grids(&self) -> Vec<Grid> {
         let (a, d) = (self.across.len(), self.down.len());
-        let mut parent: Vec<usize> = (0..a + d).collect();
-        fn root(parent: &mut [usize], mut i: usize) -> usize {
-            while parent[i] != i {
-                parent[i] = parent[parent[i]];
-                i = parent[i];
-            }
-            i
-        }
+        let mut joined = Joined::new(a + d);
         for (i, across) in self.across.iter().enumerate() {
             for (j, down) in self.down.iter().enumerate() {
                 if meet(across, down) {
-                    let (ri, rj) = (root(&mut parent, i), root(&mut parent, a + j));
-                    parent[ri] = rj;
+                    joined.join(i, a + j);
                 }
             }
         }
         let mut sets: std::collections::BTreeMap<usize, (Vec<&Ruling>, Vec<&Ruling>)> =
             Default::default();
         for (i, rule) in self.across.iter().enumerate() {
-            sets.entry(root(&mut parent, i)).or_default().0.push(rule);
+            sets.entry(joined.root(i)).or_default().0.push(rule);
         }
         for (j, rule) in self.down.iter().enumerate() {
-            sets.entry(root(&mut parent, a + j))
-                .or_default()
-                .1
-                .push(rule);
+            sets.entry(joined.root(a + j)).or_default().1.push(rule);
         }
         sets.into_values()
             .filter(|(across, down)| across.len() >= 2 && down.len() >= 2)

@@ -134,6 +134,36 @@ fn runs(len: usize, longest: usize, dark: impl Fn(usize) -> bool) -> Vec<(usize,
     found
 }
 
+/// Items joined two at a time into sets (union–find): the pieces of one rule, the rules of
+/// one grid.
+pub(crate) struct Joined {
+    parent: Vec<usize>,
+}
+
+impl Joined {
+    /// `items` sets of one item each.
+    pub(crate) fn new(items: usize) -> Joined {
+        Joined {
+            parent: (0..items).collect(),
+        }
+    }
+
+    /// The item that names the set `item` is in.
+    pub(crate) fn root(&mut self, mut item: usize) -> usize {
+        while self.parent[item] != item {
+            self.parent[item] = self.parent[self.parent[item]];
+            item = self.parent[item];
+        }
+        item
+    }
+
+    /// Joins the sets of `a` and `b`.
+    pub(crate) fn join(&mut self, a: usize, b: usize) {
+        let (ra, rb) = (self.root(a), self.root(b));
+        self.parent[ra] = rb;
+    }
+}
+
 /// One run of ink found along a rule's direction: at an offset across it, from `start` to
 /// `end` along it.
 #[derive(Debug, Clone, Copy)]
@@ -158,14 +188,7 @@ impl Piece {
 /// one rule), each fitted to a straight line; filled areas left out. `pieces` come in order of
 /// their offset.
 fn rules_of(pieces: Vec<Piece>) -> Vec<Ruling> {
-    let mut parent: Vec<usize> = (0..pieces.len()).collect();
-    fn root(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        i
-    }
+    let mut joined = Joined::new(pieces.len());
     // Pieces are in order of offset: each is compared with those up to STEP before it only.
     let mut window_start = 0;
     for i in 0..pieces.len() {
@@ -175,15 +198,13 @@ fn rules_of(pieces: Vec<Piece>) -> Vec<Ruling> {
         for j in window_start..i {
             let (a, b) = (pieces[i], pieces[j]);
             if a.start <= b.end + STEP && b.start <= a.end + STEP {
-                let (ra, rb) = (root(&mut parent, i), root(&mut parent, j));
-                parent[ra] = rb;
+                joined.join(i, j);
             }
         }
     }
     let mut groups: std::collections::BTreeMap<usize, Vec<Piece>> = Default::default();
     for (i, piece) in pieces.iter().enumerate() {
-        let r = root(&mut parent, i);
-        groups.entry(r).or_default().push(*piece);
+        groups.entry(joined.root(i)).or_default().push(*piece);
     }
     let mut rules: Vec<Ruling> = groups.into_values().filter_map(|g| fitted(&g)).collect();
     rules.sort_by(|a, b| a.offset_at(0.0).total_cmp(&b.offset_at(0.0)));
