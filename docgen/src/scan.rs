@@ -58,7 +58,8 @@ impl Condition {
 
 /// Writes each PDF of `pdfs` (or an HTML page, printed first) as `condition` spoils it, for
 /// every condition: `DIR/CONDITION/NAME.pdf`, the pages as images only (a scanner's PDF, or a
-/// phone's scanning app's of its photos), or `NAME.jpg` for a photo of one page. The collections answered from scans are made so.
+/// phone's scanning app's of its photos), or `NAME.jpg` for a photo of one page. The
+/// collections answered from scans are made so.
 pub fn write_scans(
     files: &[PathBuf],
     conditions: &[Condition],
@@ -83,24 +84,35 @@ pub fn write_scans(
                 .enumerate()
                 .map(|(p, page)| spoil(page, *condition, 7919 * (n as u64 + 1) + p as u64))
                 .collect();
-            let dir = out.join(condition.slug());
-            std::fs::create_dir_all(&dir)?;
-            // A photo of one page is the phone's JPEG; of several, its scanning app's PDF.
-            if *condition == Condition::Photo && spoilt.len() == 1 {
-                let mut jpeg = Vec::new();
-                image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 80)
-                    .encode_image(&spoilt[0])?;
-                std::fs::write(dir.join(format!("{name}.jpg")), jpeg)?;
-            } else {
-                std::fs::write(
-                    dir.join(format!("{name}.pdf")),
-                    scanned_pdf(&spoilt, condition.dpi())?,
-                )?;
-            }
-            written += 1;
+            written += write_spoilt(&name, &spoilt, *condition, out)?;
         }
     }
     Ok(written)
+}
+
+/// Writes the spoilt pages of the file `name` to `out/CONDITION/`: a photo of one page as the
+/// phone's JPEG, anything else as a scanner's (or a scanning app's) image-only PDF. Gives the
+/// number of files written.
+pub fn write_spoilt(
+    name: &str,
+    spoilt: &[GrayImage],
+    condition: Condition,
+    out: &Path,
+) -> Result<usize, DocgenError> {
+    let dir = out.join(condition.slug());
+    std::fs::create_dir_all(&dir)?;
+    if condition == Condition::Photo && spoilt.len() == 1 {
+        let mut jpeg = Vec::new();
+        image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 80)
+            .encode_image(&spoilt[0])?;
+        std::fs::write(dir.join(format!("{name}.jpg")), jpeg)?;
+    } else {
+        std::fs::write(
+            dir.join(format!("{name}.pdf")),
+            scanned_pdf(spoilt, condition.dpi())?,
+        )?;
+    }
+    Ok(1)
 }
 
 /// The document printed to PDF from its HTML page, as a browser prints it (A4, landscape when
@@ -135,6 +147,11 @@ pub fn print_page(
          dd{{display:inline;margin:0}} dd::after{{content:'\\A';white-space:pre}}</style>",
         if landscape { "landscape" } else { "portrait" }
     );
+    print_html(page, &style, dir)
+}
+
+/// An HTML page printed to PDF by Chromium, `style` (a `<style>` element) added to its head.
+pub fn print_html(page: &str, style: &str, dir: &Path) -> Result<PathBuf, DocgenError> {
     let page = match page.find("</head>") {
         Some(at) => format!("{}{style}{}", &page[..at], &page[at..]),
         None => format!("{style}{page}"),

@@ -2,7 +2,9 @@
 //! by a European spreadsheet (`;` between fields, a byte-order mark, decimal commas, thousands
 //! dots, day-first dates, quoted fields holding `;`), the same export as an older spreadsheet
 //! writes it (Windows-1252), AGM minutes with the names under "Present:" one a paragraph, and
-//! a page of actions as a Markdown task list. The files are in `tests/fixtures/other-programs`.
+//! a page of actions as a Markdown task list, and a phone's photo of a till receipt (its HTML
+//! beside it; made with `tally-lab eval reading --receipts --conditions photo --scan-files
+//! quayside-deli-receipt.html --write DIR`). The files are in `tests/fixtures/other-programs`.
 //! (A value question over a CSV row, "what is the distance of the ridge path", finds no
 //! observation, comma or semicolon file alike: a gap of the value answer, not of the reading.)
 
@@ -52,6 +54,14 @@ impl Tally {
     /// The answer object of a count question over `corpus`.
     fn count(&self, question: &str, corpus: &str) -> Value {
         let asked = json_of(&self.run(&["ask", question, "--corpus", corpus, "--json"]));
+        asked["answer"].clone()
+    }
+
+    /// The answer object of a value question over `corpus`.
+    fn value(&self, question: &str, corpus: &str) -> Value {
+        let asked = json_of(&self.run(&[
+            "ask", question, "--mode", "value", "--corpus", corpus, "--json",
+        ]));
         asked["answer"].clone()
     }
 
@@ -109,4 +119,54 @@ fn names_under_present_and_open_actions_are_counted() {
     assert_eq!(open["count"], 3.0, "{open}");
     let done = tally.count("how many actions are done", "orchard");
     assert_eq!(done["count"], 2.0, "{done}");
+}
+
+#[test]
+fn a_receipt_photo_is_read_price_by_item_and_answers_its_count_and_total() {
+    let tally = Tally::new("other-programs-receipt");
+    // Tesseract's page segmentation drops the price column far right of the names; each price
+    // is read again from the ink no word covered and put beside its item.
+    let read = tally.read("quayside-deli-receipt.jpg");
+    let pairs: Vec<(String, String)> = read["documents"][0]["passages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| {
+            let pair = &p["record"]["key_value"];
+            Some((
+                pair["label"].as_str()?.to_string(),
+                pair["value"].as_str()?.to_string(),
+            ))
+        })
+        .collect();
+    for (item, price) in [
+        ("Smoked mackerel pate", "£3.20"),
+        ("Rye crackers", "£1.85"),
+        ("Cornish brie 200g", "£4.60"),
+        ("Focaccia rosemary", "£2.95"),
+        ("Apple juice 750ml", "£3.10"),
+    ] {
+        assert!(
+            pairs.iter().any(|(l, v)| l == item && v == price),
+            "{item} {price} not read together: {pairs:?}"
+        );
+    }
+    // A quantity line stays with its item; "ITEMS 10" is a label and its number.
+    assert!(
+        pairs
+            .iter()
+            .any(|(l, v)| l.starts_with("Lemon drizzle slice (3") && v == "£5.40"),
+        "{pairs:?}"
+    );
+    assert!(
+        pairs.iter().any(|(l, v)| l == "ITEMS" && v == "10"),
+        "{pairs:?}"
+    );
+
+    tally.ingest("deli", &["quayside-deli-receipt.jpg"]);
+    let items = tally.count("how many items", "deli");
+    assert_eq!(items["count"], 10.0, "{items}");
+    let total = tally.value("what is the total", "deli");
+    assert_eq!(total["value"], 26.8, "{total}");
+    assert_eq!(total["unit_id"], "gbp", "{total}");
 }

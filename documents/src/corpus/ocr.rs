@@ -14,9 +14,11 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use super::budget::{ReadBudget, ReadRefused};
-use super::rule_grid::PixelBox;
-use super::rulings::{whiten_rulings, Rulings, DARK};
+use super::read_again::areas_to_read_again;
 use image::GrayImage;
+use tally_page_image::page_light::{even_light, is_uneven};
+use tally_page_image::rule_grid::PixelBox;
+use tally_page_image::rulings::{whiten_rulings, Rulings};
 
 /// The resolution pages are rendered and read at: Tesseract reads 10-point text best at 300 dpi.
 pub const OCR_DPI: u32 = 300;
@@ -37,18 +39,12 @@ const OCR_MEMORY_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 /// `tally eval reading --scans` (the share of digits wrong among words below it).
 pub const UNSURE_CONFIDENCE: f32 = 80.0;
 
-/// A ruled cell's box is read this many pixels inside its lines (their whitened fringe, a
-/// turn of the page).
-const CELL_INSET: f32 = 4.0;
-/// A ruled cell with at least this many dark pixels holds text (a digit at 300 dpi has a
-/// hundred or more; a scan's speck a few).
-const CELL_INK: usize = 40;
-/// The most blank cells of one page read again (each a line in one run of Tesseract, within
-/// the page's time).
-const MOST_CELLS_READ_AGAIN: usize = 200;
 /// The longest the cells of one page may take to read again (a third of a page's time: they
 /// add to the page, whose own reading has its time).
 const CELLS_TIME: Duration = Duration::from_secs(10);
+/// A word read again from ink outside any cell (a dropped price column) is kept from this
+/// confidence, in percent: such ink may be a picture's or a stamp's.
+const UNREAD_INK_CONFIDENCE: f32 = 50.0;
 /// White round a cell cut out for OCR, in pixels.
 const CELL_MARGIN: u32 = 10;
 /// The block numbers of words read from cells cut out start here, so that no such word joins
@@ -165,7 +161,7 @@ impl OcrTools {
                     let grey = frame_grey(&mut decoder).ok_or_else(|| {
                         ReadRefused::Unreadable(format!("page {} of its TIFF is damaged", n + 1))
                     })?;
-                    let (clean, rulings) = whiten_rulings(grey);
+                    let (clean, rulings) = cleaned_page(grey);
                     clean
                         .save_with_format(&cleaned, image::ImageFormat::Pnm)
                         .map_err(|e| {
@@ -201,14 +197,20 @@ impl OcrTools {
                 rulings: Rulings::default(),
             });
         };
-        let blank = blank_cells_with_ink(&page, &rulings, &words);
-        if !blank.is_empty() {
+        let (again, cells) = areas_to_read_again(&page, &rulings, &words);
+        if !again.is_empty() {
             let dir = image.parent().unwrap_or(Path::new("."));
-            // The cells read again add to what the page gave: a run of them that fails or
-            // runs out of time keeps the page's own words, and only a reading nobody waits
-            // for any more stops.
-            match self.cells_words(&page, &blank, dir, budget) {
-                Ok(more) => words.extend(more),
+            // What is read again adds to what the page gave: a run of it that fails or runs
+            // out of time keeps the page's own words, and only a reading nobody waits for any
+            // more stops.
+            match self.cells_words(&page, &again, dir, budget) {
+                Ok(more) => words.extend(more.into_iter().filter(|word| {
+                    // Ink outside any cell may be a picture's or a stamp's: only words read
+                    // from it with some confidence are kept.
+                    word.line.0 < CELL_BLOCKS + cells as u32
+                        || (word.confidence >= UNREAD_INK_CONFIDENCE
+                            && word.text.chars().any(char::is_alphanumeric))
+                })),
                 Err(ReadRefused::Cancelled) => return Err(ReadRefused::Cancelled),
                 Err(_) => {}
             }
@@ -250,6 +252,9 @@ impl OcrTools {
                 i64::from(CELL_MARGIN),
                 i64::from(CELL_MARGIN),
             );
+            // Its light evened out: a faded receipt's price, alone on its line, is read with
+            // its paper white.
+            let crop = even_light(&crop);
             let path = dir.join(format!("cell-{n}.pgm"));
             crop.save_with_format(&path, image::ImageFormat::Pnm)
                 .map_err(|e| unwritable(&e))?;
@@ -417,74 +422,29 @@ fn too_many_pixels(width: u64, height: u64) -> ReadRefused {
     ))
 }
 
-/// Writes the grey image in `from` to `to` (a PGM) with its table rulings whitened, and gives
-/// it and the rulings ([`whiten_rulings`]).
+/// Writes the grey image in `from` to `to` (a PGM) with its light evened out ([`even_light`])
+/// and its table rulings whitened, and gives it and the rulings ([`whiten_rulings`]).
 fn without_rulings(from: &Path, to: &Path) -> Result<(GrayImage, Rulings), image::ImageError> {
     let page = image::ImageReader::open(from)?
         .with_guessed_format()?
         .decode()?
         .to_luma8();
-    let (clean, rulings) = whiten_rulings(page);
+    let (clean, rulings) = cleaned_page(page);
     clean.save_with_format(to, image::ImageFormat::Pnm)?;
     Ok((clean, rulings))
 }
 
-/// The cells of the page's ruled tables that got no word from OCR but hold ink: at least
-/// [`CELL_INK`] dark pixels inside the cell, away from its lines (a speck is a few).
-fn blank_cells_with_ink(page: &GrayImage, rulings: &Rulings, words: &[OcrWord]) -> Vec<PixelBox> {
-    let mut blank = Vec::new();
-    let page_pixels = u64::from(page.width()) * u64::from(page.height());
-    let mut looked: u64 = 0;
-    for grid in rulings.grids() {
-        let (rows, columns) = grid.size();
-        let mut has_word = vec![vec![false; columns]; rows];
-        for word in words {
-            let x = word.left as f32 + word.width as f32 / 2.0;
-            let y = word.top as f32 + word.height as f32 / 2.0;
-            if let Some((r, c)) = grid.unit_of(x, y) {
-                has_word[r][c] = true;
-            }
-        }
-        for cell in grid.cells() {
-            let covered = (cell.row..cell.row + cell.rows)
-                .any(|r| (cell.column..cell.column + cell.columns).any(|c| has_word[r][c]));
-            if covered {
-                continue;
-            }
-            let inner = grid.cell_box(&cell).inset(CELL_INSET);
-            // The pixels looked at, over every cell, are at most the page's own: nested boxes
-            // drawn to make many grids cost no more than one page.
-            looked += area(&inner);
-            if looked > page_pixels {
-                return blank;
-            }
-            if ink(page, &inner) >= CELL_INK {
-                blank.push(inner);
-            }
-            if blank.len() >= MOST_CELLS_READ_AGAIN {
-                return blank;
-            }
-        }
+/// The page as OCR reads it, and its rules: the rules found and whitened on the page as it was
+/// (evening the light pales a faint rule), then the light evened out when part of the page is
+/// far darker than its paper ([`is_uneven`], asked before the whitening takes the dark away).
+fn cleaned_page(page: GrayImage) -> (GrayImage, Rulings) {
+    let uneven = is_uneven(&page);
+    let (clean, rulings) = whiten_rulings(page);
+    if uneven {
+        (even_light(&clean), rulings)
+    } else {
+        (clean, rulings)
     }
-    blank
-}
-
-/// How many pixels `area` covers (none when it is turned inside out).
-fn area(area: &PixelBox) -> u64 {
-    let width = (area.right - area.left).max(0.0);
-    let height = (area.bottom - area.top).max(0.0);
-    (width * height) as u64
-}
-
-/// How many dark pixels `page` has inside `area`.
-fn ink(page: &GrayImage, area: &PixelBox) -> usize {
-    let (left, top) = (area.left.max(0.0) as u32, area.top.max(0.0) as u32);
-    let right = (area.right.max(0.0) as u32).min(page.width());
-    let bottom = (area.bottom.max(0.0) as u32).min(page.height());
-    (top..bottom)
-        .flat_map(|y| (left..right).map(move |x| (x, y)))
-        .filter(|&(x, y)| page.get_pixel(x, y).0[0] < DARK)
-        .count()
 }
 
 /// How many pages the image file in `path` holds (a TIFF's frames, each size-checked).

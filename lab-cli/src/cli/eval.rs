@@ -104,10 +104,15 @@ pub(crate) struct EvalReadingArgs {
     #[arg(long)]
     pub(crate) scans: bool,
     /// With `--scans` and `--write`: these PDFs (or HTML pages, printed first) are written
-    /// spoilt, one folder per condition, instead of the generated documents.
+    /// spoilt, one folder per condition, instead of the generated documents; with
+    /// `--receipts`, these receipts' HTML pages printed on a roll.
     #[arg(long, num_args = 1.., value_name = "FILE")]
     pub(crate) scan_files: Vec<PathBuf>,
-    /// The conditions of `--scans` (default: every one).
+    /// Read generated till receipts by OCR instead (issue 100): printed on a roll's width,
+    /// spoilt as `--conditions` say, and scored on each price read beside its item.
+    #[arg(long)]
+    pub(crate) receipts: bool,
+    /// The conditions of `--scans` and `--receipts` (default: every one).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub(crate) conditions: Vec<tally_docgen::scan::Condition>,
     /// Score real web tables instead (issue 100): WikiTableQuestions' HTML pages read by

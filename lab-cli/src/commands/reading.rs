@@ -5,7 +5,7 @@ use anyhow::{bail, Context};
 
 use crate::cli::EvalReadingArgs;
 use tally_docgen::render::Format;
-use tally_lab::reading::{converted, evaluate, print, scans, web_tables, write};
+use tally_lab::reading::{converted, evaluate, print, receipts, scans, web_tables, write};
 
 /// Runs `tally eval reading`.
 pub(crate) fn eval(args: &EvalReadingArgs) -> anyhow::Result<()> {
@@ -59,12 +59,31 @@ pub(crate) fn eval(args: &EvalReadingArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    if args.scans {
-        let conditions = if args.conditions.is_empty() {
-            tally_docgen::scan::Condition::ALL.to_vec()
+    let conditions = if args.conditions.is_empty() {
+        tally_docgen::scan::Condition::ALL.to_vec()
+    } else {
+        args.conditions.clone()
+    };
+    if args.receipts {
+        if let Some(dir) = &args.write {
+            let written =
+                tally_docgen::receipt::write_receipt_scans(&args.scan_files, &conditions, dir)?;
+            println!("wrote {written} receipts to {}", dir.display());
+            return Ok(());
+        }
+        let scores = receipts::evaluate(seeds, &conditions)?;
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&scores)?);
         } else {
-            args.conditions.clone()
-        };
+            println!(
+                "reading till receipts by OCR, {:?} part ({} receipts)\n",
+                args.part, args.seeds
+            );
+            receipts::print_scores(&scores);
+        }
+        return Ok(());
+    }
+    if args.scans {
         if let Some(dir) = &args.write {
             let written = tally_docgen::scan::write_scans(&args.scan_files, &conditions, dir)?;
             println!("wrote {written} scanned files to {}", dir.display());

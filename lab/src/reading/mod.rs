@@ -7,6 +7,7 @@
 pub mod converted;
 #[cfg(test)]
 mod pdf_tests;
+pub mod receipts;
 pub mod scans;
 pub mod score;
 pub mod web_tables;

@@ -12,7 +12,6 @@ use std::time::Instant;
 
 use image::GrayImage;
 use tally_docgen::content;
-use tally_docgen::model::Document;
 use tally_docgen::render::Format;
 use tally_docgen::scan::{pixels, print, run, scanned_pdf, spoil, Condition};
 use tally_documents::corpus::structure::Passage;
@@ -66,7 +65,7 @@ pub fn evaluate(
                 .map(|(n, page)| spoil(page, *condition, seed * 31 + n as u64))
                 .collect();
             let started = Instant::now();
-            let read = read_scans(&document, &spoilt, *condition);
+            let read = read_spoilt(&document.name, &spoilt, *condition);
             total.seconds += started.elapsed().as_secs_f64();
             total.pages += spoilt.len();
             let passages = match read {
@@ -101,9 +100,10 @@ pub fn evaluate(
     Ok(scores)
 }
 
-/// What Tally reads from the spoilt pages: a scanned PDF of them, or each page's photo.
-fn read_scans(
-    document: &Document,
+/// What Tally reads from the spoilt pages of the file `name`: a scanned PDF of them, or each
+/// page's photo.
+pub(super) fn read_spoilt(
+    name: &str,
     pages: &[GrayImage],
     condition: Condition,
 ) -> anyhow::Result<Vec<Passage>> {
@@ -112,20 +112,19 @@ fn read_scans(
         for (n, page) in pages.iter().enumerate() {
             let mut jpeg = Vec::new();
             image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 80).encode_image(page)?;
-            let name = format!("{}-page-{}.jpg", document.name, n + 1);
+            let name = format!("{name}-page-{}.jpg", n + 1);
             keep(&name, &jpeg);
             passages.extend(super::read_back(&jpeg, Format::Html, &name)?);
         }
         return Ok(passages);
     }
     let pdf = scanned_pdf(pages, condition.dpi())?;
-    keep(&format!("{}-{}.pdf", document.name, condition.dpi()), &pdf);
-    super::read_back(&pdf, Format::Html, &format!("{}.pdf", document.name))
-        .map_err(anyhow::Error::from)
+    keep(&format!("{name}-{}.pdf", condition.dpi()), &pdf);
+    super::read_back(&pdf, Format::Html, &format!("{name}.pdf")).map_err(anyhow::Error::from)
 }
 
 /// Keeps a spoilt file in `$TALLY_SCANS_KEEP`, when it names a folder, to look at.
-fn keep(name: &str, bytes: &[u8]) {
+pub(super) fn keep(name: &str, bytes: &[u8]) {
     if let Some(dir) = std::env::var_os("TALLY_SCANS_KEEP") {
         let _ = std::fs::create_dir_all(&dir);
         let _ = std::fs::write(Path::new(&dir).join(name), bytes);

@@ -12,6 +12,7 @@ use super::grid::{self, is_value_cell, BodyRow};
 use super::led_lists::{lead_of_lines, list_line};
 use super::line_forms::{bullet, dated, unquote, MAX_LABEL_WORDS};
 use super::ocr_slips::mend_columns;
+use super::slip_lines::slip_rows;
 use super::tasks::task_rows;
 use super::{clean, Outline, OutlineBuilder, Record};
 use crate::corpus::budget::{ReadBudget, ReadRefused, TableSize};
@@ -520,6 +521,17 @@ pub(super) fn push_grid(
     push_rows(builder, shaped.header.into(), shaped.rows)
 }
 
+/// The most cells a data row of `body` has.
+fn body_width(body: &[BodyRow]) -> usize {
+    body.iter()
+        .map(|row| match row {
+            BodyRow::Data(cells) | BodyRow::Total(cells) => cells.len(),
+            BodyRow::Note(_) => 0,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 /// A table's rows under its `header` (one copy, shared by the rows), within the table bounds and
 /// the builder's budget.
 fn push_rows(
@@ -527,6 +539,12 @@ fn push_rows(
     header: Arc<[String]>,
     body: Vec<BodyRow>,
 ) -> Result<(), ReadRefused> {
+    // Two columns with no header are `Label  value` lines (a receipt's items, a spec sheet).
+    let body = if header.is_empty() && body_width(&body) == 2 {
+        slip_rows(body)
+    } else {
+        body
+    };
     // The rows of data are what a column's names are read from; a Total row and a note are not.
     // A table continued from the page before is read for its names with the rows there.
     let earlier = builder.continued_rows(&header).unwrap_or_default();

@@ -31,6 +31,7 @@ mod ruled;
 mod scanned;
 mod sheet_formats;
 mod sheets;
+mod slip_lines;
 pub mod tasks;
 
 pub use grid::HEADER_PATH_SEPARATOR;

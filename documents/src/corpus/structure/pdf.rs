@@ -18,7 +18,7 @@ use crate::corpus::ocr::{
     long_side_for_page, OcrPage, OcrTools, OcrWord, MAX_OCR_PAGES, OCR_MISSING, OCR_PAGE_TIME,
 };
 use crate::corpus::pdf_bounds::check_pdf;
-use crate::corpus::rulings::Rulings;
+use tally_page_image::rulings::Rulings;
 
 /// The most pages a PDF may have (the longest reports people keep run to a few hundred).
 pub(crate) const MAX_PDF_PAGES: u32 = 2_000;

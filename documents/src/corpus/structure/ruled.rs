@@ -6,8 +6,8 @@
 
 use crate::corpus::budget::ReadRefused;
 use crate::corpus::ocr::OcrWord;
-use crate::corpus::rule_grid::{Grid, GridCell};
-use crate::corpus::rulings::Rulings;
+use tally_page_image::rule_grid::{Grid, GridCell};
+use tally_page_image::rulings::Rulings;
 
 use super::grid::SpanGrid;
 
@@ -151,7 +151,7 @@ fn reading_order(mut words: Vec<&OcrWord>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::rule_grid::tests::rulings;
+    use tally_page_image::rule_grid::grid_drawn as rulings;
 
     fn word(text: &str, left: u32, top: u32) -> OcrWord {
         OcrWord {

@@ -17,7 +17,7 @@ use crate::corpus::ocr::{
     checked_image_size, image_pages, scratch_folder, OcrPage, OcrTools, OcrWord, OCR_MISSING,
     OCR_PAGE_TIME, UNSURE_CONFIDENCE,
 };
-use crate::corpus::rulings::Rulings;
+use tally_page_image::rulings::Rulings;
 
 /// What a block read by OCR says of itself in its place.
 pub const READ_BY_OCR: &str = "read by OCR";
@@ -39,6 +39,9 @@ const PITCH_BREAK: f32 = 1.3;
 const PITCH_BLANK: f32 = 2.0;
 /// What OCR reads a list's bullet as, besides "•".
 const BULLET_MISREADS: [&str; 7] = ["¢", "«", "°", "©", "®", "»", "e"];
+/// A word of no letter or digit smaller every way than this share of the text's height is a
+/// speck of the page.
+const SPECK_OF_HEIGHT: f32 = 0.25;
 /// A word of no letter or digit below this confidence is a mark of the page (a rule, a speck).
 const MARK_CONFIDENCE: f32 = 60.0;
 
@@ -256,15 +259,25 @@ fn pitch_breaks(rows: &[Line]) -> Vec<bool> {
 /// The page's words less its marks (a ruling read as a word, a speck), each with a ruling OCR
 /// took into its edge cut off and a date's dropped spaces put back.
 fn cleaned(words: &[OcrWord]) -> Vec<OcrWord> {
+    let text_height = median(
+        words
+            .iter()
+            .filter(|w| w.text.chars().any(char::is_alphanumeric))
+            .map(|w| w.height as f32)
+            .collect(),
+    );
     let mut kept = Vec::with_capacity(words.len());
     for word in words {
         let mark = !word.text.chars().any(char::is_alphanumeric);
-        // A table's ruling read as a word ("|", "[", "_"), or a speck.
+        // A table's ruling read as a word ("|", "[", "_"), or a speck: a mark read with
+        // little confidence, or one smaller every way than a quarter of a letter's height (a
+        // speck read as "-" before a line made it a list's item).
         let ruling = word
             .text
             .chars()
             .all(|c| matches!(c, '|' | '[' | ']' | '_' | '¦' | '!'));
-        if mark && (ruling || word.confidence < MARK_CONFIDENCE) {
+        let speck = (word.width.max(word.height) as f32) < SPECK_OF_HEIGHT * text_height;
+        if mark && (ruling || speck || word.confidence < MARK_CONFIDENCE) {
             continue;
         }
         let mut word = word.clone();

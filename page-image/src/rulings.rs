@@ -8,7 +8,7 @@
 use image::GrayImage;
 
 /// A pixel darker than this is ink.
-pub(crate) const DARK: u8 = 170;
+pub const DARK: u8 = 170;
 /// How far round a ruling's pixels its fringe is whitened.
 const FRINGE: usize = 2;
 /// Pieces of ink this many pixels apart across a rule's direction (or fewer) are one rule: a
@@ -136,20 +136,20 @@ fn runs(len: usize, longest: usize, dark: impl Fn(usize) -> bool) -> Vec<(usize,
 
 /// Items joined two at a time into sets (union–find): the pieces of one rule, the rules of
 /// one grid.
-pub(crate) struct Joined {
+pub struct Joined {
     parent: Vec<usize>,
 }
 
 impl Joined {
     /// `items` sets of one item each.
-    pub(crate) fn new(items: usize) -> Joined {
+    pub fn new(items: usize) -> Joined {
         Joined {
             parent: (0..items).collect(),
         }
     }
 
     /// The item that names the set `item` is in.
-    pub(crate) fn root(&mut self, mut item: usize) -> usize {
+    pub fn root(&mut self, mut item: usize) -> usize {
         while self.parent[item] != item {
             self.parent[item] = self.parent[self.parent[item]];
             item = self.parent[item];
@@ -158,7 +158,7 @@ impl Joined {
     }
 
     /// Joins the sets of `a` and `b`.
-    pub(crate) fn join(&mut self, a: usize, b: usize) {
+    pub fn join(&mut self, a: usize, b: usize) {
         let (ra, rb) = (self.root(a), self.root(b));
         self.parent[ra] = rb;
     }

@@ -1,9 +1,9 @@
-//! The grid a ruled table's rules draw on a page image ([`super::rulings`]): its row lines and
+//! The grid a ruled table's rules draw on a page image ([`crate::rulings`]): its row lines and
 //! column lines, and its cells — a cell merged across where no column line is drawn through
 //! its row, merged down where no row line is drawn under it. Geometry only: OCR asks it where a
 //! blank cell is to read it again, and `structure::ruled` which cell a word stands in.
 
-use super::rulings::{Joined, Ruling, Rulings};
+use crate::rulings::{Joined, Ruling, Rulings};
 
 /// A rule's end may fall this many pixels short of the line it meets (a scan's blur, a corner
 /// drawn open), and still meet it.
@@ -257,43 +257,49 @@ fn lines(rules: &[&Ruling], along: f32) -> Vec<GridLine> {
     lines
 }
 
-#[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
+/// The rules of a grid drawn straight (what a test or a generator draws), with rows at `ys` and columns at `xs`, every line drawn whole, except the column
+/// lines in `broken` (drawn from the second row line down: a header cell merged across)
+/// and the row lines in `open` (drawn from the second column line right: a first column's
+/// cell merged down).
+pub fn grid_drawn(ys: &[f32], xs: &[f32], broken: &[usize], open: &[usize]) -> Rulings {
+    let (Some(&first_x), Some(&last_x), Some(&first_y), Some(&last_y)) =
+        (xs.first(), xs.last(), ys.first(), ys.last())
+    else {
+        return Rulings::default();
+    };
+    let (left, right) = (first_x as u32, last_x as u32);
+    let (top, bottom) = (first_y as u32, last_y as u32);
+    let across = ys
+        .iter()
+        .enumerate()
+        .map(|(n, &y)| {
+            let from = if open.contains(&n) {
+                xs.get(1).map_or(left, |x| *x as u32)
+            } else {
+                left
+            };
+            Ruling::straight(y, from, right)
+        })
+        .collect();
+    let down = xs
+        .iter()
+        .enumerate()
+        .map(|(n, &x)| {
+            let from = if broken.contains(&n) {
+                ys.get(1).map_or(top, |y| *y as u32)
+            } else {
+                top
+            };
+            Ruling::straight(x, from, bottom)
+        })
+        .collect();
+    Rulings { across, down }
+}
 
-    /// A grid with rows at `ys` and columns at `xs`, every line drawn whole, except the column
-    /// lines in `broken` (drawn from the second row line down: a header cell merged across)
-    /// and the row lines in `open` (drawn from the second column line right: a first column's
-    /// cell merged down).
-    pub(crate) fn rulings(ys: &[f32], xs: &[f32], broken: &[usize], open: &[usize]) -> Rulings {
-        let (left, right) = (xs[0] as u32, *xs.last().unwrap() as u32);
-        let (top, bottom) = (ys[0] as u32, *ys.last().unwrap() as u32);
-        let across = ys
-            .iter()
-            .enumerate()
-            .map(|(n, &y)| {
-                let from = if open.contains(&n) {
-                    xs[1] as u32
-                } else {
-                    left
-                };
-                Ruling::straight(y, from, right)
-            })
-            .collect();
-        let down = xs
-            .iter()
-            .enumerate()
-            .map(|(n, &x)| {
-                let from = if broken.contains(&n) {
-                    ys[1] as u32
-                } else {
-                    top
-                };
-                Ruling::straight(x, from, bottom)
-            })
-            .collect();
-        Rulings { across, down }
-    }
+#[cfg(test)]
+mod tests {
+    use super::grid_drawn as rulings;
+    use super::*;
 
     #[test]
     fn cells_merge_where_no_line_is_drawn() {
