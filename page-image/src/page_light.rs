@@ -12,16 +12,20 @@ const BLOCK: u32 = 24;
 /// letter holds no paper).
 const REACH: i64 = 2;
 /// Below this brightness a block's neighbourhood is not paper but what the paper lies on (a
-/// table, a scanner's lid): kept as it is, and the words on it are not lightened away.
-const DARKEST_PAPER: u8 = 40;
+/// black table, a scanner's lid): it is made white, not brightened into specks of ink.
+const DARKEST_PAPER: f32 = 40.0;
 /// The share of a block's pixels darker than its paper's brightness (the rest is paper's
 /// noise above it).
 const PAPER_SHARE: f32 = 0.7;
-/// A page whose paper is everywhere at least this share of its brightest paper is read as it
-/// is ([`is_uneven`]): evened, a scan's or a photo's page read the same words but Tesseract split its columns
-/// and lists differently (the scans' tuning part: unruled cells 40.1 → 24.6% at 300 dpi,
-/// lists 41.3 → 30.7% photographed). A slip on a table is far darker round it.
+/// A page is uneven ([`is_uneven`]) where the paper round its edge is darker than this share of
+/// its brightest paper along at least [`DARK_EDGE`] of the edge: a slip on a table is far darker
+/// all round it. Other pages are read as they are: evened, a scan's or a photo's page read the
+/// same words but Tesseract split its columns and lists differently (the scans' tuning part:
+/// unruled cells 40.1 → 24.6% at 300 dpi, lists 41.3 → 30.7% photographed), and a dark logo or
+/// shaded band inside a page does not make it uneven.
 const UNEVEN_BELOW: f32 = 0.6;
+/// The share of the blocks round a page's edge that must be dark for it to be uneven.
+const DARK_EDGE: f32 = 0.25;
 /// Paper this bright against the paper round it, and brighter, reads white: its noise is not
 /// taken for specks of ink.
 const WHITE_FROM: f32 = 0.9;
@@ -35,8 +39,17 @@ pub fn is_uneven(page: &GrayImage) -> bool {
     }
     let paper = paper_brightness(page);
     let brightest = paper.values.iter().copied().fold(0.0, f32::max);
-    let darkest = paper.values.iter().copied().fold(f32::MAX, f32::min);
-    darkest < UNEVEN_BELOW * brightest
+    let (columns, rows) = (paper.columns, paper.rows);
+    let edge: Vec<f32> = (0..rows)
+        .flat_map(|y| (0..columns).map(move |x| (x, y)))
+        .filter(|&(x, y)| x == 0 || y == 0 || x + 1 == columns || y + 1 == rows)
+        .map(|(x, y)| paper.values[(y * columns + x) as usize])
+        .collect();
+    let dark = edge
+        .iter()
+        .filter(|&&light| light < UNEVEN_BELOW * brightest)
+        .count();
+    dark as f32 >= DARK_EDGE * edge.len() as f32
 }
 
 /// `page` with its light evened out: every pixel over the brightest paper near it, paper
@@ -48,7 +61,10 @@ pub fn even_light(page: &GrayImage) -> GrayImage {
     }
     let paper = paper_brightness(page);
     GrayImage::from_fn(width, height, |x, y| {
-        let light = paper.at(x as f32, y as f32).max(f32::from(DARKEST_PAPER));
+        let light = paper.at(x as f32, y as f32);
+        if light < DARKEST_PAPER {
+            return Luma([255]);
+        }
         let value = f32::from(page.get_pixel(x, y).0[0]) * 255.0 / (light * WHITE_FROM);
         Luma([value.round().min(255.0) as u8])
     })
@@ -161,6 +177,27 @@ mod tests {
         assert!(is_uneven(&slip_on_a_table()));
         let falling = GrayImage::from_fn(300, 200, |x, _| Luma([250 - (x / 6) as u8]));
         assert!(!is_uneven(&falling));
+    }
+
+    #[test]
+    fn a_dark_logo_inside_a_page_does_not_make_it_uneven_and_a_black_surround_turns_white() {
+        let logo = GrayImage::from_fn(480, 480, |x, y| {
+            Luma([if (200..300).contains(&x) && (200..300).contains(&y) {
+                30
+            } else {
+                250
+            }])
+        });
+        assert!(!is_uneven(&logo));
+        let on_black = GrayImage::from_fn(300, 300, |x, y| {
+            Luma([if (100..200).contains(&x) && (100..200).contains(&y) {
+                220
+            } else {
+                10
+            }])
+        });
+        assert!(is_uneven(&on_black));
+        assert_eq!(even_light(&on_black).get_pixel(5, 5).0[0], 255);
     }
 
     #[test]

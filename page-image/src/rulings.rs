@@ -136,20 +136,20 @@ fn runs(len: usize, longest: usize, dark: impl Fn(usize) -> bool) -> Vec<(usize,
 
 /// Items joined two at a time into sets (union–find): the pieces of one rule, the rules of
 /// one grid.
-pub struct Joined {
+pub(crate) struct Joined {
     parent: Vec<usize>,
 }
 
 impl Joined {
     /// `items` sets of one item each.
-    pub fn new(items: usize) -> Joined {
+    pub(crate) fn new(items: usize) -> Joined {
         Joined {
             parent: (0..items).collect(),
         }
     }
 
     /// The item that names the set `item` is in.
-    pub fn root(&mut self, mut item: usize) -> usize {
+    pub(crate) fn root(&mut self, mut item: usize) -> usize {
         while self.parent[item] != item {
             self.parent[item] = self.parent[self.parent[item]];
             item = self.parent[item];
@@ -158,7 +158,7 @@ impl Joined {
     }
 
     /// Joins the sets of `a` and `b`.
-    pub fn join(&mut self, a: usize, b: usize) {
+    pub(crate) fn join(&mut self, a: usize, b: usize) {
         let (ra, rb) = (self.root(a), self.root(b));
         self.parent[ra] = rb;
     }

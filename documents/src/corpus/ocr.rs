@@ -39,16 +39,17 @@ const OCR_MEMORY_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 /// `tally eval reading --scans` (the share of digits wrong among words below it).
 pub const UNSURE_CONFIDENCE: f32 = 80.0;
 
-/// The longest the cells of one page may take to read again (a third of a page's time: they
-/// add to the page, whose own reading has its time).
+/// The longest one page's blank cells, or its lines of unread ink, may take to read again (a
+/// third of a page's time each: they add to the page, whose own reading has its time).
 const CELLS_TIME: Duration = Duration::from_secs(10);
 /// A word read again from ink outside any cell (a dropped price column) is kept from this
 /// confidence, in percent: such ink may be a picture's or a stamp's.
 const UNREAD_INK_CONFIDENCE: f32 = 50.0;
-/// White round a cell cut out for OCR, in pixels.
+/// White round a cell or a line cut out for OCR, in pixels.
 const CELL_MARGIN: u32 = 10;
-/// The block numbers of words read from cells cut out start here, so that no such word joins
-/// a line of the page (a page's blocks are far fewer: Tesseract numbers them from 1).
+/// The block numbers of words read from cells and lines cut out start here, so that Tesseract's
+/// numbering never puts such a word in a line of the page (a page's blocks are far fewer:
+/// Tesseract numbers them from 1); the layout still joins it to the row it stands in.
 const CELL_BLOCKS: u32 = 100_000;
 
 /// One word as Tesseract read it, with its box in pixels of its page and its confidence (0–100).
@@ -179,7 +180,8 @@ impl OcrTools {
     /// One page's words: Tesseract over the page in `image`, then, when the page's rules were
     /// taken out (`clean`: the page without them, and the rules), again over each ruled cell
     /// that holds ink but got no word — Tesseract's page segmentation drops a short number
-    /// standing alone in a cell.
+    /// standing alone in a cell — and over each line of ink outside the tables no word covers
+    /// (a receipt's price column).
     fn page_words(
         &self,
         image: &Path,
@@ -198,16 +200,21 @@ impl OcrTools {
             });
         };
         let (again, cells) = areas_to_read_again(&page, &rulings, &words);
-        if !again.is_empty() {
-            let dir = image.parent().unwrap_or(Path::new("."));
-            // What is read again adds to what the page gave: a run of it that fails or runs
-            // out of time keeps the page's own words, and only a reading nobody waits for any
-            // more stops.
-            match self.cells_words(&page, &again, dir, budget) {
+        let (blank_cells, unread) = again.split_at(cells);
+        let dir = image.parent().unwrap_or(Path::new("."));
+        // What is read again adds to what the page gave: a run of it that fails or runs out of
+        // time keeps the page's own words, and only a reading nobody waits for any more stops.
+        // The cells and the lines are read in runs of their own, so that a line of a picture
+        // that takes the time does not lose the cells' numbers.
+        for (boxes, first, in_cells) in [(blank_cells, 0, true), (unread, cells, false)] {
+            if boxes.is_empty() {
+                continue;
+            }
+            match self.lines_words(&page, boxes, first as u32, dir, budget) {
                 Ok(more) => words.extend(more.into_iter().filter(|word| {
                     // Ink outside any cell may be a picture's or a stamp's: only words read
                     // from it with some confidence are kept.
-                    word.line.0 < CELL_BLOCKS + cells as u32
+                    in_cells
                         || (word.confidence >= UNREAD_INK_CONFIDENCE
                             && word.text.chars().any(char::is_alphanumeric))
                 })),
@@ -218,12 +225,15 @@ impl OcrTools {
         Ok(OcrPage { words, rulings })
     }
 
-    /// The words of the cells `boxes` of `page`, each cell cut out and read as one line of
-    /// text, all in one run of Tesseract (a list of images), their boxes put back in the page.
-    fn cells_words(
+    /// The words of the areas `boxes` of `page` (blank ruled cells, or lines of ink no word
+    /// covered), each cut out and read as one line of text, all in one run of Tesseract (a list
+    /// of images), their boxes put back in the page; each area's words a line of their own,
+    /// numbered from `first`.
+    fn lines_words(
         &self,
         page: &GrayImage,
         boxes: &[PixelBox],
+        first: u32,
         dir: &Path,
         budget: &ReadBudget,
     ) -> Result<Vec<OcrWord>, ReadRefused> {
@@ -246,15 +256,15 @@ impl OcrTools {
                 height + 2 * CELL_MARGIN,
                 image::Luma([255]),
             );
+            // Its light evened out before the margin is added: a faded receipt's price, alone
+            // on its line, is read with its paper white.
+            let area = image::imageops::crop_imm(page, left, top, width, height).to_image();
             image::imageops::overlay(
                 &mut crop,
-                &*image::imageops::crop_imm(page, left, top, width, height),
+                &even_light(&area),
                 i64::from(CELL_MARGIN),
                 i64::from(CELL_MARGIN),
             );
-            // Its light evened out: a faded receipt's price, alone on its line, is read with
-            // its paper white.
-            let crop = even_light(&crop);
             let path = dir.join(format!("cell-{n}.pgm"));
             crop.save_with_format(&path, image::ImageFormat::Pnm)
                 .map_err(|e| unwritable(&e))?;
@@ -270,7 +280,12 @@ impl OcrTools {
             .arg("stdout")
             .args(["-l", "eng", "--psm", "7", "tsv"])
             .env("OMP_THREAD_LIMIT", "1");
-        let tsv = run_bounded(command, CELLS_TIME, budget, "recognizing a table's cells");
+        let tsv = run_bounded(
+            command,
+            CELLS_TIME,
+            budget,
+            "recognizing a page's lines read again",
+        );
         for n in 0..boxes.len() {
             let _ = std::fs::remove_file(dir.join(format!("cell-{n}.pgm")));
         }
@@ -287,7 +302,7 @@ impl OcrTools {
                 word.left = (word.left + left).saturating_sub(CELL_MARGIN);
                 word.top = (word.top + top).saturating_sub(CELL_MARGIN);
                 // A line of its own, apart from the page's.
-                word.line = (CELL_BLOCKS + n as u32, 0, 0);
+                word.line = (CELL_BLOCKS + first + n as u32, 0, 0);
                 words.push(word);
             }
         }
@@ -422,8 +437,8 @@ fn too_many_pixels(width: u64, height: u64) -> ReadRefused {
     ))
 }
 
-/// Writes the grey image in `from` to `to` (a PGM) with its light evened out ([`even_light`])
-/// and its table rulings whitened, and gives it and the rulings ([`whiten_rulings`]).
+/// Writes the grey image in `from` to `to` (a PGM) as OCR reads it ([`cleaned_page`]: its
+/// table rulings whitened, its light evened out when uneven), and gives it and the rulings.
 fn without_rulings(from: &Path, to: &Path) -> Result<(GrayImage, Rulings), image::ImageError> {
     let page = image::ImageReader::open(from)?
         .with_guessed_format()?

@@ -136,13 +136,12 @@ fn units_of(passage: &Passage) -> Vec<Vec<String>> {
     }
 }
 
-/// A text's words, lower-cased, with the marks around them dropped and a price's pound sign
-/// kept apart ("£2.10" → "2.10").
+/// A text's words, lower-cased, with the marks around them dropped (a price's pound sign with
+/// them: "£2.10" → "2.10").
 fn tokens(text: &str) -> Vec<String> {
     text.split(|c: char| c.is_whitespace() || matches!(c, '—' | ';' | '|'))
         .map(|w| {
             w.trim_matches(|c: char| !c.is_alphanumeric())
-                .trim_start_matches('£')
                 .to_lowercase()
         })
         .filter(|w| !w.is_empty())

@@ -521,17 +521,6 @@ pub(super) fn push_grid(
     push_rows(builder, shaped.header.into(), shaped.rows)
 }
 
-/// The most cells a data row of `body` has.
-fn body_width(body: &[BodyRow]) -> usize {
-    body.iter()
-        .map(|row| match row {
-            BodyRow::Data(cells) | BodyRow::Total(cells) => cells.len(),
-            BodyRow::Note(_) => 0,
-        })
-        .max()
-        .unwrap_or(0)
-}
-
 /// A table's rows under its `header` (one copy, shared by the rows), within the table bounds and
 /// the builder's budget.
 fn push_rows(
@@ -539,8 +528,8 @@ fn push_rows(
     header: Arc<[String]>,
     body: Vec<BodyRow>,
 ) -> Result<(), ReadRefused> {
-    // Two columns with no header are `Label  value` lines (a receipt's items, a spec sheet).
-    let body = if header.is_empty() && body_width(&body) == 2 {
+    // Two columns with no header read by OCR, most values prices, are a receipt's lines.
+    let body = if builder.read_by_ocr && header.is_empty() {
         slip_rows(body)
     } else {
         body
