@@ -70,6 +70,20 @@ pub fn even_light(page: &GrayImage) -> GrayImage {
     })
 }
 
+/// The brightness below which [`PAPER_SHARE`] of a block's pixels lie, from its histogram.
+fn share_point(histogram: &[u32; 256]) -> f32 {
+    let pixels: u32 = histogram.iter().sum();
+    let below = (pixels as f32 * PAPER_SHARE) as u32;
+    let mut seen = 0;
+    for (value, n) in histogram.iter().enumerate() {
+        seen += n;
+        if seen > below {
+            return value as f32;
+        }
+    }
+    255.0
+}
+
 /// The paper's brightness per block, read between blocks' centres.
 struct Paper {
     columns: u32,
@@ -99,25 +113,20 @@ fn paper_brightness(page: &GrayImage) -> Paper {
     let (width, height) = page.dimensions();
     let columns = width.div_ceil(BLOCK);
     let rows = height.div_ceil(BLOCK);
-    let mut histograms = vec![[0u32; 256]; (columns * rows) as usize];
-    for (x, y, pixel) in page.enumerate_pixels() {
-        histograms[((y / BLOCK) * columns + x / BLOCK) as usize][usize::from(pixel.0[0])] += 1;
-    }
-    let brightest: Vec<f32> = histograms
-        .iter()
-        .map(|histogram| {
-            let pixels: u32 = histogram.iter().sum();
-            let below = (pixels as f32 * PAPER_SHARE) as u32;
-            let mut seen = 0;
-            for (value, n) in histogram.iter().enumerate() {
-                seen += n;
-                if seen > below {
-                    return value as f32;
-                }
+    // One row of blocks' histograms at a time: a 50-megapixel page's every block at once
+    // would take 90 MB.
+    let mut brightest: Vec<f32> = Vec::with_capacity((columns * rows) as usize);
+    let mut histograms = vec![[0u32; 256]; columns as usize];
+    for block_row in 0..rows {
+        histograms.iter_mut().for_each(|h| *h = [0; 256]);
+        for y in block_row * BLOCK..((block_row + 1) * BLOCK).min(height) {
+            for x in 0..width {
+                let value = usize::from(page.get_pixel(x, y).0[0]);
+                histograms[(x / BLOCK) as usize][value] += 1;
             }
-            255.0
-        })
-        .collect();
+        }
+        brightest.extend(histograms.iter().map(share_point));
+    }
     let mut values = vec![0f32; brightest.len()];
     for by in 0..rows as i64 {
         for bx in 0..columns as i64 {
