@@ -237,10 +237,7 @@ pub fn write_receipt_scans(
     let work = tempfile::tempdir()?;
     let mut written = 0;
     for file in files {
-        let name = file
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .ok_or_else(|| DocgenError::NoFileName(file.clone()))?;
+        let name = crate::scan::stem_of(file)?;
         let pdf = print_slip(&std::fs::read_to_string(file)?, work.path())?;
         for (n, condition) in conditions.iter().enumerate() {
             let pages = crate::scan::pixels(&pdf, condition.dpi(), work.path())?;

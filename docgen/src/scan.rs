@@ -68,10 +68,7 @@ pub fn write_scans(
     let work = tempfile::tempdir()?;
     let mut written = 0;
     for file in files {
-        let name = file
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .ok_or_else(|| DocgenError::NoFileName(file.clone()))?;
+        let name = stem_of(file)?;
         let pdf = if file.extension().is_some_and(|e| e == "pdf") {
             file.clone()
         } else {
@@ -88,6 +85,13 @@ pub fn write_scans(
         }
     }
     Ok(written)
+}
+
+/// The name a file is written under spoilt: its own name without its extension.
+pub(crate) fn stem_of(file: &Path) -> Result<String, DocgenError> {
+    file.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .ok_or_else(|| DocgenError::NoFileName(file.to_path_buf()))
 }
 
 /// Writes the spoilt pages of the file `name` to `out/CONDITION/`: a photo of one page as the

@@ -199,7 +199,8 @@ impl OcrTools {
                 rulings: Rulings::default(),
             });
         };
-        let (again, cells) = areas_to_read_again(&page, &rulings, &words);
+        let (again, cells) =
+            areas_to_read_again(&page, &rulings, &word_boxes(&words), text_height(&words));
         let (blank_cells, unread) = again.split_at(cells);
         let dir = image.parent().unwrap_or(Path::new("."));
         // What is read again adds to what the page gave: a run of it that fails or runs out of
@@ -460,6 +461,30 @@ fn cleaned_page(page: GrayImage) -> (GrayImage, Rulings) {
     } else {
         (clean, rulings)
     }
+}
+
+/// The boxes of `words`.
+fn word_boxes(words: &[OcrWord]) -> Vec<PixelBox> {
+    words
+        .iter()
+        .map(|w| PixelBox {
+            left: w.left as f32,
+            top: w.top as f32,
+            right: (w.left + w.width) as f32,
+            bottom: (w.top + w.height) as f32,
+        })
+        .collect()
+}
+
+/// The median height of the words with a letter or a digit, in pixels (0 with none).
+fn text_height(words: &[OcrWord]) -> f32 {
+    let mut heights: Vec<u32> = words
+        .iter()
+        .filter(|w| w.text.chars().any(char::is_alphanumeric))
+        .map(|w| w.height)
+        .collect();
+    heights.sort_unstable();
+    heights.get(heights.len() / 2).map_or(0.0, |h| *h as f32)
 }
 
 /// How many pages the image file in `path` holds (a TIFF's frames, each size-checked).

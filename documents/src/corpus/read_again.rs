@@ -4,11 +4,9 @@
 //! word covers (a receipt's price column far right of its items' names).
 
 use image::GrayImage;
-use tally_page_image::rule_grid::PixelBox;
+use tally_page_image::rule_grid::{Grid, PixelBox};
 use tally_page_image::rulings::{Rulings, DARK};
 use tally_page_image::unread_ink::unread_lines;
-
-use super::ocr::OcrWord;
 
 /// A ruled cell's box is read this many pixels inside its lines (their whitened fringe, a
 /// turn of the page).
@@ -20,38 +18,40 @@ const CELL_INK: usize = 40;
 /// the page's time).
 const MOST_CELLS_READ_AGAIN: usize = 200;
 
-/// The boxes of `page` to read again, given the `words` OCR read and the page's `rulings`: the
-/// blank cells with ink first, then the lines of ink outside the tables; and how many of them
-/// are cells.
+/// The boxes of `page` to read again, given the boxes of the `words` OCR read, their usual
+/// height and the page's `rulings`: the blank cells with ink first, then the lines of ink
+/// outside the tables; and how many of them are cells.
 pub(super) fn areas_to_read_again(
     page: &GrayImage,
     rulings: &Rulings,
-    words: &[OcrWord],
+    words: &[PixelBox],
+    text_height: f32,
 ) -> (Vec<PixelBox>, usize) {
-    let mut again = blank_cells_with_ink(page, rulings, words);
+    let grids = rulings.grids();
+    let mut again = blank_cells_with_ink(page, &grids, words);
     let cells = again.len();
     // Ink inside a ruled table is the cells' to read again; only ink outside every table is
     // read again as lines (read twice, a cell's number was written twice).
-    let mut covered = word_boxes(words);
-    for grid in rulings.grids() {
+    let mut covered = words.to_vec();
+    for grid in &grids {
         covered.extend(grid.cells().iter().map(|cell| grid.cell_box(cell)));
     }
-    again.extend(unread_lines(page, &covered, text_height(words)));
+    again.extend(unread_lines(page, &covered, text_height));
     (again, cells)
 }
 
 /// The cells of the page's ruled tables that got no word from OCR but hold ink: at least
 /// [`CELL_INK`] dark pixels inside the cell, away from its lines (a speck is a few).
-fn blank_cells_with_ink(page: &GrayImage, rulings: &Rulings, words: &[OcrWord]) -> Vec<PixelBox> {
+fn blank_cells_with_ink(page: &GrayImage, grids: &[Grid], words: &[PixelBox]) -> Vec<PixelBox> {
     let mut blank = Vec::new();
     let page_pixels = u64::from(page.width()) * u64::from(page.height());
     let mut looked: u64 = 0;
-    for grid in rulings.grids() {
+    for grid in grids {
         let (rows, columns) = grid.size();
         let mut has_word = vec![vec![false; columns]; rows];
         for word in words {
-            let x = word.left as f32 + word.width as f32 / 2.0;
-            let y = word.top as f32 + word.height as f32 / 2.0;
+            let x = (word.left + word.right) / 2.0;
+            let y = (word.top + word.bottom) / 2.0;
             if let Some((r, c)) = grid.unit_of(x, y) {
                 has_word[r][c] = true;
             }
@@ -78,30 +78,6 @@ fn blank_cells_with_ink(page: &GrayImage, rulings: &Rulings, words: &[OcrWord]) 
         }
     }
     blank
-}
-
-/// The boxes of `words`.
-fn word_boxes(words: &[OcrWord]) -> Vec<PixelBox> {
-    words
-        .iter()
-        .map(|w| PixelBox {
-            left: w.left as f32,
-            top: w.top as f32,
-            right: (w.left + w.width) as f32,
-            bottom: (w.top + w.height) as f32,
-        })
-        .collect()
-}
-
-/// The median height of the words with a letter or a digit, in pixels (0 with none).
-fn text_height(words: &[OcrWord]) -> f32 {
-    let mut heights: Vec<u32> = words
-        .iter()
-        .filter(|w| w.text.chars().any(char::is_alphanumeric))
-        .map(|w| w.height)
-        .collect();
-    heights.sort_unstable();
-    heights.get(heights.len() / 2).map_or(0.0, |h| *h as f32)
 }
 
 /// How many pixels `area` covers (none when it is turned inside out).
