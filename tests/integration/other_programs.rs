@@ -169,4 +169,10 @@ fn a_receipt_photo_is_read_price_by_item_and_answers_its_count_and_total() {
     let total = tally.value("what is the total", "deli");
     assert_eq!(total["value"], 26.8, "{total}");
     assert_eq!(total["unit_id"], "gbp", "{total}");
+    // An item's price: the number of its `Label: value` line, described by its label.
+    let juice = tally.value("what did the apple juice cost", "deli");
+    assert_eq!(juice["value"], 3.1, "{juice}");
+    assert_eq!(juice["unit_id"], "gbp", "{juice}");
+    let crackers = tally.value("how much were the rye crackers", "deli");
+    assert_eq!(crackers["value"], 1.85, "{crackers}");
 }

@@ -39,6 +39,30 @@ pub fn concept_words(text: &str, quantity: &Quantity) -> Vec<String> {
     words
 }
 
+/// The words of the label a `Label: value` line gives `quantity` ("Apple juice 750ml: £3.10"
+/// → apple, juice, ml), nearest last as read; none when the quantity does not follow a label's
+/// colon. A receipt's item, an infobox's field and a spec sheet's line say what their number
+/// is only there: the colon ends the clause [`concept_words`] reads.
+pub fn label_words(text: &str, quantity: &Quantity) -> Vec<String> {
+    let before = text
+        .get(..quantity.span.start)
+        .unwrap_or_default()
+        .trim_end();
+    let Some(label) = before.strip_suffix(':') else {
+        return Vec::new();
+    };
+    let is_end = |c: char| matches!(c, '.' | ';' | ':' | '!' | '?' | '|');
+    let mut words = nearest_words(
+        label
+            .rsplit(is_end)
+            .next()
+            .unwrap_or_default()
+            .rsplit(not_in_word),
+    );
+    words.reverse();
+    words
+}
+
 fn not_in_word(c: char) -> bool {
     !(c.is_alphabetic() || c == '\'' || c == '-')
 }
@@ -68,6 +92,24 @@ mod tests {
             .iter()
             .map(|q| concept_words(text, q))
             .collect()
+    }
+
+    #[test]
+    fn a_label_before_a_colon_says_what_its_number_is() {
+        let labels = |text: &str| -> Vec<Vec<String>> {
+            extract(text).iter().map(|q| label_words(text, q)).collect()
+        };
+        assert_eq!(
+            labels("Rye crackers: £1.85"),
+            vec![vec!["rye".to_string(), "crackers".to_string()]]
+        );
+        assert_eq!(
+            labels("Junior, Annual fee: £95")[0],
+            ["junior", "annual", "fee"]
+        );
+        // Only the label's own line, and only before a colon.
+        assert_eq!(labels("Paid in full. Card: £26.80")[0], ["card"]);
+        assert!(labels("The fee is £95 a year")[0].is_empty());
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use std::collections::HashSet;
 
-use crate::quantity::concept::concept_words;
+use crate::quantity::concept::{concept_words, label_words};
 use crate::quantity::{NumberKind, Quantity};
 
 pub use tally_types::value::Description;
@@ -78,7 +78,11 @@ pub fn describe(text: &str, quantity: &Quantity, entity: Option<&str>) -> Descri
     let unit = quantity.unit.as_ref();
     Description {
         entity: entity.map(str::to_string),
-        concept: concept_words(text, quantity),
+        // A `Label: value` line's number has no words in its own clause: its label's.
+        concept: match concept_words(text, quantity) {
+            words if words.is_empty() => label_words(text, quantity),
+            words => words,
+        },
         year: clause_year(text, quantity),
         unit: unit.map(|u| u.name.clone()),
         unit_written: unit
