@@ -164,12 +164,21 @@ fn score_table(
         .map(|h| flat(&h.lines().collect::<Vec<_>>().join(HEADER_PATH_SEPARATOR)))
         .collect();
     let read_headers: Vec<String> = table.header.iter().map(|h| flat(h)).collect();
-    // Each truth column's column read: the one under the same header, else the one at its
+    // Each truth column's column read: the one under the same header (the k-th of a header
+    // that repeats, "Votes" after each candidate, the k-th read under it), else the one at its
     // place (the data set leaves out a column of pictures, which a reader keeps).
     let columns: Vec<usize> = expected
         .iter()
         .enumerate()
-        .map(|(n, e)| read_headers.iter().position(|r| r == e).unwrap_or(n))
+        .map(|(n, e)| {
+            let k = expected[..n].iter().filter(|x| *x == e).count();
+            read_headers
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| *r == e)
+                .nth(k)
+                .map_or(n, |(at, _)| at)
+        })
         .collect();
     for (n, expected) in expected.iter().enumerate() {
         let read = read_headers.get(columns[n]).cloned().unwrap_or_default();
@@ -272,5 +281,29 @@ pub fn print(part: Part, report: &WebTablesReport) {
     );
     for (name, why) in &report.refused {
         println!("  refused {name}: {why}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_repeated_header_is_matched_to_its_own_column_in_order() {
+        // An election table: "Votes" after each candidate. Each truth column is the read
+        // column under the same header in the same order, not the first "Votes".
+        let row = |cells: &[&str]| cells.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        let truth = Truth {
+            header: row(&["County", "Feinstein", "Votes", "Seymour", "Votes"]),
+            rows: vec![row(&["Marin", "71.26%", "92,205", "24.61%", "31,846"])],
+        };
+        let read = ReadTable {
+            header: truth.header.clone(),
+            rows: vec![(truth.rows[0].clone(), true)],
+        };
+        let mut report = WebTablesReport::default();
+        score_table("t", &truth, Some(&read), &mut report, false);
+        assert_eq!(report.cells.right, 5, "{:?}", report.cells);
+        assert_eq!(report.header_paths.right, 5);
     }
 }

@@ -34,7 +34,18 @@ pub(super) struct Shaped {
 
 /// Reads a table's rows (spans already written out) into a [`Shaped`] table. `header_rows`:
 /// how many of the first rows the file marks as header (0 when it does not say).
-pub(super) fn shape(mut rows: Vec<Vec<String>>, mut header_rows: usize) -> Shaped {
+pub(super) fn shape(rows: Vec<Vec<String>>, header_rows: usize) -> Shaped {
+    shape_with(rows, header_rows, false)
+}
+
+/// [`shape`] for rows whose spans the file wrote ([`SpanGrid`]): a header cell spanning two
+/// header rows is then in both, so a blank first cell under a named one is a body row's own
+/// blank (a picture's cell), not the rest of a header spanning down.
+pub(super) fn shape_spanned(rows: Vec<Vec<String>>, header_rows: usize) -> Shaped {
+    shape_with(rows, header_rows, true)
+}
+
+fn shape_with(mut rows: Vec<Vec<String>>, mut header_rows: usize, spans_written: bool) -> Shaped {
     rows.retain(|r| r.iter().any(|c| !c.trim().is_empty()));
     let width = rows.iter().map(Vec::len).max().unwrap_or(0);
     for row in &mut rows {
@@ -81,8 +92,9 @@ pub(super) fn shape(mut rows: Vec<Vec<String>>, mut header_rows: usize) -> Shape
             let marked = header_grid.len() < header_rows;
             let first_above = header_grid[0].first().map(|c| c.trim()).unwrap_or("");
             let first = next.first().map(|c| c.trim()).unwrap_or("");
+            let blank_under = first.is_empty() && (!spans_written || first_above.is_empty());
             let continues = names_only(next)
-                && (first.is_empty() || first == first_above)
+                && (blank_under || first == first_above)
                 && next.iter().skip(1).any(|c| !c.trim().is_empty())
                 && Some(next) != header_grid.last();
             // One text across every column under the header ("Representing Guatemala") is a
@@ -439,6 +451,39 @@ mod tests {
         rows.iter()
             .map(|r| r.iter().map(|c| c.to_string()).collect())
             .collect()
+    }
+
+    /// Issue 100: a picture column's blank cell under "Picture" starts a body row in a table
+    /// whose spans are written (HTML), where a header spanning two rows would be in both; in a
+    /// file without spans (CSV) the blank still continues the header.
+    #[test]
+    fn a_picture_s_blank_cell_under_a_named_header_is_a_body_row_where_spans_are_written() {
+        let rows = |cells: &[&[&str]]| -> Vec<Vec<String>> {
+            cells
+                .iter()
+                .map(|r| r.iter().map(|c| c.to_string()).collect())
+                .collect()
+        };
+        let table = rows(&[
+            &["Picture", "Model", "Origin", "Built"],
+            &["", "AM General HMMWV", "United States", "Yes"],
+            &["", "M35 Truck", "United States", "1,200"],
+            &["", "CMC Cruiser", "Philippines", "40"],
+        ]);
+        let spanned = shape_spanned(table.clone(), 0);
+        assert_eq!(spanned.header, ["Picture", "Model", "Origin", "Built"]);
+        assert_eq!(spanned.rows.len(), 3);
+        assert_eq!(shape(table, 0).rows.len(), 2);
+        // A header spanning both rows is written in both: the second row still continues it.
+        let two_rows = rows(&[
+            &["Region", "Loans", "Loans"],
+            &["Region", "2024", "2025"],
+            &["North", "120", "130"],
+            &["South", "80", "95"],
+        ]);
+        let shaped = shape_spanned(two_rows, 0);
+        assert_eq!(shaped.header, ["Region", "Loans › 2024", "Loans › 2025"]);
+        assert_eq!(shaped.rows.len(), 2);
     }
 
     /// Issue 100: a colour swatch beside a party's name under one spanning "Party" header is

@@ -357,8 +357,7 @@ impl PageReader {
         {
             self.builder.heading(6, &caption);
         }
-        let header_rows = spans.header_rows;
-        lines::push_grid(&mut self.builder, spans.into_rows(), header_rows)?;
+        lines::push_spans(&mut self.builder, spans)?;
         for inner in nested {
             self.table(inner)?;
         }

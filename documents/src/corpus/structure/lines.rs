@@ -503,7 +503,19 @@ pub(super) fn push_grid(
     rows: Vec<Vec<String>>,
     header_rows: usize,
 ) -> Result<(), ReadRefused> {
-    let mut shaped = grid::shape(rows, header_rows);
+    push_shaped(builder, grid::shape(rows, header_rows))
+}
+
+/// [`push_grid`] for a table whose spans the file wrote ([`grid::SpanGrid`]: an HTML table).
+pub(super) fn push_spans(
+    builder: &mut OutlineBuilder,
+    spans: grid::SpanGrid,
+) -> Result<(), ReadRefused> {
+    let header_rows = spans.header_rows;
+    push_shaped(builder, grid::shape_spanned(spans.into_rows(), header_rows))
+}
+
+fn push_shaped(builder: &mut OutlineBuilder, mut shaped: grid::Shaped) -> Result<(), ReadRefused> {
     if let Some(caption) = &shaped.caption {
         builder.heading(6, caption);
     }
