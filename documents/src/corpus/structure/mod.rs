@@ -504,7 +504,10 @@ impl OutlineBuilder {
     }
 
     /// The outline, or why reading it stopped (the file produced more than its budget allows).
-    fn finish(self) -> Result<Outline, ReadRefused> {
+    fn finish(mut self) -> Result<Outline, ReadRefused> {
+        if self.read_by_ocr {
+            slip_lines::mend_prices(&mut self.outline.blocks);
+        }
         match self.refused {
             Some(why) => Err(why),
             None => Ok(self.outline),

@@ -291,6 +291,10 @@ fn cleaned(words: &[OcrWord]) -> Vec<OcrWord> {
         if let Some(date) = spaced_date(&word.text) {
             word.text = date;
         }
+        // "1kg" read as "lkg" or "1lkg": a one before a kilogram read as an l (or as both).
+        if matches!(word.text.as_str(), "lkg" | "Ikg" | "1lkg" | "1Ikg") {
+            word.text = "1kg".to_string();
+        }
         kept.push(word);
     }
     kept
@@ -832,6 +836,19 @@ mod tests {
         );
         assert_eq!(spaced_date("2005"), None);
         assert_eq!(spaced_date("Q4"), None);
+    }
+
+    #[test]
+    fn a_kilogram_s_one_read_as_an_l_is_a_one_again() {
+        let words = [
+            word("Carrots", 10, 10, 20, 1),
+            word("lkg", 100, 10, 20, 1),
+            word("Rice", 10, 40, 20, 2),
+            word("1lkg", 100, 40, 20, 2),
+            word("label", 10, 70, 20, 3),
+        ];
+        let texts: Vec<String> = cleaned(&words).into_iter().map(|w| w.text).collect();
+        assert_eq!(texts, ["Carrots", "1kg", "Rice", "1kg", "label"]);
     }
 
     #[test]

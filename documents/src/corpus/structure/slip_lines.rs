@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::grid::BodyRow;
+use super::{Block, Record};
 
 /// "2 x £2.85", "3x 1.80", "4 @ £0.60": a quantity times a price (with its pence).
 static QUANTITY_LINE: LazyLock<Regex> = LazyLock::new(|| {
@@ -69,6 +70,116 @@ pub(super) fn slip_rows(body: Vec<BodyRow>) -> Vec<BodyRow> {
     out
 }
 
+/// How many of a receipt's prices may have lost their decimal point (each has two readings to
+/// try: the search is 2ⁿ sums).
+const MOST_MENDED: usize = 8;
+
+/// The prices whose decimal point OCR misread on a receipt, read again from its own total: a
+/// faded point read as a digit ("5276" for 5.76) or lost ("116" for 1.16). The items are the
+/// `Label: value` lines before the first total row ("SUBTOTAL", "TOTAL"), since the last block
+/// of another kind (they and the totals may be read as two tables). Each bare number among
+/// their prices is tried both ways (the digit before the pence taken for the point, or a point
+/// put before the pence); a reading is kept only when exactly one way of reading them all
+/// makes the items add up to that total.
+pub(super) fn mend_prices(blocks: &mut [Block]) {
+    let mut items: Vec<usize> = Vec::new();
+    for at in 0..blocks.len() {
+        match &blocks[at].kind {
+            Record::KeyValue { .. } => items.push(at),
+            Record::TotalRow { cells, .. } => {
+                let total = cells.get(1).and_then(|c| price_of(c.trim_end_matches(':')));
+                if let Some(total) = total {
+                    mend_items(blocks, &items, total);
+                }
+                items.clear();
+            }
+            _ => items.clear(),
+        }
+    }
+}
+
+/// [`mend_prices`] over the items at `items` of `blocks`, against `total`.
+fn mend_items(blocks: &mut [Block], items: &[usize], total: f64) {
+    let mut known = 0.0;
+    let mut bare: Vec<(usize, [Option<String>; 2])> = Vec::new();
+    let mut sign = "";
+    for &at in items {
+        let Record::KeyValue { label, value } = &blocks[at].kind else {
+            continue;
+        };
+        // OCR keeps a stray colon after a price and reads the pound sign before a bare one.
+        let value = value.trim().trim_end_matches(':');
+        // A label without a word is a quantity line OCR misread ("4°x" | "1.10"): no item.
+        if value.is_empty() || !has_word(label) {
+            continue;
+        }
+        let digits = value.trim_start_matches(['£', '$', '€']);
+        if let Some(price) = price_of(value) {
+            known += price;
+            if value.len() > digits.len() {
+                sign = &value[..value.len() - digits.len()];
+            }
+        } else if digits.len() >= 3 && digits.chars().all(|c| c.is_ascii_digit()) {
+            let n = digits.len();
+            let point_for_digit =
+                (n >= 4).then(|| format!("{}.{}", &digits[..n - 3], &digits[n - 2..]));
+            let point_lost = Some(format!("{}.{}", &digits[..n - 2], &digits[n - 2..]));
+            bare.push((at, [point_for_digit, point_lost]));
+        } else {
+            // A price that is not a number at all: the sum cannot tell.
+            return;
+        }
+    }
+    if bare.is_empty() || bare.len() > MOST_MENDED {
+        return;
+    }
+    let sign = sign.to_string();
+    let mut found: Option<Vec<String>> = None;
+    for choice in 0u32..(1 << bare.len()) {
+        let mut sum = known;
+        let mut texts = Vec::with_capacity(bare.len());
+        for (i, (_, ways)) in bare.iter().enumerate() {
+            let Some(text) = &ways[((choice >> i) & 1) as usize] else {
+                sum = f64::NAN;
+                break;
+            };
+            sum += text.parse::<f64>().unwrap_or(f64::NAN);
+            texts.push(text.clone());
+        }
+        if (sum - total).abs() < 0.005 {
+            if found.is_some() {
+                return; // Two readings add up: neither is sure.
+            }
+            found = Some(texts);
+        }
+    }
+    let Some(texts) = found else { return };
+    for ((at, _), text) in bare.iter().zip(texts) {
+        if let Record::KeyValue { value, .. } = &mut blocks[*at].kind {
+            *value = format!("{sign}{text}");
+        }
+    }
+}
+
+/// Whether a label holds a word: two letters in a row.
+fn has_word(label: &str) -> bool {
+    let letters: Vec<bool> = label.chars().map(char::is_alphabetic).collect();
+    letters.windows(2).any(|w| w[0] && w[1])
+}
+
+/// A price's amount ("£5.70" → 5.7), a decimal comma read as a point.
+fn price_of(text: &str) -> Option<f64> {
+    let text = text.trim();
+    if !PRICE.is_match(text) {
+        return None;
+    }
+    let digits = text.trim_start_matches(['£', '$', '€']);
+    let (whole, pence) = digits.split_at(digits.len() - 3);
+    format!("{}.{}", whole.replace([',', '.'], ""), &pence[1..])
+        .parse()
+        .ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,6 +206,53 @@ mod tests {
                 data("Opening hours", ""),
             ]
         );
+    }
+
+    #[test]
+    fn a_price_whose_point_ocr_misread_is_read_again_from_the_total() {
+        let block = |kind: Record| Block {
+            kind,
+            sections: Vec::new(),
+            place: None,
+        };
+        let item = |label: &str, value: &str| {
+            block(Record::KeyValue {
+                label: label.into(),
+                value: value.into(),
+            })
+        };
+        let total = |value: &str| {
+            block(Record::TotalRow {
+                header: Vec::new().into(),
+                cells: vec!["TOTAL".into(), value.into()],
+            })
+        };
+        let value_of = |b: &Block| match &b.kind {
+            Record::KeyValue { value, .. } => value.clone(),
+            _ => String::new(),
+        };
+        // "£5276": the point read as a 2; "116": the point lost; "22%" | "£288": a quantity
+        // line misread, no item. Only 5.76 and 1.16 add up to the total.
+        let mut blocks = vec![
+            item("Hummus", "£3.48"),
+            item("Bananas loose", "£5276"),
+            item("22%", "£288:"),
+            item("Orange juice 1L", "116"),
+            block(Record::Paragraph("Thank you".into())),
+        ];
+        blocks.insert(4, total("£10.40"));
+        mend_prices(&mut blocks);
+        assert_eq!(value_of(&blocks[1]), "£5.76");
+        assert_eq!(value_of(&blocks[3]), "£1.16");
+        assert_eq!(value_of(&blocks[2]), "£288:");
+        // Without a total that agrees, nothing is changed.
+        let mut blocks = vec![
+            item("Hummus", "£3.48"),
+            item("Bananas", "5276"),
+            total("£99.99"),
+        ];
+        mend_prices(&mut blocks);
+        assert_eq!(value_of(&blocks[1]), "5276");
     }
 
     #[test]
