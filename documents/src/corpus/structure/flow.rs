@@ -44,6 +44,7 @@ impl Flow {
     /// of OCR's slips).
     pub(super) fn set_read_by_ocr(&mut self, by_ocr: bool) {
         self.builder.read_by_ocr = by_ocr;
+        self.builder.some_page_by_ocr |= by_ocr;
     }
 
     /// The document's title, when its file names one (a PDF's or a Word file's properties).

@@ -38,9 +38,10 @@ pub(super) fn shape(rows: Vec<Vec<String>>, header_rows: usize) -> Shaped {
     shape_with(rows, header_rows, false)
 }
 
-/// [`shape`] for rows whose spans the file wrote ([`SpanGrid`]): a header cell spanning two
-/// header rows is then in both, so a blank first cell under a named one is a body row's own
-/// blank (a picture's cell), not the rest of a header spanning down.
+/// [`shape`] for rows whose spans the file wrote (an HTML table's [`SpanGrid`]): a header cell
+/// spanning two header rows is then in both, so a blank first cell under a named one, in a
+/// column blank all the way down, is a body row's own blank (a picture's cell), not the rest
+/// of a header spanning down.
 pub(super) fn shape_spanned(rows: Vec<Vec<String>>, header_rows: usize) -> Shaped {
     shape_with(rows, header_rows, true)
 }
@@ -92,7 +93,12 @@ fn shape_with(mut rows: Vec<Vec<String>>, mut header_rows: usize, spans_written:
             let marked = header_grid.len() < header_rows;
             let first_above = header_grid[0].first().map(|c| c.trim()).unwrap_or("");
             let first = next.first().map(|c| c.trim()).unwrap_or("");
-            let blank_under = first.is_empty() && (!spans_written || first_above.is_empty());
+            // A blank first cell continues the header where spans are not written (a merged
+            // corner exported once), or where the column is filled below (a corner left
+            // blank); a column blank all the way down under its name is a picture's.
+            let filled_below = rows.iter().skip(1).any(|r| !r[0].trim().is_empty());
+            let blank_under =
+                first.is_empty() && (!spans_written || first_above.is_empty() || filled_below);
             let continues = names_only(next)
                 && (blank_under || first == first_above)
                 && next.iter().skip(1).any(|c| !c.trim().is_empty())
@@ -473,7 +479,19 @@ mod tests {
         let spanned = shape_spanned(table.clone(), 0);
         assert_eq!(spanned.header, ["Picture", "Model", "Origin", "Built"]);
         assert_eq!(spanned.rows.len(), 3);
+        // Files that write no spans keep the old rule (a known loss there: their first row).
         assert_eq!(shape(table, 0).rows.len(), 2);
+        // A corner left blank in a column filled below still continues the header.
+        let corner = rows(&[
+            &["Country", "Population", "Population"],
+            &["", "2010", "2020"],
+            &["Kenya", "40,000,000", "53,000,000"],
+            &["Chad", "11,000,000", "16,000,000"],
+        ]);
+        assert_eq!(
+            shape_spanned(corner, 0).header,
+            ["Country", "Population › 2010", "Population › 2020"]
+        );
         // A header spanning both rows is written in both: the second row still continues it.
         let two_rows = rows(&[
             &["Region", "Loans", "Loans"],

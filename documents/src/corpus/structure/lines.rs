@@ -506,7 +506,8 @@ pub(super) fn push_grid(
     push_shaped(builder, grid::shape(rows, header_rows))
 }
 
-/// [`push_grid`] for a table whose spans the file wrote ([`grid::SpanGrid`]: an HTML table).
+/// [`push_grid`] for an HTML table, whose spans the file wrote ([`grid::SpanGrid`]; the office
+/// readers' grids still go through [`push_grid`]).
 pub(super) fn push_spans(
     builder: &mut OutlineBuilder,
     spans: grid::SpanGrid,

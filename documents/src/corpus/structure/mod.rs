@@ -399,6 +399,9 @@ struct OutlineBuilder {
     /// The text was read by OCR: a table's columns are mended of OCR's slips
     /// ([`ocr_slips`]).
     read_by_ocr: bool,
+    /// Some page was read by OCR: a receipt's misread prices are mended from its total when
+    /// the outline is finished ([`slip_lines::mend_prices`]).
+    some_page_by_ocr: bool,
 }
 
 impl OutlineBuilder {
@@ -503,9 +506,10 @@ impl OutlineBuilder {
         Some(earlier)
     }
 
-    /// The outline, or why reading it stopped (the file produced more than its budget allows).
+    /// The outline, or why reading it stopped (the file produced more than its budget allows);
+    /// where a page was read by OCR, a receipt's misread prices mended from its total first.
     fn finish(mut self) -> Result<Outline, ReadRefused> {
-        if self.read_by_ocr {
+        if self.some_page_by_ocr && self.refused.is_none() {
             slip_lines::mend_prices(&mut self.outline.blocks);
         }
         match self.refused {

@@ -73,11 +73,13 @@ pub(super) fn slip_rows(body: Vec<BodyRow>) -> Vec<BodyRow> {
 /// How many of a receipt's prices may have lost their decimal point (each has two readings to
 /// try: the search is 2ⁿ sums).
 const MOST_MENDED: usize = 8;
+// The search counts its choices in a `u32`.
+const _: () = assert!(MOST_MENDED < 32);
 
 /// The prices whose decimal point OCR misread on a receipt, read again from its own total: a
 /// faded point read as a digit ("5276" for 5.76) or lost ("116" for 1.16). The items are the
-/// `Label: value` lines before the first total row ("SUBTOTAL", "TOTAL"), since the last block
-/// of another kind (they and the totals may be read as two tables). Each bare number among
+/// `Label: value` lines before a total row ("SUBTOTAL", "TOTAL"), since the last block of
+/// another kind (they and the totals may be read as two tables). Each bare number among
 /// their prices is tried both ways (the digit before the pence taken for the point, or a point
 /// put before the pence); a reading is kept only when exactly one way of reading them all
 /// makes the items add up to that total.
@@ -87,7 +89,10 @@ pub(super) fn mend_prices(blocks: &mut [Block]) {
         match &blocks[at].kind {
             Record::KeyValue { .. } => items.push(at),
             Record::TotalRow { cells, .. } => {
-                let total = cells.get(1).and_then(|c| price_of(c.trim_end_matches(':')));
+                let total = cells
+                    .iter()
+                    .rev()
+                    .find_map(|c| price_of(c.trim().trim_end_matches(':')));
                 if let Some(total) = total {
                     mend_items(blocks, &items, total);
                 }
@@ -101,13 +106,14 @@ pub(super) fn mend_prices(blocks: &mut [Block]) {
 /// [`mend_prices`] over the items at `items` of `blocks`, against `total`.
 fn mend_items(blocks: &mut [Block], items: &[usize], total: f64) {
     let mut known = 0.0;
-    let mut bare: Vec<(usize, [Option<String>; 2])> = Vec::new();
+    // Each bare price: where it is, the sign written before it, its two readings.
+    let mut bare: Vec<(usize, String, [Option<String>; 2])> = Vec::new();
     let mut sign = "";
     for &at in items {
         let Record::KeyValue { label, value } = &blocks[at].kind else {
             continue;
         };
-        // OCR keeps a stray colon after a price and reads the pound sign before a bare one.
+        // OCR may keep a stray colon after a price.
         let value = value.trim().trim_end_matches(':');
         // A label without a word is a quantity line OCR misread ("4°x" | "1.10"): no item.
         if value.is_empty() || !has_word(label) {
@@ -124,11 +130,11 @@ fn mend_items(blocks: &mut [Block], items: &[usize], total: f64) {
             let point_for_digit =
                 (n >= 4).then(|| format!("{}.{}", &digits[..n - 3], &digits[n - 2..]));
             let point_lost = Some(format!("{}.{}", &digits[..n - 2], &digits[n - 2..]));
-            bare.push((at, [point_for_digit, point_lost]));
-        } else {
-            // A price that is not a number at all: the sum cannot tell.
-            return;
+            let own_sign = value[..value.len() - digits.len()].to_string();
+            bare.push((at, own_sign, [point_for_digit, point_lost]));
         }
+        // Anything else ("ITEMS" | "10", a date, a price read as letters) is left out: if it
+        // was an item, no reading adds up and nothing is changed.
     }
     if bare.is_empty() || bare.len() > MOST_MENDED {
         return;
@@ -138,7 +144,7 @@ fn mend_items(blocks: &mut [Block], items: &[usize], total: f64) {
     for choice in 0u32..(1 << bare.len()) {
         let mut sum = known;
         let mut texts = Vec::with_capacity(bare.len());
-        for (i, (_, ways)) in bare.iter().enumerate() {
+        for (i, (_, _, ways)) in bare.iter().enumerate() {
             let Some(text) = &ways[((choice >> i) & 1) as usize] else {
                 sum = f64::NAN;
                 break;
@@ -154,7 +160,8 @@ fn mend_items(blocks: &mut [Block], items: &[usize], total: f64) {
         }
     }
     let Some(texts) = found else { return };
-    for ((at, _), text) in bare.iter().zip(texts) {
+    for ((at, own_sign, _), text) in bare.iter().zip(texts) {
+        let sign = if own_sign.is_empty() { &sign } else { own_sign };
         if let Record::KeyValue { value, .. } = &mut blocks[*at].kind {
             *value = format!("{sign}{text}");
         }
@@ -163,8 +170,10 @@ fn mend_items(blocks: &mut [Block], items: &[usize], total: f64) {
 
 /// Whether a label holds a word: two letters in a row.
 fn has_word(label: &str) -> bool {
-    let letters: Vec<bool> = label.chars().map(char::is_alphabetic).collect();
-    letters.windows(2).any(|w| w[0] && w[1])
+    label
+        .chars()
+        .zip(label.chars().skip(1))
+        .any(|(a, b)| a.is_alphabetic() && b.is_alphabetic())
 }
 
 /// A price's amount ("£5.70" → 5.7), a decimal comma read as a point.
@@ -238,9 +247,11 @@ mod tests {
             item("Bananas loose", "£5276"),
             item("22%", "£288:"),
             item("Orange juice 1L", "116"),
+            // A count among the items is no price, and does not stop the sum.
+            item("ITEMS", "3"),
             block(Record::Paragraph("Thank you".into())),
         ];
-        blocks.insert(4, total("£10.40"));
+        blocks.insert(5, total("£10.40"));
         mend_prices(&mut blocks);
         assert_eq!(value_of(&blocks[1]), "£5.76");
         assert_eq!(value_of(&blocks[3]), "£1.16");
