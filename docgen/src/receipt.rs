@@ -234,21 +234,13 @@ pub fn write_receipt_scans(
     conditions: &[Condition],
     out: &Path,
 ) -> Result<usize, DocgenError> {
-    let work = tempfile::tempdir()?;
-    let mut written = 0;
-    for file in files {
-        let name = crate::scan::stem_of(file)?;
-        let pdf = print_slip(&std::fs::read_to_string(file)?, work.path())?;
-        for (n, condition) in conditions.iter().enumerate() {
-            let pages = crate::scan::pixels(&pdf, condition.dpi(), work.path())?;
-            let spoilt: Vec<GrayImage> = pages
-                .iter()
-                .map(|page| spoil_receipt(page, *condition, 7 + n as u64))
-                .collect();
-            written += crate::scan::write_spoilt(&name, &spoilt, *condition, out)?;
-        }
-    }
-    Ok(written)
+    crate::scan::write_spoilt_files(
+        files,
+        conditions,
+        out,
+        |file, work| print_slip(&std::fs::read_to_string(file)?, work),
+        |page, condition, n, _| spoil_receipt(page, condition, 7 + n as u64),
+    )
 }
 
 /// A printed receipt's page spoilt as `condition` spoils it, as a receipt is scanned or

@@ -65,21 +65,40 @@ pub fn write_scans(
     conditions: &[Condition],
     out: &Path,
 ) -> Result<usize, DocgenError> {
+    let print = |file: &Path, work: &Path| {
+        if file.extension().is_some_and(|e| e == "pdf") {
+            Ok(file.to_path_buf())
+        } else {
+            print_page(&std::fs::read_to_string(file)?, false, true, work)
+        }
+    };
+    let spoil_page = |page: &GrayImage, condition: Condition, n: usize, p: usize| {
+        spoil(page, condition, 7919 * (n as u64 + 1) + p as u64)
+    };
+    write_spoilt_files(files, conditions, out, print, spoil_page)
+}
+
+/// Each file of `files` printed to a PDF by `print` (given a work folder), its pages spoilt by
+/// `spoil` (page, condition, the condition's place in `conditions`, the page's number) and
+/// written for every condition ([`write_spoilt`]); how many files were written.
+pub(crate) fn write_spoilt_files(
+    files: &[PathBuf],
+    conditions: &[Condition],
+    out: &Path,
+    print: impl Fn(&Path, &Path) -> Result<PathBuf, DocgenError>,
+    spoil: impl Fn(&GrayImage, Condition, usize, usize) -> GrayImage,
+) -> Result<usize, DocgenError> {
     let work = tempfile::tempdir()?;
     let mut written = 0;
     for file in files {
         let name = stem_of(file)?;
-        let pdf = if file.extension().is_some_and(|e| e == "pdf") {
-            file.clone()
-        } else {
-            print_page(&std::fs::read_to_string(file)?, false, true, work.path())?
-        };
+        let pdf = print(file, work.path())?;
         for (n, condition) in conditions.iter().enumerate() {
             let pages = pixels(&pdf, condition.dpi(), work.path())?;
             let spoilt: Vec<GrayImage> = pages
                 .iter()
                 .enumerate()
-                .map(|(p, page)| spoil(page, *condition, 7919 * (n as u64 + 1) + p as u64))
+                .map(|(p, page)| spoil(page, *condition, n, p))
                 .collect();
             written += write_spoilt(&name, &spoilt, *condition, out)?;
         }

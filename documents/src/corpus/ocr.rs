@@ -477,7 +477,7 @@ fn word_boxes(words: &[OcrWord]) -> Vec<PixelBox> {
 }
 
 /// The median height of the words with a letter or a digit, in pixels (0 with none).
-fn text_height(words: &[OcrWord]) -> f32 {
+pub(crate) fn text_height(words: &[OcrWord]) -> f32 {
     let mut heights: Vec<u32> = words
         .iter()
         .filter(|w| w.text.chars().any(char::is_alphanumeric))

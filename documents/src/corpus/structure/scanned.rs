@@ -14,8 +14,8 @@ use super::ruled::{ruled_tables, RuledTable};
 use super::Outline;
 use crate::corpus::budget::{ReadBudget, ReadRefused};
 use crate::corpus::ocr::{
-    checked_image_size, image_pages, scratch_folder, OcrPage, OcrTools, OcrWord, OCR_MISSING,
-    OCR_PAGE_TIME, UNSURE_CONFIDENCE,
+    checked_image_size, image_pages, scratch_folder, text_height, OcrPage, OcrTools, OcrWord,
+    OCR_MISSING, OCR_PAGE_TIME, UNSURE_CONFIDENCE,
 };
 use tally_page_image::rulings::Rulings;
 
@@ -259,13 +259,7 @@ fn pitch_breaks(rows: &[Line]) -> Vec<bool> {
 /// The page's words less its marks (a ruling read as a word, a speck), each with a ruling OCR
 /// took into its edge cut off and a date's dropped spaces put back.
 fn cleaned(words: &[OcrWord]) -> Vec<OcrWord> {
-    let text_height = median(
-        words
-            .iter()
-            .filter(|w| w.text.chars().any(char::is_alphanumeric))
-            .map(|w| w.height as f32)
-            .collect(),
-    );
+    let text_height = text_height(words);
     let mut kept = Vec::with_capacity(words.len());
     for word in words {
         let mark = !word.text.chars().any(char::is_alphanumeric);
