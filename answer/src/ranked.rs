@@ -46,6 +46,7 @@ impl CandidateCorpus {
                         text: snippet.text,
                         context: snippet.source,
                         record: snippet.record,
+                        crop: None,
                     },
                 });
             }

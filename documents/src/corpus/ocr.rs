@@ -10,11 +10,12 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::budget::{ReadBudget, ReadRefused};
 use super::read_again::areas_to_read_again;
+use super::structure::crops::EvidencePage;
 use image::GrayImage;
 use tally_page_image::page_light::{even_light, is_uneven};
 use tally_page_image::rule_grid::PixelBox;
@@ -79,6 +80,9 @@ pub struct OcrPage {
     pub words: Vec<OcrWord>,
     /// The rules found on the page.
     pub rulings: Rulings,
+    /// The page kept small, to cut each block's evidence from; `None` where the page could
+    /// not be decoded here (Tesseract read it whole).
+    pub evidence: Option<Arc<EvidencePage>>,
 }
 
 /// Which OCR tools the machine has.
@@ -124,8 +128,13 @@ impl OcrTools {
         budget: &ReadBudget,
     ) -> Result<Vec<OcrPage>, ReadRefused> {
         let words = |tsv: Vec<u8>| parse_tsv(&String::from_utf8_lossy(&tsv));
-        let one_page = |image: &Path, clean: Option<(GrayImage, Rulings)>| {
-            self.page_words(image, clean, budget)
+        let one_page = |image: &Path, clean: Option<(GrayImage, Rulings, EvidencePage)>| {
+            let (clean, evidence) = match clean {
+                Some((page, rules, evidence)) => (Some((page, rules)), Some(Arc::new(evidence))),
+                None => (None, None),
+            };
+            let page = self.page_words(image, clean, budget)?;
+            Ok::<_, ReadRefused>(OcrPage { evidence, ..page })
         };
         let cleaned = path.with_extension("clean.pgm");
         match tiff_frames(path)? {
@@ -145,7 +154,7 @@ impl OcrTools {
                         .into_iter()
                         .map(|words| OcrPage {
                             words,
-                            rulings: Rulings::default(),
+                            ..OcrPage::default()
                         })
                         .collect(),
                 )
@@ -162,13 +171,14 @@ impl OcrTools {
                     let grey = frame_grey(&mut decoder).ok_or_else(|| {
                         ReadRefused::Unreadable(format!("page {} of its TIFF is damaged", n + 1))
                     })?;
+                    let evidence = EvidencePage::of(&grey);
                     let (clean, rulings) = cleaned_page(grey);
                     clean
                         .save_with_format(&cleaned, image::ImageFormat::Pnm)
                         .map_err(|e| {
                             ReadRefused::Unreadable(format!("cannot write a page for OCR: {e}"))
                         })?;
-                    let page = one_page(&cleaned, Some((clean, rulings)));
+                    let page = one_page(&cleaned, Some((clean, rulings, evidence)));
                     let _ = std::fs::remove_file(&cleaned);
                     pages.push(page?);
                 }
@@ -196,7 +206,7 @@ impl OcrTools {
         let Some((page, rulings)) = clean else {
             return Ok(OcrPage {
                 words,
-                rulings: Rulings::default(),
+                ..OcrPage::default()
             });
         };
         let (again, cells) =
@@ -223,7 +233,11 @@ impl OcrTools {
                 Err(_) => {}
             }
         }
-        Ok(OcrPage { words, rulings })
+        Ok(OcrPage {
+            words,
+            rulings,
+            evidence: None,
+        })
     }
 
     /// The words of the areas `boxes` of `page` (blank ruled cells, or lines of ink no word
@@ -440,14 +454,19 @@ fn too_many_pixels(width: u64, height: u64) -> ReadRefused {
 
 /// Writes the grey image in `from` to `to` (a PGM) as OCR reads it ([`cleaned_page`]: its
 /// table rulings whitened, its light evened out when uneven), and gives it and the rulings.
-fn without_rulings(from: &Path, to: &Path) -> Result<(GrayImage, Rulings), image::ImageError> {
+fn without_rulings(
+    from: &Path,
+    to: &Path,
+) -> Result<(GrayImage, Rulings, EvidencePage), image::ImageError> {
     let page = image::ImageReader::open(from)?
         .with_guessed_format()?
         .decode()?
         .to_luma8();
+    // The evidence is the page as it came, its rules and its light as a person saw them.
+    let evidence = EvidencePage::of(&page);
     let (clean, rulings) = cleaned_page(page);
     clean.save_with_format(to, image::ImageFormat::Pnm)?;
-    Ok((clean, rulings))
+    Ok((clean, rulings, evidence))
 }
 
 /// The page as OCR reads it, and its rules: the rules found and whitened on the page as it was

@@ -555,6 +555,7 @@ mod tests {
                 kind: record,
                 sections: Vec::new(),
                 place: None,
+                crop: None,
             }],
         };
         let written = passages(&outline, source).remove(0);

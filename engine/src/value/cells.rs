@@ -146,6 +146,7 @@ mod tests {
                     },
                     sections: vec!["Fees".into()],
                     place: None,
+                    crop: None,
                 })
                 .collect(),
         };

@@ -82,6 +82,8 @@ fn as_json(
                         "kind": p.record.as_deref().map_or("paragraph", record_kind),
                         "text": p.text,
                         "record": p.record.as_deref(),
+                        // The size of the scanned page's crop kept as its evidence.
+                        "crop_bytes": p.crop.as_ref().map(|c| c.len()),
                     })
                 })
                 .collect();

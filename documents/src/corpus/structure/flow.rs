@@ -10,7 +10,7 @@ use super::led_lists::list_line;
 use super::lines::push_grid;
 use super::lines::read_group;
 use super::markdown::{push_headed_table, push_items};
-use super::{clean, Outline, OutlineBuilder, Record};
+use super::{clean, Block, Outline, OutlineBuilder, Record};
 use crate::corpus::budget::{bounded_context_part, ReadBudget, ReadRefused};
 
 pub(super) struct Flow {
@@ -164,6 +164,18 @@ impl Flow {
             .map(|row| row.iter().map(|cell| clean(cell)).collect())
             .collect();
         push_grid(&mut self.builder, rows, header_rows)
+    }
+
+    /// How many blocks are read so far (a list still being read is not yet one).
+    pub(super) fn blocks_read(&self) -> usize {
+        self.builder.outline.blocks.len()
+    }
+
+    /// The blocks read since there were `first`.
+    pub(super) fn blocks_since(&mut self, first: usize) -> &mut [Block] {
+        let blocks = &mut self.builder.outline.blocks;
+        let first = first.min(blocks.len());
+        &mut blocks[first..]
     }
 
     pub(super) fn finish(mut self) -> Result<Outline, ReadRefused> {

@@ -704,6 +704,7 @@ mod tests {
                     },
                     sections: vec![],
                     place: None,
+                    crop: None,
                 },
                 Block {
                     kind: Record::Turn {
@@ -713,6 +714,7 @@ mod tests {
                     },
                     sections: vec!["Staffing".into()],
                     place: None,
+                    crop: None,
                 },
             ]
         );

@@ -83,6 +83,7 @@ pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, Read
                 },
                 sections: Vec::new(),
                 place: Some(place.clone()),
+                crop: None,
             });
         }
     }
@@ -136,6 +137,7 @@ fn append_text(out: &mut Outline, mut text: Outline, place: &str) {
             kind: Record::Paragraph(first),
             sections: Vec::new(),
             place: Some(place.to_string()),
+            crop: None,
         });
     }
     out.append(text, None, Some(place));

@@ -9,6 +9,7 @@
 //! context (the title and section path) travels with it as the passage's source.
 
 mod cell_locale;
+pub mod crops;
 mod csv_dialect;
 mod csv_table;
 mod epub;
@@ -37,7 +38,7 @@ pub mod tasks;
 pub use grid::HEADER_PATH_SEPARATOR;
 pub use passages::{
     how_read, passages, passages_of, sentences_in_context, without_place, write_passages, HowRead,
-    Passage, CONTEXT_MARK, CONTEXT_SEPARATOR, PLACE_SEPARATOR, RECORD_MARK,
+    Passage, CONTEXT_MARK, CONTEXT_SEPARATOR, CROP_MARK, PLACE_SEPARATOR, RECORD_MARK,
 };
 pub use scanned::{READ_BY_OCR, UNSURE_NUMBERS};
 
@@ -66,6 +67,9 @@ pub struct Block {
     pub sections: Vec<String>,
     /// Where in the file it is, when the file has such places ("page 2").
     pub place: Option<String>,
+    /// The crop of the scanned page it was read from, as a grey PNG, when OCR read it
+    /// ([`crops`]).
+    pub crop: Option<Arc<[u8]>>,
 }
 
 /// What a block is, typed: the record a passage keeps from ingestion to the answer, so that a
@@ -450,6 +454,7 @@ impl OutlineBuilder {
             kind,
             sections,
             place,
+            crop: None,
         });
     }
 

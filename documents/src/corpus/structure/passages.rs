@@ -8,9 +8,13 @@
 //! passages separated by blank lines, each run of passages of one context after a context line
 //! (it starts with [`CONTEXT_MARK`], a character no text holds), each structured passage after
 //! its record serialised as JSON on a line of its own (after [`RECORD_MARK`]), so the indexes
-//! and the page read the context and the records back without parsing the document again.
+//! and the page read the context and the records back without parsing the document again. A
+//! passage read by OCR keeps the crop of the page it was read from on a line of its own too
+//! (after [`CROP_MARK`], as base64): stored with the document, wherever it is indexed again.
 
 use std::sync::Arc;
+
+use base64::Engine as _;
 
 use super::scanned::READ_BY_OCR;
 use super::{Block, Outline, Record};
@@ -21,6 +25,9 @@ use crate::sentence_store::split::split_sentences;
 pub const CONTEXT_MARK: char = '\u{1e}';
 /// Starts the line that holds the record of the passage after it (JSON).
 pub const RECORD_MARK: char = '\u{1f}';
+/// Starts the line that holds the crop of the scanned page the passage after it was read from
+/// (a PNG, in base64).
+pub const CROP_MARK: char = '\u{1d}';
 /// Between the parts of a context ("Title › Section › Subsection").
 pub const CONTEXT_SEPARATOR: &str = " › ";
 /// Between a context's headings and the place in the file its passage is at ("… › Fares ·
@@ -48,6 +55,8 @@ pub struct Passage {
     pub context: String,
     /// What the passage is, typed; `None` for running text.
     pub record: Option<Arc<Record>>,
+    /// The crop of the scanned page it was read from (a grey PNG), when OCR read it.
+    pub crop: Option<Arc<[u8]>>,
 }
 
 /// The passages of `outline`; `fallback_title` names a document without a title.
@@ -76,6 +85,7 @@ pub fn passages(outline: &Outline, fallback_title: &str) -> Vec<Passage> {
                 text,
                 context,
                 record,
+                crop: block.crop.clone(),
             })
         })
         .collect()
@@ -100,7 +110,7 @@ fn block_text(block: &Block) -> Option<String> {
         Record::Turn { speaker, text } => format!("{speaker}: {text}"),
         Record::Dated { date, text } => format!("{date}{ROW_SEPARATOR}{text}"),
     };
-    let text = text.replace([CONTEXT_MARK, RECORD_MARK], " ");
+    let text = text.replace([CONTEXT_MARK, RECORD_MARK, CROP_MARK], " ");
     (!text.trim().is_empty()).then_some(text)
 }
 
@@ -143,6 +153,11 @@ pub fn write_passages(passages: &[Passage]) -> String {
             out.push_str(&passage.context);
             out.push_str("\n\n");
             context = Some(&passage.context);
+        }
+        if let Some(crop) = &passage.crop {
+            out.push(CROP_MARK);
+            out.push_str(&base64::engine::general_purpose::STANDARD.encode(crop));
+            out.push('\n');
         }
         if let Some(record) = &passage.record {
             // JSON writes no line break: the record stays on its line.
@@ -200,35 +215,50 @@ pub fn how_read(text: &str) -> HowRead {
 /// The passages of a stored text: its paragraphs (lines joined by single spaces), each with the
 /// context line above it, or `untitled` before the first, and the record line above it, if any.
 pub fn passages_of(text: &str, untitled: &str) -> Vec<Passage> {
+    /// What the marked lines above the passage being read said of it.
+    #[derive(Default)]
+    struct Marks {
+        record: Option<Arc<Record>>,
+        crop: Option<Arc<[u8]>>,
+    }
     let mut out = Vec::new();
     let mut context = untitled.to_string();
     let mut current: Vec<&str> = Vec::new();
-    let mut record: Option<Arc<Record>> = None;
-    let flush = |current: &mut Vec<&str>,
-                 record: &mut Option<Arc<Record>>,
-                 context: &str,
-                 out: &mut Vec<Passage>| {
+    let mut marks = Marks::default();
+    // The passage read so far, with its marks; the marks go with it, or with the blank line.
+    let flush = |current: &mut Vec<&str>, marks: &mut Marks, context: &str, out: &mut Vec<_>| {
+        let marks = std::mem::take(marks);
         if !current.is_empty() {
             let joined = current.join(" ");
             out.push(Passage {
                 text: joined.split_whitespace().collect::<Vec<_>>().join(" "),
                 context: context.to_string(),
-                record: record.take(),
+                record: marks.record,
+                crop: marks.crop,
             });
             current.clear();
         }
-        *record = None;
     };
     for line in text.lines().chain(std::iter::once("")) {
         if let Some(marked) = line.strip_prefix(CONTEXT_MARK) {
-            flush(&mut current, &mut record, &context, &mut out);
+            flush(&mut current, &mut marks, &context, &mut out);
             context = marked.trim().to_string();
         } else if let Some(json) = line.strip_prefix(RECORD_MARK) {
-            flush(&mut current, &mut record, &context, &mut out);
+            if !current.is_empty() {
+                flush(&mut current, &mut marks, &context, &mut out);
+            }
             // Written by `write_passages`; a line that does not parse leaves running text.
-            record = serde_json::from_str(json).ok().map(Arc::new);
+            marks.record = serde_json::from_str(json).ok().map(Arc::new);
+        } else if let Some(base64) = line.strip_prefix(CROP_MARK) {
+            if !current.is_empty() {
+                flush(&mut current, &mut marks, &context, &mut out);
+            }
+            marks.crop = base64::engine::general_purpose::STANDARD
+                .decode(base64.trim())
+                .ok()
+                .map(Arc::from);
         } else if line.trim().is_empty() {
-            flush(&mut current, &mut record, &context, &mut out);
+            flush(&mut current, &mut marks, &context, &mut out);
         } else {
             current.push(line);
         }
@@ -291,6 +321,7 @@ mod tests {
             text: text.into(),
             context: context.into(),
             record: None,
+            crop: None,
         };
         let scan = write_passages(&[
             passage(
@@ -345,6 +376,7 @@ mod tests {
                         header: vec!["Team".into(), "Players".into(), "Gold".into()].into(),
                         cells: vec!["Falcon".into(), "64".into(), "8".into()],
                     })),
+                    crop: None,
                 },
                 Passage {
                     text: "Present: Ann Hale (chair); Ben Ode".into(),
@@ -353,6 +385,7 @@ mod tests {
                         lead: Some("Present".into()),
                         items: vec!["Ann Hale (chair)".into(), "Ben Ode".into()],
                     })),
+                    crop: None,
                 },
             ]
         );
@@ -369,6 +402,7 @@ mod tests {
                 header: vec!["Membership".into(), "Annual fee".into(), "Locker".into()].into(),
                 cells: vec!["Junior".into(), "£95".into(), "£30".into()],
             })),
+            crop: None,
         };
         let sentences: Vec<String> = sentences_in_context(&passage)
             .into_iter()
@@ -386,6 +420,7 @@ mod tests {
             text: "The new film printer has arrived. It cost £5,200.".into(),
             context: "Darkroom news".into(),
             record: None,
+            crop: None,
         };
         let read = sentences_in_context(&passage);
         assert_eq!(read[0].1, "Darkroom news");

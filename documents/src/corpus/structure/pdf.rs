@@ -11,6 +11,7 @@ use std::ops::ControlFlow;
 use unpdf::model::{Block as PdfBlock, Page};
 use unpdf::{PageStreamOptions, ParseEvent, PdfParser};
 
+use super::crops::CropAllowance;
 use super::flow::Flow;
 use super::{pdf_spans, scanned, Outline};
 use crate::corpus::budget::{ReadBudget, ReadRefused};
@@ -185,11 +186,12 @@ fn text_outline(
         }
     }
     let mut flow = Flow::new(budget);
+    let mut crops = CropAllowance::default();
     flow.title(title);
     for page in &read {
         let place = format!("page {}", page.number);
         if let Some(read) = ocr.get(&page.number) {
-            scanned::lay_out(&mut flow, &read.words, &read.rulings, Some(&place))?;
+            scanned::lay_out_read_page(&mut flow, read, &place, &mut crops)?;
             continue;
         }
         if let Some(regions) = laid_out.get(&page.number) {

@@ -7,6 +7,7 @@
 //! read by OCR, 94% sure"), and names the numbers read with low confidence ("unsure: 4,521"), so
 //! that an answer resting on one is not given as sure.
 
+use super::crops::{attach_crops, CropAllowance};
 use super::flow::Flow;
 use super::line_runs::{columns, join_wrapped, runs, Run};
 use super::pdf_spans::TEXT_LAYER;
@@ -61,10 +62,11 @@ pub(super) fn image_outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline
     budget.extend(OCR_PAGE_TIME * pages as u32);
     let pages = tools.words_of_image(&path, budget)?;
     let mut flow = Flow::new(budget);
+    let mut crops = CropAllowance::default();
     // A photo is of a page: its place says so, as a PDF's pages do ("page 1, read by OCR").
     for (n, page) in pages.iter().enumerate() {
         let place = format!("page {}", n + 1);
-        lay_out(&mut flow, &page.words, &page.rulings, Some(&place))?;
+        lay_out_read_page(&mut flow, page, &place, &mut crops)?;
     }
     let outline = flow.finish()?;
     if outline.blocks.is_empty() && outline.title.is_none() {
@@ -206,6 +208,22 @@ pub(super) fn lay_out(
     }
     write_group(flow, &group, page_left, char_width, place)?;
     tables.try_for_each(|table| write_table(flow, table, place))
+}
+
+/// Lays out a page OCR read ([`lay_out`]) at `place`, each block it gives with the crop of the
+/// page it was read from, within the file's `crops` allowance.
+pub(super) fn lay_out_read_page(
+    flow: &mut Flow,
+    page: &OcrPage,
+    place: &str,
+    crops: &mut CropAllowance,
+) -> Result<(), ReadRefused> {
+    let first = flow.blocks_read();
+    lay_out(flow, &page.words, &page.rulings, Some(place))?;
+    if let Some(evidence) = &page.evidence {
+        attach_crops(flow.blocks_since(first), &page.words, evidence, crops);
+    }
+    Ok(())
 }
 
 /// A ruled table read cell by cell, at `place` with how sure OCR was of its words.

@@ -223,6 +223,7 @@ mod tests {
             kind,
             sections: Vec::new(),
             place: None,
+            crop: None,
         };
         let item = |label: &str, value: &str| {
             block(Record::KeyValue {
