@@ -4,6 +4,7 @@
 //! the record tables. Nothing here answers a question; the engine answers over these stores.
 
 pub mod corpus;
+pub mod crop_store;
 pub mod index_dir;
 pub mod rarity;
 pub mod sentence_store;

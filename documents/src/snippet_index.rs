@@ -5,8 +5,10 @@
 //! A question gets its snippets in one of two ways: the stored snippet set of a known dataset
 //! question ("prefetched", as in the CoQEx demo), or BM25 top-k over the whole index.
 
+use crate::crop_store::CropStore;
 use crate::index_dir::{self, OpenIndexError};
 use std::path::Path;
+use std::sync::Arc;
 
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, TermQuery};
@@ -34,7 +36,13 @@ pub enum IndexError {
     /// The index directory could not be opened.
     #[error(transparent)]
     Open(#[from] OpenIndexError),
+    /// The crops of scanned pages beside the index could not be written or deleted.
+    #[error("the crops of scanned pages beside the snippet index failed")]
+    Crops(#[source] std::io::Error),
 }
+
+/// The folder in an index's directory its crops of scanned pages are kept in.
+const CROPS_FOLDER: &str = "crops";
 
 struct Fields {
     id: Field,
@@ -96,6 +104,8 @@ pub struct SnippetIndex {
     index: Index,
     reader: IndexReader,
     fields: Fields,
+    /// The crops of the scanned pages its passages were read from (issue 100).
+    crops: CropStore,
 }
 
 /// Rarity is the inverse document frequency of a word in the snippets' text (tantivy's default
@@ -135,6 +145,7 @@ impl SnippetIndex {
             index,
             reader,
             fields,
+            crops: CropStore::in_memory(),
         })
     }
 
@@ -147,6 +158,7 @@ impl SnippetIndex {
                 index,
                 reader,
                 fields,
+                crops: CropStore::in_dir(&dir.join(CROPS_FOLDER)),
             });
         }
         let (schema, fields) = schema();
@@ -155,6 +167,7 @@ impl SnippetIndex {
             index,
             reader,
             fields,
+            crops: CropStore::in_dir(&dir.join(CROPS_FOLDER)),
         })
     }
 
@@ -371,8 +384,22 @@ impl SnippetIndex {
         )?)
     }
 
-    /// Removes every snippet of `corpus`; returns how many there were.
+    /// Keeps the crops of scanned pages `crops` (key and PNG, [`crate::crop_store`]) under
+    /// `corpus`, beside its snippets.
+    pub fn add_crops(&self, corpus: &str, crops: &[(String, Arc<[u8]>)]) -> Result<(), IndexError> {
+        self.crops.add(corpus, crops).map_err(IndexError::Crops)
+    }
+
+    /// The crop of a scanned page filed under `key` ([`crate::crop_store::crop_key`]).
+    pub fn crop(&self, key: &str) -> Option<Arc<[u8]>> {
+        self.crops.get(key)
+    }
+
+    /// Removes every snippet of `corpus`, and its crops; returns how many snippets there were.
     pub fn delete_corpus(&self, corpus: &str) -> Result<u64, IndexError> {
+        self.crops
+            .delete_corpus(corpus)
+            .map_err(IndexError::Crops)?;
         let term = Term::from_field_text(self.fields.corpus, corpus);
         let count = self.reader.searcher().search(
             &TermQuery::new(term.clone(), IndexRecordOption::Basic),

@@ -29,6 +29,7 @@ Senior,180
 `;
 const VALUE_Q = 'how much is the adult membership fee';
 const COUNT_Q = 'how many memberships cost more than £150';
+const SCAN_Q = 'what did the new cold room at brackenfold village shop cost to fit';
 const WIDTHS = [1280, 390];
 
 const browser = await launch();
@@ -215,6 +216,21 @@ try {
     seen.rows_narrowest = await narrowest(page, '#aggregation-rows');
     seen.doubt = seen.doubt.concat(await doubtSentences(page));
     await axe(page, 'count with a condition');
+
+    // A value read from the scan: beside its evidence, the lines of the page it was read from,
+    // loaded, as wide as the answer at most.
+    await page.goto(answerUrl(SCAN_Q, `&mode=value&corpus=${CORPUS}`), { waitUntil: 'load' });
+    await waitAnswer(page);
+    await hydrated(page);
+    await page.waitForFunction(() => [...document.querySelectorAll('.scan-crop img')].every((i) => i.complete), null, { timeout: 30000 });
+    seen.scan_crops = await page.$$eval('.scan-crop img', (imgs) => imgs.map((i) => ({
+      loaded: i.naturalWidth > 0,
+      alt: i.alt,
+      right: Math.round(i.getBoundingClientRect().right),
+    })));
+    seen.scan_sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await axe(page, 'value read from a scan');
+    await page.screenshot({ path: join(shots, `walk-scan-${width}.png`), fullPage: true });
 
     // A count the documents do not answer: one way of saying how sure.
     await page.goto(answerUrl('how many vacant plots', `&corpus=${CORPUS}`), { waitUntil: 'load' });

@@ -95,7 +95,89 @@ async fn a_scanned_pdf_and_a_photo_are_read_by_ocr_and_answered_with_the_page() 
             contexts.iter().any(|c| c.contains(place)),
             "{question}: {contexts:?}"
         );
+        // The observation the value rests on shows the lines of the page it was read from.
+        let first = &answer["observations"][0];
+        let (context, text) = (first["context"].as_str(), first["text"].as_str());
+        let (status, size) = crop(&client, &server, context.unwrap(), text.unwrap()).await;
+        assert_eq!(status, StatusCode::OK, "{question}: {first}");
+        let (width, height) = size.unwrap();
+        assert!(
+            height < 400 && width > height,
+            "{question}: {width} × {height}"
+        );
     }
+
+    // Each count's snippets read by OCR have their crop: a line or a few, wider than tall.
+    let answer = get(format!(
+        "/api/count?q={}&corpus=scans",
+        query("how many rinks does hollowmere bowls club have")
+    ))
+    .await["answer"]
+        .clone();
+    let scanned: Vec<(&str, &str)> = answer["snippets"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| Some((s["source"].as_str()?, s["text"].as_str()?)))
+        .filter(|(source, _)| source.contains("read by OCR"))
+        .collect();
+    assert!(!scanned.is_empty(), "{answer}");
+    for (source, text) in scanned {
+        let (status, size) = crop(&client, &server, source, text).await;
+        assert_eq!(status, StatusCode::OK, "{source}: {text}");
+        let (width, height) = size.unwrap();
+        assert!(height < 400 && width > height, "{text}: {width} × {height}");
+    }
+
+    // The answer page shows the crop beside the evidence, by the address the API answers.
+    let page = crate::support::page_text(server.url(&format!(
+        "/?q={}&mode=value&corpus=scans",
+        query("how long is the green at hollowmere bowls club")
+    )))
+    .await;
+    assert!(page.contains("class=\"scan-crop\""), "{page}");
+    assert!(page.contains("src=\"/api/crop?source="), "{page}");
+
+    // Evidence no scan holds has none, said in a sentence; a question without its text is a 400.
+    let (status, _) = crop(&client, &server, "Elsewhere · page 1", "Rinks: 6").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let response = client
+        .get(server.url("/api/crop?source=x"))
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = json(response).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("`text`"), "{body}");
+}
+
+/// The crop beside the evidence `text` read in `source`, as the page asks for it: the status,
+/// and the PNG's width and height when there is one.
+async fn crop(
+    client: &reqwest::Client,
+    server: &crate::support::Server,
+    source: &str,
+    text: &str,
+) -> (StatusCode, Option<(u32, u32)>) {
+    let response = client
+        .get(server.url("/api/crop"))
+        .query(&[("source", source), ("text", text)])
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    let png = response
+        .headers()
+        .get("content-type")
+        .is_some_and(|t| t == "image/png");
+    let bytes = response.bytes().await.unwrap();
+    // A PNG's signature, then its header's width and height.
+    let size = (png && bytes.starts_with(b"\x89PNG\r\n\x1a\n") && bytes.len() > 24).then(|| {
+        let at =
+            |i: usize| u32::from_be_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        (at(16), at(20))
+    });
+    (status, size)
 }
 
 /// A PNG whose header claims `width` × `height` pixels, with no pixel data after it.

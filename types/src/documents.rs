@@ -4,6 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
+/// What a passage read by OCR says of itself in its place ("page 1, read by OCR, 94% sure"):
+/// the readers write it, the pages find by it the evidence a scan's crop goes beside.
+pub const READ_BY_OCR: &str = "read by OCR";
+
 /// How far an ingestion has come (a missing field, in a stored row, is 0).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -208,7 +212,7 @@ impl FileOutcome {
             }
         };
         let how = match self.ocr_sure {
-            Some(sure) => format!("read by OCR, {sure:.0}% sure"),
+            Some(sure) => format!("{READ_BY_OCR}, {sure:.0}% sure"),
             None => "read".to_string(),
         };
         if self.pages > 0 {

@@ -14,6 +14,7 @@ use crate::views::doubt::{certainty_line, unsure_line, without_headline};
 use crate::views::feedback::{answer_feedback, Extra, FeedbackForm, FeedbackTarget, JudgedAnswer};
 use crate::views::marked_text;
 use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
+use crate::views::scan_crop::ScanCrop;
 use crate::views::story::{of_the_counted, rests_on};
 use tally_types::count::{
     Abstention, Cnp, CnpClass, CnpGroups, CountAnswer, CountSettings, CountSpan, RankedInstance,
@@ -805,6 +806,7 @@ fn Snippets(snippets: Vec<SnippetAnswer>, title: &'static str, id: &'static str)
                                 }
                                 .into_any(),
                             }}
+                            <ScanCrop source=snippet.source.clone() text=snippet.text.clone()/>
                         </article>
                     }
                 })

@@ -11,6 +11,7 @@ pub mod login;
 pub mod plot;
 pub mod records;
 pub mod review;
+pub mod scan_crop;
 pub mod search;
 pub mod story;
 pub mod study;

@@ -5,6 +5,8 @@
 use leptos::prelude::*;
 use tally_types::count::{Abstention, Aggregation};
 
+use crate::views::scan_crop::crop_address;
+
 /// The result and its table.
 #[component]
 pub fn AggregationView(
@@ -65,11 +67,20 @@ pub fn AggregationView(
                         .into_iter()
                         .map(|row| {
                             let class = if row.taken { "row-taken" } else { "row-left-out" };
+                            // A row read by OCR shows the lines of the page it was read from.
+                            let crop = row.place.as_deref().and_then(|place| {
+                                crop_address(place, &row.cells.join(" | "))
+                            });
                             view! {
                                 <tr class=class>
                                     <td>{if row.taken { "yes" } else { "no" }}</td>
                                     {row.cells.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
-                                    <td>{row.place.unwrap_or_default()}</td>
+                                    <td>
+                                        {row.place.unwrap_or_default()}
+                                        {crop.map(|address| view! {
+                                            <img class="scan-crop-row" src=address alt="The row as scanned" loading="lazy"/>
+                                        })}
+                                    </td>
                                 </tr>
                             }
                         })

@@ -12,6 +12,7 @@ use crate::format::{counted, feet_and_inches, measured, money, percent, plural, 
 use crate::views::feedback::{answer_feedback, FeedbackForm, FeedbackTarget, JudgedAnswer};
 use crate::views::marked_text;
 use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
+use crate::views::scan_crop::ScanCrop;
 use tally_types::value::{
     ObservationGroup, UnitChoice, ValueAnswer, ValueObservation, ValueQuestion,
 };
@@ -474,6 +475,7 @@ fn Evidence(observations: Vec<ValueObservation>, target: Option<FeedbackTarget>)
                         .collect::<Vec<_>>()
                         .join(" · ")}
                     </p>
+                    {o.context.clone().map(|source| view! { <ScanCrop source text=o.text.clone()/> })}
                     {feedback}
                 </article>
             }

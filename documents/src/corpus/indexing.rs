@@ -1,6 +1,8 @@
 //! Documents ingested into the indexes under a corpus name, a few hundred kilobytes at a time
 //! with progress; the corpora listed with their sizes, and deleted.
 
+use std::borrow::Cow;
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -8,6 +10,8 @@ use tally_types::documents::IngestProgress;
 
 use super::datasets::QuerySnippets;
 use super::documents::{check_corpus_name, sentence_documents, snippets_of, DocumentsError};
+use crate::corpus::structure::without_crop_lines;
+use crate::crop_store::document_crops;
 use crate::sentence_store::index::{Document, SentenceIndex};
 use crate::snippet_index::SnippetIndex;
 
@@ -54,6 +58,10 @@ pub fn ingest_until(
 ) -> Result<IngestProgress, DocumentsError> {
     check_corpus_name(corpus)?;
     let started = Instant::now();
+    // A scan's crops are kept beside the snippet index, and its text indexed without them:
+    // the indexes read the same sections of text as before crops were kept.
+    let originals = documents;
+    let documents: Vec<Cow<'_, Document>> = documents.iter().map(without_crops).collect();
     let mut progress = IngestProgress {
         documents: documents.len(),
         bytes: documents.iter().map(|d| d.text.len()).sum(),
@@ -61,7 +69,12 @@ pub fn ingest_until(
     };
     on_progress(&progress);
     let mut batch = Batch::default();
-    for (n, document) in documents.iter().enumerate() {
+    for (n, (document, original)) in documents.iter().zip(originals).enumerate() {
+        if matches!(document, Cow::Owned(_)) {
+            batch
+                .crops
+                .extend(document_crops(&original.text, &original.source));
+        }
         let mut sections = Sections::of(document).peekable();
         while let Some(section) = sections.next() {
             if stopped() {
@@ -92,12 +105,28 @@ pub fn ingest_until(
     Ok(progress)
 }
 
+/// `document` without the crop lines of its scanned passages (the text the indexes read), or
+/// itself when it has none.
+fn without_crops(document: &Document) -> Cow<'_, Document> {
+    match without_crop_lines(&document.text) {
+        Cow::Borrowed(_) => Cow::Borrowed(document),
+        Cow::Owned(text) => Cow::Owned(Document {
+            id: document.id.clone(),
+            text,
+            source: document.source.clone(),
+            entity: document.entity.clone(),
+        }),
+    }
+}
+
 /// One indexing step's sections: at most [`BATCH_SECTIONS`] of them, or [`BATCH_BYTES`] of
 /// text (a section that is only white space is counted, not indexed).
 #[derive(Default)]
 struct Batch {
     sections: Vec<Document>,
     bytes: usize,
+    /// The crops of the scanned pages of the documents whose sections these are.
+    crops: Vec<(String, Arc<[u8]>)>,
 }
 
 impl Batch {
@@ -131,6 +160,7 @@ impl Batch {
                 snippets: sections.iter().flat_map(snippets_of).collect(),
             };
             progress.snippets += index.add(corpus, std::slice::from_ref(&set))?;
+            index.add_crops(corpus, &std::mem::take(&mut self.crops))?;
         }
         if let Some(index) = indexes.sentences {
             let sentences: Vec<Document> = sections.iter().flat_map(sentence_documents).collect();

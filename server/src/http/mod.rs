@@ -3,6 +3,7 @@
 
 pub(crate) mod admin;
 pub(crate) mod api;
+pub(crate) mod crops;
 pub(crate) mod deadline;
 pub(crate) mod health;
 pub(crate) mod listen;
@@ -159,6 +160,7 @@ pub(crate) fn api_router() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(api::get_count))
         .routes(routes!(api::get_search))
         .routes(routes!(api::get_value))
+        .routes(routes!(crops::get_crop))
         .routes(routes!(stream::answer_stream))
         .routes(routes!(api::list_questions))
         .routes(routes!(api::description))

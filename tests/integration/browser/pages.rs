@@ -295,6 +295,15 @@ async fn a_lay_person_follows_every_page() {
             assert!(operations.iter().any(|o| o == listed), "{listed}: {at}");
         }
         assert_eq!(at["api_sideways"], 0, "{width}: {at}");
+        // A value read from the scan shows the lines it was read from, loaded, on the screen.
+        let crops = at["scan_crops"].as_array().unwrap();
+        assert!(!crops.is_empty(), "{width}: {at}");
+        for crop in crops {
+            assert_eq!(crop["loaded"], true, "{width}: {crop}");
+            assert!(crop["alt"].as_str().unwrap().contains("scanned page"), "{crop}");
+            assert!(crop["right"].as_i64().unwrap() <= width.parse::<i64>().unwrap(), "{crop}");
+        }
+        assert_eq!(at["scan_sideways"], 0, "{width}: {at}");
     }
     // Deleted: the home page forgets the corpus with a sentence; a link to it says it is gone;
     // asking there says why there is no answer; its verified answer is withdrawn.

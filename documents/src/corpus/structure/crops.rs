@@ -3,7 +3,8 @@
 //!
 //! A page OCR reads is kept scaled down ([`EvidencePage`]). After the page is laid out, each of
 //! its blocks is matched to the lines of words it was read from — the lines most of whose
-//! letters are the block's own words (a table row's cells, not its header; a list's items) —
+//! letters are the block's own words (a table row's cells, not its header; a list's items; for
+//! the names a column holds, every line holding one) —
 //! and the box of the closest run of them is cut out and kept as a small grey PNG, bounded in
 //! size, with a bound for the whole file. A block matched to no line keeps no crop: nothing is
 //! shown rather than another line.
@@ -25,8 +26,9 @@ const EVIDENCE_LONG_SIDE: u32 = 1600;
 const CROP_MAX_HEIGHT: u32 = 360;
 /// The widest crop kept, in pixels: a wider one is scaled down to it.
 const CROP_MAX_WIDTH: u32 = 1000;
-/// The most bytes one crop's PNG may take; a larger one is not kept.
-pub const CROP_MAX_BYTES: usize = 48 * 1024;
+/// The most bytes one crop's PNG may take: a larger one is made smaller. With the crop's
+/// base64 (a third more) a passage stays far inside an indexing section (64 KB).
+pub const CROP_MAX_BYTES: usize = 32 * 1024;
 /// The most bytes the crops of one file may take together; the blocks after are kept without.
 pub const FILE_CROPS_MAX_BYTES: usize = 2 * 1024 * 1024;
 /// The share of a line's letters and digits that must be the block's own words for the line
@@ -102,7 +104,12 @@ pub fn attach_crops(
         let Some(own) = own_words(&block.kind) else {
             continue;
         };
-        let Some(area) = area_of(&own, &lines) else {
+        // A column's names share their lines with the rest of their rows.
+        let share = match block.kind {
+            Record::RowNames { .. } => 0.0,
+            _ => LINE_MATCH,
+        };
+        let Some(area) = area_of(&own, &lines, share) else {
             continue;
         };
         let Some(png) = crop_png(page, area) else {
@@ -127,13 +134,13 @@ fn match_words(text: &str) -> impl Iterator<Item = String> + '_ {
         .filter(|w| !w.is_empty())
 }
 
-/// The words a block was read from: a row's cells without its header, a list's lead and items;
-/// `None` for what is read from a whole column (the names a column holds).
+/// The words a block was read from: a row's cells without its header, a list's lead and items,
+/// a column's names (each on a line of its own row, among the row's other cells).
 fn own_words(record: &Record) -> Option<HashSet<String>> {
     let texts: Vec<&str> = match record {
         Record::Paragraph(text) => vec![text],
         Record::List { lead, items } => lead.iter().chain(items).map(String::as_str).collect(),
-        Record::RowNames { .. } => return None,
+        Record::RowNames { names, .. } => names.iter().map(String::as_str).collect(),
         Record::KeyValue { label, value } => vec![label, value],
         Record::TableRow { cells, .. } | Record::TotalRow { cells, .. } => {
             cells.iter().map(String::as_str).collect()
@@ -189,9 +196,9 @@ struct Area {
     line_height: u32,
 }
 
-/// The box of the run of lines the words `own` were read from: each line most of whose letters
-/// are `own`'s, in runs broken by blank space, the run with the most of them.
-fn area_of(own: &HashSet<String>, lines: &[WordLine]) -> Option<Area> {
+/// The box of the run of lines the words `own` were read from: each line at least `share` of
+/// whose letters are `own`'s, in runs broken by blank space, the run with the most of them.
+fn area_of(own: &HashSet<String>, lines: &[WordLine], share: f32) -> Option<Area> {
     let letters = |w: &String| w.chars().count();
     let matched: Vec<(&WordLine, usize)> = lines
         .iter()
@@ -203,7 +210,7 @@ fn area_of(own: &HashSet<String>, lines: &[WordLine]) -> Option<Area> {
                 .filter(|w| own.contains(*w))
                 .map(letters)
                 .sum();
-            (all > 0 && mine >= 2 && mine as f32 >= LINE_MATCH * all as f32).then_some((line, mine))
+            (all > 0 && mine >= 2 && mine as f32 >= share * all as f32).then_some((line, mine))
         })
         .collect();
     let mut runs: Vec<(Vec<&WordLine>, usize)> = Vec::new();
@@ -237,8 +244,9 @@ fn area_of(own: &HashSet<String>, lines: &[WordLine]) -> Option<Area> {
     })
 }
 
-/// `area` of `page` (with a margin of white round it, within the page) as a grey PNG, at most
-/// [`CROP_MAX_WIDTH`] × [`CROP_MAX_HEIGHT`] and [`CROP_MAX_BYTES`]; `None` past those bytes.
+/// `area` of `page` (with a margin of white round it, within the page) as a grey PNG in 16
+/// shades, at most [`CROP_MAX_WIDTH`] × [`CROP_MAX_HEIGHT`] and [`CROP_MAX_BYTES`] (made smaller
+/// to fit them); `None` when it would be too small to read.
 fn crop_png(page: &EvidencePage, area: Area) -> Option<Vec<u8>> {
     let margin = MARGIN * area.line_height as f32;
     let to_kept = |x: f32| (x * page.scale).max(0.0) as u32;
@@ -253,13 +261,44 @@ fn crop_png(page: &EvidencePage, area: Area) -> Option<Vec<u8>> {
     let mut crop =
         imageops::crop_imm(&page.image, left, top, width, height.min(CROP_MAX_HEIGHT)).to_image();
     if crop.width() > CROP_MAX_WIDTH {
-        let height = (crop.height() as f32 * CROP_MAX_WIDTH as f32 / crop.width() as f32) as u32;
-        crop = imageops::resize(&crop, CROP_MAX_WIDTH, height.max(1), FilterType::Triangle);
+        crop = scaled(&crop, CROP_MAX_WIDTH as f32 / crop.width() as f32);
     }
+    // Sixteen shades read as well as 256 and keep a photo's grain from filling the PNG.
+    for pixel in crop.pixels_mut() {
+        pixel.0[0] = (pixel.0[0] & 0xf0) | (pixel.0[0] >> 4);
+    }
+    // Too many bytes: smaller, twice at most, never below a legible width.
+    for _ in 0..3 {
+        let png = png_of(&crop)?;
+        if png.len() <= CROP_MAX_BYTES {
+            return Some(png);
+        }
+        let factor = (CROP_MAX_BYTES as f32 / png.len() as f32).sqrt() * 0.9;
+        if (crop.width() as f32 * factor) < MIN_WIDTH as f32 {
+            return None;
+        }
+        crop = scaled(&crop, factor);
+    }
+    None
+}
+
+/// The narrowest a crop is made to fit its bytes: below it, it is not kept.
+const MIN_WIDTH: u32 = 240;
+
+/// `image` scaled by `factor`.
+fn scaled(image: &GrayImage, factor: f32) -> GrayImage {
+    let width = ((image.width() as f32 * factor) as u32).max(1);
+    let height = ((image.height() as f32 * factor) as u32).max(1);
+    imageops::resize(image, width, height, FilterType::Triangle)
+}
+
+/// `image` as a PNG.
+fn png_of(image: &GrayImage) -> Option<Vec<u8>> {
     let mut png = Vec::new();
-    crop.write_to(&mut Cursor::new(&mut png), image::ImageFormat::Png)
+    image
+        .write_to(&mut Cursor::new(&mut png), image::ImageFormat::Png)
         .ok()?;
-    (png.len() <= CROP_MAX_BYTES).then_some(png)
+    Some(png)
 }
 
 #[cfg(test)]
@@ -374,15 +413,15 @@ mod tests {
     fn a_row_is_matched_to_its_own_line_not_one_sharing_its_price() {
         let lines = word_lines(&receipt());
         let bread = own_words(&row(&["Bread", "£1.10"])).unwrap();
-        let area = area_of(&bread, &lines).unwrap();
+        let area = area_of(&bread, &lines, LINE_MATCH).unwrap();
         assert_eq!((area.top, area.bottom), (50, 70));
         assert_eq!((area.left, area.right), (10, 360));
         // The header's words are not the row's: a row read as "Item: Milk" still finds its line.
         let milk = own_words(&row(&["Milk", "£1.10"])).unwrap();
-        assert_eq!(area_of(&milk, &lines).unwrap().top, 10);
+        assert_eq!(area_of(&milk, &lines, LINE_MATCH).unwrap().top, 10);
         // Words the page does not hold match nothing: no crop rather than another line's.
         let tea = own_words(&row(&["Tea", "£3.00"])).unwrap();
-        assert_eq!(area_of(&tea, &lines), None);
+        assert_eq!(area_of(&tea, &lines, LINE_MATCH), None);
     }
 
     #[test]
@@ -396,7 +435,7 @@ mod tests {
             word("daily", 70, 300, 3),
         ];
         let own = own_words(&Record::Paragraph("Rinks open daily from nine".into())).unwrap();
-        let area = area_of(&own, &word_lines(&words)).unwrap();
+        let area = area_of(&own, &word_lines(&words), LINE_MATCH).unwrap();
         assert_eq!((area.top, area.bottom), (10, 55));
     }
 

@@ -173,6 +173,19 @@ pub fn write_passages(passages: &[Passage]) -> String {
     out
 }
 
+/// A stored text without its crop lines (what the indexes read: the same text as before crops
+/// were kept); itself when it has none.
+pub fn without_crop_lines(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(CROP_MARK) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.split_inclusive('\n')
+            .filter(|line| !line.starts_with(CROP_MARK))
+            .collect(),
+    )
+}
+
 /// How a stored document was read, from its passages' places: the pages they are on, and how
 /// sure OCR was where it read them (issue 101: the upload's line for a file says "read by OCR,
 /// 93% sure, 1 page").

@@ -20,8 +20,7 @@ use crate::corpus::ocr::{
 };
 use tally_page_image::rulings::Rulings;
 
-/// What a block read by OCR says of itself in its place.
-pub const READ_BY_OCR: &str = "read by OCR";
+pub use tally_types::documents::READ_BY_OCR;
 /// What precedes the numbers of a block read with low confidence, in its place.
 pub const UNSURE_NUMBERS: &str = "unsure:";
 /// A line this many times the page's text height or more is a heading.

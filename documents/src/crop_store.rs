@@ -1,0 +1,267 @@
+//! The crops of scanned pages kept as evidence (issue 100), found by the evidence they show.
+//!
+//! A passage read by OCR carries the crop of the page it was read from ([`crate::corpus::
+//! structure::crops`]). When its document is indexed, the crop is filed under a key for each
+//! way an answer shows that passage: its context with its text (a count's snippet), with each
+//! of its sentences (a value's observation, a table cell's sentence), and a table row's place
+//! with its cells (an aggregation's row). Whoever shows the evidence asks for the crop by what
+//! it shows, with [`crop_key`]; a crop is kept per corpus, and deleted with it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use sha2::{Digest, Sha256};
+
+use crate::corpus::structure::PLACE_SEPARATOR;
+use crate::corpus::structure::{passages_of, sentences_in_context, Passage, Record};
+
+/// Between the cells of a row in the text a row's key is made from.
+const CELL_SEPARATOR: &str = " | ";
+
+/// The key of the crop shown beside the evidence `text` read in `source` (its context: title,
+/// headings and place, or a table row's place alone): 32 hexadecimal digits.
+pub fn crop_key(source: &str, text: &str) -> String {
+    let digest = Sha256::new()
+        .chain_update(source.as_bytes())
+        .chain_update(b"\n")
+        .chain_update(text.as_bytes())
+        .finalize();
+    digest[..16].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The key of the crop of a table row's, as an aggregation shows it: at `place`, its `cells`.
+pub fn row_crop_key(place: &str, cells: &[String]) -> String {
+    crop_key(place, &cells.join(CELL_SEPARATOR))
+}
+
+/// The crops of the passages of a stored document's `text` (`untitled` naming its passages
+/// before a context), each under every key its evidence is shown by.
+pub fn document_crops(text: &str, untitled: &str) -> Vec<(String, Arc<[u8]>)> {
+    let mut out = Vec::new();
+    for passage in passages_of(text, untitled) {
+        let Some(crop) = &passage.crop else {
+            continue;
+        };
+        for key in passage_keys(&passage) {
+            out.push((key, Arc::clone(crop)));
+        }
+    }
+    out
+}
+
+/// Every key a passage's evidence is shown by (see the module's description).
+fn passage_keys(passage: &Passage) -> Vec<String> {
+    let mut keys = vec![crop_key(&passage.context, &passage.text)];
+    keys.extend(
+        sentences_in_context(passage)
+            .iter()
+            .map(|(sentence, context)| crop_key(context, sentence)),
+    );
+    if let Some(Record::TableRow { cells, .. } | Record::TotalRow { cells, .. }) =
+        passage.record.as_deref()
+    {
+        // A row's place is its context's part after the headings ("page 1, read by OCR, …").
+        // Split as the typed tables split it (`crate::tables`).
+        let place = passage
+            .context
+            .split_once(PLACE_SEPARATOR)
+            .map(|(_, place)| place);
+        if let Some(place) = place {
+            keys.push(row_crop_key(place, cells));
+        }
+    }
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
+/// Where the crops are kept: files in a folder beside an index on disk (one folder per corpus,
+/// a file per key), or memory beside an index in memory.
+#[derive(Debug)]
+pub struct CropStore {
+    dir: Option<PathBuf>,
+    memory: RwLock<HashMap<String, CorpusCrops>>,
+}
+
+/// One corpus's crops held in memory, by key.
+type CorpusCrops = HashMap<String, Arc<[u8]>>;
+
+impl CropStore {
+    /// Crops kept in memory.
+    pub fn in_memory() -> Self {
+        Self {
+            dir: None,
+            memory: RwLock::default(),
+        }
+    }
+
+    /// Crops kept in `dir` (made when first written).
+    pub fn in_dir(dir: &Path) -> Self {
+        Self {
+            dir: Some(dir.to_path_buf()),
+            memory: RwLock::default(),
+        }
+    }
+
+    /// Keeps `crops` (key and PNG) under `corpus`.
+    pub fn add(&self, corpus: &str, crops: &[(String, Arc<[u8]>)]) -> std::io::Result<()> {
+        if crops.is_empty() {
+            return Ok(());
+        }
+        match &self.dir {
+            Some(dir) => {
+                let folder = dir.join(corpus);
+                std::fs::create_dir_all(&folder)?;
+                for (key, png) in crops {
+                    std::fs::write(folder.join(format!("{key}.png")), png)?;
+                }
+            }
+            None => {
+                let mut memory = self.memory.write().unwrap_or_else(|e| e.into_inner());
+                let kept = memory.entry(corpus.to_string()).or_default();
+                for (key, png) in crops {
+                    kept.insert(key.clone(), Arc::clone(png));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The crop filed under `key` in any corpus; `None` for a key that is not one (any
+    /// character but a hexadecimal digit) or is not kept.
+    pub fn get(&self, key: &str) -> Option<Arc<[u8]>> {
+        if key.len() != 32 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        match &self.dir {
+            Some(dir) => std::fs::read_dir(dir).ok()?.flatten().find_map(|corpus| {
+                std::fs::read(corpus.path().join(format!("{key}.png")))
+                    .ok()
+                    .map(Arc::from)
+            }),
+            None => {
+                let memory = self.memory.read().unwrap_or_else(|e| e.into_inner());
+                memory.values().find_map(|kept| kept.get(key).cloned())
+            }
+        }
+    }
+
+    /// Forgets the crops of `corpus`.
+    pub fn delete_corpus(&self, corpus: &str) -> std::io::Result<()> {
+        match &self.dir {
+            Some(dir) => match std::fs::remove_dir_all(dir.join(corpus)) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+                _ => Ok(()),
+            },
+            None => {
+                let mut memory = self.memory.write().unwrap_or_else(|e| e.into_inner());
+                memory.remove(corpus);
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::structure::{passages, write_passages, Block, Outline};
+
+    /// A receipt's stored text: a row with a crop, a paragraph without.
+    fn stored() -> String {
+        let outline = Outline {
+            title: Some("Quayside Deli".into()),
+            blocks: vec![
+                Block {
+                    kind: Record::TableRow {
+                        header: Arc::from(vec!["Item".to_string(), "Price".to_string()]),
+                        cells: vec!["Apple juice".into(), "£3.10".into()],
+                    },
+                    sections: vec!["Items".into()],
+                    place: Some("page 1, read by OCR, 91% sure".into()),
+                    crop: Some(Arc::from(&b"png"[..])),
+                },
+                Block {
+                    kind: Record::Paragraph("Thank you".into()),
+                    sections: Vec::new(),
+                    place: Some("page 1, read by OCR, 88% sure".into()),
+                    crop: None,
+                },
+            ],
+        };
+        write_passages(&passages(&outline, "receipt"))
+    }
+
+    #[test]
+    fn a_crop_is_found_by_each_way_its_evidence_is_shown() {
+        let crops = document_crops(&stored(), "receipt");
+        let keys: Vec<&str> = crops.iter().map(|(k, _)| k.as_str()).collect();
+        let context = "Quayside Deli › Items · page 1, read by OCR, 91% sure";
+        // The snippet, the cell's sentence and the aggregation's row.
+        for key in [
+            crop_key(context, "Item: Apple juice — Price: £3.10"),
+            row_crop_key(
+                "page 1, read by OCR, 91% sure",
+                &["Apple juice".into(), "£3.10".into()],
+            ),
+        ] {
+            assert!(keys.contains(&key.as_str()), "{key} in {keys:?}");
+        }
+        assert!(crops.iter().all(|(_, png)| &png[..] == b"png"));
+        assert!(!keys.contains(&crop_key("Quayside Deli · page 1", "Thank you").as_str()));
+    }
+
+    #[test]
+    fn each_row_of_a_scanned_table_finds_its_crop_as_an_aggregation_shows_it() {
+        use crate::corpus::budget::ReadBudget;
+        use crate::corpus::documents::read_file;
+        use crate::corpus::format::Format;
+        use crate::tables::tables_of;
+        let scan = include_bytes!("../../tests/fixtures/scans/hollowmere-bowls-club.pdf");
+        let budget = ReadBudget::for_bytes(scan.len());
+        let document = read_file(scan, Format::Pdf, "bowls.pdf", &budget)
+            .unwrap()
+            .remove(0);
+        let crops = document_crops(&document.text, &document.source);
+        let keys: HashMap<&str, &[u8]> = crops
+            .iter()
+            .map(|(k, png)| (k.as_str(), &png[..]))
+            .collect();
+        let rows: Vec<_> = tables_of(&document.text, &document.source)
+            .into_iter()
+            .flat_map(|table| table.rows)
+            .collect();
+        // The league table's four teams, each row's crop its own line.
+        assert!(rows.len() >= 4, "{rows:?}");
+        let mut shown = std::collections::HashSet::new();
+        for row in &rows {
+            let cells: Vec<String> = row.cells.iter().map(|c| c.text.clone()).collect();
+            let place = row.place.as_deref().unwrap();
+            let crop = keys.get(row_crop_key(place, &cells).as_str());
+            let crop = crop.unwrap_or_else(|| panic!("{place}: {cells:?}"));
+            shown.insert(crop.to_vec());
+        }
+        assert_eq!(shown.len(), rows.len());
+    }
+
+    #[test]
+    fn crops_are_kept_per_corpus_on_disk_and_in_memory_and_deleted_with_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let crops = document_crops(&stored(), "receipt");
+        let key = crops[0].0.clone();
+        for store in [
+            CropStore::in_dir(&dir.path().join("crops")),
+            CropStore::in_memory(),
+        ] {
+            assert_eq!(store.get(&key), None);
+            store.add("deli", &crops).unwrap();
+            assert_eq!(store.get(&key).as_deref(), Some(&b"png"[..]));
+            // A key is hexadecimal: a path is never one.
+            assert_eq!(store.get("../../etc/passwd"), None);
+            store.delete_corpus("deli").unwrap();
+            assert_eq!(store.get(&key), None);
+            store.delete_corpus("deli").unwrap();
+        }
+    }
+}
