@@ -29,7 +29,7 @@ Senior,180
 `;
 const VALUE_Q = 'how much is the adult membership fee';
 const COUNT_Q = 'how many memberships cost more than £150';
-const SCAN_Q = 'what did the new cold room at brackenfold village shop cost to fit';
+const SCAN_Q = 'what did the new room at brackenfold village shop cost to fit';
 const WIDTHS = [1280, 390];
 
 const browser = await launch();

@@ -12,6 +12,8 @@ use std::time::Instant;
 use image::GrayImage;
 use tally_docgen::receipt::{self, pounds, Receipt};
 use tally_docgen::scan::{pixels, Condition};
+use tally_documents::corpus::budget::ReadBudget;
+use tally_documents::corpus::ocr::OcrTools;
 use tally_documents::corpus::structure::{Passage, Record};
 
 use super::scans::{keep, read_spoilt};
@@ -28,6 +30,9 @@ pub struct ReceiptScore {
     pub totals: Tally,
     /// Receipts whose number of items was read beside the word ITEMS.
     pub item_counts: Tally,
+    /// Prices read beside their item whose passage's crop of the page shows them: read by OCR
+    /// again, the crop holds the price and the item's first word (issue 100's evidence).
+    pub crops: Tally,
     /// Seconds spent reading, all receipts.
     pub seconds: f64,
     /// Receipts refused, with the reader's sentence.
@@ -82,11 +87,14 @@ fn score_receipt(
     condition: Condition,
     total: &mut ReceiptScore,
 ) {
-    let units: Vec<Vec<String>> = passages.iter().flat_map(units_of).collect();
+    let units: Vec<(Vec<String>, &Passage)> = passages
+        .iter()
+        .flat_map(|p| units_of(p).into_iter().map(move |unit| (unit, p)))
+        .collect();
     let misses = std::env::var_os("TALLY_READING_MISSES").is_some();
     if misses {
         eprintln!("== {} ({})", receipt.name, condition.name());
-        for unit in &units {
+        for (unit, _) in &units {
             eprintln!("   read: {}", unit.join(" "));
         }
     }
@@ -94,7 +102,7 @@ fn score_receipt(
     let mut all = true;
     for (n, item) in receipt.items.iter().enumerate() {
         let price = price_token(&pounds(item.pence()));
-        let matched = units.iter().any(|unit| {
+        let matched = units.iter().find(|(unit, _)| {
             holds_all(unit, &names[n])
                 && unit.contains(&price)
                 && names
@@ -102,25 +110,56 @@ fn score_receipt(
                     .enumerate()
                     .all(|(m, other)| m == n || !holds_all(unit, other))
         });
-        if !matched && misses {
+        if matched.is_none() && misses {
             eprintln!("   not matched: {} {price}", item.name);
         }
-        all &= matched;
-        total.prices.add(matched);
+        if let Some((_, passage)) = matched {
+            let shown = crop_shows(passage, &[&names[n][0], &price]);
+            if !shown && misses {
+                eprintln!("   crop does not show: {} {price}", item.name);
+            }
+            total.crops.add(shown);
+        }
+        all &= matched.is_some();
+        total.prices.add(matched.is_some());
     }
     total.receipts.add(all);
     let sum = price_token(&pounds(receipt.total_pence()));
     total.totals.add(
         units
             .iter()
-            .any(|u| u.first().is_some_and(|w| w == "total") && u.contains(&sum)),
+            .any(|(u, _)| u.first().is_some_and(|w| w == "total") && u.contains(&sum)),
     );
     let count = receipt.item_count().to_string();
     total.item_counts.add(
         units
             .iter()
-            .any(|u| u.windows(2).any(|w| w[0] == "items" && w[1] == count)),
+            .any(|(u, _)| u.windows(2).any(|w| w[0] == "items" && w[1] == count)),
     );
+}
+
+/// Whether `passage`'s crop of the page shows `words`: the crop read by OCR holds each.
+fn crop_shows(passage: &Passage, words: &[&str]) -> bool {
+    let (Some(crop), Some(tools)) = (&passage.crop, OcrTools::on_this_machine()) else {
+        return false;
+    };
+    let Ok(dir) = tempfile::tempdir() else {
+        return false;
+    };
+    let path = dir.path().join("crop.png");
+    if std::fs::write(&path, crop).is_err() {
+        return false;
+    }
+    let budget = ReadBudget::for_bytes(crop.len());
+    let read: Vec<String> = match tools.words_of_image(&path, &budget) {
+        Ok(pages) => pages
+            .iter()
+            .flat_map(|p| &p.words)
+            .flat_map(|w| tokens(&w.text))
+            .collect(),
+        Err(_) => return false,
+    };
+    words.iter().all(|w| read.iter().any(|r| r == w))
 }
 
 /// The units of a passage a price and its item must share, each as its words: a table row's
@@ -161,18 +200,26 @@ fn holds_all(unit: &[String], words: &[String]) -> bool {
 pub fn print_scores(scores: &[(Condition, ReceiptScore)]) {
     let percent = |t: &Tally| t.percent().map_or("–".to_string(), |p| format!("{p:.1}"));
     println!(
-        "{:<13} {:>9} {:>19} {:>7} {:>7} {:>7} {:>9}",
-        "condition", "receipts", "all prices matched", "prices", "total", "items", "s/receipt"
+        "{:<13} {:>9} {:>19} {:>7} {:>7} {:>7} {:>11} {:>9}",
+        "condition",
+        "receipts",
+        "all prices matched",
+        "prices",
+        "total",
+        "items",
+        "crop shows",
+        "s/receipt"
     );
     for (condition, s) in scores {
         println!(
-            "{:<13} {:>9} {:>19} {:>7} {:>7} {:>7} {:>9.2}",
+            "{:<13} {:>9} {:>19} {:>7} {:>7} {:>7} {:>11} {:>9.2}",
             condition.name(),
             s.receipts.total,
             percent(&s.receipts),
             percent(&s.prices),
             percent(&s.totals),
             percent(&s.item_counts),
+            percent(&s.crops),
             s.seconds / s.receipts.total.max(1) as f64
         );
     }

@@ -300,8 +300,14 @@ async fn a_lay_person_follows_every_page() {
         assert!(!crops.is_empty(), "{width}: {at}");
         for crop in crops {
             assert_eq!(crop["loaded"], true, "{width}: {crop}");
-            assert!(crop["alt"].as_str().unwrap().contains("scanned page"), "{crop}");
-            assert!(crop["right"].as_i64().unwrap() <= width.parse::<i64>().unwrap(), "{crop}");
+            assert!(
+                crop["alt"].as_str().unwrap().contains("scanned page"),
+                "{crop}"
+            );
+            assert!(
+                crop["right"].as_i64().unwrap() <= width.parse::<i64>().unwrap(),
+                "{crop}"
+            );
         }
         assert_eq!(at["scan_sideways"], 0, "{width}: {at}");
     }
