@@ -180,6 +180,7 @@ mod tests {
                 text: text.to_string(),
                 context: String::new(),
                 record: None,
+                crop: None,
             },
         };
         let passages = [

@@ -243,6 +243,7 @@ mod tests {
                 header: Arc::from(vec![]),
                 cells: cells.iter().map(|c| c.to_string()).collect(),
             })),
+            crop: None,
         }
     }
 

@@ -13,7 +13,7 @@ use std::collections::HashSet;
 use std::io::Cursor;
 use std::sync::Arc;
 
-use image::imageops::{self, FilterType};
+use image::imageops;
 use image::GrayImage;
 
 use super::{Block, Record};
@@ -61,8 +61,10 @@ impl EvidencePage {
         let scale = EVIDENCE_LONG_SIDE as f32 / long as f32;
         let width = ((page.width() as f32 * scale).round() as u32).max(1);
         let height = ((page.height() as f32 * scale).round() as u32).max(1);
+        // `thumbnail` averages the pixels each kept one covers: a page at 300 dpi in a tenth of
+        // the time a filtered resize takes.
         Self {
-            image: imageops::resize(page, width, height, FilterType::Triangle),
+            image: imageops::thumbnail(page, width, height),
             scale,
         }
     }
@@ -289,7 +291,7 @@ const MIN_WIDTH: u32 = 240;
 fn scaled(image: &GrayImage, factor: f32) -> GrayImage {
     let width = ((image.width() as f32 * factor) as u32).max(1);
     let height = ((image.height() as f32 * factor) as u32).max(1);
-    imageops::resize(image, width, height, FilterType::Triangle)
+    imageops::thumbnail(image, width, height)
 }
 
 /// `image` as a PNG.
