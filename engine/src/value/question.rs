@@ -47,6 +47,33 @@ const DURATION_WORDS: &[&str] = &[
     "ride", "strike", "warranty",
 ];
 
+/// Dimension words that are adjectives: after "how" they ask for a measure ("how cold"), before
+/// a noun they name a thing ("the cold room", "the old mill", "the high street").
+const ADJECTIVE_CUES: &[&str] = &[
+    "tall", "high", "long", "wide", "deep", "far", "heavy", "fast", "hot", "cold", "old",
+];
+
+/// The word that says which dimension a question asks for, and the dimension: the first that
+/// asks — a noun or a verb ("cost", "height", "weigh"), or an adjective after "how" — else the
+/// first dimension word at all ("what did the new cold room cost": "cost", not "cold").
+fn dimension_cue(tokens: &[&str]) -> Option<(String, String)> {
+    let cues: Vec<(usize, &str, &str)> = tokens
+        .iter()
+        .enumerate()
+        .filter_map(|(at, word)| {
+            DIMENSION_CUES
+                .iter()
+                .find(|(words, _)| words.contains(word))
+                .map(|(_, dimension)| (at, *word, *dimension))
+        })
+        .collect();
+    let asks = |&&(at, word, _): &&(usize, &str, &str)| {
+        !ADJECTIVE_CUES.contains(&word) || (at > 0 && tokens[at - 1] == "how")
+    };
+    let (_, word, dimension) = cues.iter().find(asks).or(cues.first())?;
+    Some((word.to_string(), dimension.to_string()))
+}
+
 /// The words that make a question ask for a duration ("how long … take"), when they do.
 fn asks_duration(tokens: &[&str]) -> Option<String> {
     let at = tokens.windows(2).position(|w| w == ["how", "long"])?;
@@ -222,14 +249,7 @@ pub fn parse_question(text: &str) -> ValueQuestion {
             .find(|y| (1900..=2100).contains(y));
         let cue = asks_duration(&tokens)
             .map(|w| (w, "time".to_string()))
-            .or_else(|| {
-                tokens.iter().find_map(|w| {
-                    DIMENSION_CUES
-                        .iter()
-                        .find(|(words, _)| words.contains(w))
-                        .map(|(_, dim)| (w.to_string(), dim.to_string()))
-                })
-            });
+            .or_else(|| dimension_cue(&tokens));
         let size = tokens.iter().find(|w| SIZE_WORDS.contains(w));
         let names_measure = tokens
             .iter()
@@ -318,6 +338,21 @@ mod cue_tests {
 
     fn cue(text: &str) -> Option<String> {
         value_cue(&parse_question(text))
+    }
+
+    #[test]
+    fn an_adjective_before_a_noun_names_a_thing_and_asks_for_nothing() {
+        let q =
+            parse_question("what did the new cold room at brackenfold village shop cost to fit");
+        assert_eq!(q.dimension.as_deref(), Some(MONEY_DIMENSION));
+        assert_eq!(q.dimension_cue.as_deref(), Some("cost"));
+        let q = parse_question("how cold is the cold room");
+        assert_eq!(q.dimension.as_deref(), Some("temperature"));
+        // Alone, an adjective is still the question's measure.
+        let q = parse_question("tall eiffel tower");
+        assert_eq!(q.dimension.as_deref(), Some("length"));
+        let q = parse_question("what is the rent of the old mill");
+        assert_eq!(q.dimension.as_deref(), Some(MONEY_DIMENSION));
     }
 
     #[test]
