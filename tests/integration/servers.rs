@@ -357,6 +357,44 @@ async fn an_upload_on_one_server_is_answered_by_the_other() {
     assert_eq!(snippets, 5);
     assert_eq!(snippets_of(&b, "hartwell").await, snippets);
 
+    // A photo of a page uploaded on a: b indexes it from the database, without reading it by
+    // OCR again, and shows the crop of the page beside its evidence (issue 100).
+    let photo = reqwest::multipart::Form::new().text("corpus", "shop").part(
+        "file",
+        reqwest::multipart::Part::bytes(
+            include_bytes!("../fixtures/scans/brackenfold-village-shop.jpg").to_vec(),
+        )
+        .file_name("brackenfold-village-shop.jpg"),
+    );
+    let (status, job) = as_admin(client.post(a.url("/api/admin/corpora")).multipart(photo)).await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{job}");
+    let volunteers = "how many volunteers run brackenfold village shop&corpus=shop";
+    // Answered or declined as its certainty says; either way from the photo's lines.
+    until_answered(&b, volunteers, |status, body| {
+        status == StatusCode::OK && body["answer"]["certainty"]["reading"] == 23.0
+    })
+    .await;
+    let (_, body) = count(&b, volunteers).await;
+    let scanned: Vec<(&str, &str)> = body["answer"]["snippets"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| Some((s["source"].as_str()?, s["text"].as_str()?)))
+        .filter(|(source, _)| source.contains("read by OCR"))
+        .collect();
+    assert!(!scanned.is_empty(), "{body}");
+    for (source, text) in scanned {
+        let crop = client
+            .get(b.url("/api/crop"))
+            .query(&[("source", source), ("text", text)])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(crop.status(), StatusCode::OK, "{source}: {text}");
+        assert_eq!(crop.headers()["content-type"], "image/png");
+        assert!(crop.bytes().await.unwrap().starts_with(b"\x89PNG"));
+    }
+
     // The same documents again, through b: nothing added, the job is done at once.
     let (status, again) = upload_hartwell(&b, "hartwell").await;
     assert_eq!(status, StatusCode::ACCEPTED, "{again}");
