@@ -36,8 +36,11 @@ pub const FILE_CROPS_MAX_BYTES: usize = 2 * 1024 * 1024;
 const LINE_MATCH: f32 = 0.6;
 /// Matched lines further apart than this many line heights are two runs.
 const RUN_GAP: f32 = 1.5;
-/// The white kept round a crop's lines, in line heights.
-const MARGIN: f32 = 0.4;
+/// The white kept above and below a crop's lines, in line heights: less than the gap to the
+/// next line, whose letters would show cut in half.
+const MARGIN: f32 = 0.2;
+/// The white kept left and right of a crop's lines, in line heights.
+const SIDE_MARGIN: f32 = 0.5;
 
 /// A page as OCR read it, scaled down to be cut into evidence.
 #[derive(Debug, Clone, PartialEq)]
@@ -250,11 +253,11 @@ fn area_of(own: &HashSet<String>, lines: &[WordLine], share: f32) -> Option<Area
 /// shades, at most [`CROP_MAX_WIDTH`] × [`CROP_MAX_HEIGHT`] and [`CROP_MAX_BYTES`] (made smaller
 /// to fit them); `None` when it would be too small to read.
 fn crop_png(page: &EvidencePage, area: Area) -> Option<Vec<u8>> {
-    let margin = MARGIN * area.line_height as f32;
+    let [margin, side] = [MARGIN, SIDE_MARGIN].map(|m| m * area.line_height as f32);
     let to_kept = |x: f32| (x * page.scale).max(0.0) as u32;
-    let left = to_kept(area.left as f32 - margin).min(page.image.width());
+    let left = to_kept(area.left as f32 - side).min(page.image.width());
     let top = to_kept(area.top as f32 - margin).min(page.image.height());
-    let right = to_kept(area.right as f32 + margin).min(page.image.width());
+    let right = to_kept(area.right as f32 + side).min(page.image.width());
     let bottom = to_kept(area.bottom as f32 + margin).min(page.image.height());
     let (width, height) = (right.saturating_sub(left), bottom.saturating_sub(top));
     if width < 4 || height < 4 {
@@ -455,8 +458,8 @@ mod tests {
         };
         let png = crop_png(&page, area).unwrap();
         let crop = image::load_from_memory(&png).unwrap();
-        // 800 × 40 pixels and 16 of margin each way, halved.
-        assert_eq!((crop.width(), crop.height()), (416, 36));
+        // 800 × 40 pixels with 20 of margin each side and 8 above and below, halved.
+        assert_eq!((crop.width(), crop.height()), (420, 28));
         // A block taller than the bound shows its first lines.
         let tall = Area {
             bottom: 1900,
