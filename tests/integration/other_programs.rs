@@ -175,4 +175,34 @@ fn a_receipt_photo_is_read_price_by_item_and_answers_its_count_and_total() {
     assert_eq!(juice["unit_id"], "gbp", "{juice}");
     let crackers = tally.value("how much were the rye crackers", "deli");
     assert_eq!(crackers["value"], 1.85, "{crackers}");
+
+    // The lines of the photo each item was read from, as `tally read --crops` writes them
+    // (issue 100): the apple juice's crop is a PNG of one line, wider than tall.
+    let crops = scratch_dir("other-programs-receipt-crops");
+    let path = workspace_root().join("tests/fixtures/other-programs/quayside-deli-receipt.jpg");
+    let read = json_of(&run_from_root(
+        env!("CARGO_BIN_EXE_tally"),
+        &[
+            "read",
+            "--json",
+            "--crops",
+            crops.to_str().unwrap(),
+            path.to_str().unwrap(),
+        ],
+        &[],
+    ));
+    let juice = read["documents"][0]["passages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["record"]["key_value"]["label"] == "Apple juice 750ml")
+        .unwrap_or_else(|| panic!("{read}"));
+    let file = juice["crop_file"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{juice}"));
+    let png = std::fs::read(file).unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "{file}");
+    let at = |i: usize| u32::from_be_bytes([png[i], png[i + 1], png[i + 2], png[i + 3]]);
+    let (width, height) = (at(16), at(20));
+    assert!(height < 60 && width > 5 * height, "{width} × {height}");
 }

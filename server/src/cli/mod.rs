@@ -79,6 +79,10 @@ pub struct ReadArgs {
     /// apart, a list, a `Label: value` line), and its tables as grids.
     #[arg(long)]
     pub json: bool,
+    /// Write the crop of the scanned page each passage read by OCR was read from into this
+    /// folder, as `FILE-D-N.png` (document D, passage N, from 1); the listing names each.
+    #[arg(long, value_name = "DIR")]
+    pub crops: Option<PathBuf>,
 }
 
 /// `tally extract`'s flags.

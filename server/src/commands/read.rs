@@ -22,36 +22,85 @@ pub fn read(args: &ReadArgs) -> anyhow::Result<()> {
             .unwrap_or_default();
         let read =
             documents::read_file(&bytes, format, &name, &ReadBudget::for_bytes(bytes.len()))?;
+        let crops = match &args.crops {
+            Some(dir) => write_crops(dir, &name, &read)?,
+            None => Vec::new(),
+        };
+        let crop_of = |d: usize, n: usize| {
+            crops
+                .iter()
+                .find(|(at, _)| *at == (d, n))
+                .map(|(_, path)| path.display().to_string())
+        };
         if args.json {
-            println!("{}", serde_json::to_string(&as_json(&name, format, &read))?);
+            println!(
+                "{}",
+                serde_json::to_string(&as_json(&name, format, &read, &crop_of))?
+            );
             continue;
         }
         println!("{name} ({}): {} document(s)", format.name(), read.len());
-        for document in &read {
+        for (d, document) in read.iter().enumerate() {
             let mut context = String::new();
-            for passage in passages_of(&document.text, &document.source) {
+            for (n, passage) in passages_of(&document.text, &document.source)
+                .into_iter()
+                .enumerate()
+            {
                 if passage.context != context {
                     println!("\n[{}]", passage.context);
                     context = passage.context.clone();
                 }
                 let kind = passage.record.as_deref().map_or("paragraph", record_kind);
                 println!("  {kind}: {}", passage.text);
+                if let Some(path) = crop_of(d, n) {
+                    println!("    as scanned: {path}");
+                }
             }
         }
     }
     Ok(())
 }
 
-/// What a file becomes, as JSON: each document's passages (context, kind, text, record) and its
-/// tables as grids (the header paths, each row's cells and kind).
+/// Writes the crop of each passage of `read` that has one into `dir` as `NAME-D-N.png`; where
+/// each went, by document and passage (from 0).
+fn write_crops(
+    dir: &std::path::Path,
+    name: &str,
+    read: &[tally_documents::sentence_store::index::Document],
+) -> anyhow::Result<Vec<((usize, usize), std::path::PathBuf)>> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("the folder {} could not be made", dir.display()))?;
+    let mut written = Vec::new();
+    for (d, document) in read.iter().enumerate() {
+        for (n, passage) in passages_of(&document.text, &document.source)
+            .iter()
+            .enumerate()
+        {
+            let Some(crop) = &passage.crop else {
+                continue;
+            };
+            let path = dir.join(format!("{name}-{}-{}.png", d + 1, n + 1));
+            std::fs::write(&path, crop)
+                .with_context(|| format!("{} could not be written", path.display()))?;
+            written.push(((d, n), path));
+        }
+    }
+    Ok(written)
+}
+
+/// What a file becomes, as JSON: each document's passages (context, kind, text, record, the
+/// size of its crop and where `--crops` wrote it) and its tables as grids (the header paths,
+/// each row's cells and kind).
 fn as_json(
     name: &str,
     format: tally_documents::corpus::Format,
     read: &[tally_documents::sentence_store::index::Document],
+    crop_of: &dyn Fn(usize, usize) -> Option<String>,
 ) -> serde_json::Value {
     let documents: Vec<serde_json::Value> = read
         .iter()
-        .map(|document| {
+        .enumerate()
+        .map(|(d, document)| {
             let passages = passages_of(&document.text, &document.source);
             let mut tables: Vec<serde_json::Value> = Vec::new();
             let mut last: Option<(&str, &[String])> = None;
@@ -76,14 +125,17 @@ fn as_json(
             }
             let passages: Vec<serde_json::Value> = passages
                 .iter()
-                .map(|p| {
+                .enumerate()
+                .map(|(n, p)| {
                     serde_json::json!({
                         "context": p.context,
                         "kind": p.record.as_deref().map_or("paragraph", record_kind),
                         "text": p.text,
                         "record": p.record.as_deref(),
-                        // The size of the scanned page's crop kept as its evidence.
+                        // The scanned page's crop kept as its evidence: its size, and the file
+                        // `--crops` wrote it to.
                         "crop_bytes": p.crop.as_ref().map(|c| c.len()),
+                        "crop_file": crop_of(d, n),
                     })
                 })
                 .collect();
