@@ -2,6 +2,8 @@
 //! asked for by what the evidence shows — its source and its text — so that the page, the API
 //! and anyone holding an answer find it the same way ([`tally_documents::crop_store`]).
 
+use std::collections::HashMap;
+
 use axum::extract::State;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -16,10 +18,9 @@ const MAX_PART_CHARS: usize = 4_000;
 
 /// The evidence a crop is asked for by: a count's snippet (`source` and `text`), a value's
 /// observation (`context` as `source`, its sentence as `text`), or an aggregation's row
-/// (`place` as `source`, its `cells` each as one `cell`).
+/// (`place` as `source`, its cells joined by " | " as `text`).
 #[derive(utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // The parameters' description; the handler reads them from `QueryParams`.
 pub(crate) struct CropQuery {
     /// Where the evidence was read: a snippet's `source`, an observation's `context` or a
     /// row's `place`.
@@ -31,12 +32,48 @@ pub(crate) struct CropQuery {
     text: String,
 }
 
+impl CropQuery {
+    /// The query read from a request's parameters: both given, not blank, within
+    /// [`MAX_PART_CHARS`], nothing else.
+    fn read(params: &HashMap<String, String>) -> Result<Self, ApiError> {
+        if let Some(name) = params
+            .keys()
+            .find(|name| !["source", "text"].contains(&name.as_str()))
+        {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!("unknown parameter `{name}`"),
+            ));
+        }
+        let part = |name: &str| -> Result<String, ApiError> {
+            let value = params.get(name).map(String::as_str).unwrap_or_default();
+            if value.trim().is_empty() {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    format!("`{name}` is needed: what the evidence shows"),
+                ));
+            }
+            if value.chars().count() > MAX_PART_CHARS {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    format!("`{name}` is longer than {MAX_PART_CHARS} characters"),
+                ));
+            }
+            Ok(value.to_string())
+        };
+        Ok(Self {
+            source: part("source")?,
+            text: part("text")?,
+        })
+    }
+}
+
 /// `GET /api/crop?source=…&text=…`: the crop as a grey PNG.
 #[utoipa::path(
     get,
     path = "/crop",
     summary = "The crop of a scanned page a piece of evidence was read from",
-    description = "Evidence read by OCR (its `source`, `context` or `place` says \"read by OCR\") was read from a page image: this is the crop of that page showing the lines it was read from, kept when the file was read (a grey PNG of at most 48 KB). Ask with what the evidence shows: a count snippet's `source` and `text`, a value observation's `context` and `text`, or an aggregation row's `place` and its `cells` joined by \" | \". 404 when no crop is kept for it (evidence not read by OCR, or its corpus deleted).",
+    description = "Evidence read by OCR (its `source`, `context` or `place` says \"read by OCR\") was read from a page image: this is the crop of that page showing the lines it was read from, kept when the file was read (a grey PNG of at most 32 KB). Ask with what the evidence shows: a count snippet's `source` and `text`, a value observation's `context` and `text`, or an aggregation row's `place` and its `cells` joined by \" | \". 404 when no crop is kept for it (evidence not read by OCR, or its corpus deleted).",
     params(CropQuery),
     responses(
         (status = 200, description = "The crop", content_type = "image/png", body = String),
@@ -49,37 +86,12 @@ pub(crate) async fn get_crop(
     State(state): State<AppState>,
     QueryParams(params): QueryParams,
 ) -> Result<Response, ApiError> {
-    if let Some(name) = params
-        .keys()
-        .find(|name| !["source", "text"].contains(&name.as_str()))
-    {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!("unknown parameter `{name}`"),
-        ));
-    }
-    let part = |name: &str| -> Result<&str, ApiError> {
-        let value = params.get(name).map(String::as_str).unwrap_or_default();
-        if value.trim().is_empty() {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                format!("`{name}` is needed: what the evidence shows"),
-            ));
-        }
-        if value.chars().count() > MAX_PART_CHARS {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                format!("`{name}` is longer than {MAX_PART_CHARS} characters"),
-            ));
-        }
-        Ok(value)
-    };
-    let (source, text) = (part("source")?, part("text")?);
+    let query = CropQuery::read(&params)?;
     let engines = state.answerer.loaded()?;
     // A row's text is its cells joined as the store joined them: one key for every kind.
     let crop = engines
         .snippets
-        .crop(&crop_key(source, text))
+        .crop(&crop_key(&query.source, &query.text))
         .ok_or_else(|| {
             ApiError::new(
                 StatusCode::NOT_FOUND,
