@@ -132,14 +132,16 @@ async fn the_routers_paths_and_the_descriptions_are_the_same_set() {
             );
         }
     }
-    // The 22 operations of issue 88's count, the upload and the jobs among them.
-    assert_eq!(operations, 22, "{:?}", paths.keys().collect::<Vec<_>>());
+    // The 22 operations of issue 88's count, the upload and the jobs among them, and issue
+    // 100's crop of a scanned page.
+    assert_eq!(operations, 23, "{:?}", paths.keys().collect::<Vec<_>>());
     for path in [
         "/api/admin/corpora",
         "/api/admin/corpora/{name}",
         "/api/admin/jobs/{id}",
         "/api/admin/jobs/{id}/events",
         "/api/admin/jobs/{id}/restart",
+        "/api/crop",
     ] {
         assert!(paths.contains_key(path), "{path} is described");
     }
