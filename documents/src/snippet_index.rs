@@ -36,7 +36,7 @@ pub enum IndexError {
     /// The index directory could not be opened.
     #[error(transparent)]
     Open(#[from] OpenIndexError),
-    /// The crops of scanned pages beside the index could not be written or deleted.
+    /// The crops of scanned pages beside the index could not be written, read or deleted.
     #[error("the crops of scanned pages beside the snippet index failed")]
     Crops(#[source] std::io::Error),
 }
@@ -390,9 +390,10 @@ impl SnippetIndex {
         self.crops.add(corpus, crops).map_err(IndexError::Crops)
     }
 
-    /// The crop of a scanned page filed under `key` ([`crate::crop_store::crop_key`]).
-    pub fn crop(&self, key: &str) -> Option<Arc<[u8]>> {
-        self.crops.get(key)
+    /// The crop of a scanned page filed under `key` ([`crate::crop_store::crop_key`]), if one
+    /// is kept.
+    pub fn crop(&self, key: &str) -> Result<Option<Arc<[u8]>>, IndexError> {
+        self.crops.get(key).map_err(IndexError::Crops)
     }
 
     /// Removes every snippet of `corpus`, and its crops; returns how many snippets there were.

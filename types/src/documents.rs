@@ -8,6 +8,16 @@ use serde::{Deserialize, Serialize};
 /// the readers write it, the pages find by it the evidence a scan's crop goes beside.
 pub const READ_BY_OCR: &str = "read by OCR";
 
+/// Between the cells of a table row when the crop of its scanned page is asked for by them
+/// (`GET /api/crop`'s `text` for an aggregation's row).
+pub const ROW_CELLS_SEPARATOR: &str = " | ";
+
+/// What the crop of an aggregation's row is asked for by as its source (`GET /api/crop`): the
+/// row's document and its place ("receipt.jpg · page 1, read by OCR, 91% sure").
+pub fn row_crop_source(document: &str, place: &str) -> String {
+    format!("{document} · {place}")
+}
+
 /// How far an ingestion has come (a missing field, in a stored row, is 0).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]

@@ -5,6 +5,8 @@
 use leptos::prelude::*;
 use tally_types::count::{Abstention, Aggregation};
 
+use tally_types::documents::{row_crop_source, ROW_CELLS_SEPARATOR};
+
 use crate::views::scan_crop::crop_address;
 
 /// The result and its table.
@@ -45,6 +47,7 @@ pub fn AggregationView(
     });
     let header = aggregation.header.clone();
     let rows = aggregation.rows.clone();
+    let document = aggregation.document.clone();
     view! {
         <p class="count-value" class:not-sure=unsure id="count-value" data-not-sure=unsure.then_some("true")>{headline}</p>
         <p class="count-meta" id="aggregation-explanation">{explanation}</p>
@@ -69,7 +72,10 @@ pub fn AggregationView(
                             let class = if row.taken { "row-taken" } else { "row-left-out" };
                             // A row read by OCR shows the lines of the page it was read from.
                             let crop = row.place.as_deref().and_then(|place| {
-                                crop_address(place, &row.cells.join(" | "))
+                                crop_address(
+                                    &row_crop_source(&document, place),
+                                    &row.cells.join(ROW_CELLS_SEPARATOR),
+                                )
                             });
                             view! {
                                 <tr class=class>

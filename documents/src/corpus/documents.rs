@@ -269,36 +269,41 @@ fn read_format(
     }
 }
 
+/// A passage's text as its snippets hold it: whole when it has at most [`MAX_SNIPPET_CHARS`],
+/// else cut at sentence ends into pieces of at most that (a single longer sentence stays whole).
+pub fn snippet_pieces(text: &str) -> Vec<String> {
+    if text.chars().count() <= MAX_SNIPPET_CHARS {
+        return vec![text.to_string()];
+    }
+    let mut pieces = Vec::new();
+    let mut piece = String::new();
+    for range in split_sentences(text) {
+        let sentence = text[range].trim();
+        if !piece.is_empty()
+            && piece.chars().count() + 1 + sentence.chars().count() > MAX_SNIPPET_CHARS
+        {
+            pieces.push(std::mem::take(&mut piece));
+        }
+        if !piece.is_empty() {
+            piece.push(' ');
+        }
+        piece.push_str(sentence);
+    }
+    if !piece.is_empty() {
+        pieces.push(piece);
+    }
+    pieces
+}
+
 /// A document's snippets: its passages (with their context as source), long ones cut at
 /// sentence ends into pieces of at most [`MAX_SNIPPET_CHARS`] (a single longer sentence stays
 /// whole).
 pub fn snippets_of(document: &Document) -> Vec<Snippet> {
     let mut pieces: Vec<(String, String, Option<Arc<Record>>)> = Vec::new();
     for passage in structure::passages_of(&document.text, &document.source) {
-        if passage.text.chars().count() <= MAX_SNIPPET_CHARS {
-            pieces.push((passage.text, passage.context, passage.record));
-            continue;
-        }
-        let mut piece = String::new();
-        for range in split_sentences(&passage.text) {
-            let sentence = passage.text[range].trim();
-            if !piece.is_empty()
-                && piece.chars().count() + 1 + sentence.chars().count() > MAX_SNIPPET_CHARS
-            {
-                // Each piece of a long list or row keeps the whole record.
-                pieces.push((
-                    std::mem::take(&mut piece),
-                    passage.context.clone(),
-                    passage.record.clone(),
-                ));
-            }
-            if !piece.is_empty() {
-                piece.push(' ');
-            }
-            piece.push_str(sentence);
-        }
-        if !piece.is_empty() {
-            pieces.push((piece, passage.context, passage.record));
+        // Each piece of a long list or row keeps the whole record.
+        for piece in snippet_pieces(&passage.text) {
+            pieces.push((piece, passage.context.clone(), passage.record.clone()));
         }
     }
     pieces

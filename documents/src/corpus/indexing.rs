@@ -64,16 +64,21 @@ pub fn ingest_until(
     let documents: Vec<Cow<'_, Document>> = documents.iter().map(without_crops).collect();
     let mut progress = IngestProgress {
         documents: documents.len(),
-        bytes: documents.iter().map(|d| d.text.len()).sum(),
+        // In the stored text's bytes, crops and all, as the job that stored it counts them.
+        bytes: originals.iter().map(|d| d.text.len()).sum(),
         ..IngestProgress::default()
     };
     on_progress(&progress);
     let mut batch = Batch::default();
     for (n, (document, original)) in documents.iter().zip(originals).enumerate() {
         if matches!(document, Cow::Owned(_)) {
-            batch
-                .crops
-                .extend(document_crops(&original.text, &original.source));
+            // The crop lines count as done with the document's first section.
+            batch.bytes += original.text.len() - document.text.len();
+            if indexes.snippets.is_some() {
+                batch
+                    .crops
+                    .extend(document_crops(&original.text, &original.source));
+            }
         }
         let mut sections = Sections::of(document).peekable();
         while let Some(section) = sections.next() {

@@ -128,9 +128,9 @@ impl OcrTools {
         budget: &ReadBudget,
     ) -> Result<Vec<OcrPage>, ReadRefused> {
         let words = |tsv: Vec<u8>| parse_tsv(&String::from_utf8_lossy(&tsv));
-        let one_page = |image: &Path, clean: Option<(GrayImage, Rulings, EvidencePage)>| {
+        let one_page = |image: &Path, clean: Option<(GrayImage, Rulings, Option<EvidencePage>)>| {
             let (clean, evidence) = match clean {
-                Some((page, rules, evidence)) => (Some((page, rules)), Some(Arc::new(evidence))),
+                Some((page, rules, evidence)) => (Some((page, rules)), evidence.map(Arc::new)),
                 None => (None, None),
             };
             let page = self.page_words(image, clean, budget)?;
@@ -457,7 +457,7 @@ fn too_many_pixels(width: u64, height: u64) -> ReadRefused {
 fn without_rulings(
     from: &Path,
     to: &Path,
-) -> Result<(GrayImage, Rulings, EvidencePage), image::ImageError> {
+) -> Result<(GrayImage, Rulings, Option<EvidencePage>), image::ImageError> {
     let page = image::ImageReader::open(from)?
         .with_guessed_format()?
         .decode()?

@@ -127,16 +127,21 @@ fn as_json(
                 .iter()
                 .enumerate()
                 .map(|(n, p)| {
-                    serde_json::json!({
+                    let mut passage = serde_json::json!({
                         "context": p.context,
                         "kind": p.record.as_deref().map_or("paragraph", record_kind),
                         "text": p.text,
                         "record": p.record.as_deref(),
-                        // The scanned page's crop kept as its evidence: its size, and the file
-                        // `--crops` wrote it to.
-                        "crop_bytes": p.crop.as_ref().map(|c| c.len()),
-                        "crop_file": crop_of(d, n),
-                    })
+                    });
+                    // A scanned page's crop kept as the passage's evidence: its size, and the
+                    // file `--crops` wrote it to.
+                    if let Some(crop) = &p.crop {
+                        passage["crop_bytes"] = crop.len().into();
+                    }
+                    if let Some(file) = crop_of(d, n) {
+                        passage["crop_file"] = file.into();
+                    }
+                    passage
                 })
                 .collect();
             serde_json::json!({

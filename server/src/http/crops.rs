@@ -17,13 +17,13 @@ use crate::state::AppState;
 const MAX_PART_CHARS: usize = 4_000;
 
 /// The evidence a crop is asked for by: a count's snippet (`source` and `text`), a value's
-/// observation (`context` as `source`, its sentence as `text`), or an aggregation's row
-/// (`place` as `source`, its cells joined by " | " as `text`).
+/// observation (`context` as `source`, its sentence as `text`), or an aggregation's row (its
+/// document and place joined by " · " as `source`, its cells joined by " | " as `text`).
 #[derive(utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct CropQuery {
-    /// Where the evidence was read: a snippet's `source`, an observation's `context` or a
-    /// row's `place`.
+    /// Where the evidence was read: a snippet's `source`, an observation's `context`, or a
+    /// row's document and `place` joined by " · ".
     #[param(min_length = 1, max_length = 4000)]
     source: String,
     /// What it says: a snippet's or an observation's `text`; for a row, its cells joined by
@@ -73,13 +73,14 @@ impl CropQuery {
     get,
     path = "/crop",
     summary = "The crop of a scanned page a piece of evidence was read from",
-    description = "Evidence read by OCR (its `source`, `context` or `place` says \"read by OCR\") was read from a page image: this is the crop of that page showing the lines it was read from, kept when the file was read (a grey PNG of at most 32 KB). Ask with what the evidence shows: a count snippet's `source` and `text`, a value observation's `context` and `text`, or an aggregation row's `place` and its `cells` joined by \" | \". 404 when no crop is kept for it (evidence not read by OCR, or its corpus deleted).",
+    description = "Evidence read by OCR (its `source`, `context` or `place` says \"read by OCR\") was read from a page image: this is the crop of that page showing the lines it was read from, kept when the file was read (a grey PNG of at most 32 KB). Ask with what the evidence shows: a count snippet's `source` and `text`, a value observation's `context` and `text`, or for an aggregation's row its `document` and `place` joined by \" · \" and its `cells` joined by \" | \". 404 when no crop is kept for it (evidence not read by OCR, or its corpus deleted).",
     params(CropQuery),
     responses(
         (status = 200, description = "The crop", content_type = "image/png", body = String),
         (status = 400, response = crate::http::openapi::BadRequest),
         (status = 404, response = crate::http::openapi::NotFound),
         (status = 503, response = crate::http::openapi::Unavailable),
+        (status = 500, response = crate::http::openapi::ServerError),
     )
 )]
 pub(crate) async fn get_crop(
@@ -88,10 +89,12 @@ pub(crate) async fn get_crop(
 ) -> Result<Response, ApiError> {
     let query = CropQuery::read(&params)?;
     let engines = state.answerer.loaded()?;
-    // A row's text is its cells joined as the store joined them: one key for every kind.
-    let crop = engines
-        .snippets
-        .crop(&crop_key(&query.source, &query.text))
+    let key = crop_key(&query.source, &query.text);
+    // Files read off the async threads.
+    let crop = tokio::task::spawn_blocking(move || engines.snippets.crop(&key))
+        .await
+        .map_err(|e| unreadable(&e))?
+        .map_err(|e| unreadable(&e))?
         .ok_or_else(|| {
             ApiError::new(
                 StatusCode::NOT_FOUND,
@@ -107,4 +110,14 @@ pub(crate) async fn get_crop(
         HeaderValue::from_static("private, max-age=3600"),
     );
     Ok(response)
+}
+
+/// A crop kept but not readable (its files, or the task reading them): logged with its causes,
+/// a 500 for the asker.
+fn unreadable(error: &(dyn std::error::Error + 'static)) -> ApiError {
+    tracing::error!(error = ?error, "a crop of a scanned page could not be read");
+    ApiError::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "the crop of the scanned page could not be read",
+    )
 }

@@ -26,8 +26,8 @@ const EVIDENCE_LONG_SIDE: u32 = 1600;
 const CROP_MAX_HEIGHT: u32 = 360;
 /// The widest crop kept, in pixels: a wider one is scaled down to it.
 const CROP_MAX_WIDTH: u32 = 1000;
-/// The most bytes one crop's PNG may take: a larger one is made smaller. With the crop's
-/// base64 (a third more) a passage stays far inside an indexing section (64 KB).
+/// The most bytes one crop's PNG may take: a larger one is made smaller (a paragraph of a
+/// grainy photo); about 10 KB a line of a photographed receipt, 3 KB a ruled row of a scan.
 pub const CROP_MAX_BYTES: usize = 32 * 1024;
 /// The most bytes the crops of one file may take together; the blocks after are kept without.
 pub const FILE_CROPS_MAX_BYTES: usize = 2 * 1024 * 1024;
@@ -42,34 +42,70 @@ const MARGIN: f32 = 0.2;
 /// The white kept left and right of a crop's lines, in line heights.
 const SIDE_MARGIN: f32 = 0.5;
 
-/// A page as OCR read it, scaled down to be cut into evidence.
-#[derive(Debug, Clone, PartialEq)]
+/// A page as OCR read it, scaled down and kept as a PNG in 16 shades until its blocks are cut
+/// from it: a few hundred kilobytes a page, not the megabytes of its pixels (a scan of 300
+/// pages is read whole before it is laid out).
+#[derive(Clone, PartialEq)]
 pub struct EvidencePage {
-    image: GrayImage,
+    png: Vec<u8>,
     /// The kept page's pixels per pixel of the page OCR read.
+    scale: f32,
+}
+
+impl std::fmt::Debug for EvidencePage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "EvidencePage({} bytes, scale {})",
+            self.png.len(),
+            self.scale
+        )
+    }
+}
+
+/// A kept page opened to be cut: its pixels and their scale.
+struct OpenPage {
+    image: GrayImage,
     scale: f32,
 }
 
 impl EvidencePage {
     /// `page` (the image OCR reads, before its rules are taken out) scaled down to at most
-    /// [`EVIDENCE_LONG_SIDE`] pixels on its longer side.
-    pub fn of(page: &GrayImage) -> Self {
+    /// [`EVIDENCE_LONG_SIDE`] pixels on its longer side; `None` if it cannot be written.
+    pub fn of(page: &GrayImage) -> Option<Self> {
         let long = page.width().max(page.height()).max(1);
-        if long <= EVIDENCE_LONG_SIDE {
-            return Self {
-                image: page.clone(),
-                scale: 1.0,
-            };
-        }
-        let scale = EVIDENCE_LONG_SIDE as f32 / long as f32;
+        let scale = (EVIDENCE_LONG_SIDE as f32 / long as f32).min(1.0);
         let width = ((page.width() as f32 * scale).round() as u32).max(1);
         let height = ((page.height() as f32 * scale).round() as u32).max(1);
         // `thumbnail` averages the pixels each kept one covers: a page at 300 dpi in a tenth of
         // the time a filtered resize takes.
-        Self {
-            image: imageops::thumbnail(page, width, height),
+        let mut image = if scale < 1.0 {
+            imageops::thumbnail(page, width, height)
+        } else {
+            page.clone()
+        };
+        sixteen_shades(&mut image);
+        Some(Self {
+            png: png_of(&image)?,
             scale,
-        }
+        })
+    }
+
+    fn open(&self) -> Option<OpenPage> {
+        let image = image::load_from_memory_with_format(&self.png, image::ImageFormat::Png)
+            .ok()?
+            .to_luma8();
+        Some(OpenPage {
+            image,
+            scale: self.scale,
+        })
+    }
+}
+
+/// Sixteen shades read as well as 256 and keep a photo's grain from filling a PNG.
+fn sixteen_shades(image: &mut GrayImage) {
+    for pixel in image.pixels_mut() {
+        pixel.0[0] = (pixel.0[0] & 0xf0) | (pixel.0[0] >> 4);
     }
 }
 
@@ -105,6 +141,9 @@ pub fn attach_crops(
     if lines.is_empty() {
         return;
     }
+    let Some(page) = page.open() else {
+        return;
+    };
     for block in blocks {
         let Some(own) = own_words(&block.kind) else {
             continue;
@@ -117,7 +156,7 @@ pub fn attach_crops(
         let Some(area) = area_of(&own, &lines, share) else {
             continue;
         };
-        let Some(png) = crop_png(page, area) else {
+        let Some(png) = crop_png(&page, area) else {
             continue;
         };
         if png.len() > allowance.0 {
@@ -252,7 +291,7 @@ fn area_of(own: &HashSet<String>, lines: &[WordLine], share: f32) -> Option<Area
 /// `area` of `page` (with a margin of white round it, within the page) as a grey PNG in 16
 /// shades, at most [`CROP_MAX_WIDTH`] × [`CROP_MAX_HEIGHT`] and [`CROP_MAX_BYTES`] (made smaller
 /// to fit them); `None` when it would be too small to read.
-fn crop_png(page: &EvidencePage, area: Area) -> Option<Vec<u8>> {
+fn crop_png(page: &OpenPage, area: Area) -> Option<Vec<u8>> {
     let [margin, side] = [MARGIN, SIDE_MARGIN].map(|m| m * area.line_height as f32);
     let to_kept = |x: f32| (x * page.scale).max(0.0) as u32;
     let left = to_kept(area.left as f32 - side).min(page.image.width());
@@ -268,23 +307,21 @@ fn crop_png(page: &EvidencePage, area: Area) -> Option<Vec<u8>> {
     if crop.width() > CROP_MAX_WIDTH {
         crop = scaled(&crop, CROP_MAX_WIDTH as f32 / crop.width() as f32);
     }
-    // Sixteen shades read as well as 256 and keep a photo's grain from filling the PNG.
-    for pixel in crop.pixels_mut() {
-        pixel.0[0] = (pixel.0[0] & 0xf0) | (pixel.0[0] >> 4);
-    }
+    sixteen_shades(&mut crop);
     // Too many bytes: smaller, twice at most, never below a legible width.
-    for _ in 0..3 {
-        let png = png_of(&crop)?;
+    let mut png = png_of(&crop)?;
+    for _ in 0..2 {
         if png.len() <= CROP_MAX_BYTES {
-            return Some(png);
+            break;
         }
         let factor = (CROP_MAX_BYTES as f32 / png.len() as f32).sqrt() * 0.9;
         if (crop.width() as f32 * factor) < MIN_WIDTH as f32 {
             return None;
         }
         crop = scaled(&crop, factor);
+        png = png_of(&crop)?;
     }
-    None
+    (png.len() <= CROP_MAX_BYTES).then_some(png)
 }
 
 /// The narrowest a crop is made to fit its bytes: below it, it is not kept.
@@ -447,7 +484,9 @@ mod tests {
     #[test]
     fn a_crop_is_cut_from_the_scaled_page_within_its_bounds() {
         // A page of 3,200 × 2,000 pixels is kept at half its size.
-        let page = EvidencePage::of(&GrayImage::from_pixel(3200, 2000, image::Luma([255])));
+        let kept =
+            EvidencePage::of(&GrayImage::from_pixel(3200, 2000, image::Luma([255]))).unwrap();
+        let page = kept.open().unwrap();
         assert_eq!(page.image.dimensions(), (1600, 1000));
         let area = Area {
             left: 100,
@@ -479,9 +518,9 @@ mod tests {
         // An allowance spent keeps no crop.
         let mut spent = CropAllowance(0);
         let words = [word("Milk", 10, 10, 1), word("milk", 60, 10, 1)];
-        attach_crops(&mut blocks, &words, &page, &mut spent);
+        attach_crops(&mut blocks, &words, &kept, &mut spent);
         assert_eq!(blocks[0].crop, None);
-        attach_crops(&mut blocks, &words, &page, &mut CropAllowance::default());
+        attach_crops(&mut blocks, &words, &kept, &mut CropAllowance::default());
         assert!(blocks[0].crop.is_some());
     }
 }
