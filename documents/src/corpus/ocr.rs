@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use super::budget::{ReadBudget, ReadRefused};
 use super::read_again::areas_to_read_again;
-use super::structure::crops::EvidencePage;
 use image::GrayImage;
+use tally_page_image::evidence::EvidencePage;
 use tally_page_image::page_light::{even_light, is_uneven};
 use tally_page_image::rule_grid::PixelBox;
 use tally_page_image::rulings::{whiten_rulings, Rulings};

@@ -10,25 +10,13 @@
 //! shown rather than another line.
 
 use std::collections::HashSet;
-use std::io::Cursor;
 use std::sync::Arc;
 
-use image::imageops;
-use image::GrayImage;
+use tally_page_image::evidence::{EvidencePage, LinesBox};
 
 use super::{Block, Record};
 use crate::corpus::ocr::OcrWord;
 
-/// The longer side of a page kept for evidence, in pixels: about 130 dpi for an A4 page
-/// scanned at 300, where 10-point text is 18 pixels tall.
-const EVIDENCE_LONG_SIDE: u32 = 1600;
-/// The tallest crop kept, in pixels of the kept page: a taller block shows its first lines.
-const CROP_MAX_HEIGHT: u32 = 360;
-/// The widest crop kept, in pixels: a wider one is scaled down to it.
-const CROP_MAX_WIDTH: u32 = 1000;
-/// The most bytes one crop's PNG may take: a larger one is made smaller (a paragraph of a
-/// grainy photo); about 10 KB a line of a photographed receipt, 3 KB a ruled row of a scan.
-pub const CROP_MAX_BYTES: usize = 32 * 1024;
 /// The most bytes the crops of one file may take together; the blocks after are kept without.
 pub const FILE_CROPS_MAX_BYTES: usize = 2 * 1024 * 1024;
 /// The share of a line's letters and digits that must be the block's own words for the line
@@ -36,79 +24,6 @@ pub const FILE_CROPS_MAX_BYTES: usize = 2 * 1024 * 1024;
 const LINE_MATCH: f32 = 0.6;
 /// Matched lines further apart than this many line heights are two runs.
 const RUN_GAP: f32 = 1.5;
-/// The white kept above and below a crop's lines, in line heights: less than the gap to the
-/// next line, whose letters would show cut in half.
-const MARGIN: f32 = 0.2;
-/// The white kept left and right of a crop's lines, in line heights.
-const SIDE_MARGIN: f32 = 0.5;
-
-/// A page as OCR read it, scaled down and kept as a PNG in 16 shades until its blocks are cut
-/// from it: a few hundred kilobytes a page, not the megabytes of its pixels (a scan of 300
-/// pages is read whole before it is laid out).
-#[derive(Clone, PartialEq)]
-pub struct EvidencePage {
-    png: Vec<u8>,
-    /// The kept page's pixels per pixel of the page OCR read.
-    scale: f32,
-}
-
-impl std::fmt::Debug for EvidencePage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "EvidencePage({} bytes, scale {})",
-            self.png.len(),
-            self.scale
-        )
-    }
-}
-
-/// A kept page opened to be cut: its pixels and their scale.
-struct OpenPage {
-    image: GrayImage,
-    scale: f32,
-}
-
-impl EvidencePage {
-    /// `page` (the image OCR reads, before its rules are taken out) scaled down to at most
-    /// [`EVIDENCE_LONG_SIDE`] pixels on its longer side; `None` if it cannot be written.
-    pub fn of(page: &GrayImage) -> Option<Self> {
-        let long = page.width().max(page.height()).max(1);
-        let scale = (EVIDENCE_LONG_SIDE as f32 / long as f32).min(1.0);
-        let width = ((page.width() as f32 * scale).round() as u32).max(1);
-        let height = ((page.height() as f32 * scale).round() as u32).max(1);
-        // `thumbnail` averages the pixels each kept one covers: a page at 300 dpi in a tenth of
-        // the time a filtered resize takes.
-        let mut image = if scale < 1.0 {
-            imageops::thumbnail(page, width, height)
-        } else {
-            page.clone()
-        };
-        sixteen_shades(&mut image);
-        Some(Self {
-            png: png_of(&image)?,
-            scale,
-        })
-    }
-
-    fn open(&self) -> Option<OpenPage> {
-        let image = image::load_from_memory_with_format(&self.png, image::ImageFormat::Png)
-            .ok()?
-            .to_luma8();
-        Some(OpenPage {
-            image,
-            scale: self.scale,
-        })
-    }
-}
-
-/// Sixteen shades read as well as 256 and keep a photo's grain from filling a PNG.
-fn sixteen_shades(image: &mut GrayImage) {
-    for pixel in image.pixels_mut() {
-        pixel.0[0] = (pixel.0[0] & 0xf0) | (pixel.0[0] >> 4);
-    }
-}
-
 /// What is left of one file's allowance for crops, in bytes ([`FILE_CROPS_MAX_BYTES`]).
 #[derive(Debug)]
 pub struct CropAllowance(usize);
@@ -156,7 +71,7 @@ pub fn attach_crops(
         let Some(area) = area_of(&own, &lines, share) else {
             continue;
         };
-        let Some(png) = crop_png(&page, area) else {
+        let Some(png) = page.crop_png(area) else {
             continue;
         };
         if png.len() > allowance.0 {
@@ -230,19 +145,9 @@ fn word_lines(words: &[OcrWord]) -> Vec<WordLine> {
     lines
 }
 
-/// A box in the page's pixels: left, top, right, bottom, and the height of its lines.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Area {
-    left: u32,
-    top: u32,
-    right: u32,
-    bottom: u32,
-    line_height: u32,
-}
-
 /// The box of the run of lines the words `own` were read from: each line at least `share` of
 /// whose letters are `own`'s, in runs broken by blank space, the run with the most of them.
-fn area_of(own: &HashSet<String>, lines: &[WordLine], share: f32) -> Option<Area> {
+fn area_of(own: &HashSet<String>, lines: &[WordLine], share: f32) -> Option<LinesBox> {
     let letters = |w: &String| w.chars().count();
     let matched: Vec<(&WordLine, usize)> = lines
         .iter()
@@ -279,68 +184,13 @@ fn area_of(own: &HashSet<String>, lines: &[WordLine], share: f32) -> Option<Area
         .min()
         .unwrap_or(1)
         .max(1);
-    Some(Area {
+    Some(LinesBox {
         left: run.iter().map(|l| l.left).min()?,
         top: run.iter().map(|l| l.top).min()?,
         right: run.iter().map(|l| l.right).max()?,
         bottom: run.iter().map(|l| l.bottom).max()?,
         line_height,
     })
-}
-
-/// `area` of `page` (with a margin of white round it, within the page) as a grey PNG in 16
-/// shades, at most [`CROP_MAX_WIDTH`] × [`CROP_MAX_HEIGHT`] and [`CROP_MAX_BYTES`] (made smaller
-/// to fit them); `None` when it would be too small to read.
-fn crop_png(page: &OpenPage, area: Area) -> Option<Vec<u8>> {
-    let [margin, side] = [MARGIN, SIDE_MARGIN].map(|m| m * area.line_height as f32);
-    let to_kept = |x: f32| (x * page.scale).max(0.0) as u32;
-    let left = to_kept(area.left as f32 - side).min(page.image.width());
-    let top = to_kept(area.top as f32 - margin).min(page.image.height());
-    let right = to_kept(area.right as f32 + side).min(page.image.width());
-    let bottom = to_kept(area.bottom as f32 + margin).min(page.image.height());
-    let (width, height) = (right.saturating_sub(left), bottom.saturating_sub(top));
-    if width < 4 || height < 4 {
-        return None;
-    }
-    let mut crop =
-        imageops::crop_imm(&page.image, left, top, width, height.min(CROP_MAX_HEIGHT)).to_image();
-    if crop.width() > CROP_MAX_WIDTH {
-        crop = scaled(&crop, CROP_MAX_WIDTH as f32 / crop.width() as f32);
-    }
-    sixteen_shades(&mut crop);
-    // Too many bytes: smaller, twice at most, never below a legible width.
-    let mut png = png_of(&crop)?;
-    for _ in 0..2 {
-        if png.len() <= CROP_MAX_BYTES {
-            break;
-        }
-        let factor = (CROP_MAX_BYTES as f32 / png.len() as f32).sqrt() * 0.9;
-        if (crop.width() as f32 * factor) < MIN_WIDTH as f32 {
-            return None;
-        }
-        crop = scaled(&crop, factor);
-        png = png_of(&crop)?;
-    }
-    (png.len() <= CROP_MAX_BYTES).then_some(png)
-}
-
-/// The narrowest a crop is made to fit its bytes: below it, it is not kept.
-const MIN_WIDTH: u32 = 240;
-
-/// `image` scaled by `factor`.
-fn scaled(image: &GrayImage, factor: f32) -> GrayImage {
-    let width = ((image.width() as f32 * factor) as u32).max(1);
-    let height = ((image.height() as f32 * factor) as u32).max(1);
-    imageops::thumbnail(image, width, height)
-}
-
-/// `image` as a PNG.
-fn png_of(image: &GrayImage) -> Option<Vec<u8>> {
-    let mut png = Vec::new();
-    image
-        .write_to(&mut Cursor::new(&mut png), image::ImageFormat::Png)
-        .ok()?;
-    Some(png)
 }
 
 #[cfg(test)]
@@ -393,7 +243,9 @@ mod tests {
             kept.len(),
             read.len()
         );
-        assert!(kept.iter().all(|&n| n <= CROP_MAX_BYTES));
+        assert!(kept
+            .iter()
+            .all(|&n| n <= tally_page_image::evidence::CROP_MAX_BYTES));
         assert!(kept.iter().sum::<usize>() <= FILE_CROPS_MAX_BYTES);
     }
 
@@ -482,33 +334,13 @@ mod tests {
     }
 
     #[test]
-    fn a_crop_is_cut_from_the_scaled_page_within_its_bounds() {
-        // A page of 3,200 × 2,000 pixels is kept at half its size.
-        let kept =
-            EvidencePage::of(&GrayImage::from_pixel(3200, 2000, image::Luma([255]))).unwrap();
-        let page = kept.open().unwrap();
-        assert_eq!(page.image.dimensions(), (1600, 1000));
-        let area = Area {
-            left: 100,
-            top: 200,
-            right: 900,
-            bottom: 240,
-            line_height: 40,
-        };
-        let png = crop_png(&page, area).unwrap();
-        let crop = image::load_from_memory(&png).unwrap();
-        // 800 × 40 pixels with 20 of margin each side and 8 above and below, halved.
-        assert_eq!((crop.width(), crop.height()), (420, 28));
-        // A block taller than the bound shows its first lines.
-        let tall = Area {
-            bottom: 1900,
-            ..area
-        };
-        let png = crop_png(&page, tall).unwrap();
-        assert_eq!(
-            image::load_from_memory(&png).unwrap().height(),
-            CROP_MAX_HEIGHT
-        );
+    fn a_files_allowance_spent_keeps_no_crop() {
+        let kept = EvidencePage::of(&image::GrayImage::from_pixel(
+            3200,
+            2000,
+            image::Luma([255]),
+        ))
+        .unwrap();
         let mut blocks = vec![Block {
             kind: Record::Paragraph("Milk".into()),
             sections: Vec::new(),
