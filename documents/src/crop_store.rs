@@ -15,7 +15,7 @@ use std::sync::{Arc, RwLock};
 
 use sha2::{Digest, Sha256};
 
-use crate::corpus::documents::snippet_pieces;
+use crate::corpus::structure::snippet_pieces;
 use crate::corpus::structure::PLACE_SEPARATOR;
 use crate::corpus::structure::{passages_of, sentences_in_context, Passage, Record};
 

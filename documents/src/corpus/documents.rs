@@ -10,16 +10,12 @@ pub use tally_types::documents::IngestProgress;
 
 use super::budget::{bounded_context_part, ReadBudget, ReadRefused};
 use super::format::Format;
-use super::structure::{self, Outline, Record};
+pub use super::structure::MAX_SNIPPET_CHARS;
+use super::structure::{self, snippet_pieces, Outline, Record};
 
 use crate::corpus::datasets::Snippet;
 use crate::sentence_store::index::{Document, SearchIndexError};
-use crate::sentence_store::split::split_sentences;
 use crate::snippet_index::IndexError;
-
-/// A snippet is a paragraph, or as many of a long paragraph's sentences as fit in this many
-/// characters (CoQEx's web snippets are about this long).
-pub const MAX_SNIPPET_CHARS: usize = 600;
 /// The longest corpus name.
 const MAX_NAME_CHARS: usize = 40;
 
@@ -267,32 +263,6 @@ fn read_format(
             Format::names(Format::DOCUMENTS)
         )))),
     }
-}
-
-/// A passage's text as its snippets hold it: whole when it has at most [`MAX_SNIPPET_CHARS`],
-/// else cut at sentence ends into pieces of at most that (a single longer sentence stays whole).
-pub fn snippet_pieces(text: &str) -> Vec<String> {
-    if text.chars().count() <= MAX_SNIPPET_CHARS {
-        return vec![text.to_string()];
-    }
-    let mut pieces = Vec::new();
-    let mut piece = String::new();
-    for range in split_sentences(text) {
-        let sentence = text[range].trim();
-        if !piece.is_empty()
-            && piece.chars().count() + 1 + sentence.chars().count() > MAX_SNIPPET_CHARS
-        {
-            pieces.push(std::mem::take(&mut piece));
-        }
-        if !piece.is_empty() {
-            piece.push(' ');
-        }
-        piece.push_str(sentence);
-    }
-    if !piece.is_empty() {
-        pieces.push(piece);
-    }
-    pieces
 }
 
 /// A document's snippets: its passages (with their context as source), long ones cut at

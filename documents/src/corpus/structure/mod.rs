@@ -37,9 +37,9 @@ pub mod tasks;
 
 pub use grid::HEADER_PATH_SEPARATOR;
 pub use passages::{
-    how_read, passages, passages_of, sentences_in_context, without_crop_lines, without_place,
-    write_passages, HowRead, Passage, CONTEXT_MARK, CONTEXT_SEPARATOR, CROP_MARK, PLACE_SEPARATOR,
-    RECORD_MARK,
+    how_read, passages, passages_of, sentences_in_context, snippet_pieces, without_crop_lines,
+    without_place, write_passages, HowRead, Passage, CONTEXT_MARK, CONTEXT_SEPARATOR, CROP_MARK,
+    MAX_SNIPPET_CHARS, PLACE_SEPARATOR, RECORD_MARK,
 };
 pub use scanned::{READ_BY_OCR, UNSURE_NUMBERS};
 

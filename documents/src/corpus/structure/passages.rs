@@ -279,6 +279,36 @@ pub fn passages_of(text: &str, untitled: &str) -> Vec<Passage> {
     out
 }
 
+/// A snippet is a paragraph, or as many of a long paragraph's sentences as fit in this many
+/// characters (CoQEx's web snippets are about this long).
+pub const MAX_SNIPPET_CHARS: usize = 600;
+
+/// A passage's text as its snippets hold it: whole when it has at most [`MAX_SNIPPET_CHARS`],
+/// else cut at sentence ends into pieces of at most that (a single longer sentence stays whole).
+pub fn snippet_pieces(text: &str) -> Vec<String> {
+    if text.chars().count() <= MAX_SNIPPET_CHARS {
+        return vec![text.to_string()];
+    }
+    let mut pieces = Vec::new();
+    let mut piece = String::new();
+    for range in split_sentences(text) {
+        let sentence = text[range].trim();
+        if !piece.is_empty()
+            && piece.chars().count() + 1 + sentence.chars().count() > MAX_SNIPPET_CHARS
+        {
+            pieces.push(std::mem::take(&mut piece));
+        }
+        if !piece.is_empty() {
+            piece.push(' ');
+        }
+        piece.push_str(sentence);
+    }
+    if !piece.is_empty() {
+        pieces.push(piece);
+    }
+    pieces
+}
+
 /// Pronouns that stand for the previous sentence's subject when a sentence starts with them.
 const PRONOUNS: [&str; 10] = [
     "it", "its", "they", "their", "this", "these", "he", "she", "we", "our",
