@@ -114,13 +114,7 @@ async fn a_scanned_pdf_and_a_photo_are_read_by_ocr_and_answered_with_the_page() 
     ))
     .await["answer"]
         .clone();
-    let scanned: Vec<(&str, &str)> = answer["snippets"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|s| Some((s["source"].as_str()?, s["text"].as_str()?)))
-        .filter(|(source, _)| source.contains("read by OCR"))
-        .collect();
+    let scanned = scanned_snippets(&answer);
     assert!(!scanned.is_empty(), "{answer}");
     for (source, text) in scanned {
         let (status, size) = crop(&client, &server, source, text).await;
@@ -151,9 +145,21 @@ async fn a_scanned_pdf_and_a_photo_are_read_by_ocr_and_answered_with_the_page() 
     assert!(body["error"].as_str().unwrap().contains("`text`"), "{body}");
 }
 
+/// The source and text of each of a count answer's snippets read by OCR.
+pub(crate) fn scanned_snippets(answer: &Value) -> Vec<(&str, &str)> {
+    answer["snippets"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| Some((s["source"].as_str()?, s["text"].as_str()?)))
+        .filter(|(source, _)| source.contains("read by OCR"))
+        .collect()
+}
+
 /// The crop beside the evidence `text` read in `source`, as the page asks for it: the status,
-/// and the PNG's width and height when there is one.
-async fn crop(
+/// and the PNG's width and height when there is one (an `image/png` body with a PNG's
+/// signature).
+pub(crate) async fn crop(
     client: &reqwest::Client,
     server: &crate::support::Server,
     source: &str,

@@ -375,24 +375,13 @@ async fn an_upload_on_one_server_is_answered_by_the_other() {
     })
     .await;
     let (_, body) = count(&b, volunteers).await;
-    let scanned: Vec<(&str, &str)> = body["answer"]["snippets"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|s| Some((s["source"].as_str()?, s["text"].as_str()?)))
-        .filter(|(source, _)| source.contains("read by OCR"))
-        .collect();
+    let scanned = crate::scans::scanned_snippets(&body["answer"]);
     assert!(!scanned.is_empty(), "{body}");
     for (source, text) in scanned {
-        let crop = client
-            .get(b.url("/api/crop"))
-            .query(&[("source", source), ("text", text)])
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(crop.status(), StatusCode::OK, "{source}: {text}");
-        assert_eq!(crop.headers()["content-type"], "image/png");
-        assert!(crop.bytes().await.unwrap().starts_with(b"\x89PNG"));
+        // A PNG (its type and signature) is given.
+        let (status, size) = crate::scans::crop(&client, &b, source, text).await;
+        assert_eq!(status, StatusCode::OK, "{source}: {text}");
+        assert!(size.is_some(), "{source}: {text}");
     }
 
     // The same documents again, through b: nothing added, the job is done at once.

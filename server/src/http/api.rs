@@ -222,6 +222,20 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for QueryParams {
     }
 }
 
+/// A 400 naming the first of `params` that `takes` does not accept.
+pub(crate) fn only_known(
+    params: &HashMap<String, String>,
+    takes: impl Fn(&str) -> bool,
+) -> Result<(), ApiError> {
+    match params.keys().find(|name| !takes(name)) {
+        Some(name) => Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("unknown parameter `{name}`"),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Which settings an endpoint takes besides the question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Takes {
@@ -254,12 +268,7 @@ impl Takes {
 /// `q`, `mode` and the settings from the query string; unknown or empty parameters and bad
 /// numbers are a 400.
 pub(crate) fn ask_from(params: &HashMap<String, String>, takes: Takes) -> Result<Ask, ApiError> {
-    if let Some(name) = params.keys().find(|name| !takes.accepts(name)) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!("unknown parameter `{name}`"),
-        ));
-    }
+    only_known(params, |name| takes.accepts(name))?;
     // The page's forms may leave a field empty (meaning "the default"); an API client says
     // what it means.
     if let Some((name, _)) = params
@@ -373,15 +382,7 @@ pub(crate) async fn get_value(
     headers: HeaderMap,
     QueryParams(params): QueryParams,
 ) -> Result<Json<tally_types::ValueAnswer>, ApiError> {
-    if let Some(name) = params
-        .keys()
-        .find(|name| !["q", "corpus"].contains(&name.as_str()))
-    {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!("unknown parameter `{name}`"),
-        ));
-    }
+    only_known(&params, |name| ["q", "corpus"].contains(&name))?;
     let question = params.get("q").map(String::as_str).unwrap_or_default();
     // As the count setting reads it: empty or `all` is every corpus.
     let corpus = params

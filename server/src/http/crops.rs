@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use tally_documents::crop_store::crop_key;
 
 use crate::error::ApiError;
-use crate::http::api::QueryParams;
+use crate::http::api::{only_known, QueryParams};
 use crate::state::AppState;
 
 /// The longest source or text a crop is asked by, in characters: more than any evidence holds.
@@ -36,15 +36,7 @@ impl CropQuery {
     /// The query read from a request's parameters: both given, not blank, within
     /// [`MAX_PART_CHARS`], nothing else.
     fn read(params: &HashMap<String, String>) -> Result<Self, ApiError> {
-        if let Some(name) = params
-            .keys()
-            .find(|name| !["source", "text"].contains(&name.as_str()))
-        {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                format!("unknown parameter `{name}`"),
-            ));
-        }
+        only_known(params, |name| ["source", "text"].contains(&name))?;
         let part = |name: &str| -> Result<String, ApiError> {
             let value = params.get(name).map(String::as_str).unwrap_or_default();
             if value.trim().is_empty() {
