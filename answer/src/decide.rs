@@ -360,7 +360,7 @@ fn snippets(
                 fetched_at: None,
                 reused: false,
                 // Said where the answer shows it.
-                failure: Some(failure.cause.to_string()),
+                failure: Some(tally_types::error::Causes(&failure.cause).to_string()),
             });
             // The failed search's time is a stage of the answer too.
             fetched.timings.insert(0, failure.timing);

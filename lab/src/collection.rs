@@ -125,8 +125,8 @@ pub fn read_documents_dir(dir: &Path) -> anyhow::Result<Vec<Document>> {
             .and_then(|s| s.to_str())
             .unwrap_or_default();
         let name = stem_of(path);
-        let format = Format::of_file(file_name, &bytes)
-            .map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?;
+        let format =
+            Format::of_file(file_name, &bytes).with_context(|| path.display().to_string())?;
         documents.extend(
             documents::read_file(
                 &bytes,

@@ -95,10 +95,10 @@ impl HttpError for DbError {
     fn status(&self) -> StatusCode {
         match self {
             DbError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            DbError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            DbError::Invalid(_) | DbError::Feedback(_) => StatusCode::UNPROCESSABLE_ENTITY,
             DbError::NotFound(_) => StatusCode::NOT_FOUND,
             DbError::Conflict(_) => StatusCode::CONFLICT,
-            DbError::Query(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            DbError::Query(_) | DbError::Stored { .. } => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
@@ -112,6 +112,11 @@ impl HttpError for DbError {
                     .into()
             }
             DbError::Invalid(why) | DbError::NotFound(why) | DbError::Conflict(why) => why.clone(),
+            DbError::Feedback(why) => why.to_string(),
+            DbError::Stored { .. } => {
+                tracing::error!(error = %Causes(self), "a stored row is unreadable");
+                "a stored row could not be read back; the error is logged on the server".into()
+            }
             DbError::Query(e) => {
                 tracing::error!(error = %Causes(e), "database query failed");
                 "the database could not store this; the error is logged on the server".into()
@@ -157,7 +162,9 @@ impl HttpError for StudyError {
             StudyError::Forbidden(e) => e.status(),
             StudyError::TooManyStarts(_) => StatusCode::TOO_MANY_REQUESTS,
             StudyError::Abandoned => StatusCode::GONE,
-            StudyError::NotACount { .. } => StatusCode::INTERNAL_SERVER_ERROR,
+            StudyError::NotACount { .. } | StudyError::Record(_) => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
             StudyError::Answer(e) => e.status(),
             StudyError::Db(e) => e.status(),
         }
@@ -167,6 +174,10 @@ impl HttpError for StudyError {
         match self {
             StudyError::Answer(e) => e.public_message(),
             StudyError::Db(e) => e.public_message(),
+            StudyError::Record(_) => {
+                tracing::error!(error = %Causes(self), "a study response was not stored");
+                self.to_string()
+            }
             other => other.to_string(),
         }
     }

@@ -247,7 +247,8 @@ async fn insert_job(
     version: i64,
     server: &str,
 ) -> Result<(), DbError> {
-    let id = Uuid::parse_str(&job.id).map_err(|e| DbError::Invalid(e.to_string()))?;
+    let id = Uuid::parse_str(&job.id)
+        .map_err(|e| DbError::stored(format!("ingest job `{}`'s id", job.id), e))?;
     sqlx::query(
         "INSERT INTO ingest_jobs \
          (id, corpus, files, mode, version, duplicates, state, progress, server, outcomes) \

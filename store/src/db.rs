@@ -22,9 +22,22 @@ pub enum DbError {
     /// The database cannot be reached, or could not be set up.
     #[error("database unavailable")]
     Unavailable(#[source] Unreachable),
-    /// The request or a stored row is not valid; says what is wrong.
+    /// The request is not valid; says what is wrong.
     #[error("{0}")]
     Invalid(String),
+    /// A feedback sent is not valid; says what is wrong.
+    #[error(transparent)]
+    Feedback(#[from] crate::feedback::InvalidFeedback),
+    /// A stored row cannot be read back (a name the schema no longer admits, JSON of another
+    /// shape): a broken database, not the request's fault.
+    #[error("{what} cannot be read")]
+    Stored {
+        /// The row, in a few words ("feedback 12").
+        what: String,
+        /// Why it cannot be read.
+        #[source]
+        cause: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// A row the request refers to does not exist.
     #[error("{0}")]
     NotFound(String),
@@ -76,6 +89,17 @@ pub enum Unreachable {
 }
 
 impl DbError {
+    /// The stored row `what` cannot be read, because of `cause`.
+    pub fn stored(
+        what: impl Into<String>,
+        cause: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
+        DbError::Stored {
+            what: what.into(),
+            cause: Box::new(cause),
+        }
+    }
+
     /// A task working for the store that crashed (`what` it did: "reading the tables").
     pub fn crashed(what: &'static str, source: tokio::task::JoinError) -> Self {
         DbError::Unavailable(Unreachable::Crashed {

@@ -88,9 +88,8 @@ impl TryFrom<FeedbackRow> for Feedback {
 
     fn try_from(row: FeedbackRow) -> Result<Self, DbError> {
         // The table's CHECK admits these names only; another is a broken database.
-        let broken = |e: tally_types::UnknownChoice| {
-            DbError::Invalid(format!("feedback {}: stored {e}", row.id))
-        };
+        let broken =
+            |e: tally_types::UnknownChoice| DbError::stored(format!("feedback {}", row.id), e);
         Ok(Feedback {
             id: row.id,
             answer_id: row.answer_id,
@@ -257,13 +256,8 @@ pub async fn insert(
     new: &NewFeedback,
     visitor: Option<Uuid>,
 ) -> Result<(Feedback, bool), DbError> {
-    let new = &new
-        .clone()
-        .cleaned()
-        .with_unit_read()
-        .map_err(|e| DbError::Invalid(e.to_string()))?;
-    new.validate()
-        .map_err(|e| DbError::Invalid(e.to_string()))?;
+    let new = &new.clone().cleaned().with_unit_read()?;
+    new.validate()?;
     let pool = db.pool().await?;
     let inserted: Option<FeedbackRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "INSERT INTO feedback (answer_id, part, part_ref, verdict, corrected_value, moved_to, \
@@ -380,7 +374,7 @@ pub async fn counts(db: &Database) -> Result<Vec<VerdictCount>, DbError> {
     )
     .fetch_all(pool)
     .await?;
-    let broken = |e: tally_types::UnknownChoice| DbError::Invalid(format!("feedback: stored {e}"));
+    let broken = |e: tally_types::UnknownChoice| DbError::stored("a feedback's verdict", e);
     rows.into_iter()
         .map(|(part, verdict, count)| {
             Ok(VerdictCount {

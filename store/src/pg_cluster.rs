@@ -66,6 +66,18 @@ pub enum ClusterError {
         /// What it reported.
         message: String,
     },
+    /// A PostgreSQL program could not be run at all.
+    #[error("`{command}` could not be run")]
+    Run {
+        /// The command.
+        command: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The task that takes the cluster's lock crashed.
+    #[error("the task taking the cluster's lock crashed")]
+    LockTask(#[source] tokio::task::JoinError),
     /// The database and its roles could not be created.
     #[error("cannot set up the `{DATABASE}` database and its roles")]
     CreateDatabase(#[from] sqlx::Error),
@@ -112,10 +124,7 @@ impl PrivateCluster {
             let base_dir = base_dir.clone();
             tokio::task::spawn_blocking(move || start_lock(&base_dir))
                 .await
-                .map_err(|e| ClusterError::Command {
-                    command: "lock".into(),
-                    message: e.to_string(),
-                })??
+                .map_err(ClusterError::LockTask)??
         };
         if let Some(user) = run_as {
             chown(&base_dir, user)?;
@@ -438,9 +447,9 @@ impl PrivateCluster {
         };
         command.args(args).current_dir(std::env::temp_dir());
         let describe = || format!("{program} {}", args.join(" "));
-        let output = command.output().map_err(|e| ClusterError::Command {
+        let output = command.output().map_err(|source| ClusterError::Run {
             command: describe(),
-            message: e.to_string(),
+            source,
         })?;
         if output.status.success() {
             Ok(output)

@@ -53,7 +53,7 @@ const TALLY_COUNT_OF_ANSWER: &str = "COALESCE((a.answer->'answer'->>'count')::fl
 const TALLY_UNIT_OF_ANSWER: &str = "a.answer->'answer'->>'unit_id'";
 
 fn broken(e: tally_types::UnknownChoice) -> DbError {
-    DbError::Invalid(format!("feedback: stored {e}"))
+    DbError::stored("a feedback's part or verdict", e)
 }
 
 /// A stored row's part, verdict and group names read into their types (the table's CHECKs

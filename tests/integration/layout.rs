@@ -347,6 +347,67 @@ fn errors_are_types_not_strings() {
     );
 }
 
+/// How many `map_err`s may turn their cause into text outside [`SENTENCE_EDGES`] (issue 102):
+/// everywhere else a cause is kept as the error's `source`.
+const MAX_CAUSES_AS_TEXT: usize = 5;
+
+/// The edges that write sentences for people (an HTTP answer, a command's message, the page):
+/// a library's message may become part of what they say.
+const SENTENCE_EDGES: [&str; 3] = ["server/src/http/", "server/src/commands/", "app/src/"];
+
+#[test]
+fn causes_are_kept_not_turned_into_text() {
+    let mut as_text = Vec::new();
+    for (file, text) in crate_sources() {
+        if SENTENCE_EDGES.iter().any(|edge| file.starts_with(edge)) {
+            continue;
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        for (n, line) in lines.iter().enumerate() {
+            if let Some(cause) = map_err_argument(line) {
+                // The closure's body: this line and the next two.
+                let body = lines[n..lines.len().min(n + 3)].join(" ");
+                let body = &body[body.find("map_err(").unwrap_or(0)..];
+                let writes_it = body.contains(&format!("{{{cause}}}"))
+                    || body.contains(&format!("{{{cause}:"))
+                    || calls_to_string(body, cause);
+                if writes_it {
+                    as_text.push(format!("{file}:{}: {}", n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert_eq!(map_err_argument(".map_err(|e| Error::Io(e))?"), Some("e"));
+    assert_eq!(map_err_argument(".map_err(Error::Io)?"), None);
+    assert!(calls_to_string("|e| Bad(e.to_string())", "e"));
+    assert!(!calls_to_string("|e| Bad { file: name.to_string() }", "e"));
+    assert!(
+        as_text.len() <= MAX_CAUSES_AS_TEXT,
+        "{} `map_err`s turn their cause into text (at most {MAX_CAUSES_AS_TEXT}; keep it as \
+         the error's #[source]):\n{}",
+        as_text.len(),
+        as_text.join("\n")
+    );
+}
+
+/// Whether `body` calls `cause.to_string()` (not `name.to_string()` for a cause `e`).
+fn calls_to_string(body: &str, cause: &str) -> bool {
+    let call = format!("{cause}.to_string()");
+    body.match_indices(&call).any(|(at, _)| {
+        !body[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
+/// The name a `map_err(|name| …)` closure gives its cause, on `line`.
+fn map_err_argument(line: &str) -> Option<&str> {
+    let rest = &line[line.find("map_err(|")? + "map_err(|".len()..];
+    let name = rest[..rest.find('|')?].trim();
+    (!name.is_empty() && name != "_").then_some(name)
+}
+
 /// The map's rows: each crate's folder and the crates it imports, by their short names.
 fn map_rows(layout: &str) -> Vec<(String, BTreeSet<String>)> {
     map_lines(layout)

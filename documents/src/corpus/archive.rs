@@ -32,18 +32,19 @@ pub const OLE_SIGNATURE: [u8; 8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0x
 
 /// Checks an archive's directory against the bounds; `what` names the format in sentences
 /// ("a Word file").
-pub fn check_archive(bytes: &[u8], what: &str, budget: &ReadBudget) -> Result<(), ReadRefused> {
+pub fn check_archive(
+    bytes: &[u8],
+    what: &'static str,
+    budget: &ReadBudget,
+) -> Result<(), ReadRefused> {
     if bytes.starts_with(&OLE_SIGNATURE) {
         return Err(ReadRefused::Unreadable(format!(
             "it is encrypted (password-protected) or saved in an old binary format, not as {what}; \
              save a copy without a password in the current format"
         )));
     }
-    let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| {
-        ReadRefused::Unreadable(format!(
-            "it is damaged or not {what} (its ZIP archive: {e})"
-        ))
-    })?;
+    let damaged = |e: zip::result::ZipError| ReadRefused::damaged(what, e);
+    let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(damaged)?;
     if archive.len() > MAX_ARCHIVE_ENTRIES {
         return Err(ReadRefused::TooLarge(format!(
             "its archive holds {} entries; at most {MAX_ARCHIVE_ENTRIES} are read",
@@ -54,9 +55,7 @@ pub fn check_archive(bytes: &[u8], what: &str, budget: &ReadBudget) -> Result<()
     // Where each entry's bytes start and how many they take, to find entries that share them.
     let mut spans: Vec<(u64, u64)> = Vec::with_capacity(archive.len());
     for n in 0..archive.len() {
-        let entry = archive.by_index_raw(n).map_err(|e| {
-            ReadRefused::Unreadable(format!("it is damaged (its ZIP archive: {e})"))
-        })?;
+        let entry = archive.by_index_raw(n).map_err(damaged)?;
         if entry.encrypted() {
             return Err(ReadRefused::Unreadable(
                 "it is encrypted (password-protected); save a copy without a password".into(),
@@ -94,9 +93,7 @@ pub fn check_archive(bytes: &[u8], what: &str, budget: &ReadBudget) -> Result<()
     }
     for n in 0..archive.len() {
         budget.check()?;
-        let mut entry = archive.by_index(n).map_err(|e| {
-            ReadRefused::Unreadable(format!("it is damaged (its ZIP archive: {e})"))
-        })?;
+        let mut entry = archive.by_index(n).map_err(damaged)?;
         let name = entry.name().map(|n| n.into_owned()).unwrap_or_default();
         if is_xml_part(&name) {
             check_xml_depth(&mut entry, &name, budget)?;

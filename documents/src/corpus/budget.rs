@@ -120,13 +120,14 @@ impl OcrAllowance {
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
                 left.checked_sub(pages)
             });
-        taken.map(|_| ()).map_err(|left| {
-            ReadRefused::TooLarge(format!(
+        match taken {
+            Ok(_) => Ok(()),
+            Err(left) => Err(ReadRefused::TooLarge(format!(
                 "it has {pages} pages to read by OCR, and only {left} of the \
                  {MAX_OCR_PAGES_PER_UPLOAD} an upload may have read by OCR are left; upload \
                  it on its own"
-            ))
-        })
+            ))),
+        }
     }
 
     /// The OCR time left; its clock starts when it is first asked.
@@ -165,11 +166,80 @@ pub enum ReadRefused {
     /// The caller no longer wants the result.
     #[error("reading it was cancelled: the upload's client went away")]
     Cancelled,
-    /// The file cannot be read as its format says: damaged, encrypted, scanned pages without a
-    /// text layer; says which.
+    /// The file cannot be read as its format says: encrypted, scanned pages without a text
+    /// layer, a reader that gave up; says which in our own words.
     #[error("{0}")]
     Unreadable(String),
+    /// The file is damaged, or not `what` its name says ("an EPUB book"); keeps its reader's
+    /// error.
+    #[error("it is damaged or not {what}")]
+    Damaged {
+        /// What the file should have been, with its article.
+        what: &'static str,
+        /// What the reader's library said.
+        #[source]
+        cause: ReaderCause,
+    },
+    /// A step of reading it failed on this machine (a scratch file, a thread, the OCR tool);
+    /// keeps why.
+    #[error("{step}")]
+    Failed {
+        /// The step, in a few words ("cannot write it for OCR").
+        step: String,
+        /// Why it failed.
+        #[source]
+        cause: ReaderCause,
+    },
 }
+
+impl ReadRefused {
+    /// The file is damaged or not `what` it should be, as `cause` says.
+    pub fn damaged(
+        what: &'static str,
+        cause: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
+        ReadRefused::Damaged {
+            what,
+            cause: ReaderCause(Arc::new(cause)),
+        }
+    }
+
+    /// The `step` of reading failed, because of `cause`.
+    pub fn failed(
+        step: impl Into<String>,
+        cause: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
+        ReadRefused::Failed {
+            step: step.into(),
+            cause: ReaderCause(Arc::new(cause)),
+        }
+    }
+}
+
+/// A library's error kept as the cause of a refusal. Shared, so that a refusal can be cloned
+/// (a chapter's refusal is its book's); two are equal when they say the same.
+#[derive(Debug, Clone)]
+pub struct ReaderCause(Arc<dyn std::error::Error + Send + Sync>);
+
+impl std::fmt::Display for ReaderCause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for ReaderCause {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+impl PartialEq for ReaderCause {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Eq for ReaderCause {}
 
 /// The budget of one file's reading; cheap to clone (clones share the cancellation flag and
 /// what was produced, so that a chapter or an attachment spends its file's budget).

@@ -18,13 +18,14 @@ pub enum DatasetError {
         /// What went wrong.
         source: std::io::Error,
     },
-    /// The file is not a SQuAD-format snippet file; says why.
-    #[error("{path} is not a SQuAD-format snippet file: {message}")]
+    /// The file is not a SQuAD-format snippet file; keeps why.
+    #[error("{path} is not a SQuAD-format snippet file")]
     Squad {
         /// The file.
         path: PathBuf,
         /// What is wrong with it.
-        message: String,
+        #[source]
+        source: serde_json::Error,
     },
     /// A line of a JSONL snippet file could not be read; says why.
     #[error("{path}, line {line}: {message}")]
@@ -127,9 +128,9 @@ struct SquadAnswer {
 /// gives the question id; other ids use the question text as the question id.
 pub fn read_squad(path: &Path) -> Result<Vec<QuerySnippets>, DatasetError> {
     let text = read_text(path)?;
-    let file: SquadFile = serde_json::from_str(&text).map_err(|e| DatasetError::Squad {
+    let file: SquadFile = serde_json::from_str(&text).map_err(|source| DatasetError::Squad {
         path: path.to_path_buf(),
-        message: e.to_string(),
+        source,
     })?;
     let mut queries: Vec<QuerySnippets> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();

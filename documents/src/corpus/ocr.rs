@@ -175,9 +175,7 @@ impl OcrTools {
                     let (clean, rulings) = cleaned_page(grey);
                     clean
                         .save_with_format(&cleaned, image::ImageFormat::Pnm)
-                        .map_err(|e| {
-                            ReadRefused::Unreadable(format!("cannot write a page for OCR: {e}"))
-                        })?;
+                        .map_err(|e| ReadRefused::failed("cannot write a page for OCR", e))?;
                     let page = one_page(&cleaned, Some((clean, rulings, evidence)));
                     let _ = std::fs::remove_file(&cleaned);
                     pages.push(page?);
@@ -518,8 +516,8 @@ fn damaged_tiff(_: tiff::TiffError) -> ReadRefused {
 fn tiff_decoder(
     path: &Path,
 ) -> Result<tiff::decoder::Decoder<std::io::BufReader<std::fs::File>>, ReadRefused> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| ReadRefused::Unreadable(format!("cannot open it for OCR: {e}")))?;
+    let file =
+        std::fs::File::open(path).map_err(|e| ReadRefused::failed("cannot open it for OCR", e))?;
     tiff::decoder::Decoder::new(std::io::BufReader::new(file)).map_err(damaged_tiff)
 }
 
@@ -615,7 +613,7 @@ fn run_bounded(
     budget: &ReadBudget,
     doing: &str,
 ) -> Result<Vec<u8>, ReadRefused> {
-    let failed = |why: String| ReadRefused::Unreadable(format!("OCR failed {doing}: {why}"));
+    let failed = |e: std::io::Error| ReadRefused::failed(format!("OCR failed {doing}"), e);
     // The upload's OCR time bounds each run too (issue 97: an upload's pages read for an hour).
     let allowance = budget.ocr();
     allowance.check_time()?;
@@ -625,7 +623,7 @@ fn run_bounded(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| failed(e.to_string()))?;
+        .map_err(failed)?;
     // Standard output is read on its own thread so that a full pipe never stalls the tool.
     let mut stdout = child.stdout.take();
     let reader = std::thread::spawn(move || {
@@ -637,7 +635,7 @@ fn run_bounded(
     });
     let started = Instant::now();
     let status = loop {
-        if let Some(status) = child.try_wait().map_err(|e| failed(e.to_string()))? {
+        if let Some(status) = child.try_wait().map_err(failed)? {
             break status;
         }
         let cancelled = budget.is_cancelled();
@@ -667,8 +665,9 @@ fn run_bounded(
             .rev()
             .find(|l| !l.trim().is_empty())
             .unwrap_or("");
-        return Err(failed(format!(
-            "{status}{}{}",
+        // The tool's own words are its exit status and last line: ours to write.
+        return Err(ReadRefused::Unreadable(format!(
+            "OCR failed {doing}: {status}{}{}",
             if last.is_empty() { "" } else { ": " },
             last.chars().take(200).collect::<String>()
         )));
@@ -749,7 +748,7 @@ pub fn scratch_folder() -> Result<tempfile::TempDir, ReadRefused> {
         Some(dir) => tempfile::Builder::new().prefix("ocr-").tempdir_in(dir),
         None => tempfile::Builder::new().prefix("tally-ocr-").tempdir(),
     };
-    made.map_err(|e| ReadRefused::Unreadable(format!("no folder to read it in: {e}")))
+    made.map_err(|e| ReadRefused::failed("no folder to read it in", e))
 }
 
 /// The program `name` in a directory of `PATH`.

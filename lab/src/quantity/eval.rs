@@ -93,6 +93,15 @@ pub enum EvalError {
         /// What is wrong with it.
         message: String,
     },
+    /// The file is not the JSON of a gold quantity file.
+    #[error("{path} is not a gold quantity file")]
+    Json {
+        /// The file.
+        path: String,
+        /// What the JSON reader said.
+        #[source]
+        source: serde_json::Error,
+    },
 }
 
 /// One sentence of a gold file in the NewsQuant format, with its quantities.
@@ -299,9 +308,9 @@ pub fn read_gold(path: &Path) -> Result<Vec<GoldSentence>, EvalError> {
         path: shown.clone(),
         source,
     })?;
-    serde_json::from_str(&text).map_err(|e| EvalError::Format {
+    serde_json::from_str(&text).map_err(|source| EvalError::Json {
         path: shown,
-        message: e.to_string(),
+        source,
     })
 }
 

@@ -75,7 +75,8 @@ impl From<DocumentsError> for IngestError {
                 ..
             } => IngestError::Cancelled,
             refused @ DocumentsError::Refused { .. } => {
-                IngestError::BadRequest(refused.to_string())
+                // The reader's own error says what in the file is wrong: a person reads it.
+                IngestError::BadRequest(tally_types::error::Causes(&refused).to_string())
             }
             DocumentsError::Stopped => IngestError::Stopped,
             other => IngestError::Documents(other),

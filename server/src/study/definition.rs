@@ -23,8 +23,12 @@ pub enum StudyFileError {
         path: String,
         source: std::io::Error,
     },
-    #[error("the study file {path} is not a valid study: {message}")]
-    Invalid { path: String, message: String },
+    #[error("the study file {path} is not a valid study")]
+    Invalid {
+        path: String,
+        #[source]
+        source: InvalidStudy,
+    },
 }
 
 /// A user study as its file defines it: what participants read, the explanation modes compared
@@ -76,9 +80,9 @@ impl StudyDefinition {
             path: path.display().to_string(),
             source,
         })?;
-        Self::parse(&text).map_err(|invalid| StudyFileError::Invalid {
+        Self::parse(&text).map_err(|source| StudyFileError::Invalid {
             path: path.display().to_string(),
-            message: invalid.to_string(),
+            source,
         })
     }
 

@@ -50,6 +50,10 @@ pub enum StudyError {
     /// The session was abandoned: it takes no more answers.
     #[error("this study session was left for more than {} hours and has ended; start a new one at /study", store::ABANDONED_AFTER_HOURS)]
     Abandoned,
+    /// A response could not be written as the JSON it is stored as (a defect, not the
+    /// request's).
+    #[error("the study's response could not be written for storing")]
+    Record(#[source] serde_json::Error),
     /// Too many sessions started from one address; wait this many seconds.
     #[error("too many study sessions started from your address; try again in {0} s")]
     TooManyStarts(u64),
@@ -236,8 +240,8 @@ impl StudyService {
             client_seconds,
         };
         let (task_json, response_json) = (
-            serde_json::to_value(&record).map_err(|e| StudyError::BadRequest(e.to_string()))?,
-            serde_json::to_value(&response).map_err(|e| StudyError::BadRequest(e.to_string()))?,
+            serde_json::to_value(&record).map_err(StudyError::Record)?,
+            serde_json::to_value(&response).map_err(StudyError::Record)?,
         );
         let db = self.db.clone();
         let (id, index, kind) = (session.id, form.index, task.kind());

@@ -82,7 +82,7 @@ pub async fn load_session(db: &Database, id: Uuid) -> Result<Option<Session>, Db
         return Ok(None);
     };
     let tasks: Vec<StudyTask> = serde_json::from_value(meta["tasks"].clone())
-        .map_err(|e| DbError::Invalid(format!("session {id} has unreadable tasks: {e}")))?;
+        .map_err(|e| DbError::stored(format!("study session {id}'s tasks"), e))?;
     let answered: Vec<i32> =
         sqlx::query_scalar("SELECT task_index FROM study_responses WHERE session_id = $1")
             .bind(id)

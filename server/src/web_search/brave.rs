@@ -8,7 +8,7 @@ use reqwest::StatusCode;
 use serde::Deserialize;
 
 use super::text::plain_text;
-use super::{json, refusal_by_status, SearchProvider, WebResult, WebSearchError};
+use super::{json, refusal_by_status, SearchProvider, UnreadableBody, WebResult, WebSearchError};
 
 /// The public endpoint's base URL.
 pub(crate) const BRAVE_BASE_URL: &str = "https://api.search.brave.com";
@@ -106,10 +106,9 @@ impl SearchProvider for Brave {
     fn parse(&self, body: &[u8]) -> std::result::Result<Vec<WebResult>, WebSearchError> {
         let response: Response = json(body)?;
         if response.kind != "search" {
-            return Err(WebSearchError::Malformed(format!(
-                "a response of type `{}`, not `search`",
-                response.kind
-            )));
+            return Err(WebSearchError::Malformed(UnreadableBody::OtherKind {
+                kind: response.kind,
+            }));
         }
         let results = response.web.map(|w| w.results).unwrap_or_default();
         Ok(results
@@ -215,11 +214,14 @@ mod tests {
             RATE_LIMITED.as_bytes(),
             Some(1),
         );
-        assert_eq!(
-            e,
-            WebSearchError::RateLimited {
-                retry_after_s: Some(1)
-            }
+        assert!(
+            matches!(
+                e,
+                WebSearchError::RateLimited {
+                    retry_after_s: Some(1)
+                }
+            ),
+            "{e}"
         );
         let e = brave().refusal(StatusCode::TOO_MANY_REQUESTS, QUOTA.as_bytes(), None);
         assert!(matches!(e, WebSearchError::QuotaExceeded(_)), "{e}");

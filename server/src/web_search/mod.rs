@@ -11,7 +11,7 @@ mod brave;
 mod searxng;
 pub(crate) mod text;
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use reqwest::StatusCode;
@@ -23,12 +23,12 @@ pub(crate) use tally_types::web_search::WebResult;
 
 /// Why a web search gave no snippets. Each says what happened in words a person can read; the
 /// answer shows it next to "answered from the local corpus instead".
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum WebSearchError {
     #[error("gave no answer within {0} ms")]
     Timeout(u64),
-    #[error("could not be reached ({0})")]
-    Unreachable(String),
+    #[error("could not be reached")]
+    Unreachable(#[source] Arc<reqwest::Error>),
     #[error("refused: too many requests (HTTP 429){}", retry_after_text(*.retry_after_s))]
     RateLimited { retry_after_s: Option<u64> },
     #[error("refused: the plan's quota is used up ({0})")]
@@ -37,10 +37,27 @@ pub enum WebSearchError {
     Refused { status: u16, reason: String },
     #[error("failed on its side (HTTP {0})")]
     ServerError(u16),
-    #[error("answered with a body Tally cannot read ({0})")]
-    Malformed(String),
+    #[error("answered with a body Tally cannot read")]
+    Malformed(#[source] UnreadableBody),
     #[error("found no results for this question")]
     NoResults,
+}
+
+/// Why a provider's answer could not be read: the cause of [`WebSearchError::Malformed`].
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum UnreadableBody {
+    /// The body broke off or could not be decoded.
+    #[error("its transfer failed")]
+    Transfer(#[source] Arc<reqwest::Error>),
+    /// It is not the JSON the provider's API describes.
+    #[error("not the expected JSON")]
+    Json(#[source] Arc<serde_json::Error>),
+    /// It is JSON of another kind of response than a search's.
+    #[error("a response of type `{kind}`, not `search`")]
+    OtherKind {
+        /// The kind it says it is.
+        kind: String,
+    },
 }
 
 fn retry_after_text(seconds: Option<u64>) -> String {
@@ -196,11 +213,10 @@ impl WebSearch {
         if e.is_timeout() {
             WebSearchError::Timeout(self.timeout.as_millis() as u64)
         } else if e.is_decode() || e.is_body() {
-            WebSearchError::Malformed(e.to_string())
+            WebSearchError::Malformed(UnreadableBody::Transfer(Arc::new(e.without_url())))
         } else {
-            // The URL without its query: the question is in it, a key never is.
-            let reason = e.without_url().to_string();
-            WebSearchError::Unreachable(reason)
+            // Without its URL: the question is in it.
+            WebSearchError::Unreachable(Arc::new(e.without_url()))
         }
     }
 }
@@ -219,7 +235,7 @@ fn now_rfc3339() -> String {
 /// Reads a JSON body into `T`, or says what was wrong with it.
 fn json<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, WebSearchError> {
     serde_json::from_slice(body)
-        .map_err(|e| WebSearchError::Malformed(format!("not the expected JSON: {e}")))
+        .map_err(|e| WebSearchError::Malformed(UnreadableBody::Json(Arc::new(e))))
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use crate::corpus::budget::{bounded_context_part, ReadBudget, ReadRefused};
 pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, ReadRefused> {
     check_archive(bytes, "an EPUB book", budget)?;
     let book = rbook::Epub::read(Cursor::new(bytes.to_vec()))
-        .map_err(|e| ReadRefused::Unreadable(format!("it is damaged or not an EPUB book ({e})")))?;
+        .map_err(|e| ReadRefused::damaged("an EPUB book", e))?;
     let title = book
         .metadata()
         .title()
@@ -25,9 +25,8 @@ pub(crate) fn outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline, Read
     let mut read_before = HashSet::new();
     for (n, chapter) in book.reader().enumerate() {
         budget.check()?;
-        let chapter = chapter.map_err(|e| {
-            ReadRefused::Unreadable(format!("chapter {} could not be read ({e})", n + 1))
-        })?;
+        let chapter = chapter
+            .map_err(|e| ReadRefused::failed(format!("chapter {} could not be read", n + 1), e))?;
         if !read_before.insert(chapter.manifest_entry().href().as_str().to_string()) {
             continue;
         }

@@ -304,7 +304,7 @@ pub fn guarded<T: Send>(format: Format, read: impl FnOnce() -> T + Send) -> Resu
             .spawn_scoped(scope, || {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(read))
             })
-            .map_err(|e| failed(format!("no thread to read it on: {e}")))?;
+            .map_err(|e| ReadRefused::failed("no thread could be started to read it", e))?;
         match reader.join() {
             Ok(Ok(read)) => Ok(read),
             Ok(Err(panic)) | Err(panic) => Err(failed(panic_message(panic.as_ref()))),

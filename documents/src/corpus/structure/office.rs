@@ -23,8 +23,8 @@ pub(crate) fn outline(
         _ => "a Word file",
     };
     check_archive(bytes, what, budget)?;
-    let document: Document = undoc::parse_bytes(bytes)
-        .map_err(|e| ReadRefused::Unreadable(format!("it is damaged or not {what} ({e})")))?;
+    let document: Document =
+        undoc::parse_bytes(bytes).map_err(|e| ReadRefused::damaged(what, e))?;
     budget.check()?;
     let slides = format == Format::Pptx;
     let mut flow = Flow::new(budget);

@@ -477,12 +477,12 @@ fn unreadable(error: unpdf::Error) -> ReadRefused {
     use unpdf::ErrorKind;
     let why = match error.kind() {
         ErrorKind::Encrypted | ErrorKind::InvalidPassword => {
-            "it is encrypted (password-protected); save a copy without a password".to_string()
+            "it is encrypted (password-protected); save a copy without a password"
         }
-        ErrorKind::UnknownFormat => "it is not a PDF (its first bytes are not %PDF)".to_string(),
-        _ => format!("it is damaged or not a PDF ({error})"),
+        ErrorKind::UnknownFormat => "it is not a PDF (its first bytes are not %PDF)",
+        _ => return ReadRefused::damaged("a PDF", error),
     };
-    ReadRefused::Unreadable(why)
+    ReadRefused::Unreadable(why.to_string())
 }
 
 #[cfg(test)]

@@ -53,8 +53,7 @@ pub(super) fn image_outline(bytes: &[u8], budget: &ReadBudget) -> Result<Outline
     })?;
     let dir = scratch_folder()?;
     let path = dir.path().join("page.img");
-    std::fs::write(&path, bytes)
-        .map_err(|e| ReadRefused::Unreadable(format!("cannot write it for OCR: {e}")))?;
+    std::fs::write(&path, bytes).map_err(|e| ReadRefused::failed("cannot write it for OCR", e))?;
     // Every page of a TIFF is read, each size-checked first, out of the upload's pages.
     let pages = image_pages(&path)?;
     budget.ocr().take_pages(pages)?;
@@ -86,8 +85,7 @@ pub(super) fn pdf_pages_words(
 ) -> Result<Vec<OcrPage>, ReadRefused> {
     let dir = scratch_folder()?;
     let pdf = dir.path().join("scanned.pdf");
-    std::fs::write(&pdf, bytes)
-        .map_err(|e| ReadRefused::Unreadable(format!("cannot write it for OCR: {e}")))?;
+    std::fs::write(&pdf, bytes).map_err(|e| ReadRefused::failed("cannot write it for OCR", e))?;
     let mut read = Vec::with_capacity(pages.len());
     for &(page, long_side) in pages {
         budget.check()?;

@@ -37,15 +37,14 @@ pub(crate) fn outline(
     if format == Format::Ods {
         check_ods_cells(bytes, budget)?;
     }
-    let damaged = |e: String| ReadRefused::Unreadable(format!("it is damaged or not {what} ({e})"));
+    let damaged = |e: calamine::Error| ReadRefused::damaged(what, e);
     let mut builder = OutlineBuilder::new(budget);
     if format == Format::Xlsx {
-        let mut workbook: Xlsx<_> =
-            Xlsx::new(Cursor::new(bytes)).map_err(|e| damaged(e.to_string()))?;
+        let mut workbook: Xlsx<_> = Xlsx::new(Cursor::new(bytes)).map_err(|e| damaged(e.into()))?;
         for name in workbook.sheet_names() {
             let rows = xlsx_rows(&mut workbook, &name, budget).map_err(|e| match e {
                 SheetError::Refused(why) => why,
-                SheetError::Damaged(e) => damaged(e),
+                SheetError::Damaged(e) => damaged(e.into()),
             })?;
             push_sheet(&mut builder, &name, rows)?;
         }
@@ -55,7 +54,7 @@ pub(crate) fn outline(
                 calamine::Error::Xls(calamine::XlsError::Password) => ReadRefused::Unreadable(
                     "it is encrypted (password-protected); save a copy without a password".into(),
                 ),
-                other => damaged(other.to_string()),
+                other => damaged(other),
             })?;
         let names = workbook.sheet_names();
         let ods_sheets = if format == Format::Ods {
@@ -65,9 +64,7 @@ pub(crate) fn outline(
         };
         for (sheet, name) in names.into_iter().enumerate() {
             budget.check()?;
-            let range = workbook
-                .worksheet_range(&name)
-                .map_err(|e| damaged(e.to_string()))?;
+            let range = workbook.worksheet_range(&name).map_err(damaged)?;
             let (top, left) = range.start().unwrap_or((0, 0));
             let mut size = TableSize::default();
             let mut cells = CellMap::new();
@@ -102,12 +99,12 @@ pub(crate) fn outline(
 /// saves after its content is not.
 fn check_ods_cells(bytes: &[u8], budget: &ReadBudget) -> Result<(), ReadRefused> {
     use quick_xml::events::Event;
-    let damaged = |e: String| ReadRefused::Unreadable(format!("it is damaged ({e})"));
+    const WHAT: &str = "an OpenDocument spreadsheet";
     let mut archive =
-        zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| damaged(e.to_string()))?;
+        zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| ReadRefused::damaged(WHAT, e))?;
     let content = archive
         .by_name("content.xml")
-        .map_err(|e| damaged(e.to_string()))?;
+        .map_err(|e| ReadRefused::damaged(WHAT, e))?;
     let mut reader = quick_xml::Reader::from_reader(std::io::BufReader::new(content));
     let repeated = |e: &quick_xml::events::BytesStart<'_>, name: &str| -> u64 {
         e.attributes()
@@ -137,7 +134,7 @@ fn check_ods_cells(bytes: &[u8], budget: &ReadBudget) -> Result<(), ReadRefused>
     loop {
         let event = reader
             .read_event_into(&mut buffer)
-            .map_err(|e| damaged(e.to_string()))?;
+            .map_err(|e| ReadRefused::damaged(WHAT, e))?;
         match &event {
             Event::Start(e) | Event::Empty(e) if e.local_name().as_ref() == "table" => {
                 (rows, rows_used, width) = (0, 0, 0);
@@ -192,7 +189,7 @@ fn check_ods_cells(bytes: &[u8], budget: &ReadBudget) -> Result<(), ReadRefused>
 
 enum SheetError {
     Refused(ReadRefused),
-    Damaged(String),
+    Damaged(calamine::XlsxError),
 }
 
 impl From<ReadRefused> for SheetError {
@@ -209,13 +206,10 @@ fn xlsx_rows(
 ) -> Result<SheetRows, SheetError> {
     let mut reader = workbook
         .worksheet_cells_reader(name)
-        .map_err(|e| SheetError::Damaged(e.to_string()))?;
+        .map_err(SheetError::Damaged)?;
     let mut rows: BTreeMap<u32, BTreeMap<u32, String>> = BTreeMap::new();
     let mut cells = 0usize;
-    while let Some(cell) = reader
-        .next_cell()
-        .map_err(|e| SheetError::Damaged(e.to_string()))?
-    {
+    while let Some(cell) = reader.next_cell().map_err(SheetError::Damaged)? {
         let (row, column) = cell.get_position();
         let text = cell_ref_text(cell.get_value());
         if text.is_empty() {
@@ -282,12 +276,9 @@ fn xlsx_formats(
     let mut formats = SheetFormats::default();
     let mut reader = workbook
         .worksheet_cells_reader(name)
-        .map_err(|e| SheetError::Damaged(e.to_string()))?;
+        .map_err(SheetError::Damaged)?;
     let mut seen = 0usize;
-    while let Some((row, column, id)) = reader
-        .next_style_id()
-        .map_err(|e| SheetError::Damaged(e.to_string()))?
-    {
+    while let Some((row, column, id)) = reader.next_style_id().map_err(SheetError::Damaged)? {
         seen += 1;
         if seen.is_multiple_of(4096) {
             budget.check()?;
