@@ -379,6 +379,7 @@ fn causes_are_kept_not_turned_into_text() {
     }
     assert_eq!(map_err_argument(".map_err(|e| Error::Io(e))?"), Some("e"));
     assert_eq!(map_err_argument(".map_err(Error::Io)?"), None);
+    assert_eq!(map_err_argument(".map_err(move |e: Io| Bad(e))"), Some("e"));
     assert!(calls_to_string("|e| Bad(e.to_string())", "e"));
     assert!(!calls_to_string("|e| Bad { file: name.to_string() }", "e"));
     assert!(
@@ -403,8 +404,11 @@ fn calls_to_string(body: &str, cause: &str) -> bool {
 
 /// The name a `map_err(|name| …)` closure gives its cause, on `line`.
 fn map_err_argument(line: &str) -> Option<&str> {
-    let rest = &line[line.find("map_err(|")? + "map_err(|".len()..];
-    let name = rest[..rest.find('|')?].trim();
+    let after = &line[line.find("map_err(")? + "map_err(".len()..];
+    let rest = after.trim_start().trim_start_matches("move").trim_start();
+    let rest = rest.strip_prefix('|')?;
+    // `|e: io::Error|` names `e`.
+    let name = rest[..rest.find('|')?].split(':').next()?.trim();
     (!name.is_empty() && name != "_").then_some(name)
 }
 

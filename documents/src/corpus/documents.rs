@@ -37,12 +37,15 @@ pub enum DocumentsError {
     /// Indexing stopped before it was done, as its caller asked (a deletion, a shutdown).
     #[error("indexing was stopped before it was done")]
     Stopped,
-    /// A file past the reading budget (too slow, too large) or whose reading was cancelled.
+    /// A file past the reading budget (too slow, too large), damaged, or whose reading was
+    /// cancelled. `why` is also its source, so that a chain goes on to the reader's own error
+    /// ([`ReadRefused::Damaged`]); `Causes` writes `why` once.
     #[error("{file}: {why}")]
     Refused {
         /// The file's name.
         file: String,
         /// Why it was not read.
+        #[source]
         why: ReadRefused,
     },
 }

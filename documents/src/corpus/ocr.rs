@@ -250,9 +250,6 @@ impl OcrTools {
         dir: &Path,
         budget: &ReadBudget,
     ) -> Result<Vec<OcrWord>, ReadRefused> {
-        let unwritable = |e: &dyn std::fmt::Display| {
-            ReadRefused::Unreadable(format!("cannot write a cell for OCR: {e}"))
-        };
         let mut list = String::new();
         let mut corners = Vec::with_capacity(boxes.len());
         for (n, cell) in boxes.iter().enumerate() {
@@ -280,13 +277,14 @@ impl OcrTools {
             );
             let path = dir.join(format!("cell-{n}.pgm"));
             crop.save_with_format(&path, image::ImageFormat::Pnm)
-                .map_err(|e| unwritable(&e))?;
+                .map_err(|e| ReadRefused::failed("cannot write a cell for OCR", e))?;
             list.push_str(&path.to_string_lossy());
             list.push('\n');
             corners.push((left, top));
         }
         let list_path = dir.join("cells.txt");
-        std::fs::write(&list_path, list).map_err(|e| unwritable(&e))?;
+        std::fs::write(&list_path, list)
+            .map_err(|e| ReadRefused::failed("cannot write a cell for OCR", e))?;
         let mut command = self.bounded(&self.tesseract);
         command
             .arg(&list_path)

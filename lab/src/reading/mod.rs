@@ -78,7 +78,8 @@ impl ReadingReport {
         let passages = match read {
             Ok(passages) => passages,
             Err(why) => {
-                self.refused.push((name.to_string(), why.to_string()));
+                let why = tally_types::error::Causes(&why).to_string();
+                self.refused.push((name.to_string(), why));
                 Vec::new()
             }
         };

@@ -71,7 +71,9 @@ pub fn evaluate(
             let passages = match read {
                 Ok(passages) => passages,
                 Err(why) => {
-                    total.refused.push((receipt.name.clone(), why.to_string()));
+                    total
+                        .refused
+                        .push((receipt.name.clone(), format!("{why:#}")));
                     Vec::new()
                 }
             };

@@ -76,7 +76,8 @@ pub fn evaluate(wtq: &Path, part: Part, limit: Option<usize>) -> anyhow::Result<
                 .flat_map(|d| passages_of(&d.text, &d.source))
                 .collect(),
             Err(why) => {
-                report.refused.push((id.clone(), why.to_string()));
+                let why = tally_types::error::Causes(&why).to_string();
+                report.refused.push((id.clone(), why));
                 Vec::new()
             }
         };

@@ -169,12 +169,16 @@ impl WebSearch {
                 Ok(_) => state.last_error = None,
                 Err(e) => {
                     state.failures += 1;
-                    state.last_error = Some(e.to_string());
+                    state.last_error = Some(tally_types::error::Causes(e).to_string());
                 }
             }
         }
         if let Err(e) = &result {
-            tracing::warn!("web search ({}) failed: {e}", self.provider.name());
+            tracing::warn!(
+                "web search ({}) failed: {}",
+                self.provider.name(),
+                tally_types::error::Causes(e)
+            );
         }
         result
     }
@@ -283,7 +287,10 @@ mod tests {
         assert!(e.to_string().starts_with("could not be reached"), "{e}");
         let state = search.state();
         assert_eq!((state.searches, state.failures), (1, 1));
-        assert_eq!(state.last_error, Some(e.to_string()));
+        // The state says why, cause by cause: the connection's own error follows.
+        let said = state.last_error.unwrap_or_default();
+        assert_eq!(said, tally_types::error::Causes(&e).to_string());
+        assert!(said.starts_with("could not be reached: "), "{said}");
         assert!(state.last_at.is_some());
     }
 }
