@@ -95,7 +95,7 @@ impl HttpError for DbError {
     fn status(&self) -> StatusCode {
         match self {
             DbError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            DbError::Invalid(_) | DbError::Feedback(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            DbError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             DbError::NotFound(_) => StatusCode::NOT_FOUND,
             DbError::Conflict(_) => StatusCode::CONFLICT,
             DbError::Query(_) | DbError::Stored { .. } => StatusCode::INTERNAL_SERVER_ERROR,
@@ -112,7 +112,6 @@ impl HttpError for DbError {
                     .into()
             }
             DbError::Invalid(why) | DbError::NotFound(why) | DbError::Conflict(why) => why.clone(),
-            DbError::Feedback(why) => why.to_string(),
             DbError::Stored { .. } => {
                 tracing::error!(error = %Causes(self), "a stored row is unreadable");
                 "a stored row could not be read back; the error is logged on the server".into()

@@ -25,9 +25,6 @@ pub enum DbError {
     /// The request is not valid; says what is wrong.
     #[error("{0}")]
     Invalid(String),
-    /// A feedback sent is not valid; says what is wrong.
-    #[error(transparent)]
-    Feedback(#[from] crate::feedback::InvalidFeedback),
     /// A stored row cannot be read back (a name the schema no longer admits, JSON of another
     /// shape): a broken database, not the request's fault.
     #[error("{what} cannot be read")]

@@ -127,6 +127,14 @@ pub enum FeedbackRefused {
 #[error("{0}")]
 pub struct InvalidFeedback(String);
 
+/// A feedback that is not valid is a request that is not valid: its sentence is what the
+/// store's caller says (a 422), and `?` gives it.
+impl From<InvalidFeedback> for DbError {
+    fn from(invalid: InvalidFeedback) -> Self {
+        DbError::Invalid(invalid.0)
+    }
+}
+
 impl From<String> for InvalidFeedback {
     fn from(why: String) -> Self {
         Self(why)
