@@ -17,13 +17,13 @@ use tally_types::{Answer, Mode, StoredAnswer, VerifiedAnswer};
 use uuid::Uuid;
 
 use crate::answering::{summary_of, unobserved, AnswerError, Checked, StageObserver};
-use crate::error::HttpError;
+use crate::error::{ApiError, HttpError};
 use crate::http::health;
 use crate::http::preferences::visitor_id;
 use crate::state::AppState;
 use crate::study::StudyError;
 use tally_store::answers::{self, AnsweredFrom, HistoryOf};
-use tally_store::feedback::{self, FeedbackRefused, NewFeedback};
+use tally_store::feedback::{self, NewFeedback};
 use tally_types::{Choice, CnpGroup};
 
 /// What an answer was computed from, for its key: the corpora, or the web snippet set it used
@@ -52,6 +52,47 @@ pub(crate) fn admit(state: &AppState, asker: &Asker) -> Result<(), AnswerError> 
         .limiter
         .check(asker.address)
         .map_err(|wait| AnswerError::RateLimited(wait.as_secs().max(1)))
+}
+
+/// Why feedback was not stored (the allowance is the server's, so this is its error, not the
+/// store's): the sender's allowance is used up, or the store refused it.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum FeedbackRefused {
+    /// The sender's allowance is used up; seconds until it may send again.
+    #[error("too much feedback from your address; try again in {0} s")]
+    RateLimited(u64),
+    /// The store refused it.
+    #[error(transparent)]
+    Store(#[from] tally_store::db::DbError),
+}
+
+impl HttpError for FeedbackRefused {
+    fn status(&self) -> StatusCode {
+        match self {
+            FeedbackRefused::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            FeedbackRefused::Store(e) => e.status(),
+        }
+    }
+
+    fn public_message(&self) -> String {
+        match self {
+            FeedbackRefused::Store(e) => e.public_message(),
+            other => other.to_string(),
+        }
+    }
+
+    fn retry_after(&self) -> Option<u64> {
+        match self {
+            FeedbackRefused::RateLimited(seconds) => Some(*seconds),
+            FeedbackRefused::Store(_) => None,
+        }
+    }
+}
+
+impl From<FeedbackRefused> for ApiError {
+    fn from(error: FeedbackRefused) -> Self {
+        ApiError::of(&error)
+    }
 }
 
 /// Stores feedback within the sender's allowance (`--feedback-limit`, counted apart from answers):

@@ -17,7 +17,6 @@ use crate::answering::AnswerError;
 use crate::ingest::IngestError;
 use crate::study::StudyError;
 use tally_store::db::DbError;
-use tally_store::feedback::FeedbackRefused;
 
 /// An error that knows how it answers an HTTP request.
 pub(crate) trait HttpError: std::fmt::Display {
@@ -121,35 +120,6 @@ impl HttpError for DbError {
                 "the database could not store this; the error is logged on the server".into()
             }
         }
-    }
-}
-
-impl HttpError for FeedbackRefused {
-    fn status(&self) -> StatusCode {
-        match self {
-            FeedbackRefused::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
-            FeedbackRefused::Store(e) => e.status(),
-        }
-    }
-
-    fn public_message(&self) -> String {
-        match self {
-            FeedbackRefused::Store(e) => e.public_message(),
-            other => other.to_string(),
-        }
-    }
-
-    fn retry_after(&self) -> Option<u64> {
-        match self {
-            FeedbackRefused::RateLimited(seconds) => Some(*seconds),
-            FeedbackRefused::Store(_) => None,
-        }
-    }
-}
-
-impl From<FeedbackRefused> for ApiError {
-    fn from(error: FeedbackRefused) -> Self {
-        ApiError::of(&error)
     }
 }
 

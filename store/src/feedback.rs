@@ -111,17 +111,6 @@ impl TryFrom<FeedbackRow> for Feedback {
     }
 }
 
-/// Why feedback was not stored: the sender's allowance is used up, or the store refused it.
-#[derive(Debug, thiserror::Error)]
-pub enum FeedbackRefused {
-    /// The sender's allowance is used up; seconds until it may send again.
-    #[error("too much feedback from your address; try again in {0} s")]
-    RateLimited(u64),
-    /// The store refused it.
-    #[error(transparent)]
-    Store(#[from] DbError),
-}
-
 /// Why a feedback submission was refused: what does not fit together.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
