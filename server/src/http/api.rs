@@ -124,8 +124,13 @@ pub(crate) async fn get_feedback(
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no feedback with id {id}")))
 }
 
-#[derive(Debug, Deserialize)]
+/// A list of recent rows (`/api/feedback`, `/api/questions`): its query, as read and as the
+/// API's description lists it.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct ListParams {
+    /// Rows returned.
+    #[param(minimum = 1, maximum = 500, default = 50)]
     pub limit: Option<i64>,
 }
 
@@ -155,7 +160,7 @@ impl ListParams {
     path = "/feedback",
     summary = "Recent feedback, newest first",
     description = "The feedback rows with their comments, newest first: the admin's (the admin token as `Authorization: Bearer …`). Anyone may read the counts at `/api/feedback/summary`.",
-    params(crate::http::openapi::RecentQuery),
+    params(ListParams),
     security(("adminToken" = [])),
     responses(
         (status = 200, description = "Feedback rows", body = Vec<crate::http::openapi::FeedbackBody>),
@@ -402,7 +407,7 @@ pub(crate) async fn get_value(
     path = "/questions",
     summary = "Recent questions with their answers' one-line summaries",
     description = "The questions asked with this request's visitor cookie (`tally_visitor`, set by the pages), most recently asked first; with the admin token as `Authorization: Bearer …`, every visitor's. Without either, the list is empty.",
-    params(crate::http::openapi::RecentQuery),
+    params(ListParams),
     security((), ("adminToken" = [])),
     responses(
         (status = 200, description = "Questions, newest first", body = Vec<crate::http::openapi::RecentQuestionBody>),

@@ -38,10 +38,24 @@ fn id_of(id: Result<Path<i64>, PathRejection>, what: &str) -> Result<i64, ApiErr
 const DEFAULT_LIMIT: i64 = 100;
 
 /// The review queue's page: `limit` opinions (1 to 500, 100 when not given) after `offset`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct QueueParams {
+    /// Opinions returned.
+    #[param(minimum = 1, maximum = 500, default = 100)]
     limit: Option<i64>,
+    /// Opinions to skip: the next page starts at the previous offset plus its limit.
+    #[param(minimum = 0, maximum = 9223372036854775807_i64, default = 0)]
     offset: Option<i64>,
+}
+
+/// The verified answers' list: `limit` rows (1 to 500, 100 when not given).
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct VerifiedParams {
+    /// Rows returned.
+    #[param(minimum = 1, maximum = 500, default = 100)]
+    limit: Option<i64>,
 }
 
 impl QueueParams {
@@ -67,7 +81,7 @@ impl QueueParams {
     path = "/admin/review",
     summary = "The review queue",
     description = "Feedback on answers not yet reviewed, grouped by question; each opinion counts the visitors who gave it (no visitor id is shown; feedback without the visitor cookie counts once per address), how many rows say it, and lists the first of their feedback ids and comments (at most 10, and at most `limit`). Pages of `limit` opinions follow each other by `offset`. Admin token.",
-    params(crate::http::openapi::QueueQuery),
+    params(QueueParams),
     security(("adminToken" = [])),
     responses(
         (status = 200, description = "Questions with their opinions", body = Vec<crate::http::openapi::QueuedQuestionBody>),
@@ -125,7 +139,7 @@ pub(crate) async fn decide(
     path = "/admin/verified",
     summary = "The verified answers",
     description = "Current ones first, then the withdrawn and replaced ones, newest first. Admin token.",
-    params(crate::http::openapi::VerifiedQuery),
+    params(VerifiedParams),
     security(("adminToken" = [])),
     responses(
         (status = 200, description = "The verified answers", body = Vec<crate::http::openapi::VerifiedBody>),
@@ -135,11 +149,14 @@ pub(crate) async fn decide(
 pub(crate) async fn list_verified(
     State(state): State<AppState>,
     headers: HeaderMap,
-    params: Result<Query<ListParams>, QueryRejection>,
+    params: Result<Query<VerifiedParams>, QueryRejection>,
 ) -> Result<Json<Vec<VerifiedRecord>>, ApiError> {
     admit_to_feedback_rows(&state, &headers)?;
     let Query(params) = params?;
-    let limit = params.limit_or(DEFAULT_LIMIT)?;
+    let limit = ListParams {
+        limit: params.limit,
+    }
+    .limit_or(DEFAULT_LIMIT)?;
     Ok(Json(verified::list(&state.db, limit).await?))
 }
 

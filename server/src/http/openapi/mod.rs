@@ -23,8 +23,8 @@ use utoipa::{Modify, OpenApi};
 
 pub(crate) use operations::operations;
 pub(crate) use parameters::{
-    CorpusQuery, ModeQuery, QuestionQuery, QueueQuery, RecentQuery, SearchModeQuery,
-    SearchSettingsQuery, SnippetQuery, UploadForm, VerifiedQuery,
+    CorpusQuery, ModeQuery, QuestionQuery, SearchModeQuery, SearchSettingsQuery, SnippetQuery,
+    UploadForm,
 };
 pub(crate) use responses::{
     AdminErrors, AnsweringErrors, BadRequest, BodyErrors, CorpusErrors, ErrorBody, Forbidden,

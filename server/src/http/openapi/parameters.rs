@@ -141,39 +141,6 @@ pub(crate) struct SearchSettingsQuery {
     sort: Option<SortOrder>,
 }
 
-/// A list of recent rows (`/api/feedback`, `/api/questions`).
-#[derive(IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code)]
-pub(crate) struct RecentQuery {
-    /// Rows returned.
-    #[param(minimum = 1, maximum = 500, default = 50)]
-    limit: Option<i64>,
-}
-
-/// The verified answers' list.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code)]
-pub(crate) struct VerifiedQuery {
-    /// Rows returned.
-    #[param(minimum = 1, maximum = 500, default = 100)]
-    limit: Option<i64>,
-}
-
-/// A page of the review queue.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code)]
-pub(crate) struct QueueQuery {
-    /// Opinions returned.
-    #[param(minimum = 1, maximum = 500, default = 100)]
-    limit: Option<i64>,
-    /// Opinions to skip: the next page starts at the previous offset plus its limit.
-    #[param(minimum = 0, maximum = 9223372036854775807_i64, default = 0)]
-    offset: Option<i64>,
-}
-
 /// The upload's form (`multipart/form-data`): the fields `POST /api/admin/corpora` reads.
 #[derive(ToSchema)]
 #[allow(dead_code)]
