@@ -331,13 +331,44 @@ fn program_features(
         Program::Difference(a, b) => {
             plan_features(f, read, a, "left ", named);
             let op = plan_features(f, read, b, "right ", named);
+            sides_named_features(f, read, a, b, "difference");
             format!("difference of {op}")
         }
         Program::Total(a, b) => {
             plan_features(f, read, a, "left ", named);
             let op = plan_features(f, read, b, "right ", named);
+            sides_named_features(f, read, a, b, "total");
             format!("total of {op}")
         }
+    }
+}
+
+/// How much the question names a cell plan's row: the most of any of its other cells' words
+/// (`None`: not a cell).
+fn cell_row_named(read: &Read, plan: &Plan) -> Option<f32> {
+    let Operation::Cell { row, column, .. } = plan.operation else {
+        return None;
+    };
+    Some(read.table.rows.get(row).map_or(0.0, |r| {
+        r.cells
+            .iter()
+            .enumerate()
+            .filter(|(c, _)| *c != column)
+            .map(|(_, cell)| read.asked.names(&cell.text))
+            .fold(0.0, f32::max)
+    }))
+}
+
+/// Whether both of a two-cell program's rows are named, not one of them: the side features
+/// add up, and a pair with one named row and a neighbour can outweigh the pair the question
+/// names ("between albania and algeria" read as Afghanistan and Albania).
+fn sides_named_features(f: &mut Features, read: &Read, a: &Plan, b: &Plan, what: &str) {
+    let (Some(left), Some(right)) = (cell_row_named(read, a), cell_row_named(read, b)) else {
+        return;
+    };
+    f.add(&format!("{what} both rows named"), left.min(right));
+    if left.min(right) == 0.0 && left.max(right) > 0.0 {
+        f.flag(&format!("{what} one row unnamed"));
     }
 }
 
@@ -394,15 +425,10 @@ fn plan_features(
         Operation::MostCommon(c) => ("most common", Some(c)),
         Operation::Cell { row, column, part } => {
             f.flag(&format!("{side}cell part={}", part.min(2)));
-            let row_named = table.rows.get(row).map_or(0.0, |r| {
-                r.cells
-                    .iter()
-                    .enumerate()
-                    .filter(|(c, _)| *c != column)
-                    .map(|(_, cell)| asked.names(&cell.text))
-                    .fold(0.0, f32::max)
-            });
-            f.add(&format!("{side}cell row named"), row_named);
+            f.add(
+                &format!("{side}cell row named"),
+                cell_row_named(read, plan).unwrap_or(0.0),
+            );
             let last = table.rows.len().saturating_sub(1);
             let place = match row {
                 0 => "first row",
@@ -688,6 +714,37 @@ mod tests {
             written: None,
         };
         assert!(!nan.agrees_with(2.0));
+    }
+
+    #[test]
+    fn a_difference_of_two_named_rows_is_told_from_one_with_a_neighbour() {
+        let csv = "Country,GDP\nAfghanistan,20.3\nAlbania,12.8\nAlgeria,207.0\n";
+        let table = super::super::csv_table(csv);
+        let asked = Asked::of("what is the difference in gdp between albania and algeria?");
+        let texts = super::super::column_texts(&table);
+        let facts = TableFacts::of(&asked, &table, &texts);
+        let read = Read {
+            asked: &asked,
+            table: &table,
+            facts: &facts,
+        };
+        let cell = |row| Plan {
+            rows: Rows::All,
+            operation: Operation::Cell {
+                row,
+                column: 1,
+                part: 0,
+            },
+        };
+        let named = |a, b| {
+            let mut f = Features::default();
+            sides_named_features(&mut f, &read, &cell(a), &cell(b), "difference");
+            let both = f.0.contains(&(hash("difference both rows named"), 1.0));
+            let one = f.0.contains(&(hash("difference one row unnamed"), 1.0));
+            (both, one)
+        };
+        assert_eq!(named(1, 2), (true, false));
+        assert_eq!(named(0, 1), (false, true));
     }
 
     #[test]
