@@ -29,6 +29,11 @@ pub fn crop_key(source: &str, text: &str) -> String {
         .chain_update(b"\n")
         .chain_update(text.as_bytes())
         .finalize();
+    hex_of_half(&digest)
+}
+
+/// The first half of a SHA-256 digest in hexadecimal: 32 digits, a key or a file name.
+fn hex_of_half(digest: &[u8]) -> String {
     digest[..16].iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -218,9 +223,7 @@ impl CropStore {
 
 /// The file a crop is kept in once: the hash of its bytes (32 hexadecimal digits) and `.png`.
 fn content_name(png: &[u8]) -> String {
-    let digest = Sha256::digest(png);
-    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
-    format!("{hex}.png")
+    format!("{}.png", hex_of_half(&Sha256::digest(png)))
 }
 
 #[cfg(test)]

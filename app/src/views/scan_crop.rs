@@ -4,17 +4,14 @@
 
 use leptos::prelude::*;
 use tally_types::documents::READ_BY_OCR;
+use tally_types::request::encode;
 
 /// The address of the crop beside the evidence `text` read in `source` (a snippet's source, an
 /// observation's context, a row's place); `None` for evidence OCR did not read.
 pub fn crop_address(source: &str, text: &str) -> Option<String> {
-    source.contains(READ_BY_OCR).then(|| {
-        let query = form_urlencoded::Serializer::new(String::new())
-            .append_pair("source", source)
-            .append_pair("text", text)
-            .finish();
-        format!("/api/crop?{query}")
-    })
+    source
+        .contains(READ_BY_OCR)
+        .then(|| format!("/api/crop?source={}&text={}", encode(source), encode(text)))
 }
 
 /// The crop beside evidence read by OCR; nothing for other evidence.
