@@ -2,9 +2,10 @@
 //! features of how it meets the question — its operation, rows and conditions against the
 //! question's cue words and words, how much of the columns it read the question names, its
 //! value's form, how many readings agree, where the enumeration put it — and one log-linear
-//! model scores them; a softmax over a question's candidates gives each one's probability, and
-//! a logistic curve fitted on held-out questions turns the best one's into the probability that
-//! it is right. Trained on WikiTableQuestions' train split by `tally-lab train ranker`
+//! model scores them, with regression trees boosted on its score for what one feature means
+//! beside another (`Tree`); a softmax over a question's candidates gives each one's
+//! probability, and a logistic curve fitted on held-out questions turns the best one's into the
+//! probability that it is right. Trained on WikiTableQuestions' train split by `tally-lab train ranker`
 //! (weak supervision: the candidates equal to the gold answer are the positives, their marginal
 //! likelihood maximised) and shipped in `data/candidate-ranker.json`.
 
@@ -21,11 +22,13 @@ use super::{normalized, Candidate, PassageReading, Source, TableCorpus};
 mod model;
 mod passage;
 mod readers;
+mod trees;
 
 pub use model::{
     best, calibrate, marginal, softmax, sureness_row, Curve, Ranker, Scorer, SURENESS,
 };
 pub use readers::{Reader, ReadersAnswer};
+pub use trees::{Node, Tree, Values};
 
 use passage::passage_features;
 use readers::readers_features;

@@ -7,6 +7,7 @@ use tally_engine::candidates::rank::{Ranker, Scorer};
 
 use crate::cli::bench::BenchCandidatesArgs;
 use crate::cli::{EvalCandidatesArgs, EvalTablesArgs, TrainRankerArgs};
+use tally_lab::candidates::boost::Boosting;
 use tally_lab::candidates::ranker::{self, Bounds, Training};
 use tally_lab::candidates::{
     evaluate, evaluate_collection, numeric_questions, read_collection, Report, Split,
@@ -158,6 +159,13 @@ pub(crate) fn train_ranker(args: &TrainRankerArgs) -> anyhow::Result<()> {
         rate: args.rate,
         l2: args.l2,
         collection_weight: args.collection_weight,
+        boosting: Boosting {
+            trees: args.trees,
+            depth: args.depth,
+            shrinkage: args.shrinkage,
+            min_rows: args.min_rows,
+            ..Boosting::default()
+        },
     };
     let bounds = Bounds {
         tables_wrong: args.max_wrong,

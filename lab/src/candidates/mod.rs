@@ -3,6 +3,7 @@
 //! over the question's table as Tally reads it, and how many candidates there are.
 
 mod bench;
+pub mod boost;
 mod collection;
 pub mod ranker;
 pub mod readers;

@@ -15,6 +15,7 @@ use tally_engine::candidates::rank::{
 use tally_engine::candidates::{candidates, numbers_in, rank, Candidate, DocumentWords, Source};
 use tally_engine::count::logistic::{FitSettings, Logistic};
 
+use super::boost::{boost, Boosting};
 use super::{
     is_answer, reads_as, type_of, CollectionQuestion, Corpus, TableCache, TableFormat, WtqQuestion,
 };
@@ -179,6 +180,8 @@ pub struct Training {
     /// How many times a pass steps on each collection question (WikiTableQuestions' once):
     /// what the product answers over is a person's documents.
     pub collection_weight: usize,
+    /// The trees boosted on the weights' score (none by default).
+    pub boosting: Boosting,
 }
 
 impl Default for Training {
@@ -188,8 +191,39 @@ impl Default for Training {
             rate: 0.1,
             l2: 1e-5,
             collection_weight: 1,
+            boosting: Boosting::default(),
         }
     }
+}
+
+/// A scorer of `weights` alone, its curves and bounds left unset (what the trees are boosted
+/// on, and what out-of-fold figures are read from).
+fn scorer_of(weights: Vec<(u32, f32)>, trees: Vec<rank::Tree>) -> Scorer {
+    Scorer::new(Ranker {
+        weights,
+        slope: 1.0,
+        intercept: 0.0,
+        bound: 1.0,
+        sure_from: 1.0,
+        several_documents: None,
+        sureness: None,
+        trees,
+    })
+}
+
+/// The weights trained on `examples`, then the trees boosted on their score.
+fn fit(examples: &[&Example], training: Training, round: bool) -> Scorer {
+    let dense = train(examples, training);
+    let weights: Vec<(u32, f32)> = dense
+        .into_iter()
+        .enumerate()
+        .filter(|(_, w)| if round { w.abs() >= 1e-3 } else { *w != 0.0 })
+        // Kept to three decimals: the shipped file stays small, the scores as good.
+        .map(|(i, w)| (i as u32, if round { (w * 1e3).round() / 1e3 } else { w }))
+        .collect();
+    let linear = scorer_of(weights.clone(), Vec::new());
+    let trees = boost(examples, &|f| linear.linear(f), training.boosting);
+    scorer_of(weights, trees)
 }
 
 /// Weights maximising the marginal likelihood of each question's positives (questions without
@@ -276,20 +310,11 @@ fn step(example: &Example, weights: &mut [f64], squares: &mut [f64], training: T
 
 /// The best candidate's softmax probability and whether it is right, per question (`None`
 /// without candidates).
-fn best_of(scorer_weights: &[f32], example: &Example) -> Option<(f64, bool, usize)> {
+fn best_of(scorer: &Scorer, example: &Example) -> Option<(f64, bool, usize)> {
     let scores: Vec<Vec<f64>> = example
         .features
         .iter()
-        .map(|readings| {
-            readings
-                .iter()
-                .map(|f| {
-                    f.0.iter()
-                        .map(|&(i, v)| f64::from(scorer_weights[i as usize] * v))
-                        .sum()
-                })
-                .collect()
-        })
+        .map(|readings| readings.iter().map(|f| scorer.score(f)).collect())
         .collect();
     let (at, p) = best(&marginal(&scores))?;
     Some((p, example.positive[at], at))
@@ -308,10 +333,10 @@ pub fn out_of_fold(
             .iter()
             .filter(|e| fold_of(&e.table, folds) != fold)
             .collect();
-        let weights = train(&trained, training);
+        let scorer = fit(&trained, training, false);
         for (i, e) in examples.iter().enumerate() {
             if fold_of(&e.table, folds) == fold {
-                out[i] = best_of(&weights, e);
+                out[i] = best_of(&scorer, e);
             }
         }
     }
@@ -454,18 +479,12 @@ pub fn train_ranker(
     let documents = calibrated_of(|o| o != Origin::Wtq);
     let sure_from = choose_sure_bound(&documents, bounds.sure_wrong);
     let all: Vec<&Example> = examples.iter().collect();
-    let dense = train(&all, training);
+    let shipped = fit(&all, training, true);
     let fitted = examples
         .iter()
-        .filter(|e| best_of(&dense, e).is_some_and(|(_, right, _)| right))
+        .filter(|e| best_of(&shipped, e).is_some_and(|(_, right, _)| right))
         .count();
-    let weights = dense
-        .into_iter()
-        .enumerate()
-        // Kept to three decimals: the shipped file stays small, the scores as good.
-        .filter(|(_, w)| w.abs() >= 1e-3)
-        .map(|(i, w)| (i as u32, (w * 1e3).round() / 1e3))
-        .collect();
+    let Ranker { weights, trees, .. } = shipped.ranker;
     let misses = surest_misses(examples, &held_out, calibrated);
     let share_given = |points: &[(f64, bool)], bound: f64, right: bool| {
         points
@@ -506,6 +525,7 @@ pub fn train_ranker(
             sure_from,
             several_documents,
             sureness,
+            trees,
         },
         held,
     )

@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+use super::trees::{score_of, Tree};
 use super::{Features, DIMENSIONS};
 use crate::count::logistic::Logistic;
 
@@ -38,6 +39,9 @@ pub struct Ranker {
     /// among them; absent, the curve serves.
     #[serde(default)]
     pub sureness: Option<Logistic>,
+    /// Regression trees whose leaves add to the weights' score; none, the weights alone score.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trees: Vec<Tree>,
 }
 
 /// The ranker's features whose values on the best candidate's first reading tell, beyond its
@@ -109,10 +113,15 @@ impl Scorer {
 
     /// A candidate's score.
     pub fn score(&self, features: &Features) -> f64 {
+        self.linear(features) + score_of(&self.ranker.trees, features)
+    }
+
+    /// The weights' part of a candidate's score (what the trees are boosted on).
+    pub fn linear(&self, features: &Features) -> f64 {
         features
             .0
             .iter()
-            .map(|&(i, v)| f64::from(self.dense[i as usize] * v))
+            .map(|&(i, v)| f64::from(self.dense.get(i as usize).copied().unwrap_or(0.0) * v))
             .sum()
     }
 

@@ -1,0 +1,405 @@
+//! Regression trees boosted on the ranker's log-linear score (issue 99): each round fits one
+//! tree to the gradient of the same loss the weights minimise (the marginal likelihood of a
+//! question's positive readings under a softmax over all its readings), split by a Newton
+//! step's gain over a few cut points per feature, as gradient-boosted trees are grown.
+
+use std::collections::HashMap;
+
+use tally_engine::candidates::rank::{Features, Node, Tree, Values};
+
+use super::ranker::Example;
+
+/// How the trees are grown.
+#[derive(Debug, Clone, Copy)]
+pub struct Boosting {
+    /// How many trees (0: the weights alone).
+    pub trees: usize,
+    /// The depth of each tree.
+    pub depth: usize,
+    /// What each tree's leaves are scaled by.
+    pub shrinkage: f64,
+    /// The Newton step's penalty on a leaf's value.
+    pub lambda: f64,
+    /// The fewest readings a leaf holds.
+    pub min_rows: usize,
+    /// The fewest readings a feature is on for it to be split on.
+    pub min_support: usize,
+}
+
+impl Default for Boosting {
+    fn default() -> Self {
+        Boosting {
+            trees: 0,
+            depth: 3,
+            shrinkage: 0.1,
+            lambda: 1.0,
+            min_rows: 100,
+            min_support: 200,
+        }
+    }
+}
+
+/// The readings of the questions trained on, their features binned.
+struct Rows {
+    /// Each question's rows, as a range.
+    questions: Vec<std::ops::Range<usize>>,
+    /// Each row's score so far (the weights', then each tree's added).
+    score: Vec<f64>,
+    positive: Vec<bool>,
+    /// Each row's kept features as (feature, bin), between `starts[r]` and `starts[r + 1]`.
+    entries: Vec<(u32, u8)>,
+    starts: Vec<usize>,
+    /// Each kept feature's original index, cut points and the bin of a value of 0.
+    features: Vec<Kept>,
+}
+
+struct Kept {
+    index: u32,
+    cuts: Vec<f32>,
+    zero_bin: u8,
+    /// Where its bins start in a histogram.
+    offset: usize,
+}
+
+/// At most this many cut points per feature.
+const CUTS: usize = 8;
+
+fn bin_of(cuts: &[f32], value: f32) -> u8 {
+    cuts.iter().filter(|c| **c < value).count() as u8
+}
+
+impl Rows {
+    fn new(examples: &[&Example], base: &dyn Fn(&Features) -> f64, min_support: usize) -> Rows {
+        let mut questions = Vec::new();
+        let mut score = Vec::new();
+        let mut positive = Vec::new();
+        let mut sparse: Vec<Vec<(u32, f32)>> = Vec::new();
+        for e in examples {
+            if !e.positive.iter().any(|p| *p) || e.features.len() < 2 {
+                continue;
+            }
+            let start = score.len();
+            for (readings, pos) in e.features.iter().zip(&e.positive) {
+                for f in readings {
+                    score.push(base(f));
+                    positive.push(*pos);
+                    sparse.push(Values::of(f).0);
+                }
+            }
+            questions.push(start..score.len());
+        }
+        let mut values: HashMap<u32, Vec<f32>> = HashMap::new();
+        for row in &sparse {
+            for &(i, v) in row {
+                values.entry(i).or_default().push(v);
+            }
+        }
+        let mut kept: Vec<(u32, Vec<f32>)> = values
+            .into_iter()
+            .filter(|(_, v)| v.len() >= min_support)
+            .collect();
+        kept.sort_by_key(|(i, _)| *i);
+        let mut compact: HashMap<u32, u32> = HashMap::new();
+        let mut features = Vec::new();
+        let mut offset = 0;
+        for (at, (index, mut vals)) in kept.into_iter().enumerate() {
+            vals.sort_by(f32::total_cmp);
+            let mut points: Vec<f32> = (0..=CUTS)
+                .map(|k| vals[k * (vals.len() - 1) / CUTS])
+                .chain(std::iter::once(0.0))
+                .collect();
+            points.sort_by(f32::total_cmp);
+            points.dedup();
+            let cuts: Vec<f32> = points.windows(2).map(|w| (w[0] + w[1]) / 2.0).collect();
+            let zero_bin = bin_of(&cuts, 0.0);
+            compact.insert(index, at as u32);
+            let bins = cuts.len() + 1;
+            features.push(Kept {
+                index,
+                cuts,
+                zero_bin,
+                offset,
+            });
+            offset += bins;
+        }
+        let mut entries = Vec::new();
+        let mut starts = vec![0];
+        for row in &sparse {
+            for &(i, v) in row {
+                if let Some(&f) = compact.get(&i) {
+                    entries.push((f, bin_of(&features[f as usize].cuts, v)));
+                }
+            }
+            starts.push(entries.len());
+        }
+        Rows {
+            questions,
+            score,
+            positive,
+            entries,
+            starts,
+            features,
+        }
+    }
+
+    fn bins(&self) -> usize {
+        self.features
+            .last()
+            .map_or(0, |k| k.offset + k.cuts.len() + 1)
+    }
+
+    /// The bin of row `r`'s value of kept feature `f`.
+    fn bin(&self, r: usize, f: u32) -> u8 {
+        self.entries[self.starts[r]..self.starts[r + 1]]
+            .iter()
+            .find(|(g, _)| *g == f)
+            .map_or(self.features[f as usize].zero_bin, |(_, b)| *b)
+    }
+}
+
+/// The gradient and Hessian of each row's score under the marginal likelihood of its
+/// question's positives.
+fn gradients(rows: &Rows) -> (Vec<f64>, Vec<f64>) {
+    let mut g = vec![0.0; rows.score.len()];
+    let mut h = vec![0.0; rows.score.len()];
+    for q in &rows.questions {
+        let scores = &rows.score[q.clone()];
+        let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let exp: Vec<f64> = scores.iter().map(|s| (s - top).exp()).collect();
+        let sum: f64 = exp.iter().sum();
+        let mass: f64 = exp
+            .iter()
+            .zip(&rows.positive[q.clone()])
+            .filter(|(_, p)| **p)
+            .map(|(e, _)| e / sum)
+            .sum();
+        for (k, r) in q.clone().enumerate() {
+            let p = exp[k] / sum;
+            let posterior = if rows.positive[r] {
+                p / mass.max(1e-300)
+            } else {
+                0.0
+            };
+            g[r] = p - posterior;
+            h[r] = (p * (1.0 - p)).max(1e-6);
+        }
+    }
+    (g, h)
+}
+
+#[derive(Clone, Copy, Default)]
+struct Sum {
+    g: f64,
+    h: f64,
+    n: usize,
+}
+
+impl Sum {
+    fn add(&mut self, other: Sum) {
+        self.g += other.g;
+        self.h += other.h;
+        self.n += other.n;
+    }
+    fn less(self, other: Sum) -> Sum {
+        Sum {
+            g: self.g - other.g,
+            h: self.h - other.h,
+            n: self.n - other.n,
+        }
+    }
+    fn gain(self, lambda: f64) -> f64 {
+        self.g * self.g / (self.h + lambda)
+    }
+}
+
+/// One tree grown on the rows `at`, its nodes pushed on `nodes`; each leaf's value is added to
+/// its rows' scores.
+struct Grower<'a> {
+    rows: &'a Rows,
+    g: &'a [f64],
+    h: &'a [f64],
+    settings: Boosting,
+    nodes: Vec<Node>,
+    added: Vec<(usize, f64)>,
+}
+
+impl Grower<'_> {
+    fn grow(&mut self, at: Vec<usize>, depth: usize) -> u32 {
+        let total = at.iter().fold(Sum::default(), |mut s, &r| {
+            s.add(Sum {
+                g: self.g[r],
+                h: self.h[r],
+                n: 1,
+            });
+            s
+        });
+        let me = self.nodes.len();
+        self.nodes.push(Node::Leaf(0.0));
+        let split = if depth < self.settings.depth && at.len() >= 2 * self.settings.min_rows {
+            self.best_split(&at, total)
+        } else {
+            None
+        };
+        match split {
+            Some((f, cut)) => {
+                let (high, low): (Vec<usize>, Vec<usize>) =
+                    at.into_iter().partition(|&r| self.rows.bin(r, f) > cut);
+                let low = self.grow(low, depth + 1);
+                let high = self.grow(high, depth + 1);
+                let kept = &self.rows.features[f as usize];
+                self.nodes[me] = Node::Split {
+                    feature: kept.index,
+                    above: kept.cuts[cut as usize],
+                    low,
+                    high,
+                };
+            }
+            None => {
+                let value = -self.settings.shrinkage * total.g / (total.h + self.settings.lambda);
+                let value = value as f32;
+                self.nodes[me] = Node::Leaf(value);
+                self.added
+                    .extend(at.into_iter().map(|r| (r, f64::from(value))));
+            }
+        }
+        me as u32
+    }
+
+    /// The feature and the cut (split above bin `cut`) of the greatest gain, if any gains.
+    fn best_split(&self, at: &[usize], total: Sum) -> Option<(u32, u8)> {
+        let rows = self.rows;
+        let mut hist = vec![Sum::default(); rows.bins()];
+        for &r in at {
+            let s = Sum {
+                g: self.g[r],
+                h: self.h[r],
+                n: 1,
+            };
+            for &(f, b) in &rows.entries[rows.starts[r]..rows.starts[r + 1]] {
+                hist[rows.features[f as usize].offset + b as usize].add(s);
+            }
+        }
+        let lambda = self.settings.lambda;
+        let min = self.settings.min_rows;
+        let parent = total.gain(lambda);
+        let mut best: Option<(f64, u32, u8)> = None;
+        for (f, kept) in rows.features.iter().enumerate() {
+            let bins = &mut hist[kept.offset..kept.offset + kept.cuts.len() + 1];
+            let on = bins.iter().fold(Sum::default(), |mut s, b| {
+                s.add(*b);
+                s
+            });
+            bins[kept.zero_bin as usize].add(total.less(on));
+            let mut low = Sum::default();
+            for (cut, bin) in bins.iter().take(kept.cuts.len()).enumerate() {
+                low.add(*bin);
+                let high = total.less(low);
+                if low.n < min || high.n < min {
+                    continue;
+                }
+                let gain = low.gain(lambda) + high.gain(lambda) - parent;
+                if gain > 1e-9 && best.is_none_or(|(g, _, _)| gain > g) {
+                    best = Some((gain, f as u32, cut as u8));
+                }
+            }
+        }
+        best.map(|(_, f, cut)| (f, cut))
+    }
+}
+
+/// Trees boosted on `base`'s scores (the weights') over the questions of `examples` that have
+/// a positive among several candidates.
+pub fn boost(
+    examples: &[&Example],
+    base: &dyn Fn(&Features) -> f64,
+    settings: Boosting,
+) -> Vec<Tree> {
+    if settings.trees == 0 {
+        return Vec::new();
+    }
+    let mut rows = Rows::new(examples, base, settings.min_support);
+    let mut trees = Vec::with_capacity(settings.trees);
+    for _ in 0..settings.trees {
+        let (g, h) = gradients(&rows);
+        let mut grower = Grower {
+            rows: &rows,
+            g: &g,
+            h: &h,
+            settings,
+            nodes: Vec::new(),
+            added: Vec::new(),
+        };
+        grower.grow((0..rows.score.len()).collect(), 0);
+        let Grower { nodes, added, .. } = grower;
+        for (r, v) in added {
+            rows.score[r] += v;
+        }
+        trees.push(Tree(nodes));
+    }
+    trees
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::candidates::ranker::Origin;
+
+    fn example(candidates: &[&[u32]], positive: usize) -> Example {
+        Example {
+            table: String::new(),
+            groups: Vec::new(),
+            origin: Origin::Wtq,
+            answerable: true,
+            several: false,
+            features: candidates
+                .iter()
+                .map(|c| vec![Features(c.iter().map(|&i| (i, 1.0)).collect())])
+                .collect(),
+            positive: (0..candidates.len()).map(|i| i == positive).collect(),
+            question: String::new(),
+            described: Vec::new(),
+        }
+    }
+
+    /// A feature is good beside another and bad alone: a sum of weights cannot rank the right
+    /// candidate first in both kinds of question (the first needs A's weight above 0, the
+    /// second below), trees can.
+    #[test]
+    fn trees_learn_what_one_feature_means_beside_another() {
+        let (a, b) = (11, 22);
+        let questions: Vec<Example> = (0..40)
+            .map(|i| {
+                if i % 2 == 0 {
+                    example(&[&[b], &[a, b], &[]], 1)
+                } else {
+                    example(&[&[a], &[]], 1)
+                }
+            })
+            .collect();
+        let all: Vec<&Example> = questions.iter().collect();
+        let settings = Boosting {
+            trees: 30,
+            depth: 2,
+            shrinkage: 0.5,
+            lambda: 1.0,
+            min_rows: 1,
+            min_support: 1,
+        };
+        let trees = boost(&all, &|_| 0.0, settings);
+        let score = |f: &Features| score_of_trees(&trees, f);
+        for q in &questions {
+            let scores: Vec<f64> = q.features.iter().map(|r| score(&r[0])).collect();
+            let best = (0..scores.len())
+                .max_by(|x, y| scores[*x].total_cmp(&scores[*y]))
+                .unwrap();
+            assert_eq!(best, 1, "{scores:?}");
+        }
+        // Without trees the scores are the weights' alone.
+        assert!(boost(&all, &|_| 0.0, Boosting::default()).is_empty());
+    }
+
+    fn score_of_trees(trees: &[Tree], features: &Features) -> f64 {
+        let values = Values::of(features);
+        trees.iter().map(|t| t.score(&values)).sum()
+    }
+}
