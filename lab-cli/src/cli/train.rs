@@ -98,6 +98,9 @@ pub(crate) struct TrainRankerArgs {
     /// The fewest readings a tree's leaf holds.
     #[arg(long, default_value_t = 30)]
     pub(crate) min_rows: usize,
+    /// The fewest readings a feature is on for a tree to split on it.
+    #[arg(long, default_value_t = 200)]
+    pub(crate) min_support: usize,
     /// Do not write the model (a run to look into the misses or compare settings).
     #[arg(long)]
     pub(crate) dry_run: bool,

@@ -164,6 +164,7 @@ pub(crate) fn train_ranker(args: &TrainRankerArgs) -> anyhow::Result<()> {
             depth: args.depth,
             shrinkage: args.shrinkage,
             min_rows: args.min_rows,
+            min_support: args.min_support,
             ..Boosting::default()
         },
     };
@@ -196,14 +197,15 @@ pub(crate) fn train_ranker(args: &TrainRankerArgs) -> anyhow::Result<()> {
         100.0 * clopper_pearson_upper(held.sure_wrong, held.sure_right + held.sure_wrong, 0.95)
     );
     println!(
-        "trained on {} questions ({} with the answer among the candidates): {} weights, \
-         curve slope {:.3}, intercept {:.3}",
+        "trained on {} questions ({} with the answer among the candidates): {} weights, {} \
+         trees, curve slope {:.3}, intercept {:.3}",
         examples.len(),
         examples
             .iter()
             .filter(|e| e.positive.iter().any(|p| *p))
             .count(),
         model.weights.len(),
+        model.trees.len(),
         model.slope,
         model.intercept,
     );

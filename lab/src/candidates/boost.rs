@@ -41,8 +41,9 @@ impl Default for Boosting {
 
 /// The readings of the questions trained on, their features binned.
 struct Rows {
-    /// Each question's rows, as a range.
-    questions: Vec<std::ops::Range<usize>>,
+    /// Each question's rows, as a range, and its weight (a collection question's counts as
+    /// many times as the weights' training steps on it).
+    questions: Vec<(std::ops::Range<usize>, f64)>,
     /// Each row's score so far (the weights', then each tree's added).
     score: Vec<f64>,
     positive: Vec<bool>,
@@ -61,7 +62,7 @@ struct Kept {
     offset: usize,
 }
 
-/// At most this many cut points per feature.
+/// The quantiles of a feature's values its cut points lie between (with 0: at most 9 cuts).
 const CUTS: usize = 8;
 
 fn bin_of(cuts: &[f32], value: f32) -> u8 {
@@ -69,7 +70,12 @@ fn bin_of(cuts: &[f32], value: f32) -> u8 {
 }
 
 impl Rows {
-    fn new(examples: &[&Example], base: &dyn Fn(&Features) -> f64, min_support: usize) -> Rows {
+    fn new(
+        examples: &[&Example],
+        base: &dyn Fn(&Features) -> f64,
+        weight: &dyn Fn(&Example) -> f64,
+        min_support: usize,
+    ) -> Rows {
         let mut questions = Vec::new();
         let mut score = Vec::new();
         let mut positive = Vec::new();
@@ -81,12 +87,16 @@ impl Rows {
             let start = score.len();
             for (readings, pos) in e.features.iter().zip(&e.positive) {
                 for f in readings {
-                    score.push(base(f));
+                    // A value that is not finite would make every gain NaN: it is left out.
+                    let s = base(f);
+                    score.push(if s.is_finite() { s } else { 0.0 });
                     positive.push(*pos);
-                    sparse.push(Values::of(f).0);
+                    let mut values = Values::of(f).0;
+                    values.retain(|(_, v)| v.is_finite());
+                    sparse.push(values);
                 }
             }
-            questions.push(start..score.len());
+            questions.push((start..score.len(), weight(e)));
         }
         let mut values: HashMap<u32, Vec<f32>> = HashMap::new();
         for row in &sparse {
@@ -157,12 +167,13 @@ impl Rows {
     }
 }
 
-/// The gradient and Hessian of each row's score under the marginal likelihood of its
-/// question's positives.
+/// The gradient of each row's score under the marginal likelihood of its question's positives,
+/// and the softmax's diagonal p(1 − p), a bound on that likelihood's Hessian (the Newton step
+/// is the more careful for it), both times the question's weight.
 fn gradients(rows: &Rows) -> (Vec<f64>, Vec<f64>) {
     let mut g = vec![0.0; rows.score.len()];
     let mut h = vec![0.0; rows.score.len()];
-    for q in &rows.questions {
+    for (q, weight) in &rows.questions {
         let scores = &rows.score[q.clone()];
         let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let exp: Vec<f64> = scores.iter().map(|s| (s - top).exp()).collect();
@@ -180,8 +191,8 @@ fn gradients(rows: &Rows) -> (Vec<f64>, Vec<f64>) {
             } else {
                 0.0
             };
-            g[r] = p - posterior;
-            h[r] = (p * (1.0 - p)).max(1e-6);
+            g[r] = weight * (p - posterior);
+            h[r] = weight * (p * (1.0 - p)).max(1e-6);
         }
     }
     (g, h)
@@ -312,12 +323,17 @@ impl Grower<'_> {
 pub fn boost(
     examples: &[&Example],
     base: &dyn Fn(&Features) -> f64,
+    weight: &dyn Fn(&Example) -> f64,
     settings: Boosting,
 ) -> Vec<Tree> {
     if settings.trees == 0 {
         return Vec::new();
     }
-    let mut rows = Rows::new(examples, base, settings.min_support);
+    let settings = Boosting {
+        min_rows: settings.min_rows.max(1),
+        ..settings
+    };
+    let mut rows = Rows::new(examples, base, weight, settings.min_support);
     let mut trees = Vec::with_capacity(settings.trees);
     for _ in 0..settings.trees {
         let (g, h) = gradients(&rows);
@@ -331,6 +347,13 @@ pub fn boost(
         };
         grower.grow((0..rows.score.len()).collect(), 0);
         let Grower { nodes, added, .. } = grower;
+        if nodes
+            .iter()
+            .any(|n| matches!(n, Node::Leaf(v) if !v.is_finite()))
+        {
+            // A tree that would write NaN into the model ends the boosting.
+            break;
+        }
         for (r, v) in added {
             rows.score[r] += v;
         }
@@ -385,7 +408,7 @@ mod tests {
             min_rows: 1,
             min_support: 1,
         };
-        let trees = boost(&all, &|_| 0.0, settings);
+        let trees = boost(&all, &|_| 0.0, &|_| 1.0, settings);
         let score = |f: &Features| score_of_trees(&trees, f);
         for q in &questions {
             let scores: Vec<f64> = q.features.iter().map(|r| score(&r[0])).collect();
@@ -395,7 +418,7 @@ mod tests {
             assert_eq!(best, 1, "{scores:?}");
         }
         // Without trees the scores are the weights' alone.
-        assert!(boost(&all, &|_| 0.0, Boosting::default()).is_empty());
+        assert!(boost(&all, &|_| 0.0, &|_| 1.0, Boosting::default()).is_empty());
     }
 
     fn score_of_trees(trees: &[Tree], features: &Features) -> f64 {

@@ -196,8 +196,8 @@ impl Default for Training {
     }
 }
 
-/// A scorer of `weights` alone, its curves and bounds left unset (what the trees are boosted
-/// on, and what out-of-fold figures are read from).
+/// A scorer of `weights` and `trees`, its curves and bounds left unset: with no trees, what the
+/// trees are boosted on; with them, what the out-of-fold figures are read from and what ships.
 fn scorer_of(weights: Vec<(u32, f32)>, trees: Vec<rank::Tree>) -> Scorer {
     Scorer::new(Ranker {
         weights,
@@ -222,7 +222,11 @@ fn fit(examples: &[&Example], training: Training, round: bool) -> Scorer {
         .map(|(i, w)| (i as u32, if round { (w * 1e3).round() / 1e3 } else { w }))
         .collect();
     let linear = scorer_of(weights.clone(), Vec::new());
-    let trees = boost(examples, &|f| linear.linear(f), training.boosting);
+    let weight = |e: &Example| match e.origin {
+        Origin::Wtq => 1.0,
+        Origin::Collection(_) => training.collection_weight.max(1) as f64,
+    };
+    let trees = boost(examples, &|f| linear.linear(f), &weight, training.boosting);
     scorer_of(weights, trees)
 }
 
@@ -320,8 +324,8 @@ fn best_of(scorer: &Scorer, example: &Example) -> Option<(f64, bool, usize)> {
     Some((p, example.positive[at], at))
 }
 
-/// Out-of-fold best probabilities: each table's questions scored by weights trained on the
-/// other folds' tables.
+/// Out-of-fold best probabilities: each table's questions scored by weights and trees trained
+/// on the other folds' tables.
 pub fn out_of_fold(
     examples: &[Example],
     folds: usize,
@@ -429,7 +433,7 @@ pub struct Bounds {
 
 /// Trains the shipped model on `examples` (WikiTableQuestions' train split and the collections'
 /// tuning halves: never a test half): out-of-fold probabilities for the curve and the bounds,
-/// then the weights on every training question.
+/// then the weights and trees on every training question.
 pub fn train_ranker(
     examples: &[Example],
     folds: usize,
@@ -616,7 +620,8 @@ pub struct HeldOut {
     /// The questions whose best candidate was wrong, the surest first: the question, the
     /// candidate chosen and a right one.
     pub misses: Vec<String>,
-    /// Whose best candidate is right with the weights trained on every question (in sample).
+    /// Whose best candidate is right with the weights and trees trained on every question (in
+    /// sample).
     pub fitted: usize,
     /// Training questions.
     pub questions: usize,

@@ -10,8 +10,8 @@ use super::trees::{score_of, Tree};
 use super::{Features, DIMENSIONS};
 use crate::count::logistic::Logistic;
 
-/// The model: one weight per hashed feature, and the logistic curve from the best candidate's
-/// softmax probability to the probability that it is right.
+/// The model: one weight per hashed feature, the trees boosted on their score, and the logistic
+/// curve from the best candidate's softmax probability to the probability that it is right.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ranker {
     /// The nonzero weights, by feature index.
