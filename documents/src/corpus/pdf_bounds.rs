@@ -179,7 +179,7 @@ fn dict_of<'a>(document: &'a RawDocument, object: &'a PdfObject) -> Option<&'a P
 fn content_bytes(stream: &PdfStream, room: usize) -> Result<Vec<u8>, ReadRefused> {
     match undo_filters(&stream.dict, &stream.raw_data, room, true) {
         Ok(undone) if !undone.image_codec => Ok(undone.data),
-        Ok(_) | Err(FilterError::Unknown(_)) => Ok(Vec::new()),
+        Ok(_) | Err(FilterError::Unknown(_) | FilterError::NotAName) => Ok(Vec::new()),
         Err(FilterError::PastBound) => Err(ReadRefused::TooLarge(format!(
             "a page's drawing commands take more than {} MB once unpacked",
             MAX_CONTENT_BYTES / (1024 * 1024)

@@ -14,8 +14,11 @@ use unpdf::parser::raw::tokenizer::{dict_get, PdfDict, PdfObject};
 pub(crate) enum FilterError {
     /// A stage's output passed the bound.
     PastBound,
-    /// A filter the stream names is not one `unpdf` reads either (its content is lost to both).
-    Unknown(String),
+    /// A filter the stream names is not one `unpdf` reads either (its content is lost to both):
+    /// its name.
+    Unknown(Vec<u8>),
+    /// The stream's `/Filter` holds something other than a name.
+    NotAName,
     /// The stream is predicted (`/DecodeParms` with a `/Predictor`), which images use and page
     /// content never does.
     Predicted,
@@ -41,10 +44,10 @@ fn filter_names(dict: &PdfDict) -> Result<Vec<Vec<u8>>, FilterError> {
             .map(|item| {
                 item.as_name()
                     .map(<[u8]>::to_vec)
-                    .ok_or_else(|| FilterError::Unknown("a filter that is not a name".into()))
+                    .ok_or(FilterError::NotAName)
             })
             .collect(),
-        Some(_) => Err(FilterError::Unknown("a filter that is not a name".into())),
+        Some(_) => Err(FilterError::NotAName),
     }
 }
 
@@ -122,11 +125,7 @@ pub(crate) fn undo_filters(
             b"RunLengthDecode" | b"RL" => run_length(&data, bound)?,
             b"ASCIIHexDecode" | b"AHx" => ascii_hex(&data),
             b"ASCII85Decode" | b"A85" => ascii85(&data),
-            other => {
-                return Err(FilterError::Unknown(
-                    String::from_utf8_lossy(other).into_owned(),
-                ))
-            }
+            other => return Err(FilterError::Unknown(other.to_vec())),
         };
     }
     Ok(Undone {
