@@ -182,7 +182,9 @@ impl HttpError for Forbidden {
 impl HttpError for IngestError {
     fn status(&self) -> StatusCode {
         match self {
-            IngestError::BadRequest(_) | IngestError::Cancelled => StatusCode::BAD_REQUEST,
+            IngestError::BadRequest(_) | IngestError::Unusable(_) | IngestError::Cancelled => {
+                StatusCode::BAD_REQUEST
+            }
             IngestError::NotFound(_) => StatusCode::NOT_FOUND,
             IngestError::Conflict(_) => StatusCode::CONFLICT,
             IngestError::Answer(e) => e.status(),

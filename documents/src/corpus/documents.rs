@@ -22,9 +22,65 @@ const MAX_NAME_CHARS: usize = 40;
 /// Why a person's documents could not be ingested, listed or deleted.
 #[derive(Debug, thiserror::Error)]
 pub enum DocumentsError {
-    /// The input cannot be used (a bad corpus name, a malformed line); says why.
-    #[error("{0}")]
-    Invalid(String),
+    /// A corpus name that is not one plain name (the visitor's text is not repeated: it may be
+    /// of any length, issue 57).
+    #[error("a corpus name must be 1 to {MAX_NAME_CHARS} lower-case letters, digits, `-` or `_`")]
+    BadCorpusName,
+    /// The name that means every corpus, asked for one corpus.
+    #[error("`{ALL_CORPORA}` means every corpus; choose another name")]
+    AllCorporaName,
+    /// A text format's file whose bytes are no text encoding Tally reads.
+    #[error(
+        "{file} is not UTF-8 text (nor UTF-16 with its byte-order mark, nor Windows-1252), which \
+         a .{format} file must be; {}",
+        Format::documents_read()
+    )]
+    NotText {
+        /// The file's name.
+        file: String,
+        /// Its format's name.
+        format: &'static str,
+    },
+    /// Text holding a NUL character: no text file does (a UTF-16 file holds many), and the
+    /// database cannot store it.
+    #[error(
+        "{file}: the text holds a NUL character, which no text file does (is it UTF-16 or a \
+         binary file?); save it as UTF-8 text"
+    )]
+    HoldsNul {
+        /// The file's name.
+        file: String,
+    },
+    /// A line of a JSON-lines file that is not a JSON object with "text".
+    #[error("{file}, line {line} is not a JSON object with \"text\"")]
+    NotAJsonLine {
+        /// The file's name.
+        file: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// The JSON parser's error.
+        #[source]
+        cause: serde_json::Error,
+    },
+    /// A binary format's file given as text.
+    #[error("{file}: a {format} file is read from its bytes, not from text")]
+    BinaryAsText {
+        /// The file's name.
+        file: String,
+        /// Its format's name.
+        format: &'static str,
+    },
+    /// A data set's format (snippets, judged queries) given as a document.
+    #[error(
+        "{file}: {format} is a data set's format, not a document's ({})",
+        Format::names(Format::DOCUMENTS)
+    )]
+    NotADocumentFormat {
+        /// The file's name.
+        file: String,
+        /// Its format's name.
+        format: &'static str,
+    },
     /// No index holds a corpus of this name.
     #[error("there is no corpus `{0}`")]
     NoCorpus(String),
@@ -50,6 +106,27 @@ pub enum DocumentsError {
     },
 }
 
+impl DocumentsError {
+    /// Whether what was given is at fault (a name, a file), not the indexes: what a person can
+    /// mend, answered with a 400 and this error's sentence.
+    pub fn is_the_input(&self) -> bool {
+        match self {
+            DocumentsError::BadCorpusName
+            | DocumentsError::AllCorporaName
+            | DocumentsError::NotText { .. }
+            | DocumentsError::HoldsNul { .. }
+            | DocumentsError::NotAJsonLine { .. }
+            | DocumentsError::BinaryAsText { .. }
+            | DocumentsError::NotADocumentFormat { .. } => true,
+            DocumentsError::Refused { why, .. } => !matches!(why, ReadRefused::Cancelled),
+            DocumentsError::NoCorpus(_)
+            | DocumentsError::Snippets(_)
+            | DocumentsError::Sentences(_)
+            | DocumentsError::Stopped => false,
+        }
+    }
+}
+
 /// A corpus name: 1 to 40 lower-case letters, digits, `-` or `_`, and not `all`.
 pub fn check_corpus_name(name: &str) -> Result<(), DocumentsError> {
     let fits = !name.is_empty()
@@ -59,14 +136,10 @@ pub fn check_corpus_name(name: &str) -> Result<(), DocumentsError> {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
     if !fits {
         // The name is not repeated: it is the visitor's text, of any length (issue 57).
-        return Err(DocumentsError::Invalid(format!(
-            "a corpus name must be 1 to {MAX_NAME_CHARS} lower-case letters, digits, `-` or `_`"
-        )));
+        return Err(DocumentsError::BadCorpusName);
     }
     if name == ALL_CORPORA {
-        return Err(DocumentsError::Invalid(format!(
-            "`{ALL_CORPORA}` means every corpus; choose another name"
-        )));
+        return Err(DocumentsError::AllCorporaName);
     }
     Ok(())
 }
@@ -98,13 +171,9 @@ fn read_file_here(
     budget: &ReadBudget,
 ) -> Result<Vec<Document>, DocumentsError> {
     if !format.is_binary() {
-        let text = super::text_encoding::decode(bytes).ok_or_else(|| {
-            DocumentsError::Invalid(format!(
-                "{name} is not UTF-8 text (nor UTF-16 with its byte-order mark, nor \
-                 Windows-1252), which a .{} file must be; {}",
-                format.name(),
-                Format::documents_read()
-            ))
+        let text = super::text_encoding::decode(bytes).ok_or_else(|| DocumentsError::NotText {
+            file: name.to_string(),
+            format: format.name(),
         })?;
         return read(&text, format, name, budget);
     }
@@ -155,10 +224,9 @@ fn check_no_nul(documents: &[Document], name: &str) -> Result<(), DocumentsError
             .any(|field| field.contains('\0'))
     };
     if documents.iter().any(holds_nul) {
-        return Err(DocumentsError::Invalid(format!(
-            "{name}: the text holds a NUL character, which no text file does (is it UTF-16 or a \
-             binary file?); save it as UTF-8 text"
-        )));
+        return Err(DocumentsError::HoldsNul {
+            file: name.to_string(),
+        });
     }
     Ok(())
 }
@@ -233,11 +301,12 @@ fn read_format(
                 .enumerate()
                 .filter(|(_, line)| !line.trim().is_empty())
                 .map(|(n, line)| {
-                    let line: Line = serde_json::from_str(line).map_err(|e| {
-                        DocumentsError::Invalid(format!(
-                            "{name}, line {}: {e} (each line is a JSON object with \"text\")",
-                            n + 1
-                        ))
+                    let line: Line = serde_json::from_str(line).map_err(|cause| {
+                        DocumentsError::NotAJsonLine {
+                            file: name.to_string(),
+                            line: n + 1,
+                            cause,
+                        }
                     })?;
                     let mut outline = structure::outline(&line.text, Format::Text, budget)?;
                     // A line's own title names it; a first short line of its text is a heading.
@@ -256,15 +325,14 @@ fn read_format(
                 })
                 .collect()
         }
-        binary if binary.is_binary() => Err(Refusal::Other(DocumentsError::Invalid(format!(
-            "{name}: a {} file is read from its bytes, not from text",
-            binary.name()
-        )))),
-        other => Err(Refusal::Other(DocumentsError::Invalid(format!(
-            "{name}: {} is a data set's format, not a document's ({})",
-            other.name(),
-            Format::names(Format::DOCUMENTS)
-        )))),
+        binary if binary.is_binary() => Err(Refusal::Other(DocumentsError::BinaryAsText {
+            file: name.to_string(),
+            format: binary.name(),
+        })),
+        other => Err(Refusal::Other(DocumentsError::NotADocumentFormat {
+            file: name.to_string(),
+            format: other.name(),
+        })),
     }
 }
 

@@ -20,6 +20,7 @@ use tally_documents::corpus::structure::{how_read, HowRead};
 use tally_documents::corpus::Format;
 use tally_documents::sentence_store::index::Document;
 use tally_types::documents::{CorpusRow, FileOutcome, IngestJob, UploadMode};
+use tally_types::error::Causes;
 use tokio::sync::Notify;
 
 use crate::answering::{AnswerError, Answerer};
@@ -30,9 +31,13 @@ use tally_store::db::{write_to_end, Database, DbError};
 #[derive(Debug, thiserror::Error)]
 /// Why an upload, an ingestion job or a deletion did not go through.
 pub enum IngestError {
-    /// The upload cannot be used (no files, a bad name, a malformed line); says why.
+    /// The upload cannot be used (no files; no file could be read); says why.
     #[error("{0}")]
     BadRequest(String),
+    /// A name or a file given cannot be used ([`DocumentsError::is_the_input`]): its sentence,
+    /// and the reader's own error beneath it.
+    #[error(transparent)]
+    Unusable(DocumentsError),
     /// The corpus named does not exist.
     #[error("{0}")]
     NotFound(String),
@@ -68,16 +73,12 @@ pub enum IngestError {
 impl From<DocumentsError> for IngestError {
     fn from(error: DocumentsError) -> Self {
         match error {
-            DocumentsError::Invalid(why) => IngestError::BadRequest(why),
+            unusable if unusable.is_the_input() => IngestError::Unusable(unusable),
             missing @ DocumentsError::NoCorpus(_) => IngestError::NotFound(missing.to_string()),
             DocumentsError::Refused {
                 why: ReadRefused::Cancelled,
                 ..
             } => IngestError::Cancelled,
-            refused @ DocumentsError::Refused { .. } => {
-                // The reader's own error says what in the file is wrong: a person reads it.
-                IngestError::BadRequest(tally_types::error::Causes(&refused).to_string())
-            }
             DocumentsError::Stopped => IngestError::Stopped,
             other => IngestError::Documents(other),
         }
@@ -160,7 +161,10 @@ fn read_uploads(
                 (Vec::new(), Some(why))
             }
             Ok(documents) => (documents, None),
-            Err(IngestError::BadRequest(why)) => (Vec::new(), Some(why)),
+            // The reader's own error says what in the file is wrong: a person reads it.
+            Err(IngestError::Unusable(unusable)) => {
+                (Vec::new(), Some(Causes(&unusable).to_string()))
+            }
             Err(other) => return Err(other),
         };
         let read: Vec<HowRead> = documents.iter().map(|d| how_read(&d.text)).collect();
