@@ -83,6 +83,8 @@ fn the_shipped_ranker_chooses_far_better_than_the_first_candidate_and_is_calibra
         "2",
         "--epochs",
         "0",
+        "--trees",
+        "0",
         "--collection",
         "tests/fixtures/aggregations",
         "--out",
@@ -95,8 +97,8 @@ fn the_shipped_ranker_chooses_far_better_than_the_first_candidate_and_is_calibra
     );
     let unlearned = eval(&["--model", first.to_str().unwrap()]);
     let _ = std::fs::remove_file(&first);
-    // Measured on these 300: 0.483 against 0.123; 6.0% of them answered wrongly at the bound
-    // (7.3% over the whole dev split, ECE 0.038).
+    // Measured on these 300: 0.497 (the trees shipped) against 0.123; 7.3% of them answered
+    // wrongly at the bound, ECE 0.050 (7.7% wrong over the whole dev split, ECE 0.028).
     assert!(top_right(&shipped, "all") >= 0.38, "{shipped}");
     assert!(
         top_right(&shipped, "all") >= top_right(&unlearned, "all") + 0.2,
