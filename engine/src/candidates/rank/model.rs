@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::trees::{score_of, Tree};
+use super::trees::{Tree, Values};
 use super::{Features, DIMENSIONS};
 use crate::count::logistic::Logistic;
 
@@ -113,7 +113,9 @@ impl Scorer {
 
     /// A candidate's score.
     pub fn score(&self, features: &Features) -> f64 {
-        self.linear(features) + score_of(&self.ranker.trees, features)
+        let trees = &self.ranker.trees;
+        let values = (!trees.is_empty()).then(|| Values::of(features));
+        self.linear(features) + values.map_or(0.0, |v| trees.iter().map(|t| t.score(&v)).sum())
     }
 
     /// The weights' part of a candidate's score (what the trees are boosted on).

@@ -34,16 +34,15 @@ pub struct Values(pub Vec<(u32, f32)>);
 impl Values {
     /// The values of `features`, sorted by index, zeros left out.
     pub fn of(features: &Features) -> Values {
-        let mut out: Vec<(u32, f32)> = features.0.clone();
-        out.sort_by_key(|(i, _)| *i);
-        out.dedup_by(|b, a| {
-            if a.0 == b.0 {
-                a.1 += b.1;
-                true
-            } else {
-                false
+        let mut sorted = features.0.clone();
+        sorted.sort_by_key(|(i, _)| *i);
+        let mut out: Vec<(u32, f32)> = Vec::with_capacity(sorted.len());
+        for (i, v) in sorted {
+            match out.last_mut() {
+                Some(last) if last.0 == i => last.1 += v,
+                _ => out.push((i, v)),
             }
-        });
+        }
         out.retain(|(_, v)| *v != 0.0);
         Values(out)
     }
@@ -54,15 +53,6 @@ impl Values {
             .binary_search_by_key(&index, |(i, _)| *i)
             .map_or(0.0, |at| self.0[at].1)
     }
-}
-
-/// What `trees` add to the score of a reading with `features`.
-pub(super) fn score_of(trees: &[Tree], features: &Features) -> f64 {
-    if trees.is_empty() {
-        return 0.0;
-    }
-    let values = Values::of(features);
-    trees.iter().map(|t| t.score(&values)).sum()
 }
 
 /// A tree: its nodes, the root first.
