@@ -7,8 +7,6 @@ use std::collections::HashMap;
 
 use tally_engine::candidates::rank::{Features, Node, Tree, Values};
 
-use super::ranker::Example;
-
 /// How the trees are grown.
 #[derive(Debug, Clone, Copy)]
 pub struct Boosting {
@@ -39,10 +37,20 @@ impl Default for Boosting {
     }
 }
 
+/// A question as the trees learn from it.
+pub struct Question<'a> {
+    /// Each candidate's readings' features.
+    pub features: &'a [Vec<Features>],
+    /// Whether each candidate is the gold answer.
+    pub positive: &'a [bool],
+    /// How much it weighs (a collection question's counts as many times as the weights'
+    /// training steps on it).
+    pub weight: f64,
+}
+
 /// The readings of the questions trained on, their features binned.
 struct Rows {
-    /// Each question's rows, as a range, and its weight (a collection question's counts as
-    /// many times as the weights' training steps on it).
+    /// Each question's rows, as a range, and its weight.
     questions: Vec<(std::ops::Range<usize>, f64)>,
     /// Each row's score so far (the weights', then each tree's added).
     score: Vec<f64>,
@@ -71,21 +79,20 @@ fn bin_of(cuts: &[f32], value: f32) -> u8 {
 
 impl Rows {
     fn new(
-        examples: &[&Example],
+        questions_in: &[Question<'_>],
         base: &dyn Fn(&Features) -> f64,
-        weight: &dyn Fn(&Example) -> f64,
         min_support: usize,
     ) -> Rows {
         let mut questions = Vec::new();
         let mut score = Vec::new();
         let mut positive = Vec::new();
         let mut sparse: Vec<Vec<(u32, f32)>> = Vec::new();
-        for e in examples {
+        for e in questions_in {
             if !e.positive.iter().any(|p| *p) || e.features.len() < 2 {
                 continue;
             }
             let start = score.len();
-            for (readings, pos) in e.features.iter().zip(&e.positive) {
+            for (readings, pos) in e.features.iter().zip(e.positive) {
                 for f in readings {
                     // A value that is not finite would make every gain NaN: it is left out.
                     let s = base(f);
@@ -96,7 +103,7 @@ impl Rows {
                     sparse.push(values);
                 }
             }
-            questions.push((start..score.len(), weight(e)));
+            questions.push((start..score.len(), e.weight));
         }
         let mut values: HashMap<u32, Vec<f32>> = HashMap::new();
         for row in &sparse {
@@ -318,12 +325,11 @@ impl Grower<'_> {
     }
 }
 
-/// Trees boosted on `base`'s scores (the weights') over the questions of `examples` that have
-/// a positive among several candidates.
+/// Trees boosted on `base`'s scores (the weights') over those of `questions` that have a
+/// positive among several candidates.
 pub fn boost(
-    examples: &[&Example],
+    questions: &[Question<'_>],
     base: &dyn Fn(&Features) -> f64,
-    weight: &dyn Fn(&Example) -> f64,
     settings: Boosting,
 ) -> Vec<Tree> {
     if settings.trees == 0 {
@@ -333,7 +339,7 @@ pub fn boost(
         min_rows: settings.min_rows.max(1),
         ..settings
     };
-    let mut rows = Rows::new(examples, base, weight, settings.min_support);
+    let mut rows = Rows::new(questions, base, settings.min_support);
     let mut trees = Vec::with_capacity(settings.trees);
     for _ in 0..settings.trees {
         let (g, h) = gradients(&rows);
@@ -365,23 +371,16 @@ pub fn boost(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::candidates::ranker::Origin;
 
-    fn example(candidates: &[&[u32]], positive: usize) -> Example {
-        Example {
-            table: String::new(),
-            groups: Vec::new(),
-            origin: Origin::Wtq,
-            answerable: true,
-            several: false,
-            features: candidates
+    /// A question's candidates (one reading each, of the features named) and which is right.
+    fn example(candidates: &[&[u32]], positive: usize) -> (Vec<Vec<Features>>, Vec<bool>) {
+        (
+            candidates
                 .iter()
                 .map(|c| vec![Features(c.iter().map(|&i| (i, 1.0)).collect())])
                 .collect(),
-            positive: (0..candidates.len()).map(|i| i == positive).collect(),
-            question: String::new(),
-            described: Vec::new(),
-        }
+            (0..candidates.len()).map(|i| i == positive).collect(),
+        )
     }
 
     /// A feature is good beside another and bad alone: a sum of weights cannot rank the right
@@ -390,7 +389,7 @@ mod tests {
     #[test]
     fn trees_learn_what_one_feature_means_beside_another() {
         let (a, b) = (11, 22);
-        let questions: Vec<Example> = (0..40)
+        let questions: Vec<(Vec<Vec<Features>>, Vec<bool>)> = (0..40)
             .map(|i| {
                 if i % 2 == 0 {
                     example(&[&[b], &[a, b], &[]], 1)
@@ -399,7 +398,14 @@ mod tests {
                 }
             })
             .collect();
-        let all: Vec<&Example> = questions.iter().collect();
+        let all: Vec<Question<'_>> = questions
+            .iter()
+            .map(|(features, positive)| Question {
+                features,
+                positive,
+                weight: 1.0,
+            })
+            .collect();
         let settings = Boosting {
             trees: 30,
             depth: 2,
@@ -408,17 +414,17 @@ mod tests {
             min_rows: 1,
             min_support: 1,
         };
-        let trees = boost(&all, &|_| 0.0, &|_| 1.0, settings);
+        let trees = boost(&all, &|_| 0.0, settings);
         let score = |f: &Features| score_of_trees(&trees, f);
-        for q in &questions {
-            let scores: Vec<f64> = q.features.iter().map(|r| score(&r[0])).collect();
+        for (features, _) in &questions {
+            let scores: Vec<f64> = features.iter().map(|r| score(&r[0])).collect();
             let best = (0..scores.len())
                 .max_by(|x, y| scores[*x].total_cmp(&scores[*y]))
                 .unwrap();
             assert_eq!(best, 1, "{scores:?}");
         }
         // Without trees the scores are the weights' alone.
-        assert!(boost(&all, &|_| 0.0, &|_| 1.0, Boosting::default()).is_empty());
+        assert!(boost(&all, &|_| 0.0, Boosting::default()).is_empty());
     }
 
     fn score_of_trees(trees: &[Tree], features: &Features) -> f64 {

@@ -15,7 +15,7 @@ use tally_engine::candidates::rank::{
 use tally_engine::candidates::{candidates, numbers_in, rank, Candidate, DocumentWords, Source};
 use tally_engine::count::logistic::{FitSettings, Logistic};
 
-use super::boost::{boost, Boosting};
+use super::boost::{boost, Boosting, Question};
 use super::{
     is_answer, reads_as, type_of, CollectionQuestion, Corpus, TableCache, TableFormat, WtqQuestion,
 };
@@ -222,11 +222,18 @@ fn fit(examples: &[&Example], training: Training, round: bool) -> Scorer {
         .map(|(i, w)| (i as u32, if round { (w * 1e3).round() / 1e3 } else { w }))
         .collect();
     let linear = scorer_of(weights.clone(), Vec::new());
-    let weight = |e: &Example| match e.origin {
-        Origin::Wtq => 1.0,
-        Origin::Collection(_) => training.collection_weight.max(1) as f64,
-    };
-    let trees = boost(examples, &|f| linear.linear(f), &weight, training.boosting);
+    let questions: Vec<Question<'_>> = examples
+        .iter()
+        .map(|e| Question {
+            features: &e.features,
+            positive: &e.positive,
+            weight: match e.origin {
+                Origin::Wtq => 1.0,
+                Origin::Collection(_) => training.collection_weight.max(1) as f64,
+            },
+        })
+        .collect();
+    let trees = boost(&questions, &|f| linear.linear(f), training.boosting);
     scorer_of(weights, trees)
 }
 
