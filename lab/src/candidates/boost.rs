@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use tally_engine::candidates::rank::{Features, Node, Tree, Values};
+use tally_engine::candidates::rank::{softmax, Features, Node, Tree, Values};
 
 /// How the trees are grown.
 #[derive(Debug, Clone, Copy)]
@@ -174,6 +174,25 @@ impl Rows {
     }
 }
 
+/// Each reading's probability under the softmax of its question's `scores`, and the gradient
+/// of −log of the positives' summed probability: p − p / mass on a positive, p elsewhere. The
+/// weights' steps and the trees' rounds follow this one gradient.
+pub(super) fn likelihood_gradient(scores: &[f64], positive: &[bool]) -> (Vec<f64>, Vec<f64>) {
+    let p = softmax(scores);
+    let mass: f64 = p
+        .iter()
+        .zip(positive)
+        .filter(|(_, pos)| **pos)
+        .map(|(p, _)| p)
+        .sum();
+    let g = p
+        .iter()
+        .zip(positive)
+        .map(|(p, pos)| if *pos { p - p / mass.max(1e-300) } else { *p })
+        .collect();
+    (p, g)
+}
+
 /// The gradient of each row's score under the marginal likelihood of its question's positives,
 /// and the softmax's diagonal p(1 − p), a bound on that likelihood's Hessian (the Newton step
 /// is the more careful for it), both times the question's weight.
@@ -181,25 +200,10 @@ fn gradients(rows: &Rows) -> (Vec<f64>, Vec<f64>) {
     let mut g = vec![0.0; rows.score.len()];
     let mut h = vec![0.0; rows.score.len()];
     for (q, weight) in &rows.questions {
-        let scores = &rows.score[q.clone()];
-        let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let exp: Vec<f64> = scores.iter().map(|s| (s - top).exp()).collect();
-        let sum: f64 = exp.iter().sum();
-        let mass: f64 = exp
-            .iter()
-            .zip(&rows.positive[q.clone()])
-            .filter(|(_, p)| **p)
-            .map(|(e, _)| e / sum)
-            .sum();
+        let (p, gradient) = likelihood_gradient(&rows.score[q.clone()], &rows.positive[q.clone()]);
         for (k, r) in q.clone().enumerate() {
-            let p = exp[k] / sum;
-            let posterior = if rows.positive[r] {
-                p / mass.max(1e-300)
-            } else {
-                0.0
-            };
-            g[r] = weight * (p - posterior);
-            h[r] = weight * (p * (1.0 - p)).max(1e-6);
+            g[r] = weight * gradient[k];
+            h[r] = weight * (p[k] * (1.0 - p[k])).max(1e-6);
         }
     }
     (g, h)

@@ -10,12 +10,12 @@ use std::path::Path;
 
 use serde::Serialize;
 use tally_engine::candidates::rank::{
-    best, calibrate, marginal, softmax, Curve, Features, Ranker, Scorer, DIMENSIONS,
+    best, calibrate, marginal, Curve, Features, Ranker, Scorer, DIMENSIONS,
 };
 use tally_engine::candidates::{candidates, numbers_in, rank, Candidate, DocumentWords, Source};
 use tally_engine::count::logistic::{FitSettings, Logistic};
 
-use super::boost::{boost, Boosting, Question};
+use super::boost::{boost, likelihood_gradient, Boosting, Question};
 use super::{
     is_answer, reads_as, type_of, CollectionQuestion, Corpus, TableCache, TableFormat, WtqQuestion,
 };
@@ -289,21 +289,10 @@ fn step(example: &Example, weights: &mut [f64], squares: &mut [f64], training: T
                 .sum()
         })
         .collect();
-    let p = softmax(&scores);
-    let positive_mass: f64 = p
-        .iter()
-        .zip(&items)
-        .filter(|(_, (_, pos))| *pos)
-        .map(|(p, _)| p)
-        .sum();
+    let positive: Vec<bool> = items.iter().map(|(_, pos)| *pos).collect();
+    let (_, g) = likelihood_gradient(&scores, &positive);
     let mut gradient: BTreeMap<u32, f64> = BTreeMap::new();
-    for ((features, positive), p) in items.iter().zip(&p) {
-        let posterior = if *positive {
-            p / positive_mass.max(1e-300)
-        } else {
-            0.0
-        };
-        let g = p - posterior;
+    for ((features, _), &g) in items.iter().zip(&g) {
         if g == 0.0 {
             continue;
         }
