@@ -221,7 +221,7 @@ fn fit(examples: &[&Example], training: Training, round: bool) -> Scorer {
         // Kept to three decimals: the shipped file stays small, the scores as good.
         .map(|(i, w)| (i as u32, if round { (w * 1e3).round() / 1e3 } else { w }))
         .collect();
-    let linear = scorer_of(weights.clone(), Vec::new());
+    let mut scorer = scorer_of(weights, Vec::new());
     let questions: Vec<Question<'_>> = examples
         .iter()
         .map(|e| Question {
@@ -233,8 +233,9 @@ fn fit(examples: &[&Example], training: Training, round: bool) -> Scorer {
             },
         })
         .collect();
-    let trees = boost(&questions, &|f| linear.linear(f), training.boosting);
-    scorer_of(weights, trees)
+    let trees = boost(&questions, &|f| scorer.linear(f), training.boosting);
+    scorer.ranker.trees = trees;
+    scorer
 }
 
 /// Weights maximising the marginal likelihood of each question's positives (questions without
