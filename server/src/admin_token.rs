@@ -33,9 +33,24 @@ pub const REVIEW_PAGE: &str = "the review page";
 /// A request the admin token does not open; says why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Forbidden {
-    /// No token, a wrong one, or none configured.
-    #[error("{0}")]
-    Refused(String),
+    /// A login cookie that is not valid (forged, or signed with another key).
+    #[error("the login is not valid; log in again")]
+    LoginInvalid,
+    /// The server has no admin token, so `what` are closed.
+    #[error("{what} are closed: the server has no admin token (set TALLY_ADMIN_TOKEN)")]
+    NoTokenSet {
+        /// What the token opens (a plural: "study results").
+        what: String,
+    },
+    /// A token that is not the admin token.
+    #[error("the admin token is wrong")]
+    WrongToken,
+    /// No token given for `what`.
+    #[error("{what} need the admin token")]
+    NoTokenGiven {
+        /// What the token opens (a plural: "study results").
+        what: String,
+    },
     /// The client gave too many wrong tokens lately; it may try again in this many seconds.
     #[error("too many wrong admin tokens from your address; try again in {0} s")]
     Throttled(u64),
@@ -170,7 +185,7 @@ impl AdminToken {
             self.throttle.wrong_token(client);
             Attempt::gave_wrong_token();
         }
-        Forbidden::Refused("the login is not valid; log in again".into())
+        Forbidden::LoginInvalid
     }
 
     /// Checks a request's token for `what` (a plural: "study results", "corpus pages").
@@ -178,9 +193,9 @@ impl AdminToken {
     /// refused whatever it gives, and a wrong token counts against it.
     pub fn check(&self, given: Option<&str>, what: &str) -> Result<(), Forbidden> {
         let Some(expected) = &self.token else {
-            return Err(Forbidden::Refused(format!(
-                "{what} are closed: the server has no admin token (set TALLY_ADMIN_TOKEN)"
-            )));
+            return Err(Forbidden::NoTokenSet {
+                what: what.to_string(),
+            });
         };
         let given = given.filter(|g| !g.is_empty());
         let client = Attempt::client();
@@ -194,9 +209,11 @@ impl AdminToken {
                     self.throttle.wrong_token(client);
                     Attempt::gave_wrong_token();
                 }
-                Err(Forbidden::Refused("the admin token is wrong".into()))
+                Err(Forbidden::WrongToken)
             }
-            None => Err(Forbidden::Refused(format!("{what} need the admin token"))),
+            None => Err(Forbidden::NoTokenGiven {
+                what: what.to_string(),
+            }),
         }
     }
 }

@@ -276,8 +276,11 @@ fn feedback_token(form: &FeedbackForm) -> Uuid {
 enum FormError {
     #[error(transparent)]
     UnknownGroup(#[from] tally_types::choice::UnknownChoice),
-    #[error("the corrected count or value must be a number, not “{0}”")]
-    NotANumber(String),
+    #[error("the corrected count or value must be a number, not “{given}”")]
+    NotANumber {
+        /// The text as given.
+        given: String,
+    },
 }
 
 /// Parses a form's text into the stored feedback; empty fields count as absent.
@@ -291,7 +294,9 @@ fn new_feedback(form: &FeedbackForm) -> Result<NewFeedback, FormError> {
         .map(|v| {
             v.replace(',', "")
                 .parse::<f64>()
-                .map_err(|_| FormError::NotANumber(v.to_string()))
+                .map_err(|_| FormError::NotANumber {
+                    given: v.to_string(),
+                })
         })
         .transpose()?;
     Ok(NewFeedback {

@@ -110,7 +110,9 @@ impl HttpError for DbError {
                  (nothing already stored is affected)"
                     .into()
             }
-            DbError::Invalid(why) | DbError::NotFound(why) | DbError::Conflict(why) => why.clone(),
+            DbError::Invalid(why) => why.to_string(),
+            DbError::NotFound(why) => why.to_string(),
+            DbError::Conflict(why) => why.to_string(),
             DbError::Stored { .. } => {
                 tracing::error!(error = %Causes(self), "a stored row is unreadable");
                 "a stored row could not be read back; the error is logged on the server".into()
@@ -126,8 +128,13 @@ impl HttpError for DbError {
 impl HttpError for StudyError {
     fn status(&self) -> StatusCode {
         match self {
-            StudyError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            StudyError::NotFound(_) => StatusCode::NOT_FOUND,
+            StudyError::OutOfTurn { .. }
+            | StudyError::NoSuchTask { .. }
+            | StudyError::NotAChoice { .. }
+            | StudyError::NotASessionId { .. } => StatusCode::BAD_REQUEST,
+            StudyError::NoSession(_)
+            | StudyError::OtherStudy { .. }
+            | StudyError::NoSuchQuestion => StatusCode::NOT_FOUND,
             StudyError::Forbidden(e) => e.status(),
             StudyError::TooManyStarts(_) => StatusCode::TOO_MANY_REQUESTS,
             StudyError::Abandoned => StatusCode::GONE,
@@ -164,7 +171,10 @@ impl HttpError for StudyError {
 impl HttpError for Forbidden {
     fn status(&self) -> StatusCode {
         match self {
-            Forbidden::Refused(_) => StatusCode::FORBIDDEN,
+            Forbidden::LoginInvalid
+            | Forbidden::NoTokenSet { .. }
+            | Forbidden::WrongToken
+            | Forbidden::NoTokenGiven { .. } => StatusCode::FORBIDDEN,
             Forbidden::Throttled(_) | Forbidden::ThrottledEveryone(_) => {
                 StatusCode::TOO_MANY_REQUESTS
             }
@@ -173,7 +183,10 @@ impl HttpError for Forbidden {
 
     fn retry_after(&self) -> Option<u64> {
         match self {
-            Forbidden::Refused(_) => None,
+            Forbidden::LoginInvalid
+            | Forbidden::NoTokenSet { .. }
+            | Forbidden::WrongToken
+            | Forbidden::NoTokenGiven { .. } => None,
             Forbidden::Throttled(seconds) | Forbidden::ThrottledEveryone(seconds) => Some(*seconds),
         }
     }
@@ -182,11 +195,12 @@ impl HttpError for Forbidden {
 impl HttpError for IngestError {
     fn status(&self) -> StatusCode {
         match self {
-            IngestError::BadRequest(_) | IngestError::Unusable(_) | IngestError::Cancelled => {
-                StatusCode::BAD_REQUEST
-            }
-            IngestError::NotFound(_) => StatusCode::NOT_FOUND,
-            IngestError::Conflict(_) => StatusCode::CONFLICT,
+            IngestError::NoFiles
+            | IngestError::NothingRead { .. }
+            | IngestError::Unusable(_)
+            | IngestError::Cancelled => StatusCode::BAD_REQUEST,
+            IngestError::NoCorpus(_) | IngestError::NoJob { .. } => StatusCode::NOT_FOUND,
+            IngestError::OnlyInIndexes { .. } => StatusCode::CONFLICT,
             IngestError::Answer(e) => e.status(),
             IngestError::Store(e) => e.status(),
             IngestError::Documents(_) | IngestError::Held(_) | IngestError::Crashed(_) => {

@@ -13,6 +13,7 @@ use uuid::Uuid;
 
 use crate::db::{Database, DbError};
 use crate::records;
+use crate::refused::Clash;
 
 /// The `LISTEN`/`NOTIFY` channel that names a corpus when it changes.
 pub const CHANNEL: &str = "tally_corpora";
@@ -233,10 +234,10 @@ async fn lock_corpus(
     .await?;
     if deleted_while_read {
         // The caller drops the transaction: the row's touch is rolled back.
-        return Err(DbError::Conflict(format!(
-            "the corpus `{corpus}` was deleted while its files were read; nothing was stored \
-             (upload them again to make it anew)"
-        )));
+        return Err(Clash::DeletedWhileRead {
+            corpus: corpus.to_string(),
+        }
+        .into());
     }
     Ok((version, deleted))
 }

@@ -13,6 +13,7 @@ use sqlx::PgPool;
 use tokio::sync::Mutex;
 
 use crate::pg_cluster::ClusterError;
+use crate::refused::{Clash, Invalid, InvalidFeedback, Missing};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 
@@ -22,9 +23,9 @@ pub enum DbError {
     /// The database cannot be reached, or could not be set up.
     #[error("database unavailable")]
     Unavailable(#[source] Unreachable),
-    /// The request is not valid; says what is wrong.
-    #[error("{0}")]
-    Invalid(String),
+    /// The request is not valid: what is wrong with it.
+    #[error(transparent)]
+    Invalid(#[from] Invalid),
     /// A stored row cannot be read back (a name the schema no longer admits, JSON of another
     /// shape): a broken database, not the request's fault.
     #[error("{what} cannot be read")]
@@ -36,11 +37,11 @@ pub enum DbError {
         cause: Box<dyn std::error::Error + Send + Sync>,
     },
     /// A row the request refers to does not exist.
-    #[error("{0}")]
-    NotFound(String),
-    /// The request clashes with a row someone else stored; says what to do.
-    #[error("{0}")]
-    Conflict(String),
+    #[error(transparent)]
+    NotFound(#[from] Missing),
+    /// The request clashes with a row someone else stored.
+    #[error(transparent)]
+    Conflict(#[from] Clash),
     /// Any other error of the database.
     #[error("database error")]
     Query(#[source] sqlx::Error),
@@ -51,6 +52,13 @@ pub enum DbError {
 impl From<sqlx::Error> for DbError {
     fn from(error: sqlx::Error) -> Self {
         classify(error)
+    }
+}
+
+/// A feedback that is not valid is a request that is not valid (a 422), and `?` gives it.
+impl From<InvalidFeedback> for DbError {
+    fn from(invalid: InvalidFeedback) -> Self {
+        DbError::Invalid(invalid.into())
     }
 }
 

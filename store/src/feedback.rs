@@ -9,6 +9,7 @@ use tally_types::feedback::MAX_CORRECTED_COUNT;
 use tally_types::{Choice, CnpGroup, FeedbackPart, Verdict};
 
 use crate::db::{Database, DbError};
+use crate::refused::{Clash, InvalidFeedback, Missing};
 
 /// Longest comment accepted, in characters (the table allows the same).
 pub const MAX_COMMENT_CHARS: usize = 4000;
@@ -111,31 +112,6 @@ impl TryFrom<FeedbackRow> for Feedback {
     }
 }
 
-/// Why a feedback submission was refused: what does not fit together.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct InvalidFeedback(String);
-
-/// A feedback that is not valid is a request that is not valid: its sentence is what the
-/// store's caller says (a 422), and `?` gives it.
-impl From<InvalidFeedback> for DbError {
-    fn from(invalid: InvalidFeedback) -> Self {
-        DbError::Invalid(invalid.0)
-    }
-}
-
-impl From<String> for InvalidFeedback {
-    fn from(why: String) -> Self {
-        Self(why)
-    }
-}
-
-impl From<&str> for InvalidFeedback {
-    fn from(why: &str) -> Self {
-        Self(why.to_string())
-    }
-}
-
 impl NewFeedback {
     /// The submission with its free texts cleaned (see [`tally_types::request::clean_text`]).
     pub fn cleaned(mut self) -> Self {
@@ -154,10 +130,9 @@ impl NewFeedback {
         }
         if let Some(given) = self.corrected_unit.take() {
             let id = tally_text::units::choices::unit_named(&given).ok_or_else(|| {
-                InvalidFeedback::from(format!(
-                    "corrected_unit “{given}” is not a unit Tally knows; write its symbol or name \
-                     (£, $, m, km, kg, minutes)"
-                ))
+                InvalidFeedback::UnknownUnit {
+                    given: given.clone(),
+                }
             })?;
             self.corrected_unit = Some(id);
         }
@@ -168,74 +143,52 @@ impl NewFeedback {
     pub fn validate(&self) -> Result<(), InvalidFeedback> {
         let allowed = self.part.verdicts();
         if !allowed.contains(&self.verdict) {
-            let names: Vec<&str> = allowed.iter().map(|v| v.name()).collect();
-            return Err(InvalidFeedback::from(format!(
-                "verdict `{}` does not apply to part `{}` (use one of: {})",
-                self.verdict.name(),
-                self.part.name(),
-                names.join(", ")
-            )));
+            return Err(InvalidFeedback::VerdictNotForPart {
+                verdict: self.verdict,
+                part: self.part,
+            });
         }
         if self.part != FeedbackPart::General && self.answer_id.is_none() {
-            return Err(InvalidFeedback::from(format!(
-                "feedback on part `{}` needs the answer_id it is about",
-                self.part.name()
-            )));
+            return Err(InvalidFeedback::NoAnswerId(self.part));
         }
         let needs_ref = self.part.needs_ref();
         match &self.part_ref {
-            None if needs_ref => {
-                return Err(InvalidFeedback::from(format!(
-                    "feedback on part `{}` needs part_ref: which one in the answer",
-                    self.part.name()
-                )))
-            }
+            None if needs_ref => return Err(InvalidFeedback::NoPartRef(self.part)),
             Some(r) if r.trim().is_empty() || r.chars().count() > 200 => {
-                return Err(InvalidFeedback::from(
-                    "part_ref must be 1 to 200 characters",
-                ))
+                return Err(InvalidFeedback::PartRefLength)
             }
             _ => {}
         }
         if (self.verdict == Verdict::Moved) != self.moved_to.is_some() {
-            return Err(InvalidFeedback::from(
-                "moved_to is given exactly when the verdict is `moved`",
-            ));
+            return Err(InvalidFeedback::MovedTo);
         }
         if self.corrected_unit.is_some() && self.corrected_value.is_none() {
-            return Err(InvalidFeedback::from(
-                "corrected_unit goes with a corrected_value",
-            ));
+            return Err(InvalidFeedback::UnitWithoutValue);
         }
         if let Some(value) = self.corrected_value {
             if self.verdict != Verdict::Wrong {
-                return Err(InvalidFeedback::from(
-                    "corrected_value goes with the verdict `wrong`",
-                ));
+                return Err(InvalidFeedback::ValueWithoutWrong);
             }
             let is_count = self.corrected_unit.is_none();
             if !value.is_finite() {
-                return Err(InvalidFeedback::from(format!(
-                    "corrected_value must be a finite number, not {value}"
-                )));
+                return Err(InvalidFeedback::NotFinite(value));
             }
             // A count is 0, 1, 2, … up to a bound that keeps it exact; a value has a unit.
             if is_count && (value < 0.0 || value.fract() != 0.0) {
-                return Err(InvalidFeedback::from(format!(
-                    "corrected_value is a count: a whole number of 0 or more, not {value}"
-                )));
+                return Err(InvalidFeedback::NotACount(value));
             }
             if value.abs() > MAX_CORRECTED_COUNT {
-                return Err(InvalidFeedback::from(format!(
-                    "corrected_value is at most {MAX_CORRECTED_COUNT:.0} (10^15), not {value:e}"
-                )));
+                return Err(InvalidFeedback::TooLarge {
+                    value,
+                    max: MAX_CORRECTED_COUNT,
+                });
             }
         }
         if let Some(comment) = &self.comment {
             if comment.chars().count() > MAX_COMMENT_CHARS {
-                return Err(InvalidFeedback::from(format!(
-                    "comment is longer than {MAX_COMMENT_CHARS} characters"
-                )));
+                return Err(InvalidFeedback::CommentTooLong {
+                    max: MAX_COMMENT_CHARS,
+                });
             }
         }
         Ok(())
@@ -275,10 +228,9 @@ pub async fn insert(
     .fetch_optional(pool)
     .await
     .map_err(|e| match e {
-        sqlx::Error::Database(ref d) if d.is_foreign_key_violation() => DbError::NotFound(format!(
-            "answer {} does not exist",
-            new.answer_id.unwrap_or_default()
-        )),
+        sqlx::Error::Database(ref d) if d.is_foreign_key_violation() => {
+            Missing::Answer(new.answer_id.unwrap_or_default()).into()
+        }
         other => DbError::from(other),
     })?;
     if let Some(row) = inserted {
@@ -302,11 +254,7 @@ pub async fn insert(
     if same_visitor || existing.says_the_same_as(new) {
         return Ok((existing, false));
     }
-    Err(DbError::Conflict(
-        "this client_token was used for another submission; send each submission with a new \
-         random client_token"
-            .into(),
-    ))
+    Err(Clash::ClientTokenReused.into())
 }
 
 /// A stored row with the visitor who left it (never shown to anyone).

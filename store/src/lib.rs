@@ -10,6 +10,7 @@ pub mod feedback;
 mod feedback_schema;
 pub mod pg_cluster;
 pub mod records;
+pub mod refused;
 pub mod review;
 pub mod snippet_sets;
 pub mod verified;

@@ -14,6 +14,7 @@ use tally_types::{
 };
 
 use crate::db::{Database, DbError};
+use crate::refused::{Clash, Invalid, Missing};
 use crate::verified::{self, Accepted};
 
 #[derive(FromRow)]
@@ -233,9 +234,10 @@ impl NewDecision {
             .as_ref()
             .is_some_and(|n| n.chars().count() > MAX_NOTE_CHARS)
         {
-            return Err(DbError::Invalid(format!(
-                "note is at most {MAX_NOTE_CHARS} characters"
-            )));
+            return Err(Invalid::NoteTooLong {
+                max: MAX_NOTE_CHARS,
+            }
+            .into());
         }
         Ok(note)
     }
@@ -245,9 +247,7 @@ impl NewDecision {
 pub fn reviewer_name(given: Option<&str>) -> Result<String, DbError> {
     let name = given_text(given).unwrap_or_else(|| "operator".to_string());
     if name.chars().count() > 100 {
-        return Err(DbError::Invalid(
-            "reviewer is a name of at most 100 characters".into(),
-        ));
+        return Err(Invalid::ReviewerTooLong.into());
     }
     Ok(name)
 }
@@ -318,21 +318,21 @@ pub async fn decide(db: &Database, id: i64, new: &NewDecision) -> Result<Decided
     .bind(id)
     .fetch_optional(&mut *tx)
     .await?;
-    let row = row.ok_or_else(|| DbError::NotFound(format!("no feedback with id {id}")))?;
+    let row = row.ok_or(Missing::Feedback(id))?;
     let reviewed: Option<String> =
         sqlx::query_scalar("SELECT decision FROM feedback_reviews WHERE feedback_id = $1")
             .bind(id)
             .fetch_optional(&mut *tx)
             .await?;
     if let Some(decision) = reviewed {
-        return Err(DbError::Conflict(format!(
-            "feedback {id} was reviewed before ({decision})"
-        )));
+        return Err(Clash::ReviewedBefore {
+            feedback: id,
+            decision,
+        }
+        .into());
     }
     let (Some(answer_id), Some(question)) = (row.answer_id, row.question.clone()) else {
-        return Err(DbError::Invalid(format!(
-            "feedback {id} is about the app in general, not an answer: there is nothing to review"
-        )));
+        return Err(Invalid::NothingToReview(id).into());
     };
     // The pending rows saying the same thing about the same question.
     let same: Vec<Judged> = sqlx::query_as(sqlx::AssertSqlSafe(judged_rows(

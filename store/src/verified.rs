@@ -10,6 +10,7 @@ use tally_types::request::question_key;
 use tally_types::{VerifiedAnswer, VerifiedRecord};
 
 use crate::db::{Database, DbError};
+use crate::refused::{Clash, Missing};
 
 #[derive(FromRow)]
 struct Row {
@@ -182,11 +183,9 @@ pub async fn replace(
         // Another transaction made the current answer between our update and insert: it
         // committed first and wins.
         sqlx::Error::Database(db) if db.constraint() == Some("verified_answers_current") => {
-            DbError::Conflict(format!(
-                "another answer to “{}” was accepted at the same moment; reload the queue to \
-                 see it, and decide again",
-                accepted.question
-            ))
+            DbError::from(Clash::AcceptedMeanwhile {
+                question: accepted.question.to_string(),
+            })
         }
         _ => DbError::from(e),
     })?;
@@ -226,8 +225,6 @@ pub async fn withdraw(db: &Database, id: i64, by: &str) -> Result<VerifiedRecord
     .await?;
     match row {
         Some(row) => Ok(row.into()),
-        None => Err(DbError::NotFound(format!(
-            "no current verified answer with id {id} (it may have been withdrawn or replaced)"
-        ))),
+        None => Err(Missing::VerifiedAnswer(id).into()),
     }
 }

@@ -372,7 +372,7 @@ async fn a_corpus_deleted_while_an_upload_is_read_stays_deleted() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&refused, DbError::Conflict(why) if why.contains("was deleted while its files were read")),
+        matches!(&refused, DbError::Conflict(why) if why.to_string().contains("was deleted while its files were read")),
         "{refused}"
     );
     assert!(

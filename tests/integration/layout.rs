@@ -391,6 +391,77 @@ fn causes_are_kept_not_turned_into_text() {
     );
 }
 
+/// How many error variants outside [`SENTENCE_EDGES`] may hold a sentence as a bare `String`
+/// (issue 102): every other error keeps what it knows typed, and writes its sentence in its
+/// own `#[error]`.
+const MAX_SENTENCE_VARIANTS: usize = 5;
+
+#[test]
+fn errors_hold_typed_facts_not_sentences_made_where_they_are_raised() {
+    let mut sentences = Vec::new();
+    for (file, text) in crate_sources() {
+        if SENTENCE_EDGES.iter().any(|edge| file.starts_with(edge)) {
+            continue;
+        }
+        for (line, variant) in string_error_variants(&text) {
+            sentences.push(format!("{file}:{line}: {variant}"));
+        }
+    }
+    let example = "#[derive(Debug, thiserror::Error)]\npub enum E {\n    #[error(\"{0}\")]\n    \
+                   Said(String),\n    Named { name: String },\n}\n\
+                   #[derive(Debug, thiserror::Error)]\n#[error(\"{0}\")]\npub struct Why(String);\n\
+                   pub enum Test {\n    Is(String),\n}\n";
+    let found: Vec<&str> = string_error_variants(example)
+        .into_iter()
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(found, ["Said(String),", "pub struct Why(String);"]);
+    assert!(
+        sentences.len() <= MAX_SENTENCE_VARIANTS,
+        "{} error variants hold a bare `String` (at most {MAX_SENTENCE_VARIANTS}; give the \
+         facts typed fields and the sentence to #[error]):\n{}",
+        sentences.len(),
+        sentences.join("\n")
+    );
+}
+
+/// The variants of the error types in `text` (those deriving `thiserror::Error`) that hold a
+/// bare `String`, with their line numbers.
+fn string_error_variants(text: &str) -> Vec<(usize, &str)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found = Vec::new();
+    let mut n = 0;
+    while n < lines.len() {
+        if !(lines[n].trim_start().starts_with("#[derive(")
+            && lines[n].contains("thiserror::Error"))
+        {
+            n += 1;
+            continue;
+        }
+        // The item the derive is on: a tuple struct, or an enum up to its closing brace.
+        let Some(item) = (n + 1..lines.len()).find(|&i| !lines[i].trim_start().starts_with('#'))
+        else {
+            break;
+        };
+        let head = lines[item].trim();
+        if head.contains("struct") && head.contains("(String)") {
+            found.push((item + 1, head));
+        } else if head.contains("enum") {
+            let end = (item..lines.len())
+                .find(|&i| lines[i].starts_with('}'))
+                .unwrap_or(lines.len());
+            for (i, line) in lines.iter().enumerate().take(end).skip(item + 1) {
+                if line.trim().ends_with("(String),") {
+                    found.push((i + 1, line.trim()));
+                }
+            }
+            n = end;
+        }
+        n += 1;
+    }
+    found
+}
+
 /// Whether `body` calls `cause.to_string()` (not `name.to_string()` for a cause `e`).
 fn calls_to_string(body: &str, cause: &str) -> bool {
     let call = format!("{cause}.to_string()");

@@ -82,8 +82,11 @@ pub enum DocumentsError {
         format: &'static str,
     },
     /// No index holds a corpus of this name.
-    #[error("there is no corpus `{0}`")]
-    NoCorpus(String),
+    #[error("there is no corpus `{name}`")]
+    NoCorpus {
+        /// The name asked for.
+        name: String,
+    },
     /// The snippet index failed.
     #[error(transparent)]
     Snippets(#[from] IndexError),
@@ -119,7 +122,7 @@ impl DocumentsError {
             | DocumentsError::BinaryAsText { .. }
             | DocumentsError::NotADocumentFormat { .. } => true,
             DocumentsError::Refused { why, .. } => !matches!(why, ReadRefused::Cancelled),
-            DocumentsError::NoCorpus(_)
+            DocumentsError::NoCorpus { .. }
             | DocumentsError::Snippets(_)
             | DocumentsError::Sentences(_)
             | DocumentsError::Stopped => false,

@@ -161,7 +161,7 @@ impl Format {
         match extension {
             // A README, a LICENCE, notes.log: text is text.
             _ if text => Ok(Format::Text),
-            Some(ext) => Err(NotReadFormat::Extension(ext)),
+            Some(ext) => Err(NotReadFormat::Extension { extension: ext }),
             None => Err(NotReadFormat::NotText),
         }
     }
@@ -208,8 +208,11 @@ impl Format {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NotReadFormat {
     /// A file whose extension names no format Tally reads.
-    #[error("a .{0} file is not a format Tally reads")]
-    Extension(String),
+    #[error("a .{extension} file is not a format Tally reads")]
+    Extension {
+        /// The file name's extension, without its dot.
+        extension: String,
+    },
     /// A file that is not UTF-8 text, nor of a format Tally reads.
     #[error("it is not UTF-8 text, nor a format Tally reads")]
     NotText,
@@ -268,9 +271,17 @@ mod tests {
         let photo = Format::of_file("photo.jpg", &[0xff, 0xd8, 0xff, 0xe0, 0, 0x10]);
         assert_eq!(photo, Ok(Format::Image));
         let refused = Format::of_file("song.mp3", &[0xff, 0xfb, 0x90, 0x64, 0, 0x10]);
-        assert_eq!(refused, Err(NotReadFormat::Extension("mp3".into())));
         assert_eq!(
-            NotReadFormat::Extension("mp3".into()).to_string(),
+            refused,
+            Err(NotReadFormat::Extension {
+                extension: "mp3".into()
+            })
+        );
+        assert_eq!(
+            NotReadFormat::Extension {
+                extension: "mp3".into()
+            }
+            .to_string(),
             "a .mp3 file is not a format Tally reads"
         );
         assert!(Format::documents_read().contains(".docx"));

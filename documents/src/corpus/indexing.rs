@@ -314,7 +314,9 @@ pub fn delete(indexes: &Indexes<'_>, corpus: &str) -> Result<CorpusSize, Documen
         deleted.sentences = index.delete_corpus(corpus)?;
     }
     if deleted.snippets == 0 && deleted.sentences == 0 {
-        return Err(DocumentsError::NoCorpus(corpus.to_string()));
+        return Err(DocumentsError::NoCorpus {
+            name: corpus.to_string(),
+        });
     }
     Ok(deleted)
 }

@@ -98,8 +98,11 @@ pub enum SpanModelError {
     #[error("tokenization failed")]
     Tokenize(#[source] tokenizers::Error),
     /// A reader-weights name that is not one of [`ReaderWeights::ALL`].
-    #[error("unknown reader weights `{0}` (fast, full)")]
-    UnknownWeights(String),
+    #[error("unknown reader weights `{name}` (fast, full)")]
+    UnknownWeights {
+        /// The name given.
+        name: String,
+    },
 }
 
 /// The head: token state → (start, end) logits.
@@ -296,7 +299,9 @@ impl std::str::FromStr for ReaderWeights {
         Self::ALL
             .into_iter()
             .find(|w| w.name() == name)
-            .ok_or_else(|| SpanModelError::UnknownWeights(name.to_string()))
+            .ok_or_else(|| SpanModelError::UnknownWeights {
+                name: name.to_string(),
+            })
     }
 }
 

@@ -45,8 +45,13 @@ pub enum ValueEvalError {
         source: ParseError,
     },
     /// The file yields no value question.
-    #[error("{0} yields no value question (no relevant sentence with an entity and a quantity)")]
-    Empty(String),
+    #[error(
+        "{file} yields no value question (no relevant sentence with an entity and a quantity)"
+    )]
+    Empty {
+        /// The file, as shown.
+        file: String,
+    },
 }
 
 /// A built question with its gold value.
@@ -161,7 +166,7 @@ pub fn build(path: &Path) -> Result<(Vec<StoredSentence>, Vec<GoldValueQuestion>
         }
     }
     if questions.is_empty() {
-        return Err(ValueEvalError::Empty(shown));
+        return Err(ValueEvalError::Empty { file: shown });
     }
     Ok((sentences, questions))
 }
@@ -241,7 +246,7 @@ pub fn build_written(
         });
     }
     if questions.is_empty() {
-        return Err(ValueEvalError::Empty(shown));
+        return Err(ValueEvalError::Empty { file: shown });
     }
     Ok((sentences, questions))
 }

@@ -31,19 +31,38 @@ use tally_store::db::{write_to_end, Database, DbError};
 #[derive(Debug, thiserror::Error)]
 /// Why an upload, an ingestion job or a deletion did not go through.
 pub enum IngestError {
-    /// The upload cannot be used (no files; no file could be read); says why.
-    #[error("{0}")]
-    BadRequest(String),
+    /// An upload without files.
+    #[error("choose at least one file")]
+    NoFiles,
+    /// No file of the upload could be read: each one's reason, which names its file.
+    #[error("{}", nothing_read(reasons))]
+    NothingRead {
+        /// Why each file was not read.
+        reasons: Vec<String>,
+    },
     /// A name or a file given cannot be used ([`DocumentsError::is_the_input`]): its sentence,
     /// and the reader's own error beneath it.
     #[error(transparent)]
     Unusable(DocumentsError),
-    /// The corpus named does not exist.
-    #[error("{0}")]
-    NotFound(String),
-    /// The upload would mix with documents the database does not hold; says what to do.
-    #[error("{0}")]
-    Conflict(String),
+    /// The corpus named does not exist ([`DocumentsError::NoCorpus`]).
+    #[error(transparent)]
+    NoCorpus(DocumentsError),
+    /// No ingestion job with this id.
+    #[error("there is no ingestion job `{id}`")]
+    NoJob {
+        /// The job's id as given.
+        id: String,
+    },
+    /// An addition to a corpus the database does not hold: other servers could not add to it.
+    #[error(
+        "the corpus `{corpus}` is only in this server's indexes (bundled, or uploaded before \
+         corpora were kept in the database), so other servers could not add to it: upload with \
+         mode `replace`, or into another corpus"
+    )]
+    OnlyInIndexes {
+        /// The corpus's name.
+        corpus: String,
+    },
     #[error(transparent)]
     /// The answering service refused or failed.
     Answer(#[from] AnswerError),
@@ -74,7 +93,7 @@ impl From<DocumentsError> for IngestError {
     fn from(error: DocumentsError) -> Self {
         match error {
             unusable if unusable.is_the_input() => IngestError::Unusable(unusable),
-            missing @ DocumentsError::NoCorpus(_) => IngestError::NotFound(missing.to_string()),
+            missing @ DocumentsError::NoCorpus { .. } => IngestError::NoCorpus(missing),
             DocumentsError::Refused {
                 why: ReadRefused::Cancelled,
                 ..
@@ -184,10 +203,9 @@ fn read_uploads(
             .iter()
             .filter_map(|o| o.refused.as_deref())
             .collect();
-        return Err(IngestError::BadRequest(match reasons.as_slice() {
-            [one] => one.to_string(),
-            many => format!("no file could be read: {}", many.join("; ")),
-        }));
+        return Err(IngestError::NothingRead {
+            reasons: reasons.into_iter().map(str::to_string).collect(),
+        });
     }
     Ok((all, outcomes))
 }
@@ -260,7 +278,7 @@ impl IngestService {
     ) -> Result<IngestJob, IngestError> {
         documents::check_corpus_name(corpus)?;
         if uploads.is_empty() {
-            return Err(IngestError::BadRequest("choose at least one file".into()));
+            return Err(IngestError::NoFiles);
         }
         // Answering must be loaded: the indexes are its.
         let engines = answerer.loaded()?;
@@ -316,11 +334,9 @@ impl IngestService {
             })
             .await??;
             if local && !corpora::has(&self.db, corpus).await? {
-                return Err(IngestError::Conflict(format!(
-                    "the corpus `{corpus}` is only in this server's indexes (bundled, or uploaded \
-                     before corpora were kept in the database), so other servers could not add to \
-                     it: upload with mode `replace`, or into another corpus"
-                )));
+                return Err(IngestError::OnlyInIndexes {
+                    corpus: corpus.to_string(),
+                });
             }
         }
         let (db, server, corpus) = (self.db.clone(), self.server.clone(), corpus.to_string());
@@ -366,7 +382,7 @@ impl IngestService {
         answerer.indexed(corpus);
         match local {
             // Stored, but not indexed here yet.
-            Err(IngestError::NotFound(_)) if in_database => Ok(CorpusRow {
+            Err(IngestError::NoCorpus(_)) if in_database => Ok(CorpusRow {
                 name: corpus.to_string(),
                 snippets: 0,
                 sentences: 0,
@@ -457,7 +473,15 @@ impl Drop for CancelWhenDropped {
 }
 
 fn no_job(id: &str) -> IngestError {
-    IngestError::NotFound(format!("there is no ingestion job `{id}`"))
+    IngestError::NoJob { id: id.to_string() }
+}
+
+/// The sentence of [`IngestError::NothingRead`]: one file's reason as it is, several joined.
+fn nothing_read(reasons: &[String]) -> String {
+    match reasons {
+        [one] => one.clone(),
+        many => format!("no file could be read: {}", many.join("; ")),
+    }
 }
 
 /// Deletes `corpus` from the loaded indexes (blocking; callers hold the ingestion lock, or are

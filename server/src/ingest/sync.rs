@@ -186,7 +186,7 @@ async fn delete_local(answerer: &Answerer, corpus: &str) -> Result<(), IngestErr
     let deleted =
         tokio::task::spawn_blocking(move || indexing::delete(&engines.indexes(), &name)).await?;
     match deleted {
-        Ok(_) | Err(DocumentsError::NoCorpus(_)) => Ok(()),
+        Ok(_) | Err(DocumentsError::NoCorpus { .. }) => Ok(()),
         Err(e) => Err(e.into()),
     }
 }

@@ -69,9 +69,45 @@ fn every_mode() -> Vec<ExplanationMode> {
 }
 
 /// Why a study's JSON is not a study: what is wrong with it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct InvalidStudy(String);
+#[derive(Debug, thiserror::Error)]
+pub enum InvalidStudy {
+    /// Not JSON, or not of a study's shape (an unknown mode, a missing field).
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// An empty `id` or `title`.
+    #[error("`id` and `title` must not be empty")]
+    Unnamed,
+    /// No question.
+    #[error("`questions` lists no question")]
+    NoQuestion,
+    /// An empty question.
+    #[error("a question is empty (gold {gold:?})")]
+    EmptyQuestion {
+        /// The empty question's gold count.
+        gold: Option<f64>,
+    },
+    /// A gold count that is not a number ≥ 0.
+    #[error("the gold count of “{question}” must be a number ≥ 0")]
+    BadGold {
+        /// The question whose gold it is.
+        question: String,
+    },
+    /// No explanation mode.
+    #[error("`modes` lists no explanation mode")]
+    NoMode,
+    /// A mode named twice.
+    #[error("`modes` names a mode twice")]
+    ModeTwice,
+    /// Preference tasks with fewer than two modes to compare.
+    #[error("preference tasks need at least two modes")]
+    OneModeToPrefer,
+    /// Neither judgement nor preference tasks.
+    #[error("the study has no task: `judgements` and `preferences` are both 0")]
+    NoTask,
+    /// More tasks of a kind than a session may hold.
+    #[error("at most {MAX_TASKS} tasks of each kind")]
+    TooManyTasks,
+}
 
 impl StudyDefinition {
     /// Reads and checks a study file.
@@ -98,59 +134,48 @@ impl StudyDefinition {
 
     /// Parses and checks a study's JSON.
     pub fn parse(text: &str) -> Result<Self, InvalidStudy> {
-        let study: StudyDefinition =
-            serde_json::from_str(text).map_err(|e| InvalidStudy(e.to_string()))?;
+        let study: StudyDefinition = serde_json::from_str(text)?;
         study.check()?;
         Ok(study)
     }
 
     fn check(&self) -> Result<(), InvalidStudy> {
         if self.id.trim().is_empty() || self.title.trim().is_empty() {
-            return Err(InvalidStudy("`id` and `title` must not be empty".into()));
+            return Err(InvalidStudy::Unnamed);
         }
         if self.questions.is_empty() {
-            return Err(InvalidStudy("`questions` lists no question".into()));
+            return Err(InvalidStudy::NoQuestion);
         }
         if let Some(q) = self.questions.iter().find(|q| q.question.trim().is_empty()) {
-            return Err(InvalidStudy(format!(
-                "a question is empty (gold {:?})",
-                q.gold
-            )));
+            return Err(InvalidStudy::EmptyQuestion { gold: q.gold });
         }
         if let Some(q) = self
             .questions
             .iter()
             .find(|q| q.gold.is_some_and(|g| !g.is_finite() || g < 0.0))
         {
-            return Err(InvalidStudy(format!(
-                "the gold count of “{}” must be a number ≥ 0",
-                q.question
-            )));
+            return Err(InvalidStudy::BadGold {
+                question: q.question.clone(),
+            });
         }
         if self.modes.is_empty() {
-            return Err(InvalidStudy("`modes` lists no explanation mode".into()));
+            return Err(InvalidStudy::NoMode);
         }
         let mut modes = self.modes.clone();
         modes.sort();
         modes.dedup();
         if modes.len() != self.modes.len() {
-            return Err(InvalidStudy("`modes` names a mode twice".into()));
+            return Err(InvalidStudy::ModeTwice);
         }
         if self.preference_tasks() > 0 && self.modes.len() < 2 {
-            return Err(InvalidStudy(
-                "preference tasks need at least two modes".into(),
-            ));
+            return Err(InvalidStudy::OneModeToPrefer);
         }
         let (j, p) = (self.judgement_tasks(), self.preference_tasks());
         if j + p == 0 {
-            return Err(InvalidStudy(
-                "the study has no task: `judgements` and `preferences` are both 0".into(),
-            ));
+            return Err(InvalidStudy::NoTask);
         }
         if j > MAX_TASKS || p > MAX_TASKS {
-            return Err(InvalidStudy(format!(
-                "at most {MAX_TASKS} tasks of each kind"
-            )));
+            return Err(InvalidStudy::TooManyTasks);
         }
         Ok(())
     }

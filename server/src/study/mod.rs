@@ -32,12 +32,52 @@ const MAX_TASK_SECONDS: f64 = 3600.0;
 /// Why a study request did not go through.
 #[derive(Debug, thiserror::Error)]
 pub enum StudyError {
-    /// The request does not fit the study (a task out of turn, a malformed response); says why.
-    #[error("{0}")]
-    BadRequest(String),
-    /// No such session or task; says which.
-    #[error("{0}")]
-    NotFound(String),
+    /// A response to a task other than the session's current one.
+    #[error("task {asked} is not the current task; this session is at task {current}")]
+    OutOfTurn {
+        /// The task the response is to.
+        asked: usize,
+        /// The session's current task.
+        current: usize,
+    },
+    /// A response to a task the session does not have.
+    #[error("task {asked} does not exist; this session has {tasks} tasks")]
+    NoSuchTask {
+        /// The task the response is to.
+        asked: usize,
+        /// How many tasks the session has.
+        tasks: usize,
+    },
+    /// A choice that is not an answer to the task's kind.
+    #[error("`{choice}` is not an answer to a {kind} task ({})", allowed.join(", "))]
+    NotAChoice {
+        /// The choice given.
+        choice: String,
+        /// The task's kind.
+        kind: &'static str,
+        /// The choices the task takes.
+        allowed: &'static [&'static str],
+    },
+    /// A session id that is not a UUID.
+    #[error("`{given}` is not a study session id")]
+    NotASessionId {
+        /// The id as given.
+        given: String,
+    },
+    /// No session with this id.
+    #[error("there is no study session {0}")]
+    NoSession(Uuid),
+    /// A session of a study this server no longer runs.
+    #[error("session {session} belongs to the study `{study}`, which this server no longer runs")]
+    OtherStudy {
+        /// The session's id.
+        session: Uuid,
+        /// The study it belongs to.
+        study: String,
+    },
+    /// A session's task names a question the study's file no longer has.
+    #[error("the session's task names a question the study lacks")]
+    NoSuchQuestion,
     #[error(transparent)]
     /// The admin token was missing or wrong.
     Forbidden(#[from] Forbidden),
@@ -190,29 +230,29 @@ impl StudyService {
             return Ok(());
         }
         if let Some(current) = session.next_task().filter(|&i| i != form.index) {
-            return Err(StudyError::BadRequest(format!(
-                "task {} is not the current task; this session is at task {current}",
-                form.index
-            )));
+            return Err(StudyError::OutOfTurn {
+                asked: form.index,
+                current,
+            });
         }
-        let task = session.tasks.get(form.index).cloned().ok_or_else(|| {
-            StudyError::BadRequest(format!(
-                "task {} does not exist; this session has {} tasks",
-                form.index,
-                session.tasks.len()
-            ))
-        })?;
-        let allowed: &[&str] = match task {
+        let task = session
+            .tasks
+            .get(form.index)
+            .cloned()
+            .ok_or(StudyError::NoSuchTask {
+                asked: form.index,
+                tasks: session.tasks.len(),
+            })?;
+        let allowed: &'static [&'static str] = match task {
             StudyTask::Judgement { .. } => &["correct", "wrong"],
             StudyTask::Preference { .. } => &["left", "right", "same"],
         };
         if !allowed.contains(&form.choice.as_str()) {
-            return Err(StudyError::BadRequest(format!(
-                "`{}` is not an answer to a {} task ({})",
-                form.choice,
-                task.kind(),
-                allowed.join(", ")
-            )));
+            return Err(StudyError::NotAChoice {
+                choice: form.choice.clone(),
+                kind: task.kind(),
+                allowed,
+            });
         }
         let question_text = self.question_text(&task)?;
         let gold = self.definition.questions[task.question()].gold;
@@ -269,16 +309,17 @@ impl StudyService {
 
     /// A session of this study, or why there is none.
     async fn session(&self, id: &str) -> Result<store::Session, StudyError> {
-        let uuid = Uuid::parse_str(id.trim())
-            .map_err(|_| StudyError::BadRequest(format!("`{id}` is not a study session id")))?;
+        let uuid = Uuid::parse_str(id.trim()).map_err(|_| StudyError::NotASessionId {
+            given: id.to_string(),
+        })?;
         let session = store::load_session(&self.db, uuid)
             .await?
-            .ok_or_else(|| StudyError::NotFound(format!("there is no study session {uuid}")))?;
+            .ok_or(StudyError::NoSession(uuid))?;
         if session.study != self.definition.id {
-            return Err(StudyError::NotFound(format!(
-                "session {uuid} belongs to the study `{}`, which this server no longer runs",
-                session.study
-            )));
+            return Err(StudyError::OtherStudy {
+                session: uuid,
+                study: session.study,
+            });
         }
         Ok(session)
     }
@@ -288,9 +329,7 @@ impl StudyService {
             .questions
             .get(task.question())
             .map(|q| q.question.clone())
-            .ok_or_else(|| {
-                StudyError::NotFound("the session's task names a question the study lacks".into())
-            })
+            .ok_or(StudyError::NoSuchQuestion)
     }
 
     /// Tally's count answer with the default settings (cached after the first participant).

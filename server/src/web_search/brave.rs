@@ -147,7 +147,9 @@ impl SearchProvider for Brave {
             |m| matches!((m.quota_current, m.quota_limit), (Some(c), Some(l)) if l > 0 && c >= l),
         );
         if used_up || error.code.contains("QUOTA") {
-            return WebSearchError::QuotaExceeded(error.detail);
+            return WebSearchError::QuotaExceeded {
+                detail: error.detail,
+            };
         }
         if status == StatusCode::TOO_MANY_REQUESTS {
             return WebSearchError::RateLimited { retry_after_s };
@@ -224,7 +226,7 @@ mod tests {
             "{e}"
         );
         let e = brave().refusal(StatusCode::TOO_MANY_REQUESTS, QUOTA.as_bytes(), None);
-        assert!(matches!(e, WebSearchError::QuotaExceeded(_)), "{e}");
+        assert!(matches!(e, WebSearchError::QuotaExceeded { .. }), "{e}");
         assert!(e.to_string().contains("quota"), "{e}");
         let e = brave().refusal(StatusCode::UNAUTHORIZED, b"not json", None);
         assert!(e.to_string().contains("HTTP 401"), "{e}");

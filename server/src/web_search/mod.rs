@@ -31,8 +31,11 @@ pub enum WebSearchError {
     Unreachable(#[source] Arc<reqwest::Error>),
     #[error("refused: too many requests (HTTP 429){}", retry_after_text(*.retry_after_s))]
     RateLimited { retry_after_s: Option<u64> },
-    #[error("refused: the plan's quota is used up ({0})")]
-    QuotaExceeded(String),
+    #[error("refused: the plan's quota is used up ({detail})")]
+    QuotaExceeded {
+        /// The provider's own words.
+        detail: String,
+    },
     #[error("refused the request (HTTP {status}: {reason})")]
     Refused { status: u16, reason: String },
     #[error("failed on its side (HTTP {0})")]

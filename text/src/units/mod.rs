@@ -36,9 +36,34 @@ pub enum UnitError {
     /// The table text is not valid JSON.
     #[error("unit table is not valid JSON")]
     Parse(#[from] serde_json::Error),
-    /// The table is valid JSON but not a valid table (a duplicate id, an unknown prefix …).
-    #[error("unit table: {0}")]
-    Invalid(String),
+    /// A unit of an unknown dimension.
+    #[error("unit table: unit {unit} has unknown dimension {dimension}")]
+    UnknownDimension {
+        /// The unit's id.
+        unit: String,
+        /// The dimension it names.
+        dimension: String,
+    },
+    /// A unit whose factor is not a positive number, or whose offset is not finite.
+    #[error("unit table: unit {unit} has a bad factor")]
+    BadFactor {
+        /// The unit's id.
+        unit: String,
+    },
+    /// A unit with a prefix the table does not define.
+    #[error("unit table: unit {unit} uses unknown prefix {prefix}")]
+    UnknownPrefix {
+        /// The unit's id.
+        unit: String,
+        /// The prefix it names.
+        prefix: String,
+    },
+    /// Two units of one id.
+    #[error("unit table: duplicate unit id {unit}")]
+    DuplicateId {
+        /// The id given twice.
+        unit: String,
+    },
     /// The units measure different dimensions, or are different currencies.
     #[error("cannot convert {from} ({from_dim}) to {to} ({to_dim})")]
     Incompatible {
@@ -321,16 +346,15 @@ impl UnitTable {
         table.dimensions.sort();
         for unit in &raw.units {
             if !raw.dimensions.contains_key(&unit.dim) {
-                return Err(UnitError::Invalid(format!(
-                    "unit {} has unknown dimension {}",
-                    unit.id, unit.dim
-                )));
+                return Err(UnitError::UnknownDimension {
+                    unit: unit.id.clone(),
+                    dimension: unit.dim.clone(),
+                });
             }
             if !(unit.factor.is_finite() && unit.factor > 0.0 && unit.offset.is_finite()) {
-                return Err(UnitError::Invalid(format!(
-                    "unit {} has a bad factor",
-                    unit.id
-                )));
+                return Err(UnitError::BadFactor {
+                    unit: unit.id.clone(),
+                });
             }
             table.add(
                 Unit {
@@ -345,9 +369,13 @@ impl UnitTable {
                 &unit.symbols_ci,
             )?;
             for prefix in &unit.prefixes {
-                let (prefix_name, scale) = raw.prefixes.get(prefix).ok_or_else(|| {
-                    UnitError::Invalid(format!("unit {} uses unknown prefix {prefix}", unit.id))
-                })?;
+                let (prefix_name, scale) =
+                    raw.prefixes
+                        .get(prefix)
+                        .ok_or_else(|| UnitError::UnknownPrefix {
+                            unit: unit.id.clone(),
+                            prefix: prefix.to_string(),
+                        })?;
                 let names: Vec<String> = unit
                     .names
                     .iter()
@@ -404,7 +432,9 @@ impl UnitTable {
 
     fn add(&mut self, unit: Unit, case_insensitive: &[String]) -> Result<(), UnitError> {
         if self.by_id.contains_key(&unit.id) {
-            return Err(UnitError::Invalid(format!("duplicate unit id {}", unit.id)));
+            return Err(UnitError::DuplicateId {
+                unit: unit.id.clone(),
+            });
         }
         let index = self.units.len();
         for symbol in &unit.symbols {
@@ -657,17 +687,20 @@ mod tests {
     #[test]
     fn bad_tables_are_rejected_with_reasons() {
         let unknown_dim = r#"{"dimensions": {}, "prefixes": {}, "units": [{"id": "x", "dim": "nope", "factor": 1}]}"#;
-        assert!(
-            matches!(UnitTable::from_json(unknown_dim), Err(UnitError::Invalid(m)) if m.contains("unknown dimension"))
-        );
+        assert!(matches!(
+            UnitTable::from_json(unknown_dim),
+            Err(UnitError::UnknownDimension { .. })
+        ));
         let zero = r#"{"dimensions": {"l": "m"}, "prefixes": {}, "units": [{"id": "x", "dim": "l", "factor": 0}]}"#;
-        assert!(
-            matches!(UnitTable::from_json(zero), Err(UnitError::Invalid(m)) if m.contains("bad factor"))
-        );
+        assert!(matches!(
+            UnitTable::from_json(zero),
+            Err(UnitError::BadFactor { .. })
+        ));
         let dup = r#"{"dimensions": {"l": "m"}, "prefixes": {}, "units": [{"id": "x", "dim": "l", "factor": 1}, {"id": "x", "dim": "l", "factor": 2}]}"#;
-        assert!(
-            matches!(UnitTable::from_json(dup), Err(UnitError::Invalid(m)) if m.contains("duplicate"))
-        );
+        assert!(matches!(
+            UnitTable::from_json(dup),
+            Err(UnitError::DuplicateId { .. })
+        ));
         assert!(matches!(
             UnitTable::from_json("{"),
             Err(UnitError::Parse(_))
