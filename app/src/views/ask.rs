@@ -14,10 +14,11 @@ use tally_types::{Answer, AnswerBody, Choice, Mode, SnippetSource, SortOrder, St
 use crate::model::{
     Answered, Ask, Settings, ALL_CORPORA, GONE_CORPUS, MAX_QUESTION_CHARS, MODES, RANKERS, SORTS,
 };
-use crate::views::count::{CountAnswerView, VerifiedElsewhere, VerifiedView};
+use crate::views::count::CountAnswerView;
 use crate::views::feedback::{error_text, FeedbackTarget};
 use crate::views::search::SearchAnswerView;
 use crate::views::value::ValueAnswerView;
+use crate::views::verified::{VerifiedElsewhere, VerifiedView};
 use tally_types::count::{Control, CountSettings, COUNT_SETTINGS};
 
 /// The question as the URL gives it, and what is wrong with the URL's settings.

@@ -7,34 +7,19 @@
 use leptos::prelude::*;
 use tally_types::{CnpGroup, FeedbackPart, Verdict};
 
-use crate::format::count_or_value;
 use crate::format::{counted, duration_ms, likely, number, percent, Mark};
 use crate::model::{Ask, Settings};
+use crate::views::count_plot::{cnp_style, CountPlot};
 use crate::views::doubt::{certainty_line, unsure_line, without_headline};
 use crate::views::feedback::{answer_feedback, Extra, FeedbackForm, FeedbackTarget, JudgedAnswer};
-use crate::views::marked_text;
-use crate::views::plot::{Axis, AxisLine, ScaleNote, HEIGHT, WIDTH};
 use crate::views::scan_crop::ScanCrop;
 use crate::views::story::{of_the_counted, rests_on};
+use crate::views::{marked_text, snippet_anchor};
 use tally_types::count::{
     Abstention, Cnp, CnpClass, CnpGroups, CountAnswer, CountSettings, CountSpan, RankedInstance,
     ResolvedSettings, Retrieval, SnippetAnswer, SnippetOrigin, SnippetSource, StageTiming,
 };
 use tally_types::Mode;
-
-/// Each CNP class as the plot and its legend say it.
-const CNP_CLASSES: [(CnpClass, &str); 4] = [
-    (CnpClass::Representative, "the answer's count phrase"),
-    (CnpClass::Synonym, "synonym: counts the same thing"),
-    (CnpClass::Subgroup, "subgroup: counts a part of it"),
-    (
-        CnpClass::Incomparable,
-        "incomparable: counts something else",
-    ),
-];
-
-/// What a chosen count phrase not used for the answer is called.
-const UNUSED: &str = "too unlikely to count";
 
 /// How many snippets say the answer, in words: "6 of 7 snippets that state a count say 180–229
 /// languages" (the snippets whose chosen count counts the same thing as the answer).
@@ -76,29 +61,6 @@ fn support_in_words(snippets: &[SnippetAnswer], answer_type: &str) -> String {
     format!("{of} {said} {answer_type}")
 }
 
-/// A chosen count phrase's class as the plot's labels say it (`None`: not used).
-fn class_in_words(class: Option<CnpClass>) -> &'static str {
-    CNP_CLASSES
-        .iter()
-        .find(|(c, _)| Some(*c) == class)
-        .map_or(UNUSED, |(_, words)| words)
-}
-
-/// The style class of a chosen count phrase (`None`: not used).
-fn cnp_style(class: Option<CnpClass>) -> String {
-    format!("cnp-{}", class.map_or("unused", CnpClass::name))
-}
-
-/// A chosen count phrase on the count plot.
-struct PlotPoint {
-    snippet_id: String,
-    text: String,
-    count: f64,
-    confidence: f64,
-    /// Its CNP class when it was used for the answer.
-    class: Option<CnpClass>,
-}
-
 /// An abstention's reason, without the headline the page already shows; an answer stored
 /// before reasons were typed shows its whole sentence.
 fn reason_after_headline(reason: Option<&Abstention>, sentence: Option<&str>) -> String {
@@ -130,21 +92,6 @@ pub fn WhatToTry() -> impl IntoView {
             </ul>
         </div>
     }
-}
-
-/// HTML id of a snippet's article.
-pub fn snippet_anchor(id: &str) -> String {
-    let safe: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    format!("snippet-{safe}")
 }
 
 /// A count answer with its evidence and feedback forms.
@@ -312,75 +259,6 @@ fn aggregation_answer(
     .into_any()
 }
 
-/// The count the site's operator accepted for this question, shown first and labelled; Tally's
-/// own reading follows it.
-#[component]
-pub fn VerifiedView(
-    /// The accepted answer.
-    verified: tally_types::VerifiedAnswer,
-) -> impl IntoView {
-    let date = verified
-        .accepted_at
-        .get(..10)
-        .unwrap_or(&verified.accepted_at)
-        .to_string();
-    let unit = verified.unit.as_ref();
-    let what = if unit.is_some() { "value" } else { "count" };
-    let from = match verified.tally_count {
-        Some(own) if own == verified.count => format!("confirming Tally's own {what}"),
-        Some(own) => format!("correcting Tally's {what} of {}", count_or_value(own, unit)),
-        None => format!("where Tally gave no {what}"),
-    };
-    let shown = count_or_value(verified.count, unit);
-    // A verified answer holds for the question over one corpus (issue 87).
-    let holds_for = if verified.corpus == tally_types::count::ALL_CORPORA {
-        "It holds for this question asked over all corpora.".to_string()
-    } else {
-        format!(
-            "It holds for this question asked over the documents of “{}”.",
-            verified.corpus
-        )
-    };
-    view! {
-        <section class="verified-answer" id="verified-answer" aria-labelledby="verified-title">
-            <h2 id="verified-title" class="verified-label">"Verified answer"</h2>
-            <p class="count-value" id="verified-count">{shown}</p>
-            <p class="count-meta" id="verified-meta">
-                {format!("Accepted by this site's operator on {date} from a reader's judgment, {from}.")}
-            </p>
-            <p class="count-meta scope-line" id="verified-scope">{holds_for}</p>
-            {verified.note.map(|note| view! { <blockquote class="verified-note">{note}</blockquote> })}
-            <p class="muted small">"Tally's own reading of the evidence follows."</p>
-        </section>
-    }
-}
-
-/// A reviewer's answer over one corpus, said when the question is asked over all corpora: the
-/// verified value with a link to ask over that corpus. Tally's own answer stays the answer here
-/// (the documents of other corpora may answer otherwise), but a correction is never silent.
-#[component]
-pub fn VerifiedElsewhere(
-    /// The answer accepted over `verified.corpus`.
-    verified: tally_types::VerifiedAnswer,
-    /// The same question asked over that corpus.
-    there: String,
-) -> impl IntoView {
-    let shown = count_or_value(verified.count, verified.unit.as_ref());
-    let how = match verified.tally_count {
-        Some(own) if own == verified.count => "confirming Tally's own answer there",
-        Some(_) => "correcting Tally's answer there",
-        None => "where Tally gave no answer",
-    };
-    view! {
-        <p class="notice verified-elsewhere" id="verified-elsewhere" role="note">
-            "A reviewer verified " <strong>{shown}</strong>
-            {format!(" for this question asked over the documents of “{}”, {how} (", verified.corpus)}
-            <a href=there id="verified-elsewhere-link">"ask there"</a>
-            "). Over all corpora, Tally's own answer follows."
-        </p>
-    }
-}
-
 /// The answer's first lines: the count with the phrase that states it best, or why there is none.
 /// `abstention`: why there is no count, after the headline.
 fn count_headline(
@@ -509,114 +387,6 @@ fn settings_summary(settings: &CountSettings, resolved: Option<&ResolvedSettings
         said.push_str(&note);
     }
     said
-}
-
-/// Every snippet's chosen count at its value, sized by confidence and coloured by CNP class;
-/// the prediction is the dashed line.
-#[component]
-fn CountPlot(snippets: Vec<SnippetAnswer>, prediction: Option<f64>) -> impl IntoView {
-    let points: Vec<PlotPoint> = snippets
-        .iter()
-        .flat_map(|s| {
-            s.spans
-                .iter()
-                .filter(|span| span.chosen)
-                .map(move |span| PlotPoint {
-                    snippet_id: s.id.clone(),
-                    text: span.text.clone(),
-                    count: span.count,
-                    confidence: span.confidence,
-                    class: span
-                        .used
-                        .then(|| span.cnp_class.unwrap_or(CnpClass::Incomparable)),
-                })
-        })
-        .filter(|p| p.count.is_finite() && p.count > 0.0)
-        .collect();
-    if points.is_empty() {
-        return view! { <p class="muted">"No snippet states a count to plot."</p> }.into_any();
-    }
-    // The scale always holds the answer, wherever the count phrases lie.
-    let answer = prediction.filter(|p| p.is_finite() && *p > 0.0);
-    let counts = || points.iter().map(|p| p.count).chain(answer);
-    let axis = Axis::over(
-        counts().fold(f64::INFINITY, f64::min),
-        counts().fold(0.0, f64::max),
-    );
-    let circles = points
-        .iter()
-        .enumerate()
-        .map(|(i, point)| {
-            let PlotPoint {
-                snippet_id: snippet,
-                text,
-                count,
-                confidence,
-                class,
-            } = point;
-            let cx = axis.x(*count);
-            let cy = 30.0 + (i % 4) as f64 * 22.0;
-            let r = 4.0 + 9.0 * confidence.clamp(0.0, 1.0);
-            let label = format!(
-                "{} — “{text}”, {}, {}",
-                number(*count),
-                likely(*confidence),
-                class_in_words(*class)
-            );
-            let aria = label.clone();
-            // The <g> makes the macro build an SVG <a>: rendered in the browser (after an answer
-            // in place), an HTML <a> inside <svg> would be neither drawn nor followed.
-            view! {
-                <g>
-                    <a href=format!("#{}", snippet_anchor(snippet)) target="_self" class="plot-point" aria-label=aria>
-                        <circle cx=format!("{cx:.1}") cy=format!("{cy:.1}") r=format!("{r:.1}") class=cnp_style(*class)>
-                            <title>{label}</title>
-                        </circle>
-                    </a>
-                </g>
-            }
-        })
-        .collect_view();
-    let marker = prediction.filter(|p| *p > 0.0).map(|p| {
-        let x = axis.x(p);
-        view! {
-            <line x1=format!("{x:.1}") x2=format!("{x:.1}") y1="12" y2="118" class="plot-prediction"/>
-            <text x=format!("{x:.1}") y="10" text-anchor=crate::views::plot::label_anchor(x) class="plot-label plot-answer">{format!("answer {}", number(p))}</text>
-        }
-    });
-    view! {
-        <figure class="count-plot">
-            <svg
-                viewBox=format!("0 0 {WIDTH} {HEIGHT}")
-                role="group"
-                aria-label="Candidate counts of the snippets, sized by how likely each is"
-            >
-                <AxisLine axis shown_in=|| (1.0, 0.0) label=number/>
-                {marker}
-                {circles}
-            </svg>
-            <figcaption>
-                <ScaleNote axis/>
-                <Legend/>
-            </figcaption>
-        </figure>
-    }
-    .into_any()
-}
-
-/// The colour legend for the marked snippets.
-#[component]
-pub fn Legend() -> impl IntoView {
-    view! {
-        <ul class="legend" aria-label="Colour legend">
-            {CNP_CLASSES
-                .iter()
-                .map(|(class, text)| view! { <li><span class=format!("swatch {}", cnp_style(Some(*class)))></span>{*text}</li> })
-                .collect_view()}
-            <li><span class=format!("swatch {}", cnp_style(None))></span>{UNUSED}</li>
-            <li><span class="swatch instance"></span>"instance"</li>
-        </ul>
-    }
 }
 
 #[component]

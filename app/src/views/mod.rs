@@ -4,6 +4,7 @@ pub mod admin;
 pub mod api;
 pub mod ask;
 pub mod count;
+pub mod count_plot;
 pub mod doubt;
 pub mod feedback;
 pub mod history;
@@ -16,6 +17,7 @@ pub mod search;
 pub mod story;
 pub mod study;
 pub mod value;
+pub mod verified;
 
 use leptos::prelude::*;
 
@@ -32,4 +34,19 @@ pub fn marked_text(text: &str, marks: Vec<Mark>) -> impl IntoView {
             None => piece.text.into_any(),
         })
         .collect_view()
+}
+
+/// HTML id of a snippet's article.
+pub fn snippet_anchor(id: &str) -> String {
+    let safe: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    format!("snippet-{safe}")
 }

@@ -13,7 +13,8 @@ use crate::format::{counted, number, percent};
 use tally_types::count::{Cnp, CountAnswer};
 
 use crate::model::encode;
-use crate::views::count::{snippet_marks, Legend};
+use crate::views::count::snippet_marks;
+use crate::views::count_plot::Legend;
 use crate::views::feedback::error_text;
 use crate::views::marked_text;
 use tally_types::study::{ExplanationMode, StudyPage, StudyStep, StudySummary, TaskView};

@@ -7,15 +7,22 @@
 //!
 //! This module knows nothing of outlines: `structure::scanned` lays the words out.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+mod image_file;
+mod process;
+
+pub use image_file::{checked_image_size, image_pages};
+pub use process::{scratch_folder, use_scratch_dir};
 
 use super::budget::{ReadBudget, ReadRefused};
 use super::read_again::areas_to_read_again;
 use image::GrayImage;
+use image_file::{damaged_tiff, frame_grey, tiff_decoder, tiff_frames, too_many_pixels};
+use process::{dies_with_its_parent, on_path, run_bounded};
 use tally_page_image::evidence::EvidencePage;
 use tally_page_image::page_light::{even_light, is_uneven};
 use tally_page_image::rule_grid::PixelBox;
@@ -422,32 +429,6 @@ pub fn long_side_for_page(width: f32, height: f32) -> u32 {
     ((longest * dpi).ceil() as u32).clamp(1, MAX_LONG_SIDE)
 }
 
-/// The width and height an image's header claims (PNG, JPEG, TIFF), read without decoding it;
-/// refused when it claims more than [`MAX_OCR_PIXELS`] or cannot be read as an image.
-pub fn checked_image_size(bytes: &[u8]) -> Result<(u64, u64), ReadRefused> {
-    let size = imagesize::blob_size(bytes).map_err(|_| {
-        ReadRefused::Unreadable(
-            "it is not an image Tally can read (PNG, JPEG or TIFF), or it is damaged".into(),
-        )
-    })?;
-    let (width, height) = (size.width as u64, size.height as u64);
-    if width == 0 || height == 0 {
-        return Err(ReadRefused::Unreadable("its image has no pixels".into()));
-    }
-    if width.saturating_mul(height) > MAX_OCR_PIXELS {
-        return Err(too_many_pixels(width, height));
-    }
-    Ok((width, height))
-}
-
-fn too_many_pixels(width: u64, height: u64) -> ReadRefused {
-    ReadRefused::TooLarge(format!(
-        "its image is {width} × {height} pixels; Tally reads images of at most {} million \
-         pixels (a page photographed at 48 megapixels is within it)",
-        MAX_OCR_PIXELS / 1_000_000
-    ))
-}
-
 /// Writes the grey image in `from` to `to` (a PGM) as OCR reads it ([`cleaned_page`]: its
 /// table rulings whitened, its light evened out when uneven), and gives it and the rulings.
 fn without_rulings(
@@ -502,177 +483,6 @@ pub(crate) fn text_height(words: &[OcrWord]) -> f32 {
     heights.get(heights.len() / 2).map_or(0.0, |h| *h as f32)
 }
 
-/// How many pages the image file in `path` holds (a TIFF's frames, each size-checked).
-pub fn image_pages(path: &Path) -> Result<usize, ReadRefused> {
-    Ok(tiff_frames(path)?.map_or(1, |(frames, _)| frames))
-}
-
-fn damaged_tiff(_: tiff::TiffError) -> ReadRefused {
-    ReadRefused::Unreadable("its TIFF is damaged".into())
-}
-
-fn tiff_decoder(
-    path: &Path,
-) -> Result<tiff::decoder::Decoder<std::io::BufReader<std::fs::File>>, ReadRefused> {
-    let file =
-        std::fs::File::open(path).map_err(|e| ReadRefused::failed("cannot open it for OCR", e))?;
-    tiff::decoder::Decoder::new(std::io::BufReader::new(file)).map_err(damaged_tiff)
-}
-
-/// For a TIFF, how many frames it holds and whether the decoder here turns each grey, every
-/// frame's size checked against [`MAX_OCR_PIXELS`] and their count against
-/// [`MAX_OCR_PAGES`]; `None` for another format.
-fn tiff_frames(path: &Path) -> Result<Option<(usize, bool)>, ReadRefused> {
-    let mut head = [0u8; 4];
-    let is_tiff = std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok()
-        && matches!(&head, b"II*\0" | b"MM\0*" | b"II+\0" | b"MM\0+");
-    if !is_tiff {
-        return Ok(None);
-    }
-    let mut decoder = tiff_decoder(path)?;
-    let mut frames = 0usize;
-    let mut all_grey = true;
-    loop {
-        frames += 1;
-        if frames > MAX_OCR_PAGES {
-            return Err(ReadRefused::TooLarge(format!(
-                "its TIFF has more than {MAX_OCR_PAGES} pages; Tally reads at most \
-                 {MAX_OCR_PAGES} pages of a file by OCR"
-            )));
-        }
-        let (width, height) = decoder.dimensions().map_err(damaged_tiff)?;
-        let (width, height) = (width as u64, height as u64);
-        if width == 0 || height == 0 {
-            return Err(ReadRefused::Unreadable(format!(
-                "page {frames} of its TIFF has no pixels"
-            )));
-        }
-        if width.saturating_mul(height) > MAX_OCR_PIXELS {
-            return Err(too_many_pixels(width, height));
-        }
-        all_grey &= decoder.colortype().is_ok_and(|c| channels(c).is_some());
-        if !decoder.more_images() {
-            return Ok(Some((frames, all_grey)));
-        }
-        decoder.next_image().map_err(damaged_tiff)?;
-    }
-}
-
-/// How many samples a pixel of `color` has, for the colour types turned grey here.
-fn channels(color: tiff::ColorType) -> Option<usize> {
-    use tiff::ColorType::{Gray, GrayA, RGB, RGBA};
-    match color {
-        Gray(8 | 16) => Some(1),
-        GrayA(8 | 16) => Some(2),
-        RGB(8 | 16) => Some(3),
-        RGBA(8 | 16) => Some(4),
-        _ => None,
-    }
-}
-
-/// The frame the decoder is at, grey.
-fn frame_grey<R: std::io::Read + std::io::Seek>(
-    decoder: &mut tiff::decoder::Decoder<R>,
-) -> Option<image::GrayImage> {
-    let (width, height) = decoder.dimensions().ok()?;
-    let channels = channels(decoder.colortype().ok()?)?;
-    let samples: Vec<u8> = match decoder.read_image().ok()? {
-        tiff::decoder::DecodingResult::U8(samples) => samples,
-        tiff::decoder::DecodingResult::U16(samples) => {
-            samples.into_iter().map(|v| (v >> 8) as u8).collect()
-        }
-        _ => return None,
-    };
-    let pixels = width as usize * height as usize;
-    if samples.len() < pixels * channels {
-        return None;
-    }
-    let grey: Vec<u8> = samples
-        .chunks_exact(channels)
-        .take(pixels)
-        .map(|pixel| match pixel {
-            [r, g, b, ..] if channels >= 3 => {
-                ((299 * *r as u32 + 587 * *g as u32 + 114 * *b as u32) / 1000) as u8
-            }
-            [v, ..] => *v,
-            [] => 255,
-        })
-        .collect();
-    image::GrayImage::from_raw(width, height, grey)
-}
-
-/// Runs `command` to its end and gives what it wrote to standard output; killed and refused
-/// past `limit`, when the budget is cancelled, or when it fails (`doing` says what it was at).
-fn run_bounded(
-    mut command: Command,
-    limit: Duration,
-    budget: &ReadBudget,
-    doing: &str,
-) -> Result<Vec<u8>, ReadRefused> {
-    let failed = |e: std::io::Error| ReadRefused::failed(format!("OCR failed {doing}"), e);
-    // The upload's OCR time bounds each run too (issue 97: an upload's pages read for an hour).
-    let allowance = budget.ocr();
-    allowance.check_time()?;
-    let limit = limit.min(allowance.time_left());
-    let mut child = command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(failed)?;
-    // Standard output is read on its own thread so that a full pipe never stalls the tool.
-    let mut stdout = child.stdout.take();
-    let reader = std::thread::spawn(move || {
-        let mut out = Vec::new();
-        if let Some(stdout) = stdout.as_mut() {
-            let _ = stdout.read_to_end(&mut out);
-        }
-        out
-    });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(failed)? {
-            break status;
-        }
-        let cancelled = budget.is_cancelled();
-        if cancelled || started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            let _ = reader.join();
-            if cancelled {
-                return Err(ReadRefused::Cancelled);
-            }
-            allowance.check_time()?;
-            return Err(ReadRefused::TooLarge(format!(
-                "OCR took more than {} s {doing} of one page, past its limit",
-                limit.as_secs()
-            )));
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let out = reader.join().unwrap_or_default();
-    if !status.success() {
-        let mut err = String::new();
-        if let Some(mut stderr) = child.stderr.take() {
-            let _ = stderr.read_to_string(&mut err);
-        }
-        let last = err
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
-        // The tool's own words are its exit status and last line: ours to write.
-        return Err(ReadRefused::Unreadable(format!(
-            "OCR failed {doing}: {status}{}{}",
-            if last.is_empty() { "" } else { ": " },
-            last.chars().take(200).collect::<String>()
-        )));
-    }
-    Ok(out)
-}
-
 /// Tesseract's TSV output as words, per page: rows of level 5 (a word) with text.
 fn parse_tsv(tsv: &str) -> Vec<Vec<OcrWord>> {
     let mut pages: Vec<Vec<OcrWord>> = Vec::new();
@@ -703,58 +513,6 @@ fn parse_tsv(tsv: &str) -> Vec<Vec<OcrWord>> {
         });
     }
     pages
-}
-
-/// Makes the tool die with the thread that started it: a server killed outright (SIGKILL)
-/// leaves no Tesseract running on (issue 97: an orphan ran on for up to 30 s).
-fn dies_with_its_parent(command: &mut Command) {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: between fork and exec only `prctl` runs, which is async-signal-safe and
-        // touches no memory of the parent.
-        unsafe {
-            command.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                Ok(())
-            });
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = command;
-}
-
-/// The folder OCR's pages are written in, when the server named its own.
-static SCRATCH: OnceLock<PathBuf> = OnceLock::new();
-
-/// Makes `dir` (a folder of the server's own) the one OCR writes its rendered pages in,
-/// emptied of what an earlier run that was killed left there (issue 97: a page rendered from a
-/// hostile PDF took up to 1 GB of the system's temporary folder, and stayed after SIGKILL).
-pub fn use_scratch_dir(dir: &Path) -> std::io::Result<()> {
-    if dir.exists() {
-        std::fs::remove_dir_all(dir)?;
-    }
-    std::fs::create_dir_all(dir)?;
-    let _ = SCRATCH.set(dir.to_path_buf());
-    Ok(())
-}
-
-/// A fresh folder for one file's OCR, removed when dropped: in the server's scratch folder,
-/// or the system's temporary one.
-pub fn scratch_folder() -> Result<tempfile::TempDir, ReadRefused> {
-    let made = match SCRATCH.get() {
-        Some(dir) => tempfile::Builder::new().prefix("ocr-").tempdir_in(dir),
-        None => tempfile::Builder::new().prefix("tally-ocr-").tempdir(),
-    };
-    made.map_err(|e| ReadRefused::failed("no folder to read it in", e))
-}
-
-/// The program `name` in a directory of `PATH`.
-fn on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|candidate| candidate.is_file())
 }
 
 #[cfg(test)]
