@@ -407,9 +407,9 @@ fn errors_hold_typed_facts_not_sentences_made_where_they_are_raised() {
             sentences.push(format!("{file}:{line}: {variant}"));
         }
     }
-    let example = "#[derive(Debug, thiserror::Error)]\npub enum E {\n    #[error(\"{0}\")]\n    \
+    let example = "#[derive(Debug, thiserror::Error)]\n/// Why.\npub enum E {\n    #[error(\"{0}\")]\n    \
                    Said(String),\n    Named { name: String },\n}\n\
-                   #[derive(Debug, thiserror::Error)]\n#[error(\"{0}\")]\npub struct Why(String);\n\
+                   #[derive(Debug, thiserror::Error)]\n#[error(\n    \"{0}\"\n)]\npub struct Why(String);\n\
                    pub enum Test {\n    Is(String),\n}\n";
     let found: Vec<&str> = string_error_variants(example)
         .into_iter()
@@ -438,9 +438,14 @@ fn string_error_variants(text: &str) -> Vec<(usize, &str)> {
             n += 1;
             continue;
         }
-        // The item the derive is on: a tuple struct, or an enum up to its closing brace.
-        let Some(item) = (n + 1..lines.len()).find(|&i| !lines[i].trim_start().starts_with('#'))
-        else {
+        // The item the derive is on (past its attributes and doc comments, however many lines
+        // they take): a tuple struct, or an enum up to its closing brace.
+        let Some(item) = (n + 1..lines.len()).find(|&i| {
+            let line = lines[i].trim_start();
+            let line = line.strip_prefix("pub(crate) ").unwrap_or(line);
+            let line = line.strip_prefix("pub ").unwrap_or(line);
+            line.starts_with("enum ") || line.starts_with("struct ")
+        }) else {
             break;
         };
         let head = lines[item].trim();

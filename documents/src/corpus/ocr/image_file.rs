@@ -92,7 +92,7 @@ pub(super) fn tiff_frames(path: &Path) -> Result<Option<(usize, bool)>, ReadRefu
 }
 
 /// How many samples a pixel of `color` has, for the colour types turned grey here.
-pub(super) fn channels(color: tiff::ColorType) -> Option<usize> {
+fn channels(color: tiff::ColorType) -> Option<usize> {
     use tiff::ColorType::{Gray, GrayA, RGB, RGBA};
     match color {
         Gray(8 | 16) => Some(1),
