@@ -43,21 +43,34 @@ pub enum ParseError {
         /// Why it is none.
         source: std::num::ParseFloatError,
     },
-    /// The text is not as the format writes it; says where and what was expected.
-    #[error("{0}")]
-    Syntax(String),
-}
-
-impl From<String> for ParseError {
-    fn from(why: String) -> Self {
-        Self::Syntax(why)
-    }
-}
-
-impl From<&str> for ParseError {
-    fn from(why: &str) -> Self {
-        Self::Syntax(why.to_string())
-    }
+    /// A SQuAD file given as text: it is read from its path.
+    #[error("SQuAD files are read from a path")]
+    SquadFromText,
+    /// A binary format given as text: it is read from its bytes.
+    #[error("{file}: a {format} file is read from its bytes")]
+    BinaryAsText {
+        /// The file's name.
+        file: String,
+        /// The format's name.
+        format: &'static str,
+    },
+    /// A closing parenthesis with no tuple open.
+    #[error("unbalanced )")]
+    UnbalancedParenthesis,
+    /// A tuple of other items than the ones expected.
+    #[error("unexpected tuple {found}")]
+    UnexpectedTuple {
+        /// The tuple's items as read.
+        found: String,
+    },
+    /// A question whose half is none of the halves there are.
+    #[error("question {question} has no half called `{half}`")]
+    NoSuchHalf {
+        /// The question, from 1.
+        question: usize,
+        /// The half as written.
+        half: String,
+    },
 }
 
 impl From<DocumentsError> for ParseError {

@@ -145,8 +145,11 @@ pub fn parse_documents(
                 entity: None,
             }])
         }
-        Format::Squad => Err("SQuAD files are read from a path".into()),
-        binary => Err(format!("{name}: a {} file is read from its bytes", binary.name()).into()),
+        Format::Squad => Err(ParseError::SquadFromText),
+        binary => Err(ParseError::BinaryAsText {
+            file: name.to_string(),
+            format: binary.name(),
+        }),
     }
 }
 

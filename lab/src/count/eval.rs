@@ -361,12 +361,16 @@ fn parse_tuples(text: &str) -> Result<Vec<(String, f64, String, f64)>, ParseErro
         match c {
             '(' => current = Some(Vec::new()),
             ')' => {
-                let items = current.take().ok_or(ParseError::from("unbalanced )"))?;
+                let items = current.take().ok_or(ParseError::UnbalancedParenthesis)?;
                 match items.as_slice() {
                     [Item::Str(id), Item::Num(conf), Item::Str(span), Item::Num(count)] => {
                         tuples.push((id.clone(), *conf, span.clone(), *count));
                     }
-                    other => return Err(format!("unexpected tuple {other:?}").into()),
+                    other => {
+                        return Err(ParseError::UnexpectedTuple {
+                            found: format!("{other:?}"),
+                        })
+                    }
                 }
             }
             '\'' | '"' => {

@@ -214,11 +214,10 @@ pub fn build_written(
         let half =
             crate::quantity::eval::Half::parse(&q.half).ok_or_else(|| ValueEvalError::Format {
                 path: shown.clone(),
-                source: ParseError::Syntax(format!(
-                    "question {} has no half called `{}`",
-                    i + 1,
-                    q.half
-                )),
+                source: ParseError::NoSuchHalf {
+                    question: i + 1,
+                    half: q.half.clone(),
+                },
             })?;
         for (j, s) in q.sentences.iter().enumerate() {
             sentences.push(StoredSentence {
