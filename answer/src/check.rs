@@ -197,5 +197,5 @@ pub fn search_settings(settings: &Settings) -> Result<SearchSettings, AnswerErro
         sort: settings.sort,
     }
     .settings()
-    .map_err(|e| Refused::from(e).into())
+    .map_err(|e| Refused::Choice(Box::new(e)).into())
 }

@@ -383,13 +383,14 @@ fn compute(
         reason,
         analysis,
     } = decision;
-    let answer = match kind {
-        QuestionKind::Count => {
-            let used = fetched.ok_or(AnswerError::NoSnippets)?;
-            for timing in &used.timings {
-                around.on_stage(timing);
-            }
-            let mut answer = engines.pipeline.answer_analysed(
+    let answer =
+        match kind {
+            QuestionKind::Count => {
+                let used = fetched.ok_or(AnswerError::NoSnippets)?;
+                for timing in &used.timings {
+                    around.on_stage(timing);
+                }
+                let mut answer = engines.pipeline.answer_analysed(
                 question,
                 analysis,
                 &used.snippets,
@@ -405,37 +406,41 @@ fn compute(
                         ControlFlow::Break(())
                     }
                 },
-            )?;
-            let links: HashMap<_, _> = used.links.into_iter().collect();
-            for snippet in &mut answer.snippets {
-                snippet.link = links.get(&snippet.id).cloned();
+            )
+            .map_err(AnswerError::of_count)?;
+                let links: HashMap<_, _> = used.links.into_iter().collect();
+                for snippet in &mut answer.snippets {
+                    snippet.link = links.get(&snippet.id).cloned();
+                }
+                answer.origin = used.origin;
+                answer.timings.splice(0..0, used.timings);
+                AnswerBody::Count(Box::new(answer))
             }
-            answer.origin = used.origin;
-            answer.timings.splice(0..0, used.timings);
-            AnswerBody::Count(Box::new(answer))
-        }
-        QuestionKind::Value => AnswerBody::Value(Box::new(
-            engines.answer_value(question, checked.count.corpus.as_deref())?,
-        )),
-        QuestionKind::Quantity | QuestionKind::Search => {
-            let mut settings = checked.search.clone();
-            if kind == QuestionKind::Search {
-                // Plain search ranks by text; the quantity rankers would only add a note.
-                settings = settings.with_ranker(tally_types::Ranker::Bm25);
+            QuestionKind::Value => AnswerBody::Value(Box::new(
+                engines.answer_value(question, checked.count.corpus.as_deref())?,
+            )),
+            QuestionKind::Quantity | QuestionKind::Search => {
+                let mut settings = checked.search.clone();
+                if kind == QuestionKind::Search {
+                    // Plain search ranks by text; the quantity rankers would only add a note.
+                    settings = settings.with_ranker(tally_types::Ranker::Bm25);
+                }
+                if settings.ranker.needs_encoder() && engines.encoder.is_none() {
+                    settings = settings.with_ranker(tally_types::Ranker::Qbm25);
+                }
+                // Kept to the corpus asked, as counts and values are (issue 87).
+                AnswerBody::Search(Box::new(
+                    search_in(
+                        &engines.sentences,
+                        engines.encoder.as_deref(),
+                        question,
+                        &settings,
+                        checked.count.corpus.as_deref(),
+                    )
+                    .map_err(AnswerError::of_search)?,
+                ))
             }
-            if settings.ranker.needs_encoder() && engines.encoder.is_none() {
-                settings = settings.with_ranker(tally_types::Ranker::Qbm25);
-            }
-            // Kept to the corpus asked, as counts and values are (issue 87).
-            AnswerBody::Search(Box::new(search_in(
-                &engines.sentences,
-                engines.encoder.as_deref(),
-                question,
-                &settings,
-                checked.count.corpus.as_deref(),
-            )?))
-        }
-    };
+        };
     if may_be_a_value(checked, kind) {
         let mut gated = answer.clone();
         gate(&mut gated);

@@ -110,7 +110,7 @@ pub enum LoadFailure {
     Index(Arc<anyhow::Error>),
     /// The count pipeline's models could not be loaded.
     #[error("the span model could not be loaded: {}", tally_types::error::Causes(&**.0))]
-    Models(Arc<tally_engine::count::pipeline::PipelineError>),
+    Models(Arc<tally_engine::EngineError>),
     /// The snippet index's corpora could not be listed.
     #[error("the snippet index's corpora could not be read: {}", tally_types::error::Causes(&**.0))]
     Corpora(Arc<tally_documents::snippet_index::IndexError>),

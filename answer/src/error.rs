@@ -4,9 +4,7 @@
 
 use tally_documents::sentence_store::index::SearchIndexError;
 use tally_documents::snippet_index::IndexError;
-use tally_engine::choices::ChoiceError;
-use tally_engine::count::pipeline::PipelineError;
-use tally_engine::search::SearchError;
+use tally_engine::EngineError;
 use tally_store::db::DbError;
 use tally_types::count::SettingError;
 
@@ -45,10 +43,10 @@ pub enum AnswerError {
     Cancelled,
     #[error("the count pipeline failed")]
     /// The count pipeline failed.
-    Count(#[source] PipelineError),
+    Count(#[source] Box<EngineError>),
     #[error("the quantity search failed")]
     /// The quantity search failed.
-    Search(#[from] SearchError),
+    Search(#[source] Box<EngineError>),
     #[error("the sentence index could not be read")]
     /// The sentence index could not be read (a value question).
     SentenceIndex(#[from] SearchIndexError),
@@ -69,13 +67,20 @@ pub enum AnswerError {
     NoSnippets,
 }
 
-impl From<PipelineError> for AnswerError {
-    /// A pipeline stopped because nobody waits is cancelled, not failed.
-    fn from(error: PipelineError) -> Self {
+impl AnswerError {
+    /// The count pipeline's failure: stopped because nobody waits is cancelled, not failed.
+    /// (The engine's error is boxed: it holds every engine cause, and every result that may
+    /// fail with an `AnswerError` would carry its size.)
+    pub fn of_count(error: EngineError) -> Self {
         match error {
-            PipelineError::Cancelled => AnswerError::Cancelled,
-            other => AnswerError::Count(other),
+            EngineError::Cancelled => AnswerError::Cancelled,
+            other => AnswerError::Count(Box::new(other)),
         }
+    }
+
+    /// The quantity search's failure.
+    pub fn of_search(error: EngineError) -> Self {
+        AnswerError::Search(Box::new(error))
     }
 }
 
@@ -107,7 +112,7 @@ pub enum Refused {
     Setting(#[from] SettingError),
     #[error(transparent)]
     /// A search setting is out of its range.
-    Choice(#[from] ChoiceError),
+    Choice(Box<EngineError>),
     #[error("this server reads at most {max} snippets per question (its operator can raise --max-snippets); ask with snippets={max} or fewer")]
     /// More snippets were asked than the server reads per question.
     TooManySnippets {

@@ -5,6 +5,7 @@
 
 pub mod corpus;
 pub mod crop_store;
+mod error;
 pub mod index_dir;
 pub mod rarity;
 pub mod sentence_store;
@@ -13,3 +14,4 @@ pub mod spelling;
 pub mod tables;
 
 pub use corpus::catalogue::{discover_corpora, CorpusInfo};
+pub use error::DocumentsError;

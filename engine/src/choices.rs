@@ -3,23 +3,9 @@
 //! app both come here, so a setting means the same everywhere and is refused with the same
 //! sentence. (Count settings are checked where they are defined: `CountSettings::check`.)
 
+use crate::error::EngineError;
 use crate::search::SearchSettings;
 use tally_types::{Ranker, SortOrder};
-
-/// Why a number was refused (a name is refused where it is read: [`tally_types::Choice`]).
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ChoiceError {
-    /// A number outside the range the setting allows.
-    #[error("{what} must be {range}, not {given}")]
-    OutOfRange {
-        /// The setting's name.
-        what: &'static str,
-        /// The range it must be in, in words.
-        range: String,
-        /// The number as given.
-        given: String,
-    },
-}
 
 pub(crate) use tally_types::search::MAX_ALPHA;
 
@@ -38,16 +24,16 @@ pub struct SearchChoices {
 
 impl SearchChoices {
     /// The default settings with these choices, each checked.
-    pub fn settings(&self) -> Result<SearchSettings, ChoiceError> {
+    pub fn settings(&self) -> Result<SearchSettings, EngineError> {
         if !(0.0..=MAX_ALPHA).contains(&self.alpha) {
-            return Err(ChoiceError::OutOfRange {
+            return Err(EngineError::OutOfRange {
                 what: "alpha",
                 range: format!("between 0 and {MAX_ALPHA}"),
                 given: self.alpha.to_string(),
             });
         }
         if self.k == 0 {
-            return Err(ChoiceError::OutOfRange {
+            return Err(EngineError::OutOfRange {
                 what: "k",
                 range: "at least 1".into(),
                 given: "0".into(),

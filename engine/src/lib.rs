@@ -7,6 +7,7 @@
 pub mod candidates;
 pub mod choices;
 pub mod count;
+mod error;
 pub mod kind;
 pub mod ocr_doubt;
 pub mod records;
@@ -14,4 +15,5 @@ pub mod search;
 pub mod trust;
 pub mod value;
 
+pub use error::EngineError;
 pub use kind::{detect_kind, KindDecision};

@@ -3,10 +3,10 @@
 
 use std::path::Path;
 
-use super::error::CorpusError;
 use crate::corpus::catalogue::{LCQUAD_COUNT, NQ_COUNT, STRESSTEST};
 use crate::corpus::datasets::{parse_jsonl, read_squad};
 use crate::snippet_index::SnippetIndex;
+use crate::DocumentsError;
 
 /// Demo snippets: a few count questions with hand-written snippets.
 pub const DEMO_SNIPPETS: &str = include_str!("../../data/demo_snippets.jsonl");
@@ -31,7 +31,7 @@ pub fn has_dataset_snippets(data_dir: &Path) -> bool {
 pub fn open_with_default(
     dir: &Path,
     data_dir: Option<&Path>,
-) -> Result<(SnippetIndex, Vec<(String, usize)>), CorpusError> {
+) -> Result<(SnippetIndex, Vec<(String, usize)>), DocumentsError> {
     let index = SnippetIndex::open_or_create(dir)?;
     let added = ingest_default(&index, data_dir)?;
     Ok((index, added))
@@ -42,7 +42,7 @@ pub fn open_with_default(
 pub fn ingest_default(
     index: &SnippetIndex,
     data_dir: Option<&Path>,
-) -> Result<Vec<(String, usize)>, CorpusError> {
+) -> Result<Vec<(String, usize)>, DocumentsError> {
     if !index.is_empty() {
         return Ok(Vec::new());
     }

@@ -1,12 +1,7 @@
 //! Why a corpus could not be read or indexed.
 
-use std::path::PathBuf;
-
 use super::budget::ReadRefused;
-use super::datasets::DatasetError;
 use super::documents::DocumentsError;
-use crate::sentence_store::index::SearchIndexError;
-use crate::snippet_index::IndexError;
 
 /// Why a file's text could not be parsed: where in it, and what was expected.
 #[derive(Debug, thiserror::Error)]
@@ -77,34 +72,4 @@ impl From<DocumentsError> for ParseError {
     fn from(error: DocumentsError) -> Self {
         Self::Document(Box::new(error))
     }
-}
-
-/// Why a corpus could not be read or ingested.
-#[derive(Debug, thiserror::Error)]
-pub enum CorpusError {
-    /// A file could not be read.
-    #[error("cannot read {path}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// What went wrong.
-        source: std::io::Error,
-    },
-    /// A file could not be parsed.
-    #[error("cannot parse {path}")]
-    Parse {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong with it.
-        source: ParseError,
-    },
-    /// A data set file could not be read.
-    #[error(transparent)]
-    Dataset(#[from] DatasetError),
-    /// The snippet index failed.
-    #[error(transparent)]
-    Snippets(#[from] IndexError),
-    /// The sentence index failed.
-    #[error(transparent)]
-    Sentences(#[from] SearchIndexError),
 }

@@ -25,5 +25,4 @@ pub mod sentences;
 pub mod structure;
 pub mod text_encoding;
 
-pub use error::CorpusError;
 pub use format::Format;

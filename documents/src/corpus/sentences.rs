@@ -6,11 +6,12 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::error::{CorpusError, ParseError};
+use super::error::ParseError;
 use super::format::Format;
 use crate::corpus::catalogue::{NEWSQUANT, QSEARCH, STRESSTEST};
 use crate::corpus::datasets::read_squad;
 use crate::sentence_store::index::{Document, IngestStats, SentenceIndex};
+use crate::DocumentsError;
 
 /// Demo documents: a few paragraphs about stadiums, phones, cars and athletes.
 pub const DEMO_DOCUMENTS: &str = include_str!("../../data/demo_quantities.jsonl");
@@ -23,7 +24,7 @@ pub const DATASET_DOCUMENTS: &[(&str, &str, Format)] = &[
 ];
 
 /// Reads the documents of a file.
-pub fn read_documents(path: &Path, format: Format) -> Result<Vec<Document>, CorpusError> {
+pub fn read_documents(path: &Path, format: Format) -> Result<Vec<Document>, DocumentsError> {
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -45,23 +46,23 @@ pub fn read_documents(path: &Path, format: Format) -> Result<Vec<Document>, Corp
             .collect());
     }
     if format.is_binary() {
-        let bytes = std::fs::read(path).map_err(|source| CorpusError::Read {
+        let bytes = std::fs::read(path).map_err(|source| DocumentsError::Read {
             path: path.to_path_buf(),
             source,
         })?;
         let budget = super::budget::ReadBudget::for_bytes(bytes.len());
         return super::documents::read_file(&bytes, format, &stem, &budget).map_err(|e| {
-            CorpusError::Parse {
+            DocumentsError::Parse {
                 path: path.to_path_buf(),
                 source: e.into(),
             }
         });
     }
-    let text = std::fs::read_to_string(path).map_err(|source| CorpusError::Read {
+    let text = std::fs::read_to_string(path).map_err(|source| DocumentsError::Read {
         path: path.to_path_buf(),
         source,
     })?;
-    parse_documents(&text, format, &stem).map_err(|source| CorpusError::Parse {
+    parse_documents(&text, format, &stem).map_err(|source| DocumentsError::Parse {
         path: path.to_path_buf(),
         source,
     })
@@ -196,7 +197,7 @@ pub fn parse_judged(text: &str) -> Result<Vec<JudgedQuery>, ParseError> {
 pub fn open_with_default(
     dir: &Path,
     data_dir: Option<&Path>,
-) -> Result<(SentenceIndex, Vec<(String, IngestStats)>), CorpusError> {
+) -> Result<(SentenceIndex, Vec<(String, IngestStats)>), DocumentsError> {
     let index = SentenceIndex::open_or_create(dir)?;
     let added = ingest_default(&index, data_dir)?;
     Ok((index, added))
@@ -207,7 +208,7 @@ pub fn open_with_default(
 pub fn ingest_default(
     index: &SentenceIndex,
     data_dir: Option<&Path>,
-) -> Result<Vec<(String, IngestStats)>, CorpusError> {
+) -> Result<Vec<(String, IngestStats)>, DocumentsError> {
     if !index.is_empty() {
         return Ok(Vec::new());
     }
@@ -229,7 +230,7 @@ pub fn ingest_default(
     // The demo corpus always: the general facts the pages' and the README's examples ask
     // about (issue 73), beside the data sets when there are some.
     let documents = parse_documents(DEMO_DOCUMENTS, Format::Jsonl, "demo").map_err(|source| {
-        CorpusError::Parse {
+        DocumentsError::Parse {
             path: "demo_quantities.jsonl".into(),
             source,
         }

@@ -17,7 +17,7 @@ use tally_types::count::Abstention;
 use tally_types::Certainty;
 pub(crate) use tally_types::ScorerKind;
 
-use super::answer_support::{AnswerSupport, SupportError, SupportRule, SUPPORT_FILE};
+use super::answer_support::{AnswerSupport, SupportRule, SUPPORT_FILE};
 use super::candidates::{count_candidates, CountCandidate};
 use super::contextualize::{classify, CnpClass, CnpInput};
 use super::instances::Instance;
@@ -30,45 +30,24 @@ use super::structured::{passages_about, stated_count, Reading, StructuredCount};
 
 use super::ranker::{
     credit_sources, entity_shares_with_sources, features, noun_fits, CandidateRanker,
-    QueryEvidence, RankerError, RANKER_FILE,
+    QueryEvidence, RANKER_FILE,
 };
 use super::span_model::{
     builtin_dir, builtin_name_dir, raise_candidate_probabilities, ReaderWeights, SpanModel,
-    SpanModelError, META_FILE,
+    META_FILE,
 };
 use instance_stage::{likely_only, rank_instances, ranked_instances, InstanceEvidence};
 use tally_documents::corpus::datasets::Snippet;
-use tally_documents::snippet_index::{IndexError, SnippetIndex};
-use tally_encoder::{Encoder, EncoderError};
+use tally_documents::snippet_index::SnippetIndex;
+use tally_encoder::Encoder;
 use tally_text::offsets::char_offset;
+
+use crate::error::EngineError;
 
 mod instance_stage;
 
-/// Why the count pipeline could not answer.
-#[derive(Debug, thiserror::Error)]
-pub enum PipelineError {
-    /// The span model failed.
-    #[error(transparent)]
-    SpanModel(#[from] SpanModelError),
-    /// The sentence encoder failed.
-    #[error(transparent)]
-    Encoder(#[from] EncoderError),
-    /// The snippet index failed.
-    #[error(transparent)]
-    Index(#[from] IndexError),
-    /// The candidate ranker failed.
-    #[error(transparent)]
-    Ranker(#[from] RankerError),
-    /// The answer-support model failed.
-    #[error(transparent)]
-    Support(#[from] SupportError),
-    /// The observer said to stop (nobody waits for the answer any more).
-    #[error("the answer was no longer wanted")]
-    Cancelled,
-}
-
 /// Told about each stage as it finishes; `Break` stops the pipeline there with
-/// [`PipelineError::Cancelled`].
+/// [`EngineError::Cancelled`].
 pub type StageCheckpoint<'a> = &'a mut dyn FnMut(&StageTiming) -> ControlFlow<()>;
 
 /// Each stage's time, told to the caller's checkpoint as the stage ends (which may stop the
@@ -89,7 +68,7 @@ impl<'a> StageClock<'a> {
     }
 
     /// Ends `stage`: its time is kept and told; cancelled when the checkpoint says stop.
-    fn lap(&mut self, stage: Stage) -> Result<(), PipelineError> {
+    fn lap(&mut self, stage: Stage) -> Result<(), EngineError> {
         let timing = StageTiming {
             stage,
             ms: self.started.elapsed().as_secs_f64() * 1e3,
@@ -99,7 +78,7 @@ impl<'a> StageClock<'a> {
         self.started = Instant::now();
         match flow {
             ControlFlow::Continue(()) => Ok(()),
-            ControlFlow::Break(()) => Err(PipelineError::Cancelled),
+            ControlFlow::Break(()) => Err(EngineError::Cancelled),
         }
     }
 }
@@ -145,7 +124,7 @@ impl CountPipeline {
         dir: Option<&Path>,
         context_chars: usize,
         weights: ReaderWeights,
-    ) -> Result<Self, PipelineError> {
+    ) -> Result<Self, EngineError> {
         let dir = dir.map_or_else(builtin_dir, Path::to_path_buf);
         let span_model = SpanModel::load(encoder.clone(), &dir)?
             .with_context_chars(context_chars)
@@ -232,7 +211,7 @@ impl CountPipeline {
         scorer: ScorerKind,
         related: Option<&[bool]>,
         sources: &[&str],
-    ) -> Result<PerSnippet, PipelineError> {
+    ) -> Result<PerSnippet, EngineError> {
         let is_related = |s: usize| related.is_none_or(|r| r.get(s).copied().unwrap_or(true));
         let candidates: Vec<Vec<CountCandidate>> =
             snippets.iter().map(|s| count_candidates(s)).collect();
@@ -314,7 +293,7 @@ impl CountPipeline {
         question: &str,
         settings: &CountSettings,
         on_stage: StageCheckpoint,
-    ) -> Result<CountAnswer, PipelineError> {
+    ) -> Result<CountAnswer, EngineError> {
         let started = Instant::now();
         let (snippets, retrieval) =
             index.snippets_for(question, settings.snippets, settings.corpus.as_deref())?;
@@ -323,7 +302,7 @@ impl CountPipeline {
             ms: started.elapsed().as_secs_f64() * 1e3,
         };
         if on_stage(&retrieval_timing).is_break() {
-            return Err(PipelineError::Cancelled);
+            return Err(EngineError::Cancelled);
         }
         let mut answer = self.answer(question, &snippets, retrieval, settings, index, on_stage)?;
         answer.timings.insert(0, retrieval_timing);
@@ -341,7 +320,7 @@ impl CountPipeline {
         settings: &CountSettings,
         rarity: &dyn WordRarity,
         on_stage: StageCheckpoint,
-    ) -> Result<CountAnswer, PipelineError> {
+    ) -> Result<CountAnswer, EngineError> {
         let analysis = analyse(question);
         self.answer_analysed(
             question, analysis, snippets, retrieval, settings, rarity, on_stage,
@@ -360,7 +339,7 @@ impl CountPipeline {
         settings: &CountSettings,
         rarity: &dyn WordRarity,
         on_stage: StageCheckpoint,
-    ) -> Result<CountAnswer, PipelineError> {
+    ) -> Result<CountAnswer, EngineError> {
         let mut clock = StageClock::new(on_stage);
 
         let texts: Vec<&str> = snippets.iter().map(|s| s.text.as_str()).collect();
@@ -470,7 +449,7 @@ impl CountPipeline {
         settings: &CountSettings,
         scorer: ScorerKind,
         sources: &[&str],
-    ) -> Result<(PerSnippet, InstanceEvidence), PipelineError> {
+    ) -> Result<(PerSnippet, InstanceEvidence), EngineError> {
         let instance_texts: Vec<&str> = texts
             .iter()
             .zip(related)
@@ -504,7 +483,7 @@ impl CountPipeline {
         kept: &[usize],
         consolidated: Option<f64>,
         settings: &CountSettings,
-    ) -> Result<Contextualised, PipelineError> {
+    ) -> Result<Contextualised, EngineError> {
         let mut classes: Vec<Option<CnpClass>> = vec![None; chosen.len()];
         let mut cnp_rep = None;
         let mut groups = CnpGroups::default();
@@ -578,7 +557,7 @@ fn span_probabilities(
     snippets: &[&str],
     candidates: &[Vec<CountCandidate>],
     read: Option<&[bool]>,
-) -> Result<Vec<Vec<f64>>, PipelineError> {
+) -> Result<Vec<Vec<f64>>, EngineError> {
     let mut passages = model.passages(snippets, candidates);
     if let Some(read) = read {
         passages.retain(|p| read.get(p.snippet).copied().unwrap_or(true));

@@ -10,6 +10,7 @@
 //! [`candidate_confidence`] (the probability of a known count candidate's span), which the count
 //! pipeline uses because every answer it can use must be a count phrase anyway.
 
+use crate::error::EngineError;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -203,7 +204,7 @@ pub struct PairTokenizer {
 }
 
 /// The encoder's tokenizer, set up for question–passage windows.
-pub fn pair_tokenizer(encoder: &Encoder) -> Result<PairTokenizer, SpanModelError> {
+pub fn pair_tokenizer(encoder: &Encoder) -> Result<PairTokenizer, EngineError> {
     let plain = encoder.tokenizer().clone();
     let mut pair = plain.clone();
     pair.with_truncation(Some(TruncationParams {
@@ -218,6 +219,15 @@ pub fn pair_tokenizer(encoder: &Encoder) -> Result<PairTokenizer, SpanModelError
 
 /// Cuts every (question, passage) pair into windows; token spans are snippet offsets.
 pub fn make_windows(
+    tokenizer: &PairTokenizer,
+    question: &str,
+    passages: &[Passage],
+) -> Result<Vec<Window>, EngineError> {
+    Ok(windows_of(tokenizer, question, passages)?)
+}
+
+/// [`make_windows`] inside the span model, where its failure stays the span model's.
+fn windows_of(
     tokenizer: &PairTokenizer,
     question: &str,
     passages: &[Passage],
@@ -320,7 +330,7 @@ pub struct SpanModel {
 
 impl SpanModel {
     /// Loads a head directory (`span_head.safetensors` + `span_head.json`) for `encoder`.
-    pub fn load(encoder: Arc<Encoder>, dir: &Path) -> Result<Self, SpanModelError> {
+    pub fn load(encoder: Arc<Encoder>, dir: &Path) -> Result<Self, EngineError> {
         let meta_path = dir.join(META_FILE);
         let meta_text =
             std::fs::read_to_string(&meta_path).map_err(|source| SpanModelError::Read {
@@ -345,7 +355,8 @@ impl SpanModel {
             return Err(SpanModelError::Layers {
                 tuned: meta.tuned_layers,
                 layers: encoder.config().num_hidden_layers,
-            });
+            }
+            .into());
         }
         let top = ReaderTop::new(vb, encoder.config(), meta.hidden, meta.tuned_layers).map_err(
             |source| SpanModelError::Weights {
@@ -367,7 +378,7 @@ impl SpanModel {
     /// layers and a copy of the encoder's lower layers take 8-bit dense weights where this CPU's
     /// 8-bit dot products are fast ([`eight_bit_is_fast`]); the sentence encoder keeps f32, so
     /// embeddings (search, names, CNPs) do not change.
-    pub fn with_weights(self, weights: ReaderWeights) -> Result<Self, SpanModelError> {
+    pub fn with_weights(self, weights: ReaderWeights) -> Result<Self, EngineError> {
         if weights == ReaderWeights::Full || !eight_bit_is_fast(self.encoder.device()) {
             return Ok(self);
         }
@@ -376,9 +387,15 @@ impl SpanModel {
             .tuned
             .iter()
             .map(Layer::to_eight_bit)
-            .collect::<candle_core::Result<_>>()?;
+            .collect::<candle_core::Result<_>>()
+            .map_err(SpanModelError::from)?;
         Ok(Self {
-            lower: Some(self.encoder.bert().to_eight_bit()?),
+            lower: Some(
+                self.encoder
+                    .bert()
+                    .to_eight_bit()
+                    .map_err(SpanModelError::from)?,
+            ),
             top: ReaderTop {
                 tuned,
                 head: self.top.head,
@@ -416,7 +433,7 @@ impl SpanModel {
     }
 
     /// The head trained by the project (`engine/data/count-spans`).
-    pub fn builtin(encoder: Arc<Encoder>) -> Result<Self, SpanModelError> {
+    pub fn builtin(encoder: Arc<Encoder>) -> Result<Self, EngineError> {
         Self::load(encoder, &builtin_dir())
     }
 
@@ -436,7 +453,7 @@ impl SpanModel {
         question: &str,
         passages: &[Passage],
     ) -> Result<Vec<(Window, WindowScores)>, SpanModelError> {
-        let windows = make_windows(&self.tokenizer, question, passages)?;
+        let windows = windows_of(&self.tokenizer, question, passages)?;
         // Web snippets repeat sentences word for word: each distinct window is read once.
         let mut first_of: HashMap<&[u32], usize> = HashMap::new();
         let reads: Vec<usize> = (0..windows.len())
@@ -563,8 +580,9 @@ pub fn head_logits(
     states: &Tensor,
     mask: &Tensor,
     lengths: impl Iterator<Item = usize>,
-) -> Result<Vec<Vec<[f32; 2]>>, SpanModelError> {
-    rows_of(&top.forward(states, mask)?, lengths)
+) -> Result<Vec<Vec<[f32; 2]>>, EngineError> {
+    let logits = top.forward(states, mask).map_err(SpanModelError::from)?;
+    Ok(rows_of(&logits, lengths)?)
 }
 
 /// `(batch, tokens, 2)` logits as one row per window, cut to its length.

@@ -7,7 +7,6 @@
 //! [`rankers`]. The lab (`tally_lab::search`) scores the rankers on judged sentences and learns
 //! their weights.
 
-pub mod error;
 mod present;
 pub mod rank;
 pub mod rankers;
@@ -16,7 +15,6 @@ pub mod settings;
 pub mod store;
 pub mod vector_job;
 
-pub use error::SearchError;
 pub use rank::{search, search_in, MAX_K};
 pub use settings::{DenseWeights, SearchSettings};
 pub use store::SentenceStore;

@@ -4,12 +4,12 @@
 
 use std::time::Instant;
 
-use super::error::SearchError;
 use super::present::{hit_of, merge_duplicates, sort_by_score, sort_hits, view_of};
 use super::rankers::{ranker_for, QueryRead};
 use super::results::{Hit, SearchResults, SearchTimings};
 use super::settings::{SearchSettings, SortOrder};
 use super::store::{FirstStageQuery, SentenceStore};
+use crate::error::EngineError;
 use tally_documents::sentence_store::conditions::Test;
 use tally_encoder::Encoder;
 use tally_text::quantity::{parse_query, ParsedQuery};
@@ -27,7 +27,7 @@ pub fn search(
     encoder: Option<&Encoder>,
     query: &str,
     settings: &SearchSettings,
-) -> Result<SearchResults, SearchError> {
+) -> Result<SearchResults, EngineError> {
     search_in(index, encoder, query, settings, None)
 }
 
@@ -39,13 +39,13 @@ pub fn search_in(
     query: &str,
     settings: &SearchSettings,
     corpus: Option<&str>,
-) -> Result<SearchResults, SearchError> {
+) -> Result<SearchResults, EngineError> {
     let started = Instant::now();
     if query.trim().is_empty() {
-        return Err(SearchError::EmptyQuery);
+        return Err(EngineError::EmptyQuery);
     }
     if !(0.0..=tally_types::search::MAX_ALPHA).contains(&settings.alpha) {
-        return Err(SearchError::BadAlpha(settings.alpha));
+        return Err(EngineError::BadAlpha(settings.alpha));
     }
     let ranker = ranker_for(settings, encoder, index.vectors())?;
     let soft = if ranker.soft_conditions() {
@@ -702,7 +702,7 @@ mod tests {
         assert!(capped.notes.iter().any(|n| n.contains("capped")));
         assert!(matches!(
             search(&index, None, "  ", &SearchSettings::default()),
-            Err(SearchError::EmptyQuery)
+            Err(EngineError::EmptyQuery)
         ));
         let dense = SearchSettings {
             ranker: Ranker::Dense,
@@ -710,7 +710,7 @@ mod tests {
         };
         assert!(matches!(
             search(&index, None, "bags", &dense),
-            Err(SearchError::NeedsEncoder(_))
+            Err(EngineError::NeedsEncoder(_))
         ));
     }
 

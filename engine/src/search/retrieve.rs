@@ -10,7 +10,7 @@ use tantivy::columnar::Column;
 use tantivy::query::{BooleanQuery, Occur, Query};
 use tantivy::{DocAddress, DocId, Score, Searcher, SegmentReader};
 
-use super::error::SearchError;
+use crate::error::EngineError;
 use tally_documents::sentence_store::conditions::{self, Test};
 use tally_documents::sentence_store::index::PACKED_FIELD;
 use tally_documents::sentence_store::keys::{self, Entry};
@@ -53,7 +53,7 @@ impl<'a> Retrieval<'a> {
         condition_filter: &'a dyn Query,
         n: usize,
         alpha: f64,
-    ) -> Result<Self, SearchError> {
+    ) -> Result<Self, EngineError> {
         let text_top = match text_query {
             Some(q) => searcher.search(q, &TopDocs::with_limit(n).order_by_score())?,
             None => Vec::new(),
@@ -88,7 +88,7 @@ impl<'a> Retrieval<'a> {
     /// The top `n` sentences that meet every test by `stage`'s score, with their BM25: the text
     /// matches within the condition filter (or, without words, the filter's sentences), scored
     /// with the values read from the fast field.
-    pub(crate) fn meeting(&self, stage: LinearScore) -> Result<Vec<Candidate>, SearchError> {
+    pub(crate) fn meeting(&self, stage: LinearScore) -> Result<Vec<Candidate>, EngineError> {
         match self.text_query {
             Some(text) => {
                 let both = BooleanQuery::new(vec![
@@ -108,7 +108,7 @@ impl<'a> Retrieval<'a> {
         &self,
         stage: LinearScore,
         n: usize,
-    ) -> Result<Vec<Candidate>, SearchError> {
+    ) -> Result<Vec<Candidate>, EngineError> {
         self.top_meeting(self.condition_filter, stage, n)
     }
 
@@ -120,7 +120,7 @@ impl<'a> Retrieval<'a> {
         query: &dyn Query,
         stage: LinearScore,
         n: usize,
-    ) -> Result<Vec<Candidate>, SearchError> {
+    ) -> Result<Vec<Candidate>, EngineError> {
         let tests = Arc::new(self.tests.to_vec());
         let collector = TopDocs::with_limit(n).tweak_score(move |segment: &SegmentReader| {
             let column = segment.fast_fields().u64(PACKED_FIELD).ok();

@@ -22,11 +22,12 @@ use tally_engine::count::metrics::{
     class_accuracy, count_scores, instance_scores, relevance, ClassAccuracy, CountScores,
     InstanceScores,
 };
-use tally_engine::count::pipeline::{CountPipeline, PipelineError};
+use tally_engine::count::pipeline::CountPipeline;
 use tally_engine::count::prediction::{best_per_snippet, predict, Chosen, Prediction};
 use tally_engine::count::question::analyse;
 use tally_engine::count::relevance::Subject;
 use tally_engine::count::structured::{passages_about, stated_count};
+use tally_engine::EngineError;
 use tally_types::count::answer::CnpClass;
 use tally_types::count::settings::ContextSettings;
 use tally_types::CountSettings;
@@ -41,7 +42,7 @@ pub enum EvaluateError {
     Dataset(#[from] DatasetError),
     /// The count pipeline failed.
     #[error(transparent)]
-    Pipeline(#[from] PipelineError),
+    Pipeline(#[from] EngineError),
     /// The encoder failed.
     #[error(transparent)]
     Encoder(#[from] EncoderError),

@@ -12,9 +12,9 @@ use tally_documents::corpus::sentences::{parse_documents, parse_judged, JudgedQu
 use tally_documents::corpus::Format;
 use tally_documents::sentence_store::index::{SearchIndexError, SentenceIndex};
 use tally_encoder::Encoder;
-use tally_engine::search::error::SearchError;
 use tally_engine::search::rank::search;
 use tally_engine::search::settings::SearchSettings;
+use tally_engine::EngineError;
 use tally_types::Ranker;
 
 /// Cut-off of every metric.
@@ -47,7 +47,7 @@ pub enum SearchEvalError {
     Index(#[from] SearchIndexError),
     /// A search failed.
     #[error(transparent)]
-    Search(#[from] SearchError),
+    Search(#[from] EngineError),
 }
 
 /// The judged queries and the index of their sentences.

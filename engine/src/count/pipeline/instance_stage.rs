@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use tally_types::count::answer::RankedInstance;
 use tally_types::InstanceScoring;
 
-use super::{CountPipeline, CountSettings, PipelineError};
+use super::{CountPipeline, CountSettings};
 use crate::count::instance_reading::read_instances;
 use crate::count::instance_scorer::InstanceScorer;
 use crate::count::instances::{
@@ -19,6 +19,7 @@ use crate::count::prediction::Chosen;
 use crate::count::question::{analyse, QuestionAnalysis};
 use crate::count::relevance::Subject;
 use crate::count::structured::passages_about;
+use crate::error::EngineError;
 use tally_documents::corpus::datasets::Snippet;
 use tally_documents::snippet_index::SnippetIndex;
 use tally_encoder::cosine;
@@ -33,7 +34,7 @@ impl CountPipeline {
         chosen: &[Chosen],
         scoring: InstanceScoring,
         max: usize,
-    ) -> Result<Vec<Instance>, PipelineError> {
+    ) -> Result<Vec<Instance>, EngineError> {
         let evidence = self.instance_evidence(analysis, texts, scoring, max)?;
         Ok(rank_instances(evidence, chosen, texts.len(), scoring, max))
     }
@@ -47,7 +48,7 @@ impl CountPipeline {
         texts: &[&str],
         scoring: InstanceScoring,
         max: usize,
-    ) -> Result<InstanceEvidence, PipelineError> {
+    ) -> Result<InstanceEvidence, EngineError> {
         let instances = find_instances(texts, analysis);
         // The learned scorer looks deeper than the top `max` by type compatibility: its evidence
         // can lift a name the prior ranks lower.
@@ -81,7 +82,7 @@ impl CountPipeline {
         index: &SnippetIndex,
         question: &str,
         settings: &CountSettings,
-    ) -> Result<Vec<(Instance, Vec<f64>)>, PipelineError> {
+    ) -> Result<Vec<(Instance, Vec<f64>)>, EngineError> {
         let (snippets, _) =
             index.snippets_for(question, settings.snippets, settings.corpus.as_deref())?;
         let analysis = analyse(question);
@@ -119,7 +120,7 @@ impl CountPipeline {
         scoring: InstanceScoring,
         snippets: usize,
         max: usize,
-    ) -> Result<Fits, PipelineError> {
+    ) -> Result<Fits, EngineError> {
         let mut fits = Fits::new();
         let Some(cache) = &self.names else {
             return Ok(fits);
@@ -185,7 +186,7 @@ impl CountPipeline {
         scoring: InstanceScoring,
         max: usize,
         fit_of: &dyn Fn(&Instance) -> f64,
-    ) -> Result<Option<HashMap<String, Reading>>, PipelineError> {
+    ) -> Result<Option<HashMap<String, Reading>>, EngineError> {
         let Some(model) = self.name_reader.as_ref().or(self.span_model.as_ref()) else {
             return Ok(None);
         };
@@ -351,8 +352,8 @@ fn best_first<'i>(
     bounds: impl Iterator<Item = (f64, &'i Instance)>,
     max: usize,
     chunk: usize,
-    mut score_chunk: impl FnMut(&[(f64, &'i Instance)]) -> Result<Vec<f64>, PipelineError>,
-) -> Result<(), PipelineError> {
+    mut score_chunk: impl FnMut(&[(f64, &'i Instance)]) -> Result<Vec<f64>, EngineError>,
+) -> Result<(), EngineError> {
     let mut by_bound: Vec<(f64, &Instance)> = bounds.collect();
     by_bound.sort_by(|a, b| b.0.total_cmp(&a.0));
     let top = max.max(1);

@@ -3,7 +3,7 @@
 use tally_types::search::Hit;
 
 use super::{QueryRead, SentenceRanker};
-use crate::search::error::SearchError;
+use crate::error::EngineError;
 use crate::search::store::FirstStage;
 
 pub(crate) struct Bm25;
@@ -13,7 +13,7 @@ impl SentenceRanker for Bm25 {
         FirstStage::Text
     }
 
-    fn score(&self, _asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
+    fn score(&self, _asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), EngineError> {
         for hit in hits {
             hit.score = hit.text_score;
         }

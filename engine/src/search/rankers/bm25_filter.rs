@@ -3,7 +3,7 @@
 use tally_types::search::Hit;
 
 use super::{bm25::Bm25, QueryRead, SentenceRanker};
-use crate::search::error::SearchError;
+use crate::error::EngineError;
 use crate::search::store::FirstStage;
 
 pub(crate) struct Bm25Filter;
@@ -17,7 +17,7 @@ impl SentenceRanker for Bm25Filter {
         FirstStage::MeetingByText
     }
 
-    fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
+    fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), EngineError> {
         Bm25.score(asked, hits)
     }
 }

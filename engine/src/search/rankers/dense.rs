@@ -4,7 +4,7 @@
 use tally_types::search::Hit;
 
 use super::{QueryRead, SentenceRanker};
-use crate::search::error::SearchError;
+use crate::error::EngineError;
 use crate::search::settings::DenseWeights;
 use crate::search::store::FirstStage;
 use tally_documents::sentence_store::stored::StoredSentence;
@@ -74,7 +74,7 @@ impl SentenceRanker for Dense<'_> {
         }
     }
 
-    fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
+    fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), EngineError> {
         let similarities = cosines(self.encoder, self.stored, asked, hits)?;
         for (hit, similarity) in hits.iter_mut().zip(similarities) {
             hit.score = self.weights.cosine * similarity
@@ -96,7 +96,7 @@ pub(super) fn cosines(
     stored: Option<&SentenceVectors>,
     asked: &QueryRead<'_>,
     hits: &[Hit],
-) -> Result<Vec<f64>, SearchError> {
+) -> Result<Vec<f64>, EngineError> {
     let query = encoder_query(asked.parsed, asked.words);
     let windows: Vec<&str> = hits.iter().map(encoded_window).collect();
     let keys: Vec<u64> = windows.iter().map(|w| SentenceVectors::key_of(w)).collect();

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use tally_types::search::{EntityHit, Hit};
 
 use super::{qbm25::Qbm25, QueryRead, SentenceRanker};
-use crate::search::error::SearchError;
+use crate::error::EngineError;
 use crate::search::store::FirstStage;
 use tally_text::names::name_spans;
 use tally_text::offsets::char_offset;
@@ -23,7 +23,7 @@ impl SentenceRanker for Entity {
         FirstStage::Qbm25
     }
 
-    fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
+    fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), EngineError> {
         Qbm25.score(asked, hits)
     }
 

@@ -12,7 +12,7 @@ use tally_types::search::Hit;
 
 use super::dense::{cosines, WITHOUT_WORDS};
 use super::{QueryRead, SentenceRanker};
-use crate::search::error::SearchError;
+use crate::error::EngineError;
 use crate::search::store::FirstStage;
 use tally_documents::sentence_store::vectors::SentenceVectors;
 use tally_encoder::Encoder;
@@ -85,7 +85,7 @@ impl SentenceRanker for Learned<'_> {
         false
     }
 
-    fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
+    fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), EngineError> {
         let similarities = cosines(self.encoder, self.stored, asked, hits)?;
         for (hit, similarity) in hits.iter_mut().zip(similarities) {
             hit.score = self.weights.score(&features(similarity, hit));

@@ -20,9 +20,9 @@ pub use dense::{encoder_query, WITHOUT_WORDS};
 use tally_types::search::{EntityHit, Hit};
 use tally_types::Ranker;
 
-use super::error::SearchError;
 use super::settings::SearchSettings;
 use super::store::FirstStage;
+use crate::error::EngineError;
 use tally_documents::sentence_store::vectors::SentenceVectors;
 use tally_encoder::Encoder;
 use tally_text::quantity::ParsedQuery;
@@ -68,7 +68,7 @@ pub trait SentenceRanker {
     }
 
     /// Each hit's final score.
-    fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError>;
+    fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), EngineError>;
 
     /// Entity answers, for the rankers that give them (sorted hits in, best entity first out).
     fn entities(&self, _hits: &[Hit], _asked: &QueryRead<'_>, _k: usize) -> Vec<EntityHit> {
@@ -82,20 +82,20 @@ pub fn ranker_for<'a>(
     settings: &SearchSettings,
     encoder: Option<&'a Encoder>,
     stored: Option<&'a SentenceVectors>,
-) -> Result<Box<dyn SentenceRanker + 'a>, SearchError> {
+) -> Result<Box<dyn SentenceRanker + 'a>, EngineError> {
     let choice = settings.ranker;
     Ok(match choice {
         Ranker::Bm25 => Box::new(bm25::Bm25),
         Ranker::Bm25Filter => Box::new(bm25_filter::Bm25Filter),
         Ranker::Qbm25 => Box::new(qbm25::Qbm25),
         Ranker::Dense => Box::new(dense::Dense {
-            encoder: encoder.ok_or(SearchError::NeedsEncoder(choice.name()))?,
+            encoder: encoder.ok_or(EngineError::NeedsEncoder(choice.name()))?,
             stored,
             weights: settings.dense,
         }),
         Ranker::Entity => Box::new(entity::Entity),
         Ranker::Learned => Box::new(learned::Learned {
-            encoder: encoder.ok_or(SearchError::NeedsEncoder(choice.name()))?,
+            encoder: encoder.ok_or(EngineError::NeedsEncoder(choice.name()))?,
             stored,
             weights: learned::LearnedWeights::shipped(),
         }),

@@ -7,7 +7,7 @@
 use tally_types::search::Hit;
 
 use super::{QueryRead, SentenceRanker};
-use crate::search::error::SearchError;
+use crate::error::EngineError;
 use crate::search::store::FirstStage;
 
 pub(crate) struct Qbm25;
@@ -17,7 +17,7 @@ impl SentenceRanker for Qbm25 {
         FirstStage::Qbm25
     }
 
-    fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), SearchError> {
+    fn score(&self, asked: &QueryRead<'_>, hits: &mut [Hit]) -> Result<(), EngineError> {
         for hit in hits {
             hit.score = hit.text_score_normalised + asked.alpha * asked.quantity_term(hit);
         }

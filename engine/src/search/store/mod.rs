@@ -9,7 +9,7 @@
 
 mod tantivy;
 
-use super::error::SearchError;
+use crate::error::EngineError;
 use tally_documents::sentence_store::conditions::Test;
 use tally_documents::sentence_store::stored::StoredSentence;
 use tally_documents::sentence_store::vectors::SentenceVectors;
@@ -72,7 +72,7 @@ pub struct FirstStageResult {
 /// A store of sentences with their quantities that quantity search ranks.
 pub trait SentenceStore: Send + Sync {
     /// The candidates of one query's first stage.
-    fn first_stage(&self, query: &FirstStageQuery<'_>) -> Result<FirstStageResult, SearchError>;
+    fn first_stage(&self, query: &FirstStageQuery<'_>) -> Result<FirstStageResult, EngineError>;
 
     /// How rare `words` are here: the mean of their BM25 idf over the idf of a word in one
     /// sentence, in [0, 1] (0 without words); α's balance reads it.
@@ -145,7 +145,7 @@ mod tests {
         fn first_stage(
             &self,
             query: &FirstStageQuery<'_>,
-        ) -> Result<FirstStageResult, SearchError> {
+        ) -> Result<FirstStageResult, EngineError> {
             let sentences = self.sentences.lock().unwrap();
             let mut scored: Vec<(f64, Retrieved)> = Vec::new();
             let max = sentences

@@ -5,14 +5,14 @@
 use std::collections::HashSet;
 
 use super::{FirstStage, FirstStageQuery, FirstStageResult, Retrieved, SentenceStore};
-use crate::search::error::SearchError;
+use crate::error::EngineError;
 use crate::search::retrieve::{self, best_candidates, Candidate, Retrieval};
 use tally_documents::sentence_store::index::{Document, IngestStats, SentenceIndex};
 use tally_documents::sentence_store::vectors::SentenceVectors;
 use tally_documents::sentence_store::SearchIndexError;
 
 impl SentenceStore for SentenceIndex {
-    fn first_stage(&self, query: &FirstStageQuery<'_>) -> Result<FirstStageResult, SearchError> {
+    fn first_stage(&self, query: &FirstStageQuery<'_>) -> Result<FirstStageResult, EngineError> {
         let searcher = self.searcher();
         // The words' index terms, once: the text query and the condition filter's choice read
         // them.
@@ -125,7 +125,7 @@ impl SentenceStore for SentenceIndex {
 /// qbm25's exact candidates: the top n of BM25 / max BM25 + α · qs among the text matches that
 /// meet every test, and BM25's top n with the same score (qs from the fast field, 0 when a test
 /// is missed); the merge of both holds the exact top n.
-fn qbm25(retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, SearchError> {
+fn qbm25(retrieval: &Retrieval<'_>) -> Result<Vec<Candidate>, EngineError> {
     let stage = retrieve::LinearScore {
         text: 1.0 / retrieval.max_bm25,
         quantity: retrieval.alpha,

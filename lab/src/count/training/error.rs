@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use super::data::TrainingDataError;
 use tally_documents::corpus::datasets::DatasetError;
-use tally_engine::count::span_model::SpanModelError;
+use tally_engine::EngineError;
 
 /// Why a training run failed.
 #[derive(Debug, thiserror::Error)]
@@ -12,9 +12,9 @@ pub enum TrainError {
     /// A data set could not be read.
     #[error(transparent)]
     Dataset(#[from] DatasetError),
-    /// The span model could not be loaded or saved.
+    /// The span model could not be loaded or read (the engine's error).
     #[error(transparent)]
-    SpanModel(#[from] SpanModelError),
+    Engine(#[from] EngineError),
     /// The model's tensors failed.
     #[error("model error")]
     Model(#[from] candle_core::Error),

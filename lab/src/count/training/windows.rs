@@ -13,8 +13,7 @@ use tally_documents::corpus::datasets::Snippet;
 use tally_encoder::Encoder;
 use tally_engine::count::candidates::{count_candidates, CountCandidate};
 use tally_engine::count::span_model::{
-    candidate_passages_within, make_windows, pair_tokenizer, PairTokenizer, Passage,
-    SpanModelError, Window,
+    candidate_passages_within, make_windows, pair_tokenizer, PairTokenizer, Passage, Window,
 };
 
 use super::error::TrainError;
@@ -63,9 +62,7 @@ pub(super) fn encode(
                 .iter()
                 .map(|w| (w.ids.as_slice(), w.type_ids.as_slice()))
                 .collect();
-            let (states, _) = encoder
-                .token_states_after(&sequences, frozen_layers)
-                .map_err(SpanModelError::from)?;
+            let (states, _) = encoder.token_states_after(&sequences, frozen_layers)?;
             for (row, window) in chunk.iter().enumerate() {
                 let snippet = &query.snippets[window.snippet];
                 let (starts, ends) = labels(
@@ -134,9 +131,7 @@ pub(super) fn silver_window(
     let mut out = Vec::new();
     for window in make_windows(tokenizer, question, &[passage])? {
         let sequence = [(window.ids.as_slice(), window.type_ids.as_slice())];
-        let (states, _) = encoder
-            .token_states_after(&sequence, frozen_layers)
-            .map_err(SpanModelError::from)?;
+        let (states, _) = encoder.token_states_after(&sequence, frozen_layers)?;
         let (mut starts, mut ends) = (Vec::new(), Vec::new());
         for (first, last) in answers {
             if let (Some((fs, fe)), Some((ls, le))) =

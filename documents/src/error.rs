@@ -1,0 +1,149 @@
+//! The documents crate's one error: why documents, a data set or a corpus could not be read,
+//! ingested, listed or deleted, each cause kept as its source. The readers' refusals
+//! ([`ReadRefused`]), a file's parse ([`ParseError`]), a data set's ([`DatasetError`]) and the
+//! two indexes' ([`IndexError`], [`SearchIndexError`]) are its causes.
+
+use std::path::PathBuf;
+
+use tally_types::count::ALL_CORPORA;
+
+use crate::corpus::budget::ReadRefused;
+use crate::corpus::datasets::DatasetError;
+use crate::corpus::documents::MAX_NAME_CHARS;
+use crate::corpus::error::ParseError;
+use crate::corpus::format::Format;
+use crate::sentence_store::index::SearchIndexError;
+use crate::snippet_index::IndexError;
+
+/// Why a person's documents could not be ingested, listed or deleted.
+#[derive(Debug, thiserror::Error)]
+pub enum DocumentsError {
+    /// A corpus name that is not one plain name (the visitor's text is not repeated: it may be
+    /// of any length, issue 57).
+    #[error("a corpus name must be 1 to {MAX_NAME_CHARS} lower-case letters, digits, `-` or `_`")]
+    BadCorpusName,
+    /// The name that means every corpus, asked for one corpus.
+    #[error("`{ALL_CORPORA}` means every corpus; choose another name")]
+    AllCorporaName,
+    /// A text format's file whose bytes are no text encoding Tally reads.
+    #[error(
+        "{file} is not UTF-8 text (nor UTF-16 with its byte-order mark, nor Windows-1252), which \
+         a .{format} file must be; {}",
+        Format::documents_read()
+    )]
+    NotText {
+        /// The file's name.
+        file: String,
+        /// Its format's name.
+        format: &'static str,
+    },
+    /// Text holding a NUL character: no text file does (a UTF-16 file holds many), and the
+    /// database cannot store it.
+    #[error(
+        "{file}: the text holds a NUL character, which no text file does (is it UTF-16 or a \
+         binary file?); save it as UTF-8 text"
+    )]
+    HoldsNul {
+        /// The file's name.
+        file: String,
+    },
+    /// A line of a JSON-lines file that is not a JSON object with "text".
+    #[error("{file}, line {line} is not a JSON object with \"text\"")]
+    NotAJsonLine {
+        /// The file's name.
+        file: String,
+        /// The line's number, from 1.
+        line: usize,
+        /// The JSON parser's error.
+        #[source]
+        cause: serde_json::Error,
+    },
+    /// A binary format's file given as text.
+    #[error("{file}: a {format} file is read from its bytes, not from text")]
+    BinaryAsText {
+        /// The file's name.
+        file: String,
+        /// Its format's name.
+        format: &'static str,
+    },
+    /// A data set's format (snippets, judged queries) given as a document.
+    #[error(
+        "{file}: {format} is a data set's format, not a document's ({})",
+        Format::names(Format::DOCUMENTS)
+    )]
+    NotADocumentFormat {
+        /// The file's name.
+        file: String,
+        /// Its format's name.
+        format: &'static str,
+    },
+    /// No index holds a corpus of this name.
+    #[error("there is no corpus `{name}`")]
+    NoCorpus {
+        /// The name asked for.
+        name: String,
+    },
+    /// A file could not be read.
+    #[error("cannot read {path}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// A file could not be parsed.
+    #[error("cannot parse {path}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: ParseError,
+    },
+    /// A data set file could not be read.
+    #[error(transparent)]
+    Dataset(#[from] DatasetError),
+    /// The snippet index failed.
+    #[error(transparent)]
+    Snippets(#[from] IndexError),
+    /// The sentence index failed.
+    #[error(transparent)]
+    Sentences(#[from] SearchIndexError),
+    /// Indexing stopped before it was done, as its caller asked (a deletion, a shutdown).
+    #[error("indexing was stopped before it was done")]
+    Stopped,
+    /// A file past the reading budget (too slow, too large), damaged, or whose reading was
+    /// cancelled. `why` is also its source, so that a chain goes on to the reader's own error
+    /// ([`ReadRefused::Damaged`]); `Causes` writes `why` once.
+    #[error("{file}: {why}")]
+    Refused {
+        /// The file's name.
+        file: String,
+        /// Why it was not read.
+        #[source]
+        why: ReadRefused,
+    },
+}
+
+impl DocumentsError {
+    /// Whether what was given is at fault (a name, a file), not the indexes: what a person can
+    /// mend, answered with a 400 and this error's sentence.
+    pub fn is_the_input(&self) -> bool {
+        match self {
+            DocumentsError::BadCorpusName
+            | DocumentsError::AllCorporaName
+            | DocumentsError::NotText { .. }
+            | DocumentsError::HoldsNul { .. }
+            | DocumentsError::NotAJsonLine { .. }
+            | DocumentsError::BinaryAsText { .. }
+            | DocumentsError::NotADocumentFormat { .. } => true,
+            DocumentsError::Refused { why, .. } => !matches!(why, ReadRefused::Cancelled),
+            DocumentsError::NoCorpus { .. }
+            | DocumentsError::Read { .. }
+            | DocumentsError::Parse { .. }
+            | DocumentsError::Dataset(_)
+            | DocumentsError::Snippets(_)
+            | DocumentsError::Sentences(_)
+            | DocumentsError::Stopped => false,
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! The engine's one error: why a count, a search or a setting failed, each cause kept as its
+//! source (tantivy's `TantivyError` is the model). The model files' own errors
+//! ([`SpanModelError`], [`RankerError`], [`SupportError`]) and the indexes' are its causes; a
+//! caller outside the engine handles this type alone.
+
+use tally_documents::sentence_store::SearchIndexError;
+use tally_documents::snippet_index::IndexError;
+use tally_encoder::EncoderError;
+
+use crate::count::answer_support::SupportError;
+use crate::count::ranker::RankerError;
+use crate::count::span_model::SpanModelError;
+
+/// Why the engine could not answer or could not take a setting.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The span model failed.
+    #[error(transparent)]
+    SpanModel(#[from] SpanModelError),
+    /// The sentence encoder failed.
+    #[error(transparent)]
+    Encoder(#[from] EncoderError),
+    /// The snippet index failed (a count).
+    #[error(transparent)]
+    SnippetIndex(#[from] IndexError),
+    /// The sentence index failed (a search).
+    #[error(transparent)]
+    SentenceIndex(#[from] SearchIndexError),
+    /// Tantivy failed.
+    #[error("search failed")]
+    Tantivy(#[from] tantivy::TantivyError),
+    /// The count's candidate ranker failed.
+    #[error(transparent)]
+    Ranker(#[from] RankerError),
+    /// The answer-support model failed.
+    #[error(transparent)]
+    Support(#[from] SupportError),
+    /// The observer said to stop (nobody waits for the answer any more).
+    #[error("the answer was no longer wanted")]
+    Cancelled,
+    /// The named ranker needs the sentence encoder, which is not loaded.
+    #[error("the {0} ranker needs the sentence encoder, which is not loaded")]
+    NeedsEncoder(&'static str),
+    /// The query has nothing to search for.
+    #[error("the query is empty")]
+    EmptyQuery,
+    /// Alpha is outside its range.
+    #[error("alpha must be between 0 and {max}, not {0}", max = tally_types::search::MAX_ALPHA)]
+    BadAlpha(f64),
+    /// A setting's number is outside the range it allows (a name is refused where it is read:
+    /// [`tally_types::Choice`]).
+    #[error("{what} must be {range}, not {given}")]
+    OutOfRange {
+        /// The setting's name.
+        what: &'static str,
+        /// The range it must be in, in words.
+        range: String,
+        /// The number as given.
+        given: String,
+    },
+}
+
+impl EngineError {
+    /// Whether the asker can mend it by changing the question or a setting (the rest are the
+    /// server's failures).
+    pub fn is_the_askers(&self) -> bool {
+        matches!(
+            self,
+            EngineError::EmptyQuery | EngineError::BadAlpha(_) | EngineError::OutOfRange { .. }
+        )
+    }
+}
