@@ -31,6 +31,48 @@ pub enum DocgenError {
     /// Chromium exited without writing the PDF.
     #[error("Chromium printed no PDF")]
     NothingPrinted,
+    /// A source of the collection to convert could not be read.
+    #[error("cannot read {}", .path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A converted file could not be written.
+    #[error("cannot write {}", .path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A CSV source is not CSV.
+    #[error("{} is not readable CSV", .path.display())]
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: csv::Error,
+    },
+    /// A document the conversion plan names has no source of a kind it reads.
+    #[error("no .html, .md, .txt or .csv source for {stem}")]
+    NoSource {
+        /// The document's stem.
+        stem: String,
+    },
+    /// A source lacks what its conversion needs: an e-mail thread's header field, a table's
+    /// column of numbers, a date that can be read.
+    #[error("{stem}: {what}")]
+    Unconvertible {
+        /// The document's stem.
+        stem: String,
+        /// What is missing or wrong.
+        what: String,
+    },
     /// A path to print names no file.
     #[error("{} names no file", .0.display())]
     NoFileName(PathBuf),

@@ -4,7 +4,7 @@
 
 use crate::cli::{bench::BenchCommand, EvalCommand, TrainCommand};
 use crate::commands::{
-    aggregations, bench, candidates, count, eval, feedback, own_documents, reading,
+    aggregations, bench, candidates, convert, count, eval, feedback, own_documents, reading,
     train_instances, train_token_vectors, train_trust,
 };
 use clap::{Parser, Subcommand};
@@ -40,6 +40,9 @@ enum LabCommand {
     /// Measure speed and print figures.
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// Write the own-documents collection's converted files (PDF, Word, PowerPoint, Excel,
+    /// OpenDocument, e-mail, EPUB) with the generator's renderers.
+    Convert(convert::ConvertArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -55,6 +58,7 @@ async fn run() -> anyhow::Result<()> {
         LabCommand::Train(command) => train(command).await,
         LabCommand::Eval(command) => evaluate(command),
         LabCommand::Bench(command) => measure(command),
+        LabCommand::Convert(args) => convert::convert(&args),
     }
 }
 

@@ -1,6 +1,6 @@
 //! Documents as people keep them (issue 72): a PDF, a Word file, an Excel workbook, an
 //! OpenDocument spreadsheet, a PowerPoint deck, an e-mail and an EPUB book — the collection's
-//! documents converted by `scripts/convert-collection.py` — uploaded through the web API and
+//! documents converted by the generator's renderers (`tally-lab convert`) — uploaded through the web API and
 //! asked about: a cell by its row and column, a list or a column counted, a stated count and a
 //! value, each with its page, sheet and row, slide, e-mail or chapter in the evidence. Hostile
 //! files (a ZIP bomb, a PDF of 10,000 pages, an encrypted Office file, a truncated one, a file

@@ -7,6 +7,8 @@
 use super::zip::{xml_escape, zip_of};
 use crate::model::{Block, Cell, Document, Row, RowKind, Table, Value};
 
+pub(super) mod converted;
+
 const CONTENT_TYPES: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/></Types>"#;
 
@@ -70,10 +72,15 @@ pub(super) fn render(document: &Document) -> Vec<u8> {
         r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>{body}<w:sectPr/></w:body></w:document>"#
     );
+    package(&document.title, document_xml, STYLES, NUMBERING)
+}
+
+/// A Word file titled `title` of the main part `document_xml` with its styles and numbering.
+fn package(title: &str, document_xml: String, styles: &str, numbering: &str) -> Vec<u8> {
     let core = format!(
         r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>{}</dc:title></cp:coreProperties>"#,
-        xml_escape(&document.title)
+        xml_escape(title)
     );
     zip_of(&[
         ("[Content_Types].xml", CONTENT_TYPES.as_bytes().to_vec()),
@@ -83,8 +90,8 @@ pub(super) fn render(document: &Document) -> Vec<u8> {
             DOCUMENT_RELS.as_bytes().to_vec(),
         ),
         ("word/document.xml", document_xml.into_bytes()),
-        ("word/styles.xml", STYLES.as_bytes().to_vec()),
-        ("word/numbering.xml", NUMBERING.as_bytes().to_vec()),
+        ("word/styles.xml", styles.as_bytes().to_vec()),
+        ("word/numbering.xml", numbering.as_bytes().to_vec()),
         ("docProps/core.xml", core.into_bytes()),
     ])
 }

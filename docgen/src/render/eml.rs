@@ -4,6 +4,8 @@
 use super::html::page;
 use crate::model::{Block, Document};
 
+pub(super) mod converted;
+
 pub(super) fn render(document: &Document) -> Vec<u8> {
     let mut summary = String::new();
     for block in &document.blocks {

@@ -6,6 +6,8 @@ use super::html::blocks_html;
 use super::zip::{xml_escape, zip_of};
 use crate::model::{Block, Document};
 
+pub(super) mod converted;
+
 const CONTAINER: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>"#;
 
@@ -22,6 +24,16 @@ pub(super) fn render(document: &Document) -> Vec<u8> {
             }
         }
     }
+    let pages: Vec<(String, String)> = chapters
+        .iter()
+        .map(|(heading, blocks)| (heading.clone(), xhtml(heading, &blocks_html(blocks))))
+        .collect();
+    package(&document.name, &document.title, &pages)
+}
+
+/// A book named `name` and titled `title` of `chapters` (heading, XHTML page), each listed
+/// in the navigation document by its heading.
+fn package(name: &str, title: &str, chapters: &[(String, String)]) -> Vec<u8> {
     let mut entries: Vec<(String, Vec<u8>)> = vec![
         ("mimetype".into(), b"application/epub+zip".to_vec()),
         (
@@ -34,7 +46,7 @@ pub(super) fn render(document: &Document) -> Vec<u8> {
     );
     let mut spine = String::new();
     let mut links = String::new();
-    for (n, (heading, blocks)) in chapters.iter().enumerate() {
+    for (n, (heading, page)) in chapters.iter().enumerate() {
         let file = format!("chapter{}.xhtml", n + 1);
         manifest.push_str(&format!(
             r#"<item id="c{n}" href="{file}" media-type="application/xhtml+xml"/>"#
@@ -44,10 +56,7 @@ pub(super) fn render(document: &Document) -> Vec<u8> {
             r#"<li><a href="{file}">{}</a></li>"#,
             xml_escape(heading)
         ));
-        entries.push((
-            format!("OEBPS/{file}"),
-            xhtml(heading, &blocks_html(blocks)).into_bytes(),
-        ));
+        entries.push((format!("OEBPS/{file}"), page.clone().into_bytes()));
     }
     entries.push((
         "OEBPS/nav.xhtml".into(),
@@ -60,8 +69,8 @@ pub(super) fn render(document: &Document) -> Vec<u8> {
     let opf = format!(
         r#"<?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">urn:tally:{}</dc:identifier><dc:title>{}</dc:title><dc:language>en</dc:language></metadata><manifest>{manifest}</manifest><spine>{spine}</spine></package>"#,
-        document.name,
-        xml_escape(&document.title)
+        name,
+        xml_escape(title)
     );
     entries.push(("OEBPS/content.opf".into(), opf.into_bytes()));
     let borrowed: Vec<(&str, Vec<u8>)> = entries

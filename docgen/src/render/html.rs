@@ -5,6 +5,8 @@
 use super::zip::xml_escape as escape;
 use crate::model::{Block, Document, Row, RowKind, Table, Value, Word};
 
+pub(super) mod converted;
+
 /// The whole page; `boilerplate` adds the site's menu, banner and footer around the content.
 pub fn page(document: &Document, boilerplate: bool) -> String {
     let mut html = format!(

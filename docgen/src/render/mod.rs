@@ -13,6 +13,7 @@ mod text;
 mod xlsx;
 mod zip;
 
+use crate::convert::model::{FlowDocument, Mail, Workbook};
 use crate::model::Document;
 
 pub use html::page as html_page;
@@ -121,4 +122,31 @@ pub fn render(document: &Document, format: Format) -> Vec<u8> {
         Format::Eml => eml::render(document),
         Format::Epub => epub::render(document),
     }
+}
+
+/// A converted document of running text (issue 102) written in `format` by the same writer as
+/// the generator's documents: Word, PowerPoint, PDF or EPUB; `None` for another format.
+pub fn render_flow(document: &FlowDocument, format: Format) -> Option<Vec<u8>> {
+    match format {
+        Format::Docx => Some(docx::converted::render(document)),
+        Format::Pptx => Some(pptx::converted::render(document)),
+        Format::Pdf => Some(pdf::converted::render(document)),
+        Format::Epub => Some(epub::converted::render(document)),
+        _ => None,
+    }
+}
+
+/// A converted workbook (issue 102) as an Excel file, or an OpenDocument spreadsheet when
+/// `ods`.
+pub fn render_workbook(workbook: &Workbook, ods: bool) -> Vec<u8> {
+    if ods {
+        ods::converted::render(workbook)
+    } else {
+        xlsx::converted::render(workbook)
+    }
+}
+
+/// A converted e-mail thread (issue 102) as a message.
+pub fn render_mail(mail: &Mail) -> Vec<u8> {
+    eml::converted::render(mail)
 }

@@ -6,6 +6,8 @@
 use super::zip::{xml_escape, zip_of};
 use crate::model::{Block, Document, RowKind, Table, Value};
 
+pub(super) mod converted;
+
 const MANIFEST: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:version="1.2" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/><manifest:file-entry manifest:full-path="meta.xml" manifest:media-type="text/xml"/></manifest:manifest>"#;
 
@@ -32,14 +34,20 @@ pub(super) fn render(document: &Document) -> Vec<u8> {
             _ => {}
         }
     }
+    package(&document.title, STYLES, &sheets)
+}
+
+/// A spreadsheet of `sheets` (`table:table` elements) with the cell styles `styles` (an
+/// `office:automatic-styles` element).
+fn package(title: &str, styles: &str, sheets: &str) -> Vec<u8> {
     let content = format!(
         r#"<?xml version="1.0" encoding="UTF-8"?>
-<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:number="urn:oasis:names:tc:opendocument:xmlns:datastyle:1.0" office:version="1.2">{STYLES}<office:body><office:spreadsheet>{sheets}</office:spreadsheet></office:body></office:document-content>"#
+<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:number="urn:oasis:names:tc:opendocument:xmlns:datastyle:1.0" office:version="1.2">{styles}<office:body><office:spreadsheet>{sheets}</office:spreadsheet></office:body></office:document-content>"#
     );
     let meta = format!(
         r#"<?xml version="1.0" encoding="UTF-8"?>
 <office:document-meta xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/" office:version="1.2"><office:meta><dc:title>{}</dc:title></office:meta></office:document-meta>"#,
-        xml_escape(&document.title)
+        xml_escape(title)
     );
     zip_of(&[
         (

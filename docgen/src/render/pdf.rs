@@ -8,6 +8,8 @@
 
 use crate::model::{with_ligatures, Block, Document, RowKind, Table, Value, Word};
 
+pub(super) mod converted;
+
 const PAGE_WIDTH: f32 = 595.0;
 const PAGE_HEIGHT: f32 = 842.0;
 const MARGIN: f32 = 56.0;

@@ -7,6 +7,8 @@
 use super::zip::{xml_escape, zip_of};
 use crate::model::{Block, Document, RowKind, Table, Value};
 
+pub(super) mod converted;
+
 const NAMESPACES: &str = r#"xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships""#;
 
 const EMPTY_RELS: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
@@ -67,6 +69,15 @@ pub(super) fn render(document: &Document) -> Vec<u8> {
         }
     }
     flush(&mut slides, &mut body);
+    let slides: Vec<(String, Vec<String>)> = slides
+        .into_iter()
+        .map(|(title, shapes)| (paragraph(&run(&title, false), false), shapes))
+        .collect();
+    package(&document.title, &slides)
+}
+
+/// A deck titled `title` of `slides`: each its title's paragraphs and its other shapes.
+fn package(title: &str, slides: &[(String, Vec<String>)]) -> Vec<u8> {
     let mut entries: Vec<(String, Vec<u8>)> = Vec::new();
     let overrides: String = (1..=slides.len())
         .map(|n| format!(r#"<Override PartName="/ppt/slides/slide{n}.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slide+xml"/>"#))
@@ -76,7 +87,7 @@ pub(super) fn render(document: &Document) -> Vec<u8> {
     entries.push(("_rels/.rels".into(), br#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="ppt/presentation.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/></Relationships>"#.to_vec()));
     entries.push(("docProps/core.xml".into(), format!(r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>{}</dc:title></cp:coreProperties>"#, xml_escape(&document.title)).into_bytes()));
+<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>{}</dc:title></cp:coreProperties>"#, xml_escape(title)).into_bytes()));
     let rels: String = (1..=slides.len())
         .map(|n| format!(r#"<Relationship Id="rId{n}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/slide{n}.xml"/>"#))
         .collect();
@@ -87,10 +98,9 @@ pub(super) fn render(document: &Document) -> Vec<u8> {
         .collect();
     entries.push(("ppt/presentation.xml".into(), format!(r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <p:presentation {NAMESPACES}><p:sldIdLst>{ids}</p:sldIdLst><p:sldSz cx="12192000" cy="6858000"/></p:presentation>"#).into_bytes()));
-    for (n, (title, shapes)) in slides.iter().enumerate() {
+    for (n, (title_paragraphs, shapes)) in slides.iter().enumerate() {
         let title_shape = format!(
-            r#"<p:sp><p:nvSpPr><p:cNvPr id="2" name="Title"/><p:cNvSpPr/><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:lstStyle/>{}</p:txBody></p:sp>"#,
-            paragraph(&run(title, false), false)
+            r#"<p:sp><p:nvSpPr><p:cNvPr id="2" name="Title"/><p:cNvSpPr/><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:lstStyle/>{title_paragraphs}</p:txBody></p:sp>"#
         );
         let xml = format!(
             r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
@@ -203,8 +213,15 @@ fn table_frame(table: &Table) -> String {
         };
         rows.push_str(&row(cells));
     }
+    frame(&grid, &rows, true)
+}
+
+/// A table's graphic frame of its grid (`a:gridCol`s) and rows (`a:tr`s); `first_row` marks
+/// its first row a header.
+fn frame(grid: &str, rows: &str, first_row: bool) -> String {
+    let first_row = u8::from(first_row);
     format!(
-        r#"<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Table"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="0" y="0"/><a:ext cx="8229600" cy="1482725"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl><a:tblPr firstRow="1"/><a:tblGrid>{grid}</a:tblGrid>{rows}</a:tbl></a:graphicData></a:graphic></p:graphicFrame>"#
+        r#"<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Table"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="0" y="0"/><a:ext cx="8229600" cy="1482725"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl><a:tblPr firstRow="{first_row}"/><a:tblGrid>{grid}</a:tblGrid>{rows}</a:tbl></a:graphicData></a:graphic></p:graphicFrame>"#
     )
 }
 

@@ -9,6 +9,8 @@ use chrono::NaiveDate;
 use super::zip::{xml_escape, zip_of};
 use crate::model::{Block, Document, RowKind, Table, Value};
 
+pub(super) mod converted;
+
 /// Style indexes of `styles.xml`'s `cellXfs`.
 const TEXT: usize = 0;
 const INTEGER: usize = 1;
@@ -52,16 +54,31 @@ pub(super) fn render(document: &Document) -> Vec<u8> {
             _ => {}
         }
     }
+    package(&document.title, sheets, STYLES, None)
+}
+
+/// A workbook of `sheets` (name, worksheet XML) with the style sheet `styles`, and the shared
+/// strings table `shared` (its XML) when the sheets' text cells point into one, as Excel's own
+/// files do.
+fn package(
+    title: &str,
+    sheets: Vec<(String, String)>,
+    styles: &str,
+    shared: Option<String>,
+) -> Vec<u8> {
     let mut entries: Vec<(String, Vec<u8>)> = Vec::new();
-    let overrides: String = (1..=sheets.len())
+    let mut overrides: String = (1..=sheets.len())
         .map(|n| format!(r#"<Override PartName="/xl/worksheets/sheet{n}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>"#))
         .collect();
+    if shared.is_some() {
+        overrides.push_str(r#"<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>"#);
+    }
     entries.push(("[Content_Types].xml".into(), format!(r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>{overrides}</Types>"#).into_bytes()));
     entries.push(("_rels/.rels".into(), br#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/></Relationships>"#.to_vec()));
     entries.push(("docProps/core.xml".into(), format!(r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>{}</dc:title></cp:coreProperties>"#, xml_escape(&document.title)).into_bytes()));
+<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>{}</dc:title></cp:coreProperties>"#, xml_escape(title)).into_bytes()));
     let sheet_list: String = sheets
         .iter()
         .enumerate()
@@ -76,13 +93,20 @@ pub(super) fn render(document: &Document) -> Vec<u8> {
         .collect();
     entries.push(("xl/workbook.xml".into(), format!(r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>{sheet_list}</sheets></workbook>"#).into_bytes()));
-    let rels: String = (1..=sheets.len())
+    let mut rels: String = (1..=sheets.len())
         .map(|n| format!(r#"<Relationship Id="rId{n}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet{n}.xml"/>"#))
         .collect();
     let styles_id = sheets.len() + 1;
+    if shared.is_some() {
+        let shared_id = styles_id + 1;
+        rels.push_str(&format!(r#"<Relationship Id="rId{shared_id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>"#));
+    }
     entries.push(("xl/_rels/workbook.xml.rels".into(), format!(r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">{rels}<Relationship Id="rId{styles_id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>"#).into_bytes()));
-    entries.push(("xl/styles.xml".into(), STYLES.as_bytes().to_vec()));
+    entries.push(("xl/styles.xml".into(), styles.as_bytes().to_vec()));
+    if let Some(shared) = shared {
+        entries.push(("xl/sharedStrings.xml".into(), shared.into_bytes()));
+    }
     for (n, (_, xml)) in sheets.into_iter().enumerate() {
         entries.push((
             format!("xl/worksheets/sheet{}.xml", n + 1),

@@ -5,6 +5,7 @@ pub(crate) mod aggregations;
 pub(crate) mod asked;
 pub(crate) mod bench;
 pub(crate) mod candidates;
+pub(crate) mod convert;
 pub(crate) mod count;
 pub(crate) mod eval;
 pub(crate) mod feedback;
