@@ -198,7 +198,9 @@ fn ranked_over(
         return Ok(None);
     };
     let scope = corpora_in_scope(checked, sources);
-    let corpus = held.candidates(&sources.engines.snippets, &scope)?;
+    let corpus = held
+        .candidates(&sources.engines.snippets, &scope)
+        .map_err(AnswerError::Tables)?;
     let Some(ranked) = crate::rank(
         checked.question(),
         &corpus,

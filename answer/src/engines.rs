@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use tally_documents::DocumentsError;
 
 use tally_documents::sentence_store::SentenceIndex;
 use tally_documents::snippet_index::SnippetIndex;
@@ -97,7 +98,7 @@ impl Engines {
             self.sentences.observations(),
             &ValueSettings::default(),
         )
-        .map_err(AnswerError::from)
+        .map_err(AnswerError::SentenceIndex)
     }
 }
 
@@ -113,7 +114,7 @@ pub enum LoadFailure {
     Models(Arc<tally_engine::EngineError>),
     /// The snippet index's corpora could not be listed.
     #[error("the snippet index's corpora could not be read: {}", tally_types::error::Causes(&**.0))]
-    Corpora(Arc<tally_documents::snippet_index::IndexError>),
+    Corpora(Arc<DocumentsError>),
 }
 
 /// Opens both indexes (ingesting the default corpus into empty ones) and loads the count

@@ -2,8 +2,7 @@
 //! failure to log), each with its cause kept. The HTTP status is chosen from the kind
 //! (the server's `error.rs`), and nothing is turned into a sentence before it is shown.
 
-use tally_documents::sentence_store::index::SearchIndexError;
-use tally_documents::snippet_index::IndexError;
+use tally_documents::DocumentsError;
 use tally_engine::EngineError;
 use tally_store::db::DbError;
 use tally_types::count::SettingError;
@@ -49,10 +48,10 @@ pub enum AnswerError {
     Search(#[source] Box<EngineError>),
     #[error("the sentence index could not be read")]
     /// The sentence index could not be read (a value question).
-    SentenceIndex(#[from] SearchIndexError),
+    SentenceIndex(#[source] DocumentsError),
     #[error("the corpora's tables could not be read")]
     /// The snippet index's record tables could not be read (an aggregation).
-    Tables(#[from] IndexError),
+    Tables(#[source] DocumentsError),
     #[error("the database failed")]
     /// The database failed (an aggregation in SQL, a stored snippet set).
     Database(#[from] DbError),

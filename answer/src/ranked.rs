@@ -6,8 +6,9 @@
 //! Below it the readers' answer follows, as before.
 
 use tally_documents::corpus::structure::{Passage, Record};
-use tally_documents::snippet_index::{IndexError, SnippetIndex};
+use tally_documents::snippet_index::SnippetIndex;
 use tally_documents::tables::RecordTable;
+use tally_documents::DocumentsError;
 use tally_engine::candidates::rank::{best, features, ReadersAnswer, Scorer};
 use tally_engine::candidates::{
     candidates, Candidate, DocumentPassage, DocumentWords, Source, TableCorpus,
@@ -32,7 +33,7 @@ impl CandidateCorpus {
         tables: Vec<RecordTable>,
         index: &SnippetIndex,
         corpora: &[String],
-    ) -> Result<Self, IndexError> {
+    ) -> Result<Self, DocumentsError> {
         let mut passages = Vec::new();
         for corpus in corpora {
             for snippet in index.document_passages_in(corpus)? {

@@ -4,8 +4,9 @@
 //! The lab passes the tables it read itself.
 
 use std::sync::{Arc, Mutex, PoisonError};
+use tally_documents::DocumentsError;
 
-use tally_documents::snippet_index::{IndexError, SnippetIndex};
+use tally_documents::snippet_index::SnippetIndex;
 use tally_documents::tables::{AggregateQuery, Computed};
 use tally_documents::tables::{MemoryRecords, Row};
 use tally_engine::records::{answer_over, RecordSource, ScopedTable};
@@ -80,7 +81,7 @@ pub(crate) fn over_records(
             held
         }
     };
-    let memory = held.of(index, scope)?;
+    let memory = held.of(index, scope).map_err(AnswerError::Tables)?;
     Ok(answer_over(question, settings, memory.as_ref(), scope).unwrap_or_else(|e| match e {}))
 }
 
@@ -137,7 +138,7 @@ impl HeldTables {
         &self,
         index: &SnippetIndex,
         corpora: &[String],
-    ) -> Result<Arc<MemoryRecords>, IndexError> {
+    ) -> Result<Arc<MemoryRecords>, DocumentsError> {
         let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
         let held_corpora = held.corpora();
         let missing: Vec<&String> = corpora
@@ -161,7 +162,7 @@ impl HeldTables {
         &self,
         index: &SnippetIndex,
         scope: &[String],
-    ) -> Result<Arc<CandidateCorpus>, IndexError> {
+    ) -> Result<Arc<CandidateCorpus>, DocumentsError> {
         let mut key = scope.to_vec();
         key.sort();
         {

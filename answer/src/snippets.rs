@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 use std::time::Instant;
+use tally_documents::DocumentsError;
 
 use tally_documents::corpus::datasets::Snippet;
 use tally_documents::snippet_index::SnippetIndex;
@@ -55,7 +56,7 @@ impl std::error::Error for FetchError {
 pub enum FetchCause {
     /// The local index could not be searched.
     #[error("the snippet index could not be searched")]
-    Index(#[from] tally_documents::snippet_index::IndexError),
+    Index(#[from] DocumentsError),
     /// The web search failed (its error is the server's).
     #[error(transparent)]
     Web(Box<dyn std::error::Error + Send + Sync>),

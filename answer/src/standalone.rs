@@ -64,7 +64,7 @@ pub fn answer_alone(
     max_snippets: usize,
     options: Options,
 ) -> Result<Answer, AnswerError> {
-    let offered = engines.snippets.corpora()?;
+    let offered = engines.snippets.corpora().map_err(AnswerError::Tables)?;
     let checked = check(
         ask,
         &Limits {

@@ -1,7 +1,8 @@
 //! The documents crate's one error: why documents, a data set or a corpus could not be read,
 //! ingested, listed or deleted, each cause kept as its source. The readers' refusals
 //! ([`ReadRefused`]), a file's parse ([`ParseError`]), a data set's ([`DatasetError`]) and the
-//! two indexes' ([`IndexError`], [`SearchIndexError`]) are its causes.
+//! two indexes' failures are its variants (tantivy's, a directory's, a stored sentence's, the
+//! vectors').
 
 use std::path::PathBuf;
 
@@ -12,8 +13,8 @@ use crate::corpus::datasets::DatasetError;
 use crate::corpus::documents::MAX_NAME_CHARS;
 use crate::corpus::error::ParseError;
 use crate::corpus::format::Format;
-use crate::sentence_store::index::SearchIndexError;
-use crate::snippet_index::IndexError;
+use crate::index_dir::OpenIndexError;
+use crate::sentence_store::vectors::VectorsError;
 
 /// Why a person's documents could not be ingested, listed or deleted.
 #[derive(Debug, thiserror::Error)]
@@ -102,12 +103,31 @@ pub enum DocumentsError {
     /// A data set file could not be read.
     #[error(transparent)]
     Dataset(#[from] DatasetError),
-    /// The snippet index failed.
+    /// An index (the snippets' or the sentences') failed.
+    #[error("the index failed")]
+    Tantivy(#[from] tantivy::TantivyError),
+    /// An index directory could not be opened.
     #[error(transparent)]
-    Snippets(#[from] IndexError),
-    /// The sentence index failed.
+    Open(#[from] OpenIndexError),
+    /// The crops of scanned pages beside the snippet index could not be written, read or
+    /// deleted.
+    #[error("the crops of scanned pages beside the snippet index failed")]
+    Crops(#[source] std::io::Error),
+    /// A stored sentence could not be read.
+    #[error("stored sentence {doc_id} is unreadable")]
+    Stored {
+        /// Its document number in the index.
+        doc_id: u32,
+        /// Why.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// An observation could not be written.
+    #[error("an observation could not be written")]
+    Unwritable(#[source] serde_json::Error),
+    /// The stored sentence vectors could not be read or written.
     #[error(transparent)]
-    Sentences(#[from] SearchIndexError),
+    Vectors(#[from] VectorsError),
     /// Indexing stopped before it was done, as its caller asked (a deletion, a shutdown).
     #[error("indexing was stopped before it was done")]
     Stopped,
@@ -141,8 +161,12 @@ impl DocumentsError {
             | DocumentsError::Read { .. }
             | DocumentsError::Parse { .. }
             | DocumentsError::Dataset(_)
-            | DocumentsError::Snippets(_)
-            | DocumentsError::Sentences(_)
+            | DocumentsError::Tantivy(_)
+            | DocumentsError::Open(_)
+            | DocumentsError::Crops(_)
+            | DocumentsError::Stored { .. }
+            | DocumentsError::Unwritable(_)
+            | DocumentsError::Vectors(_)
             | DocumentsError::Stopped => false,
         }
     }

@@ -6,7 +6,8 @@
 //! question ("prefetched", as in the CoQEx demo), or BM25 top-k over the whole index.
 
 use crate::crop_store::CropStore;
-use crate::index_dir::{self, OpenIndexError};
+use crate::index_dir;
+use crate::DocumentsError;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -26,20 +27,6 @@ const WRITER_BYTES: usize = 64_000_000;
 const MAX_PREFETCHED: usize = 1000;
 /// The largest k a search accepts; more is capped, not an error.
 pub const MAX_K: usize = 1000;
-
-/// Why the snippet index could not be opened, written or read.
-#[derive(Debug, thiserror::Error)]
-pub enum IndexError {
-    /// The index failed.
-    #[error("the snippet index failed")]
-    Tantivy(#[from] tantivy::TantivyError),
-    /// The index directory could not be opened.
-    #[error(transparent)]
-    Open(#[from] OpenIndexError),
-    /// The crops of scanned pages beside the index could not be written, read or deleted.
-    #[error("the crops of scanned pages beside the snippet index failed")]
-    Crops(#[source] std::io::Error),
-}
 
 /// The folder in an index's directory its crops of scanned pages are kept in.
 const CROPS_FOLDER: &str = "crops";
@@ -75,8 +62,8 @@ const RECORD_FIELD: &str = "record";
 
 /// The schema an index was written with, with the field names of [`schema`] (an index written
 /// before the record field was added has none).
-fn fields_of(schema: &Schema) -> Result<Fields, IndexError> {
-    let field = |name: &str| schema.get_field(name).map_err(IndexError::Tantivy);
+fn fields_of(schema: &Schema) -> Result<Fields, DocumentsError> {
+    let field = |name: &str| schema.get_field(name).map_err(DocumentsError::Tantivy);
     Ok(Fields {
         id: field("id")?,
         corpus: field("corpus")?,
@@ -129,7 +116,7 @@ impl WordRarity for SnippetIndex {
 impl SnippetIndex {
     /// The word of the snippets' text closest in spelling to `word` (lower case), when they do
     /// not hold `word` itself (see [`crate::spelling::closest_word`]).
-    pub fn closest_word(&self, word: &str) -> Result<Option<String>, IndexError> {
+    pub fn closest_word(&self, word: &str) -> Result<Option<String>, DocumentsError> {
         Ok(crate::spelling::closest_word(
             &self.reader.searcher(),
             self.fields.text,
@@ -138,7 +125,7 @@ impl SnippetIndex {
     }
 
     /// An index held in memory.
-    pub fn in_memory() -> Result<Self, IndexError> {
+    pub fn in_memory() -> Result<Self, DocumentsError> {
         let (schema, fields) = schema();
         let (index, reader) = index_dir::in_memory(schema)?;
         Ok(Self {
@@ -151,7 +138,7 @@ impl SnippetIndex {
 
     /// Opens the index in `dir`, creating it (and the directory) when there is none. An index
     /// written before records were kept opens as it is, its snippets without records.
-    pub fn open_or_create(dir: &Path) -> Result<Self, IndexError> {
+    pub fn open_or_create(dir: &Path) -> Result<Self, DocumentsError> {
         if let Some((index, reader)) = index_dir::open_existing(dir)? {
             let fields = fields_of(&index.schema())?;
             return Ok(Self {
@@ -183,7 +170,7 @@ impl SnippetIndex {
 
     /// Adds snippet sets under `corpus` and commits. Snippets without a question are stored for
     /// BM25 search only. Returns the number added.
-    pub fn add(&self, corpus: &str, sets: &[QuerySnippets]) -> Result<usize, IndexError> {
+    pub fn add(&self, corpus: &str, sets: &[QuerySnippets]) -> Result<usize, DocumentsError> {
         let mut writer: IndexWriter = self.index.writer_with_num_threads(1, WRITER_BYTES)?;
         let f = &self.fields;
         let mut added = 0;
@@ -220,7 +207,7 @@ impl SnippetIndex {
         question: &str,
         k: usize,
         corpus: Option<&str>,
-    ) -> Result<(Vec<Snippet>, Retrieval), IndexError> {
+    ) -> Result<(Vec<Snippet>, Retrieval), DocumentsError> {
         let prefetched = self.prefetched_in(question, corpus)?;
         self.snippets_after(question, k, corpus, prefetched)
     }
@@ -234,7 +221,7 @@ impl SnippetIndex {
         k: usize,
         corpus: Option<&str>,
         prefetched: Vec<Snippet>,
-    ) -> Result<(Vec<Snippet>, Retrieval), IndexError> {
+    ) -> Result<(Vec<Snippet>, Retrieval), DocumentsError> {
         if !prefetched.is_empty() {
             return Ok((prefetched, Retrieval::Prefetched));
         }
@@ -247,7 +234,7 @@ impl SnippetIndex {
 
     /// The stored snippet set of a known question, in id order; empty when the question is not
     /// a dataset question.
-    pub fn prefetched(&self, question: &str) -> Result<Vec<Snippet>, IndexError> {
+    pub fn prefetched(&self, question: &str) -> Result<Vec<Snippet>, DocumentsError> {
         self.prefetched_in(question, None)
     }
 
@@ -256,7 +243,7 @@ impl SnippetIndex {
         &self,
         question: &str,
         corpus: Option<&str>,
-    ) -> Result<Vec<Snippet>, IndexError> {
+    ) -> Result<Vec<Snippet>, DocumentsError> {
         let key = question_key(question);
         if key.is_empty() {
             return Ok(Vec::new());
@@ -276,14 +263,14 @@ impl SnippetIndex {
         let mut hits = docs
             .into_iter()
             .map(|(score, address)| self.hit(&searcher.doc(address)?, score))
-            .collect::<Result<Vec<_>, IndexError>>()?;
+            .collect::<Result<Vec<_>, DocumentsError>>()?;
         // Dataset order ("…_0", "…_1", …), so answers are reproducible.
         hits.sort_by_key(|h| snippet_order(&h.snippet.id));
         Ok(hits.into_iter().map(|h| h.snippet).collect())
     }
 
     /// BM25 top-`k` snippets over title and text (k capped at [`MAX_K`]).
-    pub fn search(&self, question: &str, k: usize) -> Result<Vec<Hit>, IndexError> {
+    pub fn search(&self, question: &str, k: usize) -> Result<Vec<Hit>, DocumentsError> {
         self.search_in(question, k, None)
     }
 
@@ -293,7 +280,7 @@ impl SnippetIndex {
         question: &str,
         k: usize,
         corpus: Option<&str>,
-    ) -> Result<Vec<Hit>, IndexError> {
+    ) -> Result<Vec<Hit>, DocumentsError> {
         let k = k.clamp(1, MAX_K);
         let searcher = self.reader.searcher();
         let parser = QueryParser::for_index(&self.index, vec![self.fields.title, self.fields.text]);
@@ -329,7 +316,7 @@ impl SnippetIndex {
 
     /// The snippets of `corpus` that carry a table row's record, in document order (at most
     /// [`MAX_RECORD_SNIPPETS`]): the rows the records' aggregations are computed over.
-    pub fn table_rows_in(&self, corpus: &str) -> Result<Vec<Snippet>, IndexError> {
+    pub fn table_rows_in(&self, corpus: &str) -> Result<Vec<Snippet>, DocumentsError> {
         let mut snippets = self.snippets_in(corpus, MAX_RECORD_SNIPPETS)?;
         snippets.retain(|snippet| {
             matches!(
@@ -343,7 +330,7 @@ impl SnippetIndex {
     /// Every passage of `corpus` when it holds a person's documents, in document order (at most
     /// [`MAX_RECORD_SNIPPETS`]); none for a data set's corpus (the built-in one), whose
     /// snippets are no document's passages.
-    pub fn document_passages_in(&self, corpus: &str) -> Result<Vec<Snippet>, IndexError> {
+    pub fn document_passages_in(&self, corpus: &str) -> Result<Vec<Snippet>, DocumentsError> {
         let first = self.snippets_in(corpus, 1)?;
         if !first.iter().any(|s| is_document_passage(&s.id)) {
             return Ok(Vec::new());
@@ -352,7 +339,7 @@ impl SnippetIndex {
     }
 
     /// At most `limit` snippets of `corpus`, in document order.
-    fn snippets_in(&self, corpus: &str, limit: usize) -> Result<Vec<Snippet>, IndexError> {
+    fn snippets_in(&self, corpus: &str, limit: usize) -> Result<Vec<Snippet>, DocumentsError> {
         let searcher = self.reader.searcher();
         let query = TermQuery::new(
             Term::from_field_text(self.fields.corpus, corpus),
@@ -368,7 +355,7 @@ impl SnippetIndex {
     }
 
     /// The names of the corpora in the index, sorted.
-    pub fn corpora(&self) -> Result<Vec<String>, IndexError> {
+    pub fn corpora(&self) -> Result<Vec<String>, DocumentsError> {
         Ok(self
             .corpus_sizes()?
             .into_iter()
@@ -377,7 +364,7 @@ impl SnippetIndex {
     }
 
     /// Snippets per corpus, sorted by name.
-    pub fn corpus_sizes(&self) -> Result<Vec<(String, u64)>, IndexError> {
+    pub fn corpus_sizes(&self) -> Result<Vec<(String, u64)>, DocumentsError> {
         Ok(crate::index_dir::term_counts(
             &self.reader.searcher(),
             self.fields.corpus,
@@ -386,21 +373,25 @@ impl SnippetIndex {
 
     /// Keeps the crops of scanned pages `crops` (key and PNG, [`crate::crop_store`]) under
     /// `corpus`, beside its snippets.
-    pub fn add_crops(&self, corpus: &str, crops: &[(String, Arc<[u8]>)]) -> Result<(), IndexError> {
-        self.crops.add(corpus, crops).map_err(IndexError::Crops)
+    pub fn add_crops(
+        &self,
+        corpus: &str,
+        crops: &[(String, Arc<[u8]>)],
+    ) -> Result<(), DocumentsError> {
+        self.crops.add(corpus, crops).map_err(DocumentsError::Crops)
     }
 
     /// The crop of a scanned page filed under `key` ([`crate::crop_store::crop_key`]), if one
     /// is kept.
-    pub fn crop(&self, key: &str) -> Result<Option<Arc<[u8]>>, IndexError> {
-        self.crops.get(key).map_err(IndexError::Crops)
+    pub fn crop(&self, key: &str) -> Result<Option<Arc<[u8]>>, DocumentsError> {
+        self.crops.get(key).map_err(DocumentsError::Crops)
     }
 
     /// Removes every snippet of `corpus`, and its crops; returns how many snippets there were.
-    pub fn delete_corpus(&self, corpus: &str) -> Result<u64, IndexError> {
+    pub fn delete_corpus(&self, corpus: &str) -> Result<u64, DocumentsError> {
         self.crops
             .delete_corpus(corpus)
-            .map_err(IndexError::Crops)?;
+            .map_err(DocumentsError::Crops)?;
         let term = Term::from_field_text(self.fields.corpus, corpus);
         let count = self.reader.searcher().search(
             &TermQuery::new(term.clone(), IndexRecordOption::Basic),
@@ -416,14 +407,14 @@ impl SnippetIndex {
     }
 
     /// Distinct dataset questions in the index (for example questions in the UI).
-    pub fn questions(&self, limit: usize) -> Result<Vec<String>, IndexError> {
+    pub fn questions(&self, limit: usize) -> Result<Vec<String>, DocumentsError> {
         let searcher = self.reader.searcher();
         let mut seen = std::collections::BTreeSet::new();
         let mut out = Vec::new();
         for segment in searcher.segment_readers() {
             let store = segment
                 .get_store_reader(64)
-                .map_err(|e| IndexError::Tantivy(e.into()))?;
+                .map_err(|e| DocumentsError::Tantivy(e.into()))?;
             for doc_id in 0..segment.max_doc() {
                 let doc: TantivyDocument = store.get(doc_id)?;
                 let q = text_of(&doc, self.fields.question);
@@ -438,7 +429,7 @@ impl SnippetIndex {
         Ok(out)
     }
 
-    fn hit(&self, doc: &TantivyDocument, score: f32) -> Result<Hit, IndexError> {
+    fn hit(&self, doc: &TantivyDocument, score: f32) -> Result<Hit, DocumentsError> {
         let f = &self.fields;
         Ok(Hit {
             snippet: Snippet {

@@ -3,8 +3,7 @@
 //! ([`SpanModelError`], [`RankerError`], [`SupportError`]) and the indexes' are its causes; a
 //! caller outside the engine handles this type alone.
 
-use tally_documents::sentence_store::SearchIndexError;
-use tally_documents::snippet_index::IndexError;
+use tally_documents::DocumentsError;
 use tally_encoder::EncoderError;
 
 use crate::count::answer_support::SupportError;
@@ -20,12 +19,10 @@ pub enum EngineError {
     /// The sentence encoder failed.
     #[error(transparent)]
     Encoder(#[from] EncoderError),
-    /// The snippet index failed (a count).
+    /// The documents' indexes failed (the snippets' for a count, the sentences' for a search
+    /// or a value).
     #[error(transparent)]
-    SnippetIndex(#[from] IndexError),
-    /// The sentence index failed (a search).
-    #[error(transparent)]
-    SentenceIndex(#[from] SearchIndexError),
+    Documents(#[from] DocumentsError),
     /// Tantivy failed.
     #[error("search failed")]
     Tantivy(#[from] tantivy::TantivyError),

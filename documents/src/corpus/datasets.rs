@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::DocumentsError;
+
 /// Why a data set file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum DatasetError {
@@ -126,7 +128,7 @@ struct SquadAnswer {
 
 /// Reads a SQuAD-format file, grouping paragraphs by question. A paragraph id `"<qid>_<n>"`
 /// gives the question id; other ids use the question text as the question id.
-pub fn read_squad(path: &Path) -> Result<Vec<QuerySnippets>, DatasetError> {
+pub fn read_squad(path: &Path) -> Result<Vec<QuerySnippets>, DocumentsError> {
     let text = read_text(path)?;
     let file: SquadFile = serde_json::from_str(&text).map_err(|source| DatasetError::Squad {
         path: path.to_path_buf(),
@@ -189,12 +191,12 @@ struct JsonlSnippet {
 
 /// Reads JSONL snippets (`{"id","text","source"}` per line, optional `"query"`). Snippets with a
 /// query are grouped under it; the others come back under an empty question.
-pub fn read_jsonl(path: &Path) -> Result<Vec<QuerySnippets>, DatasetError> {
+pub fn read_jsonl(path: &Path) -> Result<Vec<QuerySnippets>, DocumentsError> {
     parse_jsonl(&read_text(path)?, path)
 }
 
 /// [`read_jsonl`] on text already read; `path` names it in errors.
-pub fn parse_jsonl(text: &str, path: &Path) -> Result<Vec<QuerySnippets>, DatasetError> {
+pub fn parse_jsonl(text: &str, path: &Path) -> Result<Vec<QuerySnippets>, DocumentsError> {
     let mut queries: Vec<QuerySnippets> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     for (n, line) in text.lines().enumerate() {
@@ -238,7 +240,7 @@ pub struct GoldCount {
 }
 
 /// Reads a gold CSV with at least the columns `qid`, `query` and `answer_norm`.
-pub fn read_gold_counts(path: &Path) -> Result<Vec<GoldCount>, DatasetError> {
+pub fn read_gold_counts(path: &Path) -> Result<Vec<GoldCount>, DocumentsError> {
     let rows = read_csv(path, &["qid", "query", "answer_norm"])?;
     Ok(rows
         .into_iter()
@@ -262,7 +264,7 @@ pub struct GoldInstances {
 }
 
 /// Reads gold instance lists; questions with an empty list are skipped.
-pub fn read_gold_instances(path: &Path) -> Result<Vec<GoldInstances>, DatasetError> {
+pub fn read_gold_instances(path: &Path) -> Result<Vec<GoldInstances>, DocumentsError> {
     let rows = read_csv(path, &["qid", "query", "answer_enum"])?;
     Ok(rows
         .into_iter()
@@ -277,7 +279,7 @@ pub fn read_gold_instances(path: &Path) -> Result<Vec<GoldInstances>, DatasetErr
 
 /// Reads instance aliases (columns `item`, `aliases` as `[a,b]`): item → its aliases, the item
 /// itself included.
-pub fn read_aliases(path: &Path) -> Result<HashMap<String, Vec<String>>, DatasetError> {
+pub fn read_aliases(path: &Path) -> Result<HashMap<String, Vec<String>>, DocumentsError> {
     let rows = read_csv(path, &["item", "aliases"])?;
     let mut aliases: HashMap<String, Vec<String>> = HashMap::new();
     for row in rows {

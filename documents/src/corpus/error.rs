@@ -30,14 +30,6 @@ pub enum ParseError {
     /// A page could not be read within its budget.
     #[error("the page could not be read")]
     Page(#[from] ReadRefused),
-    /// A number as written is no number.
-    #[error("bad number {written}")]
-    Number {
-        /// The number as written.
-        written: String,
-        /// Why it is none.
-        source: std::num::ParseFloatError,
-    },
     /// A SQuAD file given as text: it is read from its path.
     #[error("SQuAD files are read from a path")]
     SquadFromText,
@@ -48,23 +40,6 @@ pub enum ParseError {
         file: String,
         /// The format's name.
         format: &'static str,
-    },
-    /// A closing parenthesis with no tuple open.
-    #[error("unbalanced )")]
-    UnbalancedParenthesis,
-    /// A tuple of other items than the ones expected.
-    #[error("unexpected tuple {found}")]
-    UnexpectedTuple {
-        /// The tuple's items as read.
-        found: String,
-    },
-    /// A question whose half is none of the halves there are.
-    #[error("question {question} has no half called `{half}`")]
-    NoSuchHalf {
-        /// The question, from 1.
-        question: usize,
-        /// The half as written.
-        half: String,
     },
 }
 

@@ -4,8 +4,8 @@
 //! conditions filter and score inside the index.
 
 pub use super::stored::StoredSentence;
-pub use super::SearchIndexError;
-use crate::index_dir;
+pub use crate::index_dir;
+use crate::DocumentsError;
 use std::ops::Bound;
 use std::path::Path;
 
@@ -173,13 +173,13 @@ pub struct SentenceIndex {
 
 impl SentenceIndex {
     /// A new index in memory (tests, evaluation), indexed in order by one thread.
-    pub fn in_memory() -> Result<Self, SearchIndexError> {
+    pub fn in_memory() -> Result<Self, DocumentsError> {
         Self::in_memory_with(Layout::Ranges)
     }
 
     /// [`in_memory`](Self::in_memory), with quantity keys indexed or not (as versions before
     /// they were wrote an index: what the tests compare with).
-    pub fn in_memory_with(layout: Layout) -> Result<Self, SearchIndexError> {
+    pub fn in_memory_with(layout: Layout) -> Result<Self, DocumentsError> {
         let (schema, fields) = schema(layout);
         let (index, reader) = index_dir::in_memory(schema)?;
         Ok(SentenceIndex {
@@ -196,12 +196,12 @@ impl SentenceIndex {
     /// observations live in `dir/observations`; an index written before there were any has them
     /// described once, here. An index written before quantity keys were indexed is opened as it
     /// is (nothing is lost; its conditions are checked on every text match, as then).
-    pub fn open_or_create(dir: &Path) -> Result<Self, SearchIndexError> {
+    pub fn open_or_create(dir: &Path) -> Result<Self, DocumentsError> {
         Self::open_or_create_with(dir, Layout::Ranges)
     }
 
     /// [`open_or_create`](Self::open_or_create), creating a new index with or without keys.
-    pub fn open_or_create_with(dir: &Path, layout: Layout) -> Result<Self, SearchIndexError> {
+    pub fn open_or_create_with(dir: &Path, layout: Layout) -> Result<Self, DocumentsError> {
         let existing = index_dir::open_existing(dir)?;
         let known = existing.and_then(|(index, reader)| {
             [Layout::Ranges, Layout::Keys, Layout::Plain]
@@ -248,7 +248,7 @@ impl SentenceIndex {
     pub fn visit_sentences(
         &self,
         mut visit: impl FnMut(&str, StoredSentence) -> std::ops::ControlFlow<()>,
-    ) -> Result<(), SearchIndexError> {
+    ) -> Result<(), DocumentsError> {
         let searcher = self.searcher();
         for (segment, reader) in searcher.segment_readers().iter().enumerate() {
             for doc in reader.doc_ids_alive() {
@@ -264,7 +264,7 @@ impl SentenceIndex {
     }
 
     /// Adds the observations of every stored sentence, one at a time.
-    fn describe_all(&self) -> Result<(), SearchIndexError> {
+    fn describe_all(&self) -> Result<(), DocumentsError> {
         let searcher = self.searcher();
         let writer = self.observations.writer()?;
         for (segment, reader) in searcher.segment_readers().iter().enumerate() {
@@ -290,7 +290,7 @@ impl SentenceIndex {
     }
 
     /// Splits, extracts and indexes `documents`, then commits.
-    pub fn add(&self, documents: &[Document]) -> Result<IngestStats, SearchIndexError> {
+    pub fn add(&self, documents: &[Document]) -> Result<IngestStats, DocumentsError> {
         self.add_in("", documents)
     }
 
@@ -300,12 +300,12 @@ impl SentenceIndex {
         &self,
         corpus: &str,
         documents: &[Document],
-    ) -> Result<IngestStats, SearchIndexError> {
+    ) -> Result<IngestStats, DocumentsError> {
         self.add_with(corpus, documents, sentences_of)
     }
 
     /// Indexes each document as one sentence (corpora that are sentences already), then commits.
-    pub fn add_unsplit(&self, documents: &[Document]) -> Result<IngestStats, SearchIndexError> {
+    pub fn add_unsplit(&self, documents: &[Document]) -> Result<IngestStats, DocumentsError> {
         self.add_unsplit_in("", documents)
     }
 
@@ -314,14 +314,14 @@ impl SentenceIndex {
         &self,
         corpus: &str,
         documents: &[Document],
-    ) -> Result<IngestStats, SearchIndexError> {
+    ) -> Result<IngestStats, DocumentsError> {
         self.add_with(corpus, documents, |d| {
             vec![sentence_of(d, d.id.clone(), &d.text)]
         })
     }
 
     /// Removes every sentence of `corpus`; returns how many there were.
-    pub fn delete_corpus(&self, corpus: &str) -> Result<u64, SearchIndexError> {
+    pub fn delete_corpus(&self, corpus: &str) -> Result<u64, DocumentsError> {
         let term = Term::from_field_text(self.fields.corpus, corpus);
         let searcher = self.reader.searcher();
         let count = searcher.search(
@@ -341,7 +341,7 @@ impl SentenceIndex {
     }
 
     /// Sentences per corpus name (the unnamed corpus as ""), sorted by name.
-    pub fn corpus_sizes(&self) -> Result<Vec<(String, u64)>, SearchIndexError> {
+    pub fn corpus_sizes(&self) -> Result<Vec<(String, u64)>, DocumentsError> {
         Ok(crate::index_dir::term_counts(
             &self.reader.searcher(),
             self.fields.corpus,
@@ -353,7 +353,7 @@ impl SentenceIndex {
         corpus: &str,
         documents: &[Document],
         split: impl Fn(&Document) -> Vec<StoredSentence> + Sync,
-    ) -> Result<IngestStats, SearchIndexError> {
+    ) -> Result<IngestStats, DocumentsError> {
         let threads = self.threads;
         let mut writer: IndexWriter = self
             .index
@@ -424,7 +424,7 @@ impl SentenceIndex {
     }
 
     /// Every stored sentence, in index order (value questions read all descriptions).
-    pub fn all_sentences(&self) -> Result<Vec<StoredSentence>, SearchIndexError> {
+    pub fn all_sentences(&self) -> Result<Vec<StoredSentence>, DocumentsError> {
         let searcher = self.searcher();
         let mut sentences = Vec::new();
         for (segment, reader) in searcher.segment_readers().iter().enumerate() {
@@ -446,7 +446,7 @@ impl SentenceIndex {
         &self,
         searcher: &tantivy::Searcher,
         address: tantivy::DocAddress,
-    ) -> Result<StoredSentence, SearchIndexError> {
+    ) -> Result<StoredSentence, DocumentsError> {
         let doc: TantivyDocument = searcher.doc(address)?;
         self.sentence_of(&doc, address.doc_id)
     }
@@ -456,10 +456,10 @@ impl SentenceIndex {
         &self,
         doc: &TantivyDocument,
         doc_id: u32,
-    ) -> Result<StoredSentence, SearchIndexError> {
+    ) -> Result<StoredSentence, DocumentsError> {
         let f = self.fields;
         let quantities = serde_json::from_str(&text_of(doc, f.quantities))
-            .map_err(|source| SearchIndexError::Stored { doc_id, source })?;
+            .map_err(|source| DocumentsError::Stored { doc_id, source })?;
         let entity = text_of(doc, f.entity);
         Ok(StoredSentence {
             id: text_of(doc, f.id),

@@ -5,7 +5,6 @@
 //! ([`vectors`]).
 
 pub mod conditions;
-mod error;
 pub mod index;
 pub mod keys;
 pub mod observations;
@@ -13,5 +12,4 @@ pub mod split;
 pub mod stored;
 pub mod vectors;
 
-pub use error::SearchIndexError;
 pub use index::{Document, IngestStats, SentenceIndex};

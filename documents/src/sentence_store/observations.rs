@@ -7,6 +7,7 @@
 //! so that a server answers value questions from its index at once, holds none of it on the
 //! heap, and a deleted corpus takes its observations with it.
 
+use crate::DocumentsError;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -18,7 +19,6 @@ use tantivy::schema::{
 use tantivy::{Index, IndexReader, IndexWriter, TantivyDocument, Term};
 
 use super::stored::StoredSentence;
-use super::SearchIndexError;
 use crate::index_dir;
 use tally_text::quantity::description::{
     described_quantities, description_words, normalise, word_set, Description,
@@ -111,7 +111,7 @@ pub struct ObservationIndex {
 
 impl ObservationIndex {
     /// An empty index in memory.
-    pub fn in_memory() -> Result<Self, SearchIndexError> {
+    pub fn in_memory() -> Result<Self, DocumentsError> {
         let (schema, fields) = schema();
         let (index, reader) = index_dir::in_memory(schema)?;
         Ok(ObservationIndex {
@@ -122,7 +122,7 @@ impl ObservationIndex {
     }
 
     /// The index in `dir`, created when there is none.
-    pub fn open_or_create(dir: &Path) -> Result<Self, SearchIndexError> {
+    pub fn open_or_create(dir: &Path) -> Result<Self, DocumentsError> {
         let (schema, fields) = schema();
         let (index, reader) = index_dir::open_or_create(dir, schema)?;
         Ok(ObservationIndex {
@@ -133,7 +133,7 @@ impl ObservationIndex {
     }
 
     /// An index in memory of the observations of `sentences` (evaluation, tests).
-    pub fn of_sentences(sentences: &[StoredSentence]) -> Result<Self, SearchIndexError> {
+    pub fn of_sentences(sentences: &[StoredSentence]) -> Result<Self, DocumentsError> {
         let index = ObservationIndex::in_memory()?;
         let writer = index.writer()?;
         for sentence in sentences {
@@ -153,7 +153,7 @@ impl ObservationIndex {
         self.len() == 0
     }
 
-    pub(crate) fn writer(&self) -> Result<IndexWriter, SearchIndexError> {
+    pub(crate) fn writer(&self) -> Result<IndexWriter, DocumentsError> {
         Ok(self.index.writer_with_num_threads(1, WRITER_BYTES)?)
     }
 
@@ -163,7 +163,7 @@ impl ObservationIndex {
         writer: &IndexWriter,
         corpus: &str,
         sentence: &StoredSentence,
-    ) -> Result<(), SearchIndexError> {
+    ) -> Result<(), DocumentsError> {
         for doc in self.documents(corpus, sentence)? {
             writer.add_document(doc)?;
         }
@@ -175,7 +175,7 @@ impl ObservationIndex {
         &self,
         corpus: &str,
         sentence: &StoredSentence,
-    ) -> Result<Vec<TantivyDocument>, SearchIndexError> {
+    ) -> Result<Vec<TantivyDocument>, DocumentsError> {
         let observed = described_quantities(
             &sentence.text,
             &sentence.quantities,
@@ -215,15 +215,14 @@ impl ObservationIndex {
                 quantity,
                 description,
             };
-            let record =
-                serde_json::to_string(&observation).map_err(SearchIndexError::Unwritable)?;
+            let record = serde_json::to_string(&observation).map_err(DocumentsError::Unwritable)?;
             doc.add_text(f.record, record);
             documents.push(doc);
         }
         Ok(documents)
     }
 
-    pub(crate) fn commit(&self, mut writer: IndexWriter) -> Result<(), SearchIndexError> {
+    pub(crate) fn commit(&self, mut writer: IndexWriter) -> Result<(), DocumentsError> {
         writer.commit()?;
         writer.wait_merging_threads()?;
         self.reader.reload()?;
@@ -231,7 +230,7 @@ impl ObservationIndex {
     }
 
     /// Removes the observations of `corpus`.
-    pub(crate) fn delete_corpus(&self, corpus: &str) -> Result<(), SearchIndexError> {
+    pub(crate) fn delete_corpus(&self, corpus: &str) -> Result<(), DocumentsError> {
         let writer = self.writer()?;
         writer.delete_term(Term::from_field_text(self.fields.corpus, corpus));
         self.commit(writer)
@@ -239,7 +238,7 @@ impl ObservationIndex {
 
     /// The entities observations are filed under (possibly some whose observations were all
     /// deleted), each once.
-    pub fn entities(&self) -> Result<Vec<String>, SearchIndexError> {
+    pub fn entities(&self) -> Result<Vec<String>, DocumentsError> {
         let searcher = self.reader.searcher();
         let mut names = std::collections::BTreeSet::new();
         for segment in searcher.segment_readers() {
@@ -256,7 +255,7 @@ impl ObservationIndex {
     }
 
     /// How many observations match `query`.
-    pub fn count(&self, query: &ObservationQuery) -> Result<usize, SearchIndexError> {
+    pub fn count(&self, query: &ObservationQuery) -> Result<usize, DocumentsError> {
         match self.query(query) {
             Some(q) => Ok(self.reader.searcher().search(&q, &Count)?),
             None => Ok(0),
@@ -270,7 +269,7 @@ impl ObservationIndex {
         query: &ObservationQuery,
         offset: usize,
         limit: usize,
-    ) -> Result<Vec<ScoredObservation>, SearchIndexError> {
+    ) -> Result<Vec<ScoredObservation>, DocumentsError> {
         let Some(q) = self.query(query) else {
             return Ok(Vec::new());
         };
@@ -289,7 +288,7 @@ impl ObservationIndex {
                 .and_then(|v| v.as_str())
                 .unwrap_or_default();
             let observation =
-                serde_json::from_str(record).map_err(|source| SearchIndexError::Stored {
+                serde_json::from_str(record).map_err(|source| DocumentsError::Stored {
                     doc_id: address.doc_id,
                     source,
                 })?;

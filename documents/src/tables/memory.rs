@@ -1,6 +1,7 @@
 //! The record tables of each corpus held in memory: what evaluations and `tally ask` compute
 //! over (the servers keep the same tables in PostgreSQL).
 
+use crate::DocumentsError;
 use std::collections::BTreeMap;
 
 use super::table::{tables_of, RecordTable};
@@ -27,7 +28,7 @@ impl MemoryRecords {
     pub fn from_snippet_index(
         index: &crate::snippet_index::SnippetIndex,
         corpus: &str,
-    ) -> Result<Self, crate::snippet_index::IndexError> {
+    ) -> Result<Self, DocumentsError> {
         let rows = index.table_rows_in(corpus)?;
         let documents: Vec<String> = rows
             .iter()
@@ -48,7 +49,7 @@ impl MemoryRecords {
     pub fn from_snippet_index_corpora(
         index: &crate::snippet_index::SnippetIndex,
         corpora: &[String],
-    ) -> Result<Self, crate::snippet_index::IndexError> {
+    ) -> Result<Self, DocumentsError> {
         let mut records = MemoryRecords::default();
         for corpus in corpora {
             let mut one = Self::from_snippet_index(index, corpus)?;

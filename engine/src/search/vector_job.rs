@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+use tally_documents::DocumentsError;
 
 use serde::Serialize;
 
@@ -18,7 +19,6 @@ use super::rankers::dense::vector_text;
 use tally_documents::sentence_store::index::SentenceIndex;
 use tally_documents::sentence_store::stored::StoredSentence;
 use tally_documents::sentence_store::vectors::SentenceVectors;
-use tally_documents::sentence_store::SearchIndexError;
 use tally_encoder::{Encoder, EncoderError};
 
 /// Sentences encoded per batch: a stop waits for one batch (about a quarter of a second on 2
@@ -33,7 +33,7 @@ const PER_SCAN: usize = 50_000;
 pub enum VectorJobError {
     /// The sentence index failed.
     #[error(transparent)]
-    Index(#[from] SearchIndexError),
+    Index(#[from] DocumentsError),
     /// The sentence encoder failed.
     #[error("the sentence vectors could not be encoded")]
     Encoder(#[from] EncoderError),
@@ -132,7 +132,7 @@ fn scan(
     index: &SentenceIndex,
     encoder: &str,
     wanted: &dyn Fn(&StoredSentence) -> bool,
-) -> Result<Scan, SearchIndexError> {
+) -> Result<Scan, DocumentsError> {
     let vectors = index.vectors();
     let mut progress = VectorProgress::default();
     let mut pending: Vec<Pending> = Vec::new();
@@ -205,7 +205,7 @@ pub fn fill_vectors(
             dropped += index
                 .vectors()
                 .retain(&live)
-                .map_err(SearchIndexError::from)?;
+                .map_err(DocumentsError::from)?;
         }
         progress.encoded = encoded;
         on_progress(&progress);
@@ -219,7 +219,7 @@ pub fn fill_vectors(
             index
                 .vectors()
                 .insert(encoder.name(), &keys, &vectors)
-                .map_err(SearchIndexError::from)?;
+                .map_err(DocumentsError::from)?;
             for corpus in batch.iter().flat_map(|p| &p.corpora) {
                 progress
                     .corpora

@@ -3,12 +3,12 @@
 //! whether they agree with the answer, with the year the question asks for preferred.
 
 use serde::Serialize;
+use tally_documents::DocumentsError;
 
 use super::majority::{leading_groups, Group, Observed, Support};
 use super::retrieve::{retrieve, Retrieved};
 use super::subject_of;
 use crate::count::consolidate::{consolidate, Scored};
-use tally_documents::sentence_store::index::SearchIndexError;
 use tally_documents::sentence_store::observations::{
     Observation, ObservationIndex, ScoredObservation,
 };
@@ -257,7 +257,7 @@ pub fn answer(
     question: &ValueQuestion,
     index: &ObservationIndex,
     settings: &ValueSettings,
-) -> Result<ValueAnswer, SearchIndexError> {
+) -> Result<ValueAnswer, DocumentsError> {
     answer_in_corpus(question, index, settings, None)
 }
 
@@ -268,7 +268,7 @@ pub fn answer_in_corpus(
     index: &ObservationIndex,
     settings: &ValueSettings,
     corpus: Option<&str>,
-) -> Result<ValueAnswer, SearchIndexError> {
+) -> Result<ValueAnswer, DocumentsError> {
     let table = UnitTable::builtin();
     let subject = subject_of(question);
     let Retrieved {

@@ -5,12 +5,13 @@
 //! match the question's other words.
 
 use std::collections::HashSet;
+use tally_documents::DocumentsError;
 
 use super::answer::{answer, answer_in_corpus, ValueAnswer, ValueSettings};
 use super::{normalise, raw_words};
 use tally_documents::corpus::datasets::Snippet;
 use tally_documents::corpus::structure::Record;
-use tally_documents::sentence_store::index::{Document, SearchIndexError, SentenceIndex};
+use tally_documents::sentence_store::index::{Document, SentenceIndex};
 use tally_documents::sentence_store::observations::ObservationIndex;
 use tally_documents::snippet_index::SnippetIndex;
 use tally_text::quantity::is_function_word;
@@ -97,7 +98,7 @@ pub fn answer_with_tables(
     corpus: Option<&str>,
     observations: &ObservationIndex,
     settings: &ValueSettings,
-) -> Result<ValueAnswer, SearchIndexError> {
+) -> Result<ValueAnswer, DocumentsError> {
     // A snippet index that cannot be read leaves the sentences' answer, which still stands.
     let found = snippets
         .search_in(&question.text, CELL_SNIPPETS, corpus)

@@ -4,10 +4,10 @@
 //! sentences under it, and about its subject.
 
 use std::collections::HashSet;
+use tally_documents::DocumentsError;
 
 use super::question::is_measure_word;
 use super::{description_words, named_measure, normalise, raw_words, subject_of, word_set};
-use tally_documents::sentence_store::index::SearchIndexError;
 use tally_documents::sentence_store::observations::{
     Observation, ObservationIndex, ObservationQuery, ScoredObservation,
 };
@@ -33,7 +33,7 @@ pub fn retrieve(
     index: &ObservationIndex,
     top: usize,
     corpus: Option<&str>,
-) -> Result<Retrieved, SearchIndexError> {
+) -> Result<Retrieved, DocumentsError> {
     let words: Vec<String> = question.words.iter().map(|w| normalise(w)).collect();
     let mut query = ObservationQuery {
         words: &words,

@@ -3,18 +3,18 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
+use tally_documents::DocumentsError;
 
 use serde::Serialize;
 
 use super::training::cross_validation::fold_assignment;
 use super::training::settings::TrainSettings;
 use tally_documents::corpus::datasets::{
-    gold_for, read_aliases, read_gold_counts, read_gold_instances, read_squad, DatasetError,
-    QuerySnippets, Snippet,
+    gold_for, read_aliases, read_gold_counts, read_gold_instances, read_squad, QuerySnippets,
+    Snippet,
 };
-use tally_documents::corpus::error::ParseError;
 use tally_documents::rarity::WordRarity;
-use tally_documents::snippet_index::{IndexError, SnippetIndex};
+use tally_documents::snippet_index::SnippetIndex;
 use tally_encoder::{Encoder, EncoderError};
 use tally_engine::count::answer_support::SupportRule;
 use tally_engine::count::contextualize::{classify, CnpInput};
@@ -37,9 +37,9 @@ use tally_types::Strategy;
 /// Why a count evaluation failed.
 #[derive(Debug, thiserror::Error)]
 pub enum EvaluateError {
-    /// The data set could not be read.
+    /// A data set could not be read, or the snippet index failed.
     #[error(transparent)]
-    Dataset(#[from] DatasetError),
+    Documents(#[from] DocumentsError),
     /// The count pipeline failed.
     #[error(transparent)]
     Pipeline(#[from] EngineError),
@@ -63,9 +63,6 @@ pub enum EvaluateError {
         /// What is wrong with it.
         message: String,
     },
-    /// The snippet index failed.
-    #[error(transparent)]
-    Index(#[from] IndexError),
 }
 
 /// Count figures for every strategy, plus which scorer produced them.
@@ -284,7 +281,7 @@ pub fn read_contexts(path: &Path) -> Result<Vec<ContextRow>, EvaluateError> {
         path: path.display().to_string(),
         message,
     };
-    let text = std::fs::read_to_string(path).map_err(|source| DatasetError::Io {
+    let text = std::fs::read_to_string(path).map_err(|source| DocumentsError::Read {
         path: path.to_path_buf(),
         source,
     })?;
@@ -346,8 +343,30 @@ pub fn read_contexts(path: &Path) -> Result<Vec<ContextRow>, EvaluateError> {
     Ok(rows)
 }
 
+/// Why a Python list of 4-tuples could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum TupleError {
+    /// A `)` with no `(` before it.
+    #[error("unbalanced )")]
+    UnbalancedParenthesis,
+    /// A tuple that is not (id, confidence, span, count).
+    #[error("unexpected tuple {found}")]
+    UnexpectedTuple {
+        /// The tuple as read.
+        found: String,
+    },
+    /// A number that does not parse.
+    #[error("bad number {written}")]
+    Number {
+        /// The number as written.
+        written: String,
+        /// Why it does not parse.
+        source: std::num::ParseFloatError,
+    },
+}
+
 /// Parses a Python list of 4-tuples `[('1', 0.47, '3 songs', 3.0), …]`.
-fn parse_tuples(text: &str) -> Result<Vec<(String, f64, String, f64)>, ParseError> {
+fn parse_tuples(text: &str) -> Result<Vec<(String, f64, String, f64)>, TupleError> {
     #[derive(Debug)]
     enum Item {
         Str(String),
@@ -362,13 +381,13 @@ fn parse_tuples(text: &str) -> Result<Vec<(String, f64, String, f64)>, ParseErro
         match c {
             '(' => current = Some(Vec::new()),
             ')' => {
-                let items = current.take().ok_or(ParseError::UnbalancedParenthesis)?;
+                let items = current.take().ok_or(TupleError::UnbalancedParenthesis)?;
                 match items.as_slice() {
                     [Item::Str(id), Item::Num(conf), Item::Str(span), Item::Num(count)] => {
                         tuples.push((id.clone(), *conf, span.clone(), *count));
                     }
                     other => {
-                        return Err(ParseError::UnexpectedTuple {
+                        return Err(TupleError::UnexpectedTuple {
                             found: format!("{other:?}"),
                         })
                     }
@@ -398,7 +417,7 @@ fn parse_tuples(text: &str) -> Result<Vec<(String, f64, String, f64)>, ParseErro
                     i += 1;
                 }
                 let number: String = chars[start..=i].iter().collect();
-                let value = number.parse::<f64>().map_err(|source| ParseError::Number {
+                let value = number.parse::<f64>().map_err(|source| TupleError::Number {
                     written: number.clone(),
                     source,
                 })?;

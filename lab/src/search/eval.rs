@@ -4,13 +4,13 @@
 //! relevant sentence scores 0).
 
 use std::collections::HashSet;
+use tally_documents::DocumentsError;
 
 use serde::Serialize;
 
-use tally_documents::corpus::error::ParseError;
 use tally_documents::corpus::sentences::{parse_documents, parse_judged, JudgedQuery};
 use tally_documents::corpus::Format;
-use tally_documents::sentence_store::index::{SearchIndexError, SentenceIndex};
+use tally_documents::sentence_store::index::SentenceIndex;
 use tally_encoder::Encoder;
 use tally_engine::search::rank::search;
 use tally_engine::search::settings::SearchSettings;
@@ -31,20 +31,12 @@ pub enum SearchEvalError {
         /// The cause.
         source: std::io::Error,
     },
-    /// The judged file could not be parsed.
-    #[error("cannot parse {path}")]
-    Parse {
-        /// The file.
-        path: std::path::PathBuf,
-        /// What is wrong with it.
-        source: ParseError,
-    },
     /// The judged file has no queries.
     #[error("{0} has no queries")]
     Empty(std::path::PathBuf),
-    /// The sentence index failed.
+    /// The judged file could not be parsed, or the sentence index failed.
     #[error(transparent)]
-    Index(#[from] SearchIndexError),
+    Documents(#[from] DocumentsError),
     /// A search failed.
     #[error(transparent)]
     Search(#[from] EngineError),
@@ -66,7 +58,7 @@ impl JudgedCollection {
             path: path.to_path_buf(),
             source,
         })?;
-        let parse_error = |source: ParseError| SearchEvalError::Parse {
+        let parse_error = |source| DocumentsError::Parse {
             path: path.to_path_buf(),
             source,
         };

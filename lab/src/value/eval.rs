@@ -14,11 +14,10 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use tally_documents::corpus::error::ParseError;
 use tally_documents::corpus::sentences::parse_judged;
-use tally_documents::sentence_store::index::SearchIndexError;
 use tally_documents::sentence_store::index::StoredSentence;
 use tally_documents::sentence_store::observations::ObservationIndex;
+use tally_documents::DocumentsError;
 use tally_engine::count::metrics::{count_scores, CountScores};
 use tally_engine::value::{answer, parse_question, ValueRule, ValueSettings};
 use tally_text::quantity::{extract_in_context, parse_query, Quantity};
@@ -38,11 +37,34 @@ pub enum ValueEvalError {
     },
     /// The file is not a judged-queries file.
     #[error("{path} could not be read as questions")]
-    Format {
+    Judged {
         /// The file.
         path: String,
-        /// What is wrong with it.
-        source: ParseError,
+        /// What is wrong with it (the documents' parse of it).
+        source: DocumentsError,
+    },
+    /// The file is not a list of written questions.
+    #[error(
+        "{path} could not be read as questions: not the JSON expected (a list of written \
+         questions)"
+    )]
+    Written {
+        /// The file.
+        path: String,
+        /// What the JSON parser found.
+        source: serde_json::Error,
+    },
+    /// A written question names a half there is not.
+    #[error(
+        "{path} could not be read as questions: question {question} has no half called `{half}`"
+    )]
+    NoSuchHalf {
+        /// The file.
+        path: String,
+        /// The question's number, from 1.
+        question: usize,
+        /// The half it names.
+        half: String,
     },
     /// The file yields no value question.
     #[error(
@@ -97,9 +119,12 @@ pub fn build(path: &Path) -> Result<(Vec<StoredSentence>, Vec<GoldValueQuestion>
         path: shown.clone(),
         source,
     })?;
-    let queries = parse_judged(&text).map_err(|source| ValueEvalError::Format {
+    let queries = parse_judged(&text).map_err(|source| ValueEvalError::Judged {
         path: shown.clone(),
-        source,
+        source: DocumentsError::Parse {
+            path: path.to_path_buf(),
+            source,
+        },
     })?;
     let mut sentences: Vec<StoredSentence> = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -201,24 +226,20 @@ pub fn build_written(
         source,
     })?;
     let written: Vec<WrittenQuestion> =
-        serde_json::from_str(&text).map_err(|source| ValueEvalError::Format {
+        serde_json::from_str(&text).map_err(|source| ValueEvalError::Written {
             path: shown.clone(),
-            source: ParseError::Json {
-                expected: "a list of written questions",
-                source,
-            },
+            source,
         })?;
     let mut sentences = Vec::new();
     let mut questions = Vec::new();
     for (i, q) in written.into_iter().enumerate() {
-        let half =
-            crate::quantity::eval::Half::parse(&q.half).ok_or_else(|| ValueEvalError::Format {
+        let half = crate::quantity::eval::Half::parse(&q.half).ok_or_else(|| {
+            ValueEvalError::NoSuchHalf {
                 path: shown.clone(),
-                source: ParseError::NoSuchHalf {
-                    question: i + 1,
-                    half: q.half.clone(),
-                },
-            })?;
+                question: i + 1,
+                half: q.half.clone(),
+            }
+        })?;
         for (j, s) in q.sentences.iter().enumerate() {
             sentences.push(StoredSentence {
                 id: format!("everyday-{i}#{j}"),
@@ -282,7 +303,7 @@ pub fn evaluate(
     sentences: &[StoredSentence],
     questions: &[GoldValueQuestion],
     settings: &ValueSettings,
-) -> Result<(ValueScores, Vec<ValueAnswer>), SearchIndexError> {
+) -> Result<(ValueScores, Vec<ValueAnswer>), DocumentsError> {
     let index = ObservationIndex::of_sentences(sentences)?;
     let mut answers = Vec::with_capacity(questions.len());
     let (mut exist_1, mut exist_10) = (0, 0);
@@ -382,7 +403,7 @@ pub struct RuleRow {
 pub fn compare_rules(
     sentences: &[StoredSentence],
     questions: &[GoldValueQuestion],
-) -> Result<(Vec<RuleRow>, usize), SearchIndexError> {
+) -> Result<(Vec<RuleRow>, usize), DocumentsError> {
     use crate::quantity::eval::Half;
     let part = |half: Half| -> Vec<GoldValueQuestion> {
         questions

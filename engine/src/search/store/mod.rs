@@ -13,7 +13,8 @@ use crate::error::EngineError;
 use tally_documents::sentence_store::conditions::Test;
 use tally_documents::sentence_store::stored::StoredSentence;
 use tally_documents::sentence_store::vectors::SentenceVectors;
-use tally_documents::sentence_store::{Document, IngestStats, SearchIndexError};
+use tally_documents::sentence_store::{Document, IngestStats};
+use tally_documents::DocumentsError;
 
 /// Which candidates a ranker's first stage asks for.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -88,8 +89,7 @@ pub trait SentenceStore: Send + Sync {
 
     /// Splits documents into sentences, extracts their quantities and stores them under
     /// `corpus`.
-    fn add_in(&self, corpus: &str, documents: &[Document])
-        -> Result<IngestStats, SearchIndexError>;
+    fn add_in(&self, corpus: &str, documents: &[Document]) -> Result<IngestStats, DocumentsError>;
 
     /// Stores each document as one sentence (judged files, whose sentences are given), under
     /// `corpus`.
@@ -97,13 +97,13 @@ pub trait SentenceStore: Send + Sync {
         &self,
         corpus: &str,
         documents: &[Document],
-    ) -> Result<IngestStats, SearchIndexError>;
+    ) -> Result<IngestStats, DocumentsError>;
 
     /// Removes a corpus's sentences; returns how many there were.
-    fn delete_corpus(&self, corpus: &str) -> Result<u64, SearchIndexError>;
+    fn delete_corpus(&self, corpus: &str) -> Result<u64, DocumentsError>;
 
     /// Each corpus with its number of sentences.
-    fn corpus_sizes(&self) -> Result<Vec<(String, u64)>, SearchIndexError>;
+    fn corpus_sizes(&self) -> Result<Vec<(String, u64)>, DocumentsError>;
 
     /// The sentences' vectors stored at ingestion, when the store keeps them (the rankers that
     /// read meaning encode the others).
@@ -192,7 +192,7 @@ mod tests {
             &self,
             corpus: &str,
             documents: &[Document],
-        ) -> Result<IngestStats, SearchIndexError> {
+        ) -> Result<IngestStats, DocumentsError> {
             let mut sentences = self.sentences.lock().unwrap();
             let mut stats = IngestStats::default();
             for document in documents {
@@ -209,18 +209,18 @@ mod tests {
             &self,
             corpus: &str,
             documents: &[Document],
-        ) -> Result<IngestStats, SearchIndexError> {
+        ) -> Result<IngestStats, DocumentsError> {
             self.add_in(corpus, documents)
         }
 
-        fn delete_corpus(&self, corpus: &str) -> Result<u64, SearchIndexError> {
+        fn delete_corpus(&self, corpus: &str) -> Result<u64, DocumentsError> {
             let mut sentences = self.sentences.lock().unwrap();
             let before = sentences.len();
             sentences.retain(|(c, _)| c != corpus);
             Ok((before - sentences.len()) as u64)
         }
 
-        fn corpus_sizes(&self) -> Result<Vec<(String, u64)>, SearchIndexError> {
+        fn corpus_sizes(&self) -> Result<Vec<(String, u64)>, DocumentsError> {
             let sentences = self.sentences.lock().unwrap();
             let mut sizes: Vec<(String, u64)> = Vec::new();
             for (corpus, _) in sentences.iter() {

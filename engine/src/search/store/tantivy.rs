@@ -3,13 +3,13 @@
 //! conditions as ranges of packed quantity entries, qs scored from the fast field).
 
 use std::collections::HashSet;
+use tally_documents::DocumentsError;
 
 use super::{FirstStage, FirstStageQuery, FirstStageResult, Retrieved, SentenceStore};
 use crate::error::EngineError;
 use crate::search::retrieve::{self, best_candidates, Candidate, Retrieval};
 use tally_documents::sentence_store::index::{Document, IngestStats, SentenceIndex};
 use tally_documents::sentence_store::vectors::SentenceVectors;
-use tally_documents::sentence_store::SearchIndexError;
 
 impl SentenceStore for SentenceIndex {
     fn first_stage(&self, query: &FirstStageQuery<'_>) -> Result<FirstStageResult, EngineError> {
@@ -78,7 +78,7 @@ impl SentenceStore for SentenceIndex {
                     bm25: c.bm25,
                 })
             })
-            .collect::<Result<Vec<_>, SearchIndexError>>()?;
+            .collect::<Result<Vec<_>, DocumentsError>>()?;
         Ok(FirstStageResult {
             max_bm25: retrieval.max_bm25,
             candidates,
@@ -93,11 +93,7 @@ impl SentenceStore for SentenceIndex {
         SentenceIndex::len(self)
     }
 
-    fn add_in(
-        &self,
-        corpus: &str,
-        documents: &[Document],
-    ) -> Result<IngestStats, SearchIndexError> {
+    fn add_in(&self, corpus: &str, documents: &[Document]) -> Result<IngestStats, DocumentsError> {
         SentenceIndex::add_in(self, corpus, documents)
     }
 
@@ -105,15 +101,15 @@ impl SentenceStore for SentenceIndex {
         &self,
         corpus: &str,
         documents: &[Document],
-    ) -> Result<IngestStats, SearchIndexError> {
+    ) -> Result<IngestStats, DocumentsError> {
         SentenceIndex::add_unsplit_in(self, corpus, documents)
     }
 
-    fn delete_corpus(&self, corpus: &str) -> Result<u64, SearchIndexError> {
+    fn delete_corpus(&self, corpus: &str) -> Result<u64, DocumentsError> {
         SentenceIndex::delete_corpus(self, corpus)
     }
 
-    fn corpus_sizes(&self) -> Result<Vec<(String, u64)>, SearchIndexError> {
+    fn corpus_sizes(&self) -> Result<Vec<(String, u64)>, DocumentsError> {
         SentenceIndex::corpus_sizes(self)
     }
 

@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use tally_documents::corpus::datasets::{
-    gold_for, read_gold_counts, read_squad, DatasetError, Snippet,
-};
+use tally_documents::DocumentsError;
+
+use tally_documents::corpus::datasets::{gold_for, read_gold_counts, read_squad, Snippet};
 use tally_engine::count::candidates::{count_candidates, CountCandidate};
 
 /// The data sets trained on: (name, snippet file, gold file) under the CoQEx data directory.
@@ -28,7 +28,7 @@ pub const TRAINING_SETS: &[(&str, &str, &str)] = &[
 pub enum TrainingDataError {
     /// A data set could not be read.
     #[error(transparent)]
-    Dataset(#[from] DatasetError),
+    Documents(#[from] DocumentsError),
     /// No training set was found under the directory.
     #[error("no training data found under {0} (expected the CoQEx stresstest_v1 and count_lcquad_v2 folders)")]
     NoData(PathBuf),

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use super::data::TrainingDataError;
-use tally_documents::corpus::datasets::DatasetError;
+use tally_documents::DocumentsError;
 use tally_engine::EngineError;
 
 /// Why a training run failed.
@@ -11,7 +11,7 @@ use tally_engine::EngineError;
 pub enum TrainError {
     /// A data set could not be read.
     #[error(transparent)]
-    Dataset(#[from] DatasetError),
+    Documents(#[from] DocumentsError),
     /// The span model could not be loaded or read (the engine's error).
     #[error(transparent)]
     Engine(#[from] EngineError),
