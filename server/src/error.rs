@@ -93,7 +93,7 @@ impl HttpError for AnswerError {
 impl HttpError for DbError {
     fn status(&self) -> StatusCode {
         match self {
-            DbError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            DbError::Unavailable(_) | DbError::Cluster(_) => StatusCode::SERVICE_UNAVAILABLE,
             DbError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             DbError::NotFound(_) => StatusCode::NOT_FOUND,
             DbError::Conflict(_) => StatusCode::CONFLICT,
@@ -104,8 +104,8 @@ impl HttpError for DbError {
     /// The database's own text (names, SQL state, connection details) stays in the log.
     fn public_message(&self) -> String {
         match self {
-            DbError::Unavailable(why) => {
-                tracing::warn!("database unavailable: {}", Causes(why));
+            DbError::Unavailable(_) | DbError::Cluster(_) => {
+                tracing::warn!("database unavailable: {}", Causes(self));
                 "The database is unavailable right now, so nothing can be saved or read from it \
                  (nothing already stored is affected)"
                     .into()

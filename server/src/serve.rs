@@ -302,23 +302,8 @@ async fn open_database(args: &ServeArgs) -> (Database, Option<Arc<PrivateCluster
     if let Some(url) = args.database_url() {
         return (Database::new(url), None);
     }
-    match PrivateCluster::start(&args.pg_dir).await {
-        Ok(cluster) => {
-            tracing::info!(
-                "private PostgreSQL cluster on port {} (data in {})",
-                cluster.port(),
-                cluster.data_dir().display()
-            );
-            (Database::new(&cluster.url()), Some(Arc::new(cluster)))
-        }
-        Err(e) => {
-            tracing::warn!(
-                "no DATABASE_URL and no private cluster: {}",
-                tally_types::error::Causes(&e)
-            );
-            (Database::unavailable(e), None)
-        }
-    }
+    let (database, cluster) = Database::on_private_cluster(&args.pg_dir).await;
+    (database, cluster.map(Arc::new))
 }
 
 async fn load_encoder(args: &ServeArgs) -> EncoderSlot {

@@ -4,6 +4,7 @@
 //! and reports [`DbError::Unavailable`], which the HTTP layer turns into a clear 503 ("feedback
 //! cannot be saved"). Once the database is back, the next use connects again.
 
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,7 +13,7 @@ use sqlx::postgres::PgPoolOptions;
 use sqlx::PgPool;
 use tokio::sync::Mutex;
 
-use crate::pg_cluster::ClusterError;
+use crate::pg_cluster::{ClusterError, PrivateCluster};
 use crate::refused::{Clash, Invalid, InvalidFeedback, Missing};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
@@ -45,6 +46,10 @@ pub enum DbError {
     /// Any other error of the database.
     #[error("database error")]
     Query(#[source] sqlx::Error),
+    /// The private PostgreSQL cluster (the server's own, without `DATABASE_URL`) could not be
+    /// started, started again or stopped.
+    #[error(transparent)]
+    Cluster(#[from] ClusterError),
 }
 
 /// Every database error is classified on its way in: a plain `?` on a query cannot skip the
@@ -143,9 +148,32 @@ impl Database {
         }
     }
 
+    /// The store on a private cluster under `base_dir`, started or joined, with the cluster; a
+    /// store that says why it cannot be used when none could be set up. Never fails: without a
+    /// database the app runs and says that feedback cannot be saved.
+    pub async fn on_private_cluster(base_dir: &Path) -> (Database, Option<PrivateCluster>) {
+        match PrivateCluster::start_cluster(base_dir).await {
+            Ok(cluster) => {
+                tracing::info!(
+                    "private PostgreSQL cluster on port {} (data in {})",
+                    cluster.port(),
+                    cluster.data_dir().display()
+                );
+                (Database::new(&cluster.url()), Some(cluster))
+            }
+            Err(e) => {
+                tracing::warn!(
+                    "no DATABASE_URL and no private cluster: {}",
+                    tally_types::error::Causes(&e)
+                );
+                (Database::unavailable(e), None)
+            }
+        }
+    }
+
     /// A store that cannot be used, for when no private cluster could be set up; says why on
     /// every use.
-    pub fn unavailable(why: ClusterError) -> Self {
+    fn unavailable(why: ClusterError) -> Self {
         Self {
             inner: Arc::new(Inner {
                 pool: Err(Unreachable::NoCluster(Arc::new(why))),

@@ -16,6 +16,8 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::db::DbError;
+
 const DATABASE: &str = "tally";
 const SUPERUSER: &str = "tally";
 /// The role the server connects as: owner of the `tally` database, not a superuser.
@@ -101,7 +103,13 @@ pub struct PrivateCluster {
 impl PrivateCluster {
     /// Starts (initialising if needed) the cluster under `base_dir`, or attaches to it when it is
     /// already running, and makes sure the `tally` database exists.
-    pub async fn start(base_dir: &Path) -> Result<Self, ClusterError> {
+    pub async fn start(base_dir: &Path) -> Result<Self, DbError> {
+        Ok(Self::start_cluster(base_dir).await?)
+    }
+
+    /// [`Self::start`], its failure the cluster's own (the cause a store that could not be set
+    /// up gives on every use).
+    pub(crate) async fn start_cluster(base_dir: &Path) -> Result<Self, ClusterError> {
         let bin_dir = find_bin_dir().ok_or(ClusterError::NotInstalled)?;
         let run_as = if is_root() {
             Some(
@@ -207,7 +215,7 @@ impl PrivateCluster {
     /// Starts the cluster again when it is not running (stopped by hand, or crashed), on its
     /// port, so that the pool's URL holds; this server then owns it. Blocking. Whether it was
     /// started.
-    pub fn restart_if_stopped(&self) -> Result<bool, ClusterError> {
+    pub fn restart_if_stopped(&self) -> Result<bool, DbError> {
         let _lock = start_lock(&self.base_dir)?;
         if self.running_port().is_some() {
             return Ok(false);
@@ -230,7 +238,7 @@ impl PrivateCluster {
     }
 
     /// Stops the server (fast shutdown: open transactions roll back, committed data stays).
-    pub fn stop(&self) -> Result<(), ClusterError> {
+    pub fn stop(&self) -> Result<(), DbError> {
         // Not while a server (re)starts it.
         let _lock = start_lock(&self.base_dir)?;
         let data = self.data_dir.display().to_string();
