@@ -8,9 +8,11 @@ use std::collections::{BTreeSet, HashMap};
 use std::ops::ControlFlow;
 
 use tally_engine::candidates::rank::{ReadersAnswer, Scorer};
+
 use tally_engine::search::search_in;
 use tally_engine::KindDecision;
 use tally_text::quantity::{parse_query, Condition as QueryCondition};
+use tally_types::count::answer::QuestionAnalysis;
 use tally_types::count::{SnippetOrigin, SnippetSource, StageTiming};
 use tally_types::{Answer, AnswerBody, CountSettings, Mode, QuestionKind};
 
@@ -371,6 +373,49 @@ fn snippets(
     }
 }
 
+/// A count question's answer from its `fetched` snippets, each stage told to `around`, which
+/// stops it when nobody waits for it any more.
+fn count_body(
+    engines: &Engines,
+    checked: &Checked,
+    analysis: QuestionAnalysis,
+    fetched: Option<Fetched>,
+    around: &dyn Around,
+) -> Result<AnswerBody, AnswerError> {
+    let used = fetched.ok_or(AnswerError::NoSnippets)?;
+    for timing in &used.timings {
+        around.on_stage(timing);
+    }
+    let mut on_stage = |stage: &StageTiming| {
+        around.on_stage(stage);
+        if around.wanted() {
+            ControlFlow::Continue(())
+        } else {
+            tracing::info!(stage = %stage.stage, "answer stopped: its asker left");
+            ControlFlow::Break(())
+        }
+    };
+    let mut answer = engines
+        .pipeline
+        .answer_analysed(
+            checked.question(),
+            analysis,
+            &used.snippets,
+            used.retrieval,
+            &checked.count,
+            engines.snippets.as_ref(),
+            &mut on_stage,
+        )
+        .map_err(AnswerError::of_count)?;
+    let links: HashMap<_, _> = used.links.into_iter().collect();
+    for snippet in &mut answer.snippets {
+        snippet.link = links.get(&snippet.id).cloned();
+    }
+    answer.origin = used.origin;
+    answer.timings.splice(0..0, used.timings);
+    Ok(AnswerBody::Count(Box::new(answer)))
+}
+
 /// Answers with the engine the kind needs; a count question from the `fetched` snippets.
 fn compute(
     engines: &Engines,
@@ -385,64 +430,33 @@ fn compute(
         reason,
         analysis,
     } = decision;
-    let answer =
-        match kind {
-            QuestionKind::Count => {
-                let used = fetched.ok_or(AnswerError::NoSnippets)?;
-                for timing in &used.timings {
-                    around.on_stage(timing);
-                }
-                let mut answer = engines.pipeline.answer_analysed(
-                question,
-                analysis,
-                &used.snippets,
-                used.retrieval,
-                &checked.count,
-                engines.snippets.as_ref(),
-                &mut |stage| {
-                    around.on_stage(stage);
-                    if around.wanted() {
-                        ControlFlow::Continue(())
-                    } else {
-                        tracing::info!(stage = %stage.stage, "answer stopped: its asker left");
-                        ControlFlow::Break(())
-                    }
-                },
-            )
-            .map_err(AnswerError::of_count)?;
-                let links: HashMap<_, _> = used.links.into_iter().collect();
-                for snippet in &mut answer.snippets {
-                    snippet.link = links.get(&snippet.id).cloned();
-                }
-                answer.origin = used.origin;
-                answer.timings.splice(0..0, used.timings);
-                AnswerBody::Count(Box::new(answer))
+    let answer = match kind {
+        QuestionKind::Count => count_body(engines, checked, analysis, fetched, around)?,
+        QuestionKind::Value => AnswerBody::Value(Box::new(
+            engines.answer_value(question, checked.count.corpus.as_deref())?,
+        )),
+        QuestionKind::Quantity | QuestionKind::Search => {
+            let mut settings = checked.search.clone();
+            if kind == QuestionKind::Search {
+                // Plain search ranks by text; the quantity rankers would only add a note.
+                settings = settings.with_ranker(tally_types::Ranker::Bm25);
             }
-            QuestionKind::Value => AnswerBody::Value(Box::new(
-                engines.answer_value(question, checked.count.corpus.as_deref())?,
-            )),
-            QuestionKind::Quantity | QuestionKind::Search => {
-                let mut settings = checked.search.clone();
-                if kind == QuestionKind::Search {
-                    // Plain search ranks by text; the quantity rankers would only add a note.
-                    settings = settings.with_ranker(tally_types::Ranker::Bm25);
-                }
-                if settings.ranker.needs_encoder() && engines.encoder.is_none() {
-                    settings = settings.with_ranker(tally_types::Ranker::Qbm25);
-                }
-                // Kept to the corpus asked, as counts and values are (issue 87).
-                AnswerBody::Search(Box::new(
-                    search_in(
-                        &engines.sentences,
-                        engines.encoder.as_deref(),
-                        question,
-                        &settings,
-                        checked.count.corpus.as_deref(),
-                    )
-                    .map_err(AnswerError::of_search)?,
-                ))
+            if settings.ranker.needs_encoder() && engines.encoder.is_none() {
+                settings = settings.with_ranker(tally_types::Ranker::Qbm25);
             }
-        };
+            // Kept to the corpus asked, as counts and values are (issue 87).
+            AnswerBody::Search(Box::new(
+                search_in(
+                    &engines.sentences,
+                    engines.encoder.as_deref(),
+                    question,
+                    &settings,
+                    checked.count.corpus.as_deref(),
+                )
+                .map_err(AnswerError::of_search)?,
+            ))
+        }
+    };
     if may_be_a_value(checked, kind) {
         let mut gated = answer.clone();
         gate(&mut gated);

@@ -110,7 +110,7 @@ pub enum Refused {
     /// A count setting is out of its range.
     Setting(#[from] SettingError),
     #[error(transparent)]
-    /// A search setting is out of its range.
+    /// A search setting is out of its range (`EngineError::OutOfRange`, from `SearchChoices`).
     Choice(Box<EngineError>),
     #[error("this server reads at most {max} snippets per question (its operator can raise --max-snippets); ask with snippets={max} or fewer")]
     /// More snippets were asked than the server reads per question.

@@ -1,8 +1,10 @@
-//! The one error of the generator: what went wrong printing or spoiling a page, with its cause.
+//! The one error of the generator: what went wrong printing or spoiling a page, or converting
+//! the collection's documents, with its cause.
 
 use std::path::PathBuf;
 
-/// Why a page could not be printed, rendered to pixels or spoilt.
+/// Why a page could not be printed, rendered to pixels or spoilt, or a document of the
+/// collection could not be converted.
 #[derive(Debug, thiserror::Error)]
 pub enum DocgenError {
     /// A file could not be read or written.
@@ -58,20 +60,47 @@ pub enum DocgenError {
         #[source]
         source: csv::Error,
     },
-    /// A document the conversion plan names has no source of a kind it reads.
-    #[error("no .html, .md, .txt or .csv source for {stem}")]
+    /// A document of running text the conversion plan names has no HTML or Markdown source.
+    #[error("no .html or .md source for {stem}")]
     NoSource {
         /// The document's stem.
         stem: String,
     },
-    /// A source lacks what its conversion needs: an e-mail thread's header field, a table's
-    /// column of numbers, a date that can be read.
-    #[error("{stem}: {what}")]
-    Unconvertible {
+    /// The workbook with a column of formulas has no column that is numeric throughout.
+    #[error("{stem}: no column is numeric throughout")]
+    NoNumericColumn {
         /// The document's stem.
         stem: String,
-        /// What is missing or wrong.
-        what: String,
+    },
+    /// A document of running text planned in a format no writer of running text writes.
+    #[error("{stem}: no writer of running text for .{extension}")]
+    NoFlowWriter {
+        /// The document's stem.
+        stem: String,
+        /// The format's extension.
+        extension: &'static str,
+    },
+    /// An e-mail thread without one of the header lines its message needs.
+    #[error("{stem}: the thread has no {field}: line")]
+    NoHeaderLine {
+        /// The document's stem.
+        stem: String,
+        /// The header's name.
+        field: &'static str,
+    },
+    /// An e-mail thread whose `Date:` line is no date (or names another weekday).
+    #[error("{stem}: {written:?} is no date")]
+    NotADate {
+        /// The document's stem.
+        stem: String,
+        /// The line's value as written.
+        written: String,
+    },
+    /// The attachment's sentence is not in the thread word for word.
+    #[error("{stem}: the attachment does not restate the thread word for word")]
+    AttachmentNotInThread {
+        /// The document's stem.
+        stem: String,
     },
     /// A path to print names no file.
     #[error("{} names no file", .0.display())]

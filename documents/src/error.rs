@@ -16,7 +16,8 @@ use crate::corpus::format::Format;
 use crate::index_dir::OpenIndexError;
 use crate::sentence_store::vectors::VectorsError;
 
-/// Why a person's documents could not be ingested, listed or deleted.
+/// Why documents, a data set or a corpus could not be read, ingested, listed or deleted, or an
+/// index could not be opened, written or read.
 #[derive(Debug, thiserror::Error)]
 pub enum DocumentsError {
     /// A corpus name that is not one plain name (the visitor's text is not repeated: it may be

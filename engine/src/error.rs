@@ -56,14 +56,3 @@ pub enum EngineError {
         given: String,
     },
 }
-
-impl EngineError {
-    /// Whether the asker can mend it by changing the question or a setting (the rest are the
-    /// server's failures).
-    pub fn is_the_askers(&self) -> bool {
-        matches!(
-            self,
-            EngineError::EmptyQuery | EngineError::BadAlpha(_) | EngineError::OutOfRange { .. }
-        )
-    }
-}

@@ -213,6 +213,7 @@ fn bench_paragraphs(data: Option<&Path>) -> anyhow::Result<Vec<(String, usize)>>
             tally_documents::corpus::sentences::DEMO_DOCUMENTS,
             tally_documents::corpus::Format::Jsonl,
             "demo",
+            std::path::Path::new("demo_quantities.jsonl"),
         )
         .context("the demo documents could not be parsed")?
         .into_iter()

@@ -105,7 +105,8 @@ impl HttpError for DbError {
     fn public_message(&self) -> String {
         match self {
             DbError::Unavailable(_) | DbError::Cluster(_) => {
-                tracing::warn!("database unavailable: {}", Causes(self));
+                // The chain begins with "database unavailable" (or the cluster's own words).
+                tracing::warn!("{}", Causes(self));
                 "The database is unavailable right now, so nothing can be saved or read from it \
                  (nothing already stored is affected)"
                     .into()

@@ -458,8 +458,26 @@ fn each_crate_shows_its_callers_one_error() {
         error_type_names("#[derive(Debug, thiserror::Error)]\npub enum WhyError {\n}\n"),
         ["WhyError"]
     );
+    assert_eq!(
+        error_type_names(
+            "use thiserror::Error;\n#[derive(Debug, Error)]\npub(crate) enum AError {}\n"
+        ),
+        ["AError"]
+    );
     assert!(names_word("Result<(), tally_x::WhyError>", "WhyError"));
     assert!(!names_word("Result<(), NotWhyError>", "WhyError"));
+    // The scan finds what the crates above name (it cannot pass by finding nothing).
+    for (home, name) in [
+        ("engine", "EngineError"),
+        ("documents", "DocumentsError"),
+        ("store", "DbError"),
+        ("answer", "AnswerError"),
+    ] {
+        assert!(
+            seen.get(home).is_some_and(|names| names.contains(name)),
+            "the scan no longer finds {home}'s {name} named by the crates above it"
+        );
+    }
     assert!(
         many.is_empty(),
         "crates whose callers see several errors (fold them into the crate's one error, its \
@@ -472,14 +490,19 @@ fn each_crate_shows_its_callers_one_error() {
 fn error_type_names(text: &str) -> Vec<&str> {
     let lines: Vec<&str> = text.lines().collect();
     let mut names = Vec::new();
+    let imported = text.contains("use thiserror::Error;");
     for (n, line) in lines.iter().enumerate() {
-        if !(line.trim_start().starts_with("#[derive(") && line.contains("thiserror::Error")) {
+        let derives = line.trim_start().starts_with("#[derive(")
+            && (line.contains("thiserror::Error") || (imported && names_word(line, "Error")));
+        if !derives {
             continue;
         }
         let item = lines[n + 1..].iter().find_map(|line| {
             let line = line.trim_start();
-            let line = line.strip_prefix("pub(crate) ").unwrap_or(line);
-            let line = line.strip_prefix("pub ").unwrap_or(line);
+            let line = ["pub(crate) ", "pub(super) ", "pub "]
+                .iter()
+                .find_map(|p| line.strip_prefix(p))
+                .unwrap_or(line);
             line.strip_prefix("enum ")
                 .or_else(|| line.strip_prefix("struct "))
         });

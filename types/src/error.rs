@@ -1,6 +1,6 @@
 //! An error written with its causes. Each error type says only what failed and keeps its cause
 //! as its `source()` (issue 102), so where an error is logged or printed whole, the chain is
-//! written out here, once: "the sentence index failed: stored sentence 4 is unreadable: EOF".
+//! written out here, once: "the quantity search failed: stored sentence 4 is unreadable: EOF".
 
 use std::error::Error;
 use std::fmt;

@@ -26,25 +26,29 @@ pub(super) fn read(
     text: &str,
     attachment: Option<(&str, &str)>,
 ) -> Result<Mail, DocgenError> {
-    let unconvertible = |what: String| DocgenError::Unconvertible {
-        stem: stem.to_string(),
-        what,
-    };
-    let (head, rest) = text.split_once("\n\n").unwrap_or((text, ""));
-    let field = |name: &str| {
+    // A thread saved with Windows line ends is read as one saved with `\n`.
+    let text = text.replace("\r\n", "\n");
+    let (head, rest) = text.split_once("\n\n").unwrap_or((&text, ""));
+    let field = |name: &'static str| {
         head.lines()
             .filter_map(|line| line.split_once(':'))
             .find(|(n, _)| n.trim() == name)
             .map(|(_, v)| v.trim().to_string())
-            .ok_or_else(|| unconvertible(format!("the thread has no {name}: line")))
+            .ok_or_else(|| DocgenError::NoHeaderLine {
+                stem: stem.to_string(),
+                field: name,
+            })
     };
     let written = field("Date")?;
-    let date = uk_time(&written).ok_or_else(|| unconvertible(format!("{written:?} is no date")))?;
+    let date = uk_time(&written).ok_or_else(|| DocgenError::NotADate {
+        stem: stem.to_string(),
+        written: written.clone(),
+    })?;
     if let Some((_, line)) = attachment {
         if !text.contains(line) {
-            return Err(unconvertible(
-                "the attachment does not restate the thread word for word".into(),
-            ));
+            return Err(DocgenError::AttachmentNotInThread {
+                stem: stem.to_string(),
+            });
         }
     }
     Ok(Mail {
@@ -72,8 +76,8 @@ fn address(value: &str) -> String {
     }
 }
 
-/// "Mon, 3 Jun 2024, 09:12", "11 March 2024 16:22" in UK local time: BST from 01:00 on the
-/// last Sunday of March to 01:00 on the last Sunday of October. `None` when it is no date or
+/// "Mon, 3 Jun 2024, 09:12", "11 March 2024 16:22" in UK local time: BST from 01:00 (GMT) on
+/// the last Sunday of March to 02:00 (BST) on the last Sunday of October. `None` when it is no date or
 /// its weekday is not the date's.
 fn uk_time(text: &str) -> Option<chrono::DateTime<FixedOffset>> {
     let found = DATE.captures(text)?;
@@ -93,7 +97,8 @@ fn uk_time(text: &str) -> Option<chrono::DateTime<FixedOffset>> {
         }
     }
     let year = naive.year();
-    let summer = last_sunday(year, 3)? <= naive && naive < last_sunday(year, 10)?;
+    let summer =
+        last_sunday(year, 3)? <= naive && naive < last_sunday(year, 10)? + Duration::hours(1);
     let offset = FixedOffset::east_opt(if summer { 3600 } else { 0 })?;
     offset.from_local_datetime(&naive).single()
 }

@@ -118,9 +118,8 @@ pub fn convert(sources: &Path, stem: &str, format: Format) -> Result<Vec<u8>, Do
                 .map_or("Sheet1", |(_, n)| n);
             let formula = if stem == FORMULA_SHEET {
                 let found = sheet::find_formula(&rows);
-                Some(found.ok_or_else(|| DocgenError::Unconvertible {
+                Some(found.ok_or_else(|| DocgenError::NoNumericColumn {
                     stem: stem.to_string(),
-                    what: "no column is numeric throughout".into(),
                 })?)
             } else {
                 None
@@ -142,9 +141,9 @@ pub fn convert(sources: &Path, stem: &str, format: Format) -> Result<Vec<u8>, Do
         }
         _ => {
             let document = read_document(sources, stem)?;
-            render::render_flow(&document, format).ok_or_else(|| DocgenError::Unconvertible {
+            render::render_flow(&document, format).ok_or_else(|| DocgenError::NoFlowWriter {
                 stem: stem.to_string(),
-                what: format!("no writer of running text for .{}", format.extension()),
+                extension: format.extension(),
             })
         }
     }
@@ -221,6 +220,13 @@ mod tests {
             if std::fs::read(&path).ok().as_deref() != Some(written.as_slice()) {
                 stale.push(path.display().to_string());
             }
+        }
+        let readme = readme::text(
+            &sheet::read_rows(&sources().join(format!("{FORMULA_SHEET}.csv"))).unwrap(),
+        );
+        let readme_path = committed.join("README.md");
+        if std::fs::read_to_string(&readme_path).ok().as_deref() != Some(readme.as_str()) {
+            stale.push(readme_path.display().to_string());
         }
         assert!(
             stale.is_empty(),

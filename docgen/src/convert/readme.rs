@@ -30,11 +30,11 @@ A part of each kind of the collection, to the format such a document is kept in:
 {rows}
 
 - **xlsx**: one sheet named after the table's subject, first row the header (bold), numbers
-  stored as numbers (shown with the CSV's decimals through a number format), text as inline
-  strings. In `71` column {formula_col} holds formulas whose cached values are
-  the CSV's numbers (`{formula_example}`: no column of that table is a true sum of others, so
-  the formula only rounds). `73` has a second sheet, `Notes`, of text only (no figures), so that
-  a workbook of two sheets is tested.
+  stored as numbers (shown with the CSV's decimals through a number format), text in a shared
+  strings table as Excel writes it. In `71` column {formula_col}
+  holds formulas whose cached values are the CSV's numbers (`{formula_example}`).
+  `73` has a second sheet, `Notes`, of text only (no figures), so that a workbook of two
+  sheets is tested.
 - **ods**: one `table:table` named after the subject; numbers as `office:value-type="float"`
   with the CSV's text in `text:p`.
 - **docx**: Word 2016-style parts; the first heading is a `Title` paragraph, `h2`/`##` ->
@@ -47,7 +47,7 @@ A part of each kind of the collection, to the format such a document is kept in:
   content streams. Every page carries a running header (the document's title, 8 pt) and a footer
   "Page N of M" which a reader must drop; every document spans at least two pages (a short one
   gets a page break before its middle section heading). Tables are laid out in columns, one text
-  object per cell, the header row in bold with a rule under it.
+  object per line of a cell, the header row in bold with a rule under it.
 - **pptx**: one slide per top-level section; the first slide holds the title and the text
   before the first section. Paragraphs are body paragraphs without bullets (`a:buNone`), list
   items bullet or numbered paragraphs.
@@ -59,7 +59,8 @@ A part of each kind of the collection, to the format such a document is kept in:
   in `57`, becomes an empty group `Name:;`), plus a Message-ID and MIME-Version; the body is
   multipart/alternative: the whole rest of the thread exactly as in the source (quoted replies
   and their own From:/Date: lines included) as quoted-printable text/plain, and the same text
-  as `<p>` paragraphs in text/html. `56` also carries a text attachment, `quote-summary.txt`
+  as `<p>` paragraphs in text/html (a paragraph's lines, quoted `>` lines among them, kept apart
+  by `<br>`). `56` also carries a text attachment, `quote-summary.txt`
   (base64), holding one sentence of the thread word for word.
 
 ## What the converter does not keep
@@ -77,7 +78,7 @@ A part of each kind of the collection, to the format such a document is kept in:
   ordinary paragraphs.
 - Spreadsheets: the CSV's text formatting of numbers is kept through number formats (`1.80`
   is stored as 1.8 with format `0.00`), not as text. A workbook's title property is its file
-  name (a CSV has no title).
+  name without its number (a CSV has no title).
 - Titles: an HTML page's `<title>` goes to the metadata (Word's and PowerPoint's `dc:title`,
   the PDF's `/Info /Title`, the EPUB's `dc:title`); its first `<h1>` is the visible title (the
   `Title` paragraph, the first slide's title, the PDF's title line and running header).

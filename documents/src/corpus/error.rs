@@ -1,4 +1,4 @@
-//! Why a corpus could not be read or indexed.
+//! Why a file's text could not be parsed: a cause of [`crate::DocumentsError`].
 
 use super::budget::ReadRefused;
 use super::documents::DocumentsError;

@@ -62,10 +62,7 @@ pub fn read_documents(path: &Path, format: Format) -> Result<Vec<Document>, Docu
         path: path.to_path_buf(),
         source,
     })?;
-    parse_documents(&text, format, &stem).map_err(|source| DocumentsError::Parse {
-        path: path.to_path_buf(),
-        source,
-    })
+    parse_documents(&text, format, &stem, path)
 }
 
 /// Parses documents from text already read; `name` identifies the source.
@@ -73,7 +70,16 @@ pub fn parse_documents(
     text: &str,
     format: Format,
     name: &str,
-) -> Result<Vec<Document>, ParseError> {
+    path: &Path,
+) -> Result<Vec<Document>, DocumentsError> {
+    documents_of(text, format, name).map_err(|source| DocumentsError::Parse {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// [`parse_documents`], its failure the parse's own.
+fn documents_of(text: &str, format: Format, name: &str) -> Result<Vec<Document>, ParseError> {
     match format {
         // A corpus of sentences reads Markdown and CSV as the text they are.
         Format::Text | Format::Markdown | Format::Csv => Ok(vec![Document {
@@ -102,7 +108,7 @@ pub fn parse_documents(
         Format::Qsearch => {
             let mut documents = Vec::new();
             let mut seen = std::collections::HashSet::new();
-            for query in parse_judged(text)? {
+            for query in judged_of(text)? {
                 for judged in query.judged {
                     if seen.insert(judged.sentence.clone()) {
                         documents.push(Document {
@@ -178,7 +184,15 @@ pub struct JudgedQuery {
 }
 
 /// Parses a judged-queries file (one JSON object per line).
-pub fn parse_judged(text: &str) -> Result<Vec<JudgedQuery>, ParseError> {
+pub fn parse_judged(text: &str, path: &Path) -> Result<Vec<JudgedQuery>, DocumentsError> {
+    judged_of(text).map_err(|source| DocumentsError::Parse {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// [`parse_judged`], its failure the parse's own.
+fn judged_of(text: &str) -> Result<Vec<JudgedQuery>, ParseError> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
@@ -229,12 +243,12 @@ pub fn ingest_default(
     }
     // The demo corpus always: the general facts the pages' and the README's examples ask
     // about (issue 73), beside the data sets when there are some.
-    let documents = parse_documents(DEMO_DOCUMENTS, Format::Jsonl, "demo").map_err(|source| {
-        DocumentsError::Parse {
-            path: "demo_quantities.jsonl".into(),
-            source,
-        }
-    })?;
+    let documents = parse_documents(
+        DEMO_DOCUMENTS,
+        Format::Jsonl,
+        "demo",
+        Path::new("demo_quantities.jsonl"),
+    )?;
     added.push(("demo".to_string(), index.add_in("demo", &documents)?));
     Ok(added)
 }
@@ -259,9 +273,12 @@ mod tests {
             "{\"id\":\"a\",\"text\":\"x\"}\nnot json",
             Format::Jsonl,
             "f",
+            Path::new("f.jsonl"),
         )
-        .unwrap_err()
-        .to_string();
-        assert!(err.starts_with("line 2:"), "{err}");
+        .unwrap_err();
+        let DocumentsError::Parse { source, .. } = &err else {
+            panic!("{err}");
+        };
+        assert!(source.to_string().starts_with("line 2:"), "{err}");
     }
 }

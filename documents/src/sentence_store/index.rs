@@ -4,7 +4,7 @@
 //! conditions filter and score inside the index.
 
 pub use super::stored::StoredSentence;
-pub use crate::index_dir;
+use crate::index_dir;
 use crate::DocumentsError;
 use std::ops::Bound;
 use std::path::Path;

@@ -29,7 +29,7 @@ pub(super) fn read_instances(
         }
     }
     let passages = passages_around(texts, &spans, model.context_chars());
-    let read = model.score(which_question, &passages)?;
+    let read = model.scores(which_question, &passages)?;
     let mut windows_of: HashMap<usize, Vec<usize>> = HashMap::new();
     for (i, (window, _)) in read.iter().enumerate() {
         windows_of.entry(window.snippet).or_default().push(i);

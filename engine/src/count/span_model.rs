@@ -452,6 +452,15 @@ impl SpanModel {
         &self,
         question: &str,
         passages: &[Passage],
+    ) -> Result<Vec<(Window, WindowScores)>, EngineError> {
+        Ok(self.scores(question, passages)?)
+    }
+
+    /// [`Self::score`] inside the count pipeline, where its failure stays the span model's.
+    pub(crate) fn scores(
+        &self,
+        question: &str,
+        passages: &[Passage],
     ) -> Result<Vec<(Window, WindowScores)>, SpanModelError> {
         let windows = windows_of(&self.tokenizer, question, passages)?;
         // Web snippets repeat sentences word for word: each distinct window is read once.

@@ -246,11 +246,12 @@ mod tests {
         let path = data.join(tally_documents::corpus::catalogue::QSEARCH.path);
         let text =
             std::fs::read_to_string(&path).expect("the Qsearch dev file is in ../shared/data");
-        let judged = tally_documents::corpus::sentences::parse_judged(&text).unwrap();
+        let judged = tally_documents::corpus::sentences::parse_judged(&text, &path).unwrap();
         let documents = tally_documents::corpus::sentences::parse_documents(
             &text,
             tally_documents::corpus::Format::Qsearch,
             "judged",
+            &path,
         )
         .unwrap();
         let without_keys = SentenceIndex::in_memory_with(Layout::Plain).unwrap();

@@ -58,15 +58,11 @@ impl JudgedCollection {
             path: path.to_path_buf(),
             source,
         })?;
-        let parse_error = |source| DocumentsError::Parse {
-            path: path.to_path_buf(),
-            source,
-        };
-        let queries = parse_judged(&text).map_err(parse_error)?;
+        let queries = parse_judged(&text, path)?;
         if queries.is_empty() {
             return Err(SearchEvalError::Empty(path.to_path_buf()));
         }
-        let documents = parse_documents(&text, Format::Qsearch, "judged").map_err(parse_error)?;
+        let documents = parse_documents(&text, Format::Qsearch, "judged", path)?;
         let index = SentenceIndex::in_memory()?;
         index.add_unsplit(&documents)?;
         Ok(JudgedCollection { queries, index })

@@ -542,11 +542,12 @@ mod tests {
         let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
         let judged = std::fs::read_to_string(data.join("qsearch/qsearch_text_dev.jsonl"))
             .expect("the Qsearch dev file is in ../shared/data");
-        let excluded: HashSet<String> = parse_judged(&judged)
-            .unwrap()
-            .into_iter()
-            .flat_map(|q| q.judged.into_iter().map(|j| j.sentence))
-            .collect();
+        let excluded: HashSet<String> =
+            parse_judged(&judged, std::path::Path::new("qsearch_text_dev.jsonl"))
+                .unwrap()
+                .into_iter()
+                .flat_map(|q| q.judged.into_iter().map(|j| j.sentence))
+                .collect();
         let news = read_documents(
             &data.join("quantities/newsquant_dev.json"),
             Format::NewsQuant,

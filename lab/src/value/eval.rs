@@ -35,14 +35,9 @@ pub enum ValueEvalError {
         /// The cause.
         source: std::io::Error,
     },
-    /// The file is not a judged-queries file.
-    #[error("{path} could not be read as questions")]
-    Judged {
-        /// The file.
-        path: String,
-        /// What is wrong with it (the documents' parse of it).
-        source: DocumentsError,
-    },
+    /// The file is not a judged-queries file (the documents' parse of it, naming the file).
+    #[error(transparent)]
+    Judged(#[from] DocumentsError),
     /// The file is not a list of written questions.
     #[error(
         "{path} could not be read as questions: not the JSON expected (a list of written \
@@ -119,13 +114,7 @@ pub fn build(path: &Path) -> Result<(Vec<StoredSentence>, Vec<GoldValueQuestion>
         path: shown.clone(),
         source,
     })?;
-    let queries = parse_judged(&text).map_err(|source| ValueEvalError::Judged {
-        path: shown.clone(),
-        source: DocumentsError::Parse {
-            path: path.to_path_buf(),
-            source,
-        },
-    })?;
+    let queries = parse_judged(&text, path)?;
     let mut sentences: Vec<StoredSentence> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut questions = Vec::new();

@@ -22,7 +22,10 @@ fn sheet(sheet: &Sheet) -> String {
     for (r, row) in sheet.rows.iter().enumerate() {
         rows.push_str("<table:table-row>");
         for c in 0..width {
-            rows.push_str(&cell(row.get(c).unwrap_or(&SheetCell::Empty), r == 0));
+            rows.push_str(&cell(
+                row.get(c).unwrap_or(&SheetCell::Empty),
+                r == 0 && sheet.header,
+            ));
         }
         rows.push_str("</table:table-row>");
     }
