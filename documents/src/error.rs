@@ -9,12 +9,12 @@ use std::path::PathBuf;
 use tally_types::count::ALL_CORPORA;
 
 use crate::corpus::budget::ReadRefused;
-use crate::corpus::datasets::DatasetError;
-use crate::corpus::documents::MAX_NAME_CHARS;
-use crate::corpus::error::ParseError;
 use crate::corpus::format::Format;
 use crate::index_dir::OpenIndexError;
 use crate::sentence_store::vectors::VectorsError;
+
+/// The longest corpus name (the refusal below says it).
+pub(crate) const MAX_NAME_CHARS: usize = 40;
 
 /// Why documents, a data set or a corpus could not be read, ingested, listed or deleted, or an
 /// index could not be opened, written or read.
@@ -171,4 +171,99 @@ impl DocumentsError {
             | DocumentsError::Stopped => false,
         }
     }
+}
+
+/// Why a file's text could not be parsed: where in it, and what was expected.
+#[derive(Debug, thiserror::Error)]
+pub enum ParseError {
+    /// A line of a JSON-lines file is not the object expected.
+    #[error("line {line}: not the JSON expected ({expected})")]
+    JsonLine {
+        /// The line, from 1.
+        line: usize,
+        /// The object expected, as a person writes it.
+        expected: &'static str,
+        /// What serde found.
+        source: serde_json::Error,
+    },
+    /// A JSON file is not what was expected.
+    #[error("not the JSON expected ({expected})")]
+    Json {
+        /// What was expected, as a person writes it.
+        expected: &'static str,
+        /// What serde found.
+        source: serde_json::Error,
+    },
+    /// A document of the file could not be read.
+    #[error("the document could not be read")]
+    Document(#[source] Box<DocumentsError>),
+    /// A page could not be read within its budget.
+    #[error("the page could not be read")]
+    Page(#[from] ReadRefused),
+    /// A SQuAD file given as text: it is read from its path.
+    #[error("SQuAD files are read from a path")]
+    SquadFromText,
+    /// A binary format given as text: it is read from its bytes.
+    #[error("{file}: a {format} file is read from its bytes")]
+    BinaryAsText {
+        /// The file's name.
+        file: String,
+        /// The format's name.
+        format: &'static str,
+    },
+}
+
+impl From<DocumentsError> for ParseError {
+    fn from(error: DocumentsError) -> Self {
+        Self::Document(Box::new(error))
+    }
+}
+
+/// Why a data set file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum DatasetError {
+    /// The file could not be read.
+    #[error("cannot read {path}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// The file is not a SQuAD-format snippet file; keeps why.
+    #[error("{path} is not a SQuAD-format snippet file")]
+    Squad {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A line of a JSONL snippet file could not be read; says why.
+    #[error("{path}, line {line}: {message}")]
+    Jsonl {
+        /// The file.
+        path: PathBuf,
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The file could not be read as CSV.
+    #[error("{path} is not a gold CSV file")]
+    CsvSyntax {
+        /// The file.
+        path: PathBuf,
+        /// What the CSV reader found.
+        #[source]
+        source: csv::Error,
+    },
+    /// The file is not a gold CSV file; says why.
+    #[error("{path} is not a gold CSV file: {message}")]
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
 }

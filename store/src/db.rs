@@ -4,7 +4,6 @@
 //! and reports [`DbError::Unavailable`], which the HTTP layer turns into a clear 503 ("feedback
 //! cannot be saved"). Once the database is back, the next use connects again.
 
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,7 +12,7 @@ use sqlx::postgres::PgPoolOptions;
 use sqlx::PgPool;
 use tokio::sync::Mutex;
 
-use crate::pg_cluster::{ClusterError, PrivateCluster};
+use crate::cluster_error::ClusterError;
 use crate::refused::{Clash, Invalid, InvalidFeedback, Missing};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
@@ -148,32 +147,9 @@ impl Database {
         }
     }
 
-    /// The store on a private cluster under `base_dir`, started or joined, with the cluster; a
-    /// store that says why it cannot be used when none could be set up. Never fails: without a
-    /// database the app runs and says that feedback cannot be saved.
-    pub async fn on_private_cluster(base_dir: &Path) -> (Database, Option<PrivateCluster>) {
-        match PrivateCluster::start_cluster(base_dir).await {
-            Ok(cluster) => {
-                tracing::info!(
-                    "private PostgreSQL cluster on port {} (data in {})",
-                    cluster.port(),
-                    cluster.data_dir().display()
-                );
-                (Database::new(&cluster.url()), Some(cluster))
-            }
-            Err(e) => {
-                tracing::warn!(
-                    "no DATABASE_URL and no private cluster: {}",
-                    tally_types::error::Causes(&e)
-                );
-                (Database::unavailable(e), None)
-            }
-        }
-    }
-
     /// A store that cannot be used, for when no private cluster could be set up; says why on
     /// every use.
-    fn unavailable(why: ClusterError) -> Self {
+    pub(crate) fn unavailable(why: ClusterError) -> Self {
         Self {
             inner: Arc::new(Inner {
                 pool: Err(Unreachable::NoCluster(Arc::new(why))),

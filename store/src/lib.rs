@@ -3,6 +3,7 @@
 //! user study keeps its own in the server's `study/`).
 
 pub mod answers;
+pub mod cluster_error;
 pub mod corpora;
 pub mod db;
 pub mod feedback;

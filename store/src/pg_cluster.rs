@@ -16,13 +16,12 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::db::DbError;
+use crate::cluster_error::{ClusterError, DATABASE, SERVICE_USER};
+use crate::db::{Database, DbError};
 
-const DATABASE: &str = "tally";
 const SUPERUSER: &str = "tally";
 /// The role the server connects as: owner of the `tally` database, not a superuser.
 const APP_ROLE: &str = "tally_app";
-const SERVICE_USER: &str = "postgres";
 /// File in the cluster directory holding the superuser's password.
 pub const SUPERUSER_PASSWORD_FILE: &str = "superuser.password";
 /// File in the cluster directory holding the app role's password.
@@ -40,50 +39,6 @@ local all all scram-sha-256
 host all all 127.0.0.1/32 scram-sha-256
 host all all ::1/128 scram-sha-256
 ";
-
-/// Why the private cluster could not be set up or started.
-#[derive(Debug, thiserror::Error)]
-pub enum ClusterError {
-    /// PostgreSQL's programs are not installed.
-    #[error(
-        "PostgreSQL's initdb/pg_ctl were not found (run scripts/setup.sh, or set DATABASE_URL)"
-    )]
-    NotInstalled,
-    /// Running as root with no `postgres` user to run PostgreSQL as.
-    #[error("running as root, but there is no `{SERVICE_USER}` user to run PostgreSQL as")]
-    NoServiceUser,
-    /// A file or directory of the cluster could not be prepared.
-    #[error("cannot prepare {path}")]
-    Io {
-        /// The file or directory.
-        path: PathBuf,
-        /// What went wrong.
-        source: std::io::Error,
-    },
-    /// A PostgreSQL program failed.
-    #[error("`{command}` failed: {message}")]
-    Command {
-        /// The command run.
-        command: String,
-        /// What it reported.
-        message: String,
-    },
-    /// A PostgreSQL program could not be run at all.
-    #[error("`{command}` could not be run")]
-    Run {
-        /// The command.
-        command: String,
-        /// Why.
-        #[source]
-        source: std::io::Error,
-    },
-    /// The task that takes the cluster's lock crashed.
-    #[error("the task taking the cluster's lock crashed")]
-    LockTask(#[source] tokio::task::JoinError),
-    /// The database and its roles could not be created.
-    #[error("cannot set up the `{DATABASE}` database and its roles")]
-    CreateDatabase(#[from] sqlx::Error),
-}
 
 /// A running private cluster. Call [`PrivateCluster::stop`] when done with it; a cluster this
 /// process owns is stopped when its handle is dropped anyway, however its holder ends.
@@ -645,6 +600,31 @@ fn absolute(path: &Path) -> PathBuf {
         std::env::current_dir()
             .map(|cwd| cwd.join(path))
             .unwrap_or_else(|_| path.to_path_buf())
+    }
+}
+
+impl Database {
+    /// The store on a private cluster under `base_dir`, started or joined, with the cluster; a
+    /// store that says why it cannot be used when none could be set up. Never fails: without a
+    /// database the app runs and says that feedback cannot be saved.
+    pub async fn on_private_cluster(base_dir: &Path) -> (Database, Option<PrivateCluster>) {
+        match PrivateCluster::start_cluster(base_dir).await {
+            Ok(cluster) => {
+                tracing::info!(
+                    "private PostgreSQL cluster on port {} (data in {})",
+                    cluster.port(),
+                    cluster.data_dir().display()
+                );
+                (Database::new(&cluster.url()), Some(cluster))
+            }
+            Err(e) => {
+                tracing::warn!(
+                    "no DATABASE_URL and no private cluster: {}",
+                    tally_types::error::Causes(&e)
+                );
+                (Database::unavailable(e), None)
+            }
+        }
     }
 }
 

@@ -3,60 +3,11 @@
 //! instance aliases, and JSONL snippet files (`{"id", "text", "source"}`).
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::DocumentsError;
-
-/// Why a data set file could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum DatasetError {
-    /// The file could not be read.
-    #[error("cannot read {path}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What went wrong.
-        source: std::io::Error,
-    },
-    /// The file is not a SQuAD-format snippet file; keeps why.
-    #[error("{path} is not a SQuAD-format snippet file")]
-    Squad {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong with it.
-        #[source]
-        source: serde_json::Error,
-    },
-    /// A line of a JSONL snippet file could not be read; says why.
-    #[error("{path}, line {line}: {message}")]
-    Jsonl {
-        /// The file.
-        path: PathBuf,
-        /// The line's number, from 1.
-        line: usize,
-        /// What is wrong with it.
-        message: String,
-    },
-    /// The file could not be read as CSV.
-    #[error("{path} is not a gold CSV file")]
-    CsvSyntax {
-        /// The file.
-        path: PathBuf,
-        /// What the CSV reader found.
-        #[source]
-        source: csv::Error,
-    },
-    /// The file is not a gold CSV file; says why.
-    #[error("{path} is not a gold CSV file: {message}")]
-    Csv {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong with it.
-        message: String,
-    },
-}
+use crate::error::{DatasetError, DocumentsError};
 
 /// A text segment that may answer a question.
 #[derive(Debug, Clone, PartialEq)]

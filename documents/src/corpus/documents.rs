@@ -15,9 +15,8 @@ use super::structure::{self, snippet_pieces, Outline, Record};
 
 use crate::corpus::datasets::Snippet;
 pub use crate::error::DocumentsError;
+use crate::error::MAX_NAME_CHARS;
 use crate::sentence_store::index::Document;
-/// The longest corpus name.
-pub(crate) const MAX_NAME_CHARS: usize = 40;
 
 /// A corpus name: 1 to 40 lower-case letters, digits, `-` or `_`, and not `all`.
 pub fn check_corpus_name(name: &str) -> Result<(), DocumentsError> {

@@ -9,7 +9,6 @@ pub mod catalogue;
 pub mod datasets;
 pub mod default_snippets;
 pub mod documents;
-pub mod error;
 pub mod examples;
 pub mod format;
 #[cfg(test)]

@@ -6,10 +6,10 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::error::ParseError;
 use super::format::Format;
 use crate::corpus::catalogue::{NEWSQUANT, QSEARCH, STRESSTEST};
 use crate::corpus::datasets::read_squad;
+use crate::error::ParseError;
 use crate::sentence_store::index::{Document, IngestStats, SentenceIndex};
 use crate::DocumentsError;
 

@@ -9,7 +9,8 @@
 use std::collections::HashMap;
 
 use super::instances::{Instance, Reading};
-use super::span_model::{passages_around, span_probability, SpanModel, SpanModelError};
+use super::span_model::{passages_around, span_probability, SpanModel};
+use crate::error::SpanModelError;
 
 /// Reads `instances` under `which_question`: every sentence of `texts` that mentions one of them
 /// is read once (cut to the reader's context around the mentions), and each instance gets its

@@ -10,7 +10,7 @@
 //! [`candidate_confidence`] (the probability of a known count candidate's span), which the count
 //! pipeline uses because every answer it can use must be a count phrase anyway.
 
-use crate::error::EngineError;
+use crate::error::{EngineError, SpanModelError};
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -26,7 +26,7 @@ use super::candidates::CountCandidate;
 use tally_encoder::bert::{
     attention_bias, eight_bit_is_fast, run_layers, run_layers_batches, Bert, Layer,
 };
-use tally_encoder::{passes, Encoder, EncoderError, ROWS_PER_PASS};
+use tally_encoder::{passes, Encoder, ROWS_PER_PASS};
 
 mod passages;
 
@@ -50,61 +50,6 @@ const BATCH: usize = 8;
 pub const WEIGHTS_FILE: &str = "span_head.safetensors";
 /// The file of the head's description ([`SpanModelMeta`]).
 pub const META_FILE: &str = "span_head.json";
-
-/// Why the span model could not load or read.
-#[derive(Debug, thiserror::Error)]
-pub enum SpanModelError {
-    /// The sentence encoder failed.
-    #[error(transparent)]
-    Encoder(#[from] EncoderError),
-    /// A tensor operation failed.
-    #[error("the span model failed")]
-    Model(#[from] candle_core::Error),
-    /// A file of the span model could not be read.
-    #[error("cannot read the span model's {}", path.display())]
-    Read {
-        /// The file that could not be read.
-        path: PathBuf,
-        /// What went wrong.
-        #[source]
-        source: std::io::Error,
-    },
-    /// The span model's description could not be parsed.
-    #[error("cannot parse the span model's {}", path.display())]
-    Parse {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong with it.
-        #[source]
-        source: serde_json::Error,
-    },
-    /// The span model's weights could not be loaded.
-    #[error("cannot load the span model's weights {}", path.display())]
-    Weights {
-        /// The weights file.
-        path: PathBuf,
-        /// What went wrong.
-        #[source]
-        source: candle_core::Error,
-    },
-    /// The head was tuned on more layers than the encoder has.
-    #[error("the span model tunes {tuned} layers, but the encoder has only {layers}")]
-    Layers {
-        /// The layers the head tunes.
-        tuned: usize,
-        /// The encoder's layers.
-        layers: usize,
-    },
-    /// The tokenizer refused the text.
-    #[error("tokenization failed")]
-    Tokenize(#[source] tokenizers::Error),
-    /// A reader-weights name that is not one of [`ReaderWeights::ALL`].
-    #[error("unknown reader weights `{name}` (fast, full)")]
-    UnknownWeights {
-        /// The name given.
-        name: String,
-    },
-}
 
 /// The head: token state → (start, end) logits.
 pub struct SpanHead {
